@@ -1,0 +1,272 @@
+/* engine.c - eddi_exec: a message in, one reply per command out.
+ *
+ * The message is checked once (size, UTF-8, sender), then split into command
+ * lines. Each line is lexed, its verb looked up, the command's needs checked,
+ * and its handler run. A failed command stops the message: the commands
+ * after it are not run (they answer Fail "Skipped ..."), because a model's
+ * later commands usually assume the earlier ones worked. After each command
+ * the edits it made become one undo step in every document it touched.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "commands/command.h"
+#include "disk_backend.h"
+#include "utf8.h"
+
+void eddi_config_default(EddiConfig *config) {
+  config->max_message_bytes = 1024 * 1024;
+  config->max_file_bytes = 64 * 1024 * 1024;
+  config->max_open_files = 256;
+  config->page_size = 200;
+  config->undo_groups = 10000;
+  config->max_walk_entries = 100000;
+}
+
+static int engine__open_disk(void *context, const char *abs_path, const char *rel_path,
+                             bool create, size_t max_bytes, EddiBackend **backend,
+                             StrBuf *text, bool *is_new, EddiError *err) {
+  return eddi_disk_open(abs_path, create, max_bytes, backend, text, is_new, err);
+}
+
+EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *error,
+                            size_t error_size) {
+  char real[PATH_MAX];
+  struct stat st;
+  if (!realpath(root, real)) {
+    snprintf(error, error_size, "Workspace root %s: %s", root, strerror(errno));
+    return NULL;
+  }
+  if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(error, error_size, "Workspace root %s is not a folder", root);
+    return NULL;
+  }
+  EddiEngine *self = eddi_calloc(1, sizeof *self);
+  if (config) self->config = *config;
+  else eddi_config_default(&self->config);
+  self->root = eddi_strdup(real);
+  self->open_backend = engine__open_disk;
+  return self;
+}
+
+void eddi_engine_free(EddiEngine *self) {
+  if (!self) return;
+  eddi_sessions_free(&self->sessions);
+  eddi_free(self->root);
+  eddi_free(self);
+}
+
+const char *eddi_engine_root(const EddiEngine *self) { return self->root; }
+
+void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
+                                    void *context) {
+  self->open_backend = opener;
+  self->open_backend_context = context;
+}
+
+const char *eddi_engine_session_of(const EddiEngine *self, const char *sender) {
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  return session ? session->name : NULL;
+}
+
+/* ---------------------------------------------------------------- replies */
+
+static void engine__push(EddiReply *reply, bool ok, char *text, size_t *cap) {
+  if (reply->count == *cap) {
+    *cap = *cap ? *cap * 2 : 4;
+    reply->items = eddi_realloc(reply->items, *cap * sizeof *reply->items);
+  }
+  reply->items[reply->count].ok = ok;
+  reply->items[reply->count].text = text;
+  reply->count++;
+}
+
+static void engine__push_fail(EddiReply *reply, const EddiError *err, size_t *cap) {
+  engine__push(reply, false, reply_format_fail(err), cap);
+}
+
+void eddi_reply_free(EddiReply *reply) {
+  for (size_t i = 0; i < reply->count; i++) eddi_free(reply->items[i].text);
+  eddi_free(reply->items);
+  reply->items = NULL;
+  reply->count = 0;
+}
+
+/* ---------------------------------------------------------------- commands */
+
+/* Check what the command needs before running it: a session, a current file
+ * whose mirror is in step with its backing text. */
+static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
+  if (!(spec->flags & CMD_NEEDS_SESSION)) return 0;
+  if (!ctx->session) {
+    eddi_error_set(ctx->err, EDDI_ESTATE,
+                   "No session exists and this is not a session command");
+    eddi_error_hint(ctx->err, "Start one with \"Start <name>\"");
+    return EDDI_ESTATE;
+  }
+  if (!(spec->flags & CMD_NEEDS_FILE)) return 0;
+  if (!ctx->session->current) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
+    eddi_error_hint(ctx->err, "Open one with \"Open <file>\"");
+    return EDDI_ESTATE;
+  }
+  return eddi_doc_sync(ctx->session->current, ctx->err);
+}
+
+static void engine__end_groups(EddiSession *session) {
+  if (!session) return;
+  for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
+}
+
+static int engine__run_line(EddiEngine *self, const char *sender, const char *line, size_t len,
+                            const char *body, size_t body_len, bool *uses_body,
+                            char **reply_text, EddiError *err) {
+  TokenList tokens = {0};
+  int rc = eddi_lex_line(line, len, &tokens, err);
+  if (rc < 0) return rc;
+  const Token *verb = &tokens.items[0];
+  const CommandSpec *spec = verb->kind == TOKEN_WORD ? eddi_command_find(verb->text) : NULL;
+  if (!spec) {
+    if (verb->source[0] == '{') {
+      rc = eddi_error_set(err, EDDI_EINVAL, "Scripts ({ ... }) are not supported yet");
+    } else {
+      rc = eddi_error_set(err, EDDI_EINVAL, "Unknown command '%.*s'",
+                          (int)EDDI_MIN(verb->source_len, (size_t)64), verb->source);
+      const char *near = verb->kind == TOKEN_WORD ? eddi_command_suggest(verb->text) : NULL;
+      if (near) eddi_error_hint(err, "Did you mean \"%s\"", near);
+      else eddi_error_hint(err, "Help lists the commands");
+    }
+    eddi_tokens_free(&tokens);
+    return rc;
+  }
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  ReplyBuilder reply;
+  reply_init(&reply, session && session->raw_payloads);
+  CommandContext ctx = {
+      .engine = self,
+      .spec = spec,
+      .session = session,
+      .sender = sender,
+      .args = tokens.items + 1,
+      .argc = tokens.len - 1,
+      .reply = &reply,
+      .err = err,
+  };
+  if (spec->flags & CMD_TAKES_BODY) {
+    ctx.body = body;
+    ctx.body_len = body_len;
+    *uses_body = true;
+  }
+  rc = engine__prepare(&ctx, spec);
+  if (rc == 0) rc = spec->run(&ctx);
+  /* The command is over: its edits are one undo step per document. */
+  engine__end_groups(eddi_sessions_by_sender(&self->sessions, sender));
+  if (rc == 0) *reply_text = reply_format_ok(&reply);
+  reply_free(&reply);
+  eddi_tokens_free(&tokens);
+  return rc;
+}
+
+/* Refuse what no command should see: an unnamed sender, an oversized message,
+ * bytes that are not UTF-8. */
+static int engine__check_message(EddiEngine *self, const char *sender, const char *text,
+                                 size_t len, EddiError *err) {
+  if (!sender || !sender[0] || strlen(sender) > EDDI_SENDER_MAX)
+    return eddi_error_set(err, EDDI_EINVAL, "Invalid sender");
+  if (len > self->config.max_message_bytes)
+    return eddi_error_set(err, EDDI_ETOOBIG, "Message too large (%zu bytes, limit %zu)", len,
+                          self->config.max_message_bytes);
+  size_t valid = utf8_valid_prefix(text, len);
+  if (valid != len)
+    return eddi_error_set(err, EDDI_EINVAL, "Message is not valid UTF-8 (byte %zu)", valid);
+  if (memchr(text, '\0', len))
+    return eddi_error_set(err, EDDI_EINVAL, "Message contains a NUL byte");
+  return 0;
+}
+
+void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, size_t len,
+                     EddiReply *reply) {
+  reply->count = 0;
+  reply->items = NULL;
+  size_t cap = 0;
+  EddiError err;
+  eddi_error_clear(&err);
+  if (engine__check_message(self, sender, text, len, &err) < 0) {
+    engine__push_fail(reply, &err, &cap);
+    return;
+  }
+
+  /* A pending Replace Confirm takes y/n/all/quit; anything else ends it. */
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  if (session && session->confirm.active) {
+    char answer[8];
+    if (cmd_is_confirm_answer(text, len, answer, sizeof answer)) {
+      ReplyBuilder builder;
+      reply_init(&builder, session->raw_payloads);
+      CommandContext ctx = {.engine = self, .session = session, .sender = sender,
+                            .reply = &builder, .err = &err};
+      int rc = cmd_replace_answer(&ctx, answer);
+      engine__end_groups(session);
+      if (rc == 0) engine__push(reply, true, reply_format_ok(&builder), &cap);
+      else engine__push_fail(reply, &err, &cap);
+      reply_free(&builder);
+      return;
+    }
+    eddi_session_cancel_confirm(session);
+  }
+
+  bool failed = false;
+  const char *end = text + len;
+  for (const char *line = text; line < end;) {
+    const char *nl = memchr(line, '\n', (size_t)(end - line));
+    const char *line_end = nl ? nl : end;
+    const char *next = nl ? nl + 1 : end;
+    const char *p = line;
+    while (p < line_end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+    if (p == line_end || *p == '#') {
+      line = next;
+      continue;
+    }
+    if (failed) {
+      eddi_error_set(&err, EDDI_ESTATE, "Skipped: an earlier command failed");
+      engine__push_fail(reply, &err, &cap);
+      line = next;
+      continue;
+    }
+    bool uses_body = false;
+    char *ok_text = NULL;
+    eddi_error_clear(&err);
+    int rc = engine__run_line(self, sender, p, (size_t)(line_end - p), next,
+                              (size_t)(end - next), &uses_body, &ok_text, &err);
+    if (rc < 0) {
+      engine__push_fail(reply, &err, &cap);
+      failed = true;
+    } else {
+      engine__push(reply, true, ok_text, &cap);
+    }
+    line = uses_body ? end : next;
+  }
+  if (reply->count == 0) {
+    eddi_error_set(&err, EDDI_EINVAL, "Empty message");
+    eddi_error_hint(&err, "Help lists the commands");
+    engine__push_fail(reply, &err, &cap);
+  }
+}
+
+char *eddi_exec(EddiEngine *self, const char *sender, const char *text, size_t len) {
+  EddiReply reply;
+  eddi_exec_reply(self, sender, text, len, &reply);
+  StrBuf out = {0};
+  strbuf_puts(&out, "");
+  for (size_t i = 0; i < reply.count; i++) {
+    if (i) strbuf_putc(&out, '\n');
+    strbuf_puts(&out, reply.items[i].text);
+  }
+  eddi_reply_free(&reply);
+  return strbuf_take(&out);
+}
+
+void eddi_string_free(char *text) { eddi_free(text); }

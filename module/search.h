@@ -1,0 +1,44 @@
+/* search.h - text and regex patterns over a flat subject, with PCRE2's JIT.
+ *
+ * Literal text is compiled with PCRE2_LITERAL so that Find "x" and Find /x/
+ * share one matcher. Regexes are UTF-8 and multi-line by default (^ and $
+ * match at every line, as in an editor); the flags are i (caseless), s (dot
+ * matches newline), x (extended); m is accepted and changes nothing. */
+#ifndef EDDI_SEARCH_H
+#define EDDI_SEARCH_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "common.h"
+
+/* Backtracking limit per match, so a pathological regex fails instead of
+ * hanging the engine. */
+#define EDDI_REGEX_MATCH_LIMIT 10000000u
+
+typedef struct {
+  pcre2_code *code;
+  pcre2_match_data *match;
+  pcre2_match_context *context;
+  pcre2_jit_stack *jit_stack;
+  bool is_regex;
+} EddiPattern;
+
+int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool regex,
+                         unsigned flags, EddiError *err);
+void eddi_pattern_free(EddiPattern *self);
+
+/* First match starting at or after byte from. Returns 1 and the match's
+ * bounds, 0 when there is none, or EDDI_ETOOBIG when the regex gave up. */
+int eddi_pattern_find(EddiPattern *self, const char *subject, size_t len, size_t from,
+                      size_t *start, size_t *end, EddiError *err);
+
+/* Append the replacement for the last match: for regexes $0..$99, ${n} and
+ * $$ are expanded; literal patterns copy it as it is. */
+void eddi_pattern_expand(const EddiPattern *self, const char *subject, const char *replacement,
+                         size_t len, StrBuf *out);
+
+/* Where the search after an empty match at `at` must start: one character on. */
+size_t eddi_pattern_step(const char *subject, size_t len, size_t at);
+
+#endif

@@ -1,0 +1,332 @@
+/* text.c - the chunked text store; see text.h for why chunks. */
+#include "text.h"
+
+#include "utf8.h"
+
+/* ---------------------------------------------------------------- chunks */
+
+static size_t text__count_newlines(const char *bytes, size_t len) {
+  size_t count = 0;
+  const char *p = bytes, *end = bytes + len;
+  while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) count++, p++;
+  return count;
+}
+
+/* Round a capacity up so small inserts do not realloc every time. */
+static uint32_t text__capacity_for(size_t len) {
+  size_t cap = (len + 255) & ~(size_t)255;
+  return (uint32_t)EDDI_MIN(EDDI_MAX(cap, len), (size_t)EDDI_TEXT_CHUNK_MAX);
+}
+
+static TextChunk text__chunk_new(const char *bytes, size_t len) {
+  TextChunk chunk = {0};
+  chunk.cap = text__capacity_for(len);
+  chunk.bytes = eddi_malloc(chunk.cap);
+  memcpy(chunk.bytes, bytes, len);
+  chunk.len = (uint32_t)len;
+  chunk.newlines = (uint32_t)text__count_newlines(bytes, len);
+  chunk.chars = (uint32_t)utf8_count_chars(bytes, len);
+  return chunk;
+}
+
+static void text__insert_chunks(EddiText *self, size_t at, const TextChunk *chunks,
+                                size_t count) {
+  array_reserve(&self->chunks, self->chunks.len + count);
+  memmove(&self->chunks.items[at + count], &self->chunks.items[at],
+          (self->chunks.len - at) * sizeof(TextChunk));
+  memcpy(&self->chunks.items[at], chunks, count * sizeof(TextChunk));
+  self->chunks.len += count;
+}
+
+/* Chunk holding byte offset; *chunk_start receives its first offset. An offset
+ * at a chunk boundary belongs to the chunk it starts (the text end to the
+ * last chunk). The text must have at least one chunk. */
+static size_t text__chunk_at(const EddiText *self, size_t offset, size_t *chunk_start) {
+  size_t start = 0, i = 0, last = self->chunks.len - 1;
+  for (; i < last; i++) {
+    size_t len = self->chunks.items[i].len;
+    if (offset < start + len) break;
+    start += len;
+  }
+  *chunk_start = start;
+  return i;
+}
+
+void eddi_text_init(EddiText *self) { memset(self, 0, sizeof *self); }
+
+void eddi_text_free(EddiText *self) {
+  for (size_t i = 0; i < self->chunks.len; i++) eddi_free(self->chunks.items[i].bytes);
+  array_free(&self->chunks);
+  self->len = self->newlines = self->chars = 0;
+}
+
+/* Append bytes as fresh chunks of TARGET size at chunk index `at`. */
+static void text__insert_fresh(EddiText *self, size_t at, const char *bytes, size_t len) {
+  Array(TextChunk) fresh = {0};
+  for (size_t done = 0; done < len;) {
+    size_t take = EDDI_MIN((size_t)EDDI_TEXT_CHUNK_TARGET, len - done);
+    array_push(&fresh, text__chunk_new(bytes + done, take));
+    done += take;
+  }
+  if (fresh.len) text__insert_chunks(self, at, fresh.items, fresh.len);
+  array_free(&fresh);
+}
+
+void eddi_text_set(EddiText *self, const char *bytes, size_t len) {
+  eddi_text_free(self);
+  text__insert_fresh(self, 0, bytes, len);
+  self->len = len;
+  self->newlines = text__count_newlines(bytes, len);
+  self->chars = utf8_count_chars(bytes, len);
+}
+
+/* ---------------------------------------------------------------- editing */
+
+static void text__remove_chunk(EddiText *self, size_t i) {
+  eddi_free(self->chunks.items[i].bytes);
+  array_remove(&self->chunks, i);
+}
+
+/* Merge chunk i into chunk i-1 when both fit in one TARGET chunk, so that
+ * many deletes do not leave a trail of tiny chunks. */
+static void text__merge_small(EddiText *self, size_t i) {
+  if (i == 0 || i >= self->chunks.len) return;
+  TextChunk *prev = &self->chunks.items[i - 1], *cur = &self->chunks.items[i];
+  if ((size_t)prev->len + cur->len > EDDI_TEXT_CHUNK_TARGET) return;
+  if (prev->cap < prev->len + cur->len) {
+    prev->cap = text__capacity_for(prev->len + cur->len);
+    prev->bytes = eddi_realloc(prev->bytes, prev->cap);
+  }
+  memcpy(prev->bytes + prev->len, cur->bytes, cur->len);
+  prev->len += cur->len;
+  prev->newlines += cur->newlines;
+  prev->chars += cur->chars;
+  text__remove_chunk(self, i);
+}
+
+static void text__delete(EddiText *self, size_t start, size_t end) {
+  if (start >= end) return;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  while (end > start) {
+    TextChunk *chunk = &self->chunks.items[i];
+    size_t from = start - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
+    size_t newlines = text__count_newlines(chunk->bytes + from, count);
+    size_t chars = utf8_count_chars(chunk->bytes + from, count);
+    self->newlines -= newlines;
+    self->chars -= chars;
+    self->len -= count;
+    end -= count;
+    if (count == chunk->len) {
+      text__remove_chunk(self, i);
+      continue;
+    }
+    memmove(chunk->bytes + from, chunk->bytes + from + count, chunk->len - from - count);
+    chunk->len -= (uint32_t)count;
+    chunk->newlines -= (uint32_t)newlines;
+    chunk->chars -= (uint32_t)chars;
+    if (end > start) chunk_start += chunk->len, i++;
+  }
+  text__merge_small(self, i + 1 < self->chunks.len ? i + 1 : i);
+  text__merge_small(self, i);
+}
+
+static void text__insert(EddiText *self, size_t at, const char *bytes, size_t len) {
+  if (len == 0) return;
+  self->len += len;
+  self->newlines += text__count_newlines(bytes, len);
+  self->chars += utf8_count_chars(bytes, len);
+  if (self->chunks.len == 0) {
+    text__insert_fresh(self, 0, bytes, len);
+    return;
+  }
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, at, &chunk_start);
+  TextChunk *chunk = &self->chunks.items[i];
+  size_t from = at - chunk_start;
+  if ((size_t)chunk->len + len <= EDDI_TEXT_CHUNK_MAX) {
+    if (chunk->cap < chunk->len + len) {
+      chunk->cap = text__capacity_for(chunk->len + len);
+      chunk->bytes = eddi_realloc(chunk->bytes, chunk->cap);
+    }
+    memmove(chunk->bytes + from + len, chunk->bytes + from, chunk->len - from);
+    memcpy(chunk->bytes + from, bytes, len);
+    chunk->len += (uint32_t)len;
+    chunk->newlines += (uint32_t)text__count_newlines(bytes, len);
+    chunk->chars += (uint32_t)utf8_count_chars(bytes, len);
+    return;
+  }
+  /* Too big for one chunk: rebuild it as prefix + bytes + suffix, re-chunked. */
+  size_t total = chunk->len + len;
+  char *joined = eddi_malloc(total);
+  memcpy(joined, chunk->bytes, from);
+  memcpy(joined + from, bytes, len);
+  memcpy(joined + from + len, chunk->bytes + from, chunk->len - from);
+  text__remove_chunk(self, i);
+  text__insert_fresh(self, i, joined, total);
+  eddi_free(joined);
+}
+
+void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *bytes,
+                       size_t len) {
+  EDDI_ASSERT(start <= end && end <= self->len);
+  text__delete(self, start, end);
+  text__insert(self, start, bytes, len);
+}
+
+/* ---------------------------------------------------------------- queries */
+
+size_t eddi_text_line_count(const EddiText *self) {
+  if (self->len == 0) return 0;
+  bool final_newline = eddi_text_byte_at(self, self->len - 1) == '\n';
+  return self->newlines + (final_newline ? 0 : 1);
+}
+
+size_t eddi_text_line_start(const EddiText *self, size_t line) {
+  EDDI_ASSERT(line <= self->newlines);
+  if (line == 0) return 0;
+  size_t start = 0, seen = 0;
+  for (size_t i = 0; i < self->chunks.len; i++) {
+    const TextChunk *chunk = &self->chunks.items[i];
+    if (seen + chunk->newlines >= line) {
+      const char *p = chunk->bytes;
+      for (size_t need = line - seen;; need--) {
+        p = memchr(p, '\n', chunk->len - (size_t)(p - chunk->bytes));
+        if (need == 1) return start + (size_t)(p - chunk->bytes) + 1;
+        p++;
+      }
+    }
+    seen += chunk->newlines;
+    start += chunk->len;
+  }
+  EDDI_ASSERT(!"line index out of sync");
+  return self->len;
+}
+
+size_t eddi_text_line_end(const EddiText *self, size_t line) {
+  return line < self->newlines ? eddi_text_line_start(self, line + 1) - 1 : self->len;
+}
+
+size_t eddi_text_line_at(const EddiText *self, size_t offset) {
+  EDDI_ASSERT(offset <= self->len);
+  if (self->chunks.len == 0) return 0;
+  size_t start = 0, line = 0;
+  for (size_t i = 0; i < self->chunks.len; i++) {
+    const TextChunk *chunk = &self->chunks.items[i];
+    if (offset < start + chunk->len || i + 1 == self->chunks.len)
+      return line + text__count_newlines(chunk->bytes, offset - start);
+    line += chunk->newlines;
+    start += chunk->len;
+  }
+  return line;
+}
+
+size_t eddi_text_char_index(const EddiText *self, size_t offset) {
+  if (self->chunks.len == 0) return 0;
+  size_t chunk_start, chars = 0;
+  size_t i = text__chunk_at(self, offset, &chunk_start);
+  for (size_t k = 0; k < i; k++) chars += self->chunks.items[k].chars;
+  return chars + utf8_count_chars(self->chunks.items[i].bytes, offset - chunk_start);
+}
+
+size_t eddi_text_byte_offset(const EddiText *self, size_t char_index) {
+  size_t start = 0;
+  for (size_t i = 0; i < self->chunks.len; i++) {
+    const TextChunk *chunk = &self->chunks.items[i];
+    if (char_index < chunk->chars)
+      return start + utf8_skip_chars(chunk->bytes, chunk->len, char_index);
+    char_index -= chunk->chars;
+    start += chunk->len;
+  }
+  return self->len;
+}
+
+void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out) {
+  if (start >= end) return;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  while (start < end) {
+    const TextChunk *chunk = &self->chunks.items[i++];
+    size_t from = start - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
+    memcpy(out, chunk->bytes + from, count);
+    out += count;
+    start += count;
+    chunk_start += chunk->len;
+  }
+}
+
+char *eddi_text_dup(const EddiText *self, size_t start, size_t end) {
+  EDDI_ASSERT(start <= end && end <= self->len);
+  char *out = eddi_malloc(end - start + 1);
+  eddi_text_copy(self, start, end, out);
+  out[end - start] = '\0';
+  return out;
+}
+
+char eddi_text_byte_at(const EddiText *self, size_t offset) {
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, offset, &chunk_start);
+  return self->chunks.items[i].bytes[offset - chunk_start];
+}
+
+/* Characters in [start, end), which may span chunks. */
+static size_t text__chars_between(const EddiText *self, size_t start, size_t end) {
+  size_t chars = 0;
+  if (start >= end) return 0;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  while (start < end) {
+    const TextChunk *chunk = &self->chunks.items[i++];
+    size_t from = start - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
+    chars += utf8_count_chars(chunk->bytes + from, count);
+    start += count;
+    chunk_start += chunk->len;
+  }
+  return chars;
+}
+
+/* Byte offset `chars` characters after start, not passing limit (returns
+ * limit + 1 when the range holds fewer characters). */
+static size_t text__skip_chars(const EddiText *self, size_t start, size_t limit,
+                               size_t chars) {
+  if (chars == 0) return start;
+  if (start >= limit) return limit + 1;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  for (size_t at = start; at < limit;) {
+    const TextChunk *chunk = &self->chunks.items[i++];
+    size_t from = at - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, limit - at);
+    for (size_t k = 0; k < count; k++) {
+      if (!utf8_is_lead((unsigned char)chunk->bytes[from + k])) continue;
+      if (chars-- == 0) return at + k;
+    }
+    at += count;
+    chunk_start += chunk->len;
+  }
+  return chars == 0 ? limit : limit + 1;
+}
+
+int eddi_text_offset_of(const EddiText *self, size_t line, size_t col, size_t *offset) {
+  if (line > self->newlines) return EDDI_EINVAL;
+  size_t start = eddi_text_line_start(self, line);
+  size_t end = eddi_text_line_end(self, line);
+  size_t at = text__skip_chars(self, start, end, col);
+  if (at > end) return EDDI_EINVAL;
+  *offset = at;
+  return 0;
+}
+
+void eddi_text_position_of(const EddiText *self, size_t offset, size_t *line, size_t *col) {
+  *line = eddi_text_line_at(self, offset);
+  *col = text__chars_between(self, eddi_text_line_start(self, *line), offset);
+}
+
+size_t eddi_text_footprint(const EddiText *self) {
+  size_t bytes = self->chunks.cap * sizeof(TextChunk);
+  for (size_t i = 0; i < self->chunks.len; i++) bytes += self->chunks.items[i].cap;
+  return bytes;
+}
