@@ -1,0 +1,121 @@
+/* eddi_server.c - eddi-server: the engine as a headless service.
+ *
+ *   eddi-server [--root DIR] [--nats URL] [--stdio] [--name ID] [auth] [tls]
+ *
+ * Threads: the engine has one owner thread (engine_host.c); nats.c's
+ * delivery threads and the stdio reader only queue work to it. The main
+ * thread does nothing but wait for a signal: every signal this process
+ * cares about is blocked in all threads and taken here with sigwait, so no
+ * handler ever runs inside library code.
+ *
+ * Shutdown (SIGINT, SIGTERM, or end of stdin in stdio-only mode) drains:
+ * no new work is taken, queued work is finished and answered, then the
+ * connections close and the process exits 0.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "engine_host.h"
+#include "log.h"
+#include "options.h"
+#include "server_error.h"
+#include "stdio_rpc.h"
+
+/* Error messages from option parsing and engine creation. */
+#define SERVER_ERROR_MAX 512
+/* A generated instance id: "eddi-" and this many random bytes in hex. */
+#define SERVER_ID_RANDOM_BYTES 4
+
+/* stdin ended: the stdio reader tells the main thread with this signal. */
+#define SIGNAL_INPUT_ENDED SIGUSR1
+
+static void server__input_ended(void) { kill(getpid(), SIGNAL_INPUT_ENDED); }
+
+static void server__make_id(char *id, size_t size) {
+  unsigned char bytes[SERVER_ID_RANDOM_BYTES] = {0};
+  if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes) {
+    /* No entropy: the pid still tells instances on one machine apart. */
+    unsigned pid = (unsigned)getpid();
+    memcpy(bytes, &pid, sizeof bytes < sizeof pid ? sizeof bytes : sizeof pid);
+  }
+  int n = snprintf(id, size, "eddi-");
+  for (size_t i = 0; i < sizeof bytes && n > 0 && (size_t)n + 2 < size; i++)
+    n += snprintf(id + n, size - (size_t)n, "%02x", bytes[i]);
+}
+
+int main(int argc, char **argv) {
+  ServerOptions options;
+  char error[SERVER_ERROR_MAX] = "";
+  bool help_only = false;
+  int exit_code = EXIT_FAILURE;
+  EngineHost host;
+  bool host_ready = false;
+  StdioRpc stdio_rpc = {0};
+
+  if (options_parse(&options, argc, argv, &help_only, error, sizeof error) != SERVER_OK) {
+    fprintf(stderr, "eddi-server: %s\n", error);
+    options_free(&options);
+    return EXIT_FAILURE;
+  }
+  if (help_only) {
+    options_free(&options);
+    return EXIT_SUCCESS;
+  }
+  log_set_requests(!options.quiet);
+  signal(SIGPIPE, SIG_IGN); /* a closed peer is an error return, not death */
+
+  sigset_t waited;
+  sigemptyset(&waited);
+  sigaddset(&waited, SIGINT);
+  sigaddset(&waited, SIGTERM);
+  sigaddset(&waited, SIGNAL_INPUT_ENDED);
+  pthread_sigmask(SIG_BLOCK, &waited, NULL); /* before any thread starts */
+
+  char instance_id[OPTIONS_NAME_MAX + 1];
+  if (options.name)
+    snprintf(instance_id, sizeof instance_id, "%s", options.name);
+  else
+    server__make_id(instance_id, sizeof instance_id);
+
+  if (engine_host_init(&host, &options, instance_id, error, sizeof error) != SERVER_OK) {
+    log_report(LOG_ERROR, "engine", "%s", error);
+    goto done;
+  }
+  host_ready = true;
+  if (engine_host_start(&host) != SERVER_OK) {
+    log_report(LOG_ERROR, "engine", "cannot start the engine thread");
+    goto done;
+  }
+  if (options.stdio &&
+      stdio_rpc_start(&stdio_rpc, &host, stdin, STDOUT_FILENO, server__input_ended) != SERVER_OK) {
+    log_report(LOG_ERROR, "stdio", "cannot start the stdio reader");
+    goto done;
+  }
+
+  for (;;) {
+    int signal_number = 0;
+    if (sigwait(&waited, &signal_number) != 0) continue;
+    if (signal_number == SIGNAL_INPUT_ENDED) {
+      stdio_rpc_join(&stdio_rpc);
+      break;
+    }
+    log_report(LOG_INFO, "main", "%s: draining and stopping", strsignal(signal_number));
+    break;
+  }
+  exit_code = EXIT_SUCCESS;
+
+done:
+  if (host_ready) {
+    engine_host_stop(&host);
+    /* A stdio reader still blocked on input may yet touch the host: leave
+     * it to the process exit. */
+    if (!stdio_rpc.running) engine_host_destroy(&host);
+  }
+  options_free(&options);
+  return exit_code;
+}

@@ -1,0 +1,262 @@
+/* options.c - see options.h.
+ *
+ * One table describes every setting; the command line and the config file
+ * both end in options__set(key, value).
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server_error.h"
+
+/* A config file line longer than this is refused rather than cut. */
+#define OPTIONS_LINE_MAX 4096
+/* A list setting (allow, read-only) holds at most this many names. */
+#define OPTIONS_LIST_MAX 4096
+
+typedef enum { OPTION_STRING, OPTION_FLAG, OPTION_SIZE, OPTION_LIST, OPTION_CONFIG } OptionKind;
+
+typedef struct {
+  const char *key;
+  OptionKind kind;
+  size_t offset;
+  const char *help;
+} OptionSpec;
+
+#define OPT(key, kind, field, help) {key, kind, offsetof(ServerOptions, field), help}
+
+static const OptionSpec options__specs[] = {
+    OPT("root", OPTION_STRING, root, "DIR      workspace folder (default: the current folder)"),
+    OPT("nats", OPTION_STRING, nats_url, "URL      connect to this NATS server"),
+    OPT("stdio", OPTION_FLAG, stdio, "         JSON-RPC 2.0 and MCP on stdin/stdout"),
+    OPT("name", OPTION_STRING, name, "ID       instance id (eddi.<id>.cmd); default generated"),
+    OPT("creds", OPTION_STRING, creds_file, "FILE    NATS credentials file"),
+    OPT("token", OPTION_STRING, token, "T       NATS token"),
+    OPT("user", OPTION_STRING, user, "U        NATS user (with --password)"),
+    OPT("password", OPTION_STRING, password, "P    NATS password"),
+    OPT("tls-ca", OPTION_STRING, tls_ca, "FILE   CA certificates to trust"),
+    OPT("tls-cert", OPTION_STRING, tls_cert, "FILE client certificate (with --tls-key)"),
+    OPT("tls-key", OPTION_STRING, tls_key, "FILE  client key"),
+    OPT("max-queue", OPTION_SIZE, max_queue, "N     requests waiting for the engine (1024)"),
+    OPT("max-message-bytes", OPTION_SIZE, max_message_bytes,
+        "N largest message accepted (1048576)"),
+    OPT("allow", OPTION_LIST, allow, "SENDER  allow only listed senders (repeatable)"),
+    OPT("read-only", OPTION_LIST, read_only, "SENDER  sender may only read (repeatable)"),
+    OPT("quiet", OPTION_FLAG, quiet, "         no log line per request"),
+    OPT("nats-server-bin", OPTION_STRING, nats_server_bin,
+        "P  nats-server program for the embedded default"),
+    OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
+};
+
+#define OPTIONS_SPEC_COUNT (sizeof options__specs / sizeof options__specs[0])
+
+static void options__usage(void) {
+  printf("usage: eddi-server [options]\n"
+         "With neither --nats nor --stdio, starts nats-server on 127.0.0.1 and serves it.\n");
+  for (size_t i = 0; i < OPTIONS_SPEC_COUNT; i++)
+    printf("  --%s %s\n", options__specs[i].key, options__specs[i].help);
+}
+
+static const OptionSpec *options__find(const char *key) {
+  for (size_t i = 0; i < OPTIONS_SPEC_COUNT; i++)
+    if (strcmp(options__specs[i].key, key) == 0) return &options__specs[i];
+  return NULL;
+}
+
+static int options__read_file(ServerOptions *self, const char *path, int depth, char *error,
+                              size_t error_size);
+
+/* A config file may include another, but not without end. */
+#define OPTIONS_CONFIG_DEPTH_MAX 4
+
+static int options__set(ServerOptions *self, const OptionSpec *spec, const char *value,
+                        int depth, char *error, size_t error_size) {
+  char *field = (char *)self + spec->offset;
+  switch (spec->kind) {
+  case OPTION_FLAG:
+    *(bool *)field = true;
+    return SERVER_OK;
+  case OPTION_STRING: {
+    char *copy = strdup(value);
+    if (!copy) return SERVER_ENOMEM;
+    free(*(char **)field);
+    *(char **)field = copy;
+    return SERVER_OK;
+  }
+  case OPTION_SIZE: {
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(value, &end, 10);
+    if (errno || end == value || *end || n == 0 || n > SIZE_MAX / 2) {
+      snprintf(error, error_size, "--%s wants a positive number, not '%s'", spec->key, value);
+      return SERVER_EINVAL;
+    }
+    *(size_t *)field = (size_t)n;
+    return SERVER_OK;
+  }
+  case OPTION_LIST: {
+    StringList *list = (StringList *)field;
+    if (list->count >= OPTIONS_LIST_MAX) {
+      snprintf(error, error_size, "--%s given more than %d times", spec->key, OPTIONS_LIST_MAX);
+      return SERVER_EINVAL;
+    }
+    char **items = realloc(list->items, (list->count + 1) * sizeof *items);
+    if (!items) return SERVER_ENOMEM;
+    list->items = items;
+    if (!(items[list->count] = strdup(value))) return SERVER_ENOMEM;
+    list->count++;
+    return SERVER_OK;
+  }
+  case OPTION_CONFIG:
+    if (depth >= OPTIONS_CONFIG_DEPTH_MAX) {
+      snprintf(error, error_size, "config files nest deeper than %d", OPTIONS_CONFIG_DEPTH_MAX);
+      return SERVER_EINVAL;
+    }
+    return options__read_file(self, value, depth + 1, error, error_size);
+  }
+  return SERVER_EINVAL;
+}
+
+static char *options__trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+    s[--n] = '\0';
+  return s;
+}
+
+/* Lines `key value` or `key` (flags); blank lines and `#` comments skipped. */
+static int options__read_file(ServerOptions *self, const char *path, int depth, char *error,
+                              size_t error_size) {
+  FILE *file = fopen(path, "r");
+  if (!file) {
+    snprintf(error, error_size, "cannot read config %s: %s", path, strerror(errno));
+    return SERVER_EINVAL;
+  }
+  char line[OPTIONS_LINE_MAX];
+  int status = SERVER_OK, number = 0;
+  while (status == SERVER_OK && fgets(line, sizeof line, file)) {
+    number++;
+    if (!strchr(line, '\n') && !feof(file)) {
+      snprintf(error, error_size, "%s:%d: line too long", path, number);
+      status = SERVER_EINVAL;
+      break;
+    }
+    char *key = options__trim(line);
+    if (!*key || *key == '#') continue;
+    char *value = key + strcspn(key, " \t");
+    if (*value) *value++ = '\0';
+    value = options__trim(value);
+    const OptionSpec *spec = options__find(key);
+    if (!spec) {
+      snprintf(error, error_size, "%s:%d: unknown setting '%s'", path, number, key);
+      status = SERVER_EINVAL;
+    } else if (spec->kind != OPTION_FLAG && !*value) {
+      snprintf(error, error_size, "%s:%d: '%s' needs a value", path, number, key);
+      status = SERVER_EINVAL;
+    } else {
+      status = options__set(self, spec, value, depth, error, error_size);
+    }
+  }
+  fclose(file);
+  return status;
+}
+
+static int options__check(const ServerOptions *self, char *error, size_t error_size) {
+  int auth_kinds = !!self->creds_file + !!self->token + !!(self->user || self->password);
+  if (auth_kinds > 1) {
+    snprintf(error, error_size, "give one of --creds, --token, --user/--password");
+    return SERVER_EINVAL;
+  }
+  if (!self->user != !self->password) {
+    snprintf(error, error_size, "--user and --password go together");
+    return SERVER_EINVAL;
+  }
+  if (!self->tls_cert != !self->tls_key) {
+    snprintf(error, error_size, "--tls-cert and --tls-key go together");
+    return SERVER_EINVAL;
+  }
+  if (self->name) {
+    size_t n = strlen(self->name);
+    bool ok = n > 0 && n <= OPTIONS_NAME_MAX;
+    for (size_t i = 0; ok && i < n; i++) {
+      char c = self->name[i];
+      ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '-' || c == '_';
+    }
+    if (!ok) {
+      snprintf(error, error_size, "--name must be 1-%d letters, digits, '-' or '_'",
+               OPTIONS_NAME_MAX);
+      return SERVER_EINVAL;
+    }
+  }
+  return SERVER_OK;
+}
+
+int options_parse(ServerOptions *self, int argc, char **argv, bool *help_only, char *error,
+                  size_t error_size) {
+  memset(self, 0, sizeof *self);
+  self->max_queue = OPTIONS_DEFAULT_MAX_QUEUE;
+  self->max_message_bytes = OPTIONS_DEFAULT_MAX_MESSAGE_BYTES;
+  *help_only = false;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      options__usage();
+      *help_only = true;
+      return SERVER_OK;
+    }
+    const OptionSpec *spec = strncmp(arg, "--", 2) == 0 ? options__find(arg + 2) : NULL;
+    if (!spec) {
+      snprintf(error, error_size, "unknown option '%s' (see --help)", arg);
+      return SERVER_EINVAL;
+    }
+    const char *value = "";
+    if (spec->kind != OPTION_FLAG) {
+      if (i + 1 >= argc) {
+        snprintf(error, error_size, "%s needs a value", arg);
+        return SERVER_EINVAL;
+      }
+      value = argv[++i];
+    }
+    int status = options__set(self, spec, value, 0, error, error_size);
+    if (status == SERVER_ENOMEM) snprintf(error, error_size, "out of memory");
+    if (status) return status;
+  }
+  return options__check(self, error, error_size);
+}
+
+static void options__free_list(StringList *list) {
+  for (size_t i = 0; i < list->count; i++) free(list->items[i]);
+  free(list->items);
+}
+
+void options_free(ServerOptions *self) {
+  char **strings[] = {&self->root,     &self->nats_url, &self->name,     &self->creds_file,
+                      &self->token,    &self->user,     &self->password, &self->tls_ca,
+                      &self->tls_cert, &self->tls_key,  &self->nats_server_bin};
+  for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
+  options__free_list(&self->allow);
+  options__free_list(&self->read_only);
+  memset(self, 0, sizeof *self);
+}
+
+static bool options__listed(const StringList *list, const char *name) {
+  for (size_t i = 0; i < list->count; i++)
+    if (strcmp(list->items[i], name) == 0) return true;
+  return false;
+}
+
+bool options_sender_allowed(const ServerOptions *self, const char *sender) {
+  return self->allow.count == 0 || options__listed(&self->allow, sender) ||
+         options__listed(&self->read_only, sender);
+}
+
+bool options_sender_read_only(const ServerOptions *self, const char *sender) {
+  return options__listed(&self->read_only, sender);
+}

@@ -1,0 +1,55 @@
+/* options.h - eddi-server's settings, from the command line and a config file.
+ *
+ * Both sources are read as the same `key value` pairs: `--max-queue 64` on the
+ * command line is `max-queue 64` in a file given with `--config FILE`, so each
+ * setting is parsed in one place. Later settings override earlier ones; the
+ * list settings (allow, read-only) accumulate.
+ */
+#ifndef EDDI_SERVER_OPTIONS_H
+#define EDDI_SERVER_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Defaults, documented in doc/protocol.org. */
+#define OPTIONS_DEFAULT_MAX_QUEUE 1024
+#define OPTIONS_DEFAULT_MAX_MESSAGE_BYTES (1024 * 1024)
+/* An instance id is part of a subject (eddi.<id>.cmd): keep it short. */
+#define OPTIONS_NAME_MAX 64
+
+typedef struct {
+  char **items;
+  size_t count;
+} StringList;
+
+typedef struct {
+  char *root;       /* workspace folder; NULL = the current folder */
+  char *nats_url;   /* --nats URL; NULL = no NATS unless embedded */
+  bool stdio;       /* serve JSON-RPC / MCP on stdin/stdout */
+  char *name;       /* instance id; NULL = generated */
+  char *creds_file; /* NATS authentication, at most one kind */
+  char *token;
+  char *user;
+  char *password;
+  char *tls_ca;
+  char *tls_cert;
+  char *tls_key;
+  size_t max_queue;         /* requests waiting for the engine, then "Busy, retry" */
+  size_t max_message_bytes; /* larger messages are refused */
+  StringList allow;         /* senders allowed; empty = everyone */
+  StringList read_only;     /* senders that may only run read-only commands */
+  bool quiet;               /* no per-request log lines */
+  char *nats_server_bin;    /* the embedded default's nats-server program */
+} ServerOptions;
+
+/* Fill self from argv. Writes a message into error and returns SERVER_EINVAL
+ * on a bad option; sets *help_only for --help (usage is printed). */
+int options_parse(ServerOptions *self, int argc, char **argv, bool *help_only, char *error,
+                  size_t error_size);
+void options_free(ServerOptions *self);
+
+/* True when sender may send at all / only run read-only commands. */
+bool options_sender_allowed(const ServerOptions *self, const char *sender);
+bool options_sender_read_only(const ServerOptions *self, const char *sender);
+
+#endif

@@ -1,0 +1,500 @@
+/* stdio_rpc.c - see stdio_rpc.h.
+ *
+ * Errors follow the two layers MCP separates: a request that is malformed,
+ * unknown or has bad params gets a JSON-RPC error (-32700, -32600, -32601,
+ * -32602); a tool whose commands fail gets a result with isError true and
+ * the engine's Fail text, so that the model reads it.
+ */
+#include "stdio_rpc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fail_reply.h"
+#include "log.h"
+#include "mcp_tools.h"
+#include "server_error.h"
+#include "validator.h"
+
+/* JSON-RPC 2.0 error codes. */
+#define RPC_PARSE_ERROR -32700
+#define RPC_INVALID_REQUEST -32600
+#define RPC_METHOD_NOT_FOUND -32601
+#define RPC_INVALID_PARAMS -32602
+#define RPC_INTERNAL_ERROR -32603
+/* Server-defined (the -32000..-32099 range): the engine answered Fail. */
+#define RPC_COMMAND_FAILED -32000
+/* The server is shutting down or its queue is full. */
+#define RPC_SERVER_BUSY -32001
+
+/* A request line may hold a message of max_message_bytes, escaped (JSON
+ * doubles a newline or a quote), inside an envelope. */
+#define STDIO_ESCAPE_FACTOR 2
+#define STDIO_ENVELOPE_BYTES (64 * 1024)
+#define STDIO_READ_CHUNK 4096
+#define STDIO_WHY_MAX 256
+
+/* MCP revisions this server speaks, newest first. A client asking for one
+ * of them gets it; any other gets the newest. */
+static const char *const stdio__protocol_versions[] = {"2025-06-18", "2025-03-26", "2024-11-05"};
+
+static const char stdio__instructions[] =
+    "eddi is a text editor driven by short commands. Call the eddi tool with "
+    "`Start <name>` first, then `Help` for the command list.";
+
+/* -------------------------------------------------------------- output */
+
+/* Write one message as one line. Consumes message. */
+static void stdio__send(StdioRpc *self, json_object *message) {
+  size_t len = 0;
+  const char *text = json_object_to_json_string_length(
+      message, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+  pthread_mutex_lock(&self->write_mutex);
+  const char *parts[] = {text, "\n"};
+  size_t sizes[] = {len, 1};
+  for (size_t p = 0; p < 2; p++) {
+    size_t done = 0;
+    while (done < sizes[p]) {
+      ssize_t n = write(self->out_fd, parts[p] + done, sizes[p] - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        log_report(LOG_ERROR, "stdio", "cannot write a response: %s", strerror(errno));
+        goto done;
+      }
+      done += (size_t)n;
+    }
+  }
+done:
+  pthread_mutex_unlock(&self->write_mutex);
+  json_object_put(message);
+}
+
+static json_object *stdio__envelope(json_object *id) {
+  json_object *message = json_object_new_object();
+  json_object_object_add(message, "jsonrpc", json_object_new_string("2.0"));
+  json_object_object_add(message, "id", id ? json_object_get(id) : NULL);
+  return message;
+}
+
+/* Borrows id; consumes result. */
+static void stdio__result(StdioRpc *self, json_object *id, json_object *result) {
+  json_object *message = stdio__envelope(id);
+  json_object_object_add(message, "result", result);
+  stdio__send(self, message);
+}
+
+static void stdio__error(StdioRpc *self, json_object *id, int code, const char *text) {
+  json_object *error = json_object_new_object();
+  json_object_object_add(error, "code", json_object_new_int(code));
+  json_object_object_add(error, "message", json_object_new_string(text));
+  json_object *message = stdio__envelope(id);
+  json_object_object_add(message, "error", error);
+  stdio__send(self, message);
+}
+
+/* ------------------------------------------------------- engine requests */
+
+typedef enum { STDIO_EXEC, STDIO_FILE_UPDATE, STDIO_TOOL } StdioJobKind;
+
+typedef struct {
+  WorkItem item; /* first: the queue hands this back */
+  StdioRpc *rpc;
+  StdioJobKind kind;
+  json_object *id;
+  bool wants_session;
+  char *sender;
+  char *session;
+  char *text;
+  size_t len;
+} StdioJob;
+
+static void stdio__job_free(StdioJob *job) {
+  json_object_put(job->id);
+  free(job->sender);
+  free(job->session);
+  free(job->text);
+  free(job);
+}
+
+static json_object *stdio__replies_json(const HostResult *result) {
+  json_object *replies = json_object_new_array();
+  for (size_t i = 0; i < result->count; i++) {
+    json_object *item = json_object_new_object();
+    json_object_object_add(item, "ok", json_object_new_boolean(result->items[i].ok));
+    json_object_object_add(item, "text", json_object_new_string(result->items[i].text));
+    json_object_array_add(replies, item);
+  }
+  return replies;
+}
+
+static bool stdio__unknown_command(const HostResult *result) {
+  return result->count > 0 && !result->items[0].ok &&
+         strstr(result->items[0].text, "Unknown command") != NULL;
+}
+
+/* Tools other than `eddi` work without a Start from the model: the sender
+ * gets a session named after it the first time. */
+static int stdio__ensure_session(EngineHost *host, const char *sender, HostResult *result) {
+  if (engine_host_session_of(host, sender)) return SERVER_OK;
+  char start[sizeof "Start " + VALIDATOR_SENDER_MAX];
+  int len = snprintf(start, sizeof start, "Start %s", sender);
+  if (len < 0 || (size_t)len >= sizeof start) return SERVER_EINVAL;
+  HostRequest request = {.transport = "stdio", .sender = sender, .text = start, .len = (size_t)len};
+  int status = engine_host_exec(host, &request, result);
+  if (status == SERVER_OK && host_result_ok(result)) {
+    host_result_free(result);
+    return SERVER_OK;
+  }
+  return status ? status : SERVER_EINVAL;
+}
+
+static void stdio__job_run(WorkItem *item, void *context) {
+  StdioJob *job = (StdioJob *)item;
+  EngineHost *host = context;
+  HostResult result = {0};
+  int status = SERVER_OK;
+  if (job->wants_session) status = stdio__ensure_session(host, job->sender, &result);
+  if (status == SERVER_OK) {
+    HostRequest request = {.transport = "stdio", .sender = job->sender, .session = job->session,
+                           .text = job->text, .len = job->len};
+    status = engine_host_exec(host, &request, &result);
+  }
+  if (status == SERVER_ENOMEM) {
+    stdio__error(job->rpc, job->id, RPC_INTERNAL_ERROR, "Out of memory");
+    goto done;
+  }
+  char *joined = host_result_join(&result);
+  if (!joined) {
+    stdio__error(job->rpc, job->id, RPC_INTERNAL_ERROR, "Out of memory");
+    goto done;
+  }
+  bool ok = host_result_ok(&result);
+  switch (job->kind) {
+  case STDIO_EXEC: {
+    json_object *answer = json_object_new_object();
+    json_object_object_add(answer, "replies", stdio__replies_json(&result));
+    json_object_object_add(answer, "text", json_object_new_string(joined));
+    stdio__result(job->rpc, job->id, answer);
+    break;
+  }
+  case STDIO_FILE_UPDATE:
+    if (stdio__unknown_command(&result))
+      stdio__error(job->rpc, job->id, RPC_METHOD_NOT_FOUND,
+                   "Method not available yet: file.update");
+    else if (!ok)
+      stdio__error(job->rpc, job->id, RPC_COMMAND_FAILED, joined);
+    else {
+      json_object *answer = json_object_new_object();
+      json_object_object_add(answer, "replies", stdio__replies_json(&result));
+      json_object_object_add(answer, "text", json_object_new_string(joined));
+      stdio__result(job->rpc, job->id, answer);
+    }
+    break;
+  case STDIO_TOOL: {
+    json_object *content = json_object_new_array(), *text = json_object_new_object();
+    json_object_object_add(text, "type", json_object_new_string("text"));
+    json_object_object_add(text, "text", json_object_new_string(joined));
+    json_object_array_add(content, text);
+    json_object *answer = json_object_new_object();
+    json_object_object_add(answer, "content", content);
+    json_object_object_add(answer, "isError", json_object_new_boolean(!ok));
+    stdio__result(job->rpc, job->id, answer);
+    break;
+  }
+  }
+  free(joined);
+done:
+  host_result_free(&result);
+  stdio__job_free(job);
+}
+
+/* Queue a job; consumes text. Answers at once when it cannot be queued. */
+static void stdio__submit(StdioRpc *self, json_object *id, StdioJobKind kind, const char *sender,
+                          const char *session, bool wants_session, char *text, size_t len) {
+  StdioJob *job = calloc(1, sizeof *job);
+  if (!job || !(job->sender = strdup(sender)) || (session && !(job->session = strdup(session)))) {
+    if (job) stdio__job_free(job);
+    free(text);
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
+    return;
+  }
+  job->item.lane = job->sender;
+  job->item.run = stdio__job_run;
+  job->rpc = self;
+  job->kind = kind;
+  job->id = json_object_get(id);
+  job->wants_session = wants_session;
+  job->text = text;
+  job->len = len;
+  int status = engine_host_submit(self->host, &job->item);
+  if (status != SERVER_OK) {
+    stdio__error(self, id, RPC_SERVER_BUSY,
+                 status == SERVER_EBUSY ? "Busy, retry" : "Server is stopping");
+    stdio__job_free(job);
+  }
+}
+
+/* ------------------------------------------------------------- methods */
+
+static json_object *stdio__params(json_object *request) {
+  json_object *params = NULL;
+  json_object_object_get_ex(request, "params", &params);
+  return params && json_object_is_type(params, json_type_object) ? params : NULL;
+}
+
+static const char *stdio__param_string(json_object *params, const char *key) {
+  json_object *value = NULL;
+  if (!params || !json_object_object_get_ex(params, key, &value) ||
+      !json_object_is_type(value, json_type_string))
+    return NULL;
+  return json_object_get_string(value);
+}
+
+/* Text bound for the engine: the same limits as on every transport. */
+static bool stdio__check_text(StdioRpc *self, json_object *id, const char *text, size_t len) {
+  char why[FAIL_REPLY_MAX + 16];
+  if (validator_check_bytes(self->host->options, text, len, why, sizeof why) == SERVER_OK)
+    return true;
+  stdio__error(self, id, RPC_INVALID_PARAMS, why);
+  return false;
+}
+
+static void stdio__initialize(StdioRpc *self, json_object *id, json_object *params) {
+  const char *asked = stdio__param_string(params, "protocolVersion");
+  const char *version = stdio__protocol_versions[0];
+  size_t count = sizeof stdio__protocol_versions / sizeof stdio__protocol_versions[0];
+  for (size_t i = 0; asked && i < count; i++)
+    if (strcmp(asked, stdio__protocol_versions[i]) == 0) version = stdio__protocol_versions[i];
+  json_object *tools = json_object_new_object();
+  json_object_object_add(tools, "listChanged", json_object_new_boolean(false));
+  json_object *capabilities = json_object_new_object();
+  json_object_object_add(capabilities, "tools", tools);
+  json_object *info = json_object_new_object();
+  json_object_object_add(info, "name", json_object_new_string("eddi"));
+  json_object_object_add(info, "version", json_object_new_string(EDDI_VERSION));
+  json_object *result = json_object_new_object();
+  json_object_object_add(result, "protocolVersion", json_object_new_string(version));
+  json_object_object_add(result, "capabilities", capabilities);
+  json_object_object_add(result, "serverInfo", info);
+  json_object_object_add(result, "instructions", json_object_new_string(stdio__instructions));
+  stdio__result(self, id, result);
+}
+
+static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *params) {
+  const char *name = stdio__param_string(params, "name");
+  if (!name) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "Missing tool name");
+    return;
+  }
+  const McpTool *tool = mcp_tools_find(&self->host->features, name);
+  if (!tool) {
+    char why[STDIO_WHY_MAX];
+    snprintf(why, sizeof why, "Unknown tool: %.200s", name);
+    stdio__error(self, id, RPC_INVALID_PARAMS, why);
+    return;
+  }
+  json_object *arguments = NULL;
+  json_object_object_get_ex(params, "arguments", &arguments);
+  char why[STDIO_WHY_MAX], *text = NULL;
+  size_t len = 0;
+  int status = mcp_tool_command(tool, arguments, &text, &len, why, sizeof why);
+  if (status != SERVER_OK) {
+    stdio__error(self, id, status == SERVER_ENOMEM ? RPC_INTERNAL_ERROR : RPC_INVALID_PARAMS,
+                 status == SERVER_ENOMEM ? "Out of memory" : why);
+    return;
+  }
+  if (!stdio__check_text(self, id, text, len)) {
+    free(text);
+    return;
+  }
+  stdio__submit(self, id, STDIO_TOOL, STDIO_SENDER, NULL, mcp_tool_wants_session(tool), text, len);
+}
+
+static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
+  json_object *text_value = NULL;
+  if (!params || !json_object_object_get_ex(params, "text", &text_value) ||
+      !json_object_is_type(text_value, json_type_string)) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "params.text must be a string");
+    return;
+  }
+  const char *sender = stdio__param_string(params, "sender");
+  const char *session = stdio__param_string(params, "session");
+  size_t len = (size_t)json_object_get_string_len(text_value);
+  const char *text = json_object_get_string(text_value);
+  if (!stdio__check_text(self, id, text, len)) return;
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
+    return;
+  }
+  memcpy(copy, text, len + 1);
+  stdio__submit(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, false, copy, len);
+}
+
+static void stdio__file_update(StdioRpc *self, json_object *id, json_object *params) {
+  if (!self->host->features.update) {
+    stdio__error(self, id, RPC_METHOD_NOT_FOUND, "Method not available yet: file.update");
+    return;
+  }
+  const char *path = stdio__param_string(params, "path");
+  const char *content = stdio__param_string(params, "content");
+  if (!path || !content) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "params.path and params.content must be strings");
+    return;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  if (mcp_update_command(path, content, &text, &len) != SERVER_OK) {
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
+    return;
+  }
+  if (!stdio__check_text(self, id, text, len)) {
+    free(text);
+    return;
+  }
+  const char *sender = stdio__param_string(params, "sender");
+  stdio__submit(self, id, STDIO_FILE_UPDATE, sender ? sender : STDIO_SENDER, NULL, true, text,
+                len);
+}
+
+/* One parsed message: a request (has an id) or a notification. */
+static void stdio__dispatch(StdioRpc *self, json_object *message) {
+  json_object *id = NULL, *version = NULL, *method_value = NULL;
+  bool has_id = json_object_object_get_ex(message, "id", &id);
+  if (has_id && id && !json_object_is_type(id, json_type_string) &&
+      !json_object_is_type(id, json_type_int)) {
+    stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: id must be a string or number");
+    return;
+  }
+  if (!json_object_object_get_ex(message, "jsonrpc", &version) ||
+      strcmp(json_object_get_string(version), "2.0") != 0 ||
+      !json_object_object_get_ex(message, "method", &method_value) ||
+      !json_object_is_type(method_value, json_type_string)) {
+    /* A response from the client (result/error, no method) needs no answer:
+     * this server sends no requests. */
+    if (!json_object_object_get_ex(message, "method", NULL) &&
+        (json_object_object_get_ex(message, "result", NULL) ||
+         json_object_object_get_ex(message, "error", NULL)))
+      return;
+    stdio__error(self, id, RPC_INVALID_REQUEST, "Invalid Request");
+    return;
+  }
+  const char *method = json_object_get_string(method_value);
+  json_object *params = stdio__params(message);
+  if (!has_id) return; /* notifications/initialized and the like: nothing to do */
+
+  if (strcmp(method, "initialize") == 0)
+    stdio__initialize(self, id, params);
+  else if (strcmp(method, "ping") == 0)
+    stdio__result(self, id, json_object_new_object());
+  else if (strcmp(method, "tools/list") == 0) {
+    json_object *result = json_object_new_object();
+    json_object_object_add(result, "tools", mcp_tools_list(&self->host->features));
+    stdio__result(self, id, result);
+  } else if (strcmp(method, "tools/call") == 0)
+    stdio__tools_call(self, id, params);
+  else if (strcmp(method, "eddi.exec") == 0)
+    stdio__exec(self, id, params);
+  else if (strcmp(method, "file.update") == 0)
+    stdio__file_update(self, id, params);
+  else {
+    char why[STDIO_WHY_MAX];
+    snprintf(why, sizeof why, "Method not found: %.200s", method);
+    stdio__error(self, id, RPC_METHOD_NOT_FOUND, why);
+  }
+}
+
+static void stdio__handle_line(StdioRpc *self, const char *line, size_t len) {
+  size_t start = 0;
+  while (start < len && (line[start] == ' ' || line[start] == '\t' || line[start] == '\r'))
+    start++;
+  if (start == len) return;
+  json_tokener *tokener = json_tokener_new();
+  if (!tokener) return;
+  json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+  json_object *message = json_tokener_parse_ex(tokener, line + start, (int)(len - start));
+  enum json_tokener_error error = json_tokener_get_error(tokener);
+  size_t end = start + json_tokener_get_parse_end(tokener);
+  json_tokener_free(tokener);
+  while (end < len && (line[end] == ' ' || line[end] == '\t' || line[end] == '\r')) end++;
+  if (!message || error != json_tokener_success || end != len) {
+    stdio__error(self, NULL, RPC_PARSE_ERROR, "Parse error");
+  } else if (json_object_is_type(message, json_type_array)) {
+    stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: batches are not supported");
+  } else if (!json_object_is_type(message, json_type_object)) {
+    stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request");
+  } else {
+    stdio__dispatch(self, message);
+  }
+  json_object_put(message);
+}
+
+/* ---------------------------------------------------------------- input */
+
+static void *stdio__main(void *closure) {
+  StdioRpc *self = closure;
+  size_t limit = self->host->options->max_message_bytes * STDIO_ESCAPE_FACTOR +
+                 STDIO_ENVELOPE_BYTES;
+  char *line = NULL;
+  size_t len = 0, cap = 0;
+  bool too_long = false;
+  char chunk[STDIO_READ_CHUNK];
+  while (fgets(chunk, sizeof chunk, self->in)) {
+    size_t n = strlen(chunk);
+    bool complete = n > 0 && chunk[n - 1] == '\n';
+    if (complete) n--;
+    if (!too_long && len + n > limit) too_long = true;
+    if (!too_long) {
+      if (len + n + 1 > cap) {
+        size_t grown = cap ? cap * 2 : STDIO_READ_CHUNK;
+        while (grown < len + n + 1) grown *= 2;
+        char *bigger = realloc(line, grown);
+        if (!bigger) {
+          too_long = true;
+        } else {
+          line = bigger;
+          cap = grown;
+        }
+      }
+      if (!too_long) {
+        memcpy(line + len, chunk, n);
+        len += n;
+      }
+    }
+    if (!complete) continue;
+    if (too_long)
+      stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: message too large");
+    else
+      stdio__handle_line(self, line ? line : "", len);
+    len = 0;
+    too_long = false;
+  }
+  if (len > 0 && !too_long) stdio__handle_line(self, line, len);
+  free(line);
+  if (self->on_end) self->on_end();
+  return NULL;
+}
+
+int stdio_rpc_start(StdioRpc *self, EngineHost *host, FILE *in, int out_fd, void (*on_end)(void)) {
+  memset(self, 0, sizeof *self);
+  self->host = host;
+  self->in = in;
+  self->out_fd = out_fd;
+  self->on_end = on_end;
+  if (pthread_mutex_init(&self->write_mutex, NULL)) return SERVER_ENOMEM;
+  if (pthread_create(&self->thread, NULL, stdio__main, self)) {
+    pthread_mutex_destroy(&self->write_mutex);
+    return SERVER_EIO;
+  }
+  self->running = true;
+  return SERVER_OK;
+}
+
+void stdio_rpc_join(StdioRpc *self) {
+  if (!self->running) return;
+  pthread_join(self->thread, NULL);
+  pthread_mutex_destroy(&self->write_mutex);
+  self->running = false;
+}
