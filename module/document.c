@@ -95,7 +95,9 @@ int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, 
 }
 
 void eddi_doc_end_group(EddiDoc *self) {
-  if (self->group_open && self->backend && self->backend->vtable->end_group)
+  if (!self->group_open) return;
+  array_back(&self->undo)->cursor_after = self->cursor;
+  if (self->backend && self->backend->vtable->end_group)
     self->backend->vtable->end_group(self->backend);
   self->group_open = false;
 }
@@ -154,12 +156,7 @@ static int doc__move_groups(EddiDoc *self, bool undo, size_t count, size_t *done
     from->len--;
     array_push(to, group);
     (*done)++;
-    if (undo) {
-      self->cursor = group.cursor_before;
-    } else {
-      DocEdit *last = array_back(&group.edits);
-      self->cursor = last->start + last->inserted_len;
-    }
+    self->cursor = undo ? group.cursor_before : group.cursor_after;
   }
   return 0;
 }

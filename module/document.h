@@ -56,7 +56,8 @@ typedef struct {
 typedef struct {
   Array(DocEdit) edits;
   uint64_t id;
-  size_t cursor_before;
+  size_t cursor_before; /* where Undo puts the cursor */
+  size_t cursor_after;  /* where Redo puts it */
 } DocEditGroup;
 
 typedef Array(DocEditGroup) DocEditGroupList;

@@ -39,7 +39,7 @@ static int lex__string(const char **p, const char *end, Token *token, EddiError 
     default:
       strbuf_free(&text);
       return eddi_error_set(err, EDDI_EINVAL, "Unknown escape \\%c in string at column %zu",
-                            *q, (size_t)(q - 1 - token->source));
+                            *q, token->column + (size_t)(q - 1 - token->source));
     }
   }
   if (q >= end) {
