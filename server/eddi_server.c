@@ -20,8 +20,10 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "embedded_nats.h"
 #include "engine_host.h"
 #include "log.h"
+#include "nats_service.h"
 #include "options.h"
 #include "server_error.h"
 #include "stdio_rpc.h"
@@ -33,6 +35,8 @@
 
 /* stdin ended: the stdio reader tells the main thread with this signal. */
 #define SIGNAL_INPUT_ENDED SIGUSR1
+/* How long nats.c may take to stop its threads at exit. */
+#define NATS_LIBRARY_CLOSE_MS 2000
 
 static void server__input_ended(void) { kill(getpid(), SIGNAL_INPUT_ENDED); }
 
@@ -56,6 +60,9 @@ int main(int argc, char **argv) {
   EngineHost host;
   bool host_ready = false;
   StdioRpc stdio_rpc = {0};
+  NatsService nats;
+  bool nats_started = false;
+  EmbeddedNats embedded = {.pid = -1, .log_fd = -1};
 
   if (options_parse(&options, argc, argv, &help_only, error, sizeof error) != SERVER_OK) {
     fprintf(stderr, "eddi-server: %s\n", error);
@@ -74,6 +81,7 @@ int main(int argc, char **argv) {
   sigaddset(&waited, SIGINT);
   sigaddset(&waited, SIGTERM);
   sigaddset(&waited, SIGNAL_INPUT_ENDED);
+  sigaddset(&waited, SIGCHLD);
   pthread_sigmask(SIG_BLOCK, &waited, NULL); /* before any thread starts */
 
   char instance_id[OPTIONS_NAME_MAX + 1];
@@ -82,11 +90,26 @@ int main(int argc, char **argv) {
   else
     server__make_id(instance_id, sizeof instance_id);
 
+  /* The embedded default: a private nats-server, started first so that it
+   * inherits no threads' state. */
+  const char *url = options.nats_url;
+  if (!url && !options.stdio) {
+    if (embedded_nats_start(&embedded, options.nats_server_bin) != SERVER_OK) goto done;
+    url = embedded.url;
+    printf("eddi-server: NATS at %s\n", url);
+    fflush(stdout);
+  }
+
   if (engine_host_init(&host, &options, instance_id, error, sizeof error) != SERVER_OK) {
     log_report(LOG_ERROR, "engine", "%s", error);
     goto done;
   }
   host_ready = true;
+  /* Subscribe before the owner thread runs: work queued meanwhile waits. */
+  if (url) {
+    nats_started = true;
+    if (nats_service_start(&nats, &host, &options, url, instance_id) != SERVER_OK) goto done;
+  }
   if (engine_host_start(&host) != SERVER_OK) {
     log_report(LOG_ERROR, "engine", "cannot start the engine thread");
     goto done;
@@ -100,8 +123,13 @@ int main(int argc, char **argv) {
   for (;;) {
     int signal_number = 0;
     if (sigwait(&waited, &signal_number) != 0) continue;
+    if (signal_number == SIGCHLD) {
+      if (!embedded_nats_reap(&embedded)) continue;
+      goto done; /* the URL we printed is dead: fail loudly */
+    }
     if (signal_number == SIGNAL_INPUT_ENDED) {
       stdio_rpc_join(&stdio_rpc);
+      if (url) continue; /* the stdio client left; NATS clients stay served */
       break;
     }
     log_report(LOG_INFO, "main", "%s: draining and stopping", strsignal(signal_number));
@@ -110,12 +138,18 @@ int main(int argc, char **argv) {
   exit_code = EXIT_SUCCESS;
 
 done:
+  if (nats_started) nats_service_drain(&nats);
   if (host_ready) {
     engine_host_stop(&host);
     /* A stdio reader still blocked on input may yet touch the host: leave
      * it to the process exit. */
     if (!stdio_rpc.running) engine_host_destroy(&host);
   }
+  if (nats_started) {
+    nats_service_close(&nats);
+    nats_CloseAndWait(NATS_LIBRARY_CLOSE_MS);
+  }
+  embedded_nats_stop(&embedded);
   options_free(&options);
   return exit_code;
 }
