@@ -254,7 +254,7 @@ int cmd_list(CommandContext *ctx) {
   } else {
     list__walk(&walk, ctx->engine->root, "");
   }
-  qsort(walk.found.items, walk.found.len, sizeof(char *), list__compare);
+  if (walk.found.len) qsort(walk.found.items, walk.found.len, sizeof(char *), list__compare);
 
   size_t total = walk.found.len, page = ctx->engine->config.page_size;
   const char *noun = open_only ? "open files" : "files";
