@@ -1,0 +1,84 @@
+// Scaling out and faults: two eddi-server instances in one queue group keep
+// each session on its instance; a nats-server restart does not lose the
+// service or the sessions.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect, StringCodec } from "nats";
+import { startNatsServer, startEddiServer, tempWorkspace, sleep, waitForLine } from "./helpers.mjs";
+
+const sc = StringCodec();
+const REQUEST_TIMEOUT_MS = 3000;
+const json = (object) => JSON.stringify(object);
+
+async function ask(nc, subject, text) {
+  const reply = await nc.request(subject, sc.encode(text), { timeout: REQUEST_TIMEOUT_MS });
+  return sc.decode(reply.data);
+}
+
+test("a session lives on the instance that started it", async () => {
+  const workspace = tempWorkspace();
+  const nats = await startNatsServer();
+  const one = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "one"]);
+  const two = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "two"]);
+  const nc = await connect({ servers: nats.url });
+  try {
+    const started = await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Start s" }));
+    const holder = started.match(/^Ok, Instance (one|two)$/)?.[1];
+    assert.ok(holder, started);
+    const other = holder === "one" ? "two" : "one";
+    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ session: "s", text: "Status" })),
+      "Ok: Session s, No file");
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ session: "s", text: "Status" })),
+      `Fail "Session s lives on ${holder}"`);
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", text: "Status" })),
+      `Fail "Session s lives on ${holder}"`);
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "bob", text: "Start s" })),
+      `Fail "Session s lives on ${holder}"`);
+    // Through the queue group every answer is the holder's or a pointer to it.
+    for (let i = 0; i < 10; i++) {
+      const reply = await ask(nc, "eddi.cmd", json({ session: "s", text: "Status" }));
+      assert.ok(reply === "Ok: Session s, No file" || reply === `Fail "Session s lives on ${holder}"`, reply);
+    }
+    // Once ended, the name is free everywhere.
+    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ session: "s", text: "End" })), "Ok, Session saved");
+    await sleep(100);
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ session: "s", text: "Status" })),
+      'Fail "Session s not found"');
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", text: "Start s" })),
+      `Ok, Instance ${other}`);
+  } finally {
+    await nc.close();
+    await one.stop();
+    await two.stop();
+    await nats.stop();
+    workspace.remove();
+  }
+});
+
+test("eddi-server reconnects after nats-server restarts, sessions intact", async () => {
+  const workspace = tempWorkspace();
+  let nats = await startNatsServer();
+  const port = nats.port;
+  const eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "solo"]);
+  let nc = await connect({ servers: nats.url });
+  try {
+    assert.equal(await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Start s" })), "Ok, Instance solo");
+    await nc.close();
+    const disconnected = waitForLine(eddi.child.stderr, /disconnected; reconnecting/, "the disconnect log");
+    await nats.stop();
+    await disconnected;
+    await sleep(300); // eddi-server retries meanwhile
+    const reconnected = waitForLine(eddi.child.stderr, /reconnected to/, "the reconnect log");
+    nats = await startNatsServer(port);
+    await reconnected;
+    nc = await connect({ servers: nats.url });
+    assert.equal(await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Status" })), "Ok: Session s, No file");
+    assert.equal(await ask(nc, "eddi.solo.cmd", json({ session: "s", text: "Status" })), "Ok: Session s, No file");
+  } finally {
+    await nc.close();
+    const { code } = await eddi.stop();
+    assert.equal(code, 0);
+    await nats.stop();
+    workspace.remove();
+  }
+});
