@@ -1,0 +1,389 @@
+/* test_text.c - the chunked text store (text.h).
+ *
+ * Exact line and offset queries on small texts, then a randomized property
+ * test: thousands of replaces applied to an EddiText and to a plain buffer,
+ * compared after every step. */
+#include "unit_support.h"
+
+#include "text.h"
+#include "utf8.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static void text_from(EddiText *text, const char *s) {
+  eddi_text_init(text);
+  eddi_text_set(text, s, strlen(s));
+}
+
+static void assert_text_is(const EddiText *text, const char *expected, size_t len) {
+  assert_int_equal(eddi_text_len(text), len);
+  char *copy = eddi_text_dup(text, 0, eddi_text_len(text));
+  assert_memory_equal(copy, expected, len);
+  assert_int_equal(copy[len], '\0');
+  eddi_free(copy);
+}
+
+static size_t offset_of(const EddiText *text, size_t line, size_t col) {
+  size_t offset = 9999;
+  assert_int_equal(eddi_text_offset_of(text, line, col, &offset), 0);
+  return offset;
+}
+
+static void assert_position(const EddiText *text, size_t offset, size_t line, size_t col) {
+  size_t got_line = 9999, got_col = 9999;
+  eddi_text_position_of(text, offset, &got_line, &got_col);
+  assert_int_equal(got_line, line);
+  assert_int_equal(got_col, col);
+}
+
+/* ---------------------------------------------------------------- small texts */
+
+static void test_empty_text(void **state) {
+  long live = unit_live();
+  EddiText text;
+  text_from(&text, "");
+  assert_int_equal(eddi_text_len(&text), 0);
+  assert_int_equal(text.newlines, 0);
+  assert_int_equal(text.chars, 0);
+  assert_int_equal(eddi_text_line_slots(&text), 1);
+  assert_int_equal(eddi_text_line_count(&text), 0);
+  assert_int_equal(eddi_text_line_start(&text, 0), 0);
+  assert_int_equal(eddi_text_line_end(&text, 0), 0);
+  assert_int_equal(eddi_text_line_at(&text, 0), 0);
+  assert_int_equal(eddi_text_char_index(&text, 0), 0);
+  assert_int_equal(eddi_text_byte_offset(&text, 0), 0);
+  assert_int_equal(eddi_text_byte_offset(&text, 7), 0);
+  assert_int_equal(offset_of(&text, 0, 0), 0);
+  size_t offset = 1234;
+  assert_int_equal(eddi_text_offset_of(&text, 0, 1, &offset), EDDI_EINVAL);
+  assert_int_equal(eddi_text_offset_of(&text, 1, 0, &offset), EDDI_EINVAL);
+  assert_int_equal(offset, 1234); /* untouched on failure */
+  assert_position(&text, 0, 0, 0);
+  assert_text_is(&text, "", 0);
+  eddi_text_free(&text);
+  unit_assert_no_leak(live);
+}
+
+static void test_lines_with_final_newline(void **state) {
+  long live = unit_live();
+  EddiText text;
+  text_from(&text, "ab\ncd\n");
+  assert_int_equal(text.newlines, 2);
+  assert_int_equal(eddi_text_line_slots(&text), 3);
+  assert_int_equal(eddi_text_line_count(&text), 2);
+  assert_int_equal(eddi_text_line_start(&text, 0), 0);
+  assert_int_equal(eddi_text_line_start(&text, 1), 3);
+  assert_int_equal(eddi_text_line_start(&text, 2), 6);
+  assert_int_equal(eddi_text_line_end(&text, 0), 2);
+  assert_int_equal(eddi_text_line_end(&text, 1), 5);
+  assert_int_equal(eddi_text_line_end(&text, 2), 6);
+  assert_int_equal(eddi_text_line_at(&text, 0), 0);
+  assert_int_equal(eddi_text_line_at(&text, 2), 0); /* the '\n' ends line 0 */
+  assert_int_equal(eddi_text_line_at(&text, 3), 1);
+  assert_int_equal(eddi_text_line_at(&text, 5), 1);
+  assert_int_equal(eddi_text_line_at(&text, 6), 2);
+  assert_int_equal(offset_of(&text, 0, 2), 2);
+  assert_int_equal(offset_of(&text, 1, 0), 3);
+  assert_int_equal(offset_of(&text, 1, 2), 5);
+  assert_int_equal(offset_of(&text, 2, 0), 6);
+  size_t offset;
+  assert_int_equal(eddi_text_offset_of(&text, 0, 3, &offset), EDDI_EINVAL);
+  assert_int_equal(eddi_text_offset_of(&text, 2, 1, &offset), EDDI_EINVAL);
+  assert_int_equal(eddi_text_offset_of(&text, 3, 0, &offset), EDDI_EINVAL);
+  assert_position(&text, 2, 0, 2);
+  assert_position(&text, 4, 1, 1);
+  assert_position(&text, 6, 2, 0);
+  assert_int_equal(eddi_text_byte_at(&text, 2), '\n');
+  assert_int_equal(eddi_text_byte_at(&text, 4), 'd');
+  char out[4] = {0};
+  eddi_text_copy(&text, 1, 4, out);
+  assert_string_equal(out, "b\nc");
+  eddi_text_free(&text);
+  unit_assert_no_leak(live);
+}
+
+static void test_lines_without_final_newline(void **state) {
+  long live = unit_live();
+  EddiText text;
+  text_from(&text, "ab\ncd");
+  assert_int_equal(eddi_text_line_slots(&text), 2);
+  assert_int_equal(eddi_text_line_count(&text), 2);
+  assert_int_equal(eddi_text_line_end(&text, 1), 5);
+  assert_int_equal(eddi_text_line_at(&text, 5), 1);
+  assert_int_equal(offset_of(&text, 1, 2), 5);
+  size_t offset;
+  assert_int_equal(eddi_text_offset_of(&text, 1, 3, &offset), EDDI_EINVAL);
+  assert_position(&text, 5, 1, 2);
+  eddi_text_free(&text);
+
+  text_from(&text, "\n");
+  assert_int_equal(eddi_text_line_count(&text), 1);
+  assert_int_equal(eddi_text_line_slots(&text), 2);
+  assert_int_equal(eddi_text_line_end(&text, 0), 0);
+  assert_int_equal(eddi_text_line_start(&text, 1), 1);
+  eddi_text_free(&text);
+
+  text_from(&text, "x");
+  assert_int_equal(eddi_text_line_count(&text), 1);
+  assert_int_equal(eddi_text_line_slots(&text), 1);
+  eddi_text_free(&text);
+  unit_assert_no_leak(live);
+}
+
+/* é is 2 bytes, 日 3, 🎉 4: columns count characters. */
+static void test_multibyte_columns(void **state) {
+  long live = unit_live();
+  EddiText text;
+  text_from(&text, "é日\n🎉x");
+  assert_int_equal(eddi_text_len(&text), 11);
+  assert_int_equal(text.chars, 5);
+  assert_int_equal(text.newlines, 1);
+  assert_int_equal(offset_of(&text, 0, 0), 0);
+  assert_int_equal(offset_of(&text, 0, 1), 2);
+  assert_int_equal(offset_of(&text, 0, 2), 5);
+  assert_int_equal(offset_of(&text, 1, 0), 6);
+  assert_int_equal(offset_of(&text, 1, 1), 10);
+  assert_int_equal(offset_of(&text, 1, 2), 11);
+  size_t offset;
+  assert_int_equal(eddi_text_offset_of(&text, 0, 3, &offset), EDDI_EINVAL);
+  assert_int_equal(eddi_text_offset_of(&text, 1, 3, &offset), EDDI_EINVAL);
+  assert_position(&text, 2, 0, 1);
+  assert_position(&text, 5, 0, 2);
+  assert_position(&text, 10, 1, 1);
+  assert_position(&text, 11, 1, 2);
+  assert_int_equal(eddi_text_char_index(&text, 2), 1);
+  assert_int_equal(eddi_text_char_index(&text, 5), 2);
+  assert_int_equal(eddi_text_char_index(&text, 6), 3);
+  assert_int_equal(eddi_text_char_index(&text, 10), 4);
+  assert_int_equal(eddi_text_char_index(&text, 11), 5);
+  assert_int_equal(eddi_text_byte_offset(&text, 1), 2);
+  assert_int_equal(eddi_text_byte_offset(&text, 3), 6);
+  assert_int_equal(eddi_text_byte_offset(&text, 4), 10);
+  assert_int_equal(eddi_text_byte_offset(&text, 5), 11);
+  assert_int_equal(eddi_text_byte_offset(&text, 99), 11);
+
+  eddi_text_replace(&text, 2, 5, "ü", 2); /* 日 -> ü */
+  assert_text_is(&text, "éü\n🎉x", 10);
+  assert_int_equal(text.chars, 5);
+  eddi_text_replace(&text, 0, 10, "", 0);
+  assert_text_is(&text, "", 0);
+  assert_int_equal(text.chars, 0);
+  assert_int_equal(text.newlines, 0);
+  eddi_text_replace(&text, 0, 0, "a\nb", 3);
+  assert_text_is(&text, "a\nb", 3);
+  assert_int_equal(eddi_text_line_start(&text, 1), 2);
+  eddi_text_free(&text);
+  unit_assert_no_leak(live);
+}
+
+/* A text loaded in several chunks: lines that span a chunk boundary, and a
+ * replace across it. */
+static void test_chunk_boundaries(void **state) {
+  long live = unit_live();
+  size_t len = 3 * EDDI_TEXT_CHUNK_TARGET + 100;
+  char *bytes = malloc(len);
+  for (size_t i = 0; i < len; i++) bytes[i] = (i % 10 == 9) ? '\n' : (char)('a' + i % 10);
+  EddiText text;
+  eddi_text_init(&text);
+  eddi_text_set(&text, bytes, len);
+  assert_true(text.chunks.len >= 3);
+  assert_int_equal(text.newlines, len / 10);
+  size_t boundary = text.chunks.items[0].len; /* first offset of chunk 1 */
+  size_t line = boundary / 10;
+  assert_int_equal(eddi_text_line_at(&text, boundary), line);
+  assert_int_equal(eddi_text_line_start(&text, line), line * 10);
+  assert_int_equal(eddi_text_line_end(&text, line), line * 10 + 9);
+  assert_position(&text, boundary, line, boundary % 10);
+
+  /* Replace 20 bytes around the boundary with 3 characters, 6 bytes. */
+  eddi_text_replace(&text, boundary - 10, boundary + 10, "日\né", 6);
+  memmove(bytes + boundary - 4, bytes + boundary + 10, len - boundary - 10);
+  memcpy(bytes + boundary - 10, "日\né", 6);
+  len -= 14;
+  assert_text_is(&text, bytes, len);
+  assert_int_equal(text.chars, len - 3);
+  eddi_text_free(&text);
+  free(bytes);
+  unit_assert_no_leak(live);
+}
+
+static void test_replace_larger_than_chunk(void **state) {
+  long live = unit_live();
+  size_t big_len = EDDI_TEXT_CHUNK_MAX * 2 + 77;
+  char *big = malloc(big_len);
+  for (size_t i = 0; i < big_len; i++) big[i] = (i % 50 == 49) ? '\n' : 'x';
+  EddiText text;
+  text_from(&text, "head\ntail");
+  eddi_text_replace(&text, 5, 5, big, big_len);
+  assert_int_equal(eddi_text_len(&text), big_len + 9);
+  assert_int_equal(text.newlines, 1 + big_len / 50);
+  for (size_t i = 0; i < text.chunks.len; i++)
+    assert_true(text.chunks.items[i].len <= EDDI_TEXT_CHUNK_MAX);
+  char *copy = eddi_text_dup(&text, 0, eddi_text_len(&text));
+  assert_memory_equal(copy, "head\n", 5);
+  assert_memory_equal(copy + 5, big, big_len);
+  assert_memory_equal(copy + 5 + big_len, "tail", 4);
+  eddi_free(copy);
+  assert_int_equal(eddi_text_line_start(&text, 2), 5 + 50);
+  eddi_text_replace(&text, 3, big_len + 7, "", 0); /* "hea" + "il" */
+  assert_text_is(&text, "heail", 5);
+  assert_int_equal(text.newlines, 0);
+  eddi_text_free(&text);
+  free(big);
+  unit_assert_no_leak(live);
+}
+
+/* ---------------------------------------------------------------- property test */
+
+#define PROPERTY_STEPS 4000
+#define PROPERTY_SOFT_LIMIT (8 * EDDI_TEXT_CHUNK_MAX)
+#define PROPERTY_SEED 0x5EED0DD1C0FFEEULL
+
+/* Pieces random text is made of: ASCII, newlines, 2-, 3- and 4-byte characters. */
+static const char *const pieces[] = {"a", "b", "z", " ", "\n", "\n", "é", "ß", "日", "語",
+                                     "🎉", "😀", "line\n", "日本\n"};
+
+static size_t random_text(UnitRandom *rnd, char *out, size_t want) {
+  size_t len = 0;
+  while (len < want) {
+    const char *piece = pieces[unit_random_below(rnd, sizeof pieces / sizeof *pieces)];
+    size_t n = strlen(piece);
+    memcpy(out + len, piece, n);
+    len += n;
+  }
+  return len;
+}
+
+/* Move offset back to the start of the character holding it. */
+static size_t char_boundary(const char *bytes, size_t len, size_t offset) {
+  while (offset > 0 && offset < len && !utf8_is_lead((unsigned char)bytes[offset])) offset--;
+  return offset;
+}
+
+/* The chunks' own counts add up to the totals and each fits in MAX. */
+static void assert_chunks_consistent(const EddiText *text) {
+  size_t len = 0, newlines = 0, chars = 0;
+  for (size_t i = 0; i < text->chunks.len; i++) {
+    const TextChunk *chunk = &text->chunks.items[i];
+    assert_true(chunk->len <= chunk->cap);
+    assert_true(chunk->len <= EDDI_TEXT_CHUNK_MAX);
+    len += chunk->len;
+    newlines += chunk->newlines;
+    chars += chunk->chars;
+  }
+  assert_int_equal(len, text->len);
+  assert_int_equal(newlines, text->newlines);
+  assert_int_equal(chars, text->chars);
+}
+
+/* Check text against ref[0, len): contents, counts, and a few queries at
+ * random character boundaries. */
+static void check_against_reference(UnitRandom *rnd, const EddiText *text, const char *ref,
+                                    size_t len) {
+  assert_text_is(text, ref, len);
+  size_t newlines = 0, chars = 0;
+  for (size_t i = 0; i < len; i++) {
+    newlines += ref[i] == '\n';
+    chars += utf8_is_lead((unsigned char)ref[i]);
+  }
+  assert_int_equal(text->newlines, newlines);
+  assert_int_equal(text->chars, chars);
+  assert_chunks_consistent(text);
+
+  for (int probe = 0; probe < 4; probe++) {
+    size_t offset = char_boundary(ref, len, unit_random_below(rnd, len + 1));
+    size_t line = 0, line_start = 0, chars_before = 0, col = 0;
+    for (size_t i = 0; i < offset; i++) {
+      if (utf8_is_lead((unsigned char)ref[i])) chars_before++, col++;
+      if (ref[i] == '\n') line++, line_start = i + 1, col = 0;
+    }
+    size_t line_end = offset;
+    while (line_end < len && ref[line_end] != '\n') line_end++;
+    assert_int_equal(eddi_text_line_at(text, offset), line);
+    assert_int_equal(eddi_text_line_start(text, line), line_start);
+    assert_int_equal(eddi_text_line_end(text, line), line_end);
+    assert_int_equal(eddi_text_char_index(text, offset), chars_before);
+    assert_int_equal(eddi_text_byte_offset(text, chars_before), offset);
+    assert_position(text, offset, line, col);
+    assert_int_equal(offset_of(text, line, col), offset);
+  }
+}
+
+static void test_random_replaces_match_reference(void **state) {
+  long live = unit_live();
+  UnitRandom rnd = {PROPERTY_SEED};
+  size_t cap = PROPERTY_SOFT_LIMIT + 4 * EDDI_TEXT_CHUNK_MAX;
+  char *ref = malloc(cap);
+  char *fresh = malloc(3 * EDDI_TEXT_CHUNK_MAX);
+  size_t len = 0;
+  EddiText text;
+  eddi_text_init(&text);
+  size_t spanning = 0, big_inserts = 0, big_deletes = 0;
+
+  for (int step = 0; step < PROPERTY_STEPS; step++) {
+    size_t start, end;
+    size_t kind = unit_random_below(&rnd, 100);
+    if (len > PROPERTY_SOFT_LIMIT) kind = 99; /* keep the text bounded */
+    if (kind < 10 && text.chunks.len > 1) {
+      /* Around a chunk boundary. */
+      size_t chunk = 1 + unit_random_below(&rnd, text.chunks.len - 1);
+      size_t boundary = 0;
+      for (size_t i = 0; i < chunk; i++) boundary += text.chunks.items[i].len;
+      /* Draw before EDDI_MIN, which evaluates its arguments twice. */
+      size_t before = unit_random_below(&rnd, 40), after = unit_random_below(&rnd, 40);
+      start = boundary > before ? boundary - before : 0;
+      end = EDDI_MIN(len, boundary + after);
+      spanning++;
+    } else if (kind >= 97) {
+      /* A delete larger than a chunk, or of the whole text when smaller. */
+      size_t span = EDDI_TEXT_CHUNK_MAX + 100 + unit_random_below(&rnd, 5000);
+      start = len > span ? unit_random_below(&rnd, len - span) : 0;
+      end = EDDI_MIN(len, start + span);
+      big_deletes++;
+    } else {
+      start = unit_random_below(&rnd, len + 1);
+      size_t span = kind < 50 ? 0 : unit_random_below(&rnd, 64);
+      end = EDDI_MIN(len, start + span);
+    }
+    start = char_boundary(ref, len, start);
+    end = char_boundary(ref, len, end);
+
+    size_t fresh_len = 0;
+    if (kind >= 94 && kind < 97) {
+      size_t want = EDDI_TEXT_CHUNK_MAX + 1 + unit_random_below(&rnd, EDDI_TEXT_CHUNK_MAX);
+      fresh_len = random_text(&rnd, fresh, want);
+      big_inserts++;
+    } else if (kind < 90) {
+      fresh_len = random_text(&rnd, fresh, unit_random_below(&rnd, 24));
+    }
+
+    eddi_text_replace(&text, start, end, fresh, fresh_len);
+    memmove(ref + start + fresh_len, ref + end, len - end);
+    memcpy(ref + start, fresh, fresh_len);
+    len = len - (end - start) + fresh_len;
+    assert_true(len <= cap);
+    check_against_reference(&rnd, &text, ref, len);
+  }
+  /* The run did exercise what it claims to. */
+  assert_true(spanning > 100);
+  assert_true(big_inserts > 50);
+  assert_true(big_deletes > 50);
+
+  eddi_text_free(&text);
+  free(ref);
+  free(fresh);
+  unit_assert_no_leak(live);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_empty_text),
+      cmocka_unit_test(test_lines_with_final_newline),
+      cmocka_unit_test(test_lines_without_final_newline),
+      cmocka_unit_test(test_multibyte_columns),
+      cmocka_unit_test(test_chunk_boundaries),
+      cmocka_unit_test(test_replace_larger_than_chunk),
+      cmocka_unit_test(test_random_replaces_match_reference),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
