@@ -72,9 +72,11 @@ static inline void unit_remove_tree(const char *path) {
       struct dirent *entry;
       while ((entry = readdir(dir))) {
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-        char child[PATH_MAX];
-        snprintf(child, sizeof child, "%s/%s", path, entry->d_name);
+        size_t size = strlen(path) + strlen(entry->d_name) + 2;
+        char *child = malloc(size);
+        snprintf(child, size, "%s/%s", path, entry->d_name);
         unit_remove_tree(child);
+        free(child);
       }
       closedir(dir);
     }
@@ -84,9 +86,19 @@ static inline void unit_remove_tree(const char *path) {
   }
 }
 
+/* a + b + c into out, which must hold them (the test fails otherwise). */
+static inline void unit_concat(char out[PATH_MAX], const char *a, const char *b,
+                               const char *c) {
+  size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+  assert_true(la + lb + lc < PATH_MAX);
+  memcpy(out, a, la);
+  memcpy(out + la, b, lb);
+  memcpy(out + la + lb, c, lc + 1);
+}
+
 /* path = dir + "/" + name, into out. */
 static inline void unit_path(char out[PATH_MAX], const char *dir, const char *name) {
-  snprintf(out, PATH_MAX, "%s/%s", dir, name);
+  unit_concat(out, dir, "/", name);
 }
 
 static inline void unit_write_file(const char *path, const char *bytes, size_t len) {
