@@ -366,10 +366,24 @@ int nats_service_start(NatsService *self, EngineHost *host, const ServerOptions 
 }
 
 void nats_service_drain(NatsService *self) {
-  for (size_t i = 0; i < self->subscription_count; i++)
-    natsSubscription_Drain(self->subscriptions[i]);
-  for (size_t i = 0; i < self->subscription_count; i++)
-    natsSubscription_WaitForDrainCompletion(self->subscriptions[i], DRAIN_TIMEOUT_MS);
+  /* Without a server a drain cannot finish (it waits for the server's
+   * acknowledgement): just stop delivery. */
+  bool connected = self->connection &&
+                   natsConnection_Status(self->connection) == NATS_CONN_STATUS_CONNECTED;
+  for (size_t i = 0; i < self->subscription_count; i++) {
+    if (connected)
+      natsSubscription_Drain(self->subscriptions[i]);
+    else
+      natsSubscription_Unsubscribe(self->subscriptions[i]);
+  }
+  if (!connected) return;
+  /* One deadline for all: the drains run in parallel. */
+  int64_t deadline = nats__now_ns() + (int64_t)DRAIN_TIMEOUT_MS * 1000000;
+  for (size_t i = 0; i < self->subscription_count; i++) {
+    int64_t left_ms = (deadline - nats__now_ns()) / 1000000;
+    if (left_ms <= 0) break;
+    natsSubscription_WaitForDrainCompletion(self->subscriptions[i], left_ms);
+  }
 }
 
 void nats_service_close(NatsService *self) {

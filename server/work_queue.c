@@ -63,9 +63,11 @@ int work_queue_push(WorkQueue *self, WorkItem *item) {
     if (self->turn >= self->lane_count) self->turn = 0;
   }
   self->count++;
-  pthread_cond_signal(&self->ready);
 done:
   pthread_mutex_unlock(&self->mutex);
+  /* Signalled after unlocking, so that the owner does not wake only to
+   * wait for the mutex. */
+  if (status == SERVER_OK) pthread_cond_signal(&self->ready);
   return status;
 }
 
