@@ -82,3 +82,32 @@ test("eddi-server reconnects after nats-server restarts, sessions intact", async
     workspace.remove();
   }
 });
+
+test("a full queue answers Busy, retry and the server goes on", async () => {
+  const workspace = tempWorkspace();
+  const nats = await startNatsServer();
+  const eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "busy",
+    "--max-queue", "1", "--quiet"]);
+  const nc = await connect({ servers: nats.url });
+  try {
+    assert.equal(await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Start s\nOpen Create big.txt" })),
+      "Ok, Instance busy\nOk, At 0:0, Length 0");
+    // A slow command (a large insert) keeps the engine busy while a burst
+    // arrives: one waits in the queue, the rest are refused at once.
+    const big = "y".repeat(60).concat("\\n").repeat(12000);
+    const slow = ask(nc, "eddi.cmd", json({ sender: "ann", text: `Insert Block "${big}"` }));
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => ask(nc, "eddi.cmd", json({ sender: `s${i}`, text: "Help Start" }))));
+    assert.match(await slow, /^Ok, Inserted 12000 lines at 0, At 12000:0$/);
+    const busy = burst.filter((reply) => reply === 'Fail "Busy, retry"').length;
+    assert.ok(busy > 0, "some requests were refused");
+    assert.ok(burst.every((reply) => reply === 'Fail "Busy, retry"' || reply.startsWith("Ok")), burst.join(" | "));
+    assert.equal(await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Status" })),
+      "Ok: Session s, File big.txt, At 12000:0, Length 12000, Modified");
+  } finally {
+    await nc.close();
+    await eddi.stop();
+    await nats.stop();
+    workspace.remove();
+  }
+});
