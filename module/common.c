@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 
+#include "utf8.h"
+
 /* ---------------------------------------------------------------- memory */
 
 static atomic_long alloc_live;
@@ -60,12 +62,19 @@ void array__reserve(void **items, size_t *cap, size_t item_size, size_t need) {
 
 /* ---------------------------------------------------------------- errors */
 
+/* A message cut at the buffer's size must not end in half a character: it
+ * goes into replies, which are UTF-8. */
+static void common__trim_partial(char *message) {
+  message[utf8_complete_prefix(message, strlen(message))] = '\0';
+}
+
 int eddi_error_set(EddiError *self, int code, const char *fmt, ...) {
   if (!self) return code;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(self->what, sizeof self->what, fmt, ap);
   va_end(ap);
+  common__trim_partial(self->what);
   self->code = code;
   self->hint[0] = '\0';
   return code;
@@ -77,6 +86,7 @@ void eddi_error_hint(EddiError *self, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(self->hint, sizeof self->hint, fmt, ap);
   va_end(ap);
+  common__trim_partial(self->hint);
 }
 
 void eddi_error_clear(EddiError *self) {

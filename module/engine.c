@@ -134,7 +134,9 @@ static int engine__run_line(EddiEngine *self, const char *sender, const char *li
       rc = eddi_error_set(err, EDDI_EINVAL, "Scripts ({ ... }) are not supported yet");
     } else {
       rc = eddi_error_set(err, EDDI_EINVAL, "Unknown command '%.*s'",
-                          (int)EDDI_MIN(verb->source_len, (size_t)64), verb->source);
+                          (int)utf8_complete_prefix(verb->source,
+                                                    EDDI_MIN(verb->source_len, (size_t)64)),
+                          verb->source);
       const char *near = verb->kind == TOKEN_WORD ? eddi_command_suggest(verb->text) : NULL;
       if (near) eddi_error_hint(err, "Did you mean \"%s\"", near);
       else eddi_error_hint(err, "Help lists the commands");

@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <strings.h>
 
+#include "utf8.h"
+
 static bool lex__space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 static bool lex__word_end(const char *p, const char *end) { return p >= end || lex__space(*p); }
@@ -38,8 +40,10 @@ static int lex__string(const char **p, const char *end, Token *token, EddiError 
     case '"': case '\\': case '/': strbuf_putc(&text, *q); break;
     default:
       strbuf_free(&text);
-      return eddi_error_set(err, EDDI_EINVAL, "Unknown escape \\%c in string at column %zu",
-                            *q, token->column + (size_t)(q - 1 - token->source));
+      /* The whole character after the backslash: the message must stay UTF-8. */
+      return eddi_error_set(err, EDDI_EINVAL, "Unknown escape \\%.*s in string at column %zu",
+                            (int)EDDI_MIN(utf8_char_len((unsigned char)*q), (size_t)(end - q)),
+                            q, token->column + (size_t)(q - 1 - token->source));
     }
   }
   if (q >= end) {

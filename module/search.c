@@ -10,6 +10,45 @@
 #define EDDI_JIT_STACK_START (32 * 1024)
 #define EDDI_JIT_STACK_MAX (1024 * 1024)
 
+/* Whether every match of the regex source lies inside one line and needs
+ * nothing outside it. Conservative: anything that could match a newline
+ * (\n \s \v \R \D \W \H, negated or escaped classes, code points, Unicode
+ * properties, dot under s), look-around, \A \G \z \Z, inline options and
+ * verbs make it false; such patterns are searched on a flat copy instead. */
+static bool search__line_local(const char *src, size_t len, unsigned flags) {
+  if (flags & (REGEX_DOTALL | REGEX_EXTENDED)) return false;
+  bool in_class = false;
+  for (size_t i = 0; i < len; i++) {
+    char c = src[i];
+    if (c == '\n') return false;
+    if (c == '\\') {
+      if (++i >= len) return false;
+      if (strchr("nsvRDWHzZAGxocpPXC0123456789", src[i])) return false;
+      if (src[i] == 'Q') return false; /* quoted literals: keep it simple */
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      else if (c == '[' && i + 1 < len && src[i + 1] == ':') return false; /* [:space:] */
+      else if (c == '-' && i > 0 && (unsigned char)src[i - 1] < 0x20) return false;
+      continue;
+    }
+    if (c == '[') {
+      if (i + 1 < len && src[i + 1] == '^') return false;
+      in_class = true;
+      if (i + 1 < len && src[i + 1] == ']') i++; /* "[]...]": ']' first is literal */
+    } else if (c == '(' && i + 1 < len && (src[i + 1] == '?' || src[i + 1] == '*')) {
+      /* Only plain groups: (?: (?| (?> and named (?<name> (?P<name>. */
+      char kind = i + 2 < len ? src[i + 2] : '\0';
+      bool named = (kind == '<' || kind == 'P') && i + 3 < len && src[i + 3] != '=' &&
+                   src[i + 3] != '!';
+      if (src[i + 1] == '*' || !(kind == ':' || kind == '|' || kind == '>' || named))
+        return false;
+    }
+  }
+  return true;
+}
+
 int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool regex,
                          unsigned flags, EddiError *err) {
   memset(self, 0, sizeof *self);
@@ -33,7 +72,12 @@ int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool r
     return eddi_error_set(err, EDDI_EINVAL, "Bad regex at %zu: %s", (size_t)offset,
                           (char *)message);
   }
-  pcre2_jit_compile(self->code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+  /* Without JIT (unsupported CPU) the interpreter runs. */
+  pcre2_jit_compile(self->code, PCRE2_JIT_COMPLETE);
+  uint32_t lookbehind = 0;
+  pcre2_pattern_info(self->code, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind);
+  self->line_local = lookbehind == 0 && (regex ? search__line_local(text, len, flags)
+                                               : memchr(text, '\n', len) == NULL);
   self->match = pcre2_match_data_create_from_pattern(self->code, NULL);
   self->context = pcre2_match_context_create(NULL);
   pcre2_set_match_limit(self->context, EDDI_REGEX_MATCH_LIMIT);
@@ -50,17 +94,19 @@ void eddi_pattern_free(EddiPattern *self) {
   memset(self, 0, sizeof *self);
 }
 
+static int search__match_error(int rc, EddiError *err) {
+  PCRE2_UCHAR message[256];
+  pcre2_get_error_message(rc, message, sizeof message);
+  return eddi_error_set(err, EDDI_ETOOBIG, "Regex failed: %s", (char *)message);
+}
+
 int eddi_pattern_find(EddiPattern *self, const char *subject, size_t len, size_t from,
                       size_t *start, size_t *end, EddiError *err) {
   if (from > len) return 0;
   int rc = pcre2_match(self->code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK,
                        self->match, self->context);
   if (rc == PCRE2_ERROR_NOMATCH) return 0;
-  if (rc < 0) {
-    PCRE2_UCHAR message[256];
-    pcre2_get_error_message(rc, message, sizeof message);
-    return eddi_error_set(err, EDDI_ETOOBIG, "Regex failed: %s", (char *)message);
-  }
+  if (rc < 0) return search__match_error(rc, err);
   PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(self->match);
   *start = ovector[0];
   *end = ovector[1] < ovector[0] ? ovector[0] : ovector[1]; /* \K can invert them */
@@ -119,4 +165,71 @@ void eddi_pattern_expand(const EddiPattern *self, const char *subject, const cha
       strbuf_putc(out, c);
     }
   }
+}
+
+/* ---------------------------------------------------------------- text */
+
+void eddi_text_search_init(EddiTextSearch *self, EddiPattern *pattern, const EddiText *text) {
+  memset(self, 0, sizeof *self);
+  self->pattern = pattern;
+  self->text = text;
+  self->in_place = pattern->line_local;
+}
+
+void eddi_text_search_free(EddiTextSearch *self) {
+  strbuf_free(&self->scratch);
+  eddi_free(self->flat);
+  self->flat = NULL;
+}
+
+static int search__flat_find(EddiTextSearch *self, size_t from, size_t *start, size_t *end,
+                             EddiError *err) {
+  size_t len = eddi_text_len(self->text);
+  if (!self->flat) self->flat = eddi_text_dup(self->text, 0, len);
+  self->in_place = false;
+  self->subject = self->flat;
+  return eddi_pattern_find(self->pattern, self->flat, len, from, start, end, err);
+}
+
+int eddi_text_search_find(EddiTextSearch *self, size_t from, size_t *start, size_t *end,
+                          EddiError *err) {
+  const EddiText *text = self->text;
+  if (from > eddi_text_len(text)) return 0;
+  if (!self->in_place) return search__flat_find(self, from, start, end, err);
+  if (!self->has_segment || from < self->segment.offset) {
+    size_t line_start = eddi_text_line_start(text, eddi_text_line_at(text, from));
+    eddi_text_walk_begin(text, line_start, &self->walk);
+    self->has_segment = eddi_text_next_segment(text, &self->walk, &self->scratch, &self->segment);
+  }
+  EddiPattern *pattern = self->pattern;
+  while (self->has_segment) {
+    TextSegment *seg = &self->segment;
+    if (from >= seg->offset + seg->len && seg->offset + seg->len < eddi_text_len(text)) {
+      self->has_segment = eddi_text_next_segment(text, &self->walk, &self->scratch, seg);
+      continue;
+    }
+    bool last = seg->offset + seg->len == eddi_text_len(text);
+    size_t at = from > seg->offset ? from - seg->offset : 0;
+    /* NOTEOL: the end of a segment that is not the end of the text is the
+     * start of the next line, where $ must not match. */
+    int rc = pcre2_match(pattern->code, (PCRE2_SPTR)seg->bytes, seg->len, at,
+                         PCRE2_NO_UTF_CHECK | (last ? 0 : PCRE2_NOTEOL), pattern->match,
+                         pattern->context);
+    PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(pattern->match);
+    if (rc > 0 && (last || ovector[0] < seg->len)) {
+      self->subject = seg->bytes; /* the ovector is relative to it */
+      *start = seg->offset + ovector[0];
+      *end = seg->offset + (ovector[1] < ovector[0] ? ovector[0] : ovector[1]);
+      return 1;
+    }
+    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) return search__match_error(rc, err);
+    if (last) return 0;
+    self->has_segment = eddi_text_next_segment(text, &self->walk, &self->scratch, seg);
+  }
+  return 0;
+}
+
+void eddi_text_search_expand(const EddiTextSearch *self, const char *replacement, size_t len,
+                             StrBuf *out) {
+  eddi_pattern_expand(self->pattern, self->subject, replacement, len, out);
 }

@@ -11,6 +11,7 @@
 #include <pcre2.h>
 
 #include "common.h"
+#include "text.h"
 
 /* Backtracking limit per match, so a pathological regex fails instead of
  * hanging the engine. */
@@ -22,6 +23,10 @@ typedef struct {
   pcre2_match_context *context;
   pcre2_jit_stack *jit_stack;
   bool is_regex;
+  /* Every match lies inside one line and looks at nothing outside it, so
+   * the text can be searched in line-aligned segments, in place. Decided
+   * conservatively from the pattern's source (see search__line_local). */
+  bool line_local;
 } EddiPattern;
 
 int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool regex,
@@ -40,5 +45,32 @@ void eddi_pattern_expand(const EddiPattern *self, const char *subject, const cha
 
 /* Where the search after an empty match at `at` must start: one character on. */
 size_t eddi_pattern_step(const char *subject, size_t len, size_t at);
+
+/* ---------------------------------------------------------------- text */
+
+/* Searching a text store: line-local patterns segment by segment in place
+ * (see TextSegment), others over one flat copy of the text. */
+typedef struct {
+  EddiPattern *pattern;
+  const EddiText *text;
+  bool in_place;
+  TextWalk walk;
+  TextSegment segment; /* the one searched last */
+  bool has_segment;
+  StrBuf scratch;
+  char *flat;
+  const char *subject; /* of the last match, for expansion */
+} EddiTextSearch;
+
+void eddi_text_search_init(EddiTextSearch *self, EddiPattern *pattern, const EddiText *text);
+void eddi_text_search_free(EddiTextSearch *self);
+/* First match starting at or after text offset from: 1 (with its bounds), 0
+ * for none, or EDDI_ETOOBIG when the regex gave up. Searches that move
+ * forward reuse the walk, so finding all matches costs one pass. */
+int eddi_text_search_find(EddiTextSearch *self, size_t from, size_t *start, size_t *end,
+                          EddiError *err);
+/* Append the replacement for the last match found. */
+void eddi_text_search_expand(const EddiTextSearch *self, const char *replacement, size_t len,
+                             StrBuf *out);
 
 #endif

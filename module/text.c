@@ -1,14 +1,28 @@
 /* text.c - the chunked text store; see text.h for why chunks. */
+#define _GNU_SOURCE /* memrchr */
 #include "text.h"
 
 #include "utf8.h"
 
 /* ---------------------------------------------------------------- chunks */
 
+/* Newlines in bytes, eight at a time: lines are short, so a memchr call per
+ * line costs more than looking at every byte. For each byte of x = word ^
+ * "\n\n..", the high bit of ~(((x & 0x7F..) + 0x7F..) | x | 0x7F..) is set
+ * exactly when the byte was a newline (x's byte is 0); the multiply adds the
+ * eight flags up in the top byte. */
 static size_t text__count_newlines(const char *bytes, size_t len) {
-  size_t count = 0;
-  const char *p = bytes, *end = bytes + len;
-  while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) count++, p++;
+  const uint64_t newlines = 0x0A0A0A0A0A0A0A0AULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t ones = 0x0101010101010101ULL;
+  size_t count = 0, i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t word;
+    memcpy(&word, bytes + i, 8);
+    uint64_t x = word ^ newlines;
+    uint64_t flags = ~(((x & low7) + low7) | x | low7) >> 7;
+    count += (size_t)((flags * ones) >> 56);
+  }
+  for (; i < len; i++) count += bytes[i] == '\n';
   return count;
 }
 
@@ -38,18 +52,39 @@ static void text__insert_chunks(EddiText *self, size_t at, const TextChunk *chun
   self->chunks.len += count;
 }
 
-/* Chunk holding byte offset; *chunk_start receives its first offset. An offset
- * at a chunk boundary belongs to the chunk it starts (the text end to the
- * last chunk). The text must have at least one chunk. */
-static size_t text__chunk_at(const EddiText *self, size_t offset, size_t *chunk_start) {
-  size_t start = 0, i = 0, last = self->chunks.len - 1;
-  for (; i < last; i++) {
-    size_t len = self->chunks.items[i].len;
-    if (offset < start + len) break;
-    start += len;
+typedef enum { SEEK_BYTE, SEEK_LINE, SEEK_CHAR } TextSeekKind;
+
+/* The chunk holding a target: a byte offset, the n-th newline (n >= 1), or
+ * a character index. A byte offset at a chunk boundary belongs to the chunk
+ * it starts; targets at the text end to the last chunk. Starts from the
+ * hint when the target is not before it. The text must have a chunk. */
+static TextSpot text__seek(const EddiText *self, TextSeekKind kind, size_t target) {
+  TextSpot spot = self->hint;
+  bool hint_usable = spot.index < self->chunks.len &&
+                     (kind == SEEK_BYTE   ? spot.start <= target
+                      : kind == SEEK_LINE ? spot.newlines < target
+                                          : spot.chars <= target);
+  if (!hint_usable) spot = (TextSpot){0};
+  size_t last = self->chunks.len - 1;
+  for (; spot.index < last; spot.index++) {
+    const TextChunk *chunk = &self->chunks.items[spot.index];
+    bool inside = kind == SEEK_BYTE   ? target < spot.start + chunk->len
+                  : kind == SEEK_LINE ? target <= spot.newlines + chunk->newlines
+                                      : target < spot.chars + chunk->chars;
+    if (inside) break;
+    spot.start += chunk->len;
+    spot.newlines += chunk->newlines;
+    spot.chars += chunk->chars;
   }
-  *chunk_start = start;
-  return i;
+  ((EddiText *)self)->hint = spot; /* a cache: see EddiText.hint */
+  return spot;
+}
+
+/* Chunk holding byte offset; *chunk_start receives its first offset. */
+static size_t text__chunk_at(const EddiText *self, size_t offset, size_t *chunk_start) {
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  *chunk_start = spot.start;
+  return spot.index;
 }
 
 void eddi_text_init(EddiText *self) { memset(self, 0, sizeof *self); }
@@ -57,6 +92,7 @@ void eddi_text_init(EddiText *self) { memset(self, 0, sizeof *self); }
 void eddi_text_free(EddiText *self) {
   for (size_t i = 0; i < self->chunks.len; i++) eddi_free(self->chunks.items[i].bytes);
   array_free(&self->chunks);
+  self->hint = (TextSpot){0};
   self->len = self->newlines = self->chars = 0;
 }
 
@@ -73,7 +109,7 @@ static void text__insert_fresh(EddiText *self, size_t at, const char *bytes, siz
 }
 
 void eddi_text_set(EddiText *self, const char *bytes, size_t len) {
-  eddi_text_free(self);
+  eddi_text_free(self); /* also resets the hint */
   text__insert_fresh(self, 0, bytes, len);
   self->len = len;
   self->newlines = text__count_newlines(bytes, len);
@@ -171,8 +207,12 @@ static void text__insert(EddiText *self, size_t at, const char *bytes, size_t le
 void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *bytes,
                        size_t len) {
   EDDI_ASSERT(start <= end && end <= self->len);
+  /* Each step changes the chunks the hint describes. */
+  self->hint = (TextSpot){0};
   text__delete(self, start, end);
+  self->hint = (TextSpot){0};
   text__insert(self, start, bytes, len);
+  self->hint = (TextSpot){0};
 }
 
 /* ---------------------------------------------------------------- queries */
@@ -186,22 +226,15 @@ size_t eddi_text_line_count(const EddiText *self) {
 size_t eddi_text_line_start(const EddiText *self, size_t line) {
   EDDI_ASSERT(line <= self->newlines);
   if (line == 0) return 0;
-  size_t start = 0, seen = 0;
-  for (size_t i = 0; i < self->chunks.len; i++) {
-    const TextChunk *chunk = &self->chunks.items[i];
-    if (seen + chunk->newlines >= line) {
-      const char *p = chunk->bytes;
-      for (size_t need = line - seen;; need--) {
-        p = memchr(p, '\n', chunk->len - (size_t)(p - chunk->bytes));
-        if (need == 1) return start + (size_t)(p - chunk->bytes) + 1;
-        p++;
-      }
-    }
-    seen += chunk->newlines;
-    start += chunk->len;
+  TextSpot spot = text__seek(self, SEEK_LINE, line);
+  const TextChunk *chunk = &self->chunks.items[spot.index];
+  const char *p = chunk->bytes, *end = chunk->bytes + chunk->len;
+  for (size_t need = line - spot.newlines;; need--) {
+    p = memchr(p, '\n', (size_t)(end - p));
+    EDDI_ASSERT(p);
+    if (need == 1) return spot.start + (size_t)(p - chunk->bytes) + 1;
+    p++;
   }
-  EDDI_ASSERT(!"line index out of sync");
-  return self->len;
 }
 
 size_t eddi_text_line_end(const EddiText *self, size_t line) {
@@ -211,35 +244,22 @@ size_t eddi_text_line_end(const EddiText *self, size_t line) {
 size_t eddi_text_line_at(const EddiText *self, size_t offset) {
   EDDI_ASSERT(offset <= self->len);
   if (self->chunks.len == 0) return 0;
-  size_t start = 0, line = 0;
-  for (size_t i = 0; i < self->chunks.len; i++) {
-    const TextChunk *chunk = &self->chunks.items[i];
-    if (offset < start + chunk->len || i + 1 == self->chunks.len)
-      return line + text__count_newlines(chunk->bytes, offset - start);
-    line += chunk->newlines;
-    start += chunk->len;
-  }
-  return line;
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  return spot.newlines +
+         text__count_newlines(self->chunks.items[spot.index].bytes, offset - spot.start);
 }
 
 size_t eddi_text_char_index(const EddiText *self, size_t offset) {
   if (self->chunks.len == 0) return 0;
-  size_t chunk_start, chars = 0;
-  size_t i = text__chunk_at(self, offset, &chunk_start);
-  for (size_t k = 0; k < i; k++) chars += self->chunks.items[k].chars;
-  return chars + utf8_count_chars(self->chunks.items[i].bytes, offset - chunk_start);
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  return spot.chars + utf8_count_chars(self->chunks.items[spot.index].bytes, offset - spot.start);
 }
 
 size_t eddi_text_byte_offset(const EddiText *self, size_t char_index) {
-  size_t start = 0;
-  for (size_t i = 0; i < self->chunks.len; i++) {
-    const TextChunk *chunk = &self->chunks.items[i];
-    if (char_index < chunk->chars)
-      return start + utf8_skip_chars(chunk->bytes, chunk->len, char_index);
-    char_index -= chunk->chars;
-    start += chunk->len;
-  }
-  return self->len;
+  if (char_index >= self->chars) return self->len;
+  TextSpot spot = text__seek(self, SEEK_CHAR, char_index);
+  const TextChunk *chunk = &self->chunks.items[spot.index];
+  return spot.start + utf8_skip_chars(chunk->bytes, chunk->len, char_index - spot.chars);
 }
 
 void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out) {
@@ -323,6 +343,46 @@ int eddi_text_offset_of(const EddiText *self, size_t line, size_t col, size_t *o
 void eddi_text_position_of(const EddiText *self, size_t offset, size_t *line, size_t *col) {
   *line = eddi_text_line_at(self, offset);
   *col = text__chars_between(self, eddi_text_line_start(self, *line), offset);
+}
+
+void eddi_text_walk_begin(const EddiText *self, size_t pos, TextWalk *walk) {
+  walk->pos = pos;
+  walk->chunk = 0;
+  walk->chunk_start = 0;
+  if (self->chunks.len) walk->chunk = text__chunk_at(self, pos, &walk->chunk_start);
+}
+
+bool eddi_text_next_segment(const EddiText *self, TextWalk *walk, StrBuf *scratch,
+                            TextSegment *out) {
+  if (walk->pos >= self->len) return false;
+  size_t last = self->chunks.len - 1;
+  while (walk->chunk < last && walk->pos >= walk->chunk_start + self->chunks.items[walk->chunk].len)
+    walk->chunk_start += self->chunks.items[walk->chunk++].len;
+  const TextChunk *chunk = &self->chunks.items[walk->chunk];
+  size_t from = walk->pos - walk->chunk_start;
+  const char *last_newline = memrchr(chunk->bytes + from, '\n', chunk->len - from);
+  if (walk->chunk == last || last_newline) {
+    /* Whole lines inside this chunk: read in place. */
+    size_t end = walk->chunk == last ? chunk->len : (size_t)(last_newline - chunk->bytes) + 1;
+    *out = (TextSegment){chunk->bytes + from, end - from, walk->pos};
+    walk->pos += end - from;
+    return true;
+  }
+  /* One line crossing into later chunks: copy it, up to its newline. */
+  strbuf_clear(scratch);
+  strbuf_append(scratch, chunk->bytes + from, chunk->len - from);
+  size_t end = walk->chunk_start + chunk->len;
+  for (size_t k = walk->chunk + 1; k <= last; k++) {
+    const TextChunk *next = &self->chunks.items[k];
+    const char *newline = memchr(next->bytes, '\n', next->len);
+    size_t take = newline ? (size_t)(newline - next->bytes) + 1 : next->len;
+    strbuf_append(scratch, next->bytes, take);
+    end += take;
+    if (newline) break;
+  }
+  *out = (TextSegment){scratch->data, scratch->len, walk->pos};
+  walk->pos = end;
+  return true;
 }
 
 size_t eddi_text_footprint(const EddiText *self) {

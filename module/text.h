@@ -29,11 +29,23 @@ typedef struct {
   uint32_t chars;
 } TextChunk;
 
+/* Where a chunk starts, counted in bytes, newlines and characters. */
+typedef struct {
+  size_t index;
+  size_t start;
+  size_t newlines;
+  size_t chars;
+} TextSpot;
+
 typedef struct {
   Array(TextChunk) chunks;
   size_t len;      /* bytes */
   size_t newlines; /* '\n' count */
   size_t chars;    /* characters */
+  /* The chunk the last lookup stopped at: lookups that move forward (a
+   * search listing lines, the next Goto nearby) start from it. A cache, so
+   * const lookups update it; any edit resets it. */
+  TextSpot hint;
 } EddiText;
 
 void eddi_text_init(EddiText *self);
@@ -77,6 +89,30 @@ void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out);
 char *eddi_text_dup(const EddiText *self, size_t start, size_t end);
 /* The byte at offset (offset < len). */
 char eddi_text_byte_at(const EddiText *self, size_t offset);
+/* A run of whole lines, for searching the text without copying it: most
+ * segments are a chunk's own bytes read in place; a line that crosses a chunk
+ * boundary is copied into the caller's scratch buffer. A segment starts at a
+ * line start and ends after a newline (or at the text end), so a regex sees
+ * line starts and UTF-8 characters whole. */
+typedef struct {
+  const char *bytes;
+  size_t len;
+  size_t offset; /* of bytes[0] in the text */
+} TextSegment;
+
+/* Where a walk over segments is: the next byte and the chunk holding it. */
+typedef struct {
+  size_t pos;
+  size_t chunk;
+  size_t chunk_start;
+} TextWalk;
+
+/* Start walking at pos, which must be a line start. */
+void eddi_text_walk_begin(const EddiText *self, size_t pos, TextWalk *walk);
+/* The next segment; false at the end of the text. */
+bool eddi_text_next_segment(const EddiText *self, TextWalk *walk, StrBuf *scratch,
+                            TextSegment *out);
+
 /* Bytes actually held, for memory accounting. */
 size_t eddi_text_footprint(const EddiText *self);
 

@@ -1,6 +1,9 @@
 /* utf8.c - validation and counting; see utf8.h. */
 #include "utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 size_t utf8_char_len(unsigned char lead) {
   if (lead < 0x80) return 1;
   if ((lead & 0xE0) == 0xC0) return 2;
@@ -37,11 +40,29 @@ size_t utf8_valid_prefix(const char *text, size_t len) {
   return len;
 }
 
-size_t utf8_count_chars(const char *text, size_t len) {
+size_t utf8_complete_prefix(const char *text, size_t len) {
   const unsigned char *s = (const unsigned char *)text;
-  size_t chars = 0;
-  for (size_t i = 0; i < len; i++) chars += utf8_is_lead(s[i]);
-  return chars;
+  for (size_t lead = len; lead > 0 && len - lead < 4;) {
+    lead--;
+    if (utf8_is_lead(s[lead])) return lead + utf8_char_len(s[lead]) > len ? lead : len;
+  }
+  return len;
+}
+
+/* Characters are bytes that are not continuation bytes (10xxxxxx); counted
+ * eight at a time: a continuation byte has bit 7 set and bit 6 clear, and
+ * the multiply adds the eight flags up in the top byte. */
+size_t utf8_count_chars(const char *text, size_t len) {
+  const uint64_t high = 0x8080808080808080ULL, ones = 0x0101010101010101ULL;
+  size_t continuations = 0, i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t word;
+    memcpy(&word, text + i, 8);
+    uint64_t flags = (word & ~(word << 1) & high) >> 7;
+    continuations += (size_t)((flags * ones) >> 56);
+  }
+  for (; i < len; i++) continuations += !utf8_is_lead((unsigned char)text[i]);
+  return len - continuations;
 }
 
 size_t utf8_skip_chars(const char *text, size_t len, size_t chars) {

@@ -23,4 +23,8 @@ size_t utf8_skip_chars(const char *bytes, size_t len, size_t chars);
 /* Bytes of the character starting at bytes[0] (1..4), from its lead byte. */
 size_t utf8_char_len(unsigned char lead);
 
+/* len without a last character that bytes[0, len) cuts short, so a text
+ * truncated at a byte count stays valid UTF-8. */
+size_t utf8_complete_prefix(const char *bytes, size_t len);
+
 #endif

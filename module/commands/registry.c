@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "suggest.h"
+#include "utf8.h"
 
 #define SESSION CMD_NEEDS_SESSION
 #define FILE_ (CMD_NEEDS_SESSION | CMD_NEEDS_FILE)
@@ -96,7 +97,9 @@ int cmd_choose(CommandContext *ctx, const Token *token, const char *what,
   for (size_t i = 0; i < count; i++)
     if (eddi_token_is(token, choices[i])) return (int)i;
   eddi_error_set(ctx->err, EDDI_EINVAL, "Unknown %s '%.*s'", what,
-                 (int)EDDI_MIN(token->source_len, (size_t)64), token->source);
+                 (int)utf8_complete_prefix(token->source,
+                                           EDDI_MIN(token->source_len, (size_t)64)),
+                 token->source);
   const char *near = token->kind == TOKEN_WORD ? eddi_suggest(token->text, choices, count) : NULL;
   if (near) {
     eddi_error_hint(ctx->err, "Did you mean \"%s\"", near);

@@ -1,11 +1,13 @@
 /* search_commands.c - Find and Replace (with its Confirm dialogue).
  *
- * Patterns run over a flat copy of the text: PCRE2 wants one buffer, and a
- * copy costs a memcpy next to the regex pass it serves. */
+ * Patterns run over the text store in place (EddiTextSearch): no copy of
+ * the file per search. */
 #include "command.h"
 
 #include <ctype.h>
 #include <strings.h>
+
+#include "utf8.h"
 
 /* Lines listed by Find All before "and N more". */
 #define FIND_ALL_LINES_MAX 50
@@ -26,28 +28,63 @@ static int search__compile(CommandContext *ctx, const Token *token, EddiPattern 
                               token->flags, ctx->err);
 }
 
-/* All matches in subject from byte `from` on, up to limit of them. With a
+/* Where to search after an empty match at `at`: one character on. */
+static size_t search__step(const EddiText *text, size_t at) {
+  if (at >= eddi_text_len(text)) return at + 1;
+  return at + utf8_char_len((unsigned char)eddi_text_byte_at(text, at));
+}
+
+/* All matches from text offset `from` on, up to limit of them. With a
  * replacement, each match's expansion ($1...) is appended to expansions. */
-static int search__all(EddiPattern *pattern, const char *subject, size_t len, size_t from,
-                       size_t limit, const Token *replacement, StrBuf *expansions,
-                       MatchList *out, EddiError *err) {
+static int search__all(EddiPattern *pattern, const EddiText *text, size_t from, size_t limit,
+                       const Token *replacement, StrBuf *expansions, MatchList *out,
+                       EddiError *err) {
+  EddiTextSearch search;
+  eddi_text_search_init(&search, pattern, text);
+  int rc = 0;
   while (out->len < limit) {
     Match m = {0};
-    int rc = eddi_pattern_find(pattern, subject, len, from, &m.start, &m.end, err);
-    if (rc <= 0) return rc;
+    rc = eddi_text_search_find(&search, from, &m.start, &m.end, err);
+    if (rc <= 0) break;
+    rc = 0;
     if (replacement) {
       m.replacement_at = expansions->len;
-      eddi_pattern_expand(pattern, subject, replacement->text, replacement->len, expansions);
+      eddi_text_search_expand(&search, replacement->text, replacement->len, expansions);
       m.replacement_len = expansions->len - m.replacement_at;
     }
     array_push(out, m);
-    from = m.end > m.start ? m.end : eddi_pattern_step(subject, len, m.start);
+    from = m.end > m.start ? m.end : search__step(text, m.start);
   }
-  return 0;
+  eddi_text_search_free(&search);
+  return rc;
 }
 
-static char *search__flat(const EddiDoc *doc) {
-  return eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
+/* The first match at or after from; 1, 0 or an error. */
+static int search__first(EddiPattern *pattern, const EddiText *text, size_t from, Match *m,
+                         EddiError *err) {
+  MatchList one = {0};
+  int rc = search__all(pattern, text, from, 1, NULL, NULL, &one, err);
+  if (rc == 0 && one.len) *m = one.items[0], rc = 1;
+  array_free(&one);
+  return rc;
+}
+
+/* "Found 3 matches at lines 4, 9, 12": the first FIND_ALL_LINES_MAX lines. */
+static void search__list_lines(CommandContext *ctx, const EddiText *text,
+                               const MatchList *matches) {
+  reply_payload(ctx->reply, "Found %zu %s at %s ", matches->len,
+                matches->len == 1 ? "match" : "matches", "lines");
+  size_t listed = 0, last_line = SIZE_MAX, last_line_end = 0;
+  for (size_t i = 0; i < matches->len; i++) {
+    if (last_line != SIZE_MAX && matches->items[i].start <= last_line_end) continue;
+    if (listed == FIND_ALL_LINES_MAX) {
+      reply_payload(ctx->reply, " and more");
+      return;
+    }
+    last_line = eddi_text_line_at(text, matches->items[i].start);
+    last_line_end = eddi_text_line_end(text, last_line);
+    reply_payload(ctx->reply, "%s%zu", listed++ ? ", " : "", last_line);
+  }
 }
 
 /* ---------------------------------------------------------------- Find */
@@ -63,51 +100,32 @@ int cmd_find(CommandContext *ctx) {
   int rc = search__compile(ctx, &ctx->args[0], &pattern);
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
-  char *subject = search__flat(doc);
-  size_t len = eddi_text_len(&doc->text);
-  size_t start = 0, end = 0;
+  const EddiText *text = &doc->text;
+  Match m = {0};
   int found = 0;
   if (mode == NEXT) {
     size_t from = doc->cursor;
-    if (doc->find_anchor_set && doc->find_anchor == doc->cursor)
-      from = eddi_pattern_step(subject, len, from);
-    found = eddi_pattern_find(&pattern, subject, len, from, &start, &end, ctx->err);
-  } else if (mode == PREV) {
-    for (size_t from = 0;;) {
-      size_t s, e;
-      int rc2 = eddi_pattern_find(&pattern, subject, len, from, &s, &e, ctx->err);
-      if (rc2 < 0) found = rc2;
-      if (rc2 <= 0 || s >= doc->cursor) break;
-      start = s, end = e, found = 1;
-      from = e > s ? e : eddi_pattern_step(subject, len, s);
-    }
+    if (doc->find_anchor_set && doc->find_anchor == doc->cursor) from = search__step(text, from);
+    found = search__first(&pattern, text, from, &m, ctx->err);
   } else {
+    /* Prev walks the matches before the cursor and keeps the last. */
     MatchList matches = {0};
-    found = search__all(&pattern, subject, len, 0, SIZE_MAX, NULL, NULL, &matches, ctx->err);
-    if (found == 0 && matches.len) {
+    found = search__all(&pattern, text, 0, SIZE_MAX, NULL, NULL, &matches, ctx->err);
+    if (found == 0 && mode == PREV) {
+      for (size_t i = 0; i < matches.len && matches.items[i].start < doc->cursor; i++)
+        m = matches.items[i], found = 1;
+    } else if (found == 0 && matches.len) {
       found = 1;
-      reply_payload(ctx->reply, "Found %zu %s at %s ", matches.len,
-                    matches.len == 1 ? "match" : "matches", "lines");
-      size_t listed = 0, last_line = SIZE_MAX, lines = 0;
-      for (size_t i = 0; i < matches.len; i++) {
-        size_t line = eddi_text_line_at(&doc->text, matches.items[i].start);
-        if (line == last_line) continue;
-        last_line = line;
-        lines++;
-        if (listed < FIND_ALL_LINES_MAX)
-          reply_payload(ctx->reply, "%s%zu", listed++ ? ", " : "", line);
-      }
-      if (lines > listed) reply_payload(ctx->reply, " and %zu more", lines - listed);
+      search__list_lines(ctx, text, &matches);
     }
     array_free(&matches);
   }
-  eddi_free(subject);
   eddi_pattern_free(&pattern);
   if (found < 0) return found;
   if (found == 0) return eddi_error_set(ctx->err, EDDI_ENOENT, "Not found");
   if (mode != ALL) {
-    doc->cursor = start;
-    doc->find_anchor = start;
+    doc->cursor = m.start;
+    doc->find_anchor = m.start;
     doc->find_anchor_set = true;
     cmd_fact_cursor(ctx, doc);
   }
@@ -145,13 +163,11 @@ int cmd_replace(CommandContext *ctx) {
   int rc = search__compile(ctx, &ctx->args[0], &pattern);
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
-  size_t len = eddi_text_len(&doc->text);
-  char *subject = search__flat(doc);
   MatchList matches = {0};
   StrBuf expansions = {0};
   strbuf_puts(&expansions, "");
   size_t from = mode == ALL ? 0 : doc->cursor;
-  rc = search__all(&pattern, subject, len, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
+  rc = search__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
                    &expansions, &matches, ctx->err);
   if (rc == 0 && matches.len == 0) rc = eddi_error_set(ctx->err, EDDI_ENOENT, "Pattern not found");
   if (rc == 0 && mode == CONFIRM) {
@@ -181,7 +197,6 @@ int cmd_replace(CommandContext *ctx) {
   }
   strbuf_free(&expansions);
   array_free(&matches);
-  eddi_free(subject);
   eddi_pattern_free(&pattern);
   return rc;
 }
@@ -204,26 +219,22 @@ bool cmd_is_confirm_answer(const char *text, size_t len, char *answer, size_t an
 static int search__confirm_replace_one(CommandContext *ctx, ReplaceConfirm *confirm,
                                        size_t *next_from) {
   EddiDoc *doc = confirm->doc;
-  char *subject = search__flat(doc);
-  size_t len = eddi_text_len(&doc->text), s, e;
-  int rc = eddi_pattern_find(&confirm->pattern, subject, len, confirm->match_start, &s, &e,
-                             ctx->err);
-  if (rc == 1 && s == confirm->match_start) {
-    StrBuf expanded = {0};
-    eddi_pattern_expand(&confirm->pattern, subject, confirm->replacement,
-                        confirm->replacement_len, &expanded);
-    rc = eddi_doc_replace(doc, s, e, expanded.data ? expanded.data : "", expanded.len,
-                          ctx->err);
+  MatchList one = {0};
+  StrBuf expanded = {0};
+  Token replacement = {.text = confirm->replacement, .len = confirm->replacement_len};
+  int rc = search__all(&confirm->pattern, &doc->text, confirm->match_start, 1, &replacement,
+                       &expanded, &one, ctx->err);
+  *next_from = confirm->match_start; /* if it is gone, ask about whatever is there now */
+  if (rc == 0 && one.len && one.items[0].start == confirm->match_start) {
+    Match *m = &one.items[0];
+    rc = eddi_doc_replace(doc, m->start, m->end, expanded.data, expanded.len, ctx->err);
     if (rc == 0) {
       confirm->replaced++;
-      *next_from = s + expanded.len + (e == s && expanded.len == 0 ? 1 : 0);
+      *next_from = m->start + expanded.len + (m->end == m->start && expanded.len == 0 ? 1 : 0);
     }
-    strbuf_free(&expanded);
-  } else if (rc >= 0) {
-    *next_from = confirm->match_start; /* gone: ask about whatever is there now */
-    rc = 0;
   }
-  eddi_free(subject);
+  strbuf_free(&expanded);
+  array_free(&one);
   return rc;
 }
 
@@ -241,19 +252,15 @@ int cmd_replace_answer(CommandContext *ctx, const char *answer) {
       rc = search__confirm_replace_one(ctx, confirm, &from);
       if (rc < 0) break;
     } else {
-      char *subject = search__flat(doc);
       from = confirm->match_end > confirm->match_start
                  ? confirm->match_end
-                 : eddi_pattern_step(subject, eddi_text_len(&doc->text), confirm->match_start);
-      eddi_free(subject);
+                 : search__step(&doc->text, confirm->match_start);
     }
-    char *subject = search__flat(doc);
-    size_t s, e;
-    int found = eddi_pattern_find(&confirm->pattern, subject, eddi_text_len(&doc->text), from,
-                                  &s, &e, ctx->err);
-    eddi_free(subject);
+    Match next;
+    int found = search__first(&confirm->pattern, &doc->text, from, &next, ctx->err);
     if (found < 0) rc = found;
     if (found <= 0) break;
+    size_t s = next.start, e = next.end;
     confirm->match_start = s, confirm->match_end = e;
     if (!all) {
       doc->cursor = s;
