@@ -131,6 +131,9 @@ static void test_string_errors(void **state) {
   lex_fails("x \"ab\\", "Unterminated string starting at column 2", "Close it with \"");
   lex_fails("Insert \"ab\\q\"", "Unknown escape \\q in string at column 10", "");
   lex_fails("\"\\x41\"", "Unknown escape \\x in string at column 1", "");
+  /* The message names the whole character, not its first byte. */
+  lex_fails("\"\\é\"", "Unknown escape \\é in string at column 1", "");
+  lex_fails("ab \"\\🎉", "Unknown escape \\🎉 in string at column 4", "");
   unit_assert_no_leak(live);
 }
 

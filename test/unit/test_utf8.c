@@ -95,6 +95,16 @@ static void test_char_len_and_lead(void **state) {
   assert_false(utf8_is_lead(0xBF));
 }
 
+/* A byte-count cut must not leave half a character at the end. */
+static void test_complete_prefix(void **state) {
+  const char *text = "aé日🎉"; /* 1 + 2 + 3 + 4 bytes */
+  size_t expected[] = {0, 1, 1, 3, 3, 3, 6, 6, 6, 6, 10};
+  for (size_t len = 0; len <= 10; len++)
+    assert_int_equal(utf8_complete_prefix(text, len), expected[len]);
+  assert_int_equal(utf8_complete_prefix("abc", 3), 3);
+  assert_int_equal(utf8_complete_prefix("\x80\x80\x80\x80\x80", 5), 5); /* not UTF-8: left */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_text_is_accepted_whole),
@@ -105,6 +115,7 @@ int main(void) {
       cmocka_unit_test(test_stray_continuation_bytes_are_rejected),
       cmocka_unit_test(test_counting_characters),
       cmocka_unit_test(test_char_len_and_lead),
+      cmocka_unit_test(test_complete_prefix),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
