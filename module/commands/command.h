@@ -40,8 +40,27 @@ struct CommandSpec {
   int (*run)(CommandContext *ctx);
 };
 
+/* The commands of one area (a *_commands.c file), listed in registry.c. */
+typedef struct {
+  const CommandSpec *commands;
+  size_t count;
+} CommandGroup;
+
+#define COMMAND_GROUP(name, table) \
+  const CommandGroup name = {table, sizeof table / sizeof table[0]}
+
+/* Shorthands for CommandSpec.flags. */
+#define CMD_SESSION CMD_NEEDS_SESSION
+#define CMD_FILE (CMD_NEEDS_SESSION | CMD_NEEDS_FILE)
+
+extern const CommandGroup session_command_group;
+extern const CommandGroup file_command_group;
+extern const CommandGroup navigation_command_group;
+extern const CommandGroup search_command_group;
+extern const CommandGroup edit_command_group;
+extern const CommandGroup history_command_group;
+
 const CommandSpec *eddi_command_find(const char *name);
-const CommandSpec *eddi_command_table(size_t *count);
 /* The name closest to a misspelt verb, or NULL. */
 const char *eddi_command_suggest(const char *name);
 

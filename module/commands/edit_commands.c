@@ -106,3 +106,11 @@ int cmd_delete(CommandContext *ctx) {
   cmd_fact_cursor(ctx, doc);
   return 0;
 }
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec edit_commands[] = {
+    {"Insert", "Insert <Line|Block> \"text\"", "insert at the cursor", CMD_FILE, cmd_insert},
+    {"Delete", "Delete <Line [count]|Block <a:b>|Current>", "delete lines", CMD_FILE, cmd_delete},
+};
+COMMAND_GROUP(edit_command_group, edit_commands);

@@ -276,3 +276,15 @@ int cmd_list(CommandContext *ctx) {
   eddi_free(glob);
   return 0;
 }
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec file_commands[] = {
+    {"Open", "Open [Create] [<dir>] <file>", "open a file (Create: new if missing)", CMD_SESSION,
+     cmd_open},
+    {"Save", "Save [Close] [<file>]", "write the file", CMD_SESSION, cmd_save},
+    {"Close", "Close [<file>]", "close without saving", CMD_SESSION, cmd_close},
+    {"List", "List [Open|Count] [<glob>] [<offset>]", "files in the workspace", CMD_SESSION,
+     cmd_list},
+};
+COMMAND_GROUP(file_command_group, file_commands);

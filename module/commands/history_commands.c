@@ -68,3 +68,12 @@ int cmd_diff(CommandContext *ctx) {
   strbuf_free(&unified);
   return rc;
 }
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec history_commands[] = {
+    {"Undo", "Undo [count]", "undo commands", CMD_FILE, cmd_undo},
+    {"Redo", "Redo [count]", "redo undone commands", CMD_FILE, cmd_redo},
+    {"Diff", "Diff [<file>]", "changes since the last save", CMD_FILE, cmd_diff},
+};
+COMMAND_GROUP(history_command_group, history_commands);

@@ -192,3 +192,15 @@ int cmd_show(CommandContext *ctx) {
   eddi_free(text);
   return 0;
 }
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec navigation_commands[] = {
+    {"Goto",
+     "Goto <L:C|line|StartOfFile|EndOfFile|StartOfLine|EndOfLine|Bookmark <name>>",
+     "move the cursor", CMD_FILE, cmd_goto},
+    {"Bookmark", "Bookmark <name> [L:C]", "name a position", CMD_FILE, cmd_bookmark},
+    {"Show", "Show <Line <n>|Block <a:b>|Current> [<context_lines>]", "show text", CMD_FILE,
+     cmd_show},
+};
+COMMAND_GROUP(navigation_command_group, navigation_commands);

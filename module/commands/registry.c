@@ -7,56 +7,42 @@
 #include "suggest.h"
 #include "utf8.h"
 
-#define SESSION CMD_NEEDS_SESSION
-#define FILE_ (CMD_NEEDS_SESSION | CMD_NEEDS_FILE)
-
-static const CommandSpec command_table[] = {
-    {"Start", "Start <name> [\"description\"]", "begin a session", 0, cmd_start},
-    {"End", "End [<name>]", "end the session", SESSION, cmd_end},
-    {"Summary", "Summary [<name>]", "what the session changed", SESSION, cmd_summary},
-    {"Status", "Status", "session, file, cursor", SESSION, cmd_status},
-    {"Help", "Help [<command>]", "commands, or one command's syntax", 0, cmd_help},
-    {"Set", "Set response_format <escaped|raw>", "session preferences", SESSION, cmd_set},
-    {"Open", "Open [Create] [<dir>] <file>", "open a file (Create: new if missing)", SESSION,
-     cmd_open},
-    {"Save", "Save [Close] [<file>]", "write the file", SESSION, cmd_save},
-    {"Close", "Close [<file>]", "close without saving", SESSION, cmd_close},
-    {"List", "List [Open|Count] [<glob>] [<offset>]", "files in the workspace", SESSION,
-     cmd_list},
-    {"Goto",
-     "Goto <L:C|line|StartOfFile|EndOfFile|StartOfLine|EndOfLine|Bookmark <name>>",
-     "move the cursor", FILE_, cmd_goto},
-    {"Find", "Find <\"text\"|/regex/flags> [Next|Prev|All]", "search from the cursor", FILE_,
-     cmd_find},
-    {"Replace", "Replace <\"text\"|/regex/flags> \"replacement\" [All|Confirm]",
-     "replace the next match, all, or one by one", FILE_, cmd_replace},
-    {"Show", "Show <Line <n>|Block <a:b>|Current> [<context_lines>]", "show text", FILE_,
-     cmd_show},
-    {"Insert", "Insert <Line|Block> \"text\"", "insert at the cursor", FILE_, cmd_insert},
-    {"Delete", "Delete <Line [count]|Block <a:b>|Current>", "delete lines", FILE_, cmd_delete},
-    {"Undo", "Undo [count]", "undo commands", FILE_, cmd_undo},
-    {"Redo", "Redo [count]", "redo undone commands", FILE_, cmd_redo},
-    {"Bookmark", "Bookmark <name> [L:C]", "name a position", FILE_, cmd_bookmark},
-    {"Diff", "Diff [<file>]", "changes since the last save", FILE_, cmd_diff},
+/* Every command group; Help lists them in this order. Add a new area's
+ * group here (one line) and define it in its own *_commands.c. */
+static const CommandGroup *const command_groups[] = {
+    &session_command_group,
+    &file_command_group,
+    &navigation_command_group,
+    &search_command_group,
+    &edit_command_group,
+    &history_command_group,
 };
 
-#define COMMAND_COUNT (sizeof command_table / sizeof command_table[0])
+#define GROUP_COUNT (sizeof command_groups / sizeof command_groups[0])
 
-const CommandSpec *eddi_command_table(size_t *count) {
-  *count = COMMAND_COUNT;
-  return command_table;
-}
+/* Callback style iteration keeps the groups private to this file. */
+#define FOR_EACH_COMMAND(spec)                                                  \
+  for (size_t group_ = 0; group_ < GROUP_COUNT; group_++)                      \
+    for (const CommandSpec *spec = command_groups[group_]->commands;           \
+         spec < command_groups[group_]->commands + command_groups[group_]->count; spec++)
 
 const CommandSpec *eddi_command_find(const char *name) {
-  for (size_t i = 0; i < COMMAND_COUNT; i++)
-    if (strcasecmp(command_table[i].name, name) == 0) return &command_table[i];
+  FOR_EACH_COMMAND(spec) {
+    if (strcasecmp(spec->name, name) == 0) return spec;
+  }
   return NULL;
 }
 
+/* Enough for every command name. */
+#define COMMANDS_MAX 128
+
 const char *eddi_command_suggest(const char *name) {
-  const char *names[COMMAND_COUNT];
-  for (size_t i = 0; i < COMMAND_COUNT; i++) names[i] = command_table[i].name;
-  return eddi_suggest(name, names, COMMAND_COUNT);
+  const char *names[COMMANDS_MAX];
+  size_t count = 0;
+  FOR_EACH_COMMAND(spec) {
+    if (count < COMMANDS_MAX) names[count++] = spec->name;
+  }
+  return eddi_suggest(name, names, count);
 }
 
 /* ---------------------------------------------------------------- Help */
@@ -64,8 +50,11 @@ const char *eddi_command_suggest(const char *name) {
 int cmd_help(CommandContext *ctx) {
   if (ctx->argc > 1) return cmd_usage(ctx, "Help takes at most one command name");
   if (ctx->argc == 0) {
-    for (size_t i = 0; i < COMMAND_COUNT; i++)
-      reply_payload(ctx->reply, "%s%s", i ? ", " : "", command_table[i].name);
+    bool first = true;
+    FOR_EACH_COMMAND(spec) {
+      reply_payload(ctx->reply, "%s%s", first ? "" : ", ", spec->name);
+      first = false;
+    }
     return 0;
   }
   const CommandSpec *spec = eddi_command_find(ctx->args[0].text);

@@ -275,3 +275,13 @@ int cmd_replace_answer(CommandContext *ctx, const char *answer) {
   reply_fact(ctx->reply, "Replaced %zu %s", replaced, replaced == 1 ? "occurrence" : "occurrences");
   return 0;
 }
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec search_commands[] = {
+    {"Find", "Find <\"text\"|/regex/flags> [Next|Prev|All]", "search from the cursor", CMD_FILE,
+     cmd_find},
+    {"Replace", "Replace <\"text\"|/regex/flags> \"replacement\" [All|Confirm]",
+     "replace the next match, all, or one by one", CMD_FILE, cmd_replace},
+};
+COMMAND_GROUP(search_command_group, search_commands);

@@ -124,3 +124,15 @@ int cmd_set(CommandContext *ctx) {
   ctx->session->raw_payloads = format == 1;
   return 0;
 }
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec session_commands[] = {
+    {"Start", "Start <name> [\"description\"]", "begin a session", 0, cmd_start},
+    {"End", "End [<name>]", "end the session", CMD_SESSION, cmd_end},
+    {"Summary", "Summary [<name>]", "what the session changed", CMD_SESSION, cmd_summary},
+    {"Status", "Status", "session, file, cursor", CMD_SESSION, cmd_status},
+    {"Help", "Help [<command>]", "commands, or one command's syntax", 0, cmd_help},
+    {"Set", "Set response_format <escaped|raw>", "session preferences", CMD_SESSION, cmd_set},
+};
+COMMAND_GROUP(session_command_group, session_commands);
