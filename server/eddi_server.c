@@ -96,8 +96,6 @@ int main(int argc, char **argv) {
   if (!url && !options.stdio) {
     if (embedded_nats_start(&embedded, options.nats_server_bin) != SERVER_OK) goto done;
     url = embedded.url;
-    printf("eddi-server: NATS at %s\n", url);
-    fflush(stdout);
   }
 
   if (engine_host_init(&host, &options, instance_id, error, sizeof error) != SERVER_OK) {
@@ -109,6 +107,11 @@ int main(int argc, char **argv) {
   if (url) {
     nats_started = true;
     if (nats_service_start(&nats, &host, &options, url, instance_id) != SERVER_OK) goto done;
+    /* Printed once subscribed: a client that reads it finds eddi there. */
+    if (embedded.pid > 0) {
+      printf("eddi-server: NATS at %s\n", url);
+      fflush(stdout);
+    }
   }
   if (engine_host_start(&host) != SERVER_OK) {
     log_report(LOG_ERROR, "engine", "cannot start the engine thread");
