@@ -177,16 +177,20 @@ static int tool__build_patch(json_object *arguments, ToolText *out, char *why, s
   return tool__build_body("Patch", arguments, out, why, why_size);
 }
 
-static int tool__build_update(json_object *arguments, ToolText *out, char *why, size_t why_size) {
-  const char *path, *content;
-  int status = tool__string(arguments, "path", true, &path, why, why_size);
-  if (status == SERVER_OK) status = tool__string(arguments, "content", true, &content, why, why_size);
-  if (status != SERVER_OK) return status;
+/* `Update <path>` and the content as its body. */
+static void tool__update_text(ToolText *out, const char *path, const char *content) {
   tool_text_str(out, "Update ");
   tool_text_word(out, path);
   tool_text_str(out, "\n");
   tool_text_str(out, content);
-  return SERVER_OK;
+}
+
+static int tool__build_update(json_object *arguments, ToolText *out, char *why, size_t why_size) {
+  const char *path, *content;
+  int status = tool__string(arguments, "path", true, &path, why, why_size);
+  if (status == SERVER_OK) status = tool__string(arguments, "content", true, &content, why, why_size);
+  if (status == SERVER_OK) tool__update_text(out, path, content);
+  return status;
 }
 
 struct McpTool {
@@ -287,9 +291,6 @@ int mcp_tool_command(const McpTool *self, json_object *arguments, char **text, s
 
 int mcp_update_command(const char *path, const char *content, char **text, size_t *len) {
   ToolText out = {0};
-  tool_text_str(&out, "Update ");
-  tool_text_word(&out, path);
-  tool_text_str(&out, "\n");
-  tool_text_str(&out, content);
+  tool__update_text(&out, path, content);
   return tool_text_finish(&out, text, len);
 }

@@ -43,8 +43,8 @@ export function exited(child) {
 }
 
 // A nats-server on 127.0.0.1; port 0 means a free one (-p -1).
-export async function startNatsServer(port = 0) {
-  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", port ? String(port) : "-1"], {
+export async function startNatsServer(port = 0, extraArgs = []) {
+  const child = spawn("nats-server", ["-a", "127.0.0.1", "-p", port ? String(port) : "-1", ...extraArgs], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const match = await waitForLine(

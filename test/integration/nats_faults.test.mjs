@@ -111,3 +111,19 @@ test("a full queue answers Busy, retry and the server goes on", async () => {
     workspace.remove();
   }
 });
+
+test("token authentication: eddi-server logs in with --token", async () => {
+  const workspace = tempWorkspace();
+  const nats = await startNatsServer(0, ["--auth", "s3cret"]);
+  const eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "auth",
+    "--token", "s3cret", "--quiet"]);
+  const nc = await connect({ servers: nats.url, token: "s3cret" });
+  try {
+    assert.equal(await ask(nc, "eddi.auth.cmd", "Start a"), "Ok, Instance auth");
+  } finally {
+    await nc.close();
+    await eddi.stop();
+    await nats.stop();
+    workspace.remove();
+  }
+});
