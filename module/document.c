@@ -1,6 +1,8 @@
 /* document.c - FileContext: edits, marks, undo groups; see document.h. */
 #include "document.h"
 
+#include "utf8.h"
+
 EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
                       size_t len, bool is_new, size_t undo_limit) {
   EddiDoc *self = eddi_calloc(1, sizeof *self);
@@ -67,6 +69,21 @@ static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text,
   return 0;
 }
 
+/* Add an edit to the current command's undo group (opening it if needed). */
+static void doc__record(EddiDoc *self, size_t cursor_before, DocEdit edit) {
+  if (!self->group_open) {
+    DocEditGroup group = {.id = self->next_group_id++, .cursor_before = cursor_before};
+    if (self->undo.len == self->undo_limit) {
+      doc__free_group(&self->undo.items[0]);
+      array_remove(&self->undo, 0);
+    }
+    array_push(&self->undo, group);
+    self->group_open = true;
+    doc__free_groups(&self->redo);
+  }
+  array_push(&array_back(&self->undo)->edits, edit);
+}
+
 int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
                      EddiError *err) {
   EDDI_ASSERT(start <= end && end <= eddi_text_len(&self->text));
@@ -80,17 +97,77 @@ int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, 
     return rc;
   }
   edit.inserted = eddi_strndup(text, len);
-  if (!self->group_open) {
-    DocEditGroup group = {.id = self->next_group_id++, .cursor_before = cursor_before};
-    if (self->undo.len == self->undo_limit) {
-      doc__free_group(&self->undo.items[0]);
-      array_remove(&self->undo, 0);
-    }
-    array_push(&self->undo, group);
-    self->group_open = true;
-    doc__free_groups(&self->redo);
+  doc__record(self, cursor_before, edit);
+  return 0;
+}
+
+/* Where offset lands after a batch of replacements. */
+static size_t doc__shift_many(size_t offset, const TextReplacement *edits, size_t count) {
+  size_t grown = 0, shrunk = 0;
+  for (size_t i = 0; i < count; i++) {
+    const TextReplacement *e = &edits[i];
+    if (offset <= e->start) break;
+    if (offset < e->end) return e->start + grown - shrunk;
+    grown += e->len;
+    shrunk += e->end - e->start;
   }
-  array_push(&array_back(&self->undo)->edits, edit);
+  return offset + grown - shrunk;
+}
+
+/* Tell the backend about edits[from, count) from the last one down (so each
+ * one's positions are still those of the current text); on a refusal, take
+ * back what it had accepted. */
+static int doc__backend_many(EddiDoc *self, const TextReplacement *edits, size_t count,
+                             char *const *removed, EddiError *err) {
+  const EddiBackendVtable *vtable = self->backend ? self->backend->vtable : NULL;
+  if (!vtable || !vtable->replace) return 0;
+  for (size_t k = count; k-- > 0;) {
+    const TextReplacement *e = &edits[k];
+    size_t start_char = eddi_text_char_index(&self->text, e->start);
+    size_t end_char = eddi_text_char_index(&self->text, e->end);
+    int rc = vtable->replace(self->backend, start_char, end_char, e->bytes, e->len, err);
+    if (rc == 0) continue;
+    for (size_t back = k + 1; back < count; back++) {
+      const TextReplacement *b = &edits[back];
+      size_t b_start = eddi_text_char_index(&self->text, b->start);
+      size_t b_chars = utf8_count_chars(b->bytes, b->len);
+      EddiError ignored;
+      vtable->replace(self->backend, b_start, b_start + b_chars, removed[back],
+                      b->end - b->start, &ignored);
+    }
+    return rc;
+  }
+  return 0;
+}
+
+int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t count,
+                          EddiError *err) {
+  if (count == 0) return 0;
+  char **removed = eddi_malloc(count * sizeof *removed);
+  for (size_t i = 0; i < count; i++)
+    removed[i] = eddi_text_dup(&self->text, edits[i].start, edits[i].end);
+  int rc = doc__backend_many(self, edits, count, removed, err);
+  if (rc < 0) {
+    for (size_t i = 0; i < count; i++) eddi_free(removed[i]);
+    eddi_free(removed);
+    return rc;
+  }
+  size_t cursor_before = self->cursor;
+  eddi_text_replace_many(&self->text, edits, count);
+  self->cursor = doc__shift_many(self->cursor, edits, count);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+  /* Recorded last to first: then each start is right both for replaying the
+   * group edit by edit and for taking it back. */
+  for (size_t k = count; k-- > 0;) {
+    DocEdit edit = {.start = edits[k].start, .removed = removed[k],
+                    .removed_len = edits[k].end - edits[k].start,
+                    .inserted = eddi_strndup(edits[k].bytes, edits[k].len),
+                    .inserted_len = edits[k].len};
+    doc__record(self, cursor_before, edit);
+  }
+  eddi_free(removed);
   return 0;
 }
 
@@ -200,6 +277,20 @@ void eddi_doc_reload(EddiDoc *self, const char *text, size_t len) {
   for (size_t i = 0; i < self->marks.len; i++)
     self->marks.items[i].offset = EDDI_MIN(self->marks.items[i].offset, end);
   self->find_anchor_set = false;
+}
+
+void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
+                               size_t len) {
+  EDDI_ASSERT(start <= end && end <= eddi_text_len(&self->text));
+  eddi_text_replace(&self->text, start, end, text, len);
+  self->cursor = doc__shift(self->cursor, start, end, len);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift(self->marks.items[i].offset, start, end, len);
+  self->find_anchor_set = false;
+  doc__free_groups(&self->undo);
+  doc__free_groups(&self->redo);
+  self->group_open = false;
+  self->saved_group_id = UINT64_MAX; /* no group has this id: modified */
 }
 
 /* ---------------------------------------------------------------- marks */

@@ -93,6 +93,10 @@ void eddi_doc_free(EddiDoc *self);
 /* Replace bytes [start, end) with text; the one way text changes. */
 int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
                      EddiError *err);
+/* Replace several ranges (sorted, not overlapping, offsets in the current
+ * text) in one pass; all or nothing. Undo takes them back one by one. */
+int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t count,
+                          EddiError *err);
 /* The current command is over: its edits become one undo step. */
 void eddi_doc_end_group(EddiDoc *self);
 /* Take back the edits of the current command (its open group), for a
@@ -110,6 +114,13 @@ int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err);
 int eddi_doc_sync(EddiDoc *self, EddiError *err);
 /* Replace the whole text without undo (used by backends that re-read). */
 void eddi_doc_reload(EddiDoc *self, const char *text, size_t len);
+/* The backing text changed outside eddi (the user typed in the buffer):
+ * mirror the replacement of bytes [start, end) with text, without asking the
+ * backend. Cursor and marks move as for an eddi edit. The undo history was
+ * recorded against the old text and is dropped; the document counts as
+ * modified until the next save. */
+void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
+                               size_t len);
 
 /* Marks (bookmarks) move with the text like Emacs markers. */
 void eddi_doc_set_mark(EddiDoc *self, const char *name, size_t offset);

@@ -215,6 +215,23 @@ void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *byt
   self->hint = (TextSpot){0};
 }
 
+void eddi_text_replace_many(EddiText *self, const TextReplacement *edits, size_t count) {
+  if (count == 0) return;
+  size_t span_start = edits[0].start, span_end = edits[count - 1].end;
+  StrBuf span = {0};
+  size_t at = span_start;
+  for (size_t i = 0; i < count; i++) {
+    EDDI_ASSERT(edits[i].start >= at && edits[i].start <= edits[i].end);
+    array__reserve((void **)&span.data, &span.cap, 1, span.len + (edits[i].start - at) + 1);
+    eddi_text_copy(self, at, edits[i].start, span.data + span.len);
+    span.len += edits[i].start - at;
+    strbuf_append(&span, edits[i].bytes, edits[i].len);
+    at = edits[i].end;
+  }
+  eddi_text_replace(self, span_start, span_end, span.data ? span.data : "", span.len);
+  strbuf_free(&span);
+}
+
 /* ---------------------------------------------------------------- queries */
 
 size_t eddi_text_line_count(const EddiText *self) {

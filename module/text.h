@@ -57,6 +57,18 @@ void eddi_text_set(EddiText *self, const char *bytes, size_t len);
 void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *bytes,
                        size_t len);
 
+/* One replacement of a batch: bytes [start, end) become bytes[0, len). */
+typedef struct {
+  size_t start;
+  size_t end;
+  const char *bytes;
+  size_t len;
+} TextReplacement;
+
+/* Apply count replacements, sorted and not overlapping, with offsets in the
+ * current text, in one pass over the span they cover (Replace All). */
+void eddi_text_replace_many(EddiText *self, const TextReplacement *edits, size_t count);
+
 static inline size_t eddi_text_len(const EddiText *self) { return self->len; }
 /* Number of line slots: newlines + 1. */
 static inline size_t eddi_text_line_slots(const EddiText *self) {

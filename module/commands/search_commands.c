@@ -134,20 +134,18 @@ int cmd_find(CommandContext *ctx) {
 
 /* ---------------------------------------------------------------- Replace */
 
-/* Replace each match (last first, so earlier offsets stay valid) as one
- * step; all or nothing. */
+/* Replace every match as one step; all or nothing. */
 static int search__replace_matches(CommandContext *ctx, EddiDoc *doc, const MatchList *matches,
                                    const StrBuf *expansions) {
-  for (size_t i = matches->len; i-- > 0;) {
+  TextReplacement *edits = eddi_malloc(matches->len * sizeof *edits);
+  for (size_t i = 0; i < matches->len; i++) {
     const Match *m = &matches->items[i];
-    int rc = eddi_doc_replace(doc, m->start, m->end, expansions->data + m->replacement_at,
-                              m->replacement_len, ctx->err);
-    if (rc < 0) {
-      eddi_doc_revert_group(doc);
-      return rc;
-    }
+    edits[i] = (TextReplacement){m->start, m->end, expansions->data + m->replacement_at,
+                                 m->replacement_len};
   }
-  return 0;
+  int rc = eddi_doc_replace_many(doc, edits, matches->len, ctx->err);
+  eddi_free(edits);
+  return rc;
 }
 
 int cmd_replace(CommandContext *ctx) {

@@ -393,8 +393,57 @@ static void test_failing_backend_during_undo(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* ---------------------------------------------------------------- batches */
+
+/* Replace All's path: one pass, the backend told last to first in character
+ * positions, cursor and marks shifted, one undo step taken back whole. */
+static void test_replace_many(void **state) {
+  long live = unit_live();
+  FakeBackend *fake;
+  EddiDoc *doc = doc_new("é1 x2 x3\n", &fake);
+  doc->cursor = 10;                /* the end */
+  eddi_doc_set_mark(doc, "in", 5); /* inside "x2" */
+  const TextReplacement edits[] = {{2, 3, "one", 3}, {4, 6, "y", 1}, {8, 9, "3!", 2}};
+  EddiError err;
+  eddi_error_clear(&err);
+  assert_int_equal(eddi_doc_replace_many(doc, edits, 3, &err), 0);
+  assert_doc_text(doc, fake, "éone y x3!\n");
+  assert_int_equal(fake->calls, 3);
+  assert_int_equal(fake->last_start_char, 1); /* the first edit came last, in characters */
+  assert_int_equal(doc->cursor, 12);          /* moved by all three */
+  assert_int_equal(eddi_doc_find_mark(doc, "in")->offset, 6); /* collapsed to "y" */
+  eddi_doc_end_group(doc);
+  assert_int_equal(undo(doc, 1), 1);
+  assert_doc_text(doc, fake, "é1 x2 x3\n");
+  assert_int_equal(redo(doc, 1), 1);
+  assert_doc_text(doc, fake, "éone y x3!\n");
+  eddi_doc_free(doc);
+  unit_assert_no_leak(live);
+}
+
+/* A backend that refuses the second call: the first is taken back and
+ * nothing changes, no undo step is left. */
+static void test_replace_many_refused(void **state) {
+  long live = unit_live();
+  FakeBackend *fake;
+  EddiDoc *doc = doc_new("a-b-c", &fake);
+  fake->succeed_left = 1;
+  fake->refuse_once = true;
+  const TextReplacement edits[] = {{1, 2, "+", 1}, {3, 4, "+", 1}};
+  EddiError err;
+  eddi_error_clear(&err);
+  assert_int_equal(eddi_doc_replace_many(doc, edits, 2, &err), EDDI_ESTATE);
+  assert_doc_text(doc, fake, "a-b-c");
+  assert_int_equal(doc->undo.len, 0);
+  assert_false(doc->group_open);
+  eddi_doc_free(doc);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_replace_many),
+      cmocka_unit_test(test_replace_many_refused),
       cmocka_unit_test(test_undo_redo_groups),
       cmocka_unit_test(test_empty_replace_records_nothing),
       cmocka_unit_test(test_undo_limit_drops_oldest),
