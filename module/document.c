@@ -49,6 +49,15 @@ static size_t doc__shift(size_t offset, size_t start, size_t end, size_t len) {
   return start; /* inside the replaced text: collapse to its start */
 }
 
+/* Every change of the text ends here, once per replaced range, in the order
+ * the ranges were applied: the place for caches that follow the text (the
+ * syntax tree's ts_tree_edit). */
+static void doc__text_changed(EddiDoc *self, size_t start, size_t removed_len,
+                              size_t inserted_len) {
+  EDDI_UNUSED(start), EDDI_UNUSED(removed_len), EDDI_UNUSED(inserted_len);
+  self->find_anchor_set = false;
+}
+
 /* Change text, marks and cursor; no undo, no backend. */
 static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
                       EddiError *err) {
@@ -65,7 +74,7 @@ static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text,
   self->cursor = doc__shift(self->cursor, start, end, len);
   for (size_t i = 0; i < self->marks.len; i++)
     self->marks.items[i].offset = doc__shift(self->marks.items[i].offset, start, end, len);
-  self->find_anchor_set = false;
+  doc__text_changed(self, start, end - start, len);
   return 0;
 }
 
@@ -157,7 +166,8 @@ int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t co
   self->cursor = doc__shift_many(self->cursor, edits, count);
   for (size_t i = 0; i < self->marks.len; i++)
     self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
-  self->find_anchor_set = false;
+  for (size_t k = count; k-- > 0;) /* last to first: each start still holds */
+    doc__text_changed(self, edits[k].start, edits[k].end - edits[k].start, edits[k].len);
   /* Recorded last to first: then each start is right both for replaying the
    * group edit by edit and for taking it back. */
   for (size_t k = count; k-- > 0;) {
