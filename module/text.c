@@ -258,6 +258,20 @@ size_t eddi_text_line_end(const EddiText *self, size_t line) {
   return line < self->newlines ? eddi_text_line_start(self, line + 1) - 1 : self->len;
 }
 
+size_t eddi_text_next_newline(const EddiText *self, size_t offset) {
+  if (offset >= self->len) return self->len;
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  size_t from = offset - spot.start;
+  for (size_t i = spot.index; i < self->chunks.len; i++) {
+    const TextChunk *chunk = &self->chunks.items[i];
+    const char *newline = memchr(chunk->bytes + from, '\n', chunk->len - from);
+    if (newline) return spot.start + (size_t)(newline - chunk->bytes);
+    spot.start += chunk->len;
+    from = 0;
+  }
+  return self->len;
+}
+
 size_t eddi_text_line_at(const EddiText *self, size_t offset) {
   EDDI_ASSERT(offset <= self->len);
   if (self->chunks.len == 0) return 0;

@@ -82,6 +82,8 @@ size_t eddi_text_line_count(const EddiText *self);
 size_t eddi_text_line_start(const EddiText *self, size_t line);
 /* Byte offset of the end of line (its '\n', or the text end). */
 size_t eddi_text_line_end(const EddiText *self, size_t line);
+/* Offset of the first '\n' at or after offset, or the text's length. */
+size_t eddi_text_next_newline(const EddiText *self, size_t offset);
 /* The line holding byte offset (offset <= len). */
 size_t eddi_text_line_at(const EddiText *self, size_t offset);
 

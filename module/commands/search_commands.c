@@ -82,7 +82,7 @@ static void search__list_lines(CommandContext *ctx, const EddiText *text,
       return;
     }
     last_line = eddi_text_line_at(text, matches->items[i].start);
-    last_line_end = eddi_text_line_end(text, last_line);
+    last_line_end = eddi_text_next_newline(text, matches->items[i].start);
     reply_payload(ctx->reply, "%s%zu", listed++ ? ", " : "", last_line);
   }
 }
