@@ -19,7 +19,11 @@
  *
  * "| " lines are joined with "\n" and each gets a final "\n" in @file and
  * @expect-file blocks. Escapes in quoted bytes: \n \r \t \\ \" \xHH.
- * Messages go through eddi_exec, the entry point every front end uses.
+ * Messages go through eddi_exec, the entry point every front end uses, or,
+ * with --server PROGRAM, to an eddi-server started on the workspace (its
+ * embedded nats-server), over NATS as the eddi CLI sends them. The one
+ * difference of that transport, the ", Instance <id>" a Start reply gets,
+ * is taken off before comparing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,14 +36,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "cli_nats.h"
 #include "common.h"
 #include "eddi.h"
+
+#define RUNNER_NATS_TIMEOUT_MS 10000
 
 typedef struct {
   const char *transcript;
   const char *fixtures;
   char workspace[256];
-  EddiEngine *engine;
+  EddiEngine *engine; /* or: */
+  CliNats *nats;
+  pid_t server;
   char sender[128];
   int failures;
   char **lines;
@@ -208,6 +220,67 @@ static void directive(Runner *self, size_t line_no, char *line) {
   strbuf_free(&bytes);
 }
 
+/* ---------------------------------------------------------------- transports */
+
+/* The reply to message through the engine or the server; free() it. */
+static char *send_message(Runner *self, const char *text, size_t len) {
+  if (!self->nats) {
+    char *reply = eddi_exec(self->engine, self->sender, text, len);
+    char *copy = strdup(reply);
+    eddi_string_free(reply);
+    return copy;
+  }
+  char error[512];
+  char *reply = cli_nats_request(self->nats, self->sender, text, len, error, sizeof error);
+  if (!reply) {
+    fprintf(stderr, "%s\n", error);
+    return NULL;
+  }
+  char *mark = strstr(reply, ", Instance ");
+  if (mark) {
+    char *rest = mark + 2 + strcspn(mark + 2, ",\n"); /* after ", Instance <id>" */
+    memmove(mark, rest, strlen(rest) + 1);
+  }
+  return reply;
+}
+
+/* Start `program --root workspace --quiet` and connect to the NATS URL it
+ * prints on its first line. */
+static bool start_server(Runner *self, const char *program) {
+  int out[2];
+  if (pipe(out) < 0) return false;
+  self->server = fork();
+  if (self->server == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    execl(program, program, "--root", self->workspace, "--quiet", (char *)NULL);
+    _exit(127);
+  }
+  close(out[1]);
+  FILE *lines = fdopen(out[0], "r");
+  char line[512] = "";
+  bool got = fgets(line, sizeof line, lines) != NULL;
+  fclose(lines);
+  const char *url = strstr(line, "nats://");
+  if (!got || !url) {
+    fprintf(stderr, "%s printed no NATS URL\n", program);
+    return false;
+  }
+  line[strcspn(line, "\n")] = '\0';
+  char error[512];
+  self->nats = cli_nats_connect(url, RUNNER_NATS_TIMEOUT_MS, error, sizeof error);
+  if (!self->nats) fprintf(stderr, "%s\n", error);
+  return self->nats != NULL;
+}
+
+static void stop_server(Runner *self) {
+  cli_nats_close(self->nats);
+  if (self->server > 0) {
+    kill(self->server, SIGTERM);
+    waitpid(self->server, NULL, 0);
+  }
+}
+
 static void exchange(Runner *self, size_t line_no, const char *first) {
   StrBuf message = {0}, expected = {0};
   strbuf_puts(&message, first);
@@ -228,18 +301,19 @@ static void exchange(Runner *self, size_t line_no, const char *first) {
     }
   }
   if (!any) fail(self, line_no, "message without an \"Eddi : \" reply");
-  char *actual = eddi_exec(self->engine, self->sender, message.data, message.len);
-  if (strcmp(actual, expected.data) != 0)
+  char *actual = send_message(self, message.data, message.len);
+  if (!actual) fail(self, line_no, "To Eddi: %s\n  no reply", message.data);
+  else if (strcmp(actual, expected.data) != 0)
     fail(self, line_no, "To Eddi: %s\n  expected: %s\n  actual:   %s", message.data,
          expected.data, actual);
-  eddi_string_free(actual);
+  free(actual);
   strbuf_free(&message);
   strbuf_free(&expected);
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: transcript_runner TRANSCRIPT FIXTURES_DIR\n");
+  if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "--server"))) {
+    fprintf(stderr, "usage: transcript_runner TRANSCRIPT FIXTURES_DIR [--server PROGRAM]\n");
     return 2;
   }
   Runner self = {.transcript = argv[1], .fixtures = argv[2]};
@@ -261,8 +335,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   char error[512];
-  self.engine = eddi_engine_new(self.workspace, NULL, error, sizeof error);
-  if (!self.engine) {
+  if (argc == 5) {
+    if (!start_server(&self, argv[4])) return 2;
+  } else if (!(self.engine = eddi_engine_new(self.workspace, NULL, error, sizeof error))) {
     fprintf(stderr, "%s\n", error);
     return 2;
   }
@@ -276,6 +351,7 @@ int main(int argc, char **argv) {
     else fail(&self, line_no, "cannot read this line: %s", line);
   }
   eddi_engine_free(self.engine);
+  stop_server(&self);
   nftw(self.workspace, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   free(self.lines);
   eddi_free(text);

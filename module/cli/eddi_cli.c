@@ -1,45 +1,74 @@
-/* eddi_cli.c - the embedded front end: eddi [--root DIR] [-c CMD]... [SCRIPT]
+/* eddi_cli.c - the eddi program: eddi [--root DIR | --nats URL] [-c CMD]... [SCRIPT]
  *
  * Runs commands given with -c, else the lines of SCRIPT, else the lines of
  * standard input (a prompt when it is a terminal), each line as one message,
- * and prints one reply per command. Exits 1 when any command failed. */
+ * and prints one reply per command. Exits 1 when any command failed. The
+ * messages go to an embedded engine over DIR, or with --nats to an
+ * eddi-server (cli_nats.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_nats.h"
 #include "eddi.h"
 
 #define CLI_PROMPT "To Eddi: "
 #define CLI_REPLY_PREFIX "Eddi : "
+#define CLI_NATS_TIMEOUT_MS 10000
+
+/* Where messages go: the embedded engine, or an eddi-server over NATS. */
+typedef struct {
+  EddiEngine *engine;
+  CliNats *nats;
+  const char *sender;
+} CliTarget;
 
 static void cli__usage(FILE *out) {
-  fputs("usage: eddi [--root DIR] [--sender NAME] [-c COMMAND]... [SCRIPT]\n"
+  fputs("usage: eddi [--root DIR | --nats URL] [--sender NAME] [-c COMMAND]... [SCRIPT]\n"
         "Runs EddiSpeak commands against the files under DIR (default: the current\n"
-        "folder): each -c COMMAND, else each line of SCRIPT, else each line of\n"
-        "standard input. Prints one reply per command; exits 1 if any failed.\n"
+        "folder), or sends them to an eddi-server at the NATS URL: each -c COMMAND,\n"
+        "else each line of SCRIPT, else each line of standard input. Prints one\n"
+        "reply per command; exits 1 if any failed.\n"
         "Start with: Start <session>, then Open <file>. 'Help' lists the commands.\n",
         out);
 }
 
 /* Run one message and print its replies; false when one of them failed. */
-static bool cli__run(EddiEngine *engine, const char *sender, const char *text, size_t len,
-                     bool interactive) {
-  EddiReply reply;
-  eddi_exec_reply(engine, sender, text, len, &reply);
+static bool cli__run(CliTarget *target, const char *text, size_t len, bool interactive) {
+  const char *prefix = interactive ? CLI_REPLY_PREFIX : "";
   bool ok = true;
-  for (size_t i = 0; i < reply.count; i++) {
-    printf("%s%s\n", interactive ? CLI_REPLY_PREFIX : "", reply.items[i].text);
-    ok &= reply.items[i].ok;
+  if (target->nats) {
+    char error[512];
+    char *reply = cli_nats_request(target->nats, target->sender, text, len, error, sizeof error);
+    if (!reply) {
+      fprintf(stderr, "eddi: %s\n", error);
+      return false;
+    }
+    /* The reply is the engine's text, one line per command. */
+    for (char *line = reply, *next; line; line = next) {
+      next = strchr(line, '\n');
+      if (next) *next++ = '\0';
+      printf("%s%s\n", prefix, line);
+      ok &= strncmp(line, "Fail", 4) != 0;
+    }
+    free(reply);
+  } else {
+    EddiReply reply;
+    eddi_exec_reply(target->engine, target->sender, text, len, &reply);
+    for (size_t i = 0; i < reply.count; i++) {
+      printf("%s%s\n", prefix, reply.items[i].text);
+      ok &= reply.items[i].ok;
+    }
+    eddi_reply_free(&reply);
   }
-  eddi_reply_free(&reply);
   fflush(stdout);
   return ok;
 }
 
 /* Each line of in is one message; blank and '#' lines are skipped. */
-static bool cli__run_stream(EddiEngine *engine, const char *sender, FILE *in, bool interactive) {
+static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
   bool ok = true;
   char *line = NULL;
   size_t cap = 0;
@@ -51,7 +80,7 @@ static bool cli__run_stream(EddiEngine *engine, const char *sender, FILE *in, bo
     const char *p = line;
     while (*p == ' ' || *p == '\t') p++;
     if (!*p || *p == '#') continue;
-    ok &= cli__run(engine, sender, line, (size_t)n, interactive);
+    ok &= cli__run(target, line, (size_t)n, interactive);
   }
   if (interactive) fputc('\n', stdout);
   free(line);
@@ -59,18 +88,20 @@ static bool cli__run_stream(EddiEngine *engine, const char *sender, FILE *in, bo
 }
 
 int main(int argc, char **argv) {
-  const char *root = ".", *sender = "cli", *script = NULL;
+  const char *root = ".", *sender = "cli", *script = NULL, *nats_url = NULL;
   const char **commands = calloc((size_t)argc, sizeof *commands);
   size_t command_count = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
-    if ((!strcmp(arg, "--root") || !strcmp(arg, "--sender") || !strcmp(arg, "-c")) &&
+    if ((!strcmp(arg, "--root") || !strcmp(arg, "--sender") || !strcmp(arg, "-c") ||
+         !strcmp(arg, "--nats")) &&
         i + 1 >= argc) {
       fprintf(stderr, "eddi: %s needs a value\n", arg);
       return 2;
     }
     if (!strcmp(arg, "--root")) root = argv[++i];
     else if (!strcmp(arg, "--sender")) sender = argv[++i];
+    else if (!strcmp(arg, "--nats")) nats_url = argv[++i];
     else if (!strcmp(arg, "-c")) commands[command_count++] = argv[++i];
     else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return cli__usage(stdout), 0;
     else if (!strcmp(arg, "--version")) return puts("eddi " EDDI_VERSION), 0;
@@ -85,32 +116,35 @@ int main(int argc, char **argv) {
     }
   }
   char error[512];
-  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
-  if (!engine) {
+  CliTarget target = {.sender = sender};
+  if (nats_url) target.nats = cli_nats_connect(nats_url, CLI_NATS_TIMEOUT_MS, error, sizeof error);
+  else target.engine = eddi_engine_new(root, NULL, error, sizeof error);
+  if (!target.engine && !target.nats) {
     fprintf(stderr, "eddi: %s\n", error);
     return 2;
   }
   bool ok = true;
   if (command_count) {
     for (size_t i = 0; i < command_count; i++)
-      ok &= cli__run(engine, sender, commands[i], strlen(commands[i]), false);
+      ok &= cli__run(&target, commands[i], strlen(commands[i]), false);
   } else if (script) {
     FILE *in = fopen(script, "r");
     if (!in) {
       fprintf(stderr, "eddi: %s: %s\n", script, strerror(errno));
-      eddi_engine_free(engine);
-      return 2;
+      ok = false;
+    } else {
+      ok = cli__run_stream(&target, in, false);
+      fclose(in);
     }
-    ok = cli__run_stream(engine, sender, in, false);
-    fclose(in);
   } else {
     bool interactive = isatty(STDIN_FILENO);
     if (interactive)
       printf("eddi %s on %s. Start <session>, then Open <file>; Help lists commands.\n",
-             EDDI_VERSION, eddi_engine_root(engine));
-    ok = cli__run_stream(engine, sender, stdin, interactive);
+             EDDI_VERSION, target.nats ? nats_url : eddi_engine_root(target.engine));
+    ok = cli__run_stream(&target, stdin, interactive);
   }
-  eddi_engine_free(engine);
+  eddi_engine_free(target.engine);
+  cli_nats_close(target.nats);
   free(commands);
   return ok ? 0 : 1;
 }
