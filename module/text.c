@@ -293,7 +293,10 @@ size_t eddi_text_byte_offset(const EddiText *self, size_t char_index) {
   return spot.start + utf8_skip_chars(chunk->bytes, chunk->len, char_index - spot.chars);
 }
 
-void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out) {
+/* Call visit on each chunk's part of [start, end), in order. */
+static void text__each_piece(const EddiText *self, size_t start, size_t end,
+                             void (*visit)(const char *bytes, size_t len, void *context),
+                             void *context) {
   if (start >= end) return;
   size_t chunk_start;
   size_t i = text__chunk_at(self, start, &chunk_start);
@@ -301,11 +304,20 @@ void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out) {
     const TextChunk *chunk = &self->chunks.items[i++];
     size_t from = start - chunk_start;
     size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
-    memcpy(out, chunk->bytes + from, count);
-    out += count;
+    visit(chunk->bytes + from, count, context);
     start += count;
     chunk_start += chunk->len;
   }
+}
+
+static void text__copy_piece(const char *bytes, size_t len, void *context) {
+  char **out = context;
+  memcpy(*out, bytes, len);
+  *out += len;
+}
+
+void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out) {
+  text__each_piece(self, start, end, text__copy_piece, &out);
 }
 
 char *eddi_text_dup(const EddiText *self, size_t start, size_t end) {
@@ -322,20 +334,14 @@ char eddi_text_byte_at(const EddiText *self, size_t offset) {
   return self->chunks.items[i].bytes[offset - chunk_start];
 }
 
+static void text__count_piece(const char *bytes, size_t len, void *context) {
+  *(size_t *)context += utf8_count_chars(bytes, len);
+}
+
 /* Characters in [start, end), which may span chunks. */
 static size_t text__chars_between(const EddiText *self, size_t start, size_t end) {
   size_t chars = 0;
-  if (start >= end) return 0;
-  size_t chunk_start;
-  size_t i = text__chunk_at(self, start, &chunk_start);
-  while (start < end) {
-    const TextChunk *chunk = &self->chunks.items[i++];
-    size_t from = start - chunk_start;
-    size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
-    chars += utf8_count_chars(chunk->bytes + from, count);
-    start += count;
-    chunk_start += chunk->len;
-  }
+  text__each_piece(self, start, end, text__count_piece, &chars);
   return chars;
 }
 
