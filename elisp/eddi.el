@@ -1,0 +1,692 @@
+;;; eddi.el --- an editor that language models drive, over live buffers  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1"))
+;; Keywords: tools, convenience
+
+;;; Commentary:
+
+;; Eddi runs short EddiSpeak commands ("Open src/app.py", "Find /def main/",
+;; "Insert Line \"import sys\"") and answers each with one terse line
+;; ("Ok, At 3:0", "Fail \"Not found\"").  The engine is C, loaded as the
+;; dynamic module eddi-module.so; here every file eddi opens is a live
+;; buffer, so the model edits what you see, font-lock and markers keep
+;; working, and each eddi command is one undo step.
+;;
+;; Entry points:
+;;   M-x eddi             a transcript buffer: type after "To Eddi:", RET sends
+;;   M-x eddi-send        one message from anywhere, the reply in the echo area
+;;   M-x eddi-undo-session  take back every change of the session, in every buffer
+;;   (eddi-exec COMMANDS &optional SENDER)  the reply text, for programs
+;;
+;; How the module and this file share the work: the module owns the engine
+;; (sessions, cursors, undo history, the text mirror) and calls the
+;; `eddi--backend-*' functions below whenever it must touch a buffer.  Those
+;; functions name buffers by an integer id, so the C side never holds a Lisp
+;; object between calls.  User edits are noticed by a buffer-local
+;; `after-change-functions' hook that keeps one dirty region per document;
+;; before the next command the module copies just that region.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+
+(defgroup eddi nil
+  "An editor that language models drive, over live buffers."
+  :group 'tools
+  :prefix "eddi-")
+
+(defcustom eddi-module-directory nil
+  "Folder holding eddi-module.so, or nil to look beside eddi.el.
+When nil, eddi also tries ../build/module/emacs relative to eddi.el,
+where the build command of eddi's README puts the module."
+  :type '(choice (const :tag "Beside eddi.el or in the build folder" nil) directory))
+
+(defcustom eddi-root nil
+  "The workspace folder eddi may edit, or nil for the project root.
+With nil, the root of the current project (or `default-directory')
+when eddi is first used.  Paths outside it are refused."
+  :type '(choice (const :tag "Project root at first use" nil) directory))
+
+(defcustom eddi-sender "emacs"
+  "The sender name of messages typed in this Emacs.
+Each sender has its own session."
+  :type 'string)
+
+(defcustom eddi-session-name "emacs"
+  "Session that \\[eddi] starts when the sender has none, or nil for none."
+  :type '(choice (const :tag "Do not start one" nil) string))
+
+(defcustom eddi-save-atomically t
+  "Non-nil means eddi's Save writes a new file and renames it.
+That is `file-precious-flag' for eddi's saves: a file is written whole
+or not at all, as in the headless eddi."
+  :type 'boolean)
+
+(defcustom eddi-kill-buffers-on-close t
+  "Non-nil means Close kills a buffer that eddi itself visited.
+Buffers you had open, and buffers shown in a window, are kept."
+  :type 'boolean)
+
+(defcustom eddi-pulse-seconds 0.6
+  "How long changed regions stay highlighted after a command; 0 for never."
+  :type 'number)
+
+(defcustom eddi-preview-multi-file t
+  "Non-nil means a message that changes several buffers shows a diff.
+The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
+  :type 'boolean)
+
+(defface eddi-input-face '((t :inherit font-lock-keyword-face))
+  "The \"To Eddi:\" prompt in the transcript.")
+(defface eddi-ok-face '((t :inherit success))
+  "An Ok reply in the transcript.")
+(defface eddi-fail-face '((t :inherit error))
+  "A Fail reply in the transcript.")
+(defface eddi-cursor-face '((t :inherit cursor :inverse-video t))
+  "The model's cursor in an edited buffer.")
+(defface eddi-changed-face '((t :inherit highlight))
+  "Regions that the last command changed.")
+
+(define-error 'eddi-error "eddi")
+
+;; Defined by eddi-module.so when it is loaded.
+(declare-function eddi-module-new "eddi-module" (root))
+(declare-function eddi-module-free "eddi-module" (engine))
+(declare-function eddi-module-exec "eddi-module" (engine sender text))
+(declare-function eddi-module-root "eddi-module" (engine))
+(declare-function eddi-module-session "eddi-module" (engine sender))
+(declare-function eddi-module-cursor "eddi-module" (engine sender))
+(declare-function eddi-module-version "eddi-module" ())
+(declare-function diff-no-select "diff" (old new &optional switches no-async buf))
+(declare-function project-root "project" (project))
+
+(defconst eddi-version "0.1.0"
+  "The version of eddi.el; the module must be the same version.")
+
+;;;; The module
+
+(defconst eddi--directory
+  (file-name-directory (or load-file-name buffer-file-name default-directory))
+  "Where eddi.el was loaded from.")
+
+(defun eddi--module-candidates ()
+  "Where to look for eddi-module.so, in order."
+  (delq nil (list eddi-module-directory
+                  eddi--directory
+                  (expand-file-name "../build/module/emacs" eddi--directory))))
+
+(defun eddi-load-module ()
+  "Load eddi-module.so if it is not loaded; one clear error if it cannot be."
+  (unless (featurep 'eddi-module)
+    (unless module-file-suffix
+      (user-error "eddi: this Emacs cannot load dynamic modules"))
+    (let ((file (cl-loop for dir in (eddi--module-candidates)
+                         for file = (expand-file-name "eddi-module.so" dir)
+                         when (file-exists-p file) return file)))
+      (unless file
+        (user-error "eddi: eddi-module.so not found in %s; build it (cmake -S . -B build && cmake --build build) or set `eddi-module-directory'"
+                    (string-join (eddi--module-candidates) ", ")))
+      (condition-case err
+          (module-load file)
+        (error (user-error "eddi: cannot load %s: %s" file (error-message-string err))))))
+  (let ((version (eddi-module-version)))
+    (unless (equal version eddi-version)
+      (user-error "eddi: the module is version %s but eddi.el is %s; rebuild the module"
+                  version eddi-version))))
+
+;;;; Buffer backend (called by the module)
+
+(cl-defstruct (eddi--tracker (:constructor eddi--tracker-create) (:copier nil))
+  "One document's view of a buffer."
+  id buffer
+  tick                                  ; buffer-chars-modified-tick when in step
+  dirty-beg dirty-end delta             ; user edits since, 0-based, or nil
+  group                                 ; the open change group of this command
+  (groups 0)                            ; undo groups closed during this message
+  user-saved)                           ; Emacs saved the buffer since eddi did
+
+(defvar eddi--trackers (make-hash-table)
+  "Tracker ids (as the module knows them) to trackers.")
+
+(defvar-local eddi--buffer-trackers nil
+  "The trackers of the documents over this buffer.")
+(put 'eddi--buffer-trackers 'permanent-local t)
+
+(defvar-local eddi--visited-by-eddi nil
+  "Non-nil when eddi visited this buffer (Close may kill it).")
+(put 'eddi--visited-by-eddi 'permanent-local t)
+
+(defvar eddi--editing nil
+  "The tracker whose edit is being made, so its hook ignores it.")
+
+(defvar eddi--saving nil
+  "Non-nil while eddi saves a buffer.")
+
+(defvar eddi--capture nil
+  "When a hash table, buffers to their text before this message's first edit.")
+
+(defvar eddi-after-edit-functions nil
+  "Called with BUFFER BEG END after eddi changed the text of BUFFER.")
+
+(defun eddi--fail (what &optional hint)
+  "Refuse with WHAT (and HINT): the module turns it into Fail \"WHAT\", HINT."
+  (signal 'eddi-error (if hint (list what hint) (list what))))
+
+(defun eddi--live-tracker (id)
+  "The tracker ID whose buffer is alive, or a Fail."
+  (let ((tracker (gethash id eddi--trackers)))
+    (unless tracker (eddi--fail "Buffer is no longer tracked"))
+    (unless (buffer-live-p (eddi--tracker-buffer tracker))
+      (eddi--fail "Buffer was killed" "Close it, then Open it again"))
+    tracker))
+
+(defun eddi--note-change (beg end old-len)
+  "Grow each tracker's dirty region by a change of the buffer (BEG END OLD-LEN)."
+  (dolist (tracker eddi--buffer-trackers)
+    (unless (eq tracker eddi--editing)
+      (let ((beg (1- beg)) (end (1- end))
+            (d (- end beg old-len))
+            (dbeg (eddi--tracker-dirty-beg tracker))
+            (dend (eddi--tracker-dirty-end tracker)))
+        (if (not dbeg)
+            (setf (eddi--tracker-dirty-beg tracker) beg
+                  (eddi--tracker-dirty-end tracker) end
+                  (eddi--tracker-delta tracker) d)
+          (setf (eddi--tracker-dirty-beg tracker) (min dbeg beg)
+                (eddi--tracker-dirty-end tracker) (if (<= (+ beg old-len) dend)
+                                                      (max end (+ dend d))
+                                                    end)
+                (eddi--tracker-delta tracker) (+ (eddi--tracker-delta tracker) d)))))))
+(put 'eddi--note-change 'permanent-local-hook t)
+
+(defun eddi--note-save ()
+  "Remember that Emacs saved the buffer, not eddi."
+  (unless eddi--saving
+    (dolist (tracker eddi--buffer-trackers)
+      (setf (eddi--tracker-user-saved tracker) t))))
+(put 'eddi--note-save 'permanent-local-hook t)
+
+(defun eddi--whole-text ()
+  "The whole buffer, ignoring narrowing, without properties."
+  (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun eddi--backend-open (id file coding)
+  "Track the buffer visiting FILE as ID; return its text.
+Visit FILE with CODING when no buffer does yet."
+  (let* ((existing (find-buffer-visiting file))
+         (buffer (or existing
+                     (let ((coding-system-for-read coding)
+                           (large-file-warning-threshold nil)
+                           (inhibit-message t))
+                       (find-file-noselect file t)))))
+    (with-current-buffer buffer
+      (unless existing
+        (setq eddi--visited-by-eddi t)
+        (unless (file-exists-p file)
+          (setq buffer-file-coding-system coding)
+          ;; Emacs marks a new file in a missing folder read-only; eddi's
+          ;; Save makes the folder.
+          (setq buffer-read-only nil)))
+      (let ((tracker (eddi--tracker-create :id id :buffer buffer
+                                           :tick (buffer-chars-modified-tick))))
+        (puthash id tracker eddi--trackers)
+        (push tracker eddi--buffer-trackers))
+      (add-hook 'after-change-functions #'eddi--note-change nil t)
+      (add-hook 'after-save-hook #'eddi--note-save nil t)
+      (eddi--whole-text))))
+
+(defun eddi--backend-sync (id chars full)
+  "What changed in ID's buffer since the last sync, or nil.
+CHARS is the length of the module's mirror.  The answer is a vector
+\[BEG END DELTA TEXT] (buffer characters BEG..END, 0-based, replaced
+the mirror's BEG..END-DELTA) or, when the region is not known or FULL
+is non-nil, the whole text."
+  (let ((tracker (eddi--live-tracker id)))
+    (with-current-buffer (eddi--tracker-buffer tracker)
+      (let* ((tick (buffer-chars-modified-tick))
+             (chars-moved (not (eql tick (eddi--tracker-tick tracker))))
+             (beg (eddi--tracker-dirty-beg tracker))
+             (end (eddi--tracker-dirty-end tracker))
+             (delta (eddi--tracker-delta tracker)))
+        (setf (eddi--tracker-dirty-beg tracker) nil
+              (eddi--tracker-tick tracker) tick)
+        (cond ((and (not full) (not chars-moved))
+               nil)                     ; at most text properties changed
+              ((and (not full) beg (= (+ chars delta) (buffer-size)))
+               (save-restriction
+                 (widen)
+                 (vector beg end delta (buffer-substring-no-properties (1+ beg) (1+ end)))))
+              (t (eddi--whole-text)))))))
+
+(defun eddi--check-supersession ()
+  "Fail rather than let Emacs ask about a file changed on disk."
+  (when (and buffer-file-name (not (buffer-modified-p))
+             (not (verify-visited-file-modtime))
+             (file-exists-p buffer-file-name)
+             (not (and (fboundp 'userlock--check-content-unchanged)
+                       (userlock--check-content-unchanged buffer-file-name))))
+    (eddi--fail "File changed on disk since Open" "Revert the buffer, or Close and Open it")))
+
+(defun eddi--backend-replace (id start end text)
+  "Replace characters START..END (0-based) of ID's buffer with TEXT."
+  (let* ((tracker (eddi--live-tracker id))
+         (buffer (eddi--tracker-buffer tracker)))
+    (with-current-buffer buffer
+      (unless (and (eql (buffer-chars-modified-tick) (eddi--tracker-tick tracker))
+                   (not (eddi--tracker-dirty-beg tracker)))
+        (eddi--fail "Buffer changed during the command" "Run the command again"))
+      (when buffer-read-only
+        (eddi--fail "Buffer is read-only" "Make it writable (C-x C-q) first"))
+      (eddi--check-supersession)
+      (when (and eddi--capture (not (gethash buffer eddi--capture)))
+        (puthash buffer (eddi--whole-text) eddi--capture))
+      (unless (eddi--tracker-group tracker)
+        (undo-boundary)
+        (let ((group (prepare-change-group)))
+          (activate-change-group group)
+          (setf (eddi--tracker-group tracker) group)))
+      (save-restriction
+        (widen)
+        (save-excursion
+          (let ((eddi--editing tracker))
+            (goto-char (1+ start))
+            (delete-region (1+ start) (1+ end))
+            (insert text))))
+      (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick))
+      (run-hook-with-args 'eddi-after-edit-functions buffer
+                          (1+ start) (+ 1 start (length text))))))
+
+(defun eddi--backend-end-group (id)
+  "The command is over: make ID's edits in it one undo step."
+  (let ((tracker (gethash id eddi--trackers)))
+    (when-let ((group (and tracker (eddi--tracker-group tracker))))
+      (setf (eddi--tracker-group tracker) nil)
+      (cl-incf (eddi--tracker-groups tracker))
+      (when (buffer-live-p (eddi--tracker-buffer tracker))
+        (with-current-buffer (eddi--tracker-buffer tracker)
+          (undo-amalgamate-change-group group)
+          (accept-change-group group)
+          (undo-boundary))))))
+
+(defun eddi--backend-user-saved-p (id)
+  "Non-nil when Emacs saved ID's buffer itself and the file is as it left it."
+  (let ((tracker (eddi--live-tracker id)))
+    (and (eddi--tracker-user-saved tracker)
+         (verify-visited-file-modtime (eddi--tracker-buffer tracker)))))
+
+(defun eddi--backend-save (id)
+  "Save ID's buffer with `save-buffer' (hooks and backups run).
+The module has checked that the file on disk is as eddi last saw it."
+  (let ((tracker (eddi--live-tracker id)))
+    (with-current-buffer (eddi--tracker-buffer tracker)
+      (unless buffer-file-name (eddi--fail "Buffer visits no file"))
+      (let ((dir (file-name-directory buffer-file-name)))
+        (unless (file-directory-p dir) (make-directory dir t)))
+      ;; The content was compared, so a new time stamp alone is no threat.
+      (unless (verify-visited-file-modtime) (set-visited-file-modtime))
+      (set-buffer-modified-p t)
+      (let ((eddi--saving t)
+            (require-final-newline nil) ; the file keeps its last line as found
+            (file-precious-flag (or file-precious-flag eddi-save-atomically))
+            (inhibit-message t))
+        (save-buffer))
+      (dolist (other eddi--buffer-trackers)
+        (setf (eddi--tracker-user-saved other) nil)))))
+
+(defun eddi--backend-release (id)
+  "Stop tracking ID; kill its buffer if eddi visited it and nobody uses it."
+  (let ((tracker (gethash id eddi--trackers)))
+    (remhash id eddi--trackers)
+    (when (and tracker (buffer-live-p (eddi--tracker-buffer tracker)))
+      (with-current-buffer (eddi--tracker-buffer tracker)
+        (when-let ((group (eddi--tracker-group tracker)))
+          (accept-change-group group))
+        (setq eddi--buffer-trackers (delq tracker eddi--buffer-trackers))
+        (if eddi--buffer-trackers
+            nil
+          (remove-hook 'after-change-functions #'eddi--note-change t)
+          (remove-hook 'after-save-hook #'eddi--note-save t)
+          (when (and eddi-kill-buffers-on-close eddi--visited-by-eddi
+                     (not (get-buffer-window (current-buffer) t)))
+            (set-buffer-modified-p nil)
+            (let ((kill-buffer-query-functions nil))
+              (kill-buffer))))))))
+
+(defun eddi--tracker-buffer-of (id)
+  "The live buffer of tracker ID, or nil."
+  (when-let ((tracker (gethash id eddi--trackers)))
+    (and (buffer-live-p (eddi--tracker-buffer tracker)) (eddi--tracker-buffer tracker))))
+
+;;;; The engine
+
+(defvar eddi--engine nil
+  "The engine of this Emacs, made on first use.")
+
+(defun eddi--root ()
+  "The workspace folder for a new engine."
+  (expand-file-name
+   (or eddi-root
+       (when-let ((project (and (fboundp 'project-current) (project-current))))
+         (project-root project))
+       default-directory)))
+
+(defun eddi-engine ()
+  "The engine of this Emacs, loading the module and making it if needed."
+  (eddi-load-module)
+  (or eddi--engine (setq eddi--engine (eddi-module-new (eddi--root)))))
+
+(defun eddi-reset ()
+  "Free the engine: end every session and release its buffers.
+The next command makes a new engine (over `eddi-root' as it is then)."
+  (interactive)
+  (when eddi--engine
+    (eddi-module-free eddi--engine)
+    (setq eddi--engine nil)))
+
+(defvar eddi--changed nil
+  "(BUFFER BEG END) regions changed during the current message.")
+
+(defun eddi--note-edit (buffer beg end)
+  "Remember the region BUFFER BEG..END for highlighting."
+  (push (list buffer beg end) eddi--changed))
+
+(defun eddi-exec (commands &optional sender)
+  "Run the EddiSpeak message COMMANDS from SENDER (default `eddi-sender').
+Return the reply text, one line per command.  Commands run on live
+buffers; each command is one undo step in each buffer it changed."
+  (let ((engine (eddi-engine)))
+    (maphash (lambda (_ tracker) (setf (eddi--tracker-groups tracker) 0)) eddi--trackers)
+    (eddi-module-exec engine (or sender eddi-sender) commands)))
+
+;;;; Showing what the model did
+
+(defvar eddi--cursor-overlay nil
+  "The overlay showing the model's cursor.")
+
+(defun eddi--show-cursor (sender)
+  "Move the model-cursor overlay to SENDER's cursor."
+  (let* ((cursor (and eddi--engine (eddi-module-cursor eddi--engine sender)))
+         (buffer (and cursor (eddi--tracker-buffer-of (car cursor)))))
+    (if (not buffer)
+        (when eddi--cursor-overlay (delete-overlay eddi--cursor-overlay))
+      (with-current-buffer buffer
+        (let* ((pos (min (point-max) (1+ (cdr cursor))))
+               (end (if (memq (char-after pos) '(?\n nil)) pos (1+ pos))))
+          (unless eddi--cursor-overlay
+            (setq eddi--cursor-overlay (make-overlay pos end))
+            (overlay-put eddi--cursor-overlay 'priority 100))
+          (move-overlay eddi--cursor-overlay pos end buffer)
+          ;; At a line end there is no character to paint: show a space.
+          (overlay-put eddi--cursor-overlay 'after-string
+                       (and (= pos end) (propertize " " 'face 'eddi-cursor-face)))
+          (overlay-put eddi--cursor-overlay 'face (and (< pos end) 'eddi-cursor-face))
+          (dolist (window (get-buffer-window-list buffer nil t))
+            (unless (pos-visible-in-window-p pos window)
+              (set-window-point window pos))))))))
+
+(defun eddi--pulse (regions)
+  "Highlight REGIONS ((BUFFER BEG END)...) for `eddi-pulse-seconds'."
+  (when (> eddi-pulse-seconds 0)
+    (let (overlays)
+      (dolist (region regions)
+        (pcase-let ((`(,buffer ,beg ,end) region))
+          (when (and (buffer-live-p buffer) (get-buffer-window buffer t))
+            (with-current-buffer buffer
+              (let ((overlay (make-overlay (min beg (point-max)) (min (max end (1+ beg)) (point-max)))))
+                (overlay-put overlay 'face 'eddi-changed-face)
+                (push overlay overlays))))))
+      (when overlays
+        (run-at-time eddi-pulse-seconds nil (lambda () (mapc #'delete-overlay overlays)))))))
+
+(defun eddi--buffer-path (buffer)
+  "BUFFER's file relative to the workspace, as eddi names it."
+  (let ((root (file-name-as-directory (eddi-module-root eddi--engine))))
+    (file-relative-name (file-truename (buffer-file-name buffer)) root)))
+
+(defun eddi--quote (text)
+  "TEXT as an EddiSpeak string."
+  (concat "\"" (replace-regexp-in-string "[\"\\\\]" "\\\\\\&" text) "\""))
+
+(defun eddi-run (commands &optional sender)
+  "Run COMMANDS like `eddi-exec', then show what changed.
+The model's cursor moves, changed regions are highlighted, and a
+change to several buffers is shown as a diff to accept or reject."
+  (let* ((sender (or sender eddi-sender))
+         (eddi--changed nil)
+         (eddi--capture (and eddi-preview-multi-file (make-hash-table)))
+         (eddi-after-edit-functions (cons #'eddi--note-edit eddi-after-edit-functions))
+         (reply (eddi-exec commands sender)))
+    (eddi--show-cursor sender)
+    (eddi--pulse eddi--changed)
+    (when (and eddi--capture (> (hash-table-count eddi--capture) 1))
+      (eddi--preview eddi--capture sender))
+    reply))
+
+;;;; Multi-file preview
+
+(defvar-local eddi--preview-undo nil
+  "(SENDER . ((PATH . GROUPS)...)) that rejecting this preview takes back.")
+
+(defvar eddi-preview-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-c") #'eddi-preview-accept)
+    (define-key map (kbd "C-c C-k") #'eddi-preview-reject)
+    map)
+  "Keys of the multi-file preview.")
+
+(define-minor-mode eddi-preview-mode
+  "Accept (\\[eddi-preview-accept]) or reject (\\[eddi-preview-reject]) a multi-file change."
+  :lighter " Eddi-Preview")
+
+(defun eddi--preview (before sender)
+  "Show a diff of every buffer in BEFORE (buffer to old text) against now."
+  (require 'diff)
+  (let ((preview (get-buffer-create "*eddi-preview*"))
+        undo)
+    (with-current-buffer preview
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (maphash
+         (lambda (buffer old)
+           (when (buffer-live-p buffer)
+             (let ((groups 0))
+               (dolist (tracker (buffer-local-value 'eddi--buffer-trackers buffer))
+                 (setq groups (max groups (eddi--tracker-groups tracker))))
+               (push (cons (eddi--buffer-path buffer) groups) undo))
+             (with-temp-buffer
+               (insert old)
+               (let ((diff (diff-no-select (current-buffer) buffer "-u" t)))
+                 (with-current-buffer preview
+                   (insert (format "eddi: %s\n" (buffer-name buffer))
+                           (with-current-buffer diff
+                             (buffer-substring-no-properties (point-min) (point-max)))))
+                 (kill-buffer diff)))))
+         before))
+      (diff-mode)
+      (eddi-preview-mode 1)
+      (setq eddi--preview-undo (cons sender undo))
+      (goto-char (point-min)))
+    (display-buffer preview)))
+
+(defun eddi-preview-accept ()
+  "Keep the previewed change."
+  (interactive)
+  (quit-window t))
+
+(defun eddi-preview-reject ()
+  "Take back the previewed change in every buffer, through eddi's Undo."
+  (interactive)
+  (pcase-let ((`(,sender . ,undo) eddi--preview-undo))
+    (let ((current (eddi--status-file sender)))
+      (dolist (entry undo)
+        (when (> (cdr entry) 0)
+          (eddi-exec (format "Open %s\nUndo %d" (eddi--quote (car entry)) (cdr entry)) sender)))
+      (when current (eddi-exec (format "Open %s" (eddi--quote current)) sender))
+      (message "eddi: rejected the change to %d files" (length undo))))
+  (quit-window t))
+
+;;;; Session-wide undo
+
+(defun eddi--status-file (sender)
+  "SENDER's current file, from Status."
+  (let ((status (eddi-exec "Status" sender)))
+    (when (string-match "File \\([^,]+\\)," status)
+      (match-string 1 status))))
+
+(defun eddi--open-files (sender)
+  "The files open in SENDER's session."
+  (let ((reply (eddi-exec "List Open" sender)))
+    (when (string-match "\\`Ok: \\(.*\\)\\'" reply)
+      (let ((list (match-string 1 reply)))
+        (unless (string-prefix-p "No " list)
+          (split-string list ", "))))))
+
+(defun eddi-undo-session (&optional sender)
+  "Undo every change of SENDER's session, in every buffer it edited.
+Return the number of undo steps taken."
+  (interactive)
+  (let* ((sender (or sender eddi-sender))
+         (current (eddi--status-file sender))
+         (steps 0))
+    (dolist (path (eddi--open-files sender))
+      (let ((reply (eddi-exec (format "Open %s\nUndo 10000" (eddi--quote path)) sender)))
+        (when (string-match "Undid \\([0-9]+\\)" reply)
+          (cl-incf steps (string-to-number (match-string 1 reply))))))
+    (when current (eddi-exec (format "Open %s" (eddi--quote current)) sender))
+    (eddi--show-cursor sender)
+    (when (called-interactively-p 'interactive)
+      (message "eddi: undid %d steps" steps))
+    steps))
+
+;;;; The transcript buffer
+
+(defconst eddi-prompt "To Eddi: "
+  "The prompt of the transcript buffer.")
+
+(defvar eddi-history nil
+  "Messages sent to eddi, newest first.")
+
+(defvar-local eddi--input-start nil
+  "Marker where the input after the last prompt starts.")
+
+(defvar-local eddi--history-index -1
+  "Position in `eddi-history' while browsing it.")
+
+(defvar eddi-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "RET") #'eddi-send-input)
+    (define-key map (kbd "C-j") #'newline)
+    (define-key map (kbd "M-p") #'eddi-previous-input)
+    (define-key map (kbd "M-n") #'eddi-next-input)
+    (define-key map (kbd "C-c C-u") #'eddi-undo-session)
+    map)
+  "Keys of `eddi-mode'.")
+
+(defconst eddi-font-lock-keywords
+  '(("^To Eddi:" . 'eddi-input-face)
+    ("^Eddi : \\(Ok\\)" 1 'eddi-ok-face)
+    ("^Eddi : \\(Fail\\)" 1 'eddi-fail-face)
+    ("^Eddi : Fail \\(\"[^\"]*\"\\)" 1 'eddi-fail-face))
+  "Highlighting of the transcript.")
+
+(define-derived-mode eddi-mode text-mode "Eddi"
+  "A conversation with eddi: type after \"To Eddi:\" and press RET.
+C-j adds a line to the message; M-p and M-n walk the history.
+
+\\{eddi-mode-map}"
+  (setq-local font-lock-defaults '(eddi-font-lock-keywords t))
+  (setq-local eddi--input-start (copy-marker (point-max))))
+
+(defun eddi--insert-prompt ()
+  "Insert a fresh prompt at the end of the transcript."
+  (let ((inhibit-read-only t))
+    (goto-char (point-max))
+    (unless (bolp) (insert "\n"))
+    (insert (propertize eddi-prompt 'read-only t 'rear-nonsticky t 'front-sticky t
+                        'field 'prompt))
+    (set-marker eddi--input-start (point))))
+
+(defun eddi-transcript-buffer ()
+  "The transcript buffer, made if needed."
+  (let ((buffer (get-buffer-create "*eddi*")))
+    (with-current-buffer buffer
+      (unless (derived-mode-p 'eddi-mode)
+        (eddi-mode)
+        (eddi--insert-prompt)))
+    buffer))
+
+(defun eddi--record (message reply)
+  "Append MESSAGE and REPLY to the transcript, before its prompt."
+  (with-current-buffer (eddi-transcript-buffer)
+    (let ((inhibit-read-only t)
+          (input (buffer-substring eddi--input-start (point-max))))
+      (delete-region (- eddi--input-start (length eddi-prompt)) (point-max))
+      (insert (propertize (concat eddi-prompt
+                                  (replace-regexp-in-string "\n" "\n| " message)
+                                  "\n"
+                                  (mapconcat (lambda (line) (concat "Eddi : " line))
+                                             (split-string reply "\n") "\n")
+                                  "\n")
+                          'read-only t 'rear-nonsticky t))
+      (eddi--insert-prompt)
+      (insert input))))
+
+;;;###autoload
+(defun eddi ()
+  "Show the eddi transcript; type a command after \"To Eddi:\", RET sends it."
+  (interactive)
+  (eddi-engine)
+  (let ((buffer (eddi-transcript-buffer)))
+    (when (and eddi-session-name (not (eddi-module-session eddi--engine eddi-sender)))
+      (eddi--record (concat "Start " eddi-session-name)
+                    (eddi-exec (concat "Start " eddi-session-name))))
+    (pop-to-buffer buffer)
+    (goto-char (point-max))))
+
+(defun eddi-send-input ()
+  "Send the text after the prompt to eddi and show the reply."
+  (interactive)
+  (let ((message (string-trim (buffer-substring-no-properties eddi--input-start (point-max)))))
+    (if (string-empty-p message)
+        (message "eddi: type a command after the prompt (Help lists them)")
+      (push message eddi-history)
+      (setq eddi--history-index -1)
+      (let ((inhibit-read-only t)) (delete-region eddi--input-start (point-max)))
+      (eddi--record message (eddi-run message))
+      (goto-char (point-max)))))
+
+(defun eddi--history-step (step)
+  "Replace the input with the history entry STEP away."
+  (let ((index (+ eddi--history-index step)))
+    (cond ((< index -1) (user-error "End of history"))
+          ((>= index (length eddi-history)) (user-error "Beginning of history"))
+          (t (setq eddi--history-index index)
+             (delete-region eddi--input-start (point-max))
+             (goto-char (point-max))
+             (when (>= index 0) (insert (nth index eddi-history)))))))
+
+(defun eddi-previous-input ()
+  "Put the previous message in the input."
+  (interactive)
+  (eddi--history-step 1))
+
+(defun eddi-next-input ()
+  "Put the next message in the input."
+  (interactive)
+  (eddi--history-step -1))
+
+;;;###autoload
+(defun eddi-send (message)
+  "Send MESSAGE to eddi from anywhere; show the reply in the echo area.
+The exchange is also added to the transcript buffer."
+  (interactive (list (read-string eddi-prompt nil 'eddi-history)))
+  (let ((reply (eddi-run message)))
+    (eddi--record message reply)
+    (message "%s" reply)
+    reply))
+
+(provide 'eddi)
+
+;;; eddi.el ends here

@@ -1,0 +1,58 @@
+/* buffer_backend.h - documents backed by live Emacs buffers.
+ *
+ * In the module a FileContext is a buffer: Open visits the file (or takes the
+ * buffer already visiting it, unsaved edits included), edits go through the
+ * buffer, Save is save-buffer. The document's text store stays the engine's
+ * mirror of the buffer. The module API cannot see buffer memory, so the
+ * mirror is kept in step from two sides: eddi's own edits change both, and
+ * the user's edits are noted by a buffer-local after-change hook (elisp) as
+ * one dirty region, which sync copies over before the next command. When
+ * nothing changed, nothing is copied.
+ *
+ * The Emacs side of every operation is a small elisp function in eddi.el
+ * (eddi--backend-open, -replace, -sync, -save, -end-group, -release) that
+ * names the buffer by an integer id: the C side never holds a buffer object,
+ * so no emacs_value outlives the call that made it.
+ */
+#ifndef EDDI_BUFFER_BACKEND_H
+#define EDDI_BUFFER_BACKEND_H
+
+#include <emacs-module.h>
+
+#include "engine.h"
+
+/* The module call in progress. Backends reach Emacs only through it; env is
+ * NULL outside a call (a garbage-collector finalizer may free documents and
+ * must not call Lisp). A quit or throw met inside the engine is put aside,
+ * the engine finishes cleanly (reverting half-done edits), and the module
+ * re-raises it when it returns. */
+typedef struct {
+  emacs_env *env;
+  bool exit_pending;
+  enum emacs_funcall_exit exit_kind;
+  emacs_value exit_symbol;
+  emacs_value exit_data;
+} EmacsCall;
+
+/* Intern the symbols the backend calls (global references, kept for the
+ * life of Emacs). Returns false when a funcall failed. */
+bool eddi_emacs_symbols_init(emacs_env *env);
+
+/* An EddiBackendOpener; context is the engine's EmacsCall. */
+int eddi_emacs_open_backend(void *context, const char *abs_path, const char *rel_path,
+                            bool create, size_t max_bytes, EddiBackend **backend,
+                            StrBuf *text, bool *is_new, EddiError *err);
+
+/* The buffer id of a document's backend, or -1 when it is not a buffer. */
+long eddi_emacs_backend_id(const EddiBackend *backend);
+
+/* Call fn with args; on a non-local exit fill err (a quit or throw is put
+ * aside in call) and return a negative code. */
+int eddi_emacs_funcall(EmacsCall *call, emacs_value fn, ptrdiff_t nargs, emacs_value *args,
+                       emacs_value *result, EddiError *err);
+
+/* A Lisp string as a new NUL-terminated string (eddi_free); NULL when value
+ * is not a string (a pending signal is left for the caller). */
+char *eddi_emacs_string(emacs_env *env, emacs_value value, size_t *len);
+
+#endif
