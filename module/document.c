@@ -1,6 +1,8 @@
 /* document.c - FileContext: edits, marks, undo groups; see document.h. */
 #include "document.h"
 
+#include "syntax/syntax.h"
+
 #include "utf8.h"
 
 EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
@@ -33,6 +35,7 @@ void eddi_doc_free(EddiDoc *self) {
   if (!self) return;
   if (self->backend) self->backend->vtable->destroy(self->backend);
   eddi_text_free(&self->text);
+  eddi_syntax_free(self->syntax);
   doc__free_groups(&self->undo);
   doc__free_groups(&self->redo);
   for (size_t i = 0; i < self->marks.len; i++) eddi_free(self->marks.items[i].name);
@@ -70,6 +73,7 @@ static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text,
                                             err);
     if (rc < 0) return rc;
   }
+  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
   eddi_text_replace(&self->text, start, end, text, len);
   self->cursor = doc__shift(self->cursor, start, end, len);
   for (size_t i = 0; i < self->marks.len; i++)
@@ -281,6 +285,7 @@ int eddi_doc_sync(EddiDoc *self, EddiError *err) {
 }
 
 void eddi_doc_reload(EddiDoc *self, const char *text, size_t len) {
+  eddi_syntax_reset(self->syntax);
   eddi_text_set(&self->text, text, len);
   size_t end = eddi_text_len(&self->text);
   self->cursor = EDDI_MIN(self->cursor, end);
@@ -292,6 +297,7 @@ void eddi_doc_reload(EddiDoc *self, const char *text, size_t len) {
 void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
                                size_t len) {
   EDDI_ASSERT(start <= end && end <= eddi_text_len(&self->text));
+  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
   eddi_text_replace(&self->text, start, end, text, len);
   self->cursor = doc__shift(self->cursor, start, end, len);
   for (size_t i = 0; i < self->marks.len; i++)

@@ -80,6 +80,10 @@ struct EddiDoc {
   uint64_t saved_group_id; /* top undo group when last saved (0: none) */
   size_t undo_limit;       /* groups kept */
   Array(DocMark) marks;
+  /* The parse tree (module/syntax/), made on first use. Every change is
+   * reported to it before the text changes, so that the tree records the
+   * edit at once and reparses only when a command needs it. */
+  struct EddiSyntax *syntax;
   /* Where the last Find left the cursor, so Find Next moves past it. */
   size_t find_anchor;
   bool find_anchor_set;

@@ -30,6 +30,7 @@ typedef struct {
   size_t page_size;          /* entries per List / Find All page (200) */
   size_t undo_groups;        /* undo steps kept per file (10000) */
   size_t max_walk_entries;   /* directory entries List may visit (100000) */
+  size_t max_syntax_bytes;   /* larger files are not parsed: plain text (8 MiB) */
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);

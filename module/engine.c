@@ -24,6 +24,7 @@ void eddi_config_default(EddiConfig *config) {
   config->page_size = 200;
   config->undo_groups = 10000;
   config->max_walk_entries = 100000;
+  config->max_syntax_bytes = (size_t)8 << 20;
 }
 
 static int engine__open_disk(void *context, const char *abs_path, const char *rel_path,

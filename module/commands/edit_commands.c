@@ -1,7 +1,6 @@
 /* edit_commands.c - Insert and Delete. */
 #include "command.h"
-
-static const char *const structural_kinds[] = {"Function", "Method", "Class", "Import"};
+#include "structure.h"
 
 /* Lines a text spans: its newlines, plus one for an unterminated last line. */
 static size_t edit__lines_in(const char *text, size_t len) {
@@ -14,11 +13,8 @@ int cmd_insert(CommandContext *ctx) {
   static const char *const kinds[] = {"Line", "Block"};
   enum { LINE, BLOCK };
   if (ctx->argc < 1) return cmd_usage(ctx, "Insert needs Line or Block and a \"text\"");
-  for (size_t i = 0; i < sizeof structural_kinds / sizeof *structural_kinds; i++)
-    if (eddi_token_is(&ctx->args[0], structural_kinds[i]))
-      return eddi_error_set(ctx->err, EDDI_EINVAL,
-                            "Insert %s needs the syntax layer, which this build does not have yet",
-                            structural_kinds[i]);
+  int rc = structure_insert(ctx); /* Function, Method, Class, Import */
+  if (rc <= 0) return rc;
   int kind = cmd_choose(ctx, &ctx->args[0], "kind", kinds, 2);
   if (kind < 0) return kind;
   if (ctx->argc != 2 || ctx->args[1].kind != TOKEN_STRING)
@@ -43,7 +39,7 @@ int cmd_insert(CommandContext *ctx) {
   } else {
     strbuf_append(&inserted, text->text, text->len);
   }
-  int rc = eddi_doc_replace(doc, at, at, inserted.data, inserted.len, ctx->err);
+  rc = eddi_doc_replace(doc, at, at, inserted.data, inserted.len, ctx->err);
   if (rc == 0) {
     doc->cursor = at + inserted.len;
     size_t lines = edit__lines_in(inserted.data, inserted.len);
@@ -58,11 +54,8 @@ int cmd_delete(CommandContext *ctx) {
   static const char *const targets[] = {"Line", "Block", "Current"};
   enum { LINE, BLOCK, CURRENT };
   if (ctx->argc < 1) return cmd_usage(ctx, "Delete needs a target");
-  for (size_t i = 0; i < sizeof structural_kinds / sizeof *structural_kinds; i++)
-    if (eddi_token_is(&ctx->args[0], structural_kinds[i]))
-      return eddi_error_set(ctx->err, EDDI_EINVAL,
-                            "Delete %s needs the syntax layer, which this build does not have yet",
-                            structural_kinds[i]);
+  int structural = structure_delete(ctx); /* Function, Method, Class */
+  if (structural <= 0) return structural;
   int which = cmd_choose(ctx, &ctx->args[0], "target", targets, 3);
   if (which < 0) return which;
   EddiDoc *doc = ctx->session->current;
@@ -110,7 +103,8 @@ int cmd_delete(CommandContext *ctx) {
 /* ---------------------------------------------------------------- table */
 
 static const CommandSpec edit_commands[] = {
-    {"Insert", "Insert <Line|Block> \"text\"", "insert at the cursor", CMD_FILE, cmd_insert},
-    {"Delete", "Delete <Line [count]|Block <a:b>|Current>", "delete lines", CMD_FILE, cmd_delete},
+    {"Insert", "Insert <Line|Block|Function|Method|Class|Import> \"text\"", "insert at the cursor", CMD_FILE, cmd_insert},
+    {"Delete", "Delete <Line [count]|Block <a:b>|Current|Function <n>|Method <C.m>|Class <n>>",
+     "delete lines or an element", CMD_FILE, cmd_delete},
 };
 COMMAND_GROUP(edit_command_group, edit_commands);

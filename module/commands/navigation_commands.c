@@ -1,25 +1,8 @@
 /* navigation_commands.c - Goto, Bookmark, Show. */
 #include "command.h"
 
+#include "structure.h"
 #include "suggest.h"
-
-/* Targets that need the syntax layer (tree-sitter), which is not built yet:
- * named so that the reply says so instead of "unknown target". */
-static const char *const structural_targets[] = {
-    "StartOfFunction", "EndOfFunction", "StartOfClass", "EndOfClass",
-    "Function",        "Class",         "Method",       "Variable",
-};
-#define STRUCTURAL_COUNT (sizeof structural_targets / sizeof structural_targets[0])
-
-static int nav__structural(CommandContext *ctx, const Token *token) {
-  for (size_t i = 0; i < STRUCTURAL_COUNT; i++) {
-    if (!eddi_token_is(token, structural_targets[i])) continue;
-    return eddi_error_set(ctx->err, EDDI_EINVAL,
-                          "%s %s needs the syntax layer, which this build does not have yet",
-                          ctx->spec->name, structural_targets[i]);
-  }
-  return 0;
-}
 
 /* A position L:C inside the text, as a byte offset. */
 static int nav__position(CommandContext *ctx, EddiDoc *doc, const Token *token,
@@ -106,8 +89,9 @@ int cmd_goto(CommandContext *ctx) {
     rc = nav__position(ctx, doc, &position, &offset);
     if (rc == 0) doc->cursor = offset;
   } else {
-    rc = nav__structural(ctx, target);
-    if (rc < 0) return rc;
+    rc = structure_goto(ctx); /* Function n, EndOfClass ...: the syntax layer */
+    if (rc <= 0) return rc;
+    rc = 0;
     int which = cmd_choose(ctx, target, "target", targets, sizeof targets / sizeof *targets);
     if (which < 0) return which;
     if ((which == BOOKMARK) != (ctx->argc == 2))
@@ -143,8 +127,8 @@ int cmd_show(CommandContext *ctx) {
   static const char *const targets[] = {"Line", "Block", "Current"};
   enum { LINE, BLOCK, CURRENT };
   if (ctx->argc < 1) return cmd_usage(ctx, "Show needs a target");
-  int rc = nav__structural(ctx, &ctx->args[0]);
-  if (rc < 0) return rc;
+  int rc = structure_show(ctx); /* Function n, Class n ...: the syntax layer */
+  if (rc <= 0) return rc;
   int which = cmd_choose(ctx, &ctx->args[0], "target", targets, 3);
   if (which < 0) return which;
   EddiDoc *doc = ctx->session->current;
@@ -197,10 +181,12 @@ int cmd_show(CommandContext *ctx) {
 
 static const CommandSpec navigation_commands[] = {
     {"Goto",
-     "Goto <L:C|line|StartOfFile|EndOfFile|StartOfLine|EndOfLine|Bookmark <name>>",
+     "Goto <L:C|line|StartOfFile|EndOfFile|StartOfLine|EndOfLine|Bookmark <name>|"
+     "StartOfFunction|EndOfFunction|StartOfClass|EndOfClass|Function <n>|Class <n>|Method <C.m>>",
      "move the cursor", CMD_FILE, cmd_goto},
     {"Bookmark", "Bookmark <name> [L:C]", "name a position", CMD_FILE, cmd_bookmark},
-    {"Show", "Show <Line <n>|Block <a:b>|Current> [<context_lines>]", "show text", CMD_FILE,
+    {"Show", "Show <Line <n>|Block <a:b>|Current|Function <n>[(params)]|Class <n>|Method <C.m>|"
+     "Variable <n>> [<context_lines>]", "show text", CMD_FILE,
      cmd_show},
 };
 COMMAND_GROUP(navigation_command_group, navigation_commands);

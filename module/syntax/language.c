@@ -1,0 +1,192 @@
+/* language.c - the compiled-in languages: grammar, queries, language.conf.
+ *
+ * The table comes from the build (grammars/eddi_grammars.h). Loading checks
+ * each grammar against the runtime: one the runtime refuses (a newer ABI)
+ * is kept with the reason, and its files are handled as plain text with
+ * that reason given, instead of failing later inside the parser.
+ *
+ * The table lives as long as the process and is allocated with plain
+ * malloc: it is not the engine's memory, which tests count to find leaks. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "eddi_grammars.h"
+#include "syntax.h"
+
+static EddiLang lang__table[64];
+static size_t lang__count;
+static pthread_once_t lang__once = PTHREAD_ONCE_INIT;
+
+/* ---------------------------------------------------------------- language.conf */
+
+/* Lines of "key value"; "#" starts a comment line. Unknown keys are ignored,
+ * so that an older eddi reads a newer file. */
+static void lang__set_list(char **list, const char *value) {
+  size_t n = 0;
+  const char *p = value;
+  while (*p && n < EDDI_LANG_LIST_MAX) {
+    while (*p == ' ') p++;
+    const char *end = p;
+    while (*end && *end != ' ') end++;
+    if (end > p) list[n++] = strndup(p, (size_t)(end - p));
+    p = end;
+  }
+}
+
+static void lang__read_config(EddiLang *self, const char *config) {
+  self->indent = strdup("    ");
+  self->blank_lines = 1;
+  self->blank_lines_member = 1;
+  const char *line = config;
+  while (*line) {
+    const char *eol = strchr(line, '\n');
+    size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    char buf[512];
+    if (len < sizeof buf && len > 0 && line[0] != '#') {
+      memcpy(buf, line, len);
+      buf[len] = '\0';
+      while (len && (buf[len - 1] == ' ' || buf[len - 1] == '\r')) buf[--len] = '\0';
+      char *value = strchr(buf, ' ');
+      if (value) {
+        *value++ = '\0';
+        while (*value == ' ') value++;
+        const char *key = buf;
+        char **slot = NULL;
+        if (strcmp(key, "extensions") == 0) lang__set_list(self->extensions, value);
+        else if (strcmp(key, "shebang") == 0) lang__set_list(self->shebangs, value);
+        else if (strcmp(key, "implicit_params") == 0) lang__set_list(self->implicit_params, value);
+        else if (strcmp(key, "comment_line") == 0) slot = &self->comment_line;
+        else if (strcmp(key, "comment_block_start") == 0) slot = &self->comment_block_start;
+        else if (strcmp(key, "comment_block_end") == 0) slot = &self->comment_block_end;
+        else if (strcmp(key, "comment_doc_start") == 0) slot = &self->comment_doc_start;
+        else if (strcmp(key, "comment_doc_end") == 0) slot = &self->comment_doc_end;
+        else if (strcmp(key, "comment_doc_prefix") == 0) slot = &self->comment_doc_prefix;
+        else if (strcmp(key, "formatter") == 0) slot = &self->formatter;
+        else if (strcmp(key, "visibility") == 0) slot = &self->visibility;
+        else if (strcmp(key, "doc_inside") == 0) self->doc_inside = strcmp(value, "yes") == 0;
+        else if (strcmp(key, "decorators") == 0) self->decorators = strcmp(value, "yes") == 0;
+        else if (strcmp(key, "import_dedent") == 0) self->import_dedent = strcmp(value, "yes") == 0;
+        else if (strcmp(key, "blank_lines") == 0) self->blank_lines = strtoul(value, NULL, 10);
+        else if (strcmp(key, "blank_lines_member") == 0)
+          self->blank_lines_member = strtoul(value, NULL, 10);
+        else if (strcmp(key, "indent") == 0) {
+          free(self->indent);
+          if (strcmp(value, "tab") == 0) {
+            self->indent = strdup("\t");
+          } else {
+            size_t width = EDDI_MIN(strtoul(value, NULL, 10), 16);
+            self->indent = calloc(width + 1, 1);
+            memset(self->indent, ' ', width);
+          }
+        }
+        if (slot) {
+          free(*slot);
+          *slot = strdup(value); /* literal, quotes included: Python docs use three */
+        }
+      }
+    }
+    if (!eol) break;
+    line = eol + 1;
+  }
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static TSQuery *lang__query(EddiLang *self, const char *source, const char *file) {
+  if (!source || !*source || !self->ts) return NULL;
+  uint32_t error_offset;
+  TSQueryError error;
+  TSQuery *query = ts_query_new(self->ts, source, (uint32_t)strlen(source), &error_offset, &error);
+  if (!query)
+    snprintf(self->refused, sizeof self->refused,
+             "Query %s/%s does not fit the grammar (error %d at byte %u)", self->name, file,
+             (int)error, error_offset);
+  return query;
+}
+
+static void lang__load(void) {
+  TSParser *probe = ts_parser_new();
+  for (size_t i = 0; i < eddi_grammar_count && lang__count < 64; i++) {
+    const EddiGrammar *grammar = &eddi_grammar_table[i];
+    EddiLang *self = &lang__table[lang__count++];
+    self->name = grammar->name;
+    lang__read_config(self, grammar->config);
+    const TSLanguage *ts = grammar->language();
+    uint32_t abi = ts_language_version(ts);
+    if (!ts_parser_set_language(probe, ts)) {
+      snprintf(self->refused, sizeof self->refused,
+               "Grammar %s has ABI %u, which this tree-sitter runtime (ABI %d to %d) refuses",
+               self->name, abi, TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
+               TREE_SITTER_LANGUAGE_VERSION);
+      continue;
+    }
+    self->ts = ts;
+    self->structure = lang__query(self, grammar->structure, "structure.scm");
+    self->details = lang__query(self, grammar->details, "details.scm");
+    if (self->refused[0]) self->ts = NULL; /* a broken query: plain text, said why */
+  }
+  ts_parser_delete(probe);
+}
+
+const EddiLang *eddi_lang_all(size_t *count) {
+  pthread_once(&lang__once, lang__load);
+  *count = lang__count;
+  return lang__table;
+}
+
+const EddiLang *eddi_lang_by_name(const char *name) {
+  size_t count;
+  const EddiLang *all = eddi_lang_all(&count);
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(all[i].name, name) == 0) return &all[i];
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- detection */
+
+/* "python3" matches shebang "python3"; "python3.11" matches "python3" too. */
+static bool lang__interpreter_is(const char *word, size_t len, const char *name) {
+  size_t n = strlen(name);
+  if (len < n || memcmp(word, name, n) != 0) return false;
+  for (size_t i = n; i < len; i++)
+    if (!(word[i] == '.' || (word[i] >= '0' && word[i] <= '9'))) return false;
+  return true;
+}
+
+const EddiLang *eddi_lang_detect(const char *path, const char *first_line, size_t len) {
+  size_t count;
+  const EddiLang *all = eddi_lang_all(&count);
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  if (dot && dot != base) {
+    for (size_t i = 0; i < count; i++)
+      for (size_t k = 0; k < EDDI_LANG_LIST_MAX && all[i].extensions[k]; k++)
+        if (strcmp(all[i].extensions[k], dot) == 0) return &all[i];
+  }
+  if (len < 3 || first_line[0] != '#' || first_line[1] != '!') return NULL;
+  /* #!/usr/bin/env [-S] python3 -u  ->  python3 */
+  const char *p = first_line + 2, *end = first_line + len;
+  const char *nl = memchr(p, '\n', (size_t)(end - p));
+  if (nl) end = nl;
+  const char *word = NULL;
+  size_t word_len = 0;
+  while (p < end) {
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    const char *start = p;
+    while (p < end && *p != ' ' && *p != '\t' && *p != '\r') p++;
+    if (p == start) break;
+    const char *slash = start;
+    for (const char *q = start; q < p; q++)
+      if (*q == '/') slash = q + 1;
+    size_t n = (size_t)(p - slash);
+    if ((n == 3 && memcmp(slash, "env", 3) == 0) || (n >= 1 && slash[0] == '-')) continue;
+    word = slash, word_len = n;
+    break;
+  }
+  if (!word) return NULL;
+  for (size_t i = 0; i < count; i++)
+    for (size_t k = 0; k < EDDI_LANG_LIST_MAX && all[i].shebangs[k]; k++)
+      if (lang__interpreter_is(word, word_len, all[i].shebangs[k])) return &all[i];
+  return NULL;
+}

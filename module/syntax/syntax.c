@@ -1,0 +1,421 @@
+/* syntax.c - parse trees on documents, and the elements read from them.
+ *
+ * The parser reads the text store in place through a TSInput callback (no
+ * copy of the file). Edits are recorded on the old tree as they happen;
+ * eddi_syntax_get reparses only when the tree is stale, passing the edited
+ * old tree so tree-sitter reuses what did not change. The element list and
+ * the details are caches of one tree: any edit drops them. */
+#include "syntax.h"
+
+#include "document.h"
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct {
+  const EddiText *text;
+  size_t chunk;       /* the chunk the last read returned */
+  size_t chunk_start; /* its first byte's offset */
+} SyntaxReader;
+
+/* tree-sitter reads mostly forward, so start from the last chunk. */
+static const char *syntax__read(void *payload, uint32_t byte, TSPoint point, uint32_t *read) {
+  SyntaxReader *self = payload;
+  const EddiText *text = self->text;
+  if (byte >= text->len) {
+    *read = 0;
+    return "";
+  }
+  if (byte < self->chunk_start) self->chunk = 0, self->chunk_start = 0;
+  while (self->chunk < text->chunks.len &&
+         byte >= self->chunk_start + text->chunks.items[self->chunk].len) {
+    self->chunk_start += text->chunks.items[self->chunk].len;
+    self->chunk++;
+  }
+  const TextChunk *chunk = &text->chunks.items[self->chunk];
+  size_t skip = byte - self->chunk_start;
+  *read = (uint32_t)(chunk->len - skip);
+  return chunk->bytes + skip;
+}
+
+TSTree *eddi_syntax_parse_text(TSParser *parser, const TSTree *old, const EddiText *text) {
+  SyntaxReader reader = {.text = text};
+  TSInput input = {.payload = &reader, .read = syntax__read, .encoding = TSInputEncodingUTF8};
+  return ts_parser_parse(parser, old, input);
+}
+
+/* ---------------------------------------------------------------- edits */
+
+/* Row and byte column of offset: tree-sitter's points count bytes. */
+static TSPoint syntax__point(const EddiText *text, size_t offset) {
+  size_t line = eddi_text_line_at(text, offset);
+  return (TSPoint){(uint32_t)line, (uint32_t)(offset - eddi_text_line_start(text, line))};
+}
+
+static void syntax__drop_caches(EddiSyntax *self) {
+  for (size_t i = 0; i < self->elements.len; i++) {
+    eddi_free(self->elements.items[i].name);
+    eddi_free(self->elements.items[i].owner);
+  }
+  array_clear(&self->elements);
+  self->elements_ready = false;
+  EddiDetails *d = &self->details;
+  array_clear(&d->decorators), array_clear(&d->comments), array_clear(&d->decisions);
+  array_clear(&d->nestings), array_clear(&d->calls), array_clear(&d->import_names);
+  self->details_ready = false;
+}
+
+void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start, size_t end,
+                           const char *inserted, size_t len) {
+  if (!self) return;
+  syntax__drop_caches(self);
+  if (!self->tree) return;
+  TSInputEdit edit = {
+      .start_byte = (uint32_t)start,
+      .old_end_byte = (uint32_t)end,
+      .new_end_byte = (uint32_t)(start + len),
+      .start_point = syntax__point(text, start),
+      .old_end_point = syntax__point(text, end),
+  };
+  TSPoint at = edit.start_point;
+  for (size_t i = 0; i < len; i++) {
+    if (inserted[i] == '\n') at.row++, at.column = 0;
+    else at.column++;
+  }
+  edit.new_end_point = at;
+  ts_tree_edit(self->tree, &edit);
+  self->stale = true;
+}
+
+void eddi_syntax_reset(EddiSyntax *self) {
+  if (!self) return;
+  syntax__drop_caches(self);
+  if (self->tree) ts_tree_delete(self->tree);
+  self->tree = NULL;
+  self->stale = true;
+}
+
+void eddi_syntax_free(EddiSyntax *self) {
+  if (!self) return;
+  eddi_syntax_reset(self);
+  array_free(&self->elements);
+  EddiDetails *d = &self->details;
+  array_free(&d->decorators), array_free(&d->comments), array_free(&d->decisions);
+  array_free(&d->nestings), array_free(&d->calls), array_free(&d->import_names);
+  if (self->parser) ts_parser_delete(self->parser);
+  eddi_free(self);
+}
+
+/* ---------------------------------------------------------------- elements */
+
+static const struct {
+  const char *capture;
+  EddiElementKind kind;
+} syntax__kinds[] = {
+    {"function", EDDI_ELEMENT_FUNCTION}, {"method", EDDI_ELEMENT_METHOD},
+    {"class", EDDI_ELEMENT_CLASS},       {"impl", EDDI_ELEMENT_IMPL},
+    {"variable", EDDI_ELEMENT_VARIABLE}, {"import", EDDI_ELEMENT_IMPORT},
+};
+#define SYNTAX_KIND_COUNT (sizeof syntax__kinds / sizeof syntax__kinds[0])
+
+const char *eddi_element_kind_name(EddiElementKind kind) {
+  switch (kind) {
+  case EDDI_ELEMENT_FUNCTION: return "Function";
+  case EDDI_ELEMENT_METHOD: return "Method";
+  case EDDI_ELEMENT_CLASS: return "Class";
+  case EDDI_ELEMENT_IMPL: return "Impl";
+  case EDDI_ELEMENT_VARIABLE: return "Variable";
+  case EDDI_ELEMENT_IMPORT: return "Import";
+  }
+  return "Element";
+}
+
+char *eddi_element_display(const EddiElement *element) {
+  StrBuf out = {0};
+  if (element->owner) strbuf_printf(&out, "%s.", element->owner);
+  strbuf_puts(&out, element->name);
+  return strbuf_take(&out);
+}
+
+static int syntax__by_start(const void *a, const void *b) {
+  const EddiElement *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  if (x->end != y->end) return x->end > y->end ? -1 : 1; /* outer first */
+  return 0;
+}
+
+/* Split "method.class" into the kind's index and the part after the dot. */
+static int syntax__capture_kind(const char *name, uint32_t len, const char **part) {
+  for (size_t k = 0; k < SYNTAX_KIND_COUNT; k++) {
+    size_t n = strlen(syntax__kinds[k].capture);
+    if (len < n || memcmp(name, syntax__kinds[k].capture, n) != 0) continue;
+    if (len == n) {
+      *part = "";
+      return (int)k;
+    }
+    if (name[n] == '.') {
+      *part = name + n + 1;
+      return (int)k;
+    }
+  }
+  return -1;
+}
+
+static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
+  const EddiLang *lang = self->lang;
+  if (!lang->structure) return;
+  TSQueryCursor *cursor = ts_query_cursor_new();
+  ts_query_cursor_exec(cursor, lang->structure, ts_tree_root_node(self->tree));
+  TSQueryMatch match;
+  while (ts_query_cursor_next_match(cursor, &match)) {
+    EddiElement element = {.parent = -1};
+    bool found = false;
+    char *owner = NULL;
+    for (uint16_t i = 0; i < match.capture_count; i++) {
+      const TSQueryCapture *capture = &match.captures[i];
+      uint32_t len;
+      const char *name = ts_query_capture_name_for_id(lang->structure, capture->index, &len);
+      size_t start = ts_node_start_byte(capture->node), end = ts_node_end_byte(capture->node);
+      const char *part;
+      if (len == 10 && memcmp(name, "parameters", 10) == 0) {
+        element.params_start = start, element.params_end = end, element.has_params = true;
+      } else if (len == 4 && memcmp(name, "body", 4) == 0) {
+        element.body_start = start, element.body_end = end, element.has_body = true;
+      } else {
+        int k = syntax__capture_kind(name, len, &part);
+        if (k < 0) continue;
+        if (!*part) {
+          element.kind = syntax__kinds[k].kind, element.node = capture->node;
+          element.start = start, element.end = end, found = true;
+        } else if (strcmp(part, "name") == 0 || strncmp(part, "module", 6) == 0) {
+          element.name_start = start, element.name_end = end;
+        } else if (strncmp(part, "class", 5) == 0 && !owner) {
+          owner = eddi_text_dup(text, start, end);
+        }
+      }
+    }
+    if (!found) {
+      eddi_free(owner);
+      continue;
+    }
+    size_t name_len = element.name_end - element.name_start;
+    if (name_len > EDDI_SYNTAX_NAME_MAX) element.name_end = element.name_start;
+    element.name = eddi_text_dup(text, element.name_start, element.name_end);
+    element.owner = owner;
+    array_push(&self->elements, element);
+  }
+  ts_query_cursor_delete(cursor);
+  if (self->elements.len > 1)
+    qsort(self->elements.items, self->elements.len, sizeof *self->elements.items,
+          syntax__by_start);
+  /* Two patterns may capture one node (a definition both as a function and
+   * as a decorated one): keep the first. */
+  size_t kept = 0;
+  for (size_t i = 0; i < self->elements.len; i++) {
+    EddiElement *e = &self->elements.items[i];
+    if (kept > 0) {
+      EddiElement *last = &self->elements.items[kept - 1];
+      unsigned functions = EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD;
+      bool same_kind = last->kind == e->kind ||
+                       ((last->kind & functions) && (e->kind & functions));
+      if (last->start == e->start && last->end == e->end && same_kind) {
+        eddi_free(e->name), eddi_free(e->owner);
+        continue;
+      }
+    }
+    self->elements.items[kept++] = *e;
+  }
+  self->elements.len = kept;
+  /* Parents: the nearest enclosing container. A function whose parent is a
+   * class or impl is a method of it. */
+  Array(size_t) stack = {0};
+  for (size_t i = 0; i < self->elements.len; i++) {
+    EddiElement *e = &self->elements.items[i];
+    while (stack.len && self->elements.items[*array_back(&stack)].end <= e->start) stack.len--;
+    while (stack.len && self->elements.items[*array_back(&stack)].end < e->end) stack.len--;
+    if (stack.len) {
+      e->parent = (int)*array_back(&stack);
+      EddiElement *parent = &self->elements.items[e->parent];
+      if (e->kind == EDDI_ELEMENT_FUNCTION &&
+          (parent->kind == EDDI_ELEMENT_CLASS || parent->kind == EDDI_ELEMENT_IMPL))
+        e->kind = EDDI_ELEMENT_METHOD;
+      if (e->kind == EDDI_ELEMENT_METHOD && !e->owner &&
+          (parent->kind == EDDI_ELEMENT_CLASS || parent->kind == EDDI_ELEMENT_IMPL))
+        e->owner = eddi_strdup(parent->name);
+    }
+    if (e->kind & (EDDI_ELEMENT_CLASS | EDDI_ELEMENT_IMPL | EDDI_ELEMENT_FUNCTION |
+                   EDDI_ELEMENT_METHOD))
+      array_push(&stack, i);
+  }
+  array_free(&stack);
+}
+
+/* ---------------------------------------------------------------- details */
+
+const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
+  if (self->details_ready || !self->lang->details) return &self->details;
+  TSQuery *query = self->lang->details;
+  TSQueryCursor *cursor = ts_query_cursor_new();
+  ts_query_cursor_exec(cursor, query, ts_tree_root_node(self->tree));
+  TSQueryMatch match;
+  uint32_t index;
+  EddiDetails *d = &self->details;
+  while (ts_query_cursor_next_capture(cursor, &match, &index)) {
+    const TSQueryCapture *capture = &match.captures[index];
+    uint32_t len;
+    const char *name = ts_query_capture_name_for_id(query, capture->index, &len);
+    EddiSpan span = {ts_node_start_byte(capture->node), ts_node_end_byte(capture->node)};
+#define SYNTAX_IS(s) (len == sizeof(s) - 1 && memcmp(name, s, len) == 0)
+    if (SYNTAX_IS("decorator")) array_push(&d->decorators, span);
+    else if (SYNTAX_IS("comment")) array_push(&d->comments, span);
+    else if (SYNTAX_IS("decision")) array_push(&d->decisions, span);
+    else if (SYNTAX_IS("nesting")) array_push(&d->nestings, span);
+    else if (SYNTAX_IS("call.name")) array_push(&d->calls, span);
+    else if (SYNTAX_IS("import.name")) array_push(&d->import_names, span);
+#undef SYNTAX_IS
+  }
+  ts_query_cursor_delete(cursor);
+  self->details_ready = true;
+  EDDI_UNUSED(text);
+  return d;
+}
+
+/* ---------------------------------------------------------------- the tree */
+
+static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes) {
+  EddiSyntax *self = eddi_calloc(1, sizeof *self);
+  self->stale = true;
+  const EddiText *text = &doc->text;
+  char first[256];
+  size_t n = EDDI_MIN(sizeof first, eddi_text_len(text));
+  eddi_text_copy(text, 0, n, first);
+  self->lang = eddi_lang_detect(doc->path, first, n);
+  const char *base = strrchr(doc->path, '/');
+  base = base ? base + 1 : doc->path;
+  const char *dot = strrchr(base, '.');
+  if (!self->lang) {
+    if (dot && dot != base) snprintf(self->plain, sizeof self->plain, "No grammar for %s", dot);
+    else snprintf(self->plain, sizeof self->plain, "No grammar for %s", base);
+  } else if (!self->lang->ts) {
+    snprintf(self->plain, sizeof self->plain, "%s", self->lang->refused);
+    self->lang = NULL;
+  } else {
+    self->parser = ts_parser_new();
+    ts_parser_set_language(self->parser, self->lang->ts);
+  }
+  EDDI_UNUSED(max_bytes);
+  return self;
+}
+
+int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError *err) {
+  if (!doc->syntax) doc->syntax = syntax__new(doc, max_bytes);
+  EddiSyntax *self = doc->syntax;
+  if (!self->lang) return eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);
+  size_t limit = max_bytes ? max_bytes : EDDI_SYNTAX_MAX_BYTES_DEFAULT;
+  if (eddi_text_len(&doc->text) > limit) {
+    eddi_error_set(err, EDDI_ETOOBIG, "File is over %zu MB: handled as plain text",
+                   limit >> 20);
+    eddi_error_hint(err, "Use Find, Show Block and Delete Block");
+    return EDDI_ETOOBIG;
+  }
+  if (self->stale || !self->tree) {
+    TSTree *tree = eddi_syntax_parse_text(self->parser, self->tree, &doc->text);
+    if (!tree) return eddi_error_set(err, EDDI_EIO, "The parser gave up on %s", doc->path);
+    if (self->tree) ts_tree_delete(self->tree);
+    self->tree = tree;
+    self->stale = false;
+    self->parses++;
+    syntax__drop_caches(self);
+  }
+  if (!self->elements_ready) {
+    syntax__list_elements(self, &doc->text);
+    self->elements_ready = true;
+  }
+  *out = self;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- lookups */
+
+/* Compare a parameter list with the one asked for, ignoring whitespace and
+ * the parentheses, and a leading implicit parameter (self) the request
+ * leaves out. */
+static bool syntax__params_match(const EddiLang *lang, const EddiText *text, const EddiElement *e,
+                                 const char *want) {
+  char *have = e->has_params ? eddi_text_dup(text, e->params_start, e->params_end)
+                             : eddi_strdup("");
+  const char *a = have, *b = want;
+  while (*a == '(' || *a == ' ') a++;
+  while (*b == '(' || *b == ' ') b++;
+  for (size_t k = 0; k < EDDI_LANG_LIST_MAX && lang->implicit_params[k]; k++) {
+    size_t n = strlen(lang->implicit_params[k]);
+    if (strncmp(a, lang->implicit_params[k], n) != 0 || strncmp(b, a, n) == 0) continue;
+    const char *after = a + n;
+    while (*after == ' ') after++;
+    if (*after == ',' || *after == ')' || !*after) {
+      a = after + (*after == ',');
+      break;
+    }
+  }
+  bool same = true;
+  for (;;) {
+    while (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r' || *a == '(' || *a == ')') a++;
+    while (*b == ' ' || *b == '\t' || *b == '(' || *b == ')') b++;
+    if (!*a || !*b) {
+      same = !*a && !*b;
+      break;
+    }
+    if (*a++ != *b++) {
+      same = false;
+      break;
+    }
+  }
+  eddi_free(have);
+  return same;
+}
+
+void eddi_syntax_find(EddiSyntax *self, const EddiText *text, unsigned kinds, const char *name,
+                      const char *owner, const char *params, EddiIndexList *out) {
+  for (size_t i = 0; i < self->elements.len; i++) {
+    const EddiElement *e = &self->elements.items[i];
+    if (!(e->kind & kinds) || strcmp(e->name, name) != 0) continue;
+    if (owner && (!e->owner || strcmp(e->owner, owner) != 0)) continue;
+    if (params && !syntax__params_match(self->lang, text, e, params)) continue;
+    array_push(out, i);
+  }
+}
+
+int eddi_syntax_innermost(const EddiSyntax *self, size_t offset, unsigned kinds) {
+  int best = -1;
+  for (size_t i = 0; i < self->elements.len; i++) {
+    const EddiElement *e = &self->elements.items[i];
+    if (e->start > offset) break;
+    if ((e->kind & kinds) && offset <= e->end) best = (int)i; /* later starts are inner */
+  }
+  return best;
+}
+
+static bool syntax__is_error(TSNode node) {
+  return ts_node_is_missing(node) || strcmp(ts_node_type(node), "ERROR") == 0;
+}
+
+bool eddi_syntax_element_error(const EddiElement *element, size_t *offset) {
+  TSNode node = element->node;
+  if (!ts_node_has_error(node)) return false;
+  /* Walk down to the first ERROR or MISSING node. */
+  for (;;) {
+    if (syntax__is_error(node)) break;
+    uint32_t count = ts_node_child_count(node);
+    bool descended = false;
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode child = ts_node_child(node, i);
+      if (ts_node_has_error(child) || syntax__is_error(child)) {
+        node = child;
+        descended = true;
+        break;
+      }
+    }
+    if (!descended) break;
+  }
+  *offset = ts_node_start_byte(node);
+  return true;
+}

@@ -1,0 +1,158 @@
+/* syntax.h - code structure from tree-sitter: languages, parse trees per
+ * document, and the elements (functions, classes, methods, variables,
+ * imports) that structural commands act on.
+ *
+ * The C code here knows no language. What a function or a class looks like
+ * in Python or Go is in grammars/queries/<lang>/structure.scm and
+ * details.scm, read through eddi's own capture names; comment syntax,
+ * indentation, blank lines and the formatter are in language.conf. Adding a
+ * language is a grammar folder and its queries.
+ *
+ * A document's tree is kept on its EddiDoc. Every eddi_doc_replace reports
+ * the edit here first (eddi_syntax_note_edit), which records it on the tree
+ * with ts_tree_edit at once; the reparse waits until a command asks for the
+ * tree (eddi_syntax_get), so a run of edits costs one incremental parse.
+ */
+#ifndef EDDI_SYNTAX_H
+#define EDDI_SYNTAX_H
+
+#include <tree_sitter/api.h>
+
+#include "common.h"
+#include "text.h"
+
+typedef struct EddiDoc EddiDoc;
+
+/* Files larger than this are not parsed: structural commands say so. */
+#define EDDI_SYNTAX_MAX_BYTES_DEFAULT ((size_t)8 << 20)
+/* Longest name a lookup considers, and most elements an outline lists. */
+#define EDDI_SYNTAX_NAME_MAX 256
+
+/* ---------------------------------------------------------------- languages */
+
+#define EDDI_LANG_LIST_MAX 8
+
+typedef struct {
+  const char *name;             /* "python" */
+  const TSLanguage *ts;         /* NULL when the runtime refused the grammar */
+  char refused[160];            /* why, when ts is NULL */
+  TSQuery *structure;           /* elements; NULL if the language has none */
+  TSQuery *details;             /* decorators, comments, decisions, calls */
+  /* From language.conf. */
+  char *extensions[EDDI_LANG_LIST_MAX]; /* ".py" */
+  char *shebangs[EDDI_LANG_LIST_MAX];   /* "python3" */
+  char *comment_line;                   /* "#", "//"; NULL if none */
+  char *comment_block_start, *comment_block_end;
+  char *comment_doc_start, *comment_doc_end; /* doc comment around the text */
+  char *comment_doc_prefix;                  /* or a prefix per line ("///") */
+  bool doc_inside;          /* the doc comment is the body's first statement */
+  char *indent;             /* one level: "    " or "\t" */
+  size_t blank_lines;       /* between top-level definitions */
+  size_t blank_lines_member; /* between members of a class */
+  char *formatter;          /* command reading stdin, writing stdout; NULL if none */
+  char *visibility;         /* "prefix" (Python), "keyword" (Java, TS), "static" (C) */
+  bool decorators;          /* AddDecorator makes sense */
+  bool import_dedent;       /* imports go at column 0 */
+  char *implicit_params[EDDI_LANG_LIST_MAX]; /* "self": Function f() matches f(self) */
+} EddiLang;
+
+/* Every compiled-in language, loaded once (thread-safe). */
+const EddiLang *eddi_lang_all(size_t *count);
+const EddiLang *eddi_lang_by_name(const char *name);
+/* The language of a file from its path's extension, then the shebang on its
+ * first line; NULL for plain text. */
+const EddiLang *eddi_lang_detect(const char *path, const char *first_line, size_t len);
+
+/* ---------------------------------------------------------------- elements */
+
+typedef enum {
+  EDDI_ELEMENT_FUNCTION = 1,
+  EDDI_ELEMENT_METHOD = 2,
+  EDDI_ELEMENT_CLASS = 4,
+  EDDI_ELEMENT_IMPL = 8, /* a container of methods that is not a class (Rust impl) */
+  EDDI_ELEMENT_VARIABLE = 16,
+  EDDI_ELEMENT_IMPORT = 32,
+} EddiElementKind;
+
+typedef struct {
+  EddiElementKind kind;
+  TSNode node;
+  size_t start, end;           /* the node's bytes */
+  size_t name_start, name_end; /* equal when unnamed */
+  size_t params_start, params_end;
+  bool has_params;
+  size_t body_start, body_end;
+  bool has_body;
+  char *name;  /* owned; "" when unnamed; for an import, its module */
+  char *owner; /* owned; the class of a method, else NULL */
+  int parent;  /* index of the enclosing class, impl or function, -1 */
+} EddiElement;
+
+/* One capture of details.scm: a byte range. */
+typedef struct {
+  size_t start, end;
+} EddiSpan;
+
+typedef struct {
+  Array(EddiSpan) decorators;
+  Array(EddiSpan) comments;
+  Array(EddiSpan) decisions;
+  Array(EddiSpan) nestings;
+  Array(EddiSpan) calls;        /* names of called functions */
+  Array(EddiSpan) import_names; /* names an import binds */
+} EddiDetails;
+
+/* ---------------------------------------------------------------- documents */
+
+typedef struct EddiSyntax {
+  const EddiLang *lang; /* NULL: plain text */
+  char plain[160];      /* why the file is plain text */
+  TSParser *parser;
+  TSTree *tree;
+  bool stale;           /* edits recorded since the last parse */
+  bool elements_ready;
+  Array(EddiElement) elements; /* by start offset */
+  bool details_ready;
+  EddiDetails details;
+  size_t parses; /* how many times the document was parsed (tests, bench) */
+} EddiSyntax;
+
+/* The document's syntax, parsed and with its elements listed; created on
+ * first use. Fails "No grammar for .xyz" for plain text, and for files over
+ * max_bytes says they are handled as plain text. Borrowed: the document
+ * owns it. */
+int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError *err);
+/* The details captures (decorators, comments, decision points ...), computed
+ * once per tree. */
+const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text);
+/* Record an edit before the text changes: bytes [start, end) of text become
+ * inserted[0, len). NULL self is allowed (nothing parsed yet). */
+void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start, size_t end,
+                           const char *inserted, size_t len);
+/* The text was replaced wholesale: forget the tree. */
+void eddi_syntax_reset(EddiSyntax *self);
+void eddi_syntax_free(EddiSyntax *self);
+
+/* Parse the text without elements (the benchmark's reference uses the same
+ * reader). Returns a new tree. */
+TSTree *eddi_syntax_parse_text(TSParser *parser, const TSTree *old, const EddiText *text);
+
+/* ---------------------------------------------------------------- lookups */
+
+typedef Array(size_t) EddiIndexList;
+
+/* Elements of kinds (a mask) named name; owner, when given, must match the
+ * method's class; params, when given, must match the parameter list with
+ * spaces ignored ("" or "()" matches an empty list). Appends indices. */
+void eddi_syntax_find(EddiSyntax *self, const EddiText *text, unsigned kinds, const char *name,
+                      const char *owner, const char *params, EddiIndexList *out);
+/* The innermost element of kinds holding offset, or -1. */
+int eddi_syntax_innermost(const EddiSyntax *self, size_t offset, unsigned kinds);
+/* The first ERROR or MISSING node inside the element, if any. */
+bool eddi_syntax_element_error(const EddiElement *element, size_t *offset);
+/* "Function", "Method", "Class" ... for replies. */
+const char *eddi_element_kind_name(EddiElementKind kind);
+/* The element's display name: "name" or "Owner.name". New string. */
+char *eddi_element_display(const EddiElement *element);
+
+#endif
