@@ -117,17 +117,20 @@ The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
                   eddi--directory
                   (expand-file-name "../build/module/emacs" eddi--directory))))
 
+(defun eddi--find-module ()
+  "The eddi-module.so file to load, or one clear error."
+  (unless module-file-suffix
+    (user-error "eddi: this Emacs cannot load dynamic modules"))
+  (or (cl-loop for dir in (eddi--module-candidates)
+               for file = (expand-file-name "eddi-module.so" dir)
+               when (file-exists-p file) return file)
+      (user-error "eddi: eddi-module.so not found in %s; build it (cmake -S . -B build && cmake --build build) or set `eddi-module-directory'"
+                  (string-join (eddi--module-candidates) ", "))))
+
 (defun eddi-load-module ()
   "Load eddi-module.so if it is not loaded; one clear error if it cannot be."
   (unless (featurep 'eddi-module)
-    (unless module-file-suffix
-      (user-error "eddi: this Emacs cannot load dynamic modules"))
-    (let ((file (cl-loop for dir in (eddi--module-candidates)
-                         for file = (expand-file-name "eddi-module.so" dir)
-                         when (file-exists-p file) return file)))
-      (unless file
-        (user-error "eddi: eddi-module.so not found in %s; build it (cmake -S . -B build && cmake --build build) or set `eddi-module-directory'"
-                    (string-join (eddi--module-candidates) ", ")))
+    (let ((file (eddi--find-module)))
       (condition-case err
           (module-load file)
         (error (user-error "eddi: cannot load %s: %s" file (error-message-string err))))))
@@ -143,9 +146,15 @@ The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
   id buffer
   tick                                  ; buffer-chars-modified-tick when in step
   dirty-beg dirty-end delta             ; user edits since, 0-based, or nil
+  changes                               ; those edits as [BEG OLD-LEN TEXT], newest first
+  (change-count 0)                      ; > `eddi-sync-max-changes': use the region
   group                                 ; the open change group of this command
   (groups 0)                            ; undo groups closed during this message
   user-saved)                           ; Emacs saved the buffer since eddi did
+
+(defconst eddi-sync-max-changes 64
+  "User edits remembered one by one between two commands.
+Past this many, only the region covering them is kept (and copied).")
 
 (defvar eddi--trackers (make-hash-table)
   "Tracker ids (as the module knows them) to trackers.")
@@ -186,6 +195,9 @@ The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
   "Grow each tracker's dirty region by a change of the buffer (BEG END OLD-LEN)."
   (dolist (tracker eddi--buffer-trackers)
     (unless (eq tracker eddi--editing)
+      (when (<= (cl-incf (eddi--tracker-change-count tracker)) eddi-sync-max-changes)
+        (push (vector (1- beg) old-len (buffer-substring-no-properties beg end))
+              (eddi--tracker-changes tracker)))
       (let ((beg (1- beg)) (end (1- end))
             (d (- end beg old-len))
             (dbeg (eddi--tracker-dirty-beg tracker))
@@ -239,26 +251,34 @@ Visit FILE with CODING when no buffer does yet."
 
 (defun eddi--backend-sync (id chars full)
   "What changed in ID's buffer since the last sync, or nil.
-CHARS is the length of the module's mirror.  The answer is a vector
-\[BEG END DELTA TEXT] (buffer characters BEG..END, 0-based, replaced
-the mirror's BEG..END-DELTA) or, when the region is not known or FULL
-is non-nil, the whole text."
+CHARS is the length of the module's mirror.  The answer is a vector of
+changes [BEG OLD-LEN TEXT] to apply in order (characters BEG..BEG+OLD-LEN,
+0-based, became TEXT) or, when they are not known or FULL is non-nil,
+the whole text."
   (let ((tracker (eddi--live-tracker id)))
     (with-current-buffer (eddi--tracker-buffer tracker)
       (let* ((tick (buffer-chars-modified-tick))
              (chars-moved (not (eql tick (eddi--tracker-tick tracker))))
              (beg (eddi--tracker-dirty-beg tracker))
              (end (eddi--tracker-dirty-end tracker))
-             (delta (eddi--tracker-delta tracker)))
+             (delta (eddi--tracker-delta tracker))
+             (changes (eddi--tracker-changes tracker))
+             (count (eddi--tracker-change-count tracker)))
         (setf (eddi--tracker-dirty-beg tracker) nil
+              (eddi--tracker-changes tracker) nil
+              (eddi--tracker-change-count tracker) 0
               (eddi--tracker-tick tracker) tick)
         (cond ((and (not full) (not chars-moved))
                nil)                     ; at most text properties changed
-              ((and (not full) beg (= (+ chars delta) (buffer-size)))
+              ((or full (not beg) (/= (+ chars delta) (buffer-size)))
+               (eddi--whole-text))
+              ((<= count eddi-sync-max-changes)
+               (vconcat (nreverse changes)))
+              (t
                (save-restriction
                  (widen)
-                 (vector beg end delta (buffer-substring-no-properties (1+ beg) (1+ end)))))
-              (t (eddi--whole-text)))))))
+                 (vector (vector beg (- end delta beg)
+                                 (buffer-substring-no-properties (1+ beg) (1+ end)))))))))))
 
 (defun eddi--check-supersession ()
   "Fail rather than let Emacs ask about a file changed on disk."
@@ -287,16 +307,22 @@ is non-nil, the whole text."
         (let ((group (prepare-change-group)))
           (activate-change-group group)
           (setf (eddi--tracker-group tracker) group)))
-      (save-restriction
-        (widen)
-        (save-excursion
-          (let ((eddi--editing tracker))
-            (goto-char (1+ start))
-            (delete-region (1+ start) (1+ end))
-            (insert text))))
-      (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick))
-      (run-hook-with-args 'eddi-after-edit-functions buffer
-                          (1+ start) (+ 1 start (length text))))))
+      ;; All or nothing: a C-g (or an error in a hook) midway puts the text
+      ;; back, and the module then takes back the command's earlier edits.
+      ;; Either way the buffer ends as the mirror expects, so the tracker
+      ;; ignores both the edit and its cancellation.
+      (let ((eddi--editing tracker))
+        (unwind-protect
+            (atomic-change-group
+              (save-restriction
+                (widen)
+                (save-excursion
+                  (goto-char (1+ start))
+                  (delete-region (1+ start) (1+ end))
+                  (insert text)))
+              (run-hook-with-args 'eddi-after-edit-functions buffer
+                                  (1+ start) (+ 1 start (length text))))
+          (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick)))))))
 
 (defun eddi--backend-end-group (id)
   "The command is over: make ID's edits in it one undo step."
@@ -510,10 +536,17 @@ change to several buffers is shown as a diff to accept or reject."
       (goto-char (point-min)))
     (display-buffer preview)))
 
+(defun eddi--preview-close ()
+  "Close the preview buffer and its window."
+  (let ((buffer (current-buffer)))
+    (when-let ((window (get-buffer-window buffer t)))
+      (quit-window nil window))
+    (kill-buffer buffer)))
+
 (defun eddi-preview-accept ()
   "Keep the previewed change."
   (interactive)
-  (quit-window t))
+  (eddi--preview-close))
 
 (defun eddi-preview-reject ()
   "Take back the previewed change in every buffer, through eddi's Undo."
@@ -525,7 +558,7 @@ change to several buffers is shown as a diff to accept or reject."
           (eddi-exec (format "Open %s\nUndo %d" (eddi--quote (car entry)) (cdr entry)) sender)))
       (when current (eddi-exec (format "Open %s" (eddi--quote current)) sender))
       (message "eddi: rejected the change to %d files" (length undo))))
-  (quit-window t))
+  (eddi--preview-close))
 
 ;;;; Session-wide undo
 
@@ -629,7 +662,7 @@ C-j adds a line to the message; M-p and M-n walk the history.
                                   (mapconcat (lambda (line) (concat "Eddi : " line))
                                              (split-string reply "\n") "\n")
                                   "\n")
-                          'read-only t 'rear-nonsticky t))
+                          'read-only t 'front-sticky t 'rear-nonsticky t))
       (eddi--insert-prompt)
       (insert input))))
 

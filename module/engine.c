@@ -108,7 +108,14 @@ static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
     eddi_error_hint(ctx->err, "Start one with \"Start <name>\"");
     return EDDI_ESTATE;
   }
-  if (!(spec->flags & CMD_NEEDS_FILE)) return 0;
+  if (!(spec->flags & CMD_NEEDS_FILE)) {
+    /* Status, List, Close... report on the current document too, so its
+     * mirror should be fresh; but a backend that cannot sync (a killed
+     * buffer) must not stop them: Close is how one gets out of that. */
+    EddiError ignored;
+    if (ctx->session->current) eddi_doc_sync(ctx->session->current, &ignored);
+    return 0;
+  }
   if (!ctx->session->current) {
     eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
     eddi_error_hint(ctx->err, "Open one with \"Open <file>\"");

@@ -256,23 +256,51 @@ static int buffer__check_text(const char *text, size_t len, EddiError *err) {
   return 0;
 }
 
-/* Mirror a whole new text by replacing only what differs from the old one,
- * so the cursor and marks outside the change stay where they were. */
-static void buffer__reload(EddiDoc *doc, const char *text, size_t len) {
-  size_t old_len = eddi_text_len(&doc->text);
-  char *old = eddi_text_dup(&doc->text, 0, old_len);
+/* Mirror the replacement of bytes [start, end) by text, trimmed to what
+ * really differs, so the cursor and marks outside it stay where they were
+ * and an edit that changed nothing (typed, then undone) costs no history. */
+static void buffer__mirror(EddiDoc *doc, size_t start, size_t end, const char *text,
+                           size_t len) {
+  size_t old_len = end - start;
+  char *old = eddi_text_dup(&doc->text, start, end);
   size_t prefix = 0, suffix = 0;
   while (prefix < old_len && prefix < len && old[prefix] == text[prefix]) prefix++;
   while (suffix < old_len - prefix && suffix < len - prefix &&
          old[old_len - 1 - suffix] == text[len - 1 - suffix])
     suffix++;
-  /* Keep the cut on character boundaries. */
+  /* Keep the cut on character boundaries (text is NUL-terminated). */
   while (prefix > 0 && (text[prefix] & 0xC0) == 0x80) prefix--;
   while (suffix > 0 && (text[len - suffix] & 0xC0) == 0x80) suffix--;
   if (prefix != old_len || prefix != len)
-    eddi_doc_external_replace(doc, prefix, old_len - suffix, text + prefix,
+    eddi_doc_external_replace(doc, start + prefix, end - suffix, text + prefix,
                               len - prefix - suffix);
   eddi_free(old);
+}
+
+/* Apply the changes [[BEG OLD-LEN TEXT]...] (characters) in order; false
+ * when one does not fit the mirror (then the whole text is asked for). */
+static bool buffer__apply_changes(BufferBackend *self, EddiDoc *doc, emacs_value changes,
+                                  EddiError *err) {
+  emacs_env *env = self->call->env;
+  ptrdiff_t count = env->vec_size(env, changes);
+  for (ptrdiff_t i = 0; i < count && env->non_local_exit_check(env) == 0; i++) {
+    emacs_value change = env->vec_get(env, changes, i);
+    intmax_t beg = env->extract_integer(env, env->vec_get(env, change, 0));
+    intmax_t old_chars = env->extract_integer(env, env->vec_get(env, change, 1));
+    size_t len = 0;
+    char *text = eddi_emacs_string(env, env->vec_get(env, change, 2), &len);
+    bool fits = text && beg >= 0 && old_chars >= 0 &&
+                (size_t)(beg + old_chars) <= doc->text.chars &&
+                buffer__check_text(text, len, err) == 0;
+    if (fits) {
+      size_t start = eddi_text_byte_offset(&doc->text, (size_t)beg);
+      size_t end = eddi_text_byte_offset(&doc->text, (size_t)(beg + old_chars));
+      buffer__mirror(doc, start, end, text, len);
+    }
+    eddi_free(text);
+    if (!fits) return false;
+  }
+  return env->non_local_exit_check(env) == emacs_funcall_exit_return;
 }
 
 /* Ask the buffer what changed since the last sync and mirror it. */
@@ -288,42 +316,27 @@ static int buffer__sync(EddiBackend *base, EddiDoc *doc, EddiError *err) {
     int rc = eddi_emacs_funcall(self->call, sym_sync, 3, args, &change, err);
     if (rc < 0) return rc;
     if (!env->is_not_nil(env, change)) return 0;
+    /* Until a change is mirrored whole, the mirror cannot be trusted. */
     self->needs_full = true;
-    size_t len;
-    char *text;
     if (env->eq(env, env->type_of(env, change), sym_string)) {
-      text = eddi_emacs_string(env, change, &len);
+      size_t len;
+      char *text = eddi_emacs_string(env, change, &len);
       if (!text) return call__take_exit(self->call, err);
       rc = buffer__check_text(text, len, err);
       if (rc == 0) {
-        buffer__reload(doc, text, len);
+        buffer__mirror(doc, 0, eddi_text_len(&doc->text), text, len);
         self->needs_full = false;
       }
       eddi_free(text);
       return rc;
     }
-    /* [BEG END DELTA TEXT]: characters [BEG, END) of the buffer replaced
-     * [BEG, END - DELTA) of the mirror. */
-    intmax_t beg = env->extract_integer(env, env->vec_get(env, change, 0));
-    intmax_t end = env->extract_integer(env, env->vec_get(env, change, 1));
-    intmax_t delta = env->extract_integer(env, env->vec_get(env, change, 2));
-    text = eddi_emacs_string(env, env->vec_get(env, change, 3), &len);
-    if (env->non_local_exit_check(env) != emacs_funcall_exit_return || !text) {
-      eddi_free(text);
-      return call__take_exit(self->call, err);
-    }
-    intmax_t old_end = end - delta;
-    bool fits = beg >= 0 && beg <= old_end && (size_t)old_end <= doc->text.chars;
-    if (fits && buffer__check_text(text, len, err) == 0) {
-      size_t start_byte = eddi_text_byte_offset(&doc->text, (size_t)beg);
-      size_t end_byte = eddi_text_byte_offset(&doc->text, (size_t)old_end);
-      eddi_doc_external_replace(doc, start_byte, end_byte, text, len);
+    if (buffer__apply_changes(self, doc, change, err)) {
       self->needs_full = false;
-      eddi_free(text);
       return 0;
     }
-    eddi_free(text);
-    /* Out of step in a way the region cannot fix: read it all. */
+    if (env->non_local_exit_check(env) != emacs_funcall_exit_return)
+      return call__take_exit(self->call, err);
+    /* A change did not fit the mirror: read the whole text. */
   }
   return eddi_error_set(err, EDDI_ESTATE, "Buffer out of step with eddi");
 }

@@ -46,7 +46,7 @@ static void module__finalize(void *ptr) {
   if (!self) return;
   self->call.env = NULL; /* no Lisp from a finalizer */
   eddi_engine_free(self->engine);
-  eddi_free(self);
+  free(self);
 }
 
 /* The engine in value; signals when it is not one or was freed. */
@@ -88,7 +88,13 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
   EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
   eddi_free(root);
   if (!engine) return module__error(env, error);
-  ModuleEngine *self = eddi_calloc(1, sizeof *self);
+  /* Plain calloc: the wrapper lives until the garbage collector finalizes
+   * it, so it stays out of the engine's allocation count. */
+  ModuleEngine *self = calloc(1, sizeof *self);
+  if (!self) {
+    eddi_engine_free(engine);
+    return module__error(env, "Out of memory");
+  }
   self->engine = engine;
   eddi_engine_set_backend_opener(engine, eddi_emacs_open_backend, &self->call);
   return env->make_user_ptr(env, module__finalize, self);

@@ -1,0 +1,372 @@
+;;; eddi-test.el --- ERT tests for eddi-module.so and eddi.el  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by ctest:
+;;   emacs --batch -Q -module-assertions -L elisp -L test/ert -l eddi-test.el
+;;         -f eddi-test-batch FIXTURES TRANSCRIPTS
+;; Every test works in a fresh workspace folder with its own engine, on real
+;; files and live buffers.  `eddi-test-batch' prints "ert: N passed, N failed"
+;; and exits 1 on any failure.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'eddi)
+(require 'eddi-transcript)
+
+(defvar eddi-test-fixtures nil "The fixtures folder (test/fixtures).")
+(defvar eddi-test-transcripts nil "The transcripts folder (test/transcripts).")
+
+(defvar eddi-test-root nil "The workspace of the running test.")
+
+(defmacro eddi-test-with-workspace (files &rest body)
+  "Run BODY with a fresh workspace holding FILES ((PATH . BYTES)...).
+`eddi--engine' is an engine over it; it is freed afterwards, the
+buffers of the workspace are killed and no engine memory may leak."
+  (declare (indent 1))
+  `(let* ((eddi-test-root (file-name-as-directory (make-temp-file "eddi-ert-" t)))
+          (make-backup-files nil)
+          (create-lockfiles nil)
+          (auto-save-default nil)
+          (eddi-pulse-seconds 0)
+          (eddi-preview-multi-file nil)
+          (eddi-sender "tester")
+          (live (eddi-module-live-allocations))
+          (eddi--engine nil))
+     (dolist (file ,files) (eddi-transcript--write (expand-file-name (car file) eddi-test-root)
+                                                   (cdr file)))
+     (setq eddi--engine (eddi-module-new eddi-test-root))
+     (unwind-protect
+         (progn (should (equal (eddi-exec "Start s") "Ok")) ,@body)
+       (eddi-module-free eddi--engine)
+       (setq eddi--engine nil)
+       (dolist (buffer (buffer-list))
+         (when (and (buffer-file-name buffer)
+                    (string-prefix-p eddi-test-root (buffer-file-name buffer)))
+           (with-current-buffer buffer (set-buffer-modified-p nil))
+           (kill-buffer buffer)))
+       (delete-directory eddi-test-root t)
+       (should (= (eddi-module-live-allocations) live)))))
+
+(defun eddi-test-path (rel)
+  "REL in the test workspace."
+  (expand-file-name rel eddi-test-root))
+
+(defun eddi-test-buffer (rel)
+  "The buffer visiting REL."
+  (find-buffer-visiting (eddi-test-path rel)))
+
+(defun eddi-test-text (rel)
+  "The text of the buffer visiting REL."
+  (with-current-buffer (eddi-test-buffer rel)
+    (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max)))))
+
+(defun eddi-test-undo-one (rel)
+  "Undo one step in the buffer visiting REL, as C-/ would."
+  (with-current-buffer (eddi-test-buffer rel)
+    (let ((list buffer-undo-list))
+      (while (null (car list)) (setq list (cdr list)))
+      (setq buffer-undo-list (primitive-undo 1 list)))))
+
+;;;; The module
+
+(ert-deftest eddi-module-loads ()
+  (eddi-load-module)
+  (should (featurep 'eddi-module))
+  (should (equal (eddi-module-version) eddi-version))
+  (dolist (fn '(eddi-module-new eddi-module-exec eddi-module-free eddi-module-cursor))
+    (should (fboundp fn))))
+
+(ert-deftest eddi-module-missing-is-one-clear-error ()
+  (let ((eddi-module-directory "/nonexistent/eddi")
+        (eddi--directory "/nonexistent/elisp/"))
+    (let ((err (should-error (eddi--find-module) :type 'user-error)))
+      (should (string-match-p "eddi-module.so not found in /nonexistent/eddi"
+                              (cadr err))))))
+
+(ert-deftest eddi-module-refuses-bad-arguments ()
+  (should-error (eddi-module-exec 'not-an-engine "s" "Help"))
+  (should-error (eddi-module-new "/nonexistent/folder/for/eddi"))
+  (let ((engine (eddi-module-new temporary-file-directory)))
+    (eddi-module-free engine)
+    (should-error (eddi-module-exec engine "s" "Help"))))
+
+(ert-deftest eddi-exec-returns-the-reply-text ()
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\n"))
+    (should (equal (eddi-exec "Open a.txt\nGoto 1:0\nStatus")
+                   "Ok, At 0:0, Length 2\nOk, At 1:0\nOk: Session s, File a.txt, At 1:0, Length 2"))
+    (should (equal (eddi-exec "Status" "other") (concat "Fail \"No session exists and this is "
+                                                        "not a session command\", Start one "
+                                                        "with \"Start <name>\"")))))
+
+;;;; Live buffers
+
+(ert-deftest eddi-edits-go-through-the-buffer ()
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\n"))
+    (should (equal (eddi-exec "Open a.txt") "Ok, At 0:0, Length 2"))
+    (should (eddi-test-buffer "a.txt"))
+    (should (equal (eddi-exec "Insert Line \"zero\"") "Ok, Inserted 1 line at 0, At 1:0"))
+    (should (equal (eddi-test-text "a.txt") "zero\none\ntwo\n"))
+    (should (buffer-modified-p (eddi-test-buffer "a.txt")))
+    ;; Not on disk until Save, which is save-buffer.
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "one\ntwo\n"))
+    (should (equal (eddi-exec "Save") "Ok, Bytes 13"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "zero\none\ntwo\n"))))
+
+(ert-deftest eddi-each-command-is-one-undo-step ()
+  (eddi-test-with-workspace '(("a.txt" . "a b a b a\n"))
+    (eddi-exec "Open a.txt")
+    (should (equal (eddi-exec "Replace \"a\" \"x\" All") "Ok, Replaced 3 occurrences"))
+    (should (equal (eddi-exec "Insert Line \"top\"\nInsert Line \"more\"")
+                   "Ok, Inserted 1 line at 0, At 1:0\nOk, Inserted 1 line at 1, At 2:0"))
+    (should (equal (eddi-test-text "a.txt") "top\nmore\nx b x b x\n"))
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "top\nx b x b x\n"))
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "x b x b x\n"))
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "a b a b a\n"))
+    ;; The mirror followed the user's undo.
+    (should (equal (eddi-exec "Show Line 0 0") "Ok: At 0:0, Lines 0:0, Txt a b a b a"))))
+
+(ert-deftest eddi-undo-through-eddi ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"zero\"")
+    (should (equal (eddi-exec "Undo") "Ok, Undid 1, At 0:0"))
+    (should (equal (eddi-test-text "a.txt") "one\n"))
+    (should (equal (eddi-exec "Redo") "Ok, Redid 1, At 1:0"))
+    (should (equal (eddi-test-text "a.txt") "zero\none\n"))))
+
+(ert-deftest eddi-markers-and-point-move-as-if-typed ()
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\nthree\n"))
+    (eddi-exec "Open a.txt")
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (goto-char 9)                     ; "three"
+      (let ((marker (copy-marker 5)))   ; "two"
+        (eddi-exec "Insert Line \"zero\"")
+        (should (equal (buffer-substring marker (+ marker 3)) "two"))
+        (should (equal (buffer-substring (point) (+ (point) 5)) "three"))))))
+
+(ert-deftest eddi-non-ascii-positions ()
+  (eddi-test-with-workspace '(("u.txt" . "\346\227\245\346\234\254 caf\303\251\nemoji \360\237\216\211 x\n"))
+    (eddi-exec "Open u.txt")
+    (should (equal (eddi-exec "Find \"café\"") "Ok, At 0:3"))
+    (should (equal (eddi-exec "Goto 1:7\nInsert Block \"✓\"")
+                   "Ok, At 1:7\nOk, Inserted 1 line at 1, At 1:8"))
+    (should (equal (eddi-test-text "u.txt") "日本 café\nemoji 🎉✓ x\n"))
+    (with-current-buffer (eddi-test-buffer "u.txt")
+      (goto-char (point-min))
+      (insert "ü"))                     ; the user types a multi-byte character
+    (should (equal (eddi-exec "Show Line 0 0") "Ok: At 0:0, Lines 0:0, Txt ü日本 café"))
+    (should (equal (eddi-exec "Save") "Ok, Bytes 31"))
+    (should (equal (decode-coding-string (eddi-transcript--read (eddi-test-path "u.txt")) 'utf-8)
+                   "ü日本 café\nemoji 🎉✓ x\n"))))
+
+(ert-deftest eddi-crlf-buffers ()
+  (eddi-test-with-workspace '(("c.txt" . "one\r\ntwo\r\n"))
+    (eddi-exec "Open c.txt")
+    (with-current-buffer (eddi-test-buffer "c.txt")
+      (should (eq (coding-system-eol-type buffer-file-coding-system) 1)))
+    (should (equal (eddi-test-text "c.txt") "one\ntwo\n"))
+    (should (equal (eddi-exec "Goto 1:3\nInsert Block \"!\"") "Ok, At 1:3\nOk, Inserted 1 line at 1, At 1:4"))
+    (should (equal (eddi-exec "Save") "Ok, Bytes 11"))
+    (should (equal (eddi-transcript--read (eddi-test-path "c.txt")) "one\r\ntwo!\r\n"))))
+
+(ert-deftest eddi-buffer-with-unsaved-user-edits ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (with-current-buffer (find-file-noselect (eddi-test-path "a.txt"))
+      (goto-char (point-max))
+      (insert "typed by the user\n"))
+    (should (equal (eddi-exec "Open a.txt") "Ok, At 0:0, Length 2"))
+    (should (equal (eddi-exec "Show Line 1 0") "Ok: At 1:0, Lines 1:1, Txt typed by the user"))
+    (should (equal (eddi-exec "Diff") "Ok: +1 -0 lines"))
+    ;; A buffer eddi did not visit is not killed by Close.
+    (should (equal (eddi-exec "Close") "Ok"))
+    (should (eddi-test-buffer "a.txt"))))
+
+(ert-deftest eddi-user-typing-between-commands ()
+  (eddi-test-with-workspace '(("a.txt" . "alpha\nbeta\ngamma\n"))
+    (eddi-exec "Open a.txt\nGoto 1:2\nBookmark b 2:0")
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (goto-char (point-min))
+      (insert "new first line\n")       ; before the cursor: it moves down
+      (goto-char (point-max))
+      (insert "last\n"))                ; after it: no effect
+    (should (equal (eddi-exec "Status") "Ok: Session s, File a.txt, At 2:2, Length 5, Modified"))
+    (should (equal (eddi-exec "Goto Bookmark b") "Ok, At 3:0"))
+    (should (equal (eddi-exec "Insert Block \"[\"") "Ok, Inserted 1 line at 3, At 3:1"))
+    (should (equal (eddi-test-text "a.txt") "new first line\nalpha\nbeta\n[gamma\nlast\n"))
+    ;; Typing inside the buffer while other trackers exist, then a delete.
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (goto-char (point-min))
+      (delete-char 4))
+    (should (equal (eddi-exec "Show Line 0 0") "Ok: At 0:0, Lines 0:0, Txt first line"))))
+
+(ert-deftest eddi-two-senders-share-a-buffer ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (should (equal (eddi-exec "Start other" "bob") "Ok"))
+    (eddi-exec "Open a.txt")
+    (eddi-exec "Open a.txt" "bob")
+    (eddi-exec "Insert Line \"from tester\"")
+    (should (equal (eddi-exec "Show Line 0 0" "bob") "Ok: At 0:0, Lines 0:0, Txt from tester"))
+    (should (equal (eddi-exec "Goto EndOfFile\nInsert Line \"from bob\"" "bob")
+                   "Ok, At 2:0\nOk, Inserted 1 line at 2, At 3:0"))
+    (should (equal (eddi-test-text "a.txt") "from tester\none\nfrom bob\n"))
+    (should (equal (eddi-exec "Show Line 2 0") "Ok: At 2:0, Lines 2:2, Txt from bob"))))
+
+(ert-deftest eddi-killed-buffer ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt")
+    (kill-buffer (eddi-test-buffer "a.txt"))
+    (should (equal (eddi-exec "Insert Line \"x\"")
+                   "Fail \"Buffer was killed\", Close it, then Open it again"))
+    (should (equal (eddi-exec "Close") "Ok"))
+    (should (equal (eddi-exec "Open a.txt\nShow Line 0 0")
+                   "Ok, At 0:0, Length 1\nOk: At 0:0, Lines 0:0, Txt one"))))
+
+(ert-deftest eddi-read-only-buffer ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt")
+    (with-current-buffer (eddi-test-buffer "a.txt") (setq buffer-read-only t))
+    (should (equal (eddi-exec "Insert Line \"x\"")
+                   "Fail \"Buffer is read-only\", Make it writable (C-x C-q) first"))
+    (should (equal (eddi-test-text "a.txt") "one\n"))
+    (should (equal (eddi-exec "Status") "Ok: Session s, File a.txt, At 0:0, Length 1"))))
+
+(ert-deftest eddi-file-changed-on-disk-behind-a-modified-buffer ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"x\"")
+    (eddi-transcript--write (eddi-test-path "a.txt") "changed elsewhere\n")
+    (should (equal (eddi-exec "Save") "Fail \"File changed on disk since Open\""))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "changed elsewhere\n"))
+    (should (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
+(ert-deftest eddi-user-save-is-not-a-change-on-disk ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"x\"")
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (insert "y")
+      (save-buffer))
+    ;; The user typed "y" at their point, the start of the buffer.
+    (should (equal (eddi-exec "Insert Line \"z\"\nSave") "Ok, Inserted 1 line at 1, At 2:0\nOk, Bytes 9"))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "yx\nz\none\n"))))
+
+(ert-deftest eddi-quit-midway-leaves-no-half-edit ()
+  (eddi-test-with-workspace '(("a.txt" . "a a a a\n"))
+    (eddi-exec "Open a.txt")
+    (let* ((calls 0)
+           (eddi-after-edit-functions
+            (list (lambda (&rest _) (when (= (cl-incf calls) 3) (signal 'quit nil))))))
+      (should (condition-case nil
+                  (progn (eddi-exec "Replace \"a\" \"bb\" All") nil)
+                (quit t))))
+    (should (equal (eddi-test-text "a.txt") "a a a a\n"))
+    (should (equal (eddi-exec "Replace \"a\" \"c\" All") "Ok, Replaced 4 occurrences"))
+    (should (equal (eddi-test-text "a.txt") "c c c c\n"))))
+
+(ert-deftest eddi-narrowed-buffer-is-edited-whole ()
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\nthree\n"))
+    (eddi-exec "Open a.txt")
+    (with-current-buffer (eddi-test-buffer "a.txt") (narrow-to-region 5 8))
+    (should (equal (eddi-exec "Goto EndOfFile\nInsert Line \"four\"")
+                   "Ok, At 3:0\nOk, Inserted 1 line at 3, At 4:0"))
+    (should (equal (eddi-test-text "a.txt") "one\ntwo\nthree\nfour\n"))))
+
+(ert-deftest eddi-close-kills-the-buffer-eddi-visited ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"x\"")
+    (should (equal (eddi-exec "Close") "Ok, Unsaved changes discarded"))
+    (should-not (eddi-test-buffer "a.txt"))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "one\n"))))
+
+;;;; The UI
+
+(ert-deftest eddi-transcript-buffer-sends-on-ret ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (let ((eddi-session-name nil)
+          (eddi-history nil))
+      (when (get-buffer "*eddi*") (kill-buffer "*eddi*"))
+      (eddi)
+      (with-current-buffer "*eddi*"
+        (should (derived-mode-p 'eddi-mode))
+        (goto-char (point-max))
+        (insert "Open a.txt")
+        (eddi-send-input)
+        (goto-char (point-max))
+        (insert "Find \"nope\"")
+        (eddi-send-input)
+        (should (string-match-p "^To Eddi: Open a.txt\nEddi : Ok, At 0:0, Length 1\n"
+                                (buffer-string)))
+        (should (string-match-p "^Eddi : Fail \"Not found\"" (buffer-string)))
+        (should (string-suffix-p "To Eddi: " (buffer-string)))
+        (should (equal eddi-history '("Find \"nope\"" "Open a.txt")))
+        (eddi-previous-input)
+        (should (string-suffix-p "To Eddi: Find \"nope\"" (buffer-string)))
+        ;; The conversation above the prompt cannot be edited.
+        (goto-char 3)
+        (should-error (insert "x") :type 'text-read-only))
+      (kill-buffer "*eddi*"))))
+
+(ert-deftest eddi-send-records-and-shows-the-cursor ()
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\n"))
+    (should (equal (eddi-send "Open a.txt\nGoto 1:1") "Ok, At 0:0, Length 2\nOk, At 1:1"))
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (should (overlayp eddi--cursor-overlay))
+      (should (eq (overlay-buffer eddi--cursor-overlay) (current-buffer)))
+      (should (= (overlay-start eddi--cursor-overlay) 6)))
+    (with-current-buffer "*eddi*"
+      (should (string-match-p "Eddi : Ok, At 1:1" (buffer-string))))
+    (kill-buffer "*eddi*")))
+
+(ert-deftest eddi-undo-session-in-every-buffer ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"x\"\nInsert Line \"y\"\nOpen b.txt\nInsert Line \"z\"")
+    (should (= (eddi-undo-session) 3))
+    (should (equal (eddi-test-text "a.txt") "one\n"))
+    (should (equal (eddi-test-text "b.txt") "two\n"))
+    (should (equal (eddi-exec "Status") "Ok: Session s, File b.txt, At 0:0, Length 1, Open 2"))))
+
+(ert-deftest eddi-multi-file-preview-reject ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))
+    (let ((eddi-preview-multi-file t))
+      (eddi-run "Open a.txt\nInsert Line \"x\"\nOpen b.txt\nInsert Line \"y\"")
+      (with-current-buffer "*eddi-preview*"
+        (should (derived-mode-p 'diff-mode))
+        (should (string-match-p "^\\+x$" (buffer-string)))
+        (should (string-match-p "^\\+y$" (buffer-string)))
+        (eddi-preview-reject))
+      (should-not (get-buffer "*eddi-preview*"))
+      (should (equal (eddi-test-text "a.txt") "one\n"))
+      (should (equal (eddi-test-text "b.txt") "two\n"))
+      (eddi-run "Open a.txt\nInsert Line \"x\"\nOpen b.txt\nInsert Line \"y\"")
+      (with-current-buffer "*eddi-preview*" (eddi-preview-accept))
+      (should (equal (eddi-test-text "a.txt") "x\none\n")))))
+
+;;;; The transcript suite
+
+(ert-deftest eddi-transcripts-through-the-module ()
+  (let ((failures nil))
+    (dolist (file (directory-files eddi-test-transcripts t "\\.eddi\\'"))
+      (setq failures (append failures (eddi-transcript-run file eddi-test-fixtures))))
+    (should (equal failures nil))))
+
+;;;; Batch entry
+
+(defun eddi-test-batch ()
+  "Run every eddi test; print \"ert: N passed, N failed\"; exit 1 on failure.
+Arguments after -f eddi-test-batch: FIXTURES TRANSCRIPTS."
+  (setq eddi-test-fixtures (pop command-line-args-left)
+        eddi-test-transcripts (pop command-line-args-left))
+  (eddi-load-module)
+  (let* ((stats (ert-run-tests-batch "^eddi-"))
+         (failed (+ (ert-stats-completed-unexpected stats)))
+         (passed (ert-stats-completed-expected stats)))
+    (princ (format "ert: %d passed, %d failed\n" passed failed))
+    (kill-emacs (if (> failed 0) 1 0))))
+
+(provide 'eddi-test)
+
+;;; eddi-test.el ends here
