@@ -39,6 +39,7 @@ EddiSession *eddi_sessions_start(EddiSessionManager *self, const char *name,
 
 static void session__free(EddiSession *self) {
   eddi_session_cancel_confirm(self);
+  eddi_edit_state_free(self->edit_state);
   for (size_t i = 0; i < self->docs.len; i++) eddi_doc_free(self->docs.items[i]);
   array_free(&self->docs);
   for (size_t i = 0; i < self->changes.len; i++) eddi_free(self->changes.items[i].path);

@@ -42,7 +42,12 @@ typedef struct {
   Array(FileChanges) changes;
   bool raw_payloads;
   ReplaceConfirm confirm;
+  /* Edit formats' state (hashline snapshots, registers), made on first use
+   * and freed with eddi_edit_state_free (module/edit/). */
+  struct EddiEditState *edit_state;
 } EddiSession;
+
+void eddi_edit_state_free(struct EddiEditState *state);
 
 typedef struct {
   Array(EddiSession *) sessions;

@@ -60,6 +60,7 @@ extern const CommandGroup search_command_group;
 extern const CommandGroup edit_command_group;
 extern const CommandGroup history_command_group;
 extern const CommandGroup structure_command_group;
+extern const CommandGroup edit_format_command_group;
 
 const CommandSpec *eddi_command_find(const char *name);
 /* The name closest to a misspelt verb, or NULL. */

@@ -17,6 +17,7 @@ static const CommandGroup *const command_groups[] = {
     &edit_command_group,
     &history_command_group,
     &structure_command_group,
+    &edit_format_command_group,
 };
 
 #define GROUP_COUNT (sizeof command_groups / sizeof command_groups[0])

@@ -1,0 +1,64 @@
+/* transaction.h - a change to several files, validated whole, then written.
+ *
+ * Every edit format builds its change in a transaction: it loads the files it
+ * touches (the open document's text when the session has the file open, the
+ * decoded disk file otherwise), computes each file's new text in memory and
+ * fails with nothing written if any part is wrong. Only then does commit
+ * write: open documents through eddi_doc_replace and a save, so that undo
+ * and a live Emacs buffer see the edit; other files with
+ * eddi_disk_write_atomic (temp file, fsync, rename), keeping their BOM, line
+ * endings and mode. Deletions come last. When a write fails, the files
+ * already written are put back as they were and the error is reported.
+ */
+#ifndef EDDI_EDIT_TRANSACTION_H
+#define EDDI_EDIT_TRANSACTION_H
+
+#include "disk_backend.h"
+#include "engine.h"
+
+typedef enum {
+  EDIT_KEEP,   /* read only */
+  EDIT_WRITE,  /* result becomes the file's text */
+  EDIT_DELETE, /* the file goes */
+} EddiEditAction;
+
+typedef struct {
+  char *rel; /* workspace path */
+  char *abs;
+  EddiDoc *doc;  /* open in the session, or NULL */
+  bool exists;   /* a file was there before */
+  bool is_dir;   /* a folder is there */
+  EddiFileFormat format;
+  unsigned mode;
+  StrBuf raw;    /* the bytes on disk before (disk files), to put back */
+  StrBuf text;   /* the decoded text before */
+  StrBuf result; /* the decoded text after (EDIT_WRITE) */
+  EddiEditAction action;
+  bool done;     /* commit wrote or deleted it */
+} EddiEditFile;
+
+typedef struct {
+  EddiEngine *engine;
+  EddiSession *session; /* may be NULL (JSON-RPC calls without a session) */
+  Array(EddiEditFile *) files;
+} EddiEditTxn;
+
+void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session);
+void eddi_edit_txn_free(EddiEditTxn *self);
+
+/* The transaction's entry for path (resolved inside the workspace; a path
+ * named twice gives the same entry). A missing file is not an error here:
+ * (*file)->exists is false. Fails for paths outside the workspace and files
+ * that cannot be read or decoded. */
+int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
+                       EddiError *err);
+
+/* Set the new text of file (copied). */
+void eddi_edit_file_write(EddiEditFile *self, const char *text, size_t len);
+void eddi_edit_file_delete(EddiEditFile *self);
+
+/* Write every EDIT_WRITE file, then delete every EDIT_DELETE one; on a
+ * failure put back what was done and return the error. */
+int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err);
+
+#endif
