@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* memmem */
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1000,35 +1001,41 @@ static bool st__word_used(EddiDoc *doc, const char *word, size_t from, size_t to
   return used;
 }
 
-/* Local when relative (".x", "./x"), quoted like a C local include, or a
- * file of the workspace; else external. */
+/* Local when relative ("./x", ".x") or naming a file of the workspace
+ * (beside the document or from the root, dots read as folders: foo.bar ->
+ * foo/bar.py); else external. Quotes and angle brackets are not part of the
+ * name; <x.h> is always external. */
 static bool st__import_local(CommandContext *ctx, EddiDoc *doc, const char *module) {
-  if (module[0] == '.' || module[0] == '"' || module[0] == '\'' || module[0] == '`') {
-    const char *m = module + (module[0] != '.');
-    return m[0] == '.' || m[0] == '/' || module[0] == '"';
-  }
   if (module[0] == '<') return false;
-  /* foo.bar -> foo/bar.<ext> beside the document or at the root. */
-  StrBuf rel = {0};
-  for (const char *p = module; *p; p++) strbuf_putc(&rel, *p == '.' ? '/' : *p);
-  bool found = false;
+  char *name = eddi_strdup(module + (module[0] == '"' || module[0] == '\'' || module[0] == '`'));
+  size_t n = strlen(name);
+  if (n && (name[n - 1] == '"' || name[n - 1] == '\'' || name[n - 1] == '`')) name[--n] = '\0';
+  bool found = name[0] == '.' || name[0] == '/';
   char *dir = eddi_strdup(doc->path);
   char *slash = strrchr(dir, '/');
   if (slash) *slash = '\0';
   else dir[0] = '\0';
   const EddiLang *lang = doc->syntax->lang;
-  for (int base = 0; base < 2 && !found; base++) {
-    for (size_t k = 0; k < EDDI_LANG_LIST_MAX && lang->extensions[k] && !found; k++) {
+  StrBuf dotted = {0};
+  for (const char *p = name; *p; p++) strbuf_putc(&dotted, *p == '.' ? '/' : *p);
+  for (int form = 0; form < 4 && !found; form++) {
+    /* form 0-1: as written, beside the document / at the root; 2-3: dotted. */
+    const char *rel = form < 2 ? name : dotted.data;
+    bool beside = form % 2 == 0 && dir[0];
+    for (size_t k = 0; k <= EDDI_LANG_LIST_MAX && !found; k++) {
+      const char *ext = k == 0 ? "" : lang->extensions[k - 1];
+      if (!ext) break;
       StrBuf path = {0};
-      strbuf_printf(&path, "%s/%s%s%s", ctx->engine->root, base == 0 && dir[0] ? dir : "",
-                    base == 0 && dir[0] ? "/" : "", rel.data);
-      strbuf_puts(&path, lang->extensions[k]);
-      found = access(path.data, F_OK) == 0;
+      strbuf_printf(&path, "%s/%s%s%s%s", ctx->engine->root, beside ? dir : "", beside ? "/" : "",
+                    rel, ext);
+      struct stat st;
+      found = *rel && stat(path.data, &st) == 0 && S_ISREG(st.st_mode);
       strbuf_free(&path);
     }
   }
+  strbuf_free(&dotted);
   eddi_free(dir);
-  strbuf_free(&rel);
+  eddi_free(name);
   return found;
 }
 

@@ -160,6 +160,46 @@ static int syntax__capture_kind(const char *name, uint32_t len, const char **par
   return -1;
 }
 
+/* The C runtime leaves text predicates to its caller. Queries here use
+ * #eq? and #not-eq? (a capture against a string or another capture); a
+ * pattern with any other predicate never matches, so a query cannot ask for
+ * something this code silently ignores. */
+static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *match,
+                                    const EddiText *text) {
+  uint32_t steps;
+  const TSQueryPredicateStep *step = ts_query_predicates_for_pattern(query, match->pattern_index,
+                                                                     &steps);
+  for (uint32_t i = 0; i < steps;) {
+    uint32_t end = i;
+    while (end < steps && step[end].type != TSQueryPredicateStepTypeDone) end++;
+    if (end - i != 3 || step[i].type != TSQueryPredicateStepTypeString ||
+        step[i + 1].type != TSQueryPredicateStepTypeCapture)
+      return false;
+    uint32_t len;
+    const char *op = ts_query_string_value_for_id(query, step[i].value_id, &len);
+    bool negate = strcmp(op, "not-eq?") == 0;
+    if (!negate && strcmp(op, "eq?") != 0) return false;
+    char *left = NULL, *right = NULL;
+    for (uint16_t c = 0; c < match->capture_count; c++) {
+      const TSQueryCapture *capture = &match->captures[c];
+      if (capture->index == step[i + 1].value_id && !left)
+        left = eddi_text_dup(text, ts_node_start_byte(capture->node),
+                             ts_node_end_byte(capture->node));
+      if (step[i + 2].type == TSQueryPredicateStepTypeCapture &&
+          capture->index == step[i + 2].value_id && !right)
+        right = eddi_text_dup(text, ts_node_start_byte(capture->node),
+                              ts_node_end_byte(capture->node));
+    }
+    if (step[i + 2].type == TSQueryPredicateStepTypeString)
+      right = eddi_strdup(ts_query_string_value_for_id(query, step[i + 2].value_id, &len));
+    bool equal = left && right && strcmp(left, right) == 0;
+    eddi_free(left), eddi_free(right);
+    if (equal == negate) return false;
+    i = end + 1;
+  }
+  return true;
+}
+
 static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
   const EddiLang *lang = self->lang;
   if (!lang->structure) return;
@@ -167,6 +207,7 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
   ts_query_cursor_exec(cursor, lang->structure, ts_tree_root_node(self->tree));
   TSQueryMatch match;
   while (ts_query_cursor_next_match(cursor, &match)) {
+    if (!syntax__predicates_hold(lang->structure, &match, text)) continue;
     EddiElement element = {.parent = -1};
     bool found = false;
     char *owner = NULL;
@@ -261,21 +302,30 @@ const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
   EddiDetails *d = &self->details;
   while (ts_query_cursor_next_capture(cursor, &match, &index)) {
     const TSQueryCapture *capture = &match.captures[index];
+    if (!syntax__predicates_hold(query, &match, text)) continue;
     uint32_t len;
     const char *name = ts_query_capture_name_for_id(query, capture->index, &len);
     EddiSpan span = {ts_node_start_byte(capture->node), ts_node_end_byte(capture->node)};
 #define SYNTAX_IS(s) (len == sizeof(s) - 1 && memcmp(name, s, len) == 0)
-    if (SYNTAX_IS("decorator")) array_push(&d->decorators, span);
-    else if (SYNTAX_IS("comment")) array_push(&d->comments, span);
-    else if (SYNTAX_IS("decision")) array_push(&d->decisions, span);
-    else if (SYNTAX_IS("nesting")) array_push(&d->nestings, span);
-    else if (SYNTAX_IS("call.name")) array_push(&d->calls, span);
-    else if (SYNTAX_IS("import.name")) array_push(&d->import_names, span);
+    /* An alternation of keywords can capture one node once per keyword:
+     * captures come in order, so a repeat is the previous one. */
+#define SYNTAX_ADD(list)                                                          \
+  do {                                                                            \
+    if (!(list)->len || array_back(list)->start != span.start ||                  \
+        array_back(list)->end != span.end)                                        \
+      array_push(list, span);                                                     \
+  } while (0)
+    if (SYNTAX_IS("decorator")) SYNTAX_ADD(&d->decorators);
+    else if (SYNTAX_IS("comment")) SYNTAX_ADD(&d->comments);
+    else if (SYNTAX_IS("decision")) SYNTAX_ADD(&d->decisions);
+    else if (SYNTAX_IS("nesting")) SYNTAX_ADD(&d->nestings);
+    else if (SYNTAX_IS("call.name")) SYNTAX_ADD(&d->calls);
+    else if (SYNTAX_IS("import.name")) SYNTAX_ADD(&d->import_names);
+#undef SYNTAX_ADD
 #undef SYNTAX_IS
   }
   ts_query_cursor_delete(cursor);
   self->details_ready = true;
-  EDDI_UNUSED(text);
   return d;
 }
 
@@ -312,8 +362,10 @@ int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError 
   if (!self->lang) return eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);
   size_t limit = max_bytes ? max_bytes : EDDI_SYNTAX_MAX_BYTES_DEFAULT;
   if (eddi_text_len(&doc->text) > limit) {
-    eddi_error_set(err, EDDI_ETOOBIG, "File is over %zu MB: handled as plain text",
-                   limit >> 20);
+    if (limit % ((size_t)1 << 20) == 0)
+      eddi_error_set(err, EDDI_ETOOBIG, "File is over %zu MB: handled as plain text", limit >> 20);
+    else
+      eddi_error_set(err, EDDI_ETOOBIG, "File is over %zu bytes: handled as plain text", limit);
     eddi_error_hint(err, "Use Find, Show Block and Delete Block");
     return EDDI_ETOOBIG;
   }

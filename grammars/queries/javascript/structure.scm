@@ -1,0 +1,34 @@
+(function_declaration
+  name: (identifier) @function.name
+  parameters: (formal_parameters) @parameters
+  body: (statement_block) @body) @function
+(generator_function_declaration
+  name: (identifier) @function.name
+  parameters: (formal_parameters) @parameters
+  body: (statement_block) @body) @function
+(lexical_declaration (variable_declarator
+  name: (identifier) @function.name
+  value: [(arrow_function parameters: (formal_parameters) @parameters body: (_) @body)
+          (function_expression parameters: (formal_parameters) @parameters body: (_) @body)])) @function
+
+(class_declaration name: (identifier) @class.name body: (class_body) @body) @class
+
+(method_definition
+  name: (_) @method.name
+  parameters: (formal_parameters) @parameters
+  body: (statement_block) @body) @method
+
+(program (lexical_declaration (variable_declarator
+  name: (identifier) @variable.name
+  value: [(number) (string) (template_string) (object) (array) (true) (false) (null)
+          (identifier) (member_expression) (call_expression) (new_expression)
+          (binary_expression)])) @variable)
+(program (variable_declaration (variable_declarator name: (identifier) @variable.name)) @variable)
+(class_body (field_definition property: (property_identifier) @variable.name) @variable)
+
+(import_statement source: (string (string_fragment) @import.module)) @import
+(program (lexical_declaration (variable_declarator
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments (string (string_fragment) @import.module)))))
+  @import (#eq? @_require "require"))
