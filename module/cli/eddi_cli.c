@@ -2,7 +2,9 @@
  *
  * Runs commands given with -c, else the lines of SCRIPT, else the lines of
  * standard input (a prompt when it is a terminal), each line as one message,
- * and prints one reply per command. Exits 1 when any command failed. The
+ * and prints one reply per command. "-" reads all of standard input as one
+ * message, so a body can be piped: { echo Patch; cat fix.patch; } | eddi -.
+ * Exits 1 when any command failed. The
  * messages go to an embedded engine over DIR, or with --nats to an
  * eddi-server (cli_nats.h). */
 #include <errno.h>
@@ -26,10 +28,11 @@ typedef struct {
 } CliTarget;
 
 static void cli__usage(FILE *out) {
-  fputs("usage: eddi [--root DIR | --nats URL] [--sender NAME] [-c COMMAND]... [SCRIPT]\n"
+  fputs("usage: eddi [--root DIR | --nats URL] [--sender NAME] [-c COMMAND]... [SCRIPT | -]\n"
         "Runs EddiSpeak commands against the files under DIR (default: the current\n"
         "folder), or sends them to an eddi-server at the NATS URL: each -c COMMAND,\n"
-        "else each line of SCRIPT, else each line of standard input. Prints one\n"
+        "else each line of SCRIPT, else each line of standard input; with -, all\n"
+        "of standard input as one message (a command and its body). Prints one\n"
         "reply per command; exits 1 if any failed.\n"
         "Start with: Start <session>, then Open <file>. 'Help' lists the commands.\n",
         out);
@@ -67,6 +70,20 @@ static bool cli__run(CliTarget *target, const char *text, size_t len, bool inter
   return ok;
 }
 
+/* All of in as one message (a body command and its body). */
+static bool cli__run_whole(CliTarget *target, FILE *in) {
+  size_t cap = 65536, len = 0;
+  char *text = malloc(cap);
+  for (size_t n; text && (n = fread(text + len, 1, cap - len, in)) > 0;) {
+    len += n;
+    if (len == cap) text = realloc(text, cap *= 2);
+  }
+  if (!text) return false;
+  bool ok = cli__run(target, text, len, false);
+  free(text);
+  return ok;
+}
+
 /* Each line of in is one message; blank and '#' lines are skipped. */
 static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
   bool ok = true;
@@ -89,6 +106,7 @@ static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
 
 int main(int argc, char **argv) {
   const char *root = ".", *sender = "cli", *script = NULL, *nats_url = NULL;
+  bool whole_stdin = false; /* "-": all of stdin is one message */
   const char **commands = calloc((size_t)argc, sizeof *commands);
   size_t command_count = 0;
   for (int i = 1; i < argc; i++) {
@@ -105,6 +123,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "-c")) commands[command_count++] = argv[++i];
     else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return cli__usage(stdout), 0;
     else if (!strcmp(arg, "--version")) return puts("eddi " EDDI_VERSION), 0;
+    else if (!strcmp(arg, "-")) whole_stdin = true;
     else if (arg[0] == '-' && arg[1]) {
       fprintf(stderr, "eddi: unknown option %s\n", arg);
       cli__usage(stderr);
@@ -127,6 +146,8 @@ int main(int argc, char **argv) {
   if (command_count) {
     for (size_t i = 0; i < command_count; i++)
       ok &= cli__run(&target, commands[i], strlen(commands[i]), false);
+  } else if (whole_stdin) {
+    ok = cli__run_whole(&target, stdin);
   } else if (script) {
     FILE *in = fopen(script, "r");
     if (!in) {

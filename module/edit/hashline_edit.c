@@ -554,9 +554,11 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
     rc = eddi_hashline_apply(&run->parsed, file->rel, file->text.data ? file->text.data : "",
                              file->text.len, &registers, &run->result, &run->changed, err);
     if (rc < 0) {
-      char what[EDDI_ERROR_MAX];
+      char what[EDDI_ERROR_MAX], hint[EDDI_ERROR_MAX];
       snprintf(what, sizeof what, "%s", err->what);
+      snprintf(hint, sizeof hint, "%s", err->hint);
       eddi_error_set(err, rc, "%s: %s", file->rel, what);
+      if (hint[0]) eddi_error_hint(err, "%s", hint);
       break;
     }
     run->no_change = run->result.len == file->text.len &&

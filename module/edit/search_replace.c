@@ -370,6 +370,8 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
                            "</modified></change>");
     } else {
       eddi_edit_file_write(file, content, len);
+      /* A message's last line often comes without its newline. */
+      if (len && content[len - 1] != '\n') strbuf_putc(&file->result, '\n');
     }
   }
   size_t count = 0;
