@@ -453,7 +453,7 @@ static int st__insert_definition(CommandContext *ctx, EddiDoc *doc, EddiSyntax *
     eddi_error_hint(ctx->err, "Goto Class <name> first");
     return EDDI_ENOENT;
   }
-  if (kind != 1 && eddi_syntax_innermost(syn, doc->cursor, EDDI_ELEMENT_CLASS) < 0) cls = -1;
+  if (!method) cls = -1; /* Function and Class go to the top level */
   size_t line;
   char *indent;
   size_t blanks;
@@ -648,13 +648,17 @@ int structure_delete(CommandContext *ctx) {
   size_t end = st__element_end(doc, e);
   size_t first = st__line_of(doc, start);
   size_t last = st__line_of(doc, end - 1);
-  /* Take the blank lines after it too when it stood between blank lines
-   * (or at the top), so the spacing around stays as it was. */
-  bool blank_above = first == 0 || st__line_blank(doc, first - 1);
-  if (blank_above) {
-    size_t l = last + 1;
-    while (l < doc->text.newlines && st__line_blank(doc, l)) l++;
-    if (l > last + 1) end = eddi_text_line_start(&doc->text, l);
+  /* Take one separator with it, so the spacing around stays as it was:
+   * the blank lines above it when there are blank lines below (or nothing
+   * below) too, else at the top of the file the blank lines below. */
+  size_t below = last + 1;
+  while (below < doc->text.newlines && st__line_blank(doc, below)) below++;
+  bool blank_below = below > last + 1 || end == eddi_text_len(&doc->text);
+  if (first > 0 && st__line_blank(doc, first - 1) && blank_below) {
+    while (first > 0 && st__line_blank(doc, first - 1)) first--;
+    start = eddi_text_line_start(&doc->text, first);
+  } else if (first == 0 && below > last + 1) {
+    end = eddi_text_line_start(&doc->text, below);
   }
   size_t lines = st__line_of(doc, end) - first;
   if (end == eddi_text_len(&doc->text) && end > 0 &&
@@ -914,6 +918,16 @@ static int cmd_modify(CommandContext *ctx) {
   }
   size_t start = e->start;
   char *display = eddi_element_display(e);
+  if (change == RENAME || change == SET_VISIBILITY) {
+    /* Say the name it has now. */
+    for (size_t i = 0; i < edits.len; i++)
+      if (edits.items[i].start == e->name_start && edits.items[i].end == e->name_end) {
+        eddi_free(display);
+        EddiElement renamed = *e;
+        renamed.name = edits.items[i].text;
+        display = eddi_element_display(&renamed);
+      }
+  }
   if (rc == 0) rc = st__apply(ctx, doc, &edits);
   else {
     for (size_t i = 0; i < edits.len; i++) eddi_free(edits.items[i].text);
