@@ -7,7 +7,24 @@
 
 /* ---------------------------------------------------------------- tags */
 
+/* Whether no line of text ends in a space, tab or CR: then the text is its
+ * own normal form and hashes in one call. */
+static bool tag__clean(const char *text, size_t len) {
+  if (memchr(text, '\r', len)) return false;
+  for (const char *p = text, *end = text + len; p < end;) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *line_end = nl ? nl : end;
+    if (line_end > p && (line_end[-1] == ' ' || line_end[-1] == '\t')) return false;
+    p = line_end + 1;
+  }
+  return true;
+}
+
 void eddi_hashline_tag(const char *text, size_t len, char tag[5]) {
+  if (tag__clean(text, len)) {
+    snprintf(tag, 5, "%04X", (unsigned)(XXH32(text, len, 0) & 0xFFFF));
+    return;
+  }
   XXH32_state_t *state = XXH32_createState();
   XXH32_reset(state, 0);
   const char *p = text, *end = text + len;
