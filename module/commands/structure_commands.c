@@ -1250,13 +1250,12 @@ static int cmd_analyze(CommandContext *ctx) {
       strbuf_printf(&out, "%s has complexity %zu, ", eddi_element_kind_name(target->kind),
                     st__metrics(doc, syn, target_index).complexity);
     } else {
-      size_t functions = 0, classes = 0, imports = 0;
+      size_t functions = 0, classes = 0;
       for (size_t i = 0; i < syn->elements.len; i++) {
         const EddiElement *e = &syn->elements.items[i];
         if (e->start < from || e->end > to || (target && e == target)) continue;
         functions += (e->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD)) != 0;
         classes += e->kind == EDDI_ELEMENT_CLASS;
-        imports += e->kind == EDDI_ELEMENT_IMPORT;
       }
       strbuf_printf(&out, "%s has %zu %s, %zu %s, ", target ? "Class" : "File", classes,
                     classes == 1 ? "class" : "classes", functions,
