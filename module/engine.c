@@ -15,6 +15,7 @@
 
 #include "commands/command.h"
 #include "disk_backend.h"
+#include "search.h"
 #include "utf8.h"
 
 void eddi_config_default(EddiConfig *config) {
@@ -56,6 +57,7 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
 void eddi_engine_free(EddiEngine *self) {
   if (!self) return;
   eddi_sessions_free(&self->sessions);
+  eddi_pattern_cache_clear();
   eddi_free(self->root);
   eddi_free(self);
 }

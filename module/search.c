@@ -2,6 +2,7 @@
 #include "search.h"
 
 #include <ctype.h>
+#include <pthread.h>
 
 #include "lexer.h"
 #include "utf8.h"
@@ -49,6 +50,120 @@ static bool search__line_local(const char *src, size_t len, unsigned flags) {
   return true;
 }
 
+/* ---------------------------------------------------------------- cache */
+
+struct PatternCacheEntry {
+  char *source;
+  size_t len;
+  uint32_t options;
+  pcre2_code *code;
+  bool line_local;
+  unsigned refs;      /* patterns using it */
+  uint64_t last_used;
+  bool evicted;       /* out of the table; freed when its last pattern goes */
+};
+
+/* One per thread, so engines on different threads never share a match
+ * context or JIT stack. Plain malloc: this outlives any one engine. */
+static _Thread_local struct {
+  PatternCacheEntry *entries[EDDI_PATTERN_CACHE_SIZE];
+  uint64_t clock;
+  pcre2_match_context *context;
+  pcre2_jit_stack *jit_stack;
+} pattern_cache;
+
+static void search__entry_free(PatternCacheEntry *entry) {
+  pcre2_code_free(entry->code);
+  free(entry->source);
+  free(entry);
+}
+
+static PatternCacheEntry *search__cache_find(const char *text, size_t len, uint32_t options) {
+  for (size_t i = 0; i < EDDI_PATTERN_CACHE_SIZE; i++) {
+    PatternCacheEntry *entry = pattern_cache.entries[i];
+    if (entry && entry->len == len && entry->options == options &&
+        memcmp(entry->source, text, len) == 0)
+      return entry;
+  }
+  return NULL;
+}
+
+/* Put a new entry in a free slot, or in place of the least recently used. */
+static PatternCacheEntry *search__cache_add(const char *text, size_t len, uint32_t options,
+                                            pcre2_code *code, bool line_local) {
+  PatternCacheEntry *entry = calloc(1, sizeof *entry);
+  if (!entry || !(entry->source = malloc(len))) abort();
+  memcpy(entry->source, text, len);
+  entry->len = len;
+  entry->options = options;
+  entry->code = code;
+  entry->line_local = line_local;
+  size_t slot = 0;
+  for (size_t i = 0; i < EDDI_PATTERN_CACHE_SIZE; i++) {
+    PatternCacheEntry *old = pattern_cache.entries[i];
+    if (!old) {
+      slot = i;
+      break;
+    }
+    if (old->last_used < pattern_cache.entries[slot]->last_used) slot = i;
+  }
+  PatternCacheEntry *old = pattern_cache.entries[slot];
+  if (old) {
+    old->evicted = true;
+    if (old->refs == 0) search__entry_free(old);
+  }
+  pattern_cache.entries[slot] = entry;
+  return entry;
+}
+
+/* A thread that ends (eddi-server's engine thread) drops its cache too:
+ * the key's destructor runs at thread exit, while its TLS is still there. */
+static pthread_key_t pattern_cache_key;
+static pthread_once_t pattern_cache_once = PTHREAD_ONCE_INIT;
+
+static void search__thread_exit(void *unused) {
+  EDDI_UNUSED(unused);
+  eddi_pattern_cache_clear();
+}
+
+static void search__make_key(void) { pthread_key_create(&pattern_cache_key, search__thread_exit); }
+
+static pcre2_match_context *search__thread_context(void) {
+  if (!pattern_cache.context) {
+    pthread_once(&pattern_cache_once, search__make_key);
+    pthread_setspecific(pattern_cache_key, &pattern_cache);
+    pattern_cache.context = pcre2_match_context_create(NULL);
+    if (!pattern_cache.context) abort();
+    pcre2_set_match_limit(pattern_cache.context, EDDI_REGEX_MATCH_LIMIT);
+    pattern_cache.jit_stack =
+        pcre2_jit_stack_create(EDDI_JIT_STACK_START, EDDI_JIT_STACK_MAX, NULL);
+    if (pattern_cache.jit_stack)
+      pcre2_jit_stack_assign(pattern_cache.context, NULL, pattern_cache.jit_stack);
+  }
+  return pattern_cache.context;
+}
+
+void eddi_pattern_cache_clear(void) {
+  bool in_use = false;
+  for (size_t i = 0; i < EDDI_PATTERN_CACHE_SIZE; i++) {
+    PatternCacheEntry *entry = pattern_cache.entries[i];
+    if (!entry) continue;
+    if (entry->refs) {
+      in_use = true;
+      continue;
+    }
+    search__entry_free(entry);
+    pattern_cache.entries[i] = NULL;
+  }
+  if (in_use) return; /* a live pattern still points at the context */
+  if (pattern_cache.jit_stack) pcre2_jit_stack_free(pattern_cache.jit_stack);
+  if (pattern_cache.context) pcre2_match_context_free(pattern_cache.context);
+  pattern_cache.jit_stack = NULL;
+  pattern_cache.context = NULL;
+}
+
+/* ---------------------------------------------------------------- patterns */
+
 int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool regex,
                          unsigned flags, EddiError *err) {
   memset(self, 0, sizeof *self);
@@ -63,34 +178,39 @@ int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool r
     options |= PCRE2_LITERAL;
   }
   if (len == 0) return eddi_error_set(err, EDDI_EINVAL, "Empty search pattern");
-  int code;
-  PCRE2_SIZE offset;
-  self->code = pcre2_compile((PCRE2_SPTR)text, len, options, &code, &offset, NULL);
-  if (!self->code) {
-    PCRE2_UCHAR message[256];
-    pcre2_get_error_message(code, message, sizeof message);
-    return eddi_error_set(err, EDDI_EINVAL, "Bad regex at %zu: %s", (size_t)offset,
-                          (char *)message);
+  PatternCacheEntry *entry = search__cache_find(text, len, options);
+  if (!entry) {
+    int code;
+    PCRE2_SIZE offset;
+    pcre2_code *compiled = pcre2_compile((PCRE2_SPTR)text, len, options, &code, &offset, NULL);
+    if (!compiled) {
+      PCRE2_UCHAR message[256];
+      pcre2_get_error_message(code, message, sizeof message);
+      return eddi_error_set(err, EDDI_EINVAL, "Bad regex at %zu: %s", (size_t)offset,
+                            (char *)message);
+    }
+    /* Without JIT (unsupported CPU) the interpreter runs. */
+    pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE);
+    uint32_t lookbehind = 0;
+    pcre2_pattern_info(compiled, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind);
+    bool line_local = lookbehind == 0 && (regex ? search__line_local(text, len, flags)
+                                                : memchr(text, '\n', len) == NULL);
+    entry = search__cache_add(text, len, options, compiled, line_local);
   }
-  /* Without JIT (unsupported CPU) the interpreter runs. */
-  pcre2_jit_compile(self->code, PCRE2_JIT_COMPLETE);
-  uint32_t lookbehind = 0;
-  pcre2_pattern_info(self->code, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind);
-  self->line_local = lookbehind == 0 && (regex ? search__line_local(text, len, flags)
-                                               : memchr(text, '\n', len) == NULL);
+  entry->refs++;
+  entry->last_used = ++pattern_cache.clock;
+  self->entry = entry;
+  self->code = entry->code;
+  self->line_local = entry->line_local;
   self->match = pcre2_match_data_create_from_pattern(self->code, NULL);
-  self->context = pcre2_match_context_create(NULL);
-  pcre2_set_match_limit(self->context, EDDI_REGEX_MATCH_LIMIT);
-  self->jit_stack = pcre2_jit_stack_create(EDDI_JIT_STACK_START, EDDI_JIT_STACK_MAX, NULL);
-  if (self->jit_stack) pcre2_jit_stack_assign(self->context, NULL, self->jit_stack);
+  self->context = search__thread_context();
   return 0;
 }
 
 void eddi_pattern_free(EddiPattern *self) {
-  if (self->jit_stack) pcre2_jit_stack_free(self->jit_stack);
-  if (self->context) pcre2_match_context_free(self->context);
   if (self->match) pcre2_match_data_free(self->match);
-  if (self->code) pcre2_code_free(self->code);
+  if (self->entry && --self->entry->refs == 0 && self->entry->evicted)
+    search__entry_free(self->entry);
   memset(self, 0, sizeof *self);
 }
 

@@ -17,11 +17,18 @@
  * hanging the engine. */
 #define EDDI_REGEX_MATCH_LIMIT 10000000u
 
+/* Compiled patterns are cached (per thread, EDDI_PATTERN_CACHE_SIZE of
+ * them, least recently used out): compiling and JIT-compiling a regex costs
+ * more than searching a small file with it, and models repeat searches. */
+#define EDDI_PATTERN_CACHE_SIZE 16
+
+typedef struct PatternCacheEntry PatternCacheEntry;
+
 typedef struct {
-  pcre2_code *code;
-  pcre2_match_data *match;
-  pcre2_match_context *context;
-  pcre2_jit_stack *jit_stack;
+  pcre2_code *code;              /* borrowed from the cache entry */
+  PatternCacheEntry *entry;      /* holds a reference while the pattern lives */
+  pcre2_match_data *match;       /* this pattern's own */
+  pcre2_match_context *context;  /* the thread's: match limit and JIT stack */
   bool is_regex;
   /* Every match lies inside one line and looks at nothing outside it, so
    * the text can be searched in line-aligned segments, in place. Decided
@@ -32,6 +39,9 @@ typedef struct {
 int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool regex,
                          unsigned flags, EddiError *err);
 void eddi_pattern_free(EddiPattern *self);
+/* Drop the calling thread's cached patterns that no pattern uses, and its
+ * match context (the engine calls it when it is freed). */
+void eddi_pattern_cache_clear(void);
 
 /* First match starting at or after byte from. Returns 1 and the match's
  * bounds, 0 when there is none, or EDDI_ETOOBIG when the regex gave up. */
