@@ -1,0 +1,1102 @@
+;;; eddi-agent.el --- A language model drives eddi: the agent loop  -*- lexical-binding: t; -*-
+
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1"))
+;; Keywords: tools, convenience
+
+;;; Commentary:
+
+;; M-x eddi-agent asks for a task and lets a language model carry it out
+;; through eddi, in live buffers: the edits land where you see them, and
+;; M-x eddi-agent-undo takes the whole session back.
+;;
+;; The loop is a pure executor, after efrit: the model decides
+;; everything.  Each turn sends the task, the context and the tool
+;; schema; the tool calls that come back run in order, and their raw
+;; results go back unaltered.  No tool interprets content or suggests a
+;; next step, and the loop ends only when the model calls
+;; `session_complete' -- or when a guard stops it.
+;;
+;; Guards, not intelligence:
+;; - a circuit breaker with efrit's limits (tool calls per session,
+;;   identical calls in a row, calls of one tool in a row, the same error
+;;   again and again, a wall clock), all customizable;
+;; - tools offered by workflow state: while planning, the model sees the
+;;   reading tools and `todo_add'; its first todo opens the executing
+;;   state and every tool;
+;; - `shell_exec' refuses commands that write files and points to the
+;;   edit tools, `eval_sexp' cannot wait on a prompt;
+;; - C-g at any moment stops the loop; a tool it interrupted gets a
+;;   well-formed result, so the conversation stays valid.
+;;
+;; `eddi-agent-run' runs a task without prompting and, in batch Emacs,
+;; returns when the loop ends, so agent sessions run in CI.  The wire
+;; formats (Anthropic Messages, OpenAI chat completions) live in
+;; eddi-agent-backend.el; the conversation here is neutral.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'button)
+(require 'eddi-agent-backend)
+
+(declare-function eddi-exec "eddi" (commands &optional sender))
+(declare-function eddi-run "eddi" (commands &optional sender))
+(declare-function eddi-engine "eddi" ())
+(declare-function eddi-undo-session "eddi" (&optional sender))
+(declare-function eddi-module-root "eddi-module" (engine))
+
+;;;; Options
+
+(defcustom eddi-agent-system-prompt
+  "You work in Emacs through tools. The eddi tool runs EddiSpeak commands, \
+one per line, on live buffers (Help lists them; Help <command> shows one); \
+an eddi session is already started for you. Tool results are raw. \
+Call session_complete with a message for the user when the task is done."
+  "The system prompt: what the tools are, not how to solve a task."
+  :type 'string
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-workflow-states t
+  "Non-nil means tools are offered by workflow state, as in efrit.
+While planning, only the reading tools, `todo_add', `todo_status' and
+`session_complete' are offered; the first `todo_add' starts executing,
+where every tool is offered."
+  :type 'boolean
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-max-tool-calls 30
+  "Most tool calls in one session; the next one stops the session."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-max-identical-calls 3
+  "Most identical calls (same tool, same arguments) in a row."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-max-same-tool-calls 15
+  "Most calls of one tool in a row."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-error-warning-count 3
+  "After this many identical errors, a warning goes to the model."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-error-stop-count 5
+  "After this many identical errors, the session stops."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-max-seconds 300
+  "Wall-clock limit of a session, in seconds."
+  :type 'number
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-shell-timeout 60
+  "Seconds a `shell_exec' command may run before it is killed."
+  :type 'number
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-max-result-chars 60000
+  "Longest tool result sent to the model; longer ones are cut, and say so."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-sender-prefix "agent"
+  "Prefix of the eddi sender and session name of each agent session."
+  :type 'string
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-log-directory (locate-user-emacs-file "eddi-agent/")
+  "Folder where each session's log is saved as JSON, or nil for none."
+  :type '(choice (const :tag "Do not save logs" nil) directory)
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-collapse-tool-calls t
+  "Non-nil means tool calls start collapsed in the *eddi-agent* buffer."
+  :type 'boolean
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-quit-stops-session t
+  "Non-nil means \\[keyboard-quit] anywhere stops a running session."
+  :type 'boolean
+  :group 'eddi-agent)
+
+(defface eddi-agent-model-face '((t :inherit default))
+  "Text the model wrote."
+  :group 'eddi-agent)
+(defface eddi-agent-task-face '((t :inherit font-lock-keyword-face))
+  "The task."
+  :group 'eddi-agent)
+(defface eddi-agent-tool-face '((t :inherit font-lock-function-name-face))
+  "A tool call's heading."
+  :group 'eddi-agent)
+(defface eddi-agent-error-face '((t :inherit error))
+  "A failed tool call and a stopped session."
+  :group 'eddi-agent)
+(defface eddi-agent-done-face '((t :inherit success))
+  "A completed session."
+  :group 'eddi-agent)
+
+;;;; Sessions
+
+(cl-defstruct (eddi-agent-session (:constructor eddi-agent-session--create) (:copier nil))
+  "One agent session: a task, its conversation, its guards' counters."
+  (id nil :documentation "A name, also the eddi sender and session name.")
+  (task nil :documentation "What the user asked for.")
+  (backend nil :documentation "The wire format, `anthropic' or `openai'.")
+  (url nil :documentation "The model API endpoint.")
+  (model nil :documentation "The model name.")
+  (key nil :documentation "The API key, or nil.")
+  (system nil :documentation "The system prompt.")
+  (tools nil :documentation "The tools this engine supports (entries of `eddi-agent--tools').")
+  (directory nil :documentation "The workspace root.")
+  (origin nil :documentation "The buffer that was current when the session started.")
+  (state 'planning :documentation "The workflow state, `planning' or `executing'.")
+  (status 'running :documentation "`running', or how it ended (see `eddi-agent-run').")
+  (message nil :documentation "The model's final message, or why the session stopped.")
+  (history nil :documentation "The neutral conversation, newest first.")
+  (todos nil :documentation "Todos (ID TEXT STATUS), newest first.")
+  (calls 0 :documentation "Tool calls so far.")
+  (last-key nil :documentation "The last call's tool and arguments.")
+  (identical 0 :documentation "Identical calls in a row.")
+  (same-tool 0 :documentation "Calls of the last tool in a row.")
+  (errors nil :documentation "A table: error text to count.")
+  (input-tokens 0 :documentation "Tokens of all requests.")
+  (output-tokens 0 :documentation "Tokens the model wrote.")
+  (start nil :documentation "When the session started.")
+  (expired nil :documentation "Non-nil once the wall clock ran out.")
+  (busy nil :documentation "Non-nil while tool calls run.")
+  (request nil :documentation "The model request in flight.")
+  (timers nil :documentation "The session's timers.")
+  (buffer nil :documentation "The *eddi-agent* buffer.")
+  (log-file nil :documentation "Where the log was saved."))
+
+(defvar eddi-agent--current nil
+  "The running session, or nil.")
+
+(defvar eddi-agent-last-session nil
+  "The most recent session, running or ended.")
+
+(defvar eddi-agent--counter 0
+  "Sessions started in this Emacs, to name them.")
+
+(defun eddi-agent--elapsed (session)
+  "Seconds since SESSION started."
+  (float-time (time-subtract nil (eddi-agent-session-start session))))
+
+;;;; Tools
+
+(defconst eddi-agent--tools
+  '(("eddi" :run eddi-agent--tool-eddi :states (executing)
+     :description "Run EddiSpeak commands (one per line) on live buffers; returns eddi's replies."
+     :params (("text" "string" "EddiSpeak commands")))
+    ("read" :run eddi-agent--tool-read :states (planning executing) :command "Read"
+     :description "Hashline read of a file: [PATH#TAG] then N:TEXT rows, a page at a time."
+     :params (("path" "string" "File path")
+              ("offset" "integer" "First line (1-based)" :optional t)
+              ("limit" "integer" "Lines to read" :optional t)))
+    ("grep" :run eddi-agent--tool-grep :states (planning executing) :command "Grep"
+     :description "Search files (PCRE); matches grouped under [PATH#TAG] headers."
+     :params (("pattern" "string" "Regular expression")
+              ("glob" "string" "File glob" :optional t)
+              ("offset" "integer" "Skip this many matches" :optional t)))
+    ("edit" :run eddi-agent--tool-edit :states (executing) :command "Edit"
+     :description "Hashline edit: [PATH#TAG] sections of PUT/CUT/REM/MV, all files validated first."
+     :params (("patch" "string" "The edit")))
+    ("apply_patch" :run eddi-agent--tool-apply-patch :states (executing) :command "Patch"
+     :description "Apply a Codex patch (*** Begin Patch ... *** End Patch), atomically."
+     :params (("patch" "string" "The patch")))
+    ("eval_sexp" :run eddi-agent--tool-eval-sexp :states (executing)
+     :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused."
+     :params (("expr" "string" "Lisp forms")))
+    ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing)
+     :description "Run a shell command in the workspace; returns its output. Commands that write files are refused."
+     :params (("command" "string" "Shell command")))
+    ("buffer_contents" :run eddi-agent--tool-buffer-contents :states (planning executing)
+     :description "Text of a buffer."
+     :params (("buffer" "string" "Buffer name")))
+    ("directory_files" :run eddi-agent--tool-directory-files :states (planning executing)
+     :description "Files in a directory (directories end in /)."
+     :params (("path" "string" "Directory, relative to the workspace")))
+    ("current_context" :run eddi-agent--tool-current-context :states (planning executing)
+     :description "Point, mark, mode, file and visible buffers."
+     :params ())
+    ("warnings_buffer" :run eddi-agent--tool-warnings-buffer :states (planning executing)
+     :description "Text of *Warnings*."
+     :params ())
+    ("todo_add" :run eddi-agent--tool-todo-add :states (planning executing)
+     :description "Add a todo; returns its id."
+     :params (("text" "string" "The todo")))
+    ("todo_update" :run eddi-agent--tool-todo-update :states (executing)
+     :description "Set a todo's status."
+     :params (("id" "integer" "Todo id")
+              ("status" "string" "New status" :enum ["pending" "in_progress" "done"])))
+    ("todo_status" :run eddi-agent--tool-todo-status :states (planning executing)
+     :description "The todo list."
+     :params ())
+    ("session_complete" :run eddi-agent--tool-session-complete :states (planning executing)
+     :description "End the session."
+     :params (("message" "string" "For the user"))))
+  "The tools: (NAME :run FUNCTION :states STATES :description TEXT :params PARAMS).
+PARAMS are (NAME TYPE DESCRIPTION [:optional t] [:enum VECTOR]).  A tool
+with :command is offered only when the engine has that command.  Each
+FUNCTION takes the session and the arguments (an alist) and returns a
+result: a string, or (:content STRING :error t).")
+
+(defun eddi-agent--schema (params)
+  "The JSON schema (an alist) of a tool taking PARAMS."
+  `((type . "object")
+    (properties
+     . ,(if params
+            (mapcar (lambda (param)
+                      (pcase-let ((`(,name ,type ,description . ,props) param))
+                        `(,(intern name) (type . ,type) (description . ,description)
+                          ,@(and (plist-get props :enum) `((enum . ,(plist-get props :enum)))))))
+                    params)
+          #s(hash-table)))
+    ,@(let ((required (cl-loop for param in params
+                               unless (plist-get (nthcdr 3 param) :optional)
+                               collect (car param))))
+        (and required `((required . ,(vconcat required)))))))
+
+(defun eddi-agent--engine-has (command)
+  "Non-nil when the eddi engine knows COMMAND (Help answers Ok)."
+  (condition-case nil
+      (string-prefix-p "Ok" (eddi-exec (concat "Help " command)))
+    (error nil)))
+
+(defun eddi-agent--supported-tools ()
+  "The entries of `eddi-agent--tools' this engine supports."
+  (cl-remove-if-not (lambda (tool)
+                      (let ((command (plist-get (cdr tool) :command)))
+                        (or (null command) (eddi-agent--engine-has command))))
+                    eddi-agent--tools))
+
+(defun eddi-agent--offered (session)
+  "The tools offered to SESSION's model in its current state."
+  (cl-remove-if-not (lambda (tool)
+                      (or (not eddi-agent-workflow-states)
+                          (memq (eddi-agent-session-state session)
+                                (plist-get (cdr tool) :states))))
+                    (eddi-agent-session-tools session)))
+
+(defun eddi-agent--tool-specs (session)
+  "SESSION's offered tools as (NAME DESCRIPTION SCHEMA) for the backend."
+  (mapcar (lambda (tool)
+            (list (car tool) (plist-get (cdr tool) :description)
+                  (eddi-agent--schema (plist-get (cdr tool) :params))))
+          (eddi-agent--offered session)))
+
+(defun eddi-agent--arg (args name)
+  "The argument NAME (a string) of ARGS."
+  (let ((value (alist-get (intern name) args)))
+    (unless (memq value '(nil :null)) value)))
+
+(defun eddi-agent--quote (text)
+  "TEXT as an EddiSpeak string."
+  (concat "\"" (replace-regexp-in-string "[\"\\\\]" "\\\\\\&" text) "\""))
+
+(defun eddi-agent--eddi (session text)
+  "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
+Changes are shown in the live buffers when eddi.el can show them."
+  (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
+           text (eddi-agent-session-id session)))
+
+(defun eddi-agent--tool-eddi (session args)
+  "The `eddi' tool: run ARGS' text in SESSION."
+  (eddi-agent--eddi session (eddi-agent--arg args "text")))
+
+(defun eddi-agent--tool-read (session args)
+  "The `read' tool: Read ARGS' path in SESSION."
+  (let ((offset (eddi-agent--arg args "offset"))
+        (limit (eddi-agent--arg args "limit")))
+    (eddi-agent--eddi
+     session (concat "Read " (eddi-agent--quote (eddi-agent--arg args "path"))
+                     (when (or offset limit) (format " %d" (or offset 1)))
+                     (when limit (format " %d" limit))))))
+
+(defun eddi-agent--tool-grep (session args)
+  "The `grep' tool: Grep ARGS' pattern in SESSION."
+  (let ((glob (eddi-agent--arg args "glob"))
+        (offset (eddi-agent--arg args "offset")))
+    (eddi-agent--eddi
+     session (concat "Grep /"
+                     (replace-regexp-in-string "/" "\\\\/" (eddi-agent--arg args "pattern"))
+                     "/"
+                     (when (or glob offset) (concat " " (eddi-agent--quote (or glob "*"))))
+                     (when offset (format " %d" offset))))))
+
+(defun eddi-agent--tool-edit (session args)
+  "The `edit' tool: a hashline Edit of ARGS' patch in SESSION."
+  (eddi-agent--eddi session (concat "Edit\n" (eddi-agent--arg args "patch"))))
+
+(defun eddi-agent--tool-apply-patch (session args)
+  "The `apply_patch' tool: Patch with ARGS' patch in SESSION."
+  (eddi-agent--eddi session (concat "Patch\n" (eddi-agent--arg args "patch"))))
+
+(defun eddi-agent--context-buffer (session)
+  "The buffer SESSION's context tools look at."
+  (let ((origin (eddi-agent-session-origin session)))
+    (if (buffer-live-p origin) origin (window-buffer (selected-window)))))
+
+(defun eddi-agent--tool-eval-sexp (session args)
+  "The `eval_sexp' tool: evaluate ARGS' forms in SESSION's context buffer.
+Reading from the user signals instead of waiting."
+  (let* ((text (eddi-agent--arg args "expr"))
+         (forms (let ((start 0) forms)
+                  (while (string-match-p "[^ \t\n\r]" text start)
+                    (pcase-let ((`(,form . ,end) (read-from-string text start)))
+                      (push form forms)
+                      (setq start end)))
+                  (nreverse forms)))
+         value)
+    (with-current-buffer (eddi-agent--context-buffer session)
+      (let ((inhibit-interaction t))
+        (cl-letf (((symbol-function 'read-key) #'eddi-agent--refuse-input)
+                  ((symbol-function 'read-multiple-choice) #'eddi-agent--refuse-input))
+          (dolist (form forms)
+            (setq value (eval form t))))))
+    (prin1-to-string value)))
+
+(defun eddi-agent--refuse-input (&rest _)
+  "Signal that a tool may not wait for the user."
+  (signal 'inhibited-interaction nil))
+
+;;;;; The shell guard
+
+(defconst eddi-agent--shell-wrappers
+  '("sudo" "env" "nice" "nohup" "time" "command" "exec" "xargs" "builtin" "stdbuf" "timeout")
+  "Programs that run the command after them.")
+
+(defconst eddi-agent--shell-writers
+  '("tee" "ed" "ex" "truncate" "sponge" "install" "shred")
+  "Programs whose purpose is to write files.")
+
+(defconst eddi-agent--inline-writes
+  '(("python" "-c" "open([^)]*,[ \t]*['\"][^'\"]*[wax+]\\|\\.write_\\(?:text\\|bytes\\)\\|shutil\\.\\|os\\.\\(?:remove\\|unlink\\|rename\\|replace\\|rmdir\\|mkdir\\|makedirs\\)")
+    ("node" "-[ep]" "writeFile\\|appendFile\\|createWriteStream\\|copyFile\\|rename\\|unlink\\|rmSync\\|\\.rm(\\|truncate\\|mkdir")
+    ("ruby" "-e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`")
+    ("perl" "-[a-zA-Z]*e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`"))
+  "(PROGRAM FLAG REGEXP): an inline script after FLAG that writes files.")
+
+(defun eddi-agent--shell-parse (command)
+  "COMMAND split into simple commands, each a list of words.
+Quotes are removed from words.  Redirections appear as
+\(:redirect TARGET), heredocs as (:heredoc)."
+  (let ((i 0) (n (length command)) word words commands)
+    (cl-labels ((end-word () (when word (push word words) (setq word nil)))
+                (end-command () (end-word)
+                             (when words (push (nreverse words) commands) (setq words nil)))
+                (peek (&optional k) (and (< (+ i (or k 0)) n) (aref command (+ i (or k 0)))))
+                (add (text) (setq word (concat (or word "") text)))
+                (read-target ()
+                  (end-word)
+                  (while (memq (peek) '(?\s ?\t)) (cl-incf i))
+                  (let ((start-words words))
+                    (scan-word)
+                    (prog1 (or word "") (setq word nil words start-words))))
+                (scan-word ()
+                  (while (and (< i n) (not (memq (peek) '(?\s ?\t ?\n ?\; ?& ?| ?< ?> ?\( ?\)))))
+                    (scan-char)))
+                (scan-char ()
+                  (let ((c (peek)))
+                    (cond
+                     ((eq c ?')
+                      (let ((end (or (cl-position ?' command :start (1+ i)) n)))
+                        (add (substring command (1+ i) end))
+                        (setq i (min n (1+ end)))))
+                     ((eq c ?\")
+                      (cl-incf i)
+                      (let ((text ""))
+                        (while (and (< i n) (not (eq (peek) ?\")))
+                          (if (and (eq (peek) ?\\) (memq (peek 1) '(?\" ?\\ ?$ ?`)))
+                              (progn (setq text (concat text (string (peek 1)))) (cl-incf i 2))
+                            (setq text (concat text (string (peek)))) (cl-incf i)))
+                        (add text)
+                        (cl-incf i)))
+                     ((eq c ?\\) (add (string (or (peek 1) ?\\))) (cl-incf i 2))
+                     (t (add (string c)) (cl-incf i))))))
+      (while (< i n)
+        (let ((c (peek)))
+          (cond
+           ((memq c '(?\s ?\t)) (end-word) (cl-incf i))
+           ((and (eq c ?#) (null word))
+            (setq i (or (cl-position ?\n command :start i) n)))
+           ((memq c '(?\n ?\; ?| ?\( ?\)))
+            (end-command) (cl-incf i))
+           ((and (eq c ?&) (not (eq (peek 1) ?>)))
+            (end-command) (cl-incf i))
+           ((eq c ?<)
+            (end-word)
+            (cond ((and (eq (peek 1) ?<) (eq (peek 2) ?<)) (cl-incf i 3) (read-target))
+                  ((eq (peek 1) ?<) (cl-incf i 2) (push '(:heredoc) words) (read-target))
+                  (t (cl-incf i) (read-target))))
+           ((memq c '(?> ?&))
+            ;; N> and &> : the file descriptor is not a word.
+            (when (and word (string-match-p "\\`[0-9]+\\'" word)) (setq word nil))
+            (end-word)
+            (when (eq c ?&) (cl-incf i))
+            (cl-incf i)
+            (when (memq (peek) '(?> ?|)) (cl-incf i))
+            (if (eq (peek) ?&)
+                (progn (cl-incf i) (read-target)) ; >&N duplicates a descriptor
+              (push (list :redirect (read-target)) words)))
+           (t (scan-word)))))
+      (end-command)
+      (nreverse commands))))
+
+(defun eddi-agent--shell-program (words)
+  "The program and its arguments in WORDS, past assignments and wrappers."
+  (while (and words
+              (stringp (car words))
+              (or (string-match-p "\\`[A-Za-z_][A-Za-z0-9_]*=" (car words))
+                  (member (file-name-nondirectory (car words)) eddi-agent--shell-wrappers)
+                  ;; The options of a wrapper.
+                  (and (string-prefix-p "-" (car words)) (not (equal (car words) "-")))))
+    (setq words (cdr words)))
+  words)
+
+(defun eddi-agent-shell-write-reason (command)
+  "Why COMMAND writes files (a short name of the construct), or nil."
+  (cl-loop
+   for words in (eddi-agent--shell-parse command)
+   thereis
+   (or (cl-loop for word in words
+                thereis (pcase word
+                          (`(:heredoc) "heredoc")
+                          (`(:redirect ,target)
+                           (unless (string-match-p "\\`/dev/\\(?:null\\|stdout\\|stderr\\|fd/[0-9]+\\)\\'"
+                                                   target)
+                             "redirection into a file"))))
+       (let* ((program-words (cl-remove-if-not #'stringp (eddi-agent--shell-program words)))
+              (program (and program-words (file-name-nondirectory (car program-words))))
+              (args (cdr program-words))
+              (base (and program (replace-regexp-in-string "[0-9.]+\\'" "" program))))
+         (cond
+          ((null program) nil)
+          ((member program eddi-agent--shell-writers) program)
+          ((and (equal program "sed")
+                (cl-some (lambda (arg) (string-match-p "\\`\\(?:-[a-zA-Z]*i\\|--in-place\\)" arg)) args))
+           "sed -i")
+          ((and (equal base "perl")
+                (cl-some (lambda (arg) (string-match-p "\\`-[a-zA-Z]*i" arg)) args))
+           "perl -i")
+          ((and (equal program "dd") (cl-some (lambda (arg) (string-prefix-p "of=" arg)) args))
+           "dd of=")
+          ((and (equal program "find")
+                (cl-some (lambda (arg) (member arg '("-delete" "-fprint" "-fprint0" "-fprintf" "-fls")))
+                         args))
+           "find -delete")
+          ((and (member program '("awk" "gawk" "mawk" "nawk"))
+                (cl-some (lambda (arg) (string-match-p "print[f]?[^;}]*>\\|system[ \t]*(" arg)) args))
+           "awk writes")
+          (t
+           (cl-loop for (name flag regexp) in eddi-agent--inline-writes
+                    thereis (and (equal base name)
+                                 (cl-loop for (arg script) on args
+                                          thereis (and (stringp script)
+                                                       (string-match-p (concat "\\`" flag "\\'") arg)
+                                                       (string-match-p regexp script)))
+                                 (format "inline %s that writes" name)))))))))
+
+(defun eddi-agent--edit-tools-hint (session)
+  "Where SESSION's model should write instead of the shell."
+  (let ((names (cl-loop for tool in (eddi-agent-session-tools session)
+                        when (member (car tool) '("edit" "apply_patch"))
+                        collect (car tool))))
+    (concat "the eddi tool (Insert, Replace, Delete, Save)"
+            (when names (concat " or " (mapconcat #'identity names " / "))))))
+
+(defun eddi-agent--tool-shell-exec (session args)
+  "The `shell_exec' tool: run ARGS' command in SESSION's workspace."
+  (let* ((command (eddi-agent--arg args "command"))
+         (reason (eddi-agent-shell-write-reason command)))
+    (if reason
+        (list :content (format "Refused: shell_exec does not write files (%s); write with %s"
+                               reason (eddi-agent--edit-tools-hint session))
+              :error t)
+      (with-temp-buffer
+        (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
+               (process (make-process :name "eddi-agent-shell"
+                                      :buffer (current-buffer)
+                                      :command (list shell-file-name shell-command-switch command)
+                                      :connection-type 'pipe
+                                      :noquery t
+                                      :sentinel #'ignore))
+               (deadline (+ (float-time) eddi-agent-shell-timeout)))
+          (unwind-protect
+              (while (and (process-live-p process) (< (float-time) deadline))
+                (accept-process-output process 0.05))
+            (when (process-live-p process) (delete-process process)))
+          (while (accept-process-output process 0))
+          (let ((output (buffer-string))
+                (exit (process-exit-status process)))
+            (cond ((eq (process-status process) 'signal)
+                   (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout)
+                         :error t))
+                  ((/= exit 0) (list :content (format "%s[exit %d]" output exit) :error t))
+                  (t output))))))))
+
+;;;;; Context providers
+
+(defun eddi-agent--tool-buffer-contents (_session args)
+  "The `buffer_contents' tool: the text of ARGS' buffer."
+  (let* ((name (eddi-agent--arg args "buffer"))
+         (buffer (get-buffer name)))
+    (if buffer
+        (with-current-buffer buffer
+          (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))
+      (list :content (format "No buffer named %s" name) :error t))))
+
+(defun eddi-agent--tool-directory-files (session args)
+  "The `directory_files' tool: the files in ARGS' directory of SESSION."
+  (let ((directory (expand-file-name (or (eddi-agent--arg args "path") ".")
+                                     (eddi-agent-session-directory session))))
+    (if (not (file-directory-p directory))
+        (list :content (format "Not a directory: %s" directory) :error t)
+      (mapconcat (lambda (file)
+                   (if (file-directory-p (expand-file-name file directory))
+                       (concat file "/")
+                     file))
+                 (directory-files directory nil directory-files-no-dot-files-regexp)
+                 "\n"))))
+
+(defun eddi-agent--context (session)
+  "The context of SESSION: point, mark, mode, file and visible buffers."
+  (with-current-buffer (eddi-agent--context-buffer session)
+    (format "buffer: %s\nfile: %s\nmode: %s\npoint: %d (line %d, column %d)\nmark: %s\nvisible: %s\nworkspace: %s"
+            (buffer-name) (or buffer-file-name "none") major-mode
+            (point) (line-number-at-pos) (current-column)
+            (or (mark t) "none")
+            (mapconcat (lambda (window) (buffer-name (window-buffer window)))
+                       (window-list-1 nil 'nomini t) ", ")
+            (eddi-agent-session-directory session))))
+
+(defun eddi-agent--tool-current-context (session _args)
+  "The `current_context' tool: SESSION's context."
+  (eddi-agent--context session))
+
+(defun eddi-agent--tool-warnings-buffer (_session _args)
+  "The `warnings_buffer' tool: the text of *Warnings*."
+  (if-let ((buffer (get-buffer "*Warnings*")))
+      (with-current-buffer buffer (buffer-substring-no-properties (point-min) (point-max)))
+    ""))
+
+;;;;; Todos and the end
+
+(defun eddi-agent--tool-todo-add (session args)
+  "The `todo_add' tool: add ARGS' todo to SESSION; start executing."
+  (let ((id (1+ (length (eddi-agent-session-todos session)))))
+    (push (list id (eddi-agent--arg args "text") "pending") (eddi-agent-session-todos session))
+    (setf (eddi-agent-session-state session) 'executing)
+    (eddi-agent--ui-todos session)
+    (format "Todo %d added" id)))
+
+(defun eddi-agent--tool-todo-update (session args)
+  "The `todo_update' tool: set the status of ARGS' todo in SESSION."
+  (let* ((id (eddi-agent--arg args "id"))
+         (status (eddi-agent--arg args "status"))
+         (todo (assq id (eddi-agent-session-todos session))))
+    (cond ((not todo) (list :content (format "No todo %s" id) :error t))
+          ((not (member status '("pending" "in_progress" "done")))
+           (list :content (format "Unknown status %s" status) :error t))
+          (t (setf (nth 2 todo) status)
+             (eddi-agent--ui-todos session)
+             (format "Todo %d: %s" id status)))))
+
+(defun eddi-agent--todo-lines (session)
+  "SESSION's todos, one line each."
+  (mapconcat (pcase-lambda (`(,id ,text ,status)) (format "%d [%s] %s" id status text))
+             (reverse (eddi-agent-session-todos session)) "\n"))
+
+(defun eddi-agent--tool-todo-status (session _args)
+  "The `todo_status' tool: SESSION's todo list."
+  (if (eddi-agent-session-todos session) (eddi-agent--todo-lines session) "No todos"))
+
+(defun eddi-agent--tool-session-complete (session args)
+  "The `session_complete' tool: SESSION ends after this turn.
+ARGS holds the message for the user."
+  (setf (eddi-agent-session-message session) (or (eddi-agent--arg args "message") ""))
+  "Session complete")
+
+;;;; Running a call
+
+(defun eddi-agent--result (value)
+  "VALUE, a tool's return value, as (:content STRING :error BOOL)."
+  (let* ((result (if (stringp value) (list :content value) value))
+         (content (plist-get result :content)))
+    (if (<= (length content) eddi-agent-max-result-chars)
+        result
+      (plist-put (copy-sequence result) :content
+                 (format "%s\n[cut: %d more characters]"
+                         (substring content 0 eddi-agent-max-result-chars)
+                         (- (length content) eddi-agent-max-result-chars))))))
+
+(defun eddi-agent--missing (tool args)
+  "The first required parameter of TOOL that ARGS lack, or nil."
+  (cl-loop for param in (plist-get (cdr tool) :params)
+           when (and (not (plist-get (nthcdr 3 param) :optional))
+                     (null (eddi-agent--arg args (car param))))
+           return (car param)))
+
+(defun eddi-agent--execute (session call)
+  "Run CALL in SESSION; return (:content STRING :error BOOL).
+Errors become results; a quit is left to the caller."
+  (let* ((name (eddi-agent-call-name call))
+         (tool (assoc name (eddi-agent-session-tools session)))
+         (args (eddi-agent-call-input call)))
+    (cond
+     ((eddi-agent-call-malformed call)
+      (list :content (format "Malformed call of %s: %s: %s" name
+                             (eddi-agent-call-malformed call) (eddi-agent-call-arguments call))
+            :error t))
+     ((not tool) (list :content (format "Unknown tool: %s" name) :error t))
+     ((not (memq tool (eddi-agent--offered session)))
+      (list :content (format "Tool %s is not available while %s" name
+                             (eddi-agent-session-state session))
+            :error t))
+     ((eddi-agent--missing tool args)
+      (list :content (format "Missing argument: %s" (eddi-agent--missing tool args)) :error t))
+     (t
+      (condition-case err
+          (eddi-agent--result (funcall (plist-get (cdr tool) :run) session args))
+        (error (list :content (error-message-string err) :error t)))))))
+
+(defun eddi-agent--failed-p (call result)
+  "Non-nil when RESULT of CALL is an error, for the error counts.
+eddi's own replies fail when a line of them is a Fail."
+  (or (plist-get result :error)
+      (and (member (eddi-agent-call-name call) '("eddi" "read" "grep" "edit" "apply_patch"))
+           (string-match-p "^Fail " (plist-get result :content)))))
+
+(defun eddi-agent--breaker (session call)
+  "Count CALL in SESSION; return why the breaker trips, or nil."
+  (let* ((name (eddi-agent-call-name call))
+         (key (cons name (or (and (eddi-agent-call-input call)
+                                  (eddi-agent-backend-json-encode (eddi-agent-call-input call)))
+                             (eddi-agent-call-arguments call))))
+         (last (eddi-agent-session-last-key session)))
+    (cl-incf (eddi-agent-session-calls session))
+    (setf (eddi-agent-session-identical session)
+          (if (equal key last) (1+ (eddi-agent-session-identical session)) 1)
+          (eddi-agent-session-same-tool session)
+          (if (equal name (car last)) (1+ (eddi-agent-session-same-tool session)) 1)
+          (eddi-agent-session-last-key session) key)
+    (cond
+     ((eddi-agent-session-expired session)
+      (format "Circuit breaker: wall clock limit of %s s (eddi-agent-max-seconds)"
+              eddi-agent-max-seconds))
+     ((> (eddi-agent-session-calls session) eddi-agent-max-tool-calls)
+      (format "Circuit breaker: more than %d tool calls in this session (eddi-agent-max-tool-calls)"
+              eddi-agent-max-tool-calls))
+     ((> (eddi-agent-session-identical session) eddi-agent-max-identical-calls)
+      (format "Circuit breaker: more than %d identical calls in a row (eddi-agent-max-identical-calls)"
+              eddi-agent-max-identical-calls))
+     ((> (eddi-agent-session-same-tool session) eddi-agent-max-same-tool-calls)
+      (format "Circuit breaker: more than %d calls of %s in a row (eddi-agent-max-same-tool-calls)"
+              eddi-agent-max-same-tool-calls name)))))
+
+(defun eddi-agent--count-error (session call result)
+  "Count RESULT of CALL in SESSION if it failed.
+Return nil, `warn' when the same error reached the warning count, or
+`stop' when it reached the stop count."
+  (when (eddi-agent--failed-p call result)
+    (let* ((table (or (eddi-agent-session-errors session)
+                      (setf (eddi-agent-session-errors session) (make-hash-table :test #'equal))))
+           (count (puthash (plist-get result :content)
+                           (1+ (gethash (plist-get result :content) table 0)) table)))
+      (cond ((>= count eddi-agent-error-stop-count) 'stop)
+            ((= count eddi-agent-error-warning-count) 'warn)))))
+
+;;;; The loop
+
+(defun eddi-agent--run-calls (session requested)
+  "Run each tool call in REQUESTED for SESSION, in order; go on or stop.
+Every call gets a result, even when it does not run."
+  (let (results notes stop tripped)
+    (setf (eddi-agent-session-busy session) t)
+    (unwind-protect
+        (dolist (call requested)
+          (let ((result
+                 (cond
+                  (stop (list :content (format "Not run: %s" (cdr stop)) :error t))
+                  ((setq tripped (eddi-agent--breaker session call))
+                   (setq stop (cons 'tripped tripped))
+                   (list :content tripped :error t))
+                  (t
+                   (eddi-agent--ui-call session call)
+                   (condition-case nil
+                       (let ((inhibit-quit nil))
+                         (prog1 (eddi-agent--execute session call)
+                           ;; A C-g that came while quitting was inhibited.
+                           (when quit-flag (setq quit-flag nil) (signal 'quit nil))))
+                     (quit
+                      (setq stop (cons 'quit "Interrupted by the user (C-g)"))
+                      (list :content "Interrupted by the user (C-g)" :error t)))))))
+            (push (list :id (eddi-agent-call-id call) :content (plist-get result :content)
+                        :error (plist-get result :error))
+                  results)
+            (eddi-agent--ui-result session call result)
+            (unless stop
+              (pcase (eddi-agent--count-error session call result)
+                ('warn (push (format "Warning: this error came %d times: %s"
+                                     eddi-agent-error-warning-count (plist-get result :content))
+                             notes))
+                ('stop (setq stop (cons 'tripped
+                                        (format "Circuit breaker: the same error %d times (eddi-agent-error-stop-count): %s"
+                                                eddi-agent-error-stop-count
+                                                (plist-get result :content))))))
+              (when (eddi-agent-session-expired session)
+                (setq stop (cons 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds))))
+              (when (equal (eddi-agent-call-name call) "session_complete")
+                (setq stop (cons 'complete (eddi-agent-session-message session)))))))
+      (setf (eddi-agent-session-busy session) nil)
+      (push (list :role 'tool :results (nreverse results)
+                  :note (and notes (mapconcat #'identity (nreverse notes) "\n")))
+            (eddi-agent-session-history session)))
+    (when notes (eddi-agent--ui-insert session (concat (plist-get (car (eddi-agent-session-history session)) :note) "\n")
+                                       'eddi-agent-error-face))
+    (if stop
+        (eddi-agent--finish session (car stop) (cdr stop))
+      (eddi-agent--send session))))
+
+(defun eddi-agent--on-turn (session turn failure)
+  "Continue SESSION with the model's TURN, or stop on FAILURE."
+  (when (eq (eddi-agent-session-status session) 'running)
+    (setf (eddi-agent-session-request session) nil)
+    (cond
+     (quit-flag (setq quit-flag nil)
+                (eddi-agent--finish session 'quit "Interrupted by the user (C-g)"))
+     (failure (eddi-agent--finish session 'error failure))
+     (t
+      (cl-incf (eddi-agent-session-input-tokens session) (eddi-agent-turn-input-tokens turn))
+      (cl-incf (eddi-agent-session-output-tokens session) (eddi-agent-turn-output-tokens turn))
+      (push (list :role 'assistant :text (eddi-agent-turn-text turn)
+                  :calls (eddi-agent-turn-calls turn))
+            (eddi-agent-session-history session))
+      (eddi-agent--ui-insert session "\n")
+      (if (eddi-agent-turn-calls turn)
+          (eddi-agent--run-calls session (eddi-agent-turn-calls turn))
+        ;; Nothing to execute: the model stopped without session_complete.
+        (eddi-agent--finish session 'ended (eddi-agent-turn-text turn)))))))
+
+(defun eddi-agent--send (session)
+  "Send SESSION's conversation to the model."
+  (cond
+   (quit-flag (setq quit-flag nil)
+              (eddi-agent--finish session 'quit "Interrupted by the user (C-g)"))
+   ((eddi-agent-session-expired session)
+    (eddi-agent--finish session 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds)))
+   (t
+    (eddi-agent--ui-insert session "Model: " 'bold)
+    (setf (eddi-agent-session-request session)
+          (eddi-agent-backend-request
+           :backend (eddi-agent-session-backend session)
+           :url (eddi-agent-session-url session)
+           :key (eddi-agent-session-key session)
+           :model (eddi-agent-session-model session)
+           :system (eddi-agent-session-system session)
+           :messages (reverse (eddi-agent-session-history session))
+           :tools (eddi-agent--tool-specs session)
+           :on-text (lambda (text) (eddi-agent--ui-insert session text 'eddi-agent-model-face))
+           :on-done (lambda (turn failure)
+                      ;; Out of the sentinel: tools may run long and be quit.
+                      (run-at-time 0 nil #'eddi-agent--on-turn session turn failure)))))))
+
+(defun eddi-agent--finish (session status message)
+  "End SESSION with STATUS and MESSAGE: stop timers, save the log."
+  (when (eq (eddi-agent-session-status session) 'running)
+    (setf (eddi-agent-session-status session) status
+          (eddi-agent-session-message session) message)
+    (eddi-agent-backend-cancel (eddi-agent-session-request session))
+    (setf (eddi-agent-session-request session) nil)
+    (mapc #'cancel-timer (eddi-agent-session-timers session))
+    (setf (eddi-agent-session-timers session) nil)
+    (when (eq eddi-agent--current session)
+      (setq eddi-agent--current nil)
+      (remove-hook 'pre-command-hook #'eddi-agent--pre-command))
+    (eddi-agent--save-log session)
+    (eddi-agent--ui-insert session
+                           (format "\n%s: %s\n" (capitalize (symbol-name status)) (or message ""))
+                           (if (eq status 'complete) 'eddi-agent-done-face 'eddi-agent-error-face))
+    (eddi-agent--ui-refresh session)
+    (unless noninteractive
+      (message "eddi-agent: %s%s" status (if message (concat ": " (truncate-string-to-width message 120)) "")))))
+
+(defun eddi-agent--pre-command ()
+  "Stop the running session when the user quits."
+  (when (and eddi-agent-quit-stops-session eddi-agent--current
+             (memq this-command '(keyboard-quit keyboard-escape-quit)))
+    (eddi-agent-stop)))
+
+(defun eddi-agent-stop (&optional session)
+  "Stop SESSION (default: the running one) now."
+  (interactive)
+  (let ((session (or session eddi-agent--current)))
+    (when (and session (eq (eddi-agent-session-status session) 'running))
+      (if (eddi-agent-session-busy session)
+          ;; A tool is running: let it end as interrupted.
+          (setq quit-flag t)
+        (eddi-agent--finish session 'quit "Interrupted by the user (C-g)")))))
+
+(defun eddi-agent--start (task)
+  "Make a session for TASK and send its first request."
+  (when (and eddi-agent--current
+             (eq (eddi-agent-session-status eddi-agent--current) 'running))
+    (user-error "An eddi-agent session is running; stop it first (M-x eddi-agent-stop)"))
+  (require 'eddi)
+  (let* ((backend eddi-agent-backend)
+         (url (eddi-agent-backend-url backend))
+         (id (format "%s-%d" eddi-agent-sender-prefix (cl-incf eddi-agent--counter)))
+         (session (eddi-agent-session--create
+                   :id id :task task :backend backend :url url
+                   :model (eddi-agent-backend-model backend)
+                   :key (eddi-agent-backend-api-key backend url)
+                   :system eddi-agent-system-prompt
+                   :origin (current-buffer)
+                   :start (current-time))))
+    (when (and (eq backend 'anthropic) (null (eddi-agent-session-key session)))
+      (user-error "No API key: add one to auth-source for %s or set %s"
+                  (url-host (url-generic-parse-url url))
+                  (alist-get backend eddi-agent-api-key-variables)))
+    (setf (eddi-agent-session-directory session)
+          (condition-case nil (eddi-module-root (eddi-engine)) (error default-directory))
+          (eddi-agent-session-tools session) (eddi-agent--supported-tools)
+          (eddi-agent-session-state session) (if eddi-agent-workflow-states 'planning 'executing))
+    (let ((reply (condition-case err (eddi-exec (concat "Start " id) id)
+                   (error (error-message-string err)))))
+      (push (list :role 'user
+                  :text (format "%s\n\nContext:\n%s\neddi session: %s (Start %s: %s)"
+                                task (eddi-agent--context session) id id reply))
+            (eddi-agent-session-history session)))
+    (setq eddi-agent--current session
+          eddi-agent-last-session session)
+    (add-hook 'pre-command-hook #'eddi-agent--pre-command)
+    (push (run-at-time eddi-agent-max-seconds nil #'eddi-agent--expire session)
+          (eddi-agent-session-timers session))
+    (eddi-agent--ui-open session)
+    (eddi-agent--send session)
+    session))
+
+(defun eddi-agent--expire (session)
+  "The wall clock of SESSION ran out."
+  (setf (eddi-agent-session-expired session) t)
+  (unless (eddi-agent-session-busy session)
+    (eddi-agent--finish session 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds))))
+
+;;;###autoload
+(defun eddi-agent-run (task &optional wait)
+  "Let the model carry out TASK through eddi; return the session.
+In batch Emacs, or when WAIT is non-nil, return when the loop ends;
+otherwise at once, the loop going on in the background.  A quit while
+waiting stops the session.
+
+The outcome is `eddi-agent-session-status': `complete' (the model
+called session_complete), `ended' (it answered without a tool call),
+`tripped' (a circuit breaker), `timeout' (the wall clock), `quit'
+\(\[keyboard-quit]) or `error' (the model API).  Its message,
+`eddi-agent-session-message', is the model's or says why it stopped."
+  (let ((session (eddi-agent--start task)))
+    (when (or wait noninteractive)
+      (condition-case nil
+          (while (eq (eddi-agent-session-status session) 'running)
+            (accept-process-output nil 0.05))
+        (quit (eddi-agent-stop session)
+              ;; A running tool ends as interrupted: wait for that.
+              (while (eq (eddi-agent-session-status session) 'running)
+                (accept-process-output nil 0.05)))))
+    session))
+
+;;;###autoload
+(defun eddi-agent (task)
+  "Ask for a TASK and let the model carry it out in live buffers.
+The conversation shows in the *eddi-agent* buffer; \\[keyboard-quit]
+stops the session; \\[eddi-agent-undo] takes its changes back."
+  (interactive (list (read-string "Task for eddi-agent: ")))
+  (eddi-agent-run task))
+
+(defun eddi-agent-undo (&optional session)
+  "Undo every change SESSION (default: the last one) made, in every buffer."
+  (interactive)
+  (let ((session (or session eddi-agent-last-session)))
+    (unless session (user-error "No eddi-agent session yet"))
+    (let ((steps (eddi-undo-session (eddi-agent-session-id session))))
+      (when (called-interactively-p 'interactive)
+        (message "eddi-agent: undid %d steps of %s" steps (eddi-agent-session-id session)))
+      steps)))
+
+;;;; The log
+
+(defun eddi-agent-session-log (session)
+  "SESSION as an alist for JSON: settings, outcome and the conversation.
+The conversation is in the backend's wire format, as sent."
+  (let ((body (eddi-agent-backend-body (eddi-agent-session-backend session)
+                                       (eddi-agent-session-model session)
+                                       (eddi-agent-session-system session)
+                                       (reverse (eddi-agent-session-history session))
+                                       nil)))
+    `((id . ,(eddi-agent-session-id session))
+      (task . ,(eddi-agent-session-task session))
+      (backend . ,(symbol-name (eddi-agent-session-backend session)))
+      (url . ,(eddi-agent-session-url session))
+      (model . ,(eddi-agent-session-model session))
+      (started . ,(format-time-string "%FT%T%z" (eddi-agent-session-start session)))
+      (seconds . ,(eddi-agent--elapsed session))
+      (status . ,(symbol-name (eddi-agent-session-status session)))
+      (message . ,(or (eddi-agent-session-message session) :null))
+      (tool_calls . ,(eddi-agent-session-calls session))
+      (input_tokens . ,(eddi-agent-session-input-tokens session))
+      (output_tokens . ,(eddi-agent-session-output-tokens session))
+      (todos . ,(vconcat (mapcar (pcase-lambda (`(,id ,text ,status))
+                                   `((id . ,id) (text . ,text) (status . ,status)))
+                                 (reverse (eddi-agent-session-todos session)))))
+      ,@(cl-remove-if-not (lambda (entry) (memq (car entry) '(system messages))) body))))
+
+(defun eddi-agent--save-log (session)
+  "Write SESSION's log into `eddi-agent-log-directory'."
+  (when eddi-agent-log-directory
+    (condition-case err
+        (let ((file (expand-file-name (format "%s-%s.json"
+                                              (format-time-string "%Y%m%d-%H%M%S"
+                                                                  (eddi-agent-session-start session))
+                                              (eddi-agent-session-id session))
+                                      eddi-agent-log-directory)))
+          (make-directory eddi-agent-log-directory t)
+          (let ((coding-system-for-write 'utf-8-unix))
+            (write-region (concat (eddi-agent-backend-json-encode (eddi-agent-session-log session)) "\n")
+                          nil file nil 'silent))
+          (setf (eddi-agent-session-log-file session) file))
+      (error (message "eddi-agent: log not saved: %s" (error-message-string err))))))
+
+;;;; The *eddi-agent* buffer
+
+(defvar-local eddi-agent--buffer-session nil
+  "The session this buffer shows.")
+
+(defvar eddi-agent-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "TAB") #'forward-button)
+    (define-key map (kbd "<backtab>") #'backward-button)
+    (define-key map (kbd "C-c C-k") #'eddi-agent-stop)
+    (define-key map (kbd "C-c C-u") #'eddi-agent-undo)
+    map)
+  "Keys of `eddi-agent-mode'.")
+
+(define-derived-mode eddi-agent-mode special-mode "Eddi-Agent"
+  "The conversation of an eddi-agent session.
+RET on a tool call shows or hides its arguments and raw result.
+
+\\{eddi-agent-mode-map}"
+  (setq-local header-line-format '(:eval (eddi-agent--header-line)))
+  (setq-local truncate-lines nil))
+
+(defun eddi-agent--header-line ()
+  "Show status, state, time, token counts, tool use and todos."
+  (when-let ((session eddi-agent--buffer-session))
+    (let ((todos (eddi-agent-session-todos session)))
+      (format " %s  %s  %.0f s  tokens %d in, %d out  calls %d/%d%s"
+              (eddi-agent-session-status session) (eddi-agent-session-state session)
+              (eddi-agent--elapsed session)
+              (eddi-agent-session-input-tokens session) (eddi-agent-session-output-tokens session)
+              (eddi-agent-session-calls session) eddi-agent-max-tool-calls
+              (if todos
+                  (format "  todos %d/%d" (cl-count "done" todos :key #'caddr :test #'equal)
+                          (length todos))
+                "")))))
+
+(defun eddi-agent--ui-open (session)
+  "Prepare the *eddi-agent* buffer for SESSION and show it."
+  (let ((buffer (get-buffer-create "*eddi-agent*")))
+    (setf (eddi-agent-session-buffer session) buffer)
+    (with-current-buffer buffer
+      (unless (derived-mode-p 'eddi-agent-mode) (eddi-agent-mode))
+      (setq eddi-agent--buffer-session session)
+      (let ((inhibit-read-only t))
+        (goto-char (point-max))
+        (unless (bobp) (insert "\n"))
+        (insert (propertize (format "Task (%s): %s\n" (eddi-agent-session-id session)
+                                    (eddi-agent-session-task session))
+                            'face 'eddi-agent-task-face))))
+    (unless noninteractive
+      (display-buffer buffer)
+      (push (run-at-time 1 1 #'eddi-agent--ui-refresh session) (eddi-agent-session-timers session)))))
+
+(defun eddi-agent--ui-refresh (session)
+  "Redraw the header line of SESSION's buffer."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer (force-mode-line-update)))))
+
+(defun eddi-agent--ui-insert (session text &optional face)
+  "Append TEXT with FACE to SESSION's buffer, following it in windows at the end."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((inhibit-read-only t)
+              (windows (cl-remove-if-not (lambda (window) (= (window-point window) (point-max)))
+                                         (get-buffer-window-list buffer nil t))))
+          (save-excursion
+            (goto-char (point-max))
+            (insert (if face (propertize text 'face face) text)))
+          (dolist (window windows) (set-window-point window (point-max))))))))
+
+(defun eddi-agent--toggle (button)
+  "Show or hide the body of the tool call BUTTON heads."
+  (let ((overlay (button-get button 'eddi-agent-body)))
+    (overlay-put overlay 'invisible (not (overlay-get overlay 'invisible)))))
+
+(defun eddi-agent--ui-call (session call)
+  "Show CALL of SESSION as a collapsible heading with its arguments."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((inhibit-read-only t)
+              (summary (replace-regexp-in-string "[\n\t ]+" " " (eddi-agent-call-arguments call))))
+          (save-excursion
+            (goto-char (point-max))
+            (let ((button (insert-text-button
+                           (format "▸ %s %s" (eddi-agent-call-name call)
+                                   (truncate-string-to-width summary 60 nil nil "…"))
+                           'face 'eddi-agent-tool-face
+                           'action #'eddi-agent--toggle
+                           'follow-link t
+                           'help-echo "RET: show or hide the arguments and the raw result"))
+                  (start (progn (insert "\n") (point))))
+              (insert (eddi-agent-call-arguments call) "\n")
+              (let ((overlay (make-overlay start (point))))
+                (overlay-put overlay 'invisible eddi-agent-collapse-tool-calls)
+                (overlay-put overlay 'eddi-agent-call (eddi-agent-call-id call))
+                (button-put button 'eddi-agent-body overlay)))))))))
+
+(defun eddi-agent--ui-result (session call result)
+  "Append RESULT of CALL to the collapsible body shown for CALL in SESSION."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let* ((inhibit-read-only t)
+               (overlay (cl-find (eddi-agent-call-id call) (overlays-in (point-min) (point-max))
+                                 :key (lambda (o) (overlay-get o 'eddi-agent-call)) :test #'equal))
+               (text (propertize (concat "→ " (plist-get result :content) "\n")
+                                 'face (and (plist-get result :error) 'eddi-agent-error-face))))
+          (save-excursion
+            (if (not overlay)
+                (progn (goto-char (point-max))
+                       (insert (format "▸ %s (not run) " (eddi-agent-call-name call)) text))
+              (goto-char (overlay-end overlay))
+              (insert text)
+              (move-overlay overlay (overlay-start overlay) (point)))))))))
+
+(defun eddi-agent--ui-todos (session)
+  "Show SESSION's todo list."
+  (eddi-agent--ui-insert session (concat "Todos:\n" (eddi-agent--todo-lines session) "\n")
+                         'eddi-agent-task-face)
+  (eddi-agent--ui-refresh session))
+
+(provide 'eddi-agent)
+
+;;; eddi-agent.el ends here

@@ -1,0 +1,575 @@
+;;; eddi-agent-test.el --- ERT tests for the eddi agent loop  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; ctest runs `eddi-agent-test-batch' in batch Emacs with
+;; -module-assertions (see CMakeLists.txt beside this file).
+;; Every test runs the real loop: eddi-module.so over a fresh workspace of
+;; real files and live buffers, curl as the HTTP client, and a scripted
+;; model API server (eddi-agent-test-server.el) that speaks the Anthropic
+;; or the OpenAI wire format and records every request.  The tests assert
+;; the requests as sent (tool schemas, raw tool results), the files' bytes
+;; and the buffers' text.  `eddi-agent-test-batch' prints
+;; "ert: N passed, N failed" and exits 1 on any failure.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'subr-x)
+(require 'eddi)
+(require 'eddi-agent)
+(require 'eddi-agent-test-server)
+
+(declare-function eddi-module-live-allocations "eddi-module" ())
+
+(defvar eddi-agent-test-root nil "The workspace of the running test.")
+(defvar eddi-agent-test-server nil "The scripted server of the running test.")
+
+(defconst eddi-agent-test-paths
+  '((anthropic . "/v1/messages") (openai . "/v1/chat/completions"))
+  "The endpoint path of each backend, as the public APIs name them.")
+
+(defmacro eddi-agent-test-with (backend files script &rest body)
+  "Run BODY against a scripted BACKEND server answering SCRIPT.
+The workspace holds FILES ((PATH . TEXT)...); logs go to a temporary
+folder.  Afterwards the server stops, the engine is freed (no engine
+memory may leak), and the workspace's buffers are killed."
+  (declare (indent 3))
+  `(let* ((eddi-agent-test-root (file-name-as-directory (make-temp-file "eddi-agent-ert-" t)))
+          (eddi-agent-log-directory (expand-file-name ".logs/" eddi-agent-test-root))
+          (eddi-agent-test-server (eddi-agent-test-server-start ,script))
+          (eddi-agent-backend ,backend)
+          (eddi-agent-api-url (eddi-agent-test-server-url
+                               eddi-agent-test-server (alist-get ,backend eddi-agent-test-paths)))
+          (eddi-agent-model "test-model")
+          (auth-sources nil)
+          (process-environment (append '("ANTHROPIC_API_KEY=test-key" "OPENAI_API_KEY=test-key")
+                                       process-environment))
+          (eddi-root eddi-agent-test-root)
+          (eddi--engine nil)
+          (eddi-pulse-seconds 0)
+          (eddi-preview-multi-file nil)
+          (make-backup-files nil)
+          (create-lockfiles nil)
+          (auto-save-default nil)
+          (live (eddi-module-live-allocations)))
+     (dolist (file ,files)
+       (let ((coding-system-for-write 'no-conversion))
+         (write-region (encode-coding-string (cdr file) 'utf-8) nil
+                       (expand-file-name (car file) eddi-agent-test-root) nil 'silent)))
+     (unwind-protect
+         (progn ,@body)
+       (eddi-agent-test-server-stop eddi-agent-test-server)
+       (eddi-reset)
+       (dolist (buffer (buffer-list))
+         (when (and (buffer-file-name buffer)
+                    (string-prefix-p eddi-agent-test-root (buffer-file-name buffer)))
+           (with-current-buffer buffer (set-buffer-modified-p nil))
+           (kill-buffer buffer)))
+       (when (get-buffer "*eddi-agent*") (kill-buffer "*eddi-agent*"))
+       (delete-directory eddi-agent-test-root t)
+       (should (= (eddi-module-live-allocations) live)))))
+
+;;;; Helpers
+
+(defun eddi-agent-test-requests ()
+  "The JSON bodies the server received, oldest first."
+  (mapcar (lambda (request) (plist-get request :json))
+          (eddi-agent-test-server-received eddi-agent-test-server)))
+
+(defun eddi-agent-test-get (value &rest path)
+  "Walk VALUE along PATH: symbols index alists, integers vectors."
+  (dolist (step path value)
+    (setq value (if (integerp step) (aref value step) (alist-get step value)))))
+
+(defun eddi-agent-test-tool-names (request)
+  "The names of the tools offered in REQUEST (either wire format)."
+  (mapcar (lambda (tool) (or (alist-get 'name tool)
+                             (eddi-agent-test-get tool 'function 'name)))
+          (alist-get 'tools request)))
+
+(defun eddi-agent-test-file (rel)
+  "The bytes of REL in the workspace, decoded as UTF-8."
+  (with-temp-buffer
+    (insert-file-contents (expand-file-name rel eddi-agent-test-root))
+    (buffer-string)))
+
+(defun eddi-agent-test-buffer-text (rel)
+  "The text of the live buffer visiting REL."
+  (with-current-buffer (find-buffer-visiting (expand-file-name rel eddi-agent-test-root))
+    (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun eddi-agent-test-anthropic-results (request)
+  "The tool_result blocks of the last message of REQUEST."
+  (let ((content (alist-get 'content (aref (alist-get 'messages request)
+                                           (1- (length (alist-get 'messages request)))))))
+    (cl-remove-if-not (lambda (block) (equal (alist-get 'type block) "tool_result"))
+                      (append content nil))))
+
+(defun eddi-agent-test-log (session)
+  "SESSION's saved log, parsed."
+  (should (file-exists-p (eddi-agent-session-log-file session)))
+  (with-temp-buffer
+    (insert-file-contents (eddi-agent-session-log-file session))
+    (eddi-agent-backend-json-parse (buffer-string))))
+
+(defun eddi-agent-test-well-formed (log)
+  "Assert that every tool_use in the Anthropic LOG has its tool_result."
+  (let ((uses nil) (results nil))
+    (seq-doseq (message (alist-get 'messages log))
+      (let ((content (alist-get 'content message)))
+        (when (vectorp content)
+          (seq-doseq (block content)
+            (pcase (alist-get 'type block)
+              ("tool_use" (push (alist-get 'id block) uses))
+              ("tool_result" (push (alist-get 'tool_use_id block) results)))))))
+    (should (equal (sort uses #'string<) (sort results #'string<)))))
+
+(defconst eddi-agent-test-planning-tools
+  '("read" "grep" "buffer_contents" "directory_files" "current_context" "warnings_buffer"
+    "todo_add" "todo_status" "session_complete")
+  "The tools offered while planning, in order.")
+
+(defconst eddi-agent-test-all-tools
+  '("eddi" "read" "grep" "edit" "apply_patch" "eval_sexp" "shell_exec" "buffer_contents"
+    "directory_files" "current_context" "warnings_buffer" "todo_add" "todo_update"
+    "todo_status" "session_complete")
+  "Every tool, in order, for an engine with Read, Grep, Edit and Patch.")
+
+;;;; A multi-step edit of a real file
+
+(ert-deftest eddi-agent-edit-anthropic ()
+  "A four-turn session edits a file through the eddi tool (Anthropic format)."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "alpha\nbeta\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :text "Planning."
+                           :calls '(("toolu_1" "todo_add" ((text . "Rename beta"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "eddi" ((text . "Open notes.txt\nReplace \"beta\" \"gamma\""))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "eddi" ((text . "Save")))
+                                    ("toolu_4" "todo_update" ((id . 1) (status . "done"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :text "Done."
+                           :calls '(("toolu_5" "session_complete" ((message . "Renamed beta.")))))))
+    (let* ((session (eddi-agent-run "Rename beta to gamma in notes.txt"))
+           (received (eddi-agent-test-server-received eddi-agent-test-server))
+           (requests (eddi-agent-test-requests)))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (eddi-agent-session-message session) "Renamed beta."))
+      ;; The file's bytes and the live buffer's text.
+      (should (equal (eddi-agent-test-file "notes.txt") "alpha\ngamma\n"))
+      (should (equal (eddi-agent-test-buffer-text "notes.txt") "alpha\ngamma\n"))
+      (should (= (length requests) 4))
+      ;; Headers and the request itself.
+      (dolist (request received)
+        (should (equal (plist-get request :method) "POST"))
+        (should (equal (plist-get request :path) "/v1/messages"))
+        (should (equal (cdr (assoc "x-api-key" (plist-get request :headers))) "test-key"))
+        (should (equal (cdr (assoc "anthropic-version" (plist-get request :headers))) "2023-06-01"))
+        (should (equal (cdr (assoc "content-type" (plist-get request :headers))) "application/json")))
+      (let ((first (nth 0 requests)))
+        (should (equal (alist-get 'model first) "test-model"))
+        (should (eq (alist-get 'stream first) t))
+        (should (equal (alist-get 'max_tokens first) eddi-agent-max-tokens))
+        (should (equal (alist-get 'system first) eddi-agent-system-prompt))
+        (should (equal (eddi-agent-test-tool-names first) eddi-agent-test-planning-tools))
+        (should (equal (eddi-agent-test-get first 'messages 0 'role) "user"))
+        (should (string-prefix-p "Rename beta to gamma in notes.txt\n\nContext:\n"
+                                 (eddi-agent-test-get first 'messages 0 'content)))
+        (should (string-match-p "eddi session: agent-[0-9]+ (Start agent-[0-9]+: Ok)\\'"
+                                (eddi-agent-test-get first 'messages 0 'content))))
+      ;; The exact schema of the eddi tool, once executing.
+      (should (equal (eddi-agent-test-tool-names (nth 1 requests)) eddi-agent-test-all-tools))
+      (should (equal (aref (alist-get 'tools (nth 1 requests)) 0)
+                     '((name . "eddi")
+                       (description . "Run EddiSpeak commands (one per line) on live buffers; returns eddi's replies.")
+                       (input_schema (type . "object")
+                                     (properties (text (type . "string")
+                                                       (description . "EddiSpeak commands")))
+                                     (required . ["text"])))))
+      ;; The model's turn goes back as it came; results are raw.
+      (should (equal (eddi-agent-test-get (nth 1 requests) 'messages 1)
+                     '((role . "assistant")
+                       (content . [((type . "text") (text . "Planning."))
+                                   ((type . "tool_use") (id . "toolu_1") (name . "todo_add")
+                                    (input (text . "Rename beta")))]))))
+      (should (equal (eddi-agent-test-get (nth 1 requests) 'messages 2)
+                     '((role . "user")
+                       (content . [((type . "tool_result") (tool_use_id . "toolu_1")
+                                    (content . "Todo 1 added"))]))))
+      (should (equal (eddi-agent-test-anthropic-results (nth 2 requests))
+                     '(((type . "tool_result") (tool_use_id . "toolu_2")
+                        (content . "Ok, At 0:0, Length 2\nOk, Replaced 1 occurrence, At 1:5")))))
+      (should (equal (eddi-agent-test-anthropic-results (nth 3 requests))
+                     '(((type . "tool_result") (tool_use_id . "toolu_3") (content . "Ok, Bytes 12"))
+                       ((type . "tool_result") (tool_use_id . "toolu_4") (content . "Todo 1: done")))))
+      ;; Tokens: 100 in and 20 out per turn.
+      (should (= (eddi-agent-session-input-tokens session) 400))
+      (should (= (eddi-agent-session-output-tokens session) 80))
+      ;; The log: the conversation as sent, and the outcome.
+      (let ((log (eddi-agent-test-log session)))
+        (should (equal (alist-get 'status log) "complete"))
+        (should (= (length (alist-get 'messages log)) 9))
+        (should (equal (alist-get 'todos log) [((id . 1) (text . "Rename beta") (status . "done"))]))
+        (eddi-agent-test-well-formed log))
+      ;; The conversation buffer shows the calls and the results.
+      (with-current-buffer "*eddi-agent*"
+        (should (string-match-p "▸ eddi " (buffer-string)))
+        (should (string-match-p "→ Ok, Bytes 12" (buffer-string))))
+      ;; One command takes the whole session back.
+      (eddi-agent-undo session)
+      (should (equal (eddi-agent-test-buffer-text "notes.txt") "alpha\nbeta\n")))))
+
+(ert-deftest eddi-agent-edit-openai ()
+  "The same edit through the OpenAI chat completions format."
+  (eddi-agent-test-with 'openai '(("notes.txt" . "alpha\nbeta\n"))
+      (list (list :events (eddi-agent-test-openai
+                           :calls '(("call_1" "todo_add" ((text . "Rename beta"))))))
+            (list :events (eddi-agent-test-openai
+                           :text "Editing."
+                           :calls '(("call_2" "eddi" ((text . "Open notes.txt\nReplace \"beta\" \"gamma\"\nSave"))))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_3" "session_complete" ((message . "Renamed.")))))))
+    (let* ((session (eddi-agent-run "Rename beta to gamma"))
+           (received (eddi-agent-test-server-received eddi-agent-test-server))
+           (requests (eddi-agent-test-requests)))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (eddi-agent-test-file "notes.txt") "alpha\ngamma\n"))
+      (should (equal (eddi-agent-test-buffer-text "notes.txt") "alpha\ngamma\n"))
+      (should (= (length requests) 3))
+      (dolist (request received)
+        (should (equal (plist-get request :path) "/v1/chat/completions"))
+        (should (equal (cdr (assoc "authorization" (plist-get request :headers))) "Bearer test-key")))
+      (let ((first (nth 0 requests)))
+        (should (eq (alist-get 'stream first) t))
+        (should (equal (alist-get 'stream_options first) '((include_usage . t))))
+        (should (equal (eddi-agent-test-get first 'messages 0)
+                       `((role . "system") (content . ,eddi-agent-system-prompt))))
+        (should (equal (eddi-agent-test-tool-names first) eddi-agent-test-planning-tools))
+        (should (equal (aref (alist-get 'tools first) 8)
+                       '((type . "function")
+                         (function (name . "session_complete") (description . "End the session.")
+                                   (parameters (type . "object")
+                                               (properties (message (type . "string")
+                                                                    (description . "For the user")))
+                                               (required . ["message"])))))))
+      (let ((third (nth 2 requests)))
+        (should (equal (eddi-agent-test-get third 'messages 4)
+                       '((role . "assistant") (content . "Editing.")
+                         (tool_calls . [((id . "call_2") (type . "function")
+                                         (function (name . "eddi")
+                                                   (arguments . "{\"text\":\"Open notes.txt\\nReplace \\\"beta\\\" \\\"gamma\\\"\\nSave\"}")))]))))
+        (should (equal (eddi-agent-test-get third 'messages 5)
+                       '((role . "tool") (tool_call_id . "call_2")
+                         (content . "Ok, At 0:0, Length 2\nOk, Replaced 1 occurrence, At 1:5\nOk, Bytes 12")))))
+      (should (= (eddi-agent-session-input-tokens session) 300)))))
+
+;;;; The circuit breaker
+
+(ert-deftest eddi-agent-breaker-session-limit ()
+  "The 31st tool call of a session trips the breaker; nothing after it runs."
+  (let ((calls (cl-loop for i from 1 to 32
+                        collect (list (format "toolu_%d" i)
+                                      (if (cl-oddp i) "current_context" "todo_status")
+                                      nil))))
+    (eddi-agent-test-with 'anthropic nil
+        (list (list :events (eddi-agent-test-anthropic :calls calls)))
+      (let* ((session (eddi-agent-run "Loop"))
+             (log (eddi-agent-test-log session))
+             (results (eddi-agent-test-anthropic-results
+                       `((messages . ,(alist-get 'messages log))))))
+        (should (eq (eddi-agent-session-status session) 'tripped))
+        (should (equal (eddi-agent-session-message session)
+                       "Circuit breaker: more than 30 tool calls in this session (eddi-agent-max-tool-calls)"))
+        (should (= (length (eddi-agent-test-requests)) 1))
+        (should (= (length results) 32))
+        (should (equal (alist-get 'content (nth 30 results)) (eddi-agent-session-message session)))
+        (should (eq (alist-get 'is_error (nth 30 results)) t))
+        (should (equal (alist-get 'content (nth 31 results))
+                       (concat "Not run: " (eddi-agent-session-message session))))
+        (eddi-agent-test-well-formed log)))))
+
+(ert-deftest eddi-agent-breaker-identical-calls ()
+  "A fourth identical call in a row trips the breaker."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls (cl-loop for i from 1 to 4
+                                           collect (list (format "toolu_%d" i) "todo_status" nil)))))
+    (let* ((session (eddi-agent-run "Loop"))
+           (log (eddi-agent-test-log session))
+           (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
+      (should (eq (eddi-agent-session-status session) 'tripped))
+      (should (equal (eddi-agent-session-message session)
+                     "Circuit breaker: more than 3 identical calls in a row (eddi-agent-max-identical-calls)"))
+      (should (equal (mapcar (lambda (r) (alist-get 'content r)) results)
+                     (list "No todos" "No todos" "No todos" (eddi-agent-session-message session)))))))
+
+(ert-deftest eddi-agent-breaker-same-tool ()
+  "A 16th call of one tool in a row trips the breaker, even with new arguments."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls (cl-loop for i from 1 to 16
+                                           collect (list (format "toolu_%d" i) "todo_add"
+                                                         `((text . ,(format "step %d" i))))))))
+    (let ((session (eddi-agent-run "Loop")))
+      (should (eq (eddi-agent-session-status session) 'tripped))
+      (should (equal (eddi-agent-session-message session)
+                     "Circuit breaker: more than 15 calls of todo_add in a row (eddi-agent-max-same-tool-calls)"))
+      (should (= (length (eddi-agent-session-todos session)) 15)))))
+
+(ert-deftest eddi-agent-breaker-same-error ()
+  "The same error a third time sends a warning; a fifth time stops."
+  (let ((bad '("buffer_contents" ((buffer . "no such buffer"))))
+        (good '("todo_status" nil)))
+    (eddi-agent-test-with 'anthropic nil
+        (list (list :events (eddi-agent-test-anthropic
+                             :calls (cl-loop for i from 1 to 5
+                                             collect (cons (format "toolu_a%d" i)
+                                                           (if (cl-oddp i) bad good)))))
+              (list :events (eddi-agent-test-anthropic
+                             :calls (cl-loop for i from 1 to 3
+                                             collect (cons (format "toolu_b%d" i)
+                                                           (if (cl-oddp i) bad good))))))
+      (let* ((session (eddi-agent-run "Loop"))
+             (second (nth 1 (eddi-agent-test-requests)))
+             (last (eddi-agent-test-get second 'messages 2 'content)))
+        (should (eq (eddi-agent-session-status session) 'tripped))
+        (should (equal (eddi-agent-session-message session)
+                       "Circuit breaker: the same error 5 times (eddi-agent-error-stop-count): No buffer named no such buffer"))
+        ;; Raw results, flagged, then the warning after them.
+        (should (equal (aref last 0) '((type . "tool_result") (tool_use_id . "toolu_a1")
+                                       (content . "No buffer named no such buffer") (is_error . t))))
+        (should (equal (aref last 5)
+                       '((type . "text")
+                         (text . "Warning: this error came 3 times: No buffer named no such buffer"))))
+        (should (= (length (eddi-agent-test-requests)) 2))))))
+
+(ert-deftest eddi-agent-breaker-wall-clock ()
+  "The wall clock stops a session whose model does not answer in time."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :delay 5 :events (eddi-agent-test-anthropic :text "late")))
+    (let* ((eddi-agent-max-seconds 0.5)
+           (start (float-time))
+           (session (eddi-agent-run "Wait")))
+      (should (eq (eddi-agent-session-status session) 'timeout))
+      (should (equal (eddi-agent-session-message session) "Wall clock limit of 0.5 s"))
+      (should (< (- (float-time) start) 3)))))
+
+(ert-deftest eddi-agent-workflow-states-off ()
+  "Without workflow states every tool is offered from the start."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let* ((eddi-agent-workflow-states nil)
+           (session (eddi-agent-run "Nothing")))
+      (should (eq (eddi-agent-session-status session) 'ended))
+      (should (equal (eddi-agent-session-message session) "Nothing to do."))
+      (should (equal (eddi-agent-test-tool-names (car (eddi-agent-test-requests)))
+                     eddi-agent-test-all-tools)))))
+
+;;;; Broken replies
+
+(ert-deftest eddi-agent-interrupted-stream ()
+  "A stream cut in the middle of a tool call stops the session; nothing runs."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :cut t :events (eddi-agent-test-anthropic
+                                  :calls '(("toolu_1" "todo_add" ((text . "never"))))
+                                  :cut-after 4)))
+    (let ((session (eddi-agent-run "Cut")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (string-prefix-p "Stream interrupted before its end (curl exit 18"
+                               (eddi-agent-session-message session)))
+      (should (null (eddi-agent-session-todos session))))))
+
+(ert-deftest eddi-agent-interrupted-stream-openai ()
+  "An OpenAI stream that ends before finish_reason and [DONE] is an error."
+  (eddi-agent-test-with 'openai nil
+      (list (list :events (eddi-agent-test-openai
+                           :calls '(("call_1" "todo_add" ((text . "never"))))
+                           :cut-after 3)))
+    (let ((session (eddi-agent-run "Cut")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (string-prefix-p "Stream interrupted before its end (curl exit 0"
+                               (eddi-agent-session-message session))))))
+
+(ert-deftest eddi-agent-malformed-calls ()
+  "Unparsable arguments and unknown tools get error results; the loop goes on."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "todo_add" "{\"text\": \"x\"")
+                                    ("toolu_2" "frobnicate" ((a . 1)))
+                                    ("toolu_3" "todo_add" ((txt . "typo"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((session (eddi-agent-run "Bad"))
+           (second (nth 1 (eddi-agent-test-requests)))
+           (results (eddi-agent-test-anthropic-results second)))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      ;; The malformed call goes back with empty input; its result says why.
+      (should (equal (eddi-agent-test-get second 'messages 1 'content 0 'input) nil))
+      (should (string-prefix-p
+               "Malformed call of todo_add: arguments are not valid JSON (json-end-of-file): {\"text\": \"x\""
+               (alist-get 'content (nth 0 results))))
+      (should (equal (nth 1 results) '((type . "tool_result") (tool_use_id . "toolu_2")
+                                       (content . "Unknown tool: frobnicate") (is_error . t))))
+      (should (equal (alist-get 'content (nth 2 results)) "Missing argument: text")))))
+
+(ert-deftest eddi-agent-malformed-event ()
+  "An event that is not JSON stops the session with the raw data."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (list "event: message_start\ndata: {\"type\": \"message_start\", oops\n\n")))
+    (let ((session (eddi-agent-run "Garbage")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (string-match-p "\\`Malformed stream event (json-parse-error): {\"type\""
+                              (eddi-agent-session-message session))))))
+
+(ert-deftest eddi-agent-http-error ()
+  "An HTTP error stops the session with the status and the server's body."
+  (let ((body "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}}"))
+    (eddi-agent-test-with 'anthropic nil (list (list :status 401 :body body))
+      (let ((session (eddi-agent-run "Denied")))
+        (should (eq (eddi-agent-session-status session) 'error))
+        (should (equal (eddi-agent-session-message session) (concat "HTTP 401: " body)))))))
+
+(ert-deftest eddi-agent-stream-error-event ()
+  "An error event in the stream (overloaded) stops the session."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (list "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n")))
+    (let ((session (eddi-agent-run "Busy")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (equal (eddi-agent-session-message session)
+                     "Model API error: overloaded_error: Overloaded")))))
+
+;;;; Tools
+
+(ert-deftest eddi-agent-tool-errors ()
+  "A Lisp error is a flagged result; an eddi Fail goes back raw and unflagged."
+  (eddi-agent-test-with 'openai nil
+      (list (list :events (eddi-agent-test-openai :calls '(("call_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_1" "eval_sexp" ((expr . "(car 1)")))
+                                    ("call_2" "eddi" ((text . "Frob")))
+                                    ("call_3" "eval_sexp" ((expr . "(read-string \"Name: \")")))
+                                    ("call_4" "eval_sexp" ((expr . "(setq x 1) (+ x 41)"))))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_5" "session_complete" ((message . "ok")))))))
+    (let* ((session (eddi-agent-run "Errors"))
+           (third (nth 2 (eddi-agent-test-requests)))
+           (messages (alist-get 'messages third)))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (cl-subseq messages 5 9)
+                     [((role . "tool") (tool_call_id . "call_1")
+                       (content . "Wrong type argument: listp, 1"))
+                      ((role . "tool") (tool_call_id . "call_2")
+                       (content . "Fail \"Unknown command 'Frob'\", Help lists the commands"))
+                      ((role . "tool") (tool_call_id . "call_3")
+                       (content . "User interaction while inhibited"))
+                      ((role . "tool") (tool_call_id . "call_4") (content . "42"))])))))
+
+(ert-deftest eddi-agent-shell-refuses-writes ()
+  "The shell_exec tool refuses a redirection into a file, runs a reading command."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "one\ntwo\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "shell_exec" ((command . "echo hi > out.txt")))
+                                    ("toolu_2" "shell_exec" ((command . "grep -c o a.txt 2>/dev/null")))
+                                    ("toolu_3" "shell_exec" ((command . "exit 3"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((session (eddi-agent-run "Shell"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (nth 0 results)
+                     '((type . "tool_result") (tool_use_id . "toolu_1")
+                       (content . "Refused: shell_exec does not write files (redirection into a file); write with the eddi tool (Insert, Replace, Delete, Save) or edit / apply_patch")
+                       (is_error . t))))
+      (should-not (file-exists-p (expand-file-name "out.txt" eddi-agent-test-root)))
+      (should (equal (alist-get 'content (nth 1 results)) "2\n"))
+      (should (equal (nth 2 results) '((type . "tool_result") (tool_use_id . "toolu_3")
+                                       (content . "[exit 3]") (is_error . t)))))))
+
+(ert-deftest eddi-agent-shell-guard ()
+  "The write guard: what omp-edit denies is refused, reading stays allowed."
+  (dolist (command '("sed -i s/a/b/ f" "sed --in-place s/a/b/ f" "perl -pi -e s/a/b/ f"
+                     "echo x > f" "echo x >> f" "cat a 1> f" "ls &> f" "echo x >| f"
+                     "cat > f <<EOF\nx\nEOF" "cat <<'EOF'\nx\nEOF" "echo x | tee f"
+                     "truncate -s 0 f" "dd if=/dev/zero of=f" "ed f" "find . -delete"
+                     "python3 -c \"open('f','w').write('x')\""
+                     "node -e \"require('fs').writeFileSync('f','x')\""
+                     "ruby -e \"File.write('f','x')\"" "awk '{print > \"f\"}' a"
+                     "sudo tee f" "cd d && echo x > f" "FOO=1 sed -i s/a/b/ f"))
+    (should (eddi-agent-shell-write-reason command)))
+  (dolist (command '("cat f" "head -5 f" "sed -n 1,5p f" "grep -rn x ." "rg x" "ls -R"
+                     "git commit -m \"fix > bug\"" "echo 'a > b'" "ls 2>/dev/null"
+                     "make 2>&1 | tail -5" "ps aux | grep node" "node -e \"console.log(1+1)\""
+                     "node -p \"2**10\"" "python3 -c \"print(sum(range(9)))\"" "awk '{print $1}' f"
+                     "cat <<< hello" "find . -name '*.c'" "cmd >&2" "wc -l < f"))
+    (should-not (eddi-agent-shell-write-reason command))))
+
+;;;; C-g
+
+(ert-deftest eddi-agent-quit-while-waiting ()
+  "A quit while the model thinks stops the session at once."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :delay 5 :events (eddi-agent-test-anthropic :text "late")))
+    (let* ((start (float-time))
+           (timer (run-at-time 0.3 nil (lambda () (setq quit-flag t))))
+           (session (unwind-protect (eddi-agent-run "Slow") (cancel-timer timer))))
+      (should (eq (eddi-agent-session-status session) 'quit))
+      (should (equal (eddi-agent-session-message session) "Interrupted by the user (C-g)"))
+      (should (< (- (float-time) start) 3))
+      (should-not eddi-agent--current)
+      (should-not (memq #'eddi-agent--pre-command pre-command-hook)))))
+
+(ert-deftest eddi-agent-quit-in-tool ()
+  "A quit during a tool gives it a well-formed result and stops the loop.
+The tool loops forever: only the quit can end it."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eval_sexp" ((expr . "(while t (accept-process-output nil 0.05))")))
+                                    ("toolu_2" "todo_status" nil)))))
+    (let* ((start (float-time))
+           (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
+           (session (unwind-protect (eddi-agent-run "Slow tool") (cancel-timer timer)))
+           (log (eddi-agent-test-log session))
+           (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
+      (should (eq (eddi-agent-session-status session) 'quit))
+      (should (< (- (float-time) start) 3))
+      (should (equal results
+                     '(((type . "tool_result") (tool_use_id . "toolu_1")
+                        (content . "Interrupted by the user (C-g)") (is_error . t))
+                       ((type . "tool_result") (tool_use_id . "toolu_2")
+                        (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
+      (eddi-agent-test-well-formed log)
+      (should (= (length (eddi-agent-test-requests)) 2)))))
+
+;;;; The event-stream parser
+
+(ert-deftest eddi-agent-sse-any-split ()
+  "Events come out the same wherever the bytes are cut."
+  (let* ((stream (concat ": keep-alive\n\nevent: a\ndata: {\"x\": 1}\n\n"
+                         "data: line one\r\ndata: line two\r\n\r\n"
+                         "event: b\ndata:no space\n\ndata: [DONE]\n\n"))
+         (expected '(("a" "{\"x\": 1}") (nil "line one\nline two") ("b" "no space") (nil "[DONE]"))))
+    (dotimes (cut (1+ (length stream)))
+      (let ((sse (eddi-agent-sse-create)) (events nil))
+        (dolist (chunk (list (substring stream 0 cut) (substring stream cut)))
+          (eddi-agent-sse-feed sse chunk (lambda (type data) (push (list type data) events))))
+        (should (equal (nreverse events) expected))))))
+
+;;;; Running the suite
+
+(defun eddi-agent-test-batch ()
+  "Run every agent test, print \"ert: N passed, N failed\"; exit 1 on failure."
+  (eddi-load-module)
+  (let* ((stats (ert-run-tests-batch "^eddi-agent-"))
+         (failed (ert-stats-completed-unexpected stats))
+         (passed (ert-stats-completed-expected stats)))
+    (princ (format "ert: %d passed, %d failed\n" passed failed))
+    (kill-emacs (if (> failed 0) 1 0))))
+
+(provide 'eddi-agent-test)
+
+;;; eddi-agent-test.el ends here
