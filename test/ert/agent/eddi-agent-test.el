@@ -545,6 +545,29 @@ The tool loops forever: only the quit can end it."
       (eddi-agent-test-well-formed log)
       (should (= (length (eddi-agent-test-requests)) 2)))))
 
+;;;; Interactive use
+
+(ert-deftest eddi-agent-background ()
+  "Outside batch the loop runs in the background; \[keyboard-quit] stops it."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_1" "todo_add" ((text . "t"))))))
+            (list :delay 5 :events (eddi-agent-test-anthropic :text "late")))
+    (let* ((noninteractive nil)
+           (session (eddi-agent-run "Background")))
+      ;; The call returned at once; the first turn arrives while Emacs waits.
+      (should (eq (eddi-agent-session-status session) 'running))
+      (should (memq #'eddi-agent--pre-command pre-command-hook))
+      (with-timeout (3 (error "The first turn did not arrive"))
+        (while (null (eddi-agent-session-todos session))
+          (accept-process-output nil 0.05)))
+      (let ((this-command 'keyboard-quit))
+        (run-hooks 'pre-command-hook))
+      (should (eq (eddi-agent-session-status session) 'quit))
+      (should-not (memq #'eddi-agent--pre-command pre-command-hook))
+      (should (string-match-p "calls 1/30  todos 0/1"
+                              (with-current-buffer "*eddi-agent*" (eddi-agent--header-line))))
+      (eddi-agent-test-well-formed (eddi-agent-test-log session)))))
+
 ;;;; The event-stream parser
 
 (ert-deftest eddi-agent-sse-any-split ()
