@@ -21,8 +21,10 @@
 #include <strings.h>
 #include <time.h>
 
+#include "document.h"
 #include "fail_reply.h"
 #include "log.h"
+#include "reply.h"
 #include "server_error.h"
 #include "validator.h"
 
@@ -41,17 +43,24 @@ static int64_t host__now_ns(void) {
 
 /* ------------------------------------------------------------ results */
 
-int host_result_set_fail(HostResult *self, const char *fail_text) {
+/* A result of one item: len bytes of text. */
+static int host__result_one(HostResult *self, bool ok, const char *text, size_t len) {
   self->items = calloc(1, sizeof *self->items);
-  if (!self->items || !(self->items[0].text = strdup(fail_text))) {
+  if (!self->items || !(self->items[0].text = malloc(len + 1))) {
     free(self->items);
     self->items = NULL;
     self->count = 0;
     return SERVER_ENOMEM;
   }
+  memcpy(self->items[0].text, text, len);
+  self->items[0].text[len] = '\0';
+  self->items[0].ok = ok;
   self->count = 1;
-  self->items[0].ok = false;
   return SERVER_OK;
+}
+
+int host_result_set_fail(HostResult *self, const char *fail_text) {
+  return host__result_one(self, false, fail_text, strlen(fail_text));
 }
 
 char *host_result_join(const HostResult *self) {
@@ -288,6 +297,52 @@ int engine_host_exec(EngineHost *self, const HostRequest *request, HostResult *r
   }
   free(before);
   if (status != SERVER_OK) host_result_free(result);
+
+done:
+  result->duration_ns = host__now_ns() - started;
+  log_request(request->transport, sender[0] ? sender : "-", request->text, request->len,
+              result->duration_ns, status == SERVER_OK && host_result_ok(result));
+  return status;
+}
+
+int engine_host_call(EngineHost *self, const HostRequest *request, HostCall call, void *closure,
+                     HostResult *result) {
+  int64_t started = host__now_ns();
+  memset(result, 0, sizeof *result);
+  char sender[VALIDATOR_SENDER_MAX + 1], refusal[FAIL_REPLY_MAX + 16];
+  int status = host__route(self, request, sender, sizeof sender, refusal, sizeof refusal);
+  if (status == SERVER_OK)
+    status = validator_check_sender(self->options, sender, request->text, request->len, refusal,
+                                    sizeof refusal);
+  if (status != SERVER_OK) {
+    status = host_result_set_fail(result, refusal);
+    goto done;
+  }
+
+  /* What eddi_exec does around a command: a pending Replace Confirm ends,
+   * and the call's edits are one undo step per document. */
+  EddiSession *session = eddi_sessions_by_sender(&self->engine->sessions, sender);
+  if (session) eddi_session_cancel_confirm(session);
+  StrBuf reply = {0};
+  EddiError err;
+  eddi_error_clear(&err);
+  int rc = call(self->engine, session, closure, &reply, &err);
+  session = eddi_sessions_by_sender(&self->engine->sessions, sender);
+  for (size_t i = 0; session && i < session->docs.len; i++)
+    eddi_doc_end_group(session->docs.items[i]);
+
+  char *fail = rc < 0 ? reply_format_fail(&err) : NULL;
+  if (fail) {
+    status = host_result_set_fail(result, fail);
+  } else {
+    /* The reply is a block of lines; its last newline is the envelope's. */
+    size_t len = reply.len;
+    while (len && reply.data[len - 1] == '\n') len--;
+    status = len ? host__result_one(result, true, reply.data, len)
+                 : host__result_one(result, true, "Ok", 2);
+  }
+  eddi_free(fail);
+  strbuf_free(&reply);
 
 done:
   result->duration_ns = host__now_ns() - started;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "eddi.h"
+#include "engine.h"
 #include "options.h"
 #include "session_registry.h"
 #include "work_queue.h"
@@ -87,6 +88,19 @@ void engine_host_destroy(EngineHost *self);
 /* Owner thread only. Run a message; never fails short of memory (then
  * SERVER_ENOMEM with an empty result). */
 int engine_host_exec(EngineHost *self, const HostRequest *request, HostResult *result);
+/* Work that calls the engine's C API (the edit formats) instead of sending
+ * EddiSpeak text. Called on the owner thread with the sender's session (may
+ * be NULL); appends the answer to reply, or fills err (nothing changed). */
+typedef int (*HostCall)(EddiEngine *engine, EddiSession *session, void *closure, StrBuf *reply,
+                        EddiError *err);
+
+/* Owner thread only. Run call for request's sender with the same routing,
+ * sender checks and log line as engine_host_exec; request->text is the
+ * EddiSpeak command the call stands for ("Edit", "Replace"), which the
+ * read-only check and the log see. The result is one item: the reply text,
+ * or the `Fail "..."` line. */
+int engine_host_call(EngineHost *self, const HostRequest *request, HostCall call, void *closure,
+                     HostResult *result);
 /* Owner thread only: the active session of sender, or NULL. Borrowed. */
 const char *engine_host_session_of(EngineHost *self, const char *sender);
 

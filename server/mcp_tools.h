@@ -1,9 +1,10 @@
 /* mcp_tools.h - the tools eddi offers to MCP clients.
  *
- * Each tool is a thin form over one EddiSpeak command: `eddi` takes the
- * commands as they are; the others (read, grep, edit, apply_patch,
- * file_update) build one command from their arguments. A tool is listed
- * only when the engine has its command (HostFeatures).
+ * `eddi` takes EddiSpeak commands as they are. The others are the edit
+ * formats models already speak (read, grep, edit, apply_patch, file_update,
+ * replace): their arguments become an EditCall (edit_calls.h) that runs the
+ * format's engine entry point. A tool is listed only when the engine has
+ * its format (HostFeatures).
  */
 #ifndef EDDI_SERVER_MCP_TOOLS_H
 #define EDDI_SERVER_MCP_TOOLS_H
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "edit_calls.h"
 #include "engine_host.h"
 
 typedef struct McpTool McpTool;
@@ -22,17 +24,15 @@ json_object *mcp_tools_list(const HostFeatures *features);
 /* The tool called name, if this engine supports it. */
 const McpTool *mcp_tools_find(const HostFeatures *features, const char *name);
 
-/* True for tools that work on a session they start themselves if the sender
- * has none (all but `eddi`, which a model drives with Start itself). */
-bool mcp_tool_wants_session(const McpTool *self);
+/* True for the `eddi` tool: its argument is EddiSpeak text for
+ * engine_host_exec, and a model drives its sessions with Start itself. */
+bool mcp_tool_is_eddispeak(const McpTool *self);
+/* The format of an edit tool. */
+EditCallKind mcp_tool_kind(const McpTool *self);
 
-/* Build the tool's EddiSpeak message into *text (a new string the caller
- * frees). SERVER_EINVAL with why (plain text) for bad arguments. */
-int mcp_tool_command(const McpTool *self, json_object *arguments, char **text, size_t *len,
-                     char *why, size_t why_size);
-
-/* The command text for file.update {path, content}: `Update <path>` and the
- * content as body. */
-int mcp_update_command(const char *path, const char *content, char **text, size_t *len);
+/* The `eddi` tool's text argument, borrowed from arguments. SERVER_EINVAL
+ * with why (plain text) when it is missing. */
+int mcp_tool_text(json_object *arguments, const char **text, size_t *len, char *why,
+                  size_t why_size);
 
 #endif

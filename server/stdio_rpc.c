@@ -14,6 +14,7 @@
 
 #include "fail_reply.h"
 #include "log.h"
+#include "edit_calls.h"
 #include "mcp_tools.h"
 #include "server_error.h"
 #include "validator.h"
@@ -96,7 +97,9 @@ static void stdio__error(StdioRpc *self, json_object *id, int code, const char *
 
 /* ------------------------------------------------------- engine requests */
 
-typedef enum { STDIO_EXEC, STDIO_FILE_UPDATE, STDIO_TOOL } StdioJobKind;
+/* How a job answers: eddi.exec's replies, an edit method's result (or an
+ * error for a Fail), or an MCP tool result. */
+typedef enum { STDIO_EXEC, STDIO_EDIT_METHOD, STDIO_TOOL } StdioJobKind;
 
 typedef struct {
   WorkItem item; /* first: the queue hands this back */
@@ -106,8 +109,9 @@ typedef struct {
   bool wants_session;
   char *sender;
   char *session;
-  char *text;
+  char *text;   /* EddiSpeak text, or NULL for an edit call */
   size_t len;
+  EditCall *call;
 } StdioJob;
 
 static void stdio__job_free(StdioJob *job) {
@@ -115,6 +119,7 @@ static void stdio__job_free(StdioJob *job) {
   free(job->sender);
   free(job->session);
   free(job->text);
+  edit_call_free(job->call);
   free(job);
 }
 
@@ -127,11 +132,6 @@ static json_object *stdio__replies_json(const HostResult *result) {
     json_object_array_add(replies, item);
   }
   return replies;
-}
-
-static bool stdio__unknown_command(const HostResult *result) {
-  return result->count > 0 && !result->items[0].ok &&
-         strstr(result->items[0].text, "Unknown command") != NULL;
 }
 
 /* Tools other than `eddi` work without a Start from the model: the sender
@@ -150,13 +150,30 @@ static int stdio__ensure_session(EngineHost *host, const char *sender, HostResul
   return status ? status : SERVER_EINVAL;
 }
 
+/* An edit method's result: the text, and for a change the files it wrote
+ * and whether it changed nothing. */
+static json_object *stdio__edit_result(const EditCall *call, const char *text) {
+  json_object *answer = json_object_new_object();
+  json_object_object_add(answer, "text", json_object_new_string(text));
+  if (!edit_call_reads(call->kind)) {
+    json_object_object_add(answer, "files", json_object_new_int64((int64_t)call->files));
+    json_object_object_add(answer, "no_change", json_object_new_boolean(call->no_change));
+  }
+  return answer;
+}
+
 static void stdio__job_run(WorkItem *item, void *context) {
   StdioJob *job = (StdioJob *)item;
   EngineHost *host = context;
   HostResult result = {0};
   int status = SERVER_OK;
   if (job->wants_session) status = stdio__ensure_session(host, job->sender, &result);
-  if (status == SERVER_OK) {
+  if (status == SERVER_OK && job->call) {
+    const char *command = edit_call_command(job->call->kind);
+    HostRequest request = {.transport = "stdio", .sender = job->sender, .session = job->session,
+                           .text = command, .len = strlen(command)};
+    status = engine_host_call(host, &request, edit_call_run, job->call, &result);
+  } else if (status == SERVER_OK) {
     HostRequest request = {.transport = "stdio", .sender = job->sender, .session = job->session,
                            .text = job->text, .len = job->len};
     status = engine_host_exec(host, &request, &result);
@@ -179,18 +196,11 @@ static void stdio__job_run(WorkItem *item, void *context) {
     stdio__result(job->rpc, job->id, answer);
     break;
   }
-  case STDIO_FILE_UPDATE:
-    if (stdio__unknown_command(&result))
-      stdio__error(job->rpc, job->id, RPC_METHOD_NOT_FOUND,
-                   "Method not available yet: file.update");
-    else if (!ok)
+  case STDIO_EDIT_METHOD:
+    if (!ok || !job->call)
       stdio__error(job->rpc, job->id, RPC_COMMAND_FAILED, joined);
-    else {
-      json_object *answer = json_object_new_object();
-      json_object_object_add(answer, "replies", stdio__replies_json(&result));
-      json_object_object_add(answer, "text", json_object_new_string(joined));
-      stdio__result(job->rpc, job->id, answer);
-    }
+    else
+      stdio__result(job->rpc, job->id, stdio__edit_result(job->call, joined));
     break;
   case STDIO_TOOL: {
     json_object *content = json_object_new_array(), *text = json_object_new_object();
@@ -210,13 +220,16 @@ done:
   stdio__job_free(job);
 }
 
-/* Queue a job; consumes text. Answers at once when it cannot be queued. */
+/* Queue a job; consumes text and call (one of them is set). Answers at
+ * once when it cannot be queued. */
 static void stdio__submit(StdioRpc *self, json_object *id, StdioJobKind kind, const char *sender,
-                          const char *session, bool wants_session, char *text, size_t len) {
+                          const char *session, bool wants_session, char *text, size_t len,
+                          EditCall *call) {
   StdioJob *job = calloc(1, sizeof *job);
   if (!job || !(job->sender = strdup(sender)) || (session && !(job->session = strdup(session)))) {
     if (job) stdio__job_free(job);
     free(text);
+    edit_call_free(call);
     stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
     return;
   }
@@ -228,6 +241,7 @@ static void stdio__submit(StdioRpc *self, json_object *id, StdioJobKind kind, co
   job->wants_session = wants_session;
   job->text = text;
   job->len = len;
+  job->call = call;
   int status = engine_host_submit(self->host, &job->item);
   if (status != SERVER_OK) {
     stdio__error(self, id, RPC_SERVER_BUSY,
@@ -282,6 +296,23 @@ static void stdio__initialize(StdioRpc *self, json_object *id, json_object *para
   stdio__result(self, id, result);
 }
 
+/* Parse an edit call and queue it; bad arguments are answered at once. */
+static void stdio__edit_call(StdioRpc *self, json_object *id, StdioJobKind kind,
+                             EditCallKind call_kind, json_object *arguments, const char *sender) {
+  char why[STDIO_WHY_MAX];
+  EditCall *call = NULL;
+  int status = edit_call_parse(call_kind, arguments, kind == STDIO_TOOL ? NULL : "sender",
+                               self->host->options->max_message_bytes, &call, why, sizeof why);
+  if (status != SERVER_OK) {
+    stdio__error(self, id, status == SERVER_ENOMEM ? RPC_INTERNAL_ERROR : RPC_INVALID_PARAMS,
+                 status == SERVER_ENOMEM ? "Out of memory" : why);
+    return;
+  }
+  /* These calls work without a Start from the caller: the sender gets a
+   * session named after it the first time. */
+  stdio__submit(self, id, kind, sender, NULL, true, NULL, 0, call);
+}
+
 static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *params) {
   const char *name = stdio__param_string(params, "name");
   if (!name) {
@@ -297,19 +328,26 @@ static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *para
   }
   json_object *arguments = NULL;
   json_object_object_get_ex(params, "arguments", &arguments);
-  char why[STDIO_WHY_MAX], *text = NULL;
-  size_t len = 0;
-  int status = mcp_tool_command(tool, arguments, &text, &len, why, sizeof why);
-  if (status != SERVER_OK) {
-    stdio__error(self, id, status == SERVER_ENOMEM ? RPC_INTERNAL_ERROR : RPC_INVALID_PARAMS,
-                 status == SERVER_ENOMEM ? "Out of memory" : why);
+  if (!mcp_tool_is_eddispeak(tool)) {
+    stdio__edit_call(self, id, STDIO_TOOL, mcp_tool_kind(tool), arguments, STDIO_SENDER);
     return;
   }
-  if (!stdio__check_text(self, id, text, len)) {
-    free(text);
+  char why[STDIO_WHY_MAX];
+  const char *text;
+  size_t len;
+  if (mcp_tool_text(arguments, &text, &len, why, sizeof why) != SERVER_OK) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, why);
     return;
   }
-  stdio__submit(self, id, STDIO_TOOL, STDIO_SENDER, NULL, mcp_tool_wants_session(tool), text, len);
+  if (!stdio__check_text(self, id, text, len)) return;
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
+    return;
+  }
+  memcpy(copy, text, len + 1);
+  /* `eddi` leaves sessions to the model. */
+  stdio__submit(self, id, STDIO_TOOL, STDIO_SENDER, NULL, false, copy, len, NULL);
 }
 
 static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
@@ -330,33 +368,49 @@ static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
     return;
   }
   memcpy(copy, text, len + 1);
-  stdio__submit(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, false, copy, len);
+  stdio__submit(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, false, copy, len,
+                NULL);
 }
 
-static void stdio__file_update(StdioRpc *self, json_object *id, json_object *params) {
-  if (!self->host->features.update) {
-    stdio__error(self, id, RPC_METHOD_NOT_FOUND, "Method not available yet: file.update");
-    return;
+/* The edit formats as JSON-RPC methods: params as the MCP tool's arguments,
+ * plus an optional sender (doc/protocol.org, "Edit methods"). */
+static const struct {
+  const char *method;
+  EditCallKind kind;
+} stdio__edit_methods[] = {
+    {"file.update", EDIT_CALL_FILE_UPDATE},
+    {"edit.read", EDIT_CALL_READ},
+    {"edit.grep", EDIT_CALL_GREP},
+    {"edit.hashline", EDIT_CALL_HASHLINE},
+    {"edit.apply_patch", EDIT_CALL_APPLY_PATCH},
+    {"edit.search_replace", EDIT_CALL_SEARCH_REPLACE},
+    {"edit.replace", EDIT_CALL_REPLACE},
+};
+
+/* True when method is an edit method (then it has been answered or queued). */
+static bool stdio__edit_method(StdioRpc *self, json_object *id, const char *method,
+                               json_object *params) {
+  size_t count = sizeof stdio__edit_methods / sizeof stdio__edit_methods[0];
+  for (size_t i = 0; i < count; i++) {
+    if (strcmp(stdio__edit_methods[i].method, method) != 0) continue;
+    EditCallKind kind = stdio__edit_methods[i].kind;
+    if (!edit_call_available(kind, &self->host->features)) {
+      char why[STDIO_WHY_MAX];
+      snprintf(why, sizeof why, "Method not available in this build: %s", method);
+      stdio__error(self, id, RPC_METHOD_NOT_FOUND, why);
+      return true;
+    }
+    json_object *sender_value = NULL;
+    if (params && json_object_object_get_ex(params, "sender", &sender_value) &&
+        !json_object_is_type(sender_value, json_type_string)) {
+      stdio__error(self, id, RPC_INVALID_PARAMS, "params.sender must be a string");
+      return true;
+    }
+    const char *sender = stdio__param_string(params, "sender");
+    stdio__edit_call(self, id, STDIO_EDIT_METHOD, kind, params, sender ? sender : STDIO_SENDER);
+    return true;
   }
-  const char *path = stdio__param_string(params, "path");
-  const char *content = stdio__param_string(params, "content");
-  if (!path || !content) {
-    stdio__error(self, id, RPC_INVALID_PARAMS, "params.path and params.content must be strings");
-    return;
-  }
-  char *text = NULL;
-  size_t len = 0;
-  if (mcp_update_command(path, content, &text, &len) != SERVER_OK) {
-    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
-    return;
-  }
-  if (!stdio__check_text(self, id, text, len)) {
-    free(text);
-    return;
-  }
-  const char *sender = stdio__param_string(params, "sender");
-  stdio__submit(self, id, STDIO_FILE_UPDATE, sender ? sender : STDIO_SENDER, NULL, true, text,
-                len);
+  return false;
 }
 
 /* One parsed message: a request (has an id) or a notification. */
@@ -397,9 +451,7 @@ static void stdio__dispatch(StdioRpc *self, json_object *message) {
     stdio__tools_call(self, id, params);
   else if (strcmp(method, "eddi.exec") == 0)
     stdio__exec(self, id, params);
-  else if (strcmp(method, "file.update") == 0)
-    stdio__file_update(self, id, params);
-  else {
+  else if (!stdio__edit_method(self, id, method, params)) {
     char why[STDIO_WHY_MAX];
     snprintf(why, sizeof why, "Method not found: %.200s", method);
     stdio__error(self, id, RPC_METHOD_NOT_FOUND, why);

@@ -2,9 +2,9 @@
  *
  * One JSON message per line, as the MCP stdio transport frames them. A
  * reader thread parses requests; those that need the engine (eddi.exec,
- * file.update, tools/call) go through the host's queue and their responses
- * are written when the owner thread has run them, so responses may come out
- * of order (matched by id). The rest (initialize, tools/list, ping) is
+ * the edit methods, tools/call) go through the host's queue and their
+ * responses are written when the owner thread has run them, so responses
+ * may come out of order (matched by id). The rest (initialize, tools/list, ping) is
  * answered on the reader thread.
  */
 #ifndef EDDI_SERVER_STDIO_RPC_H

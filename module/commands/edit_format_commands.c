@@ -23,19 +23,7 @@ static void efc__block(CommandContext *ctx, const char *text, size_t len) {
 static int efc__report(CommandContext *ctx, EddiEditReport *report, int rc) {
   if (rc == 0) {
     StrBuf text = {0};
-    strbuf_puts(&text, "");
-    if (report->no_change)
-      strbuf_puts(&text, "No change: the edit parsed and applied cleanly, but produced no "
-                         "change; the file already holds this text\n");
-    strbuf_append(&text, report->report.data, report->report.len);
-    for (const char *p = report->warnings.data; p && *p;) {
-      const char *nl = strchr(p, '\n');
-      size_t n = nl ? (size_t)(nl - p) : strlen(p);
-      strbuf_puts(&text, "Warning: ");
-      strbuf_append(&text, p, n);
-      strbuf_putc(&text, '\n');
-      p += n + (nl != NULL);
-    }
+    eddi_edit_report_render(report, &text);
     efc__block(ctx, text.data, text.len);
     strbuf_free(&text);
   }

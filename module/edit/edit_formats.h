@@ -25,6 +25,12 @@ typedef struct {
 
 void eddi_edit_report_free(EddiEditReport *self);
 
+/* The report as a model reads it, appended to out: a "No change: ..." line
+ * when nothing changed, the per-file report, then "Warning: ..." lines. Every
+ * front end (the EddiSpeak commands, the server's JSON-RPC and MCP calls)
+ * shows the same text. */
+void eddi_edit_report_render(const EddiEditReport *self, StrBuf *out);
+
 /* The hashline tag of a text: xxh32 (seed 0) of the text with each line's
  * trailing spaces, tabs and CRs removed, low 16 bits as 4 hex digits (the
  * tags of oh-my-pi's hashline, so a model trained on them reads ours). */

@@ -174,6 +174,22 @@ void eddi_edit_report_free(EddiEditReport *self) {
   strbuf_free(&self->warnings);
 }
 
+void eddi_edit_report_render(const EddiEditReport *self, StrBuf *out) {
+  strbuf_puts(out, "");
+  if (self->no_change)
+    strbuf_puts(out, "No change: the edit parsed and applied cleanly, but produced no change; "
+                     "the file already holds this text\n");
+  strbuf_append(out, self->report.data, self->report.len);
+  for (const char *p = self->warnings.data; p && *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    strbuf_puts(out, "Warning: ");
+    strbuf_append(out, p, n);
+    strbuf_putc(out, '\n');
+    p += n + (nl != NULL);
+  }
+}
+
 void eddi_edit_report_written(EddiEditReport *self, EddiSession *session, const char *path,
                               const char *text, size_t len, const EddiChangedList *changed) {
   char tag[5];

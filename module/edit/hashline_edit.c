@@ -390,7 +390,14 @@ static int hl__rebase(HlRun *run, const EddiSnapshot *snap, const char *text, si
       bool neighbour = old_lines.len == 1 || (l > 0 && map[l - 1] != SIZE_MAX && map[l - 1] + 1 == m) ||
                        (l + 1 < old_lines.len && map[l + 1] != SIZE_MAX && map[l + 1] == m + 1);
       if (m == SIZE_MAX) {
-        rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, 0,
+        /* Show where the line was: after the nearest line above that survived. */
+        size_t near = 0;
+        for (size_t j = l; j-- > 0;)
+          if (map[j] != SIZE_MAX) {
+            near = map[j] + 1;
+            break;
+          }
+        rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, near,
                         "%s changed since tag #%s and line %zu it anchors on is gone or changed",
                         run->file->rel, snap->tag, l + 1);
       } else if (!neighbour) {

@@ -498,9 +498,14 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
       for (size_t k = 0; k < EDDI_MIN(found, (size_t)EDDI_MATCH_CANDIDATES_MAX); k++)
         m.candidates[k] = lines[k] - 1;
       rc = eddi_edit_fail_ambiguous(err, what, file->rel, &m);
-      eddi_error_hint(err, "old_string occurs at lines %zu and %zu (and %zu more); quote more "
-                           "context, or set replace_all",
-                      lines[0], lines[1], found - 2);
+      if (found == 2)
+        eddi_error_hint(err, "old_string occurs at lines %zu and %zu; quote more context, or "
+                             "set replace_all",
+                        lines[0], lines[1]);
+      else
+        eddi_error_hint(err, "old_string occurs at lines %zu and %zu (and %zu more); quote "
+                             "more context, or set replace_all",
+                        lines[0], lines[1], found - 2);
     } else {
       /* Not there byte for byte: the tolerant matcher on whole lines. */
       rc = sr__apply_block(text, file->rel, e->old_string, e->old_len, e->new_string,
