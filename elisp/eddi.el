@@ -18,6 +18,7 @@
 ;;   M-x eddi-send        one message from anywhere, the reply in the echo area
 ;;   M-x eddi-undo-session  take back every change of the session, in every buffer
 ;;   (eddi-exec COMMANDS &optional SENDER)  the reply text, for programs
+;;   M-x eddi-nats-connect  let agents elsewhere drive these buffers over NATS
 ;;
 ;; How the module and this file share the work: the module owns the engine
 ;; (sessions, cursors, undo history, the text mirror) and calls the
@@ -78,6 +79,22 @@ Buffers you had open, and buffers shown in a window, are kept."
 The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
   :type 'boolean)
 
+(defcustom eddi-nats-url "nats://127.0.0.1:4222"
+  "The NATS server that \[eddi-nats-connect] connects to by default."
+  :type 'string)
+
+(defcustom eddi-nats-name nil
+  "The instance name this Emacs serves NATS as, or nil for emacs-HOST-PID.
+Agents reach it on the subject eddi.NAME.cmd; a Start over NATS answers
+\"Ok, Instance NAME\".  Characters other than letters, digits, - and _
+become -, and the name is cut to 64 characters."
+  :type '(choice (const :tag "emacs-HOST-PID" nil) string))
+
+(defcustom eddi-nats-max-queue 64
+  "How many NATS requests may wait for Emacs.
+More are answered \"Fail \"Busy, retry\"\" at once."
+  :type 'natnum)
+
 (defface eddi-input-face '((t :inherit font-lock-keyword-face))
   "The \"To Eddi:\" prompt in the transcript.")
 (defface eddi-ok-face '((t :inherit success))
@@ -94,7 +111,13 @@ The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
 ;; Defined by eddi-module.so when it is loaded.
 (declare-function eddi-module-new "eddi-module" (root))
 (declare-function eddi-module-free "eddi-module" (engine))
-(declare-function eddi-module-exec "eddi-module" (engine sender text))
+(declare-function eddi-module-exec "eddi-module" (engine sender text &optional via-nats))
+(declare-function eddi-module-nats-connect "eddi-module" (engine process url instance max-queue))
+(declare-function eddi-module-nats-take "eddi-module" (engine))
+(declare-function eddi-module-nats-reply "eddi-module" (engine id reply))
+(declare-function eddi-module-nats-drain "eddi-module" (engine))
+(declare-function eddi-module-nats-disconnect "eddi-module" (engine))
+(declare-function eddi-module-nats-instance "eddi-module" (engine))
 (declare-function eddi-module-root "eddi-module" (engine))
 (declare-function eddi-module-session "eddi-module" (engine sender))
 (declare-function eddi-module-cursor "eddi-module" (engine sender))
@@ -390,6 +413,9 @@ The module has checked that the file on disk is as eddi last saw it."
 (defvar eddi--engine nil
   "The engine of this Emacs, made on first use.")
 
+(defvar eddi--nats-engine nil
+  "The engine serving NATS (`eddi-nats-connect'), or nil.")
+
 (defun eddi--root ()
   "The workspace folder for a new engine."
   (expand-file-name
@@ -407,6 +433,7 @@ The module has checked that the file on disk is as eddi last saw it."
   "Free the engine: end every session and release its buffers.
 The next command makes a new engine (over `eddi-root' as it is then)."
   (interactive)
+  (when (eq eddi--nats-engine eddi--engine) (eddi-nats-disconnect))
   (when eddi--engine
     (eddi-module-free eddi--engine)
     (setq eddi--engine nil)))
@@ -418,13 +445,16 @@ The next command makes a new engine (over `eddi-root' as it is then)."
   "Remember the region BUFFER BEG..END for highlighting."
   (push (list buffer beg end) eddi--changed))
 
+(defun eddi--exec (engine commands sender &optional via-nats)
+  "Run COMMANDS from SENDER on ENGINE (VIA-NATS: it came over NATS)."
+  (maphash (lambda (_ tracker) (setf (eddi--tracker-groups tracker) 0)) eddi--trackers)
+  (eddi-module-exec engine sender commands via-nats))
+
 (defun eddi-exec (commands &optional sender)
   "Run the EddiSpeak message COMMANDS from SENDER (default `eddi-sender').
 Return the reply text, one line per command.  Commands run on live
 buffers; each command is one undo step in each buffer it changed."
-  (let ((engine (eddi-engine)))
-    (maphash (lambda (_ tracker) (setf (eddi--tracker-groups tracker) 0)) eddi--trackers)
-    (eddi-module-exec engine (or sender eddi-sender) commands)))
+  (eddi--exec (eddi-engine) commands (or sender eddi-sender)))
 
 ;;;; Showing what the model did
 
@@ -719,6 +749,108 @@ The exchange is also added to the transcript buffer."
     (eddi--record message reply)
     (message "%s" reply)
     reply))
+
+;;;; Reach from outside: NATS
+
+;; The module connects to NATS with nats.c, whose threads queue the requests
+;; in C.  They never call Lisp: they write a byte to a pipe process, and its
+;; filter, on the Emacs thread, takes the requests out of the queue, runs
+;; them like any other message and hands each reply back to be published.
+
+(defvar eddi--nats-process nil
+  "The pipe process that wakes Emacs when NATS requests arrive.")
+
+(defvar eddi--nats-serving nil
+  "Non-nil while the queue is being served (the filter does not nest).")
+
+(defun eddi--nats-instance ()
+  "The instance name to serve NATS as, from `eddi-nats-name'."
+  (let ((name (replace-regexp-in-string
+               "[^A-Za-z0-9_-]" "-"
+               (or eddi-nats-name (format "emacs-%s-%d" (system-name) (emacs-pid))))))
+    (substring name 0 (min 64 (length name)))))
+
+(defun eddi--nats-answer (engine request)
+  "Run REQUEST [ID SENDER TEXT] on ENGINE and publish the reply.
+A request always gets a reply, even when Lisp signals or you quit."
+  (let (reply)
+    (unwind-protect
+        (setq reply
+              (condition-case err
+                  (let ((eddi--changed nil)
+                        (eddi-after-edit-functions
+                         (cons #'eddi--note-edit eddi-after-edit-functions)))
+                    (prog1 (eddi--exec engine (aref request 2) (aref request 1) t)
+                      (eddi--pulse eddi--changed)))
+                (error (concat "Fail " (eddi--quote (error-message-string err))))))
+      (eddi-module-nats-reply engine (aref request 0)
+                              (or reply "Fail \"Interrupted in Emacs\", retry")))))
+
+(defun eddi--nats-serve ()
+  "Run every NATS request waiting in the module's queue."
+  (unless eddi--nats-serving
+    (let ((eddi--nats-serving t)
+          (engine eddi--nats-engine)
+          (done nil)
+          item)
+      (unwind-protect
+          (progn
+            (while (setq item (and engine (eddi-module-nats-take engine)))
+              (if (stringp item)
+                  (message "eddi: NATS %s" item)
+                (eddi--nats-answer engine item)))
+            (setq done t))
+        ;; A quit stopped the loop: the rest waits for no new byte.
+        (unless done (run-at-time 0 nil #'eddi--nats-serve))))))
+
+(defun eddi--nats-filter (_process _bytes)
+  "The module says requests are waiting: serve them."
+  (eddi--nats-serve))
+
+(defun eddi--nats-sentinel (process _event)
+  "PROCESS went away while serving: disconnect."
+  (when (and (eq process eddi--nats-process) (not (process-live-p process)))
+    (eddi-nats-disconnect)))
+
+(defun eddi-nats-connect (&optional url)
+  "Let agents elsewhere drive this Emacs's buffers over NATS at URL.
+Serves the subjects eddi-server serves: eddi.cmd (queue group eddi) and
+eddi.INSTANCE.cmd, INSTANCE from `eddi-nats-name'.  Requests run on the
+engine of \[eddi], in live buffers.  Return the instance name."
+  (interactive (list (read-string (format-prompt "NATS URL" eddi-nats-url)
+                                  nil nil eddi-nats-url)))
+  (let ((engine (eddi-engine))
+        (url (or url eddi-nats-url))
+        (instance (eddi--nats-instance)))
+    (when eddi--nats-process (eddi-nats-disconnect))
+    (let ((process (make-pipe-process :name "eddi-nats" :noquery t :coding 'binary
+                                      :filter #'eddi--nats-filter
+                                      :sentinel #'eddi--nats-sentinel)))
+      (condition-case err
+          (eddi-module-nats-connect engine process url instance eddi-nats-max-queue)
+        (error (delete-process process)
+               (user-error "eddi: %s" (error-message-string err))))
+      (setq eddi--nats-process process
+            eddi--nats-engine engine)
+      (add-hook 'kill-emacs-hook #'eddi-nats-disconnect)
+      (message "eddi: serving NATS at %s as %s" url instance)
+      instance)))
+
+(defun eddi-nats-disconnect ()
+  "Stop serving NATS: requests already received are answered first."
+  (interactive)
+  (let ((process eddi--nats-process)
+        (engine eddi--nats-engine))
+    (setq eddi--nats-process nil)
+    (when (and engine (eddi-module-nats-instance engine))
+      (eddi-module-nats-drain engine)
+      (eddi--nats-serve)
+      (eddi-module-nats-disconnect engine))
+    (setq eddi--nats-engine nil)
+    (when (process-live-p process) (delete-process process))
+    (remove-hook 'kill-emacs-hook #'eddi-nats-disconnect)
+    (when (and engine (called-interactively-p 'interactive))
+      (message "eddi: NATS disconnected"))))
 
 (provide 'eddi)
 

@@ -10,11 +10,18 @@
  * made it except the interned symbols, which are global references; the
  * finalizer frees C memory only; only this file raises Lisp signals, the
  * engine reports failures as Fail replies.
+ *
+ * An engine may also serve NATS (nats_bridge.c). Requests then reach Emacs
+ * through a pipe process made by eddi.el and opened here with open_channel;
+ * its filter takes them with eddi-module-nats-take, runs them with
+ * eddi-module-exec like any other message, and answers with
+ * eddi-module-nats-reply. The bridge is stopped before its engine is freed.
  */
 #include <emacs-module.h>
 
 #include "buffer_backend.h"
 #include "engine.h"
+#include "nats_bridge.h"
 
 /* The module is built with hidden symbols; Emacs looks up these two. */
 #define MODULE_EXPORT __attribute__((visibility("default")))
@@ -25,6 +32,7 @@ MODULE_EXPORT int plugin_is_GPL_compatible;
 typedef struct {
   EddiEngine *engine;
   EmacsCall call;
+  NatsBridge *nats; /* NULL when not serving NATS */
 } ModuleEngine;
 
 /* ---------------------------------------------------------------- helpers */
@@ -45,6 +53,7 @@ static void module__finalize(void *ptr) {
   ModuleEngine *self = ptr;
   if (!self) return;
   self->call.env = NULL; /* no Lisp from a finalizer */
+  eddi_nats_bridge_stop(self->nats);
   eddi_engine_free(self->engine);
   free(self);
 }
@@ -78,6 +87,34 @@ static void module__leave(emacs_env *env, ModuleEngine *self) {
   call->env = NULL;
 }
 
+/* Run a message that came over NATS, as eddi-server would: a session it
+ * starts or ends is announced, and its Start reply names this instance.
+ * Returns the joined reply (eddi_free). */
+static char *module__exec_nats(ModuleEngine *self, const char *sender, const char *text,
+                               size_t len) {
+  const char *borrowed = eddi_engine_session_of(self->engine, sender);
+  char *before = borrowed ? eddi_strdup(borrowed) : NULL;
+  EddiReply reply = {0};
+  eddi_exec_reply(self->engine, sender, text, len, &reply);
+  const char *after = eddi_engine_session_of(self->engine, sender);
+  if ((before == NULL) != (after == NULL) || (before && strcmp(before, after) != 0)) {
+    if (before) eddi_nats_bridge_session_event(self->nats, false, before, sender);
+    if (after) {
+      eddi_nats_bridge_session_event(self->nats, true, after, sender);
+      eddi_nats_name_instance(&reply, text, len, eddi_nats_bridge_instance(self->nats));
+    }
+  }
+  eddi_free(before);
+  StrBuf joined = {0};
+  for (size_t i = 0; i < reply.count; i++) {
+    if (i) strbuf_putc(&joined, '\n');
+    strbuf_puts(&joined, reply.items[i].text);
+  }
+  eddi_reply_free(&reply);
+  if (!joined.data) strbuf_puts(&joined, "");
+  return strbuf_take(&joined);
+}
+
 /* ---------------------------------------------------------------- functions */
 
 static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
@@ -104,6 +141,8 @@ static emacs_value Feddi_module_free(emacs_env *env, ptrdiff_t nargs, emacs_valu
                                      void *data) {
   ModuleEngine *self = module__engine(env, args[0]);
   if (!self) return NULL;
+  eddi_nats_bridge_stop(self->nats);
+  self->nats = NULL;
   /* With env set, closing the documents releases their buffers. */
   self->call.env = env;
   eddi_engine_free(self->engine);
@@ -120,8 +159,15 @@ static emacs_value Feddi_module_exec(emacs_env *env, ptrdiff_t nargs, emacs_valu
   char *sender = module__string(env, args[1], NULL);
   size_t len = 0;
   char *text = sender ? module__string(env, args[2], &len) : NULL;
+  bool via_nats = nargs > 3 && env->is_not_nil(env, args[3]) && self->nats;
   emacs_value result = NULL;
-  if (text) {
+  if (text && via_nats) {
+    self->call.env = env;
+    char *reply = module__exec_nats(self, sender, text, len);
+    result = env->make_string(env, reply, (ptrdiff_t)strlen(reply));
+    eddi_free(reply);
+    module__leave(env, self);
+  } else if (text) {
     self->call.env = env;
     char *reply = eddi_exec(self->engine, sender, text, len);
     result = env->make_string(env, reply, (ptrdiff_t)strlen(reply));
@@ -167,6 +213,99 @@ static emacs_value Feddi_module_cursor(emacs_env *env, ptrdiff_t nargs, emacs_va
   return env->funcall(env, env->intern(env, "cons"), 2, pair);
 }
 
+/* ---------------------------------------------------------------- NATS */
+
+static emacs_value Feddi_module_nats_connect(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                             void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  if (self->nats) return module__error(env, "eddi already serves NATS: disconnect first");
+  intmax_t max_queue = env->extract_integer(env, args[4]);
+  if (!module__ok(env)) return NULL;
+  if (max_queue < 1) return module__error(env, "The NATS queue needs room for one request");
+  char *url = module__string(env, args[2], NULL);
+  char *instance = url ? module__string(env, args[3], NULL) : NULL;
+  emacs_value result = NULL;
+  if (instance) {
+    int fd = env->open_channel(env, args[1]);
+    if (module__ok(env)) {
+      NatsBridgeConfig config = {.url = url,
+                                 .instance = instance,
+                                 .max_queue = (size_t)max_queue,
+                                 .max_message_bytes = self->engine->config.max_message_bytes,
+                                 .wake_fd = fd};
+      EddiError err = {0};
+      if (eddi_nats_bridge_start(&self->nats, &config, &err) == 0)
+        result = env->intern(env, "t");
+      else
+        module__error(env, err.what);
+    }
+  }
+  eddi_free(url);
+  eddi_free(instance);
+  return result;
+}
+
+static emacs_value Feddi_module_nats_take(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                          void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  if (!self->nats) return env->intern(env, "nil");
+  NatsBridgeItem *item = eddi_nats_bridge_take(self->nats, self->engine);
+  if (!item) return env->intern(env, "nil");
+  emacs_value text = env->make_string(env, item->text, (ptrdiff_t)item->len);
+  if (item->kind == NATS_ITEM_LOG) {
+    eddi_nats_bridge_item_free(item);
+    return text;
+  }
+  /* The request stays the bridge's until its reply. */
+  emacs_value fields[3] = {env->make_integer(env, (intmax_t)item->id),
+                           env->make_string(env, item->run_as, (ptrdiff_t)strlen(item->run_as)),
+                           text};
+  return env->funcall(env, env->intern(env, "vector"), 3, fields);
+}
+
+static emacs_value Feddi_module_nats_reply(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                           void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  intmax_t id = env->extract_integer(env, args[1]);
+  size_t len = 0;
+  char *text = module__ok(env) ? module__string(env, args[2], &len) : NULL;
+  if (!text) return NULL;
+  int rc = self->nats ? eddi_nats_bridge_reply(self->nats, (uint64_t)id, text, len) : EDDI_ENOENT;
+  eddi_free(text);
+  return env->intern(env, rc == 0 ? "t" : "nil");
+}
+
+static emacs_value Feddi_module_nats_drain(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                           void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  eddi_nats_bridge_drain(self->nats);
+  return env->intern(env, "nil");
+}
+
+static emacs_value Feddi_module_nats_disconnect(emacs_env *env, ptrdiff_t nargs,
+                                                emacs_value *args, void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  eddi_nats_bridge_stop(self->nats);
+  self->nats = NULL;
+  return env->intern(env, "nil");
+}
+
+static emacs_value Feddi_module_nats_instance(emacs_env *env, ptrdiff_t nargs,
+                                              emacs_value *args, void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  if (!self->nats) return env->intern(env, "nil");
+  const char *id = eddi_nats_bridge_instance(self->nats);
+  return env->make_string(env, id, (ptrdiff_t)strlen(id));
+}
+
+/* ---------------------------------------------------------------- misc */
+
 static emacs_value Feddi_module_version(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
                                         void *data) {
   return env->make_string(env, EDDI_VERSION, (ptrdiff_t)strlen(EDDI_VERSION));
@@ -198,9 +337,11 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "Make an eddi engine over the workspace folder ROOT.\n\n(fn ROOT)");
   DEFUN("eddi-module-free", Feddi_module_free, 1, 1,
         "Free ENGINE now: end its sessions and release their buffers.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-exec", Feddi_module_exec, 3, 3,
+  DEFUN("eddi-module-exec", Feddi_module_exec, 3, 4,
         "Run the EddiSpeak message TEXT from SENDER on ENGINE; return the replies,\n"
-        "one line per command.\n\n(fn ENGINE SENDER TEXT)");
+        "one line per command. VIA-NATS non-nil: the message came over ENGINE's\n"
+        "NATS connection; a Start reply then names the instance.\n\n"
+        "(fn ENGINE SENDER TEXT &optional VIA-NATS)");
   DEFUN("eddi-module-root", Feddi_module_root, 1, 1,
         "The workspace folder of ENGINE.\n\n(fn ENGINE)");
   DEFUN("eddi-module-session", Feddi_module_session, 2, 2,
@@ -208,6 +349,24 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
   DEFUN("eddi-module-cursor", Feddi_module_cursor, 2, 2,
         "SENDER's cursor on ENGINE as (BUFFER-ID . CHARACTER-INDEX), or nil.\n\n"
         "(fn ENGINE SENDER)");
+  DEFUN("eddi-module-nats-connect", Feddi_module_nats_connect, 5, 5,
+        "Serve eddi.cmd and eddi.INSTANCE.cmd at URL with ENGINE.\n"
+        "Arrivals write a byte to PROCESS (a pipe process), whose filter should\n"
+        "call `eddi-module-nats-take'. At most MAX-QUEUE requests wait.\n\n"
+        "(fn ENGINE PROCESS URL INSTANCE MAX-QUEUE)");
+  DEFUN("eddi-module-nats-take", Feddi_module_nats_take, 1, 1,
+        "The next NATS arrival on ENGINE: nil, a log line (a string), or a\n"
+        "request [ID SENDER TEXT] to answer with `eddi-module-nats-reply'.\n\n"
+        "(fn ENGINE)");
+  DEFUN("eddi-module-nats-reply", Feddi_module_nats_reply, 3, 3,
+        "Publish REPLY to the NATS request ID of ENGINE. nil when ID is unknown.\n\n"
+        "(fn ENGINE ID REPLY)");
+  DEFUN("eddi-module-nats-drain", Feddi_module_nats_drain, 1, 1,
+        "Stop taking NATS requests on ENGINE; those received are queued.\n\n(fn ENGINE)");
+  DEFUN("eddi-module-nats-disconnect", Feddi_module_nats_disconnect, 1, 1,
+        "Close ENGINE's NATS connection and join its threads.\n\n(fn ENGINE)");
+  DEFUN("eddi-module-nats-instance", Feddi_module_nats_instance, 1, 1,
+        "The instance id ENGINE serves NATS as, or nil.\n\n(fn ENGINE)");
   DEFUN("eddi-module-version", Feddi_module_version, 0, 0,
         "The version of the eddi engine in this module.\n\n(fn)");
   DEFUN("eddi-module-live-allocations", Feddi_module_live_allocations, 0, 0,
