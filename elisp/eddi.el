@@ -770,6 +770,10 @@ The exchange is also added to the transcript buffer."
                (or eddi-nats-name (format "emacs-%s-%d" (system-name) (emacs-pid))))))
     (substring name 0 (min 64 (length name)))))
 
+(defun eddi--nats-live-p (engine)
+  "Non-nil when ENGINE is live and serves NATS (it may have been freed)."
+  (and engine (ignore-errors (eddi-module-nats-instance engine))))
+
 (defun eddi--nats-answer (engine request)
   "Run REQUEST [ID SENDER TEXT] on ENGINE and publish the reply.
 A request always gets a reply, even when Lisp signals or you quit."
@@ -795,7 +799,8 @@ A request always gets a reply, even when Lisp signals or you quit."
           item)
       (unwind-protect
           (progn
-            (while (setq item (and engine (eddi-module-nats-take engine)))
+            (while (setq item (and (eddi--nats-live-p engine)
+                                   (eddi-module-nats-take engine)))
               (if (stringp item)
                   (message "eddi: NATS %s" item)
                 (eddi--nats-answer engine item)))
@@ -842,7 +847,8 @@ engine of \[eddi], in live buffers.  Return the instance name."
   (let ((process eddi--nats-process)
         (engine eddi--nats-engine))
     (setq eddi--nats-process nil)
-    (when (and engine (eddi-module-nats-instance engine))
+    ;; The engine may have been freed (which stopped its bridge).
+    (when (eddi--nats-live-p engine)
       (eddi-module-nats-drain engine)
       (eddi--nats-serve)
       (eddi-module-nats-disconnect engine))

@@ -95,6 +95,63 @@ Its stderr goes to the same buffer, so that a failure shows in the lines."
     (kill-buffer (process-buffer process))
     (split-string output "\n" t)))
 
+;;;; A bare NATS client
+;;
+;; The eddi CLI always sends {"sender", "text"}.  To send the other shapes
+;; (plain text, a session alone, broken JSON, bytes that are not UTF-8) the
+;; tests speak the NATS wire protocol themselves over a TCP connection.
+
+(defun eddi-nats-test--port (url)
+  "The port number of URL."
+  (string-to-number (car (last (split-string url ":")))))
+
+(defun eddi-nats-test-raw (url subjects publish)
+  "Subscribe to SUBJECTS, then PUBLISH, over a bare NATS connection to URL.
+PUBLISH is a list of (SUBJECT REPLY-TO BODY), BODY a string or unibyte
+bytes, REPLY-TO nil for none.  Wait for one message per subject of
+SUBJECTS (the reply inbox is \"_INBOX.raw\"); return their bodies,
+decoded as UTF-8, in that order."
+  (let* ((buffer (generate-new-buffer " *nats-raw*"))
+         (process (make-network-process :name "nats-raw" :buffer buffer :noquery t
+                                        :host "127.0.0.1" :service (eddi-nats-test--port url)
+                                        :coding 'binary :sentinel #'ignore))
+         (got (make-vector (length subjects) nil)))
+    (unwind-protect
+        (progn
+          (eddi-nats-test--wait "the NATS INFO line"
+                                (lambda () (with-current-buffer buffer
+                                             (string-prefix-p "INFO " (buffer-string)))))
+          (with-current-buffer buffer (erase-buffer))
+          (process-send-string
+           process
+           (concat "CONNECT {\"verbose\":false,\"pedantic\":false}\r\n"
+                   (cl-loop for subject in subjects for sid from 0
+                            concat (format "SUB %s %d\r\n" subject sid))
+                   (cl-loop for (subject reply body) in publish
+                            for bytes = (encode-coding-string body 'utf-8)
+                            concat (format "PUB %s %s%d\r\n%s\r\n" subject
+                                           (if reply (concat reply " ") "")
+                                           (length bytes) bytes))))
+          (eddi-nats-test--wait
+           "the NATS messages"
+           (lambda ()
+             (with-current-buffer buffer
+               (goto-char (point-min))
+               (while (re-search-forward "^MSG [^ ]+ \\([0-9]+\\) \\([0-9]+\\)\r\n" nil t)
+                 (let ((sid (string-to-number (match-string 1)))
+                       (start (point))
+                       (end (+ (point) (string-to-number (match-string 2)))))
+                   (when (and (<= end (point-max)) (not (aref got sid)))
+                     (aset got sid (decode-coding-string (buffer-substring start end) 'utf-8)))))
+               (cl-every #'identity got)))))
+      (delete-process process)
+      (kill-buffer buffer))
+    (append got nil)))
+
+(defun eddi-nats-test-request (url subject body)
+  "The reply to BODY published on SUBJECT, over a bare NATS connection to URL."
+  (car (eddi-nats-test-raw url '("_INBOX.raw") `((,subject "_INBOX.raw" ,body)))))
+
 ;;;; Fixture
 
 (defun eddi-nats-test--threads ()
@@ -241,7 +298,11 @@ disconnected, the engine freed, and no thread nor engine memory is left."
 (ert-deftest eddi-nats-disconnect-answers-and-stops ()
   (eddi-nats-test-with-bridge nil
     (should (equal (eddi-module-nats-instance eddi--engine) "emacs-test"))
-    (eddi-nats-disconnect)
+    ;; A request that arrived while Emacs was busy is run before the end.
+    (let ((client (eddi-nats-test-cli-start url "agent" '("Start s"))))
+      (call-process "sleep" nil nil nil "0.5")
+      (eddi-nats-disconnect)
+      (should (equal (eddi-nats-test-cli-finish client) '("Ok, Instance emacs-test"))))
     (should-not (eddi-module-nats-instance eddi--engine))
     (should-not eddi--nats-process)
     ;; Nobody serves eddi.cmd now: the CLI says so.
@@ -249,7 +310,20 @@ disconnected, the engine freed, and no thread nor engine memory is left."
                    '("eddi: eddi.cmd: no eddi-server is listening")))
     ;; And connecting again works (nats.c was torn down and comes back).
     (should (equal (eddi-nats-connect url) "emacs-test"))
-    (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))))
+    (should (equal (eddi-nats-test-cli url "agent" "Start t") '("Fail \"Session s is active\", End it first")))))
+
+(ert-deftest eddi-nats-engine-freed-while-serving ()
+  (eddi-nats-test-with-bridge nil
+    ;; Freeing the engine stops its bridge: a waiting request is refused,
+    ;; not left to time out, and the threads are joined (checked at the end).
+    (let ((client (eddi-nats-test-cli-start url "agent" '("Start s"))))
+      (call-process "sleep" nil nil nil "0.5")
+      (eddi-module-free eddi--engine)
+      (should (equal (eddi-nats-test-cli-finish client)
+                     '("Fail \"Emacs disconnected before running this, retry\""))))
+    (setq eddi--engine nil)
+    (eddi-nats-disconnect)
+    (should-not (get-process "eddi-nats"))))
 
 (ert-deftest eddi-nats-bad-url-is-one-clear-error ()
   (let ((eddi-root temporary-file-directory)
@@ -262,6 +336,54 @@ disconnected, the engine freed, and no thread nor engine memory is left."
           (should-not (get-process "eddi-nats")))
       (eddi-reset))
     (should (= (eddi-nats-test--threads) threads))))
+
+(ert-deftest eddi-nats-message-shapes ()
+  (eddi-nats-test-with-bridge '(("x.txt" . "a\n"))
+    ;; Plain text runs as the sender "anonymous"; the Start is announced.
+    (should (equal (eddi-nats-test-raw url '("_INBOX.raw" "eddi.session.events")
+                                       `(("eddi.cmd" "_INBOX.raw" "Start p\nOpen x.txt")))
+                   '("Ok, Instance emacs-test\nOk, At 0:0, Length 1"
+                     "{\"event\":\"started\",\"session\":\"p\",\"sender\":\"anonymous\",\"instance\":\"emacs-test\"}")))
+    (should (equal (eddi-module-session eddi--engine "anonymous") "p"))
+    ;; A session alone names its sender; the instance subject answers too.
+    (should (equal (eddi-nats-test-request url "eddi.emacs-test.cmd"
+                                           "{\"session\": \"p\", \"text\": \"Insert Line \\\"é\\\"\"}")
+                   "Ok, Inserted 1 line at 0, At 1:0"))
+    (should (equal (eddi-nats-test-text "x.txt") "é\na\n"))
+    (dolist (case '(("{\"session\": \"nope\", \"text\": \"Status\"}"
+                     . "Fail \"Session nope not found\"")
+                    ("{\"sender\": \"ann\", \"session\": \"p\", \"text\": \"Status\"}"
+                     . "Fail \"Session p belongs to another sender\"")
+                    ("{\"text\": \"Status\"}"
+                     . "Fail \"Sender missing: give \\\"sender\\\" or \\\"session\\\"\"")
+                    ("{\"sender\": \"ann\"}" . "Fail \"\\\"text\\\" must be a string\"")
+                    ("{\"sender\": \"ann\", \"text\": \"Status\"} x"
+                     . "Fail \"Invalid JSON: text after the object\"")
+                    ("{\"sender\": " . "Fail \"Invalid JSON: unexpected end\"")
+                    ("Status \377" . "Fail \"Message is not valid UTF-8\"")))
+      (should (equal (eddi-nats-test-request
+                      url "eddi.cmd" (if (string-suffix-p "\377" (car case))
+                                         (string-to-unibyte (car case))
+                                       (car case)))
+                     (cdr case))))
+    (should (equal (eddi-nats-test-text "x.txt") "é\na\n"))))
+
+(ert-deftest eddi-nats-request-without-reply-subject-is-logged ()
+  (eddi-nats-test-with-bridge nil
+    (let* ((said nil)
+           (listen (lambda (&rest args)
+                     (when (car args) (push (apply #'format-message args) said)))))
+      (advice-add 'message :before listen)
+      (unwind-protect
+          ;; Published without a reply subject, then a request that has one:
+          ;; the first is dropped (and logged), the second answered.
+          (should (equal (eddi-nats-test-raw url '("_INBOX.raw")
+                                             '(("eddi.emacs-test.cmd" nil "Help")
+                                               ("eddi.emacs-test.cmd" "_INBOX.raw" "Help Help")))
+                         '("Ok: Help [<command>] - commands, or one command's syntax")))
+        (advice-remove 'message listen))
+      (should (member "eddi: NATS request on eddi.emacs-test.cmd without a reply subject dropped"
+                      said)))))
 
 ;;;; Batch entry
 
