@@ -42,8 +42,9 @@
 static const char *const stdio__protocol_versions[] = {"2025-06-18", "2025-03-26", "2024-11-05"};
 
 static const char stdio__instructions[] =
-    "eddi is a text editor driven by short commands. Call the eddi tool with "
-    "`Start <name>` first, then `Help` for the command list.";
+    "eddi edits the files of one workspace. read and grep show lines under [PATH#TAG] "
+    "headers; edit, apply_patch, file_update and replace change files, all or nothing. "
+    "The eddi tool takes EddiSpeak commands: `Start <name>` first, then `Help`.";
 
 /* -------------------------------------------------------------- output */
 

@@ -1,5 +1,6 @@
 /* test_server_parts.c - unit tests for the server's parts that need no
- * network: the work queue's lanes, the validator, the options. One cmocka
+ * network: the work queue's lanes, the validator, the options, the edit
+ * calls' arguments. One cmocka
  * list; ctest runs it as server_parts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "edit_calls.h"
 #include "fail_reply.h"
 #include "options.h"
 #include "server_error.h"
@@ -164,6 +166,80 @@ static void test_options_refused(void **state) {
   options_free(&options);
 }
 
+/* ---------------------------------------------------------- edit calls */
+
+/* Parse args (JSON text) as kind; returns the status, why in why. */
+static int parse_call(EditCallKind kind, const char *args, const char *also_known,
+                      size_t max_bytes, EditCall **call, char *why, size_t why_size) {
+  json_object *object = json_tokener_parse(args);
+  why[0] = '\0';
+  int status = edit_call_parse(kind, object, also_known, max_bytes, call, why, why_size);
+  json_object_put(object);
+  return status;
+}
+
+static void expect_refused(EditCallKind kind, const char *args, const char *why_expected) {
+  EditCall *call = (EditCall *)1;
+  char why[256];
+  assert_int_equal(parse_call(kind, args, NULL, 10, &call, why, sizeof why), SERVER_EINVAL);
+  assert_null(call);
+  assert_string_equal(why, why_expected);
+}
+
+static void test_edit_call_replace_forms(void **state) {
+  EditCall *call = NULL;
+  char why[256];
+  assert_int_equal(parse_call(EDIT_CALL_REPLACE,
+                              "{\"file_path\":\"a.py\",\"old_string\":\"x\",\"new_string\":\"y\","
+                              "\"replace_all\":true,\"sender\":\"s\"}",
+                              "sender", 1000, &call, why, sizeof why),
+                   SERVER_OK);
+  assert_string_equal(call->path, "a.py");
+  assert_int_equal(call->edit_count, 1);
+  assert_string_equal(call->edits[0].old_string, "x");
+  assert_true(call->edits[0].replace_all);
+  edit_call_free(call);
+
+  assert_int_equal(parse_call(EDIT_CALL_REPLACE,
+                              "{\"file_path\":\"a.py\",\"edits\":[{\"old_string\":\"a\",\"new_string\":"
+                              "\"b\"},{\"old_string\":\"c\",\"new_string\":\"\"}]}",
+                              NULL, 1000, &call, why, sizeof why),
+                   SERVER_OK);
+  assert_int_equal(call->edit_count, 2);
+  assert_int_equal(call->edits[1].new_len, 0);
+  assert_false(call->edits[1].replace_all);
+  edit_call_free(call);
+}
+
+/* Refusals name the argument and say what is expected. */
+static void test_edit_call_refusals(void **state) {
+  expect_refused(EDIT_CALL_REPLACE, "{\"path\":\"a\",\"old_string\":\"x\",\"new_string\":\"y\"}",
+                 "Unknown argument path; this call takes: file_path old_string new_string "
+                 "replace_all edits");
+  expect_refused(EDIT_CALL_REPLACE,
+                 "{\"file_path\":\"a\",\"old_string\":\"x\",\"new_string\":\"y\",\"edits\":[]}",
+                 "Give old_string and new_string, or edits[], not both");
+  expect_refused(EDIT_CALL_REPLACE, "{\"file_path\":\"a\",\"edits\":[]}",
+                 "Argument edits must be a non-empty array of {old_string, new_string}");
+  expect_refused(EDIT_CALL_REPLACE, "{\"file_path\":\"a\",\"edits\":[1]}",
+                 "edits[0] must be an object");
+  expect_refused(EDIT_CALL_REPLACE,
+                 "{\"file_path\":\"a\",\"edits\":[{\"old\":\"x\",\"new_string\":\"y\"}]}",
+                 "Unknown argument in edits: old; an edit takes: old_string new_string replace_all");
+  expect_refused(EDIT_CALL_REPLACE,
+                 "{\"file_path\":\"a\",\"old_string\":\"x\",\"new_string\":\"y\",\"replace_all\":1}",
+                 "Argument replace_all must be true or false");
+  expect_refused(EDIT_CALL_READ, "{\"path\":\"a\",\"offset\":-1}",
+                 "Argument offset must be a whole number >= 0");
+  expect_refused(EDIT_CALL_READ, "{\"path\":7}", "Argument path must be a string");
+  expect_refused(EDIT_CALL_HASHLINE, "{}", "Missing argument: patch");
+  expect_refused(EDIT_CALL_APPLY_PATCH, "{\"patch\":\"a\\u0000b\"}",
+                 "Argument patch contains a NUL byte");
+  expect_refused(EDIT_CALL_GREP, "[]", "Arguments must be an object");
+  expect_refused(EDIT_CALL_FILE_UPDATE, "{\"path\":\"a\",\"content\":\"0123456789\"}",
+                 "Arguments too large: more than 10 bytes");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_queue_lanes_take_turns),
@@ -175,6 +251,8 @@ int main(void) {
       cmocka_unit_test(test_fail_reply_escapes),
       cmocka_unit_test(test_options_config_file),
       cmocka_unit_test(test_options_refused),
+      cmocka_unit_test(test_edit_call_replace_forms),
+      cmocka_unit_test(test_edit_call_refusals),
   };
   return cmocka_run_group_tests_name("server_parts", tests, NULL, NULL);
 }
