@@ -116,6 +116,20 @@ test("read, then edit with its tag; a stale tag is refused and the file left alo
       ),
     );
     assert.equal(read("app.py"), theirs);
+
+    // A line added above the edit since the read: every anchored line
+    // survived, so the edit moves with it and the reply says so.
+    await call("read", { path: "app.py" });
+    writeFileSync(join(dir, "app.py"), "import os\n" + theirs);
+    assert.deepEqual(
+      await call("edit", { patch: "[app.py#BA16]\nPUT 5.=5:\n+    greet(\"you\")\n" }),
+      ok(
+        '[app.py#E404]\n5:def main():\n6:    greet("you")\n' +
+          "Warning: app.py changed since tag #BA16; every anchored line survived, so the edit was " +
+          "rebased onto the current file (#C2DF), lines moved by +1.",
+      ),
+    );
+    assert.equal(read("app.py"), "import os\n" + theirs.replace('greet("moon")', 'greet("you")'));
   });
 });
 
