@@ -158,6 +158,19 @@ decoded as UTF-8, in that order."
   "How many threads this Emacs has."
   (length (directory-files "/proc/self/task" nil "\\`[0-9]+\\'")))
 
+(defconst eddi-nats-test-thread-exit-seconds 2
+  "How long a finished nats.c thread may take to leave the task list.
+nats.c detaches its subscription and reconnect threads; the bridge's
+stop waits (nats_CloseAndWait) until each has done its last work, and
+the thread ends a moment later.")
+
+(defun eddi-nats-test--threads-back-to (count)
+  "Wait until this Emacs has COUNT threads again; return how many it has."
+  (let ((deadline (+ (float-time) eddi-nats-test-thread-exit-seconds)))
+    (while (and (> (eddi-nats-test--threads) count) (< (float-time) deadline))
+      (sleep-for 0.01))
+    (eddi-nats-test--threads)))
+
 (defmacro eddi-nats-test-with-bridge (files &rest body)
   "Run BODY with a nats-server, a workspace of FILES and this Emacs connected.
 `url' and `server' are bound in BODY.  Afterwards the bridge is
@@ -192,7 +205,7 @@ disconnected, the engine freed, and no thread nor engine memory is left."
            (with-current-buffer buffer (set-buffer-modified-p nil))
            (kill-buffer buffer)))
        (delete-directory eddi-nats-test-root t)
-       (should (= (eddi-nats-test--threads) threads))
+       (should (= (eddi-nats-test--threads-back-to threads) threads))
        (should (= (eddi-module-live-allocations) live)))))
 
 (defun eddi-nats-test-text (rel)
@@ -335,7 +348,7 @@ disconnected, the engine freed, and no thread nor engine memory is left."
           (should-not eddi--nats-process)
           (should-not (get-process "eddi-nats")))
       (eddi-reset))
-    (should (= (eddi-nats-test--threads) threads))))
+    (should (= (eddi-nats-test--threads-back-to threads) threads))))
 
 (ert-deftest eddi-nats-message-shapes ()
   (eddi-nats-test-with-bridge '(("x.txt" . "a\n"))
