@@ -63,6 +63,7 @@ struct NatsBridge {
   natsSubscription *subscriptions[BRIDGE_SUBSCRIPTIONS];
   size_t subscription_count;
   bool drained;
+  unsigned jitter_seed; /* the reconnect thread's own: Emacs's rand() is left alone */
 
   pthread_mutex_t mutex; /* guards everything below */
   NatsBridgeItem *head, *tail; /* waiting for the Emacs thread */
@@ -320,7 +321,8 @@ static int64_t bridge__reconnect_delay(natsConnection *connection, int attempts,
   int64_t delay = BRIDGE_RECONNECT_BASE_MS;
   for (int i = 1; i < attempts && delay < BRIDGE_RECONNECT_MAX_MS; i++) delay *= 2;
   if (delay > BRIDGE_RECONNECT_MAX_MS) delay = BRIDGE_RECONNECT_MAX_MS;
-  return delay + rand() % BRIDGE_RECONNECT_JITTER_MS;
+  NatsBridge *self = closure;
+  return delay + rand_r(&self->jitter_seed) % BRIDGE_RECONNECT_JITTER_MS;
 }
 
 /* ---------------------------------------------------------------- start and stop */
@@ -412,7 +414,7 @@ int eddi_nats_bridge_start(NatsBridge **out, const NatsBridgeConfig *config, Edd
   self->max_message_bytes = config->max_message_bytes;
   self->wake_fd = config->wake_fd;
   pthread_mutex_init(&self->mutex, NULL);
-  srand((unsigned)time(NULL));
+  self->jitter_seed = (unsigned)time(NULL) ^ (unsigned)getpid();
   /* A full pipe must not block a nats thread. */
   int flags = fcntl(self->wake_fd, F_GETFL);
   if (flags < 0 || fcntl(self->wake_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
