@@ -74,9 +74,8 @@ void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBu
 
 /* ---------------------------------------------------------------- reading */
 
-/* Read a whole regular file into out; *missing is set when it does not exist. */
-static int disk__read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
-                      mode_t *mode, EddiError *err) {
+int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
+                   unsigned *mode, EddiError *err) {
   *missing = false;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -183,9 +182,9 @@ int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsi
 static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  mode_t mode = 0;
+  unsigned mode = 0;
   EddiError read_err;
-  int rc = disk__read(self->abs_path, self->max_bytes, &raw, &missing, &mode, &read_err);
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, &mode, &read_err);
   if (!self->on_disk) {
     rc = missing ? 0 : eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
   } else if (missing) {
@@ -227,7 +226,7 @@ static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
   if (!self->on_disk) return 0;
   StrBuf raw = {0};
   bool missing;
-  int rc = disk__read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
   EddiFileFormat format;
   if (missing) rc = 0; /* deleted behind us: everything is new again */
   else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
@@ -252,8 +251,8 @@ int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBack
                    StrBuf *text, bool *is_new, EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  mode_t mode = 0;
-  int rc = disk__read(abs_path, max_bytes, &raw, &missing, &mode, err);
+  unsigned mode = 0;
+  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, &mode, err);
   EddiFileFormat format = {0};
   if (rc < 0 && !(missing && create)) {
     strbuf_free(&raw);

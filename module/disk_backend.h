@@ -21,6 +21,12 @@ int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf
 /* Encode text for the disk (appended to out). */
 void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBuf *out);
 
+/* Read a whole regular file into out (appended), with the replies every
+ * backend gives: "File not found" (and *missing set), "Is a directory",
+ * "File too large", ... *mode, when not NULL, receives its permission bits. */
+int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
+                   unsigned *mode, EddiError *err);
+
 /* Open abs_path. A missing file is an error unless create, in which case the
  * document starts empty and *is_new is set. On success *backend is new and
  * *text holds the decoded text. */

@@ -155,48 +155,6 @@ int eddi_emacs_funcall(EmacsCall *call, emacs_value fn, ptrdiff_t nargs, emacs_v
 
 /* ---------------------------------------------------------------- the file */
 
-/* Read a whole regular file into out, with the disk backend's messages;
- * *missing is set when it does not exist. */
-static int buffer__read_file(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
-                             mode_t *mode, EddiError *err) {
-  *missing = false;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) {
-      *missing = true;
-      return eddi_error_set(err, EDDI_ENOENT, "File not found");
-    }
-    if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Permission denied");
-    return eddi_error_set(err, EDDI_EIO, "Cannot open: %s", strerror(errno));
-  }
-  struct stat st;
-  int rc = 0;
-  if (fstat(fd, &st) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
-  } else if (S_ISDIR(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory");
-  } else if (!S_ISREG(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Not a regular file");
-  } else if ((size_t)st.st_size > max_bytes) {
-    rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (%lld bytes, limit %zu)",
-                        (long long)st.st_size, max_bytes);
-  } else {
-    if (mode) *mode = st.st_mode & 07777;
-    char buf[65536];
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
-      if (out->len + (size_t)n > max_bytes) {
-        rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (limit %zu)", max_bytes);
-        break;
-      }
-      strbuf_append(out, buf, (size_t)n);
-    }
-    if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Read failed: %s", strerror(errno));
-  }
-  close(fd);
-  return rc;
-}
-
 /* The coding system that decodes and re-encodes the file byte for byte:
  * the BOM and CRLF endings are kept by the coding system, not by eddi. */
 static const char *buffer__coding(EddiFileFormat format) {
@@ -209,9 +167,9 @@ static const char *buffer__coding(EddiFileFormat format) {
 static int buffer__check_disk(BufferBackend *self, EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  mode_t mode = 0;
+  unsigned mode = 0;
   EddiError read_err;
-  int rc = buffer__read_file(self->abs_path, self->max_bytes, &raw, &missing, &mode,
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, &mode,
                              &read_err);
   if (!self->on_disk) {
     rc = missing ? 0 : eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
@@ -236,7 +194,7 @@ static int buffer__check_disk(BufferBackend *self, EddiError *err) {
 static int buffer__note_disk(BufferBackend *self, size_t *bytes, EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  int rc = buffer__read_file(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
   if (rc == 0) {
     *bytes = raw.len;
     self->disk_hash = XXH3_64bits(raw.data, raw.len);
@@ -374,7 +332,7 @@ static int buffer__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
   if (!self->on_disk) return 0;
   StrBuf raw = {0};
   bool missing;
-  int rc = buffer__read_file(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
   EddiFileFormat format;
   if (missing) rc = 0;
   else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
@@ -429,7 +387,7 @@ int eddi_emacs_open_backend(void *context, const char *abs_path, const char *rel
   StrBuf raw = {0}, decoded = {0};
   bool missing;
   EddiFileFormat format = {0};
-  int rc = buffer__read_file(abs_path, max_bytes, &raw, &missing, NULL, err);
+  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, NULL, err);
   if (rc < 0 && !(missing && create)) goto cleanup;
   rc = 0;
   if (!missing) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, &decoded, err);
