@@ -44,7 +44,10 @@ memory may leak), and the workspace's buffers are killed."
                                eddi-agent-test-server (alist-get ,backend eddi-agent-test-paths)))
           (eddi-agent-model "test-model")
           (auth-sources nil)
-          (process-environment (append '("ANTHROPIC_API_KEY=test-key" "OPENAI_API_KEY=test-key")
+          ;; Children (curl, the shell) run without the sanitizer build's
+          ;; preloaded ASan runtime, which makes curl hang.
+          (process-environment (append '("ANTHROPIC_API_KEY=test-key" "OPENAI_API_KEY=test-key"
+                                         "LD_PRELOAD")
                                        process-environment))
           (eddi-root eddi-agent-test-root)
           (eddi--engine nil)
@@ -60,6 +63,8 @@ memory may leak), and the workspace's buffers are killed."
                        (expand-file-name (car file) eddi-agent-test-root) nil 'silent)))
      (unwind-protect
          (progn ,@body)
+       ;; A failed test must not leave its session running for the next.
+       (when eddi-agent--current (eddi-agent-stop eddi-agent--current))
        (eddi-agent-test-server-stop eddi-agent-test-server)
        (eddi-reset)
        (dolist (buffer (buffer-list))
