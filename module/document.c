@@ -52,16 +52,20 @@ static size_t doc__shift(size_t offset, size_t start, size_t end, size_t len) {
   return start; /* inside the replaced text: collapse to its start */
 }
 
-/* Every change of the text ends here, once per replaced range, in the order
- * the ranges were applied: the place for caches that follow the text (the
- * syntax tree's ts_tree_edit). */
-static void doc__text_changed(EddiDoc *self, size_t start, size_t removed_len,
-                              size_t inserted_len) {
-  EDDI_UNUSED(start), EDDI_UNUSED(removed_len), EDDI_UNUSED(inserted_len);
+/* Every change of the text goes through here (the backend has already taken
+ * it): the syntax tree records the edit before the text changes, then the
+ * text, cursor and marks follow. No undo. */
+static void doc__change_text(EddiDoc *self, size_t start, size_t end, const char *text,
+                             size_t len) {
+  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
+  eddi_text_replace(&self->text, start, end, text, len);
+  self->cursor = doc__shift(self->cursor, start, end, len);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift(self->marks.items[i].offset, start, end, len);
   self->find_anchor_set = false;
 }
 
-/* Change text, marks and cursor; no undo, no backend. */
+/* Tell the backend, then change the text; no undo. */
 static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
                       EddiError *err) {
   if (self->backend && self->backend->vtable->replace) {
@@ -73,12 +77,7 @@ static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text,
                                             err);
     if (rc < 0) return rc;
   }
-  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
-  eddi_text_replace(&self->text, start, end, text, len);
-  self->cursor = doc__shift(self->cursor, start, end, len);
-  for (size_t i = 0; i < self->marks.len; i++)
-    self->marks.items[i].offset = doc__shift(self->marks.items[i].offset, start, end, len);
-  doc__text_changed(self, start, end - start, len);
+  doc__change_text(self, start, end, text, len);
   return 0;
 }
 
@@ -166,12 +165,16 @@ int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t co
     return rc;
   }
   size_t cursor_before = self->cursor;
+  /* The tree takes the edits last to first: each one's positions in the
+   * text as it is now are then still its positions when it is applied. */
+  for (size_t k = count; k-- > 0;)
+    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
+                          edits[k].bytes, edits[k].len);
   eddi_text_replace_many(&self->text, edits, count);
   self->cursor = doc__shift_many(self->cursor, edits, count);
   for (size_t i = 0; i < self->marks.len; i++)
     self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
-  for (size_t k = count; k-- > 0;) /* last to first: each start still holds */
-    doc__text_changed(self, edits[k].start, edits[k].end - edits[k].start, edits[k].len);
+  self->find_anchor_set = false;
   /* Recorded last to first: then each start is right both for replaying the
    * group edit by edit and for taking it back. */
   for (size_t k = count; k-- > 0;) {
@@ -297,12 +300,7 @@ void eddi_doc_reload(EddiDoc *self, const char *text, size_t len) {
 void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
                                size_t len) {
   EDDI_ASSERT(start <= end && end <= eddi_text_len(&self->text));
-  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
-  eddi_text_replace(&self->text, start, end, text, len);
-  self->cursor = doc__shift(self->cursor, start, end, len);
-  for (size_t i = 0; i < self->marks.len; i++)
-    self->marks.items[i].offset = doc__shift(self->marks.items[i].offset, start, end, len);
-  self->find_anchor_set = false;
+  doc__change_text(self, start, end, text, len);
   doc__free_groups(&self->undo);
   doc__free_groups(&self->redo);
   self->group_open = false;
