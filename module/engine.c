@@ -142,6 +142,8 @@ static int engine__run_line(EddiEngine *self, const char *sender, const char *li
   if (!spec) {
     if (verb->source[0] == '{') {
       rc = eddi_error_set(err, EDDI_EINVAL, "Scripts ({ ... }) are not supported yet");
+    } else if (verb->kind == TOKEN_WORD && eddi_command_planned(verb->text)) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is not built yet", verb->text);
     } else {
       rc = eddi_error_set(err, EDDI_EINVAL, "Unknown command '%.*s'",
                           (int)utf8_complete_prefix(verb->source,

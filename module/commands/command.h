@@ -63,6 +63,8 @@ extern const CommandGroup structure_command_group;
 extern const CommandGroup edit_format_command_group;
 
 const CommandSpec *eddi_command_find(const char *name);
+/* Whether name is a command of EDDISPEAK.md that is not built yet. */
+bool eddi_command_planned(const char *name);
 /* The name closest to a misspelt verb, or NULL. */
 const char *eddi_command_suggest(const char *name);
 

@@ -35,6 +35,17 @@ const CommandSpec *eddi_command_find(const char *name) {
   return NULL;
 }
 
+/* Commands of the language that are not built yet: they answer so, rather
+ * than "Unknown command". */
+static const char *const planned_commands[] = {"Refactor", "Preview", "foreach", "if",
+                                               "let", "use"};
+
+bool eddi_command_planned(const char *name) {
+  for (size_t i = 0; i < sizeof planned_commands / sizeof *planned_commands; i++)
+    if (strcasecmp(planned_commands[i], name) == 0) return true;
+  return false;
+}
+
 /* Enough for every command name. */
 #define COMMANDS_MAX 128
 
