@@ -21,7 +21,9 @@
 #include <ctype.h>
 #include <stdarg.h>
 
+#include "document.h"
 #include "path.h"
+#include "syntax/syntax.h"
 
 /* ---------------------------------------------------------------- parsing */
 
@@ -564,6 +566,41 @@ static long hl__depth(const EddiLine *line, bool *opened) {
   return depth;
 }
 
+/* The block opened on line `opener` (0-based) from the parse tree, when the
+ * file has a grammar: the largest element starting on that line. False when
+ * there is none (plain text, or the line opens no element). */
+static bool hl__syntax_block(const EddiLineList *lines, size_t opener, const char *path,
+                             size_t *last) {
+  if (!path || !eddi_lang_detect(path, lines->len ? lines->items[0].bytes : "",
+                                 lines->len ? lines->items[0].len : 0))
+    return false;
+  StrBuf text = {0};
+  size_t opener_start = 0;
+  for (size_t i = 0; i < lines->len; i++) {
+    if (i == opener) opener_start = text.len;
+    strbuf_append(&text, lines->items[i].bytes, lines->items[i].len);
+    strbuf_putc(&text, '\n');
+  }
+  size_t opener_end = opener_start + lines->items[opener].len;
+  /* A document without a backend: only its text and tree are used. */
+  EddiDoc *doc = eddi_doc_new(path, NULL, text.data ? text.data : "", text.len, false, 1);
+  EddiSyntax *syntax = NULL;
+  EddiError ignored;
+  bool found = false;
+  size_t end = 0;
+  if (eddi_syntax_get(doc, EDDI_SYNTAX_MAX_BYTES_DEFAULT, &syntax, &ignored) == 0 && syntax->lang) {
+    for (size_t i = 0; i < syntax->elements.len; i++) {
+      const EddiElement *e = &syntax->elements.items[i];
+      if (e->start < opener_start || e->start > opener_end || e->end <= opener_end) continue;
+      if (!found || e->end > end) end = e->end, found = true;
+    }
+  }
+  if (found) *last = eddi_text_line_at(&doc->text, end - 1);
+  eddi_doc_free(doc);
+  strbuf_free(&text);
+  return found;
+}
+
 void eddi_hashline_block(const EddiLineList *lines, size_t start, const char *path,
                          size_t *first, size_t *last) {
   size_t n = lines->len;
@@ -589,6 +626,8 @@ void eddi_hashline_block(const EddiLineList *lines, size_t start, const char *pa
     *last = i - 1;
     return;
   }
+  /* The parse tree knows best; brackets and indentation are the fallback. */
+  if (hl__syntax_block(lines, opener, path, last)) return;
   /* Brackets: the opener (or the few lines of its signature) opens more
    * than it closes; the block ends where the depth comes back to zero. */
   long depth = 0;
