@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "bench_support.h"
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -22,22 +24,6 @@
 #define LINES 10000
 #define HUNKS 10
 #define RUNS 41
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n) {
-  qsort(v, n, sizeof *v, by_value);
-  return v[n / 2];
-}
 
 static char path[512];
 
@@ -88,17 +74,17 @@ int main(void) {
 
   /* Reference: read, hash, write atomically. */
   for (int r = 0; r < RUNS; r++) {
-    double start = now_ms();
+    double start = bench_now_ms();
     size_t len;
     char *raw = read_file(&len);
     volatile unsigned h = XXH32(raw, len, 0);
     (void)h;
     EddiError err;
     eddi_disk_write_atomic(path, raw, len, 0644, &err);
-    t[r] = now_ms() - start;
+    t[r] = bench_now_ms() - start;
     free(raw);
   }
-  double reference = median(t, RUNS);
+  double reference = bench_median(t, RUNS);
   printf("reference: read + hash + atomic write of %d lines (%zu bytes): median %.3f ms\n",
          LINES, text.len, reference);
 
@@ -113,14 +99,14 @@ int main(void) {
                     h * 1000 + 7, h * 1000 + 7, h * 1000 + 7, h, r);
     EddiEditReport report = {0};
     EddiError err;
-    double start = now_ms();
+    double start = bench_now_ms();
     int rc = eddi_edit_hashline(engine, NULL, input.data, input.len, &report, &err);
-    t[r] = now_ms() - start;
+    t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "hashline: %s\n", err.what);
     eddi_edit_report_free(&report);
     strbuf_free(&input);
   }
-  double hashline = median(t, RUNS);
+  double hashline = bench_median(t, RUNS);
   printf("hashline Edit, %d hunks: median %.3f ms (target <= 1 ms), %.2fx reference "
          "(target <= 3x)\n", HUNKS, hashline, hashline / reference);
 
@@ -141,14 +127,14 @@ int main(void) {
     strbuf_puts(&patch, "*** End Patch\n");
     EddiEditReport report = {0};
     EddiError err;
-    double start = now_ms();
+    double start = bench_now_ms();
     int rc = eddi_edit_apply_patch(engine, NULL, patch.data, patch.len, &report, &err);
-    t[r] = now_ms() - start;
+    t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "apply_patch: %s\n", err.what);
     eddi_edit_report_free(&report);
     strbuf_free(&patch);
   }
-  double patch = median(t, RUNS);
+  double patch = bench_median(t, RUNS);
   printf("apply_patch, %d chunks: median %.3f ms (target <= 1 ms), %.2fx reference "
          "(target <= 3x)\n", HUNKS, patch, patch / reference);
 
@@ -175,9 +161,9 @@ int main(void) {
       strbuf_printf(&input, "PUT %d.=%d:\n+    rebased_%d = %d\n", h * 1000 + 9, h * 1000 + 9,
                     h, r);
     EddiEditReport report = {0};
-    double start = now_ms();
+    double start = bench_now_ms();
     int rc = eddi_edit_hashline(engine, session, input.data, input.len, &report, &err);
-    t[r] = now_ms() - start;
+    t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "rebase: %s\n", err.what);
     eddi_edit_report_free(&report);
     strbuf_free(&input);
@@ -185,7 +171,7 @@ int main(void) {
     strbuf_free(&shown);
     strbuf_free(&base);
   }
-  double rebase = median(t, RUNS);
+  double rebase = bench_median(t, RUNS);
   printf("stale-tag rebase + %d hunks: median %.3f ms (target <= 5 ms)\n", HUNKS, rebase);
 
   eddi_engine_free(engine);

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_support.h"
 #include "engine.h"
 #include "search.h"
 
@@ -32,34 +33,22 @@
 #define BENCH_REGEX "needle_\\d+"
 #define BENCH_REPLACE_REGEX "fox (\\d)"
 
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 typedef struct {
   double median;
   double p99;
 } Timing;
 
 static Timing summarize(double *samples, size_t n) {
-  qsort(samples, n, sizeof *samples, compare_double);
-  Timing t = {samples[n / 2], samples[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1]};
+  Timing t = {bench_median(samples, n), bench_percentile(samples, n, 0.99)};
   return t;
 }
 
 /* Run a message; abort the benchmark if it failed (a wrong figure is worse
  * than none). Returns the time it took in microseconds. */
 static double exec_timed(EddiEngine *engine, const char *message) {
-  double start = now_us();
+  double start = bench_now_us();
   char *reply = eddi_exec(engine, BENCH_SENDER, message, strlen(message));
-  double elapsed = now_us() - start;
+  double elapsed = bench_now_us() - start;
   if (strncmp(reply, "Ok", 2) != 0) {
     fprintf(stderr, "bench: '%s' answered %s\n", message, reply);
     exit(1);
@@ -93,11 +82,11 @@ static double reference_memchr_us(const char *text, size_t len) {
   double samples[BENCH_SCAN_SAMPLES];
   volatile size_t sink = 0;
   for (size_t s = 0; s < BENCH_SCAN_SAMPLES; s++) {
-    double start = now_us();
+    double start = bench_now_us();
     size_t count = 0;
     for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))); p++) count++;
     sink += count;
-    samples[s] = now_us() - start;
+    samples[s] = bench_now_us() - start;
   }
   (void)sink;
   return summarize(samples, BENCH_SCAN_SAMPLES).median;
@@ -108,9 +97,9 @@ static double reference_memmove_us(size_t len) {
   memset(buffer, 'x', len + 1);
   double samples[BENCH_SCAN_SAMPLES];
   for (size_t s = 0; s < BENCH_SCAN_SAMPLES; s++) {
-    double start = now_us();
+    double start = bench_now_us();
     memmove(buffer + (s & 1), buffer + !(s & 1), len);
-    samples[s] = now_us() - start;
+    samples[s] = bench_now_us() - start;
   }
   free(buffer);
   return summarize(samples, BENCH_SCAN_SAMPLES).median;
@@ -130,13 +119,13 @@ static double reference_find_all_us(const char *text, size_t len) {
   pcre2_match_data *match = pcre2_match_data_create_from_pattern(re, NULL);
   double samples[BENCH_SCAN_SAMPLES];
   for (size_t s = 0; s < BENCH_SCAN_SAMPLES; s++) {
-    double start = now_us();
+    double start = bench_now_us();
     size_t from = 0, found = 0;
     while (pcre2_match(re, (PCRE2_SPTR)text, len, from, PCRE2_NO_UTF_CHECK, match, NULL) > 0) {
       from = pcre2_get_ovector_pointer(match)[1];
       found++;
     }
-    samples[s] = now_us() - start;
+    samples[s] = bench_now_us() - start;
   }
   pcre2_match_data_free(match);
   pcre2_code_free(re);
@@ -150,10 +139,10 @@ static double reference_replace_all_us(const char *text, size_t len) {
   double samples[BENCH_SCAN_SAMPLES];
   for (size_t s = 0; s < BENCH_SCAN_SAMPLES; s++) {
     PCRE2_SIZE out_len = cap;
-    double start = now_us();
+    double start = bench_now_us();
     pcre2_substitute(re, (PCRE2_SPTR)text, len, 0, PCRE2_SUBSTITUTE_GLOBAL | PCRE2_NO_UTF_CHECK,
                      NULL, NULL, (PCRE2_SPTR) "cat $1", PCRE2_ZERO_TERMINATED, out, &out_len);
-    samples[s] = now_us() - start;
+    samples[s] = bench_now_us() - start;
   }
   free(out);
   pcre2_code_free(re);

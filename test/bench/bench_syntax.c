@@ -15,27 +15,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_support.h"
+
 #include "document.h"
 #include "syntax/syntax.h"
 
 #define BENCH_RUNS 21
 #define BENCH_EDITS 201
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *values, size_t n) {
-  qsort(values, n, sizeof *values, by_value);
-  return values[n / 2];
-}
 
 /* Classes of methods and free functions, about `lines` lines. */
 static char *python_source(size_t lines, size_t *len) {
@@ -78,24 +64,24 @@ int main(int argc, char **argv) {
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, python->ts);
   for (int i = 0; i < BENCH_RUNS; i++) {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     TSTree *tree = ts_parser_parse_string(parser, NULL, source, (uint32_t)len);
-    bare[i] = now_ms() - t0;
+    bare[i] = bench_now_ms() - t0;
     ts_tree_delete(tree);
 
     EddiDoc *doc = eddi_doc_new("bench.py", NULL, source, len, true, 10);
     EddiSyntax *syn;
-    t0 = now_ms();
+    t0 = bench_now_ms();
     if (eddi_syntax_get(doc, 0, &syn, &err) < 0) {
       fprintf(stderr, "bench_syntax: %s\n", err.what);
       return 1;
     }
-    outline[i] = now_ms() - t0;
+    outline[i] = bench_now_ms() - t0;
     elements = syn->elements.len;
     eddi_doc_free(doc);
   }
   ts_parser_delete(parser);
-  double bare_ms = median(bare, BENCH_RUNS), outline_ms = median(outline, BENCH_RUNS);
+  double bare_ms = bench_median(bare, BENCH_RUNS), outline_ms = bench_median(outline, BENCH_RUNS);
 
   /* 2. One-line edits in the middle, then the next structural command. */
   EddiDoc *doc = eddi_doc_new("bench.py", NULL, source, len, true, 10);
@@ -111,14 +97,14 @@ int main(int argc, char **argv) {
     eddi_doc_replace(doc, at, at, text, strlen(text), &err);
     eddi_doc_end_group(doc);
     /* The reparse alone ... */
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     TSTree *tree = eddi_syntax_parse_text(syn->parser, syn->tree, &doc->text);
-    reparse[i] = now_ms() - t0;
+    reparse[i] = bench_now_ms() - t0;
     ts_tree_delete(tree);
     /* ... and what a structural command pays: reparse + outline. */
-    t0 = now_ms();
+    t0 = bench_now_ms();
     eddi_syntax_get(doc, 0, &syn, &err);
-    reoutline[i] = now_ms() - t0;
+    reoutline[i] = bench_now_ms() - t0;
   }
   eddi_doc_free(doc);
 
@@ -128,7 +114,7 @@ int main(int argc, char **argv) {
          outline_ms, bare_ms, outline_ms / bare_ms);
   printf("  after a one-line edit: reparse %6.3f ms median   reparse + outline %6.3f ms median "
          "[target <= 1 ms]\n",
-         median(reparse, BENCH_EDITS), median(reoutline, BENCH_EDITS));
+         bench_median(reparse, BENCH_EDITS), bench_median(reoutline, BENCH_EDITS));
   eddi_free(source);
   return 0;
 }
