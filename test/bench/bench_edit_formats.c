@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "bench_support.h"
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "bench_support.h"
 #include "disk_backend.h"
 #include "edit/edit_formats.h"
 #include "engine.h"
