@@ -126,6 +126,18 @@ static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
   return eddi_doc_sync(ctx->session->current, ctx->err);
 }
 
+/* Whether a command line's first word names a command that takes a body. */
+static bool engine__takes_body(const char *line, size_t len) {
+  size_t word = 0;
+  while (word < len && line[word] != ' ' && line[word] != '\t' && line[word] != '\r') word++;
+  char name[32];
+  if (word == 0 || word >= sizeof name) return false;
+  memcpy(name, line, word);
+  name[word] = '\0';
+  const CommandSpec *spec = eddi_command_find(name);
+  return spec && (spec->flags & CMD_TAKES_BODY);
+}
+
 static void engine__end_groups(EddiSession *session) {
   if (!session) return;
   for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
@@ -247,7 +259,8 @@ void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, siz
     if (failed) {
       eddi_error_set(&err, EDDI_ESTATE, "Skipped: an earlier command failed");
       engine__push_fail(reply, &err, &cap);
-      line = next;
+      /* A skipped command that takes a body takes the rest of the message. */
+      line = engine__takes_body(p, (size_t)(line_end - p)) ? end : next;
       continue;
     }
     bool uses_body = false;
