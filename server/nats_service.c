@@ -16,6 +16,8 @@
 #define NATS_QUEUE_GROUP "eddi"
 #define NATS_CMD_SUBJECT "eddi.cmd"
 #define NATS_SESSION_EVENTS_SUBJECT "eddi.session.events"
+/* A joining instance asks every other one for the sessions it holds. */
+#define NATS_SESSION_SYNC_SUBJECT "eddi.session.sync"
 
 /* Reconnect backoff: RECONNECT_BASE_MS doubled per failed round up to
  * RECONNECT_MAX_MS, plus up to RECONNECT_JITTER_MS so that many instances
@@ -260,6 +262,68 @@ done:
   natsMsg_Destroy(message);
 }
 
+/* Another instance joined and asks which sessions live here. */
+static void nats__on_session_sync(natsConnection *connection, natsSubscription *subscription,
+                                  natsMsg *message, void *closure) {
+  NatsService *self = closure;
+  const char *reply = natsMsg_GetReply(message);
+  if (reply) {
+    json_object *answer = json_object_new_object();
+    json_object_object_add(answer, "instance", json_object_new_string(self->instance_id));
+    json_object_object_add(answer, "sessions",
+                           session_registry_local_list(&self->host->sessions));
+    size_t len = 0;
+    const char *text = json_object_to_json_string_length(answer, JSON_C_TO_STRING_PLAIN, &len);
+    nats_service_publish(self, reply, text, len);
+    json_object_put(answer);
+  }
+  natsMsg_Destroy(message);
+}
+
+/* An answer to our sync request: each session is remote, on its instance. */
+static void nats__on_sync_answer(natsConnection *connection, natsSubscription *subscription,
+                                 natsMsg *message, void *closure) {
+  NatsService *self = closure;
+  json_object *body = NULL, *sessions = NULL;
+  char why[FAIL_REPLY_MAX];
+  const char *instance;
+  const char *data = natsMsg_GetData(message);
+  size_t len = (size_t)natsMsg_GetDataLength(message);
+  if (validator_check_bytes(self->options, data, len, why, sizeof why) != SERVER_OK ||
+      validator_parse_json(data, len, &body, why, sizeof why) != SERVER_OK ||
+      validator_get_string(body, "instance", &instance, why, sizeof why) != SERVER_OK ||
+      !instance || !json_object_object_get_ex(body, "sessions", &sessions) ||
+      !json_object_is_type(sessions, json_type_array)) {
+    log_report(LOG_WARN, "nats", "bad session sync answer ignored");
+    goto done;
+  }
+  if (strcmp(instance, self->instance_id) == 0) goto done; /* our own */
+  for (size_t i = 0; i < json_object_array_length(sessions); i++) {
+    json_object *entry = json_object_array_get_idx(sessions, i), *session, *sender;
+    if (json_object_object_get_ex(entry, "session", &session) &&
+        json_object_object_get_ex(entry, "sender", &sender))
+      session_registry_add_remote(&self->host->sessions, json_object_get_string(session),
+                                  json_object_get_string(sender), instance);
+  }
+done:
+  json_object_put(body);
+  natsMsg_Destroy(message);
+}
+
+/* Ask the instances already serving for their sessions; the answers arrive
+ * on an inbox of ours, in the background. */
+static int nats__request_sync(NatsService *self) {
+  natsInbox *inbox = NULL;
+  if (natsInbox_Create(&inbox) != NATS_OK) return SERVER_ENOMEM;
+  int status = nats_service_subscribe(self, inbox, NULL, nats__on_sync_answer, self);
+  if (status == SERVER_OK &&
+      natsConnection_PublishRequestString(self->connection, NATS_SESSION_SYNC_SUBJECT, inbox,
+                                          "{}") != NATS_OK)
+    log_report(LOG_WARN, "nats", "could not ask the other instances for their sessions");
+  natsInbox_Destroy(inbox);
+  return status;
+}
+
 /* ----------------------------------------------------------- connection */
 
 static void nats__on_disconnected(natsConnection *connection, void *closure) {
@@ -349,6 +413,10 @@ int nats_service_start(NatsService *self, EngineHost *host, const ServerOptions 
   for (int i = 0; i < ENDPOINT_COUNT; i++) self->endpoints[i] = (NatsEndpoint){self, (EndpointId)i};
   int status = nats_service_subscribe(self, NATS_SESSION_EVENTS_SUBJECT, NULL,
                                       nats__on_session_event, self);
+  if (status == SERVER_OK)
+    status = nats_service_subscribe(self, NATS_SESSION_SYNC_SUBJECT, NULL, nats__on_session_sync,
+                                    self);
+  if (status == SERVER_OK) status = nats__request_sync(self);
   if (status == SERVER_OK)
     status = nats_service_subscribe(self, NATS_CMD_SUBJECT, NATS_QUEUE_GROUP, nats__on_command,
                                     &self->endpoints[ENDPOINT_CMD]);

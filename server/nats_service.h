@@ -55,7 +55,7 @@ typedef struct {
 } NatsEndpoint;
 
 /* Subscriptions: 9 discovery, 2 command, events, 2 mizuki. */
-#define NATS_SUBSCRIPTIONS_MAX 16
+#define NATS_SUBSCRIPTIONS_MAX 24
 /* Subjects are built from fixed parts and an instance id. */
 #define NATS_SUBJECT_MAX (OPTIONS_NAME_MAX + 32)
 /* RFC 3339 time, UTC, seconds. */

@@ -108,6 +108,19 @@ bool session_registry_remote_instance(SessionRegistry *self, const char *session
   return found;
 }
 
+json_object *session_registry_local_list(SessionRegistry *self) {
+  json_object *list = json_object_new_array();
+  pthread_mutex_lock(&self->mutex);
+  json_object_object_foreach(self->local, session, sender) {
+    json_object *entry = json_object_new_object();
+    json_object_object_add(entry, "session", json_object_new_string(session));
+    json_object_object_add(entry, "sender", json_object_get(sender));
+    json_object_array_add(list, entry);
+  }
+  pthread_mutex_unlock(&self->mutex);
+  return list;
+}
+
 size_t session_registry_local_count(SessionRegistry *self) {
   pthread_mutex_lock(&self->mutex);
   size_t count = (size_t)json_object_object_length(self->local);

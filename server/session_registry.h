@@ -42,6 +42,10 @@ bool session_registry_remote_instance(SessionRegistry *self, const char *session
                                       const char *sender, char *instance, size_t instance_size,
                                       char *found_session, size_t found_size);
 
+/* The sessions held here as a new JSON array of {"session", "sender"}, for
+ * an instance that joins later and asks (eddi.session.sync). */
+json_object *session_registry_local_list(SessionRegistry *self);
+
 /* Number of sessions held here (for $SRV.STATS). */
 size_t session_registry_local_count(SessionRegistry *self);
 

@@ -55,6 +55,30 @@ test("a session lives on the instance that started it", async () => {
   }
 });
 
+test("an instance that joins later learns the sessions already held", async () => {
+  const workspace = tempWorkspace();
+  const nats = await startNatsServer();
+  const one = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "one"]);
+  const nc = await connect({ servers: nats.url });
+  let two;
+  try {
+    assert.equal(await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Start s" })),
+      "Ok, Instance one");
+    two = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "two"]);
+    await sleep(200); // the answers to its sync request arrive in the background
+    assert.equal(await ask(nc, "eddi.two.cmd", json({ session: "s", text: "Status" })),
+      'Fail "Session s lives on one"');
+    assert.equal(await ask(nc, "eddi.two.cmd", json({ sender: "ann", text: "Status" })),
+      'Fail "Session s lives on one"');
+  } finally {
+    await nc.close();
+    await one.stop();
+    if (two) await two.stop();
+    await nats.stop();
+    workspace.remove();
+  }
+});
+
 test("eddi-server reconnects after nats-server restarts, sessions intact", async () => {
   const workspace = tempWorkspace();
   let nats = await startNatsServer();
