@@ -68,6 +68,26 @@ void eddi_reply_free(EddiReply *reply);
 char *eddi_exec(EddiEngine *self, const char *sender, const char *text, size_t len);
 void eddi_string_free(char *text);
 
+/* One command line of a message, as eddi_exec splits it. */
+typedef struct {
+  const char *line;  /* without leading and trailing blanks or its newline */
+  size_t len;
+  size_t verb_len;   /* the command word: line[0, verb_len) */
+  bool takes_body;   /* the rest of the message is its body (Patch, Edit, a script) */
+  const char *body;  /* the text after this line */
+  size_t body_len;
+} EddiCommandLine;
+
+/* Call visit on each command line of text, in order, until it returns
+ * false: blank and '#' lines are skipped, and a command that takes a body
+ * ends the walk. Front ends use it to read a message the way the engine
+ * will (which command starts a session, whether a sender only reads)
+ * without running it. */
+void eddi_each_command(const char *text, size_t len,
+                       bool (*visit)(const EddiCommandLine *line, void *closure), void *closure);
+/* Whether line's command word is word (case-insensitive). */
+bool eddi_command_is(const EddiCommandLine *line, const char *word);
+
 /* The session name of sender's active session, or NULL. Borrowed. */
 const char *eddi_engine_session_of(const EddiEngine *self, const char *sender);
 

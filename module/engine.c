@@ -9,8 +9,10 @@
  */
 #include "engine.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "commands/command.h"
@@ -126,28 +128,15 @@ static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
   return eddi_doc_sync(ctx->session->current, ctx->err);
 }
 
-/* Whether a command line's first word names a command that takes a body. */
-static bool engine__takes_body(const char *line, size_t len) {
-  size_t word = 0;
-  while (word < len && line[word] != ' ' && line[word] != '\t' && line[word] != '\r') word++;
-  char name[32];
-  if (word == 0 || word >= sizeof name) return false;
-  memcpy(name, line, word);
-  name[word] = '\0';
-  const CommandSpec *spec = eddi_command_find(name);
-  return spec && (spec->flags & CMD_TAKES_BODY);
-}
-
 static void engine__end_groups(EddiSession *session) {
   if (!session) return;
   for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
 }
 
-static int engine__run_line(EddiEngine *self, const char *sender, const char *line, size_t len,
-                            const char *body, size_t body_len, bool *uses_body,
+static int engine__run_line(EddiEngine *self, const char *sender, const EddiCommandLine *line,
                             char **reply_text, EddiError *err) {
   TokenList tokens = {0};
-  int rc = eddi_lex_line(line, len, &tokens, err);
+  int rc = eddi_lex_line(line->line, line->len, &tokens, err);
   if (rc < 0) return rc;
   const Token *verb = &tokens.items[0];
   const CommandSpec *spec = verb->kind == TOKEN_WORD ? eddi_command_find(verb->text) : NULL;
@@ -182,9 +171,8 @@ static int engine__run_line(EddiEngine *self, const char *sender, const char *li
       .err = err,
   };
   if (spec->flags & CMD_TAKES_BODY) {
-    ctx.body = body;
-    ctx.body_len = body_len;
-    *uses_body = true;
+    ctx.body = line->body;
+    ctx.body_len = line->body_len;
   }
   rc = engine__prepare(&ctx, spec);
   if (rc == 0) rc = spec->run(&ctx);
@@ -211,6 +199,67 @@ static int engine__check_message(EddiEngine *self, const char *sender, const cha
   if (memchr(text, '\0', len))
     return eddi_error_set(err, EDDI_EINVAL, "Message contains a NUL byte");
   return 0;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+void eddi_each_command(const char *text, size_t len,
+                       bool (*visit)(const EddiCommandLine *line, void *closure), void *closure) {
+  const char *end = text + len;
+  for (const char *at = text; at < end;) {
+    const char *newline = memchr(at, '\n', (size_t)(end - at));
+    const char *line_end = newline ? newline : end, *next = newline ? newline + 1 : end;
+    const char *p = at, *q = line_end;
+    while (p < q && isspace((unsigned char)*p)) p++;
+    while (q > p && isspace((unsigned char)q[-1])) q--;
+    at = next;
+    if (p == q || *p == '#') continue;
+    EddiCommandLine line = {.line = p, .len = (size_t)(q - p), .body = next,
+                            .body_len = (size_t)(end - next)};
+    while (line.verb_len < line.len && !isspace((unsigned char)p[line.verb_len])) line.verb_len++;
+    char verb[EDDI_COMMAND_NAME_MAX];
+    if (line.verb_len < sizeof verb) {
+      memcpy(verb, p, line.verb_len);
+      verb[line.verb_len] = '\0';
+      const CommandSpec *spec = eddi_command_find(verb);
+      line.takes_body = spec && (spec->flags & CMD_TAKES_BODY);
+    }
+    line.takes_body |= *p == '{'; /* a script runs to the end of the message */
+    if (!visit(&line, closure) || line.takes_body) return;
+  }
+}
+
+bool eddi_command_is(const EddiCommandLine *line, const char *word) {
+  return strlen(word) == line->verb_len && strncasecmp(line->line, word, line->verb_len) == 0;
+}
+
+/* The state of eddi_exec_reply's walk over a message's commands. */
+typedef struct {
+  EddiEngine *engine;
+  const char *sender;
+  EddiReply *reply;
+  size_t *cap;
+  EddiError *err;
+  bool failed;
+} ExecWalk;
+
+/* Run one command; after a failure the rest are skipped, one reply each. */
+static bool engine__exec_line(const EddiCommandLine *line, void *closure) {
+  ExecWalk *walk = closure;
+  if (walk->failed) {
+    eddi_error_set(walk->err, EDDI_ESTATE, "Skipped: an earlier command failed");
+    engine__push_fail(walk->reply, walk->err, walk->cap);
+    return true;
+  }
+  char *ok_text = NULL;
+  eddi_error_clear(walk->err);
+  if (engine__run_line(walk->engine, walk->sender, line, &ok_text, walk->err) < 0) {
+    engine__push_fail(walk->reply, walk->err, walk->cap);
+    walk->failed = true;
+  } else {
+    engine__push(walk->reply, true, ok_text, walk->cap);
+  }
+  return true;
 }
 
 void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, size_t len,
@@ -244,38 +293,8 @@ void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, siz
     eddi_session_cancel_confirm(session);
   }
 
-  bool failed = false;
-  const char *end = text + len;
-  for (const char *line = text; line < end;) {
-    const char *nl = memchr(line, '\n', (size_t)(end - line));
-    const char *line_end = nl ? nl : end;
-    const char *next = nl ? nl + 1 : end;
-    const char *p = line;
-    while (p < line_end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
-    if (p == line_end || *p == '#') {
-      line = next;
-      continue;
-    }
-    if (failed) {
-      eddi_error_set(&err, EDDI_ESTATE, "Skipped: an earlier command failed");
-      engine__push_fail(reply, &err, &cap);
-      /* A skipped command that takes a body takes the rest of the message. */
-      line = engine__takes_body(p, (size_t)(line_end - p)) ? end : next;
-      continue;
-    }
-    bool uses_body = false;
-    char *ok_text = NULL;
-    eddi_error_clear(&err);
-    int rc = engine__run_line(self, sender, p, (size_t)(line_end - p), next,
-                              (size_t)(end - next), &uses_body, &ok_text, &err);
-    if (rc < 0) {
-      engine__push_fail(reply, &err, &cap);
-      failed = true;
-    } else {
-      engine__push(reply, true, ok_text, &cap);
-    }
-    line = uses_body ? end : next;
-  }
+  ExecWalk walk = {.engine = self, .sender = sender, .reply = reply, .cap = &cap, .err = &err};
+  eddi_each_command(text, len, engine__exec_line, &walk);
   if (reply->count == 0) {
     eddi_error_set(&err, EDDI_EINVAL, "Empty message");
     eddi_error_hint(&err, "Help lists the commands");

@@ -24,6 +24,9 @@ struct EddiEngine {
 void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
                                     void *context);
 
+/* Longest command word looked up (longer ones are no command). */
+#define EDDI_COMMAND_NAME_MAX 32
+
 /* Longest sender name accepted. */
 #define EDDI_SENDER_MAX 256
 

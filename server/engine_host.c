@@ -103,56 +103,21 @@ static int host__copy_reply(HostResult *self, const EddiReply *reply) {
 
 /* ------------------------------------------------------ reading commands */
 
-/* The index-th command line: skips blank and comment lines. */
-typedef struct {
-  const char *line;
-  size_t len;
-} HostLine;
-
-/* Calls back on each command line in order until it returns false. */
-static void host__each_command(const char *text, size_t len,
-                               bool (*visit)(const HostLine *line, void *closure), void *closure) {
-  size_t at = 0;
-  while (at < len) {
-    size_t end = at;
-    while (end < len && text[end] != '\n') end++;
-    size_t start = at;
-    while (start < end && isspace((unsigned char)text[start])) start++;
-    size_t stop = end;
-    while (stop > start && isspace((unsigned char)text[stop - 1])) stop--;
-    if (start < stop && text[start] != '#') {
-      HostLine line = {text + start, stop - start};
-      if (!visit(&line, closure)) return;
-    }
-    at = end + 1;
-  }
-}
-
-static bool host__word_is(const HostLine *line, const char *word) {
-  size_t n = strlen(word);
-  return line->len >= n && strncasecmp(line->line, word, n) == 0 &&
-         (line->len == n || isspace((unsigned char)line->line[n]));
-}
-
-/* Body commands take the rest of the message: no command lines follow. */
-static bool host__is_body_command(const HostLine *line) {
-  return host__word_is(line, "Edit") || host__word_is(line, "Patch") ||
-         host__word_is(line, "Update") || line->line[0] == '{';
-}
+/* Messages are read the way the engine will run them: eddi_each_command. */
 
 typedef struct {
   size_t index;
   long found;
 } HostStartSearch;
 
-static bool host__find_start(const HostLine *line, void *closure) {
+static bool host__find_start(const EddiCommandLine *line, void *closure) {
   HostStartSearch *search = closure;
-  if (host__word_is(line, "Start")) {
+  if (eddi_command_is(line, "Start")) {
     search->found = (long)search->index;
     return false;
   }
   search->index++;
-  return !host__is_body_command(line);
+  return true;
 }
 
 typedef struct {
@@ -162,10 +127,10 @@ typedef struct {
 } HostStartName;
 
 /* The session a message's first command starts, if it is a Start. */
-static bool host__first_start_name(const HostLine *line, void *closure) {
+static bool host__first_start_name(const EddiCommandLine *line, void *closure) {
   HostStartName *start = closure;
-  if (host__word_is(line, "Start")) {
-    const char *at = line->line + strlen("Start");
+  if (eddi_command_is(line, "Start")) {
+    const char *at = line->line + line->verb_len;
     const char *end = line->line + line->len;
     while (at < end && isspace((unsigned char)*at)) at++;
     const char *name = at;
@@ -186,7 +151,7 @@ static int host__route(EngineHost *self, const HostRequest *request, char *sende
                        size_t sender_size, char *refusal, size_t refusal_size) {
   char instance[OPTIONS_NAME_MAX + 1], session[HOST_SESSION_NAME_MAX];
   HostStartName start = {session, sizeof session, false};
-  host__each_command(request->text, request->len, host__first_start_name, &start);
+  eddi_each_command(request->text, request->len, host__first_start_name, &start);
   const char *sender = request->sender;
 
   if (request->session) {
@@ -248,7 +213,7 @@ static void host__session_changed(EngineHost *self, const char *sender, const ch
 
 static int host__name_instance(EngineHost *self, const HostRequest *request, HostResult *result) {
   HostStartSearch search = {0, -1};
-  host__each_command(request->text, request->len, host__find_start, &search);
+  eddi_each_command(request->text, request->len, host__find_start, &search);
   size_t index = search.found >= 0 && (size_t)search.found < result->count ? (size_t)search.found
                                                                           : 0;
   HostReplyItem *item = &result->items[index];

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "eddi.h"
 #include "fail_reply.h"
 #include "server_error.h"
 
@@ -130,6 +131,21 @@ static bool validator__read_only_line(const char *line, size_t len, char *word, 
   return listed;
 }
 
+/* The word of a command a read-only sender may not run is cut to this. */
+#define VALIDATOR_WORD_MAX 32
+
+typedef struct {
+  bool allowed;
+  char word[VALIDATOR_WORD_MAX]; /* the first command that is not */
+} ReadOnlyCheck;
+
+static bool validator__check_line(const EddiCommandLine *line, void *closure) {
+  ReadOnlyCheck *check = closure;
+  check->allowed = validator__read_only_line(line->line, line->len, check->word,
+                                             sizeof check->word);
+  return check->allowed;
+}
+
 static bool validator__sender_shape(const char *sender) {
   size_t n = strlen(sender);
   if (n == 0 || n > VALIDATOR_SENDER_MAX) return false;
@@ -137,9 +153,6 @@ static bool validator__sender_shape(const char *sender) {
     if ((unsigned char)sender[i] < 0x20 || sender[i] == 0x7F) return false;
   return true;
 }
-
-/* The word of a command a read-only sender may not run is cut to this. */
-#define VALIDATOR_WORD_MAX 32
 
 int validator_check_sender(const ServerOptions *options, const char *sender, const char *text,
                            size_t len, char *why, size_t why_size) {
@@ -152,21 +165,10 @@ int validator_check_sender(const ServerOptions *options, const char *sender, con
     return SERVER_EINVAL;
   }
   if (!options_sender_read_only(options, sender)) return SERVER_OK;
-  /* Every line is a command, except blank and comment lines; a script or a
-   * body command is refused whole. */
-  size_t at = 0;
-  while (at < len) {
-    size_t end = at;
-    while (end < len && text[end] != '\n') end++;
-    size_t start = at;
-    while (start < end && isspace((unsigned char)text[start])) start++;
-    char word[VALIDATOR_WORD_MAX];
-    if (start < end && text[start] != '#' &&
-        !validator__read_only_line(text + start, end - start, word, sizeof word)) {
-      fail_reply_format(why, why_size, "Sender %s may only read, not run %s", sender, word);
-      return SERVER_EINVAL;
-    }
-    at = end + 1;
-  }
-  return SERVER_OK;
+  /* Every command must read only; a script or a body command is refused. */
+  ReadOnlyCheck check = {.allowed = true};
+  eddi_each_command(text, len, validator__check_line, &check);
+  if (check.allowed) return SERVER_OK;
+  fail_reply_format(why, why_size, "Sender %s may only read, not run %s", sender, check.word);
+  return SERVER_EINVAL;
 }

@@ -488,35 +488,7 @@ const char *eddi_nats_bridge_instance(const NatsBridge *self) { return self->ins
 
 /* ---------------------------------------------------------------- commands */
 
-/* The command lines of a message, as eddi-server reads them: blank lines
- * and # comments skipped; a body command takes the rest of the message.
- * visit returns false to stop. */
-static void bridge__each_command(const char *text, size_t len,
-                                 bool (*visit)(const char *line, size_t n, void *closure),
-                                 void *closure) {
-  size_t at = 0;
-  while (at < len) {
-    size_t end = at;
-    while (end < len && text[end] != '\n') end++;
-    size_t start = at, stop = end;
-    while (start < stop && isspace((unsigned char)text[start])) start++;
-    while (stop > start && isspace((unsigned char)text[stop - 1])) stop--;
-    if (start < stop && text[start] != '#' && !visit(text + start, stop - start, closure))
-      return;
-    at = end + 1;
-  }
-}
-
-static bool bridge__word_is(const char *line, size_t n, const char *word) {
-  size_t w = strlen(word);
-  return n >= w && strncasecmp(line, word, w) == 0 && (n == w || isspace((unsigned char)line[w]));
-}
-
-static bool bridge__is_body_command(const char *line, size_t n) {
-  return bridge__word_is(line, n, "Edit") || bridge__word_is(line, n, "Patch") ||
-         bridge__word_is(line, n, "Update") || line[0] == '{';
-}
-
+/* Messages are read the way the engine will run them: eddi_each_command. */
 typedef struct {
   size_t index;
   long found;       /* index of the first Start, or -1 */
@@ -524,25 +496,25 @@ typedef struct {
   size_t name_len;
 } BridgeStart;
 
-static bool bridge__find_start(const char *line, size_t n, void *closure) {
+static bool bridge__find_start(const EddiCommandLine *line, void *closure) {
   BridgeStart *start = closure;
-  if (bridge__word_is(line, n, "Start")) {
+  if (eddi_command_is(line, "Start")) {
     start->found = (long)start->index;
-    size_t at = strlen("Start");
-    while (at < n && isspace((unsigned char)line[at])) at++;
-    start->name = line + at;
-    while (at < n && !isspace((unsigned char)line[at])) at++;
-    start->name_len = (size_t)(line + at - start->name);
+    size_t at = line->verb_len, n = line->len;
+    while (at < n && isspace((unsigned char)line->line[at])) at++;
+    start->name = line->line + at;
+    while (at < n && !isspace((unsigned char)line->line[at])) at++;
+    start->name_len = (size_t)(line->line + at - start->name);
     return false;
   }
   start->index++;
-  return !bridge__is_body_command(line, n);
+  return true;
 }
 
 void eddi_nats_name_instance(EddiReply *reply, const char *text, size_t len,
                              const char *instance) {
   BridgeStart start = {0, -1, NULL, 0};
-  bridge__each_command(text, len, bridge__find_start, &start);
+  eddi_each_command(text, len, bridge__find_start, &start);
   size_t index = start.found >= 0 && (size_t)start.found < reply->count ? (size_t)start.found : 0;
   if (index >= reply->count || !reply->items[index].ok) return;
   EddiReplyItem *item = &reply->items[index];
@@ -568,7 +540,7 @@ static int bridge__route(NatsBridgeItem *item, const EddiEngine *engine, EddiErr
       if (!item->sender) item->sender = bridge__copy(session->sender, strlen(session->sender));
     } else {
       BridgeStart start = {0, -1, NULL, 0};
-      bridge__each_command(item->text, item->len, bridge__find_start, &start);
+      eddi_each_command(item->text, item->len, bridge__find_start, &start);
       if (start.found != 0 || start.name_len != strlen(item->session) ||
           strncmp(start.name, item->session, start.name_len) != 0)
         return eddi_error_set(err, EDDI_ENOENT, "Session %s not found", item->session);
