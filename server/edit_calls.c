@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexer.h"
+#include "lang/lexer.h"
 #include "server_error.h"
 #include "validator.h"
 

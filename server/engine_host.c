@@ -21,10 +21,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "document.h"
+#include "core/document.h"
 #include "fail_reply.h"
 #include "log.h"
-#include "reply.h"
+#include "lang/reply.h"
 #include "server_error.h"
 #include "validator.h"
 
@@ -296,7 +296,7 @@ int engine_host_call(EngineHost *self, const HostRequest *request, HostCall call
   for (size_t i = 0; session && i < session->docs.len; i++)
     eddi_doc_end_group(session->docs.items[i]);
 
-  char *fail = rc < 0 ? reply_format_fail(&err) : NULL;
+  char *fail = rc < 0 ? eddi_fail_format(&err) : NULL;
   if (fail) {
     status = host_result_set_fail(result, fail);
   } else {
@@ -307,7 +307,7 @@ int engine_host_call(EngineHost *self, const HostRequest *request, HostCall call
                  : host__result_one(result, true, "Ok", 2);
   }
   eddi_free(fail);
-  strbuf_free(&reply);
+  eddi_strbuf_free(&reply);
 
 done:
   result->duration_ns = host__now_ns() - started;

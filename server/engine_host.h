@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "eddi.h"
-#include "engine.h"
+#include "session/engine.h"
 #include "options.h"
 #include "session_registry.h"
 #include "work_queue.h"

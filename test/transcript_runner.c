@@ -40,7 +40,7 @@
 #include <sys/wait.h>
 
 #include "cli_nats.h"
-#include "common.h"
+#include "core/common.h"
 #include "eddi.h"
 
 #define RUNNER_NATS_TIMEOUT_MS 10000
@@ -75,13 +75,13 @@ static char *read_file(const char *path, size_t *len) {
   FILE *in = fopen(path, "rb");
   if (!in) return NULL;
   StrBuf out = {0};
-  strbuf_puts(&out, "");
+  eddi_strbuf_puts(&out, "");
   char buf[65536];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) strbuf_append(&out, buf, n);
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) eddi_strbuf_append(&out, buf, n);
   fclose(in);
   *len = out.len;
-  return strbuf_take(&out);
+  return eddi_strbuf_take(&out);
 }
 
 static bool write_file(const char *path, const char *bytes, size_t len) {
@@ -101,19 +101,19 @@ static bool unquote(const char *arg, StrBuf *out) {
   const char *p = arg + 1;
   for (; *p && *p != '"'; p++) {
     if (*p != '\\') {
-      strbuf_putc(out, *p);
+      eddi_strbuf_putc(out, *p);
       continue;
     }
     p++;
     switch (*p) {
-    case 'n': strbuf_putc(out, '\n'); break;
-    case 'r': strbuf_putc(out, '\r'); break;
-    case 't': strbuf_putc(out, '\t'); break;
-    case '\\': strbuf_putc(out, '\\'); break;
-    case '"': strbuf_putc(out, '"'); break;
+    case 'n': eddi_strbuf_putc(out, '\n'); break;
+    case 'r': eddi_strbuf_putc(out, '\r'); break;
+    case 't': eddi_strbuf_putc(out, '\t'); break;
+    case '\\': eddi_strbuf_putc(out, '\\'); break;
+    case '"': eddi_strbuf_putc(out, '"'); break;
     case 'x': {
       char hex[3] = {p[1], p[1] ? p[2] : 0, 0};
-      strbuf_putc(out, (char)strtol(hex, NULL, 16));
+      eddi_strbuf_putc(out, (char)strtol(hex, NULL, 16));
       p += 2;
       break;
     }
@@ -129,9 +129,9 @@ static void block_lines(Runner *self, StrBuf *out, bool final_newline) {
   while (self->at < self->line_count && self->lines[self->at][0] == '|') {
     const char *text = self->lines[self->at] + 1;
     if (*text == ' ') text++;
-    if (!final_newline && !first) strbuf_putc(out, '\n');
-    strbuf_puts(out, text);
-    if (final_newline) strbuf_putc(out, '\n');
+    if (!final_newline && !first) eddi_strbuf_putc(out, '\n');
+    eddi_strbuf_puts(out, text);
+    if (final_newline) eddi_strbuf_putc(out, '\n');
     first = false;
     self->at++;
   }
@@ -139,8 +139,8 @@ static void block_lines(Runner *self, StrBuf *out, bool final_newline) {
 
 static char *workspace_path(Runner *self, const char *rel) {
   StrBuf path = {0};
-  strbuf_printf(&path, "%s/%s", self->workspace, rel);
-  return strbuf_take(&path);
+  eddi_strbuf_printf(&path, "%s/%s", self->workspace, rel);
+  return eddi_strbuf_take(&path);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
@@ -150,9 +150,9 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 static bool copy_tree(const char *from, const char *to) {
   StrBuf command = {0};
-  strbuf_printf(&command, "cp -a '%s/.' '%s/'", from, to);
+  eddi_strbuf_printf(&command, "cp -a '%s/.' '%s/'", from, to);
   bool ok = system(command.data) == 0;
-  strbuf_free(&command);
+  eddi_strbuf_free(&command);
   return ok;
 }
 
@@ -164,15 +164,15 @@ static void directive(Runner *self, size_t line_no, char *line) {
   char *arg1 = strtok(NULL, " ");
   char *rest = strtok(NULL, "");
   StrBuf bytes = {0};
-  strbuf_puts(&bytes, "");
+  eddi_strbuf_puts(&bytes, "");
   char *path = arg1 ? workspace_path(self, arg1) : NULL;
   if (!arg1) {
     fail(self, line_no, "%s needs an argument", name);
   } else if (!strcmp(name, "@fixture")) {
     StrBuf from = {0};
-    strbuf_printf(&from, "%s/%s", self->fixtures, arg1);
+    eddi_strbuf_printf(&from, "%s/%s", self->fixtures, arg1);
     if (!copy_tree(from.data, self->workspace)) fail(self, line_no, "cannot copy fixture %s", arg1);
-    strbuf_free(&from);
+    eddi_strbuf_free(&from);
   } else if (!strcmp(name, "@file") || !strcmp(name, "@expect-file")) {
     if (rest && !unquote(rest, &bytes)) fail(self, line_no, "bad quoted bytes");
     if (!rest) block_lines(self, &bytes, true);
@@ -184,11 +184,11 @@ static void directive(Runner *self, size_t line_no, char *line) {
       if (!actual) fail(self, line_no, "%s: missing", arg1);
       else if (len != bytes.len || memcmp(actual, bytes.data, len) != 0) {
         StrBuf shown = {0}, want = {0};
-        strbuf_escape(&shown, actual, len, true);
-        strbuf_escape(&want, bytes.data, bytes.len, true);
+        eddi_strbuf_escape(&shown, actual, len, true);
+        eddi_strbuf_escape(&want, bytes.data, bytes.len, true);
         fail(self, line_no, "%s differs\n  expected \"%s\"\n  actual   \"%s\"", arg1, want.data,
              shown.data);
-        strbuf_free(&shown), strbuf_free(&want);
+        eddi_strbuf_free(&shown), eddi_strbuf_free(&want);
       }
       eddi_free(actual);
     }
@@ -217,7 +217,7 @@ static void directive(Runner *self, size_t line_no, char *line) {
     fail(self, line_no, "unknown directive %s", name);
   }
   eddi_free(path);
-  strbuf_free(&bytes);
+  eddi_strbuf_free(&bytes);
 }
 
 /* ---------------------------------------------------------------- transports */
@@ -283,20 +283,20 @@ static void stop_server(Runner *self) {
 
 static void exchange(Runner *self, size_t line_no, const char *first) {
   StrBuf message = {0}, expected = {0};
-  strbuf_puts(&message, first);
+  eddi_strbuf_puts(&message, first);
   if (self->at < self->line_count && self->lines[self->at][0] == '|') {
-    strbuf_putc(&message, '\n');
+    eddi_strbuf_putc(&message, '\n');
     block_lines(self, &message, false);
   }
-  strbuf_puts(&expected, "");
+  eddi_strbuf_puts(&expected, "");
   bool any = false;
   while (self->at < self->line_count && !strncmp(self->lines[self->at], "Eddi : ", 7)) {
-    if (any) strbuf_putc(&expected, '\n');
-    strbuf_puts(&expected, self->lines[self->at] + 7);
+    if (any) eddi_strbuf_putc(&expected, '\n');
+    eddi_strbuf_puts(&expected, self->lines[self->at] + 7);
     self->at++;
     any = true;
     if (self->at < self->line_count && self->lines[self->at][0] == '|') {
-      strbuf_putc(&expected, '\n');
+      eddi_strbuf_putc(&expected, '\n');
       block_lines(self, &expected, false);
     }
   }
@@ -307,8 +307,8 @@ static void exchange(Runner *self, size_t line_no, const char *first) {
     fail(self, line_no, "To Eddi: %s\n  expected: %s\n  actual:   %s", message.data,
          expected.data, actual);
   free(actual);
-  strbuf_free(&message);
-  strbuf_free(&expected);
+  eddi_strbuf_free(&message);
+  eddi_strbuf_free(&expected);
 }
 
 int main(int argc, char **argv) {

@@ -48,7 +48,7 @@ static void patch__free(PatchHunkList *hunks) {
     PatchHunk *h = &hunks->items[i];
     eddi_free(h->path);
     eddi_free(h->move_to);
-    strbuf_free(&h->content);
+    eddi_strbuf_free(&h->content);
     for (size_t c = 0; c < h->chunks.len; c++) array_free(&h->chunks.items[c].lines);
     array_free(&h->chunks);
   }
@@ -183,10 +183,10 @@ static int patch__parse(const char *text, size_t len, EddiLineList *lines,
     PatchHunk h = {.line_no = i + 1};
     if ((h.path = patch__header(line, "*** Add File:"))) {
       h.kind = PATCH_ADD;
-      strbuf_puts(&h.content, "");
+      eddi_strbuf_puts(&h.content, "");
       for (i++; i < end && lines->items[i].len && lines->items[i].bytes[0] == '+'; i++) {
-        strbuf_append(&h.content, lines->items[i].bytes + 1, lines->items[i].len - 1);
-        strbuf_putc(&h.content, '\n');
+        eddi_strbuf_append(&h.content, lines->items[i].bytes + 1, lines->items[i].len - 1);
+        eddi_strbuf_putc(&h.content, '\n');
       }
     } else if ((h.path = patch__header(line, "*** Delete File:"))) {
       h.kind = PATCH_DELETE;
@@ -284,10 +284,10 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
     if (old_count == 0) {
       /* Only added lines: they go at the end of the file. */
       StrBuf add = {0};
-      strbuf_puts(&add, "");
+      eddi_strbuf_puts(&add, "");
       for (size_t k = 0; k < chunk->lines.len; k++) {
-        strbuf_append(&add, chunk->lines.items[k].line.bytes, chunk->lines.items[k].line.len);
-        strbuf_putc(&add, '\n');
+        eddi_strbuf_append(&add, chunk->lines.items[k].line.bytes, chunk->lines.items[k].line.len);
+        eddi_strbuf_putc(&add, '\n');
       }
       eddi_splices_add(&splices, file.len, 0, &add);
       continue;
@@ -306,7 +306,7 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
     else from = m.start + m.count;
   }
   if (rc == 0) {
-    strbuf_puts(out, "");
+    eddi_strbuf_puts(out, "");
     rc = eddi_splices_apply(&splices, &file, true, out, changed, err);
   }
   eddi_splices_free(&splices);
@@ -361,7 +361,7 @@ int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *
         if (rc == 0 && dest != file) eddi_edit_file_delete(file);
       }
       if (rc == 0) eddi_edit_file_write(dest, next.data, next.len);
-      strbuf_free(&next);
+      eddi_strbuf_free(&next);
     }
     array_push(&changes, changed);
   }
@@ -375,9 +375,9 @@ int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *
       eddi_edit_txn_file(&txn, shown, &file, &ignored);
       report->files++;
       if (h->kind == PATCH_DELETE) {
-        strbuf_printf(&report->report, "D %s\n", h->path);
+        eddi_strbuf_printf(&report->report, "D %s\n", h->path);
       } else if (file) {
-        strbuf_printf(&report->report, "%s ", h->kind == PATCH_ADD ? "A" : "M");
+        eddi_strbuf_printf(&report->report, "%s ", h->kind == PATCH_ADD ? "A" : "M");
         eddi_edit_report_written(report, session, file->rel,
                                  file->result.data ? file->result.data : "", file->result.len,
                                  h->kind == PATCH_ADD ? NULL : &changes.items[i]);

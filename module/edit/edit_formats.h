@@ -13,7 +13,7 @@
 #ifndef EDDI_EDIT_FORMATS_H
 #define EDDI_EDIT_FORMATS_H
 
-#include "engine.h"
+#include "session/engine.h"
 
 /* What an edit did, for the reply. */
 typedef struct {

@@ -170,22 +170,22 @@ void eddi_registers_free(EddiRegisterList *list) {
 /* ---------------------------------------------------------------- replies */
 
 void eddi_edit_report_free(EddiEditReport *self) {
-  strbuf_free(&self->report);
-  strbuf_free(&self->warnings);
+  eddi_strbuf_free(&self->report);
+  eddi_strbuf_free(&self->warnings);
 }
 
 void eddi_edit_report_render(const EddiEditReport *self, StrBuf *out) {
-  strbuf_puts(out, "");
+  eddi_strbuf_puts(out, "");
   if (self->no_change)
-    strbuf_puts(out, "No change: the edit parsed and applied cleanly, but produced no change; "
+    eddi_strbuf_puts(out, "No change: the edit parsed and applied cleanly, but produced no change; "
                      "the file already holds this text\n");
-  strbuf_append(out, self->report.data, self->report.len);
+  eddi_strbuf_append(out, self->report.data, self->report.len);
   for (const char *p = self->warnings.data; p && *p;) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    strbuf_puts(out, "Warning: ");
-    strbuf_append(out, p, n);
-    strbuf_putc(out, '\n');
+    eddi_strbuf_puts(out, "Warning: ");
+    eddi_strbuf_append(out, p, n);
+    eddi_strbuf_putc(out, '\n');
     p += n + (nl != NULL);
   }
 }
@@ -194,7 +194,7 @@ void eddi_edit_report_written(EddiEditReport *self, EddiSession *session, const 
                               const char *text, size_t len, const EddiChangedList *changed) {
   char tag[5];
   eddi_hashline_tag(text, len, tag);
-  strbuf_printf(&self->report, "[%s#%s]\n", path, tag);
+  eddi_strbuf_printf(&self->report, "[%s#%s]\n", path, tag);
   if (changed) eddi_preview(text, len, changed, EDDI_PREVIEW_ROWS, &self->report);
   eddi_snapshot_record(eddi_edit_state_of(session), path, text, len, tag, 0, 0);
 }
@@ -207,7 +207,7 @@ void eddi_edit_report_warn(EddiEditReport *self, const char *fmt, ...) {
   va_end(ap);
   /* The same leniency used twice is said once. */
   if (self->warnings.data && strstr(self->warnings.data, line)) return;
-  strbuf_printf(&self->warnings, "%s\n", line);
+  eddi_strbuf_printf(&self->warnings, "%s\n", line);
 }
 
 void eddi_edit_changed_between(const char *old_text, size_t old_len, const char *new_text,
@@ -240,11 +240,11 @@ int eddi_edit_fail_not_found(EddiError *err, const char *what, const char *path,
   StrBuf rows = {0};
   eddi_lines_format(file, start, EDDI_MIN(count, (size_t)4), EDDI_HINT_LINE_WIDTH, &rows);
   StrBuf escaped = {0};
-  strbuf_escape(&escaped, rows.data, rows.len ? rows.len - 1 : 0, false);
+  eddi_strbuf_escape(&escaped, rows.data, rows.len ? rows.len - 1 : 0, false);
   eddi_error_hint(err, "The nearest lines differ in content; re-read lines %zu-%zu: %s",
                   start + 1, start + count, escaped.data ? escaped.data : "");
-  strbuf_free(&rows);
-  strbuf_free(&escaped);
+  eddi_strbuf_free(&rows);
+  eddi_strbuf_free(&escaped);
   return EDDI_ENOENT;
 }
 
@@ -255,11 +255,11 @@ int eddi_edit_fail_ambiguous(EddiError *err, const char *what, const char *path,
   StrBuf lines = {0};
   size_t shown = EDDI_MIN(match->candidate_count, (size_t)EDDI_MATCH_CANDIDATES_MAX);
   for (size_t i = 0; i < shown; i++)
-    strbuf_printf(&lines, "%s%zu", i ? (i + 1 == shown ? " and " : ", ") : "",
+    eddi_strbuf_printf(&lines, "%s%zu", i ? (i + 1 == shown ? " and " : ", ") : "",
                   match->candidates[i] + 1);
   eddi_error_hint(err, "The candidates start at lines %s; quote more lines to tell them apart",
                   lines.data);
-  strbuf_free(&lines);
+  eddi_strbuf_free(&lines);
   return EDDI_EINVAL;
 }
 

@@ -21,15 +21,15 @@
 #include <ctype.h>
 #include <stdarg.h>
 
-#include "document.h"
-#include "path.h"
+#include "core/document.h"
+#include "core/path.h"
 #include "syntax/syntax.h"
 
 /* ---------------------------------------------------------------- parsing */
 
 static void hl__op_free(HlOp *op) {
   eddi_free(op->reg);
-  strbuf_free(&op->body);
+  eddi_strbuf_free(&op->body);
 }
 
 void eddi_hashline_section_free(HlSection *self) {
@@ -239,7 +239,7 @@ static int hl__finish_body(HlOp *op, HlRowList *rows, EddiEditReport *report, Ed
   if (bare && !bullets)
     eddi_edit_report_warn(report, "Auto-prefixed bare body row(s) with `+`. Body rows must be "
                                   "`+TEXT` literal lines.");
-  strbuf_puts(&op->body, "");
+  eddi_strbuf_puts(&op->body, "");
   for (size_t i = 0; i < rows->len; i++) {
     const HlRow *r = &rows->items[i];
     const char *text = r->text;
@@ -253,8 +253,8 @@ static int hl__finish_body(HlOp *op, HlRowList *rows, EddiEditReport *report, Ed
       len -= (size_t)(rest - text);
       text = rest;
     }
-    strbuf_append(&op->body, text, len);
-    strbuf_putc(&op->body, '\n');
+    eddi_strbuf_append(&op->body, text, len);
+    eddi_strbuf_putc(&op->body, '\n');
   }
   return 0;
 }
@@ -426,8 +426,8 @@ int eddi_hashline_parse(const char *body, size_t len, size_t line_base, HlSectio
       array_push(&row_numbers, number);
       recovered_rows = true;
       HlOp op = {.loc = HL_LOC_RANGE, .first = number, .last = number, .line_no = line_no};
-      strbuf_append(&op.body, text, (size_t)(line + n - text));
-      strbuf_putc(&op.body, '\n');
+      eddi_strbuf_append(&op.body, text, (size_t)(line + n - text));
+      eddi_strbuf_putc(&op.body, '\n');
       array_push(&out->ops, op);
       hl__supersede(out, report);
       bodyless = NULL;
@@ -578,8 +578,8 @@ static bool hl__syntax_block(const EddiLineList *lines, size_t opener, const cha
   size_t opener_start = 0;
   for (size_t i = 0; i < lines->len; i++) {
     if (i == opener) opener_start = text.len;
-    strbuf_append(&text, lines->items[i].bytes, lines->items[i].len);
-    strbuf_putc(&text, '\n');
+    eddi_strbuf_append(&text, lines->items[i].bytes, lines->items[i].len);
+    eddi_strbuf_putc(&text, '\n');
   }
   size_t opener_end = opener_start + lines->items[opener].len;
   /* A document without a backend: only its text and tree are used. */
@@ -597,7 +597,7 @@ static bool hl__syntax_block(const EddiLineList *lines, size_t opener, const cha
   }
   if (found) *last = eddi_text_line_at(&doc->text, end - 1);
   eddi_doc_free(doc);
-  strbuf_free(&text);
+  eddi_strbuf_free(&text);
   return found;
 }
 
@@ -720,17 +720,17 @@ int eddi_hashline_apply(const HlSection *section, const char *path, const char *
     }
     if (rc < 0) break;
     StrBuf body = {0};
-    strbuf_puts(&body, "");
+    eddi_strbuf_puts(&body, "");
     if (op->cut) {
       if (registers) {
         StrBuf captured = {0};
         for (size_t k = start; k < start + span; k++) {
-          strbuf_append(&captured, lines.items[k].bytes, lines.items[k].len);
-          strbuf_putc(&captured, '\n');
+          eddi_strbuf_append(&captured, lines.items[k].bytes, lines.items[k].len);
+          eddi_strbuf_putc(&captured, '\n');
         }
         eddi_register_set(registers, op->reg ? op->reg : "", captured.data ? captured.data : "",
                           captured.len);
-        strbuf_free(&captured);
+        eddi_strbuf_free(&captured);
       }
     } else if (op->paste) {
       const EddiRegister *reg = registers ? eddi_register_get(registers, op->reg ? op->reg : "")
@@ -742,12 +742,12 @@ int eddi_hashline_apply(const HlSection *section, const char *path, const char *
                                  op->line_no);
         eddi_error_hint(err, "CUT lines first (`CUT N.=M @name`), or add `:` and `+TEXT` rows "
                              "to write literal content");
-        strbuf_free(&body);
+        eddi_strbuf_free(&body);
         break;
       }
-      strbuf_append(&body, reg->text, reg->len);
+      eddi_strbuf_append(&body, reg->text, reg->len);
     } else {
-      strbuf_append(&body, op->body.data, op->body.len);
+      eddi_strbuf_append(&body, op->body.data, op->body.len);
     }
     eddi_splices_add(&splices, start, span, &body);
   }

@@ -14,8 +14,8 @@
 #include <fnmatch.h>
 #include <sys/stat.h>
 
-#include "path.h"
-#include "search.h"
+#include "core/path.h"
+#include "services/search.h"
 
 /* Rows of fresh context in a refusal's hint. */
 #define HL_HINT_ROWS 3
@@ -54,10 +54,10 @@ int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, s
                           first, file->rel, lines.len);
     } else {
       size_t last = EDDI_MIN(lines.len, first + page - 1);
-      strbuf_printf(out, "[%s#%s]\n", file->rel, tag);
+      eddi_strbuf_printf(out, "[%s#%s]\n", file->rel, tag);
       if (lines.len) eddi_lines_format(&lines, first - 1, last - first + 1, 0, out);
       if (last < lines.len)
-        strbuf_printf(out, "[Showing lines %zu-%zu of %zu. Read %s %zu to continue]\n", first,
+        eddi_strbuf_printf(out, "[Showing lines %zu-%zu of %zu. Read %s %zu to continue]\n", first,
                       last, lines.len, file->rel, last + 1);
       eddi_snapshot_record(eddi_edit_state_of(session), file->rel, text, file->text.len, tag,
                            lines.len ? first : 0, last);
@@ -149,7 +149,7 @@ int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, 
         if (total <= offset || shown >= page) continue;
         if (!header) {
           eddi_hashline_tag(text, file->text.len, tag);
-          strbuf_printf(out, "[%s#%s]\n", file->rel, tag);
+          eddi_strbuf_printf(out, "[%s#%s]\n", file->rel, tag);
           header = true;
           first_seen = i + 1;
         }
@@ -165,11 +165,11 @@ int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, 
     eddi_edit_txn_free(&txn);
   }
   if (rc == 0) {
-    if (total == 0) strbuf_puts(out, "No matches\n");
+    if (total == 0) eddi_strbuf_puts(out, "No matches\n");
     else if (offset >= total)
-      strbuf_printf(out, "No matches past offset %zu (%zu in all)\n", offset, total);
+      eddi_strbuf_printf(out, "No matches past offset %zu (%zu in all)\n", offset, total);
     else if (offset + shown < total)
-      strbuf_printf(out, "[Showing matches %zu-%zu of %zu. Grep again with offset %zu]\n",
+      eddi_strbuf_printf(out, "[Showing matches %zu-%zu of %zu. Grep again with offset %zu]\n",
                     offset + 1, offset + shown, total, offset + shown);
   }
   for (size_t i = 0; i < walk.found.len; i++) eddi_free(walk.found.items[i]);
@@ -233,7 +233,7 @@ static void hl__runs_free(HlRunList *runs) {
     HlRun *r = &runs->items[i];
     eddi_free(r->path);
     eddi_hashline_section_free(&r->parsed);
-    strbuf_free(&r->result);
+    eddi_strbuf_free(&r->result);
     array_free(&r->changed);
   }
   array_free(runs);
@@ -335,13 +335,13 @@ static int hl__refuse(EddiError *err, const char *path, const char *new_tag,
   from = EDDI_MIN(from, new_lines->len ? new_lines->len - 1 : 0);
   size_t count = EDDI_MIN((size_t)HL_HINT_ROWS, new_lines->len - from);
   StrBuf rows = {0}, escaped = {0};
-  strbuf_printf(&rows, "[%s#%s]\n", path, new_tag);
+  eddi_strbuf_printf(&rows, "[%s#%s]\n", path, new_tag);
   if (new_lines->len) eddi_lines_format(new_lines, from, count, EDDI_HINT_LINE_WIDTH, &rows);
-  strbuf_escape(&escaped, rows.data, rows.len - 1, false);
+  eddi_strbuf_escape(&escaped, rows.data, rows.len - 1, false);
   eddi_error_hint(err, "Nothing was written. Re-read lines %zu-%zu; now: %s", from + 1,
                   from + count, escaped.data);
-  strbuf_free(&rows);
-  strbuf_free(&escaped);
+  eddi_strbuf_free(&rows);
+  eddi_strbuf_free(&escaped);
   return EDDI_ESTALE;
 }
 
@@ -453,7 +453,7 @@ static int hl__check_seen(HlRun *run, const EddiSnapshot *snap, EddiError *err) 
     for (size_t k = 0; k < anchors.len; k++) {
       size_t l = anchors.items[k];
       if (l <= snap->seen_len && snap->seen[l - 1]) continue;
-      if (count++ < 8) strbuf_printf(&unseen, "%s%zu", count > 1 ? ", " : "", l);
+      if (count++ < 8) eddi_strbuf_printf(&unseen, "%s%zu", count > 1 ? ", " : "", l);
     }
     array_free(&anchors);
   }
@@ -463,7 +463,7 @@ static int hl__check_seen(HlRun *run, const EddiSnapshot *snap, EddiError *err) 
                                           "Grep showed", run->file->rel, unseen.data);
     eddi_error_hint(err, "Read %s around those lines first", run->file->rel);
   }
-  strbuf_free(&unseen);
+  eddi_strbuf_free(&unseen);
   array_free(&lines);
   return rc;
 }
@@ -605,7 +605,7 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
       HlRun *run = &runs.items[i];
       char tag[5];
       eddi_hashline_tag(run->result.data, run->result.len, tag);
-      strbuf_printf(&report->report, "[%s#%s]\n", run->file->rel, tag);
+      eddi_strbuf_printf(&report->report, "[%s#%s]\n", run->file->rel, tag);
     }
   } else if (rc == 0) {
     rc = eddi_edit_txn_commit(&txn, err);
@@ -613,12 +613,12 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
       HlRun *run = &runs.items[i];
       report->files++;
       if (run->parsed.rem) {
-        strbuf_printf(&report->report, "D %s\n", run->file->rel);
+        eddi_strbuf_printf(&report->report, "D %s\n", run->file->rel);
         continue;
       }
       EddiEditFile *target = run->dest ? run->dest : run->file;
       if (run->dest && run->dest != run->file)
-        strbuf_printf(&report->report, "Moved %s to %s\n", run->file->rel, run->dest->rel);
+        eddi_strbuf_printf(&report->report, "Moved %s to %s\n", run->file->rel, run->dest->rel);
       eddi_edit_report_written(report, session, target->rel, run->result.data, run->result.len,
                                &run->changed);
     }

@@ -1,7 +1,7 @@
 /* matcher.c - tolerant block matching and line splices; see matcher.h. */
 #include "edit/matcher.h"
 
-#include "utf8.h"
+#include "core/utf8.h"
 
 /* Columns a tab advances to when indentation is compared or rebuilt. */
 #define MATCH_TAB_WIDTH 4
@@ -116,11 +116,11 @@ static void match__normalize(const EddiLine *line, EddiMatchLevel level, StrBuf 
     if (space) {
       pending_space = any;
     } else {
-      if (pending_space) strbuf_putc(out, ' ');
+      if (pending_space) eddi_strbuf_putc(out, ' ');
       pending_space = false;
       any = true;
-      if (ascii) strbuf_puts(out, ascii);
-      else strbuf_append(out, (const char *)p + i, skip);
+      if (ascii) eddi_strbuf_puts(out, ascii);
+      else eddi_strbuf_append(out, (const char *)p + i, skip);
     }
     i += skip;
   }
@@ -136,7 +136,7 @@ typedef struct {
 static void match__forms(MatchForms *self, const EddiLine *lines, size_t count,
                          EddiMatchLevel level) {
   array_clear(&self->lines);
-  strbuf_clear(&self->store);
+  eddi_strbuf_clear(&self->store);
   Array(size_t) ends = {0};
   for (size_t i = 0; i < count; i++) {
     EddiLine view = lines[i];
@@ -169,7 +169,7 @@ static void match__forms(MatchForms *self, const EddiLine *lines, size_t count,
 
 static void match__forms_free(MatchForms *self) {
   array_free(&self->lines);
-  strbuf_free(&self->store);
+  eddi_strbuf_free(&self->store);
 }
 
 /* At the indentation level every non-blank pair must be shifted by the same
@@ -298,8 +298,8 @@ void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const E
   for (size_t i = 0; i < hunk->len; i++) {
     const EddiHunkLine *h = &hunk->items[i];
     if (h->kind == HUNK_CONTEXT) {
-      strbuf_append(out, file->items[at].bytes, file->items[at].len);
-      strbuf_putc(out, '\n');
+      eddi_strbuf_append(out, file->items[at].bytes, file->items[at].len);
+      eddi_strbuf_putc(out, '\n');
     }
     if (h->kind != HUNK_ADD) {
       at++;
@@ -308,24 +308,24 @@ void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const E
     const EddiLine *line = &h->line;
     size_t lead = match__indent_len(line);
     if (!reindent || match__blank(line)) {
-      strbuf_append(out, line->bytes, line->len);
+      eddi_strbuf_append(out, line->bytes, line->len);
     } else {
       EddiLine pi = {line->bytes, lead};
       const EddiLine *mapped = NULL;
       for (size_t k = 0; k < pairs.len && !mapped; k++)
         if (line__same(&pairs.items[k].from, &pi)) mapped = &pairs.items[k].to;
       if (mapped) {
-        strbuf_append(out, mapped->bytes, mapped->len);
+        eddi_strbuf_append(out, mapped->bytes, mapped->len);
       } else {
         long cols = (long)match__columns(line->bytes, lead) + shift;
         if (cols < 0) cols = 0;
         for (long c = 0; tabs && c + MATCH_TAB_WIDTH <= cols; c += MATCH_TAB_WIDTH)
-          strbuf_putc(out, '\t');
-        for (long c = tabs ? cols % MATCH_TAB_WIDTH : cols; c > 0; c--) strbuf_putc(out, ' ');
+          eddi_strbuf_putc(out, '\t');
+        for (long c = tabs ? cols % MATCH_TAB_WIDTH : cols; c > 0; c--) eddi_strbuf_putc(out, ' ');
       }
-      strbuf_append(out, line->bytes + lead, line->len - lead);
+      eddi_strbuf_append(out, line->bytes + lead, line->len - lead);
     }
-    strbuf_putc(out, '\n');
+    eddi_strbuf_putc(out, '\n');
   }
   array_free(&pairs);
 }
@@ -336,14 +336,14 @@ void eddi_lines_format(const EddiLineList *lines, size_t start, size_t count, si
     const EddiLine *line = &lines->items[i];
     size_t len = line->len;
     bool cut = false;
-    if (width && utf8_count_chars(line->bytes, len) > width) {
-      len = utf8_skip_chars(line->bytes, len, width);
+    if (width && eddi_utf8_count_chars(line->bytes, len) > width) {
+      len = eddi_utf8_skip_chars(line->bytes, len, width);
       cut = true;
     }
-    strbuf_printf(out, "%zu:", i + 1);
-    strbuf_append(out, line->bytes, len);
-    if (cut) strbuf_puts(out, "...");
-    strbuf_putc(out, '\n');
+    eddi_strbuf_printf(out, "%zu:", i + 1);
+    eddi_strbuf_append(out, line->bytes, len);
+    if (cut) eddi_strbuf_puts(out, "...");
+    eddi_strbuf_putc(out, '\n');
   }
 }
 
@@ -356,7 +356,7 @@ void eddi_splices_add(EddiSpliceList *self, size_t start, size_t count, StrBuf *
 }
 
 void eddi_splices_free(EddiSpliceList *self) {
-  for (size_t i = 0; i < self->len; i++) strbuf_free(&self->items[i].text);
+  for (size_t i = 0; i < self->len; i++) eddi_strbuf_free(&self->items[i].text);
   array_free(self);
 }
 
@@ -385,18 +385,18 @@ int eddi_splices_apply(EddiSpliceList *self, const EddiLineList *file, bool fina
                             b->start + EDDI_MAX(b->count, (size_t)1));
   }
   size_t base = out->len, line = 0, new_line = 0;
-  strbuf_puts(out, "");
+  eddi_strbuf_puts(out, "");
   for (size_t i = 0; i <= self->len; i++) {
     size_t until = i < self->len ? self->items[i].start : file->len;
     EDDI_ASSERT(until <= file->len);
     for (; line < until; line++, new_line++) {
-      strbuf_append(out, file->items[line].bytes, file->items[line].len);
-      strbuf_putc(out, '\n');
+      eddi_strbuf_append(out, file->items[line].bytes, file->items[line].len);
+      eddi_strbuf_putc(out, '\n');
     }
     if (i == self->len) break;
     const EddiSplice *s = &self->items[i];
     size_t added = splice__lines(&s->text);
-    strbuf_append(out, s->text.data, s->text.len);
+    eddi_strbuf_append(out, s->text.data, s->text.len);
     if (changed) {
       EddiChangedRange range = {new_line, added};
       EddiChangedRange *last = changed->len ? array_back(changed) : NULL;
@@ -423,7 +423,7 @@ void eddi_preview(const char *text, size_t len, const EddiChangedList *changed,
     size_t to = EDDI_MIN(lines.len, r->start + r->count + 1);
     if (from < next) from = next;
     if (from >= to) continue;
-    if (!first && from > next) strbuf_puts(out, "...\n");
+    if (!first && from > next) eddi_strbuf_puts(out, "...\n");
     first = false;
     size_t room = max_rows > shown ? max_rows - shown : 0;
     size_t count = EDDI_MIN(to - from, room);
@@ -431,7 +431,7 @@ void eddi_preview(const char *text, size_t len, const EddiChangedList *changed,
     shown += count;
     next = from + count;
     if (count < to - from) {
-      strbuf_printf(out, "... (preview cut at %zu rows)\n", max_rows);
+      eddi_strbuf_printf(out, "... (preview cut at %zu rows)\n", max_rows);
       break;
     }
   }

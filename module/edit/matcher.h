@@ -22,7 +22,7 @@
 #ifndef EDDI_EDIT_MATCHER_H
 #define EDDI_EDIT_MATCHER_H
 
-#include "common.h"
+#include "core/common.h"
 
 /* ---------------------------------------------------------------- lines */
 

@@ -32,13 +32,13 @@ static int sr__apply_block(StrBuf *text, const char *path, const char *old_text,
   EddiMatch match;
   int rc = eddi_edit_apply_hunk(&file, 0, &hunk, false, what, path, &splices, &match, err);
   StrBuf out = {0};
-  strbuf_puts(&out, "");
+  eddi_strbuf_puts(&out, "");
   if (rc == 0) rc = eddi_splices_apply(&splices, &file, final_newline, &out, NULL, err);
   if (rc == 0) {
-    strbuf_free(text);
+    eddi_strbuf_free(text);
     *text = out;
   } else {
-    strbuf_free(&out);
+    eddi_strbuf_free(&out);
   }
   eddi_splices_free(&splices);
   array_free(&hunk);
@@ -61,7 +61,7 @@ static void sr__report(EddiEditTxn *txn, EddiEditReport *report) {
     EddiChangedList changed = {0};
     eddi_edit_changed_between(file->text.data ? file->text.data : "", file->text.len,
                               file->result.data, file->result.len, &changed);
-    if (!file->exists) strbuf_puts(&report->report, "A ");
+    if (!file->exists) eddi_strbuf_puts(&report->report, "A ");
     eddi_edit_report_written(report, txn->session, file->rel, file->result.data,
                              file->result.len, &changed);
     report->files++;
@@ -91,7 +91,7 @@ static int sr__finish(EddiEditTxn *txn, EddiEditReport *report, EddiError *err) 
       char tag[5];
       EddiEditFile *file = txn->files.items[i];
       eddi_hashline_tag(file->text.data ? file->text.data : "", file->text.len, tag);
-      strbuf_printf(&report->report, "[%s#%s]\n", file->rel, tag);
+      eddi_strbuf_printf(&report->report, "[%s#%s]\n", file->rel, tag);
     }
     return 0;
   }
@@ -254,18 +254,18 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
 
 /* Decode XML character data: entities outside CDATA, CDATA as it is. */
 static int xml__decode(const char *p, size_t len, StrBuf *out, EddiError *err) {
-  strbuf_puts(out, "");
+  eddi_strbuf_puts(out, "");
   const char *end = p + len;
   while (p < end) {
     if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0) {
       const char *close = memmem(p + 9, (size_t)(end - p - 9), "]]>", 3);
       if (!close) return eddi_error_set(err, EDDI_EINVAL, "A CDATA section is not closed by ]]>");
-      strbuf_append(out, p + 9, (size_t)(close - p - 9));
+      eddi_strbuf_append(out, p + 9, (size_t)(close - p - 9));
       p = close + 3;
       continue;
     }
     if (*p != '&') {
-      strbuf_putc(out, *p++);
+      eddi_strbuf_putc(out, *p++);
       continue;
     }
     const char *semi = memchr(p, ';', (size_t)EDDI_MIN(end - p, 12));
@@ -275,7 +275,7 @@ static int xml__decode(const char *p, size_t len, StrBuf *out, EddiError *err) {
     for (size_t k = 0; semi && k < sizeof named / sizeof *named && !done; k++) {
       size_t n = strlen(named[k].name);
       if ((size_t)(semi + 1 - p) == n && memcmp(p, named[k].name, n) == 0) {
-        strbuf_putc(out, named[k].c);
+        eddi_strbuf_putc(out, named[k].c);
         p += n;
         done = true;
       }
@@ -293,12 +293,12 @@ static int xml__decode(const char *p, size_t len, StrBuf *out, EddiError *err) {
         else
           u[0] = (char)(0xF0 | cp >> 18), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
           u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
-        strbuf_append(out, u, n);
+        eddi_strbuf_append(out, u, n);
         p = semi + 1;
         done = true;
       }
     }
-    if (!done) strbuf_putc(out, *p++); /* a lone '&' is kept: models rarely escape it */
+    if (!done) eddi_strbuf_putc(out, *p++); /* a lone '&' is kept: models rarely escape it */
   }
   return 0;
 }
@@ -371,7 +371,7 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
     } else {
       eddi_edit_file_write(file, content, len);
       /* A message's last line often comes without its newline. */
-      if (len && content[len - 1] != '\n') strbuf_putc(&file->result, '\n');
+      if (len && content[len - 1] != '\n') eddi_strbuf_putc(&file->result, '\n');
     }
   }
   size_t count = 0;
@@ -416,8 +416,8 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
                              modified.data, modified.len, what, err);
       }
     }
-    strbuf_free(&original);
-    strbuf_free(&modified);
+    eddi_strbuf_free(&original);
+    eddi_strbuf_free(&modified);
     p = after;
   }
   if (rc == 0) rc = sr__finish(&txn, report, err);
@@ -479,19 +479,19 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
                                    lines, EDDI_MATCH_CANDIDATES_MAX);
     if (found == 1 || (found > 1 && e->replace_all)) {
       StrBuf out = {0};
-      strbuf_puts(&out, "");
+      eddi_strbuf_puts(&out, "");
       const char *p = text->data, *end = text->data + text->len;
       for (const char *hit; (hit = memmem(p, (size_t)(end - p), e->old_string, e->old_len));
            p = hit + e->old_len) {
-        strbuf_append(&out, p, (size_t)(hit - p));
-        strbuf_append(&out, e->new_string, e->new_len);
+        eddi_strbuf_append(&out, p, (size_t)(hit - p));
+        eddi_strbuf_append(&out, e->new_string, e->new_len);
         if (!e->replace_all) {
           p = hit + e->old_len;
           break;
         }
       }
-      strbuf_append(&out, p, (size_t)(end - p));
-      strbuf_free(text);
+      eddi_strbuf_append(&out, p, (size_t)(end - p));
+      eddi_strbuf_free(text);
       *text = out;
     } else if (found > 1) {
       EddiMatch m = {.candidate_count = found};

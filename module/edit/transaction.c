@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "path.h"
+#include "core/path.h"
 
 void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session) {
   memset(self, 0, sizeof *self);
@@ -17,9 +17,9 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
 static void txn__file_free(EddiEditFile *file) {
   eddi_free(file->rel);
   eddi_free(file->abs);
-  strbuf_free(&file->raw);
-  strbuf_free(&file->text);
-  strbuf_free(&file->result);
+  eddi_strbuf_free(&file->raw);
+  eddi_strbuf_free(&file->text);
+  eddi_strbuf_free(&file->result);
   eddi_free(file);
 }
 
@@ -57,7 +57,7 @@ static int txn__read_disk(EddiEditFile *file, size_t max_bytes, EddiError *err) 
     return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
   file->exists = true;
   file->mode = st.st_mode & 07777;
-  strbuf_puts(&file->raw, "");
+  eddi_strbuf_puts(&file->raw, "");
   char buf[65536];
   ssize_t n;
   int rc = 0;
@@ -66,12 +66,12 @@ static int txn__read_disk(EddiEditFile *file, size_t max_bytes, EddiError *err) 
       rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s", file->rel);
       break;
     }
-    strbuf_append(&file->raw, buf, (size_t)n);
+    eddi_strbuf_append(&file->raw, buf, (size_t)n);
   }
   if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
   close(fd);
   if (rc == 0) {
-    strbuf_puts(&file->text, "");
+    eddi_strbuf_puts(&file->text, "");
     rc = eddi_disk_decode(file->raw.data, file->raw.len, &file->format, &file->text, err);
     if (rc < 0) {
       char what[EDDI_ERROR_MAX];
@@ -112,10 +112,10 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
     entry->doc = doc;
     entry->exists = true;
     size_t len = eddi_text_len(&doc->text);
-    strbuf_puts(&entry->text, "");
+    eddi_strbuf_puts(&entry->text, "");
     if (rc == 0 && len) {
       char *copy = eddi_text_dup(&doc->text, 0, len);
-      strbuf_append(&entry->text, copy, len);
+      eddi_strbuf_append(&entry->text, copy, len);
       eddi_free(copy);
     }
   } else {
@@ -131,14 +131,14 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
 }
 
 void eddi_edit_file_write(EddiEditFile *self, const char *text, size_t len) {
-  strbuf_clear(&self->result);
-  strbuf_puts(&self->result, "");
-  strbuf_append(&self->result, text, len);
+  eddi_strbuf_clear(&self->result);
+  eddi_strbuf_puts(&self->result, "");
+  eddi_strbuf_append(&self->result, text, len);
   self->action = EDIT_WRITE;
 }
 
 void eddi_edit_file_delete(EddiEditFile *self) {
-  strbuf_clear(&self->result);
+  eddi_strbuf_clear(&self->result);
   self->action = EDIT_DELETE;
 }
 
@@ -198,11 +198,11 @@ static int txn__write_doc(EddiEditFile *file, EddiError *err) {
 
 static int txn__write_disk(EddiEditFile *file, EddiError *err) {
   StrBuf raw = {0};
-  strbuf_puts(&raw, "");
+  eddi_strbuf_puts(&raw, "");
   eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len, file->format,
                    &raw);
   int rc = eddi_disk_write_atomic(file->abs, raw.data, raw.len, file->mode, err);
-  strbuf_free(&raw);
+  eddi_strbuf_free(&raw);
   return rc;
 }
 

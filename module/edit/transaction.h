@@ -13,8 +13,8 @@
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H
 
-#include "disk_backend.h"
-#include "engine.h"
+#include "core/disk_backend.h"
+#include "session/engine.h"
 
 typedef enum {
   EDIT_KEEP,   /* read only */

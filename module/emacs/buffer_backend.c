@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "disk_backend.h"
-#include "utf8.h"
+#include "core/disk_backend.h"
+#include "core/utf8.h"
 
 typedef struct {
   EddiBackend base;
@@ -186,7 +186,7 @@ static int buffer__check_disk(BufferBackend *self, EddiError *err) {
     if (rc == 0 && !self->call->env->is_not_nil(self->call->env, saved))
       rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
   }
-  strbuf_free(&raw);
+  eddi_strbuf_free(&raw);
   return rc;
 }
 
@@ -200,7 +200,7 @@ static int buffer__note_disk(BufferBackend *self, size_t *bytes, EddiError *err)
     self->disk_hash = XXH3_64bits(raw.data, raw.len);
     self->on_disk = true;
   }
-  strbuf_free(&raw);
+  eddi_strbuf_free(&raw);
   return rc;
 }
 
@@ -208,7 +208,7 @@ static int buffer__note_disk(BufferBackend *self, size_t *bytes, EddiError *err)
 
 /* Text from the buffer must be what the engine can hold. */
 static int buffer__check_text(const char *text, size_t len, EddiError *err) {
-  size_t valid = utf8_valid_prefix(text, len);
+  size_t valid = eddi_utf8_valid_prefix(text, len);
   if (valid != len)
     return eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
   return 0;
@@ -336,7 +336,7 @@ static int buffer__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
   EddiFileFormat format;
   if (missing) rc = 0;
   else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
-  strbuf_free(&raw);
+  eddi_strbuf_free(&raw);
   return rc;
 }
 
@@ -416,7 +416,7 @@ int eddi_emacs_open_backend(void *context, const char *abs_path, const char *rel
                         max_bytes);
   else rc = buffer__check_text(bytes, len, err);
   if (rc == 0) {
-    strbuf_append(text, bytes, len);
+    eddi_strbuf_append(text, bytes, len);
     *is_new = missing;
     *backend = &self->base;
   } else {
@@ -424,7 +424,7 @@ int eddi_emacs_open_backend(void *context, const char *abs_path, const char *rel
   }
   eddi_free(bytes);
 cleanup:
-  strbuf_free(&raw);
-  strbuf_free(&decoded);
+  eddi_strbuf_free(&raw);
+  eddi_strbuf_free(&decoded);
   return rc;
 }

@@ -19,7 +19,7 @@
 
 #include <emacs-module.h>
 
-#include "engine.h"
+#include "session/engine.h"
 
 /* The module call in progress. Backends reach Emacs only through it; env is
  * NULL outside a call (a garbage-collector finalizer may free documents and

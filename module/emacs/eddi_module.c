@@ -20,7 +20,7 @@
 #include <emacs-module.h>
 
 #include "buffer_backend.h"
-#include "engine.h"
+#include "session/engine.h"
 #include "nats_bridge.h"
 
 /* The module is built with hidden symbols; Emacs looks up these two. */
@@ -107,12 +107,12 @@ static char *module__exec_nats(ModuleEngine *self, const char *sender, const cha
   eddi_free(before);
   StrBuf joined = {0};
   for (size_t i = 0; i < reply.count; i++) {
-    if (i) strbuf_putc(&joined, '\n');
-    strbuf_puts(&joined, reply.items[i].text);
+    if (i) eddi_strbuf_putc(&joined, '\n');
+    eddi_strbuf_puts(&joined, reply.items[i].text);
   }
   eddi_reply_free(&reply);
-  if (!joined.data) strbuf_puts(&joined, "");
-  return strbuf_take(&joined);
+  if (!joined.data) eddi_strbuf_puts(&joined, "");
+  return eddi_strbuf_take(&joined);
 }
 
 /* ---------------------------------------------------------------- functions */

@@ -26,8 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "reply.h"
-#include "utf8.h"
+#include "lang/reply.h"
+#include "core/utf8.h"
 
 #define BRIDGE_QUEUE_GROUP "eddi"
 #define BRIDGE_CMD_SUBJECT "eddi.cmd"
@@ -179,7 +179,7 @@ static void bridge__publish(NatsBridge *self, const char *subject, const char *d
 }
 
 static void bridge__publish_fail(NatsBridge *self, const char *subject, const EddiError *err) {
-  char *fail = reply_format_fail(err);
+  char *fail = eddi_fail_format(err);
   bridge__publish(self, subject, fail, strlen(fail));
   eddi_free(fail);
 }
@@ -261,7 +261,7 @@ static void bridge__on_request(natsConnection *connection, natsSubscription *sub
                    self->max_message_bytes);
     goto refuse;
   }
-  if (utf8_valid_prefix(data, len) != len) {
+  if (eddi_utf8_valid_prefix(data, len) != len) {
     eddi_error_set(&err, EDDI_EINVAL, "Message is not valid UTF-8");
     goto refuse;
   }
@@ -519,11 +519,11 @@ void eddi_nats_name_instance(EddiReply *reply, const char *text, size_t len,
   if (index >= reply->count || !reply->items[index].ok) return;
   EddiReplyItem *item = &reply->items[index];
   StrBuf longer = {0};
-  strbuf_puts(&longer, item->text);
-  strbuf_printf(&longer, ", Instance %s", instance);
+  eddi_strbuf_puts(&longer, item->text);
+  eddi_strbuf_printf(&longer, ", Instance %s", instance);
   /* Reply items are the engine's strings: freed by eddi_reply_free. */
   eddi_free(item->text);
-  item->text = strbuf_take(&longer);
+  item->text = eddi_strbuf_take(&longer);
 }
 
 /* ---------------------------------------------------------------- the Emacs thread */
@@ -572,7 +572,7 @@ NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self, const EddiEngine *engine
 
     EddiError err = {0};
     if (bridge__route(item, engine, &err) == 0) return item;
-    char *fail = reply_format_fail(&err);
+    char *fail = eddi_fail_format(&err);
     eddi_nats_bridge_reply(self, item->id, fail, strlen(fail));
     eddi_free(fail);
   }

@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "engine.h"
+#include "session/engine.h"
 
 /* Longest instance id: letters, digits, '-' and '_', as eddi-server's --name. */
 #define EDDI_NATS_INSTANCE_MAX 64

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "eddi_grammars.h"
-#include "syntax.h"
+#include "syntax/syntax.h"
 
 static EddiLang lang__table[64];
 static size_t lang__count;

@@ -5,9 +5,9 @@
  * eddi_syntax_get reparses only when the tree is stale, passing the edited
  * old tree so tree-sitter reuses what did not change. The element list and
  * the details are caches of one tree: any edit drops them. */
-#include "syntax.h"
+#include "syntax/syntax.h"
 
-#include "document.h"
+#include "core/document.h"
 
 /* ---------------------------------------------------------------- reading */
 
@@ -131,9 +131,9 @@ const char *eddi_element_kind_name(EddiElementKind kind) {
 
 char *eddi_element_display(const EddiElement *element) {
   StrBuf out = {0};
-  if (element->owner) strbuf_printf(&out, "%s.", element->owner);
-  strbuf_puts(&out, element->name);
-  return strbuf_take(&out);
+  if (element->owner) eddi_strbuf_printf(&out, "%s.", element->owner);
+  eddi_strbuf_puts(&out, element->name);
+  return eddi_strbuf_take(&out);
 }
 
 static int syntax__by_start(const void *a, const void *b) {

@@ -18,8 +18,8 @@
 
 #include <tree_sitter/api.h>
 
-#include "common.h"
-#include "text.h"
+#include "core/common.h"
+#include "core/text.h"
 
 typedef struct EddiDoc EddiDoc;
 

@@ -16,9 +16,9 @@
 #include <xxhash.h>
 
 #include "bench_support.h"
-#include "disk_backend.h"
+#include "core/disk_backend.h"
 #include "edit/edit_formats.h"
-#include "engine.h"
+#include "session/engine.h"
 
 #define LINES 10000
 #define HUNKS 10
@@ -47,7 +47,7 @@ static char *read_file(size_t *len) {
 
 static void make_text(StrBuf *out, int variant) {
   for (int i = 1; i <= LINES; i++)
-    strbuf_printf(out, "    value_%05d = compute(%d, \"item %d\")  # v%d\n", i, i, i,
+    eddi_strbuf_printf(out, "    value_%05d = compute(%d, \"item %d\")  # v%d\n", i, i, i,
                   i % 1000 == 500 ? variant : 0);
 }
 
@@ -92,9 +92,9 @@ int main(void) {
     char tag[5];
     tag_of_file(tag);
     StrBuf input = {0};
-    strbuf_printf(&input, "[big.py#%s]\n", tag);
+    eddi_strbuf_printf(&input, "[big.py#%s]\n", tag);
     for (int h = 0; h < HUNKS; h++)
-      strbuf_printf(&input, "PUT %d.=%d:\n+    value_%05d = %d  # edited in run %d\n",
+      eddi_strbuf_printf(&input, "PUT %d.=%d:\n+    value_%05d = %d  # edited in run %d\n",
                     h * 1000 + 7, h * 1000 + 7, h * 1000 + 7, h, r);
     EddiEditReport report = {0};
     EddiError err;
@@ -103,7 +103,7 @@ int main(void) {
     t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "hashline: %s\n", err.what);
     eddi_edit_report_free(&report);
-    strbuf_free(&input);
+    eddi_strbuf_free(&input);
   }
   double hashline = bench_median(t, RUNS);
   printf("hashline Edit, %d hunks: median %.3f ms (target <= 1 ms), %.2fx reference "
@@ -113,17 +113,17 @@ int main(void) {
   write_file(text.data, text.len);
   for (int r = 0; r < RUNS; r++) {
     StrBuf patch = {0};
-    strbuf_puts(&patch, "*** Begin Patch\n*** Update File: big.py\n");
+    eddi_strbuf_puts(&patch, "*** Begin Patch\n*** Update File: big.py\n");
     for (int h = 0; h < HUNKS; h++) {
       int line = h * 1000 + 20;
-      strbuf_printf(&patch, "@@\n     value_%05d = compute(%d, \"item %d\")  # v0\n", line - 1,
+      eddi_strbuf_printf(&patch, "@@\n     value_%05d = compute(%d, \"item %d\")  # v0\n", line - 1,
                     line - 1, line - 1);
-      strbuf_printf(&patch, "-%s    value_%05d = compute(%d, \"item %d\")  # v%d\n",
+      eddi_strbuf_printf(&patch, "-%s    value_%05d = compute(%d, \"item %d\")  # v%d\n",
                     "", line, line, line, r == 0 ? 0 : r - 1);
-      strbuf_printf(&patch, "+    value_%05d = compute(%d, \"item %d\")  # v%d\n", line, line,
+      eddi_strbuf_printf(&patch, "+    value_%05d = compute(%d, \"item %d\")  # v%d\n", line, line,
                     line, r);
     }
-    strbuf_puts(&patch, "*** End Patch\n");
+    eddi_strbuf_puts(&patch, "*** End Patch\n");
     EddiEditReport report = {0};
     EddiError err;
     double start = bench_now_ms();
@@ -131,7 +131,7 @@ int main(void) {
     t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "apply_patch: %s\n", err.what);
     eddi_edit_report_free(&report);
-    strbuf_free(&patch);
+    eddi_strbuf_free(&patch);
   }
   double patch = bench_median(t, RUNS);
   printf("apply_patch, %d chunks: median %.3f ms (target <= 1 ms), %.2fx reference "
@@ -151,13 +151,13 @@ int main(void) {
     char tag[5];
     eddi_hashline_tag(base.data, base.len, tag);
     StrBuf moved = {0};
-    strbuf_puts(&moved, "# a header someone added\n");
-    strbuf_append(&moved, base.data, base.len);
+    eddi_strbuf_puts(&moved, "# a header someone added\n");
+    eddi_strbuf_append(&moved, base.data, base.len);
     write_file(moved.data, moved.len);
     StrBuf input = {0};
-    strbuf_printf(&input, "[big.py#%s]\n", tag);
+    eddi_strbuf_printf(&input, "[big.py#%s]\n", tag);
     for (int h = 0; h < HUNKS; h++)
-      strbuf_printf(&input, "PUT %d.=%d:\n+    rebased_%d = %d\n", h * 1000 + 9, h * 1000 + 9,
+      eddi_strbuf_printf(&input, "PUT %d.=%d:\n+    rebased_%d = %d\n", h * 1000 + 9, h * 1000 + 9,
                     h, r);
     EddiEditReport report = {0};
     double start = bench_now_ms();
@@ -165,16 +165,16 @@ int main(void) {
     t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "rebase: %s\n", err.what);
     eddi_edit_report_free(&report);
-    strbuf_free(&input);
-    strbuf_free(&moved);
-    strbuf_free(&shown);
-    strbuf_free(&base);
+    eddi_strbuf_free(&input);
+    eddi_strbuf_free(&moved);
+    eddi_strbuf_free(&shown);
+    eddi_strbuf_free(&base);
   }
   double rebase = bench_median(t, RUNS);
   printf("stale-tag rebase + %d hunks: median %.3f ms (target <= 5 ms)\n", HUNKS, rebase);
 
   eddi_engine_free(engine);
-  strbuf_free(&text);
+  eddi_strbuf_free(&text);
   unlink(path);
   rmdir(dir);
   return 0;

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "bench_support.h"
-#include "engine.h"
-#include "search.h"
+#include "session/engine.h"
+#include "services/search.h"
 
 #define BENCH_SENDER "bench"
 #define BENCH_EDIT_SAMPLES 1000
@@ -61,11 +61,11 @@ static double exec_timed(EddiEngine *engine, const char *message) {
 static char *make_text(size_t lines, size_t *len) {
   StrBuf text = {0};
   for (size_t i = 0; i < lines; i++) {
-    if (i % 1000 == 999) strbuf_printf(&text, "%07zu needle_%zu in the haystack here\n", i, i);
-    else strbuf_printf(&text, "%07zu quick brown fox %zu jumps over\n", i, i % 10);
+    if (i % 1000 == 999) eddi_strbuf_printf(&text, "%07zu needle_%zu in the haystack here\n", i, i);
+    else eddi_strbuf_printf(&text, "%07zu quick brown fox %zu jumps over\n", i, i % 10);
   }
   *len = text.len;
-  return strbuf_take(&text);
+  return eddi_strbuf_take(&text);
 }
 
 static void write_file(const char *path, const char *bytes, size_t len) {

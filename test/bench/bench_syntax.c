@@ -17,7 +17,7 @@
 
 #include "bench_support.h"
 
-#include "document.h"
+#include "core/document.h"
 #include "syntax/syntax.h"
 
 #define BENCH_RUNS 21
@@ -26,25 +26,25 @@
 /* Classes of methods and free functions, about `lines` lines. */
 static char *python_source(size_t lines, size_t *len) {
   StrBuf out = {0};
-  strbuf_puts(&out, "import os\nimport sys\n\n\n");
+  eddi_strbuf_puts(&out, "import os\nimport sys\n\n\n");
   size_t n = 0, counted = 0, newlines = 0;
   for (;;) {
     for (; counted < out.len; counted++) newlines += out.data[counted] == '\n';
     if (newlines >= lines) break;
-    strbuf_printf(&out, "class Model%zu:\n    \"\"\"Model number %zu.\"\"\"\n\n", n, n);
-    strbuf_printf(&out, "    limit = %zu\n\n", n);
+    eddi_strbuf_printf(&out, "class Model%zu:\n    \"\"\"Model number %zu.\"\"\"\n\n", n, n);
+    eddi_strbuf_printf(&out, "    limit = %zu\n\n", n);
     for (int m = 0; m < 6; m++) {
-      strbuf_printf(&out, "    def method_%d(self, value, scale=2):\n", m);
-      strbuf_printf(&out, "        if value > %d and scale:\n", m);
-      strbuf_printf(&out, "            return [x * scale for x in range(value)]\n");
-      strbuf_printf(&out, "        return os.path.join(str(value), '%zu')\n\n", n);
+      eddi_strbuf_printf(&out, "    def method_%d(self, value, scale=2):\n", m);
+      eddi_strbuf_printf(&out, "        if value > %d and scale:\n", m);
+      eddi_strbuf_printf(&out, "            return [x * scale for x in range(value)]\n");
+      eddi_strbuf_printf(&out, "        return os.path.join(str(value), '%zu')\n\n", n);
     }
-    strbuf_printf(&out, "\ndef helper_%zu(a, b):\n    while a < b:\n        a += 1\n"
+    eddi_strbuf_printf(&out, "\ndef helper_%zu(a, b):\n    while a < b:\n        a += 1\n"
                         "    return a\n\n\n", n);
     n++;
   }
   *len = out.len;
-  return strbuf_take(&out);
+  return eddi_strbuf_take(&out);
 }
 
 int main(int argc, char **argv) {

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "core/common.h"
 #include "eddi.h"
-#include "lexer.h"
+#include "lang/lexer.h"
 
 static char workspace[256];
 

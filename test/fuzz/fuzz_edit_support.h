@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "edit/edit_formats.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 static char fuzz_workspace[256];
 static EddiEngine *fuzz_engine;
@@ -38,7 +38,7 @@ static void fuzz_reset(void) {
 /* The input as a NUL-terminated string, or NULL when it is not what the
  * engine would pass on (not UTF-8, holds NUL). */
 static char *fuzz_text_of(const uint8_t *data, size_t size) {
-  if (memchr(data, 0, size) || utf8_valid_prefix((const char *)data, size) != size) return NULL;
+  if (memchr(data, 0, size) || eddi_utf8_valid_prefix((const char *)data, size) != size) return NULL;
   char *text = malloc(size + 1);
   memcpy(text, data, size);
   text[size] = '\0';

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (eddi_hashline_parse(text, size, 0, &section, &report, &err) == 0)
     eddi_hashline_apply(&section, "a.py", fuzz_text, sizeof fuzz_text - 1, &registers, &out,
                         NULL, &err);
-  strbuf_free(&out);
+  eddi_strbuf_free(&out);
   eddi_registers_free(&registers);
   eddi_hashline_section_free(&section);
   eddi_edit_report_free(&report);
@@ -24,12 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   StrBuf input = {0};
   char tag[5];
   eddi_hashline_tag(fuzz_text, sizeof fuzz_text - 1, tag);
-  strbuf_printf(&input, "[a.txt#%s]\n", tag);
-  strbuf_append(&input, text, size);
+  eddi_strbuf_printf(&input, "[a.txt#%s]\n", tag);
+  eddi_strbuf_append(&input, text, size);
   EddiEditReport engine_report = {0};
   eddi_edit_hashline(fuzz_engine, NULL, input.data, input.len, &engine_report, &err);
   eddi_edit_report_free(&engine_report);
-  strbuf_free(&input);
+  eddi_strbuf_free(&input);
   free(text);
   return 0;
 }

@@ -9,7 +9,7 @@
  * "partial_success" a failure must leave the input tree unchanged. */
 #include "peer_support.h"
 
-#include "common.h"
+#include "core/common.h"
 #include "eddi.h"
 
 int main(int argc, char **argv) {

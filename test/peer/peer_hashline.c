@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "edit/hashline.h"
-#include "engine.h"
+#include "session/engine.h"
 
 static int failures;
 
@@ -215,7 +215,7 @@ static void parity_case(json_object *c) {
     if (rc < 0) failed(name, "apply failed: %s%s", err.what, "");
     else if (strcmp(out.data ? out.data : "", want) != 0)
       failed(name, "apply: want \"%s\", got \"%s\"", want, out.data ? out.data : "");
-    strbuf_free(&out);
+    eddi_strbuf_free(&out);
     eddi_registers_free(&registers);
     eddi_hashline_section_free(&section);
     eddi_edit_report_free(&report);

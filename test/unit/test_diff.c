@@ -1,7 +1,7 @@
 /* test_diff.c - line counts and unified diffs (diff.h). */
 #include "unit_support.h"
 
-#include "diff.h"
+#include "core/diff.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -16,7 +16,7 @@ static void diff_is(const char *a, const char *b, size_t added, size_t deleted,
   assert_int_equal(stats.added, added);
   assert_int_equal(stats.deleted, deleted);
   assert_string_equal(unified.data ? unified.data : "", expected);
-  strbuf_free(&unified);
+  eddi_strbuf_free(&unified);
   /* The counts do not depend on asking for the text. */
   EddiDiffStats alone = {99, 99};
   eddi_diff(a, strlen(a), b, strlen(b), "f.txt", &alone, NULL);
@@ -29,10 +29,10 @@ static void diff_is(const char *a, const char *b, size_t added, size_t deleted,
 static char *make_lines(const char *prefix, size_t count, size_t every) {
   StrBuf out = {0};
   for (size_t i = 0; i < count; i++) {
-    if (every && i % every == 0) strbuf_printf(&out, "same%zu\n", i);
-    else strbuf_printf(&out, "%s%zu\n", prefix, i);
+    if (every && i % every == 0) eddi_strbuf_printf(&out, "same%zu\n", i);
+    else eddi_strbuf_printf(&out, "%s%zu\n", prefix, i);
   }
-  return strbuf_take(&out);
+  return eddi_strbuf_take(&out);
 }
 
 /* Lines of text that start with c. */
@@ -144,7 +144,7 @@ static void test_cost_bound(void **state) {
   assert_non_null(strstr(unified.data, "\n-a2999\n+b1\n+same2\n"));
   eddi_free(a);
   eddi_free(b);
-  strbuf_free(&unified);
+  eddi_strbuf_free(&unified);
   /* Wholly unrelated texts: every line deleted and added. */
   a = make_lines("a", 2500, 0), b = make_lines("b", 2500, 0);
   eddi_diff(a, strlen(a), b, strlen(b), "f", &stats, NULL);

@@ -8,7 +8,7 @@
 
 #include <sys/types.h>
 
-#include "disk_backend.h"
+#include "core/disk_backend.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -46,8 +46,8 @@ static void round_trip(const char *raw, size_t raw_len, const char *text, size_t
   eddi_disk_encode(out.data ? out.data : "", out.len, format, &back);
   assert_int_equal(back.len, raw_len);
   if (raw_len) assert_memory_equal(back.data, raw, raw_len);
-  strbuf_free(&out);
-  strbuf_free(&back);
+  eddi_strbuf_free(&out);
+  eddi_strbuf_free(&back);
   unit_assert_no_leak(live);
 }
 
@@ -62,7 +62,7 @@ static void decode_fails(const char *raw, size_t len, const char *what) {
   assert_int_equal(eddi_disk_decode(raw, len, &format, &out, &err), EDDI_EINVAL);
   assert_string_equal(err.what, what);
   assert_int_equal(out.len, 0);
-  strbuf_free(&out);
+  eddi_strbuf_free(&out);
   unit_assert_no_leak(live);
 }
 
@@ -128,12 +128,12 @@ static void test_decode_round_trips(void **state) {
 static void test_decode_appends(void **state) {
   long live = unit_live();
   StrBuf out = {0};
-  strbuf_puts(&out, "kept:");
+  eddi_strbuf_puts(&out, "kept:");
   EddiFileFormat format;
   EddiError err;
   assert_int_equal(eddi_disk_decode("x\r\n", 3, &format, &out, &err), 0);
   assert_string_equal(out.data, "kept:x\n");
-  strbuf_free(&out);
+  eddi_strbuf_free(&out);
   unit_assert_no_leak(live);
 }
 
@@ -250,7 +250,7 @@ static void test_open_missing_file(void **state) {
   assert_non_null(backend);
   assert_true(is_new);
   assert_int_equal(text.len, 0);
-  strbuf_free(&text);
+  eddi_strbuf_free(&text);
   EddiDoc *doc = eddi_doc_new("sub/missing.txt", backend, "", 0, is_new, 10);
   assert_int_equal(eddi_doc_replace(doc, 0, 0, "made\n", 5, &err), 0);
   size_t bytes = 0;
@@ -277,7 +277,7 @@ static void test_open_decodes_and_saves_back(void **state) {
   assert_false(is_new);
   assert_string_equal(text.data, "one\ntwo");
   EddiDoc *doc = eddi_doc_new("crlf.txt", backend, text.data, text.len, false, 10);
-  strbuf_free(&text);
+  eddi_strbuf_free(&text);
   assert_int_equal(eddi_doc_replace(doc, 3, 3, "\nhalf", 5, &err), 0);
   size_t bytes = 0;
   assert_int_equal(eddi_doc_save(doc, &bytes, &err), 0);
@@ -287,7 +287,7 @@ static void test_open_decodes_and_saves_back(void **state) {
   StrBuf saved = {0};
   assert_int_equal(backend->vtable->saved_text(backend, &saved, &err), 0);
   assert_string_equal(saved.data, "one\nhalf\ntwo");
-  strbuf_free(&saved);
+  eddi_strbuf_free(&saved);
   eddi_doc_free(doc);
   unit_assert_no_leak(live);
 }
@@ -309,7 +309,7 @@ static void test_open_refusals(void **state) {
   assert_int_equal(eddi_disk_open(path, false, 5, &backend, &text, &is_new, &err), 0);
   backend->vtable->destroy(backend);
   backend = NULL;
-  strbuf_free(&text);
+  eddi_strbuf_free(&text);
 
   unit_path(path, root, "binary.bin");
   unit_write_file(path, "\x7F" "ELF\0\1", 6);
@@ -331,7 +331,7 @@ static void test_open_refusals(void **state) {
   assert_string_equal(err.what, "Is a directory");
   assert_null(backend);
   assert_int_equal(text.len, 0);
-  strbuf_free(&text);
+  eddi_strbuf_free(&text);
   unit_assert_no_leak(live);
 }
 

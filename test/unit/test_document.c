@@ -5,8 +5,8 @@
  * be told to refuse, so the tests see exactly what the backend is told. */
 #include "unit_support.h"
 
-#include "document.h"
-#include "utf8.h"
+#include "core/document.h"
+#include "core/utf8.h"
 
 /* ---------------------------------------------------------------- backend */
 
@@ -34,13 +34,13 @@ static int fake_replace(EddiBackend *base, size_t start_char, size_t end_char,
   }
   if (self->succeed_left > 0) self->succeed_left--;
   const char *bytes = self->mirror.data;
-  size_t start = utf8_skip_chars(bytes, self->mirror.len, start_char);
-  size_t end = utf8_skip_chars(bytes, self->mirror.len, end_char);
+  size_t start = eddi_utf8_skip_chars(bytes, self->mirror.len, start_char);
+  size_t end = eddi_utf8_skip_chars(bytes, self->mirror.len, end_char);
   StrBuf next = {0};
-  strbuf_append(&next, bytes, start);
-  strbuf_append(&next, text, len);
-  strbuf_append(&next, bytes + end, self->mirror.len - end);
-  strbuf_free(&self->mirror);
+  eddi_strbuf_append(&next, bytes, start);
+  eddi_strbuf_append(&next, text, len);
+  eddi_strbuf_append(&next, bytes + end, self->mirror.len - end);
+  eddi_strbuf_free(&self->mirror);
   self->mirror = next;
   return 0;
 }
@@ -56,7 +56,7 @@ static void fake_end_group(EddiBackend *base) { ((FakeBackend *)base)->end_group
 
 static void fake_destroy(EddiBackend *base) {
   FakeBackend *self = (FakeBackend *)base;
-  strbuf_free(&self->mirror);
+  eddi_strbuf_free(&self->mirror);
   eddi_free(self);
 }
 
@@ -74,7 +74,7 @@ static EddiDoc *doc_new(const char *text, FakeBackend **backend) {
   FakeBackend *fake = eddi_calloc(1, sizeof *fake);
   fake->base.vtable = &fake_vtable;
   fake->succeed_left = -1;
-  strbuf_puts(&fake->mirror, text);
+  eddi_strbuf_puts(&fake->mirror, text);
   *backend = fake;
   return eddi_doc_new("notes.txt", &fake->base, text, strlen(text), false, 100);
 }

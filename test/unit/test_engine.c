@@ -5,7 +5,7 @@
 #include "unit_support.h"
 
 #include "eddi.h"
-#include "utf8.h"
+#include "core/utf8.h"
 
 typedef struct {
   char root[PATH_MAX];
@@ -218,7 +218,7 @@ static void test_quoted_input_stays_utf8(void **state) {
   for (int i = 0; i < 246; i++) strcat(expected, "é");
   strcat(expected, "\"");
   char *reply = eddi_exec(engine, "cli", message, strlen(message));
-  assert_int_equal(utf8_valid_prefix(reply, strlen(reply)), strlen(reply));
+  assert_int_equal(eddi_utf8_valid_prefix(reply, strlen(reply)), strlen(reply));
   assert_string_equal(reply, expected);
   eddi_string_free(reply);
   eddi_engine_free(engine);

@@ -1,7 +1,7 @@
 /* test_lexer.c - EddiSpeak's tokens (lexer.h). */
 #include "unit_support.h"
 
-#include "lexer.h"
+#include "lang/lexer.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -8,7 +8,7 @@
  */
 #include "unit_support.h"
 
-#include "path.h"
+#include "core/path.h"
 
 typedef struct {
   char root[PATH_MAX];

@@ -3,8 +3,8 @@
 
 #include <time.h>
 
-#include "lexer.h"
-#include "search.h"
+#include "lang/lexer.h"
+#include "services/search.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -48,10 +48,10 @@ static void expands(const char *regex, const char *subject, const char *replacem
   compile(&pattern, regex, true, 0);
   assert_string_not_equal(find(&pattern, subject, 0), "none");
   StrBuf out = {0};
-  strbuf_puts(&out, "");
+  eddi_strbuf_puts(&out, "");
   eddi_pattern_expand(&pattern, subject, replacement, strlen(replacement), &out);
   assert_string_equal(out.data, expected);
-  strbuf_free(&out);
+  eddi_strbuf_free(&out);
   eddi_pattern_free(&pattern);
 }
 
@@ -197,7 +197,7 @@ static void test_group_expansion(void **state) {
   StrBuf out = {0};
   eddi_pattern_expand(&literal, "a", "$1$$", 4, &out);
   assert_string_equal(out.data, "$1$$");
-  strbuf_free(&out);
+  eddi_strbuf_free(&out);
   eddi_pattern_free(&literal);
   unit_assert_no_leak(live);
 }

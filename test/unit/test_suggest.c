@@ -1,7 +1,7 @@
 /* test_suggest.c - edit distance and "did you mean" (suggest.h). */
 #include "unit_support.h"
 
-#include "suggest.h"
+#include "lang/suggest.h"
 
 static const char *const verbs[] = {
     "Open",   "Close", "Save",    "Goto", "Find", "Replace", "Insert", "Delete", "Undo", "Redo",

@@ -4,7 +4,7 @@
  * refused with a reason, languages are found by extension and shebang. */
 #include "unit_support.h"
 
-#include "document.h"
+#include "core/document.h"
 #include "eddi.h"
 #include "syntax/syntax.h"
 

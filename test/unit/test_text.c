@@ -5,8 +5,8 @@
  * compared after every step. */
 #include "unit_support.h"
 
-#include "text.h"
-#include "utf8.h"
+#include "core/text.h"
+#include "core/utf8.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -256,7 +256,7 @@ static size_t random_text(UnitRandom *rnd, char *out, size_t want) {
 
 /* Move offset back to the start of the character holding it. */
 static size_t char_boundary(const char *bytes, size_t len, size_t offset) {
-  while (offset > 0 && offset < len && !utf8_is_lead((unsigned char)bytes[offset])) offset--;
+  while (offset > 0 && offset < len && !eddi_utf8_is_lead((unsigned char)bytes[offset])) offset--;
   return offset;
 }
 
@@ -284,7 +284,7 @@ static void check_against_reference(UnitRandom *rnd, const EddiText *text, const
   size_t newlines = 0, chars = 0;
   for (size_t i = 0; i < len; i++) {
     newlines += ref[i] == '\n';
-    chars += utf8_is_lead((unsigned char)ref[i]);
+    chars += eddi_utf8_is_lead((unsigned char)ref[i]);
   }
   assert_int_equal(text->newlines, newlines);
   assert_int_equal(text->chars, chars);
@@ -294,7 +294,7 @@ static void check_against_reference(UnitRandom *rnd, const EddiText *text, const
     size_t offset = char_boundary(ref, len, unit_random_below(rnd, len + 1));
     size_t line = 0, line_start = 0, chars_before = 0, col = 0;
     for (size_t i = 0; i < offset; i++) {
-      if (utf8_is_lead((unsigned char)ref[i])) chars_before++, col++;
+      if (eddi_utf8_is_lead((unsigned char)ref[i])) chars_before++, col++;
       if (ref[i] == '\n') line++, line_start = i + 1, col = 0;
     }
     size_t line_end = offset;

@@ -1,10 +1,10 @@
 /* test_utf8.c - validity and counting (utf8.h). */
 #include "unit_support.h"
 
-#include "utf8.h"
+#include "core/utf8.h"
 
-/* utf8_valid_prefix over a literal, which may hold NUL bytes. */
-#define VALID(literal) utf8_valid_prefix(literal, sizeof(literal) - 1)
+/* eddi_utf8_valid_prefix over a literal, which may hold NUL bytes. */
+#define VALID(literal) eddi_utf8_valid_prefix(literal, sizeof(literal) - 1)
 
 static void test_valid_text_is_accepted_whole(void **state) {
   assert_int_equal(VALID(""), 0);
@@ -67,32 +67,32 @@ static void test_counting_characters(void **state) {
   const char *text = "aé日🎉\n";
   size_t len = strlen(text); /* 1 + 2 + 3 + 4 + 1 */
   assert_int_equal(len, 11);
-  assert_int_equal(utf8_count_chars(text, len), 5);
-  assert_int_equal(utf8_count_chars(text, 0), 0);
-  assert_int_equal(utf8_count_chars(text, 2), 2); /* a and the lead of é */
-  assert_int_equal(utf8_count_chars(text + 2, 1), 0); /* é's continuation byte */
-  assert_int_equal(utf8_skip_chars(text, len, 0), 0);
-  assert_int_equal(utf8_skip_chars(text, len, 1), 1);
-  assert_int_equal(utf8_skip_chars(text, len, 2), 3);
-  assert_int_equal(utf8_skip_chars(text, len, 3), 6);
-  assert_int_equal(utf8_skip_chars(text, len, 4), 10);
-  assert_int_equal(utf8_skip_chars(text, len, 5), 11);
-  assert_int_equal(utf8_skip_chars(text, len, 50), 11);
-  assert_int_equal(utf8_skip_chars(text + 2, len - 2, 0), 1); /* skips the tail of é */
+  assert_int_equal(eddi_utf8_count_chars(text, len), 5);
+  assert_int_equal(eddi_utf8_count_chars(text, 0), 0);
+  assert_int_equal(eddi_utf8_count_chars(text, 2), 2); /* a and the lead of é */
+  assert_int_equal(eddi_utf8_count_chars(text + 2, 1), 0); /* é's continuation byte */
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 0), 0);
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 1), 1);
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 2), 3);
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 3), 6);
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 4), 10);
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 5), 11);
+  assert_int_equal(eddi_utf8_skip_chars(text, len, 50), 11);
+  assert_int_equal(eddi_utf8_skip_chars(text + 2, len - 2, 0), 1); /* skips the tail of é */
 }
 
 static void test_char_len_and_lead(void **state) {
-  assert_int_equal(utf8_char_len('a'), 1);
-  assert_int_equal(utf8_char_len(0xC3), 2);
-  assert_int_equal(utf8_char_len(0xE6), 3);
-  assert_int_equal(utf8_char_len(0xF0), 4);
-  assert_int_equal(utf8_char_len(0x80), 1); /* continuation: step one byte */
-  assert_int_equal(utf8_char_len(0xFF), 1);
-  assert_true(utf8_is_lead('a'));
-  assert_true(utf8_is_lead(0xC3));
-  assert_true(utf8_is_lead(0xF0));
-  assert_false(utf8_is_lead(0x80));
-  assert_false(utf8_is_lead(0xBF));
+  assert_int_equal(eddi_utf8_char_len('a'), 1);
+  assert_int_equal(eddi_utf8_char_len(0xC3), 2);
+  assert_int_equal(eddi_utf8_char_len(0xE6), 3);
+  assert_int_equal(eddi_utf8_char_len(0xF0), 4);
+  assert_int_equal(eddi_utf8_char_len(0x80), 1); /* continuation: step one byte */
+  assert_int_equal(eddi_utf8_char_len(0xFF), 1);
+  assert_true(eddi_utf8_is_lead('a'));
+  assert_true(eddi_utf8_is_lead(0xC3));
+  assert_true(eddi_utf8_is_lead(0xF0));
+  assert_false(eddi_utf8_is_lead(0x80));
+  assert_false(eddi_utf8_is_lead(0xBF));
 }
 
 /* A byte-count cut must not leave half a character at the end. */
@@ -100,9 +100,9 @@ static void test_complete_prefix(void **state) {
   const char *text = "aé日🎉"; /* 1 + 2 + 3 + 4 bytes */
   size_t expected[] = {0, 1, 1, 3, 3, 3, 6, 6, 6, 6, 10};
   for (size_t len = 0; len <= 10; len++)
-    assert_int_equal(utf8_complete_prefix(text, len), expected[len]);
-  assert_int_equal(utf8_complete_prefix("abc", 3), 3);
-  assert_int_equal(utf8_complete_prefix("\x80\x80\x80\x80\x80", 5), 5); /* not UTF-8: left */
+    assert_int_equal(eddi_utf8_complete_prefix(text, len), expected[len]);
+  assert_int_equal(eddi_utf8_complete_prefix("abc", 3), 3);
+  assert_int_equal(eddi_utf8_complete_prefix("\x80\x80\x80\x80\x80", 5), 5); /* not UTF-8: left */
 }
 
 int main(void) {

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "common.h"
+#include "core/common.h"
 
 /* ---------------------------------------------------------------- leaks */
 

@@ -1,0 +1,169 @@
+/* common.c - allocation counting, arrays, errors and string buffers. */
+#include "core/common.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+
+#include "core/utf8.h"
+
+/* ---------------------------------------------------------------- memory */
+
+static atomic_long alloc_live;
+
+static void *common__check(void *p) {
+  if (!p) {
+    fputs("eddi: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+void *eddi_malloc(size_t size) {
+  void *p = common__check(malloc(size ? size : 1));
+  atomic_fetch_add(&alloc_live, 1);
+  return p;
+}
+
+void *eddi_calloc(size_t count, size_t size) {
+  void *p = common__check(calloc(count ? count : 1, size ? size : 1));
+  atomic_fetch_add(&alloc_live, 1);
+  return p;
+}
+
+void *eddi_realloc(void *ptr, size_t size) {
+  if (!ptr) return eddi_malloc(size);
+  return common__check(realloc(ptr, size ? size : 1));
+}
+
+void eddi_free(void *ptr) {
+  if (!ptr) return;
+  atomic_fetch_sub(&alloc_live, 1);
+  free(ptr);
+}
+
+long eddi_alloc_live(void) { return atomic_load(&alloc_live); }
+
+char *eddi_strndup(const char *s, size_t n) {
+  char *copy = eddi_malloc(n + 1);
+  memcpy(copy, s, n);
+  copy[n] = '\0';
+  return copy;
+}
+
+char *eddi_strdup(const char *s) { return eddi_strndup(s, strlen(s)); }
+
+void array__reserve(void **items, size_t *cap, size_t item_size, size_t need) {
+  if (need <= *cap) return;
+  size_t new_cap = *cap ? *cap * 2 : 8;
+  while (new_cap < need) new_cap *= 2;
+  *items = eddi_realloc(*items, new_cap * item_size);
+  *cap = new_cap;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+/* A message cut at the buffer's size must not end in half a character: it
+ * goes into replies, which are UTF-8. */
+static void common__trim_partial(char *message) {
+  message[eddi_utf8_complete_prefix(message, strlen(message))] = '\0';
+}
+
+int eddi_error_set(EddiError *self, int code, const char *fmt, ...) {
+  if (!self) return code;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(self->what, sizeof self->what, fmt, ap);
+  va_end(ap);
+  common__trim_partial(self->what);
+  self->code = code;
+  self->hint[0] = '\0';
+  return code;
+}
+
+void eddi_error_hint(EddiError *self, const char *fmt, ...) {
+  if (!self) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(self->hint, sizeof self->hint, fmt, ap);
+  va_end(ap);
+  common__trim_partial(self->hint);
+}
+
+void eddi_error_clear(EddiError *self) {
+  self->code = 0;
+  self->what[0] = self->hint[0] = '\0';
+}
+
+/* ---------------------------------------------------------------- strings */
+
+static void eddi_strbuf__grow(StrBuf *self, size_t extra) {
+  size_t need = self->len + extra + 1;
+  if (need <= self->cap) return;
+  size_t cap = self->cap ? self->cap * 2 : 64;
+  while (cap < need) cap *= 2;
+  self->data = eddi_realloc(self->data, cap);
+  self->cap = cap;
+}
+
+void eddi_strbuf_append(StrBuf *self, const char *bytes, size_t len) {
+  eddi_strbuf__grow(self, len);
+  if (len) memcpy(self->data + self->len, bytes, len);
+  self->len += len;
+  self->data[self->len] = '\0';
+}
+
+void eddi_strbuf_puts(StrBuf *self, const char *s) { eddi_strbuf_append(self, s, strlen(s)); }
+
+void eddi_strbuf_putc(StrBuf *self, char c) { eddi_strbuf_append(self, &c, 1); }
+
+void eddi_strbuf_printf(StrBuf *self, const char *fmt, ...) {
+  va_list ap, again;
+  va_start(ap, fmt);
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) {
+    eddi_strbuf__grow(self, (size_t)n);
+    vsnprintf(self->data + self->len, (size_t)n + 1, fmt, again);
+    self->len += (size_t)n;
+  }
+  va_end(again);
+}
+
+void eddi_strbuf_clear(StrBuf *self) {
+  self->len = 0;
+  if (self->data) self->data[0] = '\0';
+}
+
+void eddi_strbuf_free(StrBuf *self) {
+  eddi_free(self->data);
+  self->data = NULL;
+  self->len = self->cap = 0;
+}
+
+char *eddi_strbuf_take(StrBuf *self) {
+  if (!self->data) eddi_strbuf__grow(self, 0), self->data[0] = '\0';
+  char *data = self->data;
+  self->data = NULL;
+  self->len = self->cap = 0;
+  return data;
+}
+
+void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes) {
+  size_t run = 0; /* bytes copied in one go between escapes */
+  for (size_t i = 0; i < len; i++) {
+    const char *esc = NULL;
+    switch (bytes[i]) {
+    case '\n': esc = "\\n"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    case '\\': esc = "\\\\"; break;
+    case '"': esc = quotes ? "\\\"" : NULL; break;
+    }
+    if (!esc) continue;
+    eddi_strbuf_append(self, bytes + run, i - run);
+    eddi_strbuf_puts(self, esc);
+    run = i + 1;
+  }
+  eddi_strbuf_append(self, bytes + run, len - run);
+}

@@ -1,0 +1,120 @@
+/* common.h - what every engine file needs: allocation, arrays, assertions, errors.
+ *
+ * All engine memory goes through eddi_malloc/eddi_realloc/eddi_free so that
+ * tests can count live allocations and catch leaks without a sanitizer.
+ * Fallible functions return 0 or a negative EDDI_E* code and, where a person
+ * or a model must be told why, fill an EddiError with the message.
+ */
+#ifndef EDDI_COMMON_H
+#define EDDI_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- memory */
+
+void *eddi_malloc(size_t size);              /* aborts on exhaustion */
+void *eddi_calloc(size_t count, size_t size);
+void *eddi_realloc(void *ptr, size_t size);
+void eddi_free(void *ptr);
+char *eddi_strdup(const char *s);            /* caller frees with eddi_free */
+char *eddi_strndup(const char *s, size_t n); /* always NUL-terminated */
+/* Live allocations made through the functions above (tests check it is 0). */
+long eddi_alloc_live(void);
+
+/* ---------------------------------------------------------------- asserts */
+
+#define EDDI_ASSERT(expr)                                                      \
+  do {                                                                         \
+    if (!(expr)) {                                                             \
+      fprintf(stderr, "eddi: assertion failed: %s (%s:%d)\n", #expr, __FILE__, \
+              __LINE__);                                                       \
+      abort();                                                                 \
+    }                                                                          \
+  } while (0)
+
+#define EDDI_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define EDDI_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define EDDI_UNUSED(x) ((void)(x))
+
+/* ---------------------------------------------------------------- arrays */
+
+/* A growable array of T: `Array(int) a = {0};` then array_push(&a, 3). */
+#define Array(T)                                                               \
+  struct {                                                                     \
+    T *items;                                                                  \
+    size_t len;                                                                \
+    size_t cap;                                                                \
+  }
+
+#define array_reserve(a, n)                                                    \
+  array__reserve((void **)&(a)->items, &(a)->cap, sizeof(*(a)->items), (n))
+#define array_push(a, v)                                                       \
+  (array_reserve((a), (a)->len + 1), (a)->items[(a)->len++] = (v))
+#define array_clear(a) ((a)->len = 0)
+#define array_free(a)                                                          \
+  (eddi_free((a)->items), (a)->items = NULL, (a)->len = (a)->cap = 0)
+#define array_remove(a, i)                                                     \
+  (memmove(&(a)->items[(i)], &(a)->items[(i) + 1],                             \
+           ((a)->len - (i)-1) * sizeof(*(a)->items)),                          \
+   (a)->len--)
+#define array_back(a) (&(a)->items[(a)->len - 1])
+
+void array__reserve(void **items, size_t *cap, size_t item_size, size_t need);
+
+/* ---------------------------------------------------------------- errors */
+
+enum {
+  EDDI_OK = 0,
+  EDDI_EINVAL = -1,   /* malformed input */
+  EDDI_ENOENT = -2,   /* no such file, session, bookmark, match */
+  EDDI_EIO = -3,      /* the disk said no */
+  EDDI_ETOOBIG = -4,  /* a limit was reached */
+  EDDI_ESTATE = -5,   /* not allowed in the current state */
+  EDDI_EPATH = -6,    /* path outside the workspace */
+  EDDI_ESTALE = -7,   /* the file changed behind our back */
+};
+
+#define EDDI_ERROR_MAX 512
+
+/* The message a failing call leaves for the reply: `what` becomes
+ * Fail "what"; `hint`, when set, follows it (", Did you mean ..."). */
+typedef struct {
+  int code;
+  char what[EDDI_ERROR_MAX];
+  char hint[EDDI_ERROR_MAX];
+} EddiError;
+
+/* Fill self and return code, so callers write `return eddi_error_set(...)`. */
+int eddi_error_set(EddiError *self, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void eddi_error_hint(EddiError *self, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void eddi_error_clear(EddiError *self);
+
+/* ---------------------------------------------------------------- strings */
+
+/* A growable NUL-terminated byte string. */
+typedef struct {
+  char *data;
+  size_t len;
+  size_t cap;
+} StrBuf;
+
+void eddi_strbuf_append(StrBuf *self, const char *bytes, size_t len);
+void eddi_strbuf_puts(StrBuf *self, const char *s);
+void eddi_strbuf_putc(StrBuf *self, char c);
+void eddi_strbuf_printf(StrBuf *self, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void eddi_strbuf_clear(StrBuf *self);
+void eddi_strbuf_free(StrBuf *self);
+/* Hand the bytes over (caller frees with eddi_free); self is left empty. */
+char *eddi_strbuf_take(StrBuf *self);
+/* Escape text for a one-line payload: \n \r \t \\ and, when quotes, \". */
+void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes);
+
+#endif

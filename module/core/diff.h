@@ -1,0 +1,26 @@
+/* diff.h - line diffs: the counts Summary and Diff report, and unified diffs.
+ *
+ * Myers' O(ND) algorithm after trimming the common prefix and suffix. The
+ * cost D is bounded (EDDI_DIFF_MAX_COST): past it the changed middle is
+ * reported as deleted and re-added whole, which keeps time and memory bounded
+ * on unrelated texts while the counts stay an honest upper bound. */
+#ifndef EDDI_DIFF_H
+#define EDDI_DIFF_H
+
+#include "core/common.h"
+
+#define EDDI_DIFF_MAX_COST 2000
+#define EDDI_DIFF_CONTEXT 3
+
+typedef struct {
+  size_t added;
+  size_t deleted;
+} EddiDiffStats;
+
+/* Diff old text a against new text b. stats receives the line counts;
+ * unified, when not NULL, receives a unified diff with headers
+ * "--- a/<name>" and "+++ b/<name>" (nothing when the texts are equal). */
+void eddi_diff(const char *a, size_t a_len, const char *b, size_t b_len, const char *name,
+               EddiDiffStats *stats, StrBuf *unified);
+
+#endif

@@ -1,0 +1,284 @@
+/* disk_backend.c - file-backed documents; see disk_backend.h. */
+#include "core/disk_backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "core/path.h"
+#include "core/utf8.h"
+
+typedef struct {
+  EddiBackend base;
+  char *abs_path;
+  EddiFileFormat format;
+  bool on_disk;       /* the file existed when opened or was saved since */
+  uint64_t disk_hash; /* hash of the raw bytes eddi last read or wrote */
+  size_t max_bytes;
+  mode_t mode;
+} DiskBackend;
+
+static const char eddi_utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
+
+/* ---------------------------------------------------------------- format */
+
+int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf *out,
+                     EddiError *err) {
+  const char *nul = memchr(raw, '\0', len);
+  if (nul) return eddi_error_set(err, EDDI_EINVAL, "Binary file (NUL byte at offset %zu)",
+                                 (size_t)(nul - raw));
+  format->bom = len >= 3 && memcmp(raw, eddi_utf8_bom, 3) == 0;
+  if (format->bom) raw += 3, len -= 3;
+  size_t valid = eddi_utf8_valid_prefix(raw, len);
+  if (valid != len)
+    return eddi_error_set(err, EDDI_EINVAL, "Not valid UTF-8 (byte %zu)",
+                          valid + (format->bom ? 3 : 0));
+  size_t crlf = 0, lone_lf = 0;
+  for (const char *p = raw, *end = raw + len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+    if (p > raw && p[-1] == '\r') crlf++;
+    else lone_lf++;
+  }
+  format->crlf = crlf > 0 && lone_lf == 0;
+  if (!format->crlf) {
+    eddi_strbuf_append(out, raw, len);
+    return 0;
+  }
+  size_t run = 0;
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (raw[i] == '\r' && raw[i + 1] == '\n') {
+      eddi_strbuf_append(out, raw + run, i - run);
+      run = i + 1;
+    }
+  }
+  eddi_strbuf_append(out, raw + run, len - run);
+  return 0;
+}
+
+void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBuf *out) {
+  if (format.bom) eddi_strbuf_append(out, eddi_utf8_bom, 3);
+  if (!format.crlf) {
+    eddi_strbuf_append(out, text, len);
+    return;
+  }
+  size_t run = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] != '\n') continue;
+    eddi_strbuf_append(out, text + run, i - run);
+    eddi_strbuf_append(out, "\r\n", 2);
+    run = i + 1;
+  }
+  eddi_strbuf_append(out, text + run, len - run);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
+                   unsigned *mode, EddiError *err) {
+  *missing = false;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      *missing = true;
+      return eddi_error_set(err, EDDI_ENOENT, "File not found");
+    }
+    if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Permission denied");
+    return eddi_error_set(err, EDDI_EIO, "Cannot open: %s", strerror(errno));
+  }
+  struct stat st;
+  int rc = 0;
+  if (fstat(fd, &st) < 0) {
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
+  } else if (S_ISDIR(st.st_mode)) {
+    rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory");
+  } else if (!S_ISREG(st.st_mode)) {
+    rc = eddi_error_set(err, EDDI_EINVAL, "Not a regular file");
+  } else if ((size_t)st.st_size > max_bytes) {
+    rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (%lld bytes, limit %zu)",
+                        (long long)st.st_size, max_bytes);
+  } else {
+    if (mode) *mode = st.st_mode & 07777;
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0) {
+      if (out->len + (size_t)n > max_bytes) {
+        rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (limit %zu)", max_bytes);
+        break;
+      }
+      eddi_strbuf_append(out, buf, (size_t)n);
+    }
+    if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Read failed: %s", strerror(errno));
+  }
+  close(fd);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static int disk__mkdirs(const char *path, EddiError *err) {
+  char *dir = eddi_strdup(path);
+  int rc = 0;
+  for (char *p = dir + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+      rc = eddi_error_set(err, EDDI_EIO, "Cannot create folder %s: %s",
+                          eddi_path_basename(dir), strerror(errno));
+    *p = '/';
+    if (rc) break;
+  }
+  eddi_free(dir);
+  return rc;
+}
+
+int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsigned mode,
+                           EddiError *err) {
+  int rc = disk__mkdirs(path, err);
+  if (rc < 0) return rc;
+  const char *base = strrchr(path, '/');
+  size_t dir_len = base ? (size_t)(base - path) : 0;
+  StrBuf temp = {0};
+  eddi_strbuf_append(&temp, path, dir_len);
+  eddi_strbuf_printf(&temp, "%s.%s.eddi-XXXXXX", dir_len ? "/" : "", base ? base + 1 : path);
+  int fd = mkstemp(temp.data);
+  if (fd < 0) {
+    if (errno == EACCES) rc = eddi_error_set(err, EDDI_EIO, "Write permission denied");
+    else rc = eddi_error_set(err, EDDI_EIO, "Cannot write: %s", strerror(errno));
+    eddi_strbuf_free(&temp);
+    return rc;
+  }
+  for (size_t done = 0; done < len && rc == 0;) {
+    ssize_t n = write(fd, bytes + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
+    else done += (size_t)n;
+  }
+  if (rc == 0 && fchmod(fd, mode) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot set mode: %s", strerror(errno));
+  if (rc == 0 && fsync(fd) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
+  if (close(fd) < 0 && rc == 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
+  if (rc == 0 && rename(temp.data, path) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot replace file: %s", strerror(errno));
+  if (rc < 0) {
+    unlink(temp.data);
+  } else {
+    /* Make the rename itself durable. */
+    char *dir = dir_len ? eddi_strndup(path, dir_len) : eddi_strdup(".");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) fsync(dfd), close(dfd);
+    eddi_free(dir);
+  }
+  eddi_strbuf_free(&temp);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- backend */
+
+/* Refuse to save over a file that moved since eddi read it: deleted, made
+ * read-only, or changed by someone else. */
+static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
+  StrBuf raw = {0};
+  bool missing;
+  unsigned mode = 0;
+  EddiError read_err;
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, &mode, &read_err);
+  if (!self->on_disk) {
+    rc = missing ? 0 : eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
+  } else if (missing) {
+    rc = eddi_error_set(err, EDDI_ESTALE, "File was deleted on disk since Open");
+  } else if (rc < 0) {
+    *err = read_err;
+  } else if (XXH3_64bits(raw.data, raw.len) != self->disk_hash) {
+    rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+  } else if ((mode & 0222) == 0 || access(self->abs_path, W_OK) < 0) {
+    rc = eddi_error_set(err, EDDI_EIO, "File is read-only");
+  } else {
+    self->mode = mode;
+  }
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
+  DiskBackend *self = (DiskBackend *)base;
+  int rc = disk__check_unchanged(self, err);
+  if (rc < 0) return rc;
+  char *text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
+  StrBuf raw = {0};
+  eddi_disk_encode(text, eddi_text_len(&doc->text), self->format, &raw);
+  eddi_free(text);
+  rc = eddi_disk_write_atomic(self->abs_path, raw.data ? raw.data : "", raw.len, self->mode,
+                              err);
+  if (rc == 0) {
+    *bytes = raw.len;
+    self->disk_hash = XXH3_64bits(raw.data, raw.len);
+    self->on_disk = true;
+  }
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
+  DiskBackend *self = (DiskBackend *)base;
+  if (!self->on_disk) return 0;
+  StrBuf raw = {0};
+  bool missing;
+  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
+  EddiFileFormat format;
+  if (missing) rc = 0; /* deleted behind us: everything is new again */
+  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+static void disk__destroy(EddiBackend *base) {
+  DiskBackend *self = (DiskBackend *)base;
+  eddi_free(self->abs_path);
+  eddi_free(self);
+}
+
+static const EddiBackendVtable disk_vtable = {
+    .name = "disk",
+    .save = disk__save,
+    .saved_text = disk__saved_text,
+    .destroy = disk__destroy,
+};
+
+int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
+                   StrBuf *text, bool *is_new, EddiError *err) {
+  StrBuf raw = {0};
+  bool missing;
+  unsigned mode = 0;
+  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, &mode, err);
+  EddiFileFormat format = {0};
+  if (rc < 0 && !(missing && create)) {
+    eddi_strbuf_free(&raw);
+    return rc;
+  }
+  *is_new = missing;
+  if (missing) {
+    mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  } else {
+    rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, text, err);
+    if (rc < 0) {
+      eddi_strbuf_free(&raw);
+      return rc;
+    }
+  }
+  DiskBackend *self = eddi_calloc(1, sizeof *self);
+  self->base.vtable = &disk_vtable;
+  self->abs_path = eddi_strdup(abs_path);
+  self->format = format;
+  self->on_disk = !missing;
+  self->disk_hash = missing ? 0 : XXH3_64bits(raw.data, raw.len);
+  self->max_bytes = max_bytes;
+  self->mode = mode;
+  *backend = &self->base;
+  eddi_strbuf_free(&raw);
+  return 0;
+}

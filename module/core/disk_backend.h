@@ -1,0 +1,41 @@
+/* disk_backend.h - documents backed by files (the headless front ends).
+ *
+ * A file is decoded on load: a UTF-8 BOM is taken off, and CRLF line endings
+ * become LF when every line ends in CRLF (a file with mixed endings keeps its
+ * CRs as text). Saving encodes the same way, so a file keeps its BOM, its
+ * line endings and its final newline (or lack of one) as found. Binary files
+ * (a NUL byte) and invalid UTF-8 are refused. */
+#ifndef EDDI_DISK_BACKEND_H
+#define EDDI_DISK_BACKEND_H
+
+#include "core/document.h"
+
+typedef struct {
+  bool bom;
+  bool crlf;
+} EddiFileFormat;
+
+/* Decode raw file bytes into text (appended to out). */
+int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf *out,
+                     EddiError *err);
+/* Encode text for the disk (appended to out). */
+void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBuf *out);
+
+/* Read a whole regular file into out (appended), with the replies every
+ * backend gives: "File not found" (and *missing set), "Is a directory",
+ * "File too large", ... *mode, when not NULL, receives its permission bits. */
+int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
+                   unsigned *mode, EddiError *err);
+
+/* Open abs_path. A missing file is an error unless create, in which case the
+ * document starts empty and *is_new is set. On success *backend is new and
+ * *text holds the decoded text. */
+int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
+                   StrBuf *text, bool *is_new, EddiError *err);
+
+/* Write bytes to path whole or not at all: temp file in the same folder,
+ * fsync, rename, then fsync the folder. mode is applied to the new file. */
+int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsigned mode,
+                           EddiError *err);
+
+#endif

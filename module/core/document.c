@@ -1,0 +1,349 @@
+/* document.c - FileContext: edits, marks, undo groups; see document.h. */
+#include "core/document.h"
+
+#include "syntax/syntax.h"
+
+#include "core/utf8.h"
+
+EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
+                      size_t len, bool is_new, size_t undo_limit) {
+  EddiDoc *self = eddi_calloc(1, sizeof *self);
+  self->path = eddi_strdup(path);
+  self->backend = backend;
+  self->is_new = is_new;
+  self->undo_limit = undo_limit ? undo_limit : 1;
+  self->next_group_id = 1;
+  eddi_text_init(&self->text);
+  eddi_text_set(&self->text, text, len);
+  return self;
+}
+
+static void doc__free_group(DocEditGroup *group) {
+  for (size_t i = 0; i < group->edits.len; i++) {
+    eddi_free(group->edits.items[i].removed);
+    eddi_free(group->edits.items[i].inserted);
+  }
+  array_free(&group->edits);
+}
+
+static void doc__free_groups(DocEditGroupList *groups) {
+  for (size_t i = 0; i < groups->len; i++) doc__free_group(&groups->items[i]);
+  array_free(groups);
+}
+
+void eddi_doc_free(EddiDoc *self) {
+  if (!self) return;
+  if (self->backend) self->backend->vtable->destroy(self->backend);
+  eddi_text_free(&self->text);
+  eddi_syntax_free(self->syntax);
+  doc__free_groups(&self->undo);
+  doc__free_groups(&self->redo);
+  for (size_t i = 0; i < self->marks.len; i++) eddi_free(self->marks.items[i].name);
+  array_free(&self->marks);
+  eddi_free(self->path);
+  eddi_free(self);
+}
+
+/* ---------------------------------------------------------------- editing */
+
+static size_t doc__shift(size_t offset, size_t start, size_t end, size_t len) {
+  if (offset <= start) return offset;
+  if (offset >= end) return offset - (end - start) + len;
+  return start; /* inside the replaced text: collapse to its start */
+}
+
+/* Every change of the text goes through here (the backend has already taken
+ * it): the syntax tree records the edit before the text changes, then the
+ * text, cursor and marks follow. No undo. */
+static void doc__change_text(EddiDoc *self, size_t start, size_t end, const char *text,
+                             size_t len) {
+  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
+  eddi_text_replace(&self->text, start, end, text, len);
+  self->cursor = doc__shift(self->cursor, start, end, len);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift(self->marks.items[i].offset, start, end, len);
+  self->find_anchor_set = false;
+}
+
+/* Tell the backend, then change the text; no undo. */
+static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
+                      EddiError *err) {
+  if (self->backend && self->backend->vtable->replace) {
+    size_t start_char = eddi_text_char_index(&self->text, start);
+    size_t end_char = start_char + (end > start ? eddi_text_char_index(&self->text, end) -
+                                                      start_char
+                                                : 0);
+    int rc = self->backend->vtable->replace(self->backend, start_char, end_char, text, len,
+                                            err);
+    if (rc < 0) return rc;
+  }
+  doc__change_text(self, start, end, text, len);
+  return 0;
+}
+
+/* Add an edit to the current command's undo group (opening it if needed). */
+static void doc__record(EddiDoc *self, size_t cursor_before, DocEdit edit) {
+  if (!self->group_open) {
+    DocEditGroup group = {.id = self->next_group_id++, .cursor_before = cursor_before};
+    if (self->undo.len == self->undo_limit) {
+      doc__free_group(&self->undo.items[0]);
+      array_remove(&self->undo, 0);
+    }
+    array_push(&self->undo, group);
+    self->group_open = true;
+    doc__free_groups(&self->redo);
+  }
+  array_push(&array_back(&self->undo)->edits, edit);
+}
+
+int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
+                     EddiError *err) {
+  EDDI_ASSERT(start <= end && end <= eddi_text_len(&self->text));
+  if (start == end && len == 0) return 0;
+  DocEdit edit = {.start = start, .removed_len = end - start, .inserted_len = len};
+  edit.removed = eddi_text_dup(&self->text, start, end);
+  size_t cursor_before = self->cursor;
+  int rc = doc__apply(self, start, end, text, len, err);
+  if (rc < 0) {
+    eddi_free(edit.removed);
+    return rc;
+  }
+  edit.inserted = eddi_strndup(text, len);
+  doc__record(self, cursor_before, edit);
+  return 0;
+}
+
+/* Where offset lands after a batch of replacements. */
+static size_t doc__shift_many(size_t offset, const TextReplacement *edits, size_t count) {
+  size_t grown = 0, shrunk = 0;
+  for (size_t i = 0; i < count; i++) {
+    const TextReplacement *e = &edits[i];
+    if (offset <= e->start) break;
+    if (offset < e->end) return e->start + grown - shrunk;
+    grown += e->len;
+    shrunk += e->end - e->start;
+  }
+  return offset + grown - shrunk;
+}
+
+/* Tell the backend about edits[from, count) from the last one down (so each
+ * one's positions are still those of the current text); on a refusal, take
+ * back what it had accepted. */
+static int doc__backend_many(EddiDoc *self, const TextReplacement *edits, size_t count,
+                             char *const *removed, EddiError *err) {
+  const EddiBackendVtable *vtable = self->backend ? self->backend->vtable : NULL;
+  if (!vtable || !vtable->replace) return 0;
+  for (size_t k = count; k-- > 0;) {
+    const TextReplacement *e = &edits[k];
+    size_t start_char = eddi_text_char_index(&self->text, e->start);
+    size_t end_char = eddi_text_char_index(&self->text, e->end);
+    int rc = vtable->replace(self->backend, start_char, end_char, e->bytes, e->len, err);
+    if (rc == 0) continue;
+    for (size_t back = k + 1; back < count; back++) {
+      const TextReplacement *b = &edits[back];
+      size_t b_start = eddi_text_char_index(&self->text, b->start);
+      size_t b_chars = eddi_utf8_count_chars(b->bytes, b->len);
+      EddiError ignored;
+      vtable->replace(self->backend, b_start, b_start + b_chars, removed[back],
+                      b->end - b->start, &ignored);
+    }
+    return rc;
+  }
+  return 0;
+}
+
+int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t count,
+                          EddiError *err) {
+  if (count == 0) return 0;
+  char **removed = eddi_malloc(count * sizeof *removed);
+  for (size_t i = 0; i < count; i++)
+    removed[i] = eddi_text_dup(&self->text, edits[i].start, edits[i].end);
+  int rc = doc__backend_many(self, edits, count, removed, err);
+  if (rc < 0) {
+    for (size_t i = 0; i < count; i++) eddi_free(removed[i]);
+    eddi_free(removed);
+    return rc;
+  }
+  size_t cursor_before = self->cursor;
+  /* The tree takes the edits last to first: each one's positions in the
+   * text as it is now are then still its positions when it is applied. */
+  for (size_t k = count; k-- > 0;)
+    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
+                          edits[k].bytes, edits[k].len);
+  eddi_text_replace_many(&self->text, edits, count);
+  self->cursor = doc__shift_many(self->cursor, edits, count);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+  /* Recorded last to first: then each start is right both for replaying the
+   * group edit by edit and for taking it back. */
+  for (size_t k = count; k-- > 0;) {
+    DocEdit edit = {.start = edits[k].start, .removed = removed[k],
+                    .removed_len = edits[k].end - edits[k].start,
+                    .inserted = eddi_strndup(edits[k].bytes, edits[k].len),
+                    .inserted_len = edits[k].len};
+    doc__record(self, cursor_before, edit);
+  }
+  eddi_free(removed);
+  return 0;
+}
+
+void eddi_doc_end_group(EddiDoc *self) {
+  if (!self->group_open) return;
+  array_back(&self->undo)->cursor_after = self->cursor;
+  if (self->backend && self->backend->vtable->end_group)
+    self->backend->vtable->end_group(self->backend);
+  self->group_open = false;
+}
+
+/* Apply a group backwards (undo) or forwards (redo). On a backend failure
+ * the edits applied so far are reverted, so the group is all or nothing. */
+static int doc__replay(EddiDoc *self, DocEditGroup *group, bool backwards, EddiError *err) {
+  size_t n = group->edits.len;
+  for (size_t k = 0; k < n; k++) {
+    DocEdit *e = &group->edits.items[backwards ? n - 1 - k : k];
+    int rc = backwards
+                 ? doc__apply(self, e->start, e->start + e->inserted_len, e->removed,
+                              e->removed_len, err)
+                 : doc__apply(self, e->start, e->start + e->removed_len, e->inserted,
+                              e->inserted_len, err);
+    if (rc < 0) {
+      while (k-- > 0) {
+        DocEdit *back = &group->edits.items[backwards ? n - 1 - k : k];
+        EddiError ignored;
+        if (backwards)
+          doc__apply(self, back->start, back->start + back->removed_len, back->inserted,
+                     back->inserted_len, &ignored);
+        else
+          doc__apply(self, back->start, back->start + back->inserted_len, back->removed,
+                     back->removed_len, &ignored);
+      }
+      return rc;
+    }
+  }
+  return 0;
+}
+
+void eddi_doc_revert_group(EddiDoc *self) {
+  if (!self->group_open) return;
+  DocEditGroup group = *array_back(&self->undo);
+  self->undo.len--;
+  self->group_open = false;
+  EddiError ignored;
+  doc__replay(self, &group, true, &ignored);
+  self->cursor = group.cursor_before;
+  doc__free_group(&group);
+}
+
+static int doc__move_groups(EddiDoc *self, bool undo, size_t count, size_t *done,
+                            EddiError *err) {
+  eddi_doc_end_group(self);
+  DocEditGroupList *from = undo ? &self->undo : &self->redo;
+  DocEditGroupList *to = undo ? &self->redo : &self->undo;
+  *done = 0;
+  if (from->len == 0)
+    return eddi_error_set(err, EDDI_ENOENT, undo ? "Nothing to undo" : "Nothing to redo");
+  while (*done < count && from->len) {
+    DocEditGroup group = *array_back(from);
+    int rc = doc__replay(self, &group, undo, err);
+    if (rc < 0) return *done ? 0 : rc;
+    from->len--;
+    array_push(to, group);
+    (*done)++;
+    self->cursor = undo ? group.cursor_before : group.cursor_after;
+  }
+  return 0;
+}
+
+int eddi_doc_undo(EddiDoc *self, size_t count, size_t *done, EddiError *err) {
+  return doc__move_groups(self, true, count, done, err);
+}
+
+int eddi_doc_redo(EddiDoc *self, size_t count, size_t *done, EddiError *err) {
+  return doc__move_groups(self, false, count, done, err);
+}
+
+/* ---------------------------------------------------------------- state */
+
+static uint64_t doc__top_group(const EddiDoc *self) {
+  return self->undo.len ? self->undo.items[self->undo.len - 1].id : 0;
+}
+
+bool eddi_doc_modified(const EddiDoc *self) {
+  return self->is_new || doc__top_group(self) != self->saved_group_id;
+}
+
+int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err) {
+  eddi_doc_end_group(self);
+  int rc = self->backend->vtable->save(self->backend, self, bytes, err);
+  if (rc < 0) return rc;
+  self->saved_group_id = doc__top_group(self);
+  self->is_new = false;
+  return 0;
+}
+
+int eddi_doc_sync(EddiDoc *self, EddiError *err) {
+  if (!self->backend || !self->backend->vtable->sync) return 0;
+  return self->backend->vtable->sync(self->backend, self, err);
+}
+
+void eddi_doc_reload(EddiDoc *self, const char *text, size_t len) {
+  eddi_syntax_reset(self->syntax);
+  eddi_text_set(&self->text, text, len);
+  size_t end = eddi_text_len(&self->text);
+  self->cursor = EDDI_MIN(self->cursor, end);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = EDDI_MIN(self->marks.items[i].offset, end);
+  self->find_anchor_set = false;
+}
+
+void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
+                               size_t len) {
+  EDDI_ASSERT(start <= end && end <= eddi_text_len(&self->text));
+  doc__change_text(self, start, end, text, len);
+  doc__free_groups(&self->undo);
+  doc__free_groups(&self->redo);
+  self->group_open = false;
+  self->saved_group_id = UINT64_MAX; /* no group has this id: modified */
+}
+
+/* ---------------------------------------------------------------- marks */
+
+DocMark *eddi_doc_find_mark(EddiDoc *self, const char *name) {
+  for (size_t i = 0; i < self->marks.len; i++)
+    if (strcmp(self->marks.items[i].name, name) == 0) return &self->marks.items[i];
+  return NULL;
+}
+
+void eddi_doc_set_mark(EddiDoc *self, const char *name, size_t offset) {
+  DocMark *mark = eddi_doc_find_mark(self, name);
+  if (mark) {
+    mark->offset = offset;
+    return;
+  }
+  DocMark fresh = {eddi_strdup(name), offset};
+  array_push(&self->marks, fresh);
+}
+
+bool eddi_doc_remove_mark(EddiDoc *self, const char *name) {
+  DocMark *mark = eddi_doc_find_mark(self, name);
+  if (!mark) return false;
+  eddi_free(mark->name);
+  array_remove(&self->marks, (size_t)(mark - self->marks.items));
+  return true;
+}
+
+size_t eddi_doc_undo_footprint(const EddiDoc *self) {
+  size_t bytes = (self->undo.cap + self->redo.cap) * sizeof(DocEditGroup);
+  const DocEditGroupList *lists[2] = {&self->undo, &self->redo};
+  for (int l = 0; l < 2; l++) {
+    const DocEditGroupList *groups = lists[l];
+    for (size_t i = 0; i < groups->len; i++) {
+      const DocEditGroup *g = &groups->items[i];
+      bytes += g->edits.cap * sizeof(DocEdit);
+      for (size_t k = 0; k < g->edits.len; k++)
+        bytes += g->edits.items[k].removed_len + g->edits.items[k].inserted_len + 2;
+    }
+  }
+  return bytes;
+}

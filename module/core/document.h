@@ -1,0 +1,137 @@
+/* document.h - the FileContext: one open file, its text, cursor, marks, undo.
+ *
+ * A document owns a *backend* that holds the real copy of the text: the disk
+ * backend (headless) reads and writes files; the Emacs backend (module/emacs/)
+ * edits a live buffer. The document's text store is the engine's view of it,
+ * a mirror in the Emacs case. Every change goes through eddi_doc_replace, which
+ * asks the backend first (a read-only buffer may say no, and then nothing
+ * changed), then updates the text, the marks and the undo history.
+ *
+ * The backend speaks characters, because Emacs positions are characters; the
+ * document speaks bytes and converts at the boundary.
+ */
+#ifndef EDDI_DOCUMENT_H
+#define EDDI_DOCUMENT_H
+
+#include "core/common.h"
+#include "core/text.h"
+
+typedef struct EddiDoc EddiDoc;
+typedef struct EddiBackend EddiBackend;
+
+typedef struct {
+  const char *name;
+  /* Replace characters [start, end) of the backing text with text[0, len).
+   * Called before the mirror changes; a failure leaves both unchanged. */
+  int (*replace)(EddiBackend *self, size_t start_char, size_t end_char, const char *text,
+                 size_t len, EddiError *err);
+  /* Make the mirror match the backing text if it changed outside eddi (the
+   * user typed in the buffer). May be NULL when nothing else edits it. */
+  int (*sync)(EddiBackend *self, EddiDoc *doc, EddiError *err);
+  /* Write the document's text to its file, whole or not at all; *bytes
+   * receives the file's size. */
+  int (*save)(EddiBackend *self, EddiDoc *doc, size_t *bytes, EddiError *err);
+  /* The text a save would replace (as decoded on load), for Diff and
+   * Summary; empty when the file does not exist yet. */
+  int (*saved_text)(EddiBackend *self, StrBuf *out, EddiError *err);
+  /* One engine command ended: close the backing undo group. May be NULL. */
+  void (*end_group)(EddiBackend *self);
+  void (*destroy)(EddiBackend *self);
+} EddiBackendVtable;
+
+struct EddiBackend {
+  const EddiBackendVtable *vtable;
+};
+
+/* One replacement, enough to undo or redo it. */
+typedef struct {
+  size_t start;
+  char *removed;
+  size_t removed_len;
+  char *inserted;
+  size_t inserted_len;
+} DocEdit;
+
+/* The edits of one command: undone and redone together. */
+typedef struct {
+  Array(DocEdit) edits;
+  uint64_t id;
+  size_t cursor_before; /* where Undo puts the cursor */
+  size_t cursor_after;  /* where Redo puts it */
+} DocEditGroup;
+
+typedef Array(DocEditGroup) DocEditGroupList;
+
+typedef struct {
+  char *name;
+  size_t offset;
+} DocMark;
+
+struct EddiDoc {
+  char *path; /* workspace-relative, '/'-separated */
+  EddiText text;
+  size_t cursor; /* byte offset */
+  EddiBackend *backend;
+  bool is_new; /* no file on disk yet */
+  DocEditGroupList undo;
+  DocEditGroupList redo;
+  bool group_open; /* the top undo group still takes edits */
+  uint64_t next_group_id;
+  uint64_t saved_group_id; /* top undo group when last saved (0: none) */
+  size_t undo_limit;       /* groups kept */
+  Array(DocMark) marks;
+  /* The parse tree (module/syntax/), made on first use. Every change is
+   * reported to it before the text changes, so that the tree records the
+   * edit at once and reparses only when a command needs it. */
+  struct EddiSyntax *syntax;
+  /* Where the last Find left the cursor, so Find Next moves past it. */
+  size_t find_anchor;
+  bool find_anchor_set;
+};
+
+/* New document over backend (taken over) with initial text; path is copied. */
+EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
+                      size_t len, bool is_new, size_t undo_limit);
+void eddi_doc_free(EddiDoc *self);
+
+/* Replace bytes [start, end) with text; the one way text changes. */
+int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
+                     EddiError *err);
+/* Replace several ranges (sorted, not overlapping, offsets in the current
+ * text) in one pass; all or nothing. Undo takes them back one by one. */
+int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t count,
+                          EddiError *err);
+/* The current command is over: its edits become one undo step. */
+void eddi_doc_end_group(EddiDoc *self);
+/* Take back the edits of the current command (its open group), for a
+ * command that fails halfway; no redo entry is left. */
+void eddi_doc_revert_group(EddiDoc *self);
+/* Undo or redo up to count groups; *done receives how many. EDDI_ENOENT when
+ * there is nothing to undo/redo. */
+int eddi_doc_undo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
+int eddi_doc_redo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
+
+bool eddi_doc_modified(const EddiDoc *self);
+/* Save through the backend and remember the state as saved. */
+int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err);
+/* Mirror the backing text if it moved (no-op for backends without sync). */
+int eddi_doc_sync(EddiDoc *self, EddiError *err);
+/* Replace the whole text without undo (used by backends that re-read). */
+void eddi_doc_reload(EddiDoc *self, const char *text, size_t len);
+/* The backing text changed outside eddi (the user typed in the buffer):
+ * mirror the replacement of bytes [start, end) with text, without asking the
+ * backend. Cursor and marks move as for an eddi edit. The undo history was
+ * recorded against the old text and is dropped; the document counts as
+ * modified until the next save. */
+void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
+                               size_t len);
+
+/* Marks (bookmarks) move with the text like Emacs markers. */
+void eddi_doc_set_mark(EddiDoc *self, const char *name, size_t offset);
+DocMark *eddi_doc_find_mark(EddiDoc *self, const char *name);
+bool eddi_doc_remove_mark(EddiDoc *self, const char *name);
+
+/* Undo memory in bytes (for the benchmark's accounting). */
+size_t eddi_doc_undo_footprint(const EddiDoc *self);
+
+#endif

@@ -1,0 +1,429 @@
+/* text.c - the chunked text store; see text.h for why chunks. */
+#define _GNU_SOURCE /* memrchr */
+#include "core/text.h"
+
+#include "core/utf8.h"
+
+/* ---------------------------------------------------------------- chunks */
+
+/* Newlines in bytes, eight at a time: lines are short, so a memchr call per
+ * line costs more than looking at every byte. For each byte of x = word ^
+ * "\n\n..", the high bit of ~(((x & 0x7F..) + 0x7F..) | x | 0x7F..) is set
+ * exactly when the byte was a newline (x's byte is 0); the multiply adds the
+ * eight flags up in the top byte. */
+static size_t text__count_newlines(const char *bytes, size_t len) {
+  const uint64_t newlines = 0x0A0A0A0A0A0A0A0AULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t ones = 0x0101010101010101ULL;
+  size_t count = 0, i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t word;
+    memcpy(&word, bytes + i, 8);
+    uint64_t x = word ^ newlines;
+    uint64_t flags = ~(((x & low7) + low7) | x | low7) >> 7;
+    count += (size_t)((flags * ones) >> 56);
+  }
+  for (; i < len; i++) count += bytes[i] == '\n';
+  return count;
+}
+
+/* Round a capacity up so small inserts do not realloc every time. */
+static uint32_t text__capacity_for(size_t len) {
+  size_t cap = (len + 255) & ~(size_t)255;
+  return (uint32_t)EDDI_MIN(EDDI_MAX(cap, len), (size_t)EDDI_TEXT_CHUNK_MAX);
+}
+
+static TextChunk text__chunk_new(const char *bytes, size_t len) {
+  TextChunk chunk = {0};
+  chunk.cap = text__capacity_for(len);
+  chunk.bytes = eddi_malloc(chunk.cap);
+  memcpy(chunk.bytes, bytes, len);
+  chunk.len = (uint32_t)len;
+  chunk.newlines = (uint32_t)text__count_newlines(bytes, len);
+  chunk.chars = (uint32_t)eddi_utf8_count_chars(bytes, len);
+  return chunk;
+}
+
+static void text__insert_chunks(EddiText *self, size_t at, const TextChunk *chunks,
+                                size_t count) {
+  array_reserve(&self->chunks, self->chunks.len + count);
+  memmove(&self->chunks.items[at + count], &self->chunks.items[at],
+          (self->chunks.len - at) * sizeof(TextChunk));
+  memcpy(&self->chunks.items[at], chunks, count * sizeof(TextChunk));
+  self->chunks.len += count;
+}
+
+typedef enum { SEEK_BYTE, SEEK_LINE, SEEK_CHAR } TextSeekKind;
+
+/* The chunk holding a target: a byte offset, the n-th newline (n >= 1), or
+ * a character index. A byte offset at a chunk boundary belongs to the chunk
+ * it starts; targets at the text end to the last chunk. Starts from the
+ * hint when the target is not before it. The text must have a chunk. */
+static TextSpot text__seek(const EddiText *self, TextSeekKind kind, size_t target) {
+  TextSpot spot = self->hint;
+  bool hint_usable = spot.index < self->chunks.len &&
+                     (kind == SEEK_BYTE   ? spot.start <= target
+                      : kind == SEEK_LINE ? spot.newlines < target
+                                          : spot.chars <= target);
+  if (!hint_usable) spot = (TextSpot){0};
+  size_t last = self->chunks.len - 1;
+  for (; spot.index < last; spot.index++) {
+    const TextChunk *chunk = &self->chunks.items[spot.index];
+    bool inside = kind == SEEK_BYTE   ? target < spot.start + chunk->len
+                  : kind == SEEK_LINE ? target <= spot.newlines + chunk->newlines
+                                      : target < spot.chars + chunk->chars;
+    if (inside) break;
+    spot.start += chunk->len;
+    spot.newlines += chunk->newlines;
+    spot.chars += chunk->chars;
+  }
+  ((EddiText *)self)->hint = spot; /* a cache: see EddiText.hint */
+  return spot;
+}
+
+/* Chunk holding byte offset; *chunk_start receives its first offset. */
+static size_t text__chunk_at(const EddiText *self, size_t offset, size_t *chunk_start) {
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  *chunk_start = spot.start;
+  return spot.index;
+}
+
+void eddi_text_init(EddiText *self) { memset(self, 0, sizeof *self); }
+
+void eddi_text_free(EddiText *self) {
+  for (size_t i = 0; i < self->chunks.len; i++) eddi_free(self->chunks.items[i].bytes);
+  array_free(&self->chunks);
+  self->hint = (TextSpot){0};
+  self->len = self->newlines = self->chars = 0;
+}
+
+/* Append bytes as fresh chunks of TARGET size at chunk index `at`. */
+static void text__insert_fresh(EddiText *self, size_t at, const char *bytes, size_t len) {
+  Array(TextChunk) fresh = {0};
+  for (size_t done = 0; done < len;) {
+    size_t take = EDDI_MIN((size_t)EDDI_TEXT_CHUNK_TARGET, len - done);
+    array_push(&fresh, text__chunk_new(bytes + done, take));
+    done += take;
+  }
+  if (fresh.len) text__insert_chunks(self, at, fresh.items, fresh.len);
+  array_free(&fresh);
+}
+
+void eddi_text_set(EddiText *self, const char *bytes, size_t len) {
+  eddi_text_free(self); /* also resets the hint */
+  text__insert_fresh(self, 0, bytes, len);
+  self->len = len;
+  self->newlines = text__count_newlines(bytes, len);
+  self->chars = eddi_utf8_count_chars(bytes, len);
+}
+
+/* ---------------------------------------------------------------- editing */
+
+static void text__remove_chunk(EddiText *self, size_t i) {
+  eddi_free(self->chunks.items[i].bytes);
+  array_remove(&self->chunks, i);
+}
+
+/* Merge chunk i into chunk i-1 when both fit in one TARGET chunk, so that
+ * many deletes do not leave a trail of tiny chunks. */
+static void text__merge_small(EddiText *self, size_t i) {
+  if (i == 0 || i >= self->chunks.len) return;
+  TextChunk *prev = &self->chunks.items[i - 1], *cur = &self->chunks.items[i];
+  if ((size_t)prev->len + cur->len > EDDI_TEXT_CHUNK_TARGET) return;
+  if (prev->cap < prev->len + cur->len) {
+    prev->cap = text__capacity_for(prev->len + cur->len);
+    prev->bytes = eddi_realloc(prev->bytes, prev->cap);
+  }
+  memcpy(prev->bytes + prev->len, cur->bytes, cur->len);
+  prev->len += cur->len;
+  prev->newlines += cur->newlines;
+  prev->chars += cur->chars;
+  text__remove_chunk(self, i);
+}
+
+static void text__delete(EddiText *self, size_t start, size_t end) {
+  if (start >= end) return;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  while (end > start) {
+    TextChunk *chunk = &self->chunks.items[i];
+    size_t from = start - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
+    size_t newlines = text__count_newlines(chunk->bytes + from, count);
+    size_t chars = eddi_utf8_count_chars(chunk->bytes + from, count);
+    self->newlines -= newlines;
+    self->chars -= chars;
+    self->len -= count;
+    end -= count;
+    if (count == chunk->len) {
+      text__remove_chunk(self, i);
+      continue;
+    }
+    memmove(chunk->bytes + from, chunk->bytes + from + count, chunk->len - from - count);
+    chunk->len -= (uint32_t)count;
+    chunk->newlines -= (uint32_t)newlines;
+    chunk->chars -= (uint32_t)chars;
+    if (end > start) chunk_start += chunk->len, i++;
+  }
+  text__merge_small(self, i + 1 < self->chunks.len ? i + 1 : i);
+  text__merge_small(self, i);
+}
+
+static void text__insert(EddiText *self, size_t at, const char *bytes, size_t len) {
+  if (len == 0) return;
+  self->len += len;
+  self->newlines += text__count_newlines(bytes, len);
+  self->chars += eddi_utf8_count_chars(bytes, len);
+  if (self->chunks.len == 0) {
+    text__insert_fresh(self, 0, bytes, len);
+    return;
+  }
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, at, &chunk_start);
+  TextChunk *chunk = &self->chunks.items[i];
+  size_t from = at - chunk_start;
+  if ((size_t)chunk->len + len <= EDDI_TEXT_CHUNK_MAX) {
+    if (chunk->cap < chunk->len + len) {
+      chunk->cap = text__capacity_for(chunk->len + len);
+      chunk->bytes = eddi_realloc(chunk->bytes, chunk->cap);
+    }
+    memmove(chunk->bytes + from + len, chunk->bytes + from, chunk->len - from);
+    memcpy(chunk->bytes + from, bytes, len);
+    chunk->len += (uint32_t)len;
+    chunk->newlines += (uint32_t)text__count_newlines(bytes, len);
+    chunk->chars += (uint32_t)eddi_utf8_count_chars(bytes, len);
+    return;
+  }
+  /* Too big for one chunk: rebuild it as prefix + bytes + suffix, re-chunked. */
+  size_t total = chunk->len + len;
+  char *joined = eddi_malloc(total);
+  memcpy(joined, chunk->bytes, from);
+  memcpy(joined + from, bytes, len);
+  memcpy(joined + from + len, chunk->bytes + from, chunk->len - from);
+  text__remove_chunk(self, i);
+  text__insert_fresh(self, i, joined, total);
+  eddi_free(joined);
+}
+
+void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *bytes,
+                       size_t len) {
+  EDDI_ASSERT(start <= end && end <= self->len);
+  /* Each step changes the chunks the hint describes. */
+  self->hint = (TextSpot){0};
+  text__delete(self, start, end);
+  self->hint = (TextSpot){0};
+  text__insert(self, start, bytes, len);
+  self->hint = (TextSpot){0};
+}
+
+void eddi_text_replace_many(EddiText *self, const TextReplacement *edits, size_t count) {
+  if (count == 0) return;
+  size_t span_start = edits[0].start, span_end = edits[count - 1].end;
+  StrBuf span = {0};
+  size_t at = span_start;
+  for (size_t i = 0; i < count; i++) {
+    EDDI_ASSERT(edits[i].start >= at && edits[i].start <= edits[i].end);
+    array__reserve((void **)&span.data, &span.cap, 1, span.len + (edits[i].start - at) + 1);
+    eddi_text_copy(self, at, edits[i].start, span.data + span.len);
+    span.len += edits[i].start - at;
+    eddi_strbuf_append(&span, edits[i].bytes, edits[i].len);
+    at = edits[i].end;
+  }
+  eddi_text_replace(self, span_start, span_end, span.data ? span.data : "", span.len);
+  eddi_strbuf_free(&span);
+}
+
+/* ---------------------------------------------------------------- queries */
+
+size_t eddi_text_line_count(const EddiText *self) {
+  if (self->len == 0) return 0;
+  bool final_newline = eddi_text_byte_at(self, self->len - 1) == '\n';
+  return self->newlines + (final_newline ? 0 : 1);
+}
+
+size_t eddi_text_line_start(const EddiText *self, size_t line) {
+  EDDI_ASSERT(line <= self->newlines);
+  if (line == 0) return 0;
+  TextSpot spot = text__seek(self, SEEK_LINE, line);
+  const TextChunk *chunk = &self->chunks.items[spot.index];
+  const char *p = chunk->bytes, *end = chunk->bytes + chunk->len;
+  for (size_t need = line - spot.newlines;; need--) {
+    p = memchr(p, '\n', (size_t)(end - p));
+    EDDI_ASSERT(p);
+    if (need == 1) return spot.start + (size_t)(p - chunk->bytes) + 1;
+    p++;
+  }
+}
+
+size_t eddi_text_line_end(const EddiText *self, size_t line) {
+  return line < self->newlines ? eddi_text_line_start(self, line + 1) - 1 : self->len;
+}
+
+size_t eddi_text_next_newline(const EddiText *self, size_t offset) {
+  if (offset >= self->len) return self->len;
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  size_t from = offset - spot.start;
+  for (size_t i = spot.index; i < self->chunks.len; i++) {
+    const TextChunk *chunk = &self->chunks.items[i];
+    const char *newline = memchr(chunk->bytes + from, '\n', chunk->len - from);
+    if (newline) return spot.start + (size_t)(newline - chunk->bytes);
+    spot.start += chunk->len;
+    from = 0;
+  }
+  return self->len;
+}
+
+size_t eddi_text_line_at(const EddiText *self, size_t offset) {
+  EDDI_ASSERT(offset <= self->len);
+  if (self->chunks.len == 0) return 0;
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  return spot.newlines +
+         text__count_newlines(self->chunks.items[spot.index].bytes, offset - spot.start);
+}
+
+size_t eddi_text_char_index(const EddiText *self, size_t offset) {
+  if (self->chunks.len == 0) return 0;
+  TextSpot spot = text__seek(self, SEEK_BYTE, offset);
+  return spot.chars + eddi_utf8_count_chars(self->chunks.items[spot.index].bytes, offset - spot.start);
+}
+
+size_t eddi_text_byte_offset(const EddiText *self, size_t char_index) {
+  if (char_index >= self->chars) return self->len;
+  TextSpot spot = text__seek(self, SEEK_CHAR, char_index);
+  const TextChunk *chunk = &self->chunks.items[spot.index];
+  return spot.start + eddi_utf8_skip_chars(chunk->bytes, chunk->len, char_index - spot.chars);
+}
+
+/* Call visit on each chunk's part of [start, end), in order. */
+static void text__each_piece(const EddiText *self, size_t start, size_t end,
+                             void (*visit)(const char *bytes, size_t len, void *context),
+                             void *context) {
+  if (start >= end) return;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  while (start < end) {
+    const TextChunk *chunk = &self->chunks.items[i++];
+    size_t from = start - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, end - start);
+    visit(chunk->bytes + from, count, context);
+    start += count;
+    chunk_start += chunk->len;
+  }
+}
+
+static void text__copy_piece(const char *bytes, size_t len, void *context) {
+  char **out = context;
+  memcpy(*out, bytes, len);
+  *out += len;
+}
+
+void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out) {
+  text__each_piece(self, start, end, text__copy_piece, &out);
+}
+
+char *eddi_text_dup(const EddiText *self, size_t start, size_t end) {
+  EDDI_ASSERT(start <= end && end <= self->len);
+  char *out = eddi_malloc(end - start + 1);
+  eddi_text_copy(self, start, end, out);
+  out[end - start] = '\0';
+  return out;
+}
+
+char eddi_text_byte_at(const EddiText *self, size_t offset) {
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, offset, &chunk_start);
+  return self->chunks.items[i].bytes[offset - chunk_start];
+}
+
+static void text__count_piece(const char *bytes, size_t len, void *context) {
+  *(size_t *)context += eddi_utf8_count_chars(bytes, len);
+}
+
+/* Characters in [start, end), which may span chunks. */
+static size_t text__chars_between(const EddiText *self, size_t start, size_t end) {
+  size_t chars = 0;
+  text__each_piece(self, start, end, text__count_piece, &chars);
+  return chars;
+}
+
+/* Byte offset `chars` characters after start, not passing limit (returns
+ * limit + 1 when the range holds fewer characters). */
+static size_t text__skip_chars(const EddiText *self, size_t start, size_t limit,
+                               size_t chars) {
+  if (chars == 0) return start;
+  if (start >= limit) return limit + 1;
+  size_t chunk_start;
+  size_t i = text__chunk_at(self, start, &chunk_start);
+  for (size_t at = start; at < limit;) {
+    const TextChunk *chunk = &self->chunks.items[i++];
+    size_t from = at - chunk_start;
+    size_t count = EDDI_MIN((size_t)chunk->len - from, limit - at);
+    for (size_t k = 0; k < count; k++) {
+      if (!eddi_utf8_is_lead((unsigned char)chunk->bytes[from + k])) continue;
+      if (chars-- == 0) return at + k;
+    }
+    at += count;
+    chunk_start += chunk->len;
+  }
+  return chars == 0 ? limit : limit + 1;
+}
+
+int eddi_text_offset_of(const EddiText *self, size_t line, size_t col, size_t *offset) {
+  if (line > self->newlines) return EDDI_EINVAL;
+  size_t start = eddi_text_line_start(self, line);
+  size_t end = eddi_text_line_end(self, line);
+  size_t at = text__skip_chars(self, start, end, col);
+  if (at > end) return EDDI_EINVAL;
+  *offset = at;
+  return 0;
+}
+
+void eddi_text_position_of(const EddiText *self, size_t offset, size_t *line, size_t *col) {
+  *line = eddi_text_line_at(self, offset);
+  *col = text__chars_between(self, eddi_text_line_start(self, *line), offset);
+}
+
+void eddi_text_walk_begin(const EddiText *self, size_t pos, TextWalk *walk) {
+  walk->pos = pos;
+  walk->chunk = 0;
+  walk->chunk_start = 0;
+  if (self->chunks.len) walk->chunk = text__chunk_at(self, pos, &walk->chunk_start);
+}
+
+bool eddi_text_next_segment(const EddiText *self, TextWalk *walk, StrBuf *scratch,
+                            TextSegment *out) {
+  if (walk->pos >= self->len) return false;
+  size_t last = self->chunks.len - 1;
+  while (walk->chunk < last && walk->pos >= walk->chunk_start + self->chunks.items[walk->chunk].len)
+    walk->chunk_start += self->chunks.items[walk->chunk++].len;
+  const TextChunk *chunk = &self->chunks.items[walk->chunk];
+  size_t from = walk->pos - walk->chunk_start;
+  const char *last_newline = memrchr(chunk->bytes + from, '\n', chunk->len - from);
+  if (walk->chunk == last || last_newline) {
+    /* Whole lines inside this chunk: read in place. */
+    size_t end = walk->chunk == last ? chunk->len : (size_t)(last_newline - chunk->bytes) + 1;
+    *out = (TextSegment){chunk->bytes + from, end - from, walk->pos};
+    walk->pos += end - from;
+    return true;
+  }
+  /* One line crossing into later chunks: copy it, up to its newline. */
+  eddi_strbuf_clear(scratch);
+  eddi_strbuf_append(scratch, chunk->bytes + from, chunk->len - from);
+  size_t end = walk->chunk_start + chunk->len;
+  for (size_t k = walk->chunk + 1; k <= last; k++) {
+    const TextChunk *next = &self->chunks.items[k];
+    const char *newline = memchr(next->bytes, '\n', next->len);
+    size_t take = newline ? (size_t)(newline - next->bytes) + 1 : next->len;
+    eddi_strbuf_append(scratch, next->bytes, take);
+    end += take;
+    if (newline) break;
+  }
+  *out = (TextSegment){scratch->data, scratch->len, walk->pos};
+  walk->pos = end;
+  return true;
+}
+
+size_t eddi_text_footprint(const EddiText *self) {
+  size_t bytes = self->chunks.cap * sizeof(TextChunk);
+  for (size_t i = 0; i < self->chunks.len; i++) bytes += self->chunks.items[i].cap;
+  return bytes;
+}

@@ -1,0 +1,131 @@
+/* registry.c - the command table, Help, and helpers every handler uses. */
+#include "lang/command.h"
+
+#include <stdarg.h>
+#include <strings.h>
+
+#include "lang/suggest.h"
+#include "core/utf8.h"
+
+/* Every command group; Help lists them in this order. Add a new area's
+ * group here (one line) and define it in its own *_commands.c. */
+static const CommandGroup *const command_groups[] = {
+    &eddi_session_commands,
+    &eddi_file_commands,
+    &eddi_navigation_commands,
+    &eddi_search_commands,
+    &eddi_edit_commands,
+    &eddi_history_commands,
+    &eddi_structure_commands,
+    &eddi_edit_format_commands,
+};
+
+#define GROUP_COUNT (sizeof command_groups / sizeof command_groups[0])
+
+/* Callback style iteration keeps the groups private to this file. */
+#define FOR_EACH_COMMAND(spec)                                                  \
+  for (size_t group_ = 0; group_ < GROUP_COUNT; group_++)                      \
+    for (const CommandSpec *spec = command_groups[group_]->commands;           \
+         spec < command_groups[group_]->commands + command_groups[group_]->count; spec++)
+
+const CommandSpec *eddi_command_find(const char *name) {
+  FOR_EACH_COMMAND(spec) {
+    if (strcasecmp(spec->name, name) == 0) return spec;
+  }
+  return NULL;
+}
+
+/* Commands of the language that are not built yet: they answer so, rather
+ * than "Unknown command". */
+static const char *const planned_commands[] = {"Refactor", "Preview", "foreach", "if",
+                                               "let", "use"};
+
+bool eddi_command_planned(const char *name) {
+  for (size_t i = 0; i < sizeof planned_commands / sizeof *planned_commands; i++)
+    if (strcasecmp(planned_commands[i], name) == 0) return true;
+  return false;
+}
+
+/* Enough for every command name. */
+#define COMMANDS_MAX 128
+
+const char *eddi_command_suggest(const char *name) {
+  const char *names[COMMANDS_MAX];
+  size_t count = 0;
+  FOR_EACH_COMMAND(spec) {
+    if (count < COMMANDS_MAX) names[count++] = spec->name;
+  }
+  return eddi_suggest(name, names, count);
+}
+
+/* ---------------------------------------------------------------- Help */
+
+int eddi_run_help(CommandContext *ctx) {
+  if (ctx->argc > 1) return eddi_command_usage(ctx, "Help takes at most one command name");
+  if (ctx->argc == 0) {
+    bool first = true;
+    FOR_EACH_COMMAND(spec) {
+      eddi_reply_builder_payload(ctx->reply, "%s%s", first ? "" : ", ", spec->name);
+      first = false;
+    }
+    return 0;
+  }
+  const CommandSpec *spec = eddi_command_find(ctx->args[0].text);
+  if (!spec) {
+    eddi_error_set(ctx->err, EDDI_ENOENT, "Unknown command '%s'", ctx->args[0].text);
+    const char *near = eddi_command_suggest(ctx->args[0].text);
+    if (near) eddi_error_hint(ctx->err, "Did you mean \"%s\"", near);
+    return EDDI_ENOENT;
+  }
+  eddi_reply_builder_payload(ctx->reply, "%s - %s", spec->syntax, spec->summary);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+int eddi_command_usage(CommandContext *ctx, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char what[EDDI_ERROR_MAX];
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  eddi_error_set(ctx->err, EDDI_EINVAL, "%s", what);
+  if (ctx->spec) eddi_error_hint(ctx->err, "Usage: %s", ctx->spec->syntax);
+  return EDDI_EINVAL;
+}
+
+int eddi_command_choose(CommandContext *ctx, const Token *token, const char *what,
+               const char *const *choices, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (eddi_token_is(token, choices[i])) return (int)i;
+  eddi_error_set(ctx->err, EDDI_EINVAL, "Unknown %s '%.*s'", what,
+                 (int)eddi_utf8_complete_prefix(token->source,
+                                           EDDI_MIN(token->source_len, (size_t)64)),
+                 token->source);
+  const char *near = token->kind == TOKEN_WORD ? eddi_suggest(token->text, choices, count) : NULL;
+  if (near) {
+    eddi_error_hint(ctx->err, "Did you mean \"%s\"", near);
+  } else {
+    StrBuf list = {0};
+    for (size_t i = 0; i < count; i++) eddi_strbuf_printf(&list, "%s%s", i ? ", " : "", choices[i]);
+    eddi_error_hint(ctx->err, "Expected one of %s", list.data);
+    eddi_strbuf_free(&list);
+  }
+  return EDDI_EINVAL;
+}
+
+char *eddi_command_token_string(const Token *token) {
+  if (token->kind == TOKEN_STRING) return eddi_strndup(token->text, token->len);
+  return eddi_strndup(token->source, token->source_len);
+}
+
+void eddi_command_fact_cursor(CommandContext *ctx, const EddiDoc *doc) {
+  size_t line, col;
+  eddi_text_position_of(&doc->text, doc->cursor, &line, &col);
+  eddi_reply_builder_fact(ctx->reply, "At %zu:%zu", line, col);
+}
+
+void eddi_command_goto_line(EddiDoc *doc, size_t line) {
+  line = EDDI_MIN(line, doc->text.newlines);
+  doc->cursor = eddi_text_line_start(&doc->text, line);
+}

@@ -1,0 +1,90 @@
+/* reply.c - reply formatting; see reply.h. */
+#include "lang/reply.h"
+
+#include <stdarg.h>
+
+void eddi_reply_builder_init(EddiReplyBuilder *self, bool raw_mode) {
+  memset(self, 0, sizeof *self);
+  self->raw_mode = raw_mode;
+}
+
+void eddi_reply_builder_free(EddiReplyBuilder *self) {
+  eddi_strbuf_free(&self->payload);
+  eddi_strbuf_free(&self->facts);
+  eddi_strbuf_free(&self->raw);
+}
+
+static void reply__vappend(StrBuf *out, const char *fmt, va_list ap) {
+  char small[256];
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n >= 0 && (size_t)n < sizeof small) {
+    eddi_strbuf_append(out, small, (size_t)n);
+  } else if (n >= 0) {
+    char *big = eddi_malloc((size_t)n + 1);
+    vsnprintf(big, (size_t)n + 1, fmt, again);
+    eddi_strbuf_append(out, big, (size_t)n);
+    eddi_free(big);
+  }
+  va_end(again);
+}
+
+void eddi_reply_builder_fact(EddiReplyBuilder *self, const char *fmt, ...) {
+  eddi_strbuf_puts(&self->facts, ", ");
+  va_list ap;
+  va_start(ap, fmt);
+  reply__vappend(&self->facts, fmt, ap);
+  va_end(ap);
+}
+
+void eddi_reply_builder_payload(EddiReplyBuilder *self, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  reply__vappend(&self->payload, fmt, ap);
+  va_end(ap);
+}
+
+void eddi_reply_builder_text(EddiReplyBuilder *self, const char *key, const char *text, size_t len) {
+  if (self->raw_mode) {
+    eddi_reply_builder_raw(self, text, len);
+    return;
+  }
+  if (self->payload.len) eddi_strbuf_puts(&self->payload, ", ");
+  eddi_strbuf_printf(&self->payload, "%s ", key);
+  eddi_strbuf_escape(&self->payload, text, len, false);
+}
+
+void eddi_reply_builder_raw(EddiReplyBuilder *self, const char *text, size_t len) {
+  if (!self->raw_mode) return;
+  eddi_strbuf_append(&self->raw, text, len);
+}
+
+char *eddi_reply_builder_finish(EddiReplyBuilder *self) {
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "Ok");
+  if (self->payload.len) {
+    eddi_strbuf_puts(&out, ": ");
+    eddi_strbuf_append(&out, self->payload.data, self->payload.len);
+  }
+  eddi_strbuf_append(&out, self->facts.data, self->facts.len);
+  if (self->raw.len) {
+    eddi_strbuf_putc(&out, '\n');
+    size_t len = self->raw.len;
+    if (self->raw.data[len - 1] == '\n') len--; /* the reply's own line end */
+    eddi_strbuf_append(&out, self->raw.data, len);
+  }
+  return eddi_strbuf_take(&out);
+}
+
+char *eddi_fail_format(const EddiError *err) {
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "Fail \"");
+  eddi_strbuf_escape(&out, err->what, strlen(err->what), true);
+  eddi_strbuf_putc(&out, '"');
+  if (err->hint[0]) {
+    eddi_strbuf_puts(&out, ", ");
+    eddi_strbuf_puts(&out, err->hint);
+  }
+  return eddi_strbuf_take(&out);
+}

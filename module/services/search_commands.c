@@ -1,0 +1,285 @@
+/* search_commands.c - Find and Replace (with its Confirm dialogue).
+ *
+ * Patterns run over the text store in place (EddiTextSearch): no copy of
+ * the file per search. */
+#include "lang/command.h"
+
+#include <ctype.h>
+#include <strings.h>
+
+#include "core/utf8.h"
+
+/* Lines listed by Find All before "and N more". */
+#define FIND_ALL_LINES_MAX 50
+
+typedef struct {
+  size_t start;
+  size_t end;
+  size_t replacement_at; /* the expanded replacement, in a shared buffer */
+  size_t replacement_len;
+} Match;
+
+typedef Array(Match) MatchList;
+
+static int search__compile(CommandContext *ctx, const Token *token, EddiPattern *pattern) {
+  if (token->kind != TOKEN_STRING && token->kind != TOKEN_REGEX)
+    return eddi_command_usage(ctx, "%s needs a \"text\" or /regex/ pattern", ctx->spec->name);
+  return eddi_pattern_compile(pattern, token->text, token->len, token->kind == TOKEN_REGEX,
+                              token->flags, ctx->err);
+}
+
+/* Where to search after an empty match at `at`: one character on. */
+static size_t search__step(const EddiText *text, size_t at) {
+  if (at >= eddi_text_len(text)) return at + 1;
+  return at + eddi_utf8_char_len((unsigned char)eddi_text_byte_at(text, at));
+}
+
+/* All matches from text offset `from` on, up to limit of them. With a
+ * replacement, each match's expansion ($1...) is appended to expansions. */
+static int search__all(EddiPattern *pattern, const EddiText *text, size_t from, size_t limit,
+                       const Token *replacement, StrBuf *expansions, MatchList *out,
+                       EddiError *err) {
+  EddiTextSearch search;
+  eddi_text_search_init(&search, pattern, text);
+  int rc = 0;
+  while (out->len < limit) {
+    Match m = {0};
+    rc = eddi_text_search_find(&search, from, &m.start, &m.end, err);
+    if (rc <= 0) break;
+    rc = 0;
+    if (replacement) {
+      m.replacement_at = expansions->len;
+      eddi_text_search_expand(&search, replacement->text, replacement->len, expansions);
+      m.replacement_len = expansions->len - m.replacement_at;
+    }
+    array_push(out, m);
+    from = m.end > m.start ? m.end : search__step(text, m.start);
+  }
+  eddi_text_search_free(&search);
+  return rc;
+}
+
+/* The first match at or after from; 1, 0 or an error. */
+static int search__first(EddiPattern *pattern, const EddiText *text, size_t from, Match *m,
+                         EddiError *err) {
+  MatchList one = {0};
+  int rc = search__all(pattern, text, from, 1, NULL, NULL, &one, err);
+  if (rc == 0 && one.len) *m = one.items[0], rc = 1;
+  array_free(&one);
+  return rc;
+}
+
+/* "Found 3 matches at lines 4, 9, 12": the first FIND_ALL_LINES_MAX lines. */
+static void search__list_lines(CommandContext *ctx, const EddiText *text,
+                               const MatchList *matches) {
+  eddi_reply_builder_payload(ctx->reply, "Found %zu %s at %s ", matches->len,
+                matches->len == 1 ? "match" : "matches", "lines");
+  size_t listed = 0, last_line = SIZE_MAX, last_line_end = 0;
+  for (size_t i = 0; i < matches->len; i++) {
+    if (last_line != SIZE_MAX && matches->items[i].start <= last_line_end) continue;
+    if (listed == FIND_ALL_LINES_MAX) {
+      eddi_reply_builder_payload(ctx->reply, " and more");
+      return;
+    }
+    last_line = eddi_text_line_at(text, matches->items[i].start);
+    last_line_end = eddi_text_next_newline(text, matches->items[i].start);
+    eddi_reply_builder_payload(ctx->reply, "%s%zu", listed++ ? ", " : "", last_line);
+  }
+}
+
+/* ---------------------------------------------------------------- Find */
+
+int eddi_run_find(CommandContext *ctx) {
+  static const char *const modes[] = {"Next", "Prev", "All"};
+  enum { NEXT, PREV, ALL };
+  if (ctx->argc < 1 || ctx->argc > 2) return eddi_command_usage(ctx, "Find needs a pattern");
+  int mode = NEXT;
+  if (ctx->argc == 2 && (mode = eddi_command_choose(ctx, &ctx->args[1], "mode", modes, 3)) < 0)
+    return mode;
+  EddiPattern pattern;
+  int rc = search__compile(ctx, &ctx->args[0], &pattern);
+  if (rc < 0) return rc;
+  EddiDoc *doc = ctx->session->current;
+  const EddiText *text = &doc->text;
+  Match m = {0};
+  int found = 0;
+  if (mode == NEXT) {
+    size_t from = doc->cursor;
+    if (doc->find_anchor_set && doc->find_anchor == doc->cursor) from = search__step(text, from);
+    found = search__first(&pattern, text, from, &m, ctx->err);
+  } else {
+    /* Prev walks the matches before the cursor and keeps the last. */
+    MatchList matches = {0};
+    found = search__all(&pattern, text, 0, SIZE_MAX, NULL, NULL, &matches, ctx->err);
+    if (found == 0 && mode == PREV) {
+      for (size_t i = 0; i < matches.len && matches.items[i].start < doc->cursor; i++)
+        m = matches.items[i], found = 1;
+    } else if (found == 0 && matches.len) {
+      found = 1;
+      search__list_lines(ctx, text, &matches);
+    }
+    array_free(&matches);
+  }
+  eddi_pattern_free(&pattern);
+  if (found < 0) return found;
+  if (found == 0) return eddi_error_set(ctx->err, EDDI_ENOENT, "Not found");
+  if (mode != ALL) {
+    doc->cursor = m.start;
+    doc->find_anchor = m.start;
+    doc->find_anchor_set = true;
+    eddi_command_fact_cursor(ctx, doc);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- Replace */
+
+/* Replace every match as one step; all or nothing. */
+static int search__replace_matches(CommandContext *ctx, EddiDoc *doc, const MatchList *matches,
+                                   const StrBuf *expansions) {
+  TextReplacement *edits = eddi_malloc(matches->len * sizeof *edits);
+  for (size_t i = 0; i < matches->len; i++) {
+    const Match *m = &matches->items[i];
+    edits[i] = (TextReplacement){m->start, m->end, expansions->data + m->replacement_at,
+                                 m->replacement_len};
+  }
+  int rc = eddi_doc_replace_many(doc, edits, matches->len, ctx->err);
+  eddi_free(edits);
+  return rc;
+}
+
+int eddi_run_replace(CommandContext *ctx) {
+  static const char *const modes[] = {"All", "Confirm"};
+  enum { ALL, CONFIRM, ONE };
+  if (ctx->argc < 2 || ctx->argc > 3) return eddi_command_usage(ctx, "Replace needs a pattern and a replacement");
+  if (ctx->args[1].kind != TOKEN_STRING)
+    return eddi_command_usage(ctx, "Replace's replacement must be a \"quoted string\"");
+  int mode = ONE;
+  if (ctx->argc == 3 && (mode = eddi_command_choose(ctx, &ctx->args[2], "mode", modes, 2)) < 0)
+    return mode;
+  EddiPattern pattern;
+  int rc = search__compile(ctx, &ctx->args[0], &pattern);
+  if (rc < 0) return rc;
+  EddiDoc *doc = ctx->session->current;
+  MatchList matches = {0};
+  StrBuf expansions = {0};
+  eddi_strbuf_puts(&expansions, "");
+  size_t from = mode == ALL ? 0 : doc->cursor;
+  rc = search__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
+                   &expansions, &matches, ctx->err);
+  if (rc == 0 && matches.len == 0) rc = eddi_error_set(ctx->err, EDDI_ENOENT, "Pattern not found");
+  if (rc == 0 && mode == CONFIRM) {
+    ReplaceConfirm *confirm = &ctx->session->confirm;
+    confirm->active = true;
+    confirm->doc = doc;
+    confirm->pattern = pattern;
+    confirm->replacement = eddi_strndup(ctx->args[1].text, ctx->args[1].len);
+    confirm->replacement_len = ctx->args[1].len;
+    confirm->match_start = matches.items[0].start;
+    confirm->match_end = matches.items[0].end;
+    confirm->replaced = 0;
+    memset(&pattern, 0, sizeof pattern); /* now owned by the confirm state */
+    doc->cursor = confirm->match_start;
+    eddi_command_fact_cursor(ctx, doc);
+    eddi_reply_builder_fact(ctx->reply, "Replace? (y/n)");
+  } else if (rc == 0) {
+    rc = search__replace_matches(ctx, doc, &matches, &expansions);
+    if (rc == 0) {
+      eddi_reply_builder_fact(ctx->reply, "Replaced %zu %s", matches.len,
+                 matches.len == 1 ? "occurrence" : "occurrences");
+      if (mode == ONE) {
+        doc->cursor = matches.items[0].start + matches.items[0].replacement_len;
+        eddi_command_fact_cursor(ctx, doc);
+      }
+    }
+  }
+  eddi_strbuf_free(&expansions);
+  array_free(&matches);
+  eddi_pattern_free(&pattern);
+  return rc;
+}
+
+bool eddi_command_is_confirm_answer(const char *text, size_t len, char *answer, size_t answer_size) {
+  while (len && isspace((unsigned char)*text)) text++, len--;
+  while (len && isspace((unsigned char)text[len - 1])) len--;
+  static const char *const answers[] = {"y", "n", "all", "quit", "yes", "no", "q"};
+  for (size_t i = 0; i < sizeof answers / sizeof *answers; i++) {
+    if (strlen(answers[i]) == len && strncasecmp(text, answers[i], len) == 0) {
+      snprintf(answer, answer_size, "%s", answers[i]);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Replace the match the dialogue asked about; false when it is gone (the
+ * text changed under it). */
+static int search__confirm_replace_one(CommandContext *ctx, ReplaceConfirm *confirm,
+                                       size_t *next_from) {
+  EddiDoc *doc = confirm->doc;
+  MatchList one = {0};
+  StrBuf expanded = {0};
+  Token replacement = {.text = confirm->replacement, .len = confirm->replacement_len};
+  int rc = search__all(&confirm->pattern, &doc->text, confirm->match_start, 1, &replacement,
+                       &expanded, &one, ctx->err);
+  *next_from = confirm->match_start; /* if it is gone, ask about whatever is there now */
+  if (rc == 0 && one.len && one.items[0].start == confirm->match_start) {
+    Match *m = &one.items[0];
+    rc = eddi_doc_replace(doc, m->start, m->end, expanded.data, expanded.len, ctx->err);
+    if (rc == 0) {
+      confirm->replaced++;
+      *next_from = m->start + expanded.len + (m->end == m->start && expanded.len == 0 ? 1 : 0);
+    }
+  }
+  eddi_strbuf_free(&expanded);
+  array_free(&one);
+  return rc;
+}
+
+int eddi_command_replace_answer(CommandContext *ctx, const char *answer) {
+  ReplaceConfirm *confirm = &ctx->session->confirm;
+  EddiDoc *doc = confirm->doc;
+  bool all = strcmp(answer, "all") == 0;
+  bool yes = all || answer[0] == 'y';
+  bool quit = answer[0] == 'q';
+  int rc = 0;
+  for (;;) {
+    size_t from = confirm->match_start;
+    if (quit) break;
+    if (yes) {
+      rc = search__confirm_replace_one(ctx, confirm, &from);
+      if (rc < 0) break;
+    } else {
+      from = confirm->match_end > confirm->match_start
+                 ? confirm->match_end
+                 : search__step(&doc->text, confirm->match_start);
+    }
+    Match next;
+    int found = search__first(&confirm->pattern, &doc->text, from, &next, ctx->err);
+    if (found < 0) rc = found;
+    if (found <= 0) break;
+    size_t s = next.start, e = next.end;
+    confirm->match_start = s, confirm->match_end = e;
+    if (!all) {
+      doc->cursor = s;
+      eddi_command_fact_cursor(ctx, doc);
+      eddi_reply_builder_fact(ctx->reply, "Replace? (y/n)");
+      return 0;
+    }
+  }
+  size_t replaced = confirm->replaced;
+  eddi_session_cancel_confirm(ctx->session);
+  if (rc < 0) return rc;
+  eddi_reply_builder_fact(ctx->reply, "Replaced %zu %s", replaced, replaced == 1 ? "occurrence" : "occurrences");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec search_commands[] = {
+    {"Find", "Find <\"text\"|/regex/flags> [Next|Prev|All]", "search from the cursor", CMD_FILE,
+     eddi_run_find},
+    {"Replace", "Replace <\"text\"|/regex/flags> \"replacement\" [All|Confirm]",
+     "replace the next match, all, or one by one", CMD_FILE, eddi_run_replace},
+};
+COMMAND_GROUP(eddi_search_commands, search_commands);

@@ -1,0 +1,318 @@
+/* engine.c - eddi_exec: a message in, one reply per command out.
+ *
+ * The message is checked once (size, UTF-8, sender), then split into command
+ * lines. Each line is lexed, its verb looked up, the command's needs checked,
+ * and its handler run. A failed command stops the message: the commands
+ * after it are not run (they answer Fail "Skipped ..."), because a model's
+ * later commands usually assume the earlier ones worked. After each command
+ * the edits it made become one undo step in every document it touched.
+ */
+#include "session/engine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "lang/command.h"
+#include "core/disk_backend.h"
+#include "services/search.h"
+#include "core/utf8.h"
+
+void eddi_config_default(EddiConfig *config) {
+  config->max_message_bytes = 1024 * 1024;
+  config->max_file_bytes = 64 * 1024 * 1024;
+  config->max_open_files = 256;
+  config->page_size = 200;
+  config->undo_groups = 10000;
+  config->max_walk_entries = 100000;
+  config->max_syntax_bytes = (size_t)8 << 20;
+}
+
+static int engine__open_disk(void *context, const char *abs_path, const char *rel_path,
+                             bool create, size_t max_bytes, EddiBackend **backend,
+                             StrBuf *text, bool *is_new, EddiError *err) {
+  return eddi_disk_open(abs_path, create, max_bytes, backend, text, is_new, err);
+}
+
+EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *error,
+                            size_t error_size) {
+  char real[PATH_MAX];
+  struct stat st;
+  if (!realpath(root, real)) {
+    snprintf(error, error_size, "Workspace root %s: %s", root, strerror(errno));
+    return NULL;
+  }
+  if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(error, error_size, "Workspace root %s is not a folder", root);
+    return NULL;
+  }
+  EddiEngine *self = eddi_calloc(1, sizeof *self);
+  if (config) self->config = *config;
+  else eddi_config_default(&self->config);
+  self->root = eddi_strdup(real);
+  self->open_backend = engine__open_disk;
+  return self;
+}
+
+void eddi_engine_free(EddiEngine *self) {
+  if (!self) return;
+  eddi_sessions_free(&self->sessions);
+  eddi_pattern_cache_clear();
+  eddi_free(self->root);
+  eddi_free(self);
+}
+
+const char *eddi_engine_root(const EddiEngine *self) { return self->root; }
+
+void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
+                                    void *context) {
+  self->open_backend = opener;
+  self->open_backend_context = context;
+}
+
+const char *eddi_engine_session_of(const EddiEngine *self, const char *sender) {
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  return session ? session->name : NULL;
+}
+
+/* ---------------------------------------------------------------- replies */
+
+static void engine__push(EddiReply *reply, bool ok, char *text, size_t *cap) {
+  if (reply->count == *cap) {
+    *cap = *cap ? *cap * 2 : 4;
+    reply->items = eddi_realloc(reply->items, *cap * sizeof *reply->items);
+  }
+  reply->items[reply->count].ok = ok;
+  reply->items[reply->count].text = text;
+  reply->count++;
+}
+
+static void engine__push_fail(EddiReply *reply, const EddiError *err, size_t *cap) {
+  engine__push(reply, false, eddi_fail_format(err), cap);
+}
+
+void eddi_reply_free(EddiReply *reply) {
+  for (size_t i = 0; i < reply->count; i++) eddi_free(reply->items[i].text);
+  eddi_free(reply->items);
+  reply->items = NULL;
+  reply->count = 0;
+}
+
+/* ---------------------------------------------------------------- commands */
+
+/* Check what the command needs before running it: a session, a current file
+ * whose mirror is in step with its backing text. */
+static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
+  if (!(spec->flags & CMD_NEEDS_SESSION)) return 0;
+  if (!ctx->session) {
+    eddi_error_set(ctx->err, EDDI_ESTATE,
+                   "No session exists and this is not a session command");
+    eddi_error_hint(ctx->err, "Start one with \"Start <name>\"");
+    return EDDI_ESTATE;
+  }
+  if (!(spec->flags & CMD_NEEDS_FILE)) {
+    /* Status, List, Close... report on the current document too, so its
+     * mirror should be fresh; but a backend that cannot sync (a killed
+     * buffer) must not stop them: Close is how one gets out of that. */
+    EddiError ignored;
+    if (ctx->session->current) eddi_doc_sync(ctx->session->current, &ignored);
+    return 0;
+  }
+  if (!ctx->session->current) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
+    eddi_error_hint(ctx->err, "Open one with \"Open <file>\"");
+    return EDDI_ESTATE;
+  }
+  return eddi_doc_sync(ctx->session->current, ctx->err);
+}
+
+static void engine__end_groups(EddiSession *session) {
+  if (!session) return;
+  for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
+}
+
+static int engine__run_line(EddiEngine *self, const char *sender, const EddiCommandLine *line,
+                            char **reply_text, EddiError *err) {
+  TokenList tokens = {0};
+  int rc = eddi_lex_line(line->line, line->len, &tokens, err);
+  if (rc < 0) return rc;
+  const Token *verb = &tokens.items[0];
+  const CommandSpec *spec = verb->kind == TOKEN_WORD ? eddi_command_find(verb->text) : NULL;
+  if (!spec) {
+    if (verb->source[0] == '{') {
+      rc = eddi_error_set(err, EDDI_EINVAL, "Scripts ({ ... }) are not supported yet");
+    } else if (verb->kind == TOKEN_WORD && eddi_command_planned(verb->text)) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is not built yet", verb->text);
+    } else {
+      rc = eddi_error_set(err, EDDI_EINVAL, "Unknown command '%.*s'",
+                          (int)eddi_utf8_complete_prefix(verb->source,
+                                                    EDDI_MIN(verb->source_len, (size_t)64)),
+                          verb->source);
+      const char *near = verb->kind == TOKEN_WORD ? eddi_command_suggest(verb->text) : NULL;
+      if (near) eddi_error_hint(err, "Did you mean \"%s\"", near);
+      else eddi_error_hint(err, "Help lists the commands");
+    }
+    eddi_tokens_free(&tokens);
+    return rc;
+  }
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiReplyBuilder reply;
+  eddi_reply_builder_init(&reply, session && session->raw_payloads);
+  CommandContext ctx = {
+      .engine = self,
+      .spec = spec,
+      .session = session,
+      .sender = sender,
+      .args = tokens.items + 1,
+      .argc = tokens.len - 1,
+      .reply = &reply,
+      .err = err,
+  };
+  if (spec->flags & CMD_TAKES_BODY) {
+    ctx.body = line->body;
+    ctx.body_len = line->body_len;
+  }
+  rc = engine__prepare(&ctx, spec);
+  if (rc == 0) rc = spec->run(&ctx);
+  /* The command is over: its edits are one undo step per document. */
+  engine__end_groups(eddi_sessions_by_sender(&self->sessions, sender));
+  if (rc == 0) *reply_text = eddi_reply_builder_finish(&reply);
+  eddi_reply_builder_free(&reply);
+  eddi_tokens_free(&tokens);
+  return rc;
+}
+
+/* Refuse what no command should see: an unnamed sender, an oversized message,
+ * bytes that are not UTF-8. */
+static int engine__check_message(EddiEngine *self, const char *sender, const char *text,
+                                 size_t len, EddiError *err) {
+  if (!sender || !sender[0] || strlen(sender) > EDDI_SENDER_MAX)
+    return eddi_error_set(err, EDDI_EINVAL, "Invalid sender");
+  if (len > self->config.max_message_bytes)
+    return eddi_error_set(err, EDDI_ETOOBIG, "Message too large (%zu bytes, limit %zu)", len,
+                          self->config.max_message_bytes);
+  size_t valid = eddi_utf8_valid_prefix(text, len);
+  if (valid != len)
+    return eddi_error_set(err, EDDI_EINVAL, "Message is not valid UTF-8 (byte %zu)", valid);
+  if (memchr(text, '\0', len))
+    return eddi_error_set(err, EDDI_EINVAL, "Message contains a NUL byte");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- messages */
+
+void eddi_each_command(const char *text, size_t len,
+                       bool (*visit)(const EddiCommandLine *line, void *closure), void *closure) {
+  const char *end = text + len;
+  for (const char *at = text; at < end;) {
+    const char *newline = memchr(at, '\n', (size_t)(end - at));
+    const char *line_end = newline ? newline : end, *next = newline ? newline + 1 : end;
+    const char *p = at, *q = line_end;
+    while (p < q && isspace((unsigned char)*p)) p++;
+    while (q > p && isspace((unsigned char)q[-1])) q--;
+    at = next;
+    if (p == q || *p == '#') continue;
+    EddiCommandLine line = {.line = p, .len = (size_t)(q - p), .body = next,
+                            .body_len = (size_t)(end - next)};
+    while (line.verb_len < line.len && !isspace((unsigned char)p[line.verb_len])) line.verb_len++;
+    char verb[EDDI_COMMAND_NAME_MAX];
+    if (line.verb_len < sizeof verb) {
+      memcpy(verb, p, line.verb_len);
+      verb[line.verb_len] = '\0';
+      const CommandSpec *spec = eddi_command_find(verb);
+      line.takes_body = spec && (spec->flags & CMD_TAKES_BODY);
+    }
+    line.takes_body |= *p == '{'; /* a script runs to the end of the message */
+    if (!visit(&line, closure) || line.takes_body) return;
+  }
+}
+
+bool eddi_command_is(const EddiCommandLine *line, const char *word) {
+  return strlen(word) == line->verb_len && strncasecmp(line->line, word, line->verb_len) == 0;
+}
+
+/* The state of eddi_exec_reply's walk over a message's commands. */
+typedef struct {
+  EddiEngine *engine;
+  const char *sender;
+  EddiReply *reply;
+  size_t *cap;
+  EddiError *err;
+  bool failed;
+} ExecWalk;
+
+/* Run one command; after a failure the rest are skipped, one reply each. */
+static bool engine__exec_line(const EddiCommandLine *line, void *closure) {
+  ExecWalk *walk = closure;
+  if (walk->failed) {
+    eddi_error_set(walk->err, EDDI_ESTATE, "Skipped: an earlier command failed");
+    engine__push_fail(walk->reply, walk->err, walk->cap);
+    return true;
+  }
+  char *ok_text = NULL;
+  eddi_error_clear(walk->err);
+  if (engine__run_line(walk->engine, walk->sender, line, &ok_text, walk->err) < 0) {
+    engine__push_fail(walk->reply, walk->err, walk->cap);
+    walk->failed = true;
+  } else {
+    engine__push(walk->reply, true, ok_text, walk->cap);
+  }
+  return true;
+}
+
+void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, size_t len,
+                     EddiReply *reply) {
+  reply->count = 0;
+  reply->items = NULL;
+  size_t cap = 0;
+  EddiError err;
+  eddi_error_clear(&err);
+  if (engine__check_message(self, sender, text, len, &err) < 0) {
+    engine__push_fail(reply, &err, &cap);
+    return;
+  }
+
+  /* A pending Replace Confirm takes y/n/all/quit; anything else ends it. */
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  if (session && session->confirm.active) {
+    char answer[8];
+    if (eddi_command_is_confirm_answer(text, len, answer, sizeof answer)) {
+      EddiReplyBuilder builder;
+      eddi_reply_builder_init(&builder, session->raw_payloads);
+      CommandContext ctx = {.engine = self, .session = session, .sender = sender,
+                            .reply = &builder, .err = &err};
+      int rc = eddi_command_replace_answer(&ctx, answer);
+      engine__end_groups(session);
+      if (rc == 0) engine__push(reply, true, eddi_reply_builder_finish(&builder), &cap);
+      else engine__push_fail(reply, &err, &cap);
+      eddi_reply_builder_free(&builder);
+      return;
+    }
+    eddi_session_cancel_confirm(session);
+  }
+
+  ExecWalk walk = {.engine = self, .sender = sender, .reply = reply, .cap = &cap, .err = &err};
+  eddi_each_command(text, len, engine__exec_line, &walk);
+  if (reply->count == 0) {
+    eddi_error_set(&err, EDDI_EINVAL, "Empty message");
+    eddi_error_hint(&err, "Help lists the commands");
+    engine__push_fail(reply, &err, &cap);
+  }
+}
+
+char *eddi_exec(EddiEngine *self, const char *sender, const char *text, size_t len) {
+  EddiReply reply;
+  eddi_exec_reply(self, sender, text, len, &reply);
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "");
+  for (size_t i = 0; i < reply.count; i++) {
+    if (i) eddi_strbuf_putc(&out, '\n');
+    eddi_strbuf_puts(&out, reply.items[i].text);
+  }
+  eddi_reply_free(&reply);
+  return eddi_strbuf_take(&out);
+}
+
+void eddi_string_free(char *text) { eddi_free(text); }

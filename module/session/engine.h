@@ -1,0 +1,33 @@
+/* engine.h - the engine's insides, shared by the command files and by front
+ * ends that bring their own backend (the Emacs module). */
+#ifndef EDDI_ENGINE_H
+#define EDDI_ENGINE_H
+
+#include "eddi.h"
+#include "session/session.h"
+
+/* Opens the backend of a document: the disk by default, a live buffer in
+ * Emacs. create allows a missing file (the document then starts empty and
+ * *is_new is set); text receives the decoded text. */
+typedef int (*EddiBackendOpener)(void *context, const char *abs_path, const char *rel_path,
+                                 bool create, size_t max_bytes, EddiBackend **backend,
+                                 StrBuf *text, bool *is_new, EddiError *err);
+
+struct EddiEngine {
+  EddiConfig config;
+  char *root; /* canonical, no trailing slash */
+  EddiSessionManager sessions;
+  EddiBackendOpener open_backend;
+  void *open_backend_context;
+};
+
+void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
+                                    void *context);
+
+/* Longest command word looked up (longer ones are no command). */
+#define EDDI_COMMAND_NAME_MAX 32
+
+/* Longest sender name accepted. */
+#define EDDI_SENDER_MAX 256
+
+#endif

@@ -1,0 +1,117 @@
+/* session.c - sessions keyed by sender; see session.h. */
+#include "session/session.h"
+
+#include <ctype.h>
+
+#include "core/path.h"
+
+bool eddi_session_name_valid(const char *name) {
+  size_t len = strlen(name);
+  if (len == 0 || len > EDDI_SESSION_NAME_MAX) return false;
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if (!isalnum(c) && c != '_' && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
+EddiSession *eddi_sessions_by_sender(const EddiSessionManager *self, const char *sender) {
+  for (size_t i = 0; i < self->sessions.len; i++)
+    if (strcmp(self->sessions.items[i]->sender, sender) == 0) return self->sessions.items[i];
+  return NULL;
+}
+
+EddiSession *eddi_sessions_by_name(const EddiSessionManager *self, const char *name) {
+  for (size_t i = 0; i < self->sessions.len; i++)
+    if (strcmp(self->sessions.items[i]->name, name) == 0) return self->sessions.items[i];
+  return NULL;
+}
+
+EddiSession *eddi_sessions_start(EddiSessionManager *self, const char *name,
+                                 const char *description, const char *sender) {
+  EddiSession *session = eddi_calloc(1, sizeof *session);
+  session->name = eddi_strdup(name);
+  session->description = eddi_strdup(description ? description : "");
+  session->sender = eddi_strdup(sender);
+  array_push(&self->sessions, session);
+  return session;
+}
+
+static void session__free(EddiSession *self) {
+  eddi_session_cancel_confirm(self);
+  eddi_edit_state_free(self->edit_state);
+  for (size_t i = 0; i < self->docs.len; i++) eddi_doc_free(self->docs.items[i]);
+  array_free(&self->docs);
+  for (size_t i = 0; i < self->changes.len; i++) eddi_free(self->changes.items[i].path);
+  array_free(&self->changes);
+  eddi_free(self->name);
+  eddi_free(self->description);
+  eddi_free(self->sender);
+  eddi_free(self);
+}
+
+void eddi_sessions_end(EddiSessionManager *self, EddiSession *session) {
+  for (size_t i = 0; i < self->sessions.len; i++) {
+    if (self->sessions.items[i] != session) continue;
+    array_remove(&self->sessions, i);
+    break;
+  }
+  session__free(session);
+}
+
+void eddi_sessions_free(EddiSessionManager *self) {
+  for (size_t i = 0; i < self->sessions.len; i++) session__free(self->sessions.items[i]);
+  array_free(&self->sessions);
+}
+
+EddiDoc *eddi_session_find_doc(EddiSession *self, const char *path, bool *ambiguous) {
+  *ambiguous = false;
+  for (size_t i = 0; i < self->docs.len; i++)
+    if (strcmp(self->docs.items[i]->path, path) == 0) return self->docs.items[i];
+  EddiDoc *found = NULL;
+  for (size_t i = 0; i < self->docs.len; i++) {
+    if (strcmp(eddi_path_basename(self->docs.items[i]->path), path) != 0) continue;
+    if (found) {
+      *ambiguous = true;
+      return NULL;
+    }
+    found = self->docs.items[i];
+  }
+  return found;
+}
+
+void eddi_session_add_doc(EddiSession *self, EddiDoc *doc) { array_push(&self->docs, doc); }
+
+void eddi_session_close_doc(EddiSession *self, EddiDoc *doc) {
+  if (self->confirm.active && self->confirm.doc == doc) eddi_session_cancel_confirm(self);
+  for (size_t i = 0; i < self->docs.len; i++) {
+    if (self->docs.items[i] != doc) continue;
+    array_remove(&self->docs, i);
+    break;
+  }
+  if (self->current == doc) self->current = self->docs.len ? *array_back(&self->docs) : NULL;
+  eddi_doc_free(doc);
+}
+
+void eddi_session_record_save(EddiSession *self, const char *path, bool created,
+                              size_t added, size_t deleted) {
+  FileChanges *entry = NULL;
+  for (size_t i = 0; i < self->changes.len; i++)
+    if (strcmp(self->changes.items[i].path, path) == 0) entry = &self->changes.items[i];
+  if (!entry) {
+    FileChanges fresh = {eddi_strdup(path), false, 0, 0};
+    array_push(&self->changes, fresh);
+    entry = array_back(&self->changes);
+  }
+  entry->created |= created;
+  entry->added += added;
+  entry->deleted += deleted;
+}
+
+void eddi_session_cancel_confirm(EddiSession *self) {
+  ReplaceConfirm *confirm = &self->confirm;
+  if (!confirm->active) return;
+  eddi_pattern_free(&confirm->pattern);
+  eddi_free(confirm->replacement);
+  memset(confirm, 0, sizeof *confirm);
+}
