@@ -77,9 +77,15 @@ enum {
   EDDI_ESTATE = -5,   /* not allowed in the current state */
   EDDI_EPATH = -6,    /* path outside the workspace */
   EDDI_ESTALE = -7,   /* the file changed behind our back */
+  EDDI_EPENDING = -8, /* the work goes on on a worker thread; the reply comes later */
 };
 
 #define EDDI_ERROR_MAX 512
+
+/* How much of a bad input line a Fail quotes, and of a bad word (a command
+ * name, a register): enough to recognise it, not enough to flood a reply. */
+#define EDDI_QUOTE_LINE_MAX ((size_t)80)
+#define EDDI_QUOTE_WORD_MAX ((size_t)64)
 
 /* The message a failing call leaves for the reply: `what` becomes
  * Fail "what"; `hint`, when set, follows it (", Did you mean ..."). */

@@ -75,14 +75,8 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
                           const char *content, size_t len, EddiEditReport *report,
                           EddiError *err);
 
-/* Replace mode: old_string -> new_string edits of one file, atomic. */
-typedef struct {
-  const char *old_string;
-  size_t old_len;
-  const char *new_string;
-  size_t new_len;
-  bool replace_all;
-} EddiReplaceEdit;
+/* Replace mode: old_string -> new_string edits (EddiReplaceEdit, eddi.h) of
+ * one file, atomic. */
 
 int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path,
                       const EddiReplaceEdit *edits, size_t count, EddiEditReport *report,

@@ -1,17 +1,31 @@
-/* eddi.h - the engine's one entry point.
+/* eddi.h - the engine's public boundary.
  *
  * Every front end (the eddi CLI, eddi-server's NATS and stdio transports, the
- * Emacs module) ends in eddi_exec: a sender's message of EddiSpeak text in,
- * one reply per command out. Nothing above this call knows how a command
- * works; nothing below it knows which transport carried the message.
+ * Emacs module and its NATS bridge) includes this header and no other engine
+ * header. It offers:
+ * - text execution: a sender's message of EddiSpeak text in, one reply per
+ *   command out (eddi_exec, eddi_request_exec);
+ * - requests as transports see them (sender, session, text): routing across
+ *   instances, the sender policy, the ", Instance <id>" of a Start, and
+ *   session events, all decided here once;
+ * - typed calls for the edit formats (eddi_request_call), run through the
+ *   same checks, Confirm handling and undo grouping as text;
+ * - the command and tool table: one description per command and tool, from
+ *   which Help, MCP tool lists and the Emacs agent's tools are made;
+ * - long work: commands that run on worker threads answer later.
+ * eddi_backend.h adds the one thing an embedder may bring: its own storage
+ * for documents (the Emacs module's live buffers).
  *
- * An engine is not thread-safe: one thread owns it, transports queue to it.
+ * Nothing above this boundary knows how a command works; nothing below it
+ * knows which transport carried the message. An engine is not thread-safe:
+ * one thread owns it, transports queue to it.
  */
 #ifndef EDDI_H
 #define EDDI_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +45,11 @@ typedef struct {
   size_t undo_groups;        /* undo steps kept per file (10000) */
   size_t max_walk_entries;   /* directory entries List may visit (100000) */
   size_t max_syntax_bytes;   /* larger files are not parsed: plain text (8 MiB) */
+  /* eddi's own folder for this workspace: temporary files of formatters,
+   * later the journal. NULL: $XDG_STATE_HOME/eddi/<workspace id>/ (or
+   * ~/.local/state/...). Never inside the workspace unless asked. */
+  const char *state_dir;
+  unsigned format_timeout_ms; /* a formatter running longer is stopped (10000) */
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);
@@ -43,6 +62,11 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
 void eddi_engine_free(EddiEngine *self);
 /* The canonical workspace root. Borrowed. */
 const char *eddi_engine_root(const EddiEngine *self);
+/* The configuration in force (defaults filled in). Borrowed. */
+const EddiConfig *eddi_engine_config(const EddiEngine *self);
+/* The state folder (made on first use, mode 0700). Borrowed; NULL when it
+ * cannot be made, with why in error. */
+const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_size);
 
 /* One command's reply: ok is false for a Fail. text is the reply line, and in
  * raw mode the lines of its payload after it, '\n'-separated. */
@@ -54,6 +78,7 @@ typedef struct {
 typedef struct {
   size_t count;
   EddiReplyItem *items;
+  bool pending; /* no items yet: the reply comes from eddi_engine_take_finished */
 } EddiReply;
 
 /* Run a message (one command per line) from sender (a non-empty name: the
@@ -90,6 +115,187 @@ bool eddi_command_is(const EddiCommandLine *line, const char *word);
 
 /* The session name of sender's active session, or NULL. Borrowed. */
 const char *eddi_engine_session_of(const EddiEngine *self, const char *sender);
+
+/* ------------------------------------------------------------ requests */
+
+/* The sender of a message that names none. */
+#define EDDI_ANONYMOUS_SENDER "anonymous"
+/* Longest sender name accepted; senders become log fields and map keys. */
+#define EDDI_SENDER_NAME_MAX 128
+/* Longest instance id (eddi-server --name, the Emacs bridge's instance). */
+#define EDDI_INSTANCE_NAME_MAX 64
+
+/* One message as a transport received it. Borrowed for the call. */
+typedef struct {
+  const char *sender;   /* NULL: EDDI_ANONYMOUS_SENDER, or the holder of session */
+  const char *session;  /* the session the message names, or NULL */
+  const char *text;
+  size_t len;
+  bool name_instance;   /* a Start's reply gains ", Instance <id>" (NATS) */
+  uint64_t ticket;      /* the transport's handle, given back with a late reply */
+} EddiRequest;
+
+/* Who may send, and who may only read. Lists are NULL-terminated and copied;
+ * a NULL allowed list lets every sender in. */
+typedef struct {
+  const char *const *allowed_senders;
+  const char *const *read_only_senders;
+} EddiSenderPolicy;
+
+int eddi_engine_set_policy(EddiEngine *self, const EddiSenderPolicy *policy);
+
+/* This engine's instance id, named in Start replies and session events;
+ * NULL or "" for none (the CLI). Copied. */
+int eddi_engine_set_instance(EddiEngine *self, const char *instance);
+
+/* Route, check and run a request: the session it names must be held here
+ * by the same sender (else Fail "Session s lives on <instance>", "... not
+ * found", "... belongs to another sender"); the sender must pass the policy;
+ * then the text runs as in eddi_exec_reply. Never fails: a refusal is a
+ * one-item Fail reply. */
+void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *reply);
+
+/* ------------------------------------------------------------ sessions */
+
+typedef enum { EDDI_SESSION_STARTED, EDDI_SESSION_ENDED } EddiSessionChange;
+
+typedef struct {
+  EddiSessionChange change;
+  const char *session;
+  const char *sender;
+  const char *instance; /* the instance that holds it */
+} EddiSessionEvent;
+
+/* Called on the owner thread when a request started or ended a session held
+ * here (a transport publishes it to other instances). Borrowed strings. */
+typedef void (*EddiSessionListener)(void *closure, const EddiSessionEvent *event);
+void eddi_engine_listen_sessions(EddiEngine *self, EddiSessionListener listener, void *closure);
+
+/* Another instance's session started or ended (its event, or a sync
+ * answer): routing then refuses it here with where it lives. */
+int eddi_engine_note_remote_session(EddiEngine *self, const EddiSessionEvent *event);
+
+/* Each session held here, for answering another instance's sync. */
+void eddi_engine_each_session(const EddiEngine *self,
+                              void (*visit)(void *closure, const char *session,
+                                            const char *sender),
+                              void *closure);
+
+/* ------------------------------------------------------------ typed calls */
+
+/* The edit formats as calls with typed arguments (MCP tools, JSON-RPC
+ * methods): the arguments are data that need no quoting. */
+typedef enum {
+  EDDI_CALL_READ,           /* path, offset?, limit? */
+  EDDI_CALL_GREP,           /* text = pattern, glob?, offset?, ignore_case? */
+  EDDI_CALL_HASHLINE,       /* text = patch */
+  EDDI_CALL_APPLY_PATCH,    /* text = patch */
+  EDDI_CALL_SEARCH_REPLACE, /* text = blocks, path? */
+  EDDI_CALL_FILE_UPDATE,    /* path, text = <change> or SEARCH/REPLACE blocks */
+  EDDI_CALL_REPLACE,        /* path, edits[] */
+  EDDI_CALL_KIND_COUNT
+} EddiCallKind;
+
+/* Replace mode: old_string -> new_string. */
+typedef struct {
+  const char *old_string;
+  size_t old_len;
+  const char *new_string;
+  size_t new_len;
+  bool replace_all;
+} EddiReplaceEdit;
+
+typedef struct {
+  EddiCallKind kind;
+  const char *path;
+  const char *text;
+  size_t text_len;
+  const char *glob;
+  size_t offset, limit;
+  bool ignore_case;
+  const EddiReplaceEdit *edits;
+  size_t edit_count;
+} EddiCall;
+
+/* What a call did, for results that report it. */
+typedef struct {
+  size_t files;    /* files written, created, moved or deleted */
+  bool no_change;  /* it applied and nothing changed */
+} EddiCallOutcome;
+
+/* Run a call as request's sender (request->text is the call's command word,
+ * for the log and the read-only check): routing, policy, Confirm and undo
+ * grouping as for text. reply gets one item: the text a model reads, or a
+ * Fail. outcome may be NULL. */
+void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiCall *call,
+                       EddiReply *reply, EddiCallOutcome *outcome);
+
+/* ------------------------------------------------------------ the table */
+
+/* A command of EddiSpeak, as Help and tool lists describe it. */
+typedef struct {
+  const char *name;     /* "Goto" */
+  const char *syntax;   /* "Goto <line>[:<col>] | Goto Start | ..." */
+  const char *summary;  /* one line for Help */
+  bool read_only;       /* a read-only sender may run it */
+  bool takes_body;      /* the rest of the message is its body */
+} EddiCommandInfo;
+
+size_t eddi_command_count(void);
+const EddiCommandInfo *eddi_command_info(size_t index);
+
+/* An argument of a tool. */
+typedef struct {
+  const char *name;
+  const char *type;        /* JSON Schema type: "string", "integer", "boolean", "array" */
+  const char *description; /* NULL where the name says it */
+  bool required;
+} EddiToolArg;
+
+/* A tool: the `eddi` text tool or an edit-format call, as MCP and the Emacs
+ * agent offer it. One description, written for a model. */
+typedef struct {
+  const char *name;        /* "eddi", "read", "apply_patch", ... */
+  int kind;                /* an EddiCallKind, or EDDI_TOOL_TEXT */
+  const char *command;     /* the EddiSpeak command it stands for ("Patch") */
+  const char *description;
+  const char *schema;      /* its JSON Schema (an object), made from args */
+  const EddiToolArg *args; /* terminated by a NULL name */
+} EddiToolInfo;
+
+#define EDDI_TOOL_TEXT (-1)
+
+size_t eddi_tool_count(void);
+const EddiToolInfo *eddi_tool_info(size_t index);
+const EddiToolInfo *eddi_tool_find(const char *name);
+
+/* ------------------------------------------------------------ long work */
+
+/* A command whose work runs on a worker thread (Format runs a program;
+ * later indexing, refactoring, scripts) holds the owner thread only when no
+ * waker is set: then the call waits for it. With a waker, such a request's
+ * reply comes back pending (EddiReply.pending) and later messages of the
+ * same sender wait behind it; the waker is called from the worker thread,
+ * and the owner thread then collects the finished replies. */
+typedef void (*EddiWaker)(void *closure);
+void eddi_engine_set_waker(EddiEngine *self, EddiWaker wake, void *closure);
+
+/* Replies finished since the last call, each with its request's ticket;
+ * visit owns nothing (the reply is freed after it returns). */
+void eddi_engine_take_finished(EddiEngine *self,
+                               void (*visit)(void *closure, uint64_t ticket,
+                                             const EddiReply *reply),
+                               void *closure);
+
+/* ------------------------------------------------------------ helpers */
+
+/* Whether bytes are valid UTF-8 (no overlongs, surrogates or past U+10FFFF). */
+bool eddi_utf8_valid(const char *bytes, size_t len);
+
+/* A complete `Fail "what"[, hint]` reply line for what (quoted and escaped
+ * as every Fail is), into out of out_size bytes (cut on a character
+ * boundary). Returns out. For front ends that refuse before the engine. */
+char *eddi_fail_line(char *out, size_t out_size, const char *what, const char *hint);
 
 #ifdef __cplusplus
 }

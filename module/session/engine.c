@@ -14,6 +14,8 @@
 #include <limits.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
 
 #include "lang/command.h"
 #include "core/disk_backend.h"
@@ -28,6 +30,8 @@ void eddi_config_default(EddiConfig *config) {
   config->undo_groups = 10000;
   config->max_walk_entries = 100000;
   config->max_syntax_bytes = (size_t)8 << 20;
+  config->state_dir = NULL;
+  config->format_timeout_ms = 10000;
 }
 
 static int engine__open_disk(void *context, const char *abs_path, const char *rel_path,
@@ -52,6 +56,8 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
   if (config) self->config = *config;
   else eddi_config_default(&self->config);
   self->root = eddi_strdup(real);
+  self->config.state_dir = NULL; /* the copy below is the engine's own */
+  self->state_dir_asked = config && config->state_dir ? eddi_strdup(config->state_dir) : NULL;
   self->open_backend = engine__open_disk;
   return self;
 }
@@ -61,10 +67,57 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_sessions_free(&self->sessions);
   eddi_pattern_cache_clear();
   eddi_free(self->root);
+  eddi_free(self->state_dir_asked);
+  eddi_free(self->state_dir);
   eddi_free(self);
 }
 
 const char *eddi_engine_root(const EddiEngine *self) { return self->root; }
+
+const EddiConfig *eddi_engine_config(const EddiEngine *self) { return &self->config; }
+
+/* mkdir -p with mode 0700 for each folder made. */
+static int engine__make_folders(const char *path) {
+  char partial[PATH_MAX];
+  size_t n = strlen(path);
+  if (n == 0 || n >= sizeof partial) return -1;
+  memcpy(partial, path, n + 1);
+  for (char *at = partial + 1; *at; at++) {
+    if (*at != '/') continue;
+    *at = '\0';
+    if (mkdir(partial, 0700) < 0 && errno != EEXIST) return -1;
+    *at = '/';
+  }
+  return mkdir(partial, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The workspace id names the state folder: the first 16 hex digits of the
+ * xxh64 of the canonical root, so two checkouts never share a folder and
+ * the same checkout always finds its own. */
+const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_size) {
+  if (self->state_dir) return self->state_dir;
+  char path[PATH_MAX];
+  if (self->state_dir_asked) {
+    snprintf(path, sizeof path, "%s", self->state_dir_asked);
+  } else {
+    const char *state_home = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    unsigned long long id = XXH64(self->root, strlen(self->root), 0);
+    if (state_home && state_home[0] == '/')
+      snprintf(path, sizeof path, "%.*s/eddi/%016llx", PATH_MAX / 2, state_home, id);
+    else if (home && home[0] == '/')
+      snprintf(path, sizeof path, "%.*s/.local/state/eddi/%016llx", PATH_MAX / 2, home, id);
+    else
+      snprintf(path, sizeof path, "/tmp/eddi-state-%ld/eddi/%016llx", (long)getuid(), id);
+  }
+  struct stat st;
+  if (engine__make_folders(path) < 0 || stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(error, error_size, "State folder %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  self->state_dir = eddi_strdup(path);
+  self->config.state_dir = self->state_dir;
+  return self->state_dir;
+}
 
 void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
                                     void *context) {

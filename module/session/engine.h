@@ -17,6 +17,8 @@ struct EddiEngine {
   EddiConfig config;
   char *root; /* canonical, no trailing slash */
   EddiSessionManager sessions;
+  char *state_dir_asked; /* EddiConfig.state_dir as given, or NULL */
+  char *state_dir;       /* made on first use */
   EddiBackendOpener open_backend;
   void *open_backend_context;
 };
