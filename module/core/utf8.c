@@ -44,6 +44,10 @@ size_t eddi_utf8_valid_prefix(const char *text, size_t len) {
   return len;
 }
 
+bool eddi_utf8_valid(const char *text, size_t len) {
+  return eddi_utf8_valid_prefix(text, len) == len;
+}
+
 size_t eddi_utf8_complete_prefix(const char *text, size_t len) {
   const unsigned char *s = (const unsigned char *)text;
   for (size_t lead = len; lead > 0 && len - lead < 4;) {

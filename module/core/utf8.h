@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "eddi.h" /* eddi_utf8_valid */
+
 static inline bool eddi_utf8_is_lead(unsigned char byte) { return (byte & 0xC0) != 0x80; }
 
 /* Length of the longest valid UTF-8 prefix of bytes (== len when all valid).

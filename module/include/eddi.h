@@ -292,10 +292,12 @@ void eddi_engine_take_finished(EddiEngine *self,
 /* Whether bytes are valid UTF-8 (no overlongs, surrogates or past U+10FFFF). */
 bool eddi_utf8_valid(const char *bytes, size_t len);
 
-/* A complete `Fail "what"[, hint]` reply line for what (quoted and escaped
- * as every Fail is), into out of out_size bytes (cut on a character
- * boundary). Returns out. For front ends that refuse before the engine. */
-char *eddi_fail_line(char *out, size_t out_size, const char *what, const char *hint);
+/* A complete `Fail "<reason>"` reply line, the reason quoted and escaped as
+ * every Fail is, into out of out_size bytes (cut on a character boundary).
+ * Returns out. For front ends that refuse before the engine sees a message
+ * (bad JSON, a full queue). */
+char *eddi_fail_line(char *out, size_t out_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus
 }

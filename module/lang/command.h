@@ -68,6 +68,11 @@ bool eddi_command_planned(const char *name);
 /* The name closest to a misspelt verb, or NULL. */
 const char *eddi_command_suggest(const char *name);
 
+/* Whether a command line only reads (a read-only sender may run it). When
+ * it does not, word receives the command as the refusal names it ("Patch",
+ * "Open Create"). */
+bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size);
+
 /* ---------------------------------------------------------------- helpers */
 
 /* Fail with message and the command's syntax as the hint. */

@@ -1,6 +1,7 @@
 /* registry.c - the command table, Help, and helpers every handler uses. */
 #include "lang/command.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <strings.h>
 
@@ -128,4 +129,30 @@ void eddi_command_fact_cursor(CommandContext *ctx, const EddiDoc *doc) {
 void eddi_command_goto_line(EddiDoc *doc, size_t line) {
   line = EDDI_MIN(line, doc->text.newlines);
   doc->cursor = eddi_text_line_start(&doc->text, line);
+}
+
+/* ------------------------------------------------------------ read-only */
+
+/* Commands that only look. `Open Create` creates a file and is not one. */
+static const char *const command__read_only_words[] = {
+    "Start", "End", "Status", "Summary", "Help", "Open", "Close", "List",
+    "Goto",  "Find", "Show", "Read",   "Grep", "Diff", "Bookmark", "Count",
+};
+
+bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
+  snprintf(word, word_size, "%.*s", (int)line->verb_len, line->line);
+  bool listed = false;
+  size_t count = sizeof command__read_only_words / sizeof command__read_only_words[0];
+  for (size_t i = 0; i < count && !listed; i++) listed = eddi_command_is(line, command__read_only_words[i]);
+  if (listed && eddi_command_is(line, "Open")) {
+    const char *rest = line->line + line->verb_len;
+    size_t left = line->len - line->verb_len;
+    while (left && isspace((unsigned char)*rest)) rest++, left--;
+    if (left >= 6 && strncasecmp(rest, "Create", 6) == 0 &&
+        (left == 6 || isspace((unsigned char)rest[6]))) {
+      snprintf(word, word_size, "Open Create");
+      listed = false;
+    }
+  }
+  return listed;
 }

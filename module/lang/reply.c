@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 
+#include "core/utf8.h"
+
 void eddi_reply_builder_init(EddiReplyBuilder *self, bool raw_mode) {
   memset(self, 0, sizeof *self);
   self->raw_mode = raw_mode;
@@ -75,6 +77,24 @@ char *eddi_reply_builder_finish(EddiReplyBuilder *self) {
     eddi_strbuf_append(&out, self->raw.data, len);
   }
   return eddi_strbuf_take(&out);
+}
+
+char *eddi_fail_line(char *out, size_t out_size, const char *fmt, ...) {
+  EddiError err;
+  eddi_error_clear(&err);
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(err.what, sizeof err.what, fmt, args);
+  va_end(args);
+  char *line = eddi_fail_format(&err);
+  size_t n = strlen(line);
+  if (out_size) {
+    if (n >= out_size) n = eddi_utf8_complete_prefix(line, out_size - 1);
+    memcpy(out, line, n);
+    out[n] = '\0';
+  }
+  eddi_free(line);
+  return out;
 }
 
 char *eddi_fail_format(const EddiError *err) {
