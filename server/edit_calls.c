@@ -272,14 +272,8 @@ int edit_call_run(EddiEngine *engine, EddiSession *session, void *closure, StrBu
                                   &report, err);
     break;
   case EDIT_CALL_FILE_UPDATE:
-    /* As the Update command: SEARCH/REPLACE blocks are told apart by their
-     * first marker line. */
-    if (eddi_edit_is_search_replace(call->text, call->text_len))
-      rc = eddi_edit_search_replace(engine, session, call->path, call->text, call->text_len,
-                                    &report, err);
-    else
-      rc = eddi_edit_file_update(engine, session, call->path, call->text, call->text_len,
-                                 &report, err);
+    rc = eddi_edit_update(engine, session, call->path, call->text, call->text_len, &report,
+                          err);
     break;
   case EDIT_CALL_REPLACE:
     rc = eddi_edit_replace(engine, session, call->path, call->edits, call->edit_count, &report,

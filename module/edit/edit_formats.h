@@ -82,6 +82,14 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
                       const EddiReplaceEdit *edits, size_t count, EddiEditReport *report,
                       EddiError *err);
 
+/* Update, the one choice between the two block formats: SEARCH/REPLACE
+ * blocks (told apart by their first marker line; path is for blocks that
+ * name no file, may be NULL) or <change> blocks for path. <change> blocks
+ * without a path: EDDI_EINVAL, with no hint, so that a command can add its
+ * usage. */
+int eddi_edit_update(EddiEngine *engine, EddiSession *session, const char *path,
+                     const char *body, size_t len, EddiEditReport *report, EddiError *err);
+
 /* Whether a bodyless body starts with a SEARCH/REPLACE marker line, so
  * Update can tell the two formats apart. */
 bool eddi_edit_is_search_replace(const char *body, size_t len);

@@ -516,3 +516,15 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
   eddi_edit_txn_free(&txn);
   return rc;
 }
+
+/* ------------------------------------------------------------ Update */
+
+int eddi_edit_update(EddiEngine *engine, EddiSession *session, const char *path,
+                     const char *body, size_t len, EddiEditReport *report, EddiError *err) {
+  if (eddi_edit_is_search_replace(body, len))
+    return eddi_edit_search_replace(engine, session, path, body, len, report, err);
+  if (!path)
+    return eddi_error_set(err, EDDI_EINVAL,
+                          "Update needs the path of the file the <change> blocks are for");
+  return eddi_edit_file_update(engine, session, path, body, len, report, err);
+}

@@ -131,15 +131,10 @@ static int cmd_update(CommandContext *ctx) {
   if (rc < 0) return rc;
   char *path = ctx->argc ? eddi_command_token_string(&ctx->args[0]) : NULL;
   EddiEditReport report = {0};
-  if (eddi_edit_is_search_replace(ctx->body, ctx->body_len)) {
-    rc = eddi_edit_search_replace(ctx->engine, ctx->session, path, ctx->body, ctx->body_len,
-                                  &report, ctx->err);
-  } else if (!path) {
-    rc = eddi_command_usage(ctx, "Update needs the path of the file the <change> blocks are for");
-  } else {
-    rc = eddi_edit_file_update(ctx->engine, ctx->session, path, ctx->body, ctx->body_len,
-                               &report, ctx->err);
-  }
+  rc = eddi_edit_update(ctx->engine, ctx->session, path, ctx->body, ctx->body_len, &report,
+                        ctx->err);
+  if (rc == EDDI_EINVAL && !path && !ctx->err->hint[0])
+    eddi_error_hint(ctx->err, "Usage: %s", ctx->spec->syntax);
   eddi_free(path);
   return efc__report(ctx, &report, rc);
 }
