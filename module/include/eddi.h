@@ -121,7 +121,7 @@ const char *eddi_engine_session_of(const EddiEngine *self, const char *sender);
 /* The sender of a message that names none. */
 #define EDDI_ANONYMOUS_SENDER "anonymous"
 /* Longest sender name accepted; senders become log fields and map keys. */
-#define EDDI_SENDER_NAME_MAX 128
+#define EDDI_SENDER_NAME_MAX 256
 /* Longest instance id (eddi-server --name, the Emacs bridge's instance). */
 #define EDDI_INSTANCE_NAME_MAX 64
 
@@ -172,14 +172,26 @@ typedef void (*EddiSessionListener)(void *closure, const EddiSessionEvent *event
 void eddi_engine_listen_sessions(EddiEngine *self, EddiSessionListener listener, void *closure);
 
 /* Another instance's session started or ended (its event, or a sync
- * answer): routing then refuses it here with where it lives. */
+ * answer): routing then refuses it here with where it lives. Thread-safe:
+ * transports call it from their own threads. */
 int eddi_engine_note_remote_session(EddiEngine *self, const EddiSessionEvent *event);
 
-/* Each session held here, for answering another instance's sync. */
+/* Each session held here, for answering another instance's sync.
+ * Thread-safe; visit must not call the engine. */
 void eddi_engine_each_session(const EddiEngine *self,
                               void (*visit)(void *closure, const char *session,
                                             const char *sender),
                               void *closure);
+
+/* Sessions held here (thread-safe, for $SRV.STATS). */
+size_t eddi_engine_session_count(const EddiEngine *self);
+
+/* Whether another instance holds session (or, with session NULL, a session
+ * of sender): copies the instance's and the session's names (either buffer
+ * may be NULL). Thread-safe. */
+bool eddi_engine_remote_session(const EddiEngine *self, const char *session, const char *sender,
+                                char *instance, size_t instance_size, char *found,
+                                size_t found_size);
 
 /* ------------------------------------------------------------ typed calls */
 

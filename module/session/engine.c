@@ -59,6 +59,8 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
   self->config.state_dir = NULL; /* the copy below is the engine's own */
   self->state_dir_asked = config && config->state_dir ? eddi_strdup(config->state_dir) : NULL;
   self->open_backend = engine__open_disk;
+  eddi_registry_init(&self->registry);
+  self->every_sender_allowed = true;
   return self;
 }
 
@@ -69,6 +71,9 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_free(self->root);
   eddi_free(self->state_dir_asked);
   eddi_free(self->state_dir);
+  eddi_registry_destroy(&self->registry);
+  eddi_free(self->instance);
+  eddi_engine_set_policy(self, NULL);
   eddi_free(self);
 }
 
@@ -181,7 +186,8 @@ static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
   return eddi_doc_sync(ctx->session->current, ctx->err);
 }
 
-static void engine__end_groups(EddiSession *session) {
+void eddi_engine_end_groups(EddiEngine *self, const char *sender) {
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
   if (!session) return;
   for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
 }
@@ -230,7 +236,7 @@ static int engine__run_line(EddiEngine *self, const char *sender, const EddiComm
   rc = engine__prepare(&ctx, spec);
   if (rc == 0) rc = spec->run(&ctx);
   /* The command is over: its edits are one undo step per document. */
-  engine__end_groups(eddi_sessions_by_sender(&self->sessions, sender));
+  eddi_engine_end_groups(self, sender);
   if (rc == 0) *reply_text = eddi_reply_builder_finish(&reply);
   eddi_reply_builder_free(&reply);
   eddi_tokens_free(&tokens);
@@ -241,7 +247,7 @@ static int engine__run_line(EddiEngine *self, const char *sender, const EddiComm
  * bytes that are not UTF-8. */
 static int engine__check_message(EddiEngine *self, const char *sender, const char *text,
                                  size_t len, EddiError *err) {
-  if (!sender || !sender[0] || strlen(sender) > EDDI_SENDER_MAX)
+  if (!sender || !sender[0] || strlen(sender) > EDDI_SENDER_NAME_MAX)
     return eddi_error_set(err, EDDI_EINVAL, "Invalid sender");
   if (len > self->config.max_message_bytes)
     return eddi_error_set(err, EDDI_ETOOBIG, "Message too large (%zu bytes, limit %zu)", len,
@@ -337,7 +343,7 @@ void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, siz
       CommandContext ctx = {.engine = self, .session = session, .sender = sender,
                             .reply = &builder, .err = &err};
       int rc = eddi_command_replace_answer(&ctx, answer);
-      engine__end_groups(session);
+      eddi_engine_end_groups(self, sender);
       if (rc == 0) engine__push(reply, true, eddi_reply_builder_finish(&builder), &cap);
       else engine__push_fail(reply, &err, &cap);
       eddi_reply_builder_free(&builder);

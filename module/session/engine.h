@@ -4,7 +4,10 @@
 #define EDDI_ENGINE_H
 
 #include "eddi.h"
+#include "session/registry.h"
 #include "session/session.h"
+
+typedef Array(char *) EddiStringList;
 
 /* Opens the backend of a document: the disk by default, a live buffer in
  * Emacs. create allows a missing file (the document then starts empty and
@@ -21,7 +24,20 @@ struct EddiEngine {
   char *state_dir;       /* made on first use */
   EddiBackendOpener open_backend;
   void *open_backend_context;
+  /* Requests (session/request.c): who holds which session, this instance's
+   * id, the sender policy, and who hears of sessions started and ended. */
+  EddiRegistry registry;
+  char *instance;
+  bool every_sender_allowed;
+  EddiStringList allowed_senders;
+  EddiStringList read_only_senders;
+  EddiSessionListener session_listener;
+  void *session_listener_closure;
 };
+
+/* A command (or call) of sender is over: its edits become one undo step in
+ * every document of sender's session. */
+void eddi_engine_end_groups(EddiEngine *self, const char *sender);
 
 void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
                                     void *context);
@@ -29,7 +45,5 @@ void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
 /* Longest command word looked up (longer ones are no command). */
 #define EDDI_COMMAND_NAME_MAX 32
 
-/* Longest sender name accepted. */
-#define EDDI_SENDER_MAX 256
 
 #endif
