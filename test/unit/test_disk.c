@@ -86,10 +86,12 @@ static void list_folder(const char *folder, char *out, size_t size) {
       memcpy(names[k], names[k - 1], sizeof swap);
       memcpy(names[k - 1], swap, sizeof swap);
     }
+  size_t used = 0;
   out[0] = '\0';
-  for (size_t i = 0; i < count; i++) {
-    if (i) strncat(out, " ", size - strlen(out) - 1);
-    strncat(out, names[i], size - strlen(out) - 1);
+  for (size_t i = 0; i < count && used < size; i++) {
+    int n = snprintf(out + used, size - used, "%s%s", i ? " " : "", names[i]);
+    if (n < 0) break;
+    used += (size_t)n;
   }
 }
 
