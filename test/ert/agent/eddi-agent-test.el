@@ -185,14 +185,15 @@ memory may leak), and the workspace's buffers are killed."
                                  (eddi-agent-test-get first 'messages 0 'content)))
         (should (string-match-p "eddi session: agent-[0-9]+ (Start agent-[0-9]+: Ok)\\'"
                                 (eddi-agent-test-get first 'messages 0 'content))))
-      ;; The exact schema of the eddi tool, once executing.
+      ;; The exact schema of the eddi tool, once executing: the engine's
+      ;; description and schema, the ones MCP clients get.
       (should (equal (eddi-agent-test-tool-names (nth 1 requests)) eddi-agent-test-all-tools))
       (should (equal (aref (alist-get 'tools (nth 1 requests)) 0)
                      '((name . "eddi")
-                       (description . "Run EddiSpeak commands (one per line) on live buffers; returns eddi's replies.")
+                       (description . "Run EddiSpeak editor commands, one per line: Start s, Open Create a.py, Goto 3:0, Insert Block \"x\\n\", Save, Help. One reply line per command: Ok[, facts] or Fail \"why\".")
                        (input_schema (type . "object")
                                      (properties (text (type . "string")
-                                                       (description . "EddiSpeak commands")))
+                                                       (description . "EddiSpeak commands, one per line")))
                                      (required . ["text"])))))
       ;; The model's turn goes back as it came; results are raw.
       (should (equal (eddi-agent-test-get (nth 1 requests) 'messages 1)
