@@ -257,11 +257,14 @@ size_t eddi_command_count(void);
 const EddiCommandInfo *eddi_command_info(size_t index);
 
 /* An argument of a tool. */
-typedef struct {
+typedef struct EddiToolArg {
   const char *name;
   const char *type;        /* JSON Schema type: "string", "integer", "boolean", "array" */
   const char *description; /* NULL where the name says it */
   bool required;
+  /* For an "array": the arguments of each item (an object), terminated by
+   * a NULL name; NULL otherwise. */
+  const struct EddiToolArg *items;
 } EddiToolArg;
 
 /* A tool: the `eddi` text tool or an edit-format call, as MCP and the Emacs

@@ -143,9 +143,11 @@ static int cmd_update(CommandContext *ctx) {
 
 static const CommandSpec edit_format_commands[] = {
     {"Read", "Read [<file>] [<offset>] [<limit>]",
-     "hashline read: [PATH#TAG] then N:TEXT rows, a page at a time", CMD_SESSION, cmd_read},
+     "hashline read: [PATH#TAG] then N:TEXT rows, a page at a time", CMD_SESSION | CMD_READ_ONLY,
+     cmd_read},
     {"Grep", "Grep </regex/|\"text\"> [<glob>] [<offset>]",
-     "matches grouped under [PATH#TAG] headers, a page at a time", CMD_SESSION, cmd_grep},
+     "matches grouped under [PATH#TAG] headers, a page at a time", CMD_SESSION | CMD_READ_ONLY,
+     cmd_grep},
     {"Edit", "Edit + body: [PATH#TAG] sections of PUT/CUT/REM/MV",
      "hashline edit, all files validated before any is written", CMD_SESSION | CMD_TAKES_BODY,
      cmd_edit},

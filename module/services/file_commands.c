@@ -280,11 +280,11 @@ int eddi_run_list(CommandContext *ctx) {
 /* ---------------------------------------------------------------- table */
 
 static const CommandSpec file_commands[] = {
-    {"Open", "Open [Create] [<dir>] <file>", "open a file (Create: new if missing)", CMD_SESSION,
+    {"Open", "Open [Create] [<dir>] <file>", "open a file (Create: new if missing)", CMD_SESSION | CMD_READ_ONLY,
      eddi_run_open},
     {"Save", "Save [Close] [<file>]", "write the file", CMD_SESSION, eddi_run_save},
-    {"Close", "Close [<file>]", "close without saving", CMD_SESSION, eddi_run_close},
-    {"List", "List [Open|Count] [<glob>] [<offset>]", "files in the workspace", CMD_SESSION,
+    {"Close", "Close [<file>]", "close without saving", CMD_SESSION | CMD_READ_ONLY, eddi_run_close},
+    {"List", "List [Open|Count] [<glob>] [<offset>]", "files in the workspace", CMD_SESSION | CMD_READ_ONLY,
      eddi_run_list},
 };
 COMMAND_GROUP(eddi_file_commands, file_commands);

@@ -183,10 +183,10 @@ static const CommandSpec navigation_commands[] = {
     {"Goto",
      "Goto <L:C|line|StartOfFile|EndOfFile|StartOfLine|EndOfLine|Bookmark <name>|"
      "StartOfFunction|EndOfFunction|StartOfClass|EndOfClass|Function <n>|Class <n>|Method <C.m>>",
-     "move the cursor", CMD_FILE, eddi_run_goto},
-    {"Bookmark", "Bookmark <name> [L:C]", "name a position", CMD_FILE, eddi_run_bookmark},
+     "move the cursor", CMD_FILE | CMD_READ_ONLY, eddi_run_goto},
+    {"Bookmark", "Bookmark <name> [L:C]", "name a position", CMD_FILE | CMD_READ_ONLY, eddi_run_bookmark},
     {"Show", "Show <Line <n>|Block <a:b>|Current|Function <n>[(params)]|Class <n>|Method <C.m>|"
-     "Variable <n>> [<context_lines>]", "show text", CMD_FILE,
+     "Variable <n>> [<context_lines>]", "show text", CMD_FILE | CMD_READ_ONLY,
      eddi_run_show},
 };
 COMMAND_GROUP(eddi_navigation_commands, navigation_commands);

@@ -277,7 +277,7 @@ int eddi_command_replace_answer(CommandContext *ctx, const char *answer) {
 /* ---------------------------------------------------------------- table */
 
 static const CommandSpec search_commands[] = {
-    {"Find", "Find <\"text\"|/regex/flags> [Next|Prev|All]", "search from the cursor", CMD_FILE,
+    {"Find", "Find <\"text\"|/regex/flags> [Next|Prev|All]", "search from the cursor", CMD_FILE | CMD_READ_ONLY,
      eddi_run_find},
     {"Replace", "Replace <\"text\"|/regex/flags> \"replacement\" [All|Confirm]",
      "replace the next match, all, or one by one", CMD_FILE, eddi_run_replace},
