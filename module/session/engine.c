@@ -72,6 +72,7 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_free(self->state_dir_asked);
   eddi_free(self->state_dir);
   eddi_registry_destroy(&self->registry);
+  eddi_engine_set_audit(self, NULL, NULL, 0);
   eddi_free(self->instance);
   eddi_engine_set_policy(self, NULL);
   eddi_free(self);

@@ -4,6 +4,7 @@
 #define EDDI_ENGINE_H
 
 #include "eddi.h"
+#include "core/fs.h"
 #include "session/registry.h"
 #include "session/session.h"
 
@@ -33,7 +34,13 @@ struct EddiEngine {
   EddiStringList read_only_senders;
   EddiSessionListener session_listener;
   void *session_listener_closure;
+  struct EddiAudit *audit; /* NULL: not auditing */
 };
+
+/* A write of the current request, for the audit log: path's bytes went
+ * from before to after (either may be missing). A no-op when not auditing. */
+void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
+                            const EddiFileStamp *after);
 
 /* A command (or call) of sender is over: its edits become one undo step in
  * every document of sender's session. */
