@@ -298,17 +298,21 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
   return rc;
 }
 
-static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
-  DiskBackend *self = (DiskBackend *)base;
-  if (!self->on_disk) return 0;
+int eddi_disk_saved_text(const char *path, size_t max_bytes, StrBuf *out, EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
   EddiFileFormat format;
   if (missing) rc = 0; /* deleted behind us: everything is new again */
   else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
   eddi_strbuf_free(&raw);
   return rc;
+}
+
+static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
+  DiskBackend *self = (DiskBackend *)base;
+  if (!self->on_disk) return 0;
+  return eddi_disk_saved_text(self->abs_path, self->max_bytes, out, err);
 }
 
 static void disk__destroy(EddiBackend *base) {

@@ -55,6 +55,10 @@ int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDi
 int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
                    unsigned *mode, EddiError *err);
 
+/* The decoded text of the file at path as saved (appended to out), for a
+ * backend's saved_text; nothing when the file is gone. */
+int eddi_disk_saved_text(const char *path, size_t max_bytes, StrBuf *out, EddiError *err);
+
 /* Open abs_path. A missing file is an error unless create, in which case the
  * document starts empty and *is_new is set. On success *backend is new and
  * *text holds the decoded text. */

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "edit/matcher.h"
 
 void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session) {
   memset(self, 0, sizeof *self);
@@ -126,13 +127,6 @@ void eddi_edit_file_delete(EddiEditFile *self) {
 
 /* ---------------------------------------------------------------- commit */
 
-/* Lines a text holds, counting an unterminated last one. */
-static size_t transaction__lines(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
-}
-
 /* For Summary: the changed middle of the two texts, as lines removed and added. */
 static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   if (!self->session) return;
@@ -145,8 +139,8 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail]) tail++;
   while (tail && a[n - tail] != '\n' && tail < n - head) tail--;
   eddi_session_record_save(self->session, file->rel, !file->exists,
-                           transaction__lines(b + head, m - head - tail),
-                           transaction__lines(a + head, n - head - tail));
+                           eddi_lines_count(b + head, m - head - tail),
+                           eddi_lines_count(a + head, n - head - tail));
 }
 
 /* Put text into an open document as one replacement of the part that
@@ -194,7 +188,8 @@ static void transaction__put_back(EddiEditFile *file) {
   EddiError ignored;
   if (file->doc && file->action == EDIT_WRITE) {
     size_t done, bytes;
-    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0) eddi_doc_save(file->doc, &bytes, &ignored);
+    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
+      eddi_doc_save(file->doc, &bytes, &ignored);
   } else if (file->exists) {
     eddi_disk_write_atomic(file->abs, file->raw.data ? file->raw.data : "", file->raw.len,
                            file->mode, &ignored);

@@ -58,12 +58,7 @@ static AnalyzeMetrics analyze__metrics(EddiDoc *doc, EddiSyntax *syn, size_t i) 
     if (depth > m.depth) m.depth = depth, m.depth_at = s.start;
   }
   if (e->has_params) {
-    TSNode root = ts_tree_root_node(syn->tree);
-    TSNode p = ts_node_descendant_for_byte_range(root, (uint32_t)e->params_start,
-                                                 (uint32_t)e->params_end);
-    while (!ts_node_is_null(p) && (ts_node_start_byte(p) != e->params_start ||
-                                   ts_node_end_byte(p) != e->params_end))
-      p = ts_node_parent(p);
+    TSNode p = eddi_structure_params_node(syn, e);
     if (!ts_node_is_null(p)) {
       uint32_t n = ts_node_named_child_count(p);
       for (uint32_t k = 0; k < n; k++)

@@ -98,7 +98,7 @@ int eddi_run_comment(CommandContext *ctx) {
   size_t at = eddi_text_line_start(&doc->text, line);
   rc = eddi_doc_replace(doc, at, at, body.data, body.len, ctx->err);
   if (rc == 0) {
-    size_t lines = eddi_structure_count_lines(body.data, body.len);
+    size_t lines = eddi_lines_count(body.data, body.len);
     doc->cursor = at + body.len;
     eddi_reply_builder_fact(ctx->reply, "Inserted %zu %s at %zu", lines,
                             lines == 1 ? "line" : "lines", line);

@@ -63,12 +63,7 @@ static void modify__rename_edits(EddiDoc *doc, EddiSyntax *syn, const EddiElemen
  * ("x=1", "x: int", "int x", "char *x"). */
 static bool modify__find_param(EddiDoc *doc, EddiSyntax *syn, const EddiElement *e,
                                const char *name, size_t *start, size_t *end) {
-  TSNode root = ts_tree_root_node(syn->tree);
-  TSNode params = ts_node_descendant_for_byte_range(root, (uint32_t)e->params_start,
-                                                    (uint32_t)e->params_end);
-  while (!ts_node_is_null(params) && (ts_node_start_byte(params) != e->params_start ||
-                                      ts_node_end_byte(params) != e->params_end))
-    params = ts_node_parent(params);
+  TSNode params = eddi_structure_params_node(syn, e);
   if (ts_node_is_null(params)) return false;
   size_t n = strlen(name);
   uint32_t count = ts_node_named_child_count(params);

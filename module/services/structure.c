@@ -59,17 +59,23 @@ bool eddi_structure_line_blank(const EddiDoc *doc, size_t line) {
   return true;
 }
 
-size_t eddi_structure_count_lines(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
-}
-
 bool eddi_structure_is_ident(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          (unsigned char)c >= 0x80;
 }
 
+
+/* From the smallest node holding the parameter list's bytes up to the one
+ * spanning exactly them. */
+TSNode eddi_structure_params_node(const EddiSyntax *syn, const EddiElement *e) {
+  TSNode root = ts_tree_root_node(syn->tree);
+  TSNode params = ts_node_descendant_for_byte_range(root, (uint32_t)e->params_start,
+                                                    (uint32_t)e->params_end);
+  while (!ts_node_is_null(params) && (ts_node_start_byte(params) != e->params_start ||
+                                      ts_node_end_byte(params) != e->params_end))
+    params = ts_node_parent(params);
+  return params;
+}
 
 /* ---------------------------------------------------------------- targets */
 

@@ -17,6 +17,7 @@
 #ifndef EDDI_STRUCTURE_H
 #define EDDI_STRUCTURE_H
 
+#include "edit/matcher.h" /* eddi_lines_count */
 #include "lang/command.h"
 #include "syntax/syntax.h"
 
@@ -51,10 +52,11 @@ size_t eddi_structure_element_end(const EddiDoc *doc, const EddiElement *e);
 /* The leading whitespace of a line, as a new string the caller frees. */
 char *eddi_structure_indent_of_line(const EddiDoc *doc, size_t line);
 bool eddi_structure_line_blank(const EddiDoc *doc, size_t line);
-/* Lines a text spans, counting an unterminated last one. */
-size_t eddi_structure_count_lines(const char *text, size_t len);
 /* Whether c may be part of a name (any byte of a multi-byte character is). */
 bool eddi_structure_is_ident(char c);
+
+/* The tree node of e's parameter list (e->has_params), or a null node. */
+TSNode eddi_structure_params_node(const EddiSyntax *syn, const EddiElement *e);
 
 /* A structural target as written: "Function name[(params)]", "Method C.m". */
 typedef struct {

@@ -84,7 +84,7 @@ static void insert__at_line(CommandContext *ctx, EddiDoc *doc, size_t line, cons
   *rc = eddi_doc_replace(doc, at, at, text.data, text.len, ctx->err);
   if (*rc == 0) {
     doc->cursor = cursor;
-    size_t lines = eddi_structure_count_lines(text.data, text.len);
+    size_t lines = eddi_lines_count(text.data, text.len);
     eddi_reply_builder_fact(ctx->reply, "Inserted %zu %s at %zu", lines,
                             lines == 1 ? "line" : "lines", eddi_structure_line_of(doc, at));
     eddi_command_fact_cursor(ctx, doc);
