@@ -19,6 +19,8 @@
 #define STRUCTURE_LONG_FUNCTION_LINES 50
 #define STRUCTURE_DEEP_NESTING 4
 #define STRUCTURE_MANY_PARAMS 5
+/* Room for one issue as listed: what it is, the element's name, numbers. */
+#define STRUCTURE_ISSUE_MAX 512
 
 /* ---------------------------------------------------------------- Analyze */
 
@@ -136,7 +138,7 @@ static void analyze__issue(AnalyzeIssues *self, EddiDoc *doc, size_t at, const c
   if (self->count++ >= STRUCTURE_LIST_MAX) return;
   va_list ap;
   va_start(ap, fmt);
-  char buf[512];
+  char buf[STRUCTURE_ISSUE_MAX];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   size_t line, col;
