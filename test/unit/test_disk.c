@@ -88,10 +88,8 @@ static void list_folder(const char *folder, char *out, size_t size) {
       memcpy(names[k - 1], swap, sizeof swap);
     }
   out[0] = '\0';
-  for (size_t i = 0; i < count; i++) {
-    if (i) strncat(out, " ", size - strlen(out) - 1);
-    strncat(out, names[i], size - strlen(out) - 1);
-  }
+  for (size_t i = 0, used = 0; i < count && used < size; i++)
+    used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", names[i]);
 }
 
 static void assert_file(const char *path, const char *expected) {
