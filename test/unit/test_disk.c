@@ -13,19 +13,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static int workspace_setup(void **state) {
-  char *root = malloc(PATH_MAX);
-  unit_workspace_new(root);
-  *state = root;
-  return 0;
-}
-
-static int workspace_teardown(void **state) {
-  unit_remove_tree(*state);
-  free(*state);
-  return 0;
-}
-
 /* Decode raw (a literal, may hold NULs), check text and format, then check
  * that encoding gives raw back. */
 #define ROUND_TRIP(raw, text, bom, crlf) \
@@ -399,17 +386,17 @@ int main(void) {
       cmocka_unit_test(test_decode_appends),
       cmocka_unit_test(test_decode_refusals),
       cmocka_unit_test_setup_teardown(test_write_atomic_creates_folders_and_mode,
-                                      workspace_setup, workspace_teardown),
+                                      unit_folder_setup, unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_write_atomic_failures_keep_old_file,
-                                      workspace_setup, workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_open_missing_file, workspace_setup,
-                                      workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_open_decodes_and_saves_back, workspace_setup,
-                                      workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_open_refusals, workspace_setup,
-                                      workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_read_found_findings, workspace_setup,
-                                      workspace_teardown),
+                                      unit_folder_setup, unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_open_missing_file, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_open_decodes_and_saves_back, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_open_refusals, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_read_found_findings, unit_folder_setup,
+                                      unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

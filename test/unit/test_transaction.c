@@ -10,19 +10,6 @@
 
 #include "edit/transaction.h"
 
-static int workspace_setup(void **state) {
-  char *root = malloc(PATH_MAX);
-  unit_workspace_new(root);
-  *state = root;
-  return 0;
-}
-
-static int workspace_teardown(void **state) {
-  unit_remove_tree(*state);
-  free(*state);
-  return 0;
-}
-
 static void write_in(const char *root, const char *name, const char *bytes, size_t len) {
   char path[PATH_MAX];
   unit_path(path, root, name);
@@ -90,8 +77,8 @@ static void test_txn_file_loads_from_disk(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_txn_file_loads_from_disk, workspace_setup,
-                                      workspace_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_file_loads_from_disk, unit_folder_setup,
+                                      unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
