@@ -2,11 +2,10 @@
 #include "edit/transaction.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/path.h"
+#include "edit/matcher.h"
 
 void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session) {
   memset(self, 0, sizeof *self);
@@ -14,7 +13,7 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
   self->session = session;
 }
 
-static void txn__file_free(EddiEditFile *file) {
+static void transaction__file_free(EddiEditFile *file) {
   eddi_free(file->rel);
   eddi_free(file->abs);
   eddi_strbuf_free(&file->raw);
@@ -24,60 +23,44 @@ static void txn__file_free(EddiEditFile *file) {
 }
 
 void eddi_edit_txn_free(EddiEditTxn *self) {
-  for (size_t i = 0; i < self->files.len; i++) txn__file_free(self->files.items[i]);
+  for (size_t i = 0; i < self->files.len; i++) transaction__file_free(self->files.items[i]);
   array_free(&self->files);
 }
 
 /* ---------------------------------------------------------------- loading */
 
 /* Read the file at abs as it is on disk into file (raw, decoded text,
- * format, mode); a missing file leaves exists false. */
-static int txn__read_disk(EddiEditFile *file, size_t max_bytes, EddiError *err) {
-  struct stat st;
-  if (stat(file->abs, &st) < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) {
-      mode_t mask = umask(0);
-      umask(mask);
-      file->mode = 0666 & ~mask;
-      return 0;
-    }
-    return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    file->is_dir = true;
-    return 0;
-  }
-  if (!S_ISREG(st.st_mode))
+ * format, mode); a missing file leaves exists false, a folder sets is_dir.
+ * The replies name the file: a transaction may hold several. */
+static int transaction__read_disk(EddiEditFile *file, size_t max_bytes, EddiError *err) {
+  EddiDiskFound found;
+  eddi_disk_read_found(file->abs, max_bytes, &file->raw, &found);
+  switch (found.finding) {
+  case EDDI_DISK_READ: break;
+  case EDDI_DISK_MISSING: file->mode = found.mode; return 0;
+  case EDDI_DISK_FOLDER: file->is_dir = true; return 0;
+  case EDDI_DISK_SPECIAL:
     return eddi_error_set(err, EDDI_EINVAL, "Not a regular file: %s", file->rel);
-  if ((size_t)st.st_size > max_bytes)
-    return eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s (%lld bytes, limit %zu)",
-                          file->rel, (long long)st.st_size, max_bytes);
-  int fd = open(file->abs, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
-  file->exists = true;
-  file->mode = st.st_mode & 07777;
-  eddi_strbuf_puts(&file->raw, "");
-  char buf[65536];
-  ssize_t n;
-  int rc = 0;
-  while ((n = read(fd, buf, sizeof buf)) > 0) {
-    if (file->raw.len + (size_t)n > max_bytes) {
-      rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s", file->rel);
-      break;
-    }
-    eddi_strbuf_append(&file->raw, buf, (size_t)n);
+  case EDDI_DISK_TOO_LARGE:
+    if ((size_t)found.size > max_bytes)
+      return eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s (%lld bytes, limit %zu)",
+                            file->rel, found.size, max_bytes);
+    return eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s", file->rel);
+  case EDDI_DISK_OPEN_FAILED:
+  case EDDI_DISK_STAT_FAILED:
+  case EDDI_DISK_READ_FAILED:
+    return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel,
+                          strerror(found.sys_errno));
   }
-  if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
-  close(fd);
-  if (rc == 0) {
-    eddi_strbuf_puts(&file->text, "");
-    rc = eddi_disk_decode(file->raw.data, file->raw.len, &file->format, &file->text, err);
-    if (rc < 0) {
-      char what[EDDI_ERROR_MAX];
-      snprintf(what, sizeof what, "%s", err->what);
-      eddi_error_set(err, rc, "%s: %s", file->rel, what);
-    }
+  file->exists = true;
+  file->mode = found.mode;
+  eddi_strbuf_puts(&file->raw, "");
+  eddi_strbuf_puts(&file->text, "");
+  int rc = eddi_disk_decode(file->raw.data, file->raw.len, &file->format, &file->text, err);
+  if (rc < 0) {
+    char what[EDDI_ERROR_MAX];
+    snprintf(what, sizeof what, "%s", err->what);
+    eddi_error_set(err, rc, "%s: %s", file->rel, what);
   }
   return rc;
 }
@@ -119,10 +102,10 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
       eddi_free(copy);
     }
   } else {
-    rc = txn__read_disk(entry, self->engine->config.max_file_bytes, err);
+    rc = transaction__read_disk(entry, self->engine->config.max_file_bytes, err);
   }
   if (rc < 0) {
-    txn__file_free(entry);
+    transaction__file_free(entry);
     return rc;
   }
   array_push(&self->files, entry);
@@ -144,15 +127,8 @@ void eddi_edit_file_delete(EddiEditFile *self) {
 
 /* ---------------------------------------------------------------- commit */
 
-/* Lines a text holds, counting an unterminated last one. */
-static size_t txn__lines(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
-}
-
 /* For Summary: the changed middle of the two texts, as lines removed and added. */
-static void txn__record(EddiEditTxn *self, const EddiEditFile *file) {
+static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   if (!self->session) return;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
@@ -163,13 +139,13 @@ static void txn__record(EddiEditTxn *self, const EddiEditFile *file) {
   while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail]) tail++;
   while (tail && a[n - tail] != '\n' && tail < n - head) tail--;
   eddi_session_record_save(self->session, file->rel, !file->exists,
-                           txn__lines(b + head, m - head - tail),
-                           txn__lines(a + head, n - head - tail));
+                           eddi_lines_count(b + head, m - head - tail),
+                           eddi_lines_count(a + head, n - head - tail));
 }
 
 /* Put text into an open document as one replacement of the part that
  * differs, then save it. */
-static int txn__write_doc(EddiEditFile *file, EddiError *err) {
+static int transaction__write_doc(EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
@@ -196,7 +172,7 @@ static int txn__write_doc(EddiEditFile *file, EddiError *err) {
   return rc;
 }
 
-static int txn__write_disk(EddiEditFile *file, EddiError *err) {
+static int transaction__write_disk(EddiEditFile *file, EddiError *err) {
   StrBuf raw = {0};
   eddi_strbuf_puts(&raw, "");
   eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len, file->format,
@@ -208,11 +184,12 @@ static int txn__write_disk(EddiEditFile *file, EddiError *err) {
 
 /* Undo what commit did to file; best effort, the first error already
  * decided the reply. */
-static void txn__put_back(EddiEditFile *file) {
+static void transaction__put_back(EddiEditFile *file) {
   EddiError ignored;
   if (file->doc && file->action == EDIT_WRITE) {
     size_t done, bytes;
-    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0) eddi_doc_save(file->doc, &bytes, &ignored);
+    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
+      eddi_doc_save(file->doc, &bytes, &ignored);
   } else if (file->exists) {
     eddi_disk_write_atomic(file->abs, file->raw.data ? file->raw.data : "", file->raw.len,
                            file->mode, &ignored);
@@ -229,7 +206,7 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err) {
       EddiEditFile *file = self->files.items[i];
       if (file->action != action) continue;
       if (action == EDIT_WRITE) {
-        rc = file->doc ? txn__write_doc(file, err) : txn__write_disk(file, err);
+        rc = file->doc ? transaction__write_doc(file, err) : transaction__write_disk(file, err);
       } else if (unlink(file->abs) < 0) {
         rc = eddi_error_set(err, EDDI_EIO, "Cannot delete %s: %s", file->rel, strerror(errno));
       }
@@ -239,14 +216,14 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err) {
   if (rc < 0) {
     for (size_t i = self->files.len; i-- > 0;) {
       EddiEditFile *file = self->files.items[i];
-      if (file->done) txn__put_back(file), file->done = false;
+      if (file->done) transaction__put_back(file), file->done = false;
     }
     return rc;
   }
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->action == EDIT_KEEP) continue;
-    txn__record(self, file);
+    transaction__record(self, file);
     /* A deleted file's document has nothing left to show. */
     if (file->action == EDIT_DELETE && file->doc && self->session) {
       eddi_session_close_doc(self->session, file->doc);
