@@ -366,7 +366,7 @@ int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *
     }
     array_push(&changes, changed);
   }
-  if (rc == 0) rc = eddi_edit_txn_commit(&txn, err);
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, report, err);
   if (rc == 0) {
     for (size_t i = 0; i < hunks.len; i++) {
       PatchHunk *h = &hunks.items[i];

@@ -611,7 +611,7 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
       eddi_strbuf_printf(&report->report, "[%s#%s]\n", run->file->rel, tag);
     }
   } else if (rc == 0) {
-    rc = eddi_edit_txn_commit(&txn, err);
+    rc = eddi_edit_txn_commit(&txn, report, err);
     for (size_t i = 0; i < runs.len && rc == 0; i++) {
       HlRun *run = &runs.items[i];
       report->files++;

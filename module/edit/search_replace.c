@@ -106,7 +106,7 @@ static int search_replace__finish(EddiEditTxn *txn, EddiEditReport *report, Eddi
     }
     return 0;
   }
-  int rc = eddi_edit_txn_commit(txn, err);
+  int rc = eddi_edit_txn_commit(txn, report, err);
   if (rc == 0) search_replace__report(txn, report);
   return rc;
 }

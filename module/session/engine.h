@@ -20,6 +20,7 @@ typedef int (*EddiBackendOpener)(void *context, const char *abs_path, const char
 struct EddiEngine {
   EddiConfig config;
   char *root; /* canonical, no trailing slash */
+  int root_fd; /* O_PATH descriptor of root: every write resolves beneath it (core/fs.h) */
   EddiSessionManager sessions;
   char *state_dir_asked; /* EddiConfig.state_dir as given, or NULL */
   char *state_dir;       /* made on first use */
