@@ -254,7 +254,7 @@ int eddi_command_replace_answer(CommandContext *ctx, const char *answer) {
                  ? confirm->match_end
                  : search__step(&doc->text, confirm->match_start);
     }
-    Match next;
+    Match next = {0}; /* filled only when found is 1; zeroed so -O3 sees no unset read */
     int found = search__first(&confirm->pattern, &doc->text, from, &next, ctx->err);
     if (found < 0) rc = found;
     if (found <= 0) break;
