@@ -9,57 +9,31 @@
  * file cannot stall a walk. */
 #include "core/ignore.h"
 
-#include "core/utf8.h"
-
-/* ---------------------------------------------------------------- characters */
-
-/* The code point at s (at most end - s bytes); a byte that starts no valid
- * sequence stands for itself. Returns its length in bytes (>= 1). */
-static size_t glob__char(const char *s, const char *end, uint32_t *cp) {
-  unsigned char lead = (unsigned char)*s;
-  size_t n = eddi_utf8_char_len(lead);
-  if (n == 1 || (size_t)(end - s) < n || eddi_utf8_valid_prefix(s, n) != n) {
-    *cp = lead;
-    return 1;
-  }
-  uint32_t value = lead & (0x7F >> n);
-  for (size_t i = 1; i < n; i++) value = (value << 6) | ((unsigned char)s[i] & 0x3F);
-  *cp = value;
-  return n;
-}
+/* ---------------------------------------------------------------- sets */
 
 /* Length of the set "[...]" at p (p[0] == '['), or 0 when it is not
- * closed before end or a '/' (a set never matches a '/', and the parts are
- * split at every one). A ']' right after "[", "[!" or "[^" is a member. */
+ * closed before end. As in ripgrep, a ']' right after "[", "[!" or "[^" is
+ * a member, a '\' inside a set is a plain member (it escapes nothing), and
+ * so is a '/', which never matches: the path is matched a part at a time. */
 static size_t glob__set_len(const char *p, const char *end) {
   const char *q = p + 1;
   if (q < end && (*q == '!' || *q == '^')) q++;
   if (q < end && *q == ']') q++;
-  for (; q < end && *q != '/'; q++) {
-    if (*q == '\\') {
-      if (++q >= end || *q == '/') return 0;
-    } else if (*q == ']') {
-      return (size_t)(q - p) + 1;
-    }
-  }
-  return 0;
+  const char *close = memchr(q, ']', (size_t)(end - q));
+  return close ? (size_t)(close - p) + 1 : 0;
 }
 
-/* Whether c is in the set at p (of set_len bytes, from glob__set_len). */
-static bool glob__set_has(const char *p, size_t set_len, uint32_t c) {
+/* Whether byte c is in the set at p (of set_len bytes, from glob__set_len). */
+static bool glob__set_has(const char *p, size_t set_len, unsigned char c) {
   const char *q = p + 1, *close = p + set_len - 1;
   bool negated = *q == '!' || *q == '^';
   if (negated) q++;
   bool found = false;
   while (q < close) {
-    uint32_t low, high;
-    if (*q == '\\') q++;
-    q += glob__char(q, close, &low);
-    high = low;
-    if (q + 1 < close && *q == '-' && q[1] != ']') {
-      q++;
-      if (*q == '\\') q++;
-      q += glob__char(q, close, &high);
+    unsigned char low = (unsigned char)*q++, high = low;
+    if (q + 1 < close && *q == '-') {
+      high = (unsigned char)q[1];
+      q += 2;
     }
     if (low <= c && c <= high) found = true;
   }
@@ -68,8 +42,8 @@ static bool glob__set_has(const char *p, size_t set_len, uint32_t c) {
 
 /* ---------------------------------------------------------------- one part */
 
-/* Whether the pattern part [p, pe) matches the path part [s, se); neither
- * holds a '/'. A run of '*' is one star. */
+/* Whether the pattern part [p, pe) matches the path part [s, se), which
+ * holds no '/'. A run of '*' is one star. */
 static bool glob__match_part(const char *p, const char *pe, const char *s, const char *se) {
   const char *star = NULL, *star_s = NULL;
   while (s < se || p < pe) {
@@ -79,42 +53,48 @@ static bool glob__match_part(const char *p, const char *pe, const char *s, const
       continue;
     }
     if (p < pe && s < se) {
-      uint32_t c;
-      size_t c_len = glob__char(s, se, &c);
+      unsigned char c = (unsigned char)*s;
+      size_t set_len = *p == '[' ? glob__set_len(p, pe) : 0;
       if (*p == '?') {
-        p++, s += c_len;
+        p++, s++;
         continue;
       }
-      size_t set_len = *p == '[' ? glob__set_len(p, pe) : 0;
       if (set_len) {
         if (glob__set_has(p, set_len, c)) {
-          p += set_len, s += c_len;
+          p += set_len, s++;
           continue;
         }
-      } else { /* a literal character, maybe escaped; an unclosed '[' is one */
+      } else { /* a literal byte, maybe escaped; an unclosed '[' is one */
         const char *literal = *p == '\\' && p + 1 < pe ? p + 1 : p;
-        uint32_t want;
-        size_t want_len = glob__char(literal, pe, &want);
-        if (want == c && want_len == c_len) {
-          p = literal + want_len, s += c_len;
+        if ((unsigned char)*literal == c) {
+          p = literal + 1, s++;
           continue;
         }
       }
     }
-    /* Mismatch: let the last star take one more character, if there is one. */
+    /* Mismatch: let the last star take one more byte, if there is one. */
     if (!star || star_s >= se) return false;
-    uint32_t skipped;
-    star_s += glob__char(star_s, se, &skipped);
-    p = star, s = star_s;
+    p = star, s = ++star_s;
   }
   return true;
 }
 
 /* ---------------------------------------------------------------- parts */
 
-/* End of the part starting at p: the next '/' or end. */
+/* End of the pattern part starting at p: the next '/' outside a set and
+ * not escaped, or end. */
 static const char *glob__part_end(const char *p, const char *end) {
-  const char *slash = memchr(p, '/', (size_t)(end - p));
+  while (p < end && *p != '/') {
+    size_t set_len = *p == '[' ? glob__set_len(p, end) : 0;
+    if (set_len) p += set_len;
+    else p += *p == '\\' && p + 1 < end ? 2 : 1;
+  }
+  return p;
+}
+
+/* End of the path part starting at s: the next '/' or end. */
+static const char *glob__path_part_end(const char *s, const char *end) {
+  const char *slash = memchr(s, '/', (size_t)(end - s));
   return slash ? slash : end;
 }
 
@@ -146,7 +126,7 @@ bool eddi_ignore_glob_match(const char *glob, size_t glob_len, const char *path,
         continue;
       }
       if (s < s_end) {
-        const char *se = glob__part_end(s, s_end);
+        const char *se = glob__path_part_end(s, s_end);
         if (glob__match_part(p, pe, s, se)) {
           p = glob__next_part(pe, p_end), s = glob__next_part(se, s_end);
           continue;
@@ -155,7 +135,7 @@ bool eddi_ignore_glob_match(const char *glob, size_t glob_len, const char *path,
     }
     /* Mismatch: let the last "**" take one more part of the path. */
     if (!star || star_s >= s_end) return false;
-    star_s = glob__next_part(glob__part_end(star_s, s_end), s_end);
+    star_s = glob__next_part(glob__path_part_end(star_s, s_end), s_end);
     p = star, s = star_s;
   }
 }

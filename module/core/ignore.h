@@ -16,15 +16,16 @@
  *   path relative to the ignore file's folder; otherwise it matches the
  *   last part of the path, at any depth;
  * - '*' is any run of characters but '/', '?' one character but '/',
- *   "[a-z]", "[!a]" and "[^a]" one character of (not of) a set, '\x' the
+ *   "[a-z]", "[!a]" and "[^a]" one character of (not of) a set (inside
+ *   which '\' is a plain character, as ripgrep has it), '\x' elsewhere the
  *   character x; "**" as a whole part matches any number of folders
  *   ("**" + "/x", "x/" + "**" + "/y"), and at the end everything inside
  *   ("x/" + "**", not x itself); anywhere else "**" is '*';
  * - within one file the last rule that matches decides;
  * - a rule that is not a valid pattern (an unclosed '[', a '\' at the end)
  *   is dropped, as ripgrep drops it.
- * Matching is byte-exact (case-sensitive); '?' and sets take one UTF-8
- * character. */
+ * Matching is on bytes, as ripgrep's: case-sensitive, and '?' or a set
+ * takes one byte (so "caf??" matches the two-byte "é" of "café"). */
 #ifndef EDDI_IGNORE_H
 #define EDDI_IGNORE_H
 

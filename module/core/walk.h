@@ -9,8 +9,9 @@
  *   a "!" in a .ignore re-includes what a .gitignore left out. Below a
  *   folder holding a .git (a nested repository) the .gitignore files of the
  *   folders above it stop applying. Unlike ripgrep, rules are read only
- *   inside the workspace (never above the root, nor a global excludes file)
- *   and .gitignore applies with or without a .git (rg --no-require-git);
+ *   inside the workspace (never above the root, nor a global excludes file,
+ *   nor an ignore file that is a symlink) and .gitignore applies with or
+ *   without a .git (as rg --no-require-git);
  * - hidden entries (a name starting with '.') unless the caller asks for
  *   them or an ignore rule re-includes them by name ("!.env");
  * - the .git folder, always.
