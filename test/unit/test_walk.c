@@ -24,7 +24,9 @@
 #include "core/walk.h"
 #include "eddi.h"
 
+/* Both folders live in one scratch folder, removed as a whole. */
 typedef struct {
+  char scratch[PATH_MAX];
   char root[PATH_MAX];
   char outside[PATH_MAX];
 } Workspace;
@@ -51,8 +53,11 @@ static void link_to(const char *root, const char *rel, const char *target) {
 
 static int workspace_setup(void **state) {
   Workspace *ws = calloc(1, sizeof *ws);
-  unit_workspace_new(ws->root);
-  unit_workspace_new(ws->outside);
+  unit_workspace_new(ws->scratch);
+  unit_path(ws->root, ws->scratch, "root");
+  unit_path(ws->outside, ws->scratch, "outside");
+  assert_int_equal(mkdir(ws->root, 0755), 0);
+  assert_int_equal(mkdir(ws->outside, 0755), 0);
   const char *r = ws->root;
   put(r, ".gitignore", "*.log\nbuild/\n!keep.log\n/only-root.txt\n");
   put(r, ".ignore", "!important.log\n!.env\n");
@@ -83,8 +88,7 @@ static int workspace_setup(void **state) {
 
 static int workspace_teardown(void **state) {
   Workspace *ws = *state;
-  unit_remove_tree(ws->root);
-  unit_remove_tree(ws->outside);
+  unit_remove_tree(ws->scratch);
   free(ws);
   return 0;
 }
@@ -270,27 +274,29 @@ static void test_links(void **state) {
 
 /* ---------------------------------------------------------------- List, Grep */
 
-static EddiEngine *engine_with_limit(const Workspace *ws, size_t max_walk_entries) {
-  EddiConfig config;
-  eddi_config_default(&config);
-  config.max_walk_entries = max_walk_entries;
-  char error[256] = "";
-  EddiEngine *engine = eddi_engine_new(ws->root, &config, error, sizeof error);
-  if (!engine) fail_msg("eddi_engine_new: %s", error);
-  return engine;
-}
-
 static void exchange(EddiEngine *engine, const char *message, const char *expected) {
   char *reply = eddi_exec(engine, "tester", message, strlen(message));
   assert_string_equal(reply, expected);
   eddi_string_free(reply);
 }
 
+/* An engine over the tree whose walks read at most max_walk_entries, with a
+ * session started. */
+static EddiEngine *engine_started(const Workspace *ws, size_t max_walk_entries) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.max_walk_entries = max_walk_entries;
+  char error[256] = "";
+  EddiEngine *engine = eddi_engine_new(ws->root, &config, error, sizeof error);
+  if (!engine) fail_msg("eddi_engine_new: %s", error);
+  exchange(engine, "Start s", "Ok");
+  return engine;
+}
+
 static void test_list_and_grep(void **state) {
   const Workspace *ws = *state;
   long live = unit_live();
-  EddiEngine *engine = engine_with_limit(ws, 100000);
-  exchange(engine, "Start s", "Ok");
+  EddiEngine *engine = engine_started(ws, 100000);
   /* .env is hidden, but .ignore names it with "!.env". */
   exchange(engine, "List", "Ok: .env, a.txt, dir-link, important.log, in-link, keep.log, loop/, "
                            "rules/, src/, sub/");
@@ -308,8 +314,7 @@ static void test_list_and_grep(void **state) {
 static void test_list_and_grep_stop(void **state) {
   const Workspace *ws = *state;
   long live = unit_live();
-  EddiEngine *engine = engine_with_limit(ws, 5);
-  exchange(engine, "Start s", "Ok");
+  EddiEngine *engine = engine_started(ws, 5);
   char *reply = eddi_exec(engine, "tester", "List Count *", 12);
   assert_non_null(strstr(reply, ", Stopped after 5 entries"));
   eddi_string_free(reply);
