@@ -90,19 +90,20 @@ bool eddi_walk_glob_matches(const char *glob, const char *rel) {
  * dir_fd to into. Every part is opened with O_NOFOLLOW, so a symlinked
  * ignore file (or .git/info) that might lead out of the root is not read;
  * nor is anything but a regular file of at most EDDI_WALK_IGNORE_FILE_MAX
- * bytes. */
+ * bytes, and O_NONBLOCK keeps a FIFO in its place from stalling the open. */
 static void walk__read_rules(int dir_fd, const char *const *parts, size_t count,
                              EddiIgnore *into) {
   int fd = dir_fd;
   for (size_t i = 0; i < count && fd >= 0; i++) {
-    int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (i + 1 < count ? O_DIRECTORY : 0);
+    int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (i + 1 < count ? O_DIRECTORY : O_NONBLOCK);
     int next = openat(fd, parts[i], flags);
     if (fd != dir_fd) close(fd);
     fd = next;
   }
   if (fd < 0) return;
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= EDDI_WALK_IGNORE_FILE_MAX) {
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      (size_t)st.st_size <= EDDI_WALK_IGNORE_FILE_MAX) {
     size_t size = (size_t)st.st_size, got = 0;
     char *text = eddi_malloc(size + 1);
     /* Bounded by size: each pass reads at least one byte or ends. */
@@ -133,9 +134,10 @@ static void walk__push_folder(EddiWalk *self, int dir_fd, const WalkItemList *it
     if (!item->stat_ok) continue;
     if (walk__item_is(item, ".git")) folder.repo_root = true;
     if (self->options.no_ignore) continue;
-    if (walk__item_is(item, ".ignore")) {
+    bool regular = S_ISREG(item->st.st_mode);
+    if (regular && walk__item_is(item, ".ignore")) {
       walk__read_rules(dir_fd, (const char *const[]){".ignore"}, 1, &folder.dot_ignore);
-    } else if (walk__item_is(item, ".gitignore")) {
+    } else if (regular && walk__item_is(item, ".gitignore")) {
       walk__read_rules(dir_fd, (const char *const[]){".gitignore"}, 1, &folder.git_ignore);
     } else if (walk__item_is(item, ".git") && S_ISDIR(item->st.st_mode)) {
       walk__read_rules(dir_fd, (const char *const[]){".git", "info", "exclude"}, 3,
@@ -226,7 +228,8 @@ static void walk__read_folder(EddiWalk *self, DIR *dir, StrBuf *names, WalkItemL
     item.stat_ok = fstatat(dirfd(dir), name, &item.st, AT_SYMLINK_NOFOLLOW) == 0;
     array_push(items, item);
   }
-  for (size_t i = 0; i < items->len; i++) items->items[i].name = names->data + items->items[i].name_at;
+  for (size_t i = 0; i < items->len; i++)
+    items->items[i].name = names->data + items->items[i].name_at;
 }
 
 /* Walk the folder open at dir_fd (whose path is self->path, depth levels

@@ -20,7 +20,8 @@ static void file__suggest_sibling(CommandContext *ctx, const char *abs_path, con
   if (slash) *slash = '\0';
   DIR *listing = opendir(dir);
   Array(char *) names = {0};
-  for (struct dirent *entry; listing && (entry = readdir(listing)) && names.len < FILE_SUGGEST_NAMES_MAX;)
+  for (struct dirent *entry;
+       listing && (entry = readdir(listing)) && names.len < FILE_SUGGEST_NAMES_MAX;)
     if (entry->d_name[0] != '.') array_push(&names, eddi_strdup(entry->d_name));
   if (listing) closedir(listing);
   const char *near = eddi_suggest(eddi_path_basename(rel), (const char *const *)names.items,

@@ -13,6 +13,7 @@
  *   src/gen/.gitignore  *.c
  *   src/gen/made.c src/gen/kept.h
  *   sub/.git/           a nested repository: the root's *.log stops here
+ *   sub/.git/info/exclude  a FIFO: opening it must not wait for a writer
  *   sub/x.log
  *   rules/.gitignore -> <outside>/rules (holds "*": never read, never listed)
  *   rules/f.txt
@@ -71,7 +72,10 @@ static int workspace_setup(void **state) {
   for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) put(r, plain[i], "hit\n");
   put(r, "src/.gitignore", "*.tmp\n!b.log\n");
   put(r, "src/gen/.gitignore", "*.c\n");
-  put(r, "sub/.git/", "");
+  put(r, "sub/.git/info/", "");
+  char fifo[PATH_MAX];
+  unit_path(fifo, r, "sub/.git/info/exclude");
+  assert_int_equal(mkfifo(fifo, 0644), 0);
   put(ws->outside, "rules", "*\n");
   char outside_rules[PATH_MAX];
   unit_path(outside_rules, ws->outside, "rules");
