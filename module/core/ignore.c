@@ -107,10 +107,22 @@ static bool glob__is_globstar(const char *p, const char *pe) {
   return pe - p == 2 && p[0] == '*' && p[1] == '*';
 }
 
+/* Whether [p, end) has an empty part ("a//b", "a/", "/a", ""): one that no
+ * part of a path, which is never empty, can match. */
+static bool glob__has_empty_part(const char *p, const char *end) {
+  for (;;) {
+    const char *pe = glob__part_end(p, end);
+    if (pe == p) return true;
+    if (pe == end) return false;
+    p = pe + 1;
+  }
+}
+
 bool eddi_ignore_glob_match(const char *glob, size_t glob_len, const char *path,
                             size_t path_len) {
   const char *p = glob, *p_end = glob + glob_len;
   const char *s = path, *s_end = path + path_len;
+  if (glob__has_empty_part(p, p_end)) return false;
   /* After a "**" part: where the pattern resumes, and the path part the
    * "**" has consumed up to (it grows by one part per backtrack). */
   const char *star = NULL, *star_s = NULL;
@@ -183,7 +195,8 @@ static bool ignore__parse_line(const char *line, size_t len, EddiIgnoreRule *rul
   if (len && line[len - 1] == '/') rule->dir_only = true, len--;
   if (memchr(line, '/', len)) rule->anchored = true;
   if (len && line[0] == '/') line++, len--;
-  if (!len || !ignore__valid(line, line + len)) return false;
+  if (!len || !ignore__valid(line, line + len) || glob__has_empty_part(line, line + len))
+    return false;
   rule->glob = eddi_strndup(line, len);
   rule->len = len;
   rule->literal = ignore__is_literal(line, len);

@@ -16,14 +16,19 @@
  *   path relative to the ignore file's folder; otherwise it matches the
  *   last part of the path, at any depth;
  * - '*' is any run of characters but '/', '?' one character but '/',
- *   "[a-z]", "[!a]" and "[^a]" one character of (not of) a set (inside
- *   which '\' is a plain character, as ripgrep has it), '\x' elsewhere the
- *   character x; "**" as a whole part matches any number of folders
- *   ("**" + "/x", "x/" + "**" + "/y"), and at the end everything inside
- *   ("x/" + "**", not x itself); anywhere else "**" is '*';
+ *   "[a-z]", "[!a]" and "[^a]" one character of (not of) a set, inside
+ *   which '\' is a plain character (as in ripgrep); elsewhere '\x' is the
+ *   character x;
+ * - a part that is just "**" matches any number of folders: first, as in
+ *   "**" "/x", it finds x at any depth; in the middle, as in "x/" "**" "/y",
+ *   zero or more folders between x and y; last, as in "x/" "**", everything
+ *   inside x but not x itself. Anywhere else "**" is '*';
+ * - a set never matches '/'. Here git is followed: ripgrep lets "a[!x]b"
+ *   match "a/b", a side effect of how it translates globs;
  * - within one file the last rule that matches decides;
  * - a rule that is not a valid pattern (an unclosed '[', a '\' at the end)
- *   is dropped, as ripgrep drops it.
+ *   is dropped, as ripgrep drops it; one with an empty part ("a//") never
+ *   matches.
  * Matching is on bytes, as ripgrep's: case-sensitive, and '?' or a set
  * takes one byte (so "caf??" matches the two-byte "é" of "café"). */
 #ifndef EDDI_IGNORE_H

@@ -3,7 +3,8 @@
  * The table is behaviour as data: an ignore file's text, a path relative to
  * its folder, whether the path is a folder, and what the rules say. Each
  * row was checked against ripgrep 13 (rg --files --no-require-git) over a
- * tree holding just that file and that path. */
+ * tree holding just that file and that path, but the last two, where git's
+ * rule is kept (see ignore.h). */
 #include "unit_support.h"
 
 #include <time.h>
@@ -112,6 +113,10 @@ static const IgnoreCase cases[] = {
     {"!", "!", false, EDDI_IGNORE_NONE},
     {"*a*b*c", "xaybzc", false, EDDI_IGNORE_EXCLUDE},
     {"*a*b*c", "xaybz", false, EDDI_IGNORE_NONE},
+    {"a//b", "a/b", false, EDDI_IGNORE_NONE},
+    /* Where eddi follows git, not ripgrep: a set never matches '/'. */
+    {"/a[!x]b", "a/b", false, EDDI_IGNORE_NONE},
+    {"*[!x]b", "a/b", false, EDDI_IGNORE_NONE},
 };
 
 static const char *match_name(EddiIgnoreMatch match) {
