@@ -118,11 +118,10 @@ static bool glob__has_empty_part(const char *p, const char *end) {
   }
 }
 
-bool eddi_ignore_glob_match(const char *glob, size_t glob_len, const char *path,
-                            size_t path_len) {
+/* eddi_ignore_glob_match for a glob without an empty part. */
+static bool glob__match(const char *glob, size_t glob_len, const char *path, size_t path_len) {
   const char *p = glob, *p_end = glob + glob_len;
   const char *s = path, *s_end = path + path_len;
-  if (glob__has_empty_part(p, p_end)) return false;
   /* After a "**" part: where the pattern resumes, and the path part the
    * "**" has consumed up to (it grows by one part per backtrack). */
   const char *star = NULL, *star_s = NULL;
@@ -150,6 +149,12 @@ bool eddi_ignore_glob_match(const char *glob, size_t glob_len, const char *path,
     star_s = glob__next_part(glob__path_part_end(star_s, s_end), s_end);
     p = star, s = star_s;
   }
+}
+
+bool eddi_ignore_glob_match(const char *glob, size_t glob_len, const char *path,
+                            size_t path_len) {
+  return !glob__has_empty_part(glob, glob + glob_len) &&
+         glob__match(glob, glob_len, path, path_len);
 }
 
 /* ---------------------------------------------------------------- rules */
@@ -222,7 +227,7 @@ static bool ignore__rule_matches(const EddiIgnoreRule *rule, const char *path, s
     path = base;
   }
   if (rule->literal) return rule->len == len && memcmp(rule->glob, path, len) == 0;
-  return eddi_ignore_glob_match(rule->glob, rule->len, path, len);
+  return glob__match(rule->glob, rule->len, path, len); /* parsing dropped empty parts */
 }
 
 EddiIgnoreMatch eddi_ignore_match(const EddiIgnore *self, const char *path, size_t len,
