@@ -98,7 +98,7 @@ static PatternCacheEntry *pattern_cache__find(const char *text, size_t len, uint
 
 /* Put a new entry in a free slot, or in place of the least recently used. */
 static PatternCacheEntry *pattern_cache__add(const char *text, size_t len, uint32_t options,
-                                            pcre2_code *code, bool line_local) {
+                                             pcre2_code *code, bool line_local) {
   PatternCacheEntry *entry = calloc(1, sizeof *entry);
   if (!entry || !(entry->source = malloc(len))) abort();
   memcpy(entry->source, text, len);
@@ -249,7 +249,7 @@ size_t eddi_pattern_step(const char *subject, size_t len, size_t at) {
 }
 
 static void pattern__append_group(const EddiPattern *self, const char *subject, unsigned group,
-                                 StrBuf *out) {
+                                  StrBuf *out) {
   uint32_t count = pcre2_get_ovector_count(self->match);
   if (group >= count) return;
   PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(self->match);
@@ -313,7 +313,7 @@ void eddi_text_search_free(EddiTextSearch *self) {
 }
 
 static int text_search__flat_find(EddiTextSearch *self, size_t from, size_t *start, size_t *end,
-                             EddiError *err) {
+                                  EddiError *err) {
   size_t len = eddi_text_len(self->text);
   if (!self->flat) self->flat = eddi_text_dup(self->text, 0, len);
   self->in_place = false;

@@ -37,8 +37,8 @@ static size_t match__step(const EddiText *text, size_t at) {
 /* All matches from text offset `from` on, up to limit of them. With a
  * replacement, each match's expansion ($1...) is appended to expansions. */
 static int match__all(EddiPattern *pattern, const EddiText *text, size_t from, size_t limit,
-                       const Token *replacement, StrBuf *expansions, MatchList *out,
-                       EddiError *err) {
+                      const Token *replacement, StrBuf *expansions, MatchList *out,
+                      EddiError *err) {
   EddiTextSearch search;
   eddi_text_search_init(&search, pattern, text);
   int rc = 0;
@@ -61,7 +61,7 @@ static int match__all(EddiPattern *pattern, const EddiText *text, size_t from, s
 
 /* The first match at or after from; 1, 0 or an error. */
 static int match__first(EddiPattern *pattern, const EddiText *text, size_t from, Match *m,
-                         EddiError *err) {
+                        EddiError *err) {
   MatchList one = {0};
   int rc = match__all(pattern, text, from, 1, NULL, NULL, &one, err);
   if (rc == 0 && one.len) *m = one.items[0], rc = 1;
@@ -71,7 +71,7 @@ static int match__first(EddiPattern *pattern, const EddiText *text, size_t from,
 
 /* "Found 3 matches at lines 4, 9, 12": the first FIND_ALL_LINES_MAX lines. */
 static void match__list_lines(CommandContext *ctx, const EddiText *text,
-                               const MatchList *matches) {
+                              const MatchList *matches) {
   eddi_reply_builder_payload(ctx->reply, "Found %zu %s at %s ", matches->len,
                 matches->len == 1 ? "match" : "matches", "lines");
   size_t listed = 0, last_line = SIZE_MAX, last_line_end = 0;
@@ -136,7 +136,7 @@ int eddi_run_find(CommandContext *ctx) {
 
 /* Replace every match as one step; all or nothing. */
 static int match__replace_all(CommandContext *ctx, EddiDoc *doc, const MatchList *matches,
-                                   const StrBuf *expansions) {
+                              const StrBuf *expansions) {
   TextReplacement *edits = eddi_malloc(matches->len * sizeof *edits);
   for (size_t i = 0; i < matches->len; i++) {
     const Match *m = &matches->items[i];
@@ -166,7 +166,7 @@ int eddi_run_replace(CommandContext *ctx) {
   eddi_strbuf_puts(&expansions, "");
   size_t from = mode == ALL ? 0 : doc->cursor;
   rc = match__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
-                   &expansions, &matches, ctx->err);
+                  &expansions, &matches, ctx->err);
   if (rc == 0 && matches.len == 0) rc = eddi_error_set(ctx->err, EDDI_ENOENT, "Pattern not found");
   if (rc == 0 && mode == CONFIRM) {
     ReplaceConfirm *confirm = &ctx->session->confirm;
@@ -215,13 +215,13 @@ bool eddi_command_is_confirm_answer(const char *text, size_t len, char *answer, 
 /* Replace the match the dialogue asked about; false when it is gone (the
  * text changed under it). */
 static int confirm__replace_one(CommandContext *ctx, ReplaceConfirm *confirm,
-                                       size_t *next_from) {
+                                size_t *next_from) {
   EddiDoc *doc = confirm->doc;
   MatchList one = {0};
   StrBuf expanded = {0};
   Token replacement = {.text = confirm->replacement, .len = confirm->replacement_len};
   int rc = match__all(&confirm->pattern, &doc->text, confirm->match_start, 1, &replacement,
-                       &expanded, &one, ctx->err);
+                      &expanded, &one, ctx->err);
   *next_from = confirm->match_start; /* if it is gone, ask about whatever is there now */
   if (rc == 0 && one.len && one.items[0].start == confirm->match_start) {
     Match *m = &one.items[0];
