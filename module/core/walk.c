@@ -32,11 +32,11 @@ typedef struct {
 
 /* One name read from a folder. */
 typedef struct {
-  size_t name_at; /* in the folder's name buffer */
+  size_t name_at;   /* in the folder's name buffer */
   const char *name; /* set once the buffer stops growing */
   size_t name_len;
-  struct stat st; /* lstat */
-  bool stat_ok;   /* false: it went away after readdir */
+  struct stat st;   /* lstat */
+  bool stat_ok;     /* false: it went away after readdir */
 } WalkItem;
 
 typedef Array(WalkItem) WalkItemList;
