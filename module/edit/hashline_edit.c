@@ -9,12 +9,10 @@
 #include "edit/hashline.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdarg.h>
-#include <fnmatch.h>
-#include <sys/stat.h>
 
 #include "core/path.h"
+#include "core/walk.h"
 #include "services/search.h"
 
 /* Rows of fresh context in a refusal's hint. */
@@ -70,46 +68,19 @@ int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, s
 
 /* ---------------------------------------------------------------- Grep */
 
+/* The files Grep searches: regular files (not symlinks, as ripgrep
+ * without --follow) of the walk (walk.h) that the glob names. */
 typedef struct {
   const char *glob;
-  bool glob_has_slash;
-  size_t visited;
-  size_t limit;
   Array(char *) found;
-} GrepWalk;
+} GrepFiles;
 
-static void grep__walk(GrepWalk *walk, const char *abs, const char *rel) {
-  DIR *dir = opendir(abs);
-  if (!dir) return;
-  Array(char *) names = {0};
-  for (struct dirent *entry; (entry = readdir(dir)) && walk->visited < walk->limit;) {
-    walk->visited++;
-    if (entry->d_name[0] == '.') continue; /* hidden, ".", "..", ".git" */
-    array_push(&names, eddi_strdup(entry->d_name));
-  }
-  closedir(dir);
-  for (size_t i = 0; i < names.len; i++) {
-    char *child_abs = eddi_path_join(abs, names.items[i]);
-    char *child_rel = eddi_path_join(rel, names.items[i]);
-    struct stat st;
-    if (lstat(child_abs, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        grep__walk(walk, child_abs, child_rel);
-      } else if (S_ISREG(st.st_mode)) {
-        const char *subject = walk->glob_has_slash ? child_rel : names.items[i];
-        if (!walk->glob || fnmatch(walk->glob, subject, 0) == 0)
-          array_push(&walk->found, eddi_strdup(child_rel));
-      }
-    }
-    eddi_free(child_abs);
-    eddi_free(child_rel);
-    eddi_free(names.items[i]);
-  }
-  array_free(&names);
-}
-
-static int grep__compare(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+static int grep__visit(void *context, const EddiWalkEntry *entry) {
+  GrepFiles *files = context;
+  if (!entry->is_link && S_ISREG(entry->st.st_mode) &&
+      (!files->glob || eddi_walk_glob_matches(files->glob, entry->rel)))
+    array_push(&files->found, eddi_strdup(entry->rel));
+  return EDDI_WALK_CONTINUE;
 }
 
 int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
@@ -118,18 +89,21 @@ int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, 
   EddiPattern pattern;
   int rc = eddi_pattern_compile(&pattern, regex, len, true, flags, err);
   if (rc < 0) return rc;
-  GrepWalk walk = {.glob = glob, .limit = engine->config.max_walk_entries};
-  walk.glob_has_slash = glob && strchr(glob, '/');
-  grep__walk(&walk, engine->root, "");
-  if (walk.found.len) qsort(walk.found.items, walk.found.len, sizeof(char *), grep__compare);
+  /* Hidden files are never searched; the walk's order is strcmp order. */
+  GrepFiles files = {.glob = glob};
+  size_t limit = engine->config.max_walk_entries;
+  EddiWalk *walk = eddi_walk_new(engine->root, &(EddiWalkOptions){.max_entries = limit});
+  eddi_walk_run(walk, grep__visit, &files);
+  bool truncated = eddi_walk_truncated(walk);
+  eddi_walk_free(walk);
   size_t total = 0, shown = 0, page = EDDI_HASHLINE_PAGE;
   EddiEditState *state = eddi_edit_state_of(session);
-  for (size_t f = 0; f < walk.found.len && rc == 0; f++) {
+  for (size_t f = 0; f < files.found.len && rc == 0; f++) {
     EddiEditTxn txn;
     eddi_edit_txn_init(&txn, engine, session);
     EddiEditFile *file;
     EddiError skip;
-    if (eddi_edit_txn_file(&txn, walk.found.items[f], &file, &skip) == 0 && file->exists) {
+    if (eddi_edit_txn_file(&txn, files.found.items[f], &file, &skip) == 0 && file->exists) {
       const char *text = file->text.data ? file->text.data : "";
       EddiLineList lines = {0};
       eddi_lines_split(text, file->text.len, &lines, NULL);
@@ -171,9 +145,11 @@ int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, 
     else if (offset + shown < total)
       eddi_strbuf_printf(out, "[Showing matches %zu-%zu of %zu. Grep again with offset %zu]\n",
                     offset + 1, offset + shown, total, offset + shown);
+    /* As List says it: the files past the limit were not searched. */
+    if (truncated) eddi_strbuf_printf(out, "[Stopped after %zu entries]\n", limit);
   }
-  for (size_t i = 0; i < walk.found.len; i++) eddi_free(walk.found.items[i]);
-  array_free(&walk.found);
+  for (size_t i = 0; i < files.found.len; i++) eddi_free(files.found.items[i]);
+  array_free(&files.found);
   eddi_pattern_free(&pattern);
   return rc;
 }
