@@ -21,15 +21,20 @@
 #include "eddi.h"
 #include "engine_host.h"
 
-/* The engine's call kinds under the names the server's tool table uses. */
+/* The engine's call kinds under the names the server's tool table uses,
+ * with the JSON arguments each takes:
+ *   READ {path, offset?, limit?}          GREP {pattern, glob?, offset?, ignore_case?}
+ *   HASHLINE, APPLY_PATCH {patch}         SEARCH_REPLACE {content, path?}
+ *   FILE_UPDATE {path, content}: <change> or SEARCH/REPLACE blocks
+ *   REPLACE {file_path, old_string, new_string, replace_all?} or {file_path, edits[]} */
 typedef EddiCallKind EditCallKind;
-#define EDIT_CALL_READ EDDI_CALL_READ                     /* {path, offset?, limit?} */
-#define EDIT_CALL_GREP EDDI_CALL_GREP                     /* {pattern, glob?, offset?, ignore_case?} */
-#define EDIT_CALL_HASHLINE EDDI_CALL_HASHLINE             /* {patch} */
-#define EDIT_CALL_APPLY_PATCH EDDI_CALL_APPLY_PATCH       /* {patch} */
-#define EDIT_CALL_SEARCH_REPLACE EDDI_CALL_SEARCH_REPLACE /* {content, path?} */
-#define EDIT_CALL_FILE_UPDATE EDDI_CALL_FILE_UPDATE       /* {path, content} */
-#define EDIT_CALL_REPLACE EDDI_CALL_REPLACE /* {file_path, old_string, new_string, replace_all?} or edits[] */
+#define EDIT_CALL_READ EDDI_CALL_READ
+#define EDIT_CALL_GREP EDDI_CALL_GREP
+#define EDIT_CALL_HASHLINE EDDI_CALL_HASHLINE
+#define EDIT_CALL_APPLY_PATCH EDDI_CALL_APPLY_PATCH
+#define EDIT_CALL_SEARCH_REPLACE EDDI_CALL_SEARCH_REPLACE
+#define EDIT_CALL_FILE_UPDATE EDDI_CALL_FILE_UPDATE
+#define EDIT_CALL_REPLACE EDDI_CALL_REPLACE
 
 typedef struct {
   EddiCall call;           /* its strings (path, text, glob, edits) are owned */

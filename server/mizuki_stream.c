@@ -232,7 +232,8 @@ static void mizuki__connect_run(WorkItem *item, void *context) {
   eddi_link_now(now, sizeof now);
   json_object *answer = json_object_new_object();
   json_object_object_add(answer, "message_type", json_object_new_string("connection_response"));
-  json_object_object_add(answer, "status", json_object_new_string(*reason ? "rejected" : "accepted"));
+  json_object_object_add(answer, "status",
+                         json_object_new_string(*reason ? "rejected" : "accepted"));
   if (*reason) json_object_object_add(answer, "reason", json_object_new_string(reason));
   json_object_object_add(answer, "stream_id", stream ? json_object_new_string(stream) : NULL);
   if (json_object_object_get_ex(request, "connection_id", &value))
@@ -278,7 +279,8 @@ static void mizuki__on_connect(void *closure, const EddiLinkMessage *message) {
   char fail[EDDI_LINK_FAIL_MAX];
   size_t max_bytes = self->host->options->max_message_bytes;
   int rc = eddi_link_check_bytes(message->data, message->len, max_bytes, fail, sizeof fail);
-  if (rc == 0) rc = eddi_link_parse_object(message->data, message->len, &request, fail, sizeof fail);
+  if (rc == 0)
+    rc = eddi_link_parse_object(message->data, message->len, &request, fail, sizeof fail);
   if (rc == 0 && json_object_object_get_ex(request, "sender", &sender_object) &&
       json_object_is_type(sender_object, json_type_object))
     rc = eddi_link_get_string(sender_object, "id", &sender, fail, sizeof fail);
@@ -335,7 +337,8 @@ static void mizuki__on_update(void *closure, const EddiLinkMessage *message) {
   size_t max_bytes = self->host->options->max_message_bytes;
   /* An update that cannot be read cannot be answered: whose is it? */
   int rc = eddi_link_check_bytes(message->data, message->len, max_bytes, fail, sizeof fail);
-  if (rc == 0) rc = eddi_link_parse_object(message->data, message->len, &update, fail, sizeof fail);
+  if (rc == 0)
+    rc = eddi_link_parse_object(message->data, message->len, &update, fail, sizeof fail);
   if (rc == 0) rc = eddi_link_get_string(update, "to", &to, fail, sizeof fail);
   if (rc == 0) rc = eddi_link_get_string(update, "from", &from, fail, sizeof fail);
   if (rc == 0) rc = eddi_link_get_string(update, "name", &name, fail, sizeof fail);

@@ -10,7 +10,7 @@
 /* ------------------------------------------------------------- the log */
 
 /* The link's news in the server's log. */
-static void nats__on_notice(void *closure, const EddiLinkNotice *notice) {
+static void nats_service__on_notice(void *closure, const EddiLinkNotice *notice) {
   switch (notice->kind) {
   case EDDI_LINK_CONNECTED: log_report(LOG_INFO, "nats", "connected to %s", notice->text); break;
   case EDDI_LINK_DISCONNECTED: log_report(LOG_WARN, "nats", "disconnected; reconnecting"); break;
@@ -38,27 +38,32 @@ typedef struct {
   int64_t received_ns;
 } CommandJob;
 
-static void nats__answer(NatsService *self, int endpoint, const char *reply_subject,
-                         const char *text, int64_t started_ns, bool ok) {
+static void nats_service__answer(NatsService *self, int endpoint, const char *reply_subject,
+                                 const char *text, int64_t started_ns, bool ok) {
   eddi_link_publish(self->link, reply_subject, text, strlen(text));
   endpoints_record(self->endpoints, endpoint, log_now_ns() - started_ns, ok ? NULL : text);
 }
 
-static void nats__command_run(WorkItem *item, void *context) {
+static void nats_service__command_run(WorkItem *item, void *context) {
   CommandJob *job = (CommandJob *)item;
   EngineHost *host = context;
-  HostRequest request = {"nats", {.sender = job->sender, .session = job->session,
-                                  .text = job->text, .len = job->len, .name_instance = true}};
+  HostRequest request = {"nats",
+                         {.sender = job->sender,
+                          .session = job->session,
+                          .text = job->text,
+                          .len = job->len,
+                          .name_instance = true}};
   EddiReply reply;
   engine_host_exec(host, &request, &reply);
   char *joined = engine_host_join(&reply);
   if (joined) {
-    nats__answer(job->service, job->endpoint, job->reply_subject, joined, job->received_ns,
-                 engine_host_reply_ok(&reply));
+    nats_service__answer(job->service, job->endpoint, job->reply_subject, joined, job->received_ns,
+                         engine_host_reply_ok(&reply));
   } else {
     char fail[EDDI_LINK_FAIL_MAX];
     eddi_fail_line(fail, sizeof fail, "Out of memory");
-    nats__answer(job->service, job->endpoint, job->reply_subject, fail, job->received_ns, false);
+    nats_service__answer(job->service, job->endpoint, job->reply_subject, fail, job->received_ns,
+                         false);
   }
   free(joined);
   eddi_reply_free(&reply);
@@ -66,7 +71,7 @@ static void nats__command_run(WorkItem *item, void *context) {
 }
 
 /* Copy s (len bytes) after the struct; returns where it went. */
-static const char *nats__stash(char **at, const char *s, size_t len) {
+static const char *nats_service__stash(char **at, const char *s, size_t len) {
   if (!s) return NULL;
   char *copy = *at;
   memcpy(copy, s, len);
@@ -75,38 +80,39 @@ static const char *nats__stash(char **at, const char *s, size_t len) {
   return copy;
 }
 
-static CommandJob *nats__command_job(NatsService *self, int endpoint, const char *reply,
-                                     const EddiLinkBody *body, int64_t received_ns) {
+static CommandJob *nats_service__command_job(NatsService *self, int endpoint, const char *reply,
+                                             const EddiLinkBody *body, int64_t received_ns) {
   size_t reply_len = strlen(reply), sender_len = body->sender ? strlen(body->sender) : 0,
          session_len = body->session ? strlen(body->session) : 0;
   /* Four strings, each with its terminator. */
   CommandJob *job = malloc(sizeof *job + reply_len + sender_len + session_len + body->len + 4);
   if (!job) return NULL;
   char *at = (char *)(job + 1);
-  job->reply_subject = nats__stash(&at, reply, reply_len);
-  job->sender = nats__stash(&at, body->sender, sender_len);
-  job->session = nats__stash(&at, body->session, session_len);
-  job->text = nats__stash(&at, body->text, body->len);
+  job->reply_subject = nats_service__stash(&at, reply, reply_len);
+  job->sender = nats_service__stash(&at, body->sender, sender_len);
+  job->session = nats_service__stash(&at, body->session, session_len);
+  job->text = nats_service__stash(&at, body->text, body->len);
   job->len = body->len;
   job->service = self;
   job->endpoint = endpoint;
   job->received_ns = received_ns;
   job->item.next = NULL;
   job->item.lane = job->sender ? job->sender : job->session ? job->session : EDDI_ANONYMOUS_SENDER;
-  job->item.run = nats__command_run;
+  job->item.run = nats_service__command_run;
   return job;
 }
 
 /* Read the body, queue the request, or refuse it here. */
-static void nats__on_command(void *closure, const EddiLinkMessage *message) {
+static void nats_service__on_command(void *closure, const EddiLinkMessage *message) {
   NatsCommandEndpoint *endpoint = closure;
   NatsService *self = endpoint->service;
   int64_t started = log_now_ns();
   char fail[EDDI_LINK_FAIL_MAX];
   EddiLinkBody body;
-  if (eddi_link_body_read(message->data, message->len, &self->rules, &body, fail,
-                          sizeof fail) == 0) {
-    CommandJob *job = nats__command_job(self, endpoint->endpoint, message->reply, &body, started);
+  if (eddi_link_body_read(message->data, message->len, &self->rules, &body, fail, sizeof fail) ==
+      0) {
+    CommandJob *job =
+        nats_service__command_job(self, endpoint->endpoint, message->reply, &body, started);
     int status = job ? engine_host_submit(self->host, &job->item) : SERVER_ENOMEM;
     eddi_link_body_free(&body);
     if (status == SERVER_OK) return;
@@ -114,20 +120,20 @@ static void nats__on_command(void *closure, const EddiLinkMessage *message) {
     eddi_fail_line(fail, sizeof fail, "%s",
                    status == SERVER_ENOMEM ? "Out of memory" : engine_host_refusal(status));
   }
-  nats__answer(self, endpoint->endpoint, message->reply, fail, started, false);
+  nats_service__answer(self, endpoint->endpoint, message->reply, fail, started, false);
 }
 
 /* ------------------------------------------------------- session events */
 
 /* Owner thread: a request started or ended a session here. */
-static void nats__session_event(void *closure, const EddiSessionEvent *event) {
+static void nats_service__session_event(void *closure, const EddiSessionEvent *event) {
   NatsService *self = closure;
   eddi_link_publish_session_event(self->link, event);
 }
 
 /* ----------------------------------------------------------- lifecycle */
 
-static int nats__connect(NatsService *self, const char *url) {
+static int nats_service__connect(NatsService *self, const char *url) {
   const ServerOptions *o = self->host->options;
   EddiLinkOptions options = {
       .url = url,
@@ -140,7 +146,7 @@ static int nats__connect(NatsService *self, const char *url) {
       .tls_ca = o->tls_ca,
       .tls_cert = o->tls_cert,
       .tls_key = o->tls_key,
-      .listener = nats__on_notice,
+      .listener = nats_service__on_notice,
       .closure = self,
   };
   char why[EDDI_LINK_FAIL_MAX];
@@ -157,7 +163,7 @@ int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpo
   self->instance_id = instance_id;
   self->rules = (EddiLinkBodyRules){.max_bytes = host->options->max_message_bytes};
   eddi_link_instance_subject(self->instance_subject, sizeof self->instance_subject, instance_id);
-  int status = nats__connect(self, url);
+  int status = nats_service__connect(self, url);
   if (status != SERVER_OK) return status;
 
   const char *names[NATS_COMMAND_ENDPOINTS] = {"cmd", "instance_cmd"};
@@ -167,14 +173,13 @@ int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpo
     self->commands[i] = (NatsCommandEndpoint){self, id};
     if (id < 0) status = id;
   }
-  eddi_engine_listen_sessions(host->engine, nats__session_event, self);
-  if (status == SERVER_OK &&
-      eddi_link_share_sessions(self->link, host->engine, instance_id,
-                               host->options->max_message_bytes) != 0)
+  eddi_engine_listen_sessions(host->engine, nats_service__session_event, self);
+  if (status == SERVER_OK && eddi_link_share_sessions(self->link, host->engine, instance_id,
+                                                      host->options->max_message_bytes) != 0)
     status = SERVER_ENATS;
   if (status == SERVER_OK &&
-      eddi_link_serve_commands(self->link, instance_id, nats__on_command, &self->commands[0],
-                               &self->commands[1]) != 0)
+      eddi_link_serve_commands(self->link, instance_id, nats_service__on_command,
+                               &self->commands[0], &self->commands[1]) != 0)
     status = SERVER_ENATS;
   return status;
 }

@@ -9,7 +9,12 @@
 #include "eddi_link.h"
 #include "endpoints.h"
 
-typedef enum { DISCOVERY_PING, DISCOVERY_INFO, DISCOVERY_STATS, DISCOVERY_KIND_COUNT } DiscoveryKind;
+typedef enum {
+  DISCOVERY_PING,
+  DISCOVERY_INFO,
+  DISCOVERY_STATS,
+  DISCOVERY_KIND_COUNT
+} DiscoveryKind;
 
 struct ServiceDiscovery;
 

@@ -185,6 +185,16 @@ static void see_event(void *closure, const EddiSessionEvent *event) {
   seen->events[seen->count++] = (EddiSessionEvent){event->change, at[0], at[1], at[2]};
 }
 
+static void expect_seen(const SeenEvents *seen, size_t index, EddiSessionChange change,
+                        const char *session, const char *sender, const char *instance) {
+  assert_true(index < seen->count);
+  const EddiSessionEvent *event = &seen->events[index];
+  assert_int_equal(event->change, change);
+  assert_string_equal(event->session, session);
+  assert_string_equal(event->sender, sender);
+  assert_string_equal(event->instance, instance);
+}
+
 static void test_link_event_json(void **state) {
   EddiSessionEvent started = {EDDI_SESSION_STARTED, "p", "anonymous", "emacs-test"};
   char *text = eddi_link_event_json(&started);
@@ -198,11 +208,8 @@ static void test_link_event_json(void **state) {
   assert_int_equal(eddi_link_event_read(text, strlen(text), 1024, see_event, &seen), 0);
   free(text);
   assert_int_equal(seen.count, 2);
-  assert_int_equal(seen.events[0].change, EDDI_SESSION_STARTED);
-  assert_string_equal(seen.events[0].sender, "anonymous");
-  assert_string_equal(seen.events[0].instance, "emacs-test");
-  assert_int_equal(seen.events[1].change, EDDI_SESSION_ENDED);
-  assert_string_equal(seen.events[1].instance, "two");
+  expect_seen(&seen, 0, EDDI_SESSION_STARTED, "p", "anonymous", "emacs-test");
+  expect_seen(&seen, 1, EDDI_SESSION_ENDED, "p", "ann", "two");
 
   /* A kind of event this build does not know is skipped; a broken one is
    * refused. */
@@ -243,10 +250,7 @@ static void test_link_sync_answer(void **state) {
   assert_int_equal(eddi_link_sync_answer_read(answer, strlen(answer), 1024, see_event, &seen), 0);
   free(answer);
   assert_int_equal(seen.count, 1);
-  assert_int_equal(seen.events[0].change, EDDI_SESSION_STARTED);
-  assert_string_equal(seen.events[0].session, "s");
-  assert_string_equal(seen.events[0].sender, "ann");
-  assert_string_equal(seen.events[0].instance, "one");
+  expect_seen(&seen, 0, EDDI_SESSION_STARTED, "s", "ann", "one");
   assert_int_equal(eddi_link_sync_answer_read("{\"instance\":\"x\"}", 16, 1024, see_event, &seen),
                    EDDI_LINK_EINVAL);
 

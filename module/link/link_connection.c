@@ -122,7 +122,8 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
   natsOptions *n = self->options;
   if (s == NATS_OK) s = natsOptions_SetURL(n, o->url);
   if (s == NATS_OK && o->name) s = natsOptions_SetName(n, o->name);
-  if (s == NATS_OK && o->connect_timeout_ms > 0) s = natsOptions_SetTimeout(n, o->connect_timeout_ms);
+  if (s == NATS_OK && o->connect_timeout_ms > 0)
+    s = natsOptions_SetTimeout(n, o->connect_timeout_ms);
   if (s == NATS_OK) s = natsOptions_SetSendAsap(n, true);
   if (s == NATS_OK) s = natsOptions_SetAllowReconnect(n, true);
   if (s == NATS_OK) s = natsOptions_SetMaxReconnect(n, LINK_RECONNECT_FOREVER);
@@ -138,7 +139,8 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
   if (s == NATS_OK && o->user) s = natsOptions_SetUserInfo(n, o->user, o->password);
   if (s == NATS_OK && (o->tls_ca || o->tls_cert)) s = natsOptions_SetSecure(n, true);
   if (s == NATS_OK && o->tls_ca) s = natsOptions_LoadCATrustedCertificates(n, o->tls_ca);
-  if (s == NATS_OK && o->tls_cert) s = natsOptions_LoadCertificatesChain(n, o->tls_cert, o->tls_key);
+  if (s == NATS_OK && o->tls_cert)
+    s = natsOptions_LoadCertificatesChain(n, o->tls_cert, o->tls_key);
   return s;
 }
 
