@@ -46,6 +46,7 @@
 (declare-function eddi-engine "eddi" ())
 (declare-function eddi-undo-session "eddi" (&optional sender))
 (declare-function eddi-module-root "eddi-module" (engine))
+(declare-function eddi-module-tools "eddi-module" ())
 
 ;;;; Options
 
@@ -153,7 +154,7 @@ where every tool is offered."
   (model nil :documentation "The model name.")
   (key nil :documentation "The API key, or nil.")
   (system nil :documentation "The system prompt.")
-  (tools nil :documentation "The tools this engine supports (entries of `eddi-agent--tools').")
+  (tools nil :documentation "The tools this engine supports (see `eddi-agent--supported-tools').")
   (directory nil :documentation "The workspace root.")
   (origin nil :documentation "The buffer that was current when the session started.")
   (state 'planning :documentation "The workflow state, `planning' or `executing'.")
@@ -192,25 +193,11 @@ where every tool is offered."
 ;;;; Tools
 
 (defconst eddi-agent--tools
-  '(("eddi" :run eddi-agent--tool-eddi :states (executing)
-     :description "Run EddiSpeak commands (one per line) on live buffers; returns eddi's replies."
-     :params (("text" "string" "EddiSpeak commands")))
-    ("read" :run eddi-agent--tool-read :states (planning executing) :command "Read"
-     :description "Hashline read of a file: [PATH#TAG] then N:TEXT rows, a page at a time."
-     :params (("path" "string" "File path")
-              ("offset" "integer" "First line (1-based)" :optional t)
-              ("limit" "integer" "Lines to read" :optional t)))
-    ("grep" :run eddi-agent--tool-grep :states (planning executing) :command "Grep"
-     :description "Search files (PCRE); matches grouped under [PATH#TAG] headers."
-     :params (("pattern" "string" "Regular expression")
-              ("glob" "string" "File glob" :optional t)
-              ("offset" "integer" "Skip this many matches" :optional t)))
-    ("edit" :run eddi-agent--tool-edit :states (executing) :command "Edit"
-     :description "Hashline edit: [PATH#TAG] sections of PUT/CUT/REM/MV, all files validated first."
-     :params (("patch" "string" "The edit")))
-    ("apply_patch" :run eddi-agent--tool-apply-patch :states (executing) :command "Patch"
-     :description "Apply a Codex patch (*** Begin Patch ... *** End Patch), atomically."
-     :params (("patch" "string" "The patch")))
+  '(("eddi" :run eddi-agent--tool-eddi :states (executing) :engine t)
+    ("read" :run eddi-agent--tool-read :states (planning executing) :engine t)
+    ("grep" :run eddi-agent--tool-grep :states (planning executing) :engine t)
+    ("edit" :run eddi-agent--tool-edit :states (executing) :engine t)
+    ("apply_patch" :run eddi-agent--tool-apply-patch :states (executing) :engine t)
     ("eval_sexp" :run eddi-agent--tool-eval-sexp :states (executing)
      :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused."
      :params (("expr" "string" "Lisp forms")))
@@ -242,11 +229,16 @@ where every tool is offered."
     ("session_complete" :run eddi-agent--tool-session-complete :states (planning executing)
      :description "End the session."
      :params (("message" "string" "For the user"))))
-  "The tools: (NAME :run FUNCTION :states STATES :description TEXT :params PARAMS).
-PARAMS are (NAME TYPE DESCRIPTION [:optional t] [:enum VECTOR]).  A tool
-with :command is offered only when the engine has that command.  Each
-FUNCTION takes the session and the arguments (an alist) and returns a
-result: a string, or (:content STRING :error t).")
+  "The tools, in the order they are offered.
+Each is (NAME :run FUNCTION :states STATES [:engine t] [:description
+TEXT :params PARAMS]).  A tool with :engine is one of the engine's
+\(`eddi-module-tools'): its description, schema and EddiSpeak command
+are the engine's, the same that eddi-server offers MCP clients, and it
+is offered only when the engine has that command.  The agent's own
+tools carry their :description and :params, each (NAME TYPE
+DESCRIPTION [:optional t] [:enum VECTOR]).  Each FUNCTION takes the
+session and the arguments (an alist) and returns a result: a string,
+or (:content STRING :error t).")
 
 (defun eddi-agent--schema (params)
   "The JSON schema (an alist) of a tool taking PARAMS."
@@ -270,12 +262,27 @@ result: a string, or (:content STRING :error t).")
       (string-prefix-p "Ok" (eddi-exec (concat "Help " command)))
     (error nil)))
 
+(defun eddi-agent--engine-tool (name)
+  "The engine's tool NAME as (:description TEXT :schema ALIST :command C).
+nil when the engine's table has no such tool."
+  (cl-loop for tool in (eddi-module-tools)
+           when (equal (plist-get tool :name) name)
+           return (list :description (plist-get tool :description)
+                        :schema (eddi-agent-backend-json-parse (plist-get tool :schema))
+                        :command (plist-get tool :command))))
+
 (defun eddi-agent--supported-tools ()
-  "The entries of `eddi-agent--tools' this engine supports."
-  (cl-remove-if-not (lambda (tool)
-                      (let ((command (plist-get (cdr tool) :command)))
-                        (or (null command) (eddi-agent--engine-has command))))
-                    eddi-agent--tools))
+  "The tools this engine supports, with their descriptions and schemas.
+They are the entries of `eddi-agent--tools' with :description and
+:schema filled in: an engine tool's from the engine's table, dropped
+when the engine lacks its command."
+  (cl-loop for (name . props) in eddi-agent--tools
+           for engine = (and (plist-get props :engine) (eddi-agent--engine-tool name))
+           for command = (plist-get engine :command)
+           if (not (plist-get props :engine))
+           collect `(,name :schema ,(eddi-agent--schema (plist-get props :params)) ,@props)
+           else if (and engine (or (null command) (eddi-agent--engine-has command)))
+           collect `(,name ,@engine ,@props)))
 
 (defun eddi-agent--offered (session)
   "The tools offered to SESSION's model in its current state."
@@ -288,8 +295,7 @@ result: a string, or (:content STRING :error t).")
 (defun eddi-agent--tool-specs (session)
   "SESSION's offered tools as (NAME DESCRIPTION SCHEMA) for the backend."
   (mapcar (lambda (tool)
-            (list (car tool) (plist-get (cdr tool) :description)
-                  (eddi-agent--schema (plist-get (cdr tool) :params))))
+            (list (car tool) (plist-get (cdr tool) :description) (plist-get (cdr tool) :schema)))
           (eddi-agent--offered session)))
 
 (defun eddi-agent--arg (args name)
@@ -328,6 +334,7 @@ Changes are shown in the live buffers when eddi.el can show them."
      session (concat "Grep /"
                      (replace-regexp-in-string "/" "\\\\/" (eddi-agent--arg args "pattern"))
                      "/"
+                     (when (eq (eddi-agent--arg args "ignore_case") t) "i")
                      (when (or glob offset) (concat " " (eddi-agent--quote (or glob "*"))))
                      (when offset (format " %d" offset))))))
 
@@ -638,11 +645,10 @@ ARGS holds the message for the user."
                          (- (length content) eddi-agent-max-result-chars))))))
 
 (defun eddi-agent--missing (tool args)
-  "The first required parameter of TOOL that ARGS lack, or nil."
-  (cl-loop for param in (plist-get (cdr tool) :params)
-           when (and (not (plist-get (nthcdr 3 param) :optional))
-                     (null (eddi-agent--arg args (car param))))
-           return (car param)))
+  "The first parameter TOOL's schema requires that ARGS lack, or nil."
+  (cl-loop for name across (or (alist-get 'required (plist-get (cdr tool) :schema)) [])
+           when (null (eddi-agent--arg args name))
+           return name))
 
 (defun eddi-agent--execute (session call)
   "Run CALL in SESSION; return (:content STRING :error BOOL).
@@ -671,7 +677,7 @@ Errors become results; a quit is left to the caller."
   "Non-nil when RESULT of CALL is an error, for the error counts.
 eddi's own replies fail when a line of them is a Fail."
   (or (plist-get result :error)
-      (and (member (eddi-agent-call-name call) '("eddi" "read" "grep" "edit" "apply_patch"))
+      (and (plist-get (cdr (assoc (eddi-agent-call-name call) eddi-agent--tools)) :engine)
            (string-match-p "^Fail " (plist-get result :content)))))
 
 (defun eddi-agent--breaker (session call)

@@ -1,10 +1,13 @@
 /* mcp_tools.h - the tools eddi offers to MCP clients.
  *
- * `eddi` takes EddiSpeak commands as they are. The others are the edit
- * formats models already speak (read, grep, edit, apply_patch, file_update,
- * replace): their arguments become an EditCall (edit_calls.h) that runs the
- * format's engine entry point. A tool is listed only when the engine has
- * its format (HostFeatures).
+ * The tools are the engine's tool table (eddi_tool_info in eddi.h): their
+ * names, descriptions and schemas are written there once, for MCP and the
+ * Emacs agent alike. `eddi` takes EddiSpeak commands as they are. The
+ * others are the edit formats models already speak (read, grep, edit,
+ * apply_patch, file_update, replace): their arguments become an EditCall
+ * (edit_calls.h) that runs the format's engine entry point. What is decided
+ * here is which of them this server offers: a tool is listed only when the
+ * engine has its format (HostFeatures).
  */
 #ifndef EDDI_SERVER_MCP_TOOLS_H
 #define EDDI_SERVER_MCP_TOOLS_H
@@ -13,10 +16,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "eddi.h"
 #include "edit_calls.h"
 #include "engine_host.h"
 
-typedef struct McpTool McpTool;
+/* A tool is an entry of the engine's table. */
+typedef EddiToolInfo McpTool;
 
 /* The tools this engine supports, as a new MCP `tools` array. */
 json_object *mcp_tools_list(const HostFeatures *features);

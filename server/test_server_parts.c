@@ -2,7 +2,8 @@
  * network: the work queue's lanes, the message checks and the NATS link's
  * messages (bodies, session events, sync answers, backoff), the sender
  * policy the host hands the engine, the options, the edit calls'
- * arguments. One cmocka list; ctest runs it as server_parts. */
+ * arguments, the MCP tool list. One cmocka list; ctest runs it as
+ * server_parts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "edit_calls.h"
 #include "engine_host.h"
 #include "log.h"
+#include "mcp_tools.h"
 #include "options.h"
 #include "server_error.h"
 #include "work_queue.h"
@@ -439,6 +441,66 @@ static void test_edit_call_refusals(void **state) {
                  "Arguments too large: more than 10 bytes");
 }
 
+/* ----------------------------------------------------------- MCP tools */
+
+static const HostFeatures every_feature = {
+    .read = true, .grep = true, .edit = true, .patch = true, .update = true};
+
+/* The names tools/list shows with features, joined by spaces. */
+static void expect_tool_names(const HostFeatures *features, const char *expected) {
+  json_object *tools = mcp_tools_list(features);
+  char names[256] = "";
+  for (size_t i = 0; i < json_object_array_length(tools); i++) {
+    json_object *name = NULL;
+    assert_true(json_object_object_get_ex(json_object_array_get_idx(tools, i), "name", &name));
+    if (i) strcat(names, " ");
+    strcat(names, json_object_get_string(name));
+  }
+  assert_string_equal(names, expected);
+  json_object_put(tools);
+}
+
+/* tools/list is the engine's table as it is: each entry's description and
+ * schema are the table's, the schema written out as the table has it. */
+static void test_mcp_tools_are_the_table(void **state) {
+  json_object *tools = mcp_tools_list(&every_feature);
+  assert_int_equal(json_object_array_length(tools), eddi_tool_count());
+  for (size_t i = 0; i < eddi_tool_count(); i++) {
+    const EddiToolInfo *info = eddi_tool_info(i);
+    json_object *entry = json_object_array_get_idx(tools, i), *member = NULL;
+    assert_int_equal(json_object_object_length(entry), 3);
+    assert_true(json_object_object_get_ex(entry, "name", &member));
+    assert_string_equal(json_object_get_string(member), info->name);
+    assert_true(json_object_object_get_ex(entry, "description", &member));
+    assert_string_equal(json_object_get_string(member), info->description);
+    assert_true(json_object_object_get_ex(entry, "inputSchema", &member));
+    assert_string_equal(json_object_to_json_string_ext(
+                            member, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+                        info->schema);
+  }
+  json_object_put(tools);
+}
+
+/* A tool is offered only when the engine has its format; `eddi` always. */
+static void test_mcp_tools_follow_features(void **state) {
+  expect_tool_names(&every_feature, "eddi read grep edit apply_patch file_update replace");
+  expect_tool_names(&(HostFeatures){0}, "eddi");
+  expect_tool_names(&(HostFeatures){.read = true, .grep = true}, "eddi read grep");
+  expect_tool_names(&(HostFeatures){.patch = true, .update = true},
+                    "eddi apply_patch file_update replace");
+  assert_null(mcp_tools_find(&(HostFeatures){0}, "read"));
+  assert_null(mcp_tools_find(&every_feature, "Read"));
+  assert_null(mcp_tools_find(&every_feature, "eval_sexp"));
+  const McpTool *eddi = mcp_tools_find(&(HostFeatures){0}, "eddi");
+  assert_non_null(eddi);
+  assert_true(mcp_tool_is_eddispeak(eddi));
+  const McpTool *replace = mcp_tools_find(&every_feature, "replace");
+  assert_non_null(replace);
+  assert_false(mcp_tool_is_eddispeak(replace));
+  assert_int_equal(mcp_tool_kind(replace), EDIT_CALL_REPLACE);
+  assert_int_equal(mcp_tool_kind(mcp_tools_find(&every_feature, "edit")), EDIT_CALL_HASHLINE);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_queue_lanes_take_turns),
@@ -457,6 +519,8 @@ int main(void) {
       cmocka_unit_test(test_options_refused),
       cmocka_unit_test(test_edit_call_replace_forms),
       cmocka_unit_test(test_edit_call_refusals),
+      cmocka_unit_test(test_mcp_tools_are_the_table),
+      cmocka_unit_test(test_mcp_tools_follow_features),
   };
   return cmocka_run_group_tests_name("server_parts", tests, NULL, NULL);
 }

@@ -150,35 +150,68 @@ static void diff__unified(const DiffLines *a, const DiffLines *b, const DiffOps 
   }
 }
 
+/* The edit script from a to b: equal lines, deletions and insertions in
+ * order. Trims the common prefix and suffix, then Myers on the middle. */
+static void diff__ops(const DiffLines *a, const DiffLines *b, DiffOps *ops) {
+  size_t prefix = 0;
+  while (prefix < a->len && prefix < b->len && diff__same(&a->items[prefix], &b->items[prefix]))
+    prefix++;
+  size_t suffix = 0;
+  while (suffix < a->len - prefix && suffix < b->len - prefix &&
+         diff__same(&a->items[a->len - 1 - suffix], &b->items[b->len - 1 - suffix]))
+    suffix++;
+  size_t n = a->len - prefix - suffix, m = b->len - prefix - suffix;
+
+  for (size_t i = 0; i < prefix; i++) diff__push(ops, OP_EQUAL, i, i);
+  if (!diff__myers(a->items + prefix, n, b->items + prefix, m, prefix, prefix, ops)) {
+    for (size_t i = 0; i < n; i++) diff__push(ops, OP_DELETE, prefix + i, prefix);
+    for (size_t i = 0; i < m; i++) diff__push(ops, OP_INSERT, prefix + n, prefix + i);
+  }
+  for (size_t i = 0; i < suffix; i++)
+    diff__push(ops, OP_EQUAL, prefix + n + i, prefix + m + i);
+}
+
 void eddi_diff(const char *a_text, size_t a_len, const char *b_text, size_t b_len,
                const char *name, EddiDiffStats *stats, StrBuf *unified) {
   DiffLines a = {0}, b = {0};
   diff__split(a_text, a_len, &a);
   diff__split(b_text, b_len, &b);
-  size_t prefix = 0;
-  while (prefix < a.len && prefix < b.len && diff__same(&a.items[prefix], &b.items[prefix]))
-    prefix++;
-  size_t suffix = 0;
-  while (suffix < a.len - prefix && suffix < b.len - prefix &&
-         diff__same(&a.items[a.len - 1 - suffix], &b.items[b.len - 1 - suffix]))
-    suffix++;
-  size_t n = a.len - prefix - suffix, m = b.len - prefix - suffix;
-
   DiffOps ops = {0};
-  for (size_t i = 0; i < prefix; i++) diff__push(&ops, OP_EQUAL, i, i);
-  if (!diff__myers(a.items + prefix, n, b.items + prefix, m, prefix, prefix, &ops)) {
-    for (size_t i = 0; i < n; i++) diff__push(&ops, OP_DELETE, prefix + i, prefix);
-    for (size_t i = 0; i < m; i++) diff__push(&ops, OP_INSERT, prefix + n, prefix + i);
-  }
-  for (size_t i = 0; i < suffix; i++)
-    diff__push(&ops, OP_EQUAL, prefix + n + i, prefix + m + i);
-
+  diff__ops(&a, &b, &ops);
   stats->added = stats->deleted = 0;
   for (size_t i = 0; i < ops.len; i++) {
     stats->added += ops.items[i].kind == OP_INSERT;
     stats->deleted += ops.items[i].kind == OP_DELETE;
   }
   if (unified) diff__unified(&a, &b, &ops, name, unified);
+  array_free(&ops);
+  array_free(&a);
+  array_free(&b);
+}
+
+/* ---------------------------------------------------------------- hunks */
+
+void eddi_diff_hunks(const char *a_text, size_t a_len, const char *b_text, size_t b_len,
+                     EddiDiffHunks *out) {
+  DiffLines a = {0}, b = {0};
+  diff__split(a_text, a_len, &a);
+  diff__split(b_text, b_len, &b);
+  DiffOps ops = {0};
+  diff__ops(&a, &b, &ops);
+  array_clear(out);
+  size_t a_at = 0, b_at = 0;
+  for (size_t i = 0; i < ops.len;) {
+    if (ops.items[i].kind == OP_EQUAL) {
+      a_at++, b_at++, i++;
+      continue;
+    }
+    EddiDiffHunk hunk = {a_at, 0, b_at, 0};
+    for (; i < ops.len && ops.items[i].kind != OP_EQUAL; i++) {
+      if (ops.items[i].kind == OP_DELETE) hunk.a_count++, a_at++;
+      else hunk.b_count++, b_at++;
+    }
+    array_push(out, hunk);
+  }
   array_free(&ops);
   array_free(&a);
   array_free(&b);

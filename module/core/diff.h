@@ -23,4 +23,18 @@ typedef struct {
 void eddi_diff(const char *a, size_t a_len, const char *b, size_t b_len, const char *name,
                EddiDiffStats *stats, StrBuf *unified);
 
+/* One changed region: lines [a_start, a_start + a_count) of a became lines
+ * [b_start, b_start + b_count) of b (0-based; a count may be 0). */
+typedef struct {
+  size_t a_start, a_count;
+  size_t b_start, b_count;
+} EddiDiffHunk;
+
+typedef Array(EddiDiffHunk) EddiDiffHunks;
+
+/* The hunks that turn a into b, in order, into out (cleared first; free it
+ * with array_free). Same script and cost bound as eddi_diff. */
+void eddi_diff_hunks(const char *a, size_t a_len, const char *b, size_t b_len,
+                     EddiDiffHunks *out);
+
 #endif

@@ -74,44 +74,121 @@ void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBu
 
 /* ---------------------------------------------------------------- reading */
 
-int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
-                   unsigned *mode, EddiError *err) {
-  *missing = false;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Bytes asked of read() at a time. */
+#define DISK_READ_CHUNK 65536
+
+/* The permission bits a file made now would get: 0666 less the umask. */
+static unsigned disk__new_file_mode(void) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+/* The code a read returns for each finding. */
+static const int disk__codes[] = {
+    [EDDI_DISK_READ] = 0,
+    [EDDI_DISK_MISSING] = EDDI_ENOENT,
+    [EDDI_DISK_FOLDER] = EDDI_EINVAL,
+    [EDDI_DISK_SPECIAL] = EDDI_EINVAL,
+    [EDDI_DISK_TOO_LARGE] = EDDI_ETOOBIG,
+    [EDDI_DISK_OPEN_FAILED] = EDDI_EIO,
+    [EDDI_DISK_STAT_FAILED] = EDDI_EIO,
+    [EDDI_DISK_READ_FAILED] = EDDI_EIO,
+};
+
+static int disk__found(EddiDiskFound *found, EddiDiskFinding finding, int sys_errno) {
+  found->finding = finding;
+  found->sys_errno = sys_errno;
+  return disk__codes[finding];
+}
+
+int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found) {
+  memset(found, 0, sizeof *found);
+  /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it has no
+   * effect on reading a regular file. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    if (errno == ENOENT) {
-      *missing = true;
-      return eddi_error_set(err, EDDI_ENOENT, "File not found");
+    int why = errno;
+    struct stat st;
+    if (why == ENOENT || why == ENOTDIR) {
+      found->mode = disk__new_file_mode();
+      return disk__found(found, EDDI_DISK_MISSING, why);
     }
-    if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Permission denied");
-    return eddi_error_set(err, EDDI_EIO, "Cannot open: %s", strerror(errno));
+    /* A folder that may not be read is still a folder. */
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return disk__found(found, EDDI_DISK_FOLDER, 0);
+    return disk__found(found, EDDI_DISK_OPEN_FAILED, why);
   }
   struct stat st;
-  int rc = 0;
   if (fstat(fd, &st) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
-  } else if (S_ISDIR(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory");
+    int why = errno;
+    close(fd);
+    return disk__found(found, EDDI_DISK_STAT_FAILED, why);
+  }
+  found->size = (long long)st.st_size;
+  int rc;
+  if (S_ISDIR(st.st_mode)) {
+    rc = disk__found(found, EDDI_DISK_FOLDER, 0);
   } else if (!S_ISREG(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Not a regular file");
+    rc = disk__found(found, EDDI_DISK_SPECIAL, 0);
   } else if ((size_t)st.st_size > max_bytes) {
-    rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (%lld bytes, limit %zu)",
-                        (long long)st.st_size, max_bytes);
+    rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
   } else {
-    if (mode) *mode = st.st_mode & 07777;
-    char buf[65536];
+    found->mode = st.st_mode & 07777;
+    rc = disk__found(found, EDDI_DISK_READ, 0);
+    char buf[DISK_READ_CHUNK];
     ssize_t n;
+    size_t total = 0;
     while ((n = read(fd, buf, sizeof buf)) > 0) {
-      if (out->len + (size_t)n > max_bytes) {
-        rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (limit %zu)", max_bytes);
+      if (total + (size_t)n > max_bytes) {
+        rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
         break;
       }
       eddi_strbuf_append(out, buf, (size_t)n);
+      total += (size_t)n;
     }
-    if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Read failed: %s", strerror(errno));
+    if (n < 0) rc = disk__found(found, EDDI_DISK_READ_FAILED, errno);
   }
   close(fd);
   return rc;
+}
+
+/* The replies of the backends for what a read found. */
+static int disk__say(const EddiDiskFound *found, size_t max_bytes, EddiError *err) {
+  int code = disk__codes[found->finding];
+  const char *why = strerror(found->sys_errno);
+  switch (found->finding) {
+  case EDDI_DISK_READ: return 0;
+  case EDDI_DISK_MISSING:
+    if (found->sys_errno == ENOENT) return eddi_error_set(err, code, "File not found");
+    return eddi_error_set(err, EDDI_EIO, "Cannot open: %s", why);
+  case EDDI_DISK_FOLDER: return eddi_error_set(err, code, "Is a directory");
+  case EDDI_DISK_SPECIAL: return eddi_error_set(err, code, "Not a regular file");
+  case EDDI_DISK_TOO_LARGE:
+    if ((size_t)found->size > max_bytes)
+      return eddi_error_set(err, code, "File too large (%lld bytes, limit %zu)", found->size,
+                            max_bytes);
+    return eddi_error_set(err, code, "File too large (limit %zu)", max_bytes);
+  case EDDI_DISK_OPEN_FAILED:
+    if (found->sys_errno == EACCES) return eddi_error_set(err, code, "Permission denied");
+    return eddi_error_set(err, code, "Cannot open: %s", why);
+  case EDDI_DISK_STAT_FAILED: return eddi_error_set(err, code, "Cannot stat: %s", why);
+  case EDDI_DISK_READ_FAILED: return eddi_error_set(err, code, "Read failed: %s", why);
+  }
+  return code;
+}
+
+static bool disk__missing(const EddiDiskFound *found) {
+  return found->finding == EDDI_DISK_MISSING && found->sys_errno == ENOENT;
+}
+
+int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
+                   unsigned *mode, EddiError *err) {
+  EddiDiskFound found;
+  int rc = eddi_disk_read_found(path, max_bytes, out, &found);
+  *missing = disk__missing(&found);
+  if (rc < 0) return disk__say(&found, max_bytes, err);
+  if (mode) *mode = found.mode;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- writing */
@@ -221,17 +298,21 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
   return rc;
 }
 
-static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
-  DiskBackend *self = (DiskBackend *)base;
-  if (!self->on_disk) return 0;
+int eddi_disk_saved_text(const char *path, size_t max_bytes, StrBuf *out, EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
   EddiFileFormat format;
   if (missing) rc = 0; /* deleted behind us: everything is new again */
   else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
   eddi_strbuf_free(&raw);
   return rc;
+}
+
+static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
+  DiskBackend *self = (DiskBackend *)base;
+  if (!self->on_disk) return 0;
+  return eddi_disk_saved_text(self->abs_path, self->max_bytes, out, err);
 }
 
 static void disk__destroy(EddiBackend *base) {
@@ -250,20 +331,17 @@ static const EddiBackendVtable disk_vtable = {
 int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
                    StrBuf *text, bool *is_new, EddiError *err) {
   StrBuf raw = {0};
-  bool missing;
-  unsigned mode = 0;
-  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, &mode, err);
+  EddiDiskFound found;
+  int rc = eddi_disk_read_found(abs_path, max_bytes, &raw, &found);
+  bool missing = disk__missing(&found);
+  unsigned mode = found.mode; /* a new file's when missing */
   EddiFileFormat format = {0};
   if (rc < 0 && !(missing && create)) {
     eddi_strbuf_free(&raw);
-    return rc;
+    return disk__say(&found, max_bytes, err);
   }
   *is_new = missing;
-  if (missing) {
-    mode_t mask = umask(0);
-    umask(mask);
-    mode = 0666 & ~mask;
-  } else {
+  if (!missing) {
     rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, text, err);
     if (rc < 0) {
       eddi_strbuf_free(&raw);

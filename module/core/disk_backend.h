@@ -21,11 +21,43 @@ int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf
 /* Encode text for the disk (appended to out). */
 void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBuf *out);
 
-/* Read a whole regular file into out (appended), with the replies every
- * backend gives: "File not found" (and *missing set), "Is a directory",
- * "File too large", ... *mode, when not NULL, receives its permission bits. */
+/* What eddi_disk_read_found found at a path. */
+typedef enum {
+  EDDI_DISK_READ,        /* a regular file, read whole */
+  EDDI_DISK_MISSING,     /* nothing there: no such file (sys_errno ENOENT), or a folder
+                          * on the way is a file (ENOTDIR) */
+  EDDI_DISK_FOLDER,      /* a folder */
+  EDDI_DISK_SPECIAL,     /* not a regular file: a device, a FIFO, a socket */
+  EDDI_DISK_TOO_LARGE,   /* over max_bytes: size says so, unless it grew while read */
+  EDDI_DISK_OPEN_FAILED, /* sys_errno says why */
+  EDDI_DISK_STAT_FAILED,
+  EDDI_DISK_READ_FAILED,
+} EddiDiskFinding;
+
+typedef struct {
+  EddiDiskFinding finding;
+  int sys_errno;  /* behind MISSING and the *_FAILED findings, else 0 */
+  long long size; /* what stat said, once the file was opened */
+  unsigned mode;  /* the file's permission bits; for MISSING, those a new file gets */
+} EddiDiskFound;
+
+/* The one reader of files: a whole regular file into out (appended), and
+ * what was at path into found, for callers that word their own replies
+ * (an edit of several files names the file in each). Returns 0 when the
+ * file was read (EDDI_DISK_READ), else a negative EDDI_E* code; out may
+ * then hold part of the file. A FIFO is refused without waiting for a
+ * writer. */
+int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found);
+
+/* eddi_disk_read_found with the replies every backend gives: "File not
+ * found" (and *missing set), "Is a directory", "File too large", ...
+ * *mode, when not NULL, receives the file's permission bits. */
 int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
                    unsigned *mode, EddiError *err);
+
+/* The decoded text of the file at path as saved (appended to out), for a
+ * backend's saved_text; nothing when the file is gone. */
+int eddi_disk_saved_text(const char *path, size_t max_bytes, StrBuf *out, EddiError *err);
 
 /* Open abs_path. A missing file is an error unless create, in which case the
  * document starts empty and *is_new is set. On success *backend is new and

@@ -331,6 +331,34 @@ static emacs_value Feddi_module_live_allocations(emacs_env *env, ptrdiff_t nargs
   return env->make_integer(env, eddi_alloc_live());
 }
 
+/* The engine's tool table (eddi_tool_info) as a list of plists, first tool
+ * first: the Emacs agent offers these descriptions and schemas rather than
+ * a copy of its own. */
+static emacs_value Feddi_module_tools(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                      void *data) {
+  emacs_value nil = env->intern(env, "nil");
+  emacs_value tools = nil;
+  for (size_t i = eddi_tool_count(); i-- > 0 && module__ok(env);) {
+    const EddiToolInfo *tool = eddi_tool_info(i);
+    const char *texts[] = {tool->name, tool->command, tool->description, tool->schema};
+    const char *keys[] = {":name", ":command", ":description", ":schema"};
+    emacs_value plist[2 * (sizeof texts / sizeof texts[0])];
+    for (size_t f = 0; f < sizeof texts / sizeof texts[0]; f++) {
+      plist[2 * f] = env->intern(env, keys[f]);
+      plist[2 * f + 1] =
+          texts[f] ? env->make_string(env, texts[f], (ptrdiff_t)strlen(texts[f])) : nil;
+    }
+    if (!module__ok(env)) return NULL;
+    emacs_value pair[2] = {
+        env->funcall(env, env->intern(env, "list"), (ptrdiff_t)(sizeof plist / sizeof plist[0]),
+                     plist),
+        tools};
+    if (!module__ok(env)) return NULL;
+    tools = env->funcall(env, env->intern(env, "cons"), 2, pair);
+  }
+  return module__ok(env) ? tools : NULL;
+}
+
 /* ---------------------------------------------------------------- init */
 
 static void module__defalias(emacs_env *env, const char *name, emacs_value fn) {
@@ -386,6 +414,10 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "The version of the eddi engine in this module.\n\n(fn)");
   DEFUN("eddi-module-live-allocations", Feddi_module_live_allocations, 0, 0,
         "How many engine allocations are live (tests check for leaks).\n\n(fn)");
+  DEFUN("eddi-module-tools", Feddi_module_tools, 0, 0,
+        "The engine's tools, as MCP offers them: a list of plists (:name NAME\n"
+        ":command COMMAND :description TEXT :schema JSON), COMMAND the EddiSpeak\n"
+        "command a tool stands for (nil for the eddi tool), JSON its input schema.\n\n(fn)");
   if (!module__ok(env)) return 4;
 
   emacs_value feature = env->intern(env, "eddi-module");

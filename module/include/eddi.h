@@ -132,6 +132,7 @@ typedef struct {
   const char *text;
   size_t len;
   bool name_instance;   /* a Start's reply gains ", Instance <id>" (NATS) */
+  const char *transport; /* "nats", "stdio", "emacs"...: for the audit log; may be NULL */
   uint64_t ticket;      /* the transport's handle, given back with a late reply */
 } EddiRequest;
 
@@ -257,11 +258,14 @@ size_t eddi_command_count(void);
 const EddiCommandInfo *eddi_command_info(size_t index);
 
 /* An argument of a tool. */
-typedef struct {
+typedef struct EddiToolArg {
   const char *name;
   const char *type;        /* JSON Schema type: "string", "integer", "boolean", "array" */
   const char *description; /* NULL where the name says it */
   bool required;
+  /* For an "array": the arguments of each item (an object), terminated by
+   * a NULL name; NULL otherwise. */
+  const struct EddiToolArg *items;
 } EddiToolArg;
 
 /* A tool: the `eddi` text tool or an edit-format call, as MCP and the Emacs
@@ -298,6 +302,26 @@ void eddi_engine_take_finished(EddiEngine *self,
                                void (*visit)(void *closure, uint64_t ticket,
                                              const EddiReply *reply),
                                void *closure);
+
+/* ------------------------------------------------------------ audit */
+
+/* Every request (refused ones too) becomes one line of JSON: time, sender,
+ * session, instance, transport, the command words, each file written or
+ * deleted with its content hashes before and after, and the outcome
+ * (ok | fail with the failing command's index | refused | pending). Never
+ * file text, never a Fail's message. The sink gets each line (no newline)
+ * on the owner thread, e.g. to publish it. */
+typedef void (*EddiAuditSink)(void *closure, const char *line, size_t len);
+
+typedef struct {
+  const char *path;  /* NULL: <state folder>/audit.jsonl; "": no file */
+  EddiAuditSink sink; /* may be NULL */
+  void *closure;
+} EddiAuditConfig;
+
+/* Start auditing (config NULL: stop). Fails when the file cannot be opened. */
+int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char *error,
+                          size_t error_size);
 
 /* ------------------------------------------------------------ helpers */
 

@@ -30,6 +30,10 @@ enum {
   CMD_NEEDS_SESSION = 1,
   CMD_NEEDS_FILE = 2, /* a current document */
   CMD_TAKES_BODY = 4,
+  /* It changes no file: a read-only sender may run it. (`Open Create` is
+   * the one form of such a command that writes; see
+   * eddi_command_line_reads_only.) */
+  CMD_READ_ONLY = 8,
 };
 
 struct CommandSpec {
@@ -40,7 +44,7 @@ struct CommandSpec {
   int (*run)(CommandContext *ctx);
 };
 
-/* The commands of one area (a *_commands.c file), listed in registry.c. */
+/* The commands of one area (a *_commands.c file), listed in command_table.c. */
 typedef struct {
   const CommandSpec *commands;
   size_t count;

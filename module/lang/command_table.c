@@ -1,7 +1,15 @@
-/* registry.c - the command table, Help, and helpers every handler uses. */
+/* command_table.c - the command table, Help, and helpers every handler uses.
+ *
+ * Each *_commands.c file holds its commands' specs (name, syntax, summary,
+ * flags, handler); this file lists the groups and is the only reader of
+ * them. Help, usage errors, the read-only check and the public table
+ * (eddi_command_info) all come from those specs, so a command is described
+ * once, where it is implemented.
+ */
 #include "lang/command.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <strings.h>
 
@@ -131,28 +139,77 @@ void eddi_command_goto_line(EddiDoc *doc, size_t line) {
   doc->cursor = eddi_text_line_start(&doc->text, line);
 }
 
+/* ------------------------------------------------------------ the public table */
+
+/* The specs as eddi.h shows them, made once: the groups' layout stays
+ * private, and callers on any thread get the same entries. */
+static EddiCommandInfo command__infos[COMMANDS_MAX];
+static size_t command__info_count;
+static pthread_once_t command__infos_once = PTHREAD_ONCE_INIT;
+
+static void command__infos_make(void) {
+  FOR_EACH_COMMAND(spec) {
+    EDDI_ASSERT(command__info_count < COMMANDS_MAX);
+    command__infos[command__info_count++] = (EddiCommandInfo){
+        .name = spec->name,
+        .syntax = spec->syntax,
+        .summary = spec->summary,
+        .read_only = (spec->flags & CMD_READ_ONLY) != 0,
+        .takes_body = (spec->flags & CMD_TAKES_BODY) != 0,
+    };
+  }
+}
+
+size_t eddi_command_count(void) {
+  pthread_once(&command__infos_once, command__infos_make);
+  return command__info_count;
+}
+
+const EddiCommandInfo *eddi_command_info(size_t index) {
+  return index < eddi_command_count() ? &command__infos[index] : NULL;
+}
+
 /* ------------------------------------------------------------ read-only */
 
-/* Commands that only look. `Open Create` creates a file and is not one. */
-static const char *const command__read_only_words[] = {
-    "Start", "End", "Status", "Summary", "Help", "Open", "Close", "List",
-    "Goto",  "Find", "Show", "Read",   "Grep", "Diff", "Bookmark", "Count",
-};
+/* Longer than any command name: a longer word is no command. */
+#define COMMAND_NAME_MAX 32
+
+/* Words a read-only sender may send that are no command: `Count` (a word
+ * of `List Count`) has always passed the check, and then gets the engine's
+ * "Unknown command" with its suggestion rather than a refusal. */
+static const char *const command__read_only_non_commands[] = {"Count"};
+
+/* Whether the command word of line is read-only: its spec says so. */
+static bool command__verb_reads_only(const EddiCommandLine *line) {
+  if (line->verb_len >= COMMAND_NAME_MAX) return false;
+  char verb[COMMAND_NAME_MAX];
+  snprintf(verb, sizeof verb, "%.*s", (int)line->verb_len, line->line);
+  const CommandSpec *spec = eddi_command_find(verb);
+  if (spec) return (spec->flags & CMD_READ_ONLY) != 0;
+  size_t count = sizeof command__read_only_non_commands / sizeof command__read_only_non_commands[0];
+  for (size_t i = 0; i < count; i++)
+    if (eddi_command_is(line, command__read_only_non_commands[i])) return true;
+  return false;
+}
+
+/* Whether line is `Open Create ...`: the form of Open that writes a file. */
+static bool command__is_open_create(const EddiCommandLine *line) {
+  static const char create[] = "Create";
+  const size_t create_len = sizeof create - 1;
+  if (!eddi_command_is(line, "Open")) return false;
+  const char *rest = line->line + line->verb_len;
+  size_t left = line->len - line->verb_len;
+  while (left && isspace((unsigned char)*rest)) rest++, left--;
+  return left >= create_len && strncasecmp(rest, create, create_len) == 0 &&
+         (left == create_len || isspace((unsigned char)rest[create_len]));
+}
 
 bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
   snprintf(word, word_size, "%.*s", (int)line->verb_len, line->line);
-  bool listed = false;
-  size_t count = sizeof command__read_only_words / sizeof command__read_only_words[0];
-  for (size_t i = 0; i < count && !listed; i++) listed = eddi_command_is(line, command__read_only_words[i]);
-  if (listed && eddi_command_is(line, "Open")) {
-    const char *rest = line->line + line->verb_len;
-    size_t left = line->len - line->verb_len;
-    while (left && isspace((unsigned char)*rest)) rest++, left--;
-    if (left >= 6 && strncasecmp(rest, "Create", 6) == 0 &&
-        (left == 6 || isspace((unsigned char)rest[6]))) {
-      snprintf(word, word_size, "Open Create");
-      listed = false;
-    }
+  if (!command__verb_reads_only(line)) return false;
+  if (command__is_open_create(line)) {
+    snprintf(word, word_size, "Open Create");
+    return false;
   }
-  return listed;
+  return true;
 }

@@ -74,6 +74,6 @@ int eddi_run_diff(CommandContext *ctx) {
 static const CommandSpec history_commands[] = {
     {"Undo", "Undo [count]", "undo commands", CMD_FILE, eddi_run_undo},
     {"Redo", "Redo [count]", "redo undone commands", CMD_FILE, eddi_run_redo},
-    {"Diff", "Diff [<file>]", "changes since the last save", CMD_FILE, eddi_run_diff},
+    {"Diff", "Diff [<file>]", "changes since the last save", CMD_FILE | CMD_READ_ONLY, eddi_run_diff},
 };
 COMMAND_GROUP(eddi_history_commands, history_commands);

@@ -128,11 +128,11 @@ int eddi_run_set(CommandContext *ctx) {
 /* ---------------------------------------------------------------- table */
 
 static const CommandSpec session_commands[] = {
-    {"Start", "Start <name> [\"description\"]", "begin a session", 0, eddi_run_start},
-    {"End", "End [<name>]", "end the session", CMD_SESSION, eddi_run_end},
-    {"Summary", "Summary [<name>]", "what the session changed", CMD_SESSION, eddi_run_summary},
-    {"Status", "Status", "session, file, cursor", CMD_SESSION, eddi_run_status},
-    {"Help", "Help [<command>]", "commands, or one command's syntax", 0, eddi_run_help},
+    {"Start", "Start <name> [\"description\"]", "begin a session", CMD_READ_ONLY, eddi_run_start},
+    {"End", "End [<name>]", "end the session", CMD_SESSION | CMD_READ_ONLY, eddi_run_end},
+    {"Summary", "Summary [<name>]", "what the session changed", CMD_SESSION | CMD_READ_ONLY, eddi_run_summary},
+    {"Status", "Status", "session, file, cursor", CMD_SESSION | CMD_READ_ONLY, eddi_run_status},
+    {"Help", "Help [<command>]", "commands, or one command's syntax", CMD_READ_ONLY, eddi_run_help},
     {"Set", "Set response_format <escaped|raw>", "session preferences", CMD_SESSION, eddi_run_set},
 };
 COMMAND_GROUP(eddi_session_commands, session_commands);

@@ -52,7 +52,14 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
     snprintf(error, error_size, "Workspace root %s is not a folder", root);
     return NULL;
   }
+  int root_fd;
+  EddiError fs_err;
+  if (eddi_fs_root_open(real, &root_fd, &fs_err) < 0) {
+    snprintf(error, error_size, "%s", fs_err.what);
+    return NULL;
+  }
   EddiEngine *self = eddi_calloc(1, sizeof *self);
+  self->root_fd = root_fd;
   if (config) self->config = *config;
   else eddi_config_default(&self->config);
   self->root = eddi_strdup(real);
@@ -69,9 +76,11 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_sessions_free(&self->sessions);
   eddi_pattern_cache_clear();
   eddi_free(self->root);
+  close(self->root_fd);
   eddi_free(self->state_dir_asked);
   eddi_free(self->state_dir);
   eddi_registry_destroy(&self->registry);
+  eddi_engine_set_audit(self, NULL, NULL, 0);
   eddi_free(self->instance);
   eddi_engine_set_policy(self, NULL);
   eddi_free(self);

@@ -4,6 +4,7 @@
 #define EDDI_ENGINE_H
 
 #include "eddi.h"
+#include "core/fs.h"
 #include "session/registry.h"
 #include "session/session.h"
 
@@ -19,6 +20,7 @@ typedef int (*EddiBackendOpener)(void *context, const char *abs_path, const char
 struct EddiEngine {
   EddiConfig config;
   char *root; /* canonical, no trailing slash */
+  int root_fd; /* O_PATH descriptor of root: every write resolves beneath it (core/fs.h) */
   EddiSessionManager sessions;
   char *state_dir_asked; /* EddiConfig.state_dir as given, or NULL */
   char *state_dir;       /* made on first use */
@@ -33,7 +35,13 @@ struct EddiEngine {
   EddiStringList read_only_senders;
   EddiSessionListener session_listener;
   void *session_listener_closure;
+  struct EddiAudit *audit; /* NULL: not auditing */
 };
+
+/* A write of the current request, for the audit log: path's bytes went
+ * from before to after (either may be missing). A no-op when not auditing. */
+void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
+                            const EddiFileStamp *after);
 
 /* A command (or call) of sender is over: its edits become one undo step in
  * every document of sender's session. */

@@ -23,6 +23,7 @@
 #include "edit/edit_formats.h"
 #include "lang/command.h"
 #include "lang/lexer.h"
+#include "session/audit.h"
 #include "session/engine.h"
 
 /* Enough for ", Instance <id>" after a reply. */
@@ -95,6 +96,39 @@ bool eddi_engine_remote_session(const EddiEngine *self, const char *session, con
                                 size_t found_size) {
   return eddi_registry_find_remote((EddiRegistry *)&self->registry, session, sender, instance,
                                    instance_size, found, found_size);
+}
+
+int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char *error,
+                          size_t error_size) {
+  eddi_audit_free(self->audit);
+  self->audit = NULL;
+  if (!config) return 0;
+  char path[EDDI_FS_PATH_MAX];
+  const char *file = config->path;
+  if (!file) {
+    const char *state = eddi_engine_state_dir(self, error, error_size);
+    if (!state) return EDDI_EIO;
+    snprintf(path, sizeof path, "%s/audit.jsonl", state);
+    file = path;
+  }
+  self->audit = eddi_audit_new(file, config->sink, config->closure, error, error_size);
+  return self->audit ? 0 : EDDI_EIO;
+}
+
+void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
+                            const EddiFileStamp *after) {
+  if (self->audit) eddi_audit_note_file(self->audit, path, before, after);
+}
+
+/* The record of a request that ran (or was refused) as sender. */
+static void request__audit(EddiEngine *self, const EddiRequest *request, const char *sender,
+                           const EddiReply *reply, bool refused) {
+  if (!self->audit) return;
+  const char *session = request->session;
+  if (!session && sender) session = eddi_engine_session_of(self, sender);
+  AuditOutcome outcome = {sender ? sender : request->sender, session, self->instance,
+                          request->transport, request->text, request->len, reply, refused};
+  eddi_audit_end(self->audit, &outcome);
 }
 
 /* ------------------------------------------------------------ reading */
@@ -268,9 +302,12 @@ static bool request__admit(EddiEngine *self, const EddiRequest *request, char *s
   EddiError err;
   eddi_error_clear(&err);
   memset(reply, 0, sizeof *reply);
+  sender[0] = '\0';
+  if (self->audit) eddi_audit_begin(self->audit);
   if (request__route(self, request, sender, sender_size, &err) < 0 ||
       request__check_sender(self, sender, request->text, request->len, &err) < 0) {
     request__refuse(reply, &err);
+    request__audit(self, request, sender[0] ? sender : NULL, reply, true);
     return false;
   }
   return true;
@@ -289,6 +326,10 @@ void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *
     if (after && request->name_instance && self->instance && reply->count > 0)
       request__name_instance(self, request, reply);
   }
+  /* An End names the session it ended. */
+  EddiRequest named = *request;
+  if (!named.session && before && !after) named.session = before;
+  request__audit(self, &named, sender, reply, false);
   eddi_free(before);
 }
 
@@ -366,4 +407,5 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
     reply->items[0].text = len ? eddi_strndup(out.data, len) : eddi_strdup("Ok");
   }
   eddi_strbuf_free(&out);
+  request__audit(self, request, sender, reply, false);
 }

@@ -85,7 +85,7 @@ static void patcher_case(json_object *c) {
     const char *file = str(s, "path");
     const char *text = str(s, "text");
     char *owned = NULL;
-    size_t len;
+    size_t len = 0;
     if (text) {
       len = strlen(text);
     } else {

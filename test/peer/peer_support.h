@@ -89,7 +89,7 @@ static bool peer_tree_within(const char *a, const char *b, const char *rel, cons
     } else if (S_ISDIR(sa.st_mode)) {
       ok = peer_tree_within(pa, pb, r, what);
     } else {
-      size_t la, lb;
+      size_t la = 0, lb = 0;
       char *ba = peer_read(pa, &la), *bb = peer_read(pb, &lb);
       if (!ba || !bb || la != lb || memcmp(ba, bb, la) != 0) {
         if (!peer_quiet) fprintf(stderr, "  %s: %s differs\n    want: %.*s\n    got:  %.*s\n", what, r,

@@ -22,6 +22,7 @@
 (require 'eddi-agent-test-server)
 
 (declare-function eddi-module-live-allocations "eddi-module" ())
+(declare-function eddi-module-tools "eddi-module" ())
 
 (defvar eddi-agent-test-root nil "The workspace of the running test.")
 (defvar eddi-agent-test-server nil "The scripted server of the running test.")
@@ -185,14 +186,15 @@ memory may leak), and the workspace's buffers are killed."
                                  (eddi-agent-test-get first 'messages 0 'content)))
         (should (string-match-p "eddi session: agent-[0-9]+ (Start agent-[0-9]+: Ok)\\'"
                                 (eddi-agent-test-get first 'messages 0 'content))))
-      ;; The exact schema of the eddi tool, once executing.
+      ;; The exact schema of the eddi tool, once executing: the engine's
+      ;; description and schema, the ones MCP clients get.
       (should (equal (eddi-agent-test-tool-names (nth 1 requests)) eddi-agent-test-all-tools))
       (should (equal (aref (alist-get 'tools (nth 1 requests)) 0)
                      '((name . "eddi")
-                       (description . "Run EddiSpeak commands (one per line) on live buffers; returns eddi's replies.")
+                       (description . "Run EddiSpeak editor commands, one per line: Start s, Open Create a.py, Goto 3:0, Insert Block \"x\\n\", Save, Help. One reply line per command: Ok[, facts] or Fail \"why\".")
                        (input_schema (type . "object")
                                      (properties (text (type . "string")
-                                                       (description . "EddiSpeak commands")))
+                                                       (description . "EddiSpeak commands, one per line")))
                                      (required . ["text"])))))
       ;; The model's turn goes back as it came; results are raw.
       (should (equal (eddi-agent-test-get (nth 1 requests) 'messages 1)
@@ -471,6 +473,38 @@ memory may leak), and the workspace's buffers are killed."
                       ((role . "tool") (tool_call_id . "call_3")
                        (content . "User interaction while inhibited"))
                       ((role . "tool") (tool_call_id . "call_4") (content . "42"))])))))
+
+;;;; The engine's tools
+
+(ert-deftest eddi-agent-engine-tools ()
+  "The engine's tools are offered as its table says, and run their commands."
+  (eddi-agent-test-with 'anthropic '(("g.txt" . "Alpha\nbeta\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "grep" ((pattern . "alpha") (ignore_case . t)))
+                                    ("toolu_2" "grep" ((pattern . "alpha") (ignore_case . :false)))
+                                    ("toolu_3" "read" ((offset . 1))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((session (eddi-agent-run "Look"))
+           (requests (eddi-agent-test-requests))
+           (results (eddi-agent-test-anthropic-results (nth 1 requests))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      ;; read and grep, offered while planning, are the engine's entries.
+      (dolist (name '("read" "grep"))
+        (let ((offered (cl-find name (alist-get 'tools (car requests))
+                                :key (lambda (tool) (alist-get 'name tool)) :test #'equal))
+              (engine (cl-find name (eddi-module-tools)
+                               :key (lambda (tool) (plist-get tool :name)) :test #'equal)))
+          (should (equal (alist-get 'description offered) (plist-get engine :description)))
+          (should (equal (alist-get 'input_schema offered)
+                         (eddi-agent-backend-json-parse (plist-get engine :schema))))))
+      ;; Replies are escaped: the row follows a backslash and an n.
+      (should (string-match-p "\\`Ok: \\[g\\.txt#[0-9A-F]+\\]\\\\n1:Alpha\\'"
+                              (alist-get 'content (nth 0 results))))
+      (should (equal (alist-get 'content (nth 1 results)) "Ok: No matches"))
+      ;; A required argument is the one the engine's schema requires.
+      (should (equal (nth 2 results) '((type . "tool_result") (tool_use_id . "toolu_3")
+                                       (content . "Missing argument: path") (is_error . t)))))))
 
 (ert-deftest eddi-agent-shell-refuses-writes ()
   "The shell_exec tool refuses a redirection into a file, runs a reading command."

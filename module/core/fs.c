@@ -1,0 +1,468 @@
+/* fs.c - see fs.h. */
+#define _GNU_SOURCE
+#include "core/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+/* Read in pieces of this size. */
+#define FS_READ_CHUNK 65536
+/* The random part of a temporary file's name: 12 letters or digits. */
+#define FS_TEMP_RANDOM 12
+
+/* Set once openat2 answered ENOSYS: the component walk is used from then. */
+static atomic_bool fs__no_openat2;
+
+/* ------------------------------------------------------------ resolving */
+
+static int fs__outside(EddiError *err) {
+  return eddi_error_set(err, EDDI_EPATH, "Path outside workspace");
+}
+
+/* An errno from resolving rel, as an engine error. */
+static int fs__resolve_error(int error, const char *rel, EddiError *err) {
+  switch (error) {
+  case EXDEV:
+  case ELOOP:
+    return fs__outside(err);
+  case ENOENT:
+  case ENOTDIR:
+    return eddi_error_set(err, EDDI_ENOENT, "File not found: %s", rel);
+  case EACCES:
+  case EPERM:
+    return eddi_error_set(err, EDDI_EIO, "Permission denied: %s", rel);
+  default:
+    return eddi_error_set(err, EDDI_EIO, "Cannot open %s: %s", rel, strerror(error));
+  }
+}
+
+/* Walk rel from dir_fd one component at a time, no symlink followed. */
+static int fs__walk(int dir_fd, const char *rel, int flags, mode_t mode) {
+  char path[EDDI_FS_PATH_MAX];
+  size_t n = strlen(rel);
+  if (n >= sizeof path) return errno = ENAMETOOLONG, -1;
+  memcpy(path, rel, n + 1);
+  int at = dup(dir_fd), depth = 0;
+  if (at < 0) return -1;
+  char *part = path;
+  for (char *slash; (slash = strchr(part, '/')); part = slash + 1) {
+    *slash = '\0';
+    if (++depth > EDDI_FS_DEPTH_MAX || strcmp(part, "..") == 0) {
+      close(at);
+      return errno = EXDEV, -1;
+    }
+    int next = part[0] && strcmp(part, ".") != 0
+                   ? openat(at, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                   : dup(at);
+    int saved = errno;
+    close(at);
+    if (next < 0) return errno = saved == ENOTDIR ? ELOOP : saved, -1;
+    at = next;
+  }
+  if (strcmp(part, "..") == 0) {
+    close(at);
+    return errno = EXDEV, -1;
+  }
+  int fd = openat(at, part[0] ? part : ".", flags | O_NOFOLLOW | O_CLOEXEC, mode);
+  int saved = errno;
+  close(at);
+  errno = saved;
+  return fd;
+}
+
+/* openat beneath dir_fd: openat2 where the kernel has it, else the walk. */
+static int fs__open_beneath(int dir_fd, const char *rel, int flags, mode_t mode) {
+  if (!atomic_load(&fs__no_openat2)) {
+    struct open_how how = {.flags = (uint64_t)(flags | O_CLOEXEC),
+                           .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+                           .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+    long fd = syscall(SYS_openat2, dir_fd, rel[0] ? rel : ".", &how, sizeof how);
+    if (fd >= 0 || errno != ENOSYS) return (int)fd;
+    atomic_store(&fs__no_openat2, true);
+  }
+  return fs__walk(dir_fd, rel, flags, mode);
+}
+
+int eddi_fs_root_open(const char *root, int *fd, EddiError *err) {
+  *fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (*fd < 0)
+    return eddi_error_set(err, EDDI_EIO, "Cannot open the workspace %s: %s", root,
+                          strerror(errno));
+  return 0;
+}
+
+int eddi_fs_open(int root_fd, const char *rel, int flags, mode_t mode, int *fd,
+                 EddiError *err) {
+  *fd = fs__open_beneath(root_fd, rel, flags, mode);
+  return *fd < 0 ? fs__resolve_error(errno, rel, err) : 0;
+}
+
+int eddi_fs_parent_open(int root_fd, const char *rel, bool make_folders, int *dir_fd,
+                        const char **leaf, EddiError *err) {
+  const char *slash = strrchr(rel, '/');
+  *leaf = slash ? slash + 1 : rel;
+  size_t dir_len = slash ? (size_t)(slash - rel) : 0;
+  if (dir_len >= EDDI_FS_PATH_MAX) return eddi_error_set(err, EDDI_EINVAL, "Path too long");
+  char dir[EDDI_FS_PATH_MAX];
+  memcpy(dir, rel, dir_len);
+  dir[dir_len] = '\0';
+  *dir_fd = fs__open_beneath(root_fd, dir, O_PATH | O_DIRECTORY, 0);
+  if (*dir_fd >= 0) return 0;
+  if (errno != ENOENT || !make_folders) return fs__resolve_error(errno, rel, err);
+  /* Make the missing folders: find the deepest one that exists, then make
+   * each below it inside the descriptor of its parent. */
+  size_t exists = dir_len;
+  int parent = -1;
+  while (parent < 0) {
+    while (exists > 0 && dir[exists - 1] != '/') exists--;
+    if (exists > 0) exists--; /* drop the '/' */
+    char saved = dir[exists];
+    dir[exists] = '\0';
+    parent = fs__open_beneath(root_fd, dir, O_PATH | O_DIRECTORY, 0);
+    dir[exists] = saved;
+    if (parent < 0 && (errno != ENOENT || exists == 0)) return fs__resolve_error(errno, rel, err);
+  }
+  for (size_t at = exists ? exists + 1 : 0; at < dir_len;) {
+    size_t end = at;
+    while (end < dir_len && dir[end] != '/') end++;
+    char name[EDDI_FS_PATH_MAX];
+    memcpy(name, dir + at, end - at);
+    name[end - at] = '\0';
+    if (strcmp(name, "..") == 0) {
+      close(parent);
+      return fs__outside(err);
+    }
+    if (mkdirat(parent, name, 0777) < 0 && errno != EEXIST) {
+      int error = errno;
+      close(parent);
+      return eddi_error_set(err, EDDI_EIO, "Cannot create folder %s: %s", name, strerror(error));
+    }
+    int next = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int error = errno;
+    close(parent);
+    if (next < 0) return fs__resolve_error(error == ENOTDIR ? ELOOP : error, rel, err);
+    parent = next;
+    at = end + 1;
+  }
+  *dir_fd = parent;
+  return 0;
+}
+
+/* ------------------------------------------------------------ stamps */
+
+bool eddi_fs_stamp_same(const EddiFileStamp *a, const EddiFileStamp *b) {
+  if (a->exists != b->exists) return false;
+  if (!a->exists) return true;
+  return a->size == b->size && a->hash == b->hash;
+}
+
+/* Whether the cheap fields say the file was not touched since a. */
+static bool fs__untouched(const EddiFileStamp *a, const struct stat *st) {
+  return a->exists && a->dev == st->st_dev && a->ino == st->st_ino && a->size == st->st_size &&
+         a->mtime.tv_sec == st->st_mtim.tv_sec && a->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *bytes,
+                     EddiError *err) {
+  struct stat st;
+  memset(stamp, 0, sizeof *stamp);
+  if (fstat(fd, &st) < 0) return eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
+  if (S_ISDIR(st.st_mode)) return eddi_error_set(err, EDDI_EINVAL, "Is a folder");
+  stamp->exists = true;
+  stamp->dev = st.st_dev;
+  stamp->ino = st.st_ino;
+  stamp->mtime = st.st_mtim;
+  StrBuf local = {0};
+  StrBuf *out = bytes ? bytes : &local;
+  eddi_strbuf_clear(out);
+  char buf[FS_READ_CHUNK];
+  int rc = 0;
+  for (off_t at = 0;;) {
+    ssize_t n = pread(fd, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      rc = eddi_error_set(err, EDDI_EIO, "Read failed: %s", strerror(errno));
+      break;
+    }
+    if (n == 0) break;
+    if (out->len + (size_t)n > max_bytes) {
+      rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (limit %zu)", max_bytes);
+      break;
+    }
+    eddi_strbuf_append(out, buf, (size_t)n);
+    at += n;
+  }
+  stamp->size = (off_t)out->len;
+  stamp->hash = XXH3_64bits(out->data ? out->data : "", out->len);
+  eddi_strbuf_free(&local);
+  return rc;
+}
+
+int eddi_fs_read(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
+                 EddiFileStamp *stamp, unsigned *mode, EddiError *err) {
+  memset(stamp, 0, sizeof *stamp);
+  int fd;
+  int rc = eddi_fs_open(root_fd, rel, O_RDONLY | O_NOCTTY, 0, &fd, err);
+  if (rc < 0) return rc;
+  struct stat st;
+  if (mode && fstat(fd, &st) == 0) *mode = st.st_mode & 07777;
+  rc = eddi_fs_stamp_fd(fd, max_bytes, stamp, out, err);
+  close(fd);
+  return rc;
+}
+
+void eddi_fs_conflict_free(EddiFsConflict *self) {
+  eddi_strbuf_free(&self->theirs);
+  memset(self, 0, sizeof *self);
+}
+
+/* ------------------------------------------------------------ writing */
+
+/* A new temporary file ".<leaf>.eddi-XXXXXXXXXXXX" in dir_fd, mode 0600. */
+static int fs__temp_open(int dir_fd, const char *leaf, char *name, size_t name_size) {
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  for (int attempt = 0; attempt < EDDI_FS_REPLACE_TRIES; attempt++) {
+    unsigned char random[FS_TEMP_RANDOM];
+    if (getrandom(random, sizeof random, 0) != (ssize_t)sizeof random) {
+      for (size_t i = 0; i < sizeof random; i++)
+        random[i] = (unsigned char)(rand() ^ (int)getpid() ^ attempt);
+    }
+    char suffix[FS_TEMP_RANDOM + 1];
+    for (size_t i = 0; i < FS_TEMP_RANDOM; i++) suffix[i] = letters[random[i] % 36];
+    suffix[FS_TEMP_RANDOM] = '\0';
+    snprintf(name, name_size, ".%.200s.eddi-%s", leaf, suffix);
+    int fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  return errno = EEXIST, -1;
+}
+
+static int fs__write_all(int fd, const char *bytes, size_t len) {
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(fd, bytes + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    done += (size_t)n;
+  }
+  return 0;
+}
+
+/* Write bytes into a new temporary file of dir_fd, fsynced; its fd stays
+ * open in *fd (for the stamp) and its name in name. */
+static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_t len,
+                          unsigned mode, char *name, size_t name_size, int *fd, EddiError *err) {
+  *fd = fs__temp_open(dir_fd, leaf, name, name_size);
+  if (*fd < 0) {
+    if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Write permission denied");
+    return eddi_error_set(err, EDDI_EIO, "Cannot write: %s", strerror(errno));
+  }
+  int rc = 0;
+  if (fs__write_all(*fd, bytes, len) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
+  else if (fchmod(*fd, mode) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot set mode: %s", strerror(errno));
+  else if (fsync(*fd) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
+  if (rc < 0) {
+    close(*fd);
+    *fd = -1;
+    unlinkat(dir_fd, name, 0);
+  }
+  return rc;
+}
+
+/* Make a rename in dir_fd durable. */
+static void fs__sync_dir(int dir_fd) {
+  int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) fsync(fd), close(fd);
+}
+
+/* What is at leaf now: its descriptor (or -1 when missing) and stamp. */
+static int fs__current(int dir_fd, const char *leaf, size_t max_bytes, int *fd,
+                       EddiFileStamp *stamp, StrBuf *bytes, EddiError *err) {
+  memset(stamp, 0, sizeof *stamp);
+  eddi_strbuf_clear(bytes);
+  *fd = fs__open_beneath(dir_fd, leaf, O_RDONLY | O_NOCTTY, 0);
+  if (*fd < 0) return errno == ENOENT ? 0 : fs__resolve_error(errno, leaf, err);
+  int rc = eddi_fs_stamp_fd(*fd, max_bytes, stamp, bytes, err);
+  if (rc < 0) close(*fd), *fd = -1;
+  return rc;
+}
+
+/* Whether leaf still names the file of old_fd, untouched since stamp (or,
+ * with old_fd -1, still names nothing). */
+static bool fs__still(int dir_fd, const char *leaf, int old_fd, const EddiFileStamp *stamp) {
+  struct stat at_path, through_fd;
+  if (old_fd < 0) return fstatat(dir_fd, leaf, &at_path, 0) < 0 && errno == ENOENT;
+  if (fstatat(dir_fd, leaf, &at_path, 0) < 0 || fstat(old_fd, &through_fd) < 0) return false;
+  return at_path.st_dev == through_fd.st_dev && at_path.st_ino == through_fd.st_ino &&
+         fs__untouched(stamp, &through_fd);
+}
+
+/* The file changed: report what it holds now. */
+static int fs__changed(EddiFsConflict *conflict, const StrBuf *theirs, const EddiFileStamp *stamp,
+                       const char *rel, EddiError *err) {
+  conflict->changed = true;
+  eddi_strbuf_clear(&conflict->theirs);
+  if (theirs->len) eddi_strbuf_append(&conflict->theirs, theirs->data, theirs->len);
+  conflict->theirs_exist = stamp->exists;
+  conflict->stamp = *stamp;
+  return eddi_error_set(err, EDDI_ESTALE, "%s changed on disk", rel);
+}
+
+/* After the rename, the old file (old_fd) was written to: its bytes are
+ * the other writer's. Put them back at leaf, over eddi's new file (new_fd),
+ * unless that changed too. */
+static int fs__put_back(int dir_fd, const char *leaf, int old_fd, int new_fd,
+                        const EddiFileStamp *ours, size_t max_bytes, EddiFsConflict *conflict,
+                        const char *rel, EddiError *err) {
+  StrBuf theirs = {0};
+  EddiFileStamp their_stamp;
+  int rc = eddi_fs_stamp_fd(old_fd, max_bytes, &their_stamp, &theirs, err);
+  struct stat st;
+  if (rc == 0 && fstat(old_fd, &st) == 0) {
+    char name[EDDI_FS_PATH_MAX];
+    int fd;
+    rc = fs__temp_write(dir_fd, leaf, theirs.data ? theirs.data : "", theirs.len,
+                        st.st_mode & 07777, name, sizeof name, &fd, err);
+    if (rc == 0) {
+      if (!fs__still(dir_fd, leaf, new_fd, ours)) {
+        unlinkat(dir_fd, name, 0);
+        rc = eddi_error_set(err, EDDI_ESTALE, "%s keeps changing on disk", rel);
+      } else if (renameat(dir_fd, name, dir_fd, leaf) < 0) {
+        unlinkat(dir_fd, name, 0);
+        rc = eddi_error_set(err, EDDI_EIO, "Cannot replace file: %s", strerror(errno));
+      } else {
+        fs__sync_dir(dir_fd);
+        eddi_fs_stamp_fd(fd, max_bytes, &their_stamp, NULL, err);
+        rc = fs__changed(conflict, &theirs, &their_stamp, rel, err);
+      }
+      close(fd);
+    }
+  }
+  eddi_strbuf_free(&theirs);
+  return rc;
+}
+
+int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                    const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
+                    EddiFsConflict *conflict, EddiError *err) {
+  conflict->changed = conflict->theirs_exist = false;
+  eddi_strbuf_clear(&conflict->theirs);
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  int old_fd = -1, new_fd = -1;
+  EddiFileStamp now;
+  StrBuf current = {0};
+  char temp[EDDI_FS_PATH_MAX] = "";
+
+  rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
+  if (rc == 0 && !eddi_fs_stamp_same(&now, expected))
+    rc = fs__changed(conflict, &current, &now, rel, err);
+  if (rc == 0)
+    rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, temp, sizeof temp, &new_fd, err);
+  if (rc < 0) goto done;
+
+  /* Just before the rename: the same file, untouched. */
+  if (!fs__still(dir_fd, leaf, old_fd, &now)) {
+    unlinkat(dir_fd, temp, 0);
+    if (old_fd >= 0) close(old_fd);
+    rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
+    if (rc == 0) rc = fs__changed(conflict, &current, &now, rel, err);
+    goto done;
+  }
+  /* A file that did not exist must not be created over one that appeared. */
+  unsigned flags = old_fd < 0 ? RENAME_NOREPLACE : 0;
+  if (renameat2(dir_fd, temp, dir_fd, leaf, flags) < 0) {
+    int error = errno;
+    unlinkat(dir_fd, temp, 0);
+    if (error == EEXIST) {
+      rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
+      if (rc == 0) rc = fs__changed(conflict, &current, &now, rel, err);
+    } else {
+      rc = eddi_error_set(err, EDDI_EIO, "Cannot replace file: %s", strerror(error));
+    }
+    goto done;
+  }
+  fs__sync_dir(dir_fd); /* also the pause in which a late write lands */
+  /* Right after: a write that reached the old file in between is theirs.
+   * An append is carried over to the new file (appended there, as the
+   * writer meant); any other change is put back and refused. */
+  bool carried = false;
+  for (int tries = 0; old_fd >= 0; tries++) {
+    struct stat after;
+    if (fstat(old_fd, &after) < 0 || fs__untouched(&now, &after)) break;
+    StrBuf later = {0};
+    EddiFileStamp later_stamp;
+    rc = eddi_fs_stamp_fd(old_fd, max_bytes, &later_stamp, &later, err);
+    bool appended = rc == 0 && later.len >= current.len &&
+                    memcmp(later.data ? later.data : "", current.data ? current.data : "",
+                           current.len) == 0;
+    if (appended && tries < EDDI_FS_REPLACE_TRIES) {
+      int fd_flags = fcntl(new_fd, F_GETFL);
+      if (fd_flags < 0 || fcntl(new_fd, F_SETFL, fd_flags | O_APPEND) < 0 ||
+          fs__write_all(new_fd, later.data + current.len, later.len - current.len) < 0 ||
+          fsync(new_fd) < 0)
+        rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
+      eddi_strbuf_free(&current);
+      current = later;
+      now = later_stamp;
+      carried = true;
+      if (rc < 0) goto done;
+      continue;
+    }
+    eddi_strbuf_free(&later);
+    EddiFileStamp ours;
+    eddi_fs_stamp_fd(new_fd, max_bytes, &ours, NULL, err);
+    rc = fs__put_back(dir_fd, leaf, old_fd, new_fd, &ours, max_bytes, conflict, rel, err);
+    goto done;
+  }
+  EddiFileStamp ours;
+  StrBuf on_disk = {0};
+  rc = eddi_fs_stamp_fd(new_fd, max_bytes, &ours, carried ? &on_disk : NULL, err);
+  if (carried && rc == 0) {
+    conflict->changed = conflict->theirs_exist = true;
+    eddi_strbuf_append(&conflict->theirs, on_disk.data ? on_disk.data : "", on_disk.len);
+    conflict->stamp = ours;
+  }
+  eddi_strbuf_free(&on_disk);
+  *written = ours;
+
+done:
+  if (old_fd >= 0) close(old_fd);
+  if (new_fd >= 0) close(new_fd);
+  close(dir_fd);
+  eddi_strbuf_free(&current);
+  return rc;
+}
+
+int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
+                   size_t max_bytes, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  int fd;
+  EddiFileStamp now;
+  StrBuf current = {0};
+  rc = fs__current(dir_fd, leaf, max_bytes, &fd, &now, &current, err);
+  if (rc == 0 && (!eddi_fs_stamp_same(&now, expected) || !fs__still(dir_fd, leaf, fd, &now)))
+    rc = eddi_error_set(err, EDDI_ESTALE, "%s changed on disk", rel);
+  if (rc == 0 && unlinkat(dir_fd, leaf, 0) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot delete %s: %s", rel, strerror(errno));
+  if (rc == 0) fs__sync_dir(dir_fd);
+  if (fd >= 0) close(fd);
+  close(dir_fd);
+  eddi_strbuf_free(&current);
+  return rc;
+}

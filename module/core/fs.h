@@ -1,0 +1,104 @@
+/* fs.h - the workspace's files, written so that nothing is lost and nothing
+ * lands outside.
+ *
+ * Two dangers meet every write. Paths change under eddi: a folder of the
+ * workspace may be swapped for a symlink to somewhere else between the
+ * check of a path and its use, so every open, create, rename and delete
+ * here resolves its path from a descriptor of the workspace root with
+ * openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS) and works inside the
+ * parent folder's descriptor; where the kernel has no openat2, the path is
+ * walked one component at a time with O_NOFOLLOW (a symlinked folder is
+ * then refused even when it points inside). And files change under eddi:
+ * another editor, a build, a formatter may write the file while eddi
+ * writes its own version. A replace therefore checks the file against the
+ * stamp of what eddi last read (device, inode, size, mtime in ns, and the
+ * content hash), writes a temporary file beside it, checks again just
+ * before the rename, renames within the parent's descriptor, and checks
+ * the old file once more through the descriptor it kept open: a write that
+ * landed between the last check and the rename is seen there, and its
+ * bytes are given back to the caller, which merges and writes again or
+ * puts them back and refuses.
+ */
+#ifndef EDDI_FS_H
+#define EDDI_FS_H
+
+#include <sys/types.h>
+#include <time.h>
+
+#include "core/common.h"
+
+/* What eddi knows of a file's state on disk. */
+typedef struct {
+  bool exists;
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+  uint64_t hash; /* XXH3 of the bytes */
+} EddiFileStamp;
+
+/* How many times a replace re-reads and re-checks before it gives up on a
+ * file that keeps changing. */
+#define EDDI_FS_REPLACE_TRIES 8
+/* Longest path inside the workspace (components and all). */
+#define EDDI_FS_PATH_MAX 4096
+/* Deepest folder nesting a path may have. */
+#define EDDI_FS_DEPTH_MAX 256
+
+/* A descriptor of the workspace root (O_PATH | O_DIRECTORY), into *fd. */
+int eddi_fs_root_open(const char *root, int *fd, EddiError *err);
+
+/* Open rel (a '/'-separated path inside the workspace, no "..") beneath
+ * root_fd with flags (O_CREAT allowed, mode for it), into *fd. A path that
+ * leads out, through a symlink or a magic link, is EDDI_EPATH
+ * "Path outside workspace". A missing file is EDDI_ENOENT. */
+int eddi_fs_open(int root_fd, const char *rel, int flags, mode_t mode, int *fd,
+                 EddiError *err);
+
+/* Open the folder holding rel, beneath root_fd, making missing folders when
+ * make_folders; *leaf points into rel at the last component. */
+int eddi_fs_parent_open(int root_fd, const char *rel, bool make_folders, int *dir_fd,
+                        const char **leaf, EddiError *err);
+
+/* Read rel whole (at most max_bytes) into out and stamp what was read; a
+ * missing file is EDDI_ENOENT with stamp->exists false. mode may be NULL. */
+int eddi_fs_read(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
+                 EddiFileStamp *stamp, unsigned *mode, EddiError *err);
+
+/* The stamp of an open file (its bytes read through fd for the hash). */
+int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *bytes,
+                     EddiError *err);
+
+/* What a replace found on disk when it was not what the caller expected. */
+typedef struct {
+  bool changed;      /* the file was not as expected: theirs holds it now */
+  StrBuf theirs;     /* its bytes (empty and !theirs_exist when deleted) */
+  bool theirs_exist;
+  EddiFileStamp stamp; /* of theirs */
+} EddiFsConflict;
+
+void eddi_fs_conflict_free(EddiFsConflict *self);
+
+/* Replace rel with bytes (mode for the new file), if the file is still as
+ * expected says (expected->exists false: it must not exist). On success
+ * *written is the new file's stamp; if another writer appended to the file
+ * while it was being replaced, the append is carried over to the end of the
+ * new file, and conflict->changed is set with the bytes now on disk. When the file is not as expected, or
+ * changes during the write, nothing of eddi's stays on disk, the file
+ * holds the other writer's bytes (put back when they had been replaced),
+ * conflict->changed is set with those bytes, and EDDI_ESTALE is returned:
+ * the caller may merge and call again with conflict->stamp. conflict starts
+ * zeroed ({0}), may be passed again, and is freed with
+ * eddi_fs_conflict_free. */
+int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                    const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
+                    EddiFsConflict *conflict, EddiError *err);
+
+/* Delete rel if it is still as expected (EDDI_ESTALE otherwise). */
+int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
+                   size_t max_bytes, EddiError *err);
+
+/* Whether two stamps name the same bytes of the same file. */
+bool eddi_fs_stamp_same(const EddiFileStamp *a, const EddiFileStamp *b);
+
+#endif

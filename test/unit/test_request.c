@@ -1,0 +1,330 @@
+/* test_request.c - requests as transports hand them to the engine (eddi.h):
+ * routing across instances, the sender policy, the instance a Start names,
+ * session events and typed calls. Only eddi.h's API is used. */
+#include "unit_support.h"
+
+#include "eddi.h"
+
+typedef struct {
+  char root[PATH_MAX];
+  EddiEngine *engine;
+  long live;
+} Fixture;
+
+static int fixture_setup(void **state) {
+  Fixture *fx = calloc(1, sizeof *fx);
+  unit_workspace_new(fx->root);
+  char path[PATH_MAX];
+  unit_path(path, fx->root, "notes.txt");
+  unit_write_file(path, "one\ntwo\n", 8);
+  fx->live = unit_live();
+  char error[256] = "";
+  fx->engine = eddi_engine_new(fx->root, NULL, error, sizeof error);
+  if (!fx->engine) fail_msg("eddi_engine_new: %s", error);
+  *state = fx;
+  return 0;
+}
+
+static int fixture_teardown(void **state) {
+  Fixture *fx = *state;
+  eddi_engine_free(fx->engine);
+  unit_assert_no_leak(fx->live);
+  unit_remove_tree(fx->root);
+  free(fx);
+  return 0;
+}
+
+/* The request's replies joined by '\n' equal expected. */
+static void request(EddiEngine *engine, const char *sender, const char *session,
+                    const char *text, bool name_instance, const char *expected) {
+  EddiRequest req = {.sender = sender, .session = session, .text = text, .len = strlen(text),
+                     .name_instance = name_instance};
+  EddiReply reply;
+  eddi_request_exec(engine, &req, &reply);
+  char joined[4096] = "";
+  for (size_t i = 0; i < reply.count; i++) {
+    if (i) strcat(joined, "\n");
+    strncat(joined, reply.items[i].text, sizeof joined - strlen(joined) - 1);
+  }
+  assert_false(reply.pending);
+  assert_string_equal(joined, expected);
+  eddi_reply_free(&reply);
+}
+
+static void remote(EddiEngine *engine, EddiSessionChange change, const char *session,
+                   const char *sender, const char *instance) {
+  EddiSessionEvent event = {change, session, sender, instance};
+  assert_int_equal(eddi_engine_note_remote_session(engine, &event), 0);
+}
+
+/* ------------------------------------------------------------ routing */
+
+static void test_named_session_runs_as_its_holder(void **state) {
+  Fixture *fx = *state;
+  request(fx->engine, "alice", NULL, "Start s", false, "Ok");
+  /* No sender: the holder's; the same sender: fine; another: refused. */
+  request(fx->engine, NULL, "s", "Status", false, "Ok: Session s, No file");
+  request(fx->engine, "alice", "s", "Status", false, "Ok: Session s, No file");
+  request(fx->engine, "bob", "s", "Status", false,
+          "Fail \"Session s belongs to another sender\"");
+  request(fx->engine, NULL, "t", "Status", false, "Fail \"Session t not found\"");
+  /* A message that starts the session it names may. */
+  request(fx->engine, "bob", "t", "Start t\nStatus", false, "Ok\nOk: Session t, No file");
+}
+
+static void test_sessions_elsewhere_are_refused(void **state) {
+  Fixture *fx = *state;
+  assert_int_equal(eddi_engine_set_instance(fx->engine, "alpha"), 0);
+  remote(fx->engine, EDDI_SESSION_STARTED, "far", "carol", "beta");
+  request(fx->engine, NULL, "far", "Status", false, "Fail \"Session far lives on beta\"");
+  request(fx->engine, "carol", NULL, "Status", false, "Fail \"Session far lives on beta\"");
+  request(fx->engine, "dave", NULL, "Start far", false, "Fail \"Session far lives on beta\"");
+  char instance[EDDI_INSTANCE_NAME_MAX + 1], found[64];
+  assert_true(eddi_engine_remote_session(fx->engine, NULL, "carol", instance, sizeof instance,
+                                         found, sizeof found));
+  assert_string_equal(instance, "beta");
+  assert_string_equal(found, "far");
+  /* An end from another instance than the holder changes nothing. */
+  remote(fx->engine, EDDI_SESSION_ENDED, "far", "carol", "gamma");
+  request(fx->engine, "carol", NULL, "Status", false, "Fail \"Session far lives on beta\"");
+  remote(fx->engine, EDDI_SESSION_ENDED, "far", "carol", "beta");
+  request(fx->engine, "carol", NULL, "Start far", false, "Ok");
+}
+
+static void test_remote_event_cannot_claim_a_local_session(void **state) {
+  Fixture *fx = *state;
+  eddi_engine_set_instance(fx->engine, "alpha");
+  request(fx->engine, "alice", NULL, "Start mine", false, "Ok");
+  remote(fx->engine, EDDI_SESSION_STARTED, "mine", "mallory", "beta");
+  request(fx->engine, NULL, "mine", "Status", false, "Ok: Session mine, No file");
+  /* Events naming this instance are its own echo and are ignored. */
+  remote(fx->engine, EDDI_SESSION_STARTED, "echo", "erin", "alpha");
+  request(fx->engine, "erin", NULL, "Status", false,
+          "Fail \"No session exists and this is not a session command\", Start one with "
+          "\"Start <name>\"");
+  EddiSessionEvent bad = {EDDI_SESSION_STARTED, "x", "y", ""};
+  assert_int_equal(eddi_engine_note_remote_session(fx->engine, &bad), -1);
+}
+
+/* ------------------------------------------------------------ instance */
+
+static void test_start_names_the_instance(void **state) {
+  Fixture *fx = *state;
+  eddi_engine_set_instance(fx->engine, "build-7");
+  request(fx->engine, "a", NULL, "Status\nStart s", true,
+          "Fail \"No session exists and this is not a session command\", Start one with "
+          "\"Start <name>\"\nFail \"Skipped: an earlier command failed\"");
+  request(fx->engine, "a", NULL, "Start s\nStatus", true, "Ok, Instance build-7\nOk: Session s, No file");
+  request(fx->engine, "b", NULL, "Start t", false, "Ok");
+  assert_int_equal(eddi_engine_session_count(fx->engine), 2);
+  char long_name[EDDI_INSTANCE_NAME_MAX + 2];
+  memset(long_name, 'i', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = '\0';
+  assert_int_equal(eddi_engine_set_instance(fx->engine, long_name), -1);
+}
+
+/* ------------------------------------------------------------ events */
+
+typedef struct {
+  char log[1024];
+} EventLog;
+
+static void event_record(void *closure, const EddiSessionEvent *event) {
+  EventLog *log = closure;
+  char line[256];
+  snprintf(line, sizeof line, "%s %s %s %s;",
+           event->change == EDDI_SESSION_STARTED ? "started" : "ended", event->session,
+           event->sender, event->instance);
+  strncat(log->log, line, sizeof log->log - strlen(log->log) - 1);
+}
+
+static void session_list(void *closure, const char *session, const char *sender) {
+  EventLog *log = closure;
+  char line[256];
+  snprintf(line, sizeof line, "%s=%s;", session, sender);
+  strncat(log->log, line, sizeof log->log - strlen(log->log) - 1);
+}
+
+static void test_session_events(void **state) {
+  Fixture *fx = *state;
+  EventLog log = {""};
+  eddi_engine_set_instance(fx->engine, "alpha");
+  eddi_engine_listen_sessions(fx->engine, event_record, &log);
+  request(fx->engine, "a", NULL, "Start s", false, "Ok");
+  request(fx->engine, "b", NULL, "Start t", false, "Ok");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  request(fx->engine, "a", NULL, "Start u", false, "Ok");
+  assert_string_equal(log.log,
+                      "started s a alpha;started t b alpha;ended s a alpha;started u a alpha;");
+  EventLog listed = {""};
+  eddi_engine_each_session(fx->engine, session_list, &listed);
+  assert_string_equal(listed.log, "t=b;u=a;");
+}
+
+/* ------------------------------------------------------------ policy */
+
+static void test_sender_policy(void **state) {
+  Fixture *fx = *state;
+  const char *const allowed[] = {"alice", "reader", NULL};
+  const char *const readers[] = {"reader", NULL};
+  EddiSenderPolicy policy = {allowed, readers};
+  assert_int_equal(eddi_engine_set_policy(fx->engine, &policy), 0);
+  request(fx->engine, "mallory", NULL, "Start s", false, "Fail \"Sender mallory is not allowed\"");
+  request(fx->engine, "bad\x01name", NULL, "Start s", false, "Fail \"Sender missing or invalid\"");
+  request(fx->engine, "reader", NULL, "Start r\nOpen notes.txt\nGoto 1", false,
+          "Ok\nOk, At 0:0, Length 2\nOk, At 1:0");
+  request(fx->engine, "reader", NULL, "Open Create x.txt", false,
+          "Fail \"Sender reader may only read, not run Open Create\"");
+  request(fx->engine, "reader", NULL, "Insert Line \"x\"", false,
+          "Fail \"Sender reader may only read, not run Insert\"");
+  /* The policy is checked before anything runs: nothing was written. */
+  char path[PATH_MAX];
+  unit_path(path, fx->root, "x.txt");
+  assert_int_equal(access(path, F_OK), -1);
+  eddi_engine_set_policy(fx->engine, NULL);
+  request(fx->engine, "mallory", NULL, "Start m", false, "Ok");
+}
+
+/* ------------------------------------------------------------ calls */
+
+static void call(EddiEngine *engine, const char *sender, const char *word, const EddiCall *c,
+                 const char *expected, size_t files, bool no_change) {
+  EddiRequest req = {.sender = sender, .text = word, .len = strlen(word)};
+  EddiReply reply;
+  EddiCallOutcome outcome;
+  eddi_request_call(engine, &req, c, &reply, &outcome);
+  assert_int_equal(reply.count, 1);
+  assert_string_equal(reply.items[0].text, expected);
+  assert_int_equal(outcome.files, files);
+  assert_int_equal(outcome.no_change, no_change);
+  eddi_reply_free(&reply);
+}
+
+static void test_typed_calls(void **state) {
+  Fixture *fx = *state;
+  EddiCall read = {.kind = EDDI_CALL_READ, .path = "notes.txt"};
+  call(fx->engine, "a", "Read", &read, "[notes.txt#0127]\n1:one\n2:two", 0, false);
+  EddiReplaceEdit edit = {"two", 3, "2", 1, false};
+  EddiCall replace = {.kind = EDDI_CALL_REPLACE, .path = "notes.txt", .edits = &edit,
+                      .edit_count = 1};
+  call(fx->engine, "a", "Replace", &replace, "[notes.txt#8B8A]\n1:one\n2:2", 1, false);
+  char path[PATH_MAX];
+  unit_path(path, fx->root, "notes.txt");
+  size_t len = 0;
+  char *bytes = unit_read_file(path, &len);
+  assert_string_equal(bytes, "one\n2\n");
+  free(bytes);
+  EddiCall missing = {.kind = EDDI_CALL_READ, .path = "nope.txt"};
+  call(fx->engine, "a", "Read", &missing, "Fail \"File not found: nope.txt\", List shows the files; create new ones with "
+       "Update <path> or Patch *** Add File",
+       0, false);
+  /* A read-only sender may read, not replace. */
+  const char *const readers[] = {"r", NULL};
+  EddiSenderPolicy policy = {NULL, readers};
+  eddi_engine_set_policy(fx->engine, &policy);
+  call(fx->engine, "r", "Replace", &replace, "Fail \"Sender r may only read, not run Replace\"", 0,
+       false);
+  call(fx->engine, "r", "Read", &read, "[notes.txt#8B8A]\n1:one\n2:2", 0, false);
+}
+
+/* ------------------------------------------------------------ audit */
+
+typedef struct {
+  char lines[4096];
+  size_t count;
+} AuditSink;
+
+static void audit_sink(void *closure, const char *line, size_t len) {
+  AuditSink *sink = closure;
+  strncat(sink->lines, line, EDDI_MIN(len, sizeof sink->lines - strlen(sink->lines) - 2));
+  strcat(sink->lines, "\n");
+  sink->count++;
+}
+
+/* The record without its time, which differs each run. */
+static const char *untimed(const char *line) {
+  const char *after = strstr(line, "Z\",");
+  return after ? after + 3 : line;
+}
+
+static void test_audit_records(void **state) {
+  Fixture *fx = *state;
+  char path[PATH_MAX], error[256];
+  unit_path(path, fx->root, "audit.jsonl");
+  AuditSink sink = {"", 0};
+  EddiAuditConfig config = {path, audit_sink, &sink};
+  assert_int_equal(eddi_engine_set_audit(fx->engine, &config, error, sizeof error), 0);
+  eddi_engine_set_instance(fx->engine, "alpha");
+  const char *const readers[] = {"r", NULL};
+  EddiSenderPolicy policy = {NULL, readers};
+  eddi_engine_set_policy(fx->engine, &policy);
+  EddiRequest start = {.sender = "a", .text = "Start s\nOpen notes.txt", .len = 22,
+                       .transport = "nats"};
+  EddiReply reply;
+  eddi_request_exec(fx->engine, &start, &reply);
+  eddi_reply_free(&reply);
+  request(fx->engine, "a", NULL, "Goto 9:0\nShow Line 0", false,
+          "Fail \"Invalid position 9:0\", File ends at 2:0\n"
+          "Fail \"Skipped: an earlier command failed\"");
+  request(fx->engine, "r", NULL, "Patch\n*** Begin Patch", false,
+          "Fail \"Sender r may only read, not run Patch\"");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  assert_int_equal(sink.count, 4);
+  char *lines = sink.lines, *next;
+  const char *expected[] = {
+      "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":\"nats\","
+      "\"commands\":[\"Start\",\"Open\"],\"files\":[],\"outcome\":\"ok\"}",
+      "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":null,"
+      "\"commands\":[\"Goto\",\"Show\"],\"files\":[],\"outcome\":\"fail\",\"failed_command\":1}",
+      "\"sender\":\"r\",\"session\":null,\"instance\":\"alpha\",\"transport\":null,"
+      "\"commands\":[\"Patch\"],\"files\":[],\"outcome\":\"refused\"}",
+      "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":null,"
+      "\"commands\":[\"End\"],\"files\":[],\"outcome\":\"ok\"}",
+  };
+  for (size_t i = 0; i < 4; i++, lines = next + 1) {
+    next = strchr(lines, '\n');
+    *next = '\0';
+    assert_string_equal(untimed(lines), expected[i]);
+  }
+  /* The file holds the same lines, each with its time. */
+  size_t len;
+  char *file = unit_read_file(path, &len);
+  size_t records = 0;
+  for (char *at = file; (at = strstr(at, "{\"time\":\"")); at++) records++;
+  assert_int_equal(records, 4);
+  free(file);
+  eddi_engine_set_audit(fx->engine, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static void test_fail_line_and_utf8(void **state) {
+  char line[64];
+  assert_string_equal(eddi_fail_line(line, sizeof line, "Bad \"%s\"\r\n", "x"),
+                      "Fail \"Bad \\\"x\\\"\\r\\n\"");
+  /* Cut on a character boundary: never half of "é". */
+  char tiny[9];
+  eddi_fail_line(tiny, sizeof tiny, "ab\xc3\xa9");
+  assert_string_equal(tiny, "Fail \"ab");
+  assert_true(eddi_utf8_valid("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9));
+  assert_false(eddi_utf8_valid("\xc0\xaf", 2));
+  assert_false(eddi_utf8_valid("\xed\xa0\x80", 3));
+  assert_false(eddi_utf8_valid("\xf4\x90\x80\x80", 4));
+  assert_false(eddi_utf8_valid("\xe2\x82", 2));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+#define FIXTURE_TEST(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+      FIXTURE_TEST(test_named_session_runs_as_its_holder),
+      FIXTURE_TEST(test_sessions_elsewhere_are_refused),
+      FIXTURE_TEST(test_remote_event_cannot_claim_a_local_session),
+      FIXTURE_TEST(test_start_names_the_instance),
+      FIXTURE_TEST(test_session_events),
+      FIXTURE_TEST(test_sender_policy),
+      FIXTURE_TEST(test_typed_calls),
+      FIXTURE_TEST(test_audit_records),
+      cmocka_unit_test(test_fail_line_and_utf8),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
