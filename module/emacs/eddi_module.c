@@ -33,6 +33,7 @@ typedef struct {
   EddiEngine *engine;
   EmacsCall call;
   NatsBridge *nats; /* NULL when not serving NATS */
+  NatsBridgeItem *nats_request; /* the request taken last, until its reply */
 } ModuleEngine;
 
 /* ---------------------------------------------------------------- helpers */
@@ -87,24 +88,28 @@ static void module__leave(emacs_env *env, ModuleEngine *self) {
   call->env = NULL;
 }
 
-/* Run a message that came over NATS, as eddi-server would: a session it
- * starts or ends is announced, and its Start reply names this instance.
- * Returns the joined reply (eddi_free). */
+/* The engine's session events go to the other instances. */
+static void module__session_event(void *closure, const EddiSessionEvent *event) {
+  ModuleEngine *self = closure;
+  if (self->nats)
+    eddi_nats_bridge_session_event(self->nats, event->change == EDDI_SESSION_STARTED,
+                                   event->session, event->sender);
+}
+
+/* Run a message that came over NATS, as eddi-server would: the request
+ * taken last (its sender and session) through eddi_request_exec, which
+ * routes it, announces a session it starts or ends and names this instance
+ * in its Start reply. Returns the joined reply (eddi_free). */
 static char *module__exec_nats(ModuleEngine *self, const char *sender, const char *text,
                                size_t len) {
-  const char *borrowed = eddi_engine_session_of(self->engine, sender);
-  char *before = borrowed ? eddi_strdup(borrowed) : NULL;
+  const NatsBridgeItem *item = self->nats_request;
+  EddiRequest request = {.sender = item ? item->sender : sender,
+                         .session = item ? item->session : NULL,
+                         .text = text,
+                         .len = len,
+                         .name_instance = true};
   EddiReply reply = {0};
-  eddi_exec_reply(self->engine, sender, text, len, &reply);
-  const char *after = eddi_engine_session_of(self->engine, sender);
-  if ((before == NULL) != (after == NULL) || (before && strcmp(before, after) != 0)) {
-    if (before) eddi_nats_bridge_session_event(self->nats, false, before, sender);
-    if (after) {
-      eddi_nats_bridge_session_event(self->nats, true, after, sender);
-      eddi_nats_name_instance(&reply, text, len, eddi_nats_bridge_instance(self->nats));
-    }
-  }
-  eddi_free(before);
+  eddi_request_exec(self->engine, &request, &reply);
   StrBuf joined = {0};
   for (size_t i = 0; i < reply.count; i++) {
     if (i) eddi_strbuf_putc(&joined, '\n');
@@ -143,6 +148,7 @@ static emacs_value Feddi_module_free(emacs_env *env, ptrdiff_t nargs, emacs_valu
   if (!self) return NULL;
   eddi_nats_bridge_stop(self->nats);
   self->nats = NULL;
+  self->nats_request = NULL;
   /* With env set, closing the documents releases their buffers. */
   self->call.env = env;
   eddi_engine_free(self->engine);
@@ -231,14 +237,18 @@ static emacs_value Feddi_module_nats_connect(emacs_env *env, ptrdiff_t nargs, em
     if (module__ok(env)) {
       NatsBridgeConfig config = {.url = url,
                                  .instance = instance,
+                                 .engine = self->engine,
                                  .max_queue = (size_t)max_queue,
                                  .max_message_bytes = self->engine->config.max_message_bytes,
                                  .wake_fd = fd};
-      EddiError err = {0};
-      if (eddi_nats_bridge_start(&self->nats, &config, &err) == 0)
+      char error[EDDI_ERROR_MAX];
+      /* A bad name is the bridge's to refuse, in its words. */
+      eddi_engine_set_instance(self->engine, instance);
+      eddi_engine_listen_sessions(self->engine, module__session_event, self);
+      if (eddi_nats_bridge_start(&self->nats, &config, error, sizeof error) == 0)
         result = env->intern(env, "t");
       else
-        module__error(env, err.what);
+        module__error(env, error);
     }
   }
   eddi_free(url);
@@ -251,17 +261,19 @@ static emacs_value Feddi_module_nats_take(emacs_env *env, ptrdiff_t nargs, emacs
   ModuleEngine *self = module__engine(env, args[0]);
   if (!self) return NULL;
   if (!self->nats) return env->intern(env, "nil");
-  NatsBridgeItem *item = eddi_nats_bridge_take(self->nats, self->engine);
+  NatsBridgeItem *item = eddi_nats_bridge_take(self->nats);
   if (!item) return env->intern(env, "nil");
   emacs_value text = env->make_string(env, item->text, (ptrdiff_t)item->len);
   if (item->kind == NATS_ITEM_LOG) {
     eddi_nats_bridge_item_free(item);
     return text;
   }
-  /* The request stays the bridge's until its reply. */
+  /* The request stays the bridge's until its reply; Lisp runs it next
+   * (module__exec_nats). */
+  self->nats_request = item;
+  const char *sender = item->sender ? item->sender : EDDI_ANONYMOUS_SENDER;
   emacs_value fields[3] = {env->make_integer(env, (intmax_t)item->id),
-                           env->make_string(env, item->run_as, (ptrdiff_t)strlen(item->run_as)),
-                           text};
+                           env->make_string(env, sender, (ptrdiff_t)strlen(sender)), text};
   return env->funcall(env, env->intern(env, "vector"), 3, fields);
 }
 
@@ -273,7 +285,9 @@ static emacs_value Feddi_module_nats_reply(emacs_env *env, ptrdiff_t nargs, emac
   size_t len = 0;
   char *text = module__ok(env) ? module__string(env, args[2], &len) : NULL;
   if (!text) return NULL;
-  int rc = self->nats ? eddi_nats_bridge_reply(self->nats, (uint64_t)id, text, len) : EDDI_ENOENT;
+  if (self->nats_request && self->nats_request->id == (uint64_t)id) self->nats_request = NULL;
+  int rc = self->nats ? eddi_nats_bridge_reply(self->nats, (uint64_t)id, text, len)
+                      : EDDI_NATS_ENOENT;
   eddi_free(text);
   return env->intern(env, rc == 0 ? "t" : "nil");
 }
@@ -292,6 +306,7 @@ static emacs_value Feddi_module_nats_disconnect(emacs_env *env, ptrdiff_t nargs,
   if (!self) return NULL;
   eddi_nats_bridge_stop(self->nats);
   self->nats = NULL;
+  self->nats_request = NULL;
   return env->intern(env, "nil");
 }
 
