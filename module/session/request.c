@@ -6,8 +6,10 @@
  * reply back; what a request may do is decided here once.
  *
  * Routing rules (doc/protocol.org, "Sessions across instances"):
- * - a request naming a session runs as that session's sender if the session
- *   is held here; a session held by another instance gets
+ * - a request naming a session runs only if the session is held here by the
+ *   request's own sender (a request naming no sender is the anonymous
+ *   sender's): another sender's gets `Fail "Session s belongs to another
+ *   sender"`, whoever asks; a session held by another instance gets
  *   `Fail "Session s lives on <id>"`, an unknown one `Fail "Session s not
  *   found"` (unless the message starts it): never a silent new session;
  * - a request naming no session runs as its sender (or "anonymous"); if that
@@ -181,9 +183,12 @@ static int request__route(EddiEngine *self, const EddiRequest *request, char *se
   const char *sender = request->sender;
 
   if (request->session) {
+    /* A session is acted in only by its own sender: naming it is not
+     * enough (session names are public: events, sync answers). */
     EddiSession *held = eddi_sessions_by_name(&self->sessions, request->session);
     if (held) {
-      if (sender && strcmp(sender, held->sender) != 0)
+      const char *asking = sender ? sender : EDDI_ANONYMOUS_SENDER;
+      if (strcmp(asking, held->sender) != 0)
         return eddi_error_set(err, EDDI_ESTATE, "Session %s belongs to another sender",
                               request->session);
       snprintf(sender_out, sender_size, "%s", held->sender);

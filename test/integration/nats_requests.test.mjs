@@ -72,9 +72,11 @@ test("JSON body names the sender; a session is edited and saved", async () => {
     "Ok, At 0:0, Length 0\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 2",
   );
   assert.equal(readFileSync(join(workspace.dir, "a.txt"), "utf8"), "x\n");
-  // The session alone names its sender.
-  assert.equal(await ask("eddi.alpha.cmd", json({ session: "s1", text: "Status" })),
+  // The session's own sender acts in it; naming the session is not enough.
+  assert.equal(await ask("eddi.alpha.cmd", json({ sender: "ann", session: "s1", text: "Status" })),
     "Ok: Session s1, File a.txt, At 1:0, Length 1");
+  assert.equal(await ask("eddi.alpha.cmd", json({ session: "s1", text: "Status" })),
+    'Fail "Session s1 belongs to another sender"');
   assert.equal(await ask("eddi.cmd", json({ sender: "bob", session: "s1", text: "Status" })),
     'Fail "Session s1 belongs to another sender"');
   assert.equal(await ask("eddi.cmd", json({ sender: "bob", session: "nope", text: "Status" })),
