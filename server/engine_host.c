@@ -36,53 +36,32 @@ bool engine_host_reply_ok(const EddiReply *reply) {
 
 /* ------------------------------------------------------------ the log */
 
-typedef struct {
-  const char *session;
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-} HolderSearch;
-
-static void host__find_holder(void *closure, const char *session, const char *sender) {
-  HolderSearch *search = closure;
-  if (strcmp(session, search->session) == 0)
-    snprintf(search->sender, sizeof search->sender, "%s", sender);
+/* The sender a request's log line names: the one it asks as. A request
+ * naming only a session asks as the anonymous sender (the engine's rule:
+ * naming a session is not acting in it), so the log must not name the
+ * session's holder. */
+static const char *host__log_sender(const EddiRequest *request) {
+  return request->sender ? request->sender : EDDI_ANONYMOUS_SENDER;
 }
 
-/* The sender a request's log line names: its own, or its session's holder
- * ("-" when the session is not held here). */
-static void host__log_sender(EngineHost *self, const EddiRequest *request, char *out,
-                             size_t out_size) {
-  if (request->sender || !request->session) {
-    snprintf(out, out_size, "%s", request->sender ? request->sender : EDDI_ANONYMOUS_SENDER);
-    return;
-  }
-  HolderSearch search = {request->session, "-"};
-  eddi_engine_each_session(self->engine, host__find_holder, &search);
-  snprintf(out, out_size, "%s", search.sender);
-}
-
-static void host__log(const HostRequest *request, const char *sender, int64_t started_ns,
-                      const EddiReply *reply) {
-  log_request(request->transport, sender, request->request.text, request->request.len,
-              log_now_ns() - started_ns, engine_host_reply_ok(reply));
+static void host__log(const HostRequest *request, int64_t started_ns, const EddiReply *reply) {
+  log_request(request->transport, host__log_sender(&request->request), request->request.text,
+              request->request.len, log_now_ns() - started_ns, engine_host_reply_ok(reply));
 }
 
 /* ------------------------------------------------------------ running */
 
 void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *reply) {
   int64_t started = log_now_ns();
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-  host__log_sender(self, &request->request, sender, sizeof sender);
   eddi_request_exec(self->engine, &request->request, reply);
-  host__log(request, sender, started, reply);
+  host__log(request, started, reply);
 }
 
 void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCall *call,
                       EddiReply *reply, EddiCallOutcome *outcome) {
   int64_t started = log_now_ns();
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-  host__log_sender(self, &request->request, sender, sizeof sender);
   eddi_request_call(self->engine, &request->request, call, reply, outcome);
-  host__log(request, sender, started, reply);
+  host__log(request, started, reply);
 }
 
 const char *engine_host_session_of(EngineHost *self, const char *sender) {

@@ -69,12 +69,24 @@ bool eddi_link_instance_valid(const char *instance);
 /* Size limit and UTF-8. Fills fail and returns EDDI_LINK_EINVAL on refusal. */
 int eddi_link_check_bytes(const char *data, size_t len, size_t max_bytes, char *fail,
                           size_t fail_size);
+/* Parse data as one JSON value (blanks around it allowed) into *value, the
+ * caller's to put. Strict: RFC 8259 only (json-c's strict mode: no single
+ * quotes, trailing commas, comments or leading zeros), UTF-8, and no \u
+ * escape of a lone UTF-16 surrogate (json-c would make it U+FFFD, changing
+ * what the client sent). On refusal *trouble says what, in a few words
+ * ("unexpected end of data"; with terse, "unexpected end" for a value cut
+ * short). stdio lines and NATS bodies both pass here. */
+int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object **value,
+                         const char **trouble);
+/* The trouble of a lone surrogate escape. */
+#define EDDI_LINK_JSON_LONE_SURROGATE "unpaired UTF-16 surrogate escape"
 /* Parse data as one JSON object (blanks around it allowed) into *object, the
  * caller's to put. */
 int eddi_link_parse_object(const char *data, size_t len, json_object **object, char *fail,
                            size_t fail_size);
 /* A string member of object, or NULL when absent or null; refused when
- * present but not a non-empty string. Borrowed from object. */
+ * present but not a non-empty string, or holding a NUL (names become C
+ * strings). Borrowed from object. */
 int eddi_link_get_string(json_object *object, const char *key, const char **value, char *fail,
                          size_t fail_size);
 
