@@ -107,6 +107,10 @@ int main(int argc, char **argv) {
     goto done;
   }
   host_ready = true;
+  if (engine_host_start_audit(&host, error, sizeof error) != SERVER_OK) {
+    log_report(LOG_ERROR, "audit", "%s", error);
+    goto done;
+  }
   /* Subscribe before the owner thread runs: work queued meanwhile waits.
    * The three NATS parts share the service's link and the endpoint table,
    * and know nothing of each other. */
@@ -118,6 +122,7 @@ int main(int argc, char **argv) {
         service_discovery_start(&discovery, nats.link, &endpoints, host.engine, instance_id) !=
             SERVER_OK)
       goto done;
+    if (options.audit_subject) nats_service_publish_audit(&nats, options.audit_subject);
     nats_service_announce(&nats);
     /* Printed once subscribed: a client that reads it finds eddi there. */
     if (embedded.pid > 0) {

@@ -51,16 +51,26 @@ static void host__log(const HostRequest *request, int64_t started_ns, const Eddi
 
 /* ------------------------------------------------------------ running */
 
+/* The engine's request with the transport the log names, for its audit
+ * record too. */
+static EddiRequest host__named(const HostRequest *request) {
+  EddiRequest named = request->request;
+  if (!named.transport) named.transport = request->transport;
+  return named;
+}
+
 void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *reply) {
   int64_t started = log_now_ns();
-  eddi_request_exec(self->engine, &request->request, reply);
+  EddiRequest named = host__named(request);
+  eddi_request_exec(self->engine, &named, reply);
   host__log(request, started, reply);
 }
 
 void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCall *call,
                       EddiReply *reply, EddiCallOutcome *outcome) {
   int64_t started = log_now_ns();
-  eddi_request_call(self->engine, &request->request, call, reply, outcome);
+  EddiRequest named = host__named(request);
+  eddi_request_call(self->engine, &named, call, reply, outcome);
   host__log(request, started, reply);
 }
 
@@ -109,6 +119,7 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   EddiConfig config;
   eddi_config_default(&config);
   config.max_message_bytes = options->max_message_bytes;
+  config.state_dir = options->state_dir;
   self->engine = eddi_engine_new(options->root ? options->root : ".", &config, error, error_size);
   if (!self->engine) return SERVER_EINVAL;
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK
@@ -124,6 +135,32 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   }
   host__probe(self);
   return SERVER_OK;
+}
+
+/* ------------------------------------------------------------ audit */
+
+/* Owner thread: each audit line, to whoever asked for it (NATS). */
+static void host__audit_line(void *closure, const char *line, size_t len) {
+  EngineHost *self = closure;
+  if (self->audit_forward) self->audit_forward(self->audit_forward_closure, line, len);
+}
+
+int engine_host_start_audit(EngineHost *self, char *error, size_t error_size) {
+  const ServerOptions *o = self->options;
+  bool off = options_audit_off(o);
+  if (off && !o->audit_subject) return SERVER_OK;
+  EddiAuditConfig audit = {off ? "" : o->audit, host__audit_line, self};
+  if (eddi_engine_set_audit(self->engine, &audit, error, error_size) == 0) return SERVER_OK;
+  /* An audit log asked for by name must be kept; the default one is kept
+   * when it can be, and its trouble said. */
+  if (o->audit && !off) return SERVER_EINVAL;
+  log_report(LOG_WARN, "audit", "%s; auditing off", error);
+  return SERVER_OK;
+}
+
+void engine_host_forward_audit(EngineHost *self, EddiAuditSink forward, void *closure) {
+  self->audit_forward = forward;
+  self->audit_forward_closure = closure;
 }
 
 /* ------------------------------------------------------------ lifecycle */

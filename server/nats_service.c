@@ -131,6 +131,19 @@ static void nats_service__session_event(void *closure, const EddiSessionEvent *e
   eddi_link_publish_session_event(self->link, event);
 }
 
+/* ------------------------------------------------------------- audit */
+
+/* Owner thread: an audit line, published as it is written to the file. */
+static void nats_service__audit_line(void *closure, const char *line, size_t len) {
+  NatsService *self = closure;
+  eddi_link_publish(self->link, self->audit_subject, line, len);
+}
+
+void nats_service_publish_audit(NatsService *self, const char *subject) {
+  self->audit_subject = subject;
+  engine_host_forward_audit(self->host, nats_service__audit_line, self);
+}
+
 /* ----------------------------------------------------------- lifecycle */
 
 static int nats_service__connect(NatsService *self, const char *url) {

@@ -39,6 +39,7 @@ typedef struct NatsService {
   char instance_subject[EDDI_LINK_SUBJECT_MAX]; /* eddi.<id>.cmd */
   EddiLinkBodyRules rules;
   NatsCommandEndpoint commands[NATS_COMMAND_ENDPOINTS];
+  const char *audit_subject; /* --audit-subject, or NULL */
 } NatsService;
 
 /* Connect to url (retrying in the background if it is down), share
@@ -46,6 +47,9 @@ typedef struct NatsService {
  * The host's session events are published from now on. */
 int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpoints,
                        const char *url, const char *instance_id);
+/* Publish every audit line of the host's engine on subject (borrowed for
+ * the service's life). Before the owner thread starts. */
+void nats_service_publish_audit(NatsService *self, const char *subject);
 /* Once every part has subscribed: make sure the server has it all, and say
  * so in the log (clients wait for that line). */
 void nats_service_announce(NatsService *self);
