@@ -26,8 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lang/reply.h"
 #include "core/utf8.h"
+#include "lang/reply.h"
+#include "session/engine.h"
 
 #define BRIDGE_QUEUE_GROUP "eddi"
 #define BRIDGE_CMD_SUBJECT "eddi.cmd"
@@ -35,8 +36,6 @@
 /* "eddi." + instance + ".cmd" */
 #define BRIDGE_SUBJECT_MAX (EDDI_NATS_INSTANCE_MAX + 16)
 #define BRIDGE_SUBSCRIPTIONS 2
-/* The sender of a plain-text request, as in eddi-server. */
-#define BRIDGE_ANONYMOUS_SENDER "anonymous"
 /* Log lines waiting for Emacs; more are dropped (a flapping server must not
  * grow the queue without bound). */
 #define BRIDGE_LOG_MAX 32
@@ -528,54 +527,24 @@ void eddi_nats_name_instance(EddiReply *reply, const char *text, size_t len,
 
 /* ---------------------------------------------------------------- the Emacs thread */
 
-/* Who runs item, as eddi-server routes: a named session runs as its
- * sender; one that is not here is refused unless the message starts it. */
-static int bridge__route(NatsBridgeItem *item, const EddiEngine *engine, EddiError *err) {
-  if (item->session) {
-    EddiSession *session = eddi_sessions_by_name(&engine->sessions, item->session);
-    if (session) {
-      if (item->sender && strcmp(item->sender, session->sender) != 0)
-        return eddi_error_set(err, EDDI_ESTATE, "Session %s belongs to another sender",
-                              item->session);
-      if (!item->sender) item->sender = bridge__copy(session->sender, strlen(session->sender));
+NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self) {
+  pthread_mutex_lock(&self->mutex);
+  NatsBridgeItem *item = self->head;
+  if (item) {
+    self->head = item->next;
+    if (!self->head) self->tail = NULL;
+    if (item->kind == NATS_ITEM_LOG) {
+      self->logs--;
+      item->next = NULL;
     } else {
-      BridgeStart start = {0, -1, NULL, 0};
-      eddi_each_command(item->text, item->len, bridge__find_start, &start);
-      if (start.found != 0 || start.name_len != strlen(item->session) ||
-          strncmp(start.name, item->session, start.name_len) != 0)
-        return eddi_error_set(err, EDDI_ENOENT, "Session %s not found", item->session);
+      item->next = self->in_flight;
+      self->in_flight = item;
     }
+  } else {
+    self->wake_pending = false;
   }
-  item->run_as = item->sender ? item->sender : BRIDGE_ANONYMOUS_SENDER;
-  return 0;
-}
-
-NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self, const EddiEngine *engine) {
-  for (;;) {
-    pthread_mutex_lock(&self->mutex);
-    NatsBridgeItem *item = self->head;
-    if (item) {
-      self->head = item->next;
-      if (!self->head) self->tail = NULL;
-      if (item->kind == NATS_ITEM_LOG) {
-        self->logs--;
-        item->next = NULL;
-      } else {
-        item->next = self->in_flight;
-        self->in_flight = item;
-      }
-    } else {
-      self->wake_pending = false;
-    }
-    pthread_mutex_unlock(&self->mutex);
-    if (!item || item->kind == NATS_ITEM_LOG) return item;
-
-    EddiError err = {0};
-    if (bridge__route(item, engine, &err) == 0) return item;
-    char *fail = eddi_fail_format(&err);
-    eddi_nats_bridge_reply(self, item->id, fail, strlen(fail));
-    eddi_free(fail);
-  }
+  pthread_mutex_unlock(&self->mutex);
+  return item;
 }
 
 int eddi_nats_bridge_reply(NatsBridge *self, uint64_t id, const char *text, size_t len) {

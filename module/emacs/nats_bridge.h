@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "session/engine.h"
+#include "eddi_backend.h"
 
 /* Longest instance id: letters, digits, '-' and '_', as eddi-server's --name. */
 #define EDDI_NATS_INSTANCE_MAX 64
@@ -33,6 +33,7 @@
 typedef struct NatsBridge NatsBridge;
 
 typedef struct {
+  EddiEngine *engine;
   const char *url;
   const char *instance;
   size_t max_queue;         /* past this many waiting requests: Fail "Busy, retry" */
@@ -52,7 +53,6 @@ typedef struct NatsBridgeItem {
   char *session;       /* from the JSON body, or NULL */
   char *text;          /* the EddiSpeak message, or the log line */
   size_t len;
-  const char *run_as;  /* set by eddi_nats_bridge_take: the sender to run it as */
 } NatsBridgeItem;
 
 /* Connect to config->url and subscribe. Fails (with err) when the first
@@ -61,12 +61,10 @@ typedef struct NatsBridgeItem {
 int eddi_nats_bridge_start(NatsBridge **out, const NatsBridgeConfig *config, EddiError *err);
 
 /* The next item, or NULL when the queue is empty (the next arrival wakes
- * Emacs again). A request is routed first: it names the sender to run it as
- * (from its session when it only names a session), or, when it cannot run
- * here, it is answered with a Fail and skipped. A request stays the
- * bridge's until eddi_nats_bridge_reply; a log line is the caller's, to
- * free with eddi_nats_bridge_item_free. */
-NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self, const EddiEngine *engine);
+ * Emacs again). A request is run through eddi_request_exec, which routes
+ * it. A request stays the bridge's until eddi_nats_bridge_reply; a log line
+ * is the caller's, to free with eddi_nats_bridge_item_free. */
+NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self);
 void eddi_nats_bridge_item_free(NatsBridgeItem *item);
 
 /* Publish the reply to request id and forget the request. EDDI_ENOENT when
