@@ -199,7 +199,7 @@ static int buffer__sync(void *backend, EddiDoc *doc, EddiError *err) {
     emacs_value args[3] = {env->make_integer(env, self->id),
                            env->make_integer(env, (intmax_t)eddi_doc_char_count(doc)),
                            self->needs_full ? sym_t : sym_nil};
-    emacs_value change;
+    emacs_value change = NULL; /* set when the call returns */
     int rc = eddi_emacs_funcall(self->call, sym_sync, 3, args, &change, err);
     if (rc < 0) return rc;
     if (!env->is_not_nil(env, change)) return 0;
@@ -300,7 +300,7 @@ int eddi_emacs_open_backend(void *context, const EddiBackendFile *file,
   emacs_value args[3] = {env->make_integer(env, self->id),
                          env->make_string(env, file->abs_path, (ptrdiff_t)strlen(file->abs_path)),
                          env->intern(env, buffer__coding(file))};
-  emacs_value content;
+  emacs_value content = NULL; /* set when the call returns */
   int rc = eddi_emacs_funcall(call, sym_open, 3, args, &content, err);
   if (rc < 0) {
     free(self); /* no buffer was made for the id */

@@ -223,12 +223,18 @@ bool eddi_jobs_may_pend(EddiEngine *self, bool may) {
   return before;
 }
 
-void eddi_jobs_hold(EddiEngine *self, const char *sender, const char *before,
-                    const EddiRequest *request, EddiReply *reply, bool failed, size_t rest) {
-  EddiJobs *jobs = self->jobs;
+/* The run the command that went pending left. */
+static JobRun *job__take_started(EddiJobs *jobs) {
   JobRun *run = jobs->started;
   EDDI_ASSERT(run); /* a command returned EDDI_EPENDING without eddi_job_start */
   jobs->started = NULL;
+  return run;
+}
+
+void eddi_jobs_hold(EddiEngine *self, const char *sender, const char *before,
+                    const EddiRequest *request, EddiReply *reply, bool failed, size_t rest) {
+  EddiJobs *jobs = self->jobs;
+  JobRun *run = job__take_started(jobs);
   JobLane *lane = job__lane(jobs, sender);
   if (!lane) {
     lane = eddi_calloc(1, sizeof *lane);
@@ -290,8 +296,7 @@ static void job__advance(EddiEngine *self, JobLane *lane) {
                                           &rest);
   eddi_jobs_may_pend(self, could);
   if (pending) {
-    lane->run = jobs->started;
-    jobs->started = NULL;
+    lane->run = job__take_started(jobs);
     lane->rest += rest;
     return;
   }

@@ -122,27 +122,24 @@ static const CommandSpec slow_commands[] = {
 
 /* ---------------------------------------------------------------- fixture */
 
-typedef struct {
-  char root[PATH_MAX];
-} Workspace;
+/* The workspace every test's engine serves (nothing in it is read). */
+static char jobs_root[PATH_MAX];
 
-static int workspace_setup(void **state) {
-  Workspace *ws = calloc(1, sizeof *ws);
-  unit_workspace_new(ws->root);
-  *state = ws;
+static int jobs_setup(void **state) {
+  unit_workspace_new(jobs_root);
   return 0;
 }
 
-static int workspace_teardown(void **state) {
-  Workspace *ws = *state;
-  unit_remove_tree(ws->root);
-  free(ws);
+static int jobs_teardown(void **state) {
+  unit_remove_tree(jobs_root);
   return 0;
 }
 
-static EddiEngine *engine_new(const Workspace *ws, bool waker) {
+/* An engine that knows Slow and SlowFail; with waker, long work answers
+ * later. */
+static EddiEngine *jobs_engine(bool waker) {
   char error[EDDI_ERROR_MAX] = "";
-  EddiEngine *engine = eddi_engine_new(ws->root, NULL, error, sizeof error);
+  EddiEngine *engine = eddi_engine_new(jobs_root, NULL, error, sizeof error);
   if (!engine) fail_msg("eddi_engine_new: %s", error);
   eddi_engine_set_extra_commands(engine, slow_commands,
                                  sizeof slow_commands / sizeof slow_commands[0]);
@@ -216,7 +213,7 @@ static void finished_free(Finished *finished) {
 static void test_job_without_waker_runs_at_once(void **state) {
   long live = unit_live();
   gate_reset(true);
-  EddiEngine *engine = engine_new(*state, false);
+  EddiEngine *engine = jobs_engine(false);
   assert_answered(request(engine, "a", NULL, "Start a\nSlow 3\nHelp Help", 1),
                   "Ok\nOk, Slow 6\n" HELP_HELP);
   char *reply = eddi_exec(engine, "a", "Slow 4", 6);
@@ -232,7 +229,7 @@ static void test_job_without_waker_runs_at_once(void **state) {
 static void test_job_other_sender_answered_meanwhile(void **state) {
   long live = unit_live();
   gate_reset(false);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   /* A's message waits for its work, replies before it included. */
   assert_null(request(engine, "a", NULL, "Start a\nSlow 2\nHelp Help", 1));
   /* B is not held up by it. */
@@ -263,7 +260,7 @@ static void test_job_other_sender_answered_meanwhile(void **state) {
 static void test_job_failed_finish_skips_the_rest(void **state) {
   long live = unit_live();
   gate_reset(true);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_answered(request(engine, "a", NULL, "Start a", 1), "Ok");
   assert_null(request(engine, "a", NULL, "SlowFail 1\nHelp Help", 2));
   gate_wait_wakes(1);
@@ -281,7 +278,7 @@ static void test_job_failed_finish_skips_the_rest(void **state) {
 static void test_job_rest_of_message_goes_pending_again(void **state) {
   long live = unit_live();
   gate_reset(true);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_null(request(engine, "a", NULL, "Start a\nSlow 1\nSlow 2\nHelp Help", 7));
   gate_wait_wakes(1);
   /* The first work's finish starts the second; the message is complete
@@ -303,7 +300,7 @@ static void test_job_rest_of_message_goes_pending_again(void **state) {
 static void test_job_start_reply_names_instance_when_complete(void **state) {
   long live = unit_live();
   gate_reset(true);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_int_equal(eddi_engine_set_instance(engine, "i1"), 0);
   assert_null(request(engine, "a", NULL, "Start a\nSlow 1", 1));
   /* The session is held at once; its start is told with the reply. */
@@ -322,7 +319,7 @@ static void test_job_start_reply_names_instance_when_complete(void **state) {
 static void test_job_session_ends_behind_its_work(void **state) {
   long live = unit_live();
   gate_reset(false);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_answered(request(engine, "a", NULL, "Start a", 1), "Ok");
   assert_null(request(engine, "a", NULL, "Slow 1", 2));
   /* The End waits behind the work, and so does what comes after it. */
@@ -349,7 +346,7 @@ static void test_job_session_ends_behind_its_work(void **state) {
 static void test_job_session_only_request_waits_for_its_sender(void **state) {
   long live = unit_live();
   gate_reset(false);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_answered(request(engine, "a", NULL, "Start s", 1), "Ok");
   assert_null(request(engine, "a", NULL, "Slow 1", 2));
   /* A request naming only the session is a's: it waits too. */
@@ -374,7 +371,7 @@ static void test_job_session_only_request_waits_for_its_sender(void **state) {
 static void test_job_exec_reply_waits_for_the_sender(void **state) {
   long live = unit_live();
   gate_reset(false);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_null(request(engine, "a", NULL, "Start a\nSlow 3", 1));
   pthread_t opener;
   assert_int_equal(pthread_create(&opener, NULL, gate_open_later, NULL), 0);
@@ -396,7 +393,7 @@ static void test_job_exec_reply_waits_for_the_sender(void **state) {
 static void test_job_engine_freed_while_work_runs(void **state) {
   long live = unit_live();
   gate_reset(false);
-  EddiEngine *engine = engine_new(*state, true);
+  EddiEngine *engine = jobs_engine(true);
   assert_null(request(engine, "a", NULL, "Start a\nSlow 1\nHelp Help", 1));
   assert_null(request(engine, "a", NULL, "Help Help", 2));
   pthread_t opener;
@@ -420,5 +417,5 @@ int main(void) {
       cmocka_unit_test(test_job_exec_reply_waits_for_the_sender),
       cmocka_unit_test(test_job_engine_freed_while_work_runs),
   };
-  return cmocka_run_group_tests(tests, workspace_setup, workspace_teardown);
+  return cmocka_run_group_tests(tests, jobs_setup, jobs_teardown);
 }
