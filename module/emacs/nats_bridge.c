@@ -226,7 +226,7 @@ static int bridge__connect(NatsBridge *self, const NatsBridgeConfig *config, cha
   }
   if (rc == 0) return 0;
   snprintf(error, error_size, "Cannot connect to %s: %s", config->url, why);
-  return EDDI_NATS_EIO;
+  return EDDI_EIO;
 }
 
 /* Close the connection and join every nats.c thread. */
@@ -258,7 +258,7 @@ int eddi_nats_bridge_start(NatsBridge **out, const NatsBridgeConfig *config, cha
     if (config->wake_fd >= 0) close(config->wake_fd);
     snprintf(error, error_size, "Instance name \"%s\" must be 1 to %d letters, digits, - or _",
              config->instance, EDDI_INSTANCE_NAME_MAX);
-    return EDDI_NATS_EINVAL;
+    return EDDI_EINVAL;
   }
   NatsBridge *self = calloc(1, sizeof *self);
   if (!self) abort();
@@ -272,7 +272,7 @@ int eddi_nats_bridge_start(NatsBridge **out, const NatsBridgeConfig *config, cha
   if (flags < 0 || fcntl(self->wake_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
     snprintf(error, error_size, "Cannot set up the channel to Emacs: %s", strerror(errno));
     bridge__free(self);
-    return EDDI_NATS_EINVAL;
+    return EDDI_EINVAL;
   }
 
   sigset_t old;
@@ -359,7 +359,7 @@ int eddi_nats_bridge_reply(NatsBridge *self, uint64_t id, const char *text, size
     self->requests--;
   }
   pthread_mutex_unlock(&self->mutex);
-  if (!item) return EDDI_NATS_ENOENT;
+  if (!item) return EDDI_ENOENT;
   sigset_t old;
   bridge__block_sigpipe(&old);
   eddi_link_publish(self->link, item->reply_subject, text, len);

@@ -35,11 +35,6 @@
 
 /* Requests waiting for Emacs when the caller gives no bound. */
 #define EDDI_NATS_QUEUE_DEFAULT 64
-/* What the bridge's functions return: 0 or one of these. */
-#define EDDI_NATS_EINVAL (-2) /* a bad instance name or channel */
-#define EDDI_NATS_EIO (-3)    /* the server cannot be reached */
-#define EDDI_NATS_ENOENT (-4) /* no such request waits for its reply */
-
 typedef struct NatsBridge NatsBridge;
 
 typedef struct {
@@ -80,7 +75,7 @@ NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self);
 void eddi_nats_bridge_item_free(NatsBridgeItem *item);
 
 /* Publish the reply to request id and forget the request.
- * EDDI_NATS_ENOENT when no such request is waiting for its reply. */
+ * EDDI_ENOENT when no such request is waiting for its reply. */
 int eddi_nats_bridge_reply(NatsBridge *self, uint64_t id, const char *text, size_t len);
 
 /* Tell other instances on eddi.session.events that a session started here

@@ -319,11 +319,18 @@ static bool request__admit(EddiEngine *self, const EddiRequest *request, char *s
 }
 
 void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *reply) {
+  if (eddi_jobs_queue(self, request, reply)) return; /* behind its sender's long work */
   char sender[EDDI_SENDER_NAME_MAX + 1];
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
   const char *borrowed = eddi_engine_session_of(self, sender);
   char *before = borrowed ? eddi_strdup(borrowed) : NULL;
-  eddi_exec_reply(self, sender, request->text, request->len, reply);
+  eddi_engine_run_request(self, sender, before, request, reply);
+  if (!reply->pending) eddi_request_finish(self, sender, before, request, reply);
+  eddi_free(before);
+}
+
+void eddi_request_finish(EddiEngine *self, const char *sender, const char *before,
+                         const EddiRequest *request, EddiReply *reply) {
   const char *after = eddi_engine_session_of(self, sender);
   bool changed = (before == NULL) != (after == NULL) || (before && strcmp(before, after) != 0);
   if (changed) {
@@ -335,7 +342,6 @@ void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *
   EddiRequest named = *request;
   if (!named.session && before && !after) named.session = before;
   request__audit(self, &named, sender, reply, false);
-  eddi_free(before);
 }
 
 /* ------------------------------------------------------------ calls */
@@ -387,6 +393,7 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
   EddiCallOutcome ignored;
   if (!outcome) outcome = &ignored;
   memset(outcome, 0, sizeof *outcome);
+  eddi_jobs_wait(self, request); /* a call never answers late */
   char sender[EDDI_SENDER_NAME_MAX + 1];
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
 
