@@ -11,6 +11,8 @@ import { startNatsServer, startEddiServer, tempWorkspace, sleep } from "./helper
 
 const sc = StringCodec();
 const AUDIT_SUBJECT = "eddi.audit";
+// XXH3-64 of "x\n", as the engine stamps files.
+const A_TXT_HASH = "1bf67208bddf1edb";
 
 let nats, eddi, workspace, state, nc, published;
 
@@ -49,8 +51,8 @@ function timeless(line) {
 
 test("every request is audited, refused ones too, in the file and on NATS", async () => {
   assert.equal(await ask("eddi.cmd", { sender: "ann", text: "Start s1" }), "Ok, Instance alpha");
-  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann", text: 'Open Create a.txt\nInsert Block "x\\n"\nSave' }),
-    "Ok, At 0:0, Length 0\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 2");
+  const patch = "Patch\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n";
+  assert.match(await ask("eddi.alpha.cmd", { sender: "ann", text: patch }), /^Ok/);
   assert.equal(await ask("eddi.alpha.cmd", { session: "s1", text: "Status" }),
     'Fail "Session s1 belongs to another sender"');
   assert.equal(await ask("eddi.cmd", { sender: "mallory", text: "Start m" }), 'Fail "Sender mallory is not allowed"');
@@ -62,7 +64,7 @@ test("every request is audited, refused ones too, in the file and on NATS", asyn
   const base = { instance: "alpha", transport: "nats" };
   const expected = [
     { sender: "ann", session: "s1", ...base, commands: ["Start"], files: [], outcome: "ok" },
-    { sender: "ann", session: "s1", ...base, commands: ["Open", "Insert", "Save"],
+    { sender: "ann", session: "s1", ...base, commands: ["Patch"],
       files: [{ path: "a.txt", before: null, after: A_TXT_HASH }], outcome: "ok" },
     { sender: null, session: "s1", ...base, commands: ["Status"], files: [], outcome: "refused" },
     { sender: "mallory", session: null, ...base, commands: ["Start"], files: [], outcome: "refused" },
@@ -99,6 +101,3 @@ test("--audit off writes no file; --audit FILE writes there", async () => {
   other.remove();
   rmSync(dir, { recursive: true, force: true });
 });
-
-// XXH3-64 of "x\n", as the engine stamps files.
-const A_TXT_HASH = "";
