@@ -24,10 +24,6 @@
 #include "log.h"
 #include "server_error.h"
 
-#define MIZUKI_CONNECT_SUBJECT "mizuki.eddi.connection_request"
-#define MIZUKI_OPEN_SUBJECT "mizuki.stream.open"
-#define MIZUKI_UPDATE_SUBJECT "mizuki.stream.update"
-#define MIZUKI_APPEND_SUBJECT "mizuki.stream.append"
 /* The recipient name of eddi in a stream, whichever instance serves it. */
 #define MIZUKI_RECIPIENT "eddi"
 /* The version of each optional feature this build offers. */

@@ -18,6 +18,11 @@
 #include "endpoints.h"
 #include "engine_host.h"
 
+#define MIZUKI_CONNECT_SUBJECT "mizuki.eddi.connection_request"
+#define MIZUKI_OPEN_SUBJECT "mizuki.stream.open"
+#define MIZUKI_UPDATE_SUBJECT "mizuki.stream.update"
+#define MIZUKI_APPEND_SUBJECT "mizuki.stream.append"
+
 typedef struct {
   EddiLink *link;
   EngineHost *host;

@@ -146,7 +146,8 @@ void nats_service_publish_audit(NatsService *self, const char *subject) {
 
 /* ----------------------------------------------------------- lifecycle */
 
-static int nats_service__connect(NatsService *self, const char *url) {
+static int nats_service__connect(NatsService *self, const char *url,
+                                 const EddiLinkCredentials *auth) {
   const ServerOptions *o = self->host->options;
   EddiLinkOptions options = {
       .url = url,
@@ -162,6 +163,7 @@ static int nats_service__connect(NatsService *self, const char *url) {
       .listener = nats_service__on_notice,
       .closure = self,
   };
+  if (auth) eddi_link_credentials_apply(auth, &options);
   char why[EDDI_LINK_FAIL_MAX];
   if (eddi_link_connect(&self->link, &options, why, sizeof why) == 0) return SERVER_OK;
   log_report(LOG_ERROR, "nats", "cannot connect to %s: %s", url, why);
@@ -169,14 +171,15 @@ static int nats_service__connect(NatsService *self, const char *url) {
 }
 
 int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpoints,
-                       const char *url, const char *instance_id) {
+                       const char *url, const char *instance_id,
+                       const EddiLinkCredentials *auth) {
   memset(self, 0, sizeof *self);
   self->host = host;
   self->endpoints = endpoints;
   self->instance_id = instance_id;
   self->rules = (EddiLinkBodyRules){.max_bytes = host->options->max_message_bytes};
   eddi_link_instance_subject(self->instance_subject, sizeof self->instance_subject, instance_id);
-  int status = nats_service__connect(self, url);
+  int status = nats_service__connect(self, url, auth);
   if (status != SERVER_OK) return status;
 
   const char *names[NATS_COMMAND_ENDPOINTS] = {"cmd", "instance_cmd"};

@@ -44,9 +44,12 @@ typedef struct NatsService {
 
 /* Connect to url (retrying in the background if it is down), share
  * sessions with the other instances and subscribe the command subjects.
- * The host's session events are published from now on. */
+ * auth, when not NULL, replaces the options' authentication (the embedded
+ * default's own user). The host's session events are published from now
+ * on. */
 int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpoints,
-                       const char *url, const char *instance_id);
+                       const char *url, const char *instance_id,
+                       const EddiLinkCredentials *auth);
 /* Publish every audit line of the host's engine on subject (borrowed for
  * the service's life). Before the owner thread starts. */
 void nats_service_publish_audit(NatsService *self, const char *subject);

@@ -141,6 +141,7 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
   if (s == NATS_OK && o->tls_ca) s = natsOptions_LoadCATrustedCertificates(n, o->tls_ca);
   if (s == NATS_OK && o->tls_cert)
     s = natsOptions_LoadCertificatesChain(n, o->tls_cert, o->tls_key);
+  if (s == NATS_OK && o->inbox_prefix) s = natsOptions_SetCustomInboxPrefix(n, o->inbox_prefix);
   return s;
 }
 

@@ -30,6 +30,29 @@ bool eddi_link_instance_valid(const char *instance) {
   return true;
 }
 
+/* ------------------------------------------------------------ identity */
+
+void eddi_link_identity_subject(char *out, size_t out_size, const char *user,
+                                const char *instance) {
+  if (instance)
+    snprintf(out, out_size, EDDI_LINK_IDENTITY_PREFIX "%s.%s.cmd", user, instance);
+  else
+    snprintf(out, out_size, EDDI_LINK_IDENTITY_PREFIX "%s.cmd", user);
+}
+
+bool eddi_link_identity_of(const char *subject, char *out, size_t out_size) {
+  size_t prefix = strlen(EDDI_LINK_IDENTITY_PREFIX);
+  if (strncmp(subject, EDDI_LINK_IDENTITY_PREFIX, prefix) != 0) return false;
+  const char *user = subject + prefix;
+  size_t len = strcspn(user, ".");
+  /* nats-server delivers only subjects its permissions let the user
+   * publish, and a token holds no wildcard: an empty one is not a user. */
+  if (len == 0 || len >= out_size || user[len] != '.') return false;
+  memcpy(out, user, len);
+  out[len] = '\0';
+  return true;
+}
+
 /* ------------------------------------------------------------ checks */
 
 int eddi_link_check_bytes(const char *data, size_t len, size_t max_bytes, char *fail,
