@@ -130,7 +130,8 @@ int main(int argc, char **argv) {
     nats_started = true;
     if (nats_service_start(&nats, &host, &endpoints, url, instance_id,
                            embedded_auth.user ? &embedded_auth : NULL) != SERVER_OK ||
-        mizuki_streams_start(&mizuki, nats.link, &host, &endpoints, instance_id) != SERVER_OK ||
+        (!options_identity_from_subject(&options) &&
+         mizuki_streams_start(&mizuki, nats.link, &host, &endpoints, instance_id) != SERVER_OK) ||
         service_discovery_start(&discovery, nats.link, &endpoints, host.engine, instance_id) !=
             SERVER_OK)
       goto done;

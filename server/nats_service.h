@@ -4,6 +4,8 @@
  * Subjects (doc/protocol.org has the messages):
  *   eddi.cmd              request/reply, queue group "eddi": any instance
  *   eddi.<id>.cmd         request/reply to one instance (its sessions)
+ *   with --identity subject, eddi.u.<user>.cmd and eddi.u.<user>.<id>.cmd
+ *   instead: the sender is <user> (doc/security.org)
  *   eddi.session.events, eddi.session.sync   sessions across instances
  *
  * The protocol is the link's (eddi_link.h): this service reads each
@@ -36,7 +38,9 @@ typedef struct NatsService {
   EndpointTable *endpoints;
   EddiLink *link;
   const char *instance_id;
-  char instance_subject[EDDI_LINK_SUBJECT_MAX]; /* eddi.<id>.cmd */
+  /* eddi.<id>.cmd, or with --identity subject eddi.u.*.<id>.cmd */
+  char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  bool identity_from_subject;   /* the sender is the subject's user */
   EddiLinkBodyRules rules;
   NatsCommandEndpoint commands[NATS_COMMAND_ENDPOINTS];
   const char *audit_subject; /* --audit-subject, or NULL */

@@ -292,6 +292,13 @@ int eddi_link_subscribe(EddiLink *self, const char *subject, const char *queue,
 int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandler handler,
                              void *any_closure, void *instance_closure);
 
+/* The same with the sender's identity in the subject (--identity subject):
+ * eddi.u.*.cmd and eddi.u.*.<instance>.cmd; eddi_link_identity_of reads a
+ * message's user from its subject. */
+int eddi_link_serve_identity_commands(EddiLink *self, const char *instance,
+                                      EddiLinkHandler handler, void *any_closure,
+                                      void *instance_closure);
+
 /* Share sessions with the other instances: note their events into engine's
  * registry (eddi.session.events), answer their sync with the sessions held
  * here (eddi.session.sync), and ask the instances already serving for

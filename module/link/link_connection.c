@@ -224,11 +224,9 @@ static void link__on_command(void *closure, const EddiLinkMessage *message) {
   commands->handler(commands->closure, message);
 }
 
-int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandler handler,
-                             void *any_closure, void *instance_closure) {
-  char instance_subject[EDDI_LINK_SUBJECT_MAX];
-  eddi_link_instance_subject(instance_subject, sizeof instance_subject, instance);
-  const char *subjects[LINK_COMMAND_ENDPOINTS] = {EDDI_LINK_CMD_SUBJECT, instance_subject};
+/* Subscribe the two command subjects (any instance, this one) to handler. */
+static int link__serve(EddiLink *self, const char *const subjects[LINK_COMMAND_ENDPOINTS],
+                       EddiLinkHandler handler, void *any_closure, void *instance_closure) {
   void *closures[LINK_COMMAND_ENDPOINTS] = {any_closure, instance_closure};
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < LINK_COMMAND_ENDPOINTS; i++) {
@@ -237,6 +235,24 @@ int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandl
                              &self->commands[i]);
   }
   return rc;
+}
+
+int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandler handler,
+                             void *any_closure, void *instance_closure) {
+  char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  eddi_link_instance_subject(instance_subject, sizeof instance_subject, instance);
+  const char *const subjects[LINK_COMMAND_ENDPOINTS] = {EDDI_LINK_CMD_SUBJECT, instance_subject};
+  return link__serve(self, subjects, handler, any_closure, instance_closure);
+}
+
+int eddi_link_serve_identity_commands(EddiLink *self, const char *instance,
+                                      EddiLinkHandler handler, void *any_closure,
+                                      void *instance_closure) {
+  char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  eddi_link_identity_subject(instance_subject, sizeof instance_subject, "*", instance);
+  const char *const subjects[LINK_COMMAND_ENDPOINTS] = {EDDI_LINK_IDENTITY_ANY_SUBJECT,
+                                                        instance_subject};
+  return link__serve(self, subjects, handler, any_closure, instance_closure);
 }
 
 /* ------------------------------------------------------------ publishing */

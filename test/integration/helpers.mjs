@@ -83,7 +83,7 @@ export async function startEddiServer(args, { waitNats = true } = {}) {
     log.text += chunk.toString();
     if (process.env.EDDI_TEST_VERBOSE) process.stderr.write(chunk);
   });
-  if (waitNats) await waitForLine(child.stderr, /serving eddi\.cmd/, "eddi-server to subscribe");
+  if (waitNats) await waitForLine(child.stderr, /serving eddi\.(u\.\*\.)?cmd /, "eddi-server to subscribe");
   return {
     child,
     log,
