@@ -1,21 +1,74 @@
-;;; eddi-agent-tools.el --- the tools an eddi agent offers its model  -*- lexical-binding: t; -*-
+;;; eddi-agent-tools.el --- an eddi agent's session and the tools it offers its model  -*- lexical-binding: t; -*-
 
 ;; This file is part of eddi.
 
 ;;; Commentary:
 
-;; The tool table of `eddi-agent': the engine's own tools (their descriptions
-;; and schemas come from the module's table), the shell guard, the context
-;; providers and the todo list.  eddi-agent.el loads this file; it keeps the
-;; loop, the log and the UI.
+;; The agent session record, and the tool table of `eddi-agent': the
+;; engine's own tools (their descriptions and schemas come from the module's
+;; table), the shell guard, the context providers and the todo list.
+;; eddi-agent.el loads this file; it keeps the options, the loop, the log and
+;; the UI.
 
 ;;; Code:
 
 (require 'cl-lib)
 (require 'subr-x)
 
+(declare-function eddi-exec "eddi" (commands &optional sender))
+(declare-function eddi-module-tools "ext:eddi-module")
+(declare-function eddi-agent-backend-json-parse "eddi-agent-backend" (text))
+(declare-function eddi-agent--ui-todos "eddi-agent" (session))
+
 (defvar eddi-agent-shell-timeout)
 (defvar eddi-agent-workflow-states)
+
+;;;; Sessions
+
+(cl-defstruct (eddi-agent-session (:constructor eddi-agent-session--create) (:copier nil))
+  "One agent session: a task, its conversation, its guards' counters."
+  (id nil :documentation "A name, also the eddi sender and session name.")
+  (task nil :documentation "What the user asked for.")
+  (backend nil :documentation "The wire format, `anthropic' or `openai'.")
+  (url nil :documentation "The model API endpoint.")
+  (model nil :documentation "The model name.")
+  (key nil :documentation "The API key, or nil.")
+  (system nil :documentation "The system prompt.")
+  (tools nil :documentation "The tools this engine supports (see `eddi-agent--supported-tools').")
+  (directory nil :documentation "The workspace root.")
+  (origin nil :documentation "The buffer that was current when the session started.")
+  (state 'planning :documentation "The workflow state, `planning' or `executing'.")
+  (status 'running :documentation "`running', or how it ended (see `eddi-agent-run').")
+  (message nil :documentation "The model's final message, or why the session stopped.")
+  (history nil :documentation "The neutral conversation, newest first.")
+  (todos nil :documentation "Todos (ID TEXT STATUS), newest first.")
+  (calls 0 :documentation "Tool calls so far.")
+  (last-key nil :documentation "The last call's tool and arguments.")
+  (identical 0 :documentation "Identical calls in a row.")
+  (same-tool 0 :documentation "Calls of the last tool in a row.")
+  (errors nil :documentation "A table: error text to count.")
+  (input-tokens 0 :documentation "Tokens of all requests.")
+  (output-tokens 0 :documentation "Tokens the model wrote.")
+  (start nil :documentation "When the session started.")
+  (expired nil :documentation "Non-nil once the wall clock ran out.")
+  (busy nil :documentation "Non-nil while tool calls run.")
+  (request nil :documentation "The model request in flight.")
+  (timers nil :documentation "The session's timers.")
+  (buffer nil :documentation "The *eddi-agent* buffer.")
+  (log-file nil :documentation "Where the log was saved."))
+
+(defvar eddi-agent--current nil
+  "The running session, or nil.")
+
+(defvar eddi-agent-last-session nil
+  "The most recent session, running or ended.")
+
+(defvar eddi-agent--counter 0
+  "Sessions started in this Emacs, to name them.")
+
+(defun eddi-agent--elapsed (session)
+  "Seconds since SESSION started."
+  (float-time (time-subtract nil (eddi-agent-session-start session))))
 
 ;;;; Tools
 
