@@ -382,6 +382,12 @@ static void fs__sync_dir(int dir_fd) {
   if (fd >= 0) fsync(fd), close(fd);
 }
 
+/* Whether current is what expected stamped with more appended to it. */
+static bool fs__grew_from(const StrBuf *current, const EddiFileStamp *expected) {
+  return expected->exists && (size_t)expected->size < current->len &&
+         XXH3_64bits(current->data, (size_t)expected->size) == expected->hash;
+}
+
 /* What is at leaf now: its descriptor (or -1 when missing) and stamp. */
 static int fs__current(int dir_fd, const char *leaf, size_t max_bytes, int *fd,
                        EddiFileStamp *stamp, StrBuf *bytes, EddiError *err) {
@@ -464,18 +470,52 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   char temp[EDDI_FS_PATH_MAX] = "";
 
   FsWatch watch = {-1, 0};
+  bool carried = false;
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
   if (rc == 0) fs__watch_start(&watch, old_fd);
-  if (rc == 0 && !eddi_fs_stamp_same(&now, expected))
-    rc = fs__changed(conflict, &current, &now, rel, err);
+  eddi_strbuf_append(&mine, bytes, len);
+  if (rc == 0 && !eddi_fs_stamp_same(&now, expected)) {
+    /* Appended to since eddi read it: eddi's bytes take the tail too. */
+    if (fs__grew_from(&current, expected)) {
+      eddi_strbuf_append(&mine, current.data + expected->size,
+                         current.len - (size_t)expected->size);
+      carried = true;
+    } else {
+      rc = fs__changed(conflict, &current, &now, rel, err);
+    }
+  }
   if (rc == 0)
-    rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, temp, sizeof temp, &new_fd, err);
+    rc = fs__temp_write(dir_fd, leaf, mine.data ? mine.data : "", mine.len, mode, temp,
+                        sizeof temp, &new_fd, err);
   if (rc < 0) goto done;
 
-  /* Just before the rename: the same file, untouched, and no writer in it. */
-  bool quiet = fs__quiet(old_fd);
-  if (!fs__still(dir_fd, leaf, old_fd, &now)) {
+  /* Just before the rename: the same file, untouched, and no writer in it.
+   * An append that lands meanwhile goes into the new file too. */
+  bool quiet = false;
+  for (int tries = 0;; tries++) {
+    quiet = fs__quiet(old_fd);
+    if (fs__still(dir_fd, leaf, old_fd, &now)) break;
     fs__unquiet(old_fd, quiet);
+    StrBuf later = {0};
+    EddiFileStamp later_stamp;
+    bool appended = false;
+    struct stat at_path, through_fd;
+    if (old_fd >= 0 && tries < EDDI_FS_REPLACE_TRIES && fstatat(dir_fd, leaf, &at_path, 0) == 0 &&
+        fstat(old_fd, &through_fd) == 0 && at_path.st_ino == through_fd.st_ino &&
+        at_path.st_dev == through_fd.st_dev &&
+        eddi_fs_stamp_fd(old_fd, max_bytes, &later_stamp, &later, err) == 0)
+      appended = later.len > current.len && memcmp(later.data, current.data ? current.data : "",
+                                                  current.len) == 0;
+    if (appended && fs__write_all(new_fd, later.data + current.len, later.len - current.len) == 0 &&
+        fsync(new_fd) == 0) {
+      eddi_strbuf_append(&mine, later.data + current.len, later.len - current.len);
+      eddi_strbuf_free(&current);
+      current = later;
+      now = later_stamp;
+      carried = true;
+      continue;
+    }
+    eddi_strbuf_free(&later);
     unlinkat(dir_fd, temp, 0);
     if (old_fd >= 0) close(old_fd);
     rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
@@ -503,11 +543,9 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   /* Right after: a write that reached the old file in between is theirs.
    * An append is carried over to the new file (appended there, as the
    * writer meant); any other change is put back and refused. */
-  bool carried = false;
-  /* What eddi wrote: its bytes and the appends it carried over. A write
-   * that reaches the new file afterwards is not eddi's, and the stamp must
-   * not say it is, or the next replace would write over it unseen. */
-  eddi_strbuf_append(&mine, bytes, len);
+  /* mine is what eddi wrote: its bytes and the appends it carried over. A
+   * write that reaches the new file afterwards is not eddi's, and the stamp
+   * must not say it is, or the next replace would write over it unseen. */
   for (int tries = 0; old_fd >= 0; tries++) {
     struct stat after;
     if (fstat(old_fd, &after) < 0 || fs__untouched(&now, &after)) break;
