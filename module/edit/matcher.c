@@ -1,6 +1,9 @@
 /* matcher.c - tolerant block matching and line splices; see matcher.h. */
 #include "edit/matcher.h"
 
+#include <limits.h>
+
+#include "core/diff.h"
 #include "core/utf8.h"
 
 /* Columns a tab advances to when indentation is compared or rebuilt. */
@@ -55,24 +58,6 @@ static size_t match__columns(const char *bytes, size_t len) {
 }
 
 /* ---------------------------------------------------------------- hunks */
-
-void eddi_hunk_from_blocks(EddiHunk *self, const EddiLineList *old_lines,
-                           const EddiLineList *new_lines) {
-  size_t n = old_lines->len, m = new_lines->len, head = 0, tail = 0;
-  while (head < n && head < m && line__same(&old_lines->items[head], &new_lines->items[head]))
-    head++;
-  while (tail < n - head && tail < m - head &&
-         line__same(&old_lines->items[n - 1 - tail], &new_lines->items[m - 1 - tail]))
-    tail++;
-  for (size_t i = 0; i < head; i++)
-    array_push(self, ((EddiHunkLine){HUNK_CONTEXT, old_lines->items[i]}));
-  for (size_t i = head; i < n - tail; i++)
-    array_push(self, ((EddiHunkLine){HUNK_DELETE, old_lines->items[i]}));
-  for (size_t i = head; i < m - tail; i++)
-    array_push(self, ((EddiHunkLine){HUNK_ADD, new_lines->items[i]}));
-  for (size_t i = n - tail; i < n; i++)
-    array_push(self, ((EddiHunkLine){HUNK_CONTEXT, old_lines->items[i]}));
-}
 
 void eddi_hunk_old_side(const EddiHunk *self, EddiLineList *out) {
   for (size_t i = 0; i < self->len; i++)
@@ -178,20 +163,55 @@ static void match__forms_free(MatchForms *self) {
   eddi_strbuf_free(&self->store);
 }
 
-/* At the indentation level every non-blank pair must be shifted by the same
- * number of columns: a block quoted with its inner lines re-nested is not
- * the same block. */
-static bool match__consistent_shift(const EddiLine *file, const EddiLine *pattern, size_t count) {
-  bool have = false;
-  long shift = 0;
-  for (size_t k = 0; k < count; k++) {
+/* How far the quoted lines' indentation is from a candidate's, lower
+ * first: MATCH_RANK_EXACT when every line is indented with the file's own
+ * bytes; 1 + 2 * |shift| when every non-blank line is shifted by the same
+ * columns (0 columns in other bytes, spaces for tabs, rank 1); after those,
+ * MATCH_RANK_RESCALED + the widest difference when the quote keeps the
+ * file's nesting with other widths (two spaces a level for four, tabs of
+ * eight columns): each quoted indentation stands for one of the file's, in
+ * the same order. MATCH_RANK_INCONSISTENT otherwise: a quote with a line
+ * re-nested (moved into or out of its block) is not the same block, at any
+ * level. */
+#define MATCH_RANK_EXACT 0
+#define MATCH_RANK_RESCALED (SIZE_MAX / 2)
+#define MATCH_RANK_INCONSISTENT SIZE_MAX
+
+typedef struct {
+  long quoted, file; /* columns */
+} IndentLevel;
+
+static size_t match__indent_rank(const EddiLine *file, const EddiLine *pattern, size_t count) {
+  Array(IndentLevel) levels = {0};
+  bool same_bytes = true, uniform = true, nested = true;
+  long shift = 0, widest = 0;
+  for (size_t k = 0; k < count && nested; k++) {
     if (match__blank(&pattern[k]) || match__blank(&file[k])) continue;
-    long f = (long)match__columns(file[k].bytes, match__indent_len(&file[k]));
-    long p = (long)match__columns(pattern[k].bytes, match__indent_len(&pattern[k]));
-    if (!have) shift = f - p, have = true;
-    else if (f - p != shift) return false;
+    EddiLine f = {file[k].bytes, match__indent_len(&file[k])};
+    EddiLine p = {pattern[k].bytes, match__indent_len(&pattern[k])};
+    same_bytes = same_bytes && line__same(&f, &p);
+    IndentLevel level = {(long)match__columns(p.bytes, p.len),
+                         (long)match__columns(f.bytes, f.len)};
+    long d = level.file - level.quoted;
+    if (!levels.len) shift = d;
+    else if (d != shift) uniform = false;
+    widest = EDDI_MAX(widest, labs(d));
+    size_t i = 0;
+    while (i < levels.len && levels.items[i].quoted != level.quoted) i++;
+    if (i == levels.len) array_push(&levels, level);
+    else nested = levels.items[i].file == level.file;
   }
-  return true;
+  /* Deeper in the quote must be deeper in the file, level for level. */
+  for (size_t i = 0; i < levels.len && nested && !uniform; i++)
+    for (size_t j = i + 1; j < levels.len && nested; j++) {
+      const IndentLevel *x = &levels.items[i], *y = &levels.items[j];
+      nested = x->file != y->file && (x->quoted < y->quoted) == (x->file < y->file);
+    }
+  array_free(&levels);
+  if (!nested) return MATCH_RANK_INCONSISTENT;
+  if (same_bytes) return MATCH_RANK_EXACT;
+  if (uniform) return 1 + 2 * (size_t)labs(shift);
+  return MATCH_RANK_RESCALED + (size_t)widest;
 }
 
 int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
@@ -214,14 +234,17 @@ int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
       f = fforms.lines.items;
       p = pforms.lines.items;
     }
-    size_t found = 0;
+    /* Of the places that fit, the ones indented closest to the quote. */
+    size_t found = 0, best = MATCH_RANK_INCONSISTENT;
     for (size_t s = 0; s + first <= last; s++) {
       size_t k = 0;
       while (k < plen && line__same(&f[s + k], &p[k])) k++;
       if (k < plen) continue;
-      if (level == MATCH_INDENT &&
-          !match__consistent_shift(file->items + first + s, pattern->items, plen))
-        continue;
+      size_t rank = level == MATCH_EXACT
+                        ? MATCH_RANK_EXACT
+                        : match__indent_rank(file->items + first + s, pattern->items, plen);
+      if (rank == MATCH_RANK_INCONSISTENT || rank > best) continue;
+      if (rank < best) best = rank, found = 0;
       if (found < EDDI_MATCH_CANDIDATES_MAX) out->candidates[found] = first + s;
       found++;
     }
@@ -277,29 +300,85 @@ typedef struct {
   EddiLine to;   /* the file's, for the same line */
 } IndentPair;
 
+/* How added lines are indented after a match: the quoted lines'
+ * indentations beside the file's for the same lines. A quote whose every
+ * line is indented as the file is found no shift to apply: its added lines
+ * keep the payload's bytes. */
+typedef struct {
+  Array(IndentPair) pairs;
+  bool tabs;     /* the file indents with tabs */
+  bool reindent; /* some quoted line is indented otherwise than the file */
+} IndentPlan;
+
+/* The plan for quoted lines old matched at file lines [start, ...). */
+static void indent__plan(IndentPlan *self, const EddiLineList *file, size_t start,
+                         const EddiLineList *old) {
+  memset(self, 0, sizeof *self);
+  for (size_t i = 0; i < old->len; i++) {
+    const EddiLine *f = &file->items[start + i], *p = &old->items[i];
+    if (match__blank(f) || match__blank(p)) continue;
+    EddiLine fi = {f->bytes, match__indent_len(f)}, pi = {p->bytes, match__indent_len(p)};
+    if (fi.len && fi.bytes[0] == '\t') self->tabs = true;
+    if (!line__same(&fi, &pi)) self->reindent = true;
+    bool known = false;
+    for (size_t k = 0; k < self->pairs.len && !known; k++)
+      known = line__same(&self->pairs.items[k].from, &pi);
+    if (!known) array_push(&self->pairs, ((IndentPair){pi, fi}));
+  }
+}
+
+static void indent__plan_free(IndentPlan *self) { array_free(&self->pairs); }
+
+/* The shift for an indentation the quote did not use: that of the
+ * deepest quoted indentation at or above it in columns (the shallowest when
+ * none is), so a line nested under a known one stays nested under it. */
+static long indent__shift_at(const IndentPlan *self, const EddiLine *indent) {
+  long cols = (long)match__columns(indent->bytes, indent->len);
+  long below = -1, below_shift = 0, above = LONG_MAX, above_shift = 0;
+  for (size_t k = 0; k < self->pairs.len; k++) {
+    const IndentPair *pair = &self->pairs.items[k];
+    long from = (long)match__columns(pair->from.bytes, pair->from.len);
+    long shift = (long)match__columns(pair->to.bytes, pair->to.len) - from;
+    if (from <= cols && from > below) below = from, below_shift = shift;
+    if (from > cols && from < above) above = from, above_shift = shift;
+  }
+  return below >= 0 ? below_shift : above_shift;
+}
+
+/* An added line as it goes into the file, with its '\n': an indentation the
+ * quote used becomes the file's for it, another one moves as the nearest
+ * one above it did, in the file's tabs or spaces. */
+static void indent__render(const IndentPlan *self, const EddiLine *line, StrBuf *out) {
+  size_t lead = match__indent_len(line);
+  if (!self->reindent || match__blank(line)) {
+    eddi_strbuf_append(out, line->bytes, line->len);
+    eddi_strbuf_putc(out, '\n');
+    return;
+  }
+  EddiLine pi = {line->bytes, lead};
+  const EddiLine *mapped = NULL;
+  for (size_t k = 0; k < self->pairs.len && !mapped; k++)
+    if (line__same(&self->pairs.items[k].from, &pi)) mapped = &self->pairs.items[k].to;
+  if (mapped) {
+    eddi_strbuf_append(out, mapped->bytes, mapped->len);
+  } else {
+    long cols = (long)match__columns(line->bytes, lead) + indent__shift_at(self, &pi);
+    if (cols < 0) cols = 0;
+    for (long c = 0; self->tabs && c + MATCH_TAB_WIDTH <= cols; c += MATCH_TAB_WIDTH)
+      eddi_strbuf_putc(out, '\t');
+    for (long c = self->tabs ? cols % MATCH_TAB_WIDTH : cols; c > 0; c--)
+      eddi_strbuf_putc(out, ' ');
+  }
+  eddi_strbuf_append(out, line->bytes + lead, line->len - lead);
+  eddi_strbuf_putc(out, '\n');
+}
+
 void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const EddiHunk *hunk,
                        StrBuf *out) {
-  bool reindent = match->level >= MATCH_INDENT;
-  Array(IndentPair) pairs = {0};
-  long shift = 0;
-  bool have_shift = false, tabs = false;
-  if (reindent) {
-    size_t at = match->start;
-    for (size_t i = 0; i < hunk->len; i++) {
-      if (hunk->items[i].kind == HUNK_ADD) continue;
-      const EddiLine *f = &file->items[at++], *p = &hunk->items[i].line;
-      if (match__blank(f) || match__blank(p)) continue;
-      EddiLine fi = {f->bytes, match__indent_len(f)}, pi = {p->bytes, match__indent_len(p)};
-      if (fi.len && fi.bytes[0] == '\t') tabs = true;
-      if (!have_shift) {
-        shift = (long)match__columns(fi.bytes, fi.len) - (long)match__columns(pi.bytes, pi.len);
-        have_shift = true;
-      }
-      bool known = false;
-      for (size_t k = 0; k < pairs.len && !known; k++) known = line__same(&pairs.items[k].from, &pi);
-      if (!known) array_push(&pairs, ((IndentPair){pi, fi}));
-    }
-  }
+  EddiLineList old = {0};
+  eddi_hunk_old_side(hunk, &old);
+  IndentPlan plan;
+  indent__plan(&plan, file, match->start, &old);
   size_t at = match->start;
   for (size_t i = 0; i < hunk->len; i++) {
     const EddiHunkLine *h = &hunk->items[i];
@@ -307,33 +386,78 @@ void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const E
       eddi_strbuf_append(out, file->items[at].bytes, file->items[at].len);
       eddi_strbuf_putc(out, '\n');
     }
-    if (h->kind != HUNK_ADD) {
-      at++;
-      continue;
-    }
-    const EddiLine *line = &h->line;
-    size_t lead = match__indent_len(line);
-    if (!reindent || match__blank(line)) {
-      eddi_strbuf_append(out, line->bytes, line->len);
-    } else {
-      EddiLine pi = {line->bytes, lead};
-      const EddiLine *mapped = NULL;
-      for (size_t k = 0; k < pairs.len && !mapped; k++)
-        if (line__same(&pairs.items[k].from, &pi)) mapped = &pairs.items[k].to;
-      if (mapped) {
-        eddi_strbuf_append(out, mapped->bytes, mapped->len);
-      } else {
-        long cols = (long)match__columns(line->bytes, lead) + shift;
-        if (cols < 0) cols = 0;
-        for (long c = 0; tabs && c + MATCH_TAB_WIDTH <= cols; c += MATCH_TAB_WIDTH)
-          eddi_strbuf_putc(out, '\t');
-        for (long c = tabs ? cols % MATCH_TAB_WIDTH : cols; c > 0; c--) eddi_strbuf_putc(out, ' ');
-      }
-      eddi_strbuf_append(out, line->bytes + lead, line->len - lead);
-    }
+    if (h->kind == HUNK_ADD) indent__render(&plan, &h->line, out);
+    else at++;
+  }
+  indent__plan_free(&plan);
+  array_free(&old);
+}
+
+/* ---------------------------------------------------------------- hunks from blocks */
+
+/* n lines as one text of '\n'-ended lines, for the line diff. */
+static void hunk__join(const EddiLine *lines, size_t n, StrBuf *out) {
+  eddi_strbuf_clear(out);
+  eddi_strbuf_puts(out, "");
+  for (size_t i = 0; i < n; i++) {
+    eddi_strbuf_append(out, lines[i].bytes, lines[i].len);
     eddi_strbuf_putc(out, '\n');
   }
-  array_free(&pairs);
+}
+
+/* The hunk lines for old[a, a_end) -> new[b, b_end) (a stretch where the
+ * file and the rendered new lines differ): lines the quote and the new
+ * version share, byte for byte, are context; the rest deleted and added. */
+static void hunk__from_payload(EddiHunk *self, const EddiLineList *old, size_t a, size_t a_end,
+                               const EddiLineList *new_lines, size_t b, size_t b_end) {
+  StrBuf x = {0}, y = {0};
+  hunk__join(old->items + a, a_end - a, &x);
+  hunk__join(new_lines->items + b, b_end - b, &y);
+  EddiDiffHunks diff = {0};
+  eddi_diff_hunks(x.data, x.len, y.data, y.len, &diff);
+  size_t base = a;
+  for (size_t d = 0; d <= diff.len; d++) {
+    const EddiDiffHunk *h = d < diff.len ? &diff.items[d] : NULL;
+    size_t until = h ? base + h->a_start : a_end;
+    for (; a < until; a++, b++) array_push(self, ((EddiHunkLine){HUNK_CONTEXT, old->items[a]}));
+    if (!h) break;
+    for (size_t k = 0; k < h->a_count; k++, a++)
+      array_push(self, ((EddiHunkLine){HUNK_DELETE, old->items[a]}));
+    for (size_t k = 0; k < h->b_count; k++, b++)
+      array_push(self, ((EddiHunkLine){HUNK_ADD, new_lines->items[b]}));
+  }
+  array_free(&diff);
+  eddi_strbuf_free(&x);
+  eddi_strbuf_free(&y);
+}
+
+void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMatch *match,
+                          const EddiLineList *old, const EddiLineList *new_lines) {
+  EDDI_ASSERT(match->count == old->len && match->start + old->len <= file->len);
+  /* First the file's lines against the new ones as they would be written:
+   * a line equal there is kept whatever the quote made of it. */
+  IndentPlan plan;
+  indent__plan(&plan, file, match->start, old);
+  StrBuf written = {0}, kept = {0};
+  eddi_strbuf_puts(&written, "");
+  for (size_t j = 0; j < new_lines->len; j++) indent__render(&plan, &new_lines->items[j], &written);
+  indent__plan_free(&plan);
+  hunk__join(file->items + match->start, match->count, &kept);
+  EddiDiffHunks diff = {0};
+  eddi_diff_hunks(kept.data, kept.len, written.data, written.len, &diff);
+  /* Then, where they differ, the quote against the new version. */
+  size_t a = 0, b = 0;
+  for (size_t d = 0; d <= diff.len; d++) {
+    const EddiDiffHunk *h = d < diff.len ? &diff.items[d] : NULL;
+    size_t until = h ? h->a_start : old->len;
+    for (; a < until; a++, b++) array_push(self, ((EddiHunkLine){HUNK_CONTEXT, old->items[a]}));
+    if (!h) break;
+    hunk__from_payload(self, old, a, a + h->a_count, new_lines, b, b + h->b_count);
+    a += h->a_count, b += h->b_count;
+  }
+  array_free(&diff);
+  eddi_strbuf_free(&written);
+  eddi_strbuf_free(&kept);
 }
 
 void eddi_lines_format(const EddiLineList *lines, size_t start, size_t count, size_t width,

@@ -14,9 +14,14 @@
  * content mismatch. Two places that fit at the same level are ambiguous and
  * refused with both line numbers; the first is never taken.
  *
+ * Every level above exact also needs the quoted lines' indentation to be
+ * the file's shifted by one number of columns (a re-nested quote is another
+ * block), and among places that fit at a level the one indented closest to
+ * the quote wins; a tie is still ambiguous.
+ *
  * Rendering keeps the file's own bytes for every line the edit keeps
- * (context), and re-indents added lines when the match went through an
- * indentation difference, in the file's own style. Texts are LF text as
+ * (context), and re-indents added lines only when the match found the
+ * quote indented otherwise than the file, in the file's own style. Texts are LF text as
  * documents hold them; the disk backend restores CRLF and BOM on save.
  */
 #ifndef EDDI_EDIT_MATCHER_H
@@ -54,10 +59,6 @@ typedef struct {
 
 typedef Array(EddiHunkLine) EddiHunk;
 
-/* A hunk from an old block and its new version: lines the two share at the
- * start and the end are context, the middle is deleted and added. */
-void eddi_hunk_from_blocks(EddiHunk *self, const EddiLineList *old_lines,
-                           const EddiLineList *new_lines);
 /* The hunk's old side (context and deleted lines). */
 void eddi_hunk_old_side(const EddiHunk *self, EddiLineList *out);
 
@@ -91,7 +92,11 @@ enum {
 
 /* Find pattern in file lines [from, to). at_end: the block must end at the
  * last line. Returns EDDI_MATCH_FOUND (out filled), EDDI_MATCH_NONE, or
- * EDDI_MATCH_AMBIGUOUS (out->candidates filled). An empty pattern is NONE. */
+ * EDDI_MATCH_AMBIGUOUS (out->candidates filled). An empty pattern is NONE.
+ * Above the exact level a place fits only when its non-blank lines are all
+ * shifted by the same number of columns from the quote; of the places that
+ * fit at one level, those indented closest to the quote are kept (the same
+ * bytes, then the smallest shift), and more than one of them is ambiguous. */
 int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
                     const EddiLineList *pattern, bool at_end, EddiMatch *out);
 
@@ -104,11 +109,21 @@ bool eddi_match_nearest(const EddiLineList *file, const EddiLineList *pattern, s
                         size_t *count);
 
 /* The new text of a matched hunk: context lines from the file, added lines
- * from the payload (re-indented by the match's shift when the match needed
- * one), each line ending in '\n'. */
+ * from the payload, each line ending in '\n'. Added lines are re-indented
+ * only when some quoted line is indented otherwise than the file's line:
+ * an indentation the quote used becomes the file's for it, another moves by
+ * the shift, in the file's tabs or spaces. */
 void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const EddiHunk *hunk,
                        StrBuf *out);
 
+/* The hunk that turns the file's lines at match, quoted as old (one line
+ * per matched line), into new_lines, by a line diff: a file line the new
+ * version holds as it would be written (re-indented as eddi_match_render
+ * does) is context; where they differ, a line the quote and the new version
+ * share byte for byte is context too (it keeps the file's bytes); the rest
+ * is deleted and added. Lines borrow from old and new_lines. */
+void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMatch *match,
+                          const EddiLineList *old, const EddiLineList *new_lines);
 /* Append "N:TEXT" rows for file lines [start, start+count) (1-based
  * numbers), each cut to width characters (0: whole). */
 void eddi_lines_format(const EddiLineList *lines, size_t start, size_t count, size_t width,
