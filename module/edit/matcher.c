@@ -293,6 +293,20 @@ bool eddi_match_nearest(const EddiLineList *file, const EddiLineList *pattern, s
   return any;
 }
 
+bool eddi_match_misnested(const EddiLineList *file, const EddiLineList *pattern, size_t start) {
+  size_t plen = pattern->len;
+  if (!plen || start > file->len || file->len - start < plen) return false;
+  MatchForms fforms = {0}, pforms = {0};
+  match__forms(&fforms, file->items + start, plen, MATCH_PUNCT);
+  match__forms(&pforms, pattern->items, plen, MATCH_PUNCT);
+  size_t k = 0;
+  while (k < plen && line__same(&fforms.lines.items[k], &pforms.lines.items[k])) k++;
+  match__forms_free(&fforms);
+  match__forms_free(&pforms);
+  return k == plen &&
+         match__indent_rank(file->items + start, pattern->items, plen) == MATCH_RANK_INCONSISTENT;
+}
+
 /* ---------------------------------------------------------------- render */
 
 typedef struct {

@@ -108,6 +108,10 @@ const char *eddi_match_level_name(EddiMatchLevel level);
 bool eddi_match_nearest(const EddiLineList *file, const EddiLineList *pattern, size_t *start,
                         size_t *count);
 
+/* Whether pattern fits file lines from start but for its indentation (it
+ * re-nests a line), so a refusal can say so. */
+bool eddi_match_misnested(const EddiLineList *file, const EddiLineList *pattern, size_t start);
+
 /* The new text of a matched hunk: context lines from the file, added lines
  * from the payload, each line ending in '\n'. Added lines are re-indented
  * only when some quoted line is indented otherwise than the file's line:
