@@ -163,6 +163,46 @@ static void match__forms_free(MatchForms *self) {
   eddi_strbuf_free(&self->store);
 }
 
+typedef struct {
+  long quoted, file; /* columns */
+} IndentLevel;
+
+/* The indentation of line k of a quote and of the file, in columns; false
+ * when either line is blank (it says nothing about nesting). */
+static bool match__levels(const EddiLine *file, const EddiLine *pattern, size_t k,
+                          IndentLevel *out) {
+  if (match__blank(&pattern[k]) || match__blank(&file[k])) return false;
+  out->quoted = (long)match__columns(pattern[k].bytes, match__indent_len(&pattern[k]));
+  out->file = (long)match__columns(file[k].bytes, match__indent_len(&file[k]));
+  return true;
+}
+
+/* Whether a quote that is not shifted uniformly still keeps the file's
+ * nesting: each quoted indentation stands for one of the file's, and deeper
+ * in the quote is deeper in the file. *widest: the largest difference. */
+static bool match__nesting_kept(const EddiLine *file, const EddiLine *pattern, size_t count,
+                                long *widest) {
+  Array(IndentLevel) levels = {0};
+  bool kept = true;
+  *widest = 0;
+  for (size_t k = 0; k < count && kept; k++) {
+    IndentLevel level;
+    if (!match__levels(file, pattern, k, &level)) continue;
+    *widest = EDDI_MAX(*widest, labs(level.file - level.quoted));
+    size_t i = 0;
+    while (i < levels.len && levels.items[i].quoted != level.quoted) i++;
+    if (i == levels.len) array_push(&levels, level);
+    else kept = levels.items[i].file == level.file;
+  }
+  for (size_t i = 0; i < levels.len && kept; i++)
+    for (size_t j = i + 1; j < levels.len && kept; j++) {
+      const IndentLevel *x = &levels.items[i], *y = &levels.items[j];
+      kept = x->file != y->file && (x->quoted < y->quoted) == (x->file < y->file);
+    }
+  array_free(&levels);
+  return kept;
+}
+
 /* How far the quoted lines' indentation is from a candidate's, lower
  * first: MATCH_RANK_EXACT when every line is indented with the file's own
  * bytes; 1 + 2 * |shift| when every non-blank line is shifted by the same
@@ -177,41 +217,25 @@ static void match__forms_free(MatchForms *self) {
 #define MATCH_RANK_RESCALED (SIZE_MAX / 2)
 #define MATCH_RANK_INCONSISTENT SIZE_MAX
 
-typedef struct {
-  long quoted, file; /* columns */
-} IndentLevel;
-
 static size_t match__indent_rank(const EddiLine *file, const EddiLine *pattern, size_t count) {
-  Array(IndentLevel) levels = {0};
-  bool same_bytes = true, uniform = true, nested = true;
-  long shift = 0, widest = 0;
-  for (size_t k = 0; k < count && nested; k++) {
-    if (match__blank(&pattern[k]) || match__blank(&file[k])) continue;
-    EddiLine f = {file[k].bytes, match__indent_len(&file[k])};
-    EddiLine p = {pattern[k].bytes, match__indent_len(&pattern[k])};
-    same_bytes = same_bytes && line__same(&f, &p);
-    IndentLevel level = {(long)match__columns(p.bytes, p.len),
-                         (long)match__columns(f.bytes, f.len)};
+  bool have = false, same_bytes = true;
+  long shift = 0;
+  for (size_t k = 0; k < count; k++) {
+    IndentLevel level;
+    if (!match__levels(file, pattern, k, &level)) continue;
     long d = level.file - level.quoted;
-    if (!levels.len) shift = d;
-    else if (d != shift) uniform = false;
-    widest = EDDI_MAX(widest, labs(d));
-    size_t i = 0;
-    while (i < levels.len && levels.items[i].quoted != level.quoted) i++;
-    if (i == levels.len) array_push(&levels, level);
-    else nested = levels.items[i].file == level.file;
-  }
-  /* Deeper in the quote must be deeper in the file, level for level. */
-  for (size_t i = 0; i < levels.len && nested && !uniform; i++)
-    for (size_t j = i + 1; j < levels.len && nested; j++) {
-      const IndentLevel *x = &levels.items[i], *y = &levels.items[j];
-      nested = x->file != y->file && (x->quoted < y->quoted) == (x->file < y->file);
+    if (have && d != shift) {
+      long widest;
+      return match__nesting_kept(file, pattern, count, &widest)
+                 ? MATCH_RANK_RESCALED + (size_t)widest
+                 : MATCH_RANK_INCONSISTENT;
     }
-  array_free(&levels);
-  if (!nested) return MATCH_RANK_INCONSISTENT;
+    shift = d, have = true;
+    same_bytes = same_bytes && match__indent_len(&file[k]) == match__indent_len(&pattern[k]) &&
+                 memcmp(file[k].bytes, pattern[k].bytes, match__indent_len(&file[k])) == 0;
+  }
   if (same_bytes) return MATCH_RANK_EXACT;
-  if (uniform) return 1 + 2 * (size_t)labs(shift);
-  return MATCH_RANK_RESCALED + (size_t)widest;
+  return 1 + 2 * (size_t)labs(shift);
 }
 
 int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
@@ -409,12 +433,12 @@ void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const E
 
 /* ---------------------------------------------------------------- hunks from blocks */
 
-/* n lines as one text of '\n'-ended lines, for the line diff. */
-static void hunk__join(const EddiLine *lines, size_t n, StrBuf *out) {
-  eddi_strbuf_clear(out);
+/* Lines [from, to) of lines as one text of '\n'-ended lines, for the
+ * line diff. */
+static void hunk__join(const EddiLineList *lines, size_t from, size_t to, StrBuf *out) {
   eddi_strbuf_puts(out, "");
-  for (size_t i = 0; i < n; i++) {
-    eddi_strbuf_append(out, lines[i].bytes, lines[i].len);
+  for (size_t i = from; i < to; i++) {
+    eddi_strbuf_append(out, lines->items[i].bytes, lines->items[i].len);
     eddi_strbuf_putc(out, '\n');
   }
 }
@@ -425,8 +449,8 @@ static void hunk__join(const EddiLine *lines, size_t n, StrBuf *out) {
 static void hunk__from_payload(EddiHunk *self, const EddiLineList *old, size_t a, size_t a_end,
                                const EddiLineList *new_lines, size_t b, size_t b_end) {
   StrBuf x = {0}, y = {0};
-  hunk__join(old->items + a, a_end - a, &x);
-  hunk__join(new_lines->items + b, b_end - b, &y);
+  hunk__join(old, a, a_end, &x);
+  hunk__join(new_lines, b, b_end, &y);
   EddiDiffHunks diff = {0};
   eddi_diff_hunks(x.data, x.len, y.data, y.len, &diff);
   size_t base = a;
@@ -456,7 +480,7 @@ void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMa
   eddi_strbuf_puts(&written, "");
   for (size_t j = 0; j < new_lines->len; j++) indent__render(&plan, &new_lines->items[j], &written);
   indent__plan_free(&plan);
-  hunk__join(file->items + match->start, match->count, &kept);
+  hunk__join(file, match->start, match->start + match->count, &kept);
   EddiDiffHunks diff = {0};
   eddi_diff_hunks(kept.data, kept.len, written.data, written.len, &diff);
   /* Then, where they differ, the quote against the new version. */

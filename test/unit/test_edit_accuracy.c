@@ -14,30 +14,31 @@
 /* Room for a built call body and a file read back. */
 #define ACCURACY_BODY_MAX 4096
 
+/* One engine over one workspace for the whole group: each check writes its
+ * file afresh, so the cases do not see each other. */
 typedef struct {
   char root[PATH_MAX];
   EddiEngine *engine;
   long live;
 } Fixture;
 
-static int fixture_setup(void **state) {
+static int group_setup(void **state) {
   Fixture *fx = calloc(1, sizeof *fx);
   unit_workspace_new(fx->root);
   fx->live = unit_live();
   char error[256] = "";
   fx->engine = eddi_engine_new(fx->root, NULL, error, sizeof error);
-  if (!fx->engine) fail_msg("eddi_engine_new: %s", error);
   *state = fx;
-  return 0;
+  return fx->engine ? 0 : -1;
 }
 
-static int fixture_teardown(void **state) {
+static int group_teardown(void **state) {
   Fixture *fx = *state;
   eddi_engine_free(fx->engine);
-  unit_assert_no_leak(fx->live);
+  long leaked = eddi_alloc_live() - fx->live;
   unit_remove_tree(fx->root);
   free(fx);
-  return 0;
+  return leaked == 0 ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- running */
@@ -289,20 +290,19 @@ static void test_equal_shifts_stay_ambiguous(void **state) {
 }
 
 int main(void) {
-#define FIXTURE_TEST(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
   const struct CMUnitTest tests[] = {
-      FIXTURE_TEST(test_zero_shift_keeps_added_indentation),
-      FIXTURE_TEST(test_found_style_reindents),
-      FIXTURE_TEST(test_found_shift_reindents),
-      FIXTURE_TEST(test_replace_fallback_keeps_blank_lines),
-      FIXTURE_TEST(test_line_diff_keeps_the_right_blank),
-      FIXTURE_TEST(test_line_diff_keeps_shared_lines),
-      FIXTURE_TEST(test_renested_block_is_refused),
-      FIXTURE_TEST(test_renested_indentation_is_refused),
-      FIXTURE_TEST(test_rescaled_nesting_is_found),
-      FIXTURE_TEST(test_exact_indentation_is_preferred),
-      FIXTURE_TEST(test_equal_columns_are_preferred),
-      FIXTURE_TEST(test_equal_shifts_stay_ambiguous),
+      cmocka_unit_test(test_zero_shift_keeps_added_indentation),
+      cmocka_unit_test(test_found_style_reindents),
+      cmocka_unit_test(test_found_shift_reindents),
+      cmocka_unit_test(test_replace_fallback_keeps_blank_lines),
+      cmocka_unit_test(test_line_diff_keeps_the_right_blank),
+      cmocka_unit_test(test_line_diff_keeps_shared_lines),
+      cmocka_unit_test(test_renested_block_is_refused),
+      cmocka_unit_test(test_renested_indentation_is_refused),
+      cmocka_unit_test(test_rescaled_nesting_is_found),
+      cmocka_unit_test(test_exact_indentation_is_preferred),
+      cmocka_unit_test(test_equal_columns_are_preferred),
+      cmocka_unit_test(test_equal_shifts_stay_ambiguous),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
