@@ -206,7 +206,8 @@ static bool match__nesting_kept(const EddiLine *file, const EddiLine *pattern, s
 /* How far the quoted lines' indentation is from a candidate's, lower
  * first: MATCH_RANK_EXACT when every line is indented with the file's own
  * bytes; 1 + 2 * |shift| when every non-blank line is shifted by the same
- * columns (0 columns in other bytes, spaces for tabs, rank 1); after those,
+ * columns (0 columns in other bytes, spaces for tabs: MATCH_RANK_SAME_COLUMNS);
+ * after those,
  * MATCH_RANK_RESCALED + the widest difference when the quote keeps the
  * file's nesting with other widths (two spaces a level for four, tabs of
  * eight columns): each quoted indentation stands for one of the file's, in
@@ -214,6 +215,7 @@ static bool match__nesting_kept(const EddiLine *file, const EddiLine *pattern, s
  * re-nested (moved into or out of its block) is not the same block, at any
  * level. */
 #define MATCH_RANK_EXACT 0
+#define MATCH_RANK_SAME_COLUMNS 1
 #define MATCH_RANK_RESCALED (SIZE_MAX / 2)
 #define MATCH_RANK_INCONSISTENT SIZE_MAX
 
@@ -238,52 +240,108 @@ static size_t match__indent_rank(const EddiLine *file, const EddiLine *pattern, 
   return 1 + 2 * (size_t)labs(shift);
 }
 
-int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
-                    const EddiLineList *pattern, bool at_end, EddiMatch *out) {
+/* The places a pattern may start at, [first, last] of file, and the
+ * pattern's forms at the level last scanned. skip: leading pattern lines
+ * whose indentation does not count (a first line inside its line). */
+typedef struct {
+  const EddiLineList *file, *pattern;
+  size_t first, last, skip;
+  MatchForms fforms, pforms;
+} MatchScan;
+
+/* The places that fit at level and rank below `below`, the ones indented
+ * closest to the quote: their starts in candidates (up to the max), their
+ * rank in *best; returns how many there are. */
+static size_t match__scan(MatchScan *self, EddiMatchLevel level, size_t below,
+                          size_t candidates[EDDI_MATCH_CANDIDATES_MAX], size_t *best) {
+  size_t plen = self->pattern->len, first = self->first;
+  const EddiLine *f = self->file->items + first, *p = self->pattern->items;
+  if (level != MATCH_EXACT) {
+    match__forms(&self->fforms, f, self->last + plen - first, level);
+    match__forms(&self->pforms, p, plen, level);
+    f = self->fforms.lines.items;
+    p = self->pforms.lines.items;
+  }
+  size_t found = 0;
+  *best = below;
+  for (size_t s = 0; s + first <= self->last; s++) {
+    size_t k = 0;
+    while (k < plen && line__same(&f[s + k], &p[k])) k++;
+    if (k < plen) continue;
+    size_t rank = level == MATCH_EXACT
+                      ? MATCH_RANK_EXACT
+                      : match__indent_rank(self->file->items + first + s + self->skip,
+                                           self->pattern->items + self->skip, plen - self->skip);
+    if (rank == MATCH_RANK_INCONSISTENT || rank > *best || rank >= below) continue;
+    if (rank < *best) *best = rank, found = 0;
+    if (found < EDDI_MATCH_CANDIDATES_MAX) candidates[found] = first + s;
+    found++;
+  }
+  return found;
+}
+
+/* Candidates a (na of them kept) and b, merged in file order into a. */
+static void match__merge(size_t a[EDDI_MATCH_CANDIDATES_MAX], size_t na, const size_t *b,
+                         size_t nb) {
+  size_t merged[2 * EDDI_MATCH_CANDIDATES_MAX], n = 0, i = 0, j = 0;
+  while (i < na || j < nb) merged[n++] = j >= nb || (i < na && a[i] < b[j]) ? a[i++] : b[j++];
+  memcpy(a, merged, EDDI_MIN(n, (size_t)EDDI_MATCH_CANDIDATES_MAX) * sizeof *a);
+}
+
+/* eddi_match_find; first_inline: the pattern's first line may start inside
+ * the file's line, so its indentation says nothing about nesting. */
+static int match__find(const EddiLineList *file, size_t from, size_t to,
+                       const EddiLineList *pattern, bool at_end, bool first_inline,
+                       EddiMatch *out) {
   memset(out, 0, sizeof *out);
   size_t plen = pattern->len;
   to = EDDI_MIN(to, file->len);
   if (plen == 0 || from > to || to - from < plen) return EDDI_MATCH_NONE;
-  size_t first = at_end ? to - plen : from, last = to - plen;
-  MatchForms fforms = {0}, pforms = {0};
+  MatchScan scan = {.file = file,
+                    .pattern = pattern,
+                    .first = at_end ? to - plen : from,
+                    .last = to - plen,
+                    .skip = first_inline};
   int result = EDDI_MATCH_NONE;
   for (EddiMatchLevel level = MATCH_EXACT; level < MATCH_LEVELS; level++) {
-    const EddiLine *f, *p;
-    if (level == MATCH_EXACT) {
-      f = file->items + first;
-      p = pattern->items;
-    } else {
-      match__forms(&fforms, file->items + first, last + plen - first, level);
-      match__forms(&pforms, pattern->items, plen, level);
-      f = fforms.lines.items;
-      p = pforms.lines.items;
+    size_t best, found = match__scan(&scan, level, MATCH_RANK_INCONSISTENT, out->candidates, &best);
+    if (!found) continue;
+    out->start = out->candidates[0];
+    out->count = plen;
+    out->level = level;
+    out->candidate_count = found;
+    out->first_inline = first_inline;
+    result = found == 1 ? EDDI_MATCH_FOUND : EDDI_MATCH_AMBIGUOUS;
+    /* A place shifted from the quote is no better than one indented closer
+     * that fits only with looser noise (quotes, spaces): both fit, and
+     * neither wins. */
+    if (best > MATCH_RANK_SAME_COLUMNS && level < MATCH_PUNCT) {
+      size_t closer[EDDI_MATCH_CANDIDATES_MAX], closer_best;
+      size_t more = match__scan(&scan, MATCH_PUNCT, best, closer, &closer_best);
+      if (more) {
+        match__merge(out->candidates, EDDI_MIN(found, (size_t)EDDI_MATCH_CANDIDATES_MAX),
+                     closer, EDDI_MIN(more, (size_t)EDDI_MATCH_CANDIDATES_MAX));
+        out->candidate_count += more;
+        result = EDDI_MATCH_AMBIGUOUS;
+      }
     }
-    /* Of the places that fit, the ones indented closest to the quote. */
-    size_t found = 0, best = MATCH_RANK_INCONSISTENT;
-    for (size_t s = 0; s + first <= last; s++) {
-      size_t k = 0;
-      while (k < plen && line__same(&f[s + k], &p[k])) k++;
-      if (k < plen) continue;
-      size_t rank = level == MATCH_EXACT
-                        ? MATCH_RANK_EXACT
-                        : match__indent_rank(file->items + first + s, pattern->items, plen);
-      if (rank == MATCH_RANK_INCONSISTENT || rank > best) continue;
-      if (rank < best) best = rank, found = 0;
-      if (found < EDDI_MATCH_CANDIDATES_MAX) out->candidates[found] = first + s;
-      found++;
-    }
-    if (found) {
-      out->start = out->candidates[0];
-      out->count = plen;
-      out->level = level;
-      out->candidate_count = found;
-      result = found == 1 ? EDDI_MATCH_FOUND : EDDI_MATCH_AMBIGUOUS;
-      break;
-    }
+    break;
   }
-  match__forms_free(&fforms);
-  match__forms_free(&pforms);
+  match__forms_free(&scan.fforms);
+  match__forms_free(&scan.pforms);
   return result;
+}
+
+int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
+                    const EddiLineList *pattern, bool at_end, EddiMatch *out) {
+  return match__find(file, from, to, pattern, at_end, false, out);
+}
+
+int eddi_match_find_inline(const EddiLineList *file, const EddiLineList *pattern,
+                           EddiMatch *out) {
+  bool first_inline = pattern->len && !match__blank(&pattern->items[0]) &&
+                      match__indent_len(&pattern->items[0]) == 0;
+  return match__find(file, 0, file->len, pattern, false, first_inline, out);
 }
 
 bool eddi_match_nearest(const EddiLineList *file, const EddiLineList *pattern, size_t *start,
@@ -346,13 +404,24 @@ typedef struct {
   Array(IndentPair) pairs;
   bool tabs;     /* the file indents with tabs */
   bool reindent; /* some quoted line is indented otherwise than the file */
+  /* A quote whose first line started inside the file's line (replace
+   * mode): that line's indentation goes before the first new line, as the
+   * byte for byte replacement would leave it. */
+  bool first_inline;
+  EddiLine prefix;
 } IndentPlan;
 
-/* The plan for quoted lines old matched at file lines [start, ...). */
-static void indent__plan(IndentPlan *self, const EddiLineList *file, size_t start,
+/* The plan for quoted lines old at match. */
+static void indent__plan(IndentPlan *self, const EddiLineList *file, const EddiMatch *match,
                          const EddiLineList *old) {
   memset(self, 0, sizeof *self);
-  for (size_t i = 0; i < old->len; i++) {
+  size_t start = match->start;
+  if (match->first_inline) {
+    const EddiLine *f = &file->items[start];
+    self->first_inline = true;
+    self->prefix = (EddiLine){f->bytes, match__indent_len(f)};
+  }
+  for (size_t i = self->first_inline; i < old->len; i++) {
     const EddiLine *f = &file->items[start + i], *p = &old->items[i];
     if (match__blank(f) || match__blank(p)) continue;
     EddiLine fi = {f->bytes, match__indent_len(f)}, pi = {p->bytes, match__indent_len(p)};
@@ -411,22 +480,39 @@ static void indent__render(const IndentPlan *self, const EddiLine *line, StrBuf 
   eddi_strbuf_putc(out, '\n');
 }
 
+/* New line as written; first: it is the first line of the new text. */
+static void indent__render_new(const IndentPlan *self, const EddiLine *line, bool first,
+                               StrBuf *out) {
+  if (!first || !self->first_inline) {
+    indent__render(self, line, out);
+    return;
+  }
+  eddi_strbuf_append(out, self->prefix.bytes, self->prefix.len);
+  eddi_strbuf_append(out, line->bytes, line->len);
+  eddi_strbuf_putc(out, '\n');
+}
+
 void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const EddiHunk *hunk,
                        StrBuf *out) {
   EddiLineList old = {0};
   eddi_hunk_old_side(hunk, &old);
   IndentPlan plan;
-  indent__plan(&plan, file, match->start, &old);
+  indent__plan(&plan, file, match, &old);
   size_t at = match->start;
+  bool first = true;
   for (size_t i = 0; i < hunk->len; i++) {
     const EddiHunkLine *h = &hunk->items[i];
     if (h->kind == HUNK_CONTEXT) {
       eddi_strbuf_append(out, file->items[at].bytes, file->items[at].len);
       eddi_strbuf_putc(out, '\n');
+      first = false;
     }
-    if (h->kind == HUNK_ADD) indent__render(&plan, &h->line, out);
+    if (h->kind == HUNK_ADD) indent__render_new(&plan, &h->line, first, out), first = false;
     else at++;
   }
+  /* Nothing replaces a quote that started inside its line: the line's
+   * indentation stays, and what follows the block runs on after it. */
+  if (first && plan.first_inline) eddi_strbuf_append(out, plan.prefix.bytes, plan.prefix.len);
   indent__plan_free(&plan);
   array_free(&old);
 }
@@ -445,9 +531,22 @@ static void hunk__join(const EddiLineList *lines, size_t from, size_t to, StrBuf
 
 /* The hunk lines for old[a, a_end) -> new[b, b_end) (a stretch where the
  * file and the rendered new lines differ): lines the quote and the new
- * version share, byte for byte, are context; the rest deleted and added. */
+ * version share, byte for byte, are context; the rest deleted and added.
+ * pin_first: a quote whose first line started inside its line pairs that
+ * line with the first new line only, which takes the line's indentation as
+ * the byte for byte replacement does. */
 static void hunk__from_payload(EddiHunk *self, const EddiLineList *old, size_t a, size_t a_end,
-                               const EddiLineList *new_lines, size_t b, size_t b_end) {
+                               const EddiLineList *new_lines, size_t b, size_t b_end,
+                               bool pin_first) {
+  if (pin_first && a == 0 && b == 0 && a_end > 0 && b_end > 0) {
+    if (line__same(&old->items[0], &new_lines->items[0])) {
+      array_push(self, ((EddiHunkLine){HUNK_CONTEXT, old->items[0]}));
+    } else {
+      array_push(self, ((EddiHunkLine){HUNK_DELETE, old->items[0]}));
+      array_push(self, ((EddiHunkLine){HUNK_ADD, new_lines->items[0]}));
+    }
+    a = b = 1;
+  }
   StrBuf x = {0}, y = {0};
   hunk__join(old, a, a_end, &x);
   hunk__join(new_lines, b, b_end, &y);
@@ -475,10 +574,11 @@ void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMa
   /* First the file's lines against the new ones as they would be written:
    * a line equal there is kept whatever the quote made of it. */
   IndentPlan plan;
-  indent__plan(&plan, file, match->start, old);
+  indent__plan(&plan, file, match, old);
   StrBuf written = {0}, kept = {0};
   eddi_strbuf_puts(&written, "");
-  for (size_t j = 0; j < new_lines->len; j++) indent__render(&plan, &new_lines->items[j], &written);
+  for (size_t j = 0; j < new_lines->len; j++)
+    indent__render_new(&plan, &new_lines->items[j], j == 0, &written);
   indent__plan_free(&plan);
   hunk__join(file, match->start, match->start + match->count, &kept);
   EddiDiffHunks diff = {0};
@@ -490,7 +590,8 @@ void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMa
     size_t until = h ? h->a_start : old->len;
     for (; a < until; a++, b++) array_push(self, ((EddiHunkLine){HUNK_CONTEXT, old->items[a]}));
     if (!h) break;
-    hunk__from_payload(self, old, a, a + h->a_count, new_lines, b, b + h->b_count);
+    hunk__from_payload(self, old, a, a + h->a_count, new_lines, b, b + h->b_count,
+                       match->first_inline);
     a += h->a_count, b += h->b_count;
   }
   array_free(&diff);

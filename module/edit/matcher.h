@@ -17,7 +17,8 @@
  * Every level above exact also needs the quoted lines' indentation to be
  * the file's shifted by one number of columns (a re-nested quote is another
  * block), and among places that fit at a level the one indented closest to
- * the quote wins; a tie is still ambiguous.
+ * the quote wins; a tie is still ambiguous, and so is a shifted place when
+ * one indented closer fits at a looser level.
  *
  * Rendering keeps the file's own bytes for every line the edit keeps
  * (context), and re-indents added lines only when the match found the
@@ -82,6 +83,7 @@ typedef struct {
   EddiMatchLevel level;
   size_t candidates[EDDI_MATCH_CANDIDATES_MAX]; /* when ambiguous */
   size_t candidate_count;                       /* all that fit, even past the max */
+  bool first_inline; /* found by eddi_match_find_inline with its first line inside a line */
 } EddiMatch;
 
 enum {
@@ -96,9 +98,21 @@ enum {
  * Above the exact level a place fits only when its non-blank lines are all
  * shifted by the same number of columns from the quote; of the places that
  * fit at one level, those indented closest to the quote are kept (the same
- * bytes, then the smallest shift), and more than one of them is ambiguous. */
+ * bytes, then the smallest shift), and more than one of them is ambiguous;
+ * a shifted place is ambiguous too when a place indented closer fits at a
+ * looser level. */
 int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
                     const EddiLineList *pattern, bool at_end, EddiMatch *out);
+
+/* As eddi_match_find over the whole file, for replace mode's old_string,
+ * which byte for byte may start inside a line: a first line with no
+ * indentation may stand for the rest of an indented line, so its
+ * indentation does not count for nesting, and eddi_match_render puts the
+ * file's indentation of that line before the first new line (and shifts no
+ * other line for it; with no new line, the indentation alone, without a
+ * newline, as the byte for byte replacement leaves it). */
+int eddi_match_find_inline(const EddiLineList *file, const EddiLineList *pattern,
+                           EddiMatch *out);
 
 const char *eddi_match_level_name(EddiMatchLevel level);
 

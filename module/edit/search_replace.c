@@ -27,6 +27,23 @@
 
 /* ---------------------------------------------------------------- one block */
 
+/* A rendered block whose last line runs into the next one: without its
+ * newline, and ending in the blanks new_text ends in, not in the ones a
+ * kept file line had (they were never part of the text the model saw). A
+ * last line of blanks only is left as it is. */
+static void search_replace__run_on(StrBuf *block, const char *new_text, size_t new_len) {
+  if (block->len && block->data[block->len - 1] == '\n') block->data[--block->len] = '\0';
+  size_t end = block->len;
+  while (end && (block->data[end - 1] == ' ' || block->data[end - 1] == '\t')) end--;
+  if (!end || block->data[end - 1] == '\n') return;
+  size_t blanks = 0;
+  while (blanks < new_len &&
+         (new_text[new_len - 1 - blanks] == ' ' || new_text[new_len - 1 - blanks] == '\t'))
+    blanks++;
+  block->len = end;
+  eddi_strbuf_append(block, new_text + new_len - blanks, blanks);
+}
+
 /* Replace old (its lines) by new in *text; what names the block. as_bytes
  * (replace mode) reads old and new as the byte strings their exact
  * replacement takes: an old without a final newline leaves the newline of
@@ -51,7 +68,8 @@ static int search_replace__apply_block(StrBuf *text, const char *path, const cha
   EddiSpliceList splices = {0};
   EddiMatch match;
   int rc = 0;
-  int found = eddi_match_find(&file, 0, file.len, &old_lines, false, &match);
+  int found = as_bytes ? eddi_match_find_inline(&file, &old_lines, &match)
+                       : eddi_match_find(&file, 0, file.len, &old_lines, false, &match);
   if (found == EDDI_MATCH_AMBIGUOUS) {
     rc = eddi_edit_fail_ambiguous(err, what, path, &match);
   } else if (found == EDDI_MATCH_NONE) {
@@ -62,7 +80,7 @@ static int search_replace__apply_block(StrBuf *text, const char *path, const cha
     StrBuf block = {0};
     eddi_strbuf_puts(&block, "");
     eddi_match_render(&file, &match, &hunk, &block);
-    if (runs_on && block.len) block.data[--block.len] = '\0';
+    if (runs_on) search_replace__run_on(&block, new_text, new_len);
     eddi_splices_add(&splices, match.start, match.count, &block);
     array_free(&hunk);
   }

@@ -189,6 +189,14 @@ static void test_replace_fallback_keeps_blank_lines(void **state) {
     check_replace(fx, "m.py", exact, cases[i][0], cases[i][1], cases[i][2]);
     check_replace(fx, "m.py", noisy, cases[i][0], cases[i][1], cases[i][2]);
   }
+  /* old_string may start at the first word of its line, as byte for byte;
+   * the line keeps its indentation. */
+  check_replace(fx, "m.py", exact, "a = 1\n    b = 2", "a = 2\n    b = 3",
+                "def f():\n    a = 2\n    b = 3\n    return a\n");
+  check_replace(fx, "m.py", noisy, "a = 1\n    b = 2", "a = 2\n    b = 3",
+                "def f():\n    a = 2\n    b = 3\n    return a\n");
+  check_replace(fx, "m.py", noisy, "a = 1\n    b = 2\n", "x = 0\na = 2\n",
+                "def f():\n    x = 0\na = 2\n    return a\n");
   /* The whole-line formats delete whole lines, on either file. */
   for (Format f = FORMAT_PATCH; f < FORMAT_REPLACE; f++) {
     check_format(fx, f, "m.py", exact, "    a = 1\n    b = 2\n", "", NULL,
@@ -289,6 +297,13 @@ static void test_equal_shifts_stay_ambiguous(void **state) {
             "\t  free(s);\n", "\t  s = NULL;\n", NULL, NULL);
 }
 
+/* One place fits shifted, another indented as quoted but with curly
+ * quotes: neither is closer, so neither is taken. */
+static void test_shift_against_quotes_stays_ambiguous(void **state) {
+  check_all(*state, "q.py", "print('q')\nif x:\n        print(\xe2\x80\x98q\xe2\x80\x99)\n",
+            "        print('q')\n", "        print('r')\n", NULL, NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_zero_shift_keeps_added_indentation),
@@ -303,6 +318,7 @@ int main(void) {
       cmocka_unit_test(test_exact_indentation_is_preferred),
       cmocka_unit_test(test_equal_columns_are_preferred),
       cmocka_unit_test(test_equal_shifts_stay_ambiguous),
+      cmocka_unit_test(test_shift_against_quotes_stays_ambiguous),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
