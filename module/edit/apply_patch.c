@@ -316,7 +316,8 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
     EddiError first_err;
     rc = eddi_edit_apply_hunk(&file, from, &chunk->lines, chunk->at_end, what, h->path,
                               &splices, &m, &first_err);
-    /* Not found: retried as Codex would have read the slips models make. */
+    /* Not found: retried for the slips models make (the first as Codex
+     * retries too). */
     static bool (*const repairs[])(EddiHunk *) = {patch__drop_trailing_blank,
                                                   patch__unmark_context};
     for (size_t r = 0; rc == EDDI_ENOENT && r < sizeof repairs / sizeof *repairs; r++) {

@@ -14,16 +14,18 @@
  * content mismatch. Two places that fit at the same level are ambiguous and
  * refused with both line numbers; the first is never taken.
  *
- * Every level above exact also needs the quoted lines' indentation to be
- * the file's shifted by one number of columns (a re-nested quote is another
- * block), and among places that fit at a level the one indented closest to
- * the quote wins; a tie is still ambiguous, and so is a shifted place when
- * one indented closer fits at a looser level.
+ * Every level above exact also needs the quote to keep the file's nesting
+ * (every line shifted by the same columns, or the same levels at another
+ * width; a re-nested quote is another block), and among places that fit at
+ * a level the one indented closest to the quote wins; a tie is still
+ * ambiguous, and so is a shifted place when one indented closer fits at a
+ * looser level.
  *
  * Rendering keeps the file's own bytes for every line the edit keeps
  * (context), and re-indents added lines only when the match found the
- * quote indented otherwise than the file, in the file's own style. Texts are LF text as
- * documents hold them; the disk backend restores CRLF and BOM on save.
+ * quote indented otherwise than the file, in the file's own style. Texts
+ * are LF text as documents hold them; the disk backend restores CRLF and
+ * BOM on save.
  */
 #ifndef EDDI_EDIT_MATCHER_H
 #define EDDI_EDIT_MATCHER_H
@@ -95,8 +97,8 @@ enum {
 /* Find pattern in file lines [from, to). at_end: the block must end at the
  * last line. Returns EDDI_MATCH_FOUND (out filled), EDDI_MATCH_NONE, or
  * EDDI_MATCH_AMBIGUOUS (out->candidates filled). An empty pattern is NONE.
- * Above the exact level a place fits only when its non-blank lines are all
- * shifted by the same number of columns from the quote; of the places that
+ * Above the exact level a place fits only when the quote keeps its nesting
+ * (see match__indent_rank in matcher.c); of the places that
  * fit at one level, those indented closest to the quote are kept (the same
  * bytes, then the smallest shift), and more than one of them is ambiguous;
  * a shifted place is ambiguous too when a place indented closer fits at a
@@ -129,8 +131,8 @@ bool eddi_match_misnested(const EddiLineList *file, const EddiLineList *pattern,
 /* The new text of a matched hunk: context lines from the file, added lines
  * from the payload, each line ending in '\n'. Added lines are re-indented
  * only when some quoted line is indented otherwise than the file's line:
- * an indentation the quote used becomes the file's for it, another moves by
- * the shift, in the file's tabs or spaces. */
+ * an indentation the quote used becomes the file's for it, another moves as
+ * the nearest quoted one above it did, in the file's tabs or spaces. */
 void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const EddiHunk *hunk,
                        StrBuf *out);
 
@@ -142,6 +144,7 @@ void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const E
  * is deleted and added. Lines borrow from old and new_lines. */
 void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMatch *match,
                           const EddiLineList *old, const EddiLineList *new_lines);
+
 /* Append "N:TEXT" rows for file lines [start, start+count) (1-based
  * numbers), each cut to width characters (0: whole). */
 void eddi_lines_format(const EddiLineList *lines, size_t start, size_t count, size_t width,

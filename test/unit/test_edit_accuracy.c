@@ -66,7 +66,8 @@ static void check_call(Fixture *fx, const char *name, const char *bytes, const E
   char said[ACCURACY_BODY_MAX];
   snprintf(said, sizeof said, "%s", reply.items[0].text);
   eddi_reply_free(&reply);
-  if (!ok) fail_msg("%s on %s: reply %s\nwant: \"%s\"\ngot:  \"%s\"", format, name, said, want, now);
+  if (!ok)
+    fail_msg("%s on %s: reply %s\nwant: \"%s\"\ngot:  \"%s\"", format, name, said, want, now);
   free(now);
 }
 
