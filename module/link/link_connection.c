@@ -90,6 +90,18 @@ static void link__on_disconnected(natsConnection *connection, void *closure) {
   if (!atomic_load(&self->closing)) link__notify(self, EDDI_LINK_DISCONNECTED, "%s", "");
 }
 
+/* nats.c gave up on the connection (a TLS or authentication failure while
+ * retrying the first connect): say why, which nats.c keeps as its last
+ * error, since nothing will be served. */
+static void link__on_closed(natsConnection *connection, void *closure) {
+  EddiLink *self = closure;
+  if (atomic_load(&self->closing)) return;
+  const char *why = NULL;
+  natsStatus status = natsConnection_GetLastError(connection, &why);
+  link__notify(self, EDDI_LINK_ERROR, "connection closed: %s",
+               why && *why ? why : natsStatus_GetText(status));
+}
+
 static void link__on_reconnected(natsConnection *connection, void *closure) {
   char url[LINK_URL_MAX] = "";
   natsConnection_GetConnectedUrl(connection, url, sizeof url);
@@ -132,6 +144,7 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
     s = natsOptions_SetRetryOnFailedConnect(n, true, link__on_connected, self);
   if (s == NATS_OK) s = natsOptions_SetDisconnectedCB(n, link__on_disconnected, self);
   if (s == NATS_OK) s = natsOptions_SetReconnectedCB(n, link__on_reconnected, self);
+  if (s == NATS_OK) s = natsOptions_SetClosedCB(n, link__on_closed, self);
   if (s == NATS_OK) s = natsOptions_SetErrorHandler(n, link__on_error, self);
   if (s == NATS_OK && o->creds_file)
     s = natsOptions_SetUserCredentialsFromFiles(n, o->creds_file, NULL);
@@ -145,6 +158,15 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
   return s;
 }
 
+/* nats.c's reason for status on this thread, without the "(conn.c:733): "
+ * of where it was found. */
+static const char *link__last_error(natsStatus status) {
+  const char *detail = nats_GetLastError(NULL);
+  if (!detail || !*detail) return natsStatus_GetText(status);
+  const char *after = detail[0] == '(' ? strstr(detail, "): ") : NULL;
+  return after ? after + 3 : detail;
+}
+
 int eddi_link_connect(EddiLink **out, const EddiLinkOptions *options, char *why,
                       size_t why_size) {
   *out = NULL;
@@ -156,15 +178,30 @@ int eddi_link_connect(EddiLink **out, const EddiLinkOptions *options, char *why,
   self->listener = options->listener;
   self->closure = options->closure;
   self->jitter_seed = (unsigned)time(NULL) ^ (unsigned)getpid();
-  natsStatus s = link__configure(self, options);
+  /* One attempt first, even when a server that is down is to be retried:
+   * a server that is up but refuses us (TLS, authorization) will not take
+   * us later either, and only this thread learns nats.c's reason. */
+  EddiLinkOptions once = *options;
+  once.retry_first_connect = false;
+  natsStatus s = link__configure(self, &once);
   if (s == NATS_OK) s = natsConnection_Connect(&self->connection, self->options);
-  if (s == NATS_NOT_YET_CONNECTED) {
-    link__notify(self, EDDI_LINK_WARNING, "%s not reachable yet; retrying in the background",
-                 options->url);
-    s = NATS_OK;
+  if (s == NATS_OK && options->retry_first_connect) {
+    char url[LINK_URL_MAX] = "";
+    natsConnection_GetConnectedUrl(self->connection, url, sizeof url);
+    link__notify(self, EDDI_LINK_CONNECTED, "%s", url);
+  } else if (s == NATS_NO_SERVER && options->retry_first_connect) {
+    natsOptions_Destroy(self->options);
+    self->options = NULL;
+    s = link__configure(self, options);
+    if (s == NATS_OK) s = natsConnection_Connect(&self->connection, self->options);
+    if (s == NATS_NOT_YET_CONNECTED) {
+      link__notify(self, EDDI_LINK_WARNING, "%s not reachable yet; retrying in the background",
+                   options->url);
+      s = NATS_OK;
+    }
   }
   if (s != NATS_OK) {
-    snprintf(why, why_size, "%s", natsStatus_GetText(s));
+    snprintf(why, why_size, "%s", link__last_error(s));
     eddi_link_close(self);
     return EDDI_LINK_EIO;
   }

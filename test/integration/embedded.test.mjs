@@ -145,7 +145,7 @@ test("eddi --nats uses the credentials the embedded default left", async () => {
     assert.equal(found.stderr, "");
     assert.match(found.stdout, /^Ok, Instance eddi-[0-9a-f]{8}\nOk: Session c, No file\n$/);
     const none = cli("--state", join(workspace.dir, "elsewhere"), "-c", "Status");
-    assert.equal(none.stderr, `eddi: cannot connect to ${url}: Authentication Violation\n`);
+    assert.equal(none.stderr, `eddi: cannot connect to ${url}: Authorization Violation\n`);
     const other = spawnSync(process.env.EDDI_CLI, ["--nats", "nats://127.0.0.1:1", "--credentials", credentials,
                                                    "-c", "Status"], { encoding: "utf8" });
     assert.equal(other.stderr, `eddi: credentials ${credentials} are for ${url}, not nats://127.0.0.1:1\n`);
