@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
@@ -244,19 +245,38 @@ void eddi_fs_conflict_free(EddiFsConflict *self) {
  * held the file open since before the replace began is not seen: atomic
  * replacement cannot serve it, and doc/security.org says so. */
 typedef struct {
-  int fd;    /* -1: not watching (no inotify, no /proc) */
+  int fd;    /* the process's inotify instance, or -1: not watching */
+  int wd;    /* the watch of the old file */
   int opens; /* opens seen and not closed again */
 } FsWatch;
 
+/* One inotify instance for the process, made on first use: closing one
+ * costs the kernel a grace period (milliseconds), a watch does not. One
+ * replace watches at a time; the lock keeps their events apart. */
+static int fs__inotify = -1;
+static pthread_once_t fs__inotify_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t fs__watch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fs__inotify_open(void) { fs__inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+static void fs__watch_drain(FsWatch *self);
+
 static void fs__watch_start(FsWatch *self, int file_fd) {
+  self->fd = -1;
+  self->wd = -1;
   self->opens = 0;
-  self->fd = file_fd < 0 ? -1 : inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (self->fd < 0) return;
+  if (file_fd < 0) return;
+  pthread_once(&fs__inotify_once, fs__inotify_open);
+  if (fs__inotify < 0) return;
+  pthread_mutex_lock(&fs__watch_lock);
+  self->fd = fs__inotify;
+  fs__watch_drain(self); /* what an earlier watch left: not ours */
   char path[64];
   snprintf(path, sizeof path, "/proc/self/fd/%d", file_fd);
-  if (inotify_add_watch(self->fd, path, IN_OPEN | IN_CLOSE) < 0) {
-    close(self->fd);
+  self->wd = inotify_add_watch(self->fd, path, IN_OPEN | IN_CLOSE);
+  if (self->wd < 0) {
     self->fd = -1;
+    pthread_mutex_unlock(&fs__watch_lock);
   }
 }
 
@@ -267,11 +287,12 @@ static void fs__watch_drain(FsWatch *self) {
     if (n <= 0) return;
     for (char *at = events; at < events + n;) {
       const struct inotify_event *event = (const struct inotify_event *)at;
+      at += sizeof *event + event->len;
+      if (event->wd != self->wd || self->wd < 0) continue;
       if (event->mask & IN_OPEN) self->opens++;
       /* The close of an open made before the watch began says nothing of
        * the opens after it. */
       if ((event->mask & IN_CLOSE) && self->opens > 0) self->opens--;
-      at += sizeof *event + event->len;
     }
   }
 }
@@ -319,8 +340,10 @@ static void fs__unquiet(int old_fd, bool held) {
 }
 
 static void fs__watch_stop(FsWatch *self) {
-  if (self->fd >= 0) close(self->fd);
+  if (self->fd < 0) return;
+  inotify_rm_watch(self->fd, self->wd);
   self->fd = -1;
+  pthread_mutex_unlock(&fs__watch_lock);
 }
 
 /* A new temporary file ".<leaf>.eddi-XXXXXXXXXXXX" in dir_fd, mode 0600. */
@@ -469,7 +492,7 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   StrBuf current = {0}, mine = {0};
   char temp[EDDI_FS_PATH_MAX] = "";
 
-  FsWatch watch = {-1, 0};
+  FsWatch watch = {-1, -1, 0};
   bool carried = false;
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
   if (rc == 0) fs__watch_start(&watch, old_fd);
