@@ -167,7 +167,7 @@ int eddi_run_save(CommandContext *ctx) {
   size_t added, deleted, bytes = 0;
   rc = eddi_command_doc_diff(ctx, doc, &added, &deleted, NULL);
   bool created = doc->is_new;
-  if (rc == 0) rc = eddi_doc_save(doc, &bytes, ctx->err);
+  if (rc == 0) rc = eddi_engine_save_doc(ctx->engine, doc, &bytes, ctx->err);
   if (rc < 0) return rc;
   eddi_session_record_save(ctx->session, doc->path, created, added, deleted);
   bool rebased = doc->rebased;

@@ -66,7 +66,7 @@ test("every request is audited, refused ones too, in the file and on NATS", asyn
     { sender: "ann", session: "s1", ...base, commands: ["Start"], files: [], outcome: "ok" },
     { sender: "ann", session: "s1", ...base, commands: ["Patch"],
       files: [{ path: "a.txt", before: null, after: A_TXT_HASH }], outcome: "ok" },
-    { sender: null, session: "s1", ...base, commands: ["Status"], files: [], outcome: "refused" },
+    { sender: "anonymous", session: "s1", ...base, commands: ["Status"], files: [], outcome: "refused" },
     { sender: "mallory", session: null, ...base, commands: ["Start"], files: [], outcome: "refused" },
     { sender: "reader", session: null, ...base, commands: ["Start", "Insert"], files: [], outcome: "refused" },
     { sender: "ann", session: "s1", ...base, commands: ["Status", "Opne"], files: [], outcome: "fail", failed_command: 2 },
