@@ -50,7 +50,7 @@ int eddi_run_delete(CommandContext *ctx) {
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Delete needs a target");
   int structural = eddi_structure_delete(ctx); /* Function, Method, Class */
   if (structural <= 0) return structural;
-  int which = eddi_command_choose(ctx, &ctx->args[0], "target", targets, 3);
+  int which = eddi_structure_choose_plain(ctx, &ctx->args[0], targets, 3, false);
   if (which < 0) return which;
   EddiDoc *doc = ctx->session->current;
   size_t cursor_line = eddi_text_line_at(&doc->text, doc->cursor);

@@ -83,15 +83,38 @@ void eddi_structure_target_free(StructureTarget *self) {
   eddi_free(self->name), eddi_free(self->owner), eddi_free(self->params);
 }
 
-static const char *const structure__kind_words[] = {"Function", "Method", "Class", "Variable"};
-static const unsigned structure__kind_masks[] = {
+const char *const eddi_structure_kind_words[EDDI_STRUCTURE_KIND_COUNT] = {"Function", "Method",
+                                                                          "Class", "Variable"};
+const char *const eddi_structure_edge_words[EDDI_STRUCTURE_EDGE_COUNT] = {
+    "StartOfFunction", "EndOfFunction", "StartOfClass", "EndOfClass"};
+static const unsigned structure__kind_masks[EDDI_STRUCTURE_KIND_COUNT] = {
     EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD, EDDI_ELEMENT_METHOD, EDDI_ELEMENT_CLASS,
     EDDI_ELEMENT_VARIABLE};
 
 static int structure__kind_word(const Token *token) {
-  for (int i = 0; i < 4; i++)
-    if (eddi_token_is(token, structure__kind_words[i])) return i;
+  for (int i = 0; i < EDDI_STRUCTURE_KIND_COUNT; i++)
+    if (eddi_token_is(token, eddi_structure_kind_words[i])) return i;
   return -1;
+}
+
+/* Most plain targets a command has (Goto's five). */
+#define STRUCTURE_PLAIN_TARGETS_MAX 8
+
+int eddi_structure_choose_plain(CommandContext *ctx, const Token *token, const char *const *plain,
+                                size_t count, bool edges) {
+  const char *all[STRUCTURE_PLAIN_TARGETS_MAX + EDDI_STRUCTURE_KIND_COUNT +
+                  EDDI_STRUCTURE_EDGE_COUNT];
+  EDDI_ASSERT(count <= STRUCTURE_PLAIN_TARGETS_MAX);
+  size_t n = 0;
+  for (size_t i = 0; i < count; i++) all[n++] = plain[i];
+  for (size_t i = 0; edges && i < EDDI_STRUCTURE_EDGE_COUNT; i++)
+    all[n++] = eddi_structure_edge_words[i];
+  for (size_t i = 0; i < EDDI_STRUCTURE_KIND_COUNT; i++) all[n++] = eddi_structure_kind_words[i];
+  int which = eddi_command_choose(ctx, token, "target", all, n);
+  /* The structural words were taken by the syntax layer before: a match
+   * here is a plain target. */
+  EDDI_ASSERT(which < (int)count);
+  return which;
 }
 
 /* Parse "Function name[(params)]", "Method C.m", "Class n" from args[at];
@@ -104,7 +127,7 @@ int eddi_structure_parse_target(CommandContext *ctx, size_t at, StructureTarget 
   if (k < 0)
     return eddi_command_usage(ctx, "%s needs Function, Method, Class or Variable", ctx->spec->name);
   out->kinds = structure__kind_masks[k];
-  out->word = structure__kind_words[k];
+  out->word = eddi_structure_kind_words[k];
   if (at + 1 >= ctx->argc)
     return eddi_command_usage(ctx, "%s %s needs a name", ctx->spec->name, out->word);
   StrBuf whole = {0};
@@ -142,7 +165,7 @@ int eddi_structure_parse_target(CommandContext *ctx, size_t at, StructureTarget 
   eddi_strbuf_free(&whole);
   if (!*out->name || (out->owner && !*out->owner)) {
     eddi_structure_target_free(out);
-    return eddi_command_usage(ctx, "%s needs a name", structure__kind_words[k]);
+    return eddi_command_usage(ctx, "%s needs a name", eddi_structure_kind_words[k]);
   }
   return 0;
 }
@@ -266,12 +289,11 @@ size_t eddi_structure_extent_start(EddiDoc *doc, EddiSyntax *syn, const EddiElem
 /* ---------------------------------------------------------------- Goto / Show */
 
 int eddi_structure_goto(CommandContext *ctx) {
-  static const char *const edges[] = {"StartOfFunction", "EndOfFunction", "StartOfClass",
-                                      "EndOfClass"};
+  const char *const *edges = eddi_structure_edge_words;
   EddiDoc *doc = ctx->session->current;
   const Token *target = &ctx->args[0];
   int edge = -1;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < EDDI_STRUCTURE_EDGE_COUNT; i++)
     if (eddi_token_is(target, edges[i])) edge = i;
   if (edge < 0 && structure__kind_word(target) < 0) return 1;
   EddiSyntax *syn;

@@ -32,6 +32,19 @@ int eddi_structure_show(CommandContext *ctx);
 int eddi_structure_insert(CommandContext *ctx);
 int eddi_structure_delete(CommandContext *ctx);
 
+/* The words of the structural targets: the element kinds and Goto's
+ * edges. */
+#define EDDI_STRUCTURE_KIND_COUNT 4
+#define EDDI_STRUCTURE_EDGE_COUNT 4
+extern const char *const eddi_structure_kind_words[EDDI_STRUCTURE_KIND_COUNT];
+extern const char *const eddi_structure_edge_words[EDDI_STRUCTURE_EDGE_COUNT];
+
+/* Which of a command's plain targets (Line, Block ...) token names, after
+ * its structural ones were tried; on no match the did-you-mean looks at
+ * every target, the kinds (and with edges, Goto's edges) included. */
+int eddi_structure_choose_plain(CommandContext *ctx, const Token *token, const char *const *plain,
+                                size_t count, bool edges);
+
 /* The handlers of eddi_structure_commands. */
 int eddi_run_modify(CommandContext *ctx);
 int eddi_run_analyze(CommandContext *ctx);
