@@ -18,8 +18,13 @@ int eddi_run_start(CommandContext *ctx) {
   if (ctx->argc == 2 && ctx->args[1].kind != TOKEN_STRING)
     return eddi_command_usage(ctx, "Start's description must be a \"quoted string\"");
   EddiSessionManager *sessions = &ctx->engine->sessions;
-  if (eddi_sessions_by_name(sessions, name->text))
-    return eddi_error_set(ctx->err, EDDI_ESTATE, "Session already exists");
+  EddiSession *existing = eddi_sessions_by_name(sessions, name->text);
+  if (existing) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "Session %s already exists", name->text);
+    eddi_error_hint(ctx->err, existing == ctx->session ? "It is your session: go on in it"
+                                                       : "Choose another name");
+    return EDDI_ESTATE;
+  }
   if (ctx->session) {
     eddi_error_set(ctx->err, EDDI_ESTATE, "Session %s is active", ctx->session->name);
     eddi_error_hint(ctx->err, "End it first");
@@ -33,8 +38,11 @@ int eddi_run_start(CommandContext *ctx) {
 /* The session a command names must be the sender's own. */
 static int session__check_name(CommandContext *ctx) {
   if (ctx->argc > 1) return eddi_command_usage(ctx, "%s takes at most a session name", ctx->spec->name);
-  if (ctx->argc == 1 && strcmp(ctx->args[0].text, ctx->session->name) != 0)
-    return eddi_error_set(ctx->err, EDDI_ENOENT, "Session not found");
+  if (ctx->argc == 1 && strcmp(ctx->args[0].text, ctx->session->name) != 0) {
+    eddi_error_set(ctx->err, EDDI_ENOENT, "Session %s not found", ctx->args[0].text);
+    eddi_error_hint(ctx->err, "Your session is %s", ctx->session->name);
+    return EDDI_ENOENT;
+  }
   return 0;
 }
 
@@ -54,7 +62,9 @@ int eddi_run_end(CommandContext *ctx) {
   }
   eddi_sessions_end(&ctx->engine->sessions, ctx->session);
   ctx->session = NULL;
-  eddi_reply_builder_fact(ctx->reply, "Session saved");
+  /* Nothing of the session is kept yet (the journal is to come): say what
+   * was done, not "saved". */
+  eddi_reply_builder_fact(ctx->reply, "Session ended");
   return 0;
 }
 

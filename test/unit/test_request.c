@@ -152,7 +152,7 @@ static void test_session_events(void **state) {
   eddi_engine_listen_sessions(fx->engine, event_record, &log);
   request(fx->engine, "a", NULL, "Start s", false, "Ok");
   request(fx->engine, "b", NULL, "Start t", false, "Ok");
-  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session ended");
   request(fx->engine, "a", NULL, "Start u", false, "Ok");
   assert_string_equal(log.log,
                       "started s a alpha;started t b alpha;ended s a alpha;started u a alpha;");
@@ -268,7 +268,7 @@ static void test_audit_records(void **state) {
           "Fail \"Skipped: an earlier command failed\"");
   request(fx->engine, "r", NULL, "Patch\n*** Begin Patch", false,
           "Fail \"Sender r may only read, not run Patch\"");
-  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session ended");
   assert_int_equal(sink.count, 4);
   char *lines = sink.lines, *next;
   const char *expected[] = {
