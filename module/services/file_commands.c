@@ -100,22 +100,24 @@ int eddi_run_open(CommandContext *ctx) {
 
 /* ---------------------------------------------------------------- Save, Close */
 
-/* The open document a Save/Close names (or the current one). */
-static int file__target(CommandContext *ctx, const Token *name, EddiDoc **doc) {
-  EddiSession *session = ctx->session;
-  if (!name) {
-    *doc = session->current;
-    if (!*doc) {
-      eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
-      eddi_error_hint(ctx->err, "Open one with \"Open <file>\"");
-      return EDDI_ESTATE;
-    }
-    return 0;
+/* "Candidates a/x.py, b/x.py": the open documents whose base name is base. */
+static void file__hint_candidates(CommandContext *ctx, const char *base) {
+  StrBuf list = {0};
+  for (size_t i = 0; i < ctx->session->docs.len; i++) {
+    const char *path = ctx->session->docs.items[i]->path;
+    if (strcmp(eddi_path_basename(path), base) == 0)
+      eddi_strbuf_printf(&list, "%s%s", list.len ? ", " : "", path);
   }
+  eddi_error_hint(ctx->err, "Candidates %s", list.data);
+  eddi_strbuf_free(&list);
+}
+
+int eddi_command_named_doc(CommandContext *ctx, const Token *name, EddiDoc **doc) {
+  EddiSession *session = ctx->session;
   char *path = eddi_command_token_string(name);
   bool ambiguous;
   *doc = eddi_session_find_doc(session, path, &ambiguous);
-  if (!*doc) {
+  if (!*doc && !ambiguous) {
     /* "./a.py" or "src/../a.py" name the same file as "a.py". */
     char *rel = NULL, *abs = NULL;
     EddiError ignored;
@@ -127,12 +129,41 @@ static int file__target(CommandContext *ctx, const Token *name, EddiDoc **doc) {
   int rc = 0;
   if (!*doc && ambiguous) {
     rc = eddi_error_set(ctx->err, EDDI_EINVAL, "Ambiguous file name: %s", path);
-    eddi_error_hint(ctx->err, "Give its path from the workspace root");
+    file__hint_candidates(ctx, path);
   } else if (!*doc) {
     rc = eddi_error_set(ctx->err, EDDI_ENOENT, "File not open: %s", path);
   }
   eddi_free(path);
   return rc;
+}
+
+/* The open document a Save/Close names (or the current one). */
+static int file__target(CommandContext *ctx, const Token *name, EddiDoc **doc) {
+  if (name) return eddi_command_named_doc(ctx, name, doc);
+  *doc = ctx->session->current;
+  if (!*doc) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
+    eddi_error_hint(ctx->err, "Open one with \"Open <file>\"");
+    return EDDI_ESTATE;
+  }
+  return 0;
+}
+
+/* What to do when Save is refused for what happened on disk, where the
+ * backend said only what (the disk and the Emacs buffer backends word the
+ * refusal alike). */
+static void file__hint_save_refused(CommandContext *ctx, const EddiDoc *doc, int rc) {
+  if (ctx->err->hint[0]) return;
+  if (rc == EDDI_ESTALE && strstr(ctx->err->what, "deleted"))
+    eddi_error_hint(ctx->err, "Close %s to let it go, or Diff to see your changes first",
+                    doc->path);
+  else if (rc == EDDI_ESTALE)
+    eddi_error_hint(ctx->err,
+                    "Diff shows your changes; Close %s and Open it again to start from the disk's "
+                    "version",
+                    doc->path);
+  else if (strstr(ctx->err->what, "read-only"))
+    eddi_error_hint(ctx->err, "Make %s writable, then Save again", doc->path);
 }
 
 int eddi_run_save(CommandContext *ctx) {
@@ -145,12 +176,16 @@ int eddi_run_save(CommandContext *ctx) {
   if (!eddi_doc_modified(doc)) {
     eddi_error_set(ctx->err, EDDI_ESTATE, "No changes to save");
     if (close) eddi_error_hint(ctx->err, "Use \"Close\" to close it");
+    else eddi_error_hint(ctx->err, "%s is as on disk", doc->path);
     return EDDI_ESTATE;
   }
   size_t added, deleted, bytes = 0;
   rc = eddi_command_doc_diff(ctx, doc, &added, &deleted, NULL);
   bool created = doc->is_new;
-  if (rc == 0) rc = eddi_doc_save(doc, &bytes, ctx->err);
+  if (rc == 0) {
+    rc = eddi_doc_save(doc, &bytes, ctx->err);
+    if (rc < 0) file__hint_save_refused(ctx, doc, rc);
+  }
   if (rc < 0) return rc;
   eddi_session_record_save(ctx->session, doc->path, created, added, deleted);
   if (close) {

@@ -50,12 +50,8 @@ int eddi_run_diff(CommandContext *ctx) {
   if (ctx->argc > 1) return eddi_command_usage(ctx, "Diff takes at most one file");
   EddiDoc *doc = ctx->session->current;
   if (ctx->argc == 1) {
-    char *path = eddi_command_token_string(&ctx->args[0]);
-    bool ambiguous;
-    doc = eddi_session_find_doc(ctx->session, path, &ambiguous);
-    if (!doc) eddi_error_set(ctx->err, EDDI_ENOENT, ambiguous ? "Ambiguous file name: %s" : "File not open: %s", path);
-    eddi_free(path);
-    if (!doc) return ctx->err->code;
+    int rc = eddi_command_named_doc(ctx, &ctx->args[0], &doc);
+    if (rc < 0) return rc;
   }
   size_t added, deleted;
   StrBuf unified = {0};
