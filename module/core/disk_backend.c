@@ -10,16 +10,6 @@
 #include "core/path.h"
 #include "core/utf8.h"
 
-typedef struct {
-  EddiBackend base;
-  char *abs_path;
-  EddiFileFormat format;
-  bool on_disk;       /* the file existed when opened or was saved since */
-  uint64_t disk_hash; /* hash of the raw bytes eddi last read or wrote */
-  size_t max_bytes;
-  mode_t mode;
-} DiskBackend;
-
 static const char eddi_utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
 
 /* ---------------------------------------------------------------- format */
@@ -252,31 +242,86 @@ int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsi
   return rc;
 }
 
-/* ---------------------------------------------------------------- backend */
+/* ---------------------------------------------------------------- stamps */
 
-/* Refuse to save over a file that moved since eddi read it: deleted, made
- * read-only, or changed by someone else. */
-static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
+void eddi_file_stamp_set(EddiFileStamp *self, const char *raw, size_t len) {
+  self->exists = true;
+  self->hash = XXH3_64bits(raw, len);
+}
+
+int eddi_file_stamp_read(EddiFileStamp *self, const char *path, size_t max_bytes, size_t *bytes,
+                         EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  unsigned mode = 0;
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
+  if (rc == 0) {
+    *bytes = raw.len;
+    eddi_file_stamp_set(self, raw.data, raw.len);
+  }
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+int eddi_file_stamp_compare(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                            bool *changed, bool *writable, unsigned *mode, EddiError *err) {
+  *changed = false;
+  *writable = true;
+  StrBuf raw = {0};
+  bool missing;
+  unsigned now_mode = 0;
   EddiError read_err;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, &mode, &read_err);
-  if (!self->on_disk) {
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, &now_mode, &read_err);
+  if (!self->exists) {
     rc = missing ? 0 : eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
   } else if (missing) {
     rc = eddi_error_set(err, EDDI_ESTALE, "File was deleted on disk since Open");
   } else if (rc < 0) {
     *err = read_err;
-  } else if (XXH3_64bits(raw.data, raw.len) != self->disk_hash) {
-    rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
-  } else if ((mode & 0222) == 0 || access(self->abs_path, W_OK) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "File is read-only");
   } else {
-    self->mode = mode;
+    *changed = XXH3_64bits(raw.data, raw.len) != self->hash;
+    *writable = (now_mode & 0222) != 0 && access(path, W_OK) == 0;
+    *mode = now_mode;
   }
   eddi_strbuf_free(&raw);
   return rc;
+}
+
+int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                         StrBuf *out, EddiError *err) {
+  if (!self->exists) return 0;
+  StrBuf raw = {0};
+  bool missing;
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
+  EddiFileFormat format;
+  if (missing) rc = 0; /* deleted behind us: everything is new again */
+  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- backend */
+
+typedef struct {
+  EddiBackend base;
+  char *abs_path;
+  EddiFileFormat format;
+  EddiFileStamp stamp;
+  size_t max_bytes;
+  unsigned mode;
+} DiskBackend;
+
+/* Refuse to save over a file that moved since eddi read it: deleted, made
+ * read-only, or changed by someone else. */
+static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
+  bool changed, writable;
+  unsigned mode = self->mode;
+  int rc = eddi_file_stamp_compare(&self->stamp, self->abs_path, self->max_bytes, &changed,
+                                   &writable, &mode, err);
+  if (rc < 0) return rc;
+  if (changed) return eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+  if (!writable) return eddi_error_set(err, EDDI_EIO, "File is read-only");
+  self->mode = mode;
+  return 0;
 }
 
 static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
@@ -291,28 +336,15 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
                               err);
   if (rc == 0) {
     *bytes = raw.len;
-    self->disk_hash = XXH3_64bits(raw.data, raw.len);
-    self->on_disk = true;
+    eddi_file_stamp_set(&self->stamp, raw.data, raw.len);
   }
-  eddi_strbuf_free(&raw);
-  return rc;
-}
-
-int eddi_disk_saved_text(const char *path, size_t max_bytes, StrBuf *out, EddiError *err) {
-  StrBuf raw = {0};
-  bool missing;
-  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
-  EddiFileFormat format;
-  if (missing) rc = 0; /* deleted behind us: everything is new again */
-  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
   eddi_strbuf_free(&raw);
   return rc;
 }
 
 static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
   DiskBackend *self = (DiskBackend *)base;
-  if (!self->on_disk) return 0;
-  return eddi_disk_saved_text(self->abs_path, self->max_bytes, out, err);
+  return eddi_file_saved_text(&self->stamp, self->abs_path, self->max_bytes, out, err);
 }
 
 static void disk__destroy(EddiBackend *base) {
@@ -328,35 +360,42 @@ static const EddiBackendVtable disk_vtable = {
     .destroy = disk__destroy,
 };
 
+int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
+                   EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err) {
+  StrBuf raw = {0}, checked = {0};
+  bool missing;
+  *format = (EddiFileFormat){0};
+  *stamp = (EddiFileStamp){0};
+  *mode = 0;
+  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, mode, err);
+  if (rc < 0 && missing && create) {
+    mode_t mask = umask(0);
+    umask(mask);
+    *mode = 0666 & ~mask;
+    rc = 0;
+  } else if (rc == 0) {
+    rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, format, text ? text : &checked,
+                          err);
+    if (rc == 0) eddi_file_stamp_set(stamp, raw.data, raw.len);
+  }
+  eddi_strbuf_free(&raw);
+  eddi_strbuf_free(&checked);
+  return rc;
+}
+
 int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
                    StrBuf *text, bool *is_new, EddiError *err) {
-  StrBuf raw = {0};
-  EddiDiskFound found;
-  int rc = eddi_disk_read_found(abs_path, max_bytes, &raw, &found);
-  bool missing = disk__missing(&found);
-  unsigned mode = found.mode; /* a new file's when missing */
-  EddiFileFormat format = {0};
-  if (rc < 0 && !(missing && create)) {
-    eddi_strbuf_free(&raw);
-    return disk__say(&found, max_bytes, err);
-  }
-  *is_new = missing;
-  if (!missing) {
-    rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, text, err);
-    if (rc < 0) {
-      eddi_strbuf_free(&raw);
-      return rc;
-    }
-  }
   DiskBackend *self = eddi_calloc(1, sizeof *self);
+  int rc = eddi_disk_load(abs_path, create, max_bytes, &self->format, &self->stamp, &self->mode,
+                          text, err);
+  if (rc < 0) {
+    eddi_free(self);
+    return rc;
+  }
   self->base.vtable = &disk_vtable;
   self->abs_path = eddi_strdup(abs_path);
-  self->format = format;
-  self->on_disk = !missing;
-  self->disk_hash = missing ? 0 : XXH3_64bits(raw.data, raw.len);
   self->max_bytes = max_bytes;
-  self->mode = mode;
+  *is_new = !self->stamp.exists;
   *backend = &self->base;
-  eddi_strbuf_free(&raw);
   return 0;
 }

@@ -9,6 +9,7 @@
 #define EDDI_DISK_BACKEND_H
 
 #include "core/document.h"
+#include "core/fs.h"
 
 typedef struct {
   bool bom;
@@ -55,9 +56,38 @@ int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDi
 int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
                    unsigned *mode, EddiError *err);
 
-/* The decoded text of the file at path as saved (appended to out), for a
- * backend's saved_text; nothing when the file is gone. */
-int eddi_disk_saved_text(const char *path, size_t max_bytes, StrBuf *out, EddiError *err);
+/* ---------------------------------------------------------------- stamps */
+
+/* A file as eddi last read or wrote it (EddiFileStamp, core/fs.h), so that
+ * a save sees whether it moved since. Every backend keeps one (the embedded
+ * ones through core/embedded_backend.c), and the rules below are the same
+ * for all. */
+
+/* Stamp raw bytes as what is on disk now. */
+void eddi_file_stamp_set(EddiFileStamp *self, const char *raw, size_t len);
+/* Stamp path as it is on disk now; *bytes receives its size. */
+int eddi_file_stamp_read(EddiFileStamp *self, const char *path, size_t max_bytes, size_t *bytes,
+                         EddiError *err);
+/* Compare path with the stamp: fails when the file was created or deleted
+ * since, or cannot be read. Otherwise *changed says whether its bytes
+ * differ, *writable whether a save may write it, and *mode (left alone for
+ * a file still missing) receives its permission bits. Each backend decides
+ * which of the two refusals comes first. */
+int eddi_file_stamp_compare(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                            bool *changed, bool *writable, unsigned *mode, EddiError *err);
+/* The text a save would replace, decoded as on load: empty when the file
+ * was never on disk or is gone now (every line of the document is new). */
+int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                         StrBuf *out, EddiError *err);
+
+/* ---------------------------------------------------------------- opening */
+
+/* Read abs_path as Open does. A missing file is an error unless create (then
+ * *stamp says it is not on disk and *format is plain). The decoded text is
+ * appended to text (NULL: it is only checked); *mode receives the file's
+ * permission bits, or those a new file gets. */
+int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
+                   EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err);
 
 /* Open abs_path. A missing file is an error unless create, in which case the
  * document starts empty and *is_new is set. On success *backend is new and

@@ -6,8 +6,10 @@
  * reply back; what a request may do is decided here once.
  *
  * Routing rules (doc/protocol.org, "Sessions across instances"):
- * - a request naming a session runs as that session's sender if the session
- *   is held here; a session held by another instance gets
+ * - a request naming a session runs only if the session is held here by the
+ *   request's own sender (a request naming no sender is the anonymous
+ *   sender's): another sender's gets `Fail "Session s belongs to another
+ *   sender"`, whoever asks; a session held by another instance gets
  *   `Fail "Session s lives on <id>"`, an unknown one `Fail "Session s not
  *   found"` (unless the message starts it): never a silent new session;
  * - a request naming no session runs as its sender (or "anonymous"); if that
@@ -181,9 +183,12 @@ static int request__route(EddiEngine *self, const EddiRequest *request, char *se
   const char *sender = request->sender;
 
   if (request->session) {
+    /* A session is acted in only by its own sender: naming it is not
+     * enough (session names are public: events, sync answers). */
     EddiSession *held = eddi_sessions_by_name(&self->sessions, request->session);
     if (held) {
-      if (sender && strcmp(sender, held->sender) != 0)
+      const char *asking = sender ? sender : EDDI_ANONYMOUS_SENDER;
+      if (strcmp(asking, held->sender) != 0)
         return eddi_error_set(err, EDDI_ESTATE, "Session %s belongs to another sender",
                               request->session);
       snprintf(sender_out, sender_size, "%s", held->sender);
@@ -314,11 +319,18 @@ static bool request__admit(EddiEngine *self, const EddiRequest *request, char *s
 }
 
 void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *reply) {
+  if (eddi_jobs_queue(self, request, reply)) return; /* behind its sender's long work */
   char sender[EDDI_SENDER_NAME_MAX + 1];
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
   const char *borrowed = eddi_engine_session_of(self, sender);
   char *before = borrowed ? eddi_strdup(borrowed) : NULL;
-  eddi_exec_reply(self, sender, request->text, request->len, reply);
+  eddi_engine_run_request(self, sender, before, request, reply);
+  if (!reply->pending) eddi_request_finish(self, sender, before, request, reply);
+  eddi_free(before);
+}
+
+void eddi_request_finish(EddiEngine *self, const char *sender, const char *before,
+                         const EddiRequest *request, EddiReply *reply) {
   const char *after = eddi_engine_session_of(self, sender);
   bool changed = (before == NULL) != (after == NULL) || (before && strcmp(before, after) != 0);
   if (changed) {
@@ -330,7 +342,6 @@ void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *
   EddiRequest named = *request;
   if (!named.session && before && !after) named.session = before;
   request__audit(self, &named, sender, reply, false);
-  eddi_free(before);
 }
 
 /* ------------------------------------------------------------ calls */
@@ -382,6 +393,7 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
   EddiCallOutcome ignored;
   if (!outcome) outcome = &ignored;
   memset(outcome, 0, sizeof *outcome);
+  eddi_jobs_wait(self, request); /* a call never answers late */
   char sender[EDDI_SENDER_NAME_MAX + 1];
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
 

@@ -62,8 +62,8 @@ static void remote(EddiEngine *engine, EddiSessionChange change, const char *ses
 static void test_named_session_runs_as_its_holder(void **state) {
   Fixture *fx = *state;
   request(fx->engine, "alice", NULL, "Start s", false, "Ok");
-  /* No sender: the holder's; the same sender: fine; another: refused. */
-  request(fx->engine, NULL, "s", "Status", false, "Ok: Session s, No file");
+  /* Only the holder acts in its session: naming it is not enough. */
+  request(fx->engine, NULL, "s", "Status", false, "Fail \"Session s belongs to another sender\"");
   request(fx->engine, "alice", "s", "Status", false, "Ok: Session s, No file");
   request(fx->engine, "bob", "s", "Status", false,
           "Fail \"Session s belongs to another sender\"");
@@ -96,7 +96,7 @@ static void test_remote_event_cannot_claim_a_local_session(void **state) {
   eddi_engine_set_instance(fx->engine, "alpha");
   request(fx->engine, "alice", NULL, "Start mine", false, "Ok");
   remote(fx->engine, EDDI_SESSION_STARTED, "mine", "mallory", "beta");
-  request(fx->engine, NULL, "mine", "Status", false, "Ok: Session mine, No file");
+  request(fx->engine, "alice", "mine", "Status", false, "Ok: Session mine, No file");
   /* Events naming this instance are its own echo and are ignored. */
   remote(fx->engine, EDDI_SESSION_STARTED, "echo", "erin", "alpha");
   request(fx->engine, "erin", NULL, "Status", false,
