@@ -258,7 +258,9 @@ buffers of the workspace are killed and no engine memory may leak."
   (eddi-test-with-workspace '(("a.txt" . "one\n"))
     (eddi-exec "Open a.txt\nInsert Line \"x\"")
     (eddi-transcript--write (eddi-test-path "a.txt") "changed elsewhere\n")
-    (should (equal (eddi-exec "Save") "Fail \"File changed on disk since Open\""))
+    (should (equal (eddi-exec "Save")
+                   (concat "Fail \"File changed on disk since Open\", Diff shows your changes; "
+                           "Close a.txt and Open it again to start from the disk's version")))
     (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "changed elsewhere\n"))
     (should (buffer-modified-p (eddi-test-buffer "a.txt")))))
 

@@ -276,13 +276,15 @@ static void test_embedded_save_checks_the_file(void **state) {
   /* Someone else writes the file: the next save sees it. */
   world_file(world, "a.txt", "theirs\n", 7);
   exchange(world, "Insert Line \"more\"\nSave",
-           "Ok, Inserted 1 line at 1, At 2:0\nFail \"File changed on disk since Open\"");
+           "Ok, Inserted 1 line at 1, At 2:0\nFail \"File changed on disk since Open\", Diff shows "
+           "your changes; Close a.txt and Open it again to start from the disk's version");
   world_file(world, "a.txt", "zero\none\n", 9);
   chmod(path, 0444);
-  exchange(world, "Save", "Fail \"File is read-only\"");
+  exchange(world, "Save", "Fail \"File is read-only\", Make a.txt writable, then Save again");
   chmod(path, 0644);
   unlink(path);
-  exchange(world, "Save", "Fail \"File was deleted on disk since Open\"");
+  exchange(world, "Save", "Fail \"File was deleted on disk since Open\", Close a.txt to let it go, or Diff to see your "
+           "changes first");
 }
 
 int main(void) {
