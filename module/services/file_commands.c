@@ -2,6 +2,7 @@
 #include "lang/command.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include "core/path.h"
 #include "core/walk.h"
@@ -11,6 +12,32 @@
  * person made, a bounded sample of a generated one. */
 #define FILE_SUGGEST_NAMES_MAX 1000
 
+typedef Array(char *) NameList;
+
+/* The names in folder dir that are not hidden (only its folders, when
+ * asked), bounded: the candidates of a did-you-mean. */
+static void file__folder_names(const char *dir, bool folders_only, NameList *names) {
+  DIR *listing = opendir(dir);
+  for (struct dirent *entry;
+       listing && (entry = readdir(listing)) && names->len < FILE_SUGGEST_NAMES_MAX;) {
+    if (entry->d_name[0] == '.') continue;
+    if (folders_only) {
+      char *child = eddi_path_join(dir, entry->d_name);
+      struct stat st;
+      bool folder = stat(child, &st) == 0 && S_ISDIR(st.st_mode);
+      eddi_free(child);
+      if (!folder) continue;
+    }
+    array_push(names, eddi_strdup(entry->d_name));
+  }
+  if (listing) closedir(listing);
+}
+
+static void file__names_free(NameList *names) {
+  for (size_t i = 0; i < names->len; i++) eddi_free(names->items[i]);
+  array_free(names);
+}
+
 /* ---------------------------------------------------------------- Open */
 
 /* Names in the folder of abs_path close to its basename, as a hint. */
@@ -18,12 +45,8 @@ static void file__suggest_sibling(CommandContext *ctx, const char *abs_path, con
   char *dir = eddi_strdup(abs_path);
   char *slash = strrchr(dir, '/');
   if (slash) *slash = '\0';
-  DIR *listing = opendir(dir);
-  Array(char *) names = {0};
-  for (struct dirent *entry;
-       listing && (entry = readdir(listing)) && names.len < FILE_SUGGEST_NAMES_MAX;)
-    if (entry->d_name[0] != '.') array_push(&names, eddi_strdup(entry->d_name));
-  if (listing) closedir(listing);
+  NameList names = {0};
+  file__folder_names(dir, false, &names);
   const char *near = eddi_suggest(eddi_path_basename(rel), (const char *const *)names.items,
                                   names.len);
   if (near) {
@@ -32,8 +55,7 @@ static void file__suggest_sibling(CommandContext *ctx, const char *abs_path, con
   } else {
     eddi_error_hint(ctx->err, "Use \"Open Create %s\" to create it", rel);
   }
-  for (size_t i = 0; i < names.len; i++) eddi_free(names.items[i]);
-  array_free(&names);
+  file__names_free(&names);
   eddi_free(dir);
 }
 
@@ -209,24 +231,50 @@ int eddi_run_close(CommandContext *ctx) {
 
 /* ---------------------------------------------------------------- List */
 
-typedef Array(char *) NameList;
-
 /* What List gathers from the walk (walk.h). */
 typedef struct {
-  const char *glob; /* NULL: the root folder only */
+  const char *glob;   /* NULL: the listed folder's own entries */
+  const char *folder; /* the folder listed, from the walk's root; NULL: the root */
+  size_t folder_len;
+  const char *prefix; /* put before each reported path (a walk rooted at a folder) */
+  bool reached;       /* the walk came to the folder */
   NameList found;
 } ListFound;
 
+static void list__add(ListFound *self, const char *rel, bool is_dir) {
+  StrBuf name = {0};
+  eddi_strbuf_printf(&name, "%s%s%s%s", self->prefix ? self->prefix : "", self->prefix ? "/" : "",
+                     rel, is_dir && !self->glob ? "/" : "");
+  array_push(&self->found, eddi_strbuf_take(&name));
+}
+
+/* Without a glob, one folder's own entries, as ls lists them; with one,
+ * the files below it that match it (matched from the folder). A folder
+ * asked for is reached by entering only the folders on the way to it. */
 static int list__visit(void *context, const EddiWalkEntry *entry) {
   ListFound *list = context;
-  if (!list->glob) {
-    /* Folders end in '/' so a model can tell them from files. */
-    StrBuf name = {0};
-    eddi_strbuf_printf(&name, "%s%s", entry->rel, entry->is_dir ? "/" : "");
-    array_push(&list->found, eddi_strbuf_take(&name));
-  } else if (!entry->is_dir && eddi_walk_glob_matches(list->glob, entry->rel)) {
-    array_push(&list->found, eddi_strdup(entry->rel));
+  const char *inside = entry->rel; /* the path from the listed folder */
+  if (list->folder) {
+    size_t n = list->folder_len;
+    bool below = strncmp(entry->rel, list->folder, n) == 0;
+    if (below && entry->rel[n] == '\0') {
+      list->reached = true;
+      return EDDI_WALK_CONTINUE;
+    }
+    if (below && entry->rel[n] == '/') {
+      inside = entry->rel + n + 1;
+    } else {
+      bool on_the_way = entry->is_dir && entry->rel_len < n &&
+                        strncmp(list->folder, entry->rel, entry->rel_len) == 0 &&
+                        list->folder[entry->rel_len] == '/';
+      return on_the_way || !entry->is_dir ? EDDI_WALK_CONTINUE : EDDI_WALK_SKIP;
+    }
   }
+  if (!list->glob) {
+    list__add(list, entry->rel, entry->is_dir);
+    return entry->is_dir ? EDDI_WALK_SKIP : EDDI_WALK_CONTINUE;
+  }
+  if (!entry->is_dir && eddi_walk_glob_matches(list->glob, inside)) list__add(list, entry->rel, false);
   return EDDI_WALK_CONTINUE;
 }
 
@@ -234,19 +282,87 @@ static int list__compare(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static bool list__has_glob_chars(const char *text) { return strpbrk(text, "*?[") != NULL; }
+
+/* Walk root (canonical) for list; false when the entry limit stopped it. */
+static bool list__walk(CommandContext *ctx, const char *root, size_t max_depth, ListFound *list) {
+  EddiWalkOptions options = {.max_entries = ctx->engine->config.max_walk_entries,
+                             .max_depth = max_depth,
+                             .hidden = list->glob && list->glob[0] == '.'};
+  EddiWalk *walk = eddi_walk_new(root, &options);
+  eddi_walk_run(walk, list__visit, list);
+  bool truncated = eddi_walk_truncated(walk);
+  eddi_walk_free(walk);
+  return !truncated;
+}
+
+/* The folder a List argument names: a word without glob characters that
+ * ends in '/' or names a folder of the workspace. 1 when it is one (*rel
+ * and *abs set, "" for the root), 0 when it is not, or a Fail: a name
+ * ending in '/' that is no folder, with the nearest folder beside it. */
+static int list__folder(CommandContext *ctx, const char *arg, char **rel, char **abs) {
+  if (list__has_glob_chars(arg)) return 0;
+  size_t len = strlen(arg);
+  bool slash = len > 0 && arg[len - 1] == '/';
+  EddiError ignored;
+  int rc = eddi_path_resolve(ctx->engine->root, arg, rel, abs, slash ? ctx->err : &ignored);
+  if (rc < 0) return slash ? rc : 0;
+  struct stat st;
+  if (stat(*abs, &st) == 0 && S_ISDIR(st.st_mode)) return 1;
+  eddi_free(*rel), eddi_free(*abs);
+  *rel = *abs = NULL;
+  if (!slash) return 0;
+  eddi_error_set(ctx->err, EDDI_ENOENT, "Folder not found: %s", arg);
+  /* The nearest folder of the same parent, as a did-you-mean. */
+  char *parent = eddi_strndup(arg, len - 1);
+  char *cut = strrchr(parent, '/');
+  const char *base = cut ? cut + 1 : parent;
+  if (cut) *cut = '\0';
+  char *parent_rel = NULL, *parent_abs = NULL;
+  NameList names = {0};
+  if (eddi_path_resolve(ctx->engine->root, cut ? parent : ".", &parent_rel, &parent_abs,
+                        &ignored) == 0)
+    file__folder_names(parent_abs, true, &names);
+  const char *near = eddi_suggest(base, (const char *const *)names.items, names.len);
+  if (near) eddi_error_hint(ctx->err, "Did you mean \"%s%s%s/\"", cut ? parent : "", cut ? "/" : "", near);
+  else eddi_error_hint(ctx->err, "List shows the folders of the workspace");
+  file__names_free(&names);
+  eddi_free(parent_rel), eddi_free(parent_abs), eddi_free(parent);
+  return EDDI_ENOENT;
+}
+
+/* List's options, for telling a misspelt one from a glob. */
+static const char *const list__options[] = {"Open", "Count"};
+
 int eddi_run_list(CommandContext *ctx) {
   size_t i = 0;
   bool open_only = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Open");
   bool count_only = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Count");
   if (open_only || count_only) i++;
-  char *glob = NULL;
-  size_t offset = 0;
-  if (i < ctx->argc && ctx->args[i].kind != TOKEN_INT) glob = eddi_command_token_string(&ctx->args[i++]);
+  char *words[2] = {NULL, NULL}; /* a folder and a glob, or one of them */
+  size_t word_count = 0, offset = 0;
+  while (i < ctx->argc && ctx->args[i].kind != TOKEN_INT && word_count < 2)
+    words[word_count++] = eddi_command_token_string(&ctx->args[i++]);
   if (i < ctx->argc && ctx->args[i].kind == TOKEN_INT) offset = (size_t)ctx->args[i++].first;
-  if (i < ctx->argc) {
-    eddi_free(glob);
-    return eddi_command_usage(ctx, "List takes [Open|Count] [<glob>] [<offset>]");
+  char *folder_rel = NULL, *folder_abs = NULL;
+  int rc = 0;
+  if (i < ctx->argc || (open_only && word_count == 2))
+    rc = eddi_command_usage(ctx, "List takes [Open|Count] [<folder>/] [<glob>] [<offset>]");
+  if (rc == 0 && word_count && !open_only) {
+    rc = list__folder(ctx, words[0], &folder_rel, &folder_abs);
+    if (rc == 0 && word_count == 2) {
+      eddi_error_set(ctx->err, EDDI_EINVAL, "Not a folder: %s", words[0]);
+      eddi_error_hint(ctx->err, "List <folder>/ <glob> lists a folder's files that match");
+      rc = EDDI_EINVAL;
+    }
   }
+  if (rc < 0) {
+    eddi_free(words[0]), eddi_free(words[1]);
+    return rc;
+  }
+  bool in_folder = rc == 1;
+  rc = 0;
+  const char *glob = in_folder ? words[1] : words[0];
 
   ListFound list = {.glob = glob};
   size_t limit = ctx->engine->config.max_walk_entries;
@@ -257,21 +373,34 @@ int eddi_run_list(CommandContext *ctx) {
       if (!glob || eddi_walk_glob_matches(glob, path)) array_push(&list.found, eddi_strdup(path));
     }
     if (list.found.len) qsort(list.found.items, list.found.len, sizeof(char *), list__compare);
+  } else if (in_folder && folder_rel[0]) {
+    /* From the root, so the ignore rules above the folder apply; a folder
+     * they leave out (or a hidden one) is listed from itself when asked
+     * for by name. The walk's order is strcmp order of what is listed. */
+    list.folder = folder_rel, list.folder_len = strlen(folder_rel);
+    truncated = !list__walk(ctx, ctx->engine->root, 0, &list);
+    if (!list.reached && !truncated) {
+      list.folder = NULL, list.prefix = folder_rel;
+      truncated = !list__walk(ctx, folder_abs, glob ? 0 : 1, &list);
+    }
   } else {
     /* Without a glob, the root's own entries; hidden ones only when the
-     * glob asks for them by starting with '.'. The walk's order is
-     * already strcmp order of what is listed. */
-    EddiWalkOptions options = {.max_entries = limit, .max_depth = glob ? 0 : 1,
-                               .hidden = glob && glob[0] == '.'};
-    EddiWalk *walk = eddi_walk_new(ctx->engine->root, &options);
-    eddi_walk_run(walk, list__visit, &list);
-    truncated = eddi_walk_truncated(walk);
-    eddi_walk_free(walk);
+     * glob asks for them by starting with '.'. */
+    truncated = !list__walk(ctx, ctx->engine->root, glob ? 0 : 1, &list);
   }
 
   size_t total = list.found.len, page = ctx->engine->config.page_size;
   const char *noun = open_only ? "open files" : "files";
-  if (count_only) {
+  /* A lone word that matched nothing and is near an option was meant as one. */
+  const char *option = total == 0 && !in_folder && !open_only && !count_only && word_count == 1 &&
+                               ctx->args[0].kind == TOKEN_WORD && !strpbrk(glob, "*?[/.")
+                           ? eddi_suggest(glob, list__options, 2)
+                           : NULL;
+  if (option) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Unknown List option %s", glob);
+    eddi_error_hint(ctx->err, "Did you mean \"%s\"", option);
+    rc = EDDI_EINVAL;
+  } else if (count_only) {
     eddi_reply_builder_payload(ctx->reply, "%zu %s", total, total == 1 ? "file" : "files");
   } else if (total == 0) {
     eddi_reply_builder_payload(ctx->reply, "No %s", noun);
@@ -283,11 +412,12 @@ int eddi_run_list(CommandContext *ctx) {
       eddi_reply_builder_payload(ctx->reply, "%s%s", k > offset ? ", " : "", list.found.items[k]);
     if (end < total) eddi_reply_builder_fact(ctx->reply, "Shown %zu of %zu, Next offset %zu", end - offset, total, end);
   }
-  if (truncated) eddi_reply_builder_fact(ctx->reply, "Stopped after %zu entries", limit);
+  if (rc == 0 && truncated) eddi_reply_builder_fact(ctx->reply, "Stopped after %zu entries", limit);
   for (size_t k = 0; k < list.found.len; k++) eddi_free(list.found.items[k]);
   array_free(&list.found);
-  eddi_free(glob);
-  return 0;
+  eddi_free(words[0]), eddi_free(words[1]);
+  eddi_free(folder_rel), eddi_free(folder_abs);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- table */
@@ -297,7 +427,7 @@ static const CommandSpec file_commands[] = {
      eddi_run_open},
     {"Save", "Save [Close] [<file>]", "write the file", CMD_SESSION, eddi_run_save},
     {"Close", "Close [<file>]", "close without saving", CMD_SESSION | CMD_READ_ONLY, eddi_run_close},
-    {"List", "List [Open|Count] [<glob>] [<offset>]", "files in the workspace", CMD_SESSION | CMD_READ_ONLY,
+    {"List", "List [Open|Count] [<folder>/] [<glob>] [<offset>]", "files in the workspace", CMD_SESSION | CMD_READ_ONLY,
      eddi_run_list},
 };
 COMMAND_GROUP(eddi_file_commands, file_commands);
