@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "core/disk_backend.h"
 #include "core/path.h"
+#include "lang/suggest.h"
 #include "services/structure.h"
 
 /* Limits: lines an outline or an issue list names before it says "and N
@@ -205,32 +207,103 @@ static void analyze__list_more(StrBuf *out, size_t count) {
     eddi_strbuf_printf(out, ", and %zu more", count - STRUCTURE_LIST_MAX);
 }
 
+static const char *const analyze__types[] = {"Structure", "Dependencies", "Complexity", "Issues"};
+#define ANALYZE_TYPE_COUNT (sizeof analyze__types / sizeof analyze__types[0])
+
+static bool analyze__is_type(const Token *token) {
+  for (size_t i = 0; i < ANALYZE_TYPE_COUNT; i++)
+    if (eddi_token_is(token, analyze__types[i])) return true;
+  return false;
+}
+
+/* A file Analyze File names that is not open: read from disk into a
+ * document of its own (freed by the caller), so that the session's files
+ * and its current one stay as they were. A name that is no file but close
+ * to an analysis was meant as one. */
+static int analyze__read_file(CommandContext *ctx, const Token *name, const char *rel,
+                              const char *abs, EddiDoc **doc) {
+  EddiBackend *backend = NULL;
+  StrBuf text = {0};
+  bool is_new = false;
+  int rc = eddi_disk_open(abs, false, ctx->engine->config.max_file_bytes, &backend, &text,
+                          &is_new, ctx->err);
+  if (rc == EDDI_ENOENT) {
+    const char *near = name->kind == TOKEN_WORD
+                           ? eddi_suggest(name->text, analyze__types, ANALYZE_TYPE_COUNT)
+                           : NULL;
+    if (near) {
+      eddi_error_set(ctx->err, EDDI_EINVAL, "Unknown analysis '%s'", name->text);
+      eddi_error_hint(ctx->err, "Did you mean \"%s\"", near);
+      rc = EDDI_EINVAL;
+    } else {
+      eddi_error_set(ctx->err, EDDI_ENOENT, "File not found: %s", rel);
+      eddi_error_hint(ctx->err, "Give a path from the workspace root, or one of Structure, "
+                                "Dependencies, Complexity, Issues");
+    }
+  }
+  if (rc == 0) *doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, false, 1);
+  eddi_strbuf_free(&text);
+  return rc;
+}
+
+/* The document Analyze File <name> is about: an open one (the session's
+ * copy, unsaved changes included), else the file as it is on disk in
+ * *read, which the caller frees. */
+static int analyze__named_file(CommandContext *ctx, const Token *name, EddiDoc **doc,
+                               EddiDoc **read) {
+  char *path = eddi_command_token_string(name);
+  bool ambiguous;
+  *doc = eddi_session_find_doc(ctx->session, path, &ambiguous);
+  int rc = 0;
+  if (ambiguous) {
+    rc = eddi_command_named_doc(ctx, name, doc);
+  } else if (!*doc) {
+    char *rel = NULL, *abs = NULL;
+    rc = eddi_path_resolve(ctx->engine->root, path, &rel, &abs, ctx->err);
+    if (rc == 0) *doc = eddi_session_find_doc(ctx->session, rel, &ambiguous);
+    if (rc == 0 && !*doc) {
+      rc = analyze__read_file(ctx, name, rel, abs, read);
+      *doc = *read;
+    }
+    eddi_free(rel), eddi_free(abs);
+  }
+  eddi_free(path);
+  if (rc == 0 && !*read) rc = eddi_doc_sync(*doc, ctx->err);
+  return rc;
+}
+
+static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next);
+
 int eddi_run_analyze(CommandContext *ctx) {
-  static const char *const types[] = {"Structure", "Dependencies", "Complexity", "Issues"};
-  enum { SUMMARY = -1, STRUCTURE, DEPENDENCIES, COMPLEXITY, ISSUES };
-  EddiDoc *doc = ctx->session->current;
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Analyze needs a target");
+  EddiDoc *doc = ctx->session->current, *read = NULL;
+  size_t next = 1;
+  int rc = 0;
+  if (eddi_token_is(&ctx->args[0], "File") && next < ctx->argc &&
+      !analyze__is_type(&ctx->args[next])) {
+    rc = analyze__named_file(ctx, &ctx->args[next++], &doc, &read);
+  } else if (!doc) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
+    eddi_error_hint(ctx->err, "Open one with \"Open <file>\", or name it: Analyze File <path>");
+    rc = EDDI_ESTATE;
+  } else {
+    rc = eddi_doc_sync(doc, ctx->err);
+  }
+  if (rc == 0) rc = analyze__run(ctx, doc, next);
+  if (read) eddi_doc_free(read);
+  return rc;
+}
+
+/* Analyze doc: the target at ctx->args[0] ("File" or an element), the
+ * analysis at ctx->args[next] if any. */
+static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
+  const char *const *types = analyze__types;
+  enum { SUMMARY = -1, STRUCTURE, DEPENDENCIES, COMPLEXITY, ISSUES };
   EddiSyntax *syn;
   int rc = eddi_structure_syntax(ctx, doc, &syn);
   if (rc < 0) return rc;
   EddiElement *target = NULL;
-  size_t next = 1;
-  if (eddi_token_is(&ctx->args[0], "File")) {
-    /* File [name]: the current file; a name must be the current one. */
-    if (next < ctx->argc && ctx->args[next].kind != TOKEN_WORD) {
-      return eddi_command_usage(ctx, "Analyze File takes the current file");
-    }
-    if (next < ctx->argc) {
-      bool is_type = false;
-      for (int i = 0; i < 4; i++) is_type |= eddi_token_is(&ctx->args[next], types[i]);
-      if (!is_type) {
-        const char *base = eddi_path_basename(doc->path);
-        if (strcmp(ctx->args[next].text, doc->path) != 0 && strcmp(ctx->args[next].text, base) != 0)
-          return eddi_error_set(ctx->err, EDDI_EINVAL, "Analyze File works on the current file");
-        next++;
-      }
-    }
-  } else {
+  if (!eddi_token_is(&ctx->args[0], "File")) {
     rc = eddi_structure_find(ctx, doc, syn, false, &target, &next);
     if (rc < 0) return rc;
   }

@@ -11,7 +11,7 @@ static const CommandSpec structure_commands[] = {
      "change an element", CMD_FILE, eddi_run_modify},
     {"Analyze",
      "Analyze <Function n|Class n|Method C.m|File [f]> [Structure|Dependencies|Complexity|Issues]",
-     "outline, imports, complexity, issues", CMD_FILE, eddi_run_analyze},
+     "outline, imports, complexity, issues", CMD_SESSION, eddi_run_analyze},
     {"Validate", "Validate [Function n|Class n|Method C.m|File]", "syntax errors", CMD_FILE,
      eddi_run_validate},
     {"Comment",
