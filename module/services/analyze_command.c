@@ -166,9 +166,43 @@ static void analyze__syntax_errors(EddiDoc *doc, TSNode node, size_t from, size_
     analyze__syntax_errors(doc, ts_node_child(node, i), from, to, out);
 }
 
+/* A name bound twice in one list of [from, to): the later one is listed.
+ * Lists nest (a lambda in a default value), so the names before one that
+ * share its list are those back to where its list starts. */
+static void analyze__duplicate_names(EddiDoc *doc, const EddiListedNames *names, const char *what,
+                                     size_t from, size_t to, AnalyzeIssues *out) {
+  for (size_t i = 1; i < names->len; i++) {
+    const EddiListedName *name = &names->items[i];
+    if (name->name.start < from || name->name.end > to) continue;
+    char *text = eddi_text_dup(&doc->text, name->name.start, name->name.end);
+    for (size_t k = i; k-- > 0 && names->items[k].name.start >= name->list.start;) {
+      const EddiListedName *other = &names->items[k];
+      if (other->list.start != name->list.start || other->list.end != name->list.end) continue;
+      if (other->name.end - other->name.start != name->name.end - name->name.start) continue;
+      char *other_text = eddi_text_dup(&doc->text, other->name.start, other->name.end);
+      bool same = strcmp(text, other_text) == 0;
+      eddi_free(other_text);
+      if (!same) continue;
+      analyze__issue(out, doc, name->name.start, "Duplicate %s %s", what, text);
+      break;
+    }
+    eddi_free(text);
+  }
+}
+
+/* The errors of [from, to): the parse tree's, then those the language
+ * defines that a grammar accepts (a name bound twice in one list). */
+static void analyze__errors(EddiDoc *doc, EddiSyntax *syn, size_t from, size_t to,
+                            AnalyzeIssues *out) {
+  analyze__syntax_errors(doc, ts_tree_root_node(syn->tree), from, to, out);
+  const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
+  analyze__duplicate_names(doc, &d->parameters, "parameter", from, to, out);
+  analyze__duplicate_names(doc, &d->keyword_arguments, "keyword argument", from, to, out);
+}
+
 static void analyze__issues(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn, size_t from,
                             size_t to, AnalyzeIssues *out) {
-  analyze__syntax_errors(doc, ts_tree_root_node(syn->tree), from, to, out);
+  analyze__errors(doc, syn, from, to, out);
   const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
   for (size_t i = 0; i < d->import_names.len; i++) {
     EddiSpan s = d->import_names.items[i];
@@ -441,7 +475,7 @@ int eddi_run_validate(CommandContext *ctx) {
     from = e->start, to = e->end;
   }
   AnalyzeIssues errors = {0};
-  analyze__syntax_errors(doc, ts_tree_root_node(syn->tree), from, to, &errors);
+  analyze__errors(doc, syn, from, to, &errors);
   if (!errors.count) eddi_reply_builder_payload(ctx->reply, "No syntax errors");
   else
     eddi_reply_builder_payload(ctx->reply, "%zu syntax %s, %s", errors.count,

@@ -65,6 +65,7 @@ static void syntax__drop_caches(EddiSyntax *self) {
   EddiDetails *d = &self->details;
   array_clear(&d->decorators), array_clear(&d->comments), array_clear(&d->decisions);
   array_clear(&d->nestings), array_clear(&d->calls), array_clear(&d->import_names);
+  array_clear(&d->parameters), array_clear(&d->keyword_arguments);
   self->details_ready = false;
 }
 
@@ -105,6 +106,7 @@ void eddi_syntax_free(EddiSyntax *self) {
   EddiDetails *d = &self->details;
   array_free(&d->decorators), array_free(&d->comments), array_free(&d->decisions);
   array_free(&d->nestings), array_free(&d->calls), array_free(&d->import_names);
+  array_free(&d->parameters), array_free(&d->keyword_arguments);
   if (self->parser) ts_parser_delete(self->parser);
   eddi_free(self);
 }
@@ -296,6 +298,31 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
 
 /* ---------------------------------------------------------------- details */
 
+/* The span of the capture named list in match, for a name captured with
+ * the list that binds it; false when the pattern has none. */
+static bool syntax__match_span(const TSQuery *query, const TSQueryMatch *match, const char *list,
+                               EddiSpan *span) {
+  size_t n = strlen(list);
+  for (uint16_t i = 0; i < match->capture_count; i++) {
+    uint32_t len;
+    const char *name = ts_query_capture_name_for_id(query, match->captures[i].index, &len);
+    if (len != n || memcmp(name, list, n) != 0) continue;
+    *span = (EddiSpan){ts_node_start_byte(match->captures[i].node),
+                       ts_node_end_byte(match->captures[i].node)};
+    return true;
+  }
+  return false;
+}
+
+/* A name of a list (parameters, keyword arguments) into names. */
+static void syntax__add_listed(EddiListedNames *names, const TSQuery *query,
+                               const TSQueryMatch *match, const char *list, EddiSpan span) {
+  EddiListedName listed = {.name = span};
+  if (!syntax__match_span(query, match, list, &listed.list)) return;
+  if (names->len && array_back(names)->name.start == span.start) return; /* two patterns */
+  array_push(names, listed);
+}
+
 const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
   if (self->details_ready || !self->lang->details) return &self->details;
   TSQuery *query = self->lang->details;
@@ -325,6 +352,10 @@ const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
     else if (SYNTAX_IS("nesting")) SYNTAX_ADD(&d->nestings);
     else if (SYNTAX_IS("call.name")) SYNTAX_ADD(&d->calls);
     else if (SYNTAX_IS("import.name")) SYNTAX_ADD(&d->import_names);
+    else if (SYNTAX_IS("parameter.name"))
+      syntax__add_listed(&d->parameters, query, &match, "parameter.list", span);
+    else if (SYNTAX_IS("argument.name"))
+      syntax__add_listed(&d->keyword_arguments, query, &match, "argument.list", span);
 #undef SYNTAX_ADD
 #undef SYNTAX_IS
   }

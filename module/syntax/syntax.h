@@ -94,6 +94,16 @@ typedef struct {
   size_t start, end;
 } EddiSpan;
 
+/* A name and the list that binds it: a parameter of a parameter list, a
+ * keyword argument of a call (captures @parameter.name in @parameter.list,
+ * @argument.name in @argument.list). */
+typedef struct {
+  EddiSpan name;
+  EddiSpan list;
+} EddiListedName;
+
+typedef Array(EddiListedName) EddiListedNames;
+
 typedef struct {
   Array(EddiSpan) decorators;
   Array(EddiSpan) comments;
@@ -101,6 +111,8 @@ typedef struct {
   Array(EddiSpan) nestings;
   Array(EddiSpan) calls;        /* names of called functions */
   Array(EddiSpan) import_names; /* names an import binds */
+  EddiListedNames parameters;        /* in document order */
+  EddiListedNames keyword_arguments; /* in document order */
 } EddiDetails;
 
 /* ---------------------------------------------------------------- documents */
