@@ -170,12 +170,38 @@ int eddi_structure_parse_target(CommandContext *ctx, size_t at, StructureTarget 
   return 0;
 }
 
+/* Of several variables of one name, the one the cursor sees: the first
+ * bound in the innermost scope around the cursor that binds the name, out
+ * to the file; else, when all are of one scope, the first of it. -1 when
+ * they are of several scopes, none of them the cursor's. */
+static int structure__variable_in_scope(const EddiDoc *doc, const EddiSyntax *syn,
+                                        const EddiIndexList *found) {
+  unsigned scopes = EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD | EDDI_ELEMENT_CLASS |
+                    EDDI_ELEMENT_IMPL;
+  for (int scope = eddi_syntax_innermost(syn, doc->cursor, scopes);;
+       scope = syn->elements.items[scope].parent) {
+    for (size_t i = 0; i < found->len; i++)
+      if (syn->elements.items[found->items[i]].parent == scope) return (int)found->items[i];
+    if (scope < 0) break;
+  }
+  int scope = syn->elements.items[found->items[0]].parent;
+  for (size_t i = 1; i < found->len; i++)
+    if (syn->elements.items[found->items[i]].parent != scope) return -1;
+  return (int)found->items[0];
+}
+
 /* The one element a target names: "not found" with the nearest name, or
- * "Ambiguous match" with every candidate and its position. */
+ * "Ambiguous match" with every candidate and its position. Variables are
+ * looked up by scope first (structure__variable_in_scope). */
 int eddi_structure_resolve(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
                            const StructureTarget *t, EddiElement **out) {
   EddiIndexList found = {0};
   eddi_syntax_find(syn, &doc->text, t->kinds, t->name, t->owner, t->params, &found);
+  bool variables = t->kinds == EDDI_ELEMENT_VARIABLE;
+  if (found.len > 1 && variables) {
+    int seen = structure__variable_in_scope(doc, syn, &found);
+    if (seen >= 0) found.items[0] = (size_t)seen, found.len = 1;
+  }
   if (found.len == 1) {
     *out = &syn->elements.items[found.items[0]];
     array_free(&found);
@@ -211,8 +237,15 @@ int eddi_structure_resolve(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
                                  : eddi_strdup("");
     eddi_strbuf_printf(&hint, "%s%s %s%s at %zu:%zu", i ? ", " : "",
                        eddi_element_kind_name(e->kind), display, params, line, col);
+    if (variables && e->parent >= 0) {
+      char *scope = eddi_element_display(&syn->elements.items[e->parent]);
+      eddi_strbuf_printf(&hint, " in %s", scope);
+      eddi_free(scope);
+    }
     eddi_free(display), eddi_free(params);
   }
+  /* A variable is picked by where the cursor is. */
+  if (variables) eddi_strbuf_puts(&hint, "; Goto a line inside one to pick it");
   eddi_error_set(ctx->err, EDDI_EINVAL, "Ambiguous match");
   eddi_error_hint(ctx->err, "%s", hint.data);
   eddi_strbuf_free(&hint);

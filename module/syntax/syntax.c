@@ -120,8 +120,11 @@ static const struct {
     {"function", EDDI_ELEMENT_FUNCTION}, {"method", EDDI_ELEMENT_METHOD},
     {"class", EDDI_ELEMENT_CLASS},       {"impl", EDDI_ELEMENT_IMPL},
     {"variable", EDDI_ELEMENT_VARIABLE}, {"import", EDDI_ELEMENT_IMPORT},
+    {"local", EDDI_ELEMENT_VARIABLE},
 };
 #define SYNTAX_KIND_COUNT (sizeof syntax__kinds / sizeof syntax__kinds[0])
+/* The capture of a function's own variables (syntax__kinds' last row). */
+#define SYNTAX_LOCAL_KIND ((int)SYNTAX_KIND_COUNT - 1)
 
 const char *eddi_element_kind_name(EddiElementKind kind) {
   switch (kind) {
@@ -206,6 +209,30 @@ static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *ma
   return true;
 }
 
+/* A local is a function's: those the general @local patterns found
+ * outside every function (or in a class body) go. Only containers are
+ * parents, so the indices of the others move and parents are renumbered. */
+static void syntax__keep_locals_of_functions(EddiSyntax *self) {
+  unsigned functions = EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD;
+  size_t *moved = eddi_malloc((self->elements.len + 1) * sizeof *moved);
+  size_t kept = 0;
+  for (size_t i = 0; i < self->elements.len; i++) {
+    EddiElement *e = &self->elements.items[i];
+    if (e->local && (e->parent < 0 || !(self->elements.items[e->parent].kind & functions))) {
+      eddi_free(e->name), eddi_free(e->owner);
+      continue;
+    }
+    moved[i] = kept;
+    self->elements.items[kept++] = *e;
+  }
+  self->elements.len = kept;
+  for (size_t i = 0; i < kept; i++) {
+    EddiElement *e = &self->elements.items[i];
+    if (e->parent >= 0) e->parent = (int)moved[e->parent];
+  }
+  eddi_free(moved);
+}
+
 static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
   const EddiLang *lang = self->lang;
   if (!lang->structure) return;
@@ -233,6 +260,7 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
         if (!*part) {
           element.kind = syntax__kinds[k].kind, element.node = capture->node;
           element.start = start, element.end = end, found = true;
+          element.local = k == SYNTAX_LOCAL_KIND;
         } else if (strcmp(part, "name") == 0 || strncmp(part, "module", 6) == 0) {
           element.name_start = start, element.name_end = end;
         } else if (strncmp(part, "class", 5) == 0 && !owner) {
@@ -265,6 +293,7 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
       bool same_kind = last->kind == e->kind ||
                        ((last->kind & functions) && (e->kind & functions));
       if (last->start == e->start && last->end == e->end && same_kind) {
+        last->local = last->local && e->local; /* a variable of the file or class wins */
         eddi_free(e->name), eddi_free(e->owner);
         continue;
       }
@@ -294,6 +323,7 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
       array_push(&stack, i);
   }
   array_free(&stack);
+  syntax__keep_locals_of_functions(self);
 }
 
 /* ---------------------------------------------------------------- details */

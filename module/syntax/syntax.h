@@ -87,6 +87,9 @@ typedef struct {
   char *name;  /* owned; "" when unnamed; for an import, its module */
   char *owner; /* owned; the class of a method, else NULL */
   int parent;  /* index of the enclosing class, impl or function, -1 */
+  /* A variable of a function (a parameter, a name it binds): captured as
+   * @local anywhere, kept only inside a function. */
+  bool local;
 } EddiElement;
 
 /* One capture of details.scm: a byte range. */
