@@ -2,6 +2,7 @@
 #include "lang/command.h"
 
 #include "core/diff.h"
+#include "services/structure.h"
 
 static int history__count(CommandContext *ctx, size_t *count) {
   *count = 1;
@@ -59,6 +60,19 @@ int eddi_run_diff(CommandContext *ctx) {
   if (rc == 0) {
     if (added == 0 && deleted == 0) eddi_reply_builder_payload(ctx->reply, "No changes");
     else eddi_reply_builder_payload(ctx->reply, "+%zu -%zu lines", added, deleted);
+    if (added || deleted) {
+      /* And what that did to its functions and classes. */
+      EddiOutline *before = eddi_structure_outline_saved(ctx, doc);
+      EddiOutline *after = before ? eddi_structure_outline_doc(ctx, doc) : NULL;
+      StructureCounts counts = {0};
+      StrBuf said = {0};
+      if (eddi_structure_compare(before, after, &counts, NULL) > 0) {
+        eddi_structure_say_counts(&counts, &said);
+        eddi_reply_builder_payload(ctx->reply, "%s", said.data);
+      }
+      eddi_strbuf_free(&said);
+      eddi_outline_free(before), eddi_outline_free(after);
+    }
     eddi_reply_builder_raw(ctx->reply, unified.data, unified.len);
   }
   eddi_strbuf_free(&unified);

@@ -282,40 +282,7 @@ int eddi_structure_refuse_errors(CommandContext *ctx, EddiDoc *doc, const EddiEl
 /* Where deleting or commenting an element starts: its first line, after
  * pulling in the decorators and comments directly above it. */
 size_t eddi_structure_extent_start(EddiDoc *doc, EddiSyntax *syn, const EddiElement *e) {
-  const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
-  size_t start = e->start;
-  for (bool moved = true; moved;) {
-    moved = false;
-    const Array(EddiSpan) *lists[] = {(void *)&d->decorators, (void *)&d->comments};
-    for (size_t l = 0; l < 2 && !moved; l++) {
-      for (size_t i = 0; i < lists[l]->len; i++) {
-        EddiSpan s = lists[l]->items[i];
-        if (s.end > start || s.start >= start) continue;
-        /* Only whitespace between, and at most one line break. */
-        size_t breaks = 0;
-        bool clean = true;
-        for (size_t p = s.end; p < start && clean; p++) {
-          char c = eddi_text_byte_at(&doc->text, p);
-          if (c == '\n') breaks++;
-          else if (c != ' ' && c != '\t' && c != '\r') clean = false;
-        }
-        if (clean && breaks <= 1 && (l == 0 || breaks == 1 || s.start < e->start)) {
-          /* A comment at the end of the previous statement's line is not ours. */
-          size_t line = eddi_structure_line_of(doc, s.start);
-          size_t first = eddi_text_line_start(&doc->text, line);
-          bool alone = true;
-          for (size_t p = first; p < s.start; p++) {
-            char c = eddi_text_byte_at(&doc->text, p);
-            if (c != ' ' && c != '\t') alone = false;
-          }
-          if (!alone) continue;
-          start = s.start;
-          moved = true;
-          break;
-        }
-      }
-    }
-  }
+  size_t start = eddi_syntax_extent_start(syn, &doc->text, e);
   return eddi_text_line_start(&doc->text, eddi_structure_line_of(doc, start));
 }
 

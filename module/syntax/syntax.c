@@ -394,6 +394,45 @@ const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
   return d;
 }
 
+/* ---------------------------------------------------------------- extents */
+
+size_t eddi_syntax_extent_start(EddiSyntax *self, const EddiText *text, const EddiElement *e) {
+  const EddiDetails *d = eddi_syntax_details(self, text);
+  size_t start = e->start;
+  for (bool moved = true; moved;) {
+    moved = false;
+    const Array(EddiSpan) *lists[] = {(void *)&d->decorators, (void *)&d->comments};
+    for (size_t l = 0; l < 2 && !moved; l++) {
+      for (size_t i = 0; i < lists[l]->len; i++) {
+        EddiSpan s = lists[l]->items[i];
+        if (s.end > start || s.start >= start) continue;
+        /* Only whitespace between, and at most one line break. */
+        size_t breaks = 0;
+        bool clean = true;
+        for (size_t p = s.end; p < start && clean; p++) {
+          char c = eddi_text_byte_at(text, p);
+          if (c == '\n') breaks++;
+          else if (c != ' ' && c != '\t' && c != '\r') clean = false;
+        }
+        if (clean && breaks <= 1 && (l == 0 || breaks == 1 || s.start < e->start)) {
+          /* A comment at the end of the previous statement's line is not ours. */
+          size_t first = eddi_text_line_start(text, eddi_text_line_at(text, s.start));
+          bool alone = true;
+          for (size_t p = first; p < s.start; p++) {
+            char c = eddi_text_byte_at(text, p);
+            if (c != ' ' && c != '\t') alone = false;
+          }
+          if (!alone) continue;
+          start = s.start;
+          moved = true;
+          break;
+        }
+      }
+    }
+  }
+  return start;
+}
+
 /* ---------------------------------------------------------------- the tree */
 
 static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes) {
@@ -449,6 +488,20 @@ int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError 
   }
   *out = self;
   return 0;
+}
+
+EddiSyntax *eddi_syntax_of_text(const EddiLang *lang, const EddiText *text) {
+  EddiSyntax *self = eddi_calloc(1, sizeof *self);
+  self->lang = lang;
+  self->parser = ts_parser_new();
+  ts_parser_set_language(self->parser, lang->ts);
+  self->tree = eddi_syntax_parse_text(self->parser, NULL, text);
+  if (self->tree) {
+    self->parses = 1;
+    syntax__list_elements(self, text);
+  }
+  self->elements_ready = true;
+  return self;
 }
 
 /* ---------------------------------------------------------------- lookups */
