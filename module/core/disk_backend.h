@@ -89,11 +89,15 @@ int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max
 int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
                    EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err);
 
-/* Open abs_path. A missing file is an error unless create, in which case the
- * document starts empty and *is_new is set. On success *backend is new and
- * *text holds the decoded text. */
-int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
-                   StrBuf *text, bool *is_new, EddiError *err);
+/* Open rel_path beneath the workspace root root_fd (borrowed: it must
+ * outlive the backend). A missing file is an error unless create, in which
+ * case the document starts empty and *is_new is set. On success *backend is
+ * new and *text holds the decoded text. Saves go through core/fs.h: the
+ * path resolved beneath the root again, the file checked against what was
+ * read; a change made on disk meanwhile is merged into the document when
+ * it touches other lines (doc->rebased), else the save is refused. */
+int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_bytes,
+                   EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err);
 
 /* Write bytes to path whole or not at all: temp file in the same folder,
  * fsync, rename, then fsync the folder. mode is applied to the new file. */

@@ -166,23 +166,17 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
  * differs, then save it. */
 static int transaction__write_doc(EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
-  const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
-  size_t n = file->text.len, m = file->result.len, head = 0, tail = 0;
-  while (head < n && head < m && a[head] == b[head]) head++;
-  while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail]) tail++;
-  /* Keep the cut on character boundaries. */
-  while (head && ((unsigned char)a[head] & 0xC0) == 0x80) head--;
-  while (tail && ((unsigned char)a[n - tail] & 0xC0) == 0x80) tail--;
-  int rc = 0;
-  if (n != m || head != n) {
-    rc = eddi_doc_replace(doc, head, n - tail, b + head, m - head - tail, err);
-    if (rc == 0) doc->cursor = head + (m - head - tail);
-  }
+  size_t m = file->result.len;
+  bool changes = m != file->text.len || memcmp(b, file->text.data ? file->text.data : "", m) != 0;
+  size_t changed_end = 0;
+  int rc = changes ? eddi_doc_replace_all(doc, b, m, &changed_end, err) : 0;
+  /* The cursor ends after the edit, as if it had been typed. */
+  if (rc == 0 && changes) doc->cursor = changed_end;
   size_t bytes = 0;
   if (rc == 0 && eddi_doc_modified(doc)) {
     rc = eddi_doc_save(doc, &bytes, err);
-    if (rc < 0 && (n != m || head != n)) {
+    if (rc < 0 && changes) {
       size_t done;
       EddiError ignored;
       eddi_doc_undo(doc, 1, &done, &ignored);
