@@ -255,12 +255,12 @@ static bool analyze__is_type(const Token *token) {
  * and its current one stay as they were. A name that is no file but close
  * to an analysis was meant as one. */
 static int analyze__read_file(CommandContext *ctx, const Token *name, const char *rel,
-                              const char *abs, EddiDoc **doc) {
+                              EddiDoc **doc) {
   EddiBackend *backend = NULL;
   StrBuf text = {0};
   bool is_new = false;
-  int rc = eddi_disk_open(abs, false, ctx->engine->config.max_file_bytes, &backend, &text,
-                          &is_new, ctx->err);
+  int rc = eddi_disk_open(ctx->engine->root_fd, rel, false, ctx->engine->config.max_file_bytes,
+                          &backend, &text, &is_new, ctx->err);
   if (rc == EDDI_ENOENT) {
     const char *near = name->kind == TOKEN_WORD
                            ? eddi_suggest(name->text, analyze__types, ANALYZE_TYPE_COUNT)
@@ -296,7 +296,7 @@ static int analyze__named_file(CommandContext *ctx, const Token *name, EddiDoc *
     rc = eddi_path_resolve(ctx->engine->root, path, &rel, &abs, ctx->err);
     if (rc == 0) *doc = eddi_session_find_doc(ctx->session, rel, &ambiguous);
     if (rc == 0 && !*doc) {
-      rc = analyze__read_file(ctx, name, rel, abs, read);
+      rc = analyze__read_file(ctx, name, rel, read);
       *doc = *read;
     }
     eddi_free(rel), eddi_free(abs);

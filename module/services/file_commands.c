@@ -198,8 +198,8 @@ static void file__hint_save_refused(CommandContext *ctx, const EddiDoc *doc, int
                     doc->path);
   else if (rc == EDDI_ESTALE)
     eddi_error_hint(ctx->err,
-                    "Diff shows your changes; Close %s and Open it again to start from the disk's "
-                    "version",
+                    "Diff shows your changes; Open Reload %s reads the disk's version (your edits "
+                    "are discarded)",
                     doc->path);
   else if (strstr(ctx->err->what, "read-only"))
     eddi_error_hint(ctx->err, "Make %s writable, then Save again", doc->path);

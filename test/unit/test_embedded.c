@@ -277,7 +277,7 @@ static void test_embedded_save_checks_the_file(void **state) {
   world_file(world, "a.txt", "theirs\n", 7);
   exchange(world, "Insert Line \"more\"\nSave",
            "Ok, Inserted 1 line at 1, At 2:0\nFail \"File changed on disk since Open\", Diff shows "
-           "your changes; Close a.txt and Open it again to start from the disk's version");
+           "your changes; Open Reload a.txt reads the disk's version (your edits are discarded)");
   world_file(world, "a.txt", "zero\none\n", 9);
   chmod(path, 0444);
   exchange(world, "Save", "Fail \"File is read-only\", Make a.txt writable, then Save again");
