@@ -7,6 +7,7 @@
 #include "core/path.h"
 #include "core/walk.h"
 #include "lang/suggest.h"
+#include "services/structure.h"
 
 /* Names of a folder weighed for Open's "Did you mean": all of a folder a
  * person made, a bounded sample of a generated one. */
@@ -205,6 +206,13 @@ static void file__hint_save_refused(CommandContext *ctx, const EddiDoc *doc, int
     eddi_error_hint(ctx->err, "Make %s writable, then Save again", doc->path);
 }
 
+/* What the session saved of path so far, or NULL. */
+static FileChanges *file__changes_of(EddiSession *session, const char *path) {
+  for (size_t i = 0; i < session->changes.len; i++)
+    if (strcmp(session->changes.items[i].path, path) == 0) return &session->changes.items[i];
+  return NULL;
+}
+
 int eddi_run_save(CommandContext *ctx) {
   bool close = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Close");
   size_t first = close ? 1 : 0;
@@ -221,12 +229,23 @@ int eddi_run_save(CommandContext *ctx) {
   size_t added, deleted, bytes = 0;
   rc = eddi_command_doc_diff(ctx, doc, &added, &deleted, NULL);
   bool created = doc->is_new;
+  /* Summary compares the file's structure with what it was before the
+   * session first saved it: keep that on the first save. */
+  EddiOutline *before = NULL;
+  if (rc == 0 && !file__changes_of(ctx->session, doc->path))
+    before = eddi_structure_outline_saved(ctx, doc);
   if (rc == 0) {
     rc = eddi_doc_save(doc, &bytes, ctx->err);
     if (rc < 0) file__hint_save_refused(ctx, doc, rc);
   }
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    eddi_outline_free(before);
+    return rc;
+  }
   eddi_session_record_save(ctx->session, doc->path, created, added, deleted);
+  FileChanges *change = file__changes_of(ctx->session, doc->path);
+  if (!change->before) change->before = before, before = NULL;
+  eddi_outline_free(before);
   bool rebased = doc->rebased;
   if (close) {
     eddi_session_close_doc(ctx->session, doc);
