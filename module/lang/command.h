@@ -91,6 +91,12 @@ char *eddi_command_token_string(const Token *token);
  * open document has), or a Fail: not open, or ambiguous with the
  * candidates. */
 int eddi_command_named_doc(CommandContext *ctx, const Token *name, EddiDoc **doc);
+/* Resolve a path the command was given (core/path.h), with a hint when it
+ * is refused. */
+int eddi_command_resolve(CommandContext *ctx, const char *input, char **rel, char **abs);
+/* A hint for a pattern token that did not compile (Find, Replace, Grep):
+ * give one, or escape what the regex took for syntax. */
+void eddi_command_hint_pattern(CommandContext *ctx, const Token *token);
 /* Add ", At L:C" for the document's cursor. */
 void eddi_command_fact_cursor(CommandContext *ctx, const EddiDoc *doc);
 /* Set the cursor to the start of line (clamped to the last line slot). */

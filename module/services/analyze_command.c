@@ -293,7 +293,7 @@ static int analyze__named_file(CommandContext *ctx, const Token *name, EddiDoc *
     rc = eddi_command_named_doc(ctx, name, doc);
   } else if (!*doc) {
     char *rel = NULL, *abs = NULL;
-    rc = eddi_path_resolve(ctx->engine->root, path, &rel, &abs, ctx->err);
+    rc = eddi_command_resolve(ctx, path, &rel, &abs);
     if (rc == 0) *doc = eddi_session_find_doc(ctx->session, rel, &ambiguous);
     if (rc == 0 && !*doc) {
       rc = analyze__read_file(ctx, name, rel, read);

@@ -14,7 +14,11 @@ int eddi_run_insert(CommandContext *ctx) {
   if (ctx->argc != 2 || ctx->args[1].kind != TOKEN_STRING)
     return eddi_command_usage(ctx, "Insert %s needs one \"quoted text\"", kinds[kind]);
   const Token *text = &ctx->args[1];
-  if (text->len == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "Nothing to insert");
+  if (text->len == 0) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Nothing to insert");
+    eddi_error_hint(ctx->err, "The \"text\" is empty");
+    return EDDI_EINVAL;
+  }
   EddiDoc *doc = ctx->session->current;
   size_t line = eddi_text_line_at(&doc->text, doc->cursor);
   size_t at = doc->cursor;
@@ -72,7 +76,11 @@ int eddi_run_delete(CommandContext *ctx) {
   }
   size_t lines = eddi_text_line_count(&doc->text);
   if (first >= lines || count > lines - first) {
-    if (lines == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+    if (lines == 0) {
+      eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+      eddi_error_hint(ctx->err, "Insert Line or Insert Block adds text");
+      return EDDI_EINVAL;
+    }
     eddi_error_set(ctx->err, EDDI_EINVAL, "Invalid line range %zu:%zu", first, first + count - 1);
     eddi_error_hint(ctx->err, "Lines are 0 to %zu", lines - 1);
     return EDDI_EINVAL;

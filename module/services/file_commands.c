@@ -79,6 +79,28 @@ static int file__reload(CommandContext *ctx, EddiDoc *doc) {
   return 0;
 }
 
+/* What to do about a file Open refuses, where the backend said only what
+ * is wrong with it (the reasons are the disk's, core/disk_backend.c). */
+static void file__hint_open_refused(CommandContext *ctx, const char *rel) {
+  if (ctx->err->hint[0]) return;
+  const char *what = ctx->err->what;
+  if (strcmp(what, "Is a directory") == 0) {
+    eddi_error_set(ctx->err, ctx->err->code, "Is a directory: %s", rel);
+    eddi_error_hint(ctx->err, "List %s/ shows what it holds", rel);
+  } else if (strncmp(what, "Binary file", strlen("Binary file")) == 0) {
+    eddi_error_hint(ctx->err, "eddi edits text files only");
+  } else if (strncmp(what, "Not valid UTF-8", strlen("Not valid UTF-8")) == 0) {
+    eddi_error_hint(ctx->err, "Convert %s to UTF-8 first (iconv)", rel);
+  }
+}
+
+int eddi_command_resolve(CommandContext *ctx, const char *input, char **rel, char **abs) {
+  int rc = eddi_path_resolve(ctx->engine->root, input, rel, abs, ctx->err);
+  if (rc < 0 && !ctx->err->hint[0] && strcmp(ctx->err->what, "Path outside workspace") == 0)
+    eddi_error_hint(ctx->err, "Give a path inside the workspace, from its root");
+  return rc;
+}
+
 int eddi_run_open(CommandContext *ctx) {
   size_t first = 0;
   bool create = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Create");
@@ -94,7 +116,7 @@ int eddi_run_open(CommandContext *ctx) {
     input = joined;
   }
   char *rel = NULL, *abs = NULL;
-  int rc = eddi_path_resolve(ctx->engine->root, input, &rel, &abs, ctx->err);
+  int rc = eddi_command_resolve(ctx, input, &rel, &abs);
   eddi_free(input);
   if (rc < 0) return rc;
 
@@ -103,7 +125,8 @@ int eddi_run_open(CommandContext *ctx) {
   EddiDoc *doc = rel[0] ? eddi_session_find_doc(session, rel, &ambiguous) : NULL;
   if (doc && strcmp(doc->path, rel) != 0) doc = NULL; /* a basename match is not this file */
   if (!rel[0]) {
-    rc = eddi_error_set(ctx->err, EDDI_EINVAL, "Is a directory");
+    rc = eddi_error_set(ctx->err, EDDI_EINVAL, "Is a directory: .");
+    eddi_error_hint(ctx->err, "List shows what it holds");
   } else if (doc && reload) {
     rc = file__reload(ctx, doc);
   } else if (doc) {
@@ -123,6 +146,8 @@ int eddi_run_open(CommandContext *ctx) {
     if (rc == EDDI_ENOENT && !create) {
       eddi_error_set(ctx->err, EDDI_ENOENT, "File not found: %s", rel);
       file__suggest_sibling(ctx, abs, rel);
+    } else if (rc < 0) {
+      file__hint_open_refused(ctx, rel);
     }
     if (rc == 0) {
       doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, is_new,
@@ -344,7 +369,8 @@ static int list__folder(CommandContext *ctx, const char *arg, char **rel, char *
   size_t len = strlen(arg);
   bool slash = len > 0 && arg[len - 1] == '/';
   EddiError ignored;
-  int rc = eddi_path_resolve(ctx->engine->root, arg, rel, abs, slash ? ctx->err : &ignored);
+  int rc = slash ? eddi_command_resolve(ctx, arg, rel, abs)
+                 : eddi_path_resolve(ctx->engine->root, arg, rel, abs, &ignored);
   if (rc < 0) return slash ? rc : 0;
   struct stat st;
   if (stat(*abs, &st) == 0 && S_ISDIR(st.st_mode)) return 1;

@@ -130,8 +130,13 @@ int eddi_run_format(CommandContext *ctx) {
   job->base.destroy = format__destroy;
   if (lang->formatter) format__split(job, lang->formatter);
   if (job->argv.len < 2 || !format__on_path(job->argv.items[0])) {
+    eddi_error_set(ctx->err, EDDI_ENOENT, "No formatter for %s", lang->name);
+    if (job->argv.len >= 2)
+      eddi_error_hint(ctx->err, "Install %s: Format runs \"%s\"", job->argv.items[0], lang->formatter);
+    else
+      eddi_error_hint(ctx->err, "eddi knows none for %s", lang->name);
     format__destroy(&job->base);
-    return eddi_error_set(ctx->err, EDDI_ENOENT, "No formatter for %s", lang->name);
+    return EDDI_ENOENT;
   }
   char why[EDDI_ERROR_MAX];
   const char *state = eddi_engine_state_dir(ctx->engine, why, sizeof why);

@@ -19,6 +19,9 @@ static int history__move(CommandContext *ctx, bool undo) {
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
   rc = undo ? eddi_doc_undo(doc, count, &done, ctx->err) : eddi_doc_redo(doc, count, &done, ctx->err);
+  if (rc == EDDI_ENOENT && !ctx->err->hint[0])
+    eddi_error_hint(ctx->err, undo ? "%s has no edit left to undo" : "%s has nothing undone to redo",
+                    doc->path);
   if (rc < 0) return rc;
   eddi_reply_builder_fact(ctx->reply, "%s %zu", undo ? "Undid" : "Redid", done);
   eddi_command_fact_cursor(ctx, doc);

@@ -172,7 +172,11 @@ int eddi_run_show(CommandContext *ctx) {
       return eddi_command_usage(ctx, "Show's context must be a number of lines");
     context = (size_t)ctx->args[next].first;
   }
-  if (lines == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+  if (lines == 0) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+    eddi_error_hint(ctx->err, "Insert Line or Insert Block adds text");
+    return EDDI_EINVAL;
+  }
   if (which == CURRENT && first >= lines) first = last = lines - 1; /* cursor past the last line */
   if (last >= lines) {
     eddi_error_set(ctx->err, EDDI_EINVAL, "Invalid line %zu", last);

@@ -305,8 +305,14 @@ int eddi_structure_goto(CommandContext *ctx) {
     unsigned kinds = edge < 2 ? EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD
                               : EDDI_ELEMENT_CLASS | EDDI_ELEMENT_IMPL;
     int i = eddi_syntax_innermost(syn, doc->cursor, kinds);
-    if (i < 0)
-      return eddi_error_set(ctx->err, EDDI_ENOENT, edge < 2 ? "Not in function" : "Not in class");
+    if (i < 0) {
+      size_t line, col;
+      eddi_structure_position(doc, doc->cursor, &line, &col);
+      eddi_error_set(ctx->err, EDDI_ENOENT, edge < 2 ? "Not in function" : "Not in class");
+      eddi_error_hint(ctx->err, "The cursor at %zu:%zu is in none: Goto %s <name> first", line, col,
+                      edge < 2 ? "Function" : "Class");
+      return EDDI_ENOENT;
+    }
     e = &syn->elements.items[i];
     doc->cursor = edge % 2 == 0 ? e->start : eddi_structure_element_end(doc, e);
   } else {

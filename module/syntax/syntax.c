@@ -463,7 +463,11 @@ static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes) {
 int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError *err) {
   if (!doc->syntax) doc->syntax = syntax__new(doc, max_bytes);
   EddiSyntax *self = doc->syntax;
-  if (!self->lang) return eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);
+  if (!self->lang) {
+    eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);
+    eddi_error_hint(err, "Use Find, Show Block, Insert Block and Delete Block");
+    return EDDI_EINVAL;
+  }
   size_t limit = max_bytes ? max_bytes : EDDI_SYNTAX_MAX_BYTES_DEFAULT;
   if (eddi_text_len(&doc->text) > limit) {
     if (limit % ((size_t)1 << 20) == 0)

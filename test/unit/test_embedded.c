@@ -198,7 +198,8 @@ static void test_embedded_open_says_how_the_file_is_encoded(void **state) {
 static void test_embedded_refusals_come_before_the_opener(void **state) {
   World *world = *state;
   world_file(world, "bin.dat", "a\0b", 3);
-  exchange(world, "Start s\nOpen bin.dat", "Ok\nFail \"Binary file (NUL byte at offset 1)\"");
+  exchange(world, "Start s\nOpen bin.dat",
+           "Ok\nFail \"Binary file (NUL byte at offset 1)\", eddi edits text files only");
   exchange(world, "Open missing.txt",
            "Fail \"File not found: missing.txt\", Use \"Open Create missing.txt\" to create it");
   assert_int_equal(world->fake.opens, 0);

@@ -199,7 +199,8 @@ static void test_plain_and_huge_files_are_refused_with_a_reason(void **state) {
   config.max_syntax_bytes = 2048;
   EddiEngine *engine = engine_over(ws->root, &config);
   char *reply = run(engine, "Start s\nOpen notes.txt\nGoto Function f");
-  assert_string_equal(reply, "Ok\nOk, At 0:0, Length 1\nFail \"No grammar for .txt\"");
+  assert_string_equal(reply, "Ok\nOk, At 0:0, Length 1\nFail \"No grammar for .txt\", Use Find, "
+                             "Show Block, Insert Block and Delete Block");
   free(reply);
   reply = run(engine, "Open big.py\nAnalyze File Structure");
   assert_string_equal(reply, "Ok, At 0:0, Length 300\n"
