@@ -211,8 +211,11 @@ int eddi_run_comment(CommandContext *ctx) {
     style = COMMENT_LINE;
   if (style == COMMENT_BLOCK && !lang->comment_block_start) style = COMMENT_LINE;
   if (style == COMMENT_LINE && !lang->comment_line) style = COMMENT_BLOCK;
-  if (style == COMMENT_BLOCK && !lang->comment_block_start)
-    return eddi_error_set(ctx->err, EDDI_EINVAL, "No comments in %s", lang->name);
+  if (style == COMMENT_BLOCK && !lang->comment_block_start) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "No comments in %s", lang->name);
+    eddi_error_hint(ctx->err, "%s files hold no comments; edit the text instead", lang->name);
+    return EDDI_EINVAL;
+  }
   bool doc_style = style == COMMENT_DOC;
   char *indent = eddi_structure_indent_of_line(doc, line);
   CommentDoc existing = {0};

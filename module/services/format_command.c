@@ -119,7 +119,7 @@ static int format__finish(EddiJob *base, CommandContext *ctx);
 int eddi_run_format(CommandContext *ctx) {
   EddiDoc *doc = ctx->session->current;
   if (ctx->argc > 0 && !eddi_token_is(&ctx->args[0], "File"))
-    return eddi_error_set(ctx->err, EDDI_EINVAL, "Format formats whole files");
+    return eddi_command_usage(ctx, "Format formats whole files");
   EddiSyntax *syn;
   int rc = eddi_structure_syntax(ctx, doc, &syn);
   if (rc < 0) return rc;
