@@ -85,12 +85,35 @@ static const int disk__codes[] = {
     [EDDI_DISK_OPEN_FAILED] = EDDI_EIO,
     [EDDI_DISK_STAT_FAILED] = EDDI_EIO,
     [EDDI_DISK_READ_FAILED] = EDDI_EIO,
+    [EDDI_DISK_OUTSIDE] = EDDI_EPATH,
 };
 
 static int disk__found(EddiDiskFound *found, EddiDiskFinding finding, int sys_errno) {
   found->finding = finding;
   found->sys_errno = sys_errno;
   return disk__codes[finding];
+}
+
+/* What an open descriptor holds: a regular file is read whole into out and
+ * stamped (stamp may be NULL); the rest is named. */
+static int disk__read_fd(int fd, size_t max_bytes, StrBuf *out, EddiDiskFound *found,
+                         EddiFileStamp *stamp) {
+  struct stat st;
+  if (fstat(fd, &st) < 0) return disk__found(found, EDDI_DISK_STAT_FAILED, errno);
+  found->size = (long long)st.st_size;
+  if (S_ISDIR(st.st_mode)) return disk__found(found, EDDI_DISK_FOLDER, 0);
+  if (!S_ISREG(st.st_mode)) return disk__found(found, EDDI_DISK_SPECIAL, 0);
+  if ((size_t)st.st_size > max_bytes) return disk__found(found, EDDI_DISK_TOO_LARGE, 0);
+  found->mode = st.st_mode & 07777;
+  EddiFileStamp local;
+  EddiError err;
+  StrBuf bytes = {0};
+  int rc = eddi_fs_stamp_fd(fd, max_bytes, stamp ? stamp : &local, &bytes, &err);
+  if (bytes.len) eddi_strbuf_append(out, bytes.data, bytes.len);
+  eddi_strbuf_free(&bytes);
+  if (rc == EDDI_ETOOBIG) return disk__found(found, EDDI_DISK_TOO_LARGE, 0);
+  if (rc < 0) return disk__found(found, EDDI_DISK_READ_FAILED, EIO);
+  return disk__found(found, EDDI_DISK_READ, 0);
 }
 
 int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found) {
@@ -109,36 +132,25 @@ int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDi
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return disk__found(found, EDDI_DISK_FOLDER, 0);
     return disk__found(found, EDDI_DISK_OPEN_FAILED, why);
   }
-  struct stat st;
-  if (fstat(fd, &st) < 0) {
-    int why = errno;
-    close(fd);
-    return disk__found(found, EDDI_DISK_STAT_FAILED, why);
+  int rc = disk__read_fd(fd, max_bytes, out, found, NULL);
+  close(fd);
+  return rc;
+}
+
+int eddi_disk_read_found_at(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
+                            EddiDiskFound *found, EddiFileStamp *stamp) {
+  memset(found, 0, sizeof *found);
+  memset(stamp, 0, sizeof *stamp);
+  int fd;
+  EddiError err;
+  int rc = eddi_fs_open(root_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, &fd, &err);
+  if (rc == EDDI_EPATH) return disk__found(found, EDDI_DISK_OUTSIDE, 0);
+  if (rc == EDDI_ENOENT) {
+    found->mode = disk__new_file_mode();
+    return disk__found(found, EDDI_DISK_MISSING, ENOENT);
   }
-  found->size = (long long)st.st_size;
-  int rc;
-  if (S_ISDIR(st.st_mode)) {
-    rc = disk__found(found, EDDI_DISK_FOLDER, 0);
-  } else if (!S_ISREG(st.st_mode)) {
-    rc = disk__found(found, EDDI_DISK_SPECIAL, 0);
-  } else if ((size_t)st.st_size > max_bytes) {
-    rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
-  } else {
-    found->mode = st.st_mode & 07777;
-    rc = disk__found(found, EDDI_DISK_READ, 0);
-    char buf[DISK_READ_CHUNK];
-    ssize_t n;
-    size_t total = 0;
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
-      if (total + (size_t)n > max_bytes) {
-        rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
-        break;
-      }
-      eddi_strbuf_append(out, buf, (size_t)n);
-      total += (size_t)n;
-    }
-    if (n < 0) rc = disk__found(found, EDDI_DISK_READ_FAILED, errno);
-  }
+  if (rc < 0) return disk__found(found, EDDI_DISK_OPEN_FAILED, rc == EDDI_EIO ? EACCES : EIO);
+  rc = disk__read_fd(fd, max_bytes, out, found, stamp);
   close(fd);
   return rc;
 }
@@ -164,6 +176,7 @@ static int disk__say(const EddiDiskFound *found, size_t max_bytes, EddiError *er
     return eddi_error_set(err, code, "Cannot open: %s", why);
   case EDDI_DISK_STAT_FAILED: return eddi_error_set(err, code, "Cannot stat: %s", why);
   case EDDI_DISK_READ_FAILED: return eddi_error_set(err, code, "Read failed: %s", why);
+  case EDDI_DISK_OUTSIDE: return eddi_error_set(err, code, "Path outside workspace");
   }
   return code;
 }
@@ -358,40 +371,10 @@ static void disk__remember(DiskBackend *self, const char *raw, size_t len) {
   }
 }
 
-/* Read the file beneath the root: bytes into raw, what was found into
- * found, its stamp into stamp. Paths that lead out are EDDI_EPATH. */
+/* Read the file beneath the root, with the backends' replies. */
 static int disk__read_at(int root_fd, const char *rel, size_t max_bytes, StrBuf *raw,
                          EddiDiskFound *found, EddiFileStamp *stamp, EddiError *err) {
-  memset(found, 0, sizeof *found);
-  memset(stamp, 0, sizeof *stamp);
-  int fd;
-  EddiError open_err;
-  int rc = eddi_fs_open(root_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, &fd, &open_err);
-  if (rc == EDDI_EPATH) return eddi_error_set(err, rc, "%s", open_err.what);
-  if (rc == EDDI_ENOENT) {
-    found->mode = disk__new_file_mode();
-    disk__found(found, EDDI_DISK_MISSING, ENOENT);
-    return disk__say(found, max_bytes, err);
-  }
-  if (rc < 0) return eddi_error_set(err, rc, "%s", open_err.what);
-  struct stat st;
-  if (fstat(fd, &st) < 0) {
-    disk__found(found, EDDI_DISK_STAT_FAILED, errno);
-  } else {
-    found->size = (long long)st.st_size;
-    if (S_ISDIR(st.st_mode)) disk__found(found, EDDI_DISK_FOLDER, 0);
-    else if (!S_ISREG(st.st_mode)) disk__found(found, EDDI_DISK_SPECIAL, 0);
-    else if ((size_t)st.st_size > max_bytes) disk__found(found, EDDI_DISK_TOO_LARGE, 0);
-    else {
-      found->mode = st.st_mode & 07777;
-      EddiError read_err;
-      rc = eddi_fs_stamp_fd(fd, max_bytes, stamp, raw, &read_err);
-      disk__found(found, rc == 0 ? EDDI_DISK_READ
-                         : rc == EDDI_ETOOBIG ? EDDI_DISK_TOO_LARGE : EDDI_DISK_READ_FAILED,
-                  rc < 0 && rc != EDDI_ETOOBIG ? EIO : 0);
-    }
-  }
-  close(fd);
+  eddi_disk_read_found_at(root_fd, rel, max_bytes, raw, found, stamp);
   return disk__say(found, max_bytes, err);
 }
 

@@ -33,6 +33,7 @@ typedef enum {
   EDDI_DISK_OPEN_FAILED, /* sys_errno says why */
   EDDI_DISK_STAT_FAILED,
   EDDI_DISK_READ_FAILED,
+  EDDI_DISK_OUTSIDE,     /* the path leads out of the workspace (a symlink) */
 } EddiDiskFinding;
 
 typedef struct {
@@ -49,6 +50,11 @@ typedef struct {
  * then hold part of the file. A FIFO is refused without waiting for a
  * writer. */
 int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found);
+
+/* The same for rel beneath the workspace root root_fd (core/fs.h: a path
+ * that leads out is EDDI_DISK_OUTSIDE), with the stamp of what was read. */
+int eddi_disk_read_found_at(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
+                            EddiDiskFound *found, EddiFileStamp *stamp);
 
 /* eddi_disk_read_found with the replies every backend gives: "File not
  * found" (and *missing set), "Is a directory", "File too large", ...

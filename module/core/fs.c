@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
@@ -244,19 +245,38 @@ void eddi_fs_conflict_free(EddiFsConflict *self) {
  * held the file open since before the replace began is not seen: atomic
  * replacement cannot serve it, and doc/security.org says so. */
 typedef struct {
-  int fd;    /* -1: not watching (no inotify, no /proc) */
+  int fd;    /* the process's inotify instance, or -1: not watching */
+  int wd;    /* the watch of the old file */
   int opens; /* opens seen and not closed again */
 } FsWatch;
 
+/* One inotify instance for the process, made on first use: closing one
+ * costs the kernel a grace period (milliseconds), a watch does not. One
+ * replace watches at a time; the lock keeps their events apart. */
+static int fs__inotify = -1;
+static pthread_once_t fs__inotify_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t fs__watch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fs__inotify_open(void) { fs__inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+static void fs__watch_drain(FsWatch *self);
+
 static void fs__watch_start(FsWatch *self, int file_fd) {
+  self->fd = -1;
+  self->wd = -1;
   self->opens = 0;
-  self->fd = file_fd < 0 ? -1 : inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (self->fd < 0) return;
+  if (file_fd < 0) return;
+  pthread_once(&fs__inotify_once, fs__inotify_open);
+  if (fs__inotify < 0) return;
+  pthread_mutex_lock(&fs__watch_lock);
+  self->fd = fs__inotify;
+  fs__watch_drain(self); /* what an earlier watch left: not ours */
   char path[64];
   snprintf(path, sizeof path, "/proc/self/fd/%d", file_fd);
-  if (inotify_add_watch(self->fd, path, IN_OPEN | IN_CLOSE) < 0) {
-    close(self->fd);
+  self->wd = inotify_add_watch(self->fd, path, IN_OPEN | IN_CLOSE);
+  if (self->wd < 0) {
     self->fd = -1;
+    pthread_mutex_unlock(&fs__watch_lock);
   }
 }
 
@@ -267,11 +287,12 @@ static void fs__watch_drain(FsWatch *self) {
     if (n <= 0) return;
     for (char *at = events; at < events + n;) {
       const struct inotify_event *event = (const struct inotify_event *)at;
+      at += sizeof *event + event->len;
+      if (event->wd != self->wd || self->wd < 0) continue;
       if (event->mask & IN_OPEN) self->opens++;
       /* The close of an open made before the watch began says nothing of
        * the opens after it. */
       if ((event->mask & IN_CLOSE) && self->opens > 0) self->opens--;
-      at += sizeof *event + event->len;
     }
   }
 }
@@ -319,8 +340,10 @@ static void fs__unquiet(int old_fd, bool held) {
 }
 
 static void fs__watch_stop(FsWatch *self) {
-  if (self->fd >= 0) close(self->fd);
+  if (self->fd < 0) return;
+  inotify_rm_watch(self->fd, self->wd);
   self->fd = -1;
+  pthread_mutex_unlock(&fs__watch_lock);
 }
 
 /* A new temporary file ".<leaf>.eddi-XXXXXXXXXXXX" in dir_fd, mode 0600. */
@@ -380,6 +403,12 @@ static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_
 static void fs__sync_dir(int dir_fd) {
   int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) fsync(fd), close(fd);
+}
+
+/* Whether current is what expected stamped with more appended to it. */
+static bool fs__grew_from(const StrBuf *current, const EddiFileStamp *expected) {
+  return expected->exists && (size_t)expected->size < current->len &&
+         XXH3_64bits(current->data, (size_t)expected->size) == expected->hash;
 }
 
 /* What is at leaf now: its descriptor (or -1 when missing) and stamp. */
@@ -463,19 +492,53 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   StrBuf current = {0}, mine = {0};
   char temp[EDDI_FS_PATH_MAX] = "";
 
-  FsWatch watch = {-1, 0};
+  FsWatch watch = {-1, -1, 0};
+  bool carried = false;
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
   if (rc == 0) fs__watch_start(&watch, old_fd);
-  if (rc == 0 && !eddi_fs_stamp_same(&now, expected))
-    rc = fs__changed(conflict, &current, &now, rel, err);
+  eddi_strbuf_append(&mine, bytes, len);
+  if (rc == 0 && !eddi_fs_stamp_same(&now, expected)) {
+    /* Appended to since eddi read it: eddi's bytes take the tail too. */
+    if (fs__grew_from(&current, expected)) {
+      eddi_strbuf_append(&mine, current.data + expected->size,
+                         current.len - (size_t)expected->size);
+      carried = true;
+    } else {
+      rc = fs__changed(conflict, &current, &now, rel, err);
+    }
+  }
   if (rc == 0)
-    rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, temp, sizeof temp, &new_fd, err);
+    rc = fs__temp_write(dir_fd, leaf, mine.data ? mine.data : "", mine.len, mode, temp,
+                        sizeof temp, &new_fd, err);
   if (rc < 0) goto done;
 
-  /* Just before the rename: the same file, untouched, and no writer in it. */
-  bool quiet = fs__quiet(old_fd);
-  if (!fs__still(dir_fd, leaf, old_fd, &now)) {
+  /* Just before the rename: the same file, untouched, and no writer in it.
+   * An append that lands meanwhile goes into the new file too. */
+  bool quiet = false;
+  for (int tries = 0;; tries++) {
+    quiet = fs__quiet(old_fd);
+    if (fs__still(dir_fd, leaf, old_fd, &now)) break;
     fs__unquiet(old_fd, quiet);
+    StrBuf later = {0};
+    EddiFileStamp later_stamp;
+    bool appended = false;
+    struct stat at_path, through_fd;
+    if (old_fd >= 0 && tries < EDDI_FS_REPLACE_TRIES && fstatat(dir_fd, leaf, &at_path, 0) == 0 &&
+        fstat(old_fd, &through_fd) == 0 && at_path.st_ino == through_fd.st_ino &&
+        at_path.st_dev == through_fd.st_dev &&
+        eddi_fs_stamp_fd(old_fd, max_bytes, &later_stamp, &later, err) == 0)
+      appended = later.len > current.len && memcmp(later.data, current.data ? current.data : "",
+                                                  current.len) == 0;
+    if (appended && fs__write_all(new_fd, later.data + current.len, later.len - current.len) == 0 &&
+        fsync(new_fd) == 0) {
+      eddi_strbuf_append(&mine, later.data + current.len, later.len - current.len);
+      eddi_strbuf_free(&current);
+      current = later;
+      now = later_stamp;
+      carried = true;
+      continue;
+    }
+    eddi_strbuf_free(&later);
     unlinkat(dir_fd, temp, 0);
     if (old_fd >= 0) close(old_fd);
     rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
@@ -503,11 +566,9 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   /* Right after: a write that reached the old file in between is theirs.
    * An append is carried over to the new file (appended there, as the
    * writer meant); any other change is put back and refused. */
-  bool carried = false;
-  /* What eddi wrote: its bytes and the appends it carried over. A write
-   * that reaches the new file afterwards is not eddi's, and the stamp must
-   * not say it is, or the next replace would write over it unseen. */
-  eddi_strbuf_append(&mine, bytes, len);
+  /* mine is what eddi wrote: its bytes and the appends it carried over. A
+   * write that reaches the new file afterwards is not eddi's, and the stamp
+   * must not say it is, or the next replace would write over it unseen. */
   for (int tries = 0; old_fd >= 0; tries++) {
     struct stat after;
     if (fstat(old_fd, &after) < 0 || fs__untouched(&now, &after)) break;
