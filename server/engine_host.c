@@ -2,12 +2,15 @@
 #include "engine_host.h"
 
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "server_error.h"
 
+/* How often a synchronous caller looks whether its long work is done. */
+#define HOST_WAIT_POLL_US 1000
 /* The sender that asks the engine about its features at start. */
 #define HOST_PROBE_SENDER "eddi-server-probe"
 
@@ -36,53 +39,131 @@ bool engine_host_reply_ok(const EddiReply *reply) {
 
 /* ------------------------------------------------------------ the log */
 
-typedef struct {
-  const char *session;
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-} HolderSearch;
-
-static void host__find_holder(void *closure, const char *session, const char *sender) {
-  HolderSearch *search = closure;
-  if (strcmp(session, search->session) == 0)
-    snprintf(search->sender, sizeof search->sender, "%s", sender);
+/* The sender a request's log line names: the one it asks as. A request
+ * naming only a session asks as the anonymous sender (the engine's rule:
+ * naming a session is not acting in it), so the log must not name the
+ * session's holder. */
+static const char *host__log_sender(const EddiRequest *request) {
+  return request->sender ? request->sender : EDDI_ANONYMOUS_SENDER;
 }
 
-/* The sender a request's log line names: its own, or its session's holder
- * ("-" when the session is not held here). */
-static void host__log_sender(EngineHost *self, const EddiRequest *request, char *out,
-                             size_t out_size) {
-  if (request->sender || !request->session) {
-    snprintf(out, out_size, "%s", request->sender ? request->sender : EDDI_ANONYMOUS_SENDER);
-    return;
-  }
-  HolderSearch search = {request->session, "-"};
-  eddi_engine_each_session(self->engine, host__find_holder, &search);
-  snprintf(out, out_size, "%s", search.sender);
-}
-
-static void host__log(const HostRequest *request, const char *sender, int64_t started_ns,
-                      const EddiReply *reply) {
-  log_request(request->transport, sender, request->request.text, request->request.len,
-              log_now_ns() - started_ns, engine_host_reply_ok(reply));
+static void host__log(const HostRequest *request, int64_t started_ns, const EddiReply *reply) {
+  log_request(request->transport, host__log_sender(&request->request), request->request.text,
+              request->request.len, log_now_ns() - started_ns, engine_host_reply_ok(reply));
 }
 
 /* ------------------------------------------------------------ running */
 
+/* The engine's request with the transport the log names, for its audit
+ * record too. */
+static EddiRequest host__named(const HostRequest *request) {
+  EddiRequest named = request->request;
+  if (!named.transport) named.transport = request->transport;
+  return named;
+}
+
+/* ------------------------------------------------------------ long work */
+
+/* Worker thread: the engine has finished work. Queue the wake-up once. */
+static void host__wake(void *closure) {
+  EngineHost *self = closure;
+  if (atomic_exchange(&self->wake_queued, true)) return;
+  if (work_queue_push_urgent(&self->queue, &self->wake_item) != SERVER_OK)
+    atomic_store(&self->wake_queued, false); /* stopping: the stop collects */
+}
+
+static void host__finished(void *closure, uint64_t ticket, const EddiReply *reply) {
+  EngineHost *self = closure;
+  HostPending **link = &self->pending;
+  while (*link && (*link)->ticket != ticket) link = &(*link)->next;
+  HostPending *pending = *link;
+  if (!pending) return;
+  host__log(&pending->request, pending->started_ns, reply);
+  if (!pending->answer) {
+    /* A synchronous caller takes a copy. */
+    pending->reply.items = calloc(reply->count ? reply->count : 1, sizeof *reply->items);
+    for (size_t i = 0; pending->reply.items && i < reply->count; i++) {
+      pending->reply.items[i].ok = reply->items[i].ok;
+      pending->reply.items[i].text = strdup(reply->items[i].text);
+      pending->reply.count = i + 1;
+    }
+    pending->done = true;
+    return;
+  }
+  *link = pending->next;
+  pending->answer(pending->job, reply);
+  free(pending);
+}
+
+/* Owner thread: collect what the engine finished. */
+static void host__collect(EngineHost *self) {
+  atomic_store(&self->wake_queued, false);
+  eddi_engine_take_finished(self->engine, host__finished, self);
+}
+
+static void host__wake_run(WorkItem *item, void *context) {
+  (void)item;
+  host__collect(context);
+}
+
+/* Run request; a pending reply is kept under a new ticket. */
+static HostPending *host__start(EngineHost *self, const HostRequest *request, EddiReply *reply,
+                                int64_t started) {
+  EddiRequest named = host__named(request);
+  named.ticket = ++self->next_ticket;
+  eddi_request_exec(self->engine, &named, reply);
+  if (!reply->pending) return NULL;
+  HostPending *pending = calloc(1, sizeof *pending);
+  if (!pending) abort(); /* a reply the transport waits for cannot be dropped */
+  pending->ticket = named.ticket;
+  pending->request = *request;
+  pending->started_ns = started;
+  pending->next = self->pending;
+  self->pending = pending;
+  return pending;
+}
+
+void engine_host_exec_answer(EngineHost *self, const HostRequest *request, HostAnswer answer,
+                             void *job) {
+  int64_t started = log_now_ns();
+  EddiReply reply;
+  HostPending *pending = host__start(self, request, &reply, started);
+  if (pending) {
+    pending->answer = answer;
+    pending->job = job;
+    return;
+  }
+  host__log(request, started, &reply);
+  answer(job, &reply);
+  eddi_reply_free(&reply);
+}
+
 void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *reply) {
   int64_t started = log_now_ns();
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-  host__log_sender(self, &request->request, sender, sizeof sender);
-  eddi_request_exec(self->engine, &request->request, reply);
-  host__log(request, sender, started, reply);
+  HostPending *pending = host__start(self, request, reply, started);
+  if (!pending) {
+    host__log(request, started, reply);
+    return;
+  }
+  /* A caller that cannot wait for a late answer: serve the finished work of
+   * everyone until this one is done (the work runs on its own thread). */
+  while (!pending->done) {
+    host__collect(self);
+    if (!pending->done) usleep(HOST_WAIT_POLL_US);
+  }
+  HostPending **link = &self->pending;
+  while (*link != pending) link = &(*link)->next;
+  *link = pending->next;
+  *reply = pending->reply;
+  free(pending);
 }
 
 void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCall *call,
                       EddiReply *reply, EddiCallOutcome *outcome) {
   int64_t started = log_now_ns();
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-  host__log_sender(self, &request->request, sender, sizeof sender);
-  eddi_request_call(self->engine, &request->request, call, reply, outcome);
-  host__log(request, sender, started, reply);
+  EddiRequest named = host__named(request);
+  eddi_request_call(self->engine, &named, call, reply, outcome);
+  host__log(request, started, reply);
 }
 
 const char *engine_host_session_of(EngineHost *self, const char *sender) {
@@ -130,6 +211,7 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   EddiConfig config;
   eddi_config_default(&config);
   config.max_message_bytes = options->max_message_bytes;
+  config.state_dir = options->state_dir;
   self->engine = eddi_engine_new(options->root ? options->root : ".", &config, error, error_size);
   if (!self->engine) return SERVER_EINVAL;
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK
@@ -143,8 +225,37 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
                                                         : "the engine refused its settings");
     return status;
   }
+  /* Long work answers later; other senders are served meanwhile. */
+  self->wake_item = (WorkItem){.lane = "", .run = host__wake_run};
+  eddi_engine_set_waker(self->engine, host__wake, self);
   host__probe(self);
   return SERVER_OK;
+}
+
+/* ------------------------------------------------------------ audit */
+
+/* Owner thread: each audit line, to whoever asked for it (NATS). */
+static void host__audit_line(void *closure, const char *line, size_t len) {
+  EngineHost *self = closure;
+  if (self->audit_forward) self->audit_forward(self->audit_forward_closure, line, len);
+}
+
+int engine_host_start_audit(EngineHost *self, char *error, size_t error_size) {
+  const ServerOptions *o = self->options;
+  bool off = options_audit_off(o);
+  if (off && !o->audit_subject) return SERVER_OK;
+  EddiAuditConfig audit = {off ? "" : o->audit, host__audit_line, self};
+  if (eddi_engine_set_audit(self->engine, &audit, error, error_size) == 0) return SERVER_OK;
+  /* An audit log asked for by name must be kept; the default one is kept
+   * when it can be, and its trouble said. */
+  if (o->audit && !off) return SERVER_EINVAL;
+  log_report(LOG_WARN, "audit", "%s; auditing off", error);
+  return SERVER_OK;
+}
+
+void engine_host_forward_audit(EngineHost *self, EddiAuditSink forward, void *closure) {
+  self->audit_forward = forward;
+  self->audit_forward_closure = closure;
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -174,6 +285,12 @@ void engine_host_stop(EngineHost *self) {
   work_queue_close(&self->queue);
   if (self->running) pthread_join(self->thread, NULL);
   self->running = false;
+  /* Long work still running is answered before the engine goes: each job
+   * has its own time limit. This thread is the engine's owner now. */
+  while (self->pending) {
+    host__collect(self);
+    if (self->pending) usleep(HOST_WAIT_POLL_US);
+  }
 }
 
 void engine_host_destroy(EngineHost *self) {
