@@ -59,7 +59,7 @@ test("every request is audited, refused ones too, in the file and on NATS", asyn
   assert.equal(await ask("eddi.cmd", { sender: "reader", text: 'Start r\nInsert Block "y"' }),
     'Fail "Sender reader may only read, not run Insert"');
   assert.match(await ask("eddi.alpha.cmd", { sender: "ann", text: "Status\nOpne a.txt" }), /\nFail "Unknown command 'Opne'"/);
-  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann", text: "End" }), "Ok, Session saved");
+  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann", text: "End" }), "Ok, Session ended");
 
   const base = { instance: "alpha", transport: "nats" };
   const expected = [

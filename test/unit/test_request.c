@@ -154,7 +154,7 @@ static void test_session_events(void **state) {
   eddi_engine_listen_sessions(fx->engine, event_record, &log);
   request(fx->engine, "a", NULL, "Start s", false, "Ok");
   request(fx->engine, "b", NULL, "Start t", false, "Ok");
-  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session ended");
   request(fx->engine, "a", NULL, "Start u", false, "Ok");
   assert_string_equal(log.log,
                       "started s a alpha;started t b alpha;ended s a alpha;started u a alpha;");
@@ -272,7 +272,7 @@ static void test_audit_records(void **state) {
           "Fail \"Sender r may only read, not run Patch\"");
   request(fx->engine, "a", NULL, "Insert Line \"zero\"\nSave", false,
           "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 13");
-  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session ended");
   assert_int_equal(sink.count, 5);
   char *lines = sink.lines, *next;
   /* A Save names its file with the hashes of its bytes before and after. */
