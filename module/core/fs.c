@@ -257,6 +257,7 @@ typedef struct {
   int fd;    /* the process's inotify instance, or -1: not watching */
   int wd;    /* the watch of the old file */
   int opens; /* opens seen and not closed again */
+  int awaited; /* opens known to be coming (a writer blocked by the lease) */
 } FsWatch;
 
 /* One inotify instance for the process, made on first use: closing one
@@ -274,6 +275,7 @@ static void fs__watch_start(FsWatch *self, int file_fd) {
   self->fd = -1;
   self->wd = -1;
   self->opens = 0;
+  self->awaited = 0;
   if (file_fd < 0) return;
   pthread_once(&fs__inotify_once, fs__inotify_open);
   if (fs__inotify < 0) return;
@@ -298,7 +300,10 @@ static void fs__watch_drain(FsWatch *self) {
       const struct inotify_event *event = (const struct inotify_event *)at;
       at += sizeof *event + event->len;
       if (event->wd != self->wd || self->wd < 0) continue;
-      if (event->mask & IN_OPEN) self->opens++;
+      if (event->mask & IN_OPEN) {
+        self->opens++;
+        if (self->awaited > 0) self->awaited--;
+      }
       /* The close of an open made before the watch began says nothing of
        * the opens after it. */
       if ((event->mask & IN_CLOSE) && self->opens > 0) self->opens--;
@@ -313,7 +318,7 @@ static void fs__watch_settle(FsWatch *self) {
   clock_gettime(CLOCK_MONOTONIC, &start);
   for (;;) {
     fs__watch_drain(self);
-    if (self->opens <= 0) return;
+    if (self->opens <= 0 && self->awaited <= 0) return;
     clock_gettime(CLOCK_MONOTONIC, &now);
     long waited = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
     if (waited >= FS_WRITER_WAIT_MS) return;
@@ -344,8 +349,14 @@ static bool fs__quiet(int old_fd) {
   }
 }
 
-static void fs__unquiet(int old_fd, bool held) {
-  if (held) fcntl(old_fd, F_SETLEASE, F_UNLCK);
+/* Release the lease. Returns whether a writer's open was held back by it:
+ * that open now completes on the old file, and the watch must see it come
+ * and go. */
+static bool fs__unquiet(int old_fd, bool held) {
+  if (!held) return false;
+  bool breaking = fcntl(old_fd, F_GETLEASE) != F_RDLCK;
+  fcntl(old_fd, F_SETLEASE, F_UNLCK);
+  return breaking;
 }
 
 static void fs__watch_stop(FsWatch *self) {
@@ -556,7 +567,7 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   StrBuf current = {0}, mine = {0};
   char temp[EDDI_FS_PATH_MAX] = "";
 
-  FsWatch watch = {-1, -1, 0};
+  FsWatch watch = {-1, -1, 0, 0};
   bool carried = false;
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
   if (rc == 0) fs__watch_start(&watch, old_fd);
@@ -613,7 +624,7 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   unsigned flags = old_fd < 0 ? RENAME_NOREPLACE : 0;
   int renamed = renameat2(dir_fd, temp, dir_fd, leaf, flags);
   int rename_errno = errno;
-  fs__unquiet(old_fd, quiet);
+  if (fs__unquiet(old_fd, quiet) && watch.fd >= 0) watch.awaited++;
   if (renamed < 0) {
     int error = rename_errno;
     unlinkat(dir_fd, temp, 0);
