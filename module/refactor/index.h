@@ -1,0 +1,60 @@
+/* index.h - the workspace as refactoring sees it: every source file of a
+ * language with a locals query, its text and its analysis.
+ *
+ * The index is plain data with no tie to the engine: the texts of the
+ * documents a session has open are copied in on the owner thread
+ * (RefOpenText), and the scan, the reads and the analyses run wherever the
+ * caller runs it (a job's worker thread). Files open in the session are
+ * read from the copies, so a refactoring sees unsaved edits; the others are
+ * read from disk and decoded as the disk backend decodes them (BOM, CRLF),
+ * so that what a transaction later loads is the same text.
+ *
+ * A folder or file is left out when its name starts with '.', and a file
+ * when it is larger than max_file_bytes or is not valid text; a scan that
+ * meets more than max_entries directory entries stops and says so, since a
+ * refactoring over part of a workspace could leave the rest stale. */
+#ifndef EDDI_REFACTOR_INDEX_H
+#define EDDI_REFACTOR_INDEX_H
+
+#include "refactor/scope.h"
+
+/* A document's text, copied from the session. */
+typedef struct {
+  char *path; /* workspace path */
+  char *text;
+  size_t len;
+} RefOpenText;
+
+typedef Array(RefOpenText) RefOpenTexts;
+
+typedef struct {
+  char *path; /* workspace path */
+  const EddiLang *lang;
+  char *text;
+  size_t len;
+  bool open;  /* from a session's document */
+  RefFile *file;
+} RefSource;
+
+typedef struct {
+  RefNames names;
+  Array(RefSource) sources; /* by path */
+  size_t max_file_bytes;
+  size_t max_entries;
+} RefIndex;
+
+void ref_index_init(RefIndex *self, size_t max_file_bytes, size_t max_entries);
+void ref_index_free(RefIndex *self);
+/* Find, read and analyse every source file under root (canonical,
+ * absolute), taking open files' texts from open. */
+int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, EddiError *err);
+/* Add one file's text (copied) and analyse it; used by the scan and by
+ * tests. A file whose language has no locals query is not added. */
+int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len, bool open,
+                  EddiError *err);
+/* The source of path, or NULL. */
+RefSource *ref_index_source(RefIndex *self, const char *path);
+
+void ref_open_texts_free(RefOpenTexts *self);
+
+#endif

@@ -1,0 +1,541 @@
+/* rename.c - the rename plan: entity, family, occurrences, conflicts and
+ * the differential check; see rename.h.
+ *
+ * The checks run cheapest and most telling first: the new name itself,
+ * then conflicts that can be named precisely from the analyses (same
+ * scope, shadowing, capture, the class hierarchy), and last the
+ * differential check, which catches whatever the others do not explain:
+ * renaming keeps a file's tree shape, so after the edit every symbol and
+ * occurrence has the same index as before and "refers to the same thing"
+ * is an equality of targets. */
+#include "refactor/rename.h"
+
+#include "refactor/resolve.h"
+#include "refactor/target.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+typedef struct {
+  RefIndex *index;
+  RefProgram program;
+  RefTarget target;
+  uint32_t old_name, new_name;
+  const char *new_text;
+  unsigned flags;
+  RefTargets family;
+  RefIds family_classes;  /* file, class symbol pairs */
+  RefIds renamed;         /* file, symbol pairs whose name changes */
+  RefPlan *plan;
+  EddiError *err;
+} Rename;
+
+void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col) {
+  *line = 0, *col = 0;
+  for (size_t i = 0; i < offset && i < len; i++) {
+    if (text[i] == '\n') (*line)++, *col = 0;
+    else if (((unsigned char)text[i] & 0xC0) != 0x80) (*col)++;
+  }
+}
+
+void ref_plan_free(RefPlan *self) {
+  eddi_free(self->old_name);
+  eddi_free(self->new_name);
+  for (size_t i = 0; i < self->changes.len; i++) {
+    RefChange *change = &self->changes.items[i];
+    array_free(&change->edits);
+    eddi_free(change->after);
+    ref_file_free(change->after_file);
+  }
+  array_free(&self->changes);
+  eddi_strbuf_free(&self->unsure);
+  memset(self, 0, sizeof *self);
+}
+
+static bool rename__in(const RefTargets *list, RefTarget target) {
+  for (size_t i = 0; i < list->len; i++)
+    if (ref_target_equal(list->items[i], target)) return true;
+  return false;
+}
+
+static void rename__place(Rename *self, uint32_t file, uint32_t offset, StrBuf *out) {
+  ref_target_place(self->index, file, offset, out);
+}
+
+/* ---------------------------------------------------------------- the new name */
+
+static int rename__valid(Rename *self, const EddiLang *lang) {
+  const char *name = self->new_text;
+  if (lang->keywords) {
+    size_t n = strlen(name);
+    for (const char *p = lang->keywords; *p;) {
+      while (*p == ' ') p++;
+      const char *end = strchr(p, ' ');
+      size_t len = end ? (size_t)(end - p) : strlen(p);
+      if (len == n && memcmp(p, name, n) == 0)
+        return eddi_error_set(self->err, EDDI_EINVAL, "%s is a keyword in %s", name, lang->name);
+      p += len;
+    }
+  }
+  bool valid = *name != '\0';
+  if (valid && lang->identifier_pattern) {
+    int code;
+    PCRE2_SIZE at;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)lang->identifier_pattern, PCRE2_ZERO_TERMINATED,
+                                   PCRE2_UTF | PCRE2_UCP, &code, &at, NULL);
+    if (re) {
+      pcre2_match_data *match = pcre2_match_data_create_from_pattern(re, NULL);
+      valid = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, match, NULL) >= 0;
+      pcre2_match_data_free(match);
+      pcre2_code_free(re);
+    }
+  }
+  if (!valid)
+    return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the family */
+
+/* What class (file, klass) itself defines as name: a name its body binds,
+ * or one set through self that no base has. */
+static RefTarget rename__own_member(Rename *self, uint32_t file, uint32_t klass, uint32_t name) {
+  const RefFile *f = self->program.files.items[file];
+  const RefSym *sym = &f->syms.items[klass];
+  RefTarget none = {REF_TARGET_NONE, 0, 0};
+  if (sym->own_scope == REF_NONE) return none;
+  uint32_t own = ref_file_bound(f, sym->own_scope, name);
+  if (own != REF_NONE) return ref_program_canonical(&self->program, (RefTarget){REF_TARGET_SYM, file, own});
+  uint32_t set = ref_map_get(&f->members, ref_key(klass, name));
+  if (set == REF_NONE) return none;
+  RefTarget found = ref_program_class_member(&self->program, file, klass, name);
+  RefTarget mine = {REF_TARGET_SYM, file, set};
+  return ref_target_equal(found, mine) ? mine : none;
+}
+
+typedef struct {
+  RefIds classes;  /* file, symbol pairs */
+  RefMap by_class; /* (file, symbol) -> index */
+  Array(RefIds) bases;    /* per class: indices of its workspace bases */
+  Array(RefIds) children; /* per class: the classes it is a base of */
+} Hierarchy;
+
+static void rename__hierarchy(Rename *self, Hierarchy *h) {
+  RefProgram *program = &self->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t s = 0; s < file->syms.len; s++) {
+      if (file->syms.items[s].kind != REF_SYM_CLASS) continue;
+      ref_map_put(&h->by_class, ref_key(f, s), (uint32_t)(h->classes.len / 2));
+      array_push(&h->classes, f);
+      array_push(&h->classes, s);
+    }
+  }
+  for (size_t c = 0; c < h->classes.len / 2; c++) {
+    RefIds pairs = {0}, bases = {0};
+    ref_program_bases(program, h->classes.items[2 * c], h->classes.items[2 * c + 1], &pairs);
+    for (size_t i = 0; i + 1 < pairs.len; i += 2) {
+      uint32_t base = ref_map_get(&h->by_class, ref_key(pairs.items[i], pairs.items[i + 1]));
+      if (base != REF_NONE) array_push(&bases, base);
+    }
+    array_free(&pairs);
+    array_push(&h->bases, bases);
+    RefIds none = {0};
+    array_push(&h->children, none);
+  }
+  for (size_t c = 0; c < h->bases.len; c++)
+    for (size_t b = 0; b < h->bases.items[c].len; b++)
+      array_push(&h->children.items[h->bases.items[c].items[b]], (uint32_t)c);
+}
+
+static void rename__hierarchy_free(Hierarchy *h) {
+  for (size_t i = 0; i < h->bases.len; i++) array_free(&h->bases.items[i]);
+  for (size_t i = 0; i < h->children.len; i++) array_free(&h->children.items[i]);
+  array_free(&h->bases);
+  array_free(&h->children);
+  array_free(&h->classes);
+  ref_map_free(&h->by_class);
+}
+
+/* The classes above (up) or below class c, transitively, into out. */
+static void rename__related(const Hierarchy *h, uint32_t c, bool up, RefIds *out) {
+  RefIds stack = {0};
+  array_push(&stack, c);
+  while (stack.len) {
+    uint32_t at = stack.items[--stack.len];
+    const RefIds *next = up ? &h->bases.items[at] : &h->children.items[at];
+    for (size_t b = 0; b < next->len; b++) {
+      uint32_t k = next->items[b];
+      bool seen = k == c;
+      for (size_t i = 0; i < out->len && !seen; i++) seen = out->items[i] == k;
+      if (!seen) array_push(out, k), array_push(&stack, k);
+    }
+  }
+  array_free(&stack);
+}
+
+/* The class kinds of a conflict in the hierarchy, for the message. */
+static const char *rename__relation(const Hierarchy *h, uint32_t of, uint32_t other) {
+  if (of == other) return "the same class";
+  RefIds up = {0};
+  rename__related(h, of, true, &up);
+  bool base = false;
+  for (size_t i = 0; i < up.len; i++) base |= up.items[i] == other;
+  array_free(&up);
+  return base ? "a base class" : "a subclass";
+}
+
+/* A member and every member of the same name that it overrides or that
+ * overrides it: renamed together, so that overriding stays as it was. A
+ * class of the hierarchy that already has the new name is a conflict. */
+static int rename__family(Rename *self) {
+  array_push(&self->family, self->target);
+  uint32_t klass = ref_target_class(&self->program, self->target);
+  if (klass == REF_NONE) return 0;
+  Hierarchy h = {0};
+  rename__hierarchy(self, &h);
+  RefIds work = {0};
+  uint32_t first = ref_map_get(&h.by_class, ref_key(self->target.file, klass));
+  if (first != REF_NONE) array_push(&work, first);
+  for (size_t w = 0; w < work.len; w++) {
+    RefIds related = {0};
+    rename__related(&h, work.items[w], true, &related);
+    rename__related(&h, work.items[w], false, &related);
+    for (size_t i = 0; i < related.len; i++) {
+      uint32_t c = related.items[i];
+      bool done = false;
+      for (size_t j = 0; j < work.len; j++) done |= work.items[j] == c;
+      if (done) continue;
+      RefTarget own = rename__own_member(self, h.classes.items[2 * c], h.classes.items[2 * c + 1],
+                                         self->old_name);
+      if (own.kind != REF_TARGET_SYM) continue;
+      if (!rename__in(&self->family, own)) array_push(&self->family, own);
+      array_push(&work, c);
+    }
+    array_free(&related);
+  }
+  int rc = 0;
+  for (size_t w = 0; w < work.len && rc == 0; w++) {
+    RefIds related = {0};
+    array_push(&related, work.items[w]);
+    rename__related(&h, work.items[w], true, &related);
+    rename__related(&h, work.items[w], false, &related);
+    for (size_t i = 0; i < related.len && rc == 0; i++) {
+      uint32_t c = related.items[i];
+      uint32_t file = h.classes.items[2 * c], sym = h.classes.items[2 * c + 1];
+      RefTarget clash = rename__own_member(self, file, sym, self->new_name);
+      if (clash.kind != REF_TARGET_SYM) continue;
+      StrBuf where = {0}, name = {0};
+      ref_target_where(&self->program, self->index, clash, &where);
+      const RefFile *f = self->program.files.items[file];
+      eddi_strbuf_printf(&name, "%s.%s", ref_names_str(self->program.names, f->syms.items[sym].name),
+                         self->new_text);
+      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with %s at %s (%s)", name.data,
+                          where.data, rename__relation(&h, work.items[w], c));
+      eddi_strbuf_free(&where), eddi_strbuf_free(&name);
+    }
+    array_free(&related);
+  }
+  for (size_t w = 0; w < work.len; w++) {
+    array_push(&self->family_classes, h.classes.items[2 * work.items[w]]);
+    array_push(&self->family_classes, h.classes.items[2 * work.items[w] + 1]);
+  }
+  array_free(&work);
+  rename__hierarchy_free(&h);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- occurrences */
+
+static RefChange *rename__change(Rename *self, uint32_t file) {
+  RefPlan *plan = self->plan;
+  if (plan->changes.len && array_back(&plan->changes)->source == file) return array_back(&plan->changes);
+  RefChange change = {.source = file};
+  array_push(&plan->changes, change);
+  return array_back(&plan->changes);
+}
+
+static void rename__renamed(Rename *self, uint32_t file, uint32_t sym) {
+  for (size_t i = 0; i + 1 < self->renamed.len; i += 2)
+    if (self->renamed.items[i] == file && self->renamed.items[i + 1] == sym) return;
+  array_push(&self->renamed, file);
+  array_push(&self->renamed, sym);
+}
+
+static bool rename__is_renamed(const Rename *self, uint32_t file, uint32_t sym) {
+  for (size_t i = 0; i + 1 < self->renamed.len; i += 2)
+    if (self->renamed.items[i] == file && self->renamed.items[i + 1] == sym) return true;
+  return false;
+}
+
+/* Every occurrence of the old name that refers to the family; the unsure
+ * ones listed. A file with syntax errors that holds the name may hide
+ * references: refused. */
+static int rename__collect(Rename *self) {
+  RefProgram *program = &self->program;
+  RefPlan *plan = self->plan;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != self->old_name) continue;
+      if (file->errors) {
+        StrBuf at = {0};
+        rename__place(self, f, file->first_error, &at);
+        eddi_error_set(self->err, EDDI_EINVAL, "%s has a syntax error at %s", file->path, at.data);
+        eddi_error_hint(self->err, "Fix it first (Validate lists them)");
+        eddi_strbuf_free(&at);
+        return EDDI_EINVAL;
+      }
+      RefTarget target = ref_program_target(program, f, i);
+      bool ours = rename__in(&self->family, target);
+      if (!ours && target.kind == REF_TARGET_UNSURE) {
+        size_t line, col;
+        const RefSource *s = &self->index->sources.items[f];
+        ref_text_position(s->text, s->len, occ->start, &line, &col);
+        eddi_strbuf_printf(&plan->unsure, "%s%s:%zu", plan->unsure_count ? ", " : "", s->path, line);
+        plan->unsure_count++;
+        ours = (self->flags & REF_RENAME_UNSURE) != 0;
+      }
+      if (!ours) continue;
+      RefSpan span = {occ->start, occ->end};
+      array_push(&rename__change(self, f)->edits, span);
+      plan->references++;
+      if ((occ->flags & REF_OCC_DEF) && occ->sym != REF_NONE) rename__renamed(self, f, occ->sym);
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- lexical conflicts */
+
+static uint32_t rename__depth(const RefFile *file, uint32_t scope) {
+  uint32_t depth = 0;
+  for (; scope != REF_NONE && scope != 0; scope = file->scopes.items[scope].parent) depth++;
+  return depth;
+}
+
+static int rename__defined(Rename *self, uint32_t file, uint32_t sym, const char *fmt) {
+  const RefSym *s = &self->program.files.items[file]->syms.items[sym];
+  StrBuf where = {0};
+  rename__place(self, file, s->start, &where);
+  eddi_error_set(self->err, EDDI_EINVAL, fmt, self->new_text,
+                 s->kind == REF_SYM_IMPORT ? "imported" : "defined", where.data);
+  eddi_strbuf_free(&where);
+  return EDDI_EINVAL;
+}
+
+/* A renamed binding whose scope already binds the new name. */
+static int rename__same_scope(Rename *self) {
+  for (size_t i = 0; i + 1 < self->renamed.len; i += 2) {
+    const RefFile *file = self->program.files.items[self->renamed.items[i]];
+    const RefSym *sym = &file->syms.items[self->renamed.items[i + 1]];
+    if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) continue; /* the hierarchy's */
+    uint32_t other = ref_file_bound(file, sym->scope, self->new_name);
+    if (other != REF_NONE)
+      return rename__defined(self, self->renamed.items[i], other, "Rename would clash with %s %s at %s");
+  }
+  return 0;
+}
+
+/* A renamed reference that an inner binding of the new name would catch
+ * (shadowed), and a reference to another entity of the new name that a
+ * renamed binding would catch (capture). */
+static int rename__shadowing(Rename *self) {
+  RefProgram *program = &self->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->kind != REF_OCC_NAME || (occ->flags & REF_OCC_DEF)) continue;
+      if (occ->name != self->old_name && occ->name != self->new_name) continue;
+      uint32_t mine = ref_file_lookup(file, occ->scope, self->old_name);
+      if (mine == REF_NONE || !rename__is_renamed(self, f, mine)) continue;
+      uint32_t other = ref_file_lookup(file, occ->scope, self->new_name);
+      StrBuf at = {0}, where = {0};
+      rename__place(self, f, occ->start, &at);
+      int rc = 0;
+      if (occ->name == self->old_name && other != REF_NONE &&
+          rename__depth(file, file->syms.items[other].scope) > rename__depth(file, file->syms.items[mine].scope)) {
+        rename__place(self, f, file->syms.items[other].start, &where);
+        rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would be shadowed at %s by %s defined at %s",
+                            at.data, self->new_text, where.data);
+      } else if (occ->name == self->new_name &&
+                 (other == REF_NONE || rename__depth(file, file->syms.items[mine].scope) >
+                                           rename__depth(file, file->syms.items[other].scope))) {
+        if (other == REF_NONE) eddi_strbuf_puts(&where, "outside the workspace");
+        else rename__place(self, f, file->syms.items[other].start, &where);
+        rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
+                            self->new_text, at.data, other == REF_NONE ? "" : "at ", where.data);
+      }
+      eddi_strbuf_free(&at), eddi_strbuf_free(&where);
+      if (rc < 0) return rc;
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the new texts */
+
+static int rename__by_start(const void *a, const void *b) {
+  const RefSpan *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int rename__texts(Rename *self) {
+  size_t n = strlen(self->new_text);
+  for (size_t c = 0; c < self->plan->changes.len; c++) {
+    RefChange *change = &self->plan->changes.items[c];
+    const RefSource *source = &self->index->sources.items[change->source];
+    qsort(change->edits.items, change->edits.len, sizeof *change->edits.items, rename__by_start);
+    StrBuf out = {0};
+    eddi_strbuf_puts(&out, "");
+    size_t at = 0;
+    for (size_t e = 0; e < change->edits.len; e++) {
+      RefSpan span = change->edits.items[e];
+      if (span.start < at) continue; /* the same name twice (two captures): once */
+      eddi_strbuf_append(&out, source->text + at, span.start - at);
+      eddi_strbuf_append(&out, self->new_text, n);
+      at = span.end;
+    }
+    eddi_strbuf_append(&out, source->text + at, source->len - at);
+    change->after_len = out.len;
+    change->after = eddi_strbuf_take(&out);
+    int rc = ref_file_analyze(source->path, source->lang, change->after, change->after_len,
+                              &self->index->names, &change->after_file, self->err);
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the differential check */
+
+/* Whether a changed file's analysis has the shape of the old one. */
+static bool rename__same_shape(const RefFile *a, const RefFile *b) {
+  if (a->scopes.len != b->scopes.len || a->syms.len != b->syms.len || a->occs.len != b->occs.len ||
+      a->exprs.len != b->exprs.len || a->imports.len != b->imports.len)
+    return false;
+  for (size_t i = 0; i < a->occs.len; i++) {
+    const RefOcc *x = &a->occs.items[i], *y = &b->occs.items[i];
+    if (x->kind != y->kind || x->flags != y->flags || x->scope != y->scope || x->sym != y->sym)
+      return false;
+  }
+  for (size_t i = 0; i < a->syms.len; i++)
+    if (a->syms.items[i].kind != b->syms.items[i].kind || a->syms.items[i].flags != b->syms.items[i].flags)
+      return false;
+  return true;
+}
+
+static int rename__changed_meaning(Rename *self, uint32_t f, uint32_t i, RefTarget before,
+                                   RefTarget after) {
+  const RefOcc *occ = &self->program.files.items[f]->occs.items[i];
+  StrBuf at = {0}, where = {0};
+  rename__place(self, f, occ->start, &at);
+  if (rename__in(&self->family, before)) {
+    ref_target_where(&self->program, self->index, after, &where);
+    if (after.kind == REF_TARGET_SYM)
+      eddi_error_set(self->err, EDDI_EINVAL, "Rename would be shadowed at %s by %s defined at %s",
+                     at.data, self->new_text, where.data);
+    else
+      eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
+  } else if (rename__in(&self->family, after)) {
+    ref_target_where(&self->program, self->index, before, &where);
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
+                   self->new_text, at.data, where.len ? "at " : "outside the workspace",
+                   where.len ? where.data : "");
+  } else {
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
+  }
+  eddi_strbuf_free(&at), eddi_strbuf_free(&where);
+  return EDDI_EINVAL;
+}
+
+static int rename__differential(Rename *self) {
+  RefProgram *before = &self->program;
+  Array(RefFile *) files = {0};
+  for (size_t f = 0; f < before->files.len; f++) array_push(&files, before->files.items[f]);
+  Array(bool) changed = {0};
+  for (size_t f = 0; f < before->files.len; f++) array_push(&changed, false);
+  int rc = 0;
+  for (size_t c = 0; c < self->plan->changes.len && rc == 0; c++) {
+    const RefChange *change = &self->plan->changes.items[c];
+    const RefFile *old = before->files.items[change->source];
+    const RefFile *now = change->after_file;
+    if (now->errors > old->errors) {
+      StrBuf at = {0};
+      rename__place(self, change->source, now->first_error, &at);
+      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would make a syntax error in %s", at.data);
+      eddi_strbuf_free(&at);
+    } else if (!rename__same_shape(old, now)) {
+      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would change how %s reads", old->path);
+    }
+    files.items[change->source] = change->after_file;
+    changed.items[change->source] = true;
+  }
+  RefProgram after;
+  ref_program_init(&after, before->names, files.items, files.len);
+  for (uint32_t f = 0; f < before->files.len && rc == 0; f++) {
+    const RefFile *file = before->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      bool named = occ->name == self->old_name || occ->name == self->new_name;
+      bool attribute = changed.items[f] && (occ->kind == REF_OCC_MEMBER || occ->kind == REF_OCC_KEYWORD);
+      if (!named && !attribute) continue;
+      RefTarget was = ref_program_target(before, f, i);
+      RefTarget now = ref_program_target(&after, f, i);
+      if (!ref_target_equal(was, now)) rc = rename__changed_meaning(self, f, i, was, now);
+    }
+  }
+  ref_program_free(&after);
+  array_free(&files);
+  array_free(&changed);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                    RefPlan *out, EddiError *err) {
+  memset(out, 0, sizeof *out);
+  eddi_strbuf_puts(&out->unsure, "");
+  Rename self = {.index = index, .new_text = new_name, .flags = flags, .plan = out, .err = err};
+  Array(RefFile *) files = {0};
+  for (size_t i = 0; i < index->sources.len; i++) array_push(&files, index->sources.items[i].file);
+  ref_program_init(&self.program, &index->names, files.items, files.len);
+  array_free(&files);
+  int rc = ref_target_find(&self.program, index, spec, &self.target, err);
+  const EddiLang *lang = NULL;
+  if (rc == 0) {
+    self.old_name = ref_target_name_id(&self.program, self.target);
+    bool klass = self.target.kind == REF_TARGET_SYM &&
+                 self.program.files.items[self.target.file]->syms.items[self.target.index].kind ==
+                     REF_SYM_CLASS;
+    if ((flags & REF_RENAME_CLASS) && !klass) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is not a class", spec);
+    } else if (self.target.kind == REF_TARGET_MODULE) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "Renaming a module is not built yet");
+    } else {
+      lang = self.program.files.items[self.target.file]->lang;
+      rc = rename__valid(&self, lang);
+    }
+  }
+  if (rc == 0) {
+    self.new_name = ref_names_intern(&index->names, new_name, strlen(new_name));
+    out->old_name = eddi_strdup(ref_names_str(&index->names, self.old_name));
+    out->new_name = eddi_strdup(new_name);
+    if (self.new_name == self.old_name)
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is already called %s", spec, new_name);
+  }
+  if (rc == 0) rc = rename__family(&self);
+  if (rc == 0) rc = rename__collect(&self);
+  if (rc == 0) rc = rename__same_scope(&self);
+  if (rc == 0) rc = rename__shadowing(&self);
+  if (rc == 0) rc = rename__texts(&self);
+  if (rc == 0) rc = rename__differential(&self);
+  ref_program_free(&self.program);
+  array_free(&self.family);
+  array_free(&self.family_classes);
+  array_free(&self.renamed);
+  if (rc < 0) ref_plan_free(out);
+  return rc;
+}
