@@ -19,6 +19,7 @@ void ref_index_init(RefIndex *self, size_t max_file_bytes, size_t max_entries) {
 }
 
 void ref_index_free(RefIndex *self) {
+  eddi_free(self->root);
   for (size_t i = 0; i < self->sources.len; i++) {
     RefSource *source = &self->sources.items[i];
     eddi_free(source->path);
@@ -149,6 +150,8 @@ static int index__folder(IndexScan *self, const char *rel, EddiError *err) {
 }
 
 int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, EddiError *err) {
+  eddi_free(self->root);
+  self->root = eddi_strdup(root);
   IndexScan scan = {self, root, open, 0, false};
   int rc = index__folder(&scan, "", err);
   /* Open documents that are not on disk yet belong to the workspace too. */
@@ -161,4 +164,48 @@ int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, E
                         "The workspace has more than %zu entries: a refactoring would miss files",
                         self->max_entries);
   return rc;
+}
+
+/* ---------------------------------------------------------------- other files */
+
+void ref_paths_free(RefPaths *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i]);
+  array_free(self);
+}
+
+static int index__others(RefIndex *self, const char *rel, size_t *entries, RefPaths *out,
+                         EddiError *err) {
+  char *abs = eddi_path_join(self->root, rel);
+  DIR *dir = opendir(abs);
+  eddi_free(abs);
+  if (!dir) return 0;
+  RefPaths names = {0};
+  for (struct dirent *entry; (entry = readdir(dir));) {
+    if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..")) continue;
+    array_push(&names, eddi_strdup(entry->d_name));
+  }
+  closedir(dir);
+  int rc = 0;
+  for (size_t i = 0; i < names.len && rc == 0; i++) {
+    if (++*entries > self->max_entries) {
+      rc = eddi_error_set(err, EDDI_ETOOBIG, "%s has more than %zu entries", rel, self->max_entries);
+      break;
+    }
+    char *child = eddi_path_join(rel, names.items[i]);
+    char *child_abs = eddi_path_join(self->root, child);
+    struct stat st;
+    if (lstat(child_abs, &st) == 0) {
+      if (S_ISDIR(st.st_mode)) rc = index__others(self, child, entries, out, err);
+      else if (!ref_index_source(self, child)) array_push(out, eddi_strdup(child));
+    }
+    eddi_free(child);
+    eddi_free(child_abs);
+  }
+  ref_paths_free(&names);
+  return rc;
+}
+
+int ref_index_other_files(RefIndex *self, const char *dir, RefPaths *out, EddiError *err) {
+  size_t entries = 0;
+  return self->root ? index__others(self, dir, &entries, out, err) : 0;
 }

@@ -36,7 +36,10 @@ typedef struct {
   RefFile *file;
 } RefSource;
 
+typedef Array(char *) RefPaths;
+
 typedef struct {
+  char *root;               /* set by the scan */
   RefNames names;
   Array(RefSource) sources; /* by path */
   size_t max_file_bytes;
@@ -52,6 +55,11 @@ int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, E
  * tests. A file whose language has no locals query is not added. */
 int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len, bool open,
                   EddiError *err);
+/* Every regular file below folder dir (a workspace path) that is not a
+ * source of the index, hidden ones too, appended to out (new strings):
+ * what moving the folder moves besides its sources. */
+int ref_index_other_files(RefIndex *self, const char *dir, RefPaths *out, EddiError *err);
+void ref_paths_free(RefPaths *self);
 /* The source of path, or NULL. */
 RefSource *ref_index_source(RefIndex *self, const char *path);
 

@@ -18,7 +18,11 @@
  * Lines in the unsure list are 0-based, as every position eddi reports. */
 #include "lang/command.h"
 
+#include <dirent.h>
+#include <unistd.h>
+
 #include "core/diff.h"
+#include "core/path.h"
 #include "edit/transaction.h"
 #include "refactor/rename.h"
 #include "session/job.h"
@@ -101,6 +105,9 @@ static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
   eddi_reply_builder_fact(ctx->reply, "Preview: Would modify %zu %s: %s", files,
                           refactor__plural(files, "file", "files"), list.data);
   eddi_strbuf_free(&list);
+  if (self->plan.moved_from)
+    eddi_reply_builder_fact(ctx->reply, "Would move %s to %s", self->plan.moved_from,
+                            self->plan.moved_to);
   refactor__unsure_fact(self, ctx);
   if (ctx->reply->raw_mode) {
     StrBuf diff = {0};
@@ -111,32 +118,80 @@ static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
   return 0;
 }
 
+/* The transaction's entry for path, which must hold text (the plan's, when
+ * given) or, for a file to be made, not exist. */
+static int refactor__load(CommandContext *ctx, EddiEditTxn *txn, const char *path, const char *text,
+                          size_t len, bool create, EddiEditFile **file) {
+  int rc = eddi_edit_txn_file(txn, path, file, ctx->err);
+  if (rc < 0) return rc;
+  if (create && ((*file)->exists || (*file)->is_dir))
+    return eddi_error_set(ctx->err, EDDI_EINVAL, "%s already exists", path);
+  if (!create && text &&
+      (!(*file)->exists || (*file)->text.len != len ||
+       memcmp((*file)->text.data ? (*file)->text.data : "", text, len) != 0)) {
+    eddi_error_set(ctx->err, EDDI_ESTALE, "%s changed while the refactoring was computed", path);
+    eddi_error_hint(ctx->err, "Run it again");
+    return EDDI_ESTALE;
+  }
+  return 0;
+}
+
+/* Folders below and at rel that are empty once the move is done. */
+static void refactor__remove_empty(const char *root, const char *rel) {
+  char *abs = eddi_path_join(root, rel);
+  DIR *dir = opendir(abs);
+  if (dir) {
+    for (struct dirent *entry; (entry = readdir(dir));) {
+      if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..")) continue;
+      char *child = eddi_path_join(rel, entry->d_name);
+      refactor__remove_empty(root, child);
+      eddi_free(child);
+    }
+    closedir(dir);
+    rmdir(abs); /* fails, harmlessly, unless empty */
+  }
+  eddi_free(abs);
+}
+
 /* Write the plan in one transaction, if every file still holds the text
- * the plan was made from. */
+ * the plan was made from; a module rename deletes the old files and makes
+ * the new ones in the same transaction. */
 static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   EddiEditTxn txn;
   eddi_edit_txn_init(&txn, ctx->engine, ctx->session);
+  RefPlan *plan = &self->plan;
   int rc = 0;
-  for (size_t i = 0; i < self->plan.changes.len && rc == 0; i++) {
-    const RefChange *change = &self->plan.changes.items[i];
+  for (size_t i = 0; i < plan->changes.len && rc == 0; i++) {
+    const RefChange *change = &plan->changes.items[i];
     const RefSource *source = &self->index.sources.items[change->source];
-    EddiEditFile *file;
-    rc = eddi_edit_txn_file(&txn, source->path, &file, ctx->err);
-    if (rc == 0 && (!file->exists || file->text.len != source->len ||
-                    memcmp(file->text.data ? file->text.data : "", source->text, source->len) != 0)) {
-      rc = eddi_error_set(ctx->err, EDDI_ESTALE, "%s changed while the refactoring was computed",
-                          source->path);
-      eddi_error_hint(ctx->err, "Run it again");
+    EddiEditFile *file, *moved;
+    rc = refactor__load(ctx, &txn, source->path, source->text, source->len, false, &file);
+    if (rc == 0 && change->new_path) {
+      rc = refactor__load(ctx, &txn, change->new_path, NULL, 0, true, &moved);
+      if (rc == 0) eddi_edit_file_delete(file), file = moved;
     }
     if (rc == 0) eddi_edit_file_write(file, change->after, change->after_len);
+  }
+  for (size_t i = 0; i < plan->carry_from.len && rc == 0; i++) {
+    EddiEditFile *from, *to;
+    rc = refactor__load(ctx, &txn, plan->carry_from.items[i], NULL, 0, false, &from);
+    if (rc == 0) rc = refactor__load(ctx, &txn, plan->carry_to.items[i], NULL, 0, true, &to);
+    if (rc == 0) {
+      eddi_edit_file_write(to, from->text.data ? from->text.data : "", from->text.len);
+      to->format = from->format, to->mode = from->mode;
+      eddi_edit_file_delete(from);
+    }
   }
   if (rc == 0) rc = eddi_edit_txn_commit(&txn, ctx->err);
   eddi_edit_txn_free(&txn);
   if (rc < 0) return rc;
-  size_t files = self->plan.changes.len, refs = self->plan.references;
+  if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
+  size_t files = plan->changes.len, refs = plan->references;
   eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files, refactor__plural(files, "file", "files"));
   eddi_reply_builder_fact(ctx->reply, "%zu %s updated", refs,
                           refactor__plural(refs, "reference", "references"));
+  if (plan->moved_from)
+    eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
   refactor__unsure_fact(self, ctx);
   return 0;
 }

@@ -10,6 +10,9 @@
  * is an equality of targets. */
 #include "refactor/rename.h"
 
+#include <sys/stat.h>
+
+#include "core/path.h"
 #include "refactor/resolve.h"
 #include "refactor/target.h"
 
@@ -28,6 +31,7 @@ typedef struct {
   RefIds renamed;         /* file, symbol pairs whose name changes */
   RefPlan *plan;
   EddiError *err;
+  char *module_from, *module_to; /* a module rename: the module paths */
 } Rename;
 
 void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col) {
@@ -44,11 +48,17 @@ void ref_plan_free(RefPlan *self) {
   for (size_t i = 0; i < self->changes.len; i++) {
     RefChange *change = &self->changes.items[i];
     array_free(&change->edits);
+    eddi_free(change->new_path);
     eddi_free(change->after);
     ref_file_free(change->after_file);
   }
   array_free(&self->changes);
   eddi_strbuf_free(&self->unsure);
+  eddi_free(self->moved_from);
+  eddi_free(self->moved_to);
+  ref_paths_free(&self->carry_from);
+  ref_paths_free(&self->carry_to);
+  eddi_free(self->emptied);
   memset(self, 0, sizeof *self);
 }
 
@@ -249,7 +259,8 @@ static int rename__family(Rename *self) {
 
 static RefChange *rename__change(Rename *self, uint32_t file) {
   RefPlan *plan = self->plan;
-  if (plan->changes.len && array_back(&plan->changes)->source == file) return array_back(&plan->changes);
+  for (size_t i = plan->changes.len; i-- > 0;)
+    if (plan->changes.items[i].source == file) return &plan->changes.items[i];
   RefChange change = {.source = file};
   array_push(&plan->changes, change);
   return array_back(&plan->changes);
@@ -382,12 +393,21 @@ static int rename__by_start(const void *a, const void *b) {
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static int rename__by_source(const void *a, const void *b) {
+  const RefChange *x = a, *y = b;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
 static int rename__texts(Rename *self) {
   size_t n = strlen(self->new_text);
+  if (self->plan->changes.len)
+    qsort(self->plan->changes.items, self->plan->changes.len, sizeof *self->plan->changes.items,
+          rename__by_source);
   for (size_t c = 0; c < self->plan->changes.len; c++) {
     RefChange *change = &self->plan->changes.items[c];
     const RefSource *source = &self->index->sources.items[change->source];
-    qsort(change->edits.items, change->edits.len, sizeof *change->edits.items, rename__by_start);
+    if (change->edits.len)
+      qsort(change->edits.items, change->edits.len, sizeof *change->edits.items, rename__by_start);
     StrBuf out = {0};
     eddi_strbuf_puts(&out, "");
     size_t at = 0;
@@ -401,7 +421,8 @@ static int rename__texts(Rename *self) {
     eddi_strbuf_append(&out, source->text + at, source->len - at);
     change->after_len = out.len;
     change->after = eddi_strbuf_take(&out);
-    int rc = ref_file_analyze(source->path, source->lang, change->after, change->after_len,
+    int rc = ref_file_analyze(change->new_path ? change->new_path : source->path, source->lang,
+                              change->after, change->after_len,
                               &self->index->names, &change->after_file, self->err);
     if (rc < 0) return rc;
   }
@@ -450,6 +471,32 @@ static int rename__changed_meaning(Rename *self, uint32_t f, uint32_t i, RefTarg
   return EDDI_EINVAL;
 }
 
+/* A path after the rename: the moved module's path and what is below it
+ * change, the rest stays. */
+static void rename__moved_path(const Rename *self, const char *path, StrBuf *out) {
+  const char *from = self->plan->moved_from ? self->module_from : NULL;
+  size_t n = from ? strlen(from) : 0;
+  if (from && strncmp(path, from, n) == 0 && (path[n] == '\0' || path[n] == '/'))
+    eddi_strbuf_printf(out, "%s%s", self->module_to, path + n);
+  else
+    eddi_strbuf_puts(out, path);
+}
+
+/* Whether before (of the program before) and after (of the program after)
+ * are the same entity: symbols keep their indices; modules are compared
+ * by path, since a module rename moves them. */
+static bool rename__same_target(const Rename *self, RefProgram *after, RefTarget before,
+                                RefTarget now) {
+  if (before.kind != now.kind) return false;
+  if (before.kind != REF_TARGET_MODULE) return ref_target_equal(before, now);
+  StrBuf path = {0};
+  eddi_strbuf_puts(&path, "");
+  rename__moved_path(self, ref_names_str(self->program.names, self->program.modules.items[before.index].path), &path);
+  bool same = strcmp(path.data, ref_names_str(after->names, after->modules.items[now.index].path)) == 0;
+  eddi_strbuf_free(&path);
+  return same;
+}
+
 static int rename__differential(Rename *self) {
   RefProgram *before = &self->program;
   Array(RefFile *) files = {0};
@@ -483,12 +530,81 @@ static int rename__differential(Rename *self) {
       if (!named && !attribute) continue;
       RefTarget was = ref_program_target(before, f, i);
       RefTarget now = ref_program_target(&after, f, i);
-      if (!ref_target_equal(was, now)) rc = rename__changed_meaning(self, f, i, was, now);
+      if (!rename__same_target(self, &after, was, now))
+        rc = rename__changed_meaning(self, f, i, was, now);
     }
   }
   ref_program_free(&after);
   array_free(&files);
   array_free(&changed);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- modules */
+
+/* A source of the module (its file, or any file of its folder), for the
+ * language; REF_NONE if it has none. */
+static uint32_t rename__module_source(const Rename *self, const RefModule *module) {
+  if (module->file != REF_NONE) return module->file;
+  const char *path = ref_names_str(self->program.names, module->path);
+  size_t n = strlen(path);
+  for (uint32_t i = 0; i < self->index->sources.len; i++)
+    if (strncmp(self->index->sources.items[i].path, path, n) == 0 &&
+        self->index->sources.items[i].path[n] == '/')
+      return i;
+  return REF_NONE;
+}
+
+/* Renaming a module moves its file, or its folder with every file in it;
+ * the new place must be free. */
+static int rename__module(Rename *self) {
+  const RefModule *module = &self->program.modules.items[self->target.index];
+  const char *path = ref_names_str(self->program.names, module->path);
+  const char *slash = strrchr(path, '/');
+  StrBuf to = {0};
+  if (slash) eddi_strbuf_append(&to, path, (size_t)(slash - path + 1));
+  eddi_strbuf_puts(&to, self->new_text);
+  self->module_from = eddi_strdup(path);
+  self->module_to = eddi_strbuf_take(&to);
+  RefPlan *plan = self->plan;
+  bool folder = module->package;
+  const char *ext = "";
+  if (!folder) {
+    const char *file = self->index->sources.items[module->file].path;
+    const char *dot = strrchr(file, '.');
+    ext = dot ? dot : "";
+  }
+  StrBuf from_path = {0}, to_path = {0};
+  eddi_strbuf_printf(&from_path, "%s%s", self->module_from, ext);
+  eddi_strbuf_printf(&to_path, "%s%s", self->module_to, ext);
+  plan->moved_from = eddi_strbuf_take(&from_path);
+  plan->moved_to = eddi_strbuf_take(&to_path);
+  uint32_t clash = ref_program_module(&self->program, self->module_to);
+  char *abs = eddi_path_join(self->index->root ? self->index->root : "", plan->moved_to);
+  struct stat st;
+  bool taken = clash != REF_NONE || lstat(abs, &st) == 0;
+  eddi_free(abs);
+  if (taken)
+    return eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with %s, which exists",
+                          plan->moved_to);
+  size_t n = strlen(self->module_from);
+  for (uint32_t i = 0; i < self->index->sources.len; i++) {
+    const char *p = self->index->sources.items[i].path;
+    StrBuf moved = {0};
+    if (folder && strncmp(p, self->module_from, n) == 0 && p[n] == '/')
+      eddi_strbuf_printf(&moved, "%s%s", self->module_to, p + n);
+    else if (!folder && i == module->file)
+      eddi_strbuf_puts(&moved, plan->moved_to);
+    if (moved.len) rename__change(self, i)->new_path = eddi_strbuf_take(&moved);
+  }
+  if (!folder) return 0;
+  plan->emptied = eddi_strdup(self->module_from);
+  int rc = ref_index_other_files(self->index, self->module_from, &plan->carry_from, self->err);
+  for (size_t i = 0; rc == 0 && i < plan->carry_from.len; i++) {
+    StrBuf moved = {0};
+    eddi_strbuf_printf(&moved, "%s%s", self->module_to, plan->carry_from.items[i] + n);
+    array_push(&plan->carry_to, eddi_strbuf_take(&moved));
+  }
   return rc;
 }
 
@@ -512,11 +628,16 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
                      REF_SYM_CLASS;
     if ((flags & REF_RENAME_CLASS) && !klass) {
       rc = eddi_error_set(err, EDDI_EINVAL, "%s is not a class", spec);
-    } else if (self.target.kind == REF_TARGET_MODULE) {
-      rc = eddi_error_set(err, EDDI_EINVAL, "Renaming a module is not built yet");
     } else {
-      lang = self.program.files.items[self.target.file]->lang;
-      rc = rename__valid(&self, lang);
+      uint32_t source = self.target.file;
+      if (self.target.kind == REF_TARGET_MODULE)
+        source = rename__module_source(&self, &self.program.modules.items[self.target.index]);
+      if (source == REF_NONE) {
+        rc = eddi_error_set(err, EDDI_EINVAL, "%s holds no source file", spec);
+      } else {
+        lang = self.program.files.items[source]->lang;
+        rc = rename__valid(&self, lang);
+      }
     }
   }
   if (rc == 0) {
@@ -526,6 +647,7 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
     if (self.new_name == self.old_name)
       rc = eddi_error_set(err, EDDI_EINVAL, "%s is already called %s", spec, new_name);
   }
+  if (rc == 0 && self.target.kind == REF_TARGET_MODULE) rc = rename__module(&self);
   if (rc == 0) rc = rename__family(&self);
   if (rc == 0) rc = rename__collect(&self);
   if (rc == 0) rc = rename__same_scope(&self);
@@ -536,6 +658,8 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
   array_free(&self.family);
   array_free(&self.family_classes);
   array_free(&self.renamed);
+  eddi_free(self.module_from);
+  eddi_free(self.module_to);
   if (rc < 0) ref_plan_free(out);
   return rc;
 }

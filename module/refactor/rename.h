@@ -24,6 +24,7 @@ typedef struct {
 
 typedef struct {
   uint32_t source;        /* index into the index's sources */
+  char *new_path;         /* a module rename moves the file here; else NULL */
   Array(RefSpan) edits;   /* sorted; each becomes the new name */
   char *after;            /* the new text */
   size_t after_len;
@@ -37,6 +38,12 @@ typedef struct {
   size_t references;        /* occurrences rewritten */
   size_t unsure_count;
   StrBuf unsure;            /* "a.py:12, b.py:40": unsure occurrences, 0-based lines */
+  /* A module rename: what moves where ("pkg" -> "newpkg", "m.py" ->
+   * "n.py"), the package's files that are no sources (moved as they are),
+   * and the folder left empty (removed after the write), or NULL. */
+  char *moved_from, *moved_to;
+  RefPaths carry_from, carry_to;
+  char *emptied;
 } RefPlan;
 
 /* Also rewrite the unsure occurrences (the command said Unsure). */
