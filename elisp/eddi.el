@@ -111,7 +111,7 @@ More are answered \"Fail \"Busy, retry\"\" at once."
 ;; Defined by eddi-module.so when it is loaded.
 (declare-function eddi-module-new "eddi-module" (root))
 (declare-function eddi-module-free "eddi-module" (engine))
-(declare-function eddi-module-exec "eddi-module" (engine sender text &optional via-nats))
+(declare-function eddi-module-exec "eddi-module" (engine sender text &optional via-nats session))
 (declare-function eddi-module-nats-connect "eddi-module" (engine process url instance max-queue))
 (declare-function eddi-module-nats-take "eddi-module" (engine))
 (declare-function eddi-module-nats-reply "eddi-module" (engine id reply))
@@ -445,10 +445,12 @@ The next command makes a new engine (over `eddi-root' as it is then)."
   "Remember the region BUFFER BEG..END for highlighting."
   (push (list buffer beg end) eddi--changed))
 
-(defun eddi--exec (engine commands sender &optional via-nats)
-  "Run COMMANDS from SENDER on ENGINE (VIA-NATS: it came over NATS)."
+(defun eddi--exec (engine commands sender &optional via-nats session)
+  "Run COMMANDS from SENDER on ENGINE (VIA-NATS: it came over NATS).
+SESSION, when non-nil, is the session the request names; SENDER may
+then be nil."
   (maphash (lambda (_ tracker) (setf (eddi--tracker-groups tracker) 0)) eddi--trackers)
-  (eddi-module-exec engine sender commands via-nats))
+  (eddi-module-exec engine sender commands via-nats session))
 
 (defun eddi-exec (commands &optional sender)
   "Run the EddiSpeak message COMMANDS from SENDER (default `eddi-sender').
@@ -775,7 +777,7 @@ The exchange is also added to the transcript buffer."
   (and engine (ignore-errors (eddi-module-nats-instance engine))))
 
 (defun eddi--nats-answer (engine request)
-  "Run REQUEST [ID SENDER TEXT] on ENGINE and publish the reply.
+  "Run REQUEST [ID SENDER TEXT SESSION] on ENGINE and publish the reply.
 A request always gets a reply, even when Lisp signals or you quit."
   (let (reply)
     (unwind-protect
@@ -784,7 +786,8 @@ A request always gets a reply, even when Lisp signals or you quit."
                   (let ((eddi--changed nil)
                         (eddi-after-edit-functions
                          (cons #'eddi--note-edit eddi-after-edit-functions)))
-                    (prog1 (eddi--exec engine (aref request 2) (aref request 1) t)
+                    (prog1 (eddi--exec engine (aref request 2) (aref request 1) t
+                                       (aref request 3))
                       (eddi--pulse eddi--changed)))
                 (error (concat "Fail " (eddi--quote (error-message-string err))))))
       (eddi-module-nats-reply engine (aref request 0)

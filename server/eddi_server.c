@@ -21,11 +21,14 @@
 #include <unistd.h>
 
 #include "embedded_nats.h"
+#include "endpoints.h"
 #include "engine_host.h"
 #include "log.h"
+#include "mizuki_stream.h"
 #include "nats_service.h"
 #include "options.h"
 #include "server_error.h"
+#include "service_discovery.h"
 #include "stdio_rpc.h"
 
 /* Error messages from option parsing and engine creation. */
@@ -35,8 +38,6 @@
 
 /* stdin ended: the stdio reader tells the main thread with this signal. */
 #define SIGNAL_INPUT_ENDED SIGUSR1
-/* How long nats.c may take to stop its threads at exit. */
-#define NATS_LIBRARY_CLOSE_MS 2000
 
 static void server__input_ended(void) { kill(getpid(), SIGNAL_INPUT_ENDED); }
 
@@ -61,6 +62,9 @@ int main(int argc, char **argv) {
   bool host_ready = false;
   StdioRpc stdio_rpc = {0};
   NatsService nats;
+  EndpointTable endpoints;
+  MizukiStreams mizuki = {0};
+  ServiceDiscovery discovery;
   bool nats_started = false;
   EmbeddedNats embedded = {.pid = -1, .log_fd = -1};
 
@@ -103,10 +107,18 @@ int main(int argc, char **argv) {
     goto done;
   }
   host_ready = true;
-  /* Subscribe before the owner thread runs: work queued meanwhile waits. */
+  /* Subscribe before the owner thread runs: work queued meanwhile waits.
+   * The three NATS parts share the service's link and the endpoint table,
+   * and know nothing of each other. */
   if (url) {
+    if (endpoints_init(&endpoints) != SERVER_OK) goto done;
     nats_started = true;
-    if (nats_service_start(&nats, &host, &options, url, instance_id) != SERVER_OK) goto done;
+    if (nats_service_start(&nats, &host, &endpoints, url, instance_id) != SERVER_OK ||
+        mizuki_streams_start(&mizuki, nats.link, &host, &endpoints, instance_id) != SERVER_OK ||
+        service_discovery_start(&discovery, nats.link, &endpoints, host.engine, instance_id) !=
+            SERVER_OK)
+      goto done;
+    nats_service_announce(&nats);
     /* Printed once subscribed: a client that reads it finds eddi there. */
     if (embedded.pid > 0) {
       printf("eddi-server: NATS at %s\n", url);
@@ -142,16 +154,17 @@ int main(int argc, char **argv) {
 
 done:
   if (nats_started) nats_service_drain(&nats);
-  if (host_ready) {
-    engine_host_stop(&host);
-    /* A stdio reader still blocked on input may yet touch the host: leave
-     * it to the process exit. */
-    if (!stdio_rpc.running) engine_host_destroy(&host);
-  }
+  if (host_ready) engine_host_stop(&host);
+  /* The owner thread has answered all it took: the replies go out, and no
+   * NATS callback runs once this returns. */
   if (nats_started) {
     nats_service_close(&nats);
-    nats_CloseAndWait(NATS_LIBRARY_CLOSE_MS);
+    mizuki_streams_destroy(&mizuki);
+    endpoints_destroy(&endpoints);
   }
+  /* A stdio reader still blocked on input may yet touch the host: leave it
+   * to the process exit. */
+  if (host_ready && !stdio_rpc.running) engine_host_destroy(&host);
   embedded_nats_stop(&embedded);
   options_free(&options);
   return exit_code;

@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/lexer.h"
 #include "server_error.h"
-#include "validator.h"
 
 /* ------------------------------------------------------------ the kinds */
 
@@ -88,7 +86,7 @@ static int call__known_keys(CallParse *self, json_object *object, const char *co
 
 /* A string argument copied into *copy (NULL when absent and optional). */
 static int call__string(CallParse *self, json_object *object, const char *key, bool required,
-                        char **copy, size_t *len) {
+                        const char **copy, size_t *len) {
   json_object *member = NULL;
   *copy = NULL;
   if (len) *len = 0;
@@ -107,9 +105,11 @@ static int call__string(CallParse *self, json_object *object, const char *key, b
   }
   /* The engine refuses these in any message; say which argument holds one. */
   if (memchr(text, '\0', n)) return call__invalid(self, "Argument %s contains a NUL byte", key);
-  if (!validator_utf8_valid(text, n)) return call__invalid(self, "Argument %s is not UTF-8", key);
-  if (!(*copy = malloc(n + 1))) return SERVER_ENOMEM;
-  memcpy(*copy, text, n + 1);
+  if (!eddi_utf8_valid(text, n)) return call__invalid(self, "Argument %s is not UTF-8", key);
+  char *owned = malloc(n + 1);
+  if (!owned) return SERVER_ENOMEM;
+  memcpy(owned, text, n + 1);
+  *copy = owned;
   if (len) *len = n;
   return SERVER_OK;
 }
@@ -139,7 +139,7 @@ static int call__flag(CallParse *self, json_object *object, const char *key, boo
 }
 
 static int call__replace_edit(CallParse *self, json_object *object, EddiReplaceEdit *edit) {
-  char *old_string = NULL, *new_string = NULL;
+  const char *old_string = NULL, *new_string = NULL;
   size_t old_len = 0, new_len = 0;
   bool replace_all = false;
   int status = call__string(self, object, "old_string", true, &old_string, &old_len);
@@ -147,16 +147,18 @@ static int call__replace_edit(CallParse *self, json_object *object, EddiReplaceE
     status = call__string(self, object, "new_string", true, &new_string, &new_len);
   if (status == SERVER_OK) status = call__flag(self, object, "replace_all", &replace_all);
   if (status != SERVER_OK) {
-    free(old_string);
-    free(new_string);
+    free((char *)old_string);
+    free((char *)new_string);
     return status;
   }
   *edit = (EddiReplaceEdit){old_string, old_len, new_string, new_len, replace_all};
   return SERVER_OK;
 }
 
-/* Replace mode: one edit inline, or an edits[] array, not both. */
-static int call__replace(CallParse *self, json_object *arguments, EditCall *call) {
+/* Replace mode: one edit inline, or an edits[] array, not both. The edits
+ * made so far are in *out and *count, also when one is refused. */
+static int call__replace(CallParse *self, json_object *arguments, EddiReplaceEdit **out,
+                         size_t *count) {
   json_object *edits = NULL;
   bool has_edits = json_object_object_get_ex(arguments, "edits", &edits) &&
                    !json_object_is_type(edits, json_type_null);
@@ -168,9 +170,9 @@ static int call__replace(CallParse *self, json_object *arguments, EditCall *call
     return SERVER_EINVAL;
   }
   if (!has_edits) {
-    if (!(call->edits = calloc(1, sizeof *call->edits))) return SERVER_ENOMEM;
-    int status = call__replace_edit(self, arguments, &call->edits[0]);
-    if (status == SERVER_OK) call->edit_count = 1;
+    if (!(*out = calloc(1, sizeof **out))) return SERVER_ENOMEM;
+    int status = call__replace_edit(self, arguments, &(*out)[0]);
+    if (status == SERVER_OK) *count = 1;
     return status;
   }
   if (!json_object_is_type(edits, json_type_array) || json_object_array_length(edits) == 0) {
@@ -178,18 +180,18 @@ static int call__replace(CallParse *self, json_object *arguments, EditCall *call
              "Argument edits must be a non-empty array of {old_string, new_string}");
     return SERVER_EINVAL;
   }
-  size_t count = json_object_array_length(edits);
-  if (!(call->edits = calloc(count, sizeof *call->edits))) return SERVER_ENOMEM;
-  for (size_t i = 0; i < count; i++) {
+  size_t total = json_object_array_length(edits);
+  if (!(*out = calloc(total, sizeof **out))) return SERVER_ENOMEM;
+  for (size_t i = 0; i < total; i++) {
     json_object *edit = json_object_array_get_idx(edits, i);
     if (!json_object_is_type(edit, json_type_object)) {
       snprintf(self->why, self->why_size, "edits[%zu] must be an object", i);
       return SERVER_EINVAL;
     }
     int status = call__known_keys(self, edit, call__replace_edit_keys, "in edits: ");
-    if (status == SERVER_OK) status = call__replace_edit(self, edit, &call->edits[i]);
+    if (status == SERVER_OK) status = call__replace_edit(self, edit, &(*out)[i]);
     if (status != SERVER_OK) return status;
-    call->edit_count = i + 1;
+    *count = i + 1;
   }
   return SERVER_OK;
 }
@@ -202,9 +204,11 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     return SERVER_EINVAL;
   }
   CallParse parse = {0, max_bytes, also_known, why, why_size};
-  EditCall *call = calloc(1, sizeof *call);
-  if (!call) return SERVER_ENOMEM;
+  EditCall *self = calloc(1, sizeof *self);
+  if (!self) return SERVER_ENOMEM;
+  EddiCall *call = &self->call;
   call->kind = kind;
+  EddiReplaceEdit *edits = NULL;
   int status = call__known_keys(&parse, arguments, call__info[kind].keys, "");
   if (status != SERVER_OK) goto done;
   switch (kind) {
@@ -235,71 +239,42 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     break;
   case EDIT_CALL_REPLACE:
     status = call__string(&parse, arguments, "file_path", true, &call->path, NULL);
-    if (status == SERVER_OK) status = call__replace(&parse, arguments, call);
+    if (status == SERVER_OK) status = call__replace(&parse, arguments, &edits, &call->edit_count);
+    call->edits = edits;
     break;
+  default:
+    snprintf(why, why_size, "Unknown edit call");
+    status = SERVER_EINVAL;
   }
 done:
   if (status != SERVER_OK) {
-    edit_call_free(call);
+    edit_call_free(self);
     return status;
   }
-  *out = call;
+  *out = self;
   return SERVER_OK;
 }
 
 /* --------------------------------------------------------------- running */
 
-int edit_call_run(EddiEngine *engine, EddiSession *session, void *closure, StrBuf *reply,
-                  EddiError *err) {
-  EditCall *call = closure;
-  EddiEditReport report = {0};
-  int rc;
-  switch (call->kind) {
-  case EDIT_CALL_READ:
-    return eddi_edit_read(engine, session, call->path, call->offset, call->limit, reply, err);
-  case EDIT_CALL_GREP:
-    return eddi_edit_grep(engine, session, call->text, call->text_len,
-                          call->ignore_case ? REGEX_CASELESS : 0, call->glob, call->offset,
-                          reply, err);
-  case EDIT_CALL_HASHLINE:
-    rc = eddi_edit_hashline(engine, session, call->text, call->text_len, &report, err);
-    break;
-  case EDIT_CALL_APPLY_PATCH:
-    rc = eddi_edit_apply_patch(engine, session, call->text, call->text_len, &report, err);
-    break;
-  case EDIT_CALL_SEARCH_REPLACE:
-    rc = eddi_edit_search_replace(engine, session, call->path, call->text, call->text_len,
-                                  &report, err);
-    break;
-  case EDIT_CALL_FILE_UPDATE:
-    rc = eddi_edit_update(engine, session, call->path, call->text, call->text_len, &report,
-                          err);
-    break;
-  case EDIT_CALL_REPLACE:
-    rc = eddi_edit_replace(engine, session, call->path, call->edits, call->edit_count, &report,
-                           err);
-    break;
-  default:
-    return eddi_error_set(err, EDDI_EINVAL, "Unknown edit call");
-  }
-  if (rc == 0) {
-    eddi_edit_report_render(&report, reply);
-    call->files = report.files;
-    call->no_change = report.no_change;
-  }
-  eddi_edit_report_free(&report);
-  return rc;
+void edit_call_run(EditCall *self, EngineHost *host, const char *transport, const char *sender,
+                   const char *session, EddiReply *reply) {
+  const char *command = edit_call_command(self->call.kind);
+  HostRequest request = {transport, {.sender = sender, .session = session, .text = command,
+                                     .len = strlen(command)}};
+  engine_host_call(host, &request, &self->call, reply, &self->outcome);
 }
 
 void edit_call_free(EditCall *self) {
   if (!self) return;
-  for (size_t i = 0; self->edits && i < self->edit_count; i++) {
-    free((char *)self->edits[i].old_string);
-    free((char *)self->edits[i].new_string);
+  EddiCall *call = &self->call;
+  for (size_t i = 0; call->edits && i < call->edit_count; i++) {
+    free((char *)call->edits[i].old_string);
+    free((char *)call->edits[i].new_string);
   }
-  free(self->edits);
-  free(self->path);
-  free(self->text);
-  free(self->glob);
+  free((EddiReplaceEdit *)call->edits);
+  free((char *)call->path);
+  free((char *)call->text);
+  free((char *)call->glob);
   free(self);
 }

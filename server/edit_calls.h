@@ -2,15 +2,14 @@
  *
  * The MCP tools (read, grep, edit, apply_patch, file_update, replace) and
  * the JSON-RPC methods (edit.*, file.update) take the same arguments and
- * end in the same engine entry points (module/edit/edit_formats.h). They
- * call those directly rather than composing EddiSpeak text: the arguments
- * are data (a patch, a regex, a path with spaces) that need no quoting, the
- * answer is the plain text a model reads, and replace mode has no EddiSpeak
- * command at all.
+ * end in the same engine entry point, eddi_request_call. They do not
+ * compose EddiSpeak text: the arguments are data (a patch, a regex, a path
+ * with spaces) that need no quoting, the answer is the plain text a model
+ * reads, and replace mode has no EddiSpeak command at all.
  *
  * A call is parsed on the transport's thread (bad arguments are a protocol
- * error, answered at once) into an EditCall that owns copies of its strings,
- * and run on the engine's owner thread through engine_host_call.
+ * error, answered at once) into an EditCall that owns copies of its
+ * strings, and run on the engine's owner thread through edit_call_run.
  */
 #ifndef EDDI_SERVER_EDIT_CALLS_H
 #define EDDI_SERVER_EDIT_CALLS_H
@@ -19,32 +18,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "edit/edit_formats.h"
+#include "eddi.h"
 #include "engine_host.h"
 
-typedef enum {
-  EDIT_CALL_READ,           /* {path, offset?, limit?} */
-  EDIT_CALL_GREP,           /* {pattern, glob?, offset?, ignore_case?} */
-  EDIT_CALL_HASHLINE,       /* {patch} */
-  EDIT_CALL_APPLY_PATCH,    /* {patch} */
-  EDIT_CALL_SEARCH_REPLACE, /* {content, path?} */
-  EDIT_CALL_FILE_UPDATE,    /* {path, content}: <change> or SEARCH/REPLACE blocks */
-  EDIT_CALL_REPLACE,        /* {file_path, old_string, new_string, replace_all?} or edits[] */
-} EditCallKind;
+/* The engine's call kinds under the names the server's tool table uses,
+ * with the JSON arguments each takes:
+ *   READ {path, offset?, limit?}          GREP {pattern, glob?, offset?, ignore_case?}
+ *   HASHLINE, APPLY_PATCH {patch}         SEARCH_REPLACE {content, path?}
+ *   FILE_UPDATE {path, content}: <change> or SEARCH/REPLACE blocks
+ *   REPLACE {file_path, old_string, new_string, replace_all?} or {file_path, edits[]} */
+typedef EddiCallKind EditCallKind;
+#define EDIT_CALL_READ EDDI_CALL_READ
+#define EDIT_CALL_GREP EDDI_CALL_GREP
+#define EDIT_CALL_HASHLINE EDDI_CALL_HASHLINE
+#define EDIT_CALL_APPLY_PATCH EDDI_CALL_APPLY_PATCH
+#define EDIT_CALL_SEARCH_REPLACE EDDI_CALL_SEARCH_REPLACE
+#define EDIT_CALL_FILE_UPDATE EDDI_CALL_FILE_UPDATE
+#define EDIT_CALL_REPLACE EDDI_CALL_REPLACE
 
 typedef struct {
-  EditCallKind kind;
-  char *path;
-  char *text; /* the pattern, patch or content */
-  size_t text_len;
-  char *glob;
-  size_t offset, limit;
-  bool ignore_case;
-  EddiReplaceEdit *edits; /* strings owned */
-  size_t edit_count;
-  /* Set by the run, for results that report them. */
-  size_t files;
-  bool no_change;
+  EddiCall call;           /* its strings (path, text, glob, edits) are owned */
+  EddiCallOutcome outcome; /* set by the run, for results that report it */
 } EditCall;
 
 /* Whether this engine has the format (HostFeatures). */
@@ -64,9 +58,11 @@ bool edit_call_reads(EditCallKind kind);
 int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_known,
                     size_t max_bytes, EditCall **call, char *why, size_t why_size);
 
-/* A HostCall: closure is the EditCall. */
-int edit_call_run(EddiEngine *engine, EddiSession *session, void *closure, StrBuf *reply,
-                  EddiError *err);
+/* Owner thread: run the call for sender (NULL: the session's holder) and
+ * session (may be NULL) through the host; reply gets one item, the text or
+ * the Fail; self->outcome says what it did. */
+void edit_call_run(EditCall *self, EngineHost *host, const char *transport, const char *sender,
+                   const char *session, EddiReply *reply);
 
 void edit_call_free(EditCall *self);
 

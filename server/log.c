@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A log line longer than this is cut: logs never allocate. */
@@ -15,6 +16,12 @@
 static atomic_bool log__requests = true;
 
 static const char *const log__level_names[] = {"error", "warning", "info"};
+
+int64_t log_now_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
 
 void log_set_requests(bool enabled) { atomic_store(&log__requests, enabled); }
 

@@ -14,6 +14,10 @@
 
 typedef enum { LOG_ERROR, LOG_WARN, LOG_INFO } LogLevel;
 
+/* The monotonic clock request durations and endpoint statistics are
+ * measured with, in nanoseconds. */
+int64_t log_now_ns(void);
+
 /* Request lines are on unless turned off (benchmarks, --quiet). */
 void log_set_requests(bool enabled);
 

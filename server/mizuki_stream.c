@@ -1,4 +1,4 @@
-/* mizuki_stream.c - the mizuki stream protocol of the original design.
+/* mizuki_stream.c - see mizuki_stream.h.
  *
  * A client asks to connect on mizuki.eddi.connection_request (queue group
  * "eddi": one instance takes it). The instance checks the EddiSpeak
@@ -14,89 +14,121 @@
  * Connection handling runs on the engine's owner thread, so connections
  * are handled one at a time, as the seed asks.
  */
+#include "mizuki_stream.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "fail_reply.h"
 #include "log.h"
-#include "nats_service.h"
 #include "server_error.h"
-#include "validator.h"
 
 #define MIZUKI_CONNECT_SUBJECT "mizuki.eddi.connection_request"
 #define MIZUKI_OPEN_SUBJECT "mizuki.stream.open"
 #define MIZUKI_UPDATE_SUBJECT "mizuki.stream.update"
 #define MIZUKI_APPEND_SUBJECT "mizuki.stream.append"
-#define MIZUKI_QUEUE_GROUP "eddi"
 /* The recipient name of eddi in a stream, whichever instance serves it. */
 #define MIZUKI_RECIPIENT "eddi"
-/* Stream names are subjects-like words; longer ones are refused. */
+/* The version of each optional feature this build offers. */
+#define MIZUKI_FEATURE_VERSION "1.0"
+/* Stream names are subject-like words; longer ones are refused. */
 #define MIZUKI_STREAM_NAME_MAX 256
 
 /* -------------------------------------------------------------- streams */
 
-int mizuki_streams_init(MizukiStreams *self) {
-  self->by_name = json_object_new_object();
-  self->by_sender = json_object_new_object();
-  if (self->by_name && self->by_sender) return SERVER_OK;
-  mizuki_streams_destroy(self);
-  return SERVER_ENOMEM;
-}
-
-void mizuki_streams_destroy(MizukiStreams *self) {
-  json_object_put(self->by_name);
-  json_object_put(self->by_sender);
-  self->by_name = self->by_sender = NULL;
-}
-
-static void mizuki__record(NatsService *self, const char *stream, const char *sender) {
+static void mizuki__record(MizukiStreams *self, const char *stream, const char *sender) {
   pthread_mutex_lock(&self->mutex);
   json_object *old = NULL;
   /* A sender has one stream: a new connection replaces the old one. */
-  if (json_object_object_get_ex(self->streams.by_sender, sender, &old))
-    json_object_object_del(self->streams.by_name, json_object_get_string(old));
-  json_object_object_add(self->streams.by_name, stream, json_object_new_string(sender));
-  json_object_object_add(self->streams.by_sender, sender, json_object_new_string(stream));
+  if (json_object_object_get_ex(self->by_sender, sender, &old))
+    json_object_object_del(self->by_name, json_object_get_string(old));
+  json_object_object_add(self->by_name, stream, json_object_new_string(sender));
+  json_object_object_add(self->by_sender, sender, json_object_new_string(stream));
   pthread_mutex_unlock(&self->mutex);
 }
 
 /* The stream an update belongs to, if this instance serves it. */
-static bool mizuki__serves(NatsService *self, const char *name, const char *sender, char *stream,
-                           size_t stream_size) {
+static bool mizuki__serves(MizukiStreams *self, const char *name, const char *sender,
+                           char *stream, size_t stream_size) {
   json_object *value = NULL;
   bool found;
   pthread_mutex_lock(&self->mutex);
   if (name) {
-    found = json_object_object_get_ex(self->streams.by_name, name, &value);
+    found = json_object_object_get_ex(self->by_name, name, &value);
     if (found) snprintf(stream, stream_size, "%s", name);
   } else {
-    found = json_object_object_get_ex(self->streams.by_sender, sender, &value);
+    found = json_object_object_get_ex(self->by_sender, sender, &value);
     if (found) snprintf(stream, stream_size, "%s", json_object_get_string(value));
   }
   pthread_mutex_unlock(&self->mutex);
   return found;
 }
 
-static void mizuki__publish_json(NatsService *self, const char *subject, json_object *message) {
-  size_t len = 0;
-  const char *text = json_object_to_json_string_length(
-      message, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-  nats_service_publish(self, subject, text, len);
-  json_object_put(message);
-}
-
 /* Write a reply into the stream. */
-static void mizuki__append(NatsService *self, const char *stream, const char *to,
+static void mizuki__append(MizukiStreams *self, const char *stream, const char *to,
                            const char *text) {
   json_object *message = json_object_new_object();
   json_object_object_add(message, "name", json_object_new_string(stream));
   json_object_object_add(message, "appended", json_object_new_string(text));
   json_object_object_add(message, "from", json_object_new_string(MIZUKI_RECIPIENT));
   json_object_object_add(message, "to", json_object_new_string(to));
-  mizuki__publish_json(self, MIZUKI_APPEND_SUBJECT, message);
+  eddi_link_publish_json(self->link, MIZUKI_APPEND_SUBJECT, message);
+}
+
+/* ------------------------------------------------------------- requests */
+
+/* Work for the owner thread. The strings are the job's. */
+typedef struct {
+  WorkItem item;
+  MizukiStreams *streams;
+  json_object *request; /* the parsed connection_request, or NULL for an update */
+  char *reply_subject;  /* where a connection is answered */
+  char *stream;         /* the stream an update came on */
+  char *sender;
+  char *text;           /* an update's message */
+  size_t len;
+  int64_t received_ns;
+} MizukiJob;
+
+static void mizuki__job_free(MizukiJob *job) {
+  if (!job) return;
+  json_object_put(job->request);
+  free(job->reply_subject);
+  free(job->stream);
+  free(job->sender);
+  free(job->text);
+  free(job);
+}
+
+/* A copy of len bytes of s, or NULL. */
+static char *mizuki__copy(const char *s, size_t len) {
+  char *copy = malloc(len + 1);
+  if (copy) {
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+  }
+  return copy;
+}
+
+/* Queue job to run on the owner thread; consumes it. A job that could not
+ * be made whole (NULL, or complete false: out of memory) is refused too.
+ * Fills fail and returns false when it is not queued. */
+static bool mizuki__submit(MizukiStreams *self, MizukiJob *job, bool complete, WorkRun run,
+                           char *fail, size_t fail_size) {
+  int status = SERVER_ENOMEM;
+  if (job && complete) {
+    job->streams = self;
+    job->received_ns = log_now_ns();
+    job->item.lane = job->sender;
+    job->item.run = run;
+    status = engine_host_submit(self->host, &job->item);
+    if (status == SERVER_OK) return true;
+  }
+  mizuki__job_free(job);
+  eddi_fail_line(fail, fail_size, "%s",
+                 status == SERVER_ENOMEM ? "Out of memory" : engine_host_refusal(status));
+  return false;
 }
 
 /* ----------------------------------------------------------- connecting */
@@ -113,7 +145,8 @@ static json_object *mizuki__features(const HostFeatures *features) {
                   {features->update, "file_update"}};
   for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
     if (optional[i].present)
-      json_object_object_add(available, optional[i].name, json_object_new_string("1.0"));
+      json_object_object_add(available, optional[i].name,
+                             json_object_new_string(MIZUKI_FEATURE_VERSION));
   return available;
 }
 
@@ -153,28 +186,26 @@ static const char *mizuki__missing_feature(json_object *requested, json_object *
   return NULL;
 }
 
-typedef struct {
-  WorkItem item;
-  NatsService *service;
-  json_object *request; /* the parsed connection_request */
-  char *reply_subject;
-  char *sender;
-  int64_t received_ns;
-} ConnectJob;
-
-static int64_t mizuki__now_ns(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+static json_object *mizuki__server_info(const MizukiStreams *self) {
+  json_object *supported = json_object_new_array();
+  json_object_array_add(supported, json_object_new_string(EDDI_SPEAK_VERSION));
+  json_object *server_info = json_object_new_object();
+  json_object_object_add(server_info, "eddi_version", json_object_new_string(EDDI_VERSION));
+  json_object_object_add(server_info, "supported_eddispeak", supported);
+  json_object_object_add(server_info, "max_concurrent_operations",
+                         json_object_new_int64((int64_t)self->host->options->max_queue));
+  json_object_object_add(server_info, "instance", json_object_new_string(self->instance_id));
+  return server_info;
 }
 
 /* Owner thread: decide, answer, open the stream. */
 static void mizuki__connect_run(WorkItem *item, void *context) {
-  ConnectJob *job = (ConnectJob *)item;
-  NatsService *self = job->service;
+  MizukiJob *job = (MizukiJob *)item;
+  MizukiStreams *self = job->streams;
   EngineHost *host = context;
   json_object *request = job->request, *value = NULL;
-  char reason[FAIL_REPLY_MAX] = "", instance[OPTIONS_NAME_MAX + 1], found[MIZUKI_STREAM_NAME_MAX];
+  char reason[EDDI_LINK_FAIL_MAX] = "", instance[EDDI_INSTANCE_NAME_MAX + 1],
+       found[MIZUKI_STREAM_NAME_MAX];
 
   const char *stream = json_object_object_get_ex(request, "stream_name", &value)
                            ? json_object_get_string(value) : NULL;
@@ -193,173 +224,126 @@ static void mizuki__connect_run(WorkItem *item, void *context) {
              version ? version : "(none)", EDDI_SPEAK_VERSION);
   else if ((missing = mizuki__missing_feature(requested, available)))
     snprintf(reason, sizeof reason, "Feature %s not available", missing);
-  else if (!session && session_registry_remote_instance(&host->sessions, NULL, job->sender,
-                                                        instance, sizeof instance, found,
-                                                        sizeof found))
+  else if (!session && eddi_engine_remote_session(host->engine, NULL, job->sender, instance,
+                                                  sizeof instance, found, sizeof found))
     snprintf(reason, sizeof reason, "Session %s lives on %s", found, instance);
 
-  char now[NATS_TIME_MAX];
-  nats_service_now(now, sizeof now);
-  json_object *supported = json_object_new_array();
-  json_object_array_add(supported, json_object_new_string(EDDI_SPEAK_VERSION));
-  json_object *server_info = json_object_new_object();
-  json_object_object_add(server_info, "eddi_version", json_object_new_string(EDDI_VERSION));
-  json_object_object_add(server_info, "supported_eddispeak", supported);
-  json_object_object_add(server_info, "max_concurrent_operations",
-                         json_object_new_int64((int64_t)self->options->max_queue));
-  json_object_object_add(server_info, "instance", json_object_new_string(self->instance_id));
-
+  char now[EDDI_LINK_TIME_MAX];
+  eddi_link_now(now, sizeof now);
   json_object *answer = json_object_new_object();
   json_object_object_add(answer, "message_type", json_object_new_string("connection_response"));
-  json_object_object_add(answer, "status", json_object_new_string(*reason ? "rejected" : "accepted"));
+  json_object_object_add(answer, "status",
+                         json_object_new_string(*reason ? "rejected" : "accepted"));
   if (*reason) json_object_object_add(answer, "reason", json_object_new_string(reason));
   json_object_object_add(answer, "stream_id", stream ? json_object_new_string(stream) : NULL);
   if (json_object_object_get_ex(request, "connection_id", &value))
     json_object_object_add(answer, "connection_id", json_object_get(value));
   json_object_object_add(answer, "available_features", available);
-  json_object_object_add(answer, "server_info", server_info);
+  json_object_object_add(answer, "server_info", mizuki__server_info(self));
   json_object_object_add(answer, "session", session ? json_object_new_string(session) : NULL);
   json_object_object_add(answer, "reconnected", json_object_new_boolean(session != NULL));
   json_object_object_add(answer, "connection_established", json_object_new_string(now));
 
   if (!*reason) mizuki__record(self, stream, job->sender);
-  mizuki__publish_json(self, job->reply_subject, answer);
+  eddi_link_publish_json(self->link, job->reply_subject, answer);
   if (!*reason) {
     json_object *open = json_object_new_object();
     json_object_object_add(open, "name", json_object_new_string(stream));
     json_object_object_add(open, "msg_type", json_object_new_string("stream_open"));
     json_object_object_add(open, "whitelist_recipient", json_object_new_string(MIZUKI_RECIPIENT));
     json_object_object_add(open, "user", json_object_new_string(MIZUKI_RECIPIENT));
-    mizuki__publish_json(self, MIZUKI_OPEN_SUBJECT, open);
+    eddi_link_publish_json(self->link, MIZUKI_OPEN_SUBJECT, open);
   }
   log_report(LOG_INFO, "mizuki", "connection from %s on %s: %s", job->sender,
              stream ? stream : "-", *reason ? reason : "accepted");
-  nats_service_record(self, ENDPOINT_CONNECT, mizuki__now_ns() - job->received_ns,
-                      *reason ? reason : NULL);
-
-  json_object_put(job->request);
-  free(job->reply_subject);
-  free(job->sender);
-  free(job);
+  endpoints_record(self->endpoints, self->connect_endpoint, log_now_ns() - job->received_ns,
+                   *reason ? reason : NULL);
+  mizuki__job_free(job);
 }
 
 /* Refuse a connection_request before it reaches the engine. */
-static void mizuki__refuse(NatsService *self, const char *reply, const char *reason) {
+static void mizuki__refuse(MizukiStreams *self, const char *reply, const char *reason) {
   json_object *answer = json_object_new_object();
   json_object_object_add(answer, "message_type", json_object_new_string("connection_response"));
   json_object_object_add(answer, "status", json_object_new_string("rejected"));
   json_object_object_add(answer, "reason", json_object_new_string(reason));
-  mizuki__publish_json(self, reply, answer);
-  nats_service_record(self, ENDPOINT_CONNECT, 0, reason);
+  eddi_link_publish_json(self->link, reply, answer);
+  endpoints_record(self->endpoints, self->connect_endpoint, 0, reason);
 }
 
-static void mizuki__on_connect(natsConnection *connection, natsSubscription *subscription,
-                               natsMsg *message, void *closure) {
-  NatsService *self = closure;
-  const char *reply = natsMsg_GetReply(message);
-  const char *data = natsMsg_GetData(message);
-  size_t len = (size_t)natsMsg_GetDataLength(message);
+static void mizuki__on_connect(void *closure, const EddiLinkMessage *message) {
+  MizukiStreams *self = closure;
+  if (!message->reply) return; /* a request with nowhere to answer */
   json_object *request = NULL, *sender_object = NULL;
   const char *sender = NULL;
-  char why[FAIL_REPLY_MAX + 16];
-  ConnectJob *job = NULL;
-  if (!reply || !*reply) goto done; /* a request with nowhere to answer */
-  if (validator_check_bytes(self->options, data, len, why, sizeof why) != SERVER_OK ||
-      validator_parse_json(data, len, &request, why, sizeof why) != SERVER_OK)
-    goto refuse;
-  if (json_object_object_get_ex(request, "sender", &sender_object) &&
-      json_object_is_type(sender_object, json_type_object) &&
-      validator_get_string(sender_object, "id", &sender, why, sizeof why) != SERVER_OK)
-    goto refuse;
-  if (!sender) {
-    fail_reply_format(why, sizeof why, "Sender missing: give sender.id");
-    goto refuse;
+  char fail[EDDI_LINK_FAIL_MAX];
+  size_t max_bytes = self->host->options->max_message_bytes;
+  int rc = eddi_link_check_bytes(message->data, message->len, max_bytes, fail, sizeof fail);
+  if (rc == 0)
+    rc = eddi_link_parse_object(message->data, message->len, &request, fail, sizeof fail);
+  if (rc == 0 && json_object_object_get_ex(request, "sender", &sender_object) &&
+      json_object_is_type(sender_object, json_type_object))
+    rc = eddi_link_get_string(sender_object, "id", &sender, fail, sizeof fail);
+  if (rc == 0 && !sender) {
+    eddi_fail_line(fail, sizeof fail, "Sender missing: give sender.id");
+    rc = SERVER_EINVAL;
   }
-  if (validator_check_sender(self->options, sender, "", 0, why, sizeof why) != SERVER_OK)
-    goto refuse;
-  job = calloc(1, sizeof *job);
-  if (!job || !(job->reply_subject = strdup(reply)) || !(job->sender = strdup(sender))) {
-    fail_reply_format(why, sizeof why, "Out of memory");
-    goto refuse;
+  /* Who may connect at all is the same list the engine holds every
+   * request to (options --allow, --read-only). */
+  if (rc == 0 && !options_sender_allowed(self->host->options, sender)) {
+    eddi_fail_line(fail, sizeof fail, "Sender %s is not allowed", sender);
+    rc = SERVER_EINVAL;
   }
-  job->service = self;
-  job->request = request;
-  job->received_ns = mizuki__now_ns();
-  job->item.lane = job->sender;
-  job->item.run = mizuki__connect_run;
-  int status = engine_host_submit(self->host, &job->item);
-  if (status == SERVER_OK) {
-    request = NULL; /* the job's now */
-    job = NULL;
-    goto done;
+  if (rc == 0) {
+    MizukiJob *job = calloc(1, sizeof *job);
+    bool complete = job && (job->reply_subject = strdup(message->reply)) &&
+                    (job->sender = strdup(sender));
+    if (job) {
+      job->request = request;
+      request = NULL; /* the job's now, queued or freed */
+    }
+    if (mizuki__submit(self, job, complete, mizuki__connect_run, fail, sizeof fail)) return;
   }
-  fail_reply_format(why, sizeof why, status == SERVER_EBUSY ? "Busy, retry" : "Server is stopping");
-
-refuse:
-  mizuki__refuse(self, reply, why);
-done:
-  if (job) {
-    free(job->reply_subject);
-    free(job->sender);
-    free(job);
-  }
+  mizuki__refuse(self, message->reply, fail);
   json_object_put(request);
-  natsMsg_Destroy(message);
 }
 
 /* -------------------------------------------------------------- updates */
 
-typedef struct {
-  WorkItem item;
-  NatsService *service;
-  char *stream;
-  char *sender;
-  char *text;
-  size_t len;
-  int64_t received_ns;
-} UpdateJob;
-
-static void mizuki__update_free(UpdateJob *job) {
-  free(job->stream);
-  free(job->sender);
-  free(job->text);
-  free(job);
-}
-
 static void mizuki__update_run(WorkItem *item, void *context) {
-  UpdateJob *job = (UpdateJob *)item;
+  MizukiJob *job = (MizukiJob *)item;
+  MizukiStreams *self = job->streams;
   EngineHost *host = context;
-  HostRequest request = {.transport = "stream", .sender = job->sender, .text = job->text,
-                         .len = job->len};
-  HostResult result;
-  int status = engine_host_exec(host, &request, &result);
-  char *joined = status == SERVER_OK ? host_result_join(&result) : NULL;
-  char fail[FAIL_REPLY_MAX];
-  if (!joined) fail_reply_format(fail, sizeof fail, "Out of memory");
-  mizuki__append(job->service, job->stream, job->sender, joined ? joined : fail);
-  nats_service_record(job->service, ENDPOINT_STREAM, mizuki__now_ns() - job->received_ns,
-                      joined && host_result_ok(&result) ? NULL : joined ? joined : fail);
+  HostRequest request = {"stream", {.sender = job->sender, .text = job->text, .len = job->len}};
+  EddiReply reply;
+  engine_host_exec(host, &request, &reply);
+  char *joined = engine_host_join(&reply);
+  char fail[EDDI_LINK_FAIL_MAX];
+  if (!joined) eddi_fail_line(fail, sizeof fail, "Out of memory");
+  const char *text = joined ? joined : fail;
+  mizuki__append(self, job->stream, job->sender, text);
+  endpoints_record(self->endpoints, self->update_endpoint, log_now_ns() - job->received_ns,
+                   joined && engine_host_reply_ok(&reply) ? NULL : text);
   free(joined);
-  host_result_free(&result);
-  mizuki__update_free(job);
+  eddi_reply_free(&reply);
+  mizuki__job_free(job);
 }
 
-static void mizuki__on_update(natsConnection *connection, natsSubscription *subscription,
-                              natsMsg *message, void *closure) {
-  NatsService *self = closure;
-  const char *data = natsMsg_GetData(message);
-  size_t len = (size_t)natsMsg_GetDataLength(message);
+static void mizuki__on_update(void *closure, const EddiLinkMessage *message) {
+  MizukiStreams *self = closure;
   json_object *update = NULL, *appended = NULL;
   const char *to = NULL, *from = NULL, *name = NULL;
-  char why[FAIL_REPLY_MAX + 16], stream[MIZUKI_STREAM_NAME_MAX];
-  UpdateJob *job = NULL;
+  char fail[EDDI_LINK_FAIL_MAX], stream[MIZUKI_STREAM_NAME_MAX];
+  size_t max_bytes = self->host->options->max_message_bytes;
   /* An update that cannot be read cannot be answered: whose is it? */
-  if (validator_check_bytes(self->options, data, len, why, sizeof why) != SERVER_OK ||
-      validator_parse_json(data, len, &update, why, sizeof why) != SERVER_OK ||
-      validator_get_string(update, "to", &to, why, sizeof why) != SERVER_OK ||
-      validator_get_string(update, "from", &from, why, sizeof why) != SERVER_OK ||
-      validator_get_string(update, "name", &name, why, sizeof why) != SERVER_OK) {
-    log_report(LOG_WARN, "mizuki", "unreadable stream update dropped: %s", why);
+  int rc = eddi_link_check_bytes(message->data, message->len, max_bytes, fail, sizeof fail);
+  if (rc == 0)
+    rc = eddi_link_parse_object(message->data, message->len, &update, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(update, "to", &to, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(update, "from", &from, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(update, "name", &name, fail, sizeof fail);
+  if (rc != 0) {
+    log_report(LOG_WARN, "mizuki", "unreadable stream update dropped: %s", fail);
     goto done;
   }
   if (!to || (strcmp(to, MIZUKI_RECIPIENT) != 0 && strcmp(to, self->instance_id) != 0))
@@ -374,42 +358,53 @@ static void mizuki__on_update(natsConnection *connection, natsSubscription *subs
   }
   if (!json_object_object_get_ex(update, "appended", &appended) ||
       !json_object_is_type(appended, json_type_string)) {
-    fail_reply_format(why, sizeof why, "\"appended\" must be a string");
-    goto refuse;
+    eddi_fail_line(fail, sizeof fail, "\"appended\" must be a string");
+  } else {
+    MizukiJob *job = calloc(1, sizeof *job);
+    size_t len = (size_t)json_object_get_string_len(appended);
+    bool complete = job && (job->text = mizuki__copy(json_object_get_string(appended), len)) &&
+                    (job->stream = strdup(stream)) && (job->sender = strdup(from));
+    if (job) job->len = len;
+    if (mizuki__submit(self, job, complete, mizuki__update_run, fail, sizeof fail)) goto done;
   }
-  job = calloc(1, sizeof *job);
-  size_t text_len = (size_t)json_object_get_string_len(appended);
-  if (!job || !(job->stream = strdup(stream)) || !(job->sender = strdup(from)) ||
-      !(job->text = malloc(text_len + 1))) {
-    fail_reply_format(why, sizeof why, "Out of memory");
-    goto refuse;
-  }
-  memcpy(job->text, json_object_get_string(appended), text_len + 1);
-  job->len = text_len;
-  job->service = self;
-  job->received_ns = mizuki__now_ns();
-  job->item.lane = job->sender;
-  job->item.run = mizuki__update_run;
-  int status = engine_host_submit(self->host, &job->item);
-  if (status == SERVER_OK) {
-    job = NULL;
-    goto done;
-  }
-  fail_reply_format(why, sizeof why, status == SERVER_EBUSY ? "Busy, retry" : "Server is stopping");
-
-refuse:
-  mizuki__append(self, stream, from, why);
-  nats_service_record(self, ENDPOINT_STREAM, 0, why);
+  mizuki__append(self, stream, from, fail);
+  endpoints_record(self->endpoints, self->update_endpoint, 0, fail);
 done:
-  if (job) mizuki__update_free(job);
   json_object_put(update);
-  natsMsg_Destroy(message);
 }
 
-int mizuki_subscribe(NatsService *self) {
-  int status = nats_service_subscribe(self, MIZUKI_CONNECT_SUBJECT, MIZUKI_QUEUE_GROUP,
-                                      mizuki__on_connect, self);
-  if (status == SERVER_OK)
-    status = nats_service_subscribe(self, MIZUKI_UPDATE_SUBJECT, NULL, mizuki__on_update, self);
-  return status;
+/* ------------------------------------------------------------ lifecycle */
+
+int mizuki_streams_start(MizukiStreams *self, EddiLink *link, EngineHost *host,
+                         EndpointTable *endpoints, const char *instance_id) {
+  memset(self, 0, sizeof *self);
+  self->link = link;
+  self->host = host;
+  self->endpoints = endpoints;
+  self->instance_id = instance_id;
+  self->by_name = json_object_new_object();
+  self->by_sender = json_object_new_object();
+  if (!self->by_name || !self->by_sender || pthread_mutex_init(&self->mutex, NULL)) {
+    json_object_put(self->by_name);
+    json_object_put(self->by_sender);
+    self->by_name = self->by_sender = NULL;
+    return SERVER_ENOMEM;
+  }
+  self->connect_endpoint = endpoints_add(endpoints, "connection_request", MIZUKI_CONNECT_SUBJECT,
+                                         EDDI_LINK_QUEUE_GROUP);
+  /* Every instance reads the updates: no queue group. */
+  self->update_endpoint = endpoints_add(endpoints, "stream_update", MIZUKI_UPDATE_SUBJECT, NULL);
+  if (self->connect_endpoint < 0 || self->update_endpoint < 0) return SERVER_EINVAL;
+  int rc = eddi_link_subscribe(link, MIZUKI_CONNECT_SUBJECT, EDDI_LINK_QUEUE_GROUP,
+                               mizuki__on_connect, self);
+  if (rc == 0) rc = eddi_link_subscribe(link, MIZUKI_UPDATE_SUBJECT, NULL, mizuki__on_update, self);
+  return rc == 0 ? SERVER_OK : SERVER_ENATS;
+}
+
+void mizuki_streams_destroy(MizukiStreams *self) {
+  if (!self->by_name) return;
+  json_object_put(self->by_name);
+  json_object_put(self->by_sender);
+  self->by_name = self->by_sender = NULL;
+  pthread_mutex_destroy(&self->mutex);
 }

@@ -12,12 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fail_reply.h"
-#include "log.h"
+#include "eddi_link.h"
 #include "edit_calls.h"
+#include "log.h"
 #include "mcp_tools.h"
 #include "server_error.h"
-#include "validator.h"
 
 /* JSON-RPC 2.0 error codes. */
 #define RPC_PARSE_ERROR -32700
@@ -124,31 +123,29 @@ static void stdio__job_free(StdioJob *job) {
   free(job);
 }
 
-static json_object *stdio__replies_json(const HostResult *result) {
+static json_object *stdio__replies_json(const EddiReply *reply) {
   json_object *replies = json_object_new_array();
-  for (size_t i = 0; i < result->count; i++) {
+  for (size_t i = 0; i < reply->count; i++) {
     json_object *item = json_object_new_object();
-    json_object_object_add(item, "ok", json_object_new_boolean(result->items[i].ok));
-    json_object_object_add(item, "text", json_object_new_string(result->items[i].text));
+    json_object_object_add(item, "ok", json_object_new_boolean(reply->items[i].ok));
+    json_object_object_add(item, "text", json_object_new_string(reply->items[i].text));
     json_object_array_add(replies, item);
   }
   return replies;
 }
 
 /* Tools other than `eddi` work without a Start from the model: the sender
- * gets a session named after it the first time. */
-static int stdio__ensure_session(EngineHost *host, const char *sender, HostResult *result) {
-  if (engine_host_session_of(host, sender)) return SERVER_OK;
-  char start[sizeof "Start " + VALIDATOR_SENDER_MAX];
-  int len = snprintf(start, sizeof start, "Start %s", sender);
-  if (len < 0 || (size_t)len >= sizeof start) return SERVER_EINVAL;
-  HostRequest request = {.transport = "stdio", .sender = sender, .text = start, .len = (size_t)len};
-  int status = engine_host_exec(host, &request, result);
-  if (status == SERVER_OK && host_result_ok(result)) {
-    host_result_free(result);
-    return SERVER_OK;
-  }
-  return status ? status : SERVER_EINVAL;
+ * gets a session named after it the first time. False with the refusal in
+ * reply when that session cannot be started. */
+static bool stdio__ensure_session(EngineHost *host, const char *sender, EddiReply *reply) {
+  if (engine_host_session_of(host, sender)) return true;
+  char start[sizeof "Start " + EDDI_SENDER_NAME_MAX];
+  snprintf(start, sizeof start, "Start %s", sender);
+  HostRequest request = {"stdio", {.sender = sender, .text = start, .len = strlen(start)}};
+  engine_host_exec(host, &request, reply);
+  if (!engine_host_reply_ok(reply)) return false;
+  eddi_reply_free(reply);
+  return true;
 }
 
 /* An edit method's result: the text, and for a change the files it wrote
@@ -156,9 +153,9 @@ static int stdio__ensure_session(EngineHost *host, const char *sender, HostResul
 static json_object *stdio__edit_result(const EditCall *call, const char *text) {
   json_object *answer = json_object_new_object();
   json_object_object_add(answer, "text", json_object_new_string(text));
-  if (!edit_call_reads(call->kind)) {
-    json_object_object_add(answer, "files", json_object_new_int64((int64_t)call->files));
-    json_object_object_add(answer, "no_change", json_object_new_boolean(call->no_change));
+  if (!edit_call_reads(call->call.kind)) {
+    json_object_object_add(answer, "files", json_object_new_int64((int64_t)call->outcome.files));
+    json_object_object_add(answer, "no_change", json_object_new_boolean(call->outcome.no_change));
   }
   return answer;
 }
@@ -166,33 +163,26 @@ static json_object *stdio__edit_result(const EditCall *call, const char *text) {
 static void stdio__job_run(WorkItem *item, void *context) {
   StdioJob *job = (StdioJob *)item;
   EngineHost *host = context;
-  HostResult result = {0};
-  int status = SERVER_OK;
-  if (job->wants_session) status = stdio__ensure_session(host, job->sender, &result);
-  if (status == SERVER_OK && job->call) {
-    const char *command = edit_call_command(job->call->kind);
-    HostRequest request = {.transport = "stdio", .sender = job->sender, .session = job->session,
-                           .text = command, .len = strlen(command)};
-    status = engine_host_call(host, &request, edit_call_run, job->call, &result);
-  } else if (status == SERVER_OK) {
-    HostRequest request = {.transport = "stdio", .sender = job->sender, .session = job->session,
-                           .text = job->text, .len = job->len};
-    status = engine_host_exec(host, &request, &result);
+  EddiReply reply = {0};
+  /* When the session cannot be started, reply says why. */
+  bool ready = !job->wants_session || stdio__ensure_session(host, job->sender, &reply);
+  if (ready && job->call) {
+    edit_call_run(job->call, host, "stdio", job->sender, job->session, &reply);
+  } else if (ready) {
+    HostRequest request = {"stdio", {.sender = job->sender, .session = job->session,
+                                     .text = job->text, .len = job->len}};
+    engine_host_exec(host, &request, &reply);
   }
-  if (status == SERVER_ENOMEM) {
-    stdio__error(job->rpc, job->id, RPC_INTERNAL_ERROR, "Out of memory");
-    goto done;
-  }
-  char *joined = host_result_join(&result);
+  char *joined = engine_host_join(&reply);
   if (!joined) {
     stdio__error(job->rpc, job->id, RPC_INTERNAL_ERROR, "Out of memory");
     goto done;
   }
-  bool ok = host_result_ok(&result);
+  bool ok = engine_host_reply_ok(&reply);
   switch (job->kind) {
   case STDIO_EXEC: {
     json_object *answer = json_object_new_object();
-    json_object_object_add(answer, "replies", stdio__replies_json(&result));
+    json_object_object_add(answer, "replies", stdio__replies_json(&reply));
     json_object_object_add(answer, "text", json_object_new_string(joined));
     stdio__result(job->rpc, job->id, answer);
     break;
@@ -217,7 +207,7 @@ static void stdio__job_run(WorkItem *item, void *context) {
   }
   free(joined);
 done:
-  host_result_free(&result);
+  eddi_reply_free(&reply);
   stdio__job_free(job);
 }
 
@@ -245,8 +235,7 @@ static void stdio__submit(StdioRpc *self, json_object *id, StdioJobKind kind, co
   job->call = call;
   int status = engine_host_submit(self->host, &job->item);
   if (status != SERVER_OK) {
-    stdio__error(self, id, RPC_SERVER_BUSY,
-                 status == SERVER_EBUSY ? "Busy, retry" : "Server is stopping");
+    stdio__error(self, id, RPC_SERVER_BUSY, engine_host_refusal(status));
     stdio__job_free(job);
   }
 }
@@ -267,13 +256,25 @@ static const char *stdio__param_string(json_object *params, const char *key) {
   return json_object_get_string(value);
 }
 
-/* Text bound for the engine: the same limits as on every transport. */
-static bool stdio__check_text(StdioRpc *self, json_object *id, const char *text, size_t len) {
-  char why[FAIL_REPLY_MAX + 16];
-  if (validator_check_bytes(self->host->options, text, len, why, sizeof why) == SERVER_OK)
-    return true;
-  stdio__error(self, id, RPC_INVALID_PARAMS, why);
-  return false;
+/* Queue EddiSpeak text for the engine, after the limits every transport
+ * sets; answers at once when it is refused. */
+static void stdio__submit_text(StdioRpc *self, json_object *id, StdioJobKind kind,
+                               const char *sender, const char *session, const char *text,
+                               size_t len) {
+  char why[EDDI_LINK_FAIL_MAX];
+  if (eddi_link_check_bytes(text, len, self->host->options->max_message_bytes, why,
+                            sizeof why) != 0) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, why);
+    return;
+  }
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
+    return;
+  }
+  memcpy(copy, text, len);
+  copy[len] = '\0';
+  stdio__submit(self, id, kind, sender, session, false, copy, len, NULL);
 }
 
 static void stdio__initialize(StdioRpc *self, json_object *id, json_object *params) {
@@ -340,15 +341,8 @@ static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *para
     stdio__error(self, id, RPC_INVALID_PARAMS, why);
     return;
   }
-  if (!stdio__check_text(self, id, text, len)) return;
-  char *copy = malloc(len + 1);
-  if (!copy) {
-    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
-    return;
-  }
-  memcpy(copy, text, len + 1);
   /* `eddi` leaves sessions to the model. */
-  stdio__submit(self, id, STDIO_TOOL, STDIO_SENDER, NULL, false, copy, len, NULL);
+  stdio__submit_text(self, id, STDIO_TOOL, STDIO_SENDER, NULL, text, len);
 }
 
 static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
@@ -362,15 +356,7 @@ static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
   const char *session = stdio__param_string(params, "session");
   size_t len = (size_t)json_object_get_string_len(text_value);
   const char *text = json_object_get_string(text_value);
-  if (!stdio__check_text(self, id, text, len)) return;
-  char *copy = malloc(len + 1);
-  if (!copy) {
-    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
-    return;
-  }
-  memcpy(copy, text, len + 1);
-  stdio__submit(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, false, copy, len,
-                NULL);
+  stdio__submit_text(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, text, len);
 }
 
 /* The edit formats as JSON-RPC methods: params as the MCP tool's arguments,

@@ -1,7 +1,9 @@
 /* test_server_parts.c - unit tests for the server's parts that need no
- * network: the work queue's lanes, the validator, the options, the edit
- * calls' arguments, the MCP tool list. One cmocka
- * list; ctest runs it as server_parts. */
+ * network: the work queue's lanes, the message checks and the NATS link's
+ * messages (bodies, session events, sync answers, backoff), the sender
+ * policy the host hands the engine, the options, the edit calls'
+ * arguments, the MCP tool list. One cmocka list; ctest runs it as
+ * server_parts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,12 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "eddi_link.h"
 #include "edit_calls.h"
-#include "fail_reply.h"
+#include "engine_host.h"
+#include "log.h"
 #include "mcp_tools.h"
 #include "options.h"
 #include "server_error.h"
-#include "validator.h"
 #include "work_queue.h"
 
 /* ---------------------------------------------------------- work queue */
@@ -57,72 +60,269 @@ static void test_queue_full_then_closed(void **state) {
   work_queue_destroy(&queue);
 }
 
-/* ----------------------------------------------------------- validator */
+/* ------------------------------------------------------------ checks */
 
 static void test_utf8(void **state) {
-  assert_true(validator_utf8_valid("plain", 5));
-  assert_true(validator_utf8_valid("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9));
-  assert_false(validator_utf8_valid("\xff", 1));
-  assert_false(validator_utf8_valid("\xc0\xaf", 2));         /* overlong '/' */
-  assert_false(validator_utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
-  assert_false(validator_utf8_valid("\xf4\x90\x80\x80", 4)); /* past U+10FFFF */
-  assert_false(validator_utf8_valid("\xe2\x82", 2));         /* cut short */
-}
-
-static ServerOptions options_with(const char *allow, const char *read_only) {
-  ServerOptions options;
-  memset(&options, 0, sizeof options);
-  options.max_message_bytes = 8;
-  static char *allowed[1], *readers[1];
-  allowed[0] = (char *)allow;
-  readers[0] = (char *)read_only;
-  options.allow = (StringList){allowed, allow ? 1 : 0};
-  options.read_only = (StringList){readers, read_only ? 1 : 0};
-  return options;
+  assert_true(eddi_utf8_valid("plain", 5));
+  assert_true(eddi_utf8_valid("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9));
+  assert_false(eddi_utf8_valid("\xff", 1));
+  assert_false(eddi_utf8_valid("\xc0\xaf", 2));         /* overlong '/' */
+  assert_false(eddi_utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
+  assert_false(eddi_utf8_valid("\xf4\x90\x80\x80", 4)); /* past U+10FFFF */
+  assert_false(eddi_utf8_valid("\xe2\x82", 2));         /* cut short */
 }
 
 static void test_check_bytes(void **state) {
-  ServerOptions options = options_with(NULL, NULL);
-  char why[FAIL_REPLY_MAX];
-  assert_int_equal(validator_check_bytes(&options, "12345678", 8, why, sizeof why), SERVER_OK);
-  assert_int_equal(validator_check_bytes(&options, "123456789", 9, why, sizeof why), SERVER_EINVAL);
+  char why[EDDI_LINK_FAIL_MAX];
+  assert_int_equal(eddi_link_check_bytes("12345678", 8, 8, why, sizeof why), 0);
+  assert_int_equal(eddi_link_check_bytes("123456789", 9, 8, why, sizeof why), EDDI_LINK_EINVAL);
   assert_string_equal(why, "Fail \"Message too large: 9 bytes, limit 8\"");
-}
-
-static void test_read_only_sender(void **state) {
-  ServerOptions options = options_with("ann", "rita");
-  char why[FAIL_REPLY_MAX];
-  const char *reading = "Start r\n# a comment\n\n  Open a.txt\nGoto 3:0\nRead a.txt";
-  assert_int_equal(validator_check_sender(&options, "rita", reading, strlen(reading), why, sizeof why),
-                   SERVER_OK);
-  const char *creating = "Start r\nopen create b.txt";
-  assert_int_equal(validator_check_sender(&options, "rita", creating, strlen(creating), why, sizeof why),
-                   SERVER_EINVAL);
-  assert_string_equal(why, "Fail \"Sender rita may only read, not run Open Create\"");
-  assert_int_equal(validator_check_sender(&options, "ann", creating, strlen(creating), why, sizeof why),
-                   SERVER_OK);
-  assert_int_equal(validator_check_sender(&options, "eve", "Status", 6, why, sizeof why), SERVER_EINVAL);
-  assert_string_equal(why, "Fail \"Sender eve is not allowed\"");
+  assert_int_equal(eddi_link_check_bytes("St\xff", 3, 8, why, sizeof why), EDDI_LINK_EINVAL);
+  assert_string_equal(why, "Fail \"Message is not valid UTF-8\"");
 }
 
 static void test_parse_json(void **state) {
   json_object *object = NULL;
-  char why[FAIL_REPLY_MAX];
+  char why[EDDI_LINK_FAIL_MAX];
   const char *good = " {\"text\": \"Status\"} \n";
-  assert_int_equal(validator_parse_json(good, strlen(good), &object, why, sizeof why), SERVER_OK);
+  assert_int_equal(eddi_link_parse_object(good, strlen(good), &object, why, sizeof why), 0);
   json_object_put(object);
   const char *trailing = "{} {}";
-  assert_int_equal(validator_parse_json(trailing, strlen(trailing), &object, why, sizeof why),
-                   SERVER_EINVAL);
+  assert_int_equal(eddi_link_parse_object(trailing, strlen(trailing), &object, why, sizeof why),
+                   EDDI_LINK_EINVAL);
   assert_string_equal(why, "Fail \"Invalid JSON: text after the object\"");
-  assert_int_equal(validator_parse_json("[1]", 3, &object, why, sizeof why), SERVER_EINVAL);
+  assert_int_equal(eddi_link_parse_object("[1]", 3, &object, why, sizeof why), EDDI_LINK_EINVAL);
   assert_string_equal(why, "Fail \"Invalid JSON: expected an object\"");
+  assert_null(object);
 }
 
-static void test_fail_reply_escapes(void **state) {
-  char out[FAIL_REPLY_MAX];
-  fail_reply_format(out, sizeof out, "say \"%s\"\n", "a\\b");
-  assert_string_equal(out, "Fail \"say \\\"a\\\\b\\\"\\n\"");
+/* Every refusal is quoted as the engine quotes its own Fails: a carriage
+ * return too is escaped. */
+static void test_fail_line_escapes(void **state) {
+  char out[EDDI_LINK_FAIL_MAX];
+  eddi_fail_line(out, sizeof out, "say \"%s\"\n\r", "a\\b");
+  assert_string_equal(out, "Fail \"say \\\"a\\\\b\\\"\\n\\r\"");
+}
+
+/* ------------------------------------------------------ the link: bodies */
+
+static const EddiLinkBodyRules body_rules = {.max_bytes = 64};
+
+static void test_link_body_plain_and_json(void **state) {
+  EddiLinkBody body;
+  char why[EDDI_LINK_FAIL_MAX];
+  const char *plain = "Start p\nOpen x.txt";
+  assert_int_equal(eddi_link_body_read(plain, strlen(plain), &body_rules, &body, why, sizeof why), 0);
+  assert_ptr_equal(body.text, plain);
+  assert_int_equal(body.len, strlen(plain));
+  assert_null(body.sender);
+  assert_null(body.session);
+  eddi_link_body_free(&body);
+
+  const char *json = "  {\"session\": \"p\", \"text\": \"Insert Line \\\"\\u00e9\\\"\"} ";
+  assert_int_equal(eddi_link_body_read(json, strlen(json), &body_rules, &body, why, sizeof why), 0);
+  assert_null(body.sender);
+  assert_string_equal(body.session, "p");
+  assert_string_equal(body.text, "Insert Line \"\xc3\xa9\"");
+  assert_int_equal(body.len, strlen("Insert Line \"\xc3\xa9\""));
+  eddi_link_body_free(&body);
+
+  /* A client's body reads back as it was made. */
+  char *made = eddi_link_body_json("ann", NULL, "Start s\nGoto 1:0", 16);
+  assert_string_equal(made, "{\"sender\":\"ann\",\"text\":\"Start s\\nGoto 1:0\"}");
+  assert_int_equal(eddi_link_body_read(made, strlen(made), &body_rules, &body, why, sizeof why), 0);
+  assert_string_equal(body.sender, "ann");
+  assert_string_equal(body.text, "Start s\nGoto 1:0");
+  eddi_link_body_free(&body);
+  free(made);
+}
+
+static void expect_body_refused(const char *data, bool terse, const char *fail_expected) {
+  EddiLinkBodyRules rules = {.max_bytes = 64, .terse_json_errors = terse};
+  EddiLinkBody body;
+  char why[EDDI_LINK_FAIL_MAX];
+  assert_int_equal(eddi_link_body_read(data, strlen(data), &rules, &body, why, sizeof why),
+                   EDDI_LINK_EINVAL);
+  assert_string_equal(why, fail_expected);
+  assert_null(body.json);
+  assert_null(body.text);
+}
+
+/* The refusals every NATS endpoint gives, in the order they are checked. */
+static void test_link_body_refusals(void **state) {
+  expect_body_refused("{\"sender\": \"ann\", \"text\": \"Status\"} x", false,
+                      "Fail \"Invalid JSON: text after the object\"");
+  expect_body_refused("{\"sender\": \"ann\", \"text\": ", false,
+                      "Fail \"Invalid JSON: unexpected end of data\"");
+  expect_body_refused("{\"sender\": ", true, "Fail \"Invalid JSON: unexpected end\"");
+  expect_body_refused("{\"sender\": \"\", \"text\": \"Status\"}", false,
+                      "Fail \"\\\"sender\\\" must be a non-empty string\"");
+  expect_body_refused("{\"session\": 7, \"text\": \"Status\"}", false,
+                      "Fail \"\\\"session\\\" must be a non-empty string\"");
+  expect_body_refused("{\"sender\": \"ann\"}", false, "Fail \"\\\"text\\\" must be a string\"");
+  expect_body_refused("{\"text\": \"Status\"}", false,
+                      "Fail \"Sender missing: give \\\"sender\\\" or \\\"session\\\"\"");
+  expect_body_refused("Status \xff", false, "Fail \"Message is not valid UTF-8\"");
+  char big[80];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  expect_body_refused(big, false, "Fail \"Message too large: 79 bytes, limit 64\"");
+}
+
+/* ------------------------------------------------------ the link: sessions */
+
+typedef struct {
+  size_t count;
+  EddiSessionEvent events[4];
+  char strings[4][3][32];
+} SeenEvents;
+
+static void see_event(void *closure, const EddiSessionEvent *event) {
+  SeenEvents *seen = closure;
+  assert_true(seen->count < 4);
+  char(*at)[32] = seen->strings[seen->count];
+  snprintf(at[0], 32, "%s", event->session);
+  snprintf(at[1], 32, "%s", event->sender);
+  snprintf(at[2], 32, "%s", event->instance);
+  seen->events[seen->count++] = (EddiSessionEvent){event->change, at[0], at[1], at[2]};
+}
+
+static void expect_seen(const SeenEvents *seen, size_t index, EddiSessionChange change,
+                        const char *session, const char *sender, const char *instance) {
+  assert_true(index < seen->count);
+  const EddiSessionEvent *event = &seen->events[index];
+  assert_int_equal(event->change, change);
+  assert_string_equal(event->session, session);
+  assert_string_equal(event->sender, sender);
+  assert_string_equal(event->instance, instance);
+}
+
+static void test_link_event_json(void **state) {
+  EddiSessionEvent started = {EDDI_SESSION_STARTED, "p", "anonymous", "emacs-test"};
+  char *text = eddi_link_event_json(&started);
+  assert_string_equal(text, "{\"event\":\"started\",\"session\":\"p\",\"sender\":"
+                            "\"anonymous\",\"instance\":\"emacs-test\"}");
+  SeenEvents seen = {0};
+  assert_int_equal(eddi_link_event_read(text, strlen(text), 1024, see_event, &seen), 0);
+  free(text);
+  EddiSessionEvent ended = {EDDI_SESSION_ENDED, "p", "ann", "two"};
+  text = eddi_link_event_json(&ended);
+  assert_int_equal(eddi_link_event_read(text, strlen(text), 1024, see_event, &seen), 0);
+  free(text);
+  assert_int_equal(seen.count, 2);
+  expect_seen(&seen, 0, EDDI_SESSION_STARTED, "p", "anonymous", "emacs-test");
+  expect_seen(&seen, 1, EDDI_SESSION_ENDED, "p", "ann", "two");
+
+  /* A kind of event this build does not know is skipped; a broken one is
+   * refused. */
+  const char *moved = "{\"event\":\"moved\",\"session\":\"p\",\"sender\":\"a\",\"instance\":\"i\"}";
+  assert_int_equal(eddi_link_event_read(moved, strlen(moved), 1024, see_event, &seen), 0);
+  const char *no_instance = "{\"event\":\"started\",\"session\":\"p\",\"sender\":\"a\"}";
+  assert_int_equal(eddi_link_event_read(no_instance, strlen(no_instance), 1024, see_event, &seen),
+                   EDDI_LINK_EINVAL);
+  assert_int_equal(eddi_link_event_read("{\"event\":", 10, 1024, see_event, &seen),
+                   EDDI_LINK_EINVAL);
+  assert_int_equal(seen.count, 2);
+}
+
+/* A workspace folder for an engine; removed by the caller (rmdir). */
+static char *make_workspace(void) {
+  static char dir[] = "/tmp/eddi-server-parts-XXXXXX";
+  strcpy(dir + strlen(dir) - 6, "XXXXXX");
+  return mkdtemp(dir);
+}
+
+static void test_link_sync_answer(void **state) {
+  char *root = make_workspace();
+  assert_non_null(root);
+  char error[256];
+  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
+  assert_non_null(engine);
+  assert_int_equal(eddi_engine_set_instance(engine, "one"), 0);
+  EddiRequest start = {.sender = "ann", .text = "Start s", .len = 7};
+  EddiReply reply;
+  eddi_request_exec(engine, &start, &reply);
+  assert_true(reply.items[0].ok);
+  eddi_reply_free(&reply);
+
+  char *answer = eddi_link_sync_answer_json(engine, "one");
+  assert_string_equal(answer,
+                      "{\"instance\":\"one\",\"sessions\":[{\"session\":\"s\",\"sender\":\"ann\"}]}");
+  SeenEvents seen = {0};
+  assert_int_equal(eddi_link_sync_answer_read(answer, strlen(answer), 1024, see_event, &seen), 0);
+  free(answer);
+  assert_int_equal(seen.count, 1);
+  expect_seen(&seen, 0, EDDI_SESSION_STARTED, "s", "ann", "one");
+  assert_int_equal(eddi_link_sync_answer_read("{\"instance\":\"x\"}", 16, 1024, see_event, &seen),
+                   EDDI_LINK_EINVAL);
+
+  /* What another instance's event does to routing here. */
+  EddiSessionEvent remote = {EDDI_SESSION_STARTED, "t", "bob", "two"};
+  assert_int_equal(eddi_engine_note_remote_session(engine, &remote), 0);
+  EddiRequest status = {.session = "t", .text = "Status", .len = 6};
+  eddi_request_exec(engine, &status, &reply);
+  assert_string_equal(reply.items[0].text, "Fail \"Session t lives on two\"");
+  eddi_reply_free(&reply);
+  EddiRequest end = {.sender = "ann", .text = "End", .len = 3};
+  eddi_request_exec(engine, &end, &reply);
+  eddi_reply_free(&reply);
+  eddi_engine_free(engine);
+  rmdir(root);
+}
+
+static void test_link_subjects_and_backoff(void **state) {
+  char subject[EDDI_LINK_SUBJECT_MAX];
+  eddi_link_instance_subject(subject, sizeof subject, "emacs-1");
+  assert_string_equal(subject, "eddi.emacs-1.cmd");
+  assert_true(eddi_link_instance_valid("build_7-a"));
+  assert_false(eddi_link_instance_valid("a.b"));
+  assert_false(eddi_link_instance_valid(""));
+  /* BASE doubled per round up to MAX, plus jitter below JITTER. */
+  unsigned seed = 1;
+  int64_t base[] = {0, 50, 100, 200, 400, 800, 1600, 2000, 2000};
+  for (int attempts = 1; attempts <= 8; attempts++) {
+    int64_t delay = eddi_link_reconnect_delay(attempts, &seed);
+    assert_true(delay >= base[attempts]);
+    assert_true(delay < base[attempts] + EDDI_LINK_RECONNECT_JITTER_MS);
+  }
+}
+
+/* ------------------------------------------------------ the sender policy */
+
+/* The options' lists, as the host hands them to the engine: read-only
+ * senders are allowed and may only read. */
+static void test_read_only_sender(void **state) {
+  char *root = make_workspace();
+  assert_non_null(root);
+  static char *allowed[] = {"ann"}, *readers[] = {"rita"};
+  ServerOptions options = {.root = root, .max_queue = 4, .max_message_bytes = 1024,
+                           .allow = {allowed, 1}, .read_only = {readers, 1}};
+  EngineHost host;
+  char error[256];
+  assert_int_equal(engine_host_init(&host, &options, "test", error, sizeof error), SERVER_OK);
+  log_set_requests(false);
+  struct {
+    const char *sender, *text, *first;
+  } cases[] = {
+      {"rita", "Start r\n# a comment\n\n  List", "Ok, Instance test"},
+      {"rita", "Start r2\nopen create b.txt", "Fail \"Sender rita may only read, not run Open Create\""},
+      {"ann", "Start a\nOpen Create b.txt", "Ok, Instance test"},
+      {"eve", "Status", "Fail \"Sender eve is not allowed\""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    HostRequest request = {"test", {.sender = cases[i].sender, .text = cases[i].text,
+                                    .len = strlen(cases[i].text), .name_instance = true}};
+    EddiReply reply;
+    engine_host_exec(&host, &request, &reply);
+    assert_string_equal(reply.items[0].text, cases[i].first);
+    eddi_reply_free(&reply);
+  }
+  engine_host_destroy(&host);
+  unlink("b.txt");
+  char created[512];
+  snprintf(created, sizeof created, "%s/b.txt", root);
+  unlink(created);
+  rmdir(root);
 }
 
 /* ------------------------------------------------------------- options */
@@ -195,10 +395,10 @@ static void test_edit_call_replace_forms(void **state) {
                               "\"replace_all\":true,\"sender\":\"s\"}",
                               "sender", 1000, &call, why, sizeof why),
                    SERVER_OK);
-  assert_string_equal(call->path, "a.py");
-  assert_int_equal(call->edit_count, 1);
-  assert_string_equal(call->edits[0].old_string, "x");
-  assert_true(call->edits[0].replace_all);
+  assert_string_equal(call->call.path, "a.py");
+  assert_int_equal(call->call.edit_count, 1);
+  assert_string_equal(call->call.edits[0].old_string, "x");
+  assert_true(call->call.edits[0].replace_all);
   edit_call_free(call);
 
   assert_int_equal(parse_call(EDIT_CALL_REPLACE,
@@ -206,9 +406,9 @@ static void test_edit_call_replace_forms(void **state) {
                               "\"b\"},{\"old_string\":\"c\",\"new_string\":\"\"}]}",
                               NULL, 1000, &call, why, sizeof why),
                    SERVER_OK);
-  assert_int_equal(call->edit_count, 2);
-  assert_int_equal(call->edits[1].new_len, 0);
-  assert_false(call->edits[1].replace_all);
+  assert_int_equal(call->call.edit_count, 2);
+  assert_int_equal(call->call.edits[1].new_len, 0);
+  assert_false(call->call.edits[1].replace_all);
   edit_call_free(call);
 }
 
@@ -307,9 +507,14 @@ int main(void) {
       cmocka_unit_test(test_queue_full_then_closed),
       cmocka_unit_test(test_utf8),
       cmocka_unit_test(test_check_bytes),
-      cmocka_unit_test(test_read_only_sender),
       cmocka_unit_test(test_parse_json),
-      cmocka_unit_test(test_fail_reply_escapes),
+      cmocka_unit_test(test_fail_line_escapes),
+      cmocka_unit_test(test_link_body_plain_and_json),
+      cmocka_unit_test(test_link_body_refusals),
+      cmocka_unit_test(test_link_event_json),
+      cmocka_unit_test(test_link_sync_answer),
+      cmocka_unit_test(test_link_subjects_and_backoff),
+      cmocka_unit_test(test_read_only_sender),
       cmocka_unit_test(test_options_config_file),
       cmocka_unit_test(test_options_refused),
       cmocka_unit_test(test_edit_call_replace_forms),

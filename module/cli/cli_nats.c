@@ -1,44 +1,43 @@
-/* cli_nats.c - requests to eddi-server over NATS; see cli_nats.h. */
+/* cli_nats.c - requests to eddi-server over NATS; see cli_nats.h. The
+ * protocol (subjects, the JSON body, the connection) is the link's. */
 #include "cli_nats.h"
 
-#include <json-c/json.h>
-#include <nats/nats.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CLI_NATS_SUBJECT "eddi.cmd"
+#include "eddi_link.h"
+
+/* How a Start's reply names the instance that holds the session. */
 #define CLI_NATS_INSTANCE_MARK ", Instance "
-#define CLI_NATS_SUBJECT_MAX 128
 
 struct CliNats {
-  natsConnection *connection;
+  EddiLink *link;
   int timeout_ms;
-  char subject[CLI_NATS_SUBJECT_MAX]; /* eddi.cmd, then eddi.<id>.cmd */
+  char subject[EDDI_LINK_SUBJECT_MAX]; /* eddi.cmd, then eddi.<id>.cmd */
 };
 
 CliNats *cli_nats_connect(const char *url, int timeout_ms, char *error, size_t error_size) {
-  natsOptions *options = NULL;
-  natsConnection *connection = NULL;
-  natsStatus s = natsOptions_Create(&options);
-  if (s == NATS_OK) s = natsOptions_SetURL(options, url);
-  if (s == NATS_OK) s = natsOptions_SetTimeout(options, timeout_ms);
-  if (s == NATS_OK) s = natsConnection_Connect(&connection, options);
-  natsOptions_Destroy(options);
-  if (s != NATS_OK) {
-    snprintf(error, error_size, "cannot connect to %s: %s", url, natsStatus_GetText(s));
+  CliNats *self = calloc(1, sizeof *self);
+  if (!self) {
+    snprintf(error, error_size, "out of memory");
     return NULL;
   }
-  CliNats *self = calloc(1, sizeof *self);
-  self->connection = connection;
+  EddiLinkOptions options = {.url = url, .connect_timeout_ms = timeout_ms};
+  char why[EDDI_LINK_FAIL_MAX];
+  if (eddi_link_connect(&self->link, &options, why, sizeof why) != 0) {
+    snprintf(error, error_size, "cannot connect to %s: %s", url, why);
+    free(self);
+    return NULL;
+  }
   self->timeout_ms = timeout_ms;
-  snprintf(self->subject, sizeof self->subject, "%s", CLI_NATS_SUBJECT);
+  snprintf(self->subject, sizeof self->subject, "%s", EDDI_LINK_CMD_SUBJECT);
   return self;
 }
 
 void cli_nats_close(CliNats *self) {
   if (!self) return;
-  natsConnection_Destroy(self->connection);
+  eddi_link_close(self->link);
   free(self);
 }
 
@@ -48,27 +47,29 @@ static void cli_nats__follow_instance(CliNats *self, const char *reply) {
   if (!mark) return;
   const char *id = mark + strlen(CLI_NATS_INSTANCE_MARK);
   size_t len = strcspn(id, ",\n");
-  if (len == 0 || len > CLI_NATS_SUBJECT_MAX - 16) return;
-  snprintf(self->subject, sizeof self->subject, "eddi.%.*s.cmd", (int)len, id);
+  char instance[EDDI_INSTANCE_NAME_MAX + 1];
+  if (len == 0 || len >= sizeof instance) return;
+  memcpy(instance, id, len);
+  instance[len] = '\0';
+  eddi_link_instance_subject(self->subject, sizeof self->subject, instance);
 }
 
 char *cli_nats_request(CliNats *self, const char *sender, const char *text, size_t len,
                        char *error, size_t error_size) {
-  json_object *body = json_object_new_object();
-  json_object_object_add(body, "sender", json_object_new_string(sender));
-  json_object_object_add(body, "text", json_object_new_string_len(text, (int)len));
-  const char *encoded = json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN);
-  natsMsg *reply = NULL;
-  natsStatus s = natsConnection_RequestString(&reply, self->connection, self->subject, encoded,
-                                              self->timeout_ms);
-  json_object_put(body);
-  if (s != NATS_OK) {
-    snprintf(error, error_size, "%s: %s", self->subject,
-             s == NATS_NO_RESPONDERS ? "no eddi-server is listening" : natsStatus_GetText(s));
+  char *body = eddi_link_body_json(sender, NULL, text, len);
+  if (!body) {
+    snprintf(error, error_size, "out of memory");
     return NULL;
   }
-  char *result = strndup(natsMsg_GetData(reply), (size_t)natsMsg_GetDataLength(reply));
-  natsMsg_Destroy(reply);
-  cli_nats__follow_instance(self, result);
-  return result;
+  char *reply = NULL, why[EDDI_LINK_FAIL_MAX];
+  int rc = eddi_link_request(self->link, self->subject, body, strlen(body), self->timeout_ms,
+                             &reply, why, sizeof why);
+  free(body);
+  if (rc != 0) {
+    snprintf(error, error_size, "%s: %s", self->subject,
+             rc == EDDI_LINK_ENORESPONDERS ? "no eddi-server is listening" : why);
+    return NULL;
+  }
+  cli_nats__follow_instance(self, reply);
+  return reply;
 }

@@ -19,6 +19,14 @@
 #define CLI_PROMPT "To Eddi: "
 #define CLI_REPLY_PREFIX "Eddi : "
 #define CLI_NATS_TIMEOUT_MS 10000
+/* Room for why the engine or the connection could not be made; eddi.h asks
+ * for at least 256 bytes. */
+#define CLI_ERROR_MAX 512
+/* What "-" reads standard input into first; it doubles as needed (the
+ * engine refuses a message past its own limit). */
+#define CLI_STDIN_CHUNK 65536
+/* A reply line over NATS that failed starts with this. */
+#define CLI_FAIL_PREFIX "Fail"
 
 /* Where messages go: the embedded engine, or an eddi-server over NATS. */
 typedef struct {
@@ -43,7 +51,7 @@ static bool cli__run(CliTarget *target, const char *text, size_t len, bool inter
   const char *prefix = interactive ? CLI_REPLY_PREFIX : "";
   bool ok = true;
   if (target->nats) {
-    char error[512];
+    char error[CLI_ERROR_MAX];
     char *reply = cli_nats_request(target->nats, target->sender, text, len, error, sizeof error);
     if (!reply) {
       fprintf(stderr, "eddi: %s\n", error);
@@ -54,7 +62,7 @@ static bool cli__run(CliTarget *target, const char *text, size_t len, bool inter
       next = strchr(line, '\n');
       if (next) *next++ = '\0';
       printf("%s%s\n", prefix, line);
-      ok &= strncmp(line, "Fail", 4) != 0;
+      ok &= strncmp(line, CLI_FAIL_PREFIX, strlen(CLI_FAIL_PREFIX)) != 0;
     }
     free(reply);
   } else {
@@ -72,13 +80,19 @@ static bool cli__run(CliTarget *target, const char *text, size_t len, bool inter
 
 /* All of in as one message (a body command and its body). */
 static bool cli__run_whole(CliTarget *target, FILE *in) {
-  size_t cap = 65536, len = 0;
+  size_t cap = CLI_STDIN_CHUNK, len = 0;
   char *text = malloc(cap);
   for (size_t n; text && (n = fread(text + len, 1, cap - len, in)) > 0;) {
     len += n;
-    if (len == cap) text = realloc(text, cap *= 2);
+    if (len < cap) continue;
+    char *more = realloc(text, cap *= 2);
+    if (!more) free(text);
+    text = more;
   }
-  if (!text) return false;
+  if (!text) {
+    fputs("eddi: out of memory reading standard input\n", stderr);
+    return false;
+  }
   bool ok = cli__run(target, text, len, false);
   free(text);
   return ok;
@@ -134,7 +148,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  char error[512];
+  char error[CLI_ERROR_MAX];
   CliTarget target = {.sender = sender};
   if (nats_url) target.nats = cli_nats_connect(nats_url, CLI_NATS_TIMEOUT_MS, error, sizeof error);
   else target.engine = eddi_engine_new(root, NULL, error, sizeof error);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "eddi_backend.h"
+
 /* ---------------------------------------------------------------- memory */
 
 void *eddi_malloc(size_t size);              /* aborts on exhaustion */
@@ -23,8 +25,7 @@ void *eddi_realloc(void *ptr, size_t size);
 void eddi_free(void *ptr);
 char *eddi_strdup(const char *s);            /* caller frees with eddi_free */
 char *eddi_strndup(const char *s, size_t n); /* always NUL-terminated */
-/* Live allocations made through the functions above (tests check it is 0). */
-long eddi_alloc_live(void);
+/* eddi_alloc_live (eddi.h) counts the live allocations made through these. */
 
 /* ---------------------------------------------------------------- asserts */
 
@@ -68,38 +69,14 @@ void array__reserve(void **items, size_t *cap, size_t item_size, size_t need);
 
 /* ---------------------------------------------------------------- errors */
 
-enum {
-  EDDI_OK = 0,
-  EDDI_EINVAL = -1,   /* malformed input */
-  EDDI_ENOENT = -2,   /* no such file, session, bookmark, match */
-  EDDI_EIO = -3,      /* the disk said no */
-  EDDI_ETOOBIG = -4,  /* a limit was reached */
-  EDDI_ESTATE = -5,   /* not allowed in the current state */
-  EDDI_EPATH = -6,    /* path outside the workspace */
-  EDDI_ESTALE = -7,   /* the file changed behind our back */
-  EDDI_EPENDING = -8, /* the work goes on on a worker thread; the reply comes later */
-};
-
-#define EDDI_ERROR_MAX 512
+/* The result codes (EDDI_E*) are eddi.h's and EddiError is eddi_backend.h's:
+ * an embedder's backend fills one too. */
 
 /* How much of a bad input line a Fail quotes, and of a bad word (a command
  * name, a register): enough to recognise it, not enough to flood a reply. */
 #define EDDI_QUOTE_LINE_MAX ((size_t)80)
 #define EDDI_QUOTE_WORD_MAX ((size_t)64)
 
-/* The message a failing call leaves for the reply: `what` becomes
- * Fail "what"; `hint`, when set, follows it (", Did you mean ..."). */
-typedef struct {
-  int code;
-  char what[EDDI_ERROR_MAX];
-  char hint[EDDI_ERROR_MAX];
-} EddiError;
-
-/* Fill self and return code, so callers write `return eddi_error_set(...)`. */
-int eddi_error_set(EddiError *self, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-void eddi_error_hint(EddiError *self, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 void eddi_error_clear(EddiError *self);
 
 /* ---------------------------------------------------------------- strings */

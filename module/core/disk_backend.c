@@ -10,16 +10,6 @@
 #include "core/path.h"
 #include "core/utf8.h"
 
-typedef struct {
-  EddiBackend base;
-  char *abs_path;
-  EddiFileFormat format;
-  bool on_disk;       /* the file existed when opened or was saved since */
-  uint64_t disk_hash; /* hash of the raw bytes eddi last read or wrote */
-  size_t max_bytes;
-  mode_t mode;
-} DiskBackend;
-
 static const char eddi_utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
 
 /* ---------------------------------------------------------------- format */
@@ -74,44 +64,121 @@ void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBu
 
 /* ---------------------------------------------------------------- reading */
 
-int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
-                   unsigned *mode, EddiError *err) {
-  *missing = false;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Bytes asked of read() at a time. */
+#define DISK_READ_CHUNK 65536
+
+/* The permission bits a file made now would get: 0666 less the umask. */
+static unsigned disk__new_file_mode(void) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+/* The code a read returns for each finding. */
+static const int disk__codes[] = {
+    [EDDI_DISK_READ] = 0,
+    [EDDI_DISK_MISSING] = EDDI_ENOENT,
+    [EDDI_DISK_FOLDER] = EDDI_EINVAL,
+    [EDDI_DISK_SPECIAL] = EDDI_EINVAL,
+    [EDDI_DISK_TOO_LARGE] = EDDI_ETOOBIG,
+    [EDDI_DISK_OPEN_FAILED] = EDDI_EIO,
+    [EDDI_DISK_STAT_FAILED] = EDDI_EIO,
+    [EDDI_DISK_READ_FAILED] = EDDI_EIO,
+};
+
+static int disk__found(EddiDiskFound *found, EddiDiskFinding finding, int sys_errno) {
+  found->finding = finding;
+  found->sys_errno = sys_errno;
+  return disk__codes[finding];
+}
+
+int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found) {
+  memset(found, 0, sizeof *found);
+  /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it has no
+   * effect on reading a regular file. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    if (errno == ENOENT) {
-      *missing = true;
-      return eddi_error_set(err, EDDI_ENOENT, "File not found");
+    int why = errno;
+    struct stat st;
+    if (why == ENOENT || why == ENOTDIR) {
+      found->mode = disk__new_file_mode();
+      return disk__found(found, EDDI_DISK_MISSING, why);
     }
-    if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Permission denied");
-    return eddi_error_set(err, EDDI_EIO, "Cannot open: %s", strerror(errno));
+    /* A folder that may not be read is still a folder. */
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return disk__found(found, EDDI_DISK_FOLDER, 0);
+    return disk__found(found, EDDI_DISK_OPEN_FAILED, why);
   }
   struct stat st;
-  int rc = 0;
   if (fstat(fd, &st) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
-  } else if (S_ISDIR(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory");
+    int why = errno;
+    close(fd);
+    return disk__found(found, EDDI_DISK_STAT_FAILED, why);
+  }
+  found->size = (long long)st.st_size;
+  int rc;
+  if (S_ISDIR(st.st_mode)) {
+    rc = disk__found(found, EDDI_DISK_FOLDER, 0);
   } else if (!S_ISREG(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Not a regular file");
+    rc = disk__found(found, EDDI_DISK_SPECIAL, 0);
   } else if ((size_t)st.st_size > max_bytes) {
-    rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (%lld bytes, limit %zu)",
-                        (long long)st.st_size, max_bytes);
+    rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
   } else {
-    if (mode) *mode = st.st_mode & 07777;
-    char buf[65536];
+    found->mode = st.st_mode & 07777;
+    rc = disk__found(found, EDDI_DISK_READ, 0);
+    char buf[DISK_READ_CHUNK];
     ssize_t n;
+    size_t total = 0;
     while ((n = read(fd, buf, sizeof buf)) > 0) {
-      if (out->len + (size_t)n > max_bytes) {
-        rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (limit %zu)", max_bytes);
+      if (total + (size_t)n > max_bytes) {
+        rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
         break;
       }
       eddi_strbuf_append(out, buf, (size_t)n);
+      total += (size_t)n;
     }
-    if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Read failed: %s", strerror(errno));
+    if (n < 0) rc = disk__found(found, EDDI_DISK_READ_FAILED, errno);
   }
   close(fd);
   return rc;
+}
+
+/* The replies of the backends for what a read found. */
+static int disk__say(const EddiDiskFound *found, size_t max_bytes, EddiError *err) {
+  int code = disk__codes[found->finding];
+  const char *why = strerror(found->sys_errno);
+  switch (found->finding) {
+  case EDDI_DISK_READ: return 0;
+  case EDDI_DISK_MISSING:
+    if (found->sys_errno == ENOENT) return eddi_error_set(err, code, "File not found");
+    return eddi_error_set(err, EDDI_EIO, "Cannot open: %s", why);
+  case EDDI_DISK_FOLDER: return eddi_error_set(err, code, "Is a directory");
+  case EDDI_DISK_SPECIAL: return eddi_error_set(err, code, "Not a regular file");
+  case EDDI_DISK_TOO_LARGE:
+    if ((size_t)found->size > max_bytes)
+      return eddi_error_set(err, code, "File too large (%lld bytes, limit %zu)", found->size,
+                            max_bytes);
+    return eddi_error_set(err, code, "File too large (limit %zu)", max_bytes);
+  case EDDI_DISK_OPEN_FAILED:
+    if (found->sys_errno == EACCES) return eddi_error_set(err, code, "Permission denied");
+    return eddi_error_set(err, code, "Cannot open: %s", why);
+  case EDDI_DISK_STAT_FAILED: return eddi_error_set(err, code, "Cannot stat: %s", why);
+  case EDDI_DISK_READ_FAILED: return eddi_error_set(err, code, "Read failed: %s", why);
+  }
+  return code;
+}
+
+static bool disk__missing(const EddiDiskFound *found) {
+  return found->finding == EDDI_DISK_MISSING && found->sys_errno == ENOENT;
+}
+
+int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
+                   unsigned *mode, EddiError *err) {
+  EddiDiskFound found;
+  int rc = eddi_disk_read_found(path, max_bytes, out, &found);
+  *missing = disk__missing(&found);
+  if (rc < 0) return disk__say(&found, max_bytes, err);
+  if (mode) *mode = found.mode;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- writing */
@@ -175,31 +242,86 @@ int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsi
   return rc;
 }
 
-/* ---------------------------------------------------------------- backend */
+/* ---------------------------------------------------------------- stamps */
 
-/* Refuse to save over a file that moved since eddi read it: deleted, made
- * read-only, or changed by someone else. */
-static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
+void eddi_file_stamp_set(EddiFileStamp *self, const char *raw, size_t len) {
+  self->exists = true;
+  self->hash = XXH3_64bits(raw, len);
+}
+
+int eddi_file_stamp_read(EddiFileStamp *self, const char *path, size_t max_bytes, size_t *bytes,
+                         EddiError *err) {
   StrBuf raw = {0};
   bool missing;
-  unsigned mode = 0;
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
+  if (rc == 0) {
+    *bytes = raw.len;
+    eddi_file_stamp_set(self, raw.data, raw.len);
+  }
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+int eddi_file_stamp_compare(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                            bool *changed, bool *writable, unsigned *mode, EddiError *err) {
+  *changed = false;
+  *writable = true;
+  StrBuf raw = {0};
+  bool missing;
+  unsigned now_mode = 0;
   EddiError read_err;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, &mode, &read_err);
-  if (!self->on_disk) {
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, &now_mode, &read_err);
+  if (!self->exists) {
     rc = missing ? 0 : eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
   } else if (missing) {
     rc = eddi_error_set(err, EDDI_ESTALE, "File was deleted on disk since Open");
   } else if (rc < 0) {
     *err = read_err;
-  } else if (XXH3_64bits(raw.data, raw.len) != self->disk_hash) {
-    rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
-  } else if ((mode & 0222) == 0 || access(self->abs_path, W_OK) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "File is read-only");
   } else {
-    self->mode = mode;
+    *changed = XXH3_64bits(raw.data, raw.len) != self->hash;
+    *writable = (now_mode & 0222) != 0 && access(path, W_OK) == 0;
+    *mode = now_mode;
   }
   eddi_strbuf_free(&raw);
   return rc;
+}
+
+int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                         StrBuf *out, EddiError *err) {
+  if (!self->exists) return 0;
+  StrBuf raw = {0};
+  bool missing;
+  int rc = eddi_disk_read(path, max_bytes, &raw, &missing, NULL, err);
+  EddiFileFormat format;
+  if (missing) rc = 0; /* deleted behind us: everything is new again */
+  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- backend */
+
+typedef struct {
+  EddiBackend base;
+  char *abs_path;
+  EddiFileFormat format;
+  EddiFileStamp stamp;
+  size_t max_bytes;
+  unsigned mode;
+} DiskBackend;
+
+/* Refuse to save over a file that moved since eddi read it: deleted, made
+ * read-only, or changed by someone else. */
+static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
+  bool changed, writable;
+  unsigned mode = self->mode;
+  int rc = eddi_file_stamp_compare(&self->stamp, self->abs_path, self->max_bytes, &changed,
+                                   &writable, &mode, err);
+  if (rc < 0) return rc;
+  if (changed) return eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+  if (!writable) return eddi_error_set(err, EDDI_EIO, "File is read-only");
+  self->mode = mode;
+  return 0;
 }
 
 static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
@@ -214,8 +336,7 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
                               err);
   if (rc == 0) {
     *bytes = raw.len;
-    self->disk_hash = XXH3_64bits(raw.data, raw.len);
-    self->on_disk = true;
+    eddi_file_stamp_set(&self->stamp, raw.data, raw.len);
   }
   eddi_strbuf_free(&raw);
   return rc;
@@ -223,15 +344,7 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
 
 static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
   DiskBackend *self = (DiskBackend *)base;
-  if (!self->on_disk) return 0;
-  StrBuf raw = {0};
-  bool missing;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
-  EddiFileFormat format;
-  if (missing) rc = 0; /* deleted behind us: everything is new again */
-  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
-  eddi_strbuf_free(&raw);
-  return rc;
+  return eddi_file_saved_text(&self->stamp, self->abs_path, self->max_bytes, out, err);
 }
 
 static void disk__destroy(EddiBackend *base) {
@@ -247,38 +360,42 @@ static const EddiBackendVtable disk_vtable = {
     .destroy = disk__destroy,
 };
 
-int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
-                   StrBuf *text, bool *is_new, EddiError *err) {
-  StrBuf raw = {0};
+int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
+                   EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err) {
+  StrBuf raw = {0}, checked = {0};
   bool missing;
-  unsigned mode = 0;
-  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, &mode, err);
-  EddiFileFormat format = {0};
-  if (rc < 0 && !(missing && create)) {
-    eddi_strbuf_free(&raw);
-    return rc;
-  }
-  *is_new = missing;
-  if (missing) {
+  *format = (EddiFileFormat){0};
+  *stamp = (EddiFileStamp){0};
+  *mode = 0;
+  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, mode, err);
+  if (rc < 0 && missing && create) {
     mode_t mask = umask(0);
     umask(mask);
-    mode = 0666 & ~mask;
-  } else {
-    rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, text, err);
-    if (rc < 0) {
-      eddi_strbuf_free(&raw);
-      return rc;
-    }
+    *mode = 0666 & ~mask;
+    rc = 0;
+  } else if (rc == 0) {
+    rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, format, text ? text : &checked,
+                          err);
+    if (rc == 0) eddi_file_stamp_set(stamp, raw.data, raw.len);
   }
+  eddi_strbuf_free(&raw);
+  eddi_strbuf_free(&checked);
+  return rc;
+}
+
+int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
+                   StrBuf *text, bool *is_new, EddiError *err) {
   DiskBackend *self = eddi_calloc(1, sizeof *self);
+  int rc = eddi_disk_load(abs_path, create, max_bytes, &self->format, &self->stamp, &self->mode,
+                          text, err);
+  if (rc < 0) {
+    eddi_free(self);
+    return rc;
+  }
   self->base.vtable = &disk_vtable;
   self->abs_path = eddi_strdup(abs_path);
-  self->format = format;
-  self->on_disk = !missing;
-  self->disk_hash = missing ? 0 : XXH3_64bits(raw.data, raw.len);
   self->max_bytes = max_bytes;
-  self->mode = mode;
+  *is_new = !self->stamp.exists;
   *backend = &self->base;
-  eddi_strbuf_free(&raw);
   return 0;
 }

@@ -9,6 +9,7 @@
 #define EDDI_DISK_BACKEND_H
 
 #include "core/document.h"
+#include "core/fs.h"
 
 typedef struct {
   bool bom;
@@ -21,11 +22,72 @@ int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf
 /* Encode text for the disk (appended to out). */
 void eddi_disk_encode(const char *text, size_t len, EddiFileFormat format, StrBuf *out);
 
-/* Read a whole regular file into out (appended), with the replies every
- * backend gives: "File not found" (and *missing set), "Is a directory",
- * "File too large", ... *mode, when not NULL, receives its permission bits. */
+/* What eddi_disk_read_found found at a path. */
+typedef enum {
+  EDDI_DISK_READ,        /* a regular file, read whole */
+  EDDI_DISK_MISSING,     /* nothing there: no such file (sys_errno ENOENT), or a folder
+                          * on the way is a file (ENOTDIR) */
+  EDDI_DISK_FOLDER,      /* a folder */
+  EDDI_DISK_SPECIAL,     /* not a regular file: a device, a FIFO, a socket */
+  EDDI_DISK_TOO_LARGE,   /* over max_bytes: size says so, unless it grew while read */
+  EDDI_DISK_OPEN_FAILED, /* sys_errno says why */
+  EDDI_DISK_STAT_FAILED,
+  EDDI_DISK_READ_FAILED,
+} EddiDiskFinding;
+
+typedef struct {
+  EddiDiskFinding finding;
+  int sys_errno;  /* behind MISSING and the *_FAILED findings, else 0 */
+  long long size; /* what stat said, once the file was opened */
+  unsigned mode;  /* the file's permission bits; for MISSING, those a new file gets */
+} EddiDiskFound;
+
+/* The one reader of files: a whole regular file into out (appended), and
+ * what was at path into found, for callers that word their own replies
+ * (an edit of several files names the file in each). Returns 0 when the
+ * file was read (EDDI_DISK_READ), else a negative EDDI_E* code; out may
+ * then hold part of the file. A FIFO is refused without waiting for a
+ * writer. */
+int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found);
+
+/* eddi_disk_read_found with the replies every backend gives: "File not
+ * found" (and *missing set), "Is a directory", "File too large", ...
+ * *mode, when not NULL, receives the file's permission bits. */
 int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missing,
                    unsigned *mode, EddiError *err);
+
+/* ---------------------------------------------------------------- stamps */
+
+/* A file as eddi last read or wrote it (EddiFileStamp, core/fs.h), so that
+ * a save sees whether it moved since. Every backend keeps one (the embedded
+ * ones through core/embedded_backend.c), and the rules below are the same
+ * for all. */
+
+/* Stamp raw bytes as what is on disk now. */
+void eddi_file_stamp_set(EddiFileStamp *self, const char *raw, size_t len);
+/* Stamp path as it is on disk now; *bytes receives its size. */
+int eddi_file_stamp_read(EddiFileStamp *self, const char *path, size_t max_bytes, size_t *bytes,
+                         EddiError *err);
+/* Compare path with the stamp: fails when the file was created or deleted
+ * since, or cannot be read. Otherwise *changed says whether its bytes
+ * differ, *writable whether a save may write it, and *mode (left alone for
+ * a file still missing) receives its permission bits. Each backend decides
+ * which of the two refusals comes first. */
+int eddi_file_stamp_compare(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                            bool *changed, bool *writable, unsigned *mode, EddiError *err);
+/* The text a save would replace, decoded as on load: empty when the file
+ * was never on disk or is gone now (every line of the document is new). */
+int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max_bytes,
+                         StrBuf *out, EddiError *err);
+
+/* ---------------------------------------------------------------- opening */
+
+/* Read abs_path as Open does. A missing file is an error unless create (then
+ * *stamp says it is not on disk and *format is plain). The decoded text is
+ * appended to text (NULL: it is only checked); *mode receives the file's
+ * permission bits, or those a new file gets. */
+int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
+                   EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err);
 
 /* Open abs_path. A missing file is an error unless create, in which case the
  * document starts empty and *is_new is set. On success *backend is new and

@@ -307,6 +307,45 @@ void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const ch
   self->saved_group_id = UINT64_MAX; /* no group has this id: modified */
 }
 
+size_t eddi_doc_char_count(const EddiDoc *self) { return self->text.chars; }
+
+/* Mirror the replacement of bytes [start, end) by text, trimmed to what
+ * really differs, so the cursor and marks outside it stay where they were
+ * and an edit that changed nothing (typed, then undone) costs no history. */
+static void doc__mirror_bytes(EddiDoc *self, size_t start, size_t end, const char *text,
+                              size_t len) {
+  size_t old_len = end - start;
+  char *old = eddi_text_dup(&self->text, start, end);
+  size_t prefix = 0, suffix = 0;
+  while (prefix < old_len && prefix < len && old[prefix] == text[prefix]) prefix++;
+  while (suffix < old_len - prefix && suffix < len - prefix &&
+         old[old_len - 1 - suffix] == text[len - 1 - suffix])
+    suffix++;
+  /* Keep the cut on character boundaries: back off continuation bytes. A
+   * prefix of len has no byte at text[len] to look at; the whole text is a
+   * boundary anyway. */
+  while (prefix > 0 && prefix < len && !eddi_utf8_is_lead((unsigned char)text[prefix]))
+    prefix--;
+  while (suffix > 0 && !eddi_utf8_is_lead((unsigned char)text[len - suffix])) suffix--;
+  if (prefix != old_len || prefix != len)
+    eddi_doc_external_replace(self, start + prefix, end - suffix, text + prefix,
+                              len - prefix - suffix);
+  eddi_free(old);
+}
+
+int eddi_doc_mirror(EddiDoc *self, size_t start_char, size_t end_char, const char *text,
+                    size_t len, EddiError *err) {
+  if (start_char > end_char || end_char > self->text.chars)
+    return eddi_error_set(err, EDDI_EINVAL, "Change outside the text");
+  size_t valid = eddi_utf8_valid_prefix(text, len);
+  if (valid != len)
+    return eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
+  size_t start = eddi_text_byte_offset(&self->text, start_char);
+  size_t end = eddi_text_byte_offset(&self->text, end_char);
+  doc__mirror_bytes(self, start, end, text, len);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- marks */
 
 DocMark *eddi_doc_find_mark(EddiDoc *self, const char *name) {

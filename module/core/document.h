@@ -9,6 +9,10 @@
  *
  * The backend speaks characters, because Emacs positions are characters; the
  * document speaks bytes and converts at the boundary.
+ *
+ * The vtable below is the engine's own form; an embedder implements the
+ * public one of eddi_backend.h, which core/embedded_backend.c turns into
+ * this.
  */
 #ifndef EDDI_DOCUMENT_H
 #define EDDI_DOCUMENT_H
@@ -16,7 +20,7 @@
 #include "core/common.h"
 #include "core/text.h"
 
-typedef struct EddiDoc EddiDoc;
+/* EddiDoc is declared in eddi_backend.h: opaque to an embedder's backend. */
 typedef struct EddiBackend EddiBackend;
 
 typedef struct {
@@ -125,6 +129,9 @@ void eddi_doc_reload(EddiDoc *self, const char *text, size_t len);
  * modified until the next save. */
 void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const char *text,
                                size_t len);
+
+/* eddi_doc_char_count and eddi_doc_mirror (the character-based form of
+ * eddi_doc_external_replace, for backends) are declared in eddi_backend.h. */
 
 /* Marks (bookmarks) move with the text like Emacs markers. */
 void eddi_doc_set_mark(EddiDoc *self, const char *name, size_t offset);

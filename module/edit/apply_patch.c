@@ -82,7 +82,8 @@ static bool patch__starts(EddiLine line, const char *prefix) {
 }
 
 static int patch__bad_line(EddiError *err, size_t line_no, EddiLine line, const char *fmt) {
-  eddi_error_set(err, EDDI_EINVAL, fmt, line_no, (int)EDDI_MIN(line.len, (size_t)80), line.bytes);
+  eddi_error_set(err, EDDI_EINVAL, fmt, line_no, (int)EDDI_MIN(line.len, EDDI_QUOTE_LINE_MAX),
+                 line.bytes);
   return EDDI_EINVAL;
 }
 
@@ -133,7 +134,7 @@ static int patch__parse_chunks(const EddiLineList *lines, size_t *i, size_t end,
     default:
       eddi_error_set(err, EDDI_EINVAL,
                      "Invalid patch line %zu: unexpected line in update hunk: '%.*s'", *i + 1,
-                     (int)EDDI_MIN(line.len, (size_t)80), line.bytes);
+                     (int)EDDI_MIN(line.len, EDDI_QUOTE_LINE_MAX), line.bytes);
       eddi_error_hint(err, "Every line of a chunk starts with ' ' (context), '+' (added) or "
                            "'-' (removed)");
       return EDDI_EINVAL;
@@ -209,7 +210,7 @@ static int patch__parse(const char *text, size_t len, EddiLineList *lines,
     } else {
       eddi_error_set(err, EDDI_EINVAL,
                      "Invalid patch hunk on line %zu: '%.*s' is not a valid hunk header", i + 1,
-                     (int)EDDI_MIN(line.len, (size_t)80), line.bytes);
+                     (int)EDDI_MIN(line.len, EDDI_QUOTE_LINE_MAX), line.bytes);
       eddi_error_hint(err, "Valid hunk headers: '*** Add File: {path}', '*** Delete File: "
                            "{path}', '*** Update File: {path}'");
       return EDDI_EINVAL;
@@ -254,7 +255,7 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
   EddiSpliceList splices = {0};
   size_t from = 0;
   int rc = 0;
-  char what[128];
+  char what[EDDI_EDIT_WHAT_MAX];
   for (size_t c = 0; c < h->chunks.len && rc == 0; c++) {
     PatchChunk *chunk = &h->chunks.items[c];
     snprintf(what, sizeof what, "hunk %zu, chunk %zu at patch line %zu", index + 1, c + 1,
@@ -270,8 +271,8 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
         rc = eddi_edit_fail_ambiguous(err, "the @@ line", h->path, &m);
       } else {
         rc = eddi_error_set(err, EDDI_ENOENT, "Failed to find context '%.*s' in %s (%s)",
-                            (int)EDDI_MIN(chunk->context.len, (size_t)80), chunk->context.bytes,
-                            h->path, what);
+                            (int)EDDI_MIN(chunk->context.len, EDDI_QUOTE_LINE_MAX),
+                            chunk->context.bytes, h->path, what);
         eddi_error_hint(err, "Re-read %s; the @@ line must be a line of the file", h->path);
       }
       array_free(&anchor);
@@ -365,7 +366,7 @@ int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *
     }
     array_push(&changes, changed);
   }
-  if (rc == 0) rc = eddi_edit_txn_commit(&txn, err);
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, report, err);
   if (rc == 0) {
     for (size_t i = 0; i < hunks.len; i++) {
       PatchHunk *h = &hunks.items[i];

@@ -63,12 +63,6 @@ void eddi_edit_state_free(EddiEditState *state) {
   eddi_free(state);
 }
 
-static size_t snapshot__lines(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
-}
-
 static void snapshot__mark_seen(EddiSnapshot *snap, size_t first, size_t last) {
   if (!snap->seen) return; /* already all */
   for (size_t line = first; line <= last && line <= snap->seen_len; line++)
@@ -96,7 +90,7 @@ void eddi_snapshot_record(EddiEditState *self, const char *path, const char *tex
   memcpy(snap.text, text, len);
   snap.text[len] = '\0';
   if (first) {
-    snap.seen_len = snapshot__lines(text, len);
+    snap.seen_len = eddi_lines_count(text, len);
     snap.seen = eddi_calloc(snap.seen_len + 1, 1);
     snapshot__mark_seen(&snap, first, last);
   }

@@ -80,6 +80,10 @@ void eddi_edit_report_warn(EddiEditReport *self, const char *fmt, ...)
 void eddi_edit_changed_between(const char *old_text, size_t old_len, const char *new_text,
                                size_t new_len, EddiChangedList *changed);
 
+/* Room for what a message calls one block of an edit ("hunk 2, chunk 3 at
+ * patch line 40", "SEARCH/REPLACE block 4", "<change> 2", "edit 1"). */
+#define EDDI_EDIT_WHAT_MAX 128
+
 /* Fill err for a block that was not found in path (the quoted lines), with
  * the nearest lines of the file as the hint; what names the block. */
 int eddi_edit_fail_not_found(EddiError *err, const char *what, const char *path,

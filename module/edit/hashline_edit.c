@@ -9,20 +9,18 @@
 #include "edit/hashline.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdarg.h>
-#include <fnmatch.h>
-#include <sys/stat.h>
 
 #include "core/path.h"
+#include "core/walk.h"
 #include "services/search.h"
 
 /* Rows of fresh context in a refusal's hint. */
-#define HL_HINT_ROWS 3
+#define HASHLINE_HINT_ROWS 3
 
 /* ---------------------------------------------------------------- Read */
 
-static int hl__load(EddiEditTxn *txn, const char *path, EddiEditFile **file, EddiError *err) {
+static int hashline__load(EddiEditTxn *txn, const char *path, EddiEditFile **file, EddiError *err) {
   int rc = eddi_edit_txn_file(txn, path, file, err);
   if (rc < 0) return rc;
   if ((*file)->is_dir) return eddi_error_set(err, EDDI_EINVAL, "Is a directory: %s", (*file)->rel);
@@ -40,7 +38,7 @@ int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, s
   EddiEditTxn txn;
   eddi_edit_txn_init(&txn, engine, session);
   EddiEditFile *file;
-  int rc = hl__load(&txn, path, &file, err);
+  int rc = hashline__load(&txn, path, &file, err);
   if (rc == 0) {
     const char *text = file->text.data ? file->text.data : "";
     EddiLineList lines = {0};
@@ -70,46 +68,19 @@ int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, s
 
 /* ---------------------------------------------------------------- Grep */
 
+/* The files Grep searches: regular files (not symlinks, as ripgrep
+ * without --follow) of the walk (walk.h) that the glob names. */
 typedef struct {
   const char *glob;
-  bool glob_has_slash;
-  size_t visited;
-  size_t limit;
   Array(char *) found;
-} GrepWalk;
+} GrepFiles;
 
-static void grep__walk(GrepWalk *walk, const char *abs, const char *rel) {
-  DIR *dir = opendir(abs);
-  if (!dir) return;
-  Array(char *) names = {0};
-  for (struct dirent *entry; (entry = readdir(dir)) && walk->visited < walk->limit;) {
-    walk->visited++;
-    if (entry->d_name[0] == '.') continue; /* hidden, ".", "..", ".git" */
-    array_push(&names, eddi_strdup(entry->d_name));
-  }
-  closedir(dir);
-  for (size_t i = 0; i < names.len; i++) {
-    char *child_abs = eddi_path_join(abs, names.items[i]);
-    char *child_rel = eddi_path_join(rel, names.items[i]);
-    struct stat st;
-    if (lstat(child_abs, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        grep__walk(walk, child_abs, child_rel);
-      } else if (S_ISREG(st.st_mode)) {
-        const char *subject = walk->glob_has_slash ? child_rel : names.items[i];
-        if (!walk->glob || fnmatch(walk->glob, subject, 0) == 0)
-          array_push(&walk->found, eddi_strdup(child_rel));
-      }
-    }
-    eddi_free(child_abs);
-    eddi_free(child_rel);
-    eddi_free(names.items[i]);
-  }
-  array_free(&names);
-}
-
-static int grep__compare(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+static int grep__visit(void *context, const EddiWalkEntry *entry) {
+  GrepFiles *files = context;
+  if (!entry->is_link && S_ISREG(entry->st.st_mode) &&
+      (!files->glob || eddi_walk_glob_matches(files->glob, entry->rel)))
+    array_push(&files->found, eddi_strdup(entry->rel));
+  return EDDI_WALK_CONTINUE;
 }
 
 int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
@@ -118,18 +89,21 @@ int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, 
   EddiPattern pattern;
   int rc = eddi_pattern_compile(&pattern, regex, len, true, flags, err);
   if (rc < 0) return rc;
-  GrepWalk walk = {.glob = glob, .limit = engine->config.max_walk_entries};
-  walk.glob_has_slash = glob && strchr(glob, '/');
-  grep__walk(&walk, engine->root, "");
-  if (walk.found.len) qsort(walk.found.items, walk.found.len, sizeof(char *), grep__compare);
+  /* Hidden files are never searched; the walk's order is strcmp order. */
+  GrepFiles files = {.glob = glob};
+  size_t limit = engine->config.max_walk_entries;
+  EddiWalk *walk = eddi_walk_new(engine->root, &(EddiWalkOptions){.max_entries = limit});
+  eddi_walk_run(walk, grep__visit, &files);
+  bool truncated = eddi_walk_truncated(walk);
+  eddi_walk_free(walk);
   size_t total = 0, shown = 0, page = EDDI_HASHLINE_PAGE;
   EddiEditState *state = eddi_edit_state_of(session);
-  for (size_t f = 0; f < walk.found.len && rc == 0; f++) {
+  for (size_t f = 0; f < files.found.len && rc == 0; f++) {
     EddiEditTxn txn;
     eddi_edit_txn_init(&txn, engine, session);
     EddiEditFile *file;
     EddiError skip;
-    if (eddi_edit_txn_file(&txn, walk.found.items[f], &file, &skip) == 0 && file->exists) {
+    if (eddi_edit_txn_file(&txn, files.found.items[f], &file, &skip) == 0 && file->exists) {
       const char *text = file->text.data ? file->text.data : "";
       EddiLineList lines = {0};
       eddi_lines_split(text, file->text.len, &lines, NULL);
@@ -171,9 +145,11 @@ int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, 
     else if (offset + shown < total)
       eddi_strbuf_printf(out, "[Showing matches %zu-%zu of %zu. Grep again with offset %zu]\n",
                     offset + 1, offset + shown, total, offset + shown);
+    /* As List says it: the files past the limit were not searched. */
+    if (truncated) eddi_strbuf_printf(out, "[Stopped after %zu entries]\n", limit);
   }
-  for (size_t i = 0; i < walk.found.len; i++) eddi_free(walk.found.items[i]);
-  array_free(&walk.found);
+  for (size_t i = 0; i < files.found.len; i++) eddi_free(files.found.items[i]);
+  array_free(&files.found);
   eddi_pattern_free(&pattern);
   return rc;
 }
@@ -196,7 +172,7 @@ typedef struct {
 typedef Array(HlRun) HlRunList;
 
 /* "[PATH#TAG]" (also inside <path>...</path>); false for other lines. */
-static bool hl__section_header(const char *line, size_t len, HlRun *run) {
+static bool hashline__section_header(const char *line, size_t len, HlRun *run) {
   while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r')) len--;
   while (len && (*line == ' ' || *line == '\t')) line++, len--;
   if (len > 6 && memcmp(line, "<path>", 6) == 0) line += 6, len -= 6;
@@ -228,7 +204,7 @@ static bool hl__section_header(const char *line, size_t len, HlRun *run) {
   return true;
 }
 
-static void hl__runs_free(HlRunList *runs) {
+static void hashline__runs_free(HlRunList *runs) {
   for (size_t i = 0; i < runs->len; i++) {
     HlRun *r = &runs->items[i];
     eddi_free(r->path);
@@ -240,15 +216,15 @@ static void hl__runs_free(HlRunList *runs) {
 }
 
 /* Split the input into sections and parse each body. */
-static int hl__split(const char *input, size_t len, HlRunList *runs, EddiEditReport *report,
-                     EddiError *err) {
+static int hashline__split(const char *input, size_t len, HlRunList *runs, EddiEditReport *report,
+                           EddiError *err) {
   EddiLineList lines = {0};
   eddi_lines_split(input, len, &lines, NULL);
   int rc = 0;
   Array(size_t) starts = {0}; /* line index of each header */
   for (size_t i = 0; i < lines.len; i++) {
     HlRun run;
-    if (hl__section_header(lines.items[i].bytes, lines.items[i].len, &run)) {
+    if (hashline__section_header(lines.items[i].bytes, lines.items[i].len, &run)) {
       run.header_line = i + 1;
       array_push(runs, run);
       array_push(&starts, i);
@@ -295,8 +271,8 @@ static int hl__split(const char *input, size_t len, HlRunList *runs, EddiEditRep
  * depend on none. */
 typedef Array(size_t) SizeList;
 
-static void hl__anchors(const HlOp *op, const EddiLineList *lines, const char *path,
-                        SizeList *out) {
+static void hashline__anchors(const HlOp *op, const EddiLineList *lines, const char *path,
+                              SizeList *out) {
   switch (op->loc) {
   case HL_LOC_RANGE:
     for (size_t l = op->first; l <= op->last; l++) array_push(out, l);
@@ -319,12 +295,12 @@ static void hl__anchors(const HlOp *op, const EddiLineList *lines, const char *p
 
 /* Fail with the file's fresh tag and the lines now around line (0-based,
  * in new_lines). */
-static int hl__refuse(EddiError *err, const char *path, const char *new_tag,
-                      const EddiLineList *new_lines, size_t line, const char *fmt, ...)
+static int hashline__refuse(EddiError *err, const char *path, const char *new_tag,
+                            const EddiLineList *new_lines, size_t line, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-static int hl__refuse(EddiError *err, const char *path, const char *new_tag,
-                      const EddiLineList *new_lines, size_t line, const char *fmt, ...) {
+static int hashline__refuse(EddiError *err, const char *path, const char *new_tag,
+                            const EddiLineList *new_lines, size_t line, const char *fmt, ...) {
   char what[EDDI_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
@@ -333,7 +309,7 @@ static int hl__refuse(EddiError *err, const char *path, const char *new_tag,
   eddi_error_set(err, EDDI_ESTALE, "%s", what);
   size_t from = line > 0 ? line - 1 : 0;
   from = EDDI_MIN(from, new_lines->len ? new_lines->len - 1 : 0);
-  size_t count = EDDI_MIN((size_t)HL_HINT_ROWS, new_lines->len - from);
+  size_t count = EDDI_MIN((size_t)HASHLINE_HINT_ROWS, new_lines->len - from);
   StrBuf rows = {0}, escaped = {0};
   eddi_strbuf_printf(&rows, "[%s#%s]\n", path, new_tag);
   if (new_lines->len) eddi_lines_format(new_lines, from, count, EDDI_HINT_LINE_WIDTH, &rows);
@@ -347,8 +323,8 @@ static int hl__refuse(EddiError *err, const char *path, const char *new_tag,
 
 /* Remap section's line numbers from the snapshot text onto the current
  * text, or refuse. */
-static int hl__rebase(HlRun *run, const EddiSnapshot *snap, const char *text, size_t len,
-                      const char *now_tag, EddiEditReport *report, EddiError *err) {
+static int hashline__rebase(HlRun *run, const EddiSnapshot *snap, const char *text, size_t len,
+                            const char *now_tag, EddiEditReport *report, EddiError *err) {
   HlSection *sec = &run->parsed;
   bool head_tail = sec->ops.len > 0;
   for (size_t i = 0; i < sec->ops.len; i++) {
@@ -368,26 +344,27 @@ static int hl__rebase(HlRun *run, const EddiSnapshot *snap, const char *text, si
   size_t *map = eddi_malloc((old_lines.len + 1) * sizeof *map);
   int rc = 0;
   if (!eddi_hashline_line_map(&old_lines, &new_lines, map)) {
-    rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, 0,
-                    "%s changed too much since tag #%s to rebase the edit", run->file->rel,
-                    snap->tag);
+    rc = hashline__refuse(err, run->file->rel, now_tag, &new_lines, 0,
+                          "%s changed too much since tag #%s to rebase the edit", run->file->rel,
+                          snap->tag);
   }
   long shift = 0;
   bool moved = false;
   for (size_t i = 0; i < sec->ops.len && rc == 0; i++) {
     HlOp *op = &sec->ops.items[i];
     SizeList anchors = {0};
-    hl__anchors(op, &old_lines, run->file->rel, &anchors);
+    hashline__anchors(op, &old_lines, run->file->rel, &anchors);
     for (size_t k = 0; k < anchors.len && rc == 0; k++) {
       size_t l = anchors.items[k] - 1;
       if (l >= old_lines.len) {
-        rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, 0,
-                        "line %zu: the snapshot #%s has only %zu lines", op->line_no, snap->tag,
-                        old_lines.len);
+        rc = hashline__refuse(err, run->file->rel, now_tag, &new_lines, 0,
+                              "line %zu: the snapshot #%s has only %zu lines", op->line_no,
+                              snap->tag, old_lines.len);
         break;
       }
       size_t m = map[l];
-      bool neighbour = old_lines.len == 1 || (l > 0 && map[l - 1] != SIZE_MAX && map[l - 1] + 1 == m) ||
+      bool neighbour = old_lines.len == 1 ||
+                       (l > 0 && map[l - 1] != SIZE_MAX && map[l - 1] + 1 == m) ||
                        (l + 1 < old_lines.len && map[l + 1] != SIZE_MAX && map[l + 1] == m + 1);
       if (m == SIZE_MAX) {
         /* Show where the line was: after the nearest line above that survived. */
@@ -397,21 +374,22 @@ static int hl__rebase(HlRun *run, const EddiSnapshot *snap, const char *text, si
             near = map[j] + 1;
             break;
           }
-        rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, near,
-                        "%s changed since tag #%s and line %zu it anchors on is gone or changed",
-                        run->file->rel, snap->tag, l + 1);
+        rc = hashline__refuse(
+            err, run->file->rel, now_tag, &new_lines, near,
+            "%s changed since tag #%s and line %zu it anchors on is gone or changed",
+            run->file->rel, snap->tag, l + 1);
       } else if (!neighbour) {
-        rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, m,
-                        "%s changed since tag #%s and line %zu moved without its neighbours",
-                        run->file->rel, snap->tag, l + 1);
+        rc = hashline__refuse(err, run->file->rel, now_tag, &new_lines, m,
+                              "%s changed since tag #%s and line %zu moved without its neighbours",
+                              run->file->rel, snap->tag, l + 1);
       }
     }
     if (rc == 0 && anchors.len) {
       size_t a = anchors.items[0] - 1, b = anchors.items[anchors.len - 1] - 1;
       if (map[b] - map[a] != b - a) {
-        rc = hl__refuse(err, run->file->rel, now_tag, &new_lines, map[a],
-                        "%s changed since tag #%s inside lines %zu-%zu", run->file->rel,
-                        snap->tag, a + 1, b + 1);
+        rc = hashline__refuse(err, run->file->rel, now_tag, &new_lines, map[a],
+                              "%s changed since tag #%s inside lines %zu-%zu", run->file->rel,
+                              snap->tag, a + 1, b + 1);
       }
     }
     if (rc == 0) {
@@ -441,7 +419,7 @@ static int hl__rebase(HlRun *run, const EddiSnapshot *snap, const char *text, si
 }
 
 /* The optional rule that an edit anchors only on lines a Read or Grep showed. */
-static int hl__check_seen(HlRun *run, const EddiSnapshot *snap, EddiError *err) {
+static int hashline__check_seen(HlRun *run, const EddiSnapshot *snap, EddiError *err) {
   if (!snap->seen) return 0;
   EddiLineList lines = {0};
   eddi_lines_split(snap->text, snap->len, &lines, NULL);
@@ -449,7 +427,7 @@ static int hl__check_seen(HlRun *run, const EddiSnapshot *snap, EddiError *err) 
   size_t count = 0;
   for (size_t i = 0; i < run->parsed.ops.len; i++) {
     SizeList anchors = {0};
-    hl__anchors(&run->parsed.ops.items[i], &lines, run->file->rel, &anchors);
+    hashline__anchors(&run->parsed.ops.items[i], &lines, run->file->rel, &anchors);
     for (size_t k = 0; k < anchors.len; k++) {
       size_t l = anchors.items[k];
       if (l <= snap->seen_len && snap->seen[l - 1]) continue;
@@ -468,12 +446,12 @@ static int hl__check_seen(HlRun *run, const EddiSnapshot *snap, EddiError *err) 
   return rc;
 }
 
-static const char *hl__basename(const char *path) { return eddi_path_basename(path); }
+static const char *hashline__basename(const char *path) { return eddi_path_basename(path); }
 
 /* Find the file a section means and check its tag. Sets run->file and
  * rebases run->parsed when the tag is stale. */
-static int hl__resolve(EddiEditTxn *txn, EddiEditState *state, HlRun *run,
-                       EddiEditReport *report, EddiError *err) {
+static int hashline__resolve(EddiEditTxn *txn, EddiEditState *state, HlRun *run,
+                             EddiEditReport *report, EddiError *err) {
   if (!run->has_tag) {
     eddi_error_set(err, EDDI_EINVAL, "Section [%s] (line %zu) has no snapshot tag", run->path,
                    run->header_line);
@@ -490,14 +468,15 @@ static int hl__resolve(EddiEditTxn *txn, EddiEditState *state, HlRun *run,
   if (!(file->exists && strcmp(now, run->tag) == 0) && !snap) {
     /* A bare file name whose tag names a file read elsewhere in the tree. */
     const EddiSnapshot *other = eddi_snapshot_find(state, NULL, run->tag);
-    if (other && strcmp(hl__basename(other->path), hl__basename(file->rel)) == 0 &&
+    if (other && strcmp(hashline__basename(other->path), hashline__basename(file->rel)) == 0 &&
         strcmp(other->path, file->rel) != 0) {
       eddi_edit_report_warn(report, "[%s#%s] matched its filename and snapshot tag: edited %s.",
                             run->path, run->tag, other->path);
       rc = eddi_edit_txn_file(txn, other->path, &run->file, err);
       if (rc < 0) return rc;
       file = run->file;
-      if (file->exists) eddi_hashline_tag(file->text.data ? file->text.data : "", file->text.len, now);
+      if (file->exists)
+        eddi_hashline_tag(file->text.data ? file->text.data : "", file->text.len, now);
       snap = other;
     }
   }
@@ -509,7 +488,7 @@ static int hl__resolve(EddiEditTxn *txn, EddiEditState *state, HlRun *run,
     return EDDI_ENOENT;
   }
   if (strcmp(now, run->tag) == 0) {
-    if (snap && state && state->enforce_seen_lines) return hl__check_seen(run, snap, err);
+    if (snap && state && state->enforce_seen_lines) return hashline__check_seen(run, snap, err);
     return 0;
   }
   if (!snap) {
@@ -521,14 +500,14 @@ static int hl__resolve(EddiEditTxn *txn, EddiEditState *state, HlRun *run,
     return EDDI_ESTALE;
   }
   if (state && state->enforce_seen_lines) {
-    rc = hl__check_seen(run, snap, err);
+    rc = hashline__check_seen(run, snap, err);
     if (rc < 0) return rc;
   }
-  return hl__rebase(run, snap, file->text.data ? file->text.data : "", file->text.len, now,
-                    report, err);
+  return hashline__rebase(run, snap, file->text.data ? file->text.data : "", file->text.len, now,
+                          report, err);
 }
 
-static void hl__copy_registers(const EddiRegisterList *from, EddiRegisterList *to) {
+static void hashline__copy_registers(const EddiRegisterList *from, EddiRegisterList *to) {
   for (size_t i = 0; i < from->len; i++)
     eddi_register_set(to, from->items[i].name, from->items[i].text, from->items[i].len);
 }
@@ -540,11 +519,11 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
   eddi_edit_txn_init(&txn, engine, session);
   EddiEditState *state = eddi_edit_state_of(session);
   EddiRegisterList registers = {0};
-  if (state) hl__copy_registers(&state->registers, &registers);
-  int rc = hl__split(input, len, &runs, report, err);
+  if (state) hashline__copy_registers(&state->registers, &registers);
+  int rc = hashline__split(input, len, &runs, report, err);
   for (size_t i = 0; i < runs.len && rc == 0; i++) {
     HlRun *run = &runs.items[i];
-    rc = hl__resolve(&txn, state, run, report, err);
+    rc = hashline__resolve(&txn, state, run, report, err);
     for (size_t k = 0; k < i && rc == 0; k++) {
       if (runs.items[k].file != run->file) continue;
       rc = eddi_error_set(err, EDDI_EINVAL, "Multiple hashline sections resolve to the same file: "
@@ -608,7 +587,7 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
       eddi_strbuf_printf(&report->report, "[%s#%s]\n", run->file->rel, tag);
     }
   } else if (rc == 0) {
-    rc = eddi_edit_txn_commit(&txn, err);
+    rc = eddi_edit_txn_commit(&txn, report, err);
     for (size_t i = 0; i < runs.len && rc == 0; i++) {
       HlRun *run = &runs.items[i];
       report->files++;
@@ -629,7 +608,7 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
     }
   }
   eddi_registers_free(&registers);
-  hl__runs_free(&runs);
+  hashline__runs_free(&runs);
   eddi_edit_txn_free(&txn);
   return rc;
 }

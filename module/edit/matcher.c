@@ -21,6 +21,12 @@ void eddi_lines_split(const char *text, size_t len, EddiLineList *out, bool *fin
   if (final_newline) *final_newline = len > 0 && text[len - 1] == '\n';
 }
 
+size_t eddi_lines_count(const char *text, size_t len) {
+  size_t lines = 0;
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  return lines + (len && text[len - 1] != '\n');
+}
+
 static bool line__same(const EddiLine *a, const EddiLine *b) {
   return a->len == b->len && memcmp(a->bytes, b->bytes, a->len) == 0;
 }

@@ -36,6 +36,8 @@ typedef Array(EddiLine) EddiLineList;
 /* Split text into lines, borrowing from it. A final '\n' does not start an
  * empty last line; *final_newline (may be NULL) says whether there was one. */
 void eddi_lines_split(const char *text, size_t len, EddiLineList *out, bool *final_newline);
+/* The lines text spans: its newlines, plus one for an unterminated last line. */
+size_t eddi_lines_count(const char *text, size_t len);
 
 /* ---------------------------------------------------------------- hunks */
 

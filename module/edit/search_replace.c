@@ -14,12 +14,23 @@
 
 #include <ctype.h>
 
+/* How much of a body is looked at to tell SEARCH/REPLACE blocks from
+ * <change> blocks: the first marker comes within the first few lines. */
+#define SEARCH_REPLACE_SNIFF_BYTES 4096
+/* How much of a stray marker line a Fail quotes: the marker and its word. */
+#define SEARCH_REPLACE_MARKER_QUOTE 20
+/* The longest XML entity decoded ("&#x10FFFF;" with room to spare); a '&'
+ * without a ';' this close is kept as it is. */
+#define XML_ENTITY_MAX 12
+/* Room for "<tag" and "</tag>" of the few tags file.update knows. */
+#define XML_TAG_MAX 32
+
 /* ---------------------------------------------------------------- one block */
 
 /* Replace old (its lines) by new in *text; what names the block. */
-static int sr__apply_block(StrBuf *text, const char *path, const char *old_text, size_t old_len,
-                           const char *new_text, size_t new_len, const char *what,
-                           EddiError *err) {
+static int search_replace__apply_block(StrBuf *text, const char *path, const char *old_text,
+                                       size_t old_len, const char *new_text, size_t new_len,
+                                       const char *what, EddiError *err) {
   EddiLineList file = {0}, old_lines = {0}, new_lines = {0};
   bool final_newline;
   eddi_lines_split(text->data ? text->data : "", text->len, &file, &final_newline);
@@ -49,12 +60,12 @@ static int sr__apply_block(StrBuf *text, const char *path, const char *old_text,
 }
 
 /* The text a block starts from: an earlier block's result or the file. */
-static StrBuf *sr__current(EddiEditFile *file) {
+static StrBuf *search_replace__current(EddiEditFile *file) {
   if (file->action != EDIT_WRITE) eddi_edit_file_write(file, file->text.data, file->text.len);
   return &file->result;
 }
 
-static void sr__report(EddiEditTxn *txn, EddiEditReport *report) {
+static void search_replace__report(EddiEditTxn *txn, EddiEditReport *report) {
   for (size_t i = 0; i < txn->files.len; i++) {
     EddiEditFile *file = txn->files.items[i];
     if (file->action != EDIT_WRITE) continue;
@@ -70,7 +81,7 @@ static void sr__report(EddiEditTxn *txn, EddiEditReport *report) {
 }
 
 /* Files whose new text equals the old are not written; all of them: no change. */
-static bool sr__drop_unchanged(EddiEditTxn *txn) {
+static bool search_replace__drop_unchanged(EddiEditTxn *txn) {
   bool any = false;
   for (size_t i = 0; i < txn->files.len; i++) {
     EddiEditFile *file = txn->files.items[i];
@@ -84,8 +95,8 @@ static bool sr__drop_unchanged(EddiEditTxn *txn) {
   return !any;
 }
 
-static int sr__finish(EddiEditTxn *txn, EddiEditReport *report, EddiError *err) {
-  if (sr__drop_unchanged(txn)) {
+static int search_replace__finish(EddiEditTxn *txn, EddiEditReport *report, EddiError *err) {
+  if (search_replace__drop_unchanged(txn)) {
     report->no_change = true;
     for (size_t i = 0; i < txn->files.len; i++) {
       char tag[5];
@@ -95,17 +106,27 @@ static int sr__finish(EddiEditTxn *txn, EddiEditReport *report, EddiError *err) 
     }
     return 0;
   }
-  int rc = eddi_edit_txn_commit(txn, err);
-  if (rc == 0) sr__report(txn, report);
+  int rc = eddi_edit_txn_commit(txn, report, err);
+  if (rc == 0) search_replace__report(txn, report);
+  return rc;
+}
+
+/* A transaction for the one file path names, which must not be a folder. */
+static int search_replace__open(EddiEditTxn *txn, EddiEngine *engine, EddiSession *session,
+                                const char *path, EddiEditFile **file, EddiError *err) {
+  eddi_edit_txn_init(txn, engine, session);
+  int rc = eddi_edit_txn_file(txn, path, file, err);
+  if (rc == 0 && (*file)->is_dir)
+    rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory: %s", (*file)->rel);
   return rc;
 }
 
 /* ---------------------------------------------------------------- SEARCH/REPLACE */
 
-typedef enum { MARK_NONE, MARK_SEARCH, MARK_DIVIDER, MARK_REPLACE } SrMarker;
+typedef enum { MARK_NONE, MARK_SEARCH, MARK_DIVIDER, MARK_REPLACE } SearchReplaceMarker;
 
 /* Marker lines are 5 to 9 '<', '=' or '>' (then SEARCH / REPLACE). */
-static SrMarker sr__marker(EddiLine line) {
+static SearchReplaceMarker search_replace__marker(EddiLine line) {
   while (line.len && isspace((unsigned char)line.bytes[line.len - 1])) line.len--;
   if (!line.len) return MARK_NONE;
   char c = line.bytes[0];
@@ -122,20 +143,20 @@ static SrMarker sr__marker(EddiLine line) {
   return MARK_NONE;
 }
 
-static bool sr__fence(EddiLine line) {
+static bool search_replace__fence(EddiLine line) {
   while (line.len && isspace((unsigned char)*line.bytes)) line.bytes++, line.len--;
   return line.len >= 3 && memcmp(line.bytes, "```", 3) == 0;
 }
 
 bool eddi_edit_is_search_replace(const char *body, size_t len) {
   EddiLineList lines = {0};
-  eddi_lines_split(body, EDDI_MIN(len, (size_t)4096), &lines, NULL);
+  eddi_lines_split(body, EDDI_MIN(len, (size_t)SEARCH_REPLACE_SNIFF_BYTES), &lines, NULL);
   bool found = false;
   for (size_t i = 0, seen = 0; i < lines.len && seen < 4 && !found; i++) {
     EddiLine l = lines.items[i];
     if (!l.len) continue;
     seen++;
-    found = sr__marker(l) == MARK_SEARCH;
+    found = search_replace__marker(l) == MARK_SEARCH;
   }
   array_free(&lines);
   return found;
@@ -143,7 +164,7 @@ bool eddi_edit_is_search_replace(const char *body, size_t len) {
 
 /* The file a block is for: the line before it (or before its fence), with
  * Markdown decoration taken off. */
-static char *sr__file_name(EddiLine line) {
+static char *search_replace__file_name(EddiLine line) {
   while (line.len && (isspace((unsigned char)*line.bytes) || *line.bytes == '`' ||
                       *line.bytes == '*' || *line.bytes == '#'))
     line.bytes++, line.len--;
@@ -165,11 +186,12 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
   size_t blocks = 0, after_last = 0; /* first line after the previous block */
   int rc = 0;
   for (size_t i = 0; i < lines.len && rc == 0; i++) {
-    SrMarker mark = sr__marker(lines.items[i]);
+    SearchReplaceMarker mark = search_replace__marker(lines.items[i]);
     if (mark == MARK_DIVIDER || mark == MARK_REPLACE) {
-      rc = eddi_error_set(err, EDDI_EINVAL, "line %zu: '%.*s' outside a SEARCH/REPLACE block",
-                          i + 1, (int)EDDI_MIN(lines.items[i].len, (size_t)20),
-                          lines.items[i].bytes);
+      rc =
+          eddi_error_set(err, EDDI_EINVAL, "line %zu: '%.*s' outside a SEARCH/REPLACE block", i + 1,
+                         (int)EDDI_MIN(lines.items[i].len, (size_t)SEARCH_REPLACE_MARKER_QUOTE),
+                         lines.items[i].bytes);
       eddi_error_hint(err, "A block is <<<<<<< SEARCH, the old lines, =======, the new lines, "
                            ">>>>>>> REPLACE");
       break;
@@ -177,14 +199,14 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
     if (mark != MARK_SEARCH) continue;
     /* The file name: the nearest line above that is not a fence. */
     for (size_t k = i; k-- > after_last;) {
-      if (sr__fence(lines.items[k]) || !lines.items[k].len) continue;
-      char *name = sr__file_name(lines.items[k]);
+      if (search_replace__fence(lines.items[k]) || !lines.items[k].len) continue;
+      char *name = search_replace__file_name(lines.items[k]);
       if (name) eddi_free(current_path), current_path = name;
       break;
     }
     size_t divider = 0, end = 0;
     for (size_t k = i + 1; k < lines.len && !end; k++) {
-      SrMarker m = sr__marker(lines.items[k]);
+      SearchReplaceMarker m = search_replace__marker(lines.items[k]);
       if (m == MARK_DIVIDER && !divider) divider = k;
       else if (m == MARK_REPLACE && divider) end = k;
       else if (m == MARK_SEARCH) break;
@@ -212,7 +234,7 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
     EddiEditFile *file;
     rc = eddi_edit_txn_file(&txn, current_path, &file, err);
     if (rc < 0) break;
-    char what[64];
+    char what[EDDI_EDIT_WHAT_MAX];
     snprintf(what, sizeof what, "SEARCH/REPLACE block %zu", blocks);
     bool exists = file->exists || file->action == EDIT_WRITE;
     if (file->is_dir) {
@@ -231,9 +253,9 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
       rc = eddi_error_set(err, EDDI_ENOENT, "File not found: %s (%s)", file->rel, what);
       eddi_error_hint(err, "To create it, leave the SEARCH part empty");
     } else {
-      rc = sr__apply_block(sr__current(file), file->rel, old_start,
-                           (size_t)(old_end - old_start), new_start,
-                           (size_t)(new_end - new_start), what, err);
+      rc = search_replace__apply_block(search_replace__current(file), file->rel, old_start,
+                                       (size_t)(old_end - old_start), new_start,
+                                       (size_t)(new_end - new_start), what, err);
     }
     after_last = end + 1;
     i = end;
@@ -243,7 +265,7 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
     eddi_error_hint(err, "A block is <<<<<<< SEARCH, the old lines, =======, the new lines, "
                          ">>>>>>> REPLACE");
   }
-  if (rc == 0) rc = sr__finish(&txn, report, err);
+  if (rc == 0) rc = search_replace__finish(&txn, report, err);
   eddi_free(current_path);
   eddi_edit_txn_free(&txn);
   array_free(&lines);
@@ -268,7 +290,7 @@ static int xml__decode(const char *p, size_t len, StrBuf *out, EddiError *err) {
       eddi_strbuf_putc(out, *p++);
       continue;
     }
-    const char *semi = memchr(p, ';', (size_t)EDDI_MIN(end - p, 12));
+    const char *semi = memchr(p, ';', (size_t)EDDI_MIN(end - p, XML_ENTITY_MAX));
     static const struct { const char *name; char c; } named[] = {
         {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}};
     bool done = false;
@@ -281,12 +303,14 @@ static int xml__decode(const char *p, size_t len, StrBuf *out, EddiError *err) {
       }
     }
     if (!done && semi && p[1] == '#') {
-      unsigned long cp = p[2] == 'x' || p[2] == 'X' ? strtoul(p + 3, NULL, 16) : strtoul(p + 2, NULL, 10);
+      unsigned long cp =
+          p[2] == 'x' || p[2] == 'X' ? strtoul(p + 3, NULL, 16) : strtoul(p + 2, NULL, 10);
       if (cp > 0 && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
         char u[4];
         size_t n;
         if (cp < 0x80) u[0] = (char)cp, n = 1;
-        else if (cp < 0x800) u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+        else if (cp < 0x800)
+          u[0] = (char)(0xC0 | cp >> 6), u[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
         else if (cp < 0x10000)
           u[0] = (char)(0xE0 | cp >> 12), u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
           u[2] = (char)(0x80 | (cp & 0x3F)), n = 3;
@@ -307,7 +331,7 @@ static int xml__decode(const char *p, size_t len, StrBuf *out, EddiError *err) {
  * and "</tag>". */
 static bool xml__element(const char *p, const char *end, const char *tag, const char **inner,
                          const char **inner_end, const char **after) {
-  char open[32], close[32];
+  char open[XML_TAG_MAX], close[XML_TAG_MAX];
   snprintf(open, sizeof open, "<%s", tag);
   snprintf(close, sizeof close, "</%s>", tag);
   size_t on = strlen(open);
@@ -356,10 +380,8 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
                           const char *content, size_t len, EddiEditReport *report,
                           EddiError *err) {
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
   EddiEditFile *file;
-  int rc = eddi_edit_txn_file(&txn, path, &file, err);
-  if (rc == 0 && file->is_dir) rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory: %s", file->rel);
+  int rc = search_replace__open(&txn, engine, session, path, &file, err);
   const char *end = content + len;
   bool has_changes = memmem(content, len, "<change", 7) != NULL;
   if (rc == 0 && !has_changes) {
@@ -387,7 +409,7 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
     }
     count++;
     const char *o, *o_end, *m, *m_end, *ignored;
-    char what[64];
+    char what[EDDI_EDIT_WHAT_MAX];
     snprintf(what, sizeof what, "<change> %zu", count);
     if (!xml__element(inner, inner_end, "original", &o, &o_end, &ignored) ||
         !xml__element(inner, inner_end, "modified", &m, &m_end, &ignored)) {
@@ -412,15 +434,15 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
         rc = eddi_error_set(err, EDDI_ENOENT, "File not found: %s (%s)", file->rel, what);
         eddi_error_hint(err, "To create it, send the content without <change> blocks");
       } else {
-        rc = sr__apply_block(sr__current(file), file->rel, original.data, original.len,
-                             modified.data, modified.len, what, err);
+        rc = search_replace__apply_block(search_replace__current(file), file->rel, original.data,
+                                         original.len, modified.data, modified.len, what, err);
       }
     }
     eddi_strbuf_free(&original);
     eddi_strbuf_free(&modified);
     p = after;
   }
-  if (rc == 0) rc = sr__finish(&txn, report, err);
+  if (rc == 0) rc = search_replace__finish(&txn, report, err);
   eddi_edit_txn_free(&txn);
   return rc;
 }
@@ -428,8 +450,8 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
 /* ---------------------------------------------------------------- replace mode */
 
 /* Byte offsets of old in text (up to max). */
-static size_t rp__occurrences(const char *text, size_t len, const char *old, size_t old_len,
-                              size_t *first, size_t *lines, size_t max) {
+static size_t replace__occurrences(const char *text, size_t len, const char *old, size_t old_len,
+                                   size_t *first, size_t *lines, size_t max) {
   size_t count = 0;
   for (const char *p = text; old_len && (p = memmem(p, (size_t)(text + len - p), old, old_len));
        p += old_len) {
@@ -448,14 +470,12 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
                       const EddiReplaceEdit *edits, size_t count, EddiEditReport *report,
                       EddiError *err) {
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
   EddiEditFile *file;
-  int rc = eddi_edit_txn_file(&txn, path, &file, err);
-  if (rc == 0 && file->is_dir) rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory: %s", file->rel);
+  int rc = search_replace__open(&txn, engine, session, path, &file, err);
   if (rc == 0 && count == 0) rc = eddi_error_set(err, EDDI_EINVAL, "No edits given");
   for (size_t i = 0; i < count && rc == 0; i++) {
     const EddiReplaceEdit *e = &edits[i];
-    char what[32];
+    char what[EDDI_EDIT_WHAT_MAX];
     snprintf(what, sizeof what, "edit %zu", i + 1);
     bool exists = file->exists || file->action == EDIT_WRITE;
     if (e->old_len == 0) {
@@ -473,10 +493,10 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
       eddi_error_hint(err, "To create it, give an empty old_string");
       break;
     }
-    StrBuf *text = sr__current(file);
+    StrBuf *text = search_replace__current(file);
     size_t first = 0, lines[EDDI_MATCH_CANDIDATES_MAX];
-    size_t found = rp__occurrences(text->data, text->len, e->old_string, e->old_len, &first,
-                                   lines, EDDI_MATCH_CANDIDATES_MAX);
+    size_t found = replace__occurrences(text->data, text->len, e->old_string, e->old_len, &first,
+                                        lines, EDDI_MATCH_CANDIDATES_MAX);
     if (found == 1 || (found > 1 && e->replace_all)) {
       StrBuf out = {0};
       eddi_strbuf_puts(&out, "");
@@ -508,11 +528,11 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
                         lines[0], lines[1], found - 2);
     } else {
       /* Not there byte for byte: the tolerant matcher on whole lines. */
-      rc = sr__apply_block(text, file->rel, e->old_string, e->old_len, e->new_string,
-                           e->new_len, what, err);
+      rc = search_replace__apply_block(text, file->rel, e->old_string, e->old_len, e->new_string,
+                                       e->new_len, what, err);
     }
   }
-  if (rc == 0) rc = sr__finish(&txn, report, err);
+  if (rc == 0) rc = search_replace__finish(&txn, report, err);
   eddi_edit_txn_free(&txn);
   return rc;
 }

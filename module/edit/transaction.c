@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "core/merge.h"
+#include "edit/edit_state.h"
+#include "edit/matcher.h"
 
 void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session) {
   memset(self, 0, sizeof *self);
@@ -14,7 +17,7 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
   self->session = session;
 }
 
-static void txn__file_free(EddiEditFile *file) {
+static void transaction__file_free(EddiEditFile *file) {
   eddi_free(file->rel);
   eddi_free(file->abs);
   eddi_strbuf_free(&file->raw);
@@ -24,60 +27,58 @@ static void txn__file_free(EddiEditFile *file) {
 }
 
 void eddi_edit_txn_free(EddiEditTxn *self) {
-  for (size_t i = 0; i < self->files.len; i++) txn__file_free(self->files.items[i]);
+  for (size_t i = 0; i < self->files.len; i++) transaction__file_free(self->files.items[i]);
   array_free(&self->files);
 }
 
 /* ---------------------------------------------------------------- loading */
 
-/* Read the file at abs as it is on disk into file (raw, decoded text,
- * format, mode); a missing file leaves exists false. */
-static int txn__read_disk(EddiEditFile *file, size_t max_bytes, EddiError *err) {
-  struct stat st;
-  if (stat(file->abs, &st) < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) {
-      mode_t mask = umask(0);
-      umask(mask);
-      file->mode = 0666 & ~mask;
-      return 0;
-    }
-    return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    file->is_dir = true;
+/* Read the file at rel as it is on disk into file (raw, decoded text,
+ * format, mode, stamp), resolved beneath the workspace root; a missing file
+ * leaves exists false, a folder sets is_dir. The replies name the file: a
+ * transaction may hold several. */
+static int transaction__read_disk(EddiEditFile *file, int root_fd, size_t max_bytes,
+                                  EddiError *err) {
+  int fd;
+  EddiError open_err;
+  int rc = eddi_fs_open(root_fd, file->rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, &fd, &open_err);
+  if (rc == EDDI_ENOENT) {
+    mode_t mask = umask(0);
+    umask(mask);
+    file->mode = 0666 & ~mask;
     return 0;
   }
-  if (!S_ISREG(st.st_mode))
-    return eddi_error_set(err, EDDI_EINVAL, "Not a regular file: %s", file->rel);
-  if ((size_t)st.st_size > max_bytes)
-    return eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s (%lld bytes, limit %zu)",
-                          file->rel, (long long)st.st_size, max_bytes);
-  int fd = open(file->abs, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
-  file->exists = true;
-  file->mode = st.st_mode & 07777;
-  eddi_strbuf_puts(&file->raw, "");
-  char buf[65536];
-  ssize_t n;
-  int rc = 0;
-  while ((n = read(fd, buf, sizeof buf)) > 0) {
-    if (file->raw.len + (size_t)n > max_bytes) {
-      rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s", file->rel);
-      break;
-    }
-    eddi_strbuf_append(&file->raw, buf, (size_t)n);
+  if (rc < 0) {
+    if (rc == EDDI_EPATH) return eddi_error_set(err, rc, "%s", open_err.what);
+    return eddi_error_set(err, rc, "Cannot read %s: %s", file->rel, open_err.what);
   }
-  if (n < 0) rc = eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) < 0) {
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
+  } else if (S_ISDIR(st.st_mode)) {
+    file->is_dir = true;
+  } else if (!S_ISREG(st.st_mode)) {
+    rc = eddi_error_set(err, EDDI_EINVAL, "Not a regular file: %s", file->rel);
+  } else if ((size_t)st.st_size > max_bytes) {
+    rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s (%lld bytes, limit %zu)",
+                        file->rel, (long long)st.st_size, max_bytes);
+  } else {
+    file->mode = st.st_mode & 07777;
+    EddiError read_err;
+    rc = eddi_fs_stamp_fd(fd, max_bytes, &file->stamp, &file->raw, &read_err);
+    if (rc == EDDI_ETOOBIG) rc = eddi_error_set(err, rc, "File too large: %s", file->rel);
+    else if (rc < 0) rc = eddi_error_set(err, rc, "Cannot read %s: %s", file->rel, read_err.what);
+  }
   close(fd);
-  if (rc == 0) {
-    eddi_strbuf_puts(&file->text, "");
-    rc = eddi_disk_decode(file->raw.data, file->raw.len, &file->format, &file->text, err);
-    if (rc < 0) {
-      char what[EDDI_ERROR_MAX];
-      snprintf(what, sizeof what, "%s", err->what);
-      eddi_error_set(err, rc, "%s: %s", file->rel, what);
-    }
+  if (rc < 0 || file->is_dir) return rc;
+  file->exists = true;
+  eddi_strbuf_puts(&file->raw, "");
+  eddi_strbuf_puts(&file->text, "");
+  rc = eddi_disk_decode(file->raw.data, file->raw.len, &file->format, &file->text, err);
+  if (rc < 0) {
+    char what[EDDI_ERROR_MAX];
+    snprintf(what, sizeof what, "%s", err->what);
+    eddi_error_set(err, rc, "%s: %s", file->rel, what);
   }
   return rc;
 }
@@ -119,10 +120,11 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
       eddi_free(copy);
     }
   } else {
-    rc = txn__read_disk(entry, self->engine->config.max_file_bytes, err);
+    rc = transaction__read_disk(entry, self->engine->root_fd, self->engine->config.max_file_bytes,
+                                 err);
   }
   if (rc < 0) {
-    txn__file_free(entry);
+    transaction__file_free(entry);
     return rc;
   }
   array_push(&self->files, entry);
@@ -144,15 +146,8 @@ void eddi_edit_file_delete(EddiEditFile *self) {
 
 /* ---------------------------------------------------------------- commit */
 
-/* Lines a text holds, counting an unterminated last one. */
-static size_t txn__lines(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
-}
-
 /* For Summary: the changed middle of the two texts, as lines removed and added. */
-static void txn__record(EddiEditTxn *self, const EddiEditFile *file) {
+static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   if (!self->session) return;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
@@ -163,13 +158,13 @@ static void txn__record(EddiEditTxn *self, const EddiEditFile *file) {
   while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail]) tail++;
   while (tail && a[n - tail] != '\n' && tail < n - head) tail--;
   eddi_session_record_save(self->session, file->rel, !file->exists,
-                           txn__lines(b + head, m - head - tail),
-                           txn__lines(a + head, n - head - tail));
+                           eddi_lines_count(b + head, m - head - tail),
+                           eddi_lines_count(a + head, n - head - tail));
 }
 
 /* Put text into an open document as one replacement of the part that
  * differs, then save it. */
-static int txn__write_doc(EddiEditFile *file, EddiError *err) {
+static int transaction__write_doc(EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
@@ -196,32 +191,121 @@ static int txn__write_doc(EddiEditFile *file, EddiError *err) {
   return rc;
 }
 
-static int txn__write_disk(EddiEditFile *file, EddiError *err) {
-  StrBuf raw = {0};
+/* How many times a write merges a change made on disk meanwhile and tries
+ * again, before it gives up on a file that keeps changing (a file appended
+ * to every few milliseconds needs a few). */
+#define TRANSACTION_MERGE_TRIES 64
+
+/* Write raw over file's disk file, expected to be as stamped. A change
+ * made on disk meanwhile is merged with eddi's (against what was read) and
+ * written again; a change that overlaps eddi's is refused. */
+static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEditReport *report,
+                                   EddiError *err) {
+  StrBuf raw = {0}, merged = {0}, base = {0};
   eddi_strbuf_puts(&raw, "");
+  /* What raw was derived from: the bytes read, then each disk text merged onto. */
+  eddi_strbuf_append(&base, file->raw.data ? file->raw.data : "", file->raw.len);
   eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len, file->format,
                    &raw);
-  int rc = eddi_disk_write_atomic(file->abs, raw.data, raw.len, file->mode, err);
+  size_t max_bytes = self->engine->config.max_file_bytes;
+  EddiFileStamp expected = file->stamp;
+  EddiFsConflict conflict = {0};
+  int rc = EDDI_ESTALE;
+  int tries = 0;
+  for (; rc == EDDI_ESTALE && tries < TRANSACTION_MERGE_TRIES; tries++) {
+    rc = eddi_fs_replace(self->engine->root_fd, file->rel, raw.data, raw.len, file->mode,
+                         &expected, max_bytes, &file->written, &conflict, err);
+    if (!conflict.changed) break;
+    /* The disk has someone else's change: carried over (rc 0), or to merge. */
+    EddiMergeReport merge;
+    const char *theirs = conflict.theirs.data ? conflict.theirs.data : "";
+    eddi_strbuf_clear(&merged);
+    int merged_rc = eddi_merge3(base.data ? base.data : "", base.len, raw.data, raw.len, theirs,
+                                conflict.theirs.len, &merged, &merge);
+    if (merged_rc < 0 || (!conflict.theirs_exist && file->exists)) {
+      rc = conflict.theirs_exist
+               ? eddi_error_set(err, EDDI_ESTALE,
+                                "%s changed on disk since it was read, at lines %zu:%zu, "
+                                "where this edit changes it too; nothing written",
+                                file->rel, merge.conflict_first, merge.conflict_last)
+               : eddi_error_set(err, EDDI_ESTALE,
+                                "%s was deleted on disk since it was read; nothing written",
+                                file->rel);
+      eddi_error_hint(err, "Read it again and redo the edit");
+      break;
+    }
+    if (report)
+      eddi_edit_report_warn(report, "%s changed on disk meanwhile: the edit was rebased onto it",
+                            file->rel);
+    /* What eddi now holds of the file is the merged text. */
+    EddiFileFormat format;
+    EddiError ignored;
+    StrBuf decoded = {0};
+    if (eddi_disk_decode(merged.data ? merged.data : "", merged.len, &format, &decoded,
+                         &ignored) == 0) {
+      eddi_strbuf_clear(&file->result);
+      eddi_strbuf_puts(&file->result, "");
+      eddi_strbuf_append(&file->result, decoded.data ? decoded.data : "", decoded.len);
+    }
+    eddi_strbuf_free(&decoded);
+    if (rc == 0) break; /* a carried-over append: on disk already */
+    eddi_strbuf_clear(&raw);
+    eddi_strbuf_puts(&raw, "");
+    eddi_strbuf_append(&raw, merged.data ? merged.data : "", merged.len);
+    eddi_strbuf_clear(&base);
+    eddi_strbuf_append(&base, theirs, conflict.theirs.len);
+    expected = conflict.stamp;
+    rc = EDDI_ESTALE;
+  }
+  if (rc == EDDI_ESTALE && tries == TRANSACTION_MERGE_TRIES) {
+    eddi_error_set(err, rc, "%s keeps changing on disk; nothing written", file->rel);
+    eddi_error_hint(err, "Try again when it is quiet");
+  }
+  if (rc == 0) eddi_engine_note_write(self->engine, file->rel, &file->stamp, &file->written);
+  eddi_fs_conflict_free(&conflict);
   eddi_strbuf_free(&raw);
+  eddi_strbuf_free(&merged);
+  eddi_strbuf_free(&base);
+  return rc;
+}
+
+static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
+  int rc = eddi_fs_unlink(self->engine->root_fd, file->rel, &file->stamp,
+                          self->engine->config.max_file_bytes, err);
+  if (rc == EDDI_ESTALE) {
+    eddi_error_set(err, rc, "%s changed on disk since it was read; not deleted", file->rel);
+    eddi_error_hint(err, "Read it again and redo the edit");
+  }
+  if (rc == 0) {
+    EddiFileStamp gone = {0};
+    eddi_engine_note_write(self->engine, file->rel, &file->stamp, &gone);
+  }
   return rc;
 }
 
 /* Undo what commit did to file; best effort, the first error already
- * decided the reply. */
-static void txn__put_back(EddiEditFile *file) {
+ * decided the reply. A file that changed again since commit wrote it is
+ * left alone: it is someone else's now. */
+static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   EddiError ignored;
+  size_t max_bytes = self->engine->config.max_file_bytes;
   if (file->doc && file->action == EDIT_WRITE) {
     size_t done, bytes;
-    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0) eddi_doc_save(file->doc, &bytes, &ignored);
+    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
+      eddi_doc_save(file->doc, &bytes, &ignored);
   } else if (file->exists) {
-    eddi_disk_write_atomic(file->abs, file->raw.data ? file->raw.data : "", file->raw.len,
-                           file->mode, &ignored);
+    EddiFsConflict conflict = {0};
+    EddiFileStamp restored;
+    const EddiFileStamp *now = file->action == EDIT_WRITE ? &file->written : &(EddiFileStamp){0};
+    eddi_fs_replace(self->engine->root_fd, file->rel, file->raw.data ? file->raw.data : "",
+                    file->raw.len, file->mode, now, max_bytes, &restored, &conflict, &ignored);
+    eddi_fs_conflict_free(&conflict);
   } else {
-    unlink(file->abs);
+    eddi_fs_unlink(self->engine->root_fd, file->rel, &file->written, max_bytes, &ignored);
   }
 }
 
-int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err) {
+int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int rc = 0;
   for (int pass = 0; pass < 2 && rc == 0; pass++) {
     EddiEditAction action = pass == 0 ? EDIT_WRITE : EDIT_DELETE;
@@ -229,9 +313,10 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err) {
       EddiEditFile *file = self->files.items[i];
       if (file->action != action) continue;
       if (action == EDIT_WRITE) {
-        rc = file->doc ? txn__write_doc(file, err) : txn__write_disk(file, err);
-      } else if (unlink(file->abs) < 0) {
-        rc = eddi_error_set(err, EDDI_EIO, "Cannot delete %s: %s", file->rel, strerror(errno));
+        rc = file->doc ? transaction__write_doc(file, err)
+                       : transaction__write_disk(self, file, report, err);
+      } else {
+        rc = transaction__delete_disk(self, file, err);
       }
       if (rc == 0) file->done = true;
     }
@@ -239,14 +324,14 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err) {
   if (rc < 0) {
     for (size_t i = self->files.len; i-- > 0;) {
       EddiEditFile *file = self->files.items[i];
-      if (file->done) txn__put_back(file), file->done = false;
+      if (file->done) transaction__put_back(self, file), file->done = false;
     }
     return rc;
   }
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->action == EDIT_KEEP) continue;
-    txn__record(self, file);
+    transaction__record(self, file);
     /* A deleted file's document has nothing left to show. */
     if (file->action == EDIT_DELETE && file->doc && self->session) {
       eddi_session_close_doc(self->session, file->doc);

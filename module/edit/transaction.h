@@ -5,15 +5,24 @@
  * decoded disk file otherwise), computes each file's new text in memory and
  * fails with nothing written if any part is wrong. Only then does commit
  * write: open documents through eddi_doc_replace and a save, so that undo
- * and a live Emacs buffer see the edit; other files with
- * eddi_disk_write_atomic (temp file, fsync, rename), keeping their BOM, line
- * endings and mode. Deletions come last. When a write fails, the files
- * already written are put back as they were and the error is reported.
+ * and a live Emacs buffer see the edit; other files through core/fs.h
+ * (resolved beneath the workspace root; temp file, fsync, rename; checked
+ * against what was read just before and after the rename), keeping their
+ * BOM, line endings and mode. Deletions come last. When a write fails, the
+ * files already written are put back as they were and the error is
+ * reported.
+ *
+ * A file that changed on disk after it was read is merged: if eddi's change
+ * and the disk's touch different lines (core/merge.h), eddi's change is
+ * rebased onto the new disk text, written, and a warning says so; if they
+ * overlap, nothing is written and the reply names the lines.
  */
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H
 
 #include "core/disk_backend.h"
+#include "core/fs.h"
+#include "edit/edit_formats.h"
 #include "session/engine.h"
 
 typedef enum {
@@ -31,6 +40,8 @@ typedef struct {
   EddiFileFormat format;
   unsigned mode;
   StrBuf raw;    /* the bytes on disk before (disk files), to put back */
+  EddiFileStamp stamp;   /* what was read (disk files) */
+  EddiFileStamp written; /* what commit wrote */
   StrBuf text;   /* the decoded text before */
   StrBuf result; /* the decoded text after (EDIT_WRITE) */
   EddiEditAction action;
@@ -58,7 +69,8 @@ void eddi_edit_file_write(EddiEditFile *self, const char *text, size_t len);
 void eddi_edit_file_delete(EddiEditFile *self);
 
 /* Write every EDIT_WRITE file, then delete every EDIT_DELETE one; on a
- * failure put back what was done and return the error. */
-int eddi_edit_txn_commit(EddiEditTxn *self, EddiError *err);
+ * failure put back what was done and return the error. A rebase onto a
+ * change made on disk is said in report's warnings (report may be NULL). */
+int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err);
 
 #endif

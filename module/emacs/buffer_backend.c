@@ -1,32 +1,22 @@
 /* buffer_backend.c - documents backed by live Emacs buffers; see
  * buffer_backend.h.
  *
- * The disk is still read here, in C, for three things Emacs would do
- * differently from the headless engine: refusing binary and non-UTF-8 files
- * (Emacs would guess a coding system), choosing the coding system that keeps
- * a BOM and CRLF endings exactly as found, and detecting a file changed on
- * disk by content rather than by modification time (two writes in the same
- * clock tick share a time stamp).
+ * The disk is read by the engine, not by Emacs, for three things Emacs
+ * would do differently from the headless engine: refusing binary and
+ * non-UTF-8 files (Emacs would guess a coding system), choosing the coding
+ * system that keeps a BOM and CRLF endings exactly as found, and detecting
+ * a file changed on disk by content rather than by modification time (two
+ * writes in the same clock tick share a time stamp).
  */
 #include "buffer_backend.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <xxhash.h>
-
-#include "core/disk_backend.h"
-#include "core/utf8.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct {
-  EddiBackend base;
   EmacsCall *call;
-  long id; /* names the buffer on the elisp side */
-  char *abs_path;
-  bool on_disk;       /* the file existed when opened or was saved since */
-  uint64_t disk_hash; /* of the raw bytes eddi last read or wrote */
-  size_t max_bytes;
+  long id;         /* names the buffer on the elisp side */
   bool needs_full; /* the mirror may be wrong: re-read the whole buffer */
 } BufferBackend;
 
@@ -80,9 +70,9 @@ bool eddi_emacs_symbols_init(emacs_env *env) {
 char *eddi_emacs_string(emacs_env *env, emacs_value value, size_t *len) {
   ptrdiff_t size = 0;
   if (!env->copy_string_contents(env, value, NULL, &size)) return NULL;
-  char *bytes = eddi_malloc((size_t)size);
-  if (!env->copy_string_contents(env, value, bytes, &size)) {
-    eddi_free(bytes);
+  char *bytes = malloc((size_t)size);
+  if (!bytes || !env->copy_string_contents(env, value, bytes, &size)) {
+    free(bytes);
     return NULL;
   }
   if (len) *len = (size_t)size - 1;
@@ -115,8 +105,8 @@ static int call__take_exit(EmacsCall *call, EddiError *err) {
     char *hint = call__nth_string(env, data, 1);
     int rc = eddi_error_set(err, EDDI_ESTATE, "%s", what ? what : "Buffer error");
     if (hint) eddi_error_hint(err, "%s", hint);
-    eddi_free(what);
-    eddi_free(hint);
+    free(what);
+    free(hint);
     return rc;
   }
   /* C-g or a throw: finish the command cleanly, then let it through. */
@@ -138,7 +128,7 @@ static int call__take_exit(EmacsCall *call, EddiError *err) {
                    : NULL;
   env->non_local_exit_clear(env);
   int rc = eddi_error_set(err, EDDI_EIO, "%s", text ? text : "Emacs error");
-  eddi_free(text);
+  free(text);
   return rc;
 }
 
@@ -157,83 +147,27 @@ int eddi_emacs_funcall(EmacsCall *call, emacs_value fn, ptrdiff_t nargs, emacs_v
 
 /* The coding system that decodes and re-encodes the file byte for byte:
  * the BOM and CRLF endings are kept by the coding system, not by eddi. */
-static const char *buffer__coding(EddiFileFormat format) {
-  if (format.bom) return format.crlf ? "utf-8-with-signature-dos" : "utf-8-with-signature-unix";
-  return format.crlf ? "utf-8-dos" : "utf-8-unix";
+static const char *buffer__coding(const EddiBackendFile *file) {
+  if (file->bom) return file->crlf ? "utf-8-with-signature-dos" : "utf-8-with-signature-unix";
+  return file->crlf ? "utf-8-dos" : "utf-8-unix";
 }
 
 /* Refuse to save over a file that moved since eddi read or wrote it, unless
  * the move was Emacs saving this very buffer (the user's C-x C-s). */
-static int buffer__check_disk(BufferBackend *self, EddiError *err) {
-  StrBuf raw = {0};
-  bool missing;
-  unsigned mode = 0;
-  EddiError read_err;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, &mode,
-                             &read_err);
-  if (!self->on_disk) {
-    rc = missing ? 0 : eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
-  } else if (missing) {
-    rc = eddi_error_set(err, EDDI_ESTALE, "File was deleted on disk since Open");
-  } else if (rc < 0) {
-    *err = read_err;
-  } else if ((mode & 0222) == 0 || access(self->abs_path, W_OK) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "File is read-only");
-  } else if (XXH3_64bits(raw.data, raw.len) != self->disk_hash) {
-    emacs_value id = self->call->env->make_integer(self->call->env, self->id);
-    emacs_value saved = sym_nil;
-    rc = eddi_emacs_funcall(self->call, sym_user_saved, 1, &id, &saved, err);
-    if (rc == 0 && !self->call->env->is_not_nil(self->call->env, saved))
-      rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
-  }
-  eddi_strbuf_free(&raw);
-  return rc;
-}
-
-/* Remember the file as it is now on disk, after a save. */
-static int buffer__note_disk(BufferBackend *self, size_t *bytes, EddiError *err) {
-  StrBuf raw = {0};
-  bool missing;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
-  if (rc == 0) {
-    *bytes = raw.len;
-    self->disk_hash = XXH3_64bits(raw.data, raw.len);
-    self->on_disk = true;
-  }
-  eddi_strbuf_free(&raw);
+static int buffer__check_disk(BufferBackend *self, EddiDoc *doc, EddiError *err) {
+  bool changed;
+  int rc = eddi_doc_file_check(doc, &changed, err);
+  if (rc < 0 || !changed) return rc;
+  emacs_env *env = self->call->env;
+  emacs_value id = env->make_integer(env, self->id);
+  emacs_value saved = sym_nil;
+  rc = eddi_emacs_funcall(self->call, sym_user_saved, 1, &id, &saved, err);
+  if (rc == 0 && !env->is_not_nil(env, saved))
+    rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
   return rc;
 }
 
 /* ---------------------------------------------------------------- mirror */
-
-/* Text from the buffer must be what the engine can hold. */
-static int buffer__check_text(const char *text, size_t len, EddiError *err) {
-  size_t valid = eddi_utf8_valid_prefix(text, len);
-  if (valid != len)
-    return eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
-  return 0;
-}
-
-/* Mirror the replacement of bytes [start, end) by text, trimmed to what
- * really differs, so the cursor and marks outside it stay where they were
- * and an edit that changed nothing (typed, then undone) costs no history. */
-static void buffer__mirror(EddiDoc *doc, size_t start, size_t end, const char *text,
-                           size_t len) {
-  size_t old_len = end - start;
-  char *old = eddi_text_dup(&doc->text, start, end);
-  size_t prefix = 0, suffix = 0;
-  while (prefix < old_len && prefix < len && old[prefix] == text[prefix]) prefix++;
-  while (suffix < old_len - prefix && suffix < len - prefix &&
-         old[old_len - 1 - suffix] == text[len - 1 - suffix])
-    suffix++;
-  /* Keep the cut on character boundaries (text is NUL-terminated). */
-  while (prefix > 0 && (text[prefix] & 0xC0) == 0x80) prefix--;
-  while (suffix > 0 && (text[len - suffix] & 0xC0) == 0x80) suffix--;
-  if (prefix != old_len || prefix != len)
-    eddi_doc_external_replace(doc, start + prefix, end - suffix, text + prefix,
-                              len - prefix - suffix);
-  eddi_free(old);
-}
 
 /* Apply the changes [[BEG OLD-LEN TEXT]...] (characters) in order; false
  * when one does not fit the mirror (then the whole text is asked for). */
@@ -248,29 +182,24 @@ static bool buffer__apply_changes(BufferBackend *self, EddiDoc *doc, emacs_value
     size_t len = 0;
     char *text = eddi_emacs_string(env, env->vec_get(env, change, 2), &len);
     bool fits = text && beg >= 0 && old_chars >= 0 &&
-                (size_t)(beg + old_chars) <= doc->text.chars &&
-                buffer__check_text(text, len, err) == 0;
-    if (fits) {
-      size_t start = eddi_text_byte_offset(&doc->text, (size_t)beg);
-      size_t end = eddi_text_byte_offset(&doc->text, (size_t)(beg + old_chars));
-      buffer__mirror(doc, start, end, text, len);
-    }
-    eddi_free(text);
+                eddi_doc_mirror(doc, (size_t)beg, (size_t)beg + (size_t)old_chars, text, len,
+                                err) == 0;
+    free(text);
     if (!fits) return false;
   }
   return env->non_local_exit_check(env) == emacs_funcall_exit_return;
 }
 
 /* Ask the buffer what changed since the last sync and mirror it. */
-static int buffer__sync(EddiBackend *base, EddiDoc *doc, EddiError *err) {
-  BufferBackend *self = (BufferBackend *)base;
+static int buffer__sync(void *backend, EddiDoc *doc, EddiError *err) {
+  BufferBackend *self = backend;
   emacs_env *env = self->call->env;
   if (!env) return eddi_error_set(err, EDDI_ESTATE, "Emacs is not available");
   for (int attempt = 0; attempt < 2; attempt++) {
     emacs_value args[3] = {env->make_integer(env, self->id),
-                           env->make_integer(env, (intmax_t)doc->text.chars),
+                           env->make_integer(env, (intmax_t)eddi_doc_char_count(doc)),
                            self->needs_full ? sym_t : sym_nil};
-    emacs_value change;
+    emacs_value change = NULL; /* set when the call returns */
     int rc = eddi_emacs_funcall(self->call, sym_sync, 3, args, &change, err);
     if (rc < 0) return rc;
     if (!env->is_not_nil(env, change)) return 0;
@@ -280,12 +209,9 @@ static int buffer__sync(EddiBackend *base, EddiDoc *doc, EddiError *err) {
       size_t len;
       char *text = eddi_emacs_string(env, change, &len);
       if (!text) return call__take_exit(self->call, err);
-      rc = buffer__check_text(text, len, err);
-      if (rc == 0) {
-        buffer__mirror(doc, 0, eddi_text_len(&doc->text), text, len);
-        self->needs_full = false;
-      }
-      eddi_free(text);
+      rc = eddi_doc_mirror(doc, 0, eddi_doc_char_count(doc), text, len, err);
+      if (rc == 0) self->needs_full = false;
+      free(text);
       return rc;
     }
     if (buffer__apply_changes(self, doc, change, err)) {
@@ -299,11 +225,11 @@ static int buffer__sync(EddiBackend *base, EddiDoc *doc, EddiError *err) {
   return eddi_error_set(err, EDDI_ESTATE, "Buffer out of step with eddi");
 }
 
-/* ---------------------------------------------------------------- vtable */
+/* ---------------------------------------------------------------- operations */
 
-static int buffer__replace(EddiBackend *base, size_t start_char, size_t end_char,
-                           const char *text, size_t len, EddiError *err) {
-  BufferBackend *self = (BufferBackend *)base;
+static int buffer__replace(void *backend, size_t start_char, size_t end_char, const char *text,
+                           size_t len, EddiError *err) {
+  BufferBackend *self = backend;
   emacs_env *env = self->call->env;
   if (!env) return eddi_error_set(err, EDDI_ESTATE, "Emacs is not available");
   emacs_value args[4] = {env->make_integer(env, self->id),
@@ -315,41 +241,28 @@ static int buffer__replace(EddiBackend *base, size_t start_char, size_t end_char
   return eddi_emacs_funcall(self->call, sym_replace, 4, args, NULL, err);
 }
 
-static int buffer__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
-  BufferBackend *self = (BufferBackend *)base;
+static int buffer__save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err) {
+  BufferBackend *self = backend;
   /* Save writes the buffer: the mirror must match what will be written. */
-  int rc = buffer__sync(base, doc, err);
-  if (rc == 0) rc = buffer__check_disk(self, err);
+  int rc = buffer__sync(self, doc, err);
+  if (rc == 0) rc = buffer__check_disk(self, doc, err);
   if (rc < 0) return rc;
   emacs_value id = self->call->env->make_integer(self->call->env, self->id);
   rc = eddi_emacs_funcall(self->call, sym_save, 1, &id, NULL, err);
-  if (rc == 0) rc = buffer__note_disk(self, bytes, err);
+  if (rc == 0) rc = eddi_doc_file_saved(doc, bytes, err);
   return rc;
 }
 
-static int buffer__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
-  BufferBackend *self = (BufferBackend *)base;
-  if (!self->on_disk) return 0;
-  StrBuf raw = {0};
-  bool missing;
-  int rc = eddi_disk_read(self->abs_path, self->max_bytes, &raw, &missing, NULL, err);
-  EddiFileFormat format;
-  if (missing) rc = 0;
-  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
-  eddi_strbuf_free(&raw);
-  return rc;
-}
-
-static void buffer__end_group(EddiBackend *base) {
-  BufferBackend *self = (BufferBackend *)base;
+static void buffer__end_group(void *backend) {
+  BufferBackend *self = backend;
   if (!self->call->env) return;
   emacs_value id = self->call->env->make_integer(self->call->env, self->id);
   EddiError ignored;
   eddi_emacs_funcall(self->call, sym_end_group, 1, &id, NULL, &ignored);
 }
 
-static void buffer__destroy(EddiBackend *base) {
-  BufferBackend *self = (BufferBackend *)base;
+static void buffer__destroy(void *backend) {
+  BufferBackend *self = backend;
   /* From a finalizer there is no env: the elisp side then keeps a stale
    * entry for the id, which names a buffer eddi no longer edits. */
   if (self->call->env) {
@@ -357,74 +270,52 @@ static void buffer__destroy(EddiBackend *base) {
     EddiError ignored;
     eddi_emacs_funcall(self->call, sym_release, 1, &id, NULL, &ignored);
   }
-  eddi_free(self->abs_path);
-  eddi_free(self);
+  free(self);
 }
 
-static const EddiBackendVtable buffer_vtable = {
-    .name = "emacs",
+static const EddiBackendOps buffer_ops = {
     .replace = buffer__replace,
     .sync = buffer__sync,
     .save = buffer__save,
-    .saved_text = buffer__saved_text,
     .end_group = buffer__end_group,
     .destroy = buffer__destroy,
 };
 
-long eddi_emacs_backend_id(const EddiBackend *backend) {
-  if (!backend || backend->vtable != &buffer_vtable) return -1;
-  return ((const BufferBackend *)backend)->id;
+long eddi_emacs_backend_id(const void *backend) {
+  return backend ? ((const BufferBackend *)backend)->id : -1;
 }
 
 /* ---------------------------------------------------------------- open */
 
-int eddi_emacs_open_backend(void *context, const char *abs_path, const char *rel_path,
-                            bool create, size_t max_bytes, EddiBackend **backend,
-                            StrBuf *text, bool *is_new, EddiError *err) {
+int eddi_emacs_open_backend(void *context, const EddiBackendFile *file,
+                            const EddiBackendOps **ops, void **backend, EddiTextSink *text,
+                            EddiError *err) {
   EmacsCall *call = context;
   emacs_env *env = call->env;
   if (!env) return eddi_error_set(err, EDDI_ESTATE, "Emacs is not available");
-  StrBuf raw = {0}, decoded = {0};
-  bool missing;
-  EddiFileFormat format = {0};
-  int rc = eddi_disk_read(abs_path, max_bytes, &raw, &missing, NULL, err);
-  if (rc < 0 && !(missing && create)) goto cleanup;
-  rc = 0;
-  if (!missing) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, &decoded, err);
-  if (rc < 0) goto cleanup;
-
-  long id = buffer_next_id++;
-  emacs_value args[3] = {env->make_integer(env, id),
-                         env->make_string(env, abs_path, (ptrdiff_t)strlen(abs_path)),
-                         env->intern(env, buffer__coding(format))};
-  emacs_value content;
-  rc = eddi_emacs_funcall(call, sym_open, 3, args, &content, err);
-  if (rc < 0) goto cleanup;
-  BufferBackend *self = eddi_calloc(1, sizeof *self);
-  self->base.vtable = &buffer_vtable;
+  BufferBackend *self = calloc(1, sizeof *self);
+  if (!self) return eddi_error_set(err, EDDI_EIO, "Out of memory");
   self->call = call;
-  self->id = id;
-  self->abs_path = eddi_strdup(abs_path);
-  self->on_disk = !missing;
-  self->disk_hash = missing ? 0 : XXH3_64bits(raw.data, raw.len);
-  self->max_bytes = max_bytes;
+  self->id = buffer_next_id++;
+  emacs_value args[3] = {env->make_integer(env, self->id),
+                         env->make_string(env, file->abs_path, (ptrdiff_t)strlen(file->abs_path)),
+                         env->intern(env, buffer__coding(file))};
+  emacs_value content = NULL; /* set when the call returns */
+  int rc = eddi_emacs_funcall(call, sym_open, 3, args, &content, err);
+  if (rc < 0) {
+    free(self); /* no buffer was made for the id */
+    return rc;
+  }
   size_t len = 0;
   char *bytes = eddi_emacs_string(env, content, &len);
-  if (!bytes) rc = call__take_exit(call, err);
-  else if (len > max_bytes)
-    rc = eddi_error_set(err, EDDI_ETOOBIG, "Buffer too large (%zu bytes, limit %zu)", len,
-                        max_bytes);
-  else rc = buffer__check_text(bytes, len, err);
-  if (rc == 0) {
-    eddi_strbuf_append(text, bytes, len);
-    *is_new = missing;
-    *backend = &self->base;
-  } else {
-    buffer__destroy(&self->base);
+  if (!bytes) {
+    rc = call__take_exit(call, err);
+    buffer__destroy(self);
+    return rc;
   }
-  eddi_free(bytes);
-cleanup:
-  eddi_strbuf_free(&raw);
-  eddi_strbuf_free(&decoded);
-  return rc;
+  eddi_text_sink_append(text, bytes, len);
+  free(bytes);
+  *ops = &buffer_ops;
+  *backend = self;
+  return 0;
 }

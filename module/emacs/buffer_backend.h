@@ -13,13 +13,18 @@
  * (eddi--backend-open, -replace, -sync, -save, -end-group, -release) that
  * names the buffer by an integer id: the C side never holds a buffer object,
  * so no emacs_value outlives the call that made it.
+ *
+ * It is a backend of the public kind (eddi_backend.h): the engine reads the
+ * file before the buffer is made, keeps the save check and the saved text,
+ * and mirrors what sync reports. Memory here is the module's own (malloc),
+ * not the engine's.
  */
 #ifndef EDDI_BUFFER_BACKEND_H
 #define EDDI_BUFFER_BACKEND_H
 
 #include <emacs-module.h>
 
-#include "session/engine.h"
+#include "eddi_backend.h"
 
 /* The module call in progress. Backends reach Emacs only through it; env is
  * NULL outside a call (a garbage-collector finalizer may free documents and
@@ -38,21 +43,22 @@ typedef struct {
  * life of Emacs). Returns false when a funcall failed. */
 bool eddi_emacs_symbols_init(emacs_env *env);
 
-/* An EddiBackendOpener; context is the engine's EmacsCall. */
-int eddi_emacs_open_backend(void *context, const char *abs_path, const char *rel_path,
-                            bool create, size_t max_bytes, EddiBackend **backend,
-                            StrBuf *text, bool *is_new, EddiError *err);
+/* An EddiBackendOpen; context is the engine's EmacsCall. */
+int eddi_emacs_open_backend(void *context, const EddiBackendFile *file,
+                            const EddiBackendOps **ops, void **backend, EddiTextSink *text,
+                            EddiError *err);
 
-/* The buffer id of a document's backend, or -1 when it is not a buffer. */
-long eddi_emacs_backend_id(const EddiBackend *backend);
+/* The buffer id of a backend this opener made (eddi_engine_cursor's), or -1
+ * for NULL (a document that is not a buffer). */
+long eddi_emacs_backend_id(const void *backend);
 
 /* Call fn with args; on a non-local exit fill err (a quit or throw is put
  * aside in call) and return a negative code. */
 int eddi_emacs_funcall(EmacsCall *call, emacs_value fn, ptrdiff_t nargs, emacs_value *args,
                        emacs_value *result, EddiError *err);
 
-/* A Lisp string as a new NUL-terminated string (eddi_free); NULL when value
- * is not a string (a pending signal is left for the caller). */
+/* A Lisp string as a new NUL-terminated string (free); NULL when value is
+ * not a string (a pending signal is left for the caller). */
 char *eddi_emacs_string(emacs_env *env, emacs_value value, size_t *len);
 
 #endif

@@ -1,9 +1,11 @@
 /* eddi_module.c - eddi-module.so: the engine as an Emacs dynamic module.
  *
  * The binding is thin on purpose. An engine is a user pointer; a message goes
- * in through eddi_exec, the entry point every front end uses, and the reply
- * text comes back. The only difference from the headless build is the
- * backend opener: documents are live buffers (buffer_backend.c).
+ * in as a request (eddi_request_exec, what every transport uses) and the
+ * reply text comes back. The only difference from the headless build is the
+ * backend: documents are live buffers (buffer_backend.c). Only the public
+ * headers (eddi.h, eddi_backend.h) are seen here, and memory here is the
+ * module's own (malloc), not the engine's.
  *
  * Rules kept here (they are the module API's): every funcall and extract is
  * followed by a non-local-exit check; no emacs_value outlives the call that
@@ -14,13 +16,20 @@
  * An engine may also serve NATS (nats_bridge.c). Requests then reach Emacs
  * through a pipe process made by eddi.el and opened here with open_channel;
  * its filter takes them with eddi-module-nats-take, runs them with
- * eddi-module-exec like any other message, and answers with
- * eddi-module-nats-reply. The bridge is stopped before its engine is freed.
+ * eddi-module-exec like any other message (the engine routes them by sender
+ * and session, and names the instance in a Start's reply), and answers with
+ * eddi-module-nats-reply. While connected the engine's session events go out
+ * on NATS. The bridge is stopped before its engine is freed.
+ *
+ * No waker is set: long work runs while Emacs waits, as a plain command.
  */
 #include <emacs-module.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "buffer_backend.h"
-#include "session/engine.h"
+#include "eddi.h"
+#include "eddi_backend.h"
 #include "nats_bridge.h"
 
 /* The module is built with hidden symbols; Emacs looks up these two. */
@@ -69,10 +78,19 @@ static ModuleEngine *module__engine(emacs_env *env, emacs_value value) {
   return self;
 }
 
-/* A Lisp string argument as a new C string (eddi_free), or NULL with a signal. */
+/* A Lisp string argument as a new C string (free), or NULL with a signal. */
 static char *module__string(emacs_env *env, emacs_value value, size_t *len) {
   char *text = eddi_emacs_string(env, value, len);
-  return module__ok(env) ? text : (eddi_free(text), NULL);
+  return module__ok(env) ? text : (free(text), NULL);
+}
+
+/* An optional string argument: NULL for nil, else as module__string
+ * (*failed set when it was neither). */
+static char *module__string_or_nil(emacs_env *env, emacs_value value, bool *failed) {
+  if (!env->is_not_nil(env, value)) return NULL;
+  char *text = module__string(env, value, NULL);
+  *failed = !text;
+  return text;
 }
 
 /* End a call into the engine: re-raise a quit or throw put aside during it. */
@@ -87,32 +105,31 @@ static void module__leave(emacs_env *env, ModuleEngine *self) {
   call->env = NULL;
 }
 
-/* Run a message that came over NATS, as eddi-server would: a session it
- * starts or ends is announced, and its Start reply names this instance.
- * Returns the joined reply (eddi_free). */
-static char *module__exec_nats(ModuleEngine *self, const char *sender, const char *text,
-                               size_t len) {
-  const char *borrowed = eddi_engine_session_of(self->engine, sender);
-  char *before = borrowed ? eddi_strdup(borrowed) : NULL;
-  EddiReply reply = {0};
-  eddi_exec_reply(self->engine, sender, text, len, &reply);
-  const char *after = eddi_engine_session_of(self->engine, sender);
-  if ((before == NULL) != (after == NULL) || (before && strcmp(before, after) != 0)) {
-    if (before) eddi_nats_bridge_session_event(self->nats, false, before, sender);
-    if (after) {
-      eddi_nats_bridge_session_event(self->nats, true, after, sender);
-      eddi_nats_name_instance(&reply, text, len, eddi_nats_bridge_instance(self->nats));
-    }
+/* The replies of reply, one line each, as a Lisp string. */
+static emacs_value module__reply_string(emacs_env *env, const EddiReply *reply) {
+  size_t size = 0;
+  for (size_t i = 0; i < reply->count; i++) size += strlen(reply->items[i].text) + 1;
+  char *joined = malloc(size ? size : 1);
+  if (!joined) return module__error(env, "Out of memory");
+  size_t at = 0;
+  for (size_t i = 0; i < reply->count; i++) {
+    if (i) joined[at++] = '\n';
+    size_t n = strlen(reply->items[i].text);
+    memcpy(joined + at, reply->items[i].text, n);
+    at += n;
   }
-  eddi_free(before);
-  StrBuf joined = {0};
-  for (size_t i = 0; i < reply.count; i++) {
-    if (i) eddi_strbuf_putc(&joined, '\n');
-    eddi_strbuf_puts(&joined, reply.items[i].text);
-  }
-  eddi_reply_free(&reply);
-  if (!joined.data) eddi_strbuf_puts(&joined, "");
-  return eddi_strbuf_take(&joined);
+  emacs_value text = env->make_string(env, joined, (ptrdiff_t)at);
+  free(joined);
+  return text;
+}
+
+/* The engine started or ended a session: other instances hear of it while
+ * this Emacs serves NATS, as they do from eddi-server. */
+static void module__session_event(void *closure, const EddiSessionEvent *event) {
+  ModuleEngine *self = closure;
+  if (self->nats)
+    eddi_nats_bridge_session_event(self->nats, event->change == EDDI_SESSION_STARTED,
+                                   event->session, event->sender);
 }
 
 /* ---------------------------------------------------------------- functions */
@@ -123,7 +140,7 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
   if (!root) return NULL;
   char error[EDDI_ERROR_MAX];
   EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
-  eddi_free(root);
+  free(root);
   if (!engine) return module__error(env, error);
   /* Plain calloc: the wrapper lives until the garbage collector finalizes
    * it, so it stays out of the engine's allocation count. */
@@ -133,7 +150,8 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
     return module__error(env, "Out of memory");
   }
   self->engine = engine;
-  eddi_engine_set_backend_opener(engine, eddi_emacs_open_backend, &self->call);
+  eddi_engine_set_backend(engine, eddi_emacs_open_backend, &self->call);
+  eddi_engine_listen_sessions(engine, module__session_event, self);
   return env->make_user_ptr(env, module__finalize, self);
 }
 
@@ -156,26 +174,28 @@ static emacs_value Feddi_module_exec(emacs_env *env, ptrdiff_t nargs, emacs_valu
   ModuleEngine *self = module__engine(env, args[0]);
   if (!self) return NULL;
   if (self->call.env) return module__error(env, "eddi is already running a command");
-  char *sender = module__string(env, args[1], NULL);
+  bool via_nats = nargs > 3 && env->is_not_nil(env, args[3]), failed = false;
+  /* A NATS request may name only its session: then SENDER is nil. */
+  char *sender = via_nats ? module__string_or_nil(env, args[1], &failed)
+                          : module__string(env, args[1], NULL);
+  failed |= !via_nats && !sender;
+  char *session = !failed && nargs > 4 ? module__string_or_nil(env, args[4], &failed) : NULL;
   size_t len = 0;
-  char *text = sender ? module__string(env, args[2], &len) : NULL;
-  bool via_nats = nargs > 3 && env->is_not_nil(env, args[3]) && self->nats;
+  char *text = !failed ? module__string(env, args[2], &len) : NULL;
   emacs_value result = NULL;
-  if (text && via_nats) {
+  if (text) {
+    EddiRequest request = {.sender = sender, .session = session, .text = text, .len = len,
+                           .name_instance = via_nats};
+    EddiReply reply;
     self->call.env = env;
-    char *reply = module__exec_nats(self, sender, text, len);
-    result = env->make_string(env, reply, (ptrdiff_t)strlen(reply));
-    eddi_free(reply);
-    module__leave(env, self);
-  } else if (text) {
-    self->call.env = env;
-    char *reply = eddi_exec(self->engine, sender, text, len);
-    result = env->make_string(env, reply, (ptrdiff_t)strlen(reply));
-    eddi_string_free(reply);
+    eddi_request_exec(self->engine, &request, &reply);
+    result = module__reply_string(env, &reply);
+    eddi_reply_free(&reply);
     module__leave(env, self);
   }
-  eddi_free(sender);
-  eddi_free(text);
+  free(sender);
+  free(session);
+  free(text);
   return result;
 }
 
@@ -193,7 +213,7 @@ static emacs_value Feddi_module_session(emacs_env *env, ptrdiff_t nargs, emacs_v
   char *sender = self ? module__string(env, args[1], NULL) : NULL;
   if (!sender) return NULL;
   const char *name = eddi_engine_session_of(self->engine, sender);
-  eddi_free(sender);
+  free(sender);
   return name ? env->make_string(env, name, (ptrdiff_t)strlen(name)) : env->intern(env, "nil");
 }
 
@@ -202,14 +222,14 @@ static emacs_value Feddi_module_cursor(emacs_env *env, ptrdiff_t nargs, emacs_va
   ModuleEngine *self = module__engine(env, args[0]);
   char *sender = self ? module__string(env, args[1], NULL) : NULL;
   if (!sender) return NULL;
-  EddiSession *session = eddi_sessions_by_sender(&self->engine->sessions, sender);
-  eddi_free(sender);
-  EddiDoc *doc = session ? session->current : NULL;
-  long id = doc ? eddi_emacs_backend_id(doc->backend) : -1;
+  void *backend = NULL;
+  size_t char_index = 0;
+  bool found = eddi_engine_cursor(self->engine, sender, &backend, &char_index);
+  free(sender);
+  long id = found ? eddi_emacs_backend_id(backend) : -1;
   if (id < 0) return env->intern(env, "nil");
-  emacs_value pair[2] = {
-      env->make_integer(env, id),
-      env->make_integer(env, (intmax_t)eddi_text_char_index(&doc->text, doc->cursor))};
+  emacs_value pair[2] = {env->make_integer(env, id),
+                         env->make_integer(env, (intmax_t)char_index)};
   return env->funcall(env, env->intern(env, "cons"), 2, pair);
 }
 
@@ -229,20 +249,25 @@ static emacs_value Feddi_module_nats_connect(emacs_env *env, ptrdiff_t nargs, em
   if (instance) {
     int fd = env->open_channel(env, args[1]);
     if (module__ok(env)) {
-      NatsBridgeConfig config = {.url = url,
-                                 .instance = instance,
-                                 .max_queue = (size_t)max_queue,
-                                 .max_message_bytes = self->engine->config.max_message_bytes,
-                                 .wake_fd = fd};
-      EddiError err = {0};
-      if (eddi_nats_bridge_start(&self->nats, &config, &err) == 0)
+      NatsBridgeConfig config = {
+          .engine = self->engine,
+          .url = url,
+          .instance = instance,
+          .max_queue = (size_t)max_queue,
+          .max_message_bytes = eddi_engine_config(self->engine)->max_message_bytes,
+          .wake_fd = fd};
+      char error[EDDI_ERROR_MAX];
+      if (eddi_nats_bridge_start(&self->nats, &config, error, sizeof error) == 0) {
+        /* The bridge checked the name; the engine names it in Start replies. */
+        eddi_engine_set_instance(self->engine, instance);
         result = env->intern(env, "t");
-      else
-        module__error(env, err.what);
+      } else {
+        module__error(env, error);
+      }
     }
   }
-  eddi_free(url);
-  eddi_free(instance);
+  free(url);
+  free(instance);
   return result;
 }
 
@@ -251,7 +276,7 @@ static emacs_value Feddi_module_nats_take(emacs_env *env, ptrdiff_t nargs, emacs
   ModuleEngine *self = module__engine(env, args[0]);
   if (!self) return NULL;
   if (!self->nats) return env->intern(env, "nil");
-  NatsBridgeItem *item = eddi_nats_bridge_take(self->nats, self->engine);
+  NatsBridgeItem *item = eddi_nats_bridge_take(self->nats);
   if (!item) return env->intern(env, "nil");
   emacs_value text = env->make_string(env, item->text, (ptrdiff_t)item->len);
   if (item->kind == NATS_ITEM_LOG) {
@@ -259,10 +284,14 @@ static emacs_value Feddi_module_nats_take(emacs_env *env, ptrdiff_t nargs, emacs
     return text;
   }
   /* The request stays the bridge's until its reply. */
-  emacs_value fields[3] = {env->make_integer(env, (intmax_t)item->id),
-                           env->make_string(env, item->run_as, (ptrdiff_t)strlen(item->run_as)),
-                           text};
-  return env->funcall(env, env->intern(env, "vector"), 3, fields);
+  emacs_value nil = env->intern(env, "nil");
+  emacs_value fields[4] = {
+      env->make_integer(env, (intmax_t)item->id),
+      item->sender ? env->make_string(env, item->sender, (ptrdiff_t)strlen(item->sender)) : nil,
+      text,
+      item->session ? env->make_string(env, item->session, (ptrdiff_t)strlen(item->session))
+                    : nil};
+  return env->funcall(env, env->intern(env, "vector"), 4, fields);
 }
 
 static emacs_value Feddi_module_nats_reply(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
@@ -274,7 +303,7 @@ static emacs_value Feddi_module_nats_reply(emacs_env *env, ptrdiff_t nargs, emac
   char *text = module__ok(env) ? module__string(env, args[2], &len) : NULL;
   if (!text) return NULL;
   int rc = self->nats ? eddi_nats_bridge_reply(self->nats, (uint64_t)id, text, len) : EDDI_ENOENT;
-  eddi_free(text);
+  free(text);
   return env->intern(env, rc == 0 ? "t" : "nil");
 }
 
@@ -292,6 +321,7 @@ static emacs_value Feddi_module_nats_disconnect(emacs_env *env, ptrdiff_t nargs,
   if (!self) return NULL;
   eddi_nats_bridge_stop(self->nats);
   self->nats = NULL;
+  eddi_engine_set_instance(self->engine, NULL);
   return env->intern(env, "nil");
 }
 
@@ -365,11 +395,12 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "Make an eddi engine over the workspace folder ROOT.\n\n(fn ROOT)");
   DEFUN("eddi-module-free", Feddi_module_free, 1, 1,
         "Free ENGINE now: end its sessions and release their buffers.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-exec", Feddi_module_exec, 3, 4,
+  DEFUN("eddi-module-exec", Feddi_module_exec, 3, 5,
         "Run the EddiSpeak message TEXT from SENDER on ENGINE; return the replies,\n"
         "one line per command. VIA-NATS non-nil: the message came over ENGINE's\n"
-        "NATS connection; a Start reply then names the instance.\n\n"
-        "(fn ENGINE SENDER TEXT &optional VIA-NATS)");
+        "NATS connection; a Start reply then names the instance, and SENDER may\n"
+        "be nil when SESSION names the session to run in (its sender's).\n\n"
+        "(fn ENGINE SENDER TEXT &optional VIA-NATS SESSION)");
   DEFUN("eddi-module-root", Feddi_module_root, 1, 1,
         "The workspace folder of ENGINE.\n\n(fn ENGINE)");
   DEFUN("eddi-module-session", Feddi_module_session, 2, 2,
@@ -384,7 +415,8 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "(fn ENGINE PROCESS URL INSTANCE MAX-QUEUE)");
   DEFUN("eddi-module-nats-take", Feddi_module_nats_take, 1, 1,
         "The next NATS arrival on ENGINE: nil, a log line (a string), or a\n"
-        "request [ID SENDER TEXT] to answer with `eddi-module-nats-reply'.\n\n"
+        "request [ID SENDER TEXT SESSION] to run with `eddi-module-exec' and\n"
+        "answer with `eddi-module-nats-reply'. SENDER or SESSION may be nil.\n\n"
         "(fn ENGINE)");
   DEFUN("eddi-module-nats-reply", Feddi_module_nats_reply, 3, 3,
         "Publish REPLY to the NATS request ID of ENGINE. nil when ID is unknown.\n\n"

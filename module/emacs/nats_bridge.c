@@ -1,69 +1,46 @@
 /* nats_bridge.c - eddi.cmd and eddi.<id>.cmd served by a live Emacs; see
  * nats_bridge.h for the threads and the wake-up pipe.
  *
+ * Everything NATS is the link's (eddi_link.h): the connection, the
+ * subjects, reading a request's body, the session events and sync. What is
+ * left here is Emacs's side: the queue to the Emacs thread, the wake-up
+ * byte, log lines as queue items, and SIGPIPE.
+ *
  * Emacs does not ignore SIGPIPE (it dies of it), and the wake fd is the
  * write end of a pipe that the user may delete at any time. nats.c's
  * threads are all created, directly or through one another, by calls made
  * here from the Emacs thread, and a thread starts with its creator's signal
  * mask: so those calls run with SIGPIPE blocked, and a write to a closed
  * pipe is an EPIPE on a nats thread, never a dead Emacs. The Emacs thread
- * itself blocks SIGPIPE around its own nats.c calls and swallows a SIGPIPE
+ * itself blocks SIGPIPE around its own link calls and swallows a SIGPIPE
  * raised meanwhile.
  */
 #include "nats_bridge.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <json-c/json.h>
-#include <nats/nats.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "lang/reply.h"
-#include "core/utf8.h"
+#include "eddi_link.h"
 
-#define BRIDGE_QUEUE_GROUP "eddi"
-#define BRIDGE_CMD_SUBJECT "eddi.cmd"
-#define BRIDGE_SESSION_EVENTS_SUBJECT "eddi.session.events"
-/* "eddi." + instance + ".cmd" */
-#define BRIDGE_SUBJECT_MAX (EDDI_NATS_INSTANCE_MAX + 16)
-#define BRIDGE_SUBSCRIPTIONS 2
-/* The sender of a plain-text request, as in eddi-server. */
-#define BRIDGE_ANONYMOUS_SENDER "anonymous"
 /* Log lines waiting for Emacs; more are dropped (a flapping server must not
  * grow the queue without bound). */
 #define BRIDGE_LOG_MAX 32
 #define BRIDGE_LOG_LINE_MAX 512
-/* Reconnect backoff, as eddi-server: BASE doubled per failed round up to
- * MAX, plus up to JITTER; forever. */
-#define BRIDGE_RECONNECT_BASE_MS 50
-#define BRIDGE_RECONNECT_MAX_MS 2000
-#define BRIDGE_RECONNECT_JITTER_MS 100
-#define BRIDGE_RECONNECT_FOREVER (-1)
-/* Waits when stopping. */
-#define BRIDGE_DRAIN_TIMEOUT_MS 2000
-#define BRIDGE_FLUSH_TIMEOUT_MS 2000
-#define BRIDGE_CLOSE_TIMEOUT_MS 5000
 
 struct NatsBridge {
-  char instance[EDDI_NATS_INSTANCE_MAX + 1];
-  char instance_subject[BRIDGE_SUBJECT_MAX];
+  char instance[EDDI_INSTANCE_NAME_MAX + 1];
   size_t max_queue;
   size_t max_message_bytes;
   int wake_fd;
-  natsOptions *options;
-  natsConnection *connection;
-  natsSubscription *subscriptions[BRIDGE_SUBSCRIPTIONS];
-  size_t subscription_count;
-  bool drained;
-  unsigned jitter_seed; /* the reconnect thread's own: Emacs's rand() is left alone */
+  EddiLink *link;
 
   pthread_mutex_t mutex; /* guards everything below */
   NatsBridgeItem *head, *tail; /* waiting for the Emacs thread */
@@ -99,21 +76,31 @@ static void bridge__restore_sigpipe(const sigset_t *old) {
 
 /* ---------------------------------------------------------------- the queue */
 
+/* A copy of len bytes of s (NULL for NULL); aborts when out of memory, as
+ * the engine's allocator does. */
 static char *bridge__copy(const char *s, size_t len) {
   if (!s) return NULL;
-  char *copy = eddi_malloc(len + 1);
+  char *copy = malloc(len + 1);
+  if (!copy) abort();
   memcpy(copy, s, len);
   copy[len] = '\0';
   return copy;
 }
 
+static NatsBridgeItem *bridge__item(NatsItemKind kind) {
+  NatsBridgeItem *item = calloc(1, sizeof *item);
+  if (!item) abort();
+  item->kind = kind;
+  return item;
+}
+
 void eddi_nats_bridge_item_free(NatsBridgeItem *item) {
   if (!item) return;
-  eddi_free(item->reply_subject);
-  eddi_free(item->sender);
-  eddi_free(item->session);
-  eddi_free(item->text);
-  eddi_free(item);
+  free(item->reply_subject);
+  free(item->sender);
+  free(item->session);
+  free(item->text);
+  free(item);
 }
 
 /* With the mutex held: tell Emacs there is work, once per empty-to-busy. */
@@ -127,17 +114,19 @@ static void bridge__wake(NatsBridge *self) {
    * process is gone and the bridge is about to be stopped. */
 }
 
-/* Queue item; EDDI_ETOOBIG when the queue is full, EDDI_ESTATE when
- * stopping. A log line is dropped rather than refused. */
-static int bridge__push(NatsBridge *self, NatsBridgeItem *item) {
-  int rc = 0;
+typedef enum { BRIDGE_QUEUED, BRIDGE_FULL, BRIDGE_CLOSING } BridgePush;
+
+/* Queue item, unless the queue is full or the bridge stopping. A log line
+ * is dropped rather than refused. */
+static BridgePush bridge__push(NatsBridge *self, NatsBridgeItem *item) {
+  BridgePush result = BRIDGE_QUEUED;
   pthread_mutex_lock(&self->mutex);
   if (self->closing) {
-    rc = EDDI_ESTATE;
+    result = BRIDGE_CLOSING;
   } else if (item->kind == NATS_ITEM_REQUEST && self->requests >= self->max_queue) {
-    rc = EDDI_ETOOBIG;
+    result = BRIDGE_FULL;
   } else if (item->kind == NATS_ITEM_LOG && self->logs >= BRIDGE_LOG_MAX) {
-    rc = EDDI_ETOOBIG;
+    result = BRIDGE_FULL;
   } else {
     if (item->kind == NATS_ITEM_REQUEST) {
       item->id = ++self->next_id;
@@ -152,7 +141,7 @@ static int bridge__push(NatsBridge *self, NatsBridgeItem *item) {
     bridge__wake(self);
   }
   pthread_mutex_unlock(&self->mutex);
-  return rc;
+  return result;
 }
 
 static void bridge__log(NatsBridge *self, const char *fmt, ...)
@@ -164,296 +153,149 @@ static void bridge__log(NatsBridge *self, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  NatsBridgeItem *item = eddi_malloc(sizeof *item);
-  *item = (NatsBridgeItem){.kind = NATS_ITEM_LOG, .len = strlen(line)};
+  NatsBridgeItem *item = bridge__item(NATS_ITEM_LOG);
+  item->len = strlen(line);
   item->text = bridge__copy(line, item->len);
-  if (bridge__push(self, item) != 0) eddi_nats_bridge_item_free(item);
+  if (bridge__push(self, item) != BRIDGE_QUEUED) eddi_nats_bridge_item_free(item);
 }
 
-/* ---------------------------------------------------------------- publishing */
-
-static void bridge__publish(NatsBridge *self, const char *subject, const char *data, size_t len) {
-  natsStatus status = natsConnection_Publish(self->connection, subject, data, (int)len);
-  if (status != NATS_OK)
-    bridge__log(self, "cannot publish to %s: %s", subject, natsStatus_GetText(status));
-}
-
-static void bridge__publish_fail(NatsBridge *self, const char *subject, const EddiError *err) {
-  char *fail = eddi_fail_format(err);
-  bridge__publish(self, subject, fail, strlen(fail));
-  eddi_free(fail);
+/* The link's news, as lines for *Messages*. */
+static void bridge__on_notice(void *closure, const EddiLinkNotice *notice) {
+  NatsBridge *self = closure;
+  switch (notice->kind) {
+  case EDDI_LINK_CONNECTED: bridge__log(self, "connected to %s", notice->text); break;
+  case EDDI_LINK_DISCONNECTED: bridge__log(self, "lost the server; reconnecting"); break;
+  case EDDI_LINK_RECONNECTED: bridge__log(self, "reconnected to %s", notice->text); break;
+  case EDDI_LINK_ERROR:
+  case EDDI_LINK_WARNING: bridge__log(self, "%s", notice->text); break;
+  }
 }
 
 /* ---------------------------------------------------------------- arrivals */
 
-/* The JSON body {sender, session, text}: fills item, or err. */
-static int bridge__parse_json(NatsBridgeItem *item, const char *data, size_t len,
-                              EddiError *err) {
-  json_tokener *tokener = json_tokener_new();
-  json_object *body = json_tokener_parse_ex(tokener, data, (int)len);
-  enum json_tokener_error jerr = json_tokener_get_error(tokener);
-  size_t end = jerr == json_tokener_success ? json_tokener_get_parse_end(tokener) : len;
-  json_tokener_free(tokener);
-  int rc = 0;
-  while (end < len && isspace((unsigned char)data[end])) end++;
-  if (!body || jerr != json_tokener_success) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Invalid JSON: %s",
-                        jerr == json_tokener_success || jerr == json_tokener_continue
-                            ? "unexpected end"
-                            : json_tokener_error_desc(jerr));
-    goto done;
-  }
-  if (end < len) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Invalid JSON: text after the object");
-    goto done;
-  }
-  if (!json_object_is_type(body, json_type_object)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Invalid JSON: not an object");
-    goto done;
-  }
-  static const char *const names[] = {"sender", "session"};
-  char **slots[] = {&item->sender, &item->session};
-  for (size_t i = 0; i < 2; i++) {
-    json_object *value = NULL;
-    if (!json_object_object_get_ex(body, names[i], &value) || json_object_is_type(value, json_type_null))
-      continue;
-    if (!json_object_is_type(value, json_type_string) || json_object_get_string_len(value) == 0) {
-      rc = eddi_error_set(err, EDDI_EINVAL, "\"%s\" must be a non-empty string", names[i]);
-      goto done;
-    }
-    *slots[i] = bridge__copy(json_object_get_string(value),
-                             (size_t)json_object_get_string_len(value));
-  }
-  json_object *text = NULL;
-  if (!json_object_object_get_ex(body, "text", &text) ||
-      !json_object_is_type(text, json_type_string)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "\"text\" must be a string");
-    goto done;
-  }
-  if (!item->sender && !item->session) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Sender missing: give \"sender\" or \"session\"");
-    goto done;
-  }
-  item->len = (size_t)json_object_get_string_len(text);
-  item->text = bridge__copy(json_object_get_string(text), item->len);
-done:
-  json_object_put(body);
-  return rc;
+/* Answer a request that will not run. */
+static void bridge__refuse(NatsBridge *self, const char *reply_subject, const char *fail) {
+  eddi_link_publish(self->link, reply_subject, fail, strlen(fail));
 }
 
-/* A nats.c dispatcher thread: check the request and queue it, or refuse it
+/* A nats.c dispatcher thread: read the request and queue it, or refuse it
  * here. Never blocks on Emacs. */
-static void bridge__on_request(natsConnection *connection, natsSubscription *subscription,
-                               natsMsg *message, void *closure) {
+static void bridge__on_request(void *closure, const EddiLinkMessage *message) {
   NatsBridge *self = closure;
-  const char *reply = natsMsg_GetReply(message);
-  const char *data = natsMsg_GetData(message);
-  size_t len = (size_t)natsMsg_GetDataLength(message);
-  NatsBridgeItem *item = NULL;
-  EddiError err = {0};
-  if (!reply || !*reply) {
-    bridge__log(self, "request on %s without a reply subject dropped",
-                natsMsg_GetSubject(message));
-    goto done;
+  /* The bridge has always said "unexpected end" of a cut-short body. */
+  EddiLinkBodyRules rules = {.max_bytes = self->max_message_bytes, .terse_json_errors = true};
+  EddiLinkBody body;
+  char fail[EDDI_LINK_FAIL_MAX];
+  if (eddi_link_body_read(message->data, message->len, &rules, &body, fail, sizeof fail) != 0) {
+    bridge__refuse(self, message->reply, fail);
+    return;
   }
-  if (len > self->max_message_bytes) {
-    eddi_error_set(&err, EDDI_ETOOBIG, "Message too large: %zu bytes, limit %zu", len,
-                   self->max_message_bytes);
-    goto refuse;
-  }
-  if (eddi_utf8_valid_prefix(data, len) != len) {
-    eddi_error_set(&err, EDDI_EINVAL, "Message is not valid UTF-8");
-    goto refuse;
-  }
-  item = eddi_malloc(sizeof *item);
-  *item = (NatsBridgeItem){.kind = NATS_ITEM_REQUEST};
-  item->reply_subject = bridge__copy(reply, strlen(reply));
-  size_t first = 0;
-  while (first < len && isspace((unsigned char)data[first])) first++;
-  if (first < len && data[first] == '{') {
-    if (bridge__parse_json(item, data, len, &err) != 0) goto refuse;
-  } else {
-    item->text = bridge__copy(data, len);
-    item->len = len;
-  }
-  int rc = bridge__push(self, item);
-  if (rc == 0) {
-    item = NULL;
-    goto done;
-  }
-  if (rc == EDDI_ETOOBIG) eddi_error_set(&err, EDDI_ETOOBIG, "Busy, retry");
-  else eddi_error_set(&err, EDDI_ESTATE, "Emacs is disconnecting, retry");
-
-refuse:
-  bridge__publish_fail(self, reply, &err);
-done:
+  NatsBridgeItem *item = bridge__item(NATS_ITEM_REQUEST);
+  item->reply_subject = bridge__copy(message->reply, strlen(message->reply));
+  item->sender = body.sender ? bridge__copy(body.sender, strlen(body.sender)) : NULL;
+  item->session = body.session ? bridge__copy(body.session, strlen(body.session)) : NULL;
+  item->text = bridge__copy(body.text, body.len);
+  item->len = body.len;
+  eddi_link_body_free(&body);
+  BridgePush pushed = bridge__push(self, item);
+  if (pushed == BRIDGE_QUEUED) return;
+  eddi_fail_line(fail, sizeof fail, "%s",
+                 pushed == BRIDGE_FULL ? "Busy, retry" : "Emacs is disconnecting, retry");
+  bridge__refuse(self, message->reply, fail);
   eddi_nats_bridge_item_free(item);
-  natsMsg_Destroy(message);
-}
-
-/* ---------------------------------------------------------------- connection events */
-
-static bool bridge__closing(NatsBridge *self) {
-  pthread_mutex_lock(&self->mutex);
-  bool closing = self->closing;
-  pthread_mutex_unlock(&self->mutex);
-  return closing;
-}
-
-static void bridge__on_disconnected(natsConnection *connection, void *closure) {
-  NatsBridge *self = closure;
-  if (!bridge__closing(self)) bridge__log(self, "lost the server; reconnecting");
-}
-
-static void bridge__on_reconnected(natsConnection *connection, void *closure) {
-  char url[256] = "";
-  natsConnection_GetConnectedUrl(connection, url, sizeof url);
-  bridge__log(closure, "reconnected to %s", url);
-}
-
-static void bridge__on_error(natsConnection *connection, natsSubscription *subscription,
-                             natsStatus status, void *closure) {
-  bridge__log(closure, "%s%s%s", natsStatus_GetText(status), subscription ? " on " : "",
-              subscription ? natsSubscription_GetSubject(subscription) : "");
-}
-
-static int64_t bridge__reconnect_delay(natsConnection *connection, int attempts, void *closure) {
-  int64_t delay = BRIDGE_RECONNECT_BASE_MS;
-  for (int i = 1; i < attempts && delay < BRIDGE_RECONNECT_MAX_MS; i++) delay *= 2;
-  if (delay > BRIDGE_RECONNECT_MAX_MS) delay = BRIDGE_RECONNECT_MAX_MS;
-  NatsBridge *self = closure;
-  return delay + rand_r(&self->jitter_seed) % BRIDGE_RECONNECT_JITTER_MS;
 }
 
 /* ---------------------------------------------------------------- start and stop */
 
-static bool bridge__instance_valid(const char *id) {
-  size_t len = strlen(id);
-  if (len == 0 || len > EDDI_NATS_INSTANCE_MAX) return false;
-  for (size_t i = 0; i < len; i++)
-    if (!isalnum((unsigned char)id[i]) && id[i] != '-' && id[i] != '_') return false;
-  return true;
-}
-
-static natsStatus bridge__connect(NatsBridge *self, const char *url) {
-  natsStatus s = natsOptions_Create(&self->options);
-  natsOptions *o = self->options;
-  if (s == NATS_OK) s = natsOptions_SetURL(o, url);
-  if (s == NATS_OK) s = natsOptions_SetName(o, self->instance);
-  /* A responder flushes each reply at once instead of waiting for the
-   * flusher: about 1 ms less per round trip. */
-  if (s == NATS_OK) s = natsOptions_SetSendAsap(o, true);
-  if (s == NATS_OK) s = natsOptions_SetAllowReconnect(o, true);
-  if (s == NATS_OK) s = natsOptions_SetMaxReconnect(o, BRIDGE_RECONNECT_FOREVER);
-  if (s == NATS_OK) s = natsOptions_SetCustomReconnectDelay(o, bridge__reconnect_delay, self);
-  if (s == NATS_OK) s = natsOptions_SetDisconnectedCB(o, bridge__on_disconnected, self);
-  if (s == NATS_OK) s = natsOptions_SetReconnectedCB(o, bridge__on_reconnected, self);
-  if (s == NATS_OK) s = natsOptions_SetErrorHandler(o, bridge__on_error, self);
-  if (s == NATS_OK) s = natsConnection_Connect(&self->connection, o);
-  const char *subjects[BRIDGE_SUBSCRIPTIONS] = {BRIDGE_CMD_SUBJECT, self->instance_subject};
-  for (size_t i = 0; s == NATS_OK && i < BRIDGE_SUBSCRIPTIONS; i++) {
-    s = natsConnection_QueueSubscribe(&self->subscriptions[i], self->connection, subjects[i],
-                                      BRIDGE_QUEUE_GROUP, bridge__on_request, self);
-    if (s == NATS_OK) self->subscription_count++;
+/* Connect, share sessions, serve the command subjects; the subscriptions
+ * are live on the server before this returns. */
+static int bridge__connect(NatsBridge *self, const NatsBridgeConfig *config, char *error,
+                           size_t error_size) {
+  EddiLinkOptions options = {.url = config->url, .name = self->instance,
+                             .listener = bridge__on_notice, .closure = self};
+  char why[EDDI_LINK_FAIL_MAX] = "cannot subscribe";
+  int rc = eddi_link_connect(&self->link, &options, why, sizeof why);
+  if (rc == 0 && config->engine)
+    rc = eddi_link_share_sessions(self->link, config->engine, self->instance,
+                                  self->max_message_bytes);
+  if (rc == 0)
+    rc = eddi_link_serve_commands(self->link, self->instance, bridge__on_request, self, self);
+  if (rc == 0 && eddi_link_flush(self->link) != 0) {
+    snprintf(why, sizeof why, "the server did not confirm the subscriptions");
+    rc = EDDI_LINK_EIO;
   }
-  /* The subscriptions are live on the server before connect returns. */
-  if (s == NATS_OK) s = natsConnection_FlushTimeout(self->connection, BRIDGE_FLUSH_TIMEOUT_MS);
-  return s;
+  if (rc == 0) return 0;
+  snprintf(error, error_size, "Cannot connect to %s: %s", config->url, why);
+  return EDDI_EIO;
 }
 
 /* Close the connection and join every nats.c thread. */
 static void bridge__disconnect(NatsBridge *self) {
   sigset_t old;
   bridge__block_sigpipe(&old);
-  if (self->connection) {
-    if (natsConnection_Status(self->connection) == NATS_CONN_STATUS_CONNECTED)
-      natsConnection_FlushTimeout(self->connection, BRIDGE_FLUSH_TIMEOUT_MS);
-    natsConnection_Close(self->connection);
-  }
-  for (size_t i = 0; i < self->subscription_count; i++)
-    natsSubscription_Destroy(self->subscriptions[i]);
-  self->subscription_count = 0;
-  natsConnection_Destroy(self->connection);
-  self->connection = NULL;
-  natsOptions_Destroy(self->options);
-  self->options = NULL;
-  /* The library's own threads (timers, callbacks) go too: nothing of the
-   * bridge runs once this returns. */
-  nats_CloseAndWait(BRIDGE_CLOSE_TIMEOUT_MS);
+  eddi_link_close(self->link);
+  self->link = NULL;
   bridge__restore_sigpipe(&old);
 }
 
 static void bridge__free(NatsBridge *self) {
-  for (NatsBridgeItem *item = self->head, *next; item; item = next) {
-    next = item->next;
-    eddi_nats_bridge_item_free(item);
-  }
-  for (NatsBridgeItem *item = self->in_flight, *next; item; item = next) {
-    next = item->next;
-    eddi_nats_bridge_item_free(item);
+  NatsBridgeItem *lists[] = {self->head, self->in_flight};
+  for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+    for (NatsBridgeItem *item = lists[i], *next; item; item = next) {
+      next = item->next;
+      eddi_nats_bridge_item_free(item);
+    }
   }
   if (self->wake_fd >= 0) close(self->wake_fd);
   pthread_mutex_destroy(&self->mutex);
-  eddi_free(self);
+  free(self);
 }
 
-int eddi_nats_bridge_start(NatsBridge **out, const NatsBridgeConfig *config, EddiError *err) {
+int eddi_nats_bridge_start(NatsBridge **out, const NatsBridgeConfig *config, char *error,
+                           size_t error_size) {
   *out = NULL;
-  if (!bridge__instance_valid(config->instance)) {
+  if (!eddi_link_instance_valid(config->instance)) {
     if (config->wake_fd >= 0) close(config->wake_fd);
-    return eddi_error_set(err, EDDI_EINVAL,
-                          "Instance name \"%s\" must be 1 to %d letters, digits, - or _",
-                          config->instance, EDDI_NATS_INSTANCE_MAX);
+    snprintf(error, error_size, "Instance name \"%s\" must be 1 to %d letters, digits, - or _",
+             config->instance, EDDI_INSTANCE_NAME_MAX);
+    return EDDI_EINVAL;
   }
-  NatsBridge *self = eddi_malloc(sizeof *self);
-  memset(self, 0, sizeof *self);
+  NatsBridge *self = calloc(1, sizeof *self);
+  if (!self) abort();
   snprintf(self->instance, sizeof self->instance, "%s", config->instance);
-  snprintf(self->instance_subject, sizeof self->instance_subject, "eddi.%s.cmd",
-           config->instance);
   self->max_queue = config->max_queue ? config->max_queue : EDDI_NATS_QUEUE_DEFAULT;
   self->max_message_bytes = config->max_message_bytes;
   self->wake_fd = config->wake_fd;
   pthread_mutex_init(&self->mutex, NULL);
-  self->jitter_seed = (unsigned)time(NULL) ^ (unsigned)getpid();
   /* A full pipe must not block a nats thread. */
   int flags = fcntl(self->wake_fd, F_GETFL);
   if (flags < 0 || fcntl(self->wake_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-    eddi_error_set(err, EDDI_EIO, "Cannot set up the channel to Emacs: %s", strerror(errno));
+    snprintf(error, error_size, "Cannot set up the channel to Emacs: %s", strerror(errno));
     bridge__free(self);
-    return err->code;
+    return EDDI_EINVAL;
   }
 
   sigset_t old;
   bridge__block_sigpipe(&old);
-  natsStatus s = bridge__connect(self, config->url);
+  int rc = bridge__connect(self, config, error, error_size);
   bridge__restore_sigpipe(&old);
-  if (s != NATS_OK) {
-    eddi_error_set(err, EDDI_EIO, "Cannot connect to %s: %s", config->url,
-                   natsStatus_GetText(s));
+  if (rc != 0) {
     pthread_mutex_lock(&self->mutex);
     self->closing = true;
     pthread_mutex_unlock(&self->mutex);
     bridge__disconnect(self);
     bridge__free(self);
-    return err->code;
+    return rc;
   }
   *out = self;
   return 0;
 }
 
 void eddi_nats_bridge_drain(NatsBridge *self) {
-  if (!self || self->drained) return;
-  self->drained = true;
+  if (!self) return;
   sigset_t old;
   bridge__block_sigpipe(&old);
-  /* A drain waits for the server's answer: without a server, just stop. */
-  bool connected = natsConnection_Status(self->connection) == NATS_CONN_STATUS_CONNECTED;
-  for (size_t i = 0; i < self->subscription_count; i++) {
-    if (connected) natsSubscription_Drain(self->subscriptions[i]);
-    else natsSubscription_Unsubscribe(self->subscriptions[i]);
-  }
-  for (size_t i = 0; connected && i < self->subscription_count; i++)
-    natsSubscription_WaitForDrainCompletion(self->subscriptions[i], BRIDGE_DRAIN_TIMEOUT_MS);
+  eddi_link_drain(self->link);
   bridge__restore_sigpipe(&old);
 }
 
@@ -462,20 +304,19 @@ void eddi_nats_bridge_stop(NatsBridge *self) {
   eddi_nats_bridge_drain(self);
   pthread_mutex_lock(&self->mutex);
   self->closing = true;
-  NatsBridgeItem *queued = self->head, *in_flight = self->in_flight;
+  NatsBridgeItem *lists[] = {self->head, self->in_flight};
   self->head = self->tail = self->in_flight = NULL;
   pthread_mutex_unlock(&self->mutex);
 
   /* Nobody will run these now: say so rather than let clients time out. */
-  EddiError err = {0};
-  eddi_error_set(&err, EDDI_ESTATE, "Emacs disconnected before running this, retry");
-  NatsBridgeItem *lists[2] = {queued, in_flight};
+  char fail[EDDI_LINK_FAIL_MAX];
+  eddi_fail_line(fail, sizeof fail, "Emacs disconnected before running this, retry");
   sigset_t old;
   bridge__block_sigpipe(&old);
-  for (size_t i = 0; i < 2; i++) {
+  for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
     for (NatsBridgeItem *item = lists[i], *next; item; item = next) {
       next = item->next;
-      if (item->kind == NATS_ITEM_REQUEST) bridge__publish_fail(self, item->reply_subject, &err);
+      if (item->kind == NATS_ITEM_REQUEST) bridge__refuse(self, item->reply_subject, fail);
       eddi_nats_bridge_item_free(item);
     }
   }
@@ -486,96 +327,26 @@ void eddi_nats_bridge_stop(NatsBridge *self) {
 
 const char *eddi_nats_bridge_instance(const NatsBridge *self) { return self->instance; }
 
-/* ---------------------------------------------------------------- commands */
-
-/* Messages are read the way the engine will run them: eddi_each_command. */
-typedef struct {
-  size_t index;
-  long found;       /* index of the first Start, or -1 */
-  const char *name; /* its session name */
-  size_t name_len;
-} BridgeStart;
-
-static bool bridge__find_start(const EddiCommandLine *line, void *closure) {
-  BridgeStart *start = closure;
-  if (eddi_command_is(line, "Start")) {
-    start->found = (long)start->index;
-    size_t at = line->verb_len, n = line->len;
-    while (at < n && isspace((unsigned char)line->line[at])) at++;
-    start->name = line->line + at;
-    while (at < n && !isspace((unsigned char)line->line[at])) at++;
-    start->name_len = (size_t)(line->line + at - start->name);
-    return false;
-  }
-  start->index++;
-  return true;
-}
-
-void eddi_nats_name_instance(EddiReply *reply, const char *text, size_t len,
-                             const char *instance) {
-  BridgeStart start = {0, -1, NULL, 0};
-  eddi_each_command(text, len, bridge__find_start, &start);
-  size_t index = start.found >= 0 && (size_t)start.found < reply->count ? (size_t)start.found : 0;
-  if (index >= reply->count || !reply->items[index].ok) return;
-  EddiReplyItem *item = &reply->items[index];
-  StrBuf longer = {0};
-  eddi_strbuf_puts(&longer, item->text);
-  eddi_strbuf_printf(&longer, ", Instance %s", instance);
-  /* Reply items are the engine's strings: freed by eddi_reply_free. */
-  eddi_free(item->text);
-  item->text = eddi_strbuf_take(&longer);
-}
-
 /* ---------------------------------------------------------------- the Emacs thread */
 
-/* Who runs item, as eddi-server routes: a named session runs as its
- * sender; one that is not here is refused unless the message starts it. */
-static int bridge__route(NatsBridgeItem *item, const EddiEngine *engine, EddiError *err) {
-  if (item->session) {
-    EddiSession *session = eddi_sessions_by_name(&engine->sessions, item->session);
-    if (session) {
-      if (item->sender && strcmp(item->sender, session->sender) != 0)
-        return eddi_error_set(err, EDDI_ESTATE, "Session %s belongs to another sender",
-                              item->session);
-      if (!item->sender) item->sender = bridge__copy(session->sender, strlen(session->sender));
+NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self) {
+  pthread_mutex_lock(&self->mutex);
+  NatsBridgeItem *item = self->head;
+  if (item) {
+    self->head = item->next;
+    if (!self->head) self->tail = NULL;
+    if (item->kind == NATS_ITEM_LOG) {
+      self->logs--;
+      item->next = NULL;
     } else {
-      BridgeStart start = {0, -1, NULL, 0};
-      eddi_each_command(item->text, item->len, bridge__find_start, &start);
-      if (start.found != 0 || start.name_len != strlen(item->session) ||
-          strncmp(start.name, item->session, start.name_len) != 0)
-        return eddi_error_set(err, EDDI_ENOENT, "Session %s not found", item->session);
+      item->next = self->in_flight;
+      self->in_flight = item;
     }
+  } else {
+    self->wake_pending = false;
   }
-  item->run_as = item->sender ? item->sender : BRIDGE_ANONYMOUS_SENDER;
-  return 0;
-}
-
-NatsBridgeItem *eddi_nats_bridge_take(NatsBridge *self, const EddiEngine *engine) {
-  for (;;) {
-    pthread_mutex_lock(&self->mutex);
-    NatsBridgeItem *item = self->head;
-    if (item) {
-      self->head = item->next;
-      if (!self->head) self->tail = NULL;
-      if (item->kind == NATS_ITEM_LOG) {
-        self->logs--;
-        item->next = NULL;
-      } else {
-        item->next = self->in_flight;
-        self->in_flight = item;
-      }
-    } else {
-      self->wake_pending = false;
-    }
-    pthread_mutex_unlock(&self->mutex);
-    if (!item || item->kind == NATS_ITEM_LOG) return item;
-
-    EddiError err = {0};
-    if (bridge__route(item, engine, &err) == 0) return item;
-    char *fail = eddi_fail_format(&err);
-    eddi_nats_bridge_reply(self, item->id, fail, strlen(fail));
-    eddi_free(fail);
-  }
+  pthread_mutex_unlock(&self->mutex);
+  return item;
 }
 
 int eddi_nats_bridge_reply(NatsBridge *self, uint64_t id, const char *text, size_t len) {
@@ -591,7 +362,7 @@ int eddi_nats_bridge_reply(NatsBridge *self, uint64_t id, const char *text, size
   if (!item) return EDDI_ENOENT;
   sigset_t old;
   bridge__block_sigpipe(&old);
-  bridge__publish(self, item->reply_subject, text, len);
+  eddi_link_publish(self->link, item->reply_subject, text, len);
   bridge__restore_sigpipe(&old);
   eddi_nats_bridge_item_free(item);
   return 0;
@@ -599,16 +370,10 @@ int eddi_nats_bridge_reply(NatsBridge *self, uint64_t id, const char *text, size
 
 void eddi_nats_bridge_session_event(NatsBridge *self, bool started, const char *session,
                                     const char *sender) {
-  json_object *event = json_object_new_object();
-  json_object_object_add(event, "event", json_object_new_string(started ? "started" : "ended"));
-  json_object_object_add(event, "session", json_object_new_string(session));
-  json_object_object_add(event, "sender", json_object_new_string(sender));
-  json_object_object_add(event, "instance", json_object_new_string(self->instance));
-  size_t len = 0;
-  const char *text = json_object_to_json_string_length(event, JSON_C_TO_STRING_PLAIN, &len);
+  EddiSessionEvent event = {started ? EDDI_SESSION_STARTED : EDDI_SESSION_ENDED, session, sender,
+                            self->instance};
   sigset_t old;
   bridge__block_sigpipe(&old);
-  bridge__publish(self, BRIDGE_SESSION_EVENTS_SUBJECT, text, len);
+  eddi_link_publish_session_event(self->link, &event);
   bridge__restore_sigpipe(&old);
-  json_object_put(event);
 }

@@ -36,6 +36,19 @@ extern "C" {
 
 typedef struct EddiEngine EddiEngine;
 
+/* What a function that can fail returns: 0, or one of these. */
+enum {
+  EDDI_OK = 0,
+  EDDI_EINVAL = -1,   /* malformed input */
+  EDDI_ENOENT = -2,   /* no such file, session, bookmark, match */
+  EDDI_EIO = -3,      /* the disk said no */
+  EDDI_ETOOBIG = -4,  /* a limit was reached */
+  EDDI_ESTATE = -5,   /* not allowed in the current state */
+  EDDI_EPATH = -6,    /* path outside the workspace */
+  EDDI_ESTALE = -7,   /* the file changed behind our back */
+  EDDI_EPENDING = -8, /* the work goes on on a worker thread; the reply comes later */
+};
+
 /* Limits, all configurable; eddi_config_default gives the documented ones. */
 typedef struct {
   size_t max_message_bytes;  /* a message larger than this is refused (1 MiB) */
@@ -43,7 +56,7 @@ typedef struct {
   size_t max_open_files;     /* per session (256) */
   size_t page_size;          /* entries per List / Find All page (200) */
   size_t undo_groups;        /* undo steps kept per file (10000) */
-  size_t max_walk_entries;   /* directory entries List may visit (100000) */
+  size_t max_walk_entries;   /* directory entries a walk (List, Grep) may visit (100000) */
   size_t max_syntax_bytes;   /* larger files are not parsed: plain text (8 MiB) */
   /* eddi's own folder for this workspace: temporary files of formatters,
    * later the journal. NULL: $XDG_STATE_HOME/eddi/<workspace id>/ (or
@@ -78,12 +91,15 @@ typedef struct {
 typedef struct {
   size_t count;
   EddiReplyItem *items;
-  bool pending; /* no items yet: the reply comes from eddi_engine_take_finished */
+  /* No items yet: the whole reply comes from eddi_engine_take_finished
+   * (only eddi_request_exec's replies, and only with a waker). */
+  bool pending;
 } EddiReply;
 
 /* Run a message (one command per line) from sender (a non-empty name: the
  * NATS sender, "emacs", "cli"...). Fills reply; free it with eddi_reply_free.
- * Never fails: bad input is a Fail reply. */
+ * Never fails: bad input is a Fail reply. Never pending: long work is
+ * waited for, and so is long work of sender's earlier requests. */
 void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, size_t len,
                      EddiReply *reply);
 void eddi_reply_free(EddiReply *reply);
@@ -132,6 +148,7 @@ typedef struct {
   const char *text;
   size_t len;
   bool name_instance;   /* a Start's reply gains ", Instance <id>" (NATS) */
+  const char *transport; /* "nats", "stdio", "emacs"...: for the audit log; may be NULL */
   uint64_t ticket;      /* the transport's handle, given back with a late reply */
 } EddiRequest;
 
@@ -152,7 +169,8 @@ int eddi_engine_set_instance(EddiEngine *self, const char *instance);
  * by the same sender (else Fail "Session s lives on <instance>", "... not
  * found", "... belongs to another sender"); the sender must pass the policy;
  * then the text runs as in eddi_exec_reply. Never fails: a refusal is a
- * one-item Fail reply. */
+ * one-item Fail reply. With a waker the reply may be pending (see "long
+ * work" below). */
 void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *reply);
 
 /* ------------------------------------------------------------ sessions */
@@ -238,7 +256,8 @@ typedef struct {
 /* Run a call as request's sender (request->text is the call's command word,
  * for the log and the read-only check): routing, policy, Confirm and undo
  * grouping as for text. reply gets one item: the text a model reads, or a
- * Fail. outcome may be NULL. */
+ * Fail. outcome may be NULL. Never pending: long work of the sender's
+ * earlier requests is waited for first. */
 void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiCall *call,
                        EddiReply *reply, EddiCallOutcome *outcome);
 
@@ -288,21 +307,59 @@ const EddiToolInfo *eddi_tool_find(const char *name);
 
 /* A command whose work runs on a worker thread (Format runs a program;
  * later indexing, refactoring, scripts) holds the owner thread only when no
- * waker is set: then the call waits for it. With a waker, such a request's
- * reply comes back pending (EddiReply.pending) and later messages of the
- * same sender wait behind it; the waker is called from the worker thread,
- * and the owner thread then collects the finished replies. */
+ * waker is set: then the call waits for it. With a waker, a request
+ * (eddi_request_exec) that meets such a command comes back pending
+ * (EddiReply.pending), and so does every later request of the same sender:
+ * they wait, in order, inside the engine. Other senders' requests run at
+ * once. The waker is called from the worker thread when the work is done;
+ * the owner thread then calls eddi_engine_take_finished.
+ *
+ * A pending message is answered whole: the replies of the commands before
+ * the long one are kept, the long one's reply is made when its work is
+ * done, and the commands after it run then (a failure skips them, as
+ * always); the reply has one item per command, as eddi_exec_reply's.
+ *
+ * Set the waker before the first request; closure must outlive the
+ * engine's running work. eddi_engine_free waits for work still running
+ * and drops it, with the requests waiting behind it, unanswered. */
 typedef void (*EddiWaker)(void *closure);
 void eddi_engine_set_waker(EddiEngine *self, EddiWaker wake, void *closure);
 
-/* Replies finished since the last call, each with its request's ticket;
- * visit owns nothing (the reply is freed after it returns). */
+/* Finish the work that is done (on the owner thread: the long command's
+ * reply, the rest of its message, then the requests that waited behind
+ * it) and visit each reply completed since the last call, with its
+ * request's ticket; a sender's replies come in the order of its requests.
+ * visit owns nothing (the reply is freed after it returns) and may call the
+ * engine. */
 void eddi_engine_take_finished(EddiEngine *self,
                                void (*visit)(void *closure, uint64_t ticket,
                                              const EddiReply *reply),
                                void *closure);
 
+/* ------------------------------------------------------------ audit */
+
+/* Every request (refused ones too) becomes one line of JSON: time, sender,
+ * session, instance, transport, the command words, each file written or
+ * deleted with its content hashes before and after, and the outcome
+ * (ok | fail with the failing command's index | refused | pending). Never
+ * file text, never a Fail's message. The sink gets each line (no newline)
+ * on the owner thread, e.g. to publish it. */
+typedef void (*EddiAuditSink)(void *closure, const char *line, size_t len);
+
+typedef struct {
+  const char *path;  /* NULL: <state folder>/audit.jsonl; "": no file */
+  EddiAuditSink sink; /* may be NULL */
+  void *closure;
+} EddiAuditConfig;
+
+/* Start auditing (config NULL: stop). Fails when the file cannot be opened. */
+int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char *error,
+                          size_t error_size);
+
 /* ------------------------------------------------------------ helpers */
+
+/* Live allocations the engine made (tests check that none are left). */
+long eddi_alloc_live(void);
 
 /* Whether bytes are valid UTF-8 (no overlongs, surrogates or past U+10FFFF). */
 bool eddi_utf8_valid(const char *bytes, size_t len);

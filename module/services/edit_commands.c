@@ -1,13 +1,7 @@
 /* edit_commands.c - Insert and Delete. */
 #include "lang/command.h"
+#include "edit/matcher.h"
 #include "services/structure.h"
-
-/* Lines a text spans: its newlines, plus one for an unterminated last line. */
-static size_t edit__lines_in(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
-}
 
 int eddi_run_insert(CommandContext *ctx) {
   static const char *const kinds[] = {"Line", "Block"};
@@ -42,7 +36,7 @@ int eddi_run_insert(CommandContext *ctx) {
   rc = eddi_doc_replace(doc, at, at, inserted.data, inserted.len, ctx->err);
   if (rc == 0) {
     doc->cursor = at + inserted.len;
-    size_t lines = edit__lines_in(inserted.data, inserted.len);
+    size_t lines = eddi_lines_count(inserted.data, inserted.len);
     eddi_reply_builder_fact(ctx->reply, "Inserted %zu %s at %zu", lines, lines == 1 ? "line" : "lines", line);
     eddi_command_fact_cursor(ctx, doc);
   }

@@ -10,7 +10,7 @@
 #include "edit/edit_formats.h"
 
 /* The payload text: escaped into the reply line, or after it in raw mode. */
-static void efc__block(CommandContext *ctx, const char *text, size_t len) {
+static void edit_format__block(CommandContext *ctx, const char *text, size_t len) {
   while (len && text[len - 1] == '\n') len--;
   if (ctx->reply->raw_mode) {
     eddi_reply_builder_raw(ctx->reply, text, len);
@@ -20,11 +20,11 @@ static void efc__block(CommandContext *ctx, const char *text, size_t len) {
   }
 }
 
-static int efc__report(CommandContext *ctx, EddiEditReport *report, int rc) {
+static int edit_format__report(CommandContext *ctx, EddiEditReport *report, int rc) {
   if (rc == 0) {
     StrBuf text = {0};
     eddi_edit_report_render(report, &text);
-    efc__block(ctx, text.data, text.len);
+    edit_format__block(ctx, text.data, text.len);
     eddi_strbuf_free(&text);
   }
   eddi_edit_report_free(report);
@@ -33,7 +33,7 @@ static int efc__report(CommandContext *ctx, EddiEditReport *report, int rc) {
 
 /* ---------------------------------------------------------------- Read, Grep */
 
-static int efc__offset(CommandContext *ctx, const Token *token, size_t *value) {
+static int edit_format__offset(CommandContext *ctx, const Token *token, size_t *value) {
   if (token->kind != TOKEN_INT || token->first < 0)
     return eddi_command_usage(ctx, "Expected a line number, got '%.*s'", (int)token->source_len,
                      token->source);
@@ -46,8 +46,8 @@ static int cmd_read(CommandContext *ctx) {
   char *path = NULL;
   if (i < ctx->argc && ctx->args[i].kind != TOKEN_INT) path = eddi_command_token_string(&ctx->args[i++]);
   int rc = 0;
-  if (i < ctx->argc) rc = efc__offset(ctx, &ctx->args[i++], &offset);
-  if (rc == 0 && i < ctx->argc) rc = efc__offset(ctx, &ctx->args[i++], &limit);
+  if (i < ctx->argc) rc = edit_format__offset(ctx, &ctx->args[i++], &offset);
+  if (rc == 0 && i < ctx->argc) rc = edit_format__offset(ctx, &ctx->args[i++], &limit);
   if (rc == 0 && i < ctx->argc) rc = eddi_command_usage(ctx, "Read takes [<file>] [<offset>] [<limit>]");
   if (rc == 0 && !path) {
     if (!ctx->session->current) {
@@ -59,7 +59,7 @@ static int cmd_read(CommandContext *ctx) {
   }
   StrBuf out = {0};
   if (rc == 0) rc = eddi_edit_read(ctx->engine, ctx->session, path, offset, limit, &out, ctx->err);
-  if (rc == 0) efc__block(ctx, out.data, out.len);
+  if (rc == 0) edit_format__block(ctx, out.data, out.len);
   eddi_strbuf_free(&out);
   eddi_free(path);
   return rc;
@@ -75,7 +75,7 @@ static int cmd_grep(CommandContext *ctx) {
   char *glob = NULL;
   if (i < ctx->argc && ctx->args[i].kind != TOKEN_INT) glob = eddi_command_token_string(&ctx->args[i++]);
   int rc = 0;
-  if (i < ctx->argc) rc = efc__offset(ctx, &ctx->args[i++], &offset);
+  if (i < ctx->argc) rc = edit_format__offset(ctx, &ctx->args[i++], &offset);
   if (rc == 0 && i < ctx->argc) rc = eddi_command_usage(ctx, "Grep takes /regex/ [<glob>] [<offset>]");
   StrBuf out = {0};
   if (rc == 0) {
@@ -89,7 +89,7 @@ static int cmd_grep(CommandContext *ctx) {
                         offset, &out, ctx->err);
     eddi_strbuf_free(&regex);
   }
-  if (rc == 0) efc__block(ctx, out.data, out.len);
+  if (rc == 0) edit_format__block(ctx, out.data, out.len);
   eddi_strbuf_free(&out);
   eddi_free(glob);
   return rc;
@@ -97,7 +97,7 @@ static int cmd_grep(CommandContext *ctx) {
 
 /* ---------------------------------------------------------------- body commands */
 
-static int efc__need_body(CommandContext *ctx, const char *what) {
+static int edit_format__need_body(CommandContext *ctx, const char *what) {
   const char *p = ctx->body, *end = ctx->body + ctx->body_len;
   while (p && p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
   if (p && p < end) return 0;
@@ -108,26 +108,26 @@ static int efc__need_body(CommandContext *ctx, const char *what) {
 
 static int cmd_edit(CommandContext *ctx) {
   if (ctx->argc) return eddi_command_usage(ctx, "Edit takes no arguments; the patch follows on the next lines");
-  int rc = efc__need_body(ctx, "Edit");
+  int rc = edit_format__need_body(ctx, "Edit");
   if (rc < 0) return rc;
   EddiEditReport report = {0};
   rc = eddi_edit_hashline(ctx->engine, ctx->session, ctx->body, ctx->body_len, &report, ctx->err);
-  return efc__report(ctx, &report, rc);
+  return edit_format__report(ctx, &report, rc);
 }
 
 static int cmd_patch(CommandContext *ctx) {
   if (ctx->argc) return eddi_command_usage(ctx, "Patch takes no arguments; the patch follows on the next lines");
-  int rc = efc__need_body(ctx, "Patch");
+  int rc = edit_format__need_body(ctx, "Patch");
   if (rc < 0) return rc;
   EddiEditReport report = {0};
   rc = eddi_edit_apply_patch(ctx->engine, ctx->session, ctx->body, ctx->body_len, &report,
                              ctx->err);
-  return efc__report(ctx, &report, rc);
+  return edit_format__report(ctx, &report, rc);
 }
 
 static int cmd_update(CommandContext *ctx) {
   if (ctx->argc > 1) return eddi_command_usage(ctx, "Update takes one path");
-  int rc = efc__need_body(ctx, "Update");
+  int rc = edit_format__need_body(ctx, "Update");
   if (rc < 0) return rc;
   char *path = ctx->argc ? eddi_command_token_string(&ctx->args[0]) : NULL;
   EddiEditReport report = {0};
@@ -136,7 +136,7 @@ static int cmd_update(CommandContext *ctx) {
   if (rc == EDDI_EINVAL && !path && !ctx->err->hint[0])
     eddi_error_hint(ctx->err, "Usage: %s", ctx->spec->syntax);
   eddi_free(path);
-  return efc__report(ctx, &report, rc);
+  return edit_format__report(ctx, &report, rc);
 }
 
 /* ---------------------------------------------------------------- table */

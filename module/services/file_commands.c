@@ -2,11 +2,14 @@
 #include "lang/command.h"
 
 #include <dirent.h>
-#include <fnmatch.h>
-#include <sys/stat.h>
 
 #include "core/path.h"
+#include "core/walk.h"
 #include "lang/suggest.h"
+
+/* Names of a folder weighed for Open's "Did you mean": all of a folder a
+ * person made, a bounded sample of a generated one. */
+#define FILE_SUGGEST_NAMES_MAX 1000
 
 /* ---------------------------------------------------------------- Open */
 
@@ -17,7 +20,8 @@ static void file__suggest_sibling(CommandContext *ctx, const char *abs_path, con
   if (slash) *slash = '\0';
   DIR *listing = opendir(dir);
   Array(char *) names = {0};
-  for (struct dirent *entry; listing && (entry = readdir(listing)) && names.len < 1000;)
+  for (struct dirent *entry;
+       listing && (entry = readdir(listing)) && names.len < FILE_SUGGEST_NAMES_MAX;)
     if (entry->d_name[0] != '.') array_push(&names, eddi_strdup(entry->d_name));
   if (listing) closedir(listing);
   const char *near = eddi_suggest(eddi_path_basename(rel), (const char *const *)names.items,
@@ -172,58 +176,23 @@ int eddi_run_close(CommandContext *ctx) {
 
 typedef Array(char *) NameList;
 
+/* What List gathers from the walk (walk.h). */
 typedef struct {
   const char *glob; /* NULL: the root folder only */
-  bool glob_has_slash;
-  size_t visited;
-  size_t limit;
-  bool truncated;
   NameList found;
-} ListWalk;
+} ListFound;
 
-static bool list__matches(const ListWalk *walk, const char *rel) {
-  if (walk->glob_has_slash) return fnmatch(walk->glob, rel, 0) == 0;
-  return fnmatch(walk->glob, eddi_path_basename(rel), 0) == 0;
-}
-
-/* Visit dir (abs) whose workspace path is rel, depth-first, bounded. */
-static void list__walk(ListWalk *walk, const char *abs, const char *rel) {
-  DIR *listing = opendir(abs);
-  if (!listing) return;
-  NameList names = {0};
-  for (struct dirent *entry; (entry = readdir(listing));) {
-    if (++walk->visited > walk->limit) {
-      walk->truncated = true;
-      break;
-    }
-    const char *name = entry->d_name;
-    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, ".git") == 0) continue;
-    /* Hidden entries only when the glob asks for them. */
-    if (name[0] == '.' && !(walk->glob && walk->glob[0] == '.')) continue;
-    array_push(&names, eddi_strdup(name));
+static int list__visit(void *context, const EddiWalkEntry *entry) {
+  ListFound *list = context;
+  if (!list->glob) {
+    /* Folders end in '/' so a model can tell them from files. */
+    StrBuf name = {0};
+    eddi_strbuf_printf(&name, "%s%s", entry->rel, entry->is_dir ? "/" : "");
+    array_push(&list->found, eddi_strbuf_take(&name));
+  } else if (!entry->is_dir && eddi_walk_glob_matches(list->glob, entry->rel)) {
+    array_push(&list->found, eddi_strdup(entry->rel));
   }
-  closedir(listing);
-  for (size_t i = 0; i < names.len; i++) {
-    char *child_abs = eddi_path_join(abs, names.items[i]);
-    char *child_rel = eddi_path_join(rel, names.items[i]);
-    struct stat st;
-    /* lstat: a symlinked folder is listed, not entered (it may leave the root). */
-    bool is_dir = lstat(child_abs, &st) == 0 && S_ISDIR(st.st_mode);
-    if (!walk->glob) {
-      /* Folders end in '/' so a model can tell them from files. */
-      StrBuf entry = {0};
-      eddi_strbuf_printf(&entry, "%s%s", child_rel, is_dir ? "/" : "");
-      array_push(&walk->found, eddi_strbuf_take(&entry));
-    } else if (is_dir) {
-      if (!walk->truncated) list__walk(walk, child_abs, child_rel);
-    } else if (list__matches(walk, child_rel)) {
-      array_push(&walk->found, eddi_strdup(child_rel));
-    }
-    eddi_free(child_abs);
-    eddi_free(child_rel);
-    eddi_free(names.items[i]);
-  }
-  array_free(&names);
+  return EDDI_WALK_CONTINUE;
 }
 
 static int list__compare(const void *a, const void *b) {
@@ -244,19 +213,28 @@ int eddi_run_list(CommandContext *ctx) {
     return eddi_command_usage(ctx, "List takes [Open|Count] [<glob>] [<offset>]");
   }
 
-  ListWalk walk = {.glob = glob, .limit = ctx->engine->config.max_walk_entries};
-  walk.glob_has_slash = glob && strchr(glob, '/');
+  ListFound list = {.glob = glob};
+  size_t limit = ctx->engine->config.max_walk_entries;
+  bool truncated = false;
   if (open_only) {
     for (size_t k = 0; k < ctx->session->docs.len; k++) {
       const char *path = ctx->session->docs.items[k]->path;
-      if (!glob || list__matches(&walk, path)) array_push(&walk.found, eddi_strdup(path));
+      if (!glob || eddi_walk_glob_matches(glob, path)) array_push(&list.found, eddi_strdup(path));
     }
+    if (list.found.len) qsort(list.found.items, list.found.len, sizeof(char *), list__compare);
   } else {
-    list__walk(&walk, ctx->engine->root, "");
+    /* Without a glob, the root's own entries; hidden ones only when the
+     * glob asks for them by starting with '.'. The walk's order is
+     * already strcmp order of what is listed. */
+    EddiWalkOptions options = {.max_entries = limit, .max_depth = glob ? 0 : 1,
+                               .hidden = glob && glob[0] == '.'};
+    EddiWalk *walk = eddi_walk_new(ctx->engine->root, &options);
+    eddi_walk_run(walk, list__visit, &list);
+    truncated = eddi_walk_truncated(walk);
+    eddi_walk_free(walk);
   }
-  if (walk.found.len) qsort(walk.found.items, walk.found.len, sizeof(char *), list__compare);
 
-  size_t total = walk.found.len, page = ctx->engine->config.page_size;
+  size_t total = list.found.len, page = ctx->engine->config.page_size;
   const char *noun = open_only ? "open files" : "files";
   if (count_only) {
     eddi_reply_builder_payload(ctx->reply, "%zu %s", total, total == 1 ? "file" : "files");
@@ -267,12 +245,12 @@ int eddi_run_list(CommandContext *ctx) {
   } else {
     size_t end = EDDI_MIN(total, offset + page);
     for (size_t k = offset; k < end; k++)
-      eddi_reply_builder_payload(ctx->reply, "%s%s", k > offset ? ", " : "", walk.found.items[k]);
+      eddi_reply_builder_payload(ctx->reply, "%s%s", k > offset ? ", " : "", list.found.items[k]);
     if (end < total) eddi_reply_builder_fact(ctx->reply, "Shown %zu of %zu, Next offset %zu", end - offset, total, end);
   }
-  if (walk.truncated) eddi_reply_builder_fact(ctx->reply, "Stopped after %zu entries", walk.limit);
-  for (size_t k = 0; k < walk.found.len; k++) eddi_free(walk.found.items[k]);
-  array_free(&walk.found);
+  if (truncated) eddi_reply_builder_fact(ctx->reply, "Stopped after %zu entries", limit);
+  for (size_t k = 0; k < list.found.len; k++) eddi_free(list.found.items[k]);
+  array_free(&list.found);
   eddi_free(glob);
   return 0;
 }

@@ -5,8 +5,8 @@
 #include "lang/suggest.h"
 
 /* A position L:C inside the text, as a byte offset. */
-static int nav__position(CommandContext *ctx, EddiDoc *doc, const Token *token,
-                         size_t *offset) {
+static int navigation__position(CommandContext *ctx, EddiDoc *doc, const Token *token,
+                                size_t *offset) {
   if (eddi_text_offset_of(&doc->text, (size_t)token->first, (size_t)token->second, offset) == 0)
     return 0;
   size_t end_line, end_col;
@@ -21,7 +21,7 @@ static int nav__position(CommandContext *ctx, EddiDoc *doc, const Token *token,
 
 /* Bookmarks live in the documents (so they move with edits), one name per
  * session: the first document holding it. */
-static EddiDoc *nav__find_bookmark(EddiSession *session, const char *name, DocMark **mark) {
+static EddiDoc *navigation__find_bookmark(EddiSession *session, const char *name, DocMark **mark) {
   for (size_t i = 0; i < session->docs.len; i++) {
     *mark = eddi_doc_find_mark(session->docs.items[i], name);
     if (*mark) return session->docs.items[i];
@@ -37,7 +37,7 @@ int eddi_run_bookmark(CommandContext *ctx) {
   EddiDoc *doc = ctx->session->current;
   size_t offset = doc->cursor;
   if (ctx->argc == 2) {
-    int rc = nav__position(ctx, doc, &ctx->args[1], &offset);
+    int rc = navigation__position(ctx, doc, &ctx->args[1], &offset);
     if (rc < 0) return rc;
   }
   const char *name = ctx->args[0].text;
@@ -50,9 +50,9 @@ int eddi_run_bookmark(CommandContext *ctx) {
   return 0;
 }
 
-static int nav__goto_bookmark(CommandContext *ctx, const Token *name) {
+static int navigation__goto_bookmark(CommandContext *ctx, const Token *name) {
   DocMark *mark;
-  EddiDoc *doc = nav__find_bookmark(ctx->session, name->text, &mark);
+  EddiDoc *doc = navigation__find_bookmark(ctx->session, name->text, &mark);
   if (!doc) {
     eddi_error_set(ctx->err, EDDI_ENOENT, "Bookmark not found: %s", name->text);
     Array(const char *) names = {0};
@@ -86,7 +86,7 @@ int eddi_run_goto(CommandContext *ctx) {
     Token position = *target;
     if (target->kind == TOKEN_INT) position.second = 0;
     size_t offset;
-    rc = nav__position(ctx, doc, &position, &offset);
+    rc = navigation__position(ctx, doc, &position, &offset);
     if (rc == 0) doc->cursor = offset;
   } else {
     rc = eddi_structure_goto(ctx); /* Function n, EndOfClass ...: the syntax layer */
@@ -103,7 +103,7 @@ int eddi_run_goto(CommandContext *ctx) {
     case END_OF_FILE: doc->cursor = eddi_text_len(&doc->text); break;
     case START_OF_LINE: doc->cursor = eddi_text_line_start(&doc->text, line); break;
     case END_OF_LINE: doc->cursor = eddi_text_line_end(&doc->text, line); break;
-    case BOOKMARK: rc = nav__goto_bookmark(ctx, &ctx->args[1]); break;
+    case BOOKMARK: rc = navigation__goto_bookmark(ctx, &ctx->args[1]); break;
     }
   }
   if (rc < 0) return rc;
@@ -116,7 +116,7 @@ int eddi_run_goto(CommandContext *ctx) {
 /* ---------------------------------------------------------------- Show */
 
 /* Lines [first, last] as text without the final newline. */
-static char *nav__lines_text(const EddiDoc *doc, size_t first, size_t last, size_t *len) {
+static char *navigation__lines_text(const EddiDoc *doc, size_t first, size_t last, size_t *len) {
   size_t start = eddi_text_line_start(&doc->text, first);
   size_t end = eddi_text_line_end(&doc->text, last);
   *len = end - start;
@@ -167,7 +167,7 @@ int eddi_run_show(CommandContext *ctx) {
   if (truncated) to = from + page - 1;
   if (which != CURRENT) eddi_command_goto_line(doc, first);
   size_t len;
-  char *text = nav__lines_text(doc, from, to, &len);
+  char *text = navigation__lines_text(doc, from, to, &len);
   size_t at_line = first, at_col = 0;
   if (which == CURRENT) eddi_text_position_of(&doc->text, doc->cursor, &at_line, &at_col);
   eddi_reply_builder_payload(ctx->reply, "At %zu:%zu, Lines %zu:%zu", at_line, at_col, from, to);

@@ -11,12 +11,20 @@
 #define EDDI_JIT_STACK_START (32 * 1024)
 #define EDDI_JIT_STACK_MAX (1024 * 1024)
 
+/* Room for a PCRE2 error message: its longest is about 120 bytes, and a
+ * longer one is cut, not overrun. */
+#define PATTERN_MESSAGE_MAX 256
+
+/* "${n}" with n past this stays text: it bounds the digits read, and no
+ * pattern a person writes has that many groups. */
+#define PATTERN_GROUP_MAX 1000
+
 /* Whether every match of the regex source lies inside one line and needs
  * nothing outside it. Conservative: anything that could match a newline
  * (\n \s \v \R \D \W \H, negated or escaped classes, code points, Unicode
  * properties, dot under s), look-around, \A \G \z \Z, inline options and
  * verbs make it false; such patterns are searched on a flat copy instead. */
-static bool search__line_local(const char *src, size_t len, unsigned flags) {
+static bool pattern__line_local(const char *src, size_t len, unsigned flags) {
   if (flags & (REGEX_DOTALL | REGEX_EXTENDED)) return false;
   bool in_class = false;
   for (size_t i = 0; i < len; i++) {
@@ -72,13 +80,13 @@ static _Thread_local struct {
   pcre2_jit_stack *jit_stack;
 } pattern_cache;
 
-static void search__entry_free(PatternCacheEntry *entry) {
+static void pattern_cache__entry_free(PatternCacheEntry *entry) {
   pcre2_code_free(entry->code);
   free(entry->source);
   free(entry);
 }
 
-static PatternCacheEntry *search__cache_find(const char *text, size_t len, uint32_t options) {
+static PatternCacheEntry *pattern_cache__find(const char *text, size_t len, uint32_t options) {
   for (size_t i = 0; i < EDDI_PATTERN_CACHE_SIZE; i++) {
     PatternCacheEntry *entry = pattern_cache.entries[i];
     if (entry && entry->len == len && entry->options == options &&
@@ -89,8 +97,8 @@ static PatternCacheEntry *search__cache_find(const char *text, size_t len, uint3
 }
 
 /* Put a new entry in a free slot, or in place of the least recently used. */
-static PatternCacheEntry *search__cache_add(const char *text, size_t len, uint32_t options,
-                                            pcre2_code *code, bool line_local) {
+static PatternCacheEntry *pattern_cache__add(const char *text, size_t len, uint32_t options,
+                                             pcre2_code *code, bool line_local) {
   PatternCacheEntry *entry = calloc(1, sizeof *entry);
   if (!entry || !(entry->source = malloc(len))) abort();
   memcpy(entry->source, text, len);
@@ -110,7 +118,7 @@ static PatternCacheEntry *search__cache_add(const char *text, size_t len, uint32
   PatternCacheEntry *old = pattern_cache.entries[slot];
   if (old) {
     old->evicted = true;
-    if (old->refs == 0) search__entry_free(old);
+    if (old->refs == 0) pattern_cache__entry_free(old);
   }
   pattern_cache.entries[slot] = entry;
   return entry;
@@ -121,16 +129,18 @@ static PatternCacheEntry *search__cache_add(const char *text, size_t len, uint32
 static pthread_key_t pattern_cache_key;
 static pthread_once_t pattern_cache_once = PTHREAD_ONCE_INIT;
 
-static void search__thread_exit(void *unused) {
+static void pattern_cache__thread_exit(void *unused) {
   EDDI_UNUSED(unused);
   eddi_pattern_cache_clear();
 }
 
-static void search__make_key(void) { pthread_key_create(&pattern_cache_key, search__thread_exit); }
+static void pattern_cache__make_key(void) {
+  pthread_key_create(&pattern_cache_key, pattern_cache__thread_exit);
+}
 
-static pcre2_match_context *search__thread_context(void) {
+static pcre2_match_context *pattern_cache__context(void) {
   if (!pattern_cache.context) {
-    pthread_once(&pattern_cache_once, search__make_key);
+    pthread_once(&pattern_cache_once, pattern_cache__make_key);
     pthread_setspecific(pattern_cache_key, &pattern_cache);
     pattern_cache.context = pcre2_match_context_create(NULL);
     if (!pattern_cache.context) abort();
@@ -152,7 +162,7 @@ void eddi_pattern_cache_clear(void) {
       in_use = true;
       continue;
     }
-    search__entry_free(entry);
+    pattern_cache__entry_free(entry);
     pattern_cache.entries[i] = NULL;
   }
   if (in_use) return; /* a live pattern still points at the context */
@@ -178,13 +188,13 @@ int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool r
     options |= PCRE2_LITERAL;
   }
   if (len == 0) return eddi_error_set(err, EDDI_EINVAL, "Empty search pattern");
-  PatternCacheEntry *entry = search__cache_find(text, len, options);
+  PatternCacheEntry *entry = pattern_cache__find(text, len, options);
   if (!entry) {
     int code;
     PCRE2_SIZE offset;
     pcre2_code *compiled = pcre2_compile((PCRE2_SPTR)text, len, options, &code, &offset, NULL);
     if (!compiled) {
-      PCRE2_UCHAR message[256];
+      PCRE2_UCHAR message[PATTERN_MESSAGE_MAX];
       pcre2_get_error_message(code, message, sizeof message);
       return eddi_error_set(err, EDDI_EINVAL, "Bad regex at %zu: %s", (size_t)offset,
                             (char *)message);
@@ -193,9 +203,9 @@ int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool r
     pcre2_jit_compile(compiled, PCRE2_JIT_COMPLETE);
     uint32_t lookbehind = 0;
     pcre2_pattern_info(compiled, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind);
-    bool line_local = lookbehind == 0 && (regex ? search__line_local(text, len, flags)
+    bool line_local = lookbehind == 0 && (regex ? pattern__line_local(text, len, flags)
                                                 : memchr(text, '\n', len) == NULL);
-    entry = search__cache_add(text, len, options, compiled, line_local);
+    entry = pattern_cache__add(text, len, options, compiled, line_local);
   }
   entry->refs++;
   entry->last_used = ++pattern_cache.clock;
@@ -203,19 +213,19 @@ int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool r
   self->code = entry->code;
   self->line_local = entry->line_local;
   self->match = pcre2_match_data_create_from_pattern(self->code, NULL);
-  self->context = search__thread_context();
+  self->context = pattern_cache__context();
   return 0;
 }
 
 void eddi_pattern_free(EddiPattern *self) {
   if (self->match) pcre2_match_data_free(self->match);
   if (self->entry && --self->entry->refs == 0 && self->entry->evicted)
-    search__entry_free(self->entry);
+    pattern_cache__entry_free(self->entry);
   memset(self, 0, sizeof *self);
 }
 
-static int search__match_error(int rc, EddiError *err) {
-  PCRE2_UCHAR message[256];
+static int pattern__match_error(int rc, EddiError *err) {
+  PCRE2_UCHAR message[PATTERN_MESSAGE_MAX];
   pcre2_get_error_message(rc, message, sizeof message);
   return eddi_error_set(err, EDDI_ETOOBIG, "Regex failed: %s", (char *)message);
 }
@@ -226,7 +236,7 @@ int eddi_pattern_find(EddiPattern *self, const char *subject, size_t len, size_t
   int rc = pcre2_match(self->code, (PCRE2_SPTR)subject, len, from, PCRE2_NO_UTF_CHECK,
                        self->match, self->context);
   if (rc == PCRE2_ERROR_NOMATCH) return 0;
-  if (rc < 0) return search__match_error(rc, err);
+  if (rc < 0) return pattern__match_error(rc, err);
   PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(self->match);
   *start = ovector[0];
   *end = ovector[1] < ovector[0] ? ovector[0] : ovector[1]; /* \K can invert them */
@@ -238,8 +248,8 @@ size_t eddi_pattern_step(const char *subject, size_t len, size_t at) {
   return at + eddi_utf8_char_len((unsigned char)subject[at]);
 }
 
-static void search__append_group(const EddiPattern *self, const char *subject, unsigned group,
-                                 StrBuf *out) {
+static void pattern__append_group(const EddiPattern *self, const char *subject, unsigned group,
+                                  StrBuf *out) {
   uint32_t count = pcre2_get_ovector_count(self->match);
   if (group >= count) return;
   PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(self->match);
@@ -269,14 +279,14 @@ void eddi_pattern_expand(const EddiPattern *self, const char *subject, const cha
       i++;
       if (i + 1 < len && isdigit((unsigned char)replacement[i + 1]))
         group = group * 10 + (unsigned)(replacement[++i] - '0');
-      search__append_group(self, subject, group, out);
+      pattern__append_group(self, subject, group, out);
     } else if (next == '{') {
       size_t close = i + 2;
       unsigned group = 0;
-      while (close < len && isdigit((unsigned char)replacement[close]) && group < 1000)
+      while (close < len && isdigit((unsigned char)replacement[close]) && group < PATTERN_GROUP_MAX)
         group = group * 10 + (unsigned)(replacement[close++] - '0');
       if (close < len && replacement[close] == '}' && close > i + 2) {
-        search__append_group(self, subject, group, out);
+        pattern__append_group(self, subject, group, out);
         i = close;
       } else {
         eddi_strbuf_putc(out, c);
@@ -302,8 +312,8 @@ void eddi_text_search_free(EddiTextSearch *self) {
   self->flat = NULL;
 }
 
-static int search__flat_find(EddiTextSearch *self, size_t from, size_t *start, size_t *end,
-                             EddiError *err) {
+static int text_search__flat_find(EddiTextSearch *self, size_t from, size_t *start, size_t *end,
+                                  EddiError *err) {
   size_t len = eddi_text_len(self->text);
   if (!self->flat) self->flat = eddi_text_dup(self->text, 0, len);
   self->in_place = false;
@@ -315,7 +325,7 @@ int eddi_text_search_find(EddiTextSearch *self, size_t from, size_t *start, size
                           EddiError *err) {
   const EddiText *text = self->text;
   if (from > eddi_text_len(text)) return 0;
-  if (!self->in_place) return search__flat_find(self, from, start, end, err);
+  if (!self->in_place) return text_search__flat_find(self, from, start, end, err);
   if (!self->has_segment || from < self->segment.offset) {
     size_t line_start = eddi_text_line_start(text, eddi_text_line_at(text, from));
     eddi_text_walk_begin(text, line_start, &self->walk);
@@ -342,7 +352,7 @@ int eddi_text_search_find(EddiTextSearch *self, size_t from, size_t *start, size
       *end = seg->offset + (ovector[1] < ovector[0] ? ovector[0] : ovector[1]);
       return 1;
     }
-    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) return search__match_error(rc, err);
+    if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) return pattern__match_error(rc, err);
     if (last) return 0;
     self->has_segment = eddi_text_next_segment(text, &self->walk, &self->scratch, seg);
   }

@@ -32,7 +32,7 @@ typedef struct {
   bool is_regex;
   /* Every match lies inside one line and looks at nothing outside it, so
    * the text can be searched in line-aligned segments, in place. Decided
-   * conservatively from the pattern's source (see search__line_local). */
+   * conservatively from the pattern's source (see pattern__line_local). */
   bool line_local;
 } EddiPattern;
 

@@ -21,7 +21,7 @@ typedef struct {
 
 typedef Array(Match) MatchList;
 
-static int search__compile(CommandContext *ctx, const Token *token, EddiPattern *pattern) {
+static int match__compile(CommandContext *ctx, const Token *token, EddiPattern *pattern) {
   if (token->kind != TOKEN_STRING && token->kind != TOKEN_REGEX)
     return eddi_command_usage(ctx, "%s needs a \"text\" or /regex/ pattern", ctx->spec->name);
   return eddi_pattern_compile(pattern, token->text, token->len, token->kind == TOKEN_REGEX,
@@ -29,16 +29,16 @@ static int search__compile(CommandContext *ctx, const Token *token, EddiPattern 
 }
 
 /* Where to search after an empty match at `at`: one character on. */
-static size_t search__step(const EddiText *text, size_t at) {
+static size_t match__step(const EddiText *text, size_t at) {
   if (at >= eddi_text_len(text)) return at + 1;
   return at + eddi_utf8_char_len((unsigned char)eddi_text_byte_at(text, at));
 }
 
 /* All matches from text offset `from` on, up to limit of them. With a
  * replacement, each match's expansion ($1...) is appended to expansions. */
-static int search__all(EddiPattern *pattern, const EddiText *text, size_t from, size_t limit,
-                       const Token *replacement, StrBuf *expansions, MatchList *out,
-                       EddiError *err) {
+static int match__all(EddiPattern *pattern, const EddiText *text, size_t from, size_t limit,
+                      const Token *replacement, StrBuf *expansions, MatchList *out,
+                      EddiError *err) {
   EddiTextSearch search;
   eddi_text_search_init(&search, pattern, text);
   int rc = 0;
@@ -53,25 +53,25 @@ static int search__all(EddiPattern *pattern, const EddiText *text, size_t from, 
       m.replacement_len = expansions->len - m.replacement_at;
     }
     array_push(out, m);
-    from = m.end > m.start ? m.end : search__step(text, m.start);
+    from = m.end > m.start ? m.end : match__step(text, m.start);
   }
   eddi_text_search_free(&search);
   return rc;
 }
 
 /* The first match at or after from; 1, 0 or an error. */
-static int search__first(EddiPattern *pattern, const EddiText *text, size_t from, Match *m,
-                         EddiError *err) {
+static int match__first(EddiPattern *pattern, const EddiText *text, size_t from, Match *m,
+                        EddiError *err) {
   MatchList one = {0};
-  int rc = search__all(pattern, text, from, 1, NULL, NULL, &one, err);
+  int rc = match__all(pattern, text, from, 1, NULL, NULL, &one, err);
   if (rc == 0 && one.len) *m = one.items[0], rc = 1;
   array_free(&one);
   return rc;
 }
 
 /* "Found 3 matches at lines 4, 9, 12": the first FIND_ALL_LINES_MAX lines. */
-static void search__list_lines(CommandContext *ctx, const EddiText *text,
-                               const MatchList *matches) {
+static void match__list_lines(CommandContext *ctx, const EddiText *text,
+                              const MatchList *matches) {
   eddi_reply_builder_payload(ctx->reply, "Found %zu %s at %s ", matches->len,
                 matches->len == 1 ? "match" : "matches", "lines");
   size_t listed = 0, last_line = SIZE_MAX, last_line_end = 0;
@@ -97,7 +97,7 @@ int eddi_run_find(CommandContext *ctx) {
   if (ctx->argc == 2 && (mode = eddi_command_choose(ctx, &ctx->args[1], "mode", modes, 3)) < 0)
     return mode;
   EddiPattern pattern;
-  int rc = search__compile(ctx, &ctx->args[0], &pattern);
+  int rc = match__compile(ctx, &ctx->args[0], &pattern);
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
   const EddiText *text = &doc->text;
@@ -105,18 +105,18 @@ int eddi_run_find(CommandContext *ctx) {
   int found = 0;
   if (mode == NEXT) {
     size_t from = doc->cursor;
-    if (doc->find_anchor_set && doc->find_anchor == doc->cursor) from = search__step(text, from);
-    found = search__first(&pattern, text, from, &m, ctx->err);
+    if (doc->find_anchor_set && doc->find_anchor == doc->cursor) from = match__step(text, from);
+    found = match__first(&pattern, text, from, &m, ctx->err);
   } else {
     /* Prev walks the matches before the cursor and keeps the last. */
     MatchList matches = {0};
-    found = search__all(&pattern, text, 0, SIZE_MAX, NULL, NULL, &matches, ctx->err);
+    found = match__all(&pattern, text, 0, SIZE_MAX, NULL, NULL, &matches, ctx->err);
     if (found == 0 && mode == PREV) {
       for (size_t i = 0; i < matches.len && matches.items[i].start < doc->cursor; i++)
         m = matches.items[i], found = 1;
     } else if (found == 0 && matches.len) {
       found = 1;
-      search__list_lines(ctx, text, &matches);
+      match__list_lines(ctx, text, &matches);
     }
     array_free(&matches);
   }
@@ -135,8 +135,8 @@ int eddi_run_find(CommandContext *ctx) {
 /* ---------------------------------------------------------------- Replace */
 
 /* Replace every match as one step; all or nothing. */
-static int search__replace_matches(CommandContext *ctx, EddiDoc *doc, const MatchList *matches,
-                                   const StrBuf *expansions) {
+static int match__replace_all(CommandContext *ctx, EddiDoc *doc, const MatchList *matches,
+                              const StrBuf *expansions) {
   TextReplacement *edits = eddi_malloc(matches->len * sizeof *edits);
   for (size_t i = 0; i < matches->len; i++) {
     const Match *m = &matches->items[i];
@@ -158,15 +158,15 @@ int eddi_run_replace(CommandContext *ctx) {
   if (ctx->argc == 3 && (mode = eddi_command_choose(ctx, &ctx->args[2], "mode", modes, 2)) < 0)
     return mode;
   EddiPattern pattern;
-  int rc = search__compile(ctx, &ctx->args[0], &pattern);
+  int rc = match__compile(ctx, &ctx->args[0], &pattern);
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
   MatchList matches = {0};
   StrBuf expansions = {0};
   eddi_strbuf_puts(&expansions, "");
   size_t from = mode == ALL ? 0 : doc->cursor;
-  rc = search__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
-                   &expansions, &matches, ctx->err);
+  rc = match__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
+                  &expansions, &matches, ctx->err);
   if (rc == 0 && matches.len == 0) rc = eddi_error_set(ctx->err, EDDI_ENOENT, "Pattern not found");
   if (rc == 0 && mode == CONFIRM) {
     ReplaceConfirm *confirm = &ctx->session->confirm;
@@ -183,7 +183,7 @@ int eddi_run_replace(CommandContext *ctx) {
     eddi_command_fact_cursor(ctx, doc);
     eddi_reply_builder_fact(ctx->reply, "Replace? (y/n)");
   } else if (rc == 0) {
-    rc = search__replace_matches(ctx, doc, &matches, &expansions);
+    rc = match__replace_all(ctx, doc, &matches, &expansions);
     if (rc == 0) {
       eddi_reply_builder_fact(ctx->reply, "Replaced %zu %s", matches.len,
                  matches.len == 1 ? "occurrence" : "occurrences");
@@ -214,14 +214,14 @@ bool eddi_command_is_confirm_answer(const char *text, size_t len, char *answer, 
 
 /* Replace the match the dialogue asked about; false when it is gone (the
  * text changed under it). */
-static int search__confirm_replace_one(CommandContext *ctx, ReplaceConfirm *confirm,
-                                       size_t *next_from) {
+static int confirm__replace_one(CommandContext *ctx, ReplaceConfirm *confirm,
+                                size_t *next_from) {
   EddiDoc *doc = confirm->doc;
   MatchList one = {0};
   StrBuf expanded = {0};
   Token replacement = {.text = confirm->replacement, .len = confirm->replacement_len};
-  int rc = search__all(&confirm->pattern, &doc->text, confirm->match_start, 1, &replacement,
-                       &expanded, &one, ctx->err);
+  int rc = match__all(&confirm->pattern, &doc->text, confirm->match_start, 1, &replacement,
+                      &expanded, &one, ctx->err);
   *next_from = confirm->match_start; /* if it is gone, ask about whatever is there now */
   if (rc == 0 && one.len && one.items[0].start == confirm->match_start) {
     Match *m = &one.items[0];
@@ -247,15 +247,15 @@ int eddi_command_replace_answer(CommandContext *ctx, const char *answer) {
     size_t from = confirm->match_start;
     if (quit) break;
     if (yes) {
-      rc = search__confirm_replace_one(ctx, confirm, &from);
+      rc = confirm__replace_one(ctx, confirm, &from);
       if (rc < 0) break;
     } else {
       from = confirm->match_end > confirm->match_start
                  ? confirm->match_end
-                 : search__step(&doc->text, confirm->match_start);
+                 : match__step(&doc->text, confirm->match_start);
     }
-    Match next;
-    int found = search__first(&confirm->pattern, &doc->text, from, &next, ctx->err);
+    Match next = {0}; /* filled only when found is 1; zeroed so -O3 sees no unset read */
+    int found = match__first(&confirm->pattern, &doc->text, from, &next, ctx->err);
     if (found < 0) rc = found;
     if (found <= 0) break;
     size_t s = next.start, e = next.end;

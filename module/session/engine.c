@@ -6,6 +6,10 @@
  * after it are not run (they answer Fail "Skipped ..."), because a model's
  * later commands usually assume the earlier ones worked. After each command
  * the edits it made become one undo step in every document it touched.
+ *
+ * A command may leave long work running (session/job.h): the walk over the
+ * message then stops there, and session/job.c takes it up again, at the
+ * same line, when the work is done.
  */
 #include "session/engine.h"
 
@@ -17,10 +21,12 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "lang/command.h"
 #include "core/disk_backend.h"
-#include "services/search.h"
+#include "core/embedded_backend.h"
 #include "core/utf8.h"
+#include "lang/command.h"
+#include "services/search.h"
+#include "session/job.h"
 
 void eddi_config_default(EddiConfig *config) {
   config->max_message_bytes = 1024 * 1024;
@@ -52,7 +58,14 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
     snprintf(error, error_size, "Workspace root %s is not a folder", root);
     return NULL;
   }
+  int root_fd;
+  EddiError fs_err;
+  if (eddi_fs_root_open(real, &root_fd, &fs_err) < 0) {
+    snprintf(error, error_size, "%s", fs_err.what);
+    return NULL;
+  }
   EddiEngine *self = eddi_calloc(1, sizeof *self);
+  self->root_fd = root_fd;
   if (config) self->config = *config;
   else eddi_config_default(&self->config);
   self->root = eddi_strdup(real);
@@ -66,12 +79,15 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
 
 void eddi_engine_free(EddiEngine *self) {
   if (!self) return;
+  eddi_jobs_free(self); /* first: no work may outlive what it was for */
   eddi_sessions_free(&self->sessions);
   eddi_pattern_cache_clear();
   eddi_free(self->root);
+  close(self->root_fd);
   eddi_free(self->state_dir_asked);
   eddi_free(self->state_dir);
   eddi_registry_destroy(&self->registry);
+  eddi_engine_set_audit(self, NULL, NULL, 0);
   eddi_free(self->instance);
   eddi_engine_set_policy(self, NULL);
   eddi_free(self);
@@ -124,15 +140,50 @@ const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_si
   return self->state_dir;
 }
 
-void eddi_engine_set_backend_opener(EddiEngine *self, EddiBackendOpener opener,
-                                    void *context) {
-  self->open_backend = opener;
-  self->open_backend_context = context;
+/* ---------------------------------------------------------------- backends */
+
+static int engine__open_embedded(void *context, const char *abs_path, const char *rel_path,
+                                 bool create, size_t max_bytes, EddiBackend **backend,
+                                 StrBuf *text, bool *is_new, EddiError *err) {
+  EddiEngine *self = context;
+  return eddi_embedded_open(self->embedder_open, self->embedder_context, abs_path, rel_path,
+                            create, max_bytes, backend, text, is_new, err);
+}
+
+void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *context) {
+  self->embedder_open = open;
+  self->embedder_context = context;
+  self->open_backend = open ? engine__open_embedded : engine__open_disk;
+  self->open_backend_context = open ? self : NULL;
+}
+
+bool eddi_engine_cursor(const EddiEngine *self, const char *sender, void **backend,
+                        size_t *char_index) {
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiDoc *doc = session ? session->current : NULL;
+  if (!doc) return false;
+  *backend = eddi_embedded_backend_of(doc->backend);
+  *char_index = eddi_text_char_index(&doc->text, doc->cursor);
+  return true;
 }
 
 const char *eddi_engine_session_of(const EddiEngine *self, const char *sender) {
   EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
   return session ? session->name : NULL;
+}
+
+void eddi_engine_set_extra_commands(EddiEngine *self, const CommandSpec *commands,
+                                    size_t count) {
+  self->extra_commands = commands;
+  self->extra_command_count = count;
+}
+
+/* The command named name: the table's, else one of the engine's extras. */
+static const CommandSpec *engine__find_command(const EddiEngine *self, const char *name) {
+  const CommandSpec *spec = eddi_command_find(name);
+  for (size_t i = 0; !spec && i < self->extra_command_count; i++)
+    if (strcasecmp(self->extra_commands[i].name, name) == 0) spec = &self->extra_commands[i];
+  return spec;
 }
 
 /* ---------------------------------------------------------------- replies */
@@ -192,13 +243,51 @@ void eddi_engine_end_groups(EddiEngine *self, const char *sender) {
   for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
 }
 
+/* Run spec as sender after its checks: its handler with args (and line's
+ * body when it takes one), or with job its job's finish. The one place a
+ * CommandContext is made for a command. */
+static int engine__run_spec(EddiEngine *self, const char *sender, const CommandSpec *spec,
+                            const TokenList *tokens, const EddiCommandLine *line, EddiJob *job,
+                            char **reply_text, EddiError *err) {
+  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiReplyBuilder reply;
+  eddi_reply_builder_init(&reply, session && session->raw_payloads);
+  CommandContext ctx = {
+      .engine = self,
+      .spec = spec,
+      .session = session,
+      .sender = sender,
+      .args = tokens ? tokens->items + 1 : NULL,
+      .argc = tokens ? tokens->len - 1 : 0,
+      .reply = &reply,
+      .err = err,
+  };
+  if (line && (spec->flags & CMD_TAKES_BODY)) {
+    ctx.body = line->body;
+    ctx.body_len = line->body_len;
+  }
+  int rc = engine__prepare(&ctx, spec);
+  if (rc == 0) rc = job ? job->finish(job, &ctx) : spec->run(&ctx);
+  /* The command is over: its edits are one undo step per document. */
+  eddi_engine_end_groups(self, sender);
+  if (rc == 0) *reply_text = eddi_reply_builder_finish(&reply);
+  eddi_reply_builder_free(&reply);
+  return rc;
+}
+
+int eddi_engine_finish_job(EddiEngine *self, const char *sender, const CommandSpec *spec,
+                           EddiJob *job, char **reply_text, EddiError *err) {
+  return engine__run_spec(self, sender, spec, NULL, NULL, job, reply_text, err);
+}
+
 static int engine__run_line(EddiEngine *self, const char *sender, const EddiCommandLine *line,
                             char **reply_text, EddiError *err) {
   TokenList tokens = {0};
   int rc = eddi_lex_line(line->line, line->len, &tokens, err);
   if (rc < 0) return rc;
   const Token *verb = &tokens.items[0];
-  const CommandSpec *spec = verb->kind == TOKEN_WORD ? eddi_command_find(verb->text) : NULL;
+  const CommandSpec *spec = verb->kind == TOKEN_WORD ? engine__find_command(self, verb->text)
+                                                     : NULL;
   if (!spec) {
     if (verb->source[0] == '{') {
       rc = eddi_error_set(err, EDDI_EINVAL, "Scripts ({ ... }) are not supported yet");
@@ -216,29 +305,7 @@ static int engine__run_line(EddiEngine *self, const char *sender, const EddiComm
     eddi_tokens_free(&tokens);
     return rc;
   }
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
-  EddiReplyBuilder reply;
-  eddi_reply_builder_init(&reply, session && session->raw_payloads);
-  CommandContext ctx = {
-      .engine = self,
-      .spec = spec,
-      .session = session,
-      .sender = sender,
-      .args = tokens.items + 1,
-      .argc = tokens.len - 1,
-      .reply = &reply,
-      .err = err,
-  };
-  if (spec->flags & CMD_TAKES_BODY) {
-    ctx.body = line->body;
-    ctx.body_len = line->body_len;
-  }
-  rc = engine__prepare(&ctx, spec);
-  if (rc == 0) rc = spec->run(&ctx);
-  /* The command is over: its edits are one undo step per document. */
-  eddi_engine_end_groups(self, sender);
-  if (rc == 0) *reply_text = eddi_reply_builder_finish(&reply);
-  eddi_reply_builder_free(&reply);
+  rc = engine__run_spec(self, sender, spec, &tokens, line, NULL, reply_text, err);
   eddi_tokens_free(&tokens);
   return rc;
 }
@@ -292,45 +359,64 @@ bool eddi_command_is(const EddiCommandLine *line, const char *word) {
   return strlen(word) == line->verb_len && strncasecmp(line->line, word, line->verb_len) == 0;
 }
 
-/* The state of eddi_exec_reply's walk over a message's commands. */
+/* The state of a walk over a message's commands. */
 typedef struct {
   EddiEngine *engine;
   const char *sender;
   EddiReply *reply;
-  size_t *cap;
-  EddiError *err;
+  size_t cap;
+  EddiError err;
   bool failed;
+  const char *rest; /* a command went pending: the message goes on here */
 } ExecWalk;
 
 /* Run one command; after a failure the rest are skipped, one reply each. */
 static bool engine__exec_line(const EddiCommandLine *line, void *closure) {
   ExecWalk *walk = closure;
   if (walk->failed) {
-    eddi_error_set(walk->err, EDDI_ESTATE, "Skipped: an earlier command failed");
-    engine__push_fail(walk->reply, walk->err, walk->cap);
+    eddi_error_set(&walk->err, EDDI_ESTATE, "Skipped: an earlier command failed");
+    engine__push_fail(walk->reply, &walk->err, &walk->cap);
     return true;
   }
   char *ok_text = NULL;
-  eddi_error_clear(walk->err);
-  if (engine__run_line(walk->engine, walk->sender, line, &ok_text, walk->err) < 0) {
-    engine__push_fail(walk->reply, walk->err, walk->cap);
+  eddi_error_clear(&walk->err);
+  int rc = engine__run_line(walk->engine, walk->sender, line, &ok_text, &walk->err);
+  if (rc == EDDI_EPENDING) {
+    /* Its reply comes with its finish; a body was its own. */
+    walk->rest = line->takes_body ? line->body + line->body_len : line->body;
+    return false;
+  }
+  if (rc < 0) {
+    engine__push_fail(walk->reply, &walk->err, &walk->cap);
     walk->failed = true;
   } else {
-    engine__push(walk->reply, true, ok_text, walk->cap);
+    engine__push(walk->reply, true, ok_text, &walk->cap);
   }
   return true;
 }
 
-void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, size_t len,
-                     EddiReply *reply) {
-  reply->count = 0;
-  reply->items = NULL;
+bool eddi_engine_run_commands(EddiEngine *self, const char *sender, const char *text,
+                              size_t len, EddiReply *reply, bool *failed, size_t *rest) {
+  ExecWalk walk = {.engine = self, .sender = sender, .reply = reply, .cap = reply->count,
+                   .failed = *failed};
+  eddi_each_command(text, len, engine__exec_line, &walk);
+  *failed = walk.failed;
+  if (!walk.rest) return false;
+  *rest = (size_t)(walk.rest - text);
+  return true;
+}
+
+/* A message's checks, a Replace Confirm's answer, or its commands; true
+ * when a command went pending (then *rest is where the message goes on). */
+static bool engine__exec(EddiEngine *self, const char *sender, const char *text, size_t len,
+                         EddiReply *reply, bool *failed, size_t *rest) {
+  memset(reply, 0, sizeof *reply);
   size_t cap = 0;
   EddiError err;
   eddi_error_clear(&err);
   if (engine__check_message(self, sender, text, len, &err) < 0) {
     engine__push_fail(reply, &err, &cap);
-    return;
+    return false;
   }
 
   /* A pending Replace Confirm takes y/n/all/quit; anything else ends it. */
@@ -347,18 +433,38 @@ void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, siz
       if (rc == 0) engine__push(reply, true, eddi_reply_builder_finish(&builder), &cap);
       else engine__push_fail(reply, &err, &cap);
       eddi_reply_builder_free(&builder);
-      return;
+      return false;
     }
     eddi_session_cancel_confirm(session);
   }
 
-  ExecWalk walk = {.engine = self, .sender = sender, .reply = reply, .cap = &cap, .err = &err};
-  eddi_each_command(text, len, engine__exec_line, &walk);
+  if (eddi_engine_run_commands(self, sender, text, len, reply, failed, rest)) return true;
   if (reply->count == 0) {
     eddi_error_set(&err, EDDI_EINVAL, "Empty message");
     eddi_error_hint(&err, "Help lists the commands");
     engine__push_fail(reply, &err, &cap);
   }
+  return false;
+}
+
+void eddi_exec_reply(EddiEngine *self, const char *sender, const char *text, size_t len,
+                     EddiReply *reply) {
+  /* After what the sender asked before, and never pending itself. */
+  EddiRequest earlier = {.sender = sender};
+  if (sender) eddi_jobs_wait(self, &earlier);
+  bool could = eddi_jobs_may_pend(self, false), failed = false;
+  size_t rest;
+  engine__exec(self, sender, text, len, reply, &failed, &rest);
+  eddi_jobs_may_pend(self, could);
+}
+
+void eddi_engine_run_request(EddiEngine *self, const char *sender, const char *before,
+                             const EddiRequest *request, EddiReply *reply) {
+  bool could = eddi_jobs_may_pend(self, true), failed = false;
+  size_t rest = 0;
+  bool pending = engine__exec(self, sender, request->text, request->len, reply, &failed, &rest);
+  eddi_jobs_may_pend(self, could);
+  if (pending) eddi_jobs_hold(self, sender, before, request, reply, failed, rest);
 }
 
 char *eddi_exec(EddiEngine *self, const char *sender, const char *text, size_t len) {

@@ -6,8 +6,10 @@
  * reply back; what a request may do is decided here once.
  *
  * Routing rules (doc/protocol.org, "Sessions across instances"):
- * - a request naming a session runs as that session's sender if the session
- *   is held here; a session held by another instance gets
+ * - a request naming a session runs only if the session is held here by the
+ *   request's own sender (a request naming no sender is the anonymous
+ *   sender's): another sender's gets `Fail "Session s belongs to another
+ *   sender"`, whoever asks; a session held by another instance gets
  *   `Fail "Session s lives on <id>"`, an unknown one `Fail "Session s not
  *   found"` (unless the message starts it): never a silent new session;
  * - a request naming no session runs as its sender (or "anonymous"); if that
@@ -23,6 +25,7 @@
 #include "edit/edit_formats.h"
 #include "lang/command.h"
 #include "lang/lexer.h"
+#include "session/audit.h"
 #include "session/engine.h"
 
 /* Enough for ", Instance <id>" after a reply. */
@@ -97,6 +100,39 @@ bool eddi_engine_remote_session(const EddiEngine *self, const char *session, con
                                    instance_size, found, found_size);
 }
 
+int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char *error,
+                          size_t error_size) {
+  eddi_audit_free(self->audit);
+  self->audit = NULL;
+  if (!config) return 0;
+  char path[EDDI_FS_PATH_MAX];
+  const char *file = config->path;
+  if (!file) {
+    const char *state = eddi_engine_state_dir(self, error, error_size);
+    if (!state) return EDDI_EIO;
+    snprintf(path, sizeof path, "%s/audit.jsonl", state);
+    file = path;
+  }
+  self->audit = eddi_audit_new(file, config->sink, config->closure, error, error_size);
+  return self->audit ? 0 : EDDI_EIO;
+}
+
+void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
+                            const EddiFileStamp *after) {
+  if (self->audit) eddi_audit_note_file(self->audit, path, before, after);
+}
+
+/* The record of a request that ran (or was refused) as sender. */
+static void request__audit(EddiEngine *self, const EddiRequest *request, const char *sender,
+                           const EddiReply *reply, bool refused) {
+  if (!self->audit) return;
+  const char *session = request->session;
+  if (!session && sender) session = eddi_engine_session_of(self, sender);
+  AuditOutcome outcome = {sender ? sender : request->sender, session, self->instance,
+                          request->transport, request->text, request->len, reply, refused};
+  eddi_audit_end(self->audit, &outcome);
+}
+
 /* ------------------------------------------------------------ reading */
 
 /* The session a message's first command starts, if it is a Start. */
@@ -147,9 +183,12 @@ static int request__route(EddiEngine *self, const EddiRequest *request, char *se
   const char *sender = request->sender;
 
   if (request->session) {
+    /* A session is acted in only by its own sender: naming it is not
+     * enough (session names are public: events, sync answers). */
     EddiSession *held = eddi_sessions_by_name(&self->sessions, request->session);
     if (held) {
-      if (sender && strcmp(sender, held->sender) != 0)
+      const char *asking = sender ? sender : EDDI_ANONYMOUS_SENDER;
+      if (strcmp(asking, held->sender) != 0)
         return eddi_error_set(err, EDDI_ESTATE, "Session %s belongs to another sender",
                               request->session);
       snprintf(sender_out, sender_size, "%s", held->sender);
@@ -268,20 +307,30 @@ static bool request__admit(EddiEngine *self, const EddiRequest *request, char *s
   EddiError err;
   eddi_error_clear(&err);
   memset(reply, 0, sizeof *reply);
+  sender[0] = '\0';
+  if (self->audit) eddi_audit_begin(self->audit);
   if (request__route(self, request, sender, sender_size, &err) < 0 ||
       request__check_sender(self, sender, request->text, request->len, &err) < 0) {
     request__refuse(reply, &err);
+    request__audit(self, request, sender[0] ? sender : NULL, reply, true);
     return false;
   }
   return true;
 }
 
 void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *reply) {
+  if (eddi_jobs_queue(self, request, reply)) return; /* behind its sender's long work */
   char sender[EDDI_SENDER_NAME_MAX + 1];
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
   const char *borrowed = eddi_engine_session_of(self, sender);
   char *before = borrowed ? eddi_strdup(borrowed) : NULL;
-  eddi_exec_reply(self, sender, request->text, request->len, reply);
+  eddi_engine_run_request(self, sender, before, request, reply);
+  if (!reply->pending) eddi_request_finish(self, sender, before, request, reply);
+  eddi_free(before);
+}
+
+void eddi_request_finish(EddiEngine *self, const char *sender, const char *before,
+                         const EddiRequest *request, EddiReply *reply) {
   const char *after = eddi_engine_session_of(self, sender);
   bool changed = (before == NULL) != (after == NULL) || (before && strcmp(before, after) != 0);
   if (changed) {
@@ -289,7 +338,10 @@ void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *
     if (after && request->name_instance && self->instance && reply->count > 0)
       request__name_instance(self, request, reply);
   }
-  eddi_free(before);
+  /* An End names the session it ended. */
+  EddiRequest named = *request;
+  if (!named.session && before && !after) named.session = before;
+  request__audit(self, &named, sender, reply, false);
 }
 
 /* ------------------------------------------------------------ calls */
@@ -341,6 +393,7 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
   EddiCallOutcome ignored;
   if (!outcome) outcome = &ignored;
   memset(outcome, 0, sizeof *outcome);
+  eddi_jobs_wait(self, request); /* a call never answers late */
   char sender[EDDI_SENDER_NAME_MAX + 1];
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
 
@@ -366,4 +419,5 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
     reply->items[0].text = len ? eddi_strndup(out.data, len) : eddi_strdup("Ok");
   }
   eddi_strbuf_free(&out);
+  request__audit(self, request, sender, reply, false);
 }

@@ -13,15 +13,23 @@
 #include "eddi_grammars.h"
 #include "syntax/syntax.h"
 
-static EddiLang lang__table[64];
-static size_t lang__count;
-static pthread_once_t lang__once = PTHREAD_ONCE_INIT;
+/* Room for every compiled-in language: the vendored grammars are a dozen,
+ * and a build with more than this loads the first ones only. */
+#define LANGUAGE_TABLE_MAX 64
+/* A language.conf line longer than this is skipped: settings are short. */
+#define LANGUAGE_CONF_LINE_MAX 512
+/* The widest indent a language.conf may ask for, in spaces. */
+#define LANGUAGE_INDENT_MAX 16
+
+static EddiLang language__table[LANGUAGE_TABLE_MAX];
+static size_t language__count;
+static pthread_once_t language__once = PTHREAD_ONCE_INIT;
 
 /* ---------------------------------------------------------------- language.conf */
 
 /* Lines of "key value"; "#" starts a comment line. Unknown keys are ignored,
  * so that an older eddi reads a newer file. */
-static void lang__set_list(char **list, const char *value) {
+static void language__set_list(char **list, const char *value) {
   size_t n = 0;
   const char *p = value;
   while (*p && n < EDDI_LANG_LIST_MAX) {
@@ -33,7 +41,7 @@ static void lang__set_list(char **list, const char *value) {
   }
 }
 
-static void lang__read_config(EddiLang *self, const char *config) {
+static void language__read_config(EddiLang *self, const char *config) {
   self->indent = strdup("    ");
   self->blank_lines = 1;
   self->blank_lines_member = 1;
@@ -41,7 +49,7 @@ static void lang__read_config(EddiLang *self, const char *config) {
   while (*line) {
     const char *eol = strchr(line, '\n');
     size_t len = eol ? (size_t)(eol - line) : strlen(line);
-    char buf[512];
+    char buf[LANGUAGE_CONF_LINE_MAX];
     if (len < sizeof buf && len > 0 && line[0] != '#') {
       memcpy(buf, line, len);
       buf[len] = '\0';
@@ -52,9 +60,10 @@ static void lang__read_config(EddiLang *self, const char *config) {
         while (*value == ' ') value++;
         const char *key = buf;
         char **slot = NULL;
-        if (strcmp(key, "extensions") == 0) lang__set_list(self->extensions, value);
-        else if (strcmp(key, "shebang") == 0) lang__set_list(self->shebangs, value);
-        else if (strcmp(key, "implicit_params") == 0) lang__set_list(self->implicit_params, value);
+        if (strcmp(key, "extensions") == 0) language__set_list(self->extensions, value);
+        else if (strcmp(key, "shebang") == 0) language__set_list(self->shebangs, value);
+        else if (strcmp(key, "implicit_params") == 0)
+          language__set_list(self->implicit_params, value);
         else if (strcmp(key, "comment_line") == 0) slot = &self->comment_line;
         else if (strcmp(key, "comment_block_start") == 0) slot = &self->comment_block_start;
         else if (strcmp(key, "comment_block_end") == 0) slot = &self->comment_block_end;
@@ -79,7 +88,7 @@ static void lang__read_config(EddiLang *self, const char *config) {
           if (strcmp(value, "tab") == 0) {
             self->indent = strdup("\t");
           } else {
-            size_t width = EDDI_MIN(strtoul(value, NULL, 10), 16);
+            size_t width = EDDI_MIN(strtoul(value, NULL, 10), LANGUAGE_INDENT_MAX);
             self->indent = calloc(width + 1, 1);
             memset(self->indent, ' ', width);
           }
@@ -97,7 +106,7 @@ static void lang__read_config(EddiLang *self, const char *config) {
 
 /* ---------------------------------------------------------------- loading */
 
-static TSQuery *lang__query(EddiLang *self, const char *source, const char *file) {
+static TSQuery *language__query(EddiLang *self, const char *source, const char *file) {
   if (!source || !*source || !self->ts) return NULL;
   uint32_t error_offset;
   TSQueryError error;
@@ -109,13 +118,13 @@ static TSQuery *lang__query(EddiLang *self, const char *source, const char *file
   return query;
 }
 
-static void lang__load(void) {
+static void language__load(void) {
   TSParser *probe = ts_parser_new();
-  for (size_t i = 0; i < eddi_grammar_count && lang__count < 64; i++) {
+  for (size_t i = 0; i < eddi_grammar_count && language__count < LANGUAGE_TABLE_MAX; i++) {
     const EddiGrammar *grammar = &eddi_grammar_table[i];
-    EddiLang *self = &lang__table[lang__count++];
+    EddiLang *self = &language__table[language__count++];
     self->name = grammar->name;
-    lang__read_config(self, grammar->config);
+    language__read_config(self, grammar->config);
     const TSLanguage *ts = grammar->language();
     uint32_t abi = ts_language_version(ts);
     if (!ts_parser_set_language(probe, ts)) {
@@ -126,18 +135,18 @@ static void lang__load(void) {
       continue;
     }
     self->ts = ts;
-    self->structure = lang__query(self, grammar->structure, "structure.scm");
-    self->details = lang__query(self, grammar->details, "details.scm");
-    if (!self->refused[0]) self->locals = lang__query(self, grammar->locals, "locals.scm");
+    self->structure = language__query(self, grammar->structure, "structure.scm");
+    self->details = language__query(self, grammar->details, "details.scm");
+    if (!self->refused[0]) self->locals = language__query(self, grammar->locals, "locals.scm");
     if (self->refused[0]) self->ts = NULL; /* a broken query: plain text, said why */
   }
   ts_parser_delete(probe);
 }
 
 const EddiLang *eddi_lang_all(size_t *count) {
-  pthread_once(&lang__once, lang__load);
-  *count = lang__count;
-  return lang__table;
+  pthread_once(&language__once, language__load);
+  *count = language__count;
+  return language__table;
 }
 
 const EddiLang *eddi_lang_by_name(const char *name) {
@@ -151,7 +160,7 @@ const EddiLang *eddi_lang_by_name(const char *name) {
 /* ---------------------------------------------------------------- detection */
 
 /* "python3" matches shebang "python3"; "python3.11" matches "python3" too. */
-static bool lang__interpreter_is(const char *word, size_t len, const char *name) {
+static bool language__interpreter_is(const char *word, size_t len, const char *name) {
   size_t n = strlen(name);
   if (len < n || memcmp(word, name, n) != 0) return false;
   for (size_t i = n; i < len; i++)
@@ -193,6 +202,6 @@ const EddiLang *eddi_lang_detect(const char *path, const char *first_line, size_
   if (!word) return NULL;
   for (size_t i = 0; i < count; i++)
     for (size_t k = 0; k < EDDI_LANG_LIST_MAX && all[i].shebangs[k]; k++)
-      if (lang__interpreter_is(word, word_len, all[i].shebangs[k])) return &all[i];
+      if (language__interpreter_is(word, word_len, all[i].shebangs[k])) return &all[i];
   return NULL;
 }

@@ -9,6 +9,10 @@
 
 #include "core/document.h"
 
+/* How much of a file's start language detection reads: enough for a
+ * shebang line ("#!/usr/bin/env python3 -u"). */
+#define SYNTAX_FIRST_LINE_MAX 256
+
 /* ---------------------------------------------------------------- reading */
 
 typedef struct {
@@ -342,7 +346,7 @@ static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes) {
   EddiSyntax *self = eddi_calloc(1, sizeof *self);
   self->stale = true;
   const EddiText *text = &doc->text;
-  char first[256];
+  char first[SYNTAX_FIRST_LINE_MAX];
   size_t n = EDDI_MIN(sizeof first, eddi_text_len(text));
   eddi_text_copy(text, 0, n, first);
   self->lang = eddi_lang_detect(doc->path, first, n);

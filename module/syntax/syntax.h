@@ -50,7 +50,8 @@ typedef struct {
   char *indent;             /* one level: "    " or "\t" */
   size_t blank_lines;       /* between top-level definitions */
   size_t blank_lines_member; /* between members of a class */
-  char *formatter;          /* command reading stdin, writing stdout; NULL if none */
+  char *formatter;          /* a program and its words (no shell) reading stdin, writing
+                             * stdout; NULL if none */
   char *visibility;         /* "prefix" (Python), "keyword" (Java, TS), "static" (C) */
   bool decorators;          /* AddDecorator makes sense */
   bool import_dedent;       /* imports go at column 0 */

@@ -282,6 +282,28 @@ disconnected, the engine freed, and no thread nor engine memory is left."
                    '("Fail \"Session already exists\"")))
     (should (equal (eddi-module-session eddi--engine "other") nil))))
 
+;; Like eddi-server, the bridge tells a joining instance which sessions it
+;; holds, and refuses a session another instance announced.
+(ert-deftest eddi-nats-shares-sessions-with-other-instances ()
+  (eddi-nats-test-with-bridge nil
+    (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))
+    (should (equal (eddi-nats-test-request url "eddi.session.sync" "{}")
+                   (concat "{\"instance\":\"emacs-test\",\"sessions\":"
+                           "[{\"session\":\"s\",\"sender\":\"agent\"}]}")))
+    ;; Heard back by the test, so delivered to the bridge too.
+    (eddi-nats-test-raw url '("eddi.session.events")
+                        '(("eddi.session.events" nil
+                           "{\"event\":\"started\",\"session\":\"t\",\"sender\":\"bob\",\"instance\":\"other\"}")))
+    (let ((ask (lambda () (eddi-nats-test-request url "eddi.emacs-test.cmd"
+                                                  "{\"session\": \"t\", \"text\": \"Status\"}")))
+          (deadline (+ (float-time) eddi-nats-test-timeout))
+          reply)
+      (while (and (equal (setq reply (funcall ask)) "Fail \"Session t not found\"")
+                  (< (float-time) deadline))
+        (sleep-for 0.02))
+      (should (equal reply "Fail \"Session t lives on other\"")))
+    (should (equal (eddi-nats-test-cli url "bob" "Status") '("Fail \"Session t lives on other\"")))))
+
 (ert-deftest eddi-nats-survives-a-server-restart ()
   (eddi-nats-test-with-bridge '(("x.txt" . "a\n"))
     (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))

@@ -101,6 +101,24 @@ buffers of the workspace are killed and no engine memory may leak."
                                                         "not a session command\", Start one "
                                                         "with \"Start <name>\"")))))
 
+(ert-deftest eddi-module-exec-routes-by-session ()
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    ;; A request naming its session runs as its own sender, who must hold it;
+    ;; naming the session alone is not enough.
+    (should (equal (eddi-module-exec eddi--engine "tester" "Open a.txt" t "s")
+                   "Ok, At 0:0, Length 1"))
+    (should (equal (eddi-module-exec eddi--engine nil "Status" t "s")
+                   "Fail \"Session s belongs to another sender\""))
+    (let ((cursor (eddi-module-cursor eddi--engine "tester")))
+      (should (integerp (car cursor)))
+      (should (equal (cdr cursor) 0)))
+    (should (equal (eddi-module-exec eddi--engine "bob" "Status" t "s")
+                   "Fail \"Session s belongs to another sender\""))
+    (should (equal (eddi-module-exec eddi--engine nil "Status" t "nope")
+                   "Fail \"Session nope not found\""))
+    ;; Outside NATS a sender is needed.
+    (should-error (eddi-module-exec eddi--engine nil "Status"))))
+
 ;;;; Live buffers
 
 (ert-deftest eddi-edits-go-through-the-buffer ()

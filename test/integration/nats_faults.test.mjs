@@ -26,9 +26,9 @@ test("a session lives on the instance that started it", async () => {
     const holder = started.match(/^Ok, Instance (one|two)$/)?.[1];
     assert.ok(holder, started);
     const other = holder === "one" ? "two" : "one";
-    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ session: "s", text: "Status" })),
+    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ sender: "ann", session: "s", text: "Status" })),
       "Ok: Session s, No file");
-    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ session: "s", text: "Status" })),
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", session: "s", text: "Status" })),
       `Fail "Session s lives on ${holder}"`);
     assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", text: "Status" })),
       `Fail "Session s lives on ${holder}"`);
@@ -36,13 +36,13 @@ test("a session lives on the instance that started it", async () => {
       `Fail "Session s lives on ${holder}"`);
     // Through the queue group every answer is the holder's or a pointer to it.
     for (let i = 0; i < 10; i++) {
-      const reply = await ask(nc, "eddi.cmd", json({ session: "s", text: "Status" }));
+      const reply = await ask(nc, "eddi.cmd", json({ sender: "ann", session: "s", text: "Status" }));
       assert.ok(reply === "Ok: Session s, No file" || reply === `Fail "Session s lives on ${holder}"`, reply);
     }
     // Once ended, the name is free everywhere.
-    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ session: "s", text: "End" })), "Ok, Session saved");
+    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ sender: "ann", session: "s", text: "End" })), "Ok, Session saved");
     await sleep(100);
-    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ session: "s", text: "Status" })),
+    assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", session: "s", text: "Status" })),
       'Fail "Session s not found"');
     assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", text: "Start s" })),
       `Ok, Instance ${other}`);
@@ -69,7 +69,7 @@ test("an instance that joins later learns the sessions already held", async () =
     // round trip, but a loaded machine may take longer.
     let reply;
     for (let tries = 0; tries < 50; tries++) {
-      reply = await ask(nc, "eddi.two.cmd", json({ session: "s", text: "Status" }));
+      reply = await ask(nc, "eddi.two.cmd", json({ sender: "ann", session: "s", text: "Status" }));
       if (reply !== 'Fail "Session s not found"') break;
       await sleep(50);
     }
@@ -103,7 +103,7 @@ test("eddi-server reconnects after nats-server restarts, sessions intact", async
     await reconnected;
     nc = await connect({ servers: nats.url });
     assert.equal(await ask(nc, "eddi.cmd", json({ sender: "ann", text: "Status" })), "Ok: Session s, No file");
-    assert.equal(await ask(nc, "eddi.solo.cmd", json({ session: "s", text: "Status" })), "Ok: Session s, No file");
+    assert.equal(await ask(nc, "eddi.solo.cmd", json({ sender: "ann", session: "s", text: "Status" })), "Ok: Session s, No file");
   } finally {
     await nc.close();
     const { code } = await eddi.stop();

@@ -72,9 +72,11 @@ test("JSON body names the sender; a session is edited and saved", async () => {
     "Ok, At 0:0, Length 0\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 2",
   );
   assert.equal(readFileSync(join(workspace.dir, "a.txt"), "utf8"), "x\n");
-  // The session alone names its sender.
-  assert.equal(await ask("eddi.alpha.cmd", json({ session: "s1", text: "Status" })),
+  // The session's own sender acts in it; naming the session is not enough.
+  assert.equal(await ask("eddi.alpha.cmd", json({ sender: "ann", session: "s1", text: "Status" })),
     "Ok: Session s1, File a.txt, At 1:0, Length 1");
+  assert.equal(await ask("eddi.alpha.cmd", json({ session: "s1", text: "Status" })),
+    'Fail "Session s1 belongs to another sender"');
   assert.equal(await ask("eddi.cmd", json({ sender: "bob", session: "s1", text: "Status" })),
     'Fail "Session s1 belongs to another sender"');
   assert.equal(await ask("eddi.cmd", json({ sender: "bob", session: "nope", text: "Status" })),
@@ -116,6 +118,15 @@ test("the validator refuses bad messages and the server keeps serving", async ()
     "Ok: Session s1, File a.txt, At 1:0, Length 1");
 });
 
+// A refusal quotes what it names as every Fail does: a carriage return is
+// escaped (\r) like a newline or a tab, never sent raw.
+test("refusals escape control characters as the engine's Fails do", async () => {
+  assert.equal(await ask("eddi.alpha.cmd", json({ session: "s\r1\tx", text: "Status" })),
+    'Fail "Session s\\r1\\tx not found"');
+  assert.equal(await ask("eddi.cmd", json({ sender: "ann", session: "s1\r", text: "Status" })),
+    'Fail "Session s1\\r not found"');
+});
+
 test("service discovery answers $SRV.PING, INFO and STATS", async () => {
   for (const subject of ["$SRV.PING", "$SRV.PING.eddi", "$SRV.PING.eddi.alpha"]) {
     assert.deepEqual(JSON.parse(await ask(subject, "")), {
@@ -139,6 +150,8 @@ test("service discovery answers $SRV.PING, INFO and STATS", async () => {
   assert.match(stats.started, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   const cmd = stats.endpoints.find((e) => e.name === "cmd");
   assert.ok(cmd.num_requests >= 40 && cmd.num_errors >= 1, JSON.stringify(cmd));
+  // The sessions this instance holds ride on the command endpoint's data.
+  assert.equal(typeof cmd.data.sessions, "number");
   assert.equal(typeof cmd.processing_time, "number");
   assert.equal(typeof cmd.average_processing_time, "number");
   assert.equal(typeof cmd.last_error, "string");

@@ -6,24 +6,12 @@
  * get around (a file where a folder should be, a folder where a file is). */
 #include "unit_support.h"
 
+#include <errno.h>
 #include <sys/types.h>
 
 #include "core/disk_backend.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static int workspace_setup(void **state) {
-  char *root = malloc(PATH_MAX);
-  unit_workspace_new(root);
-  *state = root;
-  return 0;
-}
-
-static int workspace_teardown(void **state) {
-  unit_remove_tree(*state);
-  free(*state);
-  return 0;
-}
 
 /* Decode raw (a literal, may hold NULs), check text and format, then check
  * that encoding gives raw back. */
@@ -337,21 +325,82 @@ static void test_open_refusals(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* eddi_disk_read_found says what was there, for callers that word their
+ * own replies; eddi_disk_read words them for the backends. */
+static void test_read_found_findings(void **state) {
+  long live = unit_live();
+  const char *root = *state;
+  char path[PATH_MAX];
+  StrBuf out = {0};
+  EddiDiskFound found;
+
+  unit_path(path, root, "notes.txt");
+  unit_write_file(path, "abc\n", 4);
+  assert_int_equal(chmod(path, 0640), 0);
+  assert_int_equal(eddi_disk_read_found(path, 100, &out, &found), 0);
+  assert_int_equal(found.finding, EDDI_DISK_READ);
+  assert_int_equal(found.mode, 0640);
+  assert_int_equal(found.size, 4);
+  assert_string_equal(out.data, "abc\n");
+  eddi_strbuf_free(&out);
+
+  assert_int_equal(eddi_disk_read_found(path, 3, &out, &found), EDDI_ETOOBIG);
+  assert_int_equal(found.finding, EDDI_DISK_TOO_LARGE);
+  assert_int_equal(found.size, 4);
+
+  mode_t mask = umask(022);
+  unit_path(path, root, "missing.txt");
+  assert_int_equal(eddi_disk_read_found(path, 100, &out, &found), EDDI_ENOENT);
+  assert_int_equal(found.finding, EDDI_DISK_MISSING);
+  assert_int_equal(found.sys_errno, ENOENT);
+  assert_int_equal(found.mode, 0644); /* what a new file gets */
+  umask(mask);
+
+  /* A file where a folder should be: missing too, and said apart. */
+  unit_path(path, root, "notes.txt/inside");
+  assert_int_equal(eddi_disk_read_found(path, 100, &out, &found), EDDI_ENOENT);
+  assert_int_equal(found.finding, EDDI_DISK_MISSING);
+  assert_int_equal(found.sys_errno, ENOTDIR);
+  bool missing;
+  EddiError err;
+  assert_int_equal(eddi_disk_read(path, 100, &out, &missing, NULL, &err), EDDI_EIO);
+  assert_false(missing);
+  assert_string_equal(err.what, "Cannot open: Not a directory");
+
+  unit_path(path, root, "folder");
+  assert_int_equal(mkdir(path, 0755), 0);
+  assert_int_equal(eddi_disk_read_found(path, 100, &out, &found), EDDI_EINVAL);
+  assert_int_equal(found.finding, EDDI_DISK_FOLDER);
+
+  /* A FIFO is refused at once, not read (which would wait for a writer). */
+  unit_path(path, root, "pipe");
+  assert_int_equal(mkfifo(path, 0600), 0);
+  assert_int_equal(eddi_disk_read_found(path, 100, &out, &found), EDDI_EINVAL);
+  assert_int_equal(found.finding, EDDI_DISK_SPECIAL);
+  assert_int_equal(eddi_disk_read(path, 100, &out, &missing, NULL, &err), EDDI_EINVAL);
+  assert_string_equal(err.what, "Not a regular file");
+  assert_int_equal(out.len, 0);
+  eddi_strbuf_free(&out);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_decode_round_trips),
       cmocka_unit_test(test_decode_appends),
       cmocka_unit_test(test_decode_refusals),
       cmocka_unit_test_setup_teardown(test_write_atomic_creates_folders_and_mode,
-                                      workspace_setup, workspace_teardown),
+                                      unit_folder_setup, unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_write_atomic_failures_keep_old_file,
-                                      workspace_setup, workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_open_missing_file, workspace_setup,
-                                      workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_open_decodes_and_saves_back, workspace_setup,
-                                      workspace_teardown),
-      cmocka_unit_test_setup_teardown(test_open_refusals, workspace_setup,
-                                      workspace_teardown),
+                                      unit_folder_setup, unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_open_missing_file, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_open_decodes_and_saves_back, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_open_refusals, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_read_found_findings, unit_folder_setup,
+                                      unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,8 +62,8 @@ static void remote(EddiEngine *engine, EddiSessionChange change, const char *ses
 static void test_named_session_runs_as_its_holder(void **state) {
   Fixture *fx = *state;
   request(fx->engine, "alice", NULL, "Start s", false, "Ok");
-  /* No sender: the holder's; the same sender: fine; another: refused. */
-  request(fx->engine, NULL, "s", "Status", false, "Ok: Session s, No file");
+  /* Only the holder acts in its session: naming it is not enough. */
+  request(fx->engine, NULL, "s", "Status", false, "Fail \"Session s belongs to another sender\"");
   request(fx->engine, "alice", "s", "Status", false, "Ok: Session s, No file");
   request(fx->engine, "bob", "s", "Status", false,
           "Fail \"Session s belongs to another sender\"");
@@ -96,7 +96,7 @@ static void test_remote_event_cannot_claim_a_local_session(void **state) {
   eddi_engine_set_instance(fx->engine, "alpha");
   request(fx->engine, "alice", NULL, "Start mine", false, "Ok");
   remote(fx->engine, EDDI_SESSION_STARTED, "mine", "mallory", "beta");
-  request(fx->engine, NULL, "mine", "Status", false, "Ok: Session mine, No file");
+  request(fx->engine, "alice", "mine", "Status", false, "Ok: Session mine, No file");
   /* Events naming this instance are its own echo and are ignored. */
   remote(fx->engine, EDDI_SESSION_STARTED, "echo", "erin", "alpha");
   request(fx->engine, "erin", NULL, "Status", false,
@@ -227,6 +227,75 @@ static void test_typed_calls(void **state) {
   call(fx->engine, "r", "Read", &read, "[notes.txt#8B8A]\n1:one\n2:2", 0, false);
 }
 
+/* ------------------------------------------------------------ audit */
+
+typedef struct {
+  char lines[4096];
+  size_t count;
+} AuditSink;
+
+static void audit_sink(void *closure, const char *line, size_t len) {
+  AuditSink *sink = closure;
+  strncat(sink->lines, line, EDDI_MIN(len, sizeof sink->lines - strlen(sink->lines) - 2));
+  strcat(sink->lines, "\n");
+  sink->count++;
+}
+
+/* The record without its time, which differs each run. */
+static const char *untimed(const char *line) {
+  const char *after = strstr(line, "Z\",");
+  return after ? after + 3 : line;
+}
+
+static void test_audit_records(void **state) {
+  Fixture *fx = *state;
+  char path[PATH_MAX], error[256];
+  unit_path(path, fx->root, "audit.jsonl");
+  AuditSink sink = {"", 0};
+  EddiAuditConfig config = {path, audit_sink, &sink};
+  assert_int_equal(eddi_engine_set_audit(fx->engine, &config, error, sizeof error), 0);
+  eddi_engine_set_instance(fx->engine, "alpha");
+  const char *const readers[] = {"r", NULL};
+  EddiSenderPolicy policy = {NULL, readers};
+  eddi_engine_set_policy(fx->engine, &policy);
+  EddiRequest start = {.sender = "a", .text = "Start s\nOpen notes.txt", .len = 22,
+                       .transport = "nats"};
+  EddiReply reply;
+  eddi_request_exec(fx->engine, &start, &reply);
+  eddi_reply_free(&reply);
+  request(fx->engine, "a", NULL, "Goto 9:0\nShow Line 0", false,
+          "Fail \"Invalid position 9:0\", File ends at 2:0\n"
+          "Fail \"Skipped: an earlier command failed\"");
+  request(fx->engine, "r", NULL, "Patch\n*** Begin Patch", false,
+          "Fail \"Sender r may only read, not run Patch\"");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  assert_int_equal(sink.count, 4);
+  char *lines = sink.lines, *next;
+  const char *expected[] = {
+      "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":\"nats\","
+      "\"commands\":[\"Start\",\"Open\"],\"files\":[],\"outcome\":\"ok\"}",
+      "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":null,"
+      "\"commands\":[\"Goto\",\"Show\"],\"files\":[],\"outcome\":\"fail\",\"failed_command\":1}",
+      "\"sender\":\"r\",\"session\":null,\"instance\":\"alpha\",\"transport\":null,"
+      "\"commands\":[\"Patch\"],\"files\":[],\"outcome\":\"refused\"}",
+      "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":null,"
+      "\"commands\":[\"End\"],\"files\":[],\"outcome\":\"ok\"}",
+  };
+  for (size_t i = 0; i < 4; i++, lines = next + 1) {
+    next = strchr(lines, '\n');
+    *next = '\0';
+    assert_string_equal(untimed(lines), expected[i]);
+  }
+  /* The file holds the same lines, each with its time. */
+  size_t len;
+  char *file = unit_read_file(path, &len);
+  size_t records = 0;
+  for (char *at = file; (at = strstr(at, "{\"time\":\"")); at++) records++;
+  assert_int_equal(records, 4);
+  free(file);
+  eddi_engine_set_audit(fx->engine, NULL, NULL, 0);
+}
+
 /* ------------------------------------------------------------ helpers */
 
 static void test_fail_line_and_utf8(void **state) {
@@ -254,6 +323,7 @@ int main(void) {
       FIXTURE_TEST(test_session_events),
       FIXTURE_TEST(test_sender_policy),
       FIXTURE_TEST(test_typed_calls),
+      FIXTURE_TEST(test_audit_records),
       cmocka_unit_test(test_fail_line_and_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,6 +86,21 @@ static inline void unit_remove_tree(const char *path) {
   }
 }
 
+/* cmocka setup and teardown of a test that needs one scratch folder:
+ * *state is its path (PATH_MAX bytes). */
+static inline int unit_folder_setup(void **state) {
+  char *root = malloc(PATH_MAX);
+  unit_workspace_new(root);
+  *state = root;
+  return 0;
+}
+
+static inline int unit_folder_teardown(void **state) {
+  unit_remove_tree(*state);
+  free(*state);
+  return 0;
+}
+
 /* a + b + c into out, which must hold them (the test fails otherwise). */
 static inline void unit_concat(char out[PATH_MAX], const char *a, const char *b,
                                const char *c) {

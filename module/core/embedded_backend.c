@@ -1,0 +1,150 @@
+/* embedded_backend.c - an embedder's backend under the engine's vtable; see
+ * embedded_backend.h. */
+#include "core/embedded_backend.h"
+
+#include "core/disk_backend.h"
+#include "core/utf8.h"
+
+typedef struct {
+  EddiBackend base;
+  const EddiBackendOps *ops;
+  void *self; /* the embedder's */
+  char *abs_path;
+  size_t max_bytes;
+  EddiFileStamp stamp;
+} EmbeddedBackend;
+
+struct EddiTextSink {
+  StrBuf text;
+};
+
+void eddi_text_sink_append(EddiTextSink *self, const char *bytes, size_t len) {
+  eddi_strbuf_append(&self->text, bytes, len);
+}
+
+/* ---------------------------------------------------------------- vtable */
+
+static int embedded__replace(EddiBackend *base, size_t start_char, size_t end_char,
+                             const char *text, size_t len, EddiError *err) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  return self->ops->replace(self->self, start_char, end_char, text, len, err);
+}
+
+static int embedded__sync(EddiBackend *base, EddiDoc *doc, EddiError *err) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  return self->ops->sync ? self->ops->sync(self->self, doc, err) : 0;
+}
+
+static int embedded__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  return self->ops->save(self->self, doc, bytes, err);
+}
+
+static int embedded__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  return eddi_file_saved_text(&self->stamp, self->abs_path, self->max_bytes, out, err);
+}
+
+static void embedded__end_group(EddiBackend *base) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  if (self->ops->end_group) self->ops->end_group(self->self);
+}
+
+static void embedded__destroy(EddiBackend *base) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  self->ops->destroy(self->self);
+  eddi_free(self->abs_path);
+  eddi_free(self);
+}
+
+static const EddiBackendVtable embedded_vtable = {
+    .name = "embedded",
+    .replace = embedded__replace,
+    .sync = embedded__sync,
+    .save = embedded__save,
+    .saved_text = embedded__saved_text,
+    .end_group = embedded__end_group,
+    .destroy = embedded__destroy,
+};
+
+void *eddi_embedded_backend_of(const EddiBackend *backend) {
+  if (!backend || backend->vtable != &embedded_vtable) return NULL;
+  return ((const EmbeddedBackend *)backend)->self;
+}
+
+/* The adapter of doc, or NULL (with err) when doc is not an embedder's. */
+static EmbeddedBackend *embedded__of_doc(EddiDoc *doc, EddiError *err) {
+  if (doc->backend && doc->backend->vtable == &embedded_vtable)
+    return (EmbeddedBackend *)doc->backend;
+  eddi_error_set(err, EDDI_EINVAL, "Not an embedder's document");
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- the file */
+
+int eddi_doc_file_check(EddiDoc *doc, bool *changed, EddiError *err) {
+  *changed = false;
+  EmbeddedBackend *self = embedded__of_doc(doc, err);
+  if (!self) return err->code;
+  bool writable;
+  unsigned mode = 0;
+  int rc = eddi_file_stamp_compare(&self->stamp, self->abs_path, self->max_bytes, changed,
+                                   &writable, &mode, err);
+  if (rc == 0 && !writable) {
+    *changed = false;
+    rc = eddi_error_set(err, EDDI_EIO, "File is read-only");
+  }
+  return rc;
+}
+
+int eddi_doc_file_saved(EddiDoc *doc, size_t *bytes, EddiError *err) {
+  EmbeddedBackend *self = embedded__of_doc(doc, err);
+  if (!self) return err->code;
+  return eddi_file_stamp_read(&self->stamp, self->abs_path, self->max_bytes, bytes, err);
+}
+
+/* ---------------------------------------------------------------- open */
+
+int eddi_embedded_open(EddiBackendOpen open, void *context, const char *abs_path,
+                       const char *rel_path, bool create, size_t max_bytes,
+                       EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err) {
+  EddiFileFormat format;
+  EddiFileStamp stamp;
+  unsigned mode;
+  int rc = eddi_disk_load(abs_path, create, max_bytes, &format, &stamp, &mode, NULL, err);
+  if (rc < 0) return rc;
+
+  EddiBackendFile file = {.abs_path = abs_path, .rel_path = rel_path, .exists = stamp.exists,
+                          .bom = format.bom, .crlf = format.crlf};
+  const EddiBackendOps *ops = NULL;
+  void *self = NULL;
+  EddiTextSink sink = {{0}};
+  rc = open(context, &file, &ops, &self, &sink, err);
+  if (rc < 0) {
+    eddi_strbuf_free(&sink.text);
+    return rc;
+  }
+  size_t valid = eddi_utf8_valid_prefix(sink.text.data ? sink.text.data : "", sink.text.len);
+  if (sink.text.len > max_bytes)
+    rc = eddi_error_set(err, EDDI_ETOOBIG, "Buffer too large (%zu bytes, limit %zu)",
+                        sink.text.len, max_bytes);
+  else if (valid != sink.text.len)
+    rc = eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
+  if (rc < 0) {
+    ops->destroy(self);
+    eddi_strbuf_free(&sink.text);
+    return rc;
+  }
+  EmbeddedBackend *adapter = eddi_calloc(1, sizeof *adapter);
+  adapter->base.vtable = &embedded_vtable;
+  adapter->ops = ops;
+  adapter->self = self;
+  adapter->abs_path = eddi_strdup(abs_path);
+  adapter->max_bytes = max_bytes;
+  adapter->stamp = stamp;
+  eddi_strbuf_append(text, sink.text.data ? sink.text.data : "", sink.text.len);
+  eddi_strbuf_free(&sink.text);
+  *is_new = !stamp.exists;
+  *backend = &adapter->base;
+  return 0;
+}

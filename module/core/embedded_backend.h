@@ -1,0 +1,24 @@
+/* embedded_backend.h - documents an embedder stores (eddi_backend.h).
+ *
+ * The public backend interface is smaller than the engine's vtable
+ * (core/document.h): an embedder neither reads the disk nor knows the
+ * engine's strings. The adapter here sits between the two: it reads the
+ * file as Open always does before the embedder's opener makes the backing
+ * copy, keeps the file's stamp for the save check, and answers the saved
+ * text for Diff and Summary with the disk backend's own function. */
+#ifndef EDDI_EMBEDDED_BACKEND_H
+#define EDDI_EMBEDDED_BACKEND_H
+
+#include "core/document.h"
+
+/* Open abs_path through the embedder's open (called with context), in the
+ * engine's opener form (session/engine.h, EddiDocOpener). */
+int eddi_embedded_open(EddiBackendOpen open, void *context, const char *abs_path,
+                       const char *rel_path, bool create, size_t max_bytes,
+                       EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err);
+
+/* The embedder's own backend pointer of a document's backend, or NULL when
+ * the document is not the embedder's. */
+void *eddi_embedded_backend_of(const EddiBackend *backend);
+
+#endif

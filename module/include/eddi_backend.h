@@ -1,0 +1,137 @@
+/* eddi_backend.h - an embedder's own storage for documents.
+ *
+ * A document's real text lives in its backend; the engine keeps a mirror of
+ * it (with the cursor, marks and undo history) and changes it only through
+ * the backend, which may refuse. The headless front ends use the engine's
+ * disk backend and never need this header. An embedder whose files are
+ * open elsewhere already (the Emacs module: live buffers the user edits
+ * too) brings its own: an opener that Open calls to make the backing copy
+ * of a file, and for each backing copy a table of operations.
+ *
+ * The disk rules stay the engine's, the same for every backend. Before the
+ * opener is called the engine reads the file as Open always does (it
+ * refuses a folder, a binary file, invalid UTF-8, a file past the size
+ * limit) and says how it is encoded (a BOM, CRLF endings), so that the
+ * backing copy can keep that on save. It remembers the file's bytes, so
+ * that a save can see a file changed on disk (eddi_doc_file_check). And it
+ * reads the saved text for Diff and Summary itself.
+ *
+ * Positions are characters, as an editor's usually are; text is UTF-8
+ * bytes. Everything here runs on the engine's owner thread.
+ */
+#ifndef EDDI_BACKEND_H
+#define EDDI_BACKEND_H
+
+#include "eddi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ errors */
+
+#define EDDI_ERROR_MAX 512
+
+/* Why a call failed, for the reply: `what` becomes Fail "what", and `hint`,
+ * when not empty, follows it (", Make it writable first"). code is an
+ * EDDI_E* value. A backend's operations fill one when they fail. */
+typedef struct {
+  int code;
+  char what[EDDI_ERROR_MAX];
+  char hint[EDDI_ERROR_MAX];
+} EddiError;
+
+/* Fill self (hint cleared) and return code, for `return eddi_error_set(...)`. */
+int eddi_error_set(EddiError *self, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void eddi_error_hint(EddiError *self, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ------------------------------------------------------------ documents */
+
+/* An open document, as the engine keeps it. Borrowed by the operations
+ * that get one, for the length of the call. */
+typedef struct EddiDoc EddiDoc;
+
+/* Characters in the document's mirror of the backing text. */
+size_t eddi_doc_char_count(const EddiDoc *self);
+
+/* The backing text changed outside eddi (the user typed): its characters
+ * [start_char, end_char) are now text[0, len). Mirrors it; only the part
+ * that really differs is replaced, so the cursor and marks outside it stay
+ * and an edit that changed nothing costs nothing. The undo history, made
+ * against the old text, is dropped, and the document counts as modified.
+ * Fails, changing nothing, when the range is not in the mirror (EDDI_EINVAL,
+ * "Change outside the text") or text is not UTF-8 (EDDI_EINVAL). */
+int eddi_doc_mirror(EddiDoc *self, size_t start_char, size_t end_char, const char *text,
+                    size_t len, EddiError *err);
+
+/* Before a save writes the file: fails when the file was created or
+ * deleted on disk since it was read, cannot be read, or is read-only;
+ * otherwise *changed says whether its bytes differ from what eddi last read
+ * or wrote (someone else wrote it, or the embedder saved it itself). */
+int eddi_doc_file_check(EddiDoc *self, bool *changed, EddiError *err);
+
+/* After the backend wrote the file: remember it as it now is on disk.
+ * *bytes receives its size. */
+int eddi_doc_file_saved(EddiDoc *self, size_t *bytes, EddiError *err);
+
+/* ------------------------------------------------------------ backends */
+
+/* The file an Open asks for, as the engine found it. */
+typedef struct {
+  const char *abs_path; /* canonical */
+  const char *rel_path; /* in the workspace, as replies name it */
+  bool exists;          /* false: Open Create of a new file, which starts empty */
+  bool bom;             /* it starts with a UTF-8 byte order mark: keep it on save */
+  bool crlf;            /* every line ends in CRLF: keep them on save */
+} EddiBackendFile;
+
+/* The operations of one backing copy; backend is what the opener gave. */
+typedef struct {
+  /* Replace characters [start_char, end_char) of the backing text with
+   * text[0, len). Called before the mirror changes: a failure leaves both
+   * as they were. */
+  int (*replace)(void *backend, size_t start_char, size_t end_char, const char *text,
+                 size_t len, EddiError *err);
+  /* Before a command reads doc: bring its mirror in step (eddi_doc_mirror)
+   * with what changed outside eddi. NULL when nothing else edits the text. */
+  int (*sync)(void *backend, EddiDoc *doc, EddiError *err);
+  /* Write the text to the file, whole or not at all, after checking it
+   * (eddi_doc_file_check), then note it (eddi_doc_file_saved, which gives
+   * *bytes). What is written must be the mirror: sync first. */
+  int (*save)(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err);
+  /* A command ended: close the backing copy's undo group. May be NULL. */
+  void (*end_group)(void *backend);
+  /* The document is closed: free the backing copy's state. */
+  void (*destroy)(void *backend);
+} EddiBackendOps;
+
+/* Where an opener puts the text of the backing copy (the engine's). */
+typedef struct EddiTextSink EddiTextSink;
+void eddi_text_sink_append(EddiTextSink *self, const char *bytes, size_t len);
+
+/* Make the backing copy of file: set *ops and *backend, and append its text
+ * (unsaved edits included: it need not be the file's) to text. The engine
+ * refuses text that is not UTF-8 or larger than the file limit; it then
+ * destroys the backend. */
+typedef int (*EddiBackendOpen)(void *context, const EddiBackendFile *file,
+                               const EddiBackendOps **ops, void **backend, EddiTextSink *text,
+                               EddiError *err);
+
+/* Open documents through open from now on (NULL: the engine's own disk
+ * backend). context is given back to every call. */
+void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *context);
+
+/* Where sender's cursor is: in its session's current document, whose
+ * backend (the opener's *backend, NULL for a document of the disk backend)
+ * goes into *backend, at character *char_index. false when sender has no
+ * session or no document open. */
+bool eddi_engine_cursor(const EddiEngine *self, const char *sender, void **backend,
+                        size_t *char_index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,277 @@
+/* link_message.c - the messages of eddi's NATS protocol: the checks every
+ * body passes, the request body, session events and sync answers (see
+ * eddi_link.h).
+ *
+ * No connection here: these are functions of bytes, so that the refusals
+ * every transport gives are made in one place and can be tested and fuzzed
+ * alone. Refusals are complete `Fail "..."` lines from eddi_fail_line, the
+ * engine's one Fail quoter.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "eddi_link.h"
+
+/* ------------------------------------------------------------ subjects */
+
+void eddi_link_instance_subject(char *out, size_t out_size, const char *instance) {
+  snprintf(out, out_size, "eddi.%s.cmd", instance);
+}
+
+bool eddi_link_instance_valid(const char *instance) {
+  size_t len = strlen(instance);
+  if (len == 0 || len > EDDI_INSTANCE_NAME_MAX) return false;
+  for (size_t i = 0; i < len; i++)
+    if (!isalnum((unsigned char)instance[i]) && instance[i] != '-' && instance[i] != '_')
+      return false;
+  return true;
+}
+
+/* ------------------------------------------------------------ checks */
+
+int eddi_link_check_bytes(const char *data, size_t len, size_t max_bytes, char *fail,
+                          size_t fail_size) {
+  if (len > max_bytes) {
+    eddi_fail_line(fail, fail_size, "Message too large: %zu bytes, limit %zu", len, max_bytes);
+    return EDDI_LINK_EINVAL;
+  }
+  if (!eddi_utf8_valid(data, len)) {
+    eddi_fail_line(fail, fail_size, "Message is not valid UTF-8");
+    return EDDI_LINK_EINVAL;
+  }
+  return 0;
+}
+
+/* What json-c said about data, in the words of a refusal. */
+static const char *message__json_trouble(json_object *parsed, enum json_tokener_error error,
+                                         bool terse) {
+  if (parsed && error == json_tokener_success) return "text after the object";
+  bool cut_short = error == json_tokener_continue || error == json_tokener_success;
+  if (cut_short && terse) return "unexpected end";
+  return json_tokener_error_desc(cut_short ? json_tokener_error_parse_eof : error);
+}
+
+static int message__parse_object(const char *data, size_t len, bool terse, json_object **object,
+                                  char *fail, size_t fail_size) {
+  *object = NULL;
+  json_tokener *tokener = json_tokener_new();
+  if (!tokener) {
+    eddi_fail_line(fail, fail_size, "Out of memory");
+    return EDDI_LINK_ENOMEM;
+  }
+  json_object *parsed = json_tokener_parse_ex(tokener, data, (int)len);
+  enum json_tokener_error error = json_tokener_get_error(tokener);
+  size_t used = json_tokener_get_parse_end(tokener);
+  json_tokener_free(tokener);
+  while (parsed && used < len && isspace((unsigned char)data[used])) used++;
+  if (!parsed || error != json_tokener_success || used != len) {
+    eddi_fail_line(fail, fail_size, "Invalid JSON: %s",
+                   message__json_trouble(parsed, error, terse));
+    json_object_put(parsed);
+    return EDDI_LINK_EINVAL;
+  }
+  if (!json_object_is_type(parsed, json_type_object)) {
+    eddi_fail_line(fail, fail_size, "Invalid JSON: expected an object");
+    json_object_put(parsed);
+    return EDDI_LINK_EINVAL;
+  }
+  *object = parsed;
+  return 0;
+}
+
+int eddi_link_parse_object(const char *data, size_t len, json_object **object, char *fail,
+                           size_t fail_size) {
+  return message__parse_object(data, len, false, object, fail, fail_size);
+}
+
+int eddi_link_get_string(json_object *object, const char *key, const char **value, char *fail,
+                         size_t fail_size) {
+  json_object *member = NULL;
+  *value = NULL;
+  if (!json_object_object_get_ex(object, key, &member) ||
+      json_object_is_type(member, json_type_null))
+    return 0;
+  if (!json_object_is_type(member, json_type_string) || json_object_get_string_len(member) == 0) {
+    eddi_fail_line(fail, fail_size, "\"%s\" must be a non-empty string", key);
+    return EDDI_LINK_EINVAL;
+  }
+  *value = json_object_get_string(member);
+  return 0;
+}
+
+/* Size, UTF-8 and one JSON object: what every JSON message passes. */
+static int message__read_object(const char *data, size_t len, size_t max_bytes,
+                                json_object **object, char *fail, size_t fail_size) {
+  *object = NULL;
+  int rc = eddi_link_check_bytes(data, len, max_bytes, fail, fail_size);
+  return rc < 0 ? rc : eddi_link_parse_object(data, len, object, fail, fail_size);
+}
+
+/* ------------------------------------------------------------ request body */
+
+int eddi_link_body_read(const char *data, size_t len, const EddiLinkBodyRules *rules,
+                        EddiLinkBody *body, char *fail, size_t fail_size) {
+  memset(body, 0, sizeof *body);
+  int rc = eddi_link_check_bytes(data, len, rules->max_bytes, fail, fail_size);
+  if (rc < 0) return rc;
+  size_t first = 0;
+  while (first < len && isspace((unsigned char)data[first])) first++;
+  if (first == len || data[first] != '{') {
+    body->text = data;
+    body->len = len;
+    return 0;
+  }
+
+  json_object *json = NULL, *text = NULL;
+  rc = message__parse_object(data, len, rules->terse_json_errors, &json, fail, fail_size);
+  if (rc == 0) rc = eddi_link_get_string(json, "sender", &body->sender, fail, fail_size);
+  if (rc == 0) rc = eddi_link_get_string(json, "session", &body->session, fail, fail_size);
+  if (rc == 0 && (!json_object_object_get_ex(json, "text", &text) ||
+                  !json_object_is_type(text, json_type_string))) {
+    eddi_fail_line(fail, fail_size, "\"text\" must be a string");
+    rc = EDDI_LINK_EINVAL;
+  }
+  if (rc == 0 && !body->sender && !body->session) {
+    eddi_fail_line(fail, fail_size, "Sender missing: give \"sender\" or \"session\"");
+    rc = EDDI_LINK_EINVAL;
+  }
+  if (rc < 0) {
+    json_object_put(json);
+    memset(body, 0, sizeof *body);
+    return rc;
+  }
+  body->text = json_object_get_string(text);
+  body->len = (size_t)json_object_get_string_len(text);
+  body->json = json;
+  return 0;
+}
+
+void eddi_link_body_free(EddiLinkBody *body) {
+  json_object_put(body->json);
+  memset(body, 0, sizeof *body);
+}
+
+/* A new copy of object as JSON text (flags: json-c's), or NULL. */
+static char *message__text(json_object *object, int flags) {
+  if (!object) return NULL;
+  const char *text = json_object_to_json_string_ext(object, flags);
+  char *copy = text ? strdup(text) : NULL;
+  json_object_put(object);
+  return copy;
+}
+
+char *eddi_link_body_json(const char *sender, const char *session, const char *text,
+                          size_t len) {
+  json_object *body = json_object_new_object();
+  if (!body) return NULL;
+  if (sender) json_object_object_add(body, "sender", json_object_new_string(sender));
+  if (session) json_object_object_add(body, "session", json_object_new_string(session));
+  json_object_object_add(body, "text", json_object_new_string_len(text, (int)len));
+  return message__text(body, JSON_C_TO_STRING_PLAIN);
+}
+
+/* ------------------------------------------------------------ session events */
+
+/* The words of the events on the wire, by EddiSessionChange. */
+static const char *const message__changes[] = {
+    [EDDI_SESSION_STARTED] = "started",
+    [EDDI_SESSION_ENDED] = "ended",
+};
+#define MESSAGE_CHANGE_COUNT (sizeof message__changes / sizeof message__changes[0])
+
+char *eddi_link_event_json(const EddiSessionEvent *event) {
+  json_object *message = json_object_new_object();
+  if (!message) return NULL;
+  json_object_object_add(message, "event",
+                         json_object_new_string(message__changes[event->change]));
+  json_object_object_add(message, "session", json_object_new_string(event->session));
+  json_object_object_add(message, "sender", json_object_new_string(event->sender));
+  json_object_object_add(message, "instance", json_object_new_string(event->instance));
+  return message__text(message, JSON_C_TO_STRING_PLAIN);
+}
+
+int eddi_link_event_read(const char *data, size_t len, size_t max_bytes, EddiLinkEventVisit visit,
+                         void *closure) {
+  char fail[EDDI_LINK_FAIL_MAX];
+  json_object *message = NULL;
+  const char *change = NULL;
+  EddiSessionEvent event = {0};
+  int rc = message__read_object(data, len, max_bytes, &message, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(message, "event", &change, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(message, "session", &event.session, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(message, "sender", &event.sender, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(message, "instance", &event.instance, fail, sizeof fail);
+  if (rc == 0 && (!change || !event.session || !event.sender || !event.instance))
+    rc = EDDI_LINK_EINVAL;
+  for (size_t i = 0; rc == 0 && i < MESSAGE_CHANGE_COUNT; i++) {
+    if (strcmp(change, message__changes[i]) != 0) continue;
+    event.change = (EddiSessionChange)i;
+    visit(closure, &event);
+    break;
+  }
+  json_object_put(message);
+  return rc;
+}
+
+typedef struct {
+  json_object *sessions;
+} SyncList;
+
+static void message__list_session(void *closure, const char *session, const char *sender) {
+  SyncList *list = closure;
+  json_object *entry = json_object_new_object();
+  json_object_object_add(entry, "session", json_object_new_string(session));
+  json_object_object_add(entry, "sender", json_object_new_string(sender));
+  json_object_array_add(list->sessions, entry);
+}
+
+char *eddi_link_sync_answer_json(const EddiEngine *engine, const char *instance) {
+  json_object *answer = json_object_new_object();
+  SyncList list = {json_object_new_array()};
+  if (!answer || !list.sessions) {
+    json_object_put(answer);
+    json_object_put(list.sessions);
+    return NULL;
+  }
+  eddi_engine_each_session(engine, message__list_session, &list);
+  json_object_object_add(answer, "instance", json_object_new_string(instance));
+  json_object_object_add(answer, "sessions", list.sessions);
+  return message__text(answer, JSON_C_TO_STRING_PLAIN);
+}
+
+int eddi_link_sync_answer_read(const char *data, size_t len, size_t max_bytes,
+                               EddiLinkEventVisit visit, void *closure) {
+  char fail[EDDI_LINK_FAIL_MAX];
+  json_object *answer = NULL, *sessions = NULL;
+  const char *instance = NULL;
+  int rc = message__read_object(data, len, max_bytes, &answer, fail, sizeof fail);
+  if (rc == 0) rc = eddi_link_get_string(answer, "instance", &instance, fail, sizeof fail);
+  if (rc == 0 && (!instance || !json_object_object_get_ex(answer, "sessions", &sessions) ||
+                  !json_object_is_type(sessions, json_type_array)))
+    rc = EDDI_LINK_EINVAL;
+  size_t count = rc == 0 ? json_object_array_length(sessions) : 0;
+  for (size_t i = 0; i < count; i++) {
+    json_object *entry = json_object_array_get_idx(sessions, i);
+    EddiSessionEvent event = {EDDI_SESSION_STARTED, NULL, NULL, instance};
+    if (!json_object_is_type(entry, json_type_object) ||
+        eddi_link_get_string(entry, "session", &event.session, fail, sizeof fail) < 0 ||
+        eddi_link_get_string(entry, "sender", &event.sender, fail, sizeof fail) < 0 ||
+        !event.session || !event.sender)
+      continue; /* one bad entry does not hide the others */
+    visit(closure, &event);
+  }
+  json_object_put(answer);
+  return rc;
+}
+
+/* ------------------------------------------------------------ time */
+
+void eddi_link_now(char *out, size_t out_size) {
+  time_t now = time(NULL);
+  struct tm utc;
+  gmtime_r(&now, &utc);
+  strftime(out, out_size, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}

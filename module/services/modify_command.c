@@ -1,0 +1,279 @@
+/* modify_command.c - Modify: rename an element, change its parameters or
+ * signature, add a decorator, set its visibility.
+ *
+ * A change is a list of edits computed against the text as it is, then
+ * applied from the last to the first so that every offset stays valid, all
+ * or nothing. A rename also renames the calls of the element in this file. */
+#include "services/structure.h"
+
+/* ---------------------------------------------------------------- Modify */
+
+typedef struct {
+  size_t start, end;
+  char *text;
+} ModifyEdit;
+
+typedef Array(ModifyEdit) ModifyEditList;
+
+static void modify__edit(ModifyEditList *edits, size_t start, size_t end, const char *text,
+                         size_t len) {
+  ModifyEdit e = {start, end, eddi_strndup(text, len)};
+  array_push(edits, e);
+}
+
+static int modify__by_start_desc(const void *a, const void *b) {
+  const ModifyEdit *x = a, *y = b;
+  return x->start < y->start ? 1 : x->start > y->start ? -1 : 0;
+}
+
+/* Apply edits from the last to the first, so offsets stay valid; all or
+ * nothing. */
+static int modify__apply(CommandContext *ctx, EddiDoc *doc, ModifyEditList *edits) {
+  qsort(edits->items, edits->len, sizeof *edits->items, modify__by_start_desc);
+  int rc = 0;
+  for (size_t i = 0; i < edits->len && rc == 0; i++) {
+    ModifyEdit *e = &edits->items[i];
+    if (i > 0 && e->end > edits->items[i - 1].start) continue; /* overlapping: keep the later */
+    rc = eddi_doc_replace(doc, e->start, e->end, e->text, strlen(e->text), ctx->err);
+  }
+  if (rc < 0) eddi_doc_revert_group(doc);
+  for (size_t i = 0; i < edits->len; i++) eddi_free(edits->items[i].text);
+  array_free(edits);
+  return rc;
+}
+
+/* Rename an element and the calls of it in this file. */
+static void modify__rename_edits(EddiDoc *doc, EddiSyntax *syn, const EddiElement *e,
+                             const char *new_name, ModifyEditList *edits, size_t *calls) {
+  modify__edit(edits, e->name_start, e->name_end, new_name, strlen(new_name));
+  const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
+  size_t len = e->name_end - e->name_start;
+  for (size_t i = 0; i < d->calls.len; i++) {
+    EddiSpan s = d->calls.items[i];
+    if (s.end - s.start != len) continue;
+    char *name = eddi_text_dup(&doc->text, s.start, s.end);
+    if (strcmp(name, e->name) == 0)
+      modify__edit(edits, s.start, s.end, new_name, strlen(new_name)), (*calls)++;
+    eddi_free(name);
+  }
+}
+
+/* The parameter node among the element's parameter list that declares
+ * name: its text is the name, or starts or ends with it as a whole word
+ * ("x=1", "x: int", "int x", "char *x"). */
+static bool modify__find_param(EddiDoc *doc, EddiSyntax *syn, const EddiElement *e,
+                               const char *name, size_t *start, size_t *end) {
+  TSNode params = eddi_structure_params_node(syn, e);
+  if (ts_node_is_null(params)) return false;
+  size_t n = strlen(name);
+  uint32_t count = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode child = ts_node_named_child(params, i);
+    size_t s = ts_node_start_byte(child), t = ts_node_end_byte(child);
+    char *text = eddi_text_dup(&doc->text, s, t);
+    size_t len = t - s;
+    bool match = (len == n && memcmp(text, name, n) == 0) ||
+                 (len > n && memcmp(text, name, n) == 0 && !eddi_structure_is_ident(text[n])) ||
+                 (len > n && memcmp(text + len - n, name, n) == 0 &&
+                  !eddi_structure_is_ident(text[len - n - 1]));
+    eddi_free(text);
+    if (match) {
+      *start = s, *end = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+int eddi_run_modify(CommandContext *ctx) {
+  static const char *const changes[] = {"Rename",          "AddParam",     "RemoveParam",
+                                        "ChangeSignature", "AddDecorator", "SetVisibility"};
+  enum { RENAME, ADD_PARAM, REMOVE_PARAM, CHANGE_SIGNATURE, ADD_DECORATOR, SET_VISIBILITY };
+  EddiDoc *doc = ctx->session->current;
+  if (ctx->argc < 1) return eddi_command_usage(ctx, "Modify needs a target and a change");
+  StructureTarget t;
+  size_t next;
+  int rc = eddi_structure_parse_target(ctx, 0, &t, &next);
+  if (rc < 0) return rc;
+  EddiSyntax *syn;
+  EddiElement *e = NULL;
+  rc = eddi_structure_syntax(ctx, doc, &syn);
+  if (rc == 0 && next >= ctx->argc)
+    rc = eddi_command_usage(ctx, "Modify %s needs a change", t.word);
+  int change = rc == 0 ? eddi_command_choose(ctx, &ctx->args[next], "change", changes, 6) : rc;
+  if (change >= 0 && next + 2 != ctx->argc)
+    change = eddi_command_usage(ctx, "Modify ... %s needs one argument", changes[change]);
+  if (change >= 0) rc = eddi_structure_resolve(ctx, doc, syn, &t, &e);
+  eddi_structure_target_free(&t);
+  if (change < 0) return change;
+  if (rc < 0) return rc;
+  rc = eddi_structure_refuse_errors(ctx, doc, e);
+  if (rc < 0) return rc;
+  const EddiLang *lang = syn->lang;
+  const Token *arg = &ctx->args[next + 1];
+  char *value = eddi_command_token_string(arg);
+  ModifyEditList edits = {0};
+  size_t calls = 0;
+  bool function = (e->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD)) != 0;
+  switch (change) {
+  case RENAME: modify__rename_edits(doc, syn, e, value, &edits, &calls); break;
+  case ADD_PARAM:
+  case REMOVE_PARAM:
+  case CHANGE_SIGNATURE: {
+    if (!function || !e->has_params) {
+      rc = eddi_error_set(ctx->err, EDDI_EINVAL, "%s %s has no parameter list",
+                          eddi_element_kind_name(e->kind), e->name);
+      break;
+    }
+    size_t ps = e->params_start, pe = e->params_end;
+    bool parens = eddi_text_byte_at(&doc->text, ps) == '(' &&
+                  eddi_text_byte_at(&doc->text, pe - 1) == ')';
+    if (change == CHANGE_SIGNATURE) {
+      StrBuf b = {0};
+      bool given = value[0] == '(';
+      if (!given) eddi_strbuf_putc(&b, '(');
+      eddi_strbuf_puts(&b, value);
+      if (!given) eddi_strbuf_putc(&b, ')');
+      modify__edit(&edits, ps, pe, b.data, b.len);
+      eddi_strbuf_free(&b);
+    } else if (!parens) {
+      rc = eddi_error_set(ctx->err, EDDI_EINVAL, "Parameters of %s are not in parentheses",
+                          e->name);
+    } else if (change == ADD_PARAM) {
+      size_t at = pe - 1;
+      while (at > ps + 1) {
+        char c = eddi_text_byte_at(&doc->text, at - 1);
+        if (c != ' ' && c != '\n' && c != '\t' && c != '\r') break;
+        at--;
+      }
+      bool empty = at == ps + 1;
+      bool trailing_comma = !empty && eddi_text_byte_at(&doc->text, at - 1) == ',';
+      StrBuf b = {0};
+      eddi_strbuf_printf(&b, "%s%s", empty ? "" : trailing_comma ? " " : ", ", value);
+      modify__edit(&edits, at, at, b.data, b.len);
+      eddi_strbuf_free(&b);
+    } else {
+      size_t s, f;
+      if (!modify__find_param(doc, syn, e, value, &s, &f)) {
+        rc = eddi_error_set(ctx->err, EDDI_ENOENT, "No parameter %s in %s", value, e->name);
+        break;
+      }
+      /* Take the comma after it, or else the one before it. */
+      size_t p = f;
+      while (p < pe && strchr(" \t\r\n", eddi_text_byte_at(&doc->text, p))) p++;
+      if (p < pe && eddi_text_byte_at(&doc->text, p) == ',') {
+        p++;
+        while (p < pe - 1 && strchr(" \t", eddi_text_byte_at(&doc->text, p))) p++;
+        f = p;
+      } else {
+        size_t q = s;
+        while (q > ps + 1 && strchr(" \t\r\n", eddi_text_byte_at(&doc->text, q - 1))) q--;
+        if (q > ps + 1 && eddi_text_byte_at(&doc->text, q - 1) == ',') s = q - 1;
+      }
+      modify__edit(&edits, s, f, "", 0);
+    }
+    break;
+  }
+  case ADD_DECORATOR: {
+    if (!lang->decorators) {
+      rc = eddi_error_set(ctx->err, EDDI_EINVAL, "No decorators in %s", lang->name);
+      break;
+    }
+    size_t line = eddi_structure_line_of(doc, e->start);
+    char *indent = eddi_structure_indent_of_line(doc, line);
+    StrBuf b = {0};
+    eddi_strbuf_printf(&b, "%s%s\n", indent, value);
+    size_t at = eddi_text_line_start(&doc->text, line);
+    modify__edit(&edits, at, at, b.data, b.len);
+    eddi_strbuf_free(&b);
+    eddi_free(indent);
+    break;
+  }
+  case SET_VISIBILITY: {
+    static const char *const levels[] = {"public", "private", "protected"};
+    int level = eddi_command_choose(ctx, arg, "visibility", levels, 3);
+    if (level < 0) {
+      rc = level;
+      break;
+    }
+    const char *style = lang->visibility ? lang->visibility : "";
+    if (strcmp(style, "prefix") == 0) {
+      /* Python: the name says it. */
+      const char *base = e->name;
+      while (*base == '_') base++;
+      bool dunder = strlen(base) >= 2 && strcmp(base + strlen(base) - 2, "__") == 0;
+      if (dunder) {
+        rc = eddi_error_set(ctx->err, EDDI_EINVAL, "%s is a special name", e->name);
+        break;
+      }
+      StrBuf b = {0};
+      eddi_strbuf_printf(&b, "%s%s", level == 1 ? "__" : level == 2 ? "_" : "", base);
+      if (strcmp(b.data, e->name) != 0) modify__rename_edits(doc, syn, e, b.data, &edits, &calls);
+      eddi_strbuf_free(&b);
+    } else if (strcmp(style, "keyword") == 0 || strcmp(style, "static") == 0) {
+      /* A modifier before the name: replace the one there, or add one. */
+      bool is_static = strcmp(style, "static") == 0;
+      if (is_static && level == 2) {
+        rc = eddi_error_set(ctx->err, EDDI_EINVAL, "No protected in %s", lang->name);
+        break;
+      }
+      const char *words[] = {"public", "private", "protected", "static"};
+      size_t found_s = 0, found_e = 0;
+      bool found = false;
+      for (size_t p = e->start; p < e->name_start && !found;) {
+        while (p < e->name_start && !eddi_structure_is_ident(eddi_text_byte_at(&doc->text, p))) p++;
+        size_t w = p;
+        while (w < e->name_start && eddi_structure_is_ident(eddi_text_byte_at(&doc->text, w))) w++;
+        for (size_t k = is_static ? 3 : 0; k < (is_static ? 4u : 3u) && w > p; k++)
+          if (w - p == strlen(words[k])) {
+            char *word = eddi_text_dup(&doc->text, p, w);
+            if (strcmp(word, words[k]) == 0) found = true, found_s = p, found_e = w;
+            eddi_free(word);
+          }
+        p = w;
+      }
+      const char *want = is_static ? (level == 1 ? "static" : "") : levels[level];
+      if (found) {
+        size_t f = found_e;
+        if (!*want) while (f < e->name_start && eddi_text_byte_at(&doc->text, f) == ' ') f++;
+        modify__edit(&edits, found_s, f, want, strlen(want));
+      } else if (*want) {
+        StrBuf b = {0};
+        eddi_strbuf_printf(&b, "%s ", want);
+        modify__edit(&edits, e->start, e->start, b.data, b.len);
+        eddi_strbuf_free(&b);
+      }
+    } else {
+      rc = eddi_error_set(ctx->err, EDDI_EINVAL, "No visibility in %s", lang->name);
+    }
+    break;
+  }
+  }
+  size_t start = e->start;
+  char *display = eddi_element_display(e);
+  if (change == RENAME || change == SET_VISIBILITY) {
+    /* Say the name it has now. */
+    for (size_t i = 0; i < edits.len; i++)
+      if (edits.items[i].start == e->name_start && edits.items[i].end == e->name_end) {
+        eddi_free(display);
+        EddiElement renamed = *e;
+        renamed.name = edits.items[i].text;
+        display = eddi_element_display(&renamed);
+      }
+  }
+  if (rc == 0) rc = modify__apply(ctx, doc, &edits);
+  else {
+    for (size_t i = 0; i < edits.len; i++) eddi_free(edits.items[i].text);
+    array_free(&edits);
+  }
+  if (rc == 0) {
+    doc->cursor = EDDI_MIN(start, eddi_text_len(&doc->text));
+    eddi_reply_builder_fact(ctx->reply, "Modified %s", display);
+    if (calls) eddi_reply_builder_fact(ctx->reply, "Calls %zu", calls);
+    eddi_command_fact_cursor(ctx, doc);
+  }
+  eddi_free(display);
+  eddi_free(value);
+  return rc;
+}
+

@@ -1,0 +1,304 @@
+/* test_embedded.c - an embedder's own backend (eddi_backend.h).
+ *
+ * A fake embedder keeps each document's text in its own memory, as an
+ * editor keeps a buffer: it may differ from the file (unsaved edits), it
+ * changes behind eddi's back (the user types), and its save writes the
+ * file itself. Only the public headers are used, as the Emacs module does;
+ * unit_support.h brings the engine's allocation count. */
+#include "unit_support.h"
+
+#include "eddi.h"
+#include "eddi_backend.h"
+
+/* ---------------------------------------------------------------- the fake */
+
+typedef struct {
+  char *text; /* malloc'd, NUL-terminated */
+  size_t len;
+  char *abs_path;
+  /* A change behind eddi to report at the next sync: characters
+   * [start, end) of the mirror became what the buffer now holds there. */
+  bool user_edited;
+  size_t user_start, user_end, user_new_end;
+} FakeBuffer;
+
+typedef struct {
+  int opens, destroys, replaces, syncs, saves, end_groups;
+  EddiBackendFile last_file; /* the flags of the last open (paths not kept) */
+  const char *give;          /* the text open gives; NULL: the file's */
+  FakeBuffer *last;
+  bool refuse_changed;       /* save refuses a file changed on disk */
+} Fake;
+
+static size_t fake_byte_of(const FakeBuffer *buffer, size_t chars) {
+  size_t at = 0;
+  for (size_t n = 0; at < buffer->len && n < chars; n++) {
+    at++;
+    while (at < buffer->len && ((unsigned char)buffer->text[at] & 0xC0) == 0x80) at++;
+  }
+  return at;
+}
+
+static void fake_splice(FakeBuffer *buffer, size_t start, size_t end, const char *text,
+                        size_t len) {
+  char *next = malloc(buffer->len - (end - start) + len + 1);
+  memcpy(next, buffer->text, start);
+  memcpy(next + start, text, len);
+  memcpy(next + start + len, buffer->text + end, buffer->len - end);
+  buffer->len = buffer->len - (end - start) + len;
+  next[buffer->len] = '\0';
+  free(buffer->text);
+  buffer->text = next;
+}
+
+static Fake *fake_of_ops; /* the running test's; the ops have no context */
+
+static int fake_replace(void *backend, size_t start_char, size_t end_char, const char *text,
+                        size_t len, EddiError *err) {
+  FakeBuffer *buffer = backend;
+  fake_of_ops->replaces++;
+  fake_splice(buffer, fake_byte_of(buffer, start_char), fake_byte_of(buffer, end_char), text,
+              len);
+  return 0;
+}
+
+static int fake_sync(void *backend, EddiDoc *doc, EddiError *err) {
+  FakeBuffer *buffer = backend;
+  fake_of_ops->syncs++;
+  if (!buffer->user_edited) return 0;
+  buffer->user_edited = false;
+  size_t from = fake_byte_of(buffer, buffer->user_start);
+  size_t to = fake_byte_of(buffer, buffer->user_new_end);
+  return eddi_doc_mirror(doc, buffer->user_start, buffer->user_end, buffer->text + from,
+                         to - from, err);
+}
+
+static int fake_save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err) {
+  FakeBuffer *buffer = backend;
+  fake_of_ops->saves++;
+  int rc = fake_sync(backend, doc, err);
+  bool changed = false;
+  if (rc == 0) rc = eddi_doc_file_check(doc, &changed, err);
+  if (rc < 0) return rc;
+  if (changed && fake_of_ops->refuse_changed)
+    return eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+  unit_write_file(buffer->abs_path, buffer->text, buffer->len);
+  return eddi_doc_file_saved(doc, bytes, err);
+}
+
+static void fake_end_group(void *backend) { fake_of_ops->end_groups++; }
+
+static void fake_destroy(void *backend) {
+  FakeBuffer *buffer = backend;
+  fake_of_ops->destroys++;
+  if (fake_of_ops->last == buffer) fake_of_ops->last = NULL;
+  free(buffer->text);
+  free(buffer->abs_path);
+  free(buffer);
+}
+
+static const EddiBackendOps fake_ops = {
+    .replace = fake_replace,
+    .sync = fake_sync,
+    .save = fake_save,
+    .end_group = fake_end_group,
+    .destroy = fake_destroy,
+};
+
+static int fake_open(void *context, const EddiBackendFile *file, const EddiBackendOps **ops,
+                     void **backend, EddiTextSink *text, EddiError *err) {
+  Fake *fake = context;
+  fake->opens++;
+  fake->last_file = (EddiBackendFile){.exists = file->exists, .bom = file->bom,
+                                      .crlf = file->crlf};
+  FakeBuffer *buffer = calloc(1, sizeof *buffer);
+  buffer->abs_path = strdup(file->abs_path);
+  if (fake->give) {
+    buffer->text = strdup(fake->give);
+    buffer->len = strlen(fake->give);
+  } else {
+    /* The file as an editor decodes it: the engine said how. */
+    size_t size = 0;
+    char *raw = file->exists ? unit_read_file(file->abs_path, &size) : strdup("");
+    size_t skip = file->bom && size >= 3 ? 3 : 0;
+    buffer->text = malloc(size - skip + 1);
+    size_t out = 0;
+    for (size_t i = skip; i < size; i++)
+      if (!(file->crlf && raw[i] == '\r' && i + 1 < size && raw[i + 1] == '\n'))
+        buffer->text[out++] = raw[i];
+    buffer->text[out] = '\0';
+    buffer->len = out;
+    free(raw);
+  }
+  eddi_text_sink_append(text, buffer->text, buffer->len);
+  fake->last = buffer;
+  *ops = &fake_ops;
+  *backend = buffer;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- fixture */
+
+typedef struct {
+  char root[PATH_MAX];
+  Fake fake;
+  EddiEngine *engine;
+  long live;
+} World;
+
+static int world_setup(void **state) {
+  World *world = calloc(1, sizeof *world);
+  unit_workspace_new(world->root);
+  world->live = unit_live();
+  char error[EDDI_ERROR_MAX] = "";
+  world->engine = eddi_engine_new(world->root, NULL, error, sizeof error);
+  if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+  fake_of_ops = &world->fake;
+  eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+  *state = world;
+  return 0;
+}
+
+static int world_teardown(void **state) {
+  World *world = *state;
+  eddi_engine_free(world->engine);
+  assert_int_equal(world->fake.destroys, world->fake.opens);
+  unit_assert_no_leak(world->live);
+  unit_remove_tree(world->root);
+  free(world);
+  return 0;
+}
+
+static void world_file(World *world, const char *rel, const char *bytes, size_t len) {
+  char path[PATH_MAX];
+  unit_path(path, world->root, rel);
+  unit_write_file(path, bytes, len);
+}
+
+static void exchange(World *world, const char *message, const char *expected) {
+  char *reply = eddi_exec(world->engine, "tester", message, strlen(message));
+  assert_string_equal(reply, expected);
+  eddi_string_free(reply);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_embedded_open_says_how_the_file_is_encoded(void **state) {
+  World *world = *state;
+  world_file(world, "crlf.txt", "\xEF\xBB\xBF" "a\r\nb\r\n", 9);
+  exchange(world, "Start s\nOpen crlf.txt", "Ok\nOk, At 0:0, Length 2");
+  assert_int_equal(world->fake.opens, 1);
+  assert_true(world->fake.last_file.exists);
+  assert_true(world->fake.last_file.bom);
+  assert_true(world->fake.last_file.crlf);
+  exchange(world, "Open Create new.txt", "Ok, At 0:0, Length 0");
+  assert_false(world->fake.last_file.exists);
+}
+
+static void test_embedded_refusals_come_before_the_opener(void **state) {
+  World *world = *state;
+  world_file(world, "bin.dat", "a\0b", 3);
+  exchange(world, "Start s\nOpen bin.dat", "Ok\nFail \"Binary file (NUL byte at offset 1)\"");
+  exchange(world, "Open missing.txt",
+           "Fail \"File not found: missing.txt\", Use \"Open Create missing.txt\" to create it");
+  assert_int_equal(world->fake.opens, 0);
+}
+
+static void test_embedded_text_is_the_backends(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "on disk\n", 8);
+  /* An editor's buffer with unsaved edits: that is the document. */
+  world->fake.give = "in the buffer\nsecond\n";
+  exchange(world, "Start s\nOpen a.txt\nShow Line 0 0", "Ok\nOk, At 0:0, Length 2\n"
+                                                        "Ok: At 0:0, Lines 0:0, Txt in the buffer");
+  /* The saved text is the file's: Diff sees the buffer's edits. */
+  exchange(world, "Diff", "Ok: +2 -1 lines");
+  world->fake.give = "\xFF";
+  exchange(world, "Close\nOpen a.txt", "Ok\nFail \"Buffer text is not valid UTF-8 (byte 0)\"");
+  assert_int_equal(world->fake.destroys, 2);
+}
+
+static void test_embedded_edits_reach_the_backend_in_characters(void **state) {
+  World *world = *state;
+  world_file(world, "u.txt", "\xC3\xA9t\xC3\xA9\n", 6); /* "été" */
+  exchange(world, "Start s\nOpen u.txt\nGoto 0:3\nInsert Block \"!\"",
+           "Ok\nOk, At 0:0, Length 1\nOk, At 0:3\nOk, Inserted 1 line at 0, At 0:4");
+  assert_string_equal(world->fake.last->text, "\xC3\xA9t\xC3\xA9!\n");
+  assert_true(world->fake.replaces == 1);
+  assert_true(world->fake.end_groups >= 1);
+  void *backend = NULL;
+  size_t at = 0;
+  assert_true(eddi_engine_cursor(world->engine, "tester", &backend, &at));
+  assert_ptr_equal(backend, world->fake.last);
+  assert_int_equal(at, 4);
+  assert_false(eddi_engine_cursor(world->engine, "nobody", &backend, &at));
+}
+
+/* The user replaced characters [start, end) of the buffer with text. */
+static void user_types(FakeBuffer *buffer, size_t start, size_t end, const char *text) {
+  fake_splice(buffer, fake_byte_of(buffer, start), fake_byte_of(buffer, end), text,
+              strlen(text));
+  buffer->user_edited = true;
+  buffer->user_start = start;
+  buffer->user_end = end;
+  buffer->user_new_end = start + strlen(text); /* ASCII here */
+}
+
+static void test_embedded_sync_mirrors_the_users_edit(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "one\ntwo\n", 8);
+  exchange(world, "Start s\nOpen a.txt\nGoto 1:0", "Ok\nOk, At 0:0, Length 2\nOk, At 1:0");
+  user_types(world->fake.last, 0, 3, "ONE");
+  /* Mirrored before the command. */
+  exchange(world, "Show Line 0 1", "Ok: At 0:0, Lines 0:1, Txt ONE\\ntwo");
+  assert_true(world->fake.syncs >= 1);
+  /* A change the mirror cannot hold fails the command, not the engine. */
+  world->fake.last->user_edited = true;
+  world->fake.last->user_start = world->fake.last->user_new_end = 5;
+  world->fake.last->user_end = 40;
+  exchange(world, "Show Line 0 0", "Fail \"Change outside the text\"");
+  exchange(world, "Show Line 0 0", "Ok: At 0:0, Lines 0:0, Txt ONE");
+}
+
+static void test_embedded_save_checks_the_file(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "one\n", 4);
+  world->fake.refuse_changed = true;
+  exchange(world, "Start s\nOpen a.txt\nInsert Line \"zero\"\nSave",
+           "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
+  char path[PATH_MAX];
+  unit_path(path, world->root, "a.txt");
+  size_t size = 0;
+  char *saved = unit_read_file(path, &size);
+  assert_string_equal(saved, "zero\none\n");
+  free(saved);
+  exchange(world, "Diff", "Ok: No changes");
+  /* Someone else writes the file: the next save sees it. */
+  world_file(world, "a.txt", "theirs\n", 7);
+  exchange(world, "Insert Line \"more\"\nSave",
+           "Ok, Inserted 1 line at 1, At 2:0\nFail \"File changed on disk since Open\"");
+  world_file(world, "a.txt", "zero\none\n", 9);
+  chmod(path, 0444);
+  exchange(world, "Save", "Fail \"File is read-only\"");
+  chmod(path, 0644);
+  unlink(path);
+  exchange(world, "Save", "Fail \"File was deleted on disk since Open\"");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_embedded_open_says_how_the_file_is_encoded,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_refusals_come_before_the_opener,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_text_is_the_backends, world_setup,
+                                      world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_edits_reach_the_backend_in_characters,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_sync_mirrors_the_users_edit, world_setup,
+                                      world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_save_checks_the_file, world_setup,
+                                      world_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
