@@ -182,9 +182,13 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
       eddi_edit_file_delete(from);
     }
   }
-  if (rc == 0) rc = eddi_edit_txn_commit(&txn, ctx->err);
+  EddiEditReport report = {0};
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, &report, ctx->err);
   eddi_edit_txn_free(&txn);
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    eddi_edit_report_free(&report);
+    return rc;
+  }
   if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
   size_t files = plan->changes.len, refs = plan->references;
   eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files, refactor__plural(files, "file", "files"));
@@ -193,6 +197,14 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   if (plan->moved_from)
     eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
   refactor__unsure_fact(self, ctx);
+  /* A file changed on disk meanwhile, on other lines: merged, and said. */
+  for (char *line = report.warnings.data; line && *line;) {
+    char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len) eddi_reply_builder_fact(ctx->reply, "%.*s", (int)len, line);
+    line = end ? end + 1 : line + len;
+  }
+  eddi_edit_report_free(&report);
   return 0;
 }
 
