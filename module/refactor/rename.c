@@ -610,8 +610,10 @@ static int rename__module(Rename *self) {
 
 /* ---------------------------------------------------------------- the plan */
 
-int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
-                    RefPlan *out, EddiError *err) {
+/* The plan for what spec names, or (spec NULL) for the name at offset of
+ * source. */
+static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint32_t offset,
+                        const char *new_name, unsigned flags, RefPlan *out, EddiError *err) {
   memset(out, 0, sizeof *out);
   eddi_strbuf_puts(&out->unsure, "");
   Rename self = {.index = index, .new_text = new_name, .flags = flags, .plan = out, .err = err};
@@ -619,7 +621,13 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
   for (size_t i = 0; i < index->sources.len; i++) array_push(&files, index->sources.items[i].file);
   ref_program_init(&self.program, &index->names, files.items, files.len);
   array_free(&files);
-  int rc = ref_target_find(&self.program, index, spec, &self.target, err);
+  StrBuf place = {0};
+  if (!spec) {
+    ref_target_place(index, source, offset, &place);
+    spec = place.data;
+  }
+  int rc = place.len ? ref_target_at(&self.program, source, offset, spec, &self.target, err)
+                     : ref_target_find(&self.program, index, spec, &self.target, err);
   const EddiLang *lang = NULL;
   if (rc == 0) {
     self.old_name = ref_target_name_id(&self.program, self.target);
@@ -629,13 +637,13 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
     if ((flags & REF_RENAME_CLASS) && !klass) {
       rc = eddi_error_set(err, EDDI_EINVAL, "%s is not a class", spec);
     } else {
-      uint32_t source = self.target.file;
+      uint32_t home = self.target.file;
       if (self.target.kind == REF_TARGET_MODULE)
-        source = rename__module_source(&self, &self.program.modules.items[self.target.index]);
-      if (source == REF_NONE) {
+        home = rename__module_source(&self, &self.program.modules.items[self.target.index]);
+      if (home == REF_NONE) {
         rc = eddi_error_set(err, EDDI_EINVAL, "%s holds no source file", spec);
       } else {
-        lang = self.program.files.items[source]->lang;
+        lang = self.program.files.items[home]->lang;
         rc = rename__valid(&self, lang);
       }
     }
@@ -660,6 +668,17 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
   array_free(&self.renamed);
   eddi_free(self.module_from);
   eddi_free(self.module_to);
+  eddi_strbuf_free(&place);
   if (rc < 0) ref_plan_free(out);
   return rc;
+}
+
+int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                    RefPlan *out, EddiError *err) {
+  return rename__plan(index, spec, 0, 0, new_name, flags, out, err);
+}
+
+int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
+                       unsigned flags, RefPlan *out, EddiError *err) {
+  return rename__plan(index, NULL, source, offset, new_name, flags, out, err);
 }

@@ -56,6 +56,9 @@ typedef struct {
  * "module.name", "Class.method", or a name only one entity has. */
 int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                     RefPlan *out, EddiError *err);
+/* The same for the entity of the name at offset of source. */
+int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
+                       unsigned flags, RefPlan *out, EddiError *err);
 void ref_plan_free(RefPlan *self);
 
 /* 0-based line and column (in characters) of offset in text. */

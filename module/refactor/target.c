@@ -169,6 +169,23 @@ static bool target__number(const char *s, size_t len, size_t *out) {
   return true;
 }
 
+int ref_target_at(RefProgram *program, uint32_t source, uint32_t offset, const char *what,
+                  RefTarget *out, EddiError *err) {
+  const RefFile *file = program->files.items[source];
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->start > offset || offset > occ->end) continue;
+    RefTarget target = ref_program_target(program, source, i);
+    if (target.kind == REF_TARGET_SYM || target.kind == REF_TARGET_MODULE) {
+      *out = target;
+      return 0;
+    }
+    if (target.kind == REF_TARGET_UNSURE)
+      return eddi_error_set(err, EDDI_EINVAL, "What %s names cannot be told for sure", what);
+  }
+  return eddi_error_set(err, EDDI_ENOENT, "No workspace symbol at %s", what);
+}
+
 /* "path:L:C": the entity of the name at that position. */
 static int target__position(TargetSearch *self, uint32_t source, size_t line, size_t col,
                             const char *spec, RefTarget *out, EddiError *err) {
@@ -179,19 +196,7 @@ static int target__position(TargetSearch *self, uint32_t source, size_t line, si
     offset++;
     while (offset < s->len && ((unsigned char)s->text[offset] & 0xC0) == 0x80) offset++;
   }
-  const RefFile *file = s->file;
-  for (uint32_t i = 0; i < file->occs.len; i++) {
-    const RefOcc *occ = &file->occs.items[i];
-    if (occ->start > offset || offset > occ->end) continue;
-    RefTarget target = ref_program_target(self->program, source, i);
-    if (target.kind == REF_TARGET_SYM || target.kind == REF_TARGET_MODULE) {
-      *out = target;
-      return 0;
-    }
-    if (target.kind == REF_TARGET_UNSURE)
-      return eddi_error_set(err, EDDI_EINVAL, "What %s names cannot be told for sure", spec);
-  }
-  return eddi_error_set(err, EDDI_ENOENT, "No workspace symbol at %s", spec);
+  return ref_target_at(self->program, source, (uint32_t)offset, spec, out, err);
 }
 
 static void target__suggest(TargetSearch *self, const char *word, EddiError *err) {

@@ -19,6 +19,9 @@ typedef Array(RefTarget) RefTargets;
 /* The entity spec names (program's files are index's sources, in order). */
 int ref_target_find(RefProgram *program, RefIndex *index, const char *spec, RefTarget *out,
                     EddiError *err);
+/* The entity of the name at offset of source (what names it in messages). */
+int ref_target_at(RefProgram *program, uint32_t source, uint32_t offset, const char *what,
+                  RefTarget *out, EddiError *err);
 /* "path.py:Class.method" (or "path.py:L:C" inside a lambda or a
  * comprehension), "package.module" for a module. */
 void ref_target_name(RefProgram *program, RefIndex *index, RefTarget target, StrBuf *out);
