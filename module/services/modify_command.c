@@ -289,8 +289,8 @@ int eddi_run_modify(CommandContext *ctx) {
   /* The element's start after the edits before it (a reference renamed
    * above the definition moves it). */
   size_t start = e->start;
-  for (size_t i = 0; i < edits.len; i++)
-    if (edits.items[i].end <= e->start)
+  for (size_t i = 0; i < edits.len && (change == RENAME || change == SET_VISIBILITY); i++)
+    if (edits.items[i].end <= e->start && edits.items[i].start < e->start)
       start = start + strlen(edits.items[i].text) - (edits.items[i].end - edits.items[i].start);
   char *display = eddi_element_display(e);
   if (change == RENAME || change == SET_VISIBILITY) {
