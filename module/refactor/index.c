@@ -1,15 +1,14 @@
 /* index.c - the workspace scan and the files' analyses; see index.h.
  *
- * The scan is a private walk for now (names starting with '.' left out,
- * symlinks not followed); it moves onto the engine's one walker, which
- * honours .gitignore, once that is in. */
+ * The scan is the engine's one walk (core/walk.h), so that a refactoring
+ * sees the files List and Grep see: ignored and hidden entries left out,
+ * symlinks reported but not entered. */
 #include "refactor/index.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include "core/disk_backend.h"
-#include "core/path.h"
+#include "core/walk.h"
 
 void ref_index_init(RefIndex *self, size_t max_file_bytes, size_t max_entries) {
   memset(self, 0, sizeof *self);
@@ -60,10 +59,8 @@ int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len
 
 typedef struct {
   RefIndex *index;
-  const char *root;
   const RefOpenTexts *open;
-  size_t entries;
-  bool truncated;
+  EddiError *err;
 } IndexScan;
 
 static const RefOpenText *index__open(const IndexScan *self, const char *rel) {
@@ -87,79 +84,43 @@ static bool index__wanted(const char *name) {
   return false;
 }
 
-static int index__file(IndexScan *self, const char *rel, const char *abs, EddiError *err) {
-  const RefOpenText *open = index__open(self, rel);
-  if (open) return ref_index_add(self->index, rel, open->text, open->len, true, err);
+static int index__file(void *context, const EddiWalkEntry *entry) {
+  IndexScan *self = context;
+  if (entry->is_dir || entry->is_link || !S_ISREG(entry->st.st_mode) || !index__wanted(entry->name))
+    return EDDI_WALK_CONTINUE;
+  const RefOpenText *open = index__open(self, entry->rel);
+  if (open) return ref_index_add(self->index, entry->rel, open->text, open->len, true, self->err);
   StrBuf raw = {0}, text = {0};
   bool missing = false;
   EddiError ignored = {0};
   EddiFileFormat format;
-  int rc = eddi_disk_read(abs, self->index->max_file_bytes, &raw, &missing, NULL, &ignored);
+  int rc = eddi_disk_read(entry->abs, self->index->max_file_bytes, &raw, &missing, NULL, &ignored);
   /* A file that cannot be read or decoded is no source file: left out. */
   if (rc == 0) {
     eddi_strbuf_puts(&text, "");
     rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, &text, &ignored);
   }
-  if (rc == 0) rc = ref_index_add(self->index, rel, text.data, text.len, false, err);
+  if (rc == 0) rc = ref_index_add(self->index, entry->rel, text.data, text.len, false, self->err);
   else rc = 0;
   eddi_strbuf_free(&raw);
   eddi_strbuf_free(&text);
   return rc;
 }
 
-static int index__by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* One folder (rel "" for the root), its entries in name order. */
-static int index__folder(IndexScan *self, const char *rel, EddiError *err) {
-  char *abs = rel[0] ? eddi_path_join(self->root, rel) : eddi_strdup(self->root);
-  DIR *dir = opendir(abs);
-  if (!dir) {
-    eddi_free(abs);
-    return 0; /* unreadable or gone: passed over */
-  }
-  Array(char *) names = {0};
-  for (struct dirent *entry; (entry = readdir(dir));) {
-    if (entry->d_name[0] == '.') continue;
-    if (++self->entries > self->index->max_entries) {
-      self->truncated = true;
-      break;
-    }
-    array_push(&names, eddi_strdup(entry->d_name));
-  }
-  closedir(dir);
-  if (names.len) qsort(names.items, names.len, sizeof *names.items, index__by_name);
-  int rc = 0;
-  for (size_t i = 0; i < names.len && rc == 0 && !self->truncated; i++) {
-    char *child = eddi_path_join(rel, names.items[i]);
-    char *child_abs = eddi_path_join(self->root, child);
-    struct stat st;
-    if (lstat(child_abs, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) rc = index__folder(self, child, err);
-      else if (S_ISREG(st.st_mode) && index__wanted(names.items[i]))
-        rc = index__file(self, child, child_abs, err);
-    }
-    eddi_free(child);
-    eddi_free(child_abs);
-  }
-  for (size_t i = 0; i < names.len; i++) eddi_free(names.items[i]);
-  array_free(&names);
-  eddi_free(abs);
-  return rc;
-}
-
 int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, EddiError *err) {
   eddi_free(self->root);
   self->root = eddi_strdup(root);
-  IndexScan scan = {self, root, open, 0, false};
-  int rc = index__folder(&scan, "", err);
+  IndexScan scan = {self, open, err};
+  EddiWalk *walk = eddi_walk_new(root, &(EddiWalkOptions){.max_entries = self->max_entries});
+  int rc = eddi_walk_run(walk, index__file, &scan);
+  bool truncated = eddi_walk_truncated(walk);
+  eddi_walk_free(walk);
   /* Open documents that are not on disk yet belong to the workspace too. */
   for (size_t i = 0; rc == 0 && i < open->len; i++)
     if (!ref_index_source(self, open->items[i].path))
       rc = ref_index_add(self, open->items[i].path, open->items[i].text, open->items[i].len, true,
                          err);
-  if (rc == 0 && scan.truncated)
+  if (rc == 0 && truncated)
     rc = eddi_error_set(err, EDDI_ETOOBIG,
                         "The workspace has more than %zu entries: a refactoring would miss files",
                         self->max_entries);
@@ -173,39 +134,32 @@ void ref_paths_free(RefPaths *self) {
   array_free(self);
 }
 
-static int index__others(RefIndex *self, const char *rel, size_t *entries, RefPaths *out,
-                         EddiError *err) {
-  char *abs = eddi_path_join(self->root, rel);
-  DIR *dir = opendir(abs);
-  eddi_free(abs);
-  if (!dir) return 0;
-  RefPaths names = {0};
-  for (struct dirent *entry; (entry = readdir(dir));) {
-    if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..")) continue;
-    array_push(&names, eddi_strdup(entry->d_name));
-  }
-  closedir(dir);
-  int rc = 0;
-  for (size_t i = 0; i < names.len && rc == 0; i++) {
-    if (++*entries > self->max_entries) {
-      rc = eddi_error_set(err, EDDI_ETOOBIG, "%s has more than %zu entries", rel, self->max_entries);
-      break;
-    }
-    char *child = eddi_path_join(rel, names.items[i]);
-    char *child_abs = eddi_path_join(self->root, child);
-    struct stat st;
-    if (lstat(child_abs, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) rc = index__others(self, child, entries, out, err);
-      else if (!ref_index_source(self, child)) array_push(out, eddi_strdup(child));
-    }
-    eddi_free(child);
-    eddi_free(child_abs);
-  }
-  ref_paths_free(&names);
-  return rc;
+typedef struct {
+  RefIndex *index;
+  const char *dir;
+  size_t dir_len;
+  RefPaths *out;
+} IndexOthers;
+
+static int index__other(void *context, const EddiWalkEntry *entry) {
+  IndexOthers *self = context;
+  bool below = entry->rel_len > self->dir_len && memcmp(entry->rel, self->dir, self->dir_len) == 0 &&
+               entry->rel[self->dir_len] == '/';
+  bool above = self->dir_len > entry->rel_len && memcmp(entry->rel, self->dir, entry->rel_len) == 0 &&
+               self->dir[entry->rel_len] == '/';
+  if (entry->is_dir) return below || above ? EDDI_WALK_CONTINUE : EDDI_WALK_SKIP;
+  if (below && !ref_index_source(self->index, entry->rel)) array_push(self->out, eddi_strdup(entry->rel));
+  return EDDI_WALK_CONTINUE;
 }
 
 int ref_index_other_files(RefIndex *self, const char *dir, RefPaths *out, EddiError *err) {
-  size_t entries = 0;
-  return self->root ? index__others(self, dir, &entries, out, err) : 0;
+  if (!self->root) return 0;
+  IndexOthers others = {self, dir, strlen(dir), out};
+  EddiWalkOptions options = {.max_entries = self->max_entries, .hidden = true, .no_ignore = true};
+  EddiWalk *walk = eddi_walk_new(self->root, &options);
+  int rc = eddi_walk_run(walk, index__other, &others);
+  if (rc == 0 && eddi_walk_truncated(walk))
+    rc = eddi_error_set(err, EDDI_ETOOBIG, "%s has more than %zu entries", dir, self->max_entries);
+  eddi_walk_free(walk);
+  return rc;
 }

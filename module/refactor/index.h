@@ -9,10 +9,11 @@
  * read from disk and decoded as the disk backend decodes them (BOM, CRLF),
  * so that what a transaction later loads is the same text.
  *
- * A folder or file is left out when its name starts with '.', and a file
- * when it is larger than max_file_bytes or is not valid text; a scan that
- * meets more than max_entries directory entries stops and says so, since a
- * refactoring over part of a workspace could leave the rest stale. */
+ * The scan is the engine's walk (core/walk.h: .gitignore and .ignore rules,
+ * hidden entries left out); a file is left out too when it is larger than
+ * max_file_bytes or is not valid text. A scan that meets more than
+ * max_entries directory entries fails and says so, since a refactoring
+ * over part of a workspace could leave the rest stale. */
 #ifndef EDDI_REFACTOR_INDEX_H
 #define EDDI_REFACTOR_INDEX_H
 
