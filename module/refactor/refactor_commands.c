@@ -13,6 +13,7 @@
  *
  * Replies:
  *   Ok, Renamed in 4 files, 17 references updated[, 2 unsure left unchanged: a.py:12, b.py:40]
+ *     (with Unsure: "2 unsure renamed too: ..."; the count includes them)
  *   Ok, Preview: Would modify 3 files: a.py, b.py, test_a.py[, 2 unsure ...]
  *     (and in raw mode the unified diff of every file)
  * Lines in the unsure list are 0-based, as every position eddi reports. */
@@ -91,7 +92,8 @@ static void refactor__diff(RefactorJob *self, StrBuf *out) {
 
 static void refactor__unsure_fact(RefactorJob *self, CommandContext *ctx) {
   if (self->plan.unsure_count)
-    eddi_reply_builder_fact(ctx->reply, "%zu unsure left unchanged: %s", self->plan.unsure_count,
+    eddi_reply_builder_fact(ctx->reply, "%zu unsure %s: %s", self->plan.unsure_count,
+                            self->flags & REF_RENAME_UNSURE ? "renamed too" : "left unchanged",
                             self->plan.unsure.data);
 }
 

@@ -282,6 +282,19 @@ static bool rename__is_renamed(const Rename *self, uint32_t file, uint32_t sym) 
 /* Every occurrence of the old name that refers to the family; the unsure
  * ones listed. A file with syntax errors that holds the name may hide
  * references: refused. */
+/* Whether an unsure occurrence could be the target at all: a function's
+ * local is never an attribute nor a string, and only a parameter is a
+ * keyword argument. */
+static bool rename__could_be(const Rename *self, const RefOcc *occ) {
+  if (self->target.kind != REF_TARGET_SYM) return true;
+  const RefFile *file = self->program.files.items[self->target.file];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) return true;
+  RefScopeKind kind = file->scopes.items[sym->scope].kind;
+  if (kind == REF_SCOPE_MODULE || kind == REF_SCOPE_CLASS) return true;
+  return occ->kind == REF_OCC_KEYWORD && sym->kind == REF_SYM_PARAMETER;
+}
+
 static int rename__collect(Rename *self) {
   RefProgram *program = &self->program;
   RefPlan *plan = self->plan;
@@ -300,7 +313,7 @@ static int rename__collect(Rename *self) {
       }
       RefTarget target = ref_program_target(program, f, i);
       bool ours = rename__in(&self->family, target);
-      if (!ours && target.kind == REF_TARGET_UNSURE) {
+      if (!ours && target.kind == REF_TARGET_UNSURE && rename__could_be(self, occ)) {
         size_t line, col;
         const RefSource *s = &self->index->sources.items[f];
         ref_text_position(s->text, s->len, occ->start, &line, &col);
@@ -464,6 +477,9 @@ static int rename__changed_meaning(Rename *self, uint32_t f, uint32_t i, RefTarg
     eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
                    self->new_text, at.data, where.len ? "at " : "outside the workspace",
                    where.len ? where.data : "");
+  } else if (before.kind == REF_TARGET_UNSURE) {
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would break the unsure reference at %s", at.data);
+    eddi_error_hint(self->err, "Add Unsure to rename it too");
   } else {
     eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
   }
@@ -582,8 +598,15 @@ static int rename__module(Rename *self) {
   uint32_t clash = ref_program_module(&self->program, self->module_to);
   char *abs = eddi_path_join(self->index->root ? self->index->root : "", plan->moved_to);
   struct stat st;
-  bool taken = clash != REF_NONE || lstat(abs, &st) == 0;
+  bool taken = lstat(abs, &st) == 0;
   eddi_free(abs);
+  if (clash != REF_NONE) {
+    StrBuf name = {0};
+    ref_target_name(&self->program, self->index, (RefTarget){REF_TARGET_MODULE, 0, clash}, &name);
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with module %s", name.data);
+    eddi_strbuf_free(&name);
+    return EDDI_EINVAL;
+  }
   if (taken)
     return eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with %s, which exists",
                           plan->moved_to);
