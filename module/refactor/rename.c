@@ -74,6 +74,23 @@ static void rename__place(Rename *self, uint32_t file, uint32_t offset, StrBuf *
 
 /* ---------------------------------------------------------------- the new name */
 
+/* Whether all of name matches a PCRE2 pattern of language.conf (false
+ * when the pattern does not compile: a broken setting refuses nothing). */
+static bool rename__matches(const char *pattern, const char *name) {
+  int code;
+  PCRE2_SIZE at;
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
+                                 &code, &at, NULL);
+  if (!re) return false;
+  pcre2_match_data *match = pcre2_match_data_create_from_pattern(re, NULL);
+  bool found = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, match, NULL) >= 0;
+  pcre2_match_data_free(match);
+  pcre2_code_free(re);
+  return found;
+}
+
+/* The new name: an identifier of the language, no keyword, no special
+ * name; nor may the old one be special (the language calls it by name). */
 static int rename__valid(Rename *self, const EddiLang *lang) {
   const char *name = self->new_text;
   if (lang->keywords) {
@@ -87,21 +104,52 @@ static int rename__valid(Rename *self, const EddiLang *lang) {
       p += len;
     }
   }
-  bool valid = *name != '\0';
-  if (valid && lang->identifier_pattern) {
-    int code;
-    PCRE2_SIZE at;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)lang->identifier_pattern, PCRE2_ZERO_TERMINATED,
-                                   PCRE2_UTF | PCRE2_UCP, &code, &at, NULL);
-    if (re) {
-      pcre2_match_data *match = pcre2_match_data_create_from_pattern(re, NULL);
-      valid = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, match, NULL) >= 0;
-      pcre2_match_data_free(match);
-      pcre2_code_free(re);
-    }
-  }
+  bool valid = *name != '\0' && (!lang->identifier_pattern ||
+                                  rename__matches(lang->identifier_pattern, name));
   if (!valid)
     return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
+  const char *old = ref_names_str(self->program.names, self->old_name);
+  if (lang->special_pattern && (rename__matches(lang->special_pattern, name) ||
+                                rename__matches(lang->special_pattern, old)))
+    return eddi_error_set(self->err, EDDI_EINVAL, "%s is a special name in %s",
+                          rename__matches(lang->special_pattern, old) ? old : name, lang->name);
+  return 0;
+}
+
+/* Whether a base expression names one of the language's plain bases
+ * (object): a base that brings no members a method could override. */
+static bool rename__plain_base(Rename *self, uint32_t file, uint32_t expr) {
+  const RefFile *f = self->program.files.items[file];
+  const RefExpr *e = &f->exprs.items[expr];
+  if (e->kind != REF_EXPR_OCC || e->ref == REF_NONE) return false;
+  const char *name = ref_names_str(self->program.names, f->occs.items[e->ref].name);
+  for (size_t k = 0; k < EDDI_LANG_LIST_MAX && f->lang->plain_bases[k]; k++)
+    if (strcmp(f->lang->plain_bases[k], name) == 0) return true;
+  return false;
+}
+
+/* A member of a class with a base outside the workspace may override one
+ * of that base's members, which code outside calls by name (a test
+ * framework's setUp, a visitor's visit_Name): eddi cannot see it, so it
+ * refuses unless told Unsure. */
+static int rename__external_base(Rename *self, uint32_t file, uint32_t klass) {
+  if (self->flags & REF_RENAME_UNSURE) return 0;
+  const RefFile *f = self->program.files.items[file];
+  const RefSym *sym = &f->syms.items[klass];
+  for (uint32_t b = 0; b < sym->bases_count; b++) {
+    uint32_t expr = f->bases.items[sym->bases_first + b];
+    RefValue base = ref_program_expr_value(&self->program, file, expr);
+    if (base.kind == REF_VALUE_CLASS || rename__plain_base(self, file, expr)) continue;
+    const RefExpr *e = &f->exprs.items[expr];
+    const char *what = e->kind == REF_EXPR_OCC && e->ref != REF_NONE
+                           ? ref_names_str(self->program.names, f->occs.items[e->ref].name)
+                           : "a base";
+    eddi_error_set(self->err, EDDI_EINVAL, "%s.%s may override a member of %s, outside the workspace",
+                   ref_names_str(self->program.names, sym->name),
+                   ref_names_str(self->program.names, self->old_name), what);
+    eddi_error_hint(self->err, "Add Unsure to rename it anyway");
+    return EDDI_EINVAL;
+  }
   return 0;
 }
 
@@ -249,6 +297,12 @@ static int rename__family(Rename *self) {
   for (size_t w = 0; w < work.len; w++) {
     array_push(&self->family_classes, h.classes.items[2 * work.items[w]]);
     array_push(&self->family_classes, h.classes.items[2 * work.items[w] + 1]);
+    RefIds up = {0};
+    array_push(&up, work.items[w]);
+    rename__related(&h, work.items[w], true, &up);
+    for (size_t i = 0; i < up.len && rc == 0; i++)
+      rc = rename__external_base(self, h.classes.items[2 * up.items[i]], h.classes.items[2 * up.items[i] + 1]);
+    array_free(&up);
   }
   array_free(&work);
   rename__hierarchy_free(&h);

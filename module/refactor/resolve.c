@@ -397,6 +397,10 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
   return value;
 }
 
+RefValue ref_program_expr_value(RefProgram *self, uint32_t file, uint32_t expr) {
+  return resolve__expr(self, file, expr, 0);
+}
+
 /* ---------------------------------------------------------------- members */
 
 static RefTarget resolve__class_member(RefProgram *self, uint32_t file, uint32_t klass,

@@ -79,6 +79,8 @@ RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ);
 RefTarget ref_program_canonical(RefProgram *self, RefTarget target);
 /* The value a symbol holds. */
 RefValue ref_program_value(RefProgram *self, RefTarget target);
+/* The value of expression expr of file. */
+RefValue ref_program_expr_value(RefProgram *self, uint32_t file, uint32_t expr);
 /* The member name of class (file, sym) or of its bases. */
 RefTarget ref_program_class_member(RefProgram *self, uint32_t file, uint32_t klass, uint32_t name);
 /* The base classes of a class that are classes of the workspace, and

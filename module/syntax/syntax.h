@@ -62,6 +62,8 @@ typedef struct {
   char *modules;            /* how imports find files: "packages" (Python) */
   char *module_index;       /* a folder's own module file name, "__init__" */
   char *constructor;        /* the method a call of a class runs, "__init__" */
+  char *special_pattern;    /* PCRE2: names the language calls by protocol (__eq__) */
+  char *plain_bases[EDDI_LANG_LIST_MAX]; /* bases that bring no members: "object" */
 } EddiLang;
 
 /* Every compiled-in language, loaded once (thread-safe). */
