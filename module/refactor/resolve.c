@@ -388,6 +388,12 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
     value = resolve__external;
   } else if (e->kind == REF_EXPR_OCC && e->ref != REF_NONE) {
     value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
+  } else if (e->kind == REF_EXPR_SUPER) {
+    const RefFile *f = self->files.items[file];
+    uint32_t klass = REF_NONE;
+    for (uint32_t s = e->ref; s != REF_NONE && klass == REF_NONE; s = f->scopes.items[s].parent)
+      klass = ref_file_enclosing_class(f, s);
+    if (klass != REF_NONE) value = (RefValue){REF_VALUE_SUPER, file, klass};
   } else if (e->kind == REF_EXPR_CALL) {
     RefValue callee = resolve__expr(self, file, e->ref, depth + 1);
     if (callee.kind == REF_VALUE_CLASS) value = (RefValue){REF_VALUE_INSTANCE, callee.file, callee.index};
@@ -468,6 +474,10 @@ static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t n
   case REF_VALUE_CLASS:
   case REF_VALUE_INSTANCE:
     return resolve__class_member(self, value.file, value.index, name, depth + 1);
+  case REF_VALUE_SUPER: {
+    RefTarget found = resolve__base_member(self, value.file, value.index, name, depth + 1);
+    return found.kind == REF_TARGET_NONE ? resolve__none : found;
+  }
   }
   return resolve__unsure;
 }

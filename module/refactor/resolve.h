@@ -41,6 +41,7 @@ typedef enum {
   REF_VALUE_CLASS,    /* file, index: the class symbol */
   REF_VALUE_INSTANCE, /* file, index: an instance of the class */
   REF_VALUE_FUNCTION, /* file, index: the function symbol */
+  REF_VALUE_SUPER,    /* file, index: the bases of this class (super()) */
 } RefValueKind;
 
 typedef struct {

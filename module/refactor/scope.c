@@ -51,6 +51,7 @@ enum {
   ROLE_IMPORT_NAME = 1u << 28,
   ROLE_IMPORT_ALIAS = 1u << 29,
   ROLE_IMPORT_STAR = 1u << 30,
+  ROLE_SUPER = 1u << 31,
 };
 
 #define ROLE_SCOPES \
@@ -91,6 +92,7 @@ static const struct {
     {"skip", ROLE_SKIP},
     {"call", ROLE_CALL},
     {"literal", ROLE_LITERAL},
+    {"super", ROLE_SUPER},
 };
 #define SCOPE_ROLE_COUNT (sizeof scope__roles / sizeof scope__roles[0])
 
@@ -422,7 +424,12 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   }
   frame->assigned = (info->roles & (ROLE_DEF_TARGET | ROLE_DEF_HOISTED)) || parent->pattern_open;
   frame->pattern_open = frame->assigned && (info->roles & ROLE_PATTERN);
-  if (info->roles & ROLE_CALL) info->expr = scope__add_expr(self, REF_EXPR_CALL, info->callee);
+  if (info->roles & ROLE_SUPER) {
+    info->expr = scope__add_expr(self, REF_EXPR_SUPER, 0);
+    file->exprs.items[info->expr].ref = frame->scope;
+  } else if (info->roles & ROLE_CALL) {
+    info->expr = scope__add_expr(self, REF_EXPR_CALL, info->callee);
+  }
   else if (info->roles & ROLE_MEMBER) info->expr = scope__add_expr(self, REF_EXPR_OCC, info->name);
   else if (info->roles & ROLE_LITERAL) info->expr = scope__add_expr(self, REF_EXPR_LITERAL, 0);
   if (info->roles & ROLE_IMPORT_STAR) file->imports.items[info->import].scope = frame->scope;

@@ -109,6 +109,7 @@ typedef enum {
   REF_EXPR_OCC,     /* a name or an attribute: the value of what occurrence ref binds */
   REF_EXPR_CALL,    /* a call of expression ref */
   REF_EXPR_LITERAL, /* a value that is no workspace object (a string, a number, a list) */
+  REF_EXPR_SUPER,   /* the bases of the class of the method around scope ref (super()) */
 } RefExprKind;
 
 typedef struct {

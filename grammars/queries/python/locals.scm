@@ -103,6 +103,8 @@
 (assignment left: (_) @assign.target right: (_) @assign.value)
 (assignment left: (_) @annotate.target type: (type (_) @annotate.type))
 (call function: (_) @call.callee) @call
+; super() in a method: the members of the enclosing class's bases.
+(call function: (identifier) @_super (#eq? @_super "super")) @super
 [(string) (concatenated_string) (integer) (float) (true) (false) (none) (list)
  (dictionary) (set) (tuple) (list_comprehension) (set_comprehension)
  (dictionary_comprehension) (generator_expression)] @literal
