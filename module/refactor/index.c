@@ -143,12 +143,15 @@ typedef struct {
 
 static int index__other(void *context, const EddiWalkEntry *entry) {
   IndexOthers *self = context;
-  bool below = entry->rel_len > self->dir_len && memcmp(entry->rel, self->dir, self->dir_len) == 0 &&
+  bool below = entry->rel_len > self->dir_len &&
+               memcmp(entry->rel, self->dir, self->dir_len) == 0 &&
                entry->rel[self->dir_len] == '/';
-  bool above = self->dir_len > entry->rel_len && memcmp(entry->rel, self->dir, entry->rel_len) == 0 &&
+  bool above = self->dir_len > entry->rel_len &&
+               memcmp(entry->rel, self->dir, entry->rel_len) == 0 &&
                self->dir[entry->rel_len] == '/';
   if (entry->is_dir) return below || above ? EDDI_WALK_CONTINUE : EDDI_WALK_SKIP;
-  if (below && !ref_index_source(self->index, entry->rel)) array_push(self->out, eddi_strdup(entry->rel));
+  if (below && !ref_index_source(self->index, entry->rel))
+    array_push(self->out, eddi_strdup(entry->rel));
   return EDDI_WALK_CONTINUE;
 }
 

@@ -33,14 +33,14 @@ typedef struct {
   const EddiLang *lang;
   char *text;
   size_t len;
-  bool open;  /* from a session's document */
+  bool open; /* from a session's document */
   RefFile *file;
 } RefSource;
 
 typedef Array(char *) RefPaths;
 
 typedef struct {
-  char *root;               /* set by the scan */
+  char *root; /* set by the scan */
   RefNames names;
   Array(RefSource) sources; /* by path */
   size_t max_file_bytes;

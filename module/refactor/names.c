@@ -3,8 +3,8 @@
 
 /* Tables grow to twice their size when more than 3/4 full. */
 #define NAMES_FIRST_SLOTS 256
-#define NAMES_LOAD_NUM 3
-#define NAMES_LOAD_DEN 4
+#define NAMES_LOAD_NUM    3
+#define NAMES_LOAD_DEN    4
 
 /* FNV-1a: names are short, and the table needs no seed. */
 static uint32_t names__hash(const char *bytes, size_t len) {

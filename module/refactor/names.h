@@ -18,11 +18,11 @@
 typedef Array(uint32_t) RefIds;
 
 typedef struct {
-  StrBuf bytes;             /* the names, each followed by a NUL */
-  Array(uint32_t) offsets;  /* id -> offset into bytes */
-  Array(uint32_t) lengths;  /* id -> length */
-  uint32_t *slots;          /* open addressing: id + 1, 0 for empty */
-  size_t slot_count;        /* a power of two */
+  StrBuf bytes;            /* the names, each followed by a NUL */
+  Array(uint32_t) offsets; /* id -> offset into bytes */
+  Array(uint32_t) lengths; /* id -> length */
+  uint32_t *slots;         /* open addressing: id + 1, 0 for empty */
+  size_t slot_count;       /* a power of two */
 } RefNames;
 
 void ref_names_init(RefNames *self);
@@ -37,7 +37,7 @@ size_t ref_names_len(const RefNames *self, uint32_t id);
 
 typedef struct {
   uint64_t *keys;
-  uint32_t *values; /* REF_NONE marks an empty slot */
+  uint32_t *values;  /* REF_NONE marks an empty slot */
   size_t slot_count; /* a power of two, or 0 */
   size_t len;
 } RefMap;

@@ -16,7 +16,7 @@ typedef struct {
 typedef struct {
   Array(EddiRenameSpan) spans; /* the occurrences to rewrite, in text order */
   size_t unsure_count;
-  StrBuf unsure;               /* "a.py:12, a.py:40" (0-based lines) */
+  StrBuf unsure; /* "a.py:12, a.py:40" (0-based lines) */
 } EddiLocalRename;
 
 /* Whether path's language has name resolution (a locals query). */

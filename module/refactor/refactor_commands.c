@@ -31,9 +31,9 @@
 /* The operations of EDDISPEAK.md's "Refactoring"; the ones not built yet
  * answer so. */
 static const char *const refactor__operations[] = {
-    "RenameSymbol",   "Rename_Class",    "Signature",       "Extract_Method",
-    "ExtractFunction", "InlineFunction", "Inline_Variable", "Move_Method",
-    "Extract_Interface", "Split_Class",  "Merge_Classes",   "Change_Inheritance",
+    "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
+    "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
+    "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
 };
 enum { OP_RENAME_SYMBOL, OP_RENAME_CLASS, OP_COUNT_BUILT };
 #define REFACTOR_OPERATION_COUNT (sizeof refactor__operations / sizeof refactor__operations[0])
@@ -86,7 +86,8 @@ static void refactor__diff(RefactorJob *self, StrBuf *out) {
     const RefChange *change = &self->plan.changes.items[i];
     const RefSource *source = &self->index.sources.items[change->source];
     EddiDiffStats stats;
-    eddi_diff(source->text, source->len, change->after, change->after_len, source->path, &stats, out);
+    eddi_diff(source->text, source->len, change->after, change->after_len, source->path, &stats,
+              out);
   }
 }
 
@@ -193,7 +194,8 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   }
   if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
   size_t files = plan->changes.len, refs = plan->references;
-  eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files, refactor__plural(files, "file", "files"));
+  eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files,
+                          refactor__plural(files, "file", "files"));
   eddi_reply_builder_fact(ctx->reply, "%zu %s updated", refs,
                           refactor__plural(refs, "reference", "references"));
   if (plan->moved_from)
@@ -247,7 +249,8 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   const Token *args = &ctx->args[first + 1];
   bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure");
   if (argc != 2 && !unsure)
-    return eddi_command_usage(ctx, "Refactor %s takes a name and a new name", refactor__operations[op]);
+    return eddi_command_usage(ctx, "Refactor %s takes a name and a new name",
+                              refactor__operations[op]);
   RefactorJob *job = eddi_calloc(1, sizeof *job);
   job->base.work = refactor__work;
   job->base.finish = refactor__finish;

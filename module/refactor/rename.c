@@ -27,8 +27,8 @@ typedef struct {
   const char *new_text;
   unsigned flags;
   RefTargets family;
-  RefIds family_classes;  /* file, class symbol pairs */
-  RefIds renamed;         /* file, symbol pairs whose name changes */
+  RefIds family_classes; /* file, class symbol pairs */
+  RefIds renamed;        /* file, symbol pairs whose name changes */
   RefPlan *plan;
   EddiError *err;
   char *module_from, *module_to; /* a module rename: the module paths */
@@ -104,13 +104,13 @@ static int rename__valid(Rename *self, const EddiLang *lang) {
       p += len;
     }
   }
-  bool valid = *name != '\0' && (!lang->identifier_pattern ||
-                                  rename__matches(lang->identifier_pattern, name));
+  bool valid = *name != '\0' &&
+               (!lang->identifier_pattern || rename__matches(lang->identifier_pattern, name));
   if (!valid)
     return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
   const char *old = ref_names_str(self->program.names, self->old_name);
-  if (lang->special_pattern && (rename__matches(lang->special_pattern, name) ||
-                                rename__matches(lang->special_pattern, old)))
+  if (lang->special_pattern &&
+      (rename__matches(lang->special_pattern, name) || rename__matches(lang->special_pattern, old)))
     return eddi_error_set(self->err, EDDI_EINVAL, "%s is a special name in %s",
                           rename__matches(lang->special_pattern, old) ? old : name, lang->name);
   return 0;
@@ -144,7 +144,8 @@ static int rename__external_base(Rename *self, uint32_t file, uint32_t klass) {
     const char *what = e->kind == REF_EXPR_OCC && e->ref != REF_NONE
                            ? ref_names_str(self->program.names, f->occs.items[e->ref].name)
                            : "a base";
-    eddi_error_set(self->err, EDDI_EINVAL, "%s.%s may override a member of %s, outside the workspace",
+    eddi_error_set(self->err, EDDI_EINVAL,
+                   "%s.%s may override a member of %s, outside the workspace",
                    ref_names_str(self->program.names, sym->name),
                    ref_names_str(self->program.names, self->old_name), what);
     eddi_error_hint(self->err, "Add Unsure to rename it anyway");
@@ -163,7 +164,8 @@ static RefTarget rename__own_member(Rename *self, uint32_t file, uint32_t klass,
   RefTarget none = {REF_TARGET_NONE, 0, 0};
   if (sym->own_scope == REF_NONE) return none;
   uint32_t own = ref_file_bound(f, sym->own_scope, name);
-  if (own != REF_NONE) return ref_program_canonical(&self->program, (RefTarget){REF_TARGET_SYM, file, own});
+  if (own != REF_NONE)
+    return ref_program_canonical(&self->program, (RefTarget){REF_TARGET_SYM, file, own});
   uint32_t set = ref_map_get(&f->members, ref_key(klass, name));
   if (set == REF_NONE) return none;
   RefTarget found = ref_program_class_member(&self->program, file, klass, name);
@@ -172,8 +174,8 @@ static RefTarget rename__own_member(Rename *self, uint32_t file, uint32_t klass,
 }
 
 typedef struct {
-  RefIds classes;  /* file, symbol pairs */
-  RefMap by_class; /* (file, symbol) -> index */
+  RefIds classes;         /* file, symbol pairs */
+  RefMap by_class;        /* (file, symbol) -> index */
   Array(RefIds) bases;    /* per class: indices of its workspace bases */
   Array(RefIds) children; /* per class: the classes it is a base of */
 } Hierarchy;
@@ -232,20 +234,111 @@ static void rename__related(const Hierarchy *h, uint32_t c, bool up, RefIds *out
   array_free(&stack);
 }
 
-/* The class kinds of a conflict in the hierarchy, for the message. */
-static const char *rename__relation(const Hierarchy *h, uint32_t of, uint32_t other) {
-  if (of == other) return "the same class";
-  RefIds up = {0};
-  rename__related(h, of, true, &up);
-  bool base = false;
-  for (size_t i = 0; i < up.len; i++) base |= up.items[i] == other;
-  array_free(&up);
-  return base ? "a base class" : "a subclass";
+static bool rename__reaches(const Hierarchy *h, uint32_t from, uint32_t to, bool up) {
+  RefIds found = {0};
+  rename__related(h, from, up, &found);
+  bool reached = false;
+  for (size_t i = 0; i < found.len && !reached; i++) reached = found.items[i] == to;
+  array_free(&found);
+  return reached;
 }
 
-/* A member and every member of the same name that it overrides or that
- * overrides it: renamed together, so that overriding stays as it was. A
- * class of the hierarchy that already has the new name is a conflict. */
+/* How class other stands to class of, for the message of a conflict. */
+static const char *rename__relation(const Hierarchy *h, uint32_t of, uint32_t other) {
+  if (of == other) return "the same class";
+  if (rename__reaches(h, of, other, true)) return "a base class";
+  if (rename__reaches(h, of, other, false)) return "a subclass";
+  return "a base of a subclass";
+}
+
+/* The classes whose instances may see a member of class c: c, its
+ * subclasses, and every base of those (a mixin's method overrides the one
+ * of a class beside it in a subclass's bases). Into out, c first. */
+static void rename__mro_related(const Hierarchy *h, uint32_t c, RefIds *out) {
+  RefIds down = {0};
+  array_push(&down, c);
+  rename__related(h, c, false, &down);
+  for (size_t d = 0; d < down.len; d++) {
+    RefIds up = {0};
+    array_push(&up, down.items[d]);
+    rename__related(h, down.items[d], true, &up);
+    for (size_t u = 0; u < up.len; u++) {
+      bool seen = false;
+      for (size_t i = 0; i < out->len && !seen; i++) seen = out->items[i] == up.items[u];
+      if (!seen) array_push(out, up.items[u]);
+    }
+    array_free(&up);
+  }
+  array_free(&down);
+}
+
+/* A member looked up by a computed name (getattr(self, name)) on a class
+ * of the hierarchy: what the name is cannot be told, so the rename is
+ * refused unless told Unsure. */
+static int rename__dynamic(Rename *self, const Hierarchy *h, const RefIds *classes) {
+  if (self->flags & REF_RENAME_UNSURE) return 0;
+  RefProgram *program = &self->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
+      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
+          value.kind != REF_VALUE_SUPER)
+        continue;
+      uint32_t c = ref_map_get(&h->by_class, ref_key(value.file, value.index));
+      bool ours = false;
+      for (size_t k = 0; k < classes->len && !ours; k++) ours = classes->items[k] == c;
+      if (!ours) continue;
+      StrBuf at = {0};
+      rename__place(self, f, file->dynamics.items[i + 1], &at);
+      eddi_error_set(self->err, EDDI_EINVAL, "%s may be looked up by a computed name at %s",
+                     ref_names_str(program->names, self->old_name), at.data);
+      eddi_error_hint(self->err, "Add Unsure to rename it anyway");
+      eddi_strbuf_free(&at);
+      return EDDI_EINVAL;
+    }
+  }
+  return 0;
+}
+
+/* The hierarchy conflicts of the family's classes: a class whose
+ * instances see the renamed member already has the new name; a base
+ * outside the workspace; a computed-name lookup. */
+static int rename__hierarchy_conflicts(Rename *self, const Hierarchy *h, const RefIds *work) {
+  RefIds seen = {0};
+  int rc = 0;
+  for (size_t w = 0; w < work->len && rc == 0; w++) {
+    RefIds related = {0};
+    rename__mro_related(h, work->items[w], &related);
+    for (size_t i = 0; i < related.len && rc == 0; i++) {
+      uint32_t c = related.items[i];
+      uint32_t file = h->classes.items[2 * c], sym = h->classes.items[2 * c + 1];
+      array_push(&seen, c);
+      RefTarget clash = rename__own_member(self, file, sym, self->new_name);
+      if (clash.kind == REF_TARGET_SYM) {
+        StrBuf where = {0}, name = {0};
+        ref_target_where(&self->program, self->index, clash, &where);
+        const RefFile *f = self->program.files.items[file];
+        eddi_strbuf_printf(&name, "%s.%s",
+                           ref_names_str(self->program.names, f->syms.items[sym].name),
+                           self->new_text);
+        rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with %s at %s (%s)",
+                            name.data, where.data, rename__relation(h, work->items[w], c));
+        eddi_strbuf_free(&where), eddi_strbuf_free(&name);
+      }
+      if (rc == 0) rc = rename__external_base(self, file, sym);
+    }
+    array_free(&related);
+  }
+  if (rc == 0) rc = rename__dynamic(self, h, &seen);
+  array_free(&seen);
+  return rc;
+}
+
+/* A member and every member of the same name that a class's instances
+ * could see instead of it or through it (overridden, overriding, beside
+ * it in a subclass's bases): renamed together, so that overriding stays
+ * as it was. */
 static int rename__family(Rename *self) {
   array_push(&self->family, self->target);
   uint32_t klass = ref_target_class(&self->program, self->target);
@@ -257,8 +350,7 @@ static int rename__family(Rename *self) {
   if (first != REF_NONE) array_push(&work, first);
   for (size_t w = 0; w < work.len; w++) {
     RefIds related = {0};
-    rename__related(&h, work.items[w], true, &related);
-    rename__related(&h, work.items[w], false, &related);
+    rename__mro_related(&h, work.items[w], &related);
     for (size_t i = 0; i < related.len; i++) {
       uint32_t c = related.items[i];
       bool done = false;
@@ -272,37 +364,10 @@ static int rename__family(Rename *self) {
     }
     array_free(&related);
   }
-  int rc = 0;
-  for (size_t w = 0; w < work.len && rc == 0; w++) {
-    RefIds related = {0};
-    array_push(&related, work.items[w]);
-    rename__related(&h, work.items[w], true, &related);
-    rename__related(&h, work.items[w], false, &related);
-    for (size_t i = 0; i < related.len && rc == 0; i++) {
-      uint32_t c = related.items[i];
-      uint32_t file = h.classes.items[2 * c], sym = h.classes.items[2 * c + 1];
-      RefTarget clash = rename__own_member(self, file, sym, self->new_name);
-      if (clash.kind != REF_TARGET_SYM) continue;
-      StrBuf where = {0}, name = {0};
-      ref_target_where(&self->program, self->index, clash, &where);
-      const RefFile *f = self->program.files.items[file];
-      eddi_strbuf_printf(&name, "%s.%s", ref_names_str(self->program.names, f->syms.items[sym].name),
-                         self->new_text);
-      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with %s at %s (%s)", name.data,
-                          where.data, rename__relation(&h, work.items[w], c));
-      eddi_strbuf_free(&where), eddi_strbuf_free(&name);
-    }
-    array_free(&related);
-  }
+  int rc = rename__hierarchy_conflicts(self, &h, &work);
   for (size_t w = 0; w < work.len; w++) {
     array_push(&self->family_classes, h.classes.items[2 * work.items[w]]);
     array_push(&self->family_classes, h.classes.items[2 * work.items[w] + 1]);
-    RefIds up = {0};
-    array_push(&up, work.items[w]);
-    rename__related(&h, work.items[w], true, &up);
-    for (size_t i = 0; i < up.len && rc == 0; i++)
-      rc = rename__external_base(self, h.classes.items[2 * up.items[i]], h.classes.items[2 * up.items[i] + 1]);
-    array_free(&up);
   }
   array_free(&work);
   rename__hierarchy_free(&h);
@@ -371,7 +436,8 @@ static int rename__collect(Rename *self) {
         size_t line, col;
         const RefSource *s = &self->index->sources.items[f];
         ref_text_position(s->text, s->len, occ->start, &line, &col);
-        eddi_strbuf_printf(&plan->unsure, "%s%s:%zu", plan->unsure_count ? ", " : "", s->path, line);
+        eddi_strbuf_printf(&plan->unsure, "%s%s:%zu", plan->unsure_count ? ", " : "", s->path,
+                           line);
         plan->unsure_count++;
         ours = (self->flags & REF_RENAME_UNSURE) != 0;
       }
@@ -411,7 +477,8 @@ static int rename__same_scope(Rename *self) {
     if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) continue; /* the hierarchy's */
     uint32_t other = ref_file_bound(file, sym->scope, self->new_name);
     if (other != REF_NONE)
-      return rename__defined(self, self->renamed.items[i], other, "Rename would clash with %s %s at %s");
+      return rename__defined(self, self->renamed.items[i], other,
+                             "Rename would clash with %s %s at %s");
   }
   return 0;
 }
@@ -434,10 +501,12 @@ static int rename__shadowing(Rename *self) {
       rename__place(self, f, occ->start, &at);
       int rc = 0;
       if (occ->name == self->old_name && other != REF_NONE &&
-          rename__depth(file, file->syms.items[other].scope) > rename__depth(file, file->syms.items[mine].scope)) {
+          rename__depth(file, file->syms.items[other].scope) >
+              rename__depth(file, file->syms.items[mine].scope)) {
         rename__place(self, f, file->syms.items[other].start, &where);
-        rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would be shadowed at %s by %s defined at %s",
-                            at.data, self->new_text, where.data);
+        rc = eddi_error_set(self->err, EDDI_EINVAL,
+                            "Rename would be shadowed at %s by %s defined at %s", at.data,
+                            self->new_text, where.data);
       } else if (occ->name == self->new_name &&
                  (other == REF_NONE || rename__depth(file, file->syms.items[mine].scope) >
                                            rename__depth(file, file->syms.items[other].scope))) {
@@ -489,8 +558,8 @@ static int rename__texts(Rename *self) {
     change->after_len = out.len;
     change->after = eddi_strbuf_take(&out);
     int rc = ref_file_analyze(change->new_path ? change->new_path : source->path, source->lang,
-                              change->after, change->after_len,
-                              &self->index->names, &change->after_file, self->err);
+                              change->after, change->after_len, &self->index->names,
+                              &change->after_file, self->err);
     if (rc < 0) return rc;
   }
   return 0;
@@ -509,7 +578,8 @@ static bool rename__same_shape(const RefFile *a, const RefFile *b) {
       return false;
   }
   for (size_t i = 0; i < a->syms.len; i++)
-    if (a->syms.items[i].kind != b->syms.items[i].kind || a->syms.items[i].flags != b->syms.items[i].flags)
+    if (a->syms.items[i].kind != b->syms.items[i].kind ||
+        a->syms.items[i].flags != b->syms.items[i].flags)
       return false;
   return true;
 }
@@ -524,15 +594,15 @@ static int rename__changed_meaning(Rename *self, uint32_t f, uint32_t i, RefTarg
     if (after.kind == REF_TARGET_SYM)
       eddi_error_set(self->err, EDDI_EINVAL, "Rename would be shadowed at %s by %s defined at %s",
                      at.data, self->new_text, where.data);
-    else
-      eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
+    else eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
   } else if (rename__in(&self->family, after)) {
     ref_target_where(&self->program, self->index, before, &where);
     eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
                    self->new_text, at.data, where.len ? "at " : "outside the workspace",
                    where.len ? where.data : "");
   } else if (before.kind == REF_TARGET_UNSURE) {
-    eddi_error_set(self->err, EDDI_EINVAL, "Rename would break the unsure reference at %s", at.data);
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would break the unsure reference at %s",
+                   at.data);
     eddi_error_hint(self->err, "Add Unsure to rename it too");
   } else {
     eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
@@ -548,8 +618,7 @@ static void rename__moved_path(const Rename *self, const char *path, StrBuf *out
   size_t n = from ? strlen(from) : 0;
   if (from && strncmp(path, from, n) == 0 && (path[n] == '\0' || path[n] == '/'))
     eddi_strbuf_printf(out, "%s%s", self->module_to, path + n);
-  else
-    eddi_strbuf_puts(out, path);
+  else eddi_strbuf_puts(out, path);
 }
 
 /* Whether before (of the program before) and after (of the program after)
@@ -561,8 +630,11 @@ static bool rename__same_target(const Rename *self, RefProgram *after, RefTarget
   if (before.kind != REF_TARGET_MODULE) return ref_target_equal(before, now);
   StrBuf path = {0};
   eddi_strbuf_puts(&path, "");
-  rename__moved_path(self, ref_names_str(self->program.names, self->program.modules.items[before.index].path), &path);
-  bool same = strcmp(path.data, ref_names_str(after->names, after->modules.items[now.index].path)) == 0;
+  rename__moved_path(
+      self, ref_names_str(self->program.names, self->program.modules.items[before.index].path),
+      &path);
+  bool same =
+      strcmp(path.data, ref_names_str(after->names, after->modules.items[now.index].path)) == 0;
   eddi_strbuf_free(&path);
   return same;
 }
@@ -581,7 +653,8 @@ static int rename__differential(Rename *self) {
     if (now->errors > old->errors) {
       StrBuf at = {0};
       rename__place(self, change->source, now->first_error, &at);
-      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would make a syntax error in %s", at.data);
+      rc =
+          eddi_error_set(self->err, EDDI_EINVAL, "Rename would make a syntax error in %s", at.data);
       eddi_strbuf_free(&at);
     } else if (!rename__same_shape(old, now)) {
       rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would change how %s reads", old->path);
@@ -596,7 +669,8 @@ static int rename__differential(Rename *self) {
     for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
       const RefOcc *occ = &file->occs.items[i];
       bool named = occ->name == self->old_name || occ->name == self->new_name;
-      bool attribute = changed.items[f] && (occ->kind == REF_OCC_MEMBER || occ->kind == REF_OCC_KEYWORD);
+      bool attribute =
+          changed.items[f] && (occ->kind == REF_OCC_MEMBER || occ->kind == REF_OCC_KEYWORD);
       if (!named && !attribute) continue;
       RefTarget was = ref_program_target(before, f, i);
       RefTarget now = ref_program_target(&after, f, i);
@@ -670,8 +744,7 @@ static int rename__module(Rename *self) {
     StrBuf moved = {0};
     if (folder && strncmp(p, self->module_from, n) == 0 && p[n] == '/')
       eddi_strbuf_printf(&moved, "%s%s", self->module_to, p + n);
-    else if (!folder && i == module->file)
-      eddi_strbuf_puts(&moved, plan->moved_to);
+    else if (!folder && i == module->file) eddi_strbuf_puts(&moved, plan->moved_to);
     if (moved.len) rename__change(self, i)->new_path = eddi_strbuf_take(&moved);
   }
   if (!folder) return 0;

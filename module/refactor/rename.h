@@ -23,12 +23,12 @@ typedef struct {
 } RefSpan;
 
 typedef struct {
-  uint32_t source;        /* index into the index's sources */
-  char *new_path;         /* a module rename moves the file here; else NULL */
-  Array(RefSpan) edits;   /* sorted; each becomes the new name */
-  char *after;            /* the new text */
+  uint32_t source;      /* index into the index's sources */
+  char *new_path;       /* a module rename moves the file here; else NULL */
+  Array(RefSpan) edits; /* sorted; each becomes the new name */
+  char *after;          /* the new text */
   size_t after_len;
-  RefFile *after_file;    /* its analysis */
+  RefFile *after_file; /* its analysis */
 } RefChange;
 
 typedef struct {
@@ -37,7 +37,7 @@ typedef struct {
   Array(RefChange) changes; /* in the index's order */
   size_t references;        /* occurrences rewritten */
   size_t unsure_count;
-  StrBuf unsure;            /* "a.py:12, b.py:40": unsure occurrences, 0-based lines */
+  StrBuf unsure; /* "a.py:12, b.py:40": unsure occurrences, 0-based lines */
   /* A module rename: what moves where ("pkg" -> "newpkg", "m.py" ->
    * "n.py"), the package's files that are no sources (moved as they are),
    * and the folder left empty (removed after the write), or NULL. */

@@ -15,9 +15,9 @@ enum { MEMO_TODO = 0, MEMO_BUSY = 1, MEMO_DONE = 2 };
 struct RefMemo {
   uint8_t *target_state; /* per occurrence */
   RefTarget *targets;
-  uint8_t *value_state;  /* per symbol */
+  uint8_t *value_state; /* per symbol */
   RefValue *values;
-  uint8_t *expr_state;   /* per expression */
+  uint8_t *expr_state; /* per expression */
   RefValue *exprs;
 };
 
@@ -313,21 +313,24 @@ static RefValue resolve__variable(RefProgram *self, uint32_t file, uint32_t inde
   if (sym->flags & (REF_SYM_SELF | REF_SYM_CLS)) {
     uint32_t klass = ref_file_enclosing_class(f, sym->scope);
     if (klass == REF_NONE) return resolve__unknown;
-    return (RefValue){sym->flags & REF_SYM_SELF ? REF_VALUE_INSTANCE : REF_VALUE_CLASS, file, klass};
+    return (RefValue){sym->flags & REF_SYM_SELF ? REF_VALUE_INSTANCE : REF_VALUE_CLASS, file,
+                      klass};
   }
   if (sym->flags & REF_SYM_MIXED) return resolve__unknown;
   RefValue agreed = resolve__unknown;
   bool first = true;
   for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
     const RefOcc *occ = &f->occs.items[d];
-    if (occ->type != REF_NONE) return resolve__instance_of(resolve__expr(self, file, occ->type, depth + 1));
+    if (occ->type != REF_NONE)
+      return resolve__instance_of(resolve__expr(self, file, occ->type, depth + 1));
   }
   if (resolve__written_elsewhere(self, file, index)) return resolve__unknown;
   for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
     const RefOcc *occ = &f->occs.items[d];
     RefValue value = occ->value == REF_NONE ? resolve__unknown
                                             : resolve__expr(self, file, occ->value, depth + 1);
-    if (value.kind == REF_VALUE_UNKNOWN || value.kind == REF_VALUE_EXTERNAL) return resolve__unknown;
+    if (value.kind == REF_VALUE_UNKNOWN || value.kind == REF_VALUE_EXTERNAL)
+      return resolve__unknown;
     if (!first && memcmp(&value, &agreed, sizeof value) != 0) return resolve__unknown;
     agreed = value, first = false;
   }
@@ -337,10 +340,10 @@ static RefValue resolve__variable(RefProgram *self, uint32_t file, uint32_t inde
 static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned depth) {
   if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
   switch (target.kind) {
-  case REF_TARGET_NONE: return resolve__external;
-  case REF_TARGET_UNSURE: return resolve__unknown;
-  case REF_TARGET_MODULE: return (RefValue){REF_VALUE_MODULE, 0, target.index};
-  case REF_TARGET_SYM: break;
+    case REF_TARGET_NONE: return resolve__external;
+    case REF_TARGET_UNSURE: return resolve__unknown;
+    case REF_TARGET_MODULE: return (RefValue){REF_VALUE_MODULE, 0, target.index};
+    case REF_TARGET_SYM: break;
   }
   RefMemo *memo = resolve__memo(self, target.file);
   if (memo->value_state[target.index] == MEMO_DONE) return memo->values[target.index];
@@ -360,8 +363,9 @@ static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned dept
     value = (RefValue){REF_VALUE_FUNCTION, target.file, target.index};
   } else if (sym->kind == REF_SYM_IMPORT) {
     uint32_t import = f->occs.items[sym->first_def].import;
-    value = resolve__value(self, ref_program_canonical(self, resolve__import(self, target.file, import, depth)),
-                           depth + 1);
+    value = resolve__value(
+        self, ref_program_canonical(self, resolve__import(self, target.file, import, depth)),
+        depth + 1);
   } else {
     value = resolve__variable(self, target.file, target.index, depth);
   }
@@ -396,7 +400,8 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
     if (klass != REF_NONE) value = (RefValue){REF_VALUE_SUPER, file, klass};
   } else if (e->kind == REF_EXPR_CALL) {
     RefValue callee = resolve__expr(self, file, e->ref, depth + 1);
-    if (callee.kind == REF_VALUE_CLASS) value = (RefValue){REF_VALUE_INSTANCE, callee.file, callee.index};
+    if (callee.kind == REF_VALUE_CLASS)
+      value = (RefValue){REF_VALUE_INSTANCE, callee.file, callee.index};
   }
   memo->expr_state[expr] = MEMO_DONE;
   memo->exprs[expr] = value;
@@ -466,18 +471,19 @@ bool ref_program_bases(RefProgram *self, uint32_t file, uint32_t klass, RefIds *
 static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t name,
                                     unsigned depth) {
   switch (value.kind) {
-  case REF_VALUE_UNKNOWN: return resolve__unsure;
-  case REF_VALUE_EXTERNAL:
-  case REF_VALUE_FUNCTION: return resolve__none;
-  case REF_VALUE_MODULE:
-    return ref_program_canonical(self, resolve__module_member(self, value.index, name, depth + 1));
-  case REF_VALUE_CLASS:
-  case REF_VALUE_INSTANCE:
-    return resolve__class_member(self, value.file, value.index, name, depth + 1);
-  case REF_VALUE_SUPER: {
-    RefTarget found = resolve__base_member(self, value.file, value.index, name, depth + 1);
-    return found.kind == REF_TARGET_NONE ? resolve__none : found;
-  }
+    case REF_VALUE_UNKNOWN: return resolve__unsure;
+    case REF_VALUE_EXTERNAL:
+    case REF_VALUE_FUNCTION: return resolve__none;
+    case REF_VALUE_MODULE:
+      return ref_program_canonical(self,
+                                   resolve__module_member(self, value.index, name, depth + 1));
+    case REF_VALUE_CLASS:
+    case REF_VALUE_INSTANCE:
+      return resolve__class_member(self, value.file, value.index, name, depth + 1);
+    case REF_VALUE_SUPER: {
+      RefTarget found = resolve__base_member(self, value.file, value.index, name, depth + 1);
+      return found.kind == REF_TARGET_NONE ? resolve__none : found;
+    }
   }
   return resolve__unsure;
 }
@@ -486,7 +492,8 @@ static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t n
  * class without one in the workspace (a dataclass, a named tuple) takes
  * keywords eddi cannot see, and so does a function with a ** parameter
  * that has no parameter of that name. */
-static RefTarget resolve__keyword(RefProgram *self, RefValue callee, uint32_t name, unsigned depth) {
+static RefTarget resolve__keyword(RefProgram *self, RefValue callee, uint32_t name,
+                                  unsigned depth) {
   if (callee.kind == REF_VALUE_EXTERNAL) return resolve__none;
   if (callee.kind == REF_VALUE_CLASS) {
     const EddiLang *lang = self->files.items[callee.file]->lang;
@@ -519,34 +526,38 @@ static RefTarget resolve__compute(RefProgram *self, uint32_t file, uint32_t inde
   const RefFile *f = self->files.items[file];
   const RefOcc *occ = &f->occs.items[index];
   switch (occ->kind) {
-  case REF_OCC_NAME:
-    if (occ->flags & REF_OCC_DEF) return ref_program_canonical(self, resolve__sym(file, occ->sym));
-    return resolve__name(self, file, occ->scope, occ->name, depth);
-  case REF_OCC_MEMBER:
-    if (occ->flags & REF_OCC_DEF) {
-      const RefSym *member = &f->syms.items[occ->sym];
-      uint32_t klass = member->kind == REF_SYM_MEMBER ? member->klass : f->scopes.items[member->scope].owner;
-      if (klass == REF_NONE) return resolve__sym(file, occ->sym);
-      return resolve__class_member(self, file, klass, occ->name, depth + 1);
+    case REF_OCC_NAME:
+      if (occ->flags & REF_OCC_DEF)
+        return ref_program_canonical(self, resolve__sym(file, occ->sym));
+      return resolve__name(self, file, occ->scope, occ->name, depth);
+    case REF_OCC_MEMBER:
+      if (occ->flags & REF_OCC_DEF) {
+        const RefSym *member = &f->syms.items[occ->sym];
+        uint32_t klass =
+            member->kind == REF_SYM_MEMBER ? member->klass : f->scopes.items[member->scope].owner;
+        if (klass == REF_NONE) return resolve__sym(file, occ->sym);
+        return resolve__class_member(self, file, klass, occ->name, depth + 1);
+      }
+      if (occ->expr == REF_NONE) return resolve__unsure;
+      return resolve__member_of(self, resolve__expr(self, file, occ->expr, depth + 1), occ->name,
+                                depth);
+    case REF_OCC_KEYWORD:
+      if (occ->expr == REF_NONE) return resolve__unsure;
+      return resolve__keyword(self, resolve__expr(self, file, occ->expr, depth + 1), occ->name,
+                              depth);
+    case REF_OCC_EXPORT: {
+      uint32_t sym = ref_file_bound(f, 0, occ->name);
+      if (sym != REF_NONE) return ref_program_canonical(self, resolve__sym(file, sym));
+      return resolve__star(self, file, occ->name, depth);
     }
-    if (occ->expr == REF_NONE) return resolve__unsure;
-    return resolve__member_of(self, resolve__expr(self, file, occ->expr, depth + 1), occ->name, depth);
-  case REF_OCC_KEYWORD:
-    if (occ->expr == REF_NONE) return resolve__unsure;
-    return resolve__keyword(self, resolve__expr(self, file, occ->expr, depth + 1), occ->name, depth);
-  case REF_OCC_EXPORT: {
-    uint32_t sym = ref_file_bound(f, 0, occ->name);
-    if (sym != REF_NONE) return ref_program_canonical(self, resolve__sym(file, sym));
-    return resolve__star(self, file, occ->name, depth);
-  }
-  case REF_OCC_IMPORT_NAME:
-    return ref_program_canonical(self, resolve__import(self, file, occ->import, depth));
-  case REF_OCC_MODULE_PART: {
-    const RefImport *import = &f->imports.items[occ->import];
-    uint32_t module = resolve__import_module(self, file, import, occ->part + 1);
-    return module == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, module};
-  }
-  case REF_OCC_STRING: return resolve__unsure;
+    case REF_OCC_IMPORT_NAME:
+      return ref_program_canonical(self, resolve__import(self, file, occ->import, depth));
+    case REF_OCC_MODULE_PART: {
+      const RefImport *import = &f->imports.items[occ->import];
+      uint32_t module = resolve__import_module(self, file, import, occ->part + 1);
+      return module == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, module};
+    }
+    case REF_OCC_STRING: return resolve__unsure;
   }
   return resolve__unsure;
 }

@@ -61,11 +61,11 @@ typedef struct {
   RefNames *names;
   Array(RefFile *) files; /* borrowed */
   Array(RefModule) modules;
-  RefMap module_by_path;  /* interned path -> module */
-  RefMap file_by_path;    /* interned workspace path -> file */
+  RefMap module_by_path;       /* interned path -> module */
+  RefMap file_by_path;         /* interned workspace path -> file */
   Array(uint32_t) file_module; /* per file: its module */
-  RefMemo *memos;         /* per file */
-  RefMap foreign_writes;  /* name -> attribute writes through a receiver other than self */
+  RefMemo *memos;              /* per file */
+  RefMap foreign_writes;       /* name -> attribute writes through a receiver other than self */
   bool foreign_ready;
 } RefProgram;
 

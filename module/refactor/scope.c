@@ -54,7 +54,7 @@ enum {
   ROLE_SUPER = 1u << 31,
 };
 
-#define ROLE_SCOPES \
+#define ROLE_SCOPES                                                                        \
   (ROLE_SCOPE_CLASS | ROLE_SCOPE_FUNCTION | ROLE_SCOPE_LAMBDA | ROLE_SCOPE_COMPREHENSION | \
    ROLE_SCOPE_BLOCK)
 #define ROLE_DEF_NAMED (ROLE_DEF_FUNCTION | ROLE_DEF_CLASS)
@@ -106,8 +106,8 @@ typedef struct {
   uint64_t value;  /* an assignment target: the value */
   uint64_t type;   /* an annotated target: the annotation */
   uint32_t import, part;
-  uint32_t expr;   /* made by the walk, or REF_NONE */
-  uint32_t occ;    /* made by the walk, or REF_NONE */
+  uint32_t expr; /* made by the walk, or REF_NONE */
+  uint32_t occ;  /* made by the walk, or REF_NONE */
 } NodeInfo;
 
 /* Where the walk is at one depth. */
@@ -124,12 +124,13 @@ typedef struct {
   size_t len;
   RefMap nodes; /* node id -> index into infos */
   Array(NodeInfo) infos;
-  Array(uint64_t) expr_refs;   /* per expression: the node its ref is read from */
-  Array(uint32_t) occ_roles;   /* per occurrence: the roles of its node */
-  Array(uint64_t) occ_links;   /* per occurrence: the node its expr is read from */
-  Array(uint64_t) occ_nodes;   /* per occurrence: its node */
-  Array(uint64_t) scope_defs;  /* per scope: the name defining it, or 0 */
-  Array(uint64_t) base_pairs;  /* class name node, base node, ... */
+  Array(uint64_t) expr_refs;  /* per expression: the node its ref is read from */
+  Array(uint32_t) occ_roles;  /* per occurrence: the roles of its node */
+  Array(uint64_t) occ_links;  /* per occurrence: the node its expr is read from */
+  Array(uint64_t) occ_nodes;  /* per occurrence: its node */
+  Array(uint64_t) scope_defs; /* per scope: the name defining it, or 0 */
+  Array(uint64_t) base_pairs; /* class name node, base node, ... */
+  Array(uint64_t) dynamics;   /* receiver node, name node, name offset, ... */
 } ScopeBuild;
 
 static uint64_t scope__key(TSNode node) { return (uint64_t)(uintptr_t)node.id; }
@@ -246,6 +247,14 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
       array_push(&self->base_pairs, scope__key(base));
       scope__info(self, scope__key(base)); /* known, so the walk makes its expression */
     }
+  }
+  TSNode dynamic = scope__capture(query, match, "dynamic");
+  TSNode dynamic_name = scope__capture(query, match, "dynamic.name");
+  if (!ts_node_is_null(dynamic) && !ts_node_is_null(dynamic_name)) {
+    array_push(&self->dynamics, scope__key(dynamic));
+    array_push(&self->dynamics, scope__key(dynamic_name));
+    array_push(&self->dynamics, ts_node_start_byte(dynamic_name));
+    scope__info(self, scope__key(dynamic));
   }
   TSNode member = scope__capture(query, match, "member");
   if (!ts_node_is_null(member)) {
@@ -429,8 +438,8 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
     file->exprs.items[info->expr].ref = frame->scope;
   } else if (info->roles & ROLE_CALL) {
     info->expr = scope__add_expr(self, REF_EXPR_CALL, info->callee);
-  }
-  else if (info->roles & ROLE_MEMBER) info->expr = scope__add_expr(self, REF_EXPR_OCC, info->name);
+  } else if (info->roles & ROLE_MEMBER)
+    info->expr = scope__add_expr(self, REF_EXPR_OCC, info->name);
   else if (info->roles & ROLE_LITERAL) info->expr = scope__add_expr(self, REF_EXPR_LITERAL, 0);
   if (info->roles & ROLE_IMPORT_STAR) file->imports.items[info->import].scope = frame->scope;
   scope__occurrence(self, node, info, frame, parent);
@@ -486,8 +495,13 @@ static RefSymKind scope__sym_kind(const RefOcc *occ, uint32_t roles) {
 
 static uint32_t scope__add_sym(RefFile *file, uint32_t name, RefSymKind kind, uint32_t scope,
                                uint32_t start) {
-  RefSym sym = {.name = name, .kind = kind, .scope = scope, .own_scope = REF_NONE,
-                .start = start, .first_def = REF_NONE, .klass = REF_NONE};
+  RefSym sym = {.name = name,
+                .kind = kind,
+                .scope = scope,
+                .own_scope = REF_NONE,
+                .start = start,
+                .first_def = REF_NONE,
+                .klass = REF_NONE};
   array_push(&file->syms, sym);
   return (uint32_t)file->syms.len - 1;
 }
@@ -616,7 +630,8 @@ static void scope__links(ScopeBuild *self) {
     RefExpr *expr = &file->exprs.items[e];
     uint64_t node = self->expr_refs.items[e];
     if (!node) continue;
-    expr->ref = expr->kind == REF_EXPR_CALL ? scope__expr_of(self, node) : scope__occ_of(self, node);
+    expr->ref =
+        expr->kind == REF_EXPR_CALL ? scope__expr_of(self, node) : scope__occ_of(self, node);
   }
   for (uint32_t i = 0; i < file->occs.len; i++) {
     RefOcc *occ = &file->occs.items[i];
@@ -639,6 +654,19 @@ static void scope__member_values(ScopeBuild *self) {
     if (occ == REF_NONE || !(file->occs.items[occ].flags & REF_OCC_DEF)) continue;
     if (info->value) file->occs.items[occ].value = scope__expr_of(self, info->value);
     if (info->type) file->occs.items[occ].type = scope__expr_of(self, info->type);
+  }
+}
+
+/* Computed-name lookups whose name is not a literal (a literal string is an
+ * occurrence of its own). */
+static void scope__dynamics(ScopeBuild *self) {
+  RefFile *file = self->file;
+  for (size_t i = 0; i + 2 < self->dynamics.len; i += 3) {
+    const NodeInfo *name = scope__find(self, self->dynamics.items[i + 1]);
+    uint32_t expr = scope__expr_of(self, self->dynamics.items[i]);
+    if ((name && (name->roles & ROLE_LITERAL)) || expr == REF_NONE) continue;
+    array_push(&file->dynamics, expr);
+    array_push(&file->dynamics, (uint32_t)self->dynamics.items[i + 2]);
   }
 }
 
@@ -700,6 +728,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
     scope__members(&build, &tails);
     scope__member_values(&build);
     scope__bases(&build);
+    scope__dynamics(&build);
     array_free(&tails);
   }
   ts_tree_delete(tree);
@@ -711,6 +740,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
   array_free(&build.occ_nodes);
   array_free(&build.scope_defs);
   array_free(&build.base_pairs);
+  array_free(&build.dynamics);
   if (rc < 0) {
     ref_file_free(file);
     return rc;
@@ -730,6 +760,7 @@ void ref_file_free(RefFile *self) {
   array_free(&self->parts);
   array_free(&self->bases);
   array_free(&self->stars);
+  array_free(&self->dynamics);
   ref_map_free(&self->bindings);
   ref_map_free(&self->declarations);
   ref_map_free(&self->members);

@@ -26,7 +26,7 @@
 
 typedef enum {
   REF_SCOPE_MODULE,
-  REF_SCOPE_CLASS,         /* its names are members; nested scopes do not see them */
+  REF_SCOPE_CLASS, /* its names are members; nested scopes do not see them */
   REF_SCOPE_FUNCTION,
   REF_SCOPE_LAMBDA,
   REF_SCOPE_COMPREHENSION,
@@ -37,19 +37,19 @@ typedef struct {
   RefScopeKind kind;
   uint32_t parent; /* REF_NONE for the module scope (index 0) */
   uint32_t start, end;
-  uint32_t owner;  /* the symbol of the class or function this is the body of */
+  uint32_t owner; /* the symbol of the class or function this is the body of */
 } RefScope;
 
 /* ---------------------------------------------------------------- symbols */
 
 typedef enum {
-  REF_SYM_MODULE,    /* symbol 0 of every file: the module itself */
+  REF_SYM_MODULE, /* symbol 0 of every file: the module itself */
   REF_SYM_CLASS,
   REF_SYM_FUNCTION,
   REF_SYM_VARIABLE,
   REF_SYM_PARAMETER,
-  REF_SYM_IMPORT,    /* a name an import binds */
-  REF_SYM_MEMBER,    /* an attribute set through self (self.x = ...) */
+  REF_SYM_IMPORT, /* a name an import binds */
+  REF_SYM_MEMBER, /* an attribute set through self (self.x = ...) */
 } RefSymKind;
 
 enum {
@@ -63,11 +63,11 @@ typedef struct {
   uint32_t name;
   RefSymKind kind;
   unsigned flags;
-  uint32_t scope;     /* where it is bound; for a member, its class's body */
-  uint32_t own_scope; /* the scope a class or function opens */
-  uint32_t start;     /* the first definition's name (identity and messages) */
-  uint32_t first_def; /* the first defining occurrence; the rest follow next_def */
-  uint32_t klass;     /* a member: its class's symbol */
+  uint32_t scope;                    /* where it is bound; for a member, its class's body */
+  uint32_t own_scope;                /* the scope a class or function opens */
+  uint32_t start;                    /* the first definition's name (identity and messages) */
+  uint32_t first_def;                /* the first defining occurrence; the rest follow next_def */
+  uint32_t klass;                    /* a member: its class's symbol */
   uint32_t bases_first, bases_count; /* a class: its base expressions (in bases) */
 } RefSym;
 
@@ -130,21 +130,21 @@ typedef struct {
   uint32_t level;       /* leading dots of a relative import */
   uint32_t parts_first; /* the module path, names in parts */
   uint32_t parts_count;
-  uint32_t name;        /* FROM: the imported name */
-  bool aliased;         /* "as": the bound name is not the imported one */
-  uint32_t sym;         /* the local symbol bound (REF_NONE for STAR) */
+  uint32_t name; /* FROM: the imported name */
+  bool aliased;  /* "as": the bound name is not the imported one */
+  uint32_t sym;  /* the local symbol bound (REF_NONE for STAR) */
   uint32_t scope;
-  uint32_t start;       /* the statement, for messages */
+  uint32_t start; /* the statement, for messages */
 } RefImport;
 
 /* ---------------------------------------------------------------- the file */
 
 typedef struct {
-  char *path;            /* workspace path */
+  char *path; /* workspace path */
   const EddiLang *lang;
   Array(RefScope) scopes;
   Array(RefSym) syms;
-  Array(RefOcc) occs;    /* in text order */
+  Array(RefOcc) occs; /* in text order */
   Array(RefExpr) exprs;
   Array(RefImport) imports;
   Array(uint32_t) parts; /* names of import paths */
@@ -153,6 +153,7 @@ typedef struct {
   RefMap declarations;   /* (scope, name) -> REF_DECL_* */
   RefMap members;        /* (class symbol, name) -> member symbol set through self */
   Array(uint32_t) stars; /* imports of kind STAR */
+  RefIds dynamics;       /* receiver expression, offset: members looked up by a computed name */
   uint32_t errors;       /* ERROR and MISSING nodes */
   uint32_t first_error;  /* offset of the first, for messages */
 } RefFile;

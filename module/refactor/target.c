@@ -47,7 +47,9 @@ void ref_target_where(RefProgram *program, RefIndex *index, RefTarget target, St
   } else if (target.kind == REF_TARGET_MODULE) {
     uint32_t file = program->modules.items[target.index].file;
     if (file != REF_NONE) eddi_strbuf_puts(out, index->sources.items[file].path);
-    else eddi_strbuf_puts(out, ref_names_str(program->names, program->modules.items[target.index].path));
+    else
+      eddi_strbuf_puts(out,
+                       ref_names_str(program->names, program->modules.items[target.index].path));
   }
 }
 
@@ -99,7 +101,8 @@ static RefTarget target__child(RefProgram *program, RefTarget container, uint32_
     const RefFile *file = program->files.items[container.file];
     const RefSym *sym = &file->syms.items[container.index];
     if (sym->kind == REF_SYM_FUNCTION || sym->kind == REF_SYM_MODULE) {
-      uint32_t child = sym->own_scope == REF_NONE ? REF_NONE : ref_file_bound(file, sym->own_scope, name);
+      uint32_t child =
+          sym->own_scope == REF_NONE ? REF_NONE : ref_file_bound(file, sym->own_scope, name);
       if (child == REF_NONE) return target__none;
       return ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, container.file, child});
     }
@@ -204,7 +207,8 @@ static void target__suggest(TargetSearch *self, const char *word, EddiError *err
   Array(const char *) words = {0};
   for (size_t f = 0; f < self->program->files.len; f++) {
     const RefFile *file = self->program->files.items[f];
-    for (size_t s = 1; s < file->syms.len; s++) array_push(&words, ref_names_str(names, file->syms.items[s].name));
+    for (size_t s = 1; s < file->syms.len; s++)
+      array_push(&words, ref_names_str(names, file->syms.items[s].name));
   }
   const char *near = eddi_suggest(word, words.items, words.len);
   if (near) eddi_error_hint(err, "Did you mean \"%s\"", near);
@@ -274,11 +278,12 @@ int ref_target_find(RefProgram *program, RefIndex *index, const char *spec, RefT
       return eddi_error_set(err, EDDI_EINVAL, "Not a qualified name: %s", spec);
     uint32_t sym = ref_file_bound(program->files.items[source], 0, parts[0]);
     if (sym != REF_NONE)
-      target__add(&search, ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, source, sym}));
-    else
-      target__named(&search, source, parts[0]);
+      target__add(&search,
+                  ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, source, sym}));
+    else target__named(&search, source, parts[0]);
   } else {
-    if (colon) return eddi_error_set(err, EDDI_ENOENT, "No source file %.*s", (int)(colon - spec), spec);
+    if (colon)
+      return eddi_error_set(err, EDDI_ENOENT, "No source file %.*s", (int)(colon - spec), spec);
     if (!target__split(program->names, spec, parts, &count))
       return eddi_error_set(err, EDDI_EINVAL, "Not a qualified name: %s", spec);
     /* The longest leading parts that make a module path, else the first

@@ -78,7 +78,9 @@ int main(int argc, char **argv) {
   int verdict = 0;
   if (want_refusal) {
     if (!ok && unchanged) printf("PASS refused as rope does: %s\n", said);
-    else printf("WRONG: rope refuses, eddi said %s%s\n", said, unchanged ? "" : " and wrote"), verdict = 1;
+    else
+      printf("WRONG: rope refuses, eddi said %s%s\n", said, unchanged ? "" : " and wrote"),
+          verdict = 1;
   } else if (ok && expected) {
     printf("PASS %s\n", said);
   } else if (!ok && unchanged) {

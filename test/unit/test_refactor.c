@@ -39,7 +39,8 @@ static Fixture *fixture_new(const char *path, ...) {
 static RefProgram *fixture_program(Fixture *self) {
   if (!self->program_ready) {
     RefFile *files[FIXTURE_FILES_MAX];
-    for (size_t i = 0; i < self->index.sources.len; i++) files[i] = self->index.sources.items[i].file;
+    for (size_t i = 0; i < self->index.sources.len; i++)
+      files[i] = self->index.sources.items[i].file;
     ref_program_init(&self->program, &self->index.names, files, self->index.sources.len);
     self->program_ready = true;
   }
@@ -98,8 +99,10 @@ static const char *plan(Fixture *self, const char *spec, const char *new_name) {
   StrBuf out = {0};
   eddi_strbuf_puts(&out, "");
   for (size_t i = 0; i < p.changes.len; i++)
-    eddi_strbuf_printf(&out, "%s:\n%s", p.changes.items[i].new_path ? p.changes.items[i].new_path
-                                        : self->index.sources.items[p.changes.items[i].source].path,
+    eddi_strbuf_printf(&out, "%s:\n%s",
+                       p.changes.items[i].new_path
+                           ? p.changes.items[i].new_path
+                           : self->index.sources.items[p.changes.items[i].source].path,
                        p.changes.items[i].after);
   if (p.unsure_count) eddi_strbuf_printf(&out, "unsure: %s\n", p.unsure.data);
   snprintf(self->answer, sizeof self->answer, "%s", out.data);
@@ -121,9 +124,9 @@ static void test_class_body_does_not_enclose_methods(void **state) {
                            "    def f(self, d=x):\n"
                            "        return x\n",
                            NULL);
-  assert_string_equal(target_of(f, "m.py", "x\n    def", 0), "m.py:A.x");  /* y = x: the class's */
+  assert_string_equal(target_of(f, "m.py", "x\n    def", 0), "m.py:A.x"); /* y = x: the class's */
   assert_string_equal(target_of(f, "m.py", "x):", 0), "m.py:A.x");        /* a default: outside */
-  assert_string_equal(target_of(f, "m.py", "x\n", 1), "m.py:x");          /* return x: the module's */
+  assert_string_equal(target_of(f, "m.py", "x\n", 1), "m.py:x"); /* return x: the module's */
   fixture_free(f);
   unit_assert_no_leak(live);
 }
@@ -143,11 +146,11 @@ static void test_comprehensions_lambdas_global_nonlocal(void **state) {
                            "        n = i\n"
                            "    return n\n",
                            NULL);
-  assert_string_equal(target_of(f, "m.py", "i for", 0), "m.py:1:12");     /* the comprehension's */
-  assert_string_equal(target_of(f, "m.py", "i)]", 0), "m.py:i");          /* first iterable: outside */
-  assert_string_equal(target_of(f, "m.py", "i: i", 0), "m.py:2:11");      /* the lambda's */
-  assert_string_equal(target_of(f, "m.py", "n = i", 0), "m.py:outer.n"); /* nonlocal */
-  assert_string_equal(target_of(f, "m.py", "i\n    return", 0), "m.py:i");  /* global */
+  assert_string_equal(target_of(f, "m.py", "i for", 0), "m.py:1:12"); /* the comprehension's */
+  assert_string_equal(target_of(f, "m.py", "i)]", 0), "m.py:i");      /* first iterable: outside */
+  assert_string_equal(target_of(f, "m.py", "i: i", 0), "m.py:2:11");  /* the lambda's */
+  assert_string_equal(target_of(f, "m.py", "n = i", 0), "m.py:outer.n");   /* nonlocal */
+  assert_string_equal(target_of(f, "m.py", "i\n    return", 0), "m.py:i"); /* global */
   fixture_free(f);
   unit_assert_no_leak(live);
 }
@@ -170,10 +173,9 @@ static void test_destructuring_and_parameters(void **state) {
     int nth;
     const char *target;
   } names[] = {
-      {"b, c", 0, "m.py:f.b"},       {"c, d", 0, "m.py:f.c"},   {"d, e", 0, "m.py:f.d"},
-      {"e, g", 1, "m.py:f.e"},       {"g, h", 0, "m.py:f.g"},   {"h, j", 1, "m.py:f.h"},
-      {"j, rest", 0, "m.py:f.j"},    {"rest, key", 0, "m.py:f.rest"},
-      {"key\n", 0, "m.py:f.key"},
+      {"b, c", 0, "m.py:f.b"},    {"c, d", 0, "m.py:f.c"},         {"d, e", 0, "m.py:f.d"},
+      {"e, g", 1, "m.py:f.e"},    {"g, h", 0, "m.py:f.g"},         {"h, j", 1, "m.py:f.h"},
+      {"j, rest", 0, "m.py:f.j"}, {"rest, key", 0, "m.py:f.rest"}, {"key\n", 0, "m.py:f.key"},
   };
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     assert_string_equal(target_of(f, "m.py", names[i].needle, names[i].nth), names[i].target);
@@ -199,15 +201,16 @@ static void test_self_annotations_and_classes(void **state) {
                            "    x = B(n=1)\n"
                            "    return a.run(), b.run(), x.run(), x.count, getattr(a, \"run\")\n",
                            NULL);
-  assert_string_equal(target_of(f, "m.py", "count = n", 0), "m.py:A.count");  /* set through self */
-  assert_string_equal(target_of(f, "m.py", "count + ", 0), "m.py:A.count");    /* from the subclass */
-  assert_string_equal(target_of(f, "m.py", "run()", 0), "m.py:A.run");      /* super(): the base */
-  assert_string_equal(target_of(f, "m.py", "run(), b", 0), "m.py:A.run");   /* annotated a */
-  assert_string_equal(target_of(f, "m.py", "run(), x", 0), "UNSURE");       /* unknown b */
+  assert_string_equal(target_of(f, "m.py", "count = n", 0), "m.py:A.count"); /* set through self */
+  assert_string_equal(target_of(f, "m.py", "count + ", 0), "m.py:A.count");  /* from the subclass */
+  assert_string_equal(target_of(f, "m.py", "run()", 0), "m.py:A.run");       /* super(): the base */
+  assert_string_equal(target_of(f, "m.py", "run(), b", 0), "m.py:A.run");    /* annotated a */
+  assert_string_equal(target_of(f, "m.py", "run(), x", 0), "UNSURE");        /* unknown b */
   assert_string_equal(target_of(f, "m.py", "run(), x.count", 0), "m.py:B.run"); /* x = B() */
-  assert_string_equal(target_of(f, "m.py", "n=1", 0), "m.py:A.__init__.n"); /* keyword -> __init__ */
-  assert_string_equal(target_of(f, "m.py", "run\")", 0), "UNSURE");          /* a string */
-  assert_string_equal(target_of(f, "m.py", "A, b", 0), "m.py:A");            /* an annotation */
+  assert_string_equal(target_of(f, "m.py", "n=1", 0),
+                      "m.py:A.__init__.n");                         /* keyword -> __init__ */
+  assert_string_equal(target_of(f, "m.py", "run\")", 0), "UNSURE"); /* a string */
+  assert_string_equal(target_of(f, "m.py", "A, b", 0), "m.py:A");   /* an annotation */
   fixture_free(f);
   unit_assert_no_leak(live);
 }
@@ -238,11 +241,10 @@ static void test_decorators_and_exports(void **state) {
 static void test_imports_between_files(void **state) {
   (void)state;
   long live = unit_live();
-  Fixture *f = fixture_new("pkg/__init__.py", "from .impl import helper\n",
-                           "pkg/impl.py", "def helper():\n    pass\nclass K:\n    pass\n",
-                           "pkg/sub/mod.py", "from ..impl import K as Kay\nfrom . import other\n",
-                           "pkg/sub/other.py", "V = 1\n",
-                           "main.py",
+  Fixture *f = fixture_new("pkg/__init__.py", "from .impl import helper\n", "pkg/impl.py",
+                           "def helper():\n    pass\nclass K:\n    pass\n", "pkg/sub/mod.py",
+                           "from ..impl import K as Kay\nfrom . import other\n", "pkg/sub/other.py",
+                           "V = 1\n", "main.py",
                            "import pkg.impl as pi\n"
                            "import pkg\n"
                            "from pkg import helper\n"
@@ -333,7 +335,8 @@ static void test_rename_conflicts(void **state) {
   assert_string_equal(plan(f, "c.py:total", "class"), "class is a keyword in python");
   assert_string_equal(plan(f, "c.py:total", "9bad"), "9bad is not a valid name in python");
   assert_string_equal(plan(f, "c.py:total", "f"), "Rename would clash with f defined at c.py:2:4");
-  assert_string_equal(plan(f, "c.py:total", "path"), "Rename would clash with path imported at c.py:0:15");
+  assert_string_equal(plan(f, "c.py:total", "path"),
+                      "Rename would clash with path imported at c.py:0:15");
   assert_string_equal(plan(f, "c.py:total", "count"),
                       "Rename would be shadowed at c.py:5:11 by count defined at c.py:4:8");
   assert_string_equal(plan(f, "c.py:f.count", "total"),
@@ -375,27 +378,91 @@ static void test_rename_overrides_together(void **state) {
   unit_assert_no_leak(live);
 }
 
+static void test_rename_guards_of_the_hierarchy(void **state) {
+  (void)state;
+  long live = unit_live();
+  Fixture *f = fixture_new("g.py",
+                           "import unittest\n"
+                           "class Visitor:\n"
+                           "    def visit(self, node):\n"
+                           "        return getattr(self, 'visit_' + node)()\n"
+                           "    def visit_Name(self):\n"
+                           "        return 1\n"
+                           "class Mixin:\n"
+                           "    def flakes(self):\n"
+                           "        return 2\n"
+                           "class Harness:\n"
+                           "    def flakes(self):\n"
+                           "        return 3\n"
+                           "class Both(Mixin, Harness):\n"
+                           "    pass\n"
+                           "class Case(unittest.TestCase):\n"
+                           "    def setUp(self):\n"
+                           "        pass\n"
+                           "class Plain(object):\n"
+                           "    def go(self):\n"
+                           "        return super().go\n",
+                           NULL);
+  assert_string_equal(plan(f, "g.py:Visitor.visit_Name", "visit_Id"),
+                      "visit_Name may be looked up by a computed name at g.py:3:29, "
+                      "Add Unsure to rename it anyway");
+  assert_string_equal(plan(f, "g.py:Case.setUp", "prepare"),
+                      "Case.setUp may override a member of TestCase, outside the workspace, "
+                      "Add Unsure to rename it anyway");
+  assert_string_equal(plan(f, "g.py:Mixin.flakes", "check"), /* both: Both sees either */
+                      "g.py:\n"
+                      "import unittest\n"
+                      "class Visitor:\n"
+                      "    def visit(self, node):\n"
+                      "        return getattr(self, 'visit_' + node)()\n"
+                      "    def visit_Name(self):\n"
+                      "        return 1\n"
+                      "class Mixin:\n"
+                      "    def check(self):\n"
+                      "        return 2\n"
+                      "class Harness:\n"
+                      "    def check(self):\n"
+                      "        return 3\n"
+                      "class Both(Mixin, Harness):\n"
+                      "    pass\n"
+                      "class Case(unittest.TestCase):\n"
+                      "    def setUp(self):\n"
+                      "        pass\n"
+                      "class Plain(object):\n"
+                      "    def go(self):\n"
+                      "        return super().go\n");
+  assert_string_equal(plan(f, "g.py:Plain.go", "__go__"), "__go__ is a special name in python");
+  assert_string_equal(plan(f, "g.py:Visitor.__init__", "x"),
+                      "No definition of g.py:Visitor.__init__ found");
+  fixture_free(f);
+  unit_assert_no_leak(live);
+}
+
 static void test_local_rename_for_modify(void **state) {
   (void)state;
   long live = unit_live();
-  const char *text = "class B:\n"
-                     "    def total(self):\n"
-                     "        return 2\n"
-                     "def total(b: B, x):\n"
-                     "    return b.total() + x.total()\n"
-                     "print(total(B(), None))\n";
+  const char *text =
+      "class B:\n"
+      "    def total(self):\n"
+      "        return 2\n"
+      "def total(b: B, x):\n"
+      "    return b.total() + x.total()\n"
+      "print(total(B(), None))\n";
   EddiLocalRename rename;
   EddiError err = {0};
   size_t at = (size_t)(strstr(text, "total(b") - text);
   assert_true(eddi_refactor_knows("m.py", text, strlen(text)));
-  assert_int_equal(eddi_refactor_rename_local("m.py", text, strlen(text), at, "grand", &rename, &err), 0);
+  assert_int_equal(
+      eddi_refactor_rename_local("m.py", text, strlen(text), at, "grand", &rename, &err), 0);
   assert_int_equal(rename.spans.len, 2); /* the definition and the call; b.total() is B's */
   assert_int_equal(rename.spans.items[1].start, (size_t)(strstr(text, "total(B()") - text));
   assert_string_equal(rename.unsure.data, "m.py:4"); /* x.total() */
   eddi_local_rename_free(&rename);
-  assert_int_equal(eddi_refactor_rename_local("m.py", text, strlen(text), at, "print", &rename, &err),
-                   EDDI_EINVAL);
-  assert_string_equal(err.what, "Rename would shadow print at m.py:5:0 (defined outside the workspace)");
+  assert_int_equal(
+      eddi_refactor_rename_local("m.py", text, strlen(text), at, "print", &rename, &err),
+      EDDI_EINVAL);
+  assert_string_equal(err.what,
+                      "Rename would shadow print at m.py:5:0 (defined outside the workspace)");
   unit_assert_no_leak(live);
 }
 
@@ -410,6 +477,7 @@ int main(void) {
       cmocka_unit_test(test_rename_across_files),
       cmocka_unit_test(test_rename_conflicts),
       cmocka_unit_test(test_rename_overrides_together),
+      cmocka_unit_test(test_rename_guards_of_the_hierarchy),
       cmocka_unit_test(test_local_rename_for_modify),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,6 +121,16 @@
 
 (string (string_content) @string)
 
+; Members looked up by a computed name: getattr(self, name) and its kin.
+(call function: (identifier) @_f (#eq? @_f "getattr")
+  arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
+(call function: (identifier) @_f (#eq? @_f "setattr")
+  arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
+(call function: (identifier) @_f (#eq? @_f "hasattr")
+  arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
+(call function: (identifier) @_f (#eq? @_f "delattr")
+  arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
+
 ; The names a module exports.
 (module (expression_statement (assignment
   left: (identifier) @_all (#eq? @_all "__all__")
