@@ -144,10 +144,11 @@ static int rename__external_base(Rename *self, uint32_t file, uint32_t klass) {
     const char *what = e->kind == REF_EXPR_OCC && e->ref != REF_NONE
                            ? ref_names_str(self->program.names, f->occs.items[e->ref].name)
                            : "a base";
-    eddi_error_set(self->err, EDDI_EINVAL,
-                   "%s.%s may override a member of %s, outside the workspace",
+    eddi_error_set(self->err, EDDI_EINVAL, "%s.%s may override a member of %s, %s",
                    ref_names_str(self->program.names, sym->name),
-                   ref_names_str(self->program.names, self->old_name), what);
+                   ref_names_str(self->program.names, self->old_name), what,
+                   base.kind == REF_VALUE_EXTERNAL ? "outside the workspace"
+                                                   : "which eddi cannot resolve");
     eddi_error_hint(self->err, "Add Unsure to rename it anyway");
     return EDDI_EINVAL;
   }
@@ -185,7 +186,10 @@ static void rename__hierarchy(Rename *self, Hierarchy *h) {
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *file = program->files.items[f];
     for (uint32_t s = 0; s < file->syms.len; s++) {
-      if (file->syms.items[s].kind != REF_SYM_CLASS) continue;
+      /* A class body's owner, even when the name is also bound otherwise
+       * (class T(Mixin, T) over an imported T): its bases still count. */
+      uint32_t body = file->syms.items[s].own_scope;
+      if (body == REF_NONE || file->scopes.items[body].kind != REF_SCOPE_CLASS) continue;
       ref_map_put(&h->by_class, ref_key(f, s), (uint32_t)(h->classes.len / 2));
       array_push(&h->classes, f);
       array_push(&h->classes, s);
