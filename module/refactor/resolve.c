@@ -285,6 +285,20 @@ static RefValue resolve__instance_of(RefValue type) {
   return type;
 }
 
+/* Fold one more definition's value into agreed: false when it is not
+ * known or disagrees. Nothing (None) is left out, unless it is all there is. */
+static bool resolve__join(RefValue *agreed, RefValue value, bool *first) {
+  if (value.kind == REF_VALUE_UNKNOWN || value.kind == REF_VALUE_EXTERNAL) return false;
+  if (value.kind == REF_VALUE_NOTHING) {
+    if (*first) *agreed = value, *first = false;
+    return true;
+  }
+  if (!*first && agreed->kind != REF_VALUE_NOTHING && memcmp(&value, agreed, sizeof value) != 0)
+    return false;
+  *agreed = value, *first = false;
+  return true;
+}
+
 /* Whether some write to sym's name is no definition of sym: a nonlocal
  * write in the file, or an attribute write from outside (members and
  * module variables). */
@@ -329,10 +343,7 @@ static RefValue resolve__variable(RefProgram *self, uint32_t file, uint32_t inde
     const RefOcc *occ = &f->occs.items[d];
     RefValue value = occ->value == REF_NONE ? resolve__unknown
                                             : resolve__expr(self, file, occ->value, depth + 1);
-    if (value.kind == REF_VALUE_UNKNOWN || value.kind == REF_VALUE_EXTERNAL)
-      return resolve__unknown;
-    if (!first && memcmp(&value, &agreed, sizeof value) != 0) return resolve__unknown;
-    agreed = value, first = false;
+    if (!resolve__join(&agreed, value, &first)) return resolve__unknown;
   }
   return agreed;
 }
@@ -360,7 +371,8 @@ static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned dept
   } else if (sym->kind == REF_SYM_CLASS) {
     value = (RefValue){REF_VALUE_CLASS, target.file, target.index};
   } else if (sym->kind == REF_SYM_FUNCTION) {
-    value = (RefValue){REF_VALUE_FUNCTION, target.file, target.index};
+    if (!(sym->flags & REF_SYM_DECORATED))
+      value = (RefValue){REF_VALUE_FUNCTION, target.file, target.index};
   } else if (sym->kind == REF_SYM_IMPORT) {
     uint32_t import = f->occs.items[sym->first_def].import;
     value = resolve__value(
@@ -380,6 +392,27 @@ RefValue ref_program_value(RefProgram *self, RefTarget target) {
 
 static RefTarget resolve__target(RefProgram *self, uint32_t file, uint32_t occ, unsigned depth);
 
+/* What a call of function (file, index) gives: its return annotation,
+ * else the one value all its returns give (unknown if one is not known or
+ * they differ, or if it yields). */
+static RefValue resolve__returns(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  const RefSym *fn = &f->syms.items[index];
+  if ((fn->flags & (REF_SYM_GENERATOR | REF_SYM_MIXED)) || fn->own_scope == REF_NONE)
+    return resolve__unknown;
+  uint32_t annotation = f->occs.items[fn->first_def].type;
+  if (annotation != REF_NONE)
+    return resolve__instance_of(resolve__expr(self, file, annotation, depth + 1));
+  RefValue agreed = resolve__unknown;
+  bool first = true;
+  for (size_t i = 0; i + 1 < f->returns.len; i += 2) {
+    if (f->returns.items[i] != fn->own_scope) continue;
+    RefValue value = resolve__expr(self, file, f->returns.items[i + 1], depth + 1);
+    if (!resolve__join(&agreed, value, &first)) return resolve__unknown;
+  }
+  return agreed;
+}
+
 static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, unsigned depth) {
   if (expr == REF_NONE || depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
   RefMemo *memo = resolve__memo(self, file);
@@ -390,6 +423,8 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
   RefValue value = resolve__unknown;
   if (e->kind == REF_EXPR_LITERAL) {
     value = resolve__external;
+  } else if (e->kind == REF_EXPR_NOTHING) {
+    value = (RefValue){REF_VALUE_NOTHING, 0, 0};
   } else if (e->kind == REF_EXPR_OCC && e->ref != REF_NONE) {
     value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
   } else if (e->kind == REF_EXPR_SUPER) {
@@ -402,6 +437,8 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
     RefValue callee = resolve__expr(self, file, e->ref, depth + 1);
     if (callee.kind == REF_VALUE_CLASS)
       value = (RefValue){REF_VALUE_INSTANCE, callee.file, callee.index};
+    else if (callee.kind == REF_VALUE_FUNCTION)
+      value = resolve__returns(self, callee.file, callee.index, depth + 1);
   }
   memo->expr_state[expr] = MEMO_DONE;
   memo->exprs[expr] = value;
@@ -473,6 +510,7 @@ static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t n
   switch (value.kind) {
     case REF_VALUE_UNKNOWN: return resolve__unsure;
     case REF_VALUE_EXTERNAL:
+    case REF_VALUE_NOTHING:
     case REF_VALUE_FUNCTION: return resolve__none;
     case REF_VALUE_MODULE:
       return ref_program_canonical(self,

@@ -42,6 +42,7 @@ typedef enum {
   REF_VALUE_INSTANCE, /* file, index: an instance of the class */
   REF_VALUE_FUNCTION, /* file, index: the function symbol */
   REF_VALUE_SUPER,    /* file, index: the bases of this class (super()) */
+  REF_VALUE_NOTHING,  /* no value (None): left out where definitions agree on one */
 } RefValueKind;
 
 typedef struct {

@@ -20,38 +20,43 @@
 /* ---------------------------------------------------------------- roles */
 
 enum {
-  ROLE_SCOPE_CLASS = 1u << 0,
-  ROLE_SCOPE_FUNCTION = 1u << 1,
-  ROLE_SCOPE_LAMBDA = 1u << 2,
-  ROLE_SCOPE_COMPREHENSION = 1u << 3,
-  ROLE_SCOPE_BLOCK = 1u << 4,
-  ROLE_SCOPE_OUTER = 1u << 5,
-  ROLE_DEF_FUNCTION = 1u << 6,
-  ROLE_DEF_CLASS = 1u << 7,
-  ROLE_DEF_PARAMETER = 1u << 8,
-  ROLE_DEF_SELF = 1u << 9,
-  ROLE_DEF_CLS = 1u << 10,
-  ROLE_DEF_PLAIN = 1u << 11,
-  ROLE_DEF_TARGET = 1u << 12,
-  ROLE_DEF_HOISTED = 1u << 13,
-  ROLE_PATTERN = 1u << 14,
-  ROLE_DECL_GLOBAL = 1u << 15,
-  ROLE_DECL_NONLOCAL = 1u << 16,
-  ROLE_REFERENCE = 1u << 17,
-  ROLE_MEMBER = 1u << 18,
-  ROLE_MEMBER_NAME = 1u << 19,
-  ROLE_MEMBER_UNKNOWN = 1u << 20,
-  ROLE_KEYWORD = 1u << 21,
-  ROLE_EXPORT = 1u << 22,
-  ROLE_STRING = 1u << 23,
-  ROLE_SKIP = 1u << 24,
-  ROLE_CALL = 1u << 25,
-  ROLE_LITERAL = 1u << 26,
-  ROLE_IMPORT_PART = 1u << 27,
-  ROLE_IMPORT_NAME = 1u << 28,
-  ROLE_IMPORT_ALIAS = 1u << 29,
-  ROLE_IMPORT_STAR = 1u << 30,
-  ROLE_SUPER = 1u << 31,
+  ROLE_SCOPE_CLASS = 1ull << 0,
+  ROLE_SCOPE_FUNCTION = 1ull << 1,
+  ROLE_SCOPE_LAMBDA = 1ull << 2,
+  ROLE_SCOPE_COMPREHENSION = 1ull << 3,
+  ROLE_SCOPE_BLOCK = 1ull << 4,
+  ROLE_SCOPE_OUTER = 1ull << 5,
+  ROLE_DEF_FUNCTION = 1ull << 6,
+  ROLE_DEF_CLASS = 1ull << 7,
+  ROLE_DEF_PARAMETER = 1ull << 8,
+  ROLE_DEF_SELF = 1ull << 9,
+  ROLE_DEF_CLS = 1ull << 10,
+  ROLE_DEF_PLAIN = 1ull << 11,
+  ROLE_DEF_TARGET = 1ull << 12,
+  ROLE_DEF_HOISTED = 1ull << 13,
+  ROLE_PATTERN = 1ull << 14,
+  ROLE_DECL_GLOBAL = 1ull << 15,
+  ROLE_DECL_NONLOCAL = 1ull << 16,
+  ROLE_REFERENCE = 1ull << 17,
+  ROLE_MEMBER = 1ull << 18,
+  ROLE_MEMBER_NAME = 1ull << 19,
+  ROLE_MEMBER_UNKNOWN = 1ull << 20,
+  ROLE_KEYWORD = 1ull << 21,
+  ROLE_EXPORT = 1ull << 22,
+  ROLE_STRING = 1ull << 23,
+  ROLE_SKIP = 1ull << 24,
+  ROLE_CALL = 1ull << 25,
+  ROLE_LITERAL = 1ull << 26,
+  ROLE_IMPORT_PART = 1ull << 27,
+  ROLE_IMPORT_NAME = 1ull << 28,
+  ROLE_IMPORT_ALIAS = 1ull << 29,
+  ROLE_IMPORT_STAR = 1ull << 30,
+  ROLE_SUPER = 1ull << 31,
+  ROLE_RETURN = 1ull << 32,
+  ROLE_YIELD = 1ull << 33,
+  ROLE_ASYNC = 1ull << 34,
+  ROLE_DECORATED = 1ull << 35,
+  ROLE_NOTHING = 1ull << 36,
 };
 
 #define ROLE_SCOPES                                                                        \
@@ -63,7 +68,7 @@ enum {
  * scope__match. Unknown captures (and "_" ones, for predicates) are ignored. */
 static const struct {
   const char *capture;
-  uint32_t role;
+  uint64_t role;
 } scope__roles[] = {
     {"scope.class", ROLE_SCOPE_CLASS},
     {"scope.function", ROLE_SCOPE_FUNCTION},
@@ -93,12 +98,16 @@ static const struct {
     {"call", ROLE_CALL},
     {"literal", ROLE_LITERAL},
     {"super", ROLE_SUPER},
+    {"return", ROLE_RETURN},
+    {"yield", ROLE_YIELD},
+    {"async", ROLE_ASYNC},
+    {"nothing", ROLE_NOTHING},
 };
 #define SCOPE_ROLE_COUNT (sizeof scope__roles / sizeof scope__roles[0])
 
 /* What the query said about one node, and what the walk made of it. */
 typedef struct {
-  uint32_t roles;
+  uint64_t roles;
   uint64_t def;    /* a scope: the name defining it */
   uint64_t object; /* an attribute: its receiver */
   uint64_t name;   /* an attribute: its name */
@@ -125,12 +134,14 @@ typedef struct {
   RefMap nodes; /* node id -> index into infos */
   Array(NodeInfo) infos;
   Array(uint64_t) expr_refs;  /* per expression: the node its ref is read from */
-  Array(uint32_t) occ_roles;  /* per occurrence: the roles of its node */
+  Array(uint64_t) occ_roles;  /* per occurrence: the roles of its node */
   Array(uint64_t) occ_links;  /* per occurrence: the node its expr is read from */
   Array(uint64_t) occ_nodes;  /* per occurrence: its node */
   Array(uint64_t) scope_defs; /* per scope: the name defining it, or 0 */
   Array(uint64_t) base_pairs; /* class name node, base node, ... */
   Array(uint64_t) dynamics;   /* receiver node, name node, name offset, ... */
+  Array(uint64_t) returns;    /* scope, returned node, ... */
+  RefIds yields;              /* scopes that yield or await (coroutines) */
 } ScopeBuild;
 
 static uint64_t scope__key(TSNode node) { return (uint64_t)(uintptr_t)node.id; }
@@ -248,6 +259,21 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
       scope__info(self, scope__key(base)); /* known, so the walk makes its expression */
     }
   }
+  TSNode returns = scope__capture(query, match, "returns.function");
+  TSNode returns_type = scope__capture(query, match, "returns.type");
+  if (!ts_node_is_null(returns) && !ts_node_is_null(returns_type))
+    scope__info(self, scope__key(returns))->type = scope__key(returns_type);
+  TSNode decorated = scope__capture(query, match, "decorated");
+  TSNode decorator = scope__capture(query, match, "decorator");
+  if (!ts_node_is_null(decorated) && !ts_node_is_null(decorator)) {
+    uint32_t start = ts_node_start_byte(decorator), end = ts_node_end_byte(decorator);
+    bool plain = false;
+    const EddiLang *lang = self->file->lang;
+    for (size_t k = 0; k < EDDI_LANG_LIST_MAX && lang->plain_decorators[k] && !plain; k++)
+      plain = strlen(lang->plain_decorators[k]) == end - start &&
+              memcmp(lang->plain_decorators[k], self->text + start, end - start) == 0;
+    if (!plain) scope__info(self, scope__key(decorated))->roles |= ROLE_DECORATED;
+  }
   TSNode dynamic = scope__capture(query, match, "dynamic");
   TSNode dynamic_name = scope__capture(query, match, "dynamic.name");
   if (!ts_node_is_null(dynamic) && !ts_node_is_null(dynamic_name)) {
@@ -324,7 +350,7 @@ static uint32_t scope__add_expr(ScopeBuild *self, RefExprKind kind, uint64_t ref
 }
 
 static uint32_t scope__add_occ(ScopeBuild *self, TSNode node, RefOccKind kind, unsigned flags,
-                               uint32_t scope, uint32_t roles, uint64_t link) {
+                               uint32_t scope, uint64_t roles, uint64_t link) {
   RefOcc occ = {
       .start = ts_node_start_byte(node),
       .end = ts_node_end_byte(node),
@@ -346,7 +372,7 @@ static uint32_t scope__add_occ(ScopeBuild *self, TSNode node, RefOccKind kind, u
   return (uint32_t)self->file->occs.len - 1;
 }
 
-static RefScopeKind scope__kind(uint32_t roles) {
+static RefScopeKind scope__kind(uint64_t roles) {
   if (roles & ROLE_SCOPE_CLASS) return REF_SCOPE_CLASS;
   if (roles & ROLE_SCOPE_FUNCTION) return REF_SCOPE_FUNCTION;
   if (roles & ROLE_SCOPE_LAMBDA) return REF_SCOPE_LAMBDA;
@@ -358,7 +384,7 @@ static RefScopeKind scope__kind(uint32_t roles) {
  * attribute's name before a definition before a plain reference. */
 static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, WalkFrame *frame,
                               const WalkFrame *parent) {
-  uint32_t roles = info->roles;
+  uint64_t roles = info->roles;
   RefFile *file = self->file;
   uint32_t scope = frame->scope;
   uint32_t occ = REF_NONE;
@@ -424,6 +450,11 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   RefFile *file = self->file;
   if ((info->roles & ROLE_SCOPE_OUTER) && file->scopes.items[frame->scope].parent != REF_NONE)
     frame->scope = file->scopes.items[frame->scope].parent;
+  if (info->roles & ROLE_RETURN) {
+    array_push(&self->returns, frame->scope);
+    array_push(&self->returns, scope__key(node));
+  }
+  if (info->roles & ROLE_YIELD) array_push(&self->yields, frame->scope);
   if (info->roles & ROLE_SCOPES) {
     RefScope scope = {scope__kind(info->roles), frame->scope, ts_node_start_byte(node),
                       ts_node_end_byte(node), REF_NONE};
@@ -441,6 +472,7 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   } else if (info->roles & ROLE_MEMBER)
     info->expr = scope__add_expr(self, REF_EXPR_OCC, info->name);
   else if (info->roles & ROLE_LITERAL) info->expr = scope__add_expr(self, REF_EXPR_LITERAL, 0);
+  else if (info->roles & ROLE_NOTHING) info->expr = scope__add_expr(self, REF_EXPR_NOTHING, 0);
   if (info->roles & ROLE_IMPORT_STAR) file->imports.items[info->import].scope = frame->scope;
   scope__occurrence(self, node, info, frame, parent);
 }
@@ -485,7 +517,7 @@ static uint32_t scope__occ_of(const ScopeBuild *self, uint64_t key) {
   return info ? info->occ : REF_NONE;
 }
 
-static RefSymKind scope__sym_kind(const RefOcc *occ, uint32_t roles) {
+static RefSymKind scope__sym_kind(const RefOcc *occ, uint64_t roles) {
   if (occ->import != REF_NONE) return REF_SYM_IMPORT;
   if (roles & ROLE_DEF_FUNCTION) return REF_SYM_FUNCTION;
   if (roles & ROLE_DEF_CLASS) return REF_SYM_CLASS;
@@ -519,7 +551,7 @@ static void scope__chain(RefFile *file, RefIds *tails, uint32_t sym, uint32_t oc
 
 /* The scope a definition binds in: global and hoisting move it. Returns
  * REF_NONE for a name declared nonlocal (its binding is outside). */
-static uint32_t scope__binding_scope(const RefFile *file, const RefOcc *occ, uint32_t roles) {
+static uint32_t scope__binding_scope(const RefFile *file, const RefOcc *occ, uint64_t roles) {
   uint32_t decl = ref_map_get(&file->declarations, ref_key(occ->scope, occ->name));
   if (decl == REF_DECL_NONLOCAL) return REF_NONE;
   if (decl == REF_DECL_GLOBAL) return 0;
@@ -537,7 +569,7 @@ static void scope__symbols(ScopeBuild *self, RefIds *tails) {
   for (uint32_t i = 0; i < file->occs.len; i++) {
     RefOcc *occ = &file->occs.items[i];
     if (!(occ->flags & REF_OCC_DEF)) continue;
-    uint32_t roles = self->occ_roles.items[i];
+    uint64_t roles = self->occ_roles.items[i];
     uint32_t scope = scope__binding_scope(file, occ, roles);
     if (scope == REF_NONE) {
       occ->flags = (occ->flags & ~(unsigned)REF_OCC_DEF) | REF_OCC_WRITE;
@@ -551,6 +583,8 @@ static void scope__symbols(ScopeBuild *self, RefIds *tails) {
     } else if (file->syms.items[sym].kind != kind) {
       file->syms.items[sym].flags |= REF_SYM_MIXED;
     }
+    if (roles & ROLE_ASYNC) file->syms.items[sym].flags |= REF_SYM_GENERATOR;
+    if (roles & ROLE_DECORATED) file->syms.items[sym].flags |= REF_SYM_DECORATED;
     if ((roles & (ROLE_DEF_SELF | ROLE_DEF_PLAIN)) == ROLE_DEF_SELF)
       file->syms.items[sym].flags |= REF_SYM_SELF;
     if ((roles & (ROLE_DEF_CLS | ROLE_DEF_PLAIN)) == ROLE_DEF_CLS) {
@@ -657,6 +691,23 @@ static void scope__member_values(ScopeBuild *self) {
   }
 }
 
+/* What return statements give, by scope; the functions that yield. */
+static void scope__returns(ScopeBuild *self) {
+  RefFile *file = self->file;
+  for (size_t i = 0; i + 1 < self->returns.len; i += 2) {
+    array_push(&file->returns, (uint32_t)self->returns.items[i]);
+    array_push(&file->returns, scope__expr_of(self, self->returns.items[i + 1]));
+  }
+  for (size_t i = 0; i < self->yields.len; i++) {
+    uint32_t s = self->yields.items[i];
+    while (s != REF_NONE && file->scopes.items[s].kind != REF_SCOPE_FUNCTION &&
+           file->scopes.items[s].kind != REF_SCOPE_LAMBDA)
+      s = file->scopes.items[s].parent;
+    if (s != REF_NONE && file->scopes.items[s].owner != REF_NONE)
+      file->syms.items[file->scopes.items[s].owner].flags |= REF_SYM_GENERATOR;
+  }
+}
+
 /* Computed-name lookups whose name is not a literal (a literal string is an
  * occurrence of its own). */
 static void scope__dynamics(ScopeBuild *self) {
@@ -729,6 +780,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
     scope__member_values(&build);
     scope__bases(&build);
     scope__dynamics(&build);
+    scope__returns(&build);
     array_free(&tails);
   }
   ts_tree_delete(tree);
@@ -741,6 +793,8 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
   array_free(&build.scope_defs);
   array_free(&build.base_pairs);
   array_free(&build.dynamics);
+  array_free(&build.returns);
+  array_free(&build.yields);
   if (rc < 0) {
     ref_file_free(file);
     return rc;
@@ -761,6 +815,7 @@ void ref_file_free(RefFile *self) {
   array_free(&self->bases);
   array_free(&self->stars);
   array_free(&self->dynamics);
+  array_free(&self->returns);
   ref_map_free(&self->bindings);
   ref_map_free(&self->declarations);
   ref_map_free(&self->members);

@@ -57,6 +57,8 @@ enum {
   REF_SYM_CLS = 2,         /* a parameter holding the enclosing class */
   REF_SYM_TRANSPARENT = 4, /* every definition is an import under its own name */
   REF_SYM_MIXED = 8,       /* defined by more than one kind of statement */
+  REF_SYM_GENERATOR = 16,  /* a function that yields, or a coroutine: calls give neither */
+  REF_SYM_DECORATED = 32,  /* a function a decorator may have turned into anything */
 };
 
 typedef struct {
@@ -99,7 +101,7 @@ typedef struct {
   uint32_t import;   /* IMPORT_NAME, MODULE_PART and import definitions */
   uint32_t part;     /* MODULE_PART: index of its part in the import's path */
   uint32_t value;    /* a definition: the expression assigned, or REF_NONE */
-  uint32_t type;     /* a definition: the annotation's expression, or REF_NONE */
+  uint32_t type;     /* a definition: its annotation (a function's: the return's), or REF_NONE */
   uint32_t next_def; /* the symbol's next definition */
 } RefOcc;
 
@@ -110,6 +112,7 @@ typedef enum {
   REF_EXPR_CALL,    /* a call of expression ref */
   REF_EXPR_LITERAL, /* a value that is no workspace object (a string, a number, a list) */
   REF_EXPR_SUPER,   /* the bases of the class of the method around scope ref (super()) */
+  REF_EXPR_NOTHING, /* no value (None): has no attributes of anyone's */
 } RefExprKind;
 
 typedef struct {
@@ -154,6 +157,7 @@ typedef struct {
   RefMap members;        /* (class symbol, name) -> member symbol set through self */
   Array(uint32_t) stars; /* imports of kind STAR */
   RefIds dynamics;       /* receiver expression, offset: members looked up by a computed name */
+  RefIds returns;        /* scope, expression: what return statements give */
   uint32_t errors;       /* ERROR and MISSING nodes */
   uint32_t first_error;  /* offset of the first, for messages */
 } RefFile;

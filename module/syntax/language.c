@@ -79,6 +79,8 @@ static void language__read_config(EddiLang *self, const char *config) {
         else if (strcmp(key, "constructor") == 0) slot = &self->constructor;
         else if (strcmp(key, "special_pattern") == 0) slot = &self->special_pattern;
         else if (strcmp(key, "plain_bases") == 0) language__set_list(self->plain_bases, value);
+        else if (strcmp(key, "plain_decorators") == 0)
+          language__set_list(self->plain_decorators, value);
         else if (strcmp(key, "doc_inside") == 0) self->doc_inside = strcmp(value, "yes") == 0;
         else if (strcmp(key, "decorators") == 0) self->decorators = strcmp(value, "yes") == 0;
         else if (strcmp(key, "import_dedent") == 0) self->import_dedent = strcmp(value, "yes") == 0;

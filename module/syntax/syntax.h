@@ -64,6 +64,7 @@ typedef struct {
   char *constructor;        /* the method a call of a class runs, "__init__" */
   char *special_pattern;    /* PCRE2: names the language calls by protocol (__eq__) */
   char *plain_bases[EDDI_LANG_LIST_MAX]; /* bases that bring no members: "object" */
+  char *plain_decorators[EDDI_LANG_LIST_MAX]; /* decorators that keep a function as it is */
 } EddiLang;
 
 /* Every compiled-in language, loaded once (thread-safe). */

@@ -103,9 +103,24 @@
 (assignment left: (_) @assign.target right: (_) @assign.value)
 (assignment left: (_) @annotate.target type: (type (_) @annotate.type))
 (call function: (_) @call.callee) @call
+; None: no value at all, so x = None beside x = Item() leaves x an Item for
+; its attributes (an attribute of None fails whatever is renamed).
+(none) @nothing
+
+; What a call of a function gives: its return annotation, else what all its
+; returns give. A generator or a coroutine gives neither.
+(function_definition name: (identifier) @returns.function return_type: (type (_) @returns.type))
+(return_statement (_) @return)
+(yield) @yield
+(function_definition "async" name: (identifier) @async)
+
+; A decorator may turn a function into anything (a property, a wrapper with
+; other parameters); language.conf's plain_decorators keep it as it is.
+(decorated_definition (decorator (_) @decorator)
+  definition: (function_definition name: (identifier) @decorated))
 ; super() in a method: the members of the enclosing class's bases.
 (call function: (identifier) @_super (#eq? @_super "super")) @super
-[(string) (concatenated_string) (integer) (float) (true) (false) (none) (list)
+[(string) (concatenated_string) (integer) (float) (true) (false) (list)
  (dictionary) (set) (tuple) (list_comprehension) (set_comprehension)
  (dictionary_comprehension) (generator_expression)] @literal
 
