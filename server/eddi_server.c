@@ -94,34 +94,53 @@ int main(int argc, char **argv) {
   else
     server__make_id(instance_id, sizeof instance_id);
 
-  /* The embedded default: a private nats-server, started first so that it
-   * inherits no threads' state. */
-  const char *url = options.nats_url;
-  if (!url && !options.stdio) {
-    if (embedded_nats_start(&embedded, options.nats_server_bin) != SERVER_OK) goto done;
-    url = embedded.url;
-  }
-
+  /* The engine starts no thread before its owner thread does: the embedded
+   * nats-server, forked next, inherits no threads' state. */
   if (engine_host_init(&host, &options, instance_id, error, sizeof error) != SERVER_OK) {
     log_report(LOG_ERROR, "engine", "%s", error);
     goto done;
   }
   host_ready = true;
+
+  /* The embedded default: a private nats-server with its own users, whose
+   * credentials go to the state folder. */
+  const char *url = options.nats_url;
+  EddiLinkCredentials embedded_auth = {0};
+  if (!url && !options.stdio) {
+    const char *state = eddi_engine_state_dir(host.engine, error, sizeof error);
+    if (!state) {
+      log_report(LOG_ERROR, "embedded", "%s", error);
+      goto done;
+    }
+    if (embedded_nats_start(&embedded, options.nats_server_bin, state) != SERVER_OK) goto done;
+    url = embedded.url;
+    embedded_auth = (EddiLinkCredentials){.user = EMBEDDED_INSTANCE_USER,
+                                          .password = embedded.instance_password};
+  }
+
+  if (engine_host_start_audit(&host, error, sizeof error) != SERVER_OK) {
+    log_report(LOG_ERROR, "audit", "%s", error);
+    goto done;
+  }
   /* Subscribe before the owner thread runs: work queued meanwhile waits.
    * The three NATS parts share the service's link and the endpoint table,
    * and know nothing of each other. */
   if (url) {
     if (endpoints_init(&endpoints) != SERVER_OK) goto done;
     nats_started = true;
-    if (nats_service_start(&nats, &host, &endpoints, url, instance_id) != SERVER_OK ||
-        mizuki_streams_start(&mizuki, nats.link, &host, &endpoints, instance_id) != SERVER_OK ||
+    if (nats_service_start(&nats, &host, &endpoints, url, instance_id,
+                           embedded_auth.user ? &embedded_auth : NULL) != SERVER_OK ||
+        (!options_identity_from_subject(&options) &&
+         mizuki_streams_start(&mizuki, nats.link, &host, &endpoints, instance_id) != SERVER_OK) ||
         service_discovery_start(&discovery, nats.link, &endpoints, host.engine, instance_id) !=
             SERVER_OK)
       goto done;
+    if (options.audit_subject) nats_service_publish_audit(&nats, options.audit_subject);
     nats_service_announce(&nats);
     /* Printed once subscribed: a client that reads it finds eddi there. */
     if (embedded.pid > 0) {
-      printf("eddi-server: NATS at %s\n", url);
+      printf("eddi-server: NATS at %s\neddi-server: credentials in %s\n", url,
+             embedded.client_credentials);
       fflush(stdout);
     }
   }

@@ -84,6 +84,12 @@ static int call__known_keys(CallParse *self, json_object *object, const char *co
   return SERVER_OK;
 }
 
+int edit_call_known_keys(json_object *arguments, const char *const *keys, char *why,
+                         size_t why_size) {
+  CallParse parse = {0, 0, NULL, why, why_size};
+  return call__known_keys(&parse, arguments, keys, "");
+}
+
 /* A string argument copied into *copy (NULL when absent and optional). */
 static int call__string(CallParse *self, json_object *object, const char *key, bool required,
                         const char **copy, size_t *len) {

@@ -58,6 +58,11 @@ bool edit_call_reads(EditCallKind kind);
 int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_known,
                     size_t max_bytes, EditCall **call, char *why, size_t why_size);
 
+/* SERVER_EINVAL with why ("Unknown argument path; this call takes: text")
+ * when arguments (an object) has a key not in keys (NULL-terminated). */
+int edit_call_known_keys(json_object *arguments, const char *const *keys, char *why,
+                         size_t why_size);
+
 /* Owner thread: run the call for sender (NULL: the session's holder) and
  * session (may be NULL) through the host; reply gets one item, the text or
  * the Fail; self->outcome says what it did. */

@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "eddi_link.h"
 #include "log.h"
+#include "mizuki_stream.h"
 #include "server_error.h"
 
 #define EMBEDDED_DEFAULT_PROGRAM "nats-server"
@@ -24,6 +27,26 @@
 #define EMBEDDED_LOG_LINE_MAX 1024
 /* Its log line: "... Listening for client connections on 127.0.0.1:4222". */
 #define EMBEDDED_LISTEN_MARK "Listening for client connections on "
+/* The config nats-server reads at start, in the state folder. */
+#define EMBEDDED_CONFIG_NAME "nats-server.conf"
+#define EMBEDDED_CONFIG_MAX 2048
+#define EMBEDDED_WHY_MAX 512
+
+/* What the client user may do: send eddi its requests and read the
+ * answers, nothing that would make it an instance (serve eddi.cmd, read
+ * others' stream updates, announce sessions, answer a session sync). */
+static const char embedded__config_format[] =
+    "# eddi-server's embedded nats-server; removed once read.\n"
+    "authorization {\n"
+    "  users = [\n"
+    "    {user: \"" EMBEDDED_INSTANCE_USER "\", password: \"%s\"}\n"
+    "    {user: \"" EMBEDDED_CLIENT_USER "\", password: \"%s\", permissions: {\n"
+    "      publish: {allow: [\"" EDDI_LINK_CMD_SUBJECT "\", \"eddi.*.cmd\", \"" MIZUKI_CONNECT_SUBJECT
+    "\", \"" MIZUKI_UPDATE_SUBJECT "\", \"$SRV.>\"]}\n"
+    "      subscribe: {allow: [\"_INBOX.>\", \"" MIZUKI_OPEN_SUBJECT "\"]}\n"
+    "    }}\n"
+    "  ]\n"
+    "}\n";
 
 static int64_t embedded__now_ms(void) {
   struct timespec now;
@@ -32,7 +55,8 @@ static int64_t embedded__now_ms(void) {
 }
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
-static void embedded__exec_child(const char *program, int log_fd, pid_t parent) {
+static void embedded__exec_child(const char *program, const char *config, int log_fd,
+                                 pid_t parent) {
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(EXIT_FAILURE); /* the parent died before prctl */
   dup2(log_fd, STDERR_FILENO);
@@ -47,7 +71,7 @@ static void embedded__exec_child(const char *program, int log_fd, pid_t parent) 
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
-  execlp(program, program, "-a", "127.0.0.1", "-p", "-1", (char *)NULL);
+  execlp(program, program, "-a", "127.0.0.1", "-p", "-1", "-c", config, (char *)NULL);
   _exit(127);
 }
 
@@ -113,16 +137,73 @@ static void *embedded__forward_log(void *closure) {
   return NULL;
 }
 
-int embedded_nats_start(EmbeddedNats *self, const char *program) {
+/* A random password, in hex. */
+static int embedded__password(char out[EMBEDDED_PASSWORD_MAX]) {
+  unsigned char bytes[EMBEDDED_PASSWORD_BYTES];
+  if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes) {
+    log_report(LOG_ERROR, "embedded", "no random bytes for a password: %s", strerror(errno));
+    return SERVER_EIO;
+  }
+  for (size_t i = 0; i < sizeof bytes; i++) snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+  return SERVER_OK;
+}
+
+/* The users' config, written where only we may read it. */
+static int embedded__write_config(EmbeddedNats *self, const char *path) {
+  char config[EMBEDDED_CONFIG_MAX], why[EMBEDDED_WHY_MAX];
+  int status = embedded__password(self->instance_password);
+  if (status == SERVER_OK) status = embedded__password(self->client_password);
+  if (status != SERVER_OK) return status;
+  int len = snprintf(config, sizeof config, embedded__config_format, self->instance_password,
+                     self->client_password);
+  if (len < 0 || (size_t)len >= sizeof config ||
+      eddi_link_secret_file_write(path, config, (size_t)len, why, sizeof why) != 0) {
+    log_report(LOG_ERROR, "embedded", "cannot write the nats-server config %s", why);
+    return SERVER_EIO;
+  }
+  return SERVER_OK;
+}
+
+/* Each user's credentials file, naming the URL they open. */
+static int embedded__write_credentials(EmbeddedNats *self, const char *state_dir) {
+  struct {
+    char *path;
+    const char *name, *user, *password;
+  } files[] = {
+      {self->client_credentials, EDDI_LINK_CLIENT_CREDENTIALS, EMBEDDED_CLIENT_USER,
+       self->client_password},
+      {self->instance_credentials, EDDI_LINK_INSTANCE_CREDENTIALS, EMBEDDED_INSTANCE_USER,
+       self->instance_password},
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    snprintf(files[i].path, EMBEDDED_PATH_MAX, "%s/%s", state_dir, files[i].name);
+    EddiLinkCredentials credentials = {.url = self->url,
+                                       .user = (char *)files[i].user,
+                                       .password = (char *)files[i].password};
+    char why[EMBEDDED_WHY_MAX];
+    if (eddi_link_credentials_write(files[i].path, &credentials, why, sizeof why) != 0) {
+      log_report(LOG_ERROR, "embedded", "cannot write credentials %s", why);
+      files[i].path[0] = '\0';
+      return SERVER_EIO;
+    }
+  }
+  return SERVER_OK;
+}
+
+int embedded_nats_start(EmbeddedNats *self, const char *program, const char *state_dir) {
   memset(self, 0, sizeof *self);
   self->pid = -1;
   self->log_fd = -1;
   if (!program) program = EMBEDDED_DEFAULT_PROGRAM;
+  char config[EMBEDDED_PATH_MAX];
+  snprintf(config, sizeof config, "%s/%s", state_dir, EMBEDDED_CONFIG_NAME);
+  if (embedded__write_config(self, config) != SERVER_OK) return SERVER_EIO;
   int pipe_fds[2];
   /* Close-on-exec on the read end: only the child's stderr keeps the write
    * end open once it has exec'd. No other thread runs yet, so no race. */
   if (pipe(pipe_fds) != 0 || fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC) != 0) {
     log_report(LOG_ERROR, "embedded", "pipe: %s", strerror(errno));
+    unlink(config);
     return SERVER_EIO;
   }
   pid_t parent = getpid();
@@ -131,16 +212,20 @@ int embedded_nats_start(EmbeddedNats *self, const char *program) {
     log_report(LOG_ERROR, "embedded", "fork: %s", strerror(errno));
     close(pipe_fds[0]);
     close(pipe_fds[1]);
+    unlink(config);
     return SERVER_EIO;
   }
   if (pid == 0) {
     close(pipe_fds[0]);
-    embedded__exec_child(program, pipe_fds[1], parent);
+    embedded__exec_child(program, config, pipe_fds[1], parent);
   }
   close(pipe_fds[1]);
   self->pid = pid;
   self->log_fd = pipe_fds[0];
   int status = embedded__wait_ready(self);
+  /* nats-server has read its config once it listens (or never will). */
+  unlink(config);
+  if (status == SERVER_OK) status = embedded__write_credentials(self, state_dir);
   if (status != SERVER_OK) {
     embedded_nats_stop(self);
     return status;
@@ -161,7 +246,22 @@ bool embedded_nats_reap(EmbeddedNats *self) {
   return true;
 }
 
+/* Remove a credentials file unless another server has put its own there
+ * since (two servers on one workspace): ours holds our password. */
+static void embedded__remove_if_ours(char *path, const char *password) {
+  if (!path[0]) return;
+  EddiLinkCredentials found;
+  char why[EMBEDDED_WHY_MAX];
+  if (eddi_link_credentials_read(path, &found, why, sizeof why) == 0) {
+    if (found.password && strcmp(found.password, password) == 0) unlink(path);
+    eddi_link_credentials_free(&found);
+  }
+  path[0] = '\0';
+}
+
 void embedded_nats_stop(EmbeddedNats *self) {
+  embedded__remove_if_ours(self->client_credentials, self->client_password);
+  embedded__remove_if_ours(self->instance_credentials, self->instance_password);
   if (self->pid > 0) {
     kill(self->pid, SIGTERM);
     int64_t deadline = embedded__now_ms() + EMBEDDED_STOP_GRACE_MS;

@@ -1,10 +1,22 @@
 /* embedded_nats.h - the embedded default: a private nats-server child.
  *
  * With neither --nats nor --stdio, eddi-server starts `nats-server -a
- * 127.0.0.1 -p -1` (a free port), reads the port from its log line
- * "Listening for client connections on ...", and serves that. The child
- * gets SIGTERM when eddi-server stops, and also when it dies
+ * 127.0.0.1 -p -1 -c <config>` (a free port), reads the port from its log
+ * line "Listening for client connections on ...", and serves that. The
+ * child gets SIGTERM when eddi-server stops, and also when it dies
  * (PR_SET_PDEATHSIG), so no nats-server outlives it.
+ *
+ * It is not open: 127.0.0.1 is every local user's, so the config gives it
+ * two users with random passwords. "eddi" is the instances' (this server,
+ * and the Emacs bridge if it joins): it alone may serve eddi's subjects,
+ * announce sessions and answer session syncs. "client" may only send
+ * requests (eddi.cmd, eddi.<id>.cmd, mizuki connection requests and stream
+ * updates, $SRV discovery) and read its inboxes. Each user's password is
+ * left for the programs of the same local user in a file of mode 0600 in
+ * eddi's state folder (EDDI_LINK_CLIENT_CREDENTIALS,
+ * EDDI_LINK_INSTANCE_CREDENTIALS), naming the URL it is for; the config
+ * file goes as soon as nats-server has read it, the credentials when
+ * eddi-server stops. doc/security.org has the threat model.
  */
 #ifndef EDDI_SERVER_EMBEDDED_NATS_H
 #define EDDI_SERVER_EMBEDDED_NATS_H
@@ -15,19 +27,33 @@
 
 #define EMBEDDED_URL_MAX 64
 
+/* A generated password: this many random bytes, in hex. */
+#define EMBEDDED_PASSWORD_BYTES 16
+#define EMBEDDED_PASSWORD_MAX (EMBEDDED_PASSWORD_BYTES * 2 + 1)
+#define EMBEDDED_PATH_MAX 4096
+/* The users of the embedded server. */
+#define EMBEDDED_INSTANCE_USER "eddi"
+#define EMBEDDED_CLIENT_USER "client"
+
 typedef struct {
   pid_t pid;
   int log_fd;            /* the child's stderr, forwarded to ours */
   pthread_t log_thread;
   bool log_thread_running;
   char url[EMBEDDED_URL_MAX];
+  char instance_password[EMBEDDED_PASSWORD_MAX]; /* this server connects with it */
+  char client_password[EMBEDDED_PASSWORD_MAX];
+  char client_credentials[EMBEDDED_PATH_MAX];    /* where clients find theirs */
+  char instance_credentials[EMBEDDED_PATH_MAX];
 } EmbeddedNats;
 
-/* Start program (NULL: "nats-server" from PATH) and wait until it listens. */
-int embedded_nats_start(EmbeddedNats *self, const char *program);
+/* Start program (NULL: "nats-server" from PATH) with generated users, wait
+ * until it listens, and write the credentials files into state_dir. */
+int embedded_nats_start(EmbeddedNats *self, const char *program, const char *state_dir);
 /* True if pid is the child and it has exited (reaped). */
 bool embedded_nats_reap(EmbeddedNats *self);
-/* Stop the child (SIGTERM, then SIGKILL after a grace period) and reap it. */
+/* Stop the child (SIGTERM, then SIGKILL after a grace period), reap it,
+ * and remove the credentials files that are still this server's. */
 void embedded_nats_stop(EmbeddedNats *self);
 
 #endif

@@ -36,53 +36,42 @@ bool engine_host_reply_ok(const EddiReply *reply) {
 
 /* ------------------------------------------------------------ the log */
 
-typedef struct {
-  const char *session;
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-} HolderSearch;
-
-static void host__find_holder(void *closure, const char *session, const char *sender) {
-  HolderSearch *search = closure;
-  if (strcmp(session, search->session) == 0)
-    snprintf(search->sender, sizeof search->sender, "%s", sender);
+/* The sender a request's log line names: the one it asks as. A request
+ * naming only a session asks as the anonymous sender (the engine's rule:
+ * naming a session is not acting in it), so the log must not name the
+ * session's holder. */
+static const char *host__log_sender(const EddiRequest *request) {
+  return request->sender ? request->sender : EDDI_ANONYMOUS_SENDER;
 }
 
-/* The sender a request's log line names: its own, or its session's holder
- * ("-" when the session is not held here). */
-static void host__log_sender(EngineHost *self, const EddiRequest *request, char *out,
-                             size_t out_size) {
-  if (request->sender || !request->session) {
-    snprintf(out, out_size, "%s", request->sender ? request->sender : EDDI_ANONYMOUS_SENDER);
-    return;
-  }
-  HolderSearch search = {request->session, "-"};
-  eddi_engine_each_session(self->engine, host__find_holder, &search);
-  snprintf(out, out_size, "%s", search.sender);
-}
-
-static void host__log(const HostRequest *request, const char *sender, int64_t started_ns,
-                      const EddiReply *reply) {
-  log_request(request->transport, sender, request->request.text, request->request.len,
-              log_now_ns() - started_ns, engine_host_reply_ok(reply));
+static void host__log(const HostRequest *request, int64_t started_ns, const EddiReply *reply) {
+  log_request(request->transport, host__log_sender(&request->request), request->request.text,
+              request->request.len, log_now_ns() - started_ns, engine_host_reply_ok(reply));
 }
 
 /* ------------------------------------------------------------ running */
 
+/* The engine's request with the transport the log names, for its audit
+ * record too. */
+static EddiRequest host__named(const HostRequest *request) {
+  EddiRequest named = request->request;
+  if (!named.transport) named.transport = request->transport;
+  return named;
+}
+
 void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *reply) {
   int64_t started = log_now_ns();
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-  host__log_sender(self, &request->request, sender, sizeof sender);
-  eddi_request_exec(self->engine, &request->request, reply);
-  host__log(request, sender, started, reply);
+  EddiRequest named = host__named(request);
+  eddi_request_exec(self->engine, &named, reply);
+  host__log(request, started, reply);
 }
 
 void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCall *call,
                       EddiReply *reply, EddiCallOutcome *outcome) {
   int64_t started = log_now_ns();
-  char sender[EDDI_SENDER_NAME_MAX + 1];
-  host__log_sender(self, &request->request, sender, sizeof sender);
-  eddi_request_call(self->engine, &request->request, call, reply, outcome);
-  host__log(request, sender, started, reply);
+  EddiRequest named = host__named(request);
+  eddi_request_call(self->engine, &named, call, reply, outcome);
+  host__log(request, started, reply);
 }
 
 const char *engine_host_session_of(EngineHost *self, const char *sender) {
@@ -130,6 +119,7 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   EddiConfig config;
   eddi_config_default(&config);
   config.max_message_bytes = options->max_message_bytes;
+  config.state_dir = options->state_dir;
   self->engine = eddi_engine_new(options->root ? options->root : ".", &config, error, error_size);
   if (!self->engine) return SERVER_EINVAL;
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK
@@ -145,6 +135,32 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   }
   host__probe(self);
   return SERVER_OK;
+}
+
+/* ------------------------------------------------------------ audit */
+
+/* Owner thread: each audit line, to whoever asked for it (NATS). */
+static void host__audit_line(void *closure, const char *line, size_t len) {
+  EngineHost *self = closure;
+  if (self->audit_forward) self->audit_forward(self->audit_forward_closure, line, len);
+}
+
+int engine_host_start_audit(EngineHost *self, char *error, size_t error_size) {
+  const ServerOptions *o = self->options;
+  bool off = options_audit_off(o);
+  if (off && !o->audit_subject) return SERVER_OK;
+  EddiAuditConfig audit = {off ? "" : o->audit, host__audit_line, self};
+  if (eddi_engine_set_audit(self->engine, &audit, error, error_size) == 0) return SERVER_OK;
+  /* An audit log asked for by name must be kept; the default one is kept
+   * when it can be, and its trouble said. */
+  if (o->audit && !off) return SERVER_EINVAL;
+  log_report(LOG_WARN, "audit", "%s; auditing off", error);
+  return SERVER_OK;
+}
+
+void engine_host_forward_audit(EngineHost *self, EddiAuditSink forward, void *closure) {
+  self->audit_forward = forward;
+  self->audit_forward_closure = closure;
 }
 
 /* ------------------------------------------------------------ lifecycle */

@@ -42,6 +42,8 @@ typedef struct {
   WorkQueue queue;
   pthread_t thread;
   bool running;
+  EddiAuditSink audit_forward; /* each audit line also goes here, or NULL */
+  void *audit_forward_closure;
 } EngineHost;
 
 /* Create the engine over options->root (or the current folder), give it the
@@ -49,6 +51,15 @@ typedef struct {
  * queue. Writes why into error on failure. */
 int engine_host_init(EngineHost *self, const ServerOptions *options, const char *instance_id,
                      char *error, size_t error_size);
+/* Turn the engine's audit log on as the options say (--audit FILE|off,
+ * default <state>/audit.jsonl; with --audit-subject, off still hands the
+ * lines on). A file asked for by name that cannot be opened is an error
+ * (why in error); the default one is a warning. Before the owner thread
+ * starts. */
+int engine_host_start_audit(EngineHost *self, char *error, size_t error_size);
+/* Every audit line is also handed to forward, on the owner thread (the
+ * NATS service publishes it). Before the owner thread starts. */
+void engine_host_forward_audit(EngineHost *self, EddiAuditSink forward, void *closure);
 /* Start the owner thread. Before this the caller's thread owns the engine. */
 int engine_host_start(EngineHost *self);
 /* Queue work; SERVER_EBUSY when the queue is full, SERVER_ECLOSED when

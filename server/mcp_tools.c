@@ -49,6 +49,9 @@ bool mcp_tool_is_eddispeak(const McpTool *self) { return self->kind == EDDI_TOOL
 
 EditCallKind mcp_tool_kind(const McpTool *self) { return (EditCallKind)self->kind; }
 
+/* The `eddi` tool's one argument; its schema is closed like the others'. */
+static const char *const mcp__text_keys[] = {"text", NULL};
+
 int mcp_tool_text(json_object *arguments, const char **text, size_t *len, char *why,
                   size_t why_size) {
   json_object *member = NULL;
@@ -56,9 +59,15 @@ int mcp_tool_text(json_object *arguments, const char **text, size_t *len, char *
     snprintf(why, why_size, "Arguments must be an object");
     return SERVER_EINVAL;
   }
+  int status = edit_call_known_keys(arguments, mcp__text_keys, why, why_size);
+  if (status != SERVER_OK) return status;
   if (!json_object_object_get_ex(arguments, "text", &member) ||
-      !json_object_is_type(member, json_type_string)) {
+      json_object_is_type(member, json_type_null)) {
     snprintf(why, why_size, "Missing argument: text");
+    return SERVER_EINVAL;
+  }
+  if (!json_object_is_type(member, json_type_string)) {
+    snprintf(why, why_size, "Argument text must be a string");
     return SERVER_EINVAL;
   }
   *text = json_object_get_string(member);

@@ -36,7 +36,8 @@ bool mcp_tool_is_eddispeak(const McpTool *self);
 EditCallKind mcp_tool_kind(const McpTool *self);
 
 /* The `eddi` tool's text argument, borrowed from arguments. SERVER_EINVAL
- * with why (plain text) when it is missing. */
+ * with why (plain text) when it is missing, not a string, or beside an
+ * argument the tool does not take. */
 int mcp_tool_text(json_object *arguments, const char **text, size_t *len, char *why,
                   size_t why_size);
 

@@ -1,79 +1,131 @@
 /* mizuki_stream.c - see mizuki_stream.h.
  *
  * A client asks to connect on mizuki.eddi.connection_request (queue group
- * "eddi": one instance takes it). The instance checks the EddiSpeak
- * version and the features asked for, answers connection_response, records
- * the stream and announces it with mizuki.stream.open. The client then
- * appends messages to the stream; they reach eddi as mizuki.stream.update
- * {"appended", "from", "to"}. The seed does not say how eddi writes back:
- * eddi publishes mizuki.stream.append {"name", "appended", "from": "eddi",
- * "to": <sender>} (doc/protocol.org).
+ * "eddi": one instance takes it), published with a reply inbox of its own.
+ * The instance checks the EddiSpeak version and the features asked for,
+ * answers connection_response to that inbox, records the stream and
+ * announces it with mizuki.stream.open. The client then appends messages to
+ * the stream; they reach eddi as mizuki.stream.update {"appended", "from",
+ * "to", "stream_key"}. The seed does not say how eddi writes back: eddi
+ * sends each reply {"name", "appended", "from": "eddi", "to": <sender>} to
+ * the owner's inbox (doc/protocol.org).
  *
- * Every instance sees every update; an instance runs an update addressed
- * "to" eddi only for streams it opened, or one addressed to its own id.
+ * A stream is bound to the client that opened it until it is closed: the
+ * response gives that client a random stream_key, which every update must
+ * carry and nobody else has seen (it went to the owner's inbox); replies go
+ * to that inbox alone, never to a subject every client may read; a second
+ * connection_request for the same sender or stream name is refused unless
+ * it carries the key (the owner coming back with a new inbox). What this
+ * binds is the stream, not the sender's name: in the open mode anyone may
+ * still claim any sender.id for a stream of its own (doc/security.org).
+ *
+ * Every instance sees every update; an instance runs those whose key is of
+ * a stream it opened. One addressed to its own id with no such key is
+ * refused, on the update's reply subject when it has one (never on the
+ * owner's inbox: the refusal is the sender's).
  * Connection handling runs on the engine's owner thread, so connections
  * are handled one at a time, as the seed asks.
  */
 #include "mizuki_stream.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "log.h"
 #include "server_error.h"
 
-#define MIZUKI_CONNECT_SUBJECT "mizuki.eddi.connection_request"
-#define MIZUKI_OPEN_SUBJECT "mizuki.stream.open"
-#define MIZUKI_UPDATE_SUBJECT "mizuki.stream.update"
-#define MIZUKI_APPEND_SUBJECT "mizuki.stream.append"
 /* The recipient name of eddi in a stream, whichever instance serves it. */
 #define MIZUKI_RECIPIENT "eddi"
 /* The version of each optional feature this build offers. */
 #define MIZUKI_FEATURE_VERSION "1.0"
-/* Stream names are subject-like words; longer ones are refused. */
-#define MIZUKI_STREAM_NAME_MAX 256
+/* A stream key: this many random bytes, in hex. */
+#define MIZUKI_KEY_BYTES 16
+/* The closing update's message_type. */
+#define MIZUKI_CLOSE_TYPE "stream_close"
+#define MIZUKI_NO_STREAM "No open stream has this stream_key: send a connection_request first"
 
 /* -------------------------------------------------------------- streams */
 
-static void mizuki__record(MizukiStreams *self, const char *stream, const char *sender) {
-  pthread_mutex_lock(&self->mutex);
-  json_object *old = NULL;
-  /* A sender has one stream: a new connection replaces the old one. */
-  if (json_object_object_get_ex(self->by_sender, sender, &old))
-    json_object_object_del(self->by_name, json_object_get_string(old));
-  json_object_object_add(self->by_name, stream, json_object_new_string(sender));
-  json_object_object_add(self->by_sender, sender, json_object_new_string(stream));
-  pthread_mutex_unlock(&self->mutex);
+/* With the mutex held: the open stream whose field (a member of
+ * MizukiStream, by offset) is value, or NULL. */
+static MizukiStream *mizuki__find(MizukiStreams *self, size_t field, const char *value) {
+  for (size_t i = 0; value && i < self->count; i++)
+    if (strcmp((const char *)&self->streams[i] + field, value) == 0) return &self->streams[i];
+  return NULL;
 }
 
-/* The stream an update belongs to, if this instance serves it. */
-static bool mizuki__serves(MizukiStreams *self, const char *name, const char *sender,
-                           char *stream, size_t stream_size) {
-  json_object *value = NULL;
-  bool found;
+#define MIZUKI_BY(field) offsetof(MizukiStream, field)
+
+/* A copy of the stream with key, if this instance has it open. */
+static bool mizuki__lookup(MizukiStreams *self, const char *key, MizukiStream *copy) {
   pthread_mutex_lock(&self->mutex);
-  if (name) {
-    found = json_object_object_get_ex(self->by_name, name, &value);
-    if (found) snprintf(stream, stream_size, "%s", name);
+  MizukiStream *found = mizuki__find(self, MIZUKI_BY(key), key);
+  if (found) *copy = *found;
+  pthread_mutex_unlock(&self->mutex);
+  return found != NULL;
+}
+
+/* A new random key, in hex. */
+static bool mizuki__new_key(char key[MIZUKI_KEY_MAX]) {
+  unsigned char bytes[MIZUKI_KEY_BYTES];
+  if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes) return false;
+  for (size_t i = 0; i < sizeof bytes; i++) snprintf(key + 2 * i, 3, "%02x", bytes[i]);
+  return true;
+}
+
+/* Owner thread: bind stream name to sender and its inbox, or say in reason
+ * why not. A sender's open stream, or a name open for another sender, is
+ * refused unless asked_key is that stream's key: then the stream goes on
+ * with the new inbox. key gets the stream's key. */
+static void mizuki__bind(MizukiStreams *self, const char *name, const char *sender,
+                         const char *inbox, const char *asked_key, char key[MIZUKI_KEY_MAX],
+                         char *reason, size_t reason_size) {
+  pthread_mutex_lock(&self->mutex);
+  MizukiStream *mine = mizuki__find(self, MIZUKI_BY(sender), sender);
+  MizukiStream *named = mizuki__find(self, MIZUKI_BY(name), name);
+  if (mine && !(asked_key && strcmp(asked_key, mine->key) == 0 && named == mine)) {
+    snprintf(reason, reason_size, "Stream %s of %s is open: close it, or give its stream_key",
+             mine->name, sender);
+  } else if (!mine && named) {
+    snprintf(reason, reason_size, "Stream %s is open for another sender", name);
+  } else if (mine) {
+    snprintf(mine->inbox, sizeof mine->inbox, "%s", inbox);
+    snprintf(key, MIZUKI_KEY_MAX, "%s", mine->key);
+  } else if (self->count >= MIZUKI_STREAMS_MAX) {
+    snprintf(reason, reason_size, "Too many open streams (%d)", MIZUKI_STREAMS_MAX);
+  } else if (!mizuki__new_key(key)) {
+    snprintf(reason, reason_size, "No random bytes for a stream key: %s", strerror(errno));
   } else {
-    found = json_object_object_get_ex(self->by_sender, sender, &value);
-    if (found) snprintf(stream, stream_size, "%s", json_object_get_string(value));
+    MizukiStream *stream = &self->streams[self->count++];
+    snprintf(stream->name, sizeof stream->name, "%s", name);
+    snprintf(stream->sender, sizeof stream->sender, "%s", sender);
+    snprintf(stream->inbox, sizeof stream->inbox, "%s", inbox);
+    snprintf(stream->key, sizeof stream->key, "%s", key);
   }
   pthread_mutex_unlock(&self->mutex);
-  return found;
 }
 
-/* Write a reply into the stream. */
-static void mizuki__append(MizukiStreams *self, const char *stream, const char *to,
-                           const char *text) {
+/* Owner thread: the stream with key is closed. */
+static void mizuki__unbind(MizukiStreams *self, const char *key) {
+  pthread_mutex_lock(&self->mutex);
+  MizukiStream *found = mizuki__find(self, MIZUKI_BY(key), key);
+  if (found) *found = self->streams[--self->count];
+  pthread_mutex_unlock(&self->mutex);
+}
+
+/* Write a reply of stream (or of none: NULL) to subject. */
+static void mizuki__append(MizukiStreams *self, const char *subject, const char *stream,
+                           const char *to, const char *text) {
   json_object *message = json_object_new_object();
-  json_object_object_add(message, "name", json_object_new_string(stream));
+  json_object_object_add(message, "name", stream ? json_object_new_string(stream) : NULL);
   json_object_object_add(message, "appended", json_object_new_string(text));
   json_object_object_add(message, "from", json_object_new_string(MIZUKI_RECIPIENT));
   json_object_object_add(message, "to", json_object_new_string(to));
-  eddi_link_publish_json(self->link, MIZUKI_APPEND_SUBJECT, message);
+  eddi_link_publish_json(self->link, subject, message);
 }
 
 /* ------------------------------------------------------------- requests */
@@ -84,9 +136,9 @@ typedef struct {
   MizukiStreams *streams;
   json_object *request; /* the parsed connection_request, or NULL for an update */
   char *reply_subject;  /* where a connection is answered */
-  char *stream;         /* the stream an update came on */
+  MizukiStream stream;  /* the stream an update came on, as it was then */
   char *sender;
-  char *text;           /* an update's message */
+  char *text;           /* an update's message; NULL for a stream_close */
   size_t len;
   int64_t received_ns;
 } MizukiJob;
@@ -95,7 +147,6 @@ static void mizuki__job_free(MizukiJob *job) {
   if (!job) return;
   json_object_put(job->request);
   free(job->reply_subject);
-  free(job->stream);
   free(job->sender);
   free(job->text);
   free(job);
@@ -227,6 +278,17 @@ static void mizuki__connect_run(WorkItem *item, void *context) {
   else if (!session && eddi_engine_remote_session(host->engine, NULL, job->sender, instance,
                                                   sizeof instance, found, sizeof found))
     snprintf(reason, sizeof reason, "Session %s lives on %s", found, instance);
+  else if (strlen(job->reply_subject) >= MIZUKI_INBOX_MAX)
+    snprintf(reason, sizeof reason, "Reply inbox longer than %d bytes", MIZUKI_INBOX_MAX - 1);
+  char key[MIZUKI_KEY_MAX] = "";
+  if (!*reason) {
+    const char *asked_key = json_object_object_get_ex(request, "stream_key", &value) &&
+                                    json_object_is_type(value, json_type_string)
+                                ? json_object_get_string(value)
+                                : NULL;
+    mizuki__bind(self, stream, job->sender, job->reply_subject, asked_key, key, reason,
+                 sizeof reason);
+  }
 
   char now[EDDI_LINK_TIME_MAX];
   eddi_link_now(now, sizeof now);
@@ -236,6 +298,7 @@ static void mizuki__connect_run(WorkItem *item, void *context) {
                          json_object_new_string(*reason ? "rejected" : "accepted"));
   if (*reason) json_object_object_add(answer, "reason", json_object_new_string(reason));
   json_object_object_add(answer, "stream_id", stream ? json_object_new_string(stream) : NULL);
+  if (!*reason) json_object_object_add(answer, "stream_key", json_object_new_string(key));
   if (json_object_object_get_ex(request, "connection_id", &value))
     json_object_object_add(answer, "connection_id", json_object_get(value));
   json_object_object_add(answer, "available_features", available);
@@ -244,7 +307,6 @@ static void mizuki__connect_run(WorkItem *item, void *context) {
   json_object_object_add(answer, "reconnected", json_object_new_boolean(session != NULL));
   json_object_object_add(answer, "connection_established", json_object_new_string(now));
 
-  if (!*reason) mizuki__record(self, stream, job->sender);
   eddi_link_publish_json(self->link, job->reply_subject, answer);
   if (!*reason) {
     json_object *open = json_object_new_object();
@@ -314,6 +376,16 @@ static void mizuki__update_run(WorkItem *item, void *context) {
   MizukiJob *job = (MizukiJob *)item;
   MizukiStreams *self = job->streams;
   EngineHost *host = context;
+  const MizukiStream *stream = &job->stream;
+  if (!job->text) { /* stream_close, after the stream's earlier updates */
+    mizuki__unbind(self, stream->key);
+    mizuki__append(self, stream->inbox, stream->name, job->sender, "Ok, Stream closed");
+    log_report(LOG_INFO, "mizuki", "stream %s of %s closed", stream->name, job->sender);
+    endpoints_record(self->endpoints, self->update_endpoint, log_now_ns() - job->received_ns,
+                     NULL);
+    mizuki__job_free(job);
+    return;
+  }
   HostRequest request = {"stream", {.sender = job->sender, .text = job->text, .len = job->len}};
   EddiReply reply;
   engine_host_exec(host, &request, &reply);
@@ -321,7 +393,10 @@ static void mizuki__update_run(WorkItem *item, void *context) {
   char fail[EDDI_LINK_FAIL_MAX];
   if (!joined) eddi_fail_line(fail, sizeof fail, "Out of memory");
   const char *text = joined ? joined : fail;
-  mizuki__append(self, job->stream, job->sender, text);
+  /* The owner's inbox now: a reconnect may have moved it meanwhile. */
+  MizukiStream now;
+  const char *inbox = mizuki__lookup(self, stream->key, &now) ? now.inbox : stream->inbox;
+  mizuki__append(self, inbox, stream->name, job->sender, text);
   endpoints_record(self->endpoints, self->update_endpoint, log_now_ns() - job->received_ns,
                    joined && engine_host_reply_ok(&reply) ? NULL : text);
   free(joined);
@@ -329,46 +404,80 @@ static void mizuki__update_run(WorkItem *item, void *context) {
   mizuki__job_free(job);
 }
 
+/* An update this instance will not run, though it is addressed here: said
+ * in the log, and answered on its own reply subject if it has one. */
+static void mizuki__refuse_update(MizukiStreams *self, const EddiLinkMessage *message,
+                                  const char *stream, const char *from, const char *fail) {
+  log_report(LOG_WARN, "mizuki", "stream update from %s refused: %s", from, fail);
+  if (message->reply) mizuki__append(self, message->reply, stream, from, fail);
+  endpoints_record(self->endpoints, self->update_endpoint, 0, fail);
+}
+
+/* Queue an update (or a stream_close: text NULL) of stream from its owner. */
+static void mizuki__queue_update(MizukiStreams *self, const EddiLinkMessage *message,
+                                 const MizukiStream *stream, const char *text, size_t len) {
+  char fail[EDDI_LINK_FAIL_MAX];
+  MizukiJob *job = calloc(1, sizeof *job);
+  bool complete = job && (job->sender = strdup(stream->sender)) &&
+                  (!text || (job->text = mizuki__copy(text, len)));
+  if (job) {
+    job->stream = *stream;
+    job->len = len;
+  }
+  if (mizuki__submit(self, job, complete, mizuki__update_run, fail, sizeof fail)) return;
+  mizuki__refuse_update(self, message, stream->name, stream->sender, fail);
+}
+
 static void mizuki__on_update(void *closure, const EddiLinkMessage *message) {
   MizukiStreams *self = closure;
   json_object *update = NULL, *appended = NULL;
-  const char *to = NULL, *from = NULL, *name = NULL;
-  char fail[EDDI_LINK_FAIL_MAX], stream[MIZUKI_STREAM_NAME_MAX];
+  const char *to = NULL, *from = NULL, *name = NULL, *key = NULL, *type = NULL;
+  char fail[EDDI_LINK_FAIL_MAX];
   size_t max_bytes = self->host->options->max_message_bytes;
   /* An update that cannot be read cannot be answered: whose is it? */
   int rc = eddi_link_check_bytes(message->data, message->len, max_bytes, fail, sizeof fail);
   if (rc == 0)
     rc = eddi_link_parse_object(message->data, message->len, &update, fail, sizeof fail);
-  if (rc == 0) rc = eddi_link_get_string(update, "to", &to, fail, sizeof fail);
-  if (rc == 0) rc = eddi_link_get_string(update, "from", &from, fail, sizeof fail);
-  if (rc == 0) rc = eddi_link_get_string(update, "name", &name, fail, sizeof fail);
+  const char *keys[] = {"to", "from", "name", "stream_key", "message_type"};
+  const char **values[] = {&to, &from, &name, &key, &type};
+  for (size_t i = 0; rc == 0 && i < sizeof keys / sizeof keys[0]; i++)
+    rc = eddi_link_get_string(update, keys[i], values[i], fail, sizeof fail);
   if (rc != 0) {
     log_report(LOG_WARN, "mizuki", "unreadable stream update dropped: %s", fail);
     goto done;
   }
-  if (!to || (strcmp(to, MIZUKI_RECIPIENT) != 0 && strcmp(to, self->instance_id) != 0))
-    goto done; /* for someone else */
+  bool to_me = to && strcmp(to, self->instance_id) == 0;
+  if (!to || (strcmp(to, MIZUKI_RECIPIENT) != 0 && !to_me)) goto done; /* for someone else */
   if (!from) {
     log_report(LOG_WARN, "mizuki", "stream update without \"from\" dropped");
     goto done;
   }
-  if (!mizuki__serves(self, name, from, stream, sizeof stream)) {
-    if (strcmp(to, self->instance_id) != 0) goto done; /* another instance's stream */
-    snprintf(stream, sizeof stream, "%s", name ? name : from);
+  MizukiStream stream;
+  if (!mizuki__lookup(self, key, &stream)) {
+    /* To "eddi": another instance's stream, or nobody's. */
+    if (to_me) {
+      eddi_fail_line(fail, sizeof fail, MIZUKI_NO_STREAM);
+      mizuki__refuse_update(self, message, NULL, from, fail);
+    }
+    goto done;
   }
-  if (!json_object_object_get_ex(update, "appended", &appended) ||
-      !json_object_is_type(appended, json_type_string)) {
+  if (strcmp(from, stream.sender) != 0 || (name && strcmp(name, stream.name) != 0)) {
+    eddi_fail_line(fail, sizeof fail, "Stream %s belongs to another sender", stream.name);
+    mizuki__refuse_update(self, message, stream.name, from, fail);
+    goto done;
+  }
+  if (type && strcmp(type, MIZUKI_CLOSE_TYPE) == 0) {
+    mizuki__queue_update(self, message, &stream, NULL, 0);
+  } else if (!json_object_object_get_ex(update, "appended", &appended) ||
+             !json_object_is_type(appended, json_type_string)) {
+    /* The owner's own mistake: answered where it reads. */
     eddi_fail_line(fail, sizeof fail, "\"appended\" must be a string");
+    mizuki__append(self, stream.inbox, stream.name, from, fail);
+    endpoints_record(self->endpoints, self->update_endpoint, 0, fail);
   } else {
-    MizukiJob *job = calloc(1, sizeof *job);
-    size_t len = (size_t)json_object_get_string_len(appended);
-    bool complete = job && (job->text = mizuki__copy(json_object_get_string(appended), len)) &&
-                    (job->stream = strdup(stream)) && (job->sender = strdup(from));
-    if (job) job->len = len;
-    if (mizuki__submit(self, job, complete, mizuki__update_run, fail, sizeof fail)) goto done;
+    mizuki__queue_update(self, message, &stream, json_object_get_string(appended),
+                         (size_t)json_object_get_string_len(appended));
   }
-  mizuki__append(self, stream, from, fail);
-  endpoints_record(self->endpoints, self->update_endpoint, 0, fail);
 done:
   json_object_put(update);
 }
@@ -382,14 +491,13 @@ int mizuki_streams_start(MizukiStreams *self, EddiLink *link, EngineHost *host,
   self->host = host;
   self->endpoints = endpoints;
   self->instance_id = instance_id;
-  self->by_name = json_object_new_object();
-  self->by_sender = json_object_new_object();
-  if (!self->by_name || !self->by_sender || pthread_mutex_init(&self->mutex, NULL)) {
-    json_object_put(self->by_name);
-    json_object_put(self->by_sender);
-    self->by_name = self->by_sender = NULL;
+  self->streams = calloc(MIZUKI_STREAMS_MAX, sizeof *self->streams);
+  if (!self->streams || pthread_mutex_init(&self->mutex, NULL)) {
+    free(self->streams);
+    self->streams = NULL;
     return SERVER_ENOMEM;
   }
+  self->started = true;
   self->connect_endpoint = endpoints_add(endpoints, "connection_request", MIZUKI_CONNECT_SUBJECT,
                                          EDDI_LINK_QUEUE_GROUP);
   /* Every instance reads the updates: no queue group. */
@@ -402,9 +510,9 @@ int mizuki_streams_start(MizukiStreams *self, EddiLink *link, EngineHost *host,
 }
 
 void mizuki_streams_destroy(MizukiStreams *self) {
-  if (!self->by_name) return;
-  json_object_put(self->by_name);
-  json_object_put(self->by_sender);
-  self->by_name = self->by_sender = NULL;
+  if (!self->started) return;
+  free(self->streams);
+  self->streams = NULL;
+  self->started = false;
   pthread_mutex_destroy(&self->mutex);
 }

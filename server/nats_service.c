@@ -102,15 +102,39 @@ static CommandJob *nats_service__command_job(NatsService *self, int endpoint, co
   return job;
 }
 
+/* With --identity subject, the sender is the user the subject names,
+ * whatever the body says (a body's other sender is ignored, and logged):
+ * nats-server let the message through only on its user's own subject. */
+static int nats_service__identify(NatsService *self, const EddiLinkMessage *message,
+                                  EddiLinkBody *body, char *user, size_t user_size, char *fail,
+                                  size_t fail_size) {
+  if (!self->identity_from_subject) return 0;
+  if (!eddi_link_identity_of(message->subject, user, user_size)) {
+    eddi_fail_line(fail, fail_size, "No user in the subject %s", message->subject);
+    return EDDI_LINK_EINVAL;
+  }
+  if (body->sender && strcmp(body->sender, user) != 0)
+    log_report(LOG_WARN, "nats", "user %s named the sender %s; running as %s", user,
+               body->sender, user);
+  body->sender = user;
+  return 0;
+}
+
 /* Read the body, queue the request, or refuse it here. */
 static void nats_service__on_command(void *closure, const EddiLinkMessage *message) {
   NatsCommandEndpoint *endpoint = closure;
   NatsService *self = endpoint->service;
   int64_t started = log_now_ns();
-  char fail[EDDI_LINK_FAIL_MAX];
+  char fail[EDDI_LINK_FAIL_MAX], user[EDDI_SENDER_NAME_MAX + 1];
   EddiLinkBody body;
-  if (eddi_link_body_read(message->data, message->len, &self->rules, &body, fail, sizeof fail) ==
-      0) {
+  int rc = eddi_link_body_read(message->data, message->len, &self->rules, &body, fail,
+                               sizeof fail);
+  if (rc == 0 &&
+      nats_service__identify(self, message, &body, user, sizeof user, fail, sizeof fail) != 0) {
+    eddi_link_body_free(&body);
+    rc = EDDI_LINK_EINVAL;
+  }
+  if (rc == 0) {
     CommandJob *job =
         nats_service__command_job(self, endpoint->endpoint, message->reply, &body, started);
     int status = job ? engine_host_submit(self->host, &job->item) : SERVER_ENOMEM;
@@ -131,9 +155,23 @@ static void nats_service__session_event(void *closure, const EddiSessionEvent *e
   eddi_link_publish_session_event(self->link, event);
 }
 
+/* ------------------------------------------------------------- audit */
+
+/* Owner thread: an audit line, published as it is written to the file. */
+static void nats_service__audit_line(void *closure, const char *line, size_t len) {
+  NatsService *self = closure;
+  eddi_link_publish(self->link, self->audit_subject, line, len);
+}
+
+void nats_service_publish_audit(NatsService *self, const char *subject) {
+  self->audit_subject = subject;
+  engine_host_forward_audit(self->host, nats_service__audit_line, self);
+}
+
 /* ----------------------------------------------------------- lifecycle */
 
-static int nats_service__connect(NatsService *self, const char *url) {
+static int nats_service__connect(NatsService *self, const char *url,
+                                 const EddiLinkCredentials *auth) {
   const ServerOptions *o = self->host->options;
   EddiLinkOptions options = {
       .url = url,
@@ -149,6 +187,7 @@ static int nats_service__connect(NatsService *self, const char *url) {
       .listener = nats_service__on_notice,
       .closure = self,
   };
+  if (auth) eddi_link_credentials_apply(auth, &options);
   char why[EDDI_LINK_FAIL_MAX];
   if (eddi_link_connect(&self->link, &options, why, sizeof why) == 0) return SERVER_OK;
   log_report(LOG_ERROR, "nats", "cannot connect to %s: %s", url, why);
@@ -156,18 +195,28 @@ static int nats_service__connect(NatsService *self, const char *url) {
 }
 
 int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpoints,
-                       const char *url, const char *instance_id) {
+                       const char *url, const char *instance_id,
+                       const EddiLinkCredentials *auth) {
   memset(self, 0, sizeof *self);
   self->host = host;
   self->endpoints = endpoints;
   self->instance_id = instance_id;
   self->rules = (EddiLinkBodyRules){.max_bytes = host->options->max_message_bytes};
-  eddi_link_instance_subject(self->instance_subject, sizeof self->instance_subject, instance_id);
-  int status = nats_service__connect(self, url);
+  self->identity_from_subject = options_identity_from_subject(host->options);
+  const char *any_subject = EDDI_LINK_CMD_SUBJECT;
+  if (self->identity_from_subject) {
+    any_subject = EDDI_LINK_IDENTITY_ANY_SUBJECT;
+    eddi_link_identity_subject(self->instance_subject, sizeof self->instance_subject, "*",
+                               instance_id);
+  } else {
+    eddi_link_instance_subject(self->instance_subject, sizeof self->instance_subject,
+                               instance_id);
+  }
+  int status = nats_service__connect(self, url, auth);
   if (status != SERVER_OK) return status;
 
   const char *names[NATS_COMMAND_ENDPOINTS] = {"cmd", "instance_cmd"};
-  const char *subjects[NATS_COMMAND_ENDPOINTS] = {EDDI_LINK_CMD_SUBJECT, self->instance_subject};
+  const char *subjects[NATS_COMMAND_ENDPOINTS] = {any_subject, self->instance_subject};
   for (size_t i = 0; i < NATS_COMMAND_ENDPOINTS && status == SERVER_OK; i++) {
     int id = endpoints_add(endpoints, names[i], subjects[i], EDDI_LINK_QUEUE_GROUP);
     self->commands[i] = (NatsCommandEndpoint){self, id};
@@ -177,9 +226,10 @@ int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpo
   if (status == SERVER_OK && eddi_link_share_sessions(self->link, host->engine, instance_id,
                                                       host->options->max_message_bytes) != 0)
     status = SERVER_ENATS;
-  if (status == SERVER_OK &&
-      eddi_link_serve_commands(self->link, instance_id, nats_service__on_command,
-                               &self->commands[0], &self->commands[1]) != 0)
+  int (*serve)(EddiLink *, const char *, EddiLinkHandler, void *, void *) =
+      self->identity_from_subject ? eddi_link_serve_identity_commands : eddi_link_serve_commands;
+  if (status == SERVER_OK && serve(self->link, instance_id, nats_service__on_command,
+                                   &self->commands[0], &self->commands[1]) != 0)
     status = SERVER_ENATS;
   return status;
 }
@@ -187,7 +237,8 @@ int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpo
 void nats_service_announce(NatsService *self) {
   eddi_link_flush(self->link);
   log_report(LOG_INFO, "nats", "instance %s serving %s and %s", self->instance_id,
-             EDDI_LINK_CMD_SUBJECT, self->instance_subject);
+             self->identity_from_subject ? EDDI_LINK_IDENTITY_ANY_SUBJECT : EDDI_LINK_CMD_SUBJECT,
+             self->instance_subject);
 }
 
 void nats_service_drain(NatsService *self) { eddi_link_drain(self->link); }

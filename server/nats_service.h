@@ -4,6 +4,8 @@
  * Subjects (doc/protocol.org has the messages):
  *   eddi.cmd              request/reply, queue group "eddi": any instance
  *   eddi.<id>.cmd         request/reply to one instance (its sessions)
+ *   with --identity subject, eddi.u.<user>.cmd and eddi.u.<user>.<id>.cmd
+ *   instead: the sender is <user> (doc/security.org)
  *   eddi.session.events, eddi.session.sync   sessions across instances
  *
  * The protocol is the link's (eddi_link.h): this service reads each
@@ -36,16 +38,25 @@ typedef struct NatsService {
   EndpointTable *endpoints;
   EddiLink *link;
   const char *instance_id;
-  char instance_subject[EDDI_LINK_SUBJECT_MAX]; /* eddi.<id>.cmd */
+  /* eddi.<id>.cmd, or with --identity subject eddi.u.*.<id>.cmd */
+  char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  bool identity_from_subject;   /* the sender is the subject's user */
   EddiLinkBodyRules rules;
   NatsCommandEndpoint commands[NATS_COMMAND_ENDPOINTS];
+  const char *audit_subject; /* --audit-subject, or NULL */
 } NatsService;
 
 /* Connect to url (retrying in the background if it is down), share
  * sessions with the other instances and subscribe the command subjects.
- * The host's session events are published from now on. */
+ * auth, when not NULL, replaces the options' authentication (the embedded
+ * default's own user). The host's session events are published from now
+ * on. */
 int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpoints,
-                       const char *url, const char *instance_id);
+                       const char *url, const char *instance_id,
+                       const EddiLinkCredentials *auth);
+/* Publish every audit line of the host's engine on subject (borrowed for
+ * the service's life). Before the owner thread starts. */
+void nats_service_publish_audit(NatsService *self, const char *subject);
 /* Once every part has subscribed: make sure the server has it all, and say
  * so in the log (clients wait for that line). */
 void nats_service_announce(NatsService *self);

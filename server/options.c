@@ -50,6 +50,12 @@ static const OptionSpec options__specs[] = {
     OPT("quiet", OPTION_FLAG, quiet, "         no log line per request"),
     OPT("nats-server-bin", OPTION_STRING, nats_server_bin,
         "P  nats-server program for the embedded default"),
+    OPT("state", OPTION_STRING, state_dir,
+        "DIR     eddi's state folder (default $XDG_STATE_HOME/eddi/<workspace id>)"),
+    OPT("audit", OPTION_STRING, audit, "FILE|off  audit log (default <state>/audit.jsonl)"),
+    OPT("audit-subject", OPTION_STRING, audit_subject, "S publish each audit line on NATS subject S"),
+    OPT("identity", OPTION_STRING, identity,
+        "body|subject  sender from the JSON body, or from eddi.u.<user>.cmd"),
     OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
 };
 
@@ -181,6 +187,21 @@ static int options__check(const ServerOptions *self, char *error, size_t error_s
     snprintf(error, error_size, "--tls-cert and --tls-key go together");
     return SERVER_EINVAL;
   }
+  if (self->identity && strcmp(self->identity, OPTIONS_IDENTITY_BODY) != 0 &&
+      strcmp(self->identity, OPTIONS_IDENTITY_SUBJECT) != 0) {
+    snprintf(error, error_size, "--identity is %s or %s, not '%s'", OPTIONS_IDENTITY_BODY,
+             OPTIONS_IDENTITY_SUBJECT, self->identity);
+    return SERVER_EINVAL;
+  }
+  if (options_identity_from_subject(self) && !self->nats_url) {
+    snprintf(error, error_size, "--identity %s needs --nats: the users are the server's",
+             OPTIONS_IDENTITY_SUBJECT);
+    return SERVER_EINVAL;
+  }
+  if (self->audit_subject && self->stdio && !self->nats_url) {
+    snprintf(error, error_size, "--audit-subject needs NATS (--nats, or the embedded default)");
+    return SERVER_EINVAL;
+  }
   if (self->name) {
     size_t n = strlen(self->name);
     bool ok = n > 0 && n <= OPTIONS_NAME_MAX;
@@ -237,9 +258,11 @@ static void options__free_list(StringList *list) {
 }
 
 void options_free(ServerOptions *self) {
-  char **strings[] = {&self->root,     &self->nats_url, &self->name,     &self->creds_file,
-                      &self->token,    &self->user,     &self->password, &self->tls_ca,
-                      &self->tls_cert, &self->tls_key,  &self->nats_server_bin};
+  char **strings[] = {&self->root,      &self->nats_url, &self->name,     &self->creds_file,
+                      &self->token,     &self->user,     &self->password, &self->tls_ca,
+                      &self->tls_cert,  &self->tls_key,  &self->nats_server_bin,
+                      &self->state_dir, &self->audit,    &self->audit_subject,
+                      &self->identity};
   for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
   options__free_list(&self->allow);
   options__free_list(&self->read_only);
@@ -259,4 +282,12 @@ bool options_sender_allowed(const ServerOptions *self, const char *sender) {
 
 bool options_sender_read_only(const ServerOptions *self, const char *sender) {
   return options__listed(&self->read_only, sender);
+}
+
+bool options_identity_from_subject(const ServerOptions *self) {
+  return self->identity && strcmp(self->identity, OPTIONS_IDENTITY_SUBJECT) == 0;
+}
+
+bool options_audit_off(const ServerOptions *self) {
+  return self->audit && strcmp(self->audit, OPTIONS_AUDIT_OFF) == 0;
 }

@@ -40,13 +40,29 @@ typedef struct {
   StringList read_only;     /* senders that may only run read-only commands */
   bool quiet;               /* no per-request log lines */
   char *nats_server_bin;    /* the embedded default's nats-server program */
+  char *state_dir;          /* eddi's state folder; NULL = the engine's default */
+  char *audit;              /* audit log file, "off", or NULL = <state>/audit.jsonl */
+  char *audit_subject;      /* NATS subject each audit line is published on, or NULL */
+  char *identity;           /* "body" (NULL) or "subject" (doc/security.org) */
 } ServerOptions;
+
+/* --identity: the sender a JSON body names, or the NATS user of the
+ * subject eddi.u.<user>.cmd a request came on. */
+#define OPTIONS_IDENTITY_BODY "body"
+#define OPTIONS_IDENTITY_SUBJECT "subject"
+/* --audit off: no audit file (an --audit-subject still gets the lines). */
+#define OPTIONS_AUDIT_OFF "off"
 
 /* Fill self from argv. Writes a message into error and returns SERVER_EINVAL
  * on a bad option; sets *help_only for --help (usage is printed). */
 int options_parse(ServerOptions *self, int argc, char **argv, bool *help_only, char *error,
                   size_t error_size);
 void options_free(ServerOptions *self);
+
+/* --identity subject given. */
+bool options_identity_from_subject(const ServerOptions *self);
+/* --audit off given. */
+bool options_audit_off(const ServerOptions *self);
 
 /* True when sender may send at all / only run read-only commands. */
 bool options_sender_allowed(const ServerOptions *self, const char *sender);

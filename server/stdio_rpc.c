@@ -33,7 +33,8 @@
  * doubles a newline or a quote), inside an envelope. */
 #define STDIO_ESCAPE_FACTOR 2
 #define STDIO_ENVELOPE_BYTES (64 * 1024)
-#define STDIO_READ_CHUNK 4096
+/* A line buffer starts this big and doubles. */
+#define STDIO_LINE_INITIAL_BYTES 4096
 #define STDIO_WHY_MAX 256
 
 /* MCP revisions this server speaks, newest first. A client asking for one
@@ -400,12 +401,21 @@ static bool stdio__edit_method(StdioRpc *self, json_object *id, const char *meth
   return false;
 }
 
+/* MCP's methods other than initialize and ping: the lifecycle says a
+ * client sends them only once initialize is answered. eddi's own methods
+ * (eddi.exec, the edit methods) are not MCP's and need no handshake. */
+static bool stdio__mcp_method(const char *method) {
+  return strcmp(method, "tools/list") == 0 || strcmp(method, "tools/call") == 0;
+}
+
 /* One parsed message: a request (has an id) or a notification. */
 static void stdio__dispatch(StdioRpc *self, json_object *message) {
   json_object *id = NULL, *version = NULL, *method_value = NULL;
   bool has_id = json_object_object_get_ex(message, "id", &id);
-  if (has_id && id && !json_object_is_type(id, json_type_string) &&
-      !json_object_is_type(id, json_type_int)) {
+  /* JSON-RPC 2.0 allows a null id (discouraged); MCP does not: "the ID MUST
+   * NOT be null". A null id is not a request to answer as one. */
+  if (has_id && (!id || (!json_object_is_type(id, json_type_string) &&
+                         !json_object_is_type(id, json_type_int)))) {
     stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: id must be a string or number");
     return;
   }
@@ -426,8 +436,11 @@ static void stdio__dispatch(StdioRpc *self, json_object *message) {
   json_object *params = stdio__params(message);
   if (!has_id) return; /* notifications/initialized and the like: nothing to do */
 
-  if (strcmp(method, "initialize") == 0)
+  if (strcmp(method, "initialize") == 0) {
+    self->initialized = true;
     stdio__initialize(self, id, params);
+  } else if (!self->initialized && stdio__mcp_method(method))
+    stdio__error(self, id, RPC_INVALID_REQUEST, "Invalid Request: send initialize first");
   else if (strcmp(method, "ping") == 0)
     stdio__result(self, id, json_object_new_object());
   else if (strcmp(method, "tools/list") == 0) {
@@ -450,16 +463,17 @@ static void stdio__handle_line(StdioRpc *self, const char *line, size_t len) {
   while (start < len && (line[start] == ' ' || line[start] == '\t' || line[start] == '\r'))
     start++;
   if (start == len) return;
-  json_tokener *tokener = json_tokener_new();
-  if (!tokener) return;
-  json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-  json_object *message = json_tokener_parse_ex(tokener, line + start, (int)(len - start));
-  enum json_tokener_error error = json_tokener_get_error(tokener);
-  size_t end = start + json_tokener_get_parse_end(tokener);
-  json_tokener_free(tokener);
-  while (end < len && (line[end] == ' ' || line[end] == '\t' || line[end] == '\r')) end++;
-  if (!message || error != json_tokener_success || end != len) {
-    stdio__error(self, NULL, RPC_PARSE_ERROR, "Parse error");
+  json_object *message = NULL;
+  const char *trouble = NULL;
+  int rc = eddi_link_json_parse(line + start, len - start, false, &message, &trouble);
+  if (rc == EDDI_LINK_ENOMEM) {
+    stdio__error(self, NULL, RPC_INTERNAL_ERROR, "Out of memory");
+  } else if (rc < 0) {
+    /* A syntax error is just "Parse error"; a lone surrogate is valid
+     * syntax, refused for what json-c would make of it: say so. */
+    bool surrogate = strcmp(trouble, EDDI_LINK_JSON_LONE_SURROGATE) == 0;
+    stdio__error(self, NULL, RPC_PARSE_ERROR,
+                 surrogate ? "Parse error: " EDDI_LINK_JSON_LONE_SURROGATE : "Parse error");
   } else if (json_object_is_type(message, json_type_array)) {
     stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: batches are not supported");
   } else if (!json_object_is_type(message, json_type_object)) {
@@ -472,6 +486,10 @@ static void stdio__handle_line(StdioRpc *self, const char *line, size_t len) {
 
 /* ---------------------------------------------------------------- input */
 
+/* Read lines by length, byte by byte from stdio's buffer: a NUL is a byte
+ * like any other (fgets and strlen would stop at it and lose the rest of
+ * the line, newline included, so the next request would be read as part of
+ * this one). A line past the limit is refused whole without being kept. */
 static void *stdio__main(void *closure) {
   StdioRpc *self = closure;
   size_t limit = self->host->options->max_message_bytes * STDIO_ESCAPE_FACTOR +
@@ -479,37 +497,36 @@ static void *stdio__main(void *closure) {
   char *line = NULL;
   size_t len = 0, cap = 0;
   bool too_long = false;
-  char chunk[STDIO_READ_CHUNK];
-  while (fgets(chunk, sizeof chunk, self->in)) {
-    size_t n = strlen(chunk);
-    bool complete = n > 0 && chunk[n - 1] == '\n';
-    if (complete) n--;
-    if (!too_long && len + n > limit) too_long = true;
-    if (!too_long) {
-      if (len + n + 1 > cap) {
-        size_t grown = cap ? cap * 2 : STDIO_READ_CHUNK;
-        while (grown < len + n + 1) grown *= 2;
-        char *bigger = realloc(line, grown);
-        if (!bigger) {
-          too_long = true;
-        } else {
-          line = bigger;
-          cap = grown;
-        }
-      }
-      if (!too_long) {
-        memcpy(line + len, chunk, n);
-        len += n;
-      }
+  int c;
+  flockfile(self->in); /* this thread is its only reader */
+  while ((c = getc_unlocked(self->in)) != EOF) {
+    if (c == '\n') {
+      if (too_long)
+        stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: message too large");
+      else
+        stdio__handle_line(self, line ? line : "", len);
+      len = 0;
+      too_long = false;
+      continue;
     }
-    if (!complete) continue;
-    if (too_long)
-      stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: message too large");
-    else
-      stdio__handle_line(self, line ? line : "", len);
-    len = 0;
-    too_long = false;
+    if (too_long) continue;
+    if (len + 1 > limit) {
+      too_long = true;
+      continue;
+    }
+    if (len + 1 > cap) {
+      size_t grown = cap ? cap * 2 : STDIO_LINE_INITIAL_BYTES;
+      char *bigger = realloc(line, grown);
+      if (!bigger) {
+        too_long = true;
+        continue;
+      }
+      line = bigger;
+      cap = grown;
+    }
+    line[len++] = (char)c;
   }
+  funlockfile(self->in);
   if (len > 0 && !too_long) stdio__handle_line(self, line, len);
   free(line);
   if (self->on_end) self->on_end();

@@ -26,6 +26,7 @@ typedef struct {
   pthread_mutex_t write_mutex;
   pthread_t thread;
   bool running;
+  bool initialized; /* MCP initialize seen (reader thread only) */
   void (*on_end)(void); /* called on the reader thread at end of input */
 } StdioRpc;
 

@@ -169,6 +169,50 @@ static void test_link_body_refusals(void **state) {
   expect_body_refused(big, false, "Fail \"Message too large: 79 bytes, limit 64\"");
 }
 
+/* Bodies as bytes with their length: some hold a NUL. */
+static void expect_bytes_refused(const char *data, size_t len, const char *fail_expected) {
+  EddiLinkBody body;
+  char why[EDDI_LINK_FAIL_MAX];
+  assert_int_equal(eddi_link_body_read(data, len, &body_rules, &body, why, sizeof why),
+                   EDDI_LINK_EINVAL);
+  assert_string_equal(why, fail_expected);
+  assert_null(body.json);
+}
+
+/* NATS bodies are as strict as stdio lines: RFC 8259 JSON only (no single
+ * quotes, trailing commas or leading zeros), no name holding a NUL, and no
+ * lone UTF-16 surrogate escape, which json-c would turn into U+FFFD. */
+static void test_link_body_strict_json(void **state) {
+  expect_body_refused("{'sender': 'ann', 'text': 'Status'}", false,
+                      "Fail \"Invalid JSON: unexpected character\"");
+  expect_body_refused("{\"sender\": \"ann\", \"text\": \"Status\",}", false,
+                      "Fail \"Invalid JSON: unexpected character\"");
+  expect_body_refused("{\"sender\": \"ann\", \"n\": 01, \"text\": \"Status\"}", false,
+                      "Fail \"Invalid JSON: number expected\"");
+  expect_body_refused("{\"sender\": \"ann\\u0000bob\", \"text\": \"Status\"}", false,
+                      "Fail \"\\\"sender\\\" must not contain a NUL byte\"");
+  expect_body_refused("{\"sender\": \"ann\", \"session\": \"s\\u0000\", \"text\": \"Status\"}",
+                      false, "Fail \"\\\"session\\\" must not contain a NUL byte\"");
+  const char *lone[] = {"{\"sender\": \"ann\", \"text\": \"\\ud800\"}",
+                        "{\"sender\": \"ann\", \"text\": \"\\udc00x\"}",
+                        "{\"sender\": \"ann\", \"text\": \"\\uD800\\u0041\"}",
+                        "{\"sender\": \"ann\\ud800\", \"text\": \"x\"}"};
+  for (size_t i = 0; i < sizeof lone / sizeof lone[0]; i++)
+    expect_body_refused(lone[i], false,
+                        "Fail \"Invalid JSON: unpaired UTF-16 surrogate escape\"");
+  /* A raw NUL ends json-c's reading: the rest is text after the object. */
+  static const char raw_nul[] = "{\"sender\": \"ann\", \"text\": \"S\"}\0{}";
+  expect_bytes_refused(raw_nul, sizeof raw_nul - 1, "Fail \"Invalid JSON: text after the object\"");
+
+  /* A pair is one character; an escaped backslash before "u" is no escape. */
+  EddiLinkBody body;
+  char why[EDDI_LINK_FAIL_MAX];
+  const char *pair = "{\"sender\": \"ann\", \"text\": \"\\ud83d\\ude00 \\\\ud800\"}";
+  assert_int_equal(eddi_link_body_read(pair, strlen(pair), &body_rules, &body, why, sizeof why), 0);
+  assert_string_equal(body.text, "\xf0\x9f\x98\x80 \\ud800");
+  eddi_link_body_free(&body);
+}
+
 /* ------------------------------------------------------ the link: sessions */
 
 typedef struct {
@@ -511,6 +555,7 @@ int main(void) {
       cmocka_unit_test(test_fail_line_escapes),
       cmocka_unit_test(test_link_body_plain_and_json),
       cmocka_unit_test(test_link_body_refusals),
+      cmocka_unit_test(test_link_body_strict_json),
       cmocka_unit_test(test_link_event_json),
       cmocka_unit_test(test_link_sync_answer),
       cmocka_unit_test(test_link_subjects_and_backoff),

@@ -268,7 +268,10 @@ static bool start_server(Runner *self, const char *program) {
   }
   line[strcspn(line, "\n")] = '\0';
   char error[512];
-  self->nats = cli_nats_connect(url, RUNNER_NATS_TIMEOUT_MS, error, sizeof error);
+  /* The server left its credentials in the workspace's state folder. */
+  CliNatsOptions options = {.url = url, .timeout_ms = RUNNER_NATS_TIMEOUT_MS,
+                            .root = self->workspace};
+  self->nats = cli_nats_connect(&options, error, sizeof error);
   if (!self->nats) fprintf(stderr, "%s\n", error);
   return self->nats != NULL;
 }

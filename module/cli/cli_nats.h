@@ -4,7 +4,14 @@
  * body {sender, text} and prints the reply text, so the CLI works the same
  * against the embedded engine and a remote one. A session lives on one
  * server instance: when a reply names it (", Instance <id>" after Start),
- * later messages go to eddi.<id>.cmd. */
+ * later messages go to eddi.<id>.cmd.
+ *
+ * A server that asks for a password (eddi-server's embedded default, or
+ * one configured so) is given the credentials file's (eddi_link.h): the one
+ * named with --credentials, else nats-client.json in eddi's state folder of
+ * the workspace (--state DIR, or the one of --root), when it names this
+ * URL. With "identity": "subject" in it, requests go to eddi.u.<user>.cmd
+ * and replies come to the inbox prefix _INBOX_<user> (doc/security.org). */
 #ifndef EDDI_CLI_NATS_H
 #define EDDI_CLI_NATS_H
 
@@ -13,8 +20,16 @@
 
 typedef struct CliNats CliNats;
 
-/* Connect to url; NULL and a message in error when it cannot. */
-CliNats *cli_nats_connect(const char *url, int timeout_ms, char *error, size_t error_size);
+typedef struct {
+  const char *url;
+  int timeout_ms;
+  const char *root;        /* the workspace whose state folder is looked in; NULL: "." */
+  const char *state_dir;   /* that state folder itself, or NULL */
+  const char *credentials; /* a credentials file to use, or NULL to look */
+} CliNatsOptions;
+
+/* Connect as options say; NULL and a message in error when it cannot. */
+CliNats *cli_nats_connect(const CliNatsOptions *options, char *error, size_t error_size);
 void cli_nats_close(CliNats *self);
 
 /* Send one message from sender; returns the reply text (the caller frees it

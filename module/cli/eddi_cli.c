@@ -1,4 +1,4 @@
-/* eddi_cli.c - the eddi program: eddi [--root DIR | --nats URL] [-c CMD]... [SCRIPT]
+/* eddi_cli.c - the eddi program: eddi [--root DIR] [--nats URL] [-c CMD]... [SCRIPT]
  *
  * Runs commands given with -c, else the lines of SCRIPT, else the lines of
  * standard input (a prompt when it is a terminal), each line as one message,
@@ -36,9 +36,11 @@ typedef struct {
 } CliTarget;
 
 static void cli__usage(FILE *out) {
-  fputs("usage: eddi [--root DIR | --nats URL] [--sender NAME] [-c COMMAND]... [SCRIPT | -]\n"
+  fputs("usage: eddi [--root DIR] [--nats URL [--state DIR] [--credentials FILE]]\n"
+        "            [--sender NAME] [-c COMMAND]... [SCRIPT | -]\n"
         "Runs EddiSpeak commands against the files under DIR (default: the current\n"
-        "folder), or sends them to an eddi-server at the NATS URL: each -c COMMAND,\n"
+        "folder), or sends them to an eddi-server at the NATS URL (with the credentials\n"
+        "FILE, or those eddi-server left in DIR's state folder for that URL): each -c COMMAND,\n"
         "else each line of SCRIPT, else each line of standard input; with -, all\n"
         "of standard input as one message (a command and its body). Prints one\n"
         "reply per command; exits 1 if any failed.\n"
@@ -119,14 +121,15 @@ static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
 }
 
 int main(int argc, char **argv) {
-  const char *root = ".", *sender = "cli", *script = NULL, *nats_url = NULL;
+  const char *root = ".", *sender = "cli", *script = NULL, *nats_url = NULL, *state = NULL,
+             *credentials = NULL;
   bool whole_stdin = false; /* "-": all of stdin is one message */
   const char **commands = calloc((size_t)argc, sizeof *commands);
   size_t command_count = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if ((!strcmp(arg, "--root") || !strcmp(arg, "--sender") || !strcmp(arg, "-c") ||
-         !strcmp(arg, "--nats")) &&
+         !strcmp(arg, "--nats") || !strcmp(arg, "--state") || !strcmp(arg, "--credentials")) &&
         i + 1 >= argc) {
       fprintf(stderr, "eddi: %s needs a value\n", arg);
       return 2;
@@ -134,6 +137,8 @@ int main(int argc, char **argv) {
     if (!strcmp(arg, "--root")) root = argv[++i];
     else if (!strcmp(arg, "--sender")) sender = argv[++i];
     else if (!strcmp(arg, "--nats")) nats_url = argv[++i];
+    else if (!strcmp(arg, "--state")) state = argv[++i];
+    else if (!strcmp(arg, "--credentials")) credentials = argv[++i];
     else if (!strcmp(arg, "-c")) commands[command_count++] = argv[++i];
     else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return cli__usage(stdout), 0;
     else if (!strcmp(arg, "--version")) return puts("eddi " EDDI_VERSION), 0;
@@ -150,7 +155,8 @@ int main(int argc, char **argv) {
   }
   char error[CLI_ERROR_MAX];
   CliTarget target = {.sender = sender};
-  if (nats_url) target.nats = cli_nats_connect(nats_url, CLI_NATS_TIMEOUT_MS, error, sizeof error);
+  CliNatsOptions nats = {nats_url, CLI_NATS_TIMEOUT_MS, root, state, credentials};
+  if (nats_url) target.nats = cli_nats_connect(&nats, error, sizeof error);
   else target.engine = eddi_engine_new(root, NULL, error, sizeof error);
   if (!target.engine && !target.nats) {
     fprintf(stderr, "eddi: %s\n", error);

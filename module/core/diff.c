@@ -163,7 +163,10 @@ static void diff__ops(const DiffLines *a, const DiffLines *b, DiffOps *ops) {
   size_t n = a->len - prefix - suffix, m = b->len - prefix - suffix;
 
   for (size_t i = 0; i < prefix; i++) diff__push(ops, OP_EQUAL, i, i);
-  if (!diff__myers(a->items + prefix, n, b->items + prefix, m, prefix, prefix, ops)) {
+  /* An empty side has no items to point into (NULL + 0 is undefined). */
+  const DiffLine *a_mid = a->len ? a->items + prefix : NULL;
+  const DiffLine *b_mid = b->len ? b->items + prefix : NULL;
+  if (!diff__myers(a_mid, n, b_mid, m, prefix, prefix, ops)) {
     for (size_t i = 0; i < n; i++) diff__push(ops, OP_DELETE, prefix + i, prefix);
     for (size_t i = 0; i < m; i++) diff__push(ops, OP_INSERT, prefix + n, prefix + i);
   }

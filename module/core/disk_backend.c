@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "core/merge.h"
 #include "core/path.h"
 #include "core/utf8.h"
 
@@ -84,12 +85,35 @@ static const int disk__codes[] = {
     [EDDI_DISK_OPEN_FAILED] = EDDI_EIO,
     [EDDI_DISK_STAT_FAILED] = EDDI_EIO,
     [EDDI_DISK_READ_FAILED] = EDDI_EIO,
+    [EDDI_DISK_OUTSIDE] = EDDI_EPATH,
 };
 
 static int disk__found(EddiDiskFound *found, EddiDiskFinding finding, int sys_errno) {
   found->finding = finding;
   found->sys_errno = sys_errno;
   return disk__codes[finding];
+}
+
+/* What an open descriptor holds: a regular file is read whole into out and
+ * stamped (stamp may be NULL); the rest is named. */
+static int disk__read_fd(int fd, size_t max_bytes, StrBuf *out, EddiDiskFound *found,
+                         EddiFileStamp *stamp) {
+  struct stat st;
+  if (fstat(fd, &st) < 0) return disk__found(found, EDDI_DISK_STAT_FAILED, errno);
+  found->size = (long long)st.st_size;
+  if (S_ISDIR(st.st_mode)) return disk__found(found, EDDI_DISK_FOLDER, 0);
+  if (!S_ISREG(st.st_mode)) return disk__found(found, EDDI_DISK_SPECIAL, 0);
+  if ((size_t)st.st_size > max_bytes) return disk__found(found, EDDI_DISK_TOO_LARGE, 0);
+  found->mode = st.st_mode & 07777;
+  EddiFileStamp local;
+  EddiError err;
+  StrBuf bytes = {0};
+  int rc = eddi_fs_stamp_fd(fd, max_bytes, stamp ? stamp : &local, &bytes, &err);
+  if (bytes.len) eddi_strbuf_append(out, bytes.data, bytes.len);
+  eddi_strbuf_free(&bytes);
+  if (rc == EDDI_ETOOBIG) return disk__found(found, EDDI_DISK_TOO_LARGE, 0);
+  if (rc < 0) return disk__found(found, EDDI_DISK_READ_FAILED, EIO);
+  return disk__found(found, EDDI_DISK_READ, 0);
 }
 
 int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found) {
@@ -108,36 +132,25 @@ int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDi
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return disk__found(found, EDDI_DISK_FOLDER, 0);
     return disk__found(found, EDDI_DISK_OPEN_FAILED, why);
   }
-  struct stat st;
-  if (fstat(fd, &st) < 0) {
-    int why = errno;
-    close(fd);
-    return disk__found(found, EDDI_DISK_STAT_FAILED, why);
+  int rc = disk__read_fd(fd, max_bytes, out, found, NULL);
+  close(fd);
+  return rc;
+}
+
+int eddi_disk_read_found_at(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
+                            EddiDiskFound *found, EddiFileStamp *stamp) {
+  memset(found, 0, sizeof *found);
+  memset(stamp, 0, sizeof *stamp);
+  int fd;
+  EddiError err;
+  int rc = eddi_fs_open(root_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, &fd, &err);
+  if (rc == EDDI_EPATH) return disk__found(found, EDDI_DISK_OUTSIDE, 0);
+  if (rc == EDDI_ENOENT) {
+    found->mode = disk__new_file_mode();
+    return disk__found(found, EDDI_DISK_MISSING, ENOENT);
   }
-  found->size = (long long)st.st_size;
-  int rc;
-  if (S_ISDIR(st.st_mode)) {
-    rc = disk__found(found, EDDI_DISK_FOLDER, 0);
-  } else if (!S_ISREG(st.st_mode)) {
-    rc = disk__found(found, EDDI_DISK_SPECIAL, 0);
-  } else if ((size_t)st.st_size > max_bytes) {
-    rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
-  } else {
-    found->mode = st.st_mode & 07777;
-    rc = disk__found(found, EDDI_DISK_READ, 0);
-    char buf[DISK_READ_CHUNK];
-    ssize_t n;
-    size_t total = 0;
-    while ((n = read(fd, buf, sizeof buf)) > 0) {
-      if (total + (size_t)n > max_bytes) {
-        rc = disk__found(found, EDDI_DISK_TOO_LARGE, 0);
-        break;
-      }
-      eddi_strbuf_append(out, buf, (size_t)n);
-      total += (size_t)n;
-    }
-    if (n < 0) rc = disk__found(found, EDDI_DISK_READ_FAILED, errno);
-  }
+  if (rc < 0) return disk__found(found, EDDI_DISK_OPEN_FAILED, rc == EDDI_EIO ? EACCES : EIO);
+  rc = disk__read_fd(fd, max_bytes, out, found, stamp);
   close(fd);
   return rc;
 }
@@ -163,6 +176,7 @@ static int disk__say(const EddiDiskFound *found, size_t max_bytes, EddiError *er
     return eddi_error_set(err, code, "Cannot open: %s", why);
   case EDDI_DISK_STAT_FAILED: return eddi_error_set(err, code, "Cannot stat: %s", why);
   case EDDI_DISK_READ_FAILED: return eddi_error_set(err, code, "Read failed: %s", why);
+  case EDDI_DISK_OUTSIDE: return eddi_error_set(err, code, "Path outside workspace");
   }
   return code;
 }
@@ -299,66 +313,7 @@ int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max
   return rc;
 }
 
-/* ---------------------------------------------------------------- backend */
-
-typedef struct {
-  EddiBackend base;
-  char *abs_path;
-  EddiFileFormat format;
-  EddiFileStamp stamp;
-  size_t max_bytes;
-  unsigned mode;
-} DiskBackend;
-
-/* Refuse to save over a file that moved since eddi read it: deleted, made
- * read-only, or changed by someone else. */
-static int disk__check_unchanged(DiskBackend *self, EddiError *err) {
-  bool changed, writable;
-  unsigned mode = self->mode;
-  int rc = eddi_file_stamp_compare(&self->stamp, self->abs_path, self->max_bytes, &changed,
-                                   &writable, &mode, err);
-  if (rc < 0) return rc;
-  if (changed) return eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
-  if (!writable) return eddi_error_set(err, EDDI_EIO, "File is read-only");
-  self->mode = mode;
-  return 0;
-}
-
-static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
-  DiskBackend *self = (DiskBackend *)base;
-  int rc = disk__check_unchanged(self, err);
-  if (rc < 0) return rc;
-  char *text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
-  StrBuf raw = {0};
-  eddi_disk_encode(text, eddi_text_len(&doc->text), self->format, &raw);
-  eddi_free(text);
-  rc = eddi_disk_write_atomic(self->abs_path, raw.data ? raw.data : "", raw.len, self->mode,
-                              err);
-  if (rc == 0) {
-    *bytes = raw.len;
-    eddi_file_stamp_set(&self->stamp, raw.data, raw.len);
-  }
-  eddi_strbuf_free(&raw);
-  return rc;
-}
-
-static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
-  DiskBackend *self = (DiskBackend *)base;
-  return eddi_file_saved_text(&self->stamp, self->abs_path, self->max_bytes, out, err);
-}
-
-static void disk__destroy(EddiBackend *base) {
-  DiskBackend *self = (DiskBackend *)base;
-  eddi_free(self->abs_path);
-  eddi_free(self);
-}
-
-static const EddiBackendVtable disk_vtable = {
-    .name = "disk",
-    .save = disk__save,
-    .saved_text = disk__saved_text,
-    .destroy = disk__destroy,
-};
+/* ---------------------------------------------------------------- opening */
 
 int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
                    EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err) {
@@ -383,18 +338,210 @@ int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFile
   return rc;
 }
 
-int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
-                   StrBuf *text, bool *is_new, EddiError *err) {
-  DiskBackend *self = eddi_calloc(1, sizeof *self);
-  int rc = eddi_disk_load(abs_path, create, max_bytes, &self->format, &self->stamp, &self->mode,
-                          text, err);
-  if (rc < 0) {
-    eddi_free(self);
+/* ---------------------------------------------------------------- backend */
+
+/* Files up to this size keep a copy of the bytes eddi last read or wrote:
+ * the base against which a change made on disk meanwhile is merged, and the
+ * saved text of Diff and Summary. Larger ones are re-read for those and
+ * refuse a save over a change instead of merging. */
+#define DISK_BASE_MAX ((size_t)16 << 20)
+/* How many times a save merges a change made on disk and tries again
+ * before it gives up on a file that keeps changing. */
+#define DISK_MERGE_TRIES 64
+
+typedef struct {
+  EddiBackend base;
+  int root_fd; /* the engine's workspace root, borrowed */
+  char *rel_path;
+  EddiFileFormat format;
+  EddiFileStamp stamp; /* the file as eddi last read or wrote it */
+  StrBuf saved;        /* its bytes then, when kept (saved_kept) */
+  bool saved_kept;
+  size_t max_bytes;
+  unsigned mode;
+} DiskBackend;
+
+/* Remember bytes as what is on disk now. */
+static void disk__remember(DiskBackend *self, const char *raw, size_t len) {
+  eddi_strbuf_clear(&self->saved);
+  self->saved_kept = len <= DISK_BASE_MAX;
+  if (self->saved_kept) {
+    eddi_strbuf_puts(&self->saved, "");
+    eddi_strbuf_append(&self->saved, raw, len);
+  }
+}
+
+/* Read the file beneath the root, with the backends' replies. */
+static int disk__read_at(int root_fd, const char *rel, size_t max_bytes, StrBuf *raw,
+                         EddiDiskFound *found, EddiFileStamp *stamp, EddiError *err) {
+  eddi_disk_read_found_at(root_fd, rel, max_bytes, raw, found, stamp);
+  return disk__say(found, max_bytes, err);
+}
+
+/* What Open and Open Reload do: read and decode the file. */
+static int disk__load(DiskBackend *self, bool create, StrBuf *text, EddiError *err) {
+  StrBuf raw = {0};
+  EddiDiskFound found;
+  EddiFileStamp stamp;
+  int rc = disk__read_at(self->root_fd, self->rel_path, self->max_bytes, &raw, &found, &stamp,
+                         err);
+  bool missing = disk__missing(&found);
+  if (rc < 0 && !(missing && create)) {
+    eddi_strbuf_free(&raw);
     return rc;
   }
+  self->mode = found.mode; /* a new file's when missing */
+  EddiFileFormat format = {0};
+  rc = missing ? 0 : eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, text, err);
+  if (rc == 0) {
+    self->format = format;
+    self->stamp = stamp;
+    disk__remember(self, raw.data ? raw.data : "", raw.len);
+  }
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+/* A save may not write a file made read-only since. */
+static int disk__check_writable(DiskBackend *self, EddiError *err) {
+  if (!self->stamp.exists) return 0;
+  int fd;
+  EddiError ignored;
+  if (eddi_fs_open(self->root_fd, self->rel_path, O_RDONLY | O_NONBLOCK, 0, &fd, &ignored) < 0)
+    return 0; /* gone or moved: the replace says how */
+  struct stat st;
+  bool read_only = fstat(fd, &st) == 0 && (st.st_mode & 0222) == 0;
+  close(fd);
+  if (!read_only) read_only = faccessat(self->root_fd, self->rel_path, W_OK, 0) < 0 && errno == EACCES;
+  return read_only ? eddi_error_set(err, EDDI_EIO, "File is read-only") : 0;
+}
+
+/* The file changed on disk (theirs): merge it with the document's edits
+ * against what eddi last saw, put the result into the document (one undo
+ * step with the command's own), and give back the bytes to write. */
+static int disk__rebase(DiskBackend *self, EddiDoc *doc, const EddiFsConflict *conflict,
+                        StrBuf *ours, EddiError *err) {
+  if (!conflict->theirs_exist)
+    return eddi_error_set(err, EDDI_ESTALE, "File was deleted on disk since Open");
+  if (!self->stamp.exists)
+    return eddi_error_set(err, EDDI_ESTALE, "File was created on disk since Open");
+  StrBuf merged = {0}, text = {0};
+  EddiMergeReport report;
+  int rc = self->saved_kept ? eddi_merge3(self->saved.data ? self->saved.data : "",
+                                          self->saved.len, ours->data ? ours->data : "",
+                                          ours->len, conflict->theirs.data ? conflict->theirs.data : "",
+                                          conflict->theirs.len, &merged, &report)
+                            : EDDI_ESTALE;
+  EddiFileFormat format;
+  if (rc == 0)
+    rc = eddi_disk_decode(merged.data ? merged.data : "", merged.len, &format, &text, err);
+  if (rc < 0) {
+    eddi_strbuf_free(&merged), eddi_strbuf_free(&text);
+    eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+    eddi_error_hint(err, "Open Reload reads it again (unsaved edits are discarded)");
+    return EDDI_ESTALE;
+  }
+  /* The document takes in the disk's change. */
+  rc = eddi_doc_replace_all(doc, text.data ? text.data : "", text.len, NULL, err);
+  if (rc == 0) {
+    eddi_strbuf_clear(ours);
+    eddi_strbuf_append(ours, merged.data ? merged.data : "", merged.len);
+    doc->rebased = true;
+  }
+  eddi_strbuf_free(&merged), eddi_strbuf_free(&text);
+  return rc;
+}
+
+static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
+  DiskBackend *self = (DiskBackend *)base;
+  doc->rebased = false;
+  int rc = disk__check_writable(self, err);
+  if (rc < 0) return rc;
+  char *text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
+  StrBuf raw = {0};
+  eddi_strbuf_puts(&raw, "");
+  eddi_disk_encode(text, eddi_text_len(&doc->text), self->format, &raw);
+  eddi_free(text);
+  EddiFileStamp expected = self->stamp, written;
+  EddiFsConflict conflict = {0};
+  rc = EDDI_ESTALE;
+  for (int tries = 0; rc == EDDI_ESTALE && tries < DISK_MERGE_TRIES; tries++) {
+    rc = eddi_fs_replace(self->root_fd, self->rel_path, raw.data, raw.len, self->mode, &expected,
+                         self->max_bytes, &written, &conflict, err);
+    if (!conflict.changed) break;
+    /* Carried over (rc 0: on disk already) or to write again: either way
+     * the document takes the disk's change in. */
+    int rebased = disk__rebase(self, doc, &conflict, &raw, err);
+    if (rebased < 0) {
+      rc = rebased;
+      break;
+    }
+    if (rc == 0) break;
+    /* What raw was merged onto is the base from now on. */
+    disk__remember(self, conflict.theirs.data ? conflict.theirs.data : "", conflict.theirs.len);
+    expected = conflict.stamp;
+    rc = EDDI_ESTALE;
+  }
+  if (rc == EDDI_EPATH) eddi_error_set(err, rc, "Path outside workspace");
+  if (rc == 0) {
+    *bytes = raw.len;
+    self->stamp = written;
+    disk__remember(self, raw.data, raw.len);
+  }
+  eddi_fs_conflict_free(&conflict);
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+static int disk__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) {
+  DiskBackend *self = (DiskBackend *)base;
+  if (!self->stamp.exists) return 0;
+  EddiFileFormat format;
+  if (self->saved_kept)
+    return eddi_disk_decode(self->saved.data ? self->saved.data : "", self->saved.len, &format,
+                            out, err);
+  StrBuf raw = {0};
+  EddiDiskFound found;
+  EddiFileStamp stamp;
+  int rc = disk__read_at(self->root_fd, self->rel_path, self->max_bytes, &raw, &found, &stamp,
+                         err);
+  if (disk__missing(&found)) rc = 0; /* deleted behind us: everything is new again */
+  else if (rc == 0) rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, out, err);
+  eddi_strbuf_free(&raw);
+  return rc;
+}
+
+static int disk__reread(EddiBackend *base, StrBuf *out, EddiError *err) {
+  return disk__load((DiskBackend *)base, false, out, err);
+}
+
+static void disk__destroy(EddiBackend *base) {
+  DiskBackend *self = (DiskBackend *)base;
+  eddi_free(self->rel_path);
+  eddi_strbuf_free(&self->saved);
+  eddi_free(self);
+}
+
+static const EddiBackendVtable disk_vtable = {
+    .name = "disk",
+    .save = disk__save,
+    .saved_text = disk__saved_text,
+    .reread = disk__reread,
+    .destroy = disk__destroy,
+};
+
+int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_bytes,
+                   EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err) {
+  DiskBackend *self = eddi_calloc(1, sizeof *self);
   self->base.vtable = &disk_vtable;
-  self->abs_path = eddi_strdup(abs_path);
+  self->root_fd = root_fd;
+  self->rel_path = eddi_strdup(rel_path);
   self->max_bytes = max_bytes;
+  int rc = disk__load(self, create, text, err);
+  if (rc < 0) {
+    disk__destroy(&self->base);
+    return rc;
+  }
   *is_new = !self->stamp.exists;
   *backend = &self->base;
   return 0;

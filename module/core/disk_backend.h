@@ -33,6 +33,7 @@ typedef enum {
   EDDI_DISK_OPEN_FAILED, /* sys_errno says why */
   EDDI_DISK_STAT_FAILED,
   EDDI_DISK_READ_FAILED,
+  EDDI_DISK_OUTSIDE,     /* the path leads out of the workspace (a symlink) */
 } EddiDiskFinding;
 
 typedef struct {
@@ -49,6 +50,11 @@ typedef struct {
  * then hold part of the file. A FIFO is refused without waiting for a
  * writer. */
 int eddi_disk_read_found(const char *path, size_t max_bytes, StrBuf *out, EddiDiskFound *found);
+
+/* The same for rel beneath the workspace root root_fd (core/fs.h: a path
+ * that leads out is EDDI_DISK_OUTSIDE), with the stamp of what was read. */
+int eddi_disk_read_found_at(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
+                            EddiDiskFound *found, EddiFileStamp *stamp);
 
 /* eddi_disk_read_found with the replies every backend gives: "File not
  * found" (and *missing set), "Is a directory", "File too large", ...
@@ -89,11 +95,15 @@ int eddi_file_saved_text(const EddiFileStamp *self, const char *path, size_t max
 int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFileFormat *format,
                    EddiFileStamp *stamp, unsigned *mode, StrBuf *text, EddiError *err);
 
-/* Open abs_path. A missing file is an error unless create, in which case the
- * document starts empty and *is_new is set. On success *backend is new and
- * *text holds the decoded text. */
-int eddi_disk_open(const char *abs_path, bool create, size_t max_bytes, EddiBackend **backend,
-                   StrBuf *text, bool *is_new, EddiError *err);
+/* Open rel_path beneath the workspace root root_fd (borrowed: it must
+ * outlive the backend). A missing file is an error unless create, in which
+ * case the document starts empty and *is_new is set. On success *backend is
+ * new and *text holds the decoded text. Saves go through core/fs.h: the
+ * path resolved beneath the root again, the file checked against what was
+ * read; a change made on disk meanwhile is merged into the document when
+ * it touches other lines (doc->rebased), else the save is refused. */
+int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_bytes,
+                   EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err);
 
 /* Write bytes to path whole or not at all: temp file in the same folder,
  * fsync, rename, then fsync the folder. mode is applied to the new file. */

@@ -282,6 +282,46 @@ int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err) {
   return 0;
 }
 
+int eddi_doc_replace_all(EddiDoc *self, const char *text, size_t len, size_t *changed_end,
+                         EddiError *err) {
+  size_t n = eddi_text_len(&self->text), head = 0, tail = 0;
+  char *now = eddi_text_dup(&self->text, 0, n);
+  while (head < n && head < len && now[head] == text[head]) head++;
+  while (tail < n - head && tail < len - head && now[n - 1 - tail] == text[len - 1 - tail]) tail++;
+  /* Keep the cut on character boundaries. */
+  while (head && ((unsigned char)now[head] & 0xC0) == 0x80) head--;
+  while (tail && ((unsigned char)now[n - tail] & 0xC0) == 0x80) tail--;
+  eddi_free(now);
+  if (changed_end) *changed_end = head + (len - head - tail);
+  if (n == len && head == n) return 0;
+  size_t cursor = self->cursor;
+  int rc = eddi_doc_replace(self, head, n - tail, text + head, len - head - tail, err);
+  /* The cursor stays on its text: before the change, or after it. */
+  if (rc == 0) self->cursor = cursor <= head ? cursor : cursor >= n - tail ? cursor - n + len
+                                                                           : head + (len - head - tail);
+  return rc;
+}
+
+int eddi_doc_reread(EddiDoc *self, size_t *discarded, EddiError *err) {
+  *discarded = 0;
+  if (!self->backend->vtable->reread)
+    return eddi_error_set(err, EDDI_ESTATE, "This document cannot be read again");
+  eddi_doc_end_group(self);
+  for (size_t i = 0; i < self->undo.len; i++)
+    *discarded += self->undo.items[i].id > self->saved_group_id || self->saved_group_id == UINT64_MAX;
+  StrBuf text = {0};
+  eddi_strbuf_puts(&text, "");
+  int rc = self->backend->vtable->reread(self->backend, &text, err);
+  if (rc == 0) rc = eddi_doc_replace_all(self, text.data, text.len, NULL, err);
+  eddi_strbuf_free(&text);
+  if (rc < 0) return rc;
+  eddi_doc_end_group(self);
+  self->saved_group_id = doc__top_group(self);
+  self->is_new = false;
+  self->cursor = 0; /* as a fresh Open */
+  return 0;
+}
+
 int eddi_doc_sync(EddiDoc *self, EddiError *err) {
   if (!self->backend || !self->backend->vtable->sync) return 0;
   return self->backend->vtable->sync(self->backend, self, err);

@@ -38,6 +38,10 @@ typedef struct {
   /* The text a save would replace (as decoded on load), for Diff and
    * Summary; empty when the file does not exist yet. */
   int (*saved_text)(EddiBackend *self, StrBuf *out, EddiError *err);
+  /* Read the file again as it is on disk now (Open Reload): its decoded
+   * text into out, which becomes what a save would replace. NULL when the
+   * backend cannot (a live buffer reverts in its editor). */
+  int (*reread)(EddiBackend *self, StrBuf *out, EddiError *err);
   /* One engine command ended: close the backing undo group. May be NULL. */
   void (*end_group)(EddiBackend *self);
   void (*destroy)(EddiBackend *self);
@@ -88,6 +92,9 @@ struct EddiDoc {
    * reported to it before the text changes, so that the tree records the
    * edit at once and reparses only when a command needs it. */
   struct EddiSyntax *syntax;
+  /* The last save merged a change made on disk behind eddi's back into the
+   * document (its Save reply says so). */
+  bool rebased;
   /* Where the last Find left the cursor, so Find Next moves past it. */
   size_t find_anchor;
   bool find_anchor_set;
@@ -118,6 +125,15 @@ int eddi_doc_redo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
 bool eddi_doc_modified(const EddiDoc *self);
 /* Save through the backend and remember the state as saved. */
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err);
+/* Replace the whole text with text[0, len) as one replacement of the part
+ * that differs, so that the cursor and marks outside it stay on their text;
+ * *changed_end (may be NULL) receives the end of the changed part. */
+int eddi_doc_replace_all(EddiDoc *self, const char *text, size_t len, size_t *changed_end,
+                         EddiError *err);
+/* Open Reload: read the file again as it is on disk, discarding the edits
+ * not saved (*discarded counts them; the reload is one undo step); the
+ * cursor goes to the start, as after Open. */
+int eddi_doc_reread(EddiDoc *self, size_t *discarded, EddiError *err);
 /* Mirror the backing text if it moved (no-op for backends without sync). */
 int eddi_doc_sync(EddiDoc *self, EddiError *err);
 /* Replace the whole text without undo (used by backends that re-read). */

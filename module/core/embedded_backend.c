@@ -45,6 +45,14 @@ static int embedded__saved_text(EddiBackend *base, StrBuf *out, EddiError *err) 
   return eddi_file_saved_text(&self->stamp, self->abs_path, self->max_bytes, out, err);
 }
 
+static int embedded__reread(EddiBackend *base, StrBuf *out, EddiError *err) {
+  EmbeddedBackend *self = (EmbeddedBackend *)base;
+  EddiFileFormat format;
+  unsigned mode;
+  return eddi_disk_load(self->abs_path, false, self->max_bytes, &format, &self->stamp, &mode,
+                        out, err);
+}
+
 static void embedded__end_group(EddiBackend *base) {
   EmbeddedBackend *self = (EmbeddedBackend *)base;
   if (self->ops->end_group) self->ops->end_group(self->self);
@@ -63,6 +71,7 @@ static const EddiBackendVtable embedded_vtable = {
     .sync = embedded__sync,
     .save = embedded__save,
     .saved_text = embedded__saved_text,
+    .reread = embedded__reread,
     .end_group = embedded__end_group,
     .destroy = embedded__destroy,
 };

@@ -7,6 +7,10 @@
 #include <linux/openat2.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -15,6 +19,12 @@
 
 /* Read in pieces of this size. */
 #define FS_READ_CHUNK 65536
+/* How long a replace waits, after its rename, for another process that
+ * opened the old file just before it to close it again (its write, if any,
+ * then has landed and is carried over). */
+#define FS_WRITER_WAIT_MS 2000
+/* How often a replace asks again whether a writer has closed the file. */
+#define FS_QUIET_POLL_US 500
 /* The random part of a temporary file's name: 12 letters or digits. */
 #define FS_TEMP_RANDOM 12
 
@@ -226,6 +236,116 @@ void eddi_fs_conflict_free(EddiFsConflict *self) {
 
 /* ------------------------------------------------------------ writing */
 
+/* ------------------------------------------------------------ watching */
+
+/* Opens of the old file by other processes, seen through inotify. A
+ * writer that opened the file just before the rename (an appender between
+ * its open and its write) writes into the old file after it: the replace
+ * waits for such opens to be closed before its last check. A writer that
+ * held the file open since before the replace began is not seen: atomic
+ * replacement cannot serve it, and doc/security.org says so. */
+typedef struct {
+  int fd;    /* the process's inotify instance, or -1: not watching */
+  int wd;    /* the watch of the old file */
+  int opens; /* opens seen and not closed again */
+} FsWatch;
+
+/* One inotify instance for the process, made on first use: closing one
+ * costs the kernel a grace period (milliseconds), a watch does not. One
+ * replace watches at a time; the lock keeps their events apart. */
+static int fs__inotify = -1;
+static pthread_once_t fs__inotify_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t fs__watch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void fs__inotify_open(void) { fs__inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+static void fs__watch_drain(FsWatch *self);
+
+static void fs__watch_start(FsWatch *self, int file_fd) {
+  self->fd = -1;
+  self->wd = -1;
+  self->opens = 0;
+  if (file_fd < 0) return;
+  pthread_once(&fs__inotify_once, fs__inotify_open);
+  if (fs__inotify < 0) return;
+  pthread_mutex_lock(&fs__watch_lock);
+  self->fd = fs__inotify;
+  fs__watch_drain(self); /* what an earlier watch left: not ours */
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", file_fd);
+  self->wd = inotify_add_watch(self->fd, path, IN_OPEN | IN_CLOSE);
+  if (self->wd < 0) {
+    self->fd = -1;
+    pthread_mutex_unlock(&fs__watch_lock);
+  }
+}
+
+static void fs__watch_drain(FsWatch *self) {
+  char events[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+  for (;;) {
+    ssize_t n = read(self->fd, events, sizeof events);
+    if (n <= 0) return;
+    for (char *at = events; at < events + n;) {
+      const struct inotify_event *event = (const struct inotify_event *)at;
+      at += sizeof *event + event->len;
+      if (event->wd != self->wd || self->wd < 0) continue;
+      if (event->mask & IN_OPEN) self->opens++;
+      /* The close of an open made before the watch began says nothing of
+       * the opens after it. */
+      if ((event->mask & IN_CLOSE) && self->opens > 0) self->opens--;
+    }
+  }
+}
+
+/* Wait (at most FS_WRITER_WAIT_MS) until every open seen is closed. */
+static void fs__watch_settle(FsWatch *self) {
+  if (self->fd < 0) return;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    fs__watch_drain(self);
+    if (self->opens <= 0) return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long waited = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+    if (waited >= FS_WRITER_WAIT_MS) return;
+    struct pollfd ready = {self->fd, POLLIN, 0};
+    poll(&ready, 1, (int)(FS_WRITER_WAIT_MS - waited));
+  }
+}
+
+/* Hold the old file quiet across the rename: a read lease can be had only
+ * while no other process has the file open for writing, so waiting for one
+ * waits out a writer that opened before the watch began (its write lands
+ * before the last check); and while it is held, a writer's open waits for
+ * its release, after the rename, where the watch counts it. The lease's
+ * break is told by a signal: SIGURG, whose default is to be ignored.
+ * Returns whether the lease is held; without one (another user's file, a
+ * file system without leases, a writer that stays) the watch alone serves. */
+static bool fs__quiet(int old_fd) {
+  if (old_fd < 0 || fcntl(old_fd, F_SETSIG, SIGURG) < 0) return false;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    if (fcntl(old_fd, F_SETLEASE, F_RDLCK) == 0) return true;
+    if (errno != EAGAIN) return false;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long waited = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+    if (waited >= FS_WRITER_WAIT_MS) return false;
+    usleep(FS_QUIET_POLL_US);
+  }
+}
+
+static void fs__unquiet(int old_fd, bool held) {
+  if (held) fcntl(old_fd, F_SETLEASE, F_UNLCK);
+}
+
+static void fs__watch_stop(FsWatch *self) {
+  if (self->fd < 0) return;
+  inotify_rm_watch(self->fd, self->wd);
+  self->fd = -1;
+  pthread_mutex_unlock(&fs__watch_lock);
+}
+
 /* A new temporary file ".<leaf>.eddi-XXXXXXXXXXXX" in dir_fd, mode 0600. */
 static int fs__temp_open(int dir_fd, const char *leaf, char *name, size_t name_size) {
   static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -283,6 +403,12 @@ static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_
 static void fs__sync_dir(int dir_fd) {
   int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) fsync(fd), close(fd);
+}
+
+/* Whether current is what expected stamped with more appended to it. */
+static bool fs__grew_from(const StrBuf *current, const EddiFileStamp *expected) {
+  return expected->exists && (size_t)expected->size < current->len &&
+         XXH3_64bits(current->data, (size_t)expected->size) == expected->hash;
 }
 
 /* What is at leaf now: its descriptor (or -1 when missing) and stamp. */
@@ -363,18 +489,56 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   if (rc < 0) return rc;
   int old_fd = -1, new_fd = -1;
   EddiFileStamp now;
-  StrBuf current = {0};
+  StrBuf current = {0}, mine = {0};
   char temp[EDDI_FS_PATH_MAX] = "";
 
+  FsWatch watch = {-1, -1, 0};
+  bool carried = false;
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
-  if (rc == 0 && !eddi_fs_stamp_same(&now, expected))
-    rc = fs__changed(conflict, &current, &now, rel, err);
+  if (rc == 0) fs__watch_start(&watch, old_fd);
+  eddi_strbuf_append(&mine, bytes, len);
+  if (rc == 0 && !eddi_fs_stamp_same(&now, expected)) {
+    /* Appended to since eddi read it: eddi's bytes take the tail too. */
+    if (fs__grew_from(&current, expected)) {
+      eddi_strbuf_append(&mine, current.data + expected->size,
+                         current.len - (size_t)expected->size);
+      carried = true;
+    } else {
+      rc = fs__changed(conflict, &current, &now, rel, err);
+    }
+  }
   if (rc == 0)
-    rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, temp, sizeof temp, &new_fd, err);
+    rc = fs__temp_write(dir_fd, leaf, mine.data ? mine.data : "", mine.len, mode, temp,
+                        sizeof temp, &new_fd, err);
   if (rc < 0) goto done;
 
-  /* Just before the rename: the same file, untouched. */
-  if (!fs__still(dir_fd, leaf, old_fd, &now)) {
+  /* Just before the rename: the same file, untouched, and no writer in it.
+   * An append that lands meanwhile goes into the new file too. */
+  bool quiet = false;
+  for (int tries = 0;; tries++) {
+    quiet = fs__quiet(old_fd);
+    if (fs__still(dir_fd, leaf, old_fd, &now)) break;
+    fs__unquiet(old_fd, quiet);
+    StrBuf later = {0};
+    EddiFileStamp later_stamp;
+    bool appended = false;
+    struct stat at_path, through_fd;
+    if (old_fd >= 0 && tries < EDDI_FS_REPLACE_TRIES && fstatat(dir_fd, leaf, &at_path, 0) == 0 &&
+        fstat(old_fd, &through_fd) == 0 && at_path.st_ino == through_fd.st_ino &&
+        at_path.st_dev == through_fd.st_dev &&
+        eddi_fs_stamp_fd(old_fd, max_bytes, &later_stamp, &later, err) == 0)
+      appended = later.len > current.len && memcmp(later.data, current.data ? current.data : "",
+                                                  current.len) == 0;
+    if (appended && fs__write_all(new_fd, later.data + current.len, later.len - current.len) == 0 &&
+        fsync(new_fd) == 0) {
+      eddi_strbuf_append(&mine, later.data + current.len, later.len - current.len);
+      eddi_strbuf_free(&current);
+      current = later;
+      now = later_stamp;
+      carried = true;
+      continue;
+    }
+    eddi_strbuf_free(&later);
     unlinkat(dir_fd, temp, 0);
     if (old_fd >= 0) close(old_fd);
     rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
@@ -383,8 +547,11 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   }
   /* A file that did not exist must not be created over one that appeared. */
   unsigned flags = old_fd < 0 ? RENAME_NOREPLACE : 0;
-  if (renameat2(dir_fd, temp, dir_fd, leaf, flags) < 0) {
-    int error = errno;
+  int renamed = renameat2(dir_fd, temp, dir_fd, leaf, flags);
+  int rename_errno = errno;
+  fs__unquiet(old_fd, quiet);
+  if (renamed < 0) {
+    int error = rename_errno;
     unlinkat(dir_fd, temp, 0);
     if (error == EEXIST) {
       rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
@@ -394,11 +561,14 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
     }
     goto done;
   }
-  fs__sync_dir(dir_fd); /* also the pause in which a late write lands */
+  fs__sync_dir(dir_fd);
+  fs__watch_settle(&watch); /* a late writer of the old file is done */
   /* Right after: a write that reached the old file in between is theirs.
    * An append is carried over to the new file (appended there, as the
    * writer meant); any other change is put back and refused. */
-  bool carried = false;
+  /* mine is what eddi wrote: its bytes and the appends it carried over. A
+   * write that reaches the new file afterwards is not eddi's, and the stamp
+   * must not say it is, or the next replace would write over it unseen. */
   for (int tries = 0; old_fd >= 0; tries++) {
     struct stat after;
     if (fstat(old_fd, &after) < 0 || fs__untouched(&now, &after)) break;
@@ -414,6 +584,7 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
           fs__write_all(new_fd, later.data + current.len, later.len - current.len) < 0 ||
           fsync(new_fd) < 0)
         rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
+      eddi_strbuf_append(&mine, later.data + current.len, later.len - current.len);
       eddi_strbuf_free(&current);
       current = later;
       now = later_stamp;
@@ -427,18 +598,22 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
     rc = fs__put_back(dir_fd, leaf, old_fd, new_fd, &ours, max_bytes, conflict, rel, err);
     goto done;
   }
-  EddiFileStamp ours;
-  StrBuf on_disk = {0};
-  rc = eddi_fs_stamp_fd(new_fd, max_bytes, &ours, carried ? &on_disk : NULL, err);
-  if (carried && rc == 0) {
-    conflict->changed = conflict->theirs_exist = true;
-    eddi_strbuf_append(&conflict->theirs, on_disk.data ? on_disk.data : "", on_disk.len);
-    conflict->stamp = ours;
+  struct stat st;
+  if (fstat(new_fd, &st) < 0) {
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
+    goto done;
   }
-  eddi_strbuf_free(&on_disk);
-  *written = ours;
+  *written = (EddiFileStamp){true, st.st_dev, st.st_ino, (off_t)mine.len, st.st_mtim,
+                             XXH3_64bits(mine.data ? mine.data : "", mine.len)};
+  if (carried) {
+    conflict->changed = conflict->theirs_exist = true;
+    eddi_strbuf_append(&conflict->theirs, mine.data ? mine.data : "", mine.len);
+    conflict->stamp = *written;
+  }
 
 done:
+  eddi_strbuf_free(&mine);
+  fs__watch_stop(&watch);
   if (old_fd >= 0) close(old_fd);
   if (new_fd >= 0) close(new_fd);
   close(dir_fd);

@@ -248,6 +248,25 @@ static bool patch__drop_trailing_blank(EddiHunk *hunk) {
   return true;
 }
 
+/* Give context lines back the space their marker took, as when a model
+ * wrote an indented context line without the leading ' ': "  x" was the
+ * line "  x", not " x". Then the quote is indented consistently again and
+ * the matcher, which refuses re-nested quotes, finds it. Only lines whose
+ * text starts with a blank change: the parser took their marker from the
+ * byte before. */
+static bool patch__unmark_context(EddiHunk *hunk) {
+  bool any = false;
+  for (size_t i = 0; i < hunk->len; i++) {
+    EddiLine *line = &hunk->items[i].line;
+    if (hunk->items[i].kind != HUNK_CONTEXT || !line->len ||
+        (line->bytes[0] != ' ' && line->bytes[0] != '\t'))
+      continue;
+    line->bytes--, line->len++;
+    any = true;
+  }
+  return any;
+}
+
 static int patch__update(PatchHunk *h, size_t index, const char *text, size_t len,
                          StrBuf *out, EddiChangedList *changed, EddiError *err) {
   EddiLineList file = {0};
@@ -297,7 +316,12 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
     EddiError first_err;
     rc = eddi_edit_apply_hunk(&file, from, &chunk->lines, chunk->at_end, what, h->path,
                               &splices, &m, &first_err);
-    if (rc == EDDI_ENOENT && patch__drop_trailing_blank(&chunk->lines)) {
+    /* Not found: retried for the slips models make (the first as Codex
+     * retries too). */
+    static bool (*const repairs[])(EddiHunk *) = {patch__drop_trailing_blank,
+                                                  patch__unmark_context};
+    for (size_t r = 0; rc == EDDI_ENOENT && r < sizeof repairs / sizeof *repairs; r++) {
+      if (!repairs[r](&chunk->lines)) continue;
       EddiError retry_err;
       rc = eddi_edit_apply_hunk(&file, from, &chunk->lines, chunk->at_end, what, h->path,
                                 &splices, &m, &retry_err);

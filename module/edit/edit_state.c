@@ -235,7 +235,11 @@ int eddi_edit_fail_not_found(EddiError *err, const char *what, const char *path,
   eddi_lines_format(file, start, EDDI_MIN(count, (size_t)4), EDDI_HINT_LINE_WIDTH, &rows);
   StrBuf escaped = {0};
   eddi_strbuf_escape(&escaped, rows.data, rows.len ? rows.len - 1 : 0, false);
-  eddi_error_hint(err, "The nearest lines differ in content; re-read lines %zu-%zu: %s",
+  eddi_error_hint(err, "%s; re-read lines %zu-%zu: %s",
+                  eddi_match_misnested(file, quoted, start)
+                      ? "The nearest lines hold the same text nested otherwise (a line moved "
+                        "into or out of its block)"
+                      : "The nearest lines differ in content",
                   start + 1, start + count, escaped.data ? escaped.data : "");
   eddi_strbuf_free(&rows);
   eddi_strbuf_free(&escaped);

@@ -14,10 +14,18 @@
  * content mismatch. Two places that fit at the same level are ambiguous and
  * refused with both line numbers; the first is never taken.
  *
+ * Every level above exact also needs the quote to keep the file's nesting
+ * (every line shifted by the same columns, or the same levels at another
+ * width; a re-nested quote is another block), and among places that fit at
+ * a level the one indented closest to the quote wins; a tie is still
+ * ambiguous, and so is a shifted place when one indented closer fits at a
+ * looser level.
+ *
  * Rendering keeps the file's own bytes for every line the edit keeps
- * (context), and re-indents added lines when the match went through an
- * indentation difference, in the file's own style. Texts are LF text as
- * documents hold them; the disk backend restores CRLF and BOM on save.
+ * (context), and re-indents added lines only when the match found the
+ * quote indented otherwise than the file, in the file's own style. Texts
+ * are LF text as documents hold them; the disk backend restores CRLF and
+ * BOM on save.
  */
 #ifndef EDDI_EDIT_MATCHER_H
 #define EDDI_EDIT_MATCHER_H
@@ -54,10 +62,6 @@ typedef struct {
 
 typedef Array(EddiHunkLine) EddiHunk;
 
-/* A hunk from an old block and its new version: lines the two share at the
- * start and the end are context, the middle is deleted and added. */
-void eddi_hunk_from_blocks(EddiHunk *self, const EddiLineList *old_lines,
-                           const EddiLineList *new_lines);
 /* The hunk's old side (context and deleted lines). */
 void eddi_hunk_old_side(const EddiHunk *self, EddiLineList *out);
 
@@ -81,6 +85,7 @@ typedef struct {
   EddiMatchLevel level;
   size_t candidates[EDDI_MATCH_CANDIDATES_MAX]; /* when ambiguous */
   size_t candidate_count;                       /* all that fit, even past the max */
+  bool first_inline; /* found by eddi_match_find_inline with its first line inside a line */
 } EddiMatch;
 
 enum {
@@ -91,9 +96,25 @@ enum {
 
 /* Find pattern in file lines [from, to). at_end: the block must end at the
  * last line. Returns EDDI_MATCH_FOUND (out filled), EDDI_MATCH_NONE, or
- * EDDI_MATCH_AMBIGUOUS (out->candidates filled). An empty pattern is NONE. */
+ * EDDI_MATCH_AMBIGUOUS (out->candidates filled). An empty pattern is NONE.
+ * Above the exact level a place fits only when the quote keeps its nesting
+ * (see match__indent_rank in matcher.c); of the places that
+ * fit at one level, those indented closest to the quote are kept (the same
+ * bytes, then the smallest shift), and more than one of them is ambiguous;
+ * a shifted place is ambiguous too when a place indented closer fits at a
+ * looser level. */
 int eddi_match_find(const EddiLineList *file, size_t from, size_t to,
                     const EddiLineList *pattern, bool at_end, EddiMatch *out);
+
+/* As eddi_match_find over the whole file, for replace mode's old_string,
+ * which byte for byte may start inside a line: a first line with no
+ * indentation may stand for the rest of an indented line, so its
+ * indentation does not count for nesting, and eddi_match_render puts the
+ * file's indentation of that line before the first new line (and shifts no
+ * other line for it; with no new line, the indentation alone, without a
+ * newline, as the byte for byte replacement leaves it). */
+int eddi_match_find_inline(const EddiLineList *file, const EddiLineList *pattern,
+                           EddiMatch *out);
 
 const char *eddi_match_level_name(EddiMatchLevel level);
 
@@ -103,11 +124,26 @@ const char *eddi_match_level_name(EddiMatchLevel level);
 bool eddi_match_nearest(const EddiLineList *file, const EddiLineList *pattern, size_t *start,
                         size_t *count);
 
+/* Whether pattern fits file lines from start but for its indentation (it
+ * re-nests a line), so a refusal can say so. */
+bool eddi_match_misnested(const EddiLineList *file, const EddiLineList *pattern, size_t start);
+
 /* The new text of a matched hunk: context lines from the file, added lines
- * from the payload (re-indented by the match's shift when the match needed
- * one), each line ending in '\n'. */
+ * from the payload, each line ending in '\n'. Added lines are re-indented
+ * only when some quoted line is indented otherwise than the file's line:
+ * an indentation the quote used becomes the file's for it, another moves as
+ * the nearest quoted one above it did, in the file's tabs or spaces. */
 void eddi_match_render(const EddiLineList *file, const EddiMatch *match, const EddiHunk *hunk,
                        StrBuf *out);
+
+/* The hunk that turns the file's lines at match, quoted as old (one line
+ * per matched line), into new_lines, by a line diff: a file line the new
+ * version holds as it would be written (re-indented as eddi_match_render
+ * does) is context; where they differ, a line the quote and the new version
+ * share byte for byte is context too (it keeps the file's bytes); the rest
+ * is deleted and added. Lines borrow from old and new_lines. */
+void eddi_hunk_from_match(EddiHunk *self, const EddiLineList *file, const EddiMatch *match,
+                          const EddiLineList *old, const EddiLineList *new_lines);
 
 /* Append "N:TEXT" rows for file lines [start, start+count) (1-based
  * numbers), each cut to width characters (0: whole). */

@@ -27,21 +27,63 @@
 
 /* ---------------------------------------------------------------- one block */
 
-/* Replace old (its lines) by new in *text; what names the block. */
+/* A rendered block whose last line runs into the next one: without its
+ * newline, and ending in the blanks new_text ends in, not in the ones a
+ * kept file line had (they were never part of the text the model saw). A
+ * last line of blanks only is left as it is. */
+static void search_replace__run_on(StrBuf *block, const char *new_text, size_t new_len) {
+  if (block->len && block->data[block->len - 1] == '\n') block->data[--block->len] = '\0';
+  size_t end = block->len;
+  while (end && (block->data[end - 1] == ' ' || block->data[end - 1] == '\t')) end--;
+  if (!end || block->data[end - 1] == '\n') return;
+  size_t blanks = 0;
+  while (blanks < new_len &&
+         (new_text[new_len - 1 - blanks] == ' ' || new_text[new_len - 1 - blanks] == '\t'))
+    blanks++;
+  block->len = end;
+  eddi_strbuf_append(block, new_text + new_len - blanks, blanks);
+}
+
+/* Replace old (its lines) by new in *text; what names the block. as_bytes
+ * (replace mode) reads old and new as the byte strings their exact
+ * replacement takes: an old without a final newline leaves the newline of
+ * the last line it matched (new's last line ends with it, an empty new
+ * leaves one blank line), and a new without one where old has one runs into
+ * the line after the block. The same edit then writes the same bytes
+ * whether old was found byte for byte or only by the matcher. */
 static int search_replace__apply_block(StrBuf *text, const char *path, const char *old_text,
                                        size_t old_len, const char *new_text, size_t new_len,
-                                       const char *what, EddiError *err) {
+                                       bool as_bytes, const char *what, EddiError *err) {
   EddiLineList file = {0}, old_lines = {0}, new_lines = {0};
   bool final_newline;
   eddi_lines_split(text->data ? text->data : "", text->len, &file, &final_newline);
   eddi_lines_split(old_text, old_len, &old_lines, NULL);
   eddi_lines_split(new_text, new_len, &new_lines, NULL);
   if (text->len == 0) final_newline = true;
-  EddiHunk hunk = {0};
-  eddi_hunk_from_blocks(&hunk, &old_lines, &new_lines);
+  bool old_ends_line = old_len && old_text[old_len - 1] == '\n';
+  bool new_ends_line = new_len && new_text[new_len - 1] == '\n';
+  if (as_bytes && !old_ends_line && (new_len == 0 || new_ends_line))
+    array_push(&new_lines, ((EddiLine){"", 0}));
+  bool runs_on = as_bytes && old_ends_line && new_len && !new_ends_line;
   EddiSpliceList splices = {0};
   EddiMatch match;
-  int rc = eddi_edit_apply_hunk(&file, 0, &hunk, false, what, path, &splices, &match, err);
+  int rc = 0;
+  int found = as_bytes ? eddi_match_find_inline(&file, &old_lines, &match)
+                       : eddi_match_find(&file, 0, file.len, &old_lines, false, &match);
+  if (found == EDDI_MATCH_AMBIGUOUS) {
+    rc = eddi_edit_fail_ambiguous(err, what, path, &match);
+  } else if (found == EDDI_MATCH_NONE) {
+    rc = eddi_edit_fail_not_found(err, what, path, &file, &old_lines);
+  } else {
+    EddiHunk hunk = {0};
+    eddi_hunk_from_match(&hunk, &file, &match, &old_lines, &new_lines);
+    StrBuf block = {0};
+    eddi_strbuf_puts(&block, "");
+    eddi_match_render(&file, &match, &hunk, &block);
+    if (runs_on) search_replace__run_on(&block, new_text, new_len);
+    eddi_splices_add(&splices, match.start, match.count, &block);
+    array_free(&hunk);
+  }
   StrBuf out = {0};
   eddi_strbuf_puts(&out, "");
   if (rc == 0) rc = eddi_splices_apply(&splices, &file, final_newline, &out, NULL, err);
@@ -52,7 +94,6 @@ static int search_replace__apply_block(StrBuf *text, const char *path, const cha
     eddi_strbuf_free(&out);
   }
   eddi_splices_free(&splices);
-  array_free(&hunk);
   array_free(&file);
   array_free(&old_lines);
   array_free(&new_lines);
@@ -255,7 +296,7 @@ int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const cha
     } else {
       rc = search_replace__apply_block(search_replace__current(file), file->rel, old_start,
                                        (size_t)(old_end - old_start), new_start,
-                                       (size_t)(new_end - new_start), what, err);
+                                       (size_t)(new_end - new_start), false, what, err);
     }
     after_last = end + 1;
     i = end;
@@ -435,7 +476,8 @@ int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *
         eddi_error_hint(err, "To create it, send the content without <change> blocks");
       } else {
         rc = search_replace__apply_block(search_replace__current(file), file->rel, original.data,
-                                         original.len, modified.data, modified.len, what, err);
+                                         original.len, modified.data, modified.len, false, what,
+                                         err);
       }
     }
     eddi_strbuf_free(&original);
@@ -529,7 +571,7 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
     } else {
       /* Not there byte for byte: the tolerant matcher on whole lines. */
       rc = search_replace__apply_block(text, file->rel, e->old_string, e->old_len, e->new_string,
-                                       e->new_len, what, err);
+                                       e->new_len, true, what, err);
     }
   }
   if (rc == 0) rc = search_replace__finish(&txn, report, err);

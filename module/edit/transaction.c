@@ -39,38 +39,28 @@ void eddi_edit_txn_free(EddiEditTxn *self) {
  * transaction may hold several. */
 static int transaction__read_disk(EddiEditFile *file, int root_fd, size_t max_bytes,
                                   EddiError *err) {
-  int fd;
-  EddiError open_err;
-  int rc = eddi_fs_open(root_fd, file->rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, &fd, &open_err);
-  if (rc == EDDI_ENOENT) {
-    mode_t mask = umask(0);
-    umask(mask);
-    file->mode = 0666 & ~mask;
-    return 0;
+  EddiDiskFound found;
+  int rc = 0;
+  eddi_disk_read_found_at(root_fd, file->rel, max_bytes, &file->raw, &found, &file->stamp);
+  file->mode = found.mode;
+  switch (found.finding) {
+  case EDDI_DISK_READ: break;
+  case EDDI_DISK_MISSING: return 0;
+  case EDDI_DISK_FOLDER: file->is_dir = true; return 0;
+  case EDDI_DISK_OUTSIDE: return eddi_error_set(err, EDDI_EPATH, "Path outside workspace");
+  case EDDI_DISK_SPECIAL:
+    return eddi_error_set(err, EDDI_EINVAL, "Not a regular file: %s", file->rel);
+  case EDDI_DISK_TOO_LARGE:
+    if ((size_t)found.size > max_bytes)
+      return eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s (%lld bytes, limit %zu)",
+                            file->rel, found.size, max_bytes);
+    return eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s", file->rel);
+  case EDDI_DISK_OPEN_FAILED:
+  case EDDI_DISK_STAT_FAILED:
+  case EDDI_DISK_READ_FAILED:
+    return eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel,
+                          strerror(found.sys_errno));
   }
-  if (rc < 0) {
-    if (rc == EDDI_EPATH) return eddi_error_set(err, rc, "%s", open_err.what);
-    return eddi_error_set(err, rc, "Cannot read %s: %s", file->rel, open_err.what);
-  }
-  struct stat st;
-  if (fstat(fd, &st) < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot read %s: %s", file->rel, strerror(errno));
-  } else if (S_ISDIR(st.st_mode)) {
-    file->is_dir = true;
-  } else if (!S_ISREG(st.st_mode)) {
-    rc = eddi_error_set(err, EDDI_EINVAL, "Not a regular file: %s", file->rel);
-  } else if ((size_t)st.st_size > max_bytes) {
-    rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large: %s (%lld bytes, limit %zu)",
-                        file->rel, (long long)st.st_size, max_bytes);
-  } else {
-    file->mode = st.st_mode & 07777;
-    EddiError read_err;
-    rc = eddi_fs_stamp_fd(fd, max_bytes, &file->stamp, &file->raw, &read_err);
-    if (rc == EDDI_ETOOBIG) rc = eddi_error_set(err, rc, "File too large: %s", file->rel);
-    else if (rc < 0) rc = eddi_error_set(err, rc, "Cannot read %s: %s", file->rel, read_err.what);
-  }
-  close(fd);
-  if (rc < 0 || file->is_dir) return rc;
   file->exists = true;
   eddi_strbuf_puts(&file->raw, "");
   eddi_strbuf_puts(&file->text, "");
@@ -166,23 +156,17 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
  * differs, then save it. */
 static int transaction__write_doc(EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
-  const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
-  size_t n = file->text.len, m = file->result.len, head = 0, tail = 0;
-  while (head < n && head < m && a[head] == b[head]) head++;
-  while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail]) tail++;
-  /* Keep the cut on character boundaries. */
-  while (head && ((unsigned char)a[head] & 0xC0) == 0x80) head--;
-  while (tail && ((unsigned char)a[n - tail] & 0xC0) == 0x80) tail--;
-  int rc = 0;
-  if (n != m || head != n) {
-    rc = eddi_doc_replace(doc, head, n - tail, b + head, m - head - tail, err);
-    if (rc == 0) doc->cursor = head + (m - head - tail);
-  }
+  size_t m = file->result.len;
+  bool changes = m != file->text.len || memcmp(b, file->text.data ? file->text.data : "", m) != 0;
+  size_t changed_end = 0;
+  int rc = changes ? eddi_doc_replace_all(doc, b, m, &changed_end, err) : 0;
+  /* The cursor ends after the edit, as if it had been typed. */
+  if (rc == 0 && changes) doc->cursor = changed_end;
   size_t bytes = 0;
   if (rc == 0 && eddi_doc_modified(doc)) {
     rc = eddi_doc_save(doc, &bytes, err);
-    if (rc < 0 && (n != m || head != n)) {
+    if (rc < 0 && changes) {
       size_t done;
       EddiError ignored;
       eddi_doc_undo(doc, 1, &done, &ignored);

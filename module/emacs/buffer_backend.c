@@ -162,8 +162,10 @@ static int buffer__check_disk(BufferBackend *self, EddiDoc *doc, EddiError *err)
   emacs_value id = env->make_integer(env, self->id);
   emacs_value saved = sym_nil;
   rc = eddi_emacs_funcall(self->call, sym_user_saved, 1, &id, &saved, err);
-  if (rc == 0 && !env->is_not_nil(env, saved))
+  if (rc == 0 && !env->is_not_nil(env, saved)) {
     rc = eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+    eddi_error_hint(err, "Open Reload reads it again (unsaved edits are discarded)");
+  }
   return rc;
 }
 

@@ -207,14 +207,37 @@ static void bridge__on_request(void *closure, const EddiLinkMessage *message) {
 
 /* ---------------------------------------------------------------- start and stop */
 
+/* A bound on the state folder's path and the file's name after it. */
+#define BRIDGE_PATH_MAX 4096
+
+/* The bridge is an instance: when eddi-server's embedded default runs over
+ * this workspace, the instances' credentials it left in the engine's state
+ * folder open its server (and only its: the file names the URL). None
+ * found, or another server's: found stays empty. */
+static void bridge__credentials(const NatsBridgeConfig *config, EddiLinkCredentials *found) {
+  memset(found, 0, sizeof *found);
+  char why[EDDI_LINK_FAIL_MAX];
+  const char *state = config->engine ? eddi_engine_state_dir(config->engine, why, sizeof why)
+                                     : NULL;
+  if (!state) return;
+  char path[BRIDGE_PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", state, EDDI_LINK_INSTANCE_CREDENTIALS);
+  if (eddi_link_credentials_read(path, found, why, sizeof why) < 0) return;
+  if (!eddi_link_credentials_fit(found, config->url)) eddi_link_credentials_free(found);
+}
+
 /* Connect, share sessions, serve the command subjects; the subscriptions
  * are live on the server before this returns. */
 static int bridge__connect(NatsBridge *self, const NatsBridgeConfig *config, char *error,
                            size_t error_size) {
   EddiLinkOptions options = {.url = config->url, .name = self->instance,
                              .listener = bridge__on_notice, .closure = self};
+  EddiLinkCredentials credentials;
+  bridge__credentials(config, &credentials);
+  eddi_link_credentials_apply(&credentials, &options);
   char why[EDDI_LINK_FAIL_MAX] = "cannot subscribe";
   int rc = eddi_link_connect(&self->link, &options, why, sizeof why);
+  eddi_link_credentials_free(&credentials);
   if (rc == 0 && config->engine)
     rc = eddi_link_share_sessions(self->link, config->engine, self->instance,
                                   self->max_message_bytes);

@@ -16,11 +16,10 @@
  *   ("minimum":0);
  * - an "array" holds at least one item ("minItems":1), each an object of
  *   the argument's items;
- * - a typed call takes exactly its arguments ("additionalProperties":false,
- *   for its items too): the server refuses any other key, and a model that
+ * - a tool takes exactly its arguments ("additionalProperties":false, for
+ *   array items too): the server refuses any other key, and a model that
  *   sends `path` where `file_path` is meant learns that from the schema.
- *   The text tool's schema has always been left open, and MCP clients see
- *   it so.
+ *   The text tool too: its one argument is `text`.
  * The schemas live in a static arena rather than in engine allocations:
  * they are made once for the life of the process, and leak counts taken
  * around a test must not see them.
@@ -189,16 +188,16 @@ static void schema__put_string(SchemaWriter *self, const char *text) {
 }
 
 /* An argument's property: {"type":T[, what its type adds][,"description":D]}. */
-static void schema__put_object(SchemaWriter *self, const EddiToolArg *args, bool closed);
+static void schema__put_object(SchemaWriter *self, const EddiToolArg *args);
 
-static void schema__put_property(SchemaWriter *self, const EddiToolArg *arg, bool closed) {
+static void schema__put_property(SchemaWriter *self, const EddiToolArg *arg) {
   schema__put(self, "{\"type\":");
   schema__put_string(self, arg->type);
   if (strcmp(arg->type, "integer") == 0) schema__put(self, ",\"minimum\":0");
   if (strcmp(arg->type, "array") == 0) {
     EDDI_ASSERT(arg->items);
     schema__put(self, ",\"minItems\":1,\"items\":");
-    schema__put_object(self, arg->items, closed);
+    schema__put_object(self, arg->items);
   }
   if (arg->description) {
     schema__put(self, ",\"description\":");
@@ -207,14 +206,14 @@ static void schema__put_property(SchemaWriter *self, const EddiToolArg *arg, boo
   schema__put(self, "}");
 }
 
-/* {"type":"object","properties":{...}[,"required":[...]][,"additionalProperties":false]} */
-static void schema__put_object(SchemaWriter *self, const EddiToolArg *args, bool closed) {
+/* {"type":"object","properties":{...}[,"required":[...]],"additionalProperties":false} */
+static void schema__put_object(SchemaWriter *self, const EddiToolArg *args) {
   schema__put(self, "{\"type\":\"object\",\"properties\":{");
   for (const EddiToolArg *arg = args; arg->name; arg++) {
     if (arg != args) schema__put(self, ",");
     schema__put_string(self, arg->name);
     schema__put(self, ":");
-    schema__put_property(self, arg, closed);
+    schema__put_property(self, arg);
   }
   schema__put(self, "}");
   bool any_required = false;
@@ -225,7 +224,7 @@ static void schema__put_object(SchemaWriter *self, const EddiToolArg *args, bool
     any_required = true;
   }
   if (any_required) schema__put(self, "]");
-  if (closed) schema__put(self, ",\"additionalProperties\":false");
+  schema__put(self, ",\"additionalProperties\":false");
   schema__put(self, "}");
 }
 
@@ -234,7 +233,7 @@ static void tool__schemas_make(void) {
   for (size_t i = 0; i < TOOL_COUNT; i++) {
     EddiToolInfo *tool = &tool__table[i];
     tool->schema = writer.at;
-    schema__put_object(&writer, tool->args, tool->kind != EDDI_TOOL_TEXT);
+    schema__put_object(&writer, tool->args);
     writer.at++; /* past the NUL that ends this schema */
   }
 }

@@ -39,6 +39,7 @@ enum {
   EDDI_LINK_EFULL = -4,        /* more than EDDI_LINK_SUBSCRIPTIONS_MAX subscriptions */
   EDDI_LINK_ENORESPONDERS = -5, /* a request found nobody listening */
   EDDI_LINK_ETIMEOUT = -6,     /* a request got no answer in time */
+  EDDI_LINK_ENOENT = -7,       /* a file looked for is not there */
 };
 
 /* ------------------------------------------------------------ subjects */
@@ -59,6 +60,25 @@ void eddi_link_instance_subject(char *out, size_t out_size, const char *instance
  * digits, '-' or '_'. */
 bool eddi_link_instance_valid(const char *instance);
 
+/* ------------------------------------------------------------ identity */
+
+/* With --identity subject (doc/security.org), a user sends on subjects that
+ * name it, and nats-server lets each user publish only on its own:
+ * "eddi.u.<user>.cmd" (any instance) and "eddi.u.<user>.<instance>.cmd".
+ * eddi takes the sender from the subject. */
+#define EDDI_LINK_IDENTITY_PREFIX "eddi.u."
+#define EDDI_LINK_IDENTITY_ANY_SUBJECT "eddi.u.*.cmd"
+/* Each user's replies come to its own inbox prefix, "_INBOX_<user>", which
+ * nats-server lets only that user read. */
+#define EDDI_LINK_IDENTITY_INBOX_PREFIX "_INBOX_"
+
+/* The subject user sends on: to any instance (instance NULL) or to one. */
+void eddi_link_identity_subject(char *out, size_t out_size, const char *user,
+                                const char *instance);
+/* The user a command subject names (eddi.u.<user>.cmd or
+ * eddi.u.<user>.<instance>.cmd), into out; false when subject is not one. */
+bool eddi_link_identity_of(const char *subject, char *out, size_t out_size);
+
 /* ------------------------------------------------------------ checks */
 
 /* A refusal a transport writes itself: one short sentence, as a complete
@@ -69,12 +89,24 @@ bool eddi_link_instance_valid(const char *instance);
 /* Size limit and UTF-8. Fills fail and returns EDDI_LINK_EINVAL on refusal. */
 int eddi_link_check_bytes(const char *data, size_t len, size_t max_bytes, char *fail,
                           size_t fail_size);
+/* Parse data as one JSON value (blanks around it allowed) into *value, the
+ * caller's to put. Strict: RFC 8259 only (json-c's strict mode: no single
+ * quotes, trailing commas, comments or leading zeros), UTF-8, and no \u
+ * escape of a lone UTF-16 surrogate (json-c would make it U+FFFD, changing
+ * what the client sent). On refusal *trouble says what, in a few words
+ * ("unexpected end of data"; with terse, "unexpected end" for a value cut
+ * short). stdio lines and NATS bodies both pass here. */
+int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object **value,
+                         const char **trouble);
+/* The trouble of a lone surrogate escape. */
+#define EDDI_LINK_JSON_LONE_SURROGATE "unpaired UTF-16 surrogate escape"
 /* Parse data as one JSON object (blanks around it allowed) into *object, the
  * caller's to put. */
 int eddi_link_parse_object(const char *data, size_t len, json_object **object, char *fail,
                            size_t fail_size);
 /* A string member of object, or NULL when absent or null; refused when
- * present but not a non-empty string. Borrowed from object. */
+ * present but not a non-empty string, or holding a NUL (names become C
+ * strings). Borrowed from object. */
 int eddi_link_get_string(json_object *object, const char *key, const char **value, char *fail,
                          size_t fail_size);
 
@@ -132,6 +164,43 @@ char *eddi_link_sync_answer_json(const EddiEngine *engine, const char *instance)
 int eddi_link_sync_answer_read(const char *data, size_t len, size_t max_bytes,
                                EddiLinkEventVisit visit, void *closure);
 
+/* ------------------------------------------------------------ credentials */
+
+/* What a client needs to connect to a server that asks for a password: a
+ * JSON file of mode 0600 (doc/security.org), {"url"?, "user"?, "password"?,
+ * "token"?, "identity"?}. The embedded default of eddi-server writes two in
+ * its state folder while it runs: one for clients (the eddi CLI) and one
+ * for instances (the Emacs bridge), each naming the URL it is for. */
+#define EDDI_LINK_CLIENT_CREDENTIALS "nats-client.json"
+#define EDDI_LINK_INSTANCE_CREDENTIALS "nats-instance.json"
+
+typedef struct {
+  char *url;      /* the server they are for; NULL: whichever is asked for */
+  char *user, *password;
+  char *token;
+  char *identity; /* "subject": requests go to eddi.u.<user>.cmd */
+} EddiLinkCredentials;
+
+struct EddiLinkOptions;
+
+/* Read a credentials file into out (free it with eddi_link_credentials_free).
+ * EDDI_LINK_ENOENT when there is none; EDDI_LINK_EINVAL when it is not one,
+ * or others than its owner may read it; why says what. */
+int eddi_link_credentials_read(const char *path, EddiLinkCredentials *out, char *why,
+                               size_t why_size);
+/* Whether self may be sent to url: its own URL is url, or it names none. */
+bool eddi_link_credentials_fit(const EddiLinkCredentials *self, const char *url);
+/* Point options' user/password or token at self's (borrowed). */
+void eddi_link_credentials_apply(const EddiLinkCredentials *self, struct EddiLinkOptions *options);
+void eddi_link_credentials_free(EddiLinkCredentials *self);
+/* Write credentials (the fields that are not NULL) to path. */
+int eddi_link_credentials_write(const char *path, const EddiLinkCredentials *credentials,
+                                char *why, size_t why_size);
+/* Write len bytes of text to path as a new file of mode 0600, put in place
+ * whole (a temporary file renamed), for secrets. */
+int eddi_link_secret_file_write(const char *path, const char *text, size_t len, char *why,
+                                size_t why_size);
+
 /* ------------------------------------------------------------ time */
 
 /* RFC 3339 time, UTC, seconds ("2025-01-31T12:00:00Z"). */
@@ -177,7 +246,7 @@ typedef struct {
 
 typedef void (*EddiLinkListener)(void *closure, const EddiLinkNotice *notice);
 
-typedef struct {
+typedef struct EddiLinkOptions {
   const char *url;
   const char *name;          /* the connection's name on the server (the instance id) */
   /* A server that is down at start is retried in the background
@@ -190,6 +259,9 @@ typedef struct {
   const char *token;
   const char *user, *password;
   const char *tls_ca, *tls_cert, *tls_key;
+  /* The prefix of this connection's reply inboxes ("_INBOX_alice"), or
+   * NULL for nats.c's "_INBOX". */
+  const char *inbox_prefix;
   EddiLinkListener listener; /* may be NULL */
   void *closure;
 } EddiLinkOptions;
@@ -219,6 +291,13 @@ int eddi_link_subscribe(EddiLink *self, const char *subject, const char *queue,
  * subject is dropped with a warning; handler gets the rest. */
 int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandler handler,
                              void *any_closure, void *instance_closure);
+
+/* The same with the sender's identity in the subject (--identity subject):
+ * eddi.u.*.cmd and eddi.u.*.<instance>.cmd; eddi_link_identity_of reads a
+ * message's user from its subject. */
+int eddi_link_serve_identity_commands(EddiLink *self, const char *instance,
+                                      EddiLinkHandler handler, void *any_closure,
+                                      void *instance_closure);
 
 /* Share sessions with the other instances: note their events into engine's
  * registry (eddi.session.events), answer their sync with the sessions held

@@ -90,6 +90,18 @@ static void link__on_disconnected(natsConnection *connection, void *closure) {
   if (!atomic_load(&self->closing)) link__notify(self, EDDI_LINK_DISCONNECTED, "%s", "");
 }
 
+/* nats.c gave up on the connection (a TLS or authentication failure while
+ * retrying the first connect): say why, which nats.c keeps as its last
+ * error, since nothing will be served. */
+static void link__on_closed(natsConnection *connection, void *closure) {
+  EddiLink *self = closure;
+  if (atomic_load(&self->closing)) return;
+  const char *why = NULL;
+  natsStatus status = natsConnection_GetLastError(connection, &why);
+  link__notify(self, EDDI_LINK_ERROR, "connection closed: %s",
+               why && *why ? why : natsStatus_GetText(status));
+}
+
 static void link__on_reconnected(natsConnection *connection, void *closure) {
   char url[LINK_URL_MAX] = "";
   natsConnection_GetConnectedUrl(connection, url, sizeof url);
@@ -132,6 +144,7 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
     s = natsOptions_SetRetryOnFailedConnect(n, true, link__on_connected, self);
   if (s == NATS_OK) s = natsOptions_SetDisconnectedCB(n, link__on_disconnected, self);
   if (s == NATS_OK) s = natsOptions_SetReconnectedCB(n, link__on_reconnected, self);
+  if (s == NATS_OK) s = natsOptions_SetClosedCB(n, link__on_closed, self);
   if (s == NATS_OK) s = natsOptions_SetErrorHandler(n, link__on_error, self);
   if (s == NATS_OK && o->creds_file)
     s = natsOptions_SetUserCredentialsFromFiles(n, o->creds_file, NULL);
@@ -141,7 +154,17 @@ static natsStatus link__configure(EddiLink *self, const EddiLinkOptions *o) {
   if (s == NATS_OK && o->tls_ca) s = natsOptions_LoadCATrustedCertificates(n, o->tls_ca);
   if (s == NATS_OK && o->tls_cert)
     s = natsOptions_LoadCertificatesChain(n, o->tls_cert, o->tls_key);
+  if (s == NATS_OK && o->inbox_prefix) s = natsOptions_SetCustomInboxPrefix(n, o->inbox_prefix);
   return s;
+}
+
+/* nats.c's reason for status on this thread, without the "(conn.c:733): "
+ * of where it was found. */
+static const char *link__last_error(natsStatus status) {
+  const char *detail = nats_GetLastError(NULL);
+  if (!detail || !*detail) return natsStatus_GetText(status);
+  const char *after = detail[0] == '(' ? strstr(detail, "): ") : NULL;
+  return after ? after + 3 : detail;
 }
 
 int eddi_link_connect(EddiLink **out, const EddiLinkOptions *options, char *why,
@@ -155,15 +178,30 @@ int eddi_link_connect(EddiLink **out, const EddiLinkOptions *options, char *why,
   self->listener = options->listener;
   self->closure = options->closure;
   self->jitter_seed = (unsigned)time(NULL) ^ (unsigned)getpid();
-  natsStatus s = link__configure(self, options);
+  /* One attempt first, even when a server that is down is to be retried:
+   * a server that is up but refuses us (TLS, authorization) will not take
+   * us later either, and only this thread learns nats.c's reason. */
+  EddiLinkOptions once = *options;
+  once.retry_first_connect = false;
+  natsStatus s = link__configure(self, &once);
   if (s == NATS_OK) s = natsConnection_Connect(&self->connection, self->options);
-  if (s == NATS_NOT_YET_CONNECTED) {
-    link__notify(self, EDDI_LINK_WARNING, "%s not reachable yet; retrying in the background",
-                 options->url);
-    s = NATS_OK;
+  if (s == NATS_OK && options->retry_first_connect) {
+    char url[LINK_URL_MAX] = "";
+    natsConnection_GetConnectedUrl(self->connection, url, sizeof url);
+    link__notify(self, EDDI_LINK_CONNECTED, "%s", url);
+  } else if (s == NATS_NO_SERVER && options->retry_first_connect) {
+    natsOptions_Destroy(self->options);
+    self->options = NULL;
+    s = link__configure(self, options);
+    if (s == NATS_OK) s = natsConnection_Connect(&self->connection, self->options);
+    if (s == NATS_NOT_YET_CONNECTED) {
+      link__notify(self, EDDI_LINK_WARNING, "%s not reachable yet; retrying in the background",
+                   options->url);
+      s = NATS_OK;
+    }
   }
   if (s != NATS_OK) {
-    snprintf(why, why_size, "%s", natsStatus_GetText(s));
+    snprintf(why, why_size, "%s", link__last_error(s));
     eddi_link_close(self);
     return EDDI_LINK_EIO;
   }
@@ -223,11 +261,9 @@ static void link__on_command(void *closure, const EddiLinkMessage *message) {
   commands->handler(commands->closure, message);
 }
 
-int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandler handler,
-                             void *any_closure, void *instance_closure) {
-  char instance_subject[EDDI_LINK_SUBJECT_MAX];
-  eddi_link_instance_subject(instance_subject, sizeof instance_subject, instance);
-  const char *subjects[LINK_COMMAND_ENDPOINTS] = {EDDI_LINK_CMD_SUBJECT, instance_subject};
+/* Subscribe the two command subjects (any instance, this one) to handler. */
+static int link__serve(EddiLink *self, const char *const subjects[LINK_COMMAND_ENDPOINTS],
+                       EddiLinkHandler handler, void *any_closure, void *instance_closure) {
   void *closures[LINK_COMMAND_ENDPOINTS] = {any_closure, instance_closure};
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < LINK_COMMAND_ENDPOINTS; i++) {
@@ -236,6 +272,24 @@ int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandl
                              &self->commands[i]);
   }
   return rc;
+}
+
+int eddi_link_serve_commands(EddiLink *self, const char *instance, EddiLinkHandler handler,
+                             void *any_closure, void *instance_closure) {
+  char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  eddi_link_instance_subject(instance_subject, sizeof instance_subject, instance);
+  const char *const subjects[LINK_COMMAND_ENDPOINTS] = {EDDI_LINK_CMD_SUBJECT, instance_subject};
+  return link__serve(self, subjects, handler, any_closure, instance_closure);
+}
+
+int eddi_link_serve_identity_commands(EddiLink *self, const char *instance,
+                                      EddiLinkHandler handler, void *any_closure,
+                                      void *instance_closure) {
+  char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  eddi_link_identity_subject(instance_subject, sizeof instance_subject, "*", instance);
+  const char *const subjects[LINK_COMMAND_ENDPOINTS] = {EDDI_LINK_IDENTITY_ANY_SUBJECT,
+                                                        instance_subject};
+  return link__serve(self, subjects, handler, any_closure, instance_closure);
 }
 
 /* ------------------------------------------------------------ publishing */

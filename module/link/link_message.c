@@ -30,6 +30,29 @@ bool eddi_link_instance_valid(const char *instance) {
   return true;
 }
 
+/* ------------------------------------------------------------ identity */
+
+void eddi_link_identity_subject(char *out, size_t out_size, const char *user,
+                                const char *instance) {
+  if (instance)
+    snprintf(out, out_size, EDDI_LINK_IDENTITY_PREFIX "%s.%s.cmd", user, instance);
+  else
+    snprintf(out, out_size, EDDI_LINK_IDENTITY_PREFIX "%s.cmd", user);
+}
+
+bool eddi_link_identity_of(const char *subject, char *out, size_t out_size) {
+  size_t prefix = strlen(EDDI_LINK_IDENTITY_PREFIX);
+  if (strncmp(subject, EDDI_LINK_IDENTITY_PREFIX, prefix) != 0) return false;
+  const char *user = subject + prefix;
+  size_t len = strcspn(user, ".");
+  /* nats-server delivers only subjects its permissions let the user
+   * publish, and a token holds no wildcard: an empty one is not a user. */
+  if (len == 0 || len >= out_size || user[len] != '.') return false;
+  memcpy(out, user, len);
+  out[len] = '\0';
+  return true;
+}
+
 /* ------------------------------------------------------------ checks */
 
 int eddi_link_check_bytes(const char *data, size_t len, size_t max_bytes, char *fail,
@@ -45,40 +68,137 @@ int eddi_link_check_bytes(const char *data, size_t len, size_t max_bytes, char *
   return 0;
 }
 
+/* ------------------------------------------------------------ JSON */
+
+/* A \u escape's four hex digits at at (len bytes left), as a code unit. */
+static bool message__hex4(const char *at, size_t len, unsigned *unit) {
+  if (len < 4) return false;
+  *unit = 0;
+  for (size_t i = 0; i < 4; i++) {
+    char c = at[i];
+    unsigned digit = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                            : 16;
+    if (digit == 16) return false;
+    *unit = *unit << 4 | digit;
+  }
+  return true;
+}
+
+#define MESSAGE_HIGH_SURROGATE(u) ((u) >= 0xD800 && (u) <= 0xDBFF)
+#define MESSAGE_LOW_SURROGATE(u) ((u) >= 0xDC00 && (u) <= 0xDFFF)
+/* "\uXXXX" is six bytes. */
+#define MESSAGE_UNICODE_ESCAPE_LEN 6
+
+/* Whether every \u escape of a UTF-16 surrogate in data (JSON json-c has
+ * accepted) is a high one followed at once by a low one. json-c turns a
+ * lone one into U+FFFD, so a client's bytes would change silently. In
+ * valid JSON a backslash occurs only in strings, so the scan need not know
+ * where they are: each backslash starts one escape. */
+static bool message__surrogates_paired(const char *data, size_t len) {
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (data[i] != '\\') continue;
+    unsigned unit, low;
+    if (data[i + 1] != 'u' || !message__hex4(data + i + 2, len - i - 2, &unit)) {
+      i++; /* a one-letter escape */
+      continue;
+    }
+    i += MESSAGE_UNICODE_ESCAPE_LEN - 1;
+    if (MESSAGE_LOW_SURROGATE(unit)) return false;
+    if (!MESSAGE_HIGH_SURROGATE(unit)) continue;
+    const char *next = data + i + 1;
+    size_t left = len - i - 1;
+    if (left < MESSAGE_UNICODE_ESCAPE_LEN || next[0] != '\\' || next[1] != 'u' ||
+        !message__hex4(next + 2, left - 2, &low) || !MESSAGE_LOW_SURROGATE(low))
+      return false;
+    i += MESSAGE_UNICODE_ESCAPE_LEN;
+  }
+  return true;
+}
+
+/* A value followed by more than blanks. */
+#define MESSAGE_TEXT_AFTER "text after the object"
+
 /* What json-c said about data, in the words of a refusal. */
 static const char *message__json_trouble(json_object *parsed, enum json_tokener_error error,
                                          bool terse) {
-  if (parsed && error == json_tokener_success) return "text after the object";
+  if (parsed && error == json_tokener_success) return MESSAGE_TEXT_AFTER;
   bool cut_short = error == json_tokener_continue || error == json_tokener_success;
   if (cut_short && terse) return "unexpected end";
   return json_tokener_error_desc(cut_short ? json_tokener_error_parse_eof : error);
 }
 
-static int message__parse_object(const char *data, size_t len, bool terse, json_object **object,
-                                  char *fail, size_t fail_size) {
-  *object = NULL;
+/* One strict pass of json-c over data: false when out of memory, else the
+ * value (or NULL), its error and where it stopped. */
+static bool message__tokenize(const char *data, size_t len, json_object **parsed,
+                              enum json_tokener_error *error, size_t *used) {
   json_tokener *tokener = json_tokener_new();
-  if (!tokener) {
-    eddi_fail_line(fail, fail_size, "Out of memory");
+  if (!tokener) return false;
+  json_tokener_set_flags(tokener, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+  *parsed = json_tokener_parse_ex(tokener, data, (int)len);
+  *error = json_tokener_get_error(tokener);
+  *used = json_tokener_get_parse_end(tokener);
+  json_tokener_free(tokener);
+  return true;
+}
+
+int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object **value,
+                         const char **trouble) {
+  *value = NULL;
+  *trouble = NULL;
+  enum json_tokener_error error;
+  size_t used;
+  json_object *parsed = NULL;
+  if (!message__tokenize(data, len, &parsed, &error, &used)) {
+    *trouble = "out of memory";
     return EDDI_LINK_ENOMEM;
   }
-  json_object *parsed = json_tokener_parse_ex(tokener, data, (int)len);
-  enum json_tokener_error error = json_tokener_get_error(tokener);
-  size_t used = json_tokener_get_parse_end(tokener);
-  json_tokener_free(tokener);
-  while (parsed && used < len && isspace((unsigned char)data[used])) used++;
-  if (!parsed || error != json_tokener_success || used != len) {
-    eddi_fail_line(fail, fail_size, "Invalid JSON: %s",
-                   message__json_trouble(parsed, error, terse));
+  /* Strict json-c stops at text after a value as at any unexpected
+   * character; a value that reads whole up to there is followed by text. */
+  if (error == json_tokener_error_parse_unexpected && used > 0) {
+    enum json_tokener_error before_error;
+    size_t before_used;
+    json_object *before = NULL;
+    if (message__tokenize(data, used, &before, &before_error, &before_used) &&
+        before_error == json_tokener_success) {
+      json_object_put(before);
+      *trouble = MESSAGE_TEXT_AFTER;
+      return EDDI_LINK_EINVAL;
+    }
+  }
+  while (error == json_tokener_success && used < len && isspace((unsigned char)data[used]))
+    used++;
+  /* A JSON null parses to NULL too: success with all of data used. */
+  bool whole = error == json_tokener_success && used == len && (parsed || used > 0);
+  if (!whole) *trouble = message__json_trouble(parsed, error, terse);
+  else if (!message__surrogates_paired(data, len)) *trouble = EDDI_LINK_JSON_LONE_SURROGATE;
+  if (*trouble) {
     json_object_put(parsed);
     return EDDI_LINK_EINVAL;
   }
-  if (!json_object_is_type(parsed, json_type_object)) {
+  *value = parsed;
+  return 0;
+}
+
+static int message__parse_object(const char *data, size_t len, bool terse, json_object **object,
+                                  char *fail, size_t fail_size) {
+  const char *trouble = NULL;
+  int rc = eddi_link_json_parse(data, len, terse, object, &trouble);
+  if (rc == EDDI_LINK_ENOMEM) {
+    eddi_fail_line(fail, fail_size, "Out of memory");
+    return rc;
+  }
+  if (rc < 0) {
+    eddi_fail_line(fail, fail_size, "Invalid JSON: %s", trouble);
+    return rc;
+  }
+  if (!json_object_is_type(*object, json_type_object)) {
     eddi_fail_line(fail, fail_size, "Invalid JSON: expected an object");
-    json_object_put(parsed);
+    json_object_put(*object);
+    *object = NULL;
     return EDDI_LINK_EINVAL;
   }
-  *object = parsed;
   return 0;
 }
 
@@ -98,7 +218,13 @@ int eddi_link_get_string(json_object *object, const char *key, const char **valu
     eddi_fail_line(fail, fail_size, "\"%s\" must be a non-empty string", key);
     return EDDI_LINK_EINVAL;
   }
-  *value = json_object_get_string(member);
+  /* A name is a C string from here on: a NUL would cut it short. */
+  const char *text = json_object_get_string(member);
+  if (strlen(text) != (size_t)json_object_get_string_len(member)) {
+    eddi_fail_line(fail, fail_size, "\"%s\" must not contain a NUL byte", key);
+    return EDDI_LINK_EINVAL;
+  }
+  *value = text;
   return 0;
 }
 

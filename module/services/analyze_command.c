@@ -304,7 +304,8 @@ int eddi_run_analyze(CommandContext *ctx) {
       if (e->start < from || e->end > to) continue;
       if (shown++ >= STRUCTURE_LIST_MAX) continue;
       char *display = eddi_element_display(e);
-      eddi_strbuf_printf(&out, "%s%s %s %zu", shown > 1 ? ", " : "",
+      /* "Function f complexity 3": the number says what it is. */
+      eddi_strbuf_printf(&out, "%s%s %s complexity %zu", shown > 1 ? ", " : "",
                          eddi_element_kind_name(e->kind), display,
                          analyze__metrics(doc, syn, i).complexity);
       eddi_free(display);

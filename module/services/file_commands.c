@@ -42,10 +42,25 @@ static void file__reply_opened(CommandContext *ctx, EddiDoc *doc) {
   eddi_reply_builder_fact(ctx->reply, "Length %zu", eddi_text_line_count(&doc->text));
 }
 
+/* Open Reload of an open document: read it again from disk. */
+static int file__reload(CommandContext *ctx, EddiDoc *doc) {
+  size_t discarded;
+  int rc = eddi_doc_reread(doc, &discarded, ctx->err);
+  if (rc < 0) return rc;
+  ctx->session->current = doc;
+  eddi_reply_builder_fact(ctx->reply, "Reloaded");
+  if (discarded)
+    eddi_reply_builder_fact(ctx->reply, "Discarded %zu unsaved edit%s", discarded,
+                            discarded == 1 ? "" : "s");
+  file__reply_opened(ctx, doc);
+  return 0;
+}
+
 int eddi_run_open(CommandContext *ctx) {
   size_t first = 0;
   bool create = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Create");
-  if (create) first = 1;
+  bool reload = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Reload");
+  if (create || reload) first = 1;
   size_t paths = ctx->argc - first;
   if (paths < 1 || paths > 2) return eddi_command_usage(ctx, "Open needs a file");
   char *input = eddi_command_token_string(&ctx->args[first]);
@@ -66,6 +81,8 @@ int eddi_run_open(CommandContext *ctx) {
   if (doc && strcmp(doc->path, rel) != 0) doc = NULL; /* a basename match is not this file */
   if (!rel[0]) {
     rc = eddi_error_set(ctx->err, EDDI_EINVAL, "Is a directory");
+  } else if (doc && reload) {
+    rc = file__reload(ctx, doc);
   } else if (doc) {
     session->current = doc;
     file__reply_opened(ctx, doc);
@@ -153,11 +170,14 @@ int eddi_run_save(CommandContext *ctx) {
   if (rc == 0) rc = eddi_doc_save(doc, &bytes, ctx->err);
   if (rc < 0) return rc;
   eddi_session_record_save(ctx->session, doc->path, created, added, deleted);
+  bool rebased = doc->rebased;
   if (close) {
     eddi_session_close_doc(ctx->session, doc);
     eddi_reply_builder_fact(ctx->reply, "Saved and closed");
   }
   eddi_reply_builder_fact(ctx->reply, "Bytes %zu", bytes);
+  /* A change made on disk meanwhile was merged in: the document holds it. */
+  if (rebased) eddi_reply_builder_fact(ctx->reply, "Rebased onto a change on disk");
   return 0;
 }
 
@@ -258,7 +278,9 @@ int eddi_run_list(CommandContext *ctx) {
 /* ---------------------------------------------------------------- table */
 
 static const CommandSpec file_commands[] = {
-    {"Open", "Open [Create] [<dir>] <file>", "open a file (Create: new if missing)", CMD_SESSION | CMD_READ_ONLY,
+    {"Open", "Open [Create|Reload] [<dir>] <file>",
+     "open a file (Create: new if missing; Reload: read it again, unsaved edits dropped)",
+     CMD_SESSION | CMD_READ_ONLY,
      eddi_run_open},
     {"Save", "Save [Close] [<file>]", "write the file", CMD_SESSION, eddi_run_save},
     {"Close", "Close [<file>]", "close without saving", CMD_SESSION | CMD_READ_ONLY, eddi_run_close},

@@ -40,10 +40,13 @@ void eddi_config_default(EddiConfig *config) {
   config->format_timeout_ms = 10000;
 }
 
+/* context is the engine: files open beneath its root descriptor. */
 static int engine__open_disk(void *context, const char *abs_path, const char *rel_path,
                              bool create, size_t max_bytes, EddiBackend **backend,
                              StrBuf *text, bool *is_new, EddiError *err) {
-  return eddi_disk_open(abs_path, create, max_bytes, backend, text, is_new, err);
+  const EddiEngine *engine = context;
+  return eddi_disk_open(engine->root_fd, rel_path, create, max_bytes, backend, text, is_new,
+                        err);
 }
 
 EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *error,
@@ -72,6 +75,7 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
   self->config.state_dir = NULL; /* the copy below is the engine's own */
   self->state_dir_asked = config && config->state_dir ? eddi_strdup(config->state_dir) : NULL;
   self->open_backend = engine__open_disk;
+  self->open_backend_context = self;
   eddi_registry_init(&self->registry);
   self->every_sender_allowed = true;
   return self;
@@ -154,7 +158,7 @@ void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *conte
   self->embedder_open = open;
   self->embedder_context = context;
   self->open_backend = open ? engine__open_embedded : engine__open_disk;
-  self->open_backend_context = open ? self : NULL;
+  self->open_backend_context = self;
 }
 
 bool eddi_engine_cursor(const EddiEngine *self, const char *sender, void **backend,

@@ -258,9 +258,15 @@ buffers of the workspace are killed and no engine memory may leak."
   (eddi-test-with-workspace '(("a.txt" . "one\n"))
     (eddi-exec "Open a.txt\nInsert Line \"x\"")
     (eddi-transcript--write (eddi-test-path "a.txt") "changed elsewhere\n")
-    (should (equal (eddi-exec "Save") "Fail \"File changed on disk since Open\""))
+    (should (equal (eddi-exec "Save")
+                   (concat "Fail \"File changed on disk since Open\", Open Reload reads it "
+                           "again (unsaved edits are discarded)")))
     (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "changed elsewhere\n"))
-    (should (buffer-modified-p (eddi-test-buffer "a.txt")))))
+    (should (buffer-modified-p (eddi-test-buffer "a.txt")))
+    ;; Open Reload puts the file's text into the live buffer.
+    (should (equal (eddi-exec "Open Reload a.txt")
+                   "Ok, Reloaded, Discarded 1 unsaved edit, At 0:0, Length 1"))
+    (should (equal (eddi-test-text "a.txt") "changed elsewhere\n"))))
 
 (ert-deftest eddi-user-save-is-not-a-change-on-disk ()
   (eddi-test-with-workspace '(("a.txt" . "one\n"))

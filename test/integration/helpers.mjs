@@ -1,7 +1,7 @@
 // Shared by the integration tests: start real nats-server and eddi-server
 // processes on 127.0.0.1, wait for them, and clean up.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -9,6 +9,15 @@ export const EDDI_SERVER = process.env.EDDI_SERVER;
 if (!EDDI_SERVER) throw new Error("EDDI_SERVER must name the eddi-server binary");
 
 const START_TIMEOUT_MS = 10000;
+
+// eddi keeps its state (credentials of the embedded default, the audit
+// log) in $XDG_STATE_HOME/eddi/<workspace id>/: in the tests, under the
+// system's temporary folder, never the user's home. Children inherit it.
+if (!process.env.EDDI_TEST_STATE_HOME) {
+  process.env.EDDI_TEST_STATE_HOME = mkdtempSync(join(tmpdir(), "eddi-it-state-"));
+  process.on("exit", () => rmSync(process.env.EDDI_TEST_STATE_HOME, { recursive: true, force: true }));
+}
+process.env.XDG_STATE_HOME = process.env.EDDI_TEST_STATE_HOME;
 
 export function tempWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), "eddi-it-"));
@@ -74,7 +83,7 @@ export async function startEddiServer(args, { waitNats = true } = {}) {
     log.text += chunk.toString();
     if (process.env.EDDI_TEST_VERBOSE) process.stderr.write(chunk);
   });
-  if (waitNats) await waitForLine(child.stderr, /serving eddi\.cmd/, "eddi-server to subscribe");
+  if (waitNats) await waitForLine(child.stderr, /serving eddi\.(u\.\*\.)?cmd /, "eddi-server to subscribe");
   return {
     child,
     log,
@@ -86,3 +95,42 @@ export async function startEddiServer(args, { waitNats = true } = {}) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// eddi-server --stdio fed raw lines (strings, written as they are, each
+// with a newline): resolves with the first `expected` responses, parsed,
+// once its input has ended and it has exited 0.
+const RAW_STDIO_TIMEOUT_MS = 5000;
+export async function rawStdio(lines, expected, extraArgs = []) {
+  const workspace = tempWorkspace();
+  const server = await startEddiServer(["--stdio", "--root", workspace.dir, "--quiet", ...extraArgs], {
+    waitNats: false,
+  });
+  const responses = [];
+  let buffered = "";
+  const done = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      server.child.kill("SIGKILL");
+      reject(new Error(`${responses.length} of ${expected} responses: ${JSON.stringify(responses)}`));
+    }, RAW_STDIO_TIMEOUT_MS);
+    if (expected === 0) resolve();
+    server.child.stdout.on("close", () => clearTimeout(timer));
+    server.child.stdout.on("data", (chunk) => {
+      buffered += chunk.toString();
+      let newline;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        responses.push(JSON.parse(buffered.slice(0, newline)));
+        buffered = buffered.slice(newline + 1);
+        if (responses.length === expected) {
+          clearTimeout(timer);
+          resolve();
+        }
+      }
+    });
+  });
+  for (const line of lines) server.child.stdin.write(line + "\n");
+  await done;
+  server.child.stdin.end();
+  const { code } = await exited(server.child);
+  if (code !== 0) throw new Error(`eddi-server exited ${code}: ${server.log.text}`);
+  return { responses, workspace, log: server.log.text };
+}

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, StringCodec } from "nats";
+import { connect, createInbox, StringCodec } from "nats";
 import { startNatsServer, startEddiServer, tempWorkspace } from "./helpers.mjs";
 
 const sc = StringCodec();
@@ -157,9 +157,13 @@ test("service discovery answers $SRV.PING, INFO and STATS", async () => {
   assert.equal(typeof cmd.last_error, "string");
 });
 
+// The stream's owner reads the response and every append on its own inbox
+// (mizuki_streams.test.mjs has the binding's refusals).
 test("mizuki: connection handshake, stream open, update, append", async () => {
   const opened = inbox(nc, "mizuki.stream.open");
-  const appended = inbox(nc, "mizuki.stream.append");
+  const mine = createInbox();
+  const appended = inbox(nc, mine);
+  await nc.flush();
   const request = {
     message_type: "connection_request",
     sender: { id: "llm-1", type: "llm", client_info: { name: "test", version: "1" } },
@@ -168,10 +172,12 @@ test("mizuki: connection handshake, stream open, update, append", async () => {
     requested_features: { basic_commands: ["1.0", "mandatory"], python_api: ["1.0", "optional"] },
     connection_id: "conn-1",
   };
-  const response = JSON.parse(await ask("mizuki.eddi.connection_request", json(request)));
+  nc.publish("mizuki.eddi.connection_request", sc.encode(json(request)), { reply: mine });
+  const response = await appended.next();
   assert.equal(response.message_type, "connection_response");
   assert.equal(response.status, "accepted");
   assert.equal(response.stream_id, "llm-1.eddi.code_editing");
+  assert.match(response.stream_key, /^[0-9a-f]{32}$/);
   assert.equal(response.connection_id, "conn-1");
   assert.equal(response.available_features.basic_commands, "1.0");
   assert.equal(response.available_features.python_api, undefined);
@@ -181,24 +187,26 @@ test("mizuki: connection handshake, stream open, update, append", async () => {
   assert.deepEqual(await opened.next(), {
     name: "llm-1.eddi.code_editing", msg_type: "stream_open", whitelist_recipient: "eddi", user: "eddi",
   });
+  const key = response.stream_key;
   const nextAppend = () => appended.next();
-  nc.publish("mizuki.stream.update", sc.encode(json({ appended: "Start st", from: "llm-1", to: "eddi" })));
+  nc.publish("mizuki.stream.update", sc.encode(json({ appended: "Start st", from: "llm-1", to: "eddi", stream_key: key })));
   assert.deepEqual(await nextAppend(), {
     name: "llm-1.eddi.code_editing", appended: "Ok", from: "eddi", to: "llm-1",
   });
-  nc.publish("mizuki.stream.update", sc.encode(json({ appended: "Status", from: "llm-1", to: "eddi" })));
+  nc.publish("mizuki.stream.update", sc.encode(json({ appended: "Status", from: "llm-1", to: "eddi", stream_key: key })));
   assert.equal((await nextAppend()).appended, "Ok: Session st, No file");
   // Messages for someone else are not eddi's.
-  nc.publish("mizuki.stream.update", sc.encode(json({ appended: "Status", from: "llm-1", to: "human" })));
-  nc.publish("mizuki.stream.update", sc.encode(json({ appended: 7, from: "llm-1", to: "eddi" })));
+  nc.publish("mizuki.stream.update", sc.encode(json({ appended: "Status", from: "llm-1", to: "human", stream_key: key })));
+  nc.publish("mizuki.stream.update", sc.encode(json({ appended: 7, from: "llm-1", to: "eddi", stream_key: key })));
   assert.equal((await nextAppend()).appended, 'Fail "\\"appended\\" must be a string"');
-  appended.close();
   opened.close();
 
-  // A second handshake of the same sender finds its session again.
-  const again = JSON.parse(await ask("mizuki.eddi.connection_request", json(request)));
+  // The owner coming back with its key finds its session again.
+  nc.publish("mizuki.eddi.connection_request", sc.encode(json({ ...request, stream_key: key })), { reply: mine });
+  const again = await appended.next();
   assert.equal(again.session, "st");
   assert.equal(again.reconnected, true);
+  appended.close();
 
   const wrongVersion = JSON.parse(await ask("mizuki.eddi.connection_request",
     json({ ...request, eddispeak_version: "2.0" })));

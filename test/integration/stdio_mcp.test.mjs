@@ -78,6 +78,8 @@ async function rawSession(lines, expected) {
 test("JSON-RPC errors: parse error, unknown method, invalid params", async () => {
   const responses = await rawSession(
     [
+      // MCP's tools/* come after initialize (stdio_input.test.mjs has the refusal).
+      JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18" } }),
       "{not json",
       JSON.stringify({ jsonrpc: "2.0", id: 1, method: "no.such.method" }),
       JSON.stringify({ jsonrpc: "2.0", id: 2, method: "eddi.exec", params: {} }),
@@ -85,7 +87,7 @@ test("JSON-RPC errors: parse error, unknown method, invalid params", async () =>
       JSON.stringify({ id: 4, method: "ping" }),
       JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }),
     ],
-    6,
+    7,
   );
   const byId = (id) => responses.find((response) => response.id === id);
   const parseError = responses.find((response) => response.id === null);

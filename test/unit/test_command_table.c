@@ -87,7 +87,8 @@ static void test_tool_schemas_stay_as_published(void **state) {
     const char *name, *schema;
   } published[] = {
       {"eddi", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\","
-               "\"description\":\"EddiSpeak commands, one per line\"}},\"required\":[\"text\"]}"},
+               "\"description\":\"EddiSpeak commands, one per line\"}},\"required\":[\"text\"],"
+               "\"additionalProperties\":false}"},
       {"read", "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
                "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"first line, "
                "1-based\"},\"limit\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\"],"

@@ -212,6 +212,22 @@ static void test_write_atomic_failures_keep_old_file(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* eddi_disk_open on path inside root, through a descriptor of root (kept
+ * open for the test program's life, as an engine keeps its own). */
+static int disk_open(const char *root, const char *path, bool create, size_t max_bytes,
+                     EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err) {
+  static char opened[PATH_MAX];
+  static int root_fd = -1;
+  if (root_fd < 0 || strcmp(opened, root) != 0) {
+    if (root_fd >= 0) close(root_fd);
+    EddiError ignored;
+    assert_int_equal(eddi_fs_root_open(root, &root_fd, &ignored), 0);
+    snprintf(opened, sizeof opened, "%s", root);
+  }
+  return eddi_disk_open(root_fd, path + strlen(root) + 1, create, max_bytes, backend, text,
+                        is_new, err);
+}
+
 /* ---------------------------------------------------------------- opening */
 
 static void test_open_missing_file(void **state) {
@@ -224,7 +240,7 @@ static void test_open_missing_file(void **state) {
   bool is_new = false;
   EddiError err;
   eddi_error_clear(&err);
-  assert_int_equal(eddi_disk_open(path, false, 1000, &backend, &text, &is_new, &err),
+  assert_int_equal(disk_open(root, path, false, 1000, &backend, &text, &is_new, &err),
                    EDDI_ENOENT);
   assert_string_equal(err.what, "File not found");
   assert_null(backend);
@@ -234,7 +250,7 @@ static void test_open_missing_file(void **state) {
   /* With create: an empty new document that saving creates, folders too,
    * with the mode the umask at Open allows. */
   mode_t mask = umask(027);
-  int rc = eddi_disk_open(path, true, 1000, &backend, &text, &is_new, &err);
+  int rc = disk_open(root, path, true, 1000, &backend, &text, &is_new, &err);
   umask(mask);
   assert_int_equal(rc, 0);
   assert_non_null(backend);
@@ -263,7 +279,7 @@ static void test_open_decodes_and_saves_back(void **state) {
   StrBuf text = {0};
   bool is_new = true;
   EddiError err;
-  assert_int_equal(eddi_disk_open(path, false, 1000, &backend, &text, &is_new, &err), 0);
+  assert_int_equal(disk_open(root, path, false, 1000, &backend, &text, &is_new, &err), 0);
   assert_false(is_new);
   assert_string_equal(text.data, "one\ntwo");
   EddiDoc *doc = eddi_doc_new("crlf.txt", backend, text.data, text.len, false, 10);
@@ -293,30 +309,30 @@ static void test_open_refusals(void **state) {
 
   unit_path(path, root, "five.txt");
   unit_write_file(path, "12345", 5);
-  assert_int_equal(eddi_disk_open(path, false, 4, &backend, &text, &is_new, &err),
+  assert_int_equal(disk_open(root, path, false, 4, &backend, &text, &is_new, &err),
                    EDDI_ETOOBIG);
   assert_string_equal(err.what, "File too large (5 bytes, limit 4)");
-  assert_int_equal(eddi_disk_open(path, false, 5, &backend, &text, &is_new, &err), 0);
+  assert_int_equal(disk_open(root, path, false, 5, &backend, &text, &is_new, &err), 0);
   backend->vtable->destroy(backend);
   backend = NULL;
   eddi_strbuf_free(&text);
 
   unit_path(path, root, "binary.bin");
   unit_write_file(path, "\x7F" "ELF\0\1", 6);
-  assert_int_equal(eddi_disk_open(path, true, 100, &backend, &text, &is_new, &err),
+  assert_int_equal(disk_open(root, path, true, 100, &backend, &text, &is_new, &err),
                    EDDI_EINVAL);
   assert_string_equal(err.what, "Binary file (NUL byte at offset 4)");
   assert_null(backend);
 
   unit_path(path, root, "latin1.txt");
   unit_write_file(path, "caf\xE9\n", 5);
-  assert_int_equal(eddi_disk_open(path, false, 100, &backend, &text, &is_new, &err),
+  assert_int_equal(disk_open(root, path, false, 100, &backend, &text, &is_new, &err),
                    EDDI_EINVAL);
   assert_string_equal(err.what, "Not valid UTF-8 (byte 3)");
 
   unit_path(path, root, "folder");
   assert_int_equal(mkdir(path, 0755), 0);
-  assert_int_equal(eddi_disk_open(path, true, 100, &backend, &text, &is_new, &err),
+  assert_int_equal(disk_open(root, path, true, 100, &backend, &text, &is_new, &err),
                    EDDI_EINVAL);
   assert_string_equal(err.what, "Is a directory");
   assert_null(backend);

@@ -1,5 +1,7 @@
-/* test_disk_race.c - another process appends to a file while eddi edits and
- * saves it: every append must survive (issue "nothing overwritten").
+/* test_disk_race.c - another process writes a file while eddi edits and
+ * saves it: every append must survive, a change elsewhere in the file is
+ * merged, an overlapping one refused; and a folder swapped for a symlink
+ * never leads a write outside the workspace.
  *
  * A child process appends a numbered line every APPEND_PAUSE_US; meanwhile
  * the engine makes EDITS edits through the edit formats' transaction
@@ -18,6 +20,8 @@
 #define APPEND_PAUSE_US 3000
 #define EDITS 200
 #define START_LINES 100
+/* The race is run this many times over. */
+#define ROUNDS 5
 
 static void append_lines(const char *path) {
   for (int i = 0; i < APPENDS; i++) {
@@ -37,12 +41,15 @@ static void check_appends(const char *path) {
   for (int i = 0; i < APPENDS; i++) {
     char line[32];
     snprintf(line, sizeof line, "\nappend %d\n", i);
-    if (!strstr(text, line)) fail_msg("append %d was lost", i);
+    if (!strstr(text, line)) {
+      const char *tail = strstr(text, "append");
+      fail_msg("append %d was lost; the file's appends: %.600s", i, tail ? tail : "(none)");
+    }
   }
   free(text);
 }
 
-static void test_appends_survive_edits(void **state) {
+static void appends_survive_edits(void) {
   char root[PATH_MAX], path[PATH_MAX];
   unit_workspace_new(root);
   unit_path(path, root, "log.txt");
@@ -85,6 +92,10 @@ static void test_appends_survive_edits(void **state) {
   assert_int_equal(landed, EDITS);
   eddi_engine_free(engine);
   unit_remove_tree(root);
+}
+
+static void test_appends_survive_edits(void **state) {
+  for (int round = 0; round < ROUNDS; round++) appends_survive_edits();
 }
 
 /* A change made on disk between a transaction's read and its commit:
@@ -137,11 +148,126 @@ static void test_disk_change_on_the_same_lines_is_refused(void **state) {
                            NULL);
 }
 
+/* ------------------------------------------------------------ documents */
+
+static void exchange(EddiEngine *engine, const char *message, const char *expected) {
+  char *reply = eddi_exec(engine, "cli", message, strlen(message));
+  assert_string_equal(reply, expected);
+  eddi_string_free(reply);
+}
+
+static EddiEngine *workspace_engine(char root[PATH_MAX], const char *file, const char *text) {
+  char path[PATH_MAX], error[256];
+  unit_workspace_new(root);
+  unit_path(path, root, file);
+  unit_write_file(path, text, strlen(text));
+  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
+  assert_non_null(engine);
+  return engine;
+}
+
+static void test_save_rebases_onto_a_disk_change(void **state) {
+  char root[PATH_MAX], path[PATH_MAX];
+  EddiEngine *engine = workspace_engine(root, "n.txt", "a\nb\nc\n");
+  exchange(engine, "Start s\nOpen n.txt\nInsert Line \"top\"",
+           "Ok\nOk, At 0:0, Length 3\nOk, Inserted 1 line at 0, At 1:0");
+  unit_path(path, root, "n.txt");
+  unit_write_file(path, "a\nb\nc\nd\n", 8);
+  exchange(engine, "Save", "Ok, Bytes 12, Rebased onto a change on disk");
+  size_t len;
+  char *now = unit_read_file(path, &len);
+  assert_string_equal(now, "top\na\nb\nc\nd\n");
+  free(now);
+  /* The document holds the disk's line too, and saves cleanly after. */
+  exchange(engine, "Show Line 4\nGoto 0:0\nDelete Line\nSave",
+           "Ok: At 4:0, Lines 2:4, Txt b\\nc\\nd\nOk, At 0:0\nOk, Deleted 1 line, At 0:0\nOk, Bytes 8");
+  /* A change on the same line is refused, and nothing is written. */
+  exchange(engine, "Insert Line \"x\"", "Ok, Inserted 1 line at 0, At 1:0");
+  unit_write_file(path, "A\nb\nc\nd\n", 8);
+  exchange(engine, "Save",
+           "Fail \"File changed on disk since Open\", Open Reload reads it again (unsaved edits "
+           "are discarded)");
+  now = unit_read_file(path, &len);
+  assert_string_equal(now, "A\nb\nc\nd\n");
+  free(now);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+}
+
+static void appends_survive_saves(void) {
+  char root[PATH_MAX], path[PATH_MAX];
+  StrBuf start = {0};
+  for (int i = 0; i < START_LINES; i++) eddi_strbuf_printf(&start, "line %d\n", i);
+  EddiEngine *engine = workspace_engine(root, "log.txt", start.data);
+  eddi_strbuf_free(&start);
+  unit_path(path, root, "log.txt");
+  exchange(engine, "Start s\nOpen log.txt", "Ok\nOk, At 0:0, Length 100");
+  pid_t child = fork();
+  if (child == 0) append_lines(path);
+  int saved = 0;
+  for (int edit = 0; edit < EDITS; edit++) {
+    const char *message = "Goto 0:0\nInsert Line \"edit\"\nSave";
+    char *reply = eddi_exec(engine, "cli", message, strlen(message));
+    saved += strstr(reply, "Ok, Bytes") != NULL;
+    eddi_string_free(reply);
+    usleep(APPEND_PAUSE_US / 3);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  check_appends(path);
+  assert_int_equal(saved, EDITS);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+}
+
+static void test_appends_survive_saves(void **state) {
+  for (int round = 0; round < ROUNDS; round++) appends_survive_saves();
+}
+
+/* A folder of an open file becomes a symlink to somewhere outside: Save and
+ * a create below it are refused, nothing is written out there. */
+static void test_symlink_swap_refused_on_save(void **state) {
+  char root[PATH_MAX], outside[PATH_MAX], path[PATH_MAX], link[PATH_MAX];
+  unit_workspace_new(outside);
+  EddiEngine *engine = workspace_engine(root, "top.txt", "x\n");
+  unit_path(path, root, "d2");
+  mkdir(path, 0755);
+  unit_path(path, root, "d2/conf.txt");
+  unit_write_file(path, "inside\n", 7);
+  unit_path(path, root, "d3");
+  mkdir(path, 0755);
+  exchange(engine, "Start s\nOpen d2/conf.txt\nInsert Line \"edited\"",
+           "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0");
+  exchange(engine, "Open Create d3/new.txt\nInsert Line \"new\"",
+           "Ok, At 0:0, Length 0\nOk, Inserted 1 line at 0, At 1:0");
+  unit_path(path, outside, "conf.txt");
+  unit_write_file(path, "inside\n", 7);
+  for (const char *folder = "d2"; folder; folder = strcmp(folder, "d2") == 0 ? "d3" : NULL) {
+    unit_path(link, root, folder);
+    unit_remove_tree(link);
+    assert_int_equal(symlink(outside, link), 0);
+  }
+  exchange(engine, "Save d2/conf.txt", "Fail \"Path outside workspace\"");
+  exchange(engine, "Save d3/new.txt", "Fail \"Path outside workspace\"");
+  size_t len;
+  char *kept = unit_read_file(path, &len);
+  assert_string_equal(kept, "inside\n");
+  free(kept);
+  unit_path(path, outside, "new.txt");
+  assert_int_equal(access(path, F_OK), -1);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+  unit_remove_tree(outside);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_appends_survive_edits),
       cmocka_unit_test(test_disk_change_on_other_lines_is_merged),
       cmocka_unit_test(test_disk_change_on_the_same_lines_is_refused),
+      cmocka_unit_test(test_save_rebases_onto_a_disk_change),
+      cmocka_unit_test(test_appends_survive_saves),
+      cmocka_unit_test(test_symlink_swap_refused_on_save),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

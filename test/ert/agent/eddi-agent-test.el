@@ -195,7 +195,8 @@ memory may leak), and the workspace's buffers are killed."
                        (input_schema (type . "object")
                                      (properties (text (type . "string")
                                                        (description . "EddiSpeak commands, one per line")))
-                                     (required . ["text"])))))
+                                     (required . ["text"])
+                                     (additionalProperties . :false)))))
       ;; The model's turn goes back as it came; results are raw.
       (should (equal (eddi-agent-test-get (nth 1 requests) 'messages 1)
                      '((role . "assistant")

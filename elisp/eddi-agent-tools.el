@@ -1,0 +1,516 @@
+;;; eddi-agent-tools.el --- an eddi agent's session and the tools it offers its model  -*- lexical-binding: t; -*-
+
+;; This file is part of eddi.
+
+;;; Commentary:
+
+;; The agent session record, and the tool table of `eddi-agent': the
+;; engine's own tools (their descriptions and schemas come from the module's
+;; table), the shell guard, the context providers and the todo list.
+;; eddi-agent.el loads this file; it keeps the options, the loop, the log and
+;; the UI.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+
+(declare-function eddi-exec "eddi" (commands &optional sender))
+(declare-function eddi-module-tools "ext:eddi-module")
+(declare-function eddi-agent-backend-json-parse "eddi-agent-backend" (text))
+(declare-function eddi-agent--ui-todos "eddi-agent" (session))
+
+(defvar eddi-agent-shell-timeout)
+(defvar eddi-agent-workflow-states)
+
+;;;; Sessions
+
+(cl-defstruct (eddi-agent-session (:constructor eddi-agent-session--create) (:copier nil))
+  "One agent session: a task, its conversation, its guards' counters."
+  (id nil :documentation "A name, also the eddi sender and session name.")
+  (task nil :documentation "What the user asked for.")
+  (backend nil :documentation "The wire format, `anthropic' or `openai'.")
+  (url nil :documentation "The model API endpoint.")
+  (model nil :documentation "The model name.")
+  (key nil :documentation "The API key, or nil.")
+  (system nil :documentation "The system prompt.")
+  (tools nil :documentation "The tools this engine supports (see `eddi-agent--supported-tools').")
+  (directory nil :documentation "The workspace root.")
+  (origin nil :documentation "The buffer that was current when the session started.")
+  (state 'planning :documentation "The workflow state, `planning' or `executing'.")
+  (status 'running :documentation "`running', or how it ended (see `eddi-agent-run').")
+  (message nil :documentation "The model's final message, or why the session stopped.")
+  (history nil :documentation "The neutral conversation, newest first.")
+  (todos nil :documentation "Todos (ID TEXT STATUS), newest first.")
+  (calls 0 :documentation "Tool calls so far.")
+  (last-key nil :documentation "The last call's tool and arguments.")
+  (identical 0 :documentation "Identical calls in a row.")
+  (same-tool 0 :documentation "Calls of the last tool in a row.")
+  (errors nil :documentation "A table: error text to count.")
+  (input-tokens 0 :documentation "Tokens of all requests.")
+  (output-tokens 0 :documentation "Tokens the model wrote.")
+  (start nil :documentation "When the session started.")
+  (expired nil :documentation "Non-nil once the wall clock ran out.")
+  (busy nil :documentation "Non-nil while tool calls run.")
+  (request nil :documentation "The model request in flight.")
+  (timers nil :documentation "The session's timers.")
+  (buffer nil :documentation "The *eddi-agent* buffer.")
+  (log-file nil :documentation "Where the log was saved."))
+
+(defvar eddi-agent--current nil
+  "The running session, or nil.")
+
+(defvar eddi-agent-last-session nil
+  "The most recent session, running or ended.")
+
+(defvar eddi-agent--counter 0
+  "Sessions started in this Emacs, to name them.")
+
+(defun eddi-agent--elapsed (session)
+  "Seconds since SESSION started."
+  (float-time (time-subtract nil (eddi-agent-session-start session))))
+
+;;;; Tools
+
+(defconst eddi-agent--tools
+  '(("eddi" :run eddi-agent--tool-eddi :states (executing) :engine t)
+    ("read" :run eddi-agent--tool-read :states (planning executing) :engine t)
+    ("grep" :run eddi-agent--tool-grep :states (planning executing) :engine t)
+    ("edit" :run eddi-agent--tool-edit :states (executing) :engine t)
+    ("apply_patch" :run eddi-agent--tool-apply-patch :states (executing) :engine t)
+    ("eval_sexp" :run eddi-agent--tool-eval-sexp :states (executing)
+     :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused."
+     :params (("expr" "string" "Lisp forms")))
+    ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing)
+     :description "Run a shell command in the workspace; returns its output. Commands that write files are refused."
+     :params (("command" "string" "Shell command")))
+    ("buffer_contents" :run eddi-agent--tool-buffer-contents :states (planning executing)
+     :description "Text of a buffer."
+     :params (("buffer" "string" "Buffer name")))
+    ("directory_files" :run eddi-agent--tool-directory-files :states (planning executing)
+     :description "Files in a directory (directories end in /)."
+     :params (("path" "string" "Directory, relative to the workspace")))
+    ("current_context" :run eddi-agent--tool-current-context :states (planning executing)
+     :description "Point, mark, mode, file and visible buffers."
+     :params ())
+    ("warnings_buffer" :run eddi-agent--tool-warnings-buffer :states (planning executing)
+     :description "Text of *Warnings*."
+     :params ())
+    ("todo_add" :run eddi-agent--tool-todo-add :states (planning executing)
+     :description "Add a todo; returns its id."
+     :params (("text" "string" "The todo")))
+    ("todo_update" :run eddi-agent--tool-todo-update :states (executing)
+     :description "Set a todo's status."
+     :params (("id" "integer" "Todo id")
+              ("status" "string" "New status" :enum ["pending" "in_progress" "done"])))
+    ("todo_status" :run eddi-agent--tool-todo-status :states (planning executing)
+     :description "The todo list."
+     :params ())
+    ("session_complete" :run eddi-agent--tool-session-complete :states (planning executing)
+     :description "End the session."
+     :params (("message" "string" "For the user"))))
+  "The tools, in the order they are offered.
+Each is (NAME :run FUNCTION :states STATES [:engine t] [:description
+TEXT :params PARAMS]).  A tool with :engine is one of the engine's
+\(`eddi-module-tools'): its description, schema and EddiSpeak command
+are the engine's, the same that eddi-server offers MCP clients, and it
+is offered only when the engine has that command.  The agent's own
+tools carry their :description and :params, each (NAME TYPE
+DESCRIPTION [:optional t] [:enum VECTOR]).  Each FUNCTION takes the
+session and the arguments (an alist) and returns a result: a string,
+or (:content STRING :error t).")
+
+(defun eddi-agent--schema (params)
+  "The JSON schema (an alist) of a tool taking PARAMS."
+  `((type . "object")
+    (properties
+     . ,(if params
+            (mapcar (lambda (param)
+                      (pcase-let ((`(,name ,type ,description . ,props) param))
+                        `(,(intern name) (type . ,type) (description . ,description)
+                          ,@(and (plist-get props :enum) `((enum . ,(plist-get props :enum)))))))
+                    params)
+          #s(hash-table)))
+    ,@(let ((required (cl-loop for param in params
+                               unless (plist-get (nthcdr 3 param) :optional)
+                               collect (car param))))
+        (and required `((required . ,(vconcat required)))))))
+
+(defun eddi-agent--engine-has (command)
+  "Non-nil when the eddi engine knows COMMAND (Help answers Ok)."
+  (condition-case nil
+      (string-prefix-p "Ok" (eddi-exec (concat "Help " command)))
+    (error nil)))
+
+(defun eddi-agent--engine-tool (name)
+  "The engine's tool NAME as (:description TEXT :schema ALIST :command C).
+nil when the engine's table has no such tool."
+  (cl-loop for tool in (eddi-module-tools)
+           when (equal (plist-get tool :name) name)
+           return (list :description (plist-get tool :description)
+                        :schema (eddi-agent-backend-json-parse (plist-get tool :schema))
+                        :command (plist-get tool :command))))
+
+(defun eddi-agent--supported-tools ()
+  "The tools this engine supports, with their descriptions and schemas.
+They are the entries of `eddi-agent--tools' with :description and
+:schema filled in: an engine tool's from the engine's table, dropped
+when the engine lacks its command."
+  (cl-loop for (name . props) in eddi-agent--tools
+           for engine = (and (plist-get props :engine) (eddi-agent--engine-tool name))
+           for command = (plist-get engine :command)
+           if (not (plist-get props :engine))
+           collect `(,name :schema ,(eddi-agent--schema (plist-get props :params)) ,@props)
+           else if (and engine (or (null command) (eddi-agent--engine-has command)))
+           collect `(,name ,@engine ,@props)))
+
+(defun eddi-agent--offered (session)
+  "The tools offered to SESSION's model in its current state."
+  (cl-remove-if-not (lambda (tool)
+                      (or (not eddi-agent-workflow-states)
+                          (memq (eddi-agent-session-state session)
+                                (plist-get (cdr tool) :states))))
+                    (eddi-agent-session-tools session)))
+
+(defun eddi-agent--tool-specs (session)
+  "SESSION's offered tools as (NAME DESCRIPTION SCHEMA) for the backend."
+  (mapcar (lambda (tool)
+            (list (car tool) (plist-get (cdr tool) :description) (plist-get (cdr tool) :schema)))
+          (eddi-agent--offered session)))
+
+(defun eddi-agent--arg (args name)
+  "The argument NAME (a string) of ARGS."
+  (let ((value (alist-get (intern name) args)))
+    (unless (memq value '(nil :null)) value)))
+
+(defun eddi-agent--quote (text)
+  "TEXT as an EddiSpeak string."
+  (concat "\"" (replace-regexp-in-string "[\"\\\\]" "\\\\\\&" text) "\""))
+
+(defun eddi-agent--eddi (session text)
+  "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
+Changes are shown in the live buffers when eddi.el can show them."
+  (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
+           text (eddi-agent-session-id session)))
+
+(defun eddi-agent--tool-eddi (session args)
+  "The `eddi' tool: run ARGS' text in SESSION."
+  (eddi-agent--eddi session (eddi-agent--arg args "text")))
+
+(defun eddi-agent--tool-read (session args)
+  "The `read' tool: Read ARGS' path in SESSION."
+  (let ((offset (eddi-agent--arg args "offset"))
+        (limit (eddi-agent--arg args "limit")))
+    (eddi-agent--eddi
+     session (concat "Read " (eddi-agent--quote (eddi-agent--arg args "path"))
+                     (when (or offset limit) (format " %d" (or offset 1)))
+                     (when limit (format " %d" limit))))))
+
+(defun eddi-agent--tool-grep (session args)
+  "The `grep' tool: Grep ARGS' pattern in SESSION."
+  (let ((glob (eddi-agent--arg args "glob"))
+        (offset (eddi-agent--arg args "offset")))
+    (eddi-agent--eddi
+     session (concat "Grep /"
+                     (replace-regexp-in-string "/" "\\\\/" (eddi-agent--arg args "pattern"))
+                     "/"
+                     (when (eq (eddi-agent--arg args "ignore_case") t) "i")
+                     (when (or glob offset) (concat " " (eddi-agent--quote (or glob "*"))))
+                     (when offset (format " %d" offset))))))
+
+(defun eddi-agent--tool-edit (session args)
+  "The `edit' tool: a hashline Edit of ARGS' patch in SESSION."
+  (eddi-agent--eddi session (concat "Edit\n" (eddi-agent--arg args "patch"))))
+
+(defun eddi-agent--tool-apply-patch (session args)
+  "The `apply_patch' tool: Patch with ARGS' patch in SESSION."
+  (eddi-agent--eddi session (concat "Patch\n" (eddi-agent--arg args "patch"))))
+
+(defun eddi-agent--context-buffer (session)
+  "The buffer SESSION's context tools look at."
+  (let ((origin (eddi-agent-session-origin session)))
+    (if (buffer-live-p origin) origin (window-buffer (selected-window)))))
+
+(defun eddi-agent--tool-eval-sexp (session args)
+  "The `eval_sexp' tool: evaluate ARGS' forms in SESSION's context buffer.
+Reading from the user signals instead of waiting."
+  (let* ((text (eddi-agent--arg args "expr"))
+         (forms (let ((start 0) forms)
+                  (while (string-match-p "[^ \t\n\r]" text start)
+                    (pcase-let ((`(,form . ,end) (read-from-string text start)))
+                      (push form forms)
+                      (setq start end)))
+                  (nreverse forms)))
+         value)
+    (with-current-buffer (eddi-agent--context-buffer session)
+      (let ((inhibit-interaction t))
+        (cl-letf (((symbol-function 'read-key) #'eddi-agent--refuse-input)
+                  ((symbol-function 'read-multiple-choice) #'eddi-agent--refuse-input))
+          (dolist (form forms)
+            (setq value (eval form t))))))
+    (prin1-to-string value)))
+
+(defun eddi-agent--refuse-input (&rest _)
+  "Signal that a tool may not wait for the user."
+  (signal 'inhibited-interaction nil))
+
+;;;;; The shell guard
+
+(defconst eddi-agent--shell-wrappers
+  '("sudo" "env" "nice" "nohup" "time" "command" "exec" "xargs" "builtin" "stdbuf" "timeout")
+  "Programs that run the command after them.")
+
+(defconst eddi-agent--shell-writers
+  '("tee" "ed" "ex" "truncate" "sponge" "install" "shred")
+  "Programs whose purpose is to write files.")
+
+(defconst eddi-agent--inline-writes
+  '(("python" "-c" "open([^)]*,[ \t]*['\"][^'\"]*[wax+]\\|\\.write_\\(?:text\\|bytes\\)\\|shutil\\.\\|os\\.\\(?:remove\\|unlink\\|rename\\|replace\\|rmdir\\|mkdir\\|makedirs\\)")
+    ("node" "-[ep]" "writeFile\\|appendFile\\|createWriteStream\\|copyFile\\|rename\\|unlink\\|rmSync\\|\\.rm(\\|truncate\\|mkdir")
+    ("ruby" "-e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`")
+    ("perl" "-[a-zA-Z]*e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`"))
+  "(PROGRAM FLAG REGEXP): an inline script after FLAG that writes files.")
+
+(defun eddi-agent--shell-parse (command)
+  "COMMAND split into simple commands, each a list of words.
+Quotes are removed from words.  Redirections appear as
+\(:redirect TARGET), heredocs as (:heredoc)."
+  (let ((i 0) (n (length command)) word words commands)
+    (cl-labels ((end-word () (when word (push word words) (setq word nil)))
+                (end-command () (end-word)
+                             (when words (push (nreverse words) commands) (setq words nil)))
+                (peek (&optional k) (and (< (+ i (or k 0)) n) (aref command (+ i (or k 0)))))
+                (add (text) (setq word (concat (or word "") text)))
+                (read-target ()
+                  (end-word)
+                  (while (memq (peek) '(?\s ?\t)) (cl-incf i))
+                  (let ((start-words words))
+                    (scan-word)
+                    (prog1 (or word "") (setq word nil words start-words))))
+                (scan-word ()
+                  (while (and (< i n) (not (memq (peek) '(?\s ?\t ?\n ?\; ?& ?| ?< ?> ?\( ?\)))))
+                    (scan-char)))
+                (scan-char ()
+                  (let ((c (peek)))
+                    (cond
+                     ((eq c ?')
+                      (let ((end (or (cl-position ?' command :start (1+ i)) n)))
+                        (add (substring command (1+ i) end))
+                        (setq i (min n (1+ end)))))
+                     ((eq c ?\")
+                      (cl-incf i)
+                      (let ((text ""))
+                        (while (and (< i n) (not (eq (peek) ?\")))
+                          (if (and (eq (peek) ?\\) (memq (peek 1) '(?\" ?\\ ?$ ?`)))
+                              (progn (setq text (concat text (string (peek 1)))) (cl-incf i 2))
+                            (setq text (concat text (string (peek)))) (cl-incf i)))
+                        (add text)
+                        (cl-incf i)))
+                     ((eq c ?\\) (add (string (or (peek 1) ?\\))) (cl-incf i 2))
+                     (t (add (string c)) (cl-incf i))))))
+      (while (< i n)
+        (let ((c (peek)))
+          (cond
+           ((memq c '(?\s ?\t)) (end-word) (cl-incf i))
+           ((and (eq c ?#) (null word))
+            (setq i (or (cl-position ?\n command :start i) n)))
+           ((memq c '(?\n ?\; ?| ?\( ?\)))
+            (end-command) (cl-incf i))
+           ((and (eq c ?&) (not (eq (peek 1) ?>)))
+            (end-command) (cl-incf i))
+           ((eq c ?<)
+            (end-word)
+            (cond ((and (eq (peek 1) ?<) (eq (peek 2) ?<)) (cl-incf i 3) (read-target))
+                  ((eq (peek 1) ?<) (cl-incf i 2) (push '(:heredoc) words) (read-target))
+                  (t (cl-incf i) (read-target))))
+           ((memq c '(?> ?&))
+            ;; N> and &> : the file descriptor is not a word.
+            (when (and word (string-match-p "\\`[0-9]+\\'" word)) (setq word nil))
+            (end-word)
+            (when (eq c ?&) (cl-incf i))
+            (cl-incf i)
+            (when (memq (peek) '(?> ?|)) (cl-incf i))
+            (if (eq (peek) ?&)
+                (progn (cl-incf i) (read-target)) ; >&N duplicates a descriptor
+              (push (list :redirect (read-target)) words)))
+           (t (scan-word)))))
+      (end-command)
+      (nreverse commands))))
+
+(defun eddi-agent--shell-program (words)
+  "The program and its arguments in WORDS, past assignments and wrappers."
+  (while (and words
+              (stringp (car words))
+              (or (string-match-p "\\`[A-Za-z_][A-Za-z0-9_]*=" (car words))
+                  (member (file-name-nondirectory (car words)) eddi-agent--shell-wrappers)
+                  ;; The options of a wrapper.
+                  (and (string-prefix-p "-" (car words)) (not (equal (car words) "-")))))
+    (setq words (cdr words)))
+  words)
+
+(defun eddi-agent-shell-write-reason (command)
+  "Why COMMAND writes files (a short name of the construct), or nil."
+  (cl-loop
+   for words in (eddi-agent--shell-parse command)
+   thereis
+   (or (cl-loop for word in words
+                thereis (pcase word
+                          (`(:heredoc) "heredoc")
+                          (`(:redirect ,target)
+                           (unless (string-match-p "\\`/dev/\\(?:null\\|stdout\\|stderr\\|fd/[0-9]+\\)\\'"
+                                                   target)
+                             "redirection into a file"))))
+       (let* ((program-words (cl-remove-if-not #'stringp (eddi-agent--shell-program words)))
+              (program (and program-words (file-name-nondirectory (car program-words))))
+              (args (cdr program-words))
+              (base (and program (replace-regexp-in-string "[0-9.]+\\'" "" program))))
+         (cond
+          ((null program) nil)
+          ((member program eddi-agent--shell-writers) program)
+          ((and (equal program "sed")
+                (cl-some (lambda (arg) (string-match-p "\\`\\(?:-[a-zA-Z]*i\\|--in-place\\)" arg)) args))
+           "sed -i")
+          ((and (equal base "perl")
+                (cl-some (lambda (arg) (string-match-p "\\`-[a-zA-Z]*i" arg)) args))
+           "perl -i")
+          ((and (equal program "dd") (cl-some (lambda (arg) (string-prefix-p "of=" arg)) args))
+           "dd of=")
+          ((and (equal program "find")
+                (cl-some (lambda (arg) (member arg '("-delete" "-fprint" "-fprint0" "-fprintf" "-fls")))
+                         args))
+           "find -delete")
+          ((and (member program '("awk" "gawk" "mawk" "nawk"))
+                (cl-some (lambda (arg) (string-match-p "print[f]?[^;}]*>\\|system[ \t]*(" arg)) args))
+           "awk writes")
+          (t
+           (cl-loop for (name flag regexp) in eddi-agent--inline-writes
+                    thereis (and (equal base name)
+                                 (cl-loop for (arg script) on args
+                                          thereis (and (stringp script)
+                                                       (string-match-p (concat "\\`" flag "\\'") arg)
+                                                       (string-match-p regexp script)))
+                                 (format "inline %s that writes" name)))))))))
+
+(defun eddi-agent--edit-tools-hint (session)
+  "Where SESSION's model should write instead of the shell."
+  (let ((names (cl-loop for tool in (eddi-agent-session-tools session)
+                        when (member (car tool) '("edit" "apply_patch"))
+                        collect (car tool))))
+    (concat "the eddi tool (Insert, Replace, Delete, Save)"
+            (when names (concat " or " (mapconcat #'identity names " / "))))))
+
+(defun eddi-agent--tool-shell-exec (session args)
+  "The `shell_exec' tool: run ARGS' command in SESSION's workspace."
+  (let* ((command (eddi-agent--arg args "command"))
+         (reason (eddi-agent-shell-write-reason command)))
+    (if reason
+        (list :content (format "Refused: shell_exec does not write files (%s); write with %s"
+                               reason (eddi-agent--edit-tools-hint session))
+              :error t)
+      (with-temp-buffer
+        (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
+               (process (make-process :name "eddi-agent-shell"
+                                      :buffer (current-buffer)
+                                      :command (list shell-file-name shell-command-switch command)
+                                      :connection-type 'pipe
+                                      :noquery t
+                                      :sentinel #'ignore))
+               (deadline (+ (float-time) eddi-agent-shell-timeout)))
+          (unwind-protect
+              (while (and (process-live-p process) (< (float-time) deadline))
+                (accept-process-output process 0.05))
+            (when (process-live-p process) (delete-process process)))
+          (while (accept-process-output process 0))
+          (let ((output (buffer-string))
+                (exit (process-exit-status process)))
+            (cond ((eq (process-status process) 'signal)
+                   (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout)
+                         :error t))
+                  ((/= exit 0) (list :content (format "%s[exit %d]" output exit) :error t))
+                  (t output))))))))
+
+;;;;; Context providers
+
+(defun eddi-agent--tool-buffer-contents (_session args)
+  "The `buffer_contents' tool: the text of ARGS' buffer."
+  (let* ((name (eddi-agent--arg args "buffer"))
+         (buffer (get-buffer name)))
+    (if buffer
+        (with-current-buffer buffer
+          (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))
+      (list :content (format "No buffer named %s" name) :error t))))
+
+(defun eddi-agent--tool-directory-files (session args)
+  "The `directory_files' tool: the files in ARGS' directory of SESSION."
+  (let ((directory (expand-file-name (or (eddi-agent--arg args "path") ".")
+                                     (eddi-agent-session-directory session))))
+    (if (not (file-directory-p directory))
+        (list :content (format "Not a directory: %s" directory) :error t)
+      (mapconcat (lambda (file)
+                   (if (file-directory-p (expand-file-name file directory))
+                       (concat file "/")
+                     file))
+                 (directory-files directory nil directory-files-no-dot-files-regexp)
+                 "\n"))))
+
+(defun eddi-agent--context (session)
+  "The context of SESSION: point, mark, mode, file and visible buffers."
+  (with-current-buffer (eddi-agent--context-buffer session)
+    (format "buffer: %s\nfile: %s\nmode: %s\npoint: %d (line %d, column %d)\nmark: %s\nvisible: %s\nworkspace: %s"
+            (buffer-name) (or buffer-file-name "none") major-mode
+            (point) (line-number-at-pos) (current-column)
+            (or (mark t) "none")
+            (mapconcat (lambda (window) (buffer-name (window-buffer window)))
+                       (window-list-1 nil 'nomini t) ", ")
+            (eddi-agent-session-directory session))))
+
+(defun eddi-agent--tool-current-context (session _args)
+  "The `current_context' tool: SESSION's context."
+  (eddi-agent--context session))
+
+(defun eddi-agent--tool-warnings-buffer (_session _args)
+  "The `warnings_buffer' tool: the text of *Warnings*."
+  (if-let ((buffer (get-buffer "*Warnings*")))
+      (with-current-buffer buffer (buffer-substring-no-properties (point-min) (point-max)))
+    ""))
+
+;;;;; Todos and the end
+
+(defun eddi-agent--tool-todo-add (session args)
+  "The `todo_add' tool: add ARGS' todo to SESSION; start executing."
+  (let ((id (1+ (length (eddi-agent-session-todos session)))))
+    (push (list id (eddi-agent--arg args "text") "pending") (eddi-agent-session-todos session))
+    (setf (eddi-agent-session-state session) 'executing)
+    (eddi-agent--ui-todos session)
+    (format "Todo %d added" id)))
+
+(defun eddi-agent--tool-todo-update (session args)
+  "The `todo_update' tool: set the status of ARGS' todo in SESSION."
+  (let* ((id (eddi-agent--arg args "id"))
+         (status (eddi-agent--arg args "status"))
+         (todo (assq id (eddi-agent-session-todos session))))
+    (cond ((not todo) (list :content (format "No todo %s" id) :error t))
+          ((not (member status '("pending" "in_progress" "done")))
+           (list :content (format "Unknown status %s" status) :error t))
+          (t (setf (nth 2 todo) status)
+             (eddi-agent--ui-todos session)
+             (format "Todo %d: %s" id status)))))
+
+(defun eddi-agent--todo-lines (session)
+  "SESSION's todos, one line each."
+  (mapconcat (pcase-lambda (`(,id ,text ,status)) (format "%d [%s] %s" id status text))
+             (reverse (eddi-agent-session-todos session)) "\n"))
+
+(defun eddi-agent--tool-todo-status (session _args)
+  "The `todo_status' tool: SESSION's todo list."
+  (if (eddi-agent-session-todos session) (eddi-agent--todo-lines session) "No todos"))
+
+(defun eddi-agent--tool-session-complete (session args)
+  "The `session_complete' tool: SESSION ends after this turn.
+ARGS holds the message for the user."
+  (setf (eddi-agent-session-message session) (or (eddi-agent--arg args "message") ""))
+  "Session complete")
+
+(provide 'eddi-agent-tools)
+
+;;; eddi-agent-tools.el ends here

@@ -1,0 +1,268 @@
+;;; eddi-backend.el --- eddi.el's side of the live-buffer backend  -*- lexical-binding: t; -*-
+
+;; This file is part of eddi.
+
+;;; Commentary:
+
+;; The engine's Emacs module calls these functions to open, edit, sync and
+;; save the buffers it works on (module/emacs/buffer_backend.c names each
+;; of them).  They live apart from eddi.el because they are the contract with
+;; the C side, not the user interface.  eddi.el loads this file.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+
+(defvar eddi-kill-buffers-on-close)
+(defvar eddi-save-atomically)
+
+;;;; Buffer backend (called by the module)
+
+(cl-defstruct (eddi--tracker (:constructor eddi--tracker-create) (:copier nil))
+  "One document's view of a buffer."
+  id buffer
+  tick                                  ; buffer-chars-modified-tick when in step
+  dirty-beg dirty-end delta             ; user edits since, 0-based, or nil
+  changes                               ; those edits as [BEG OLD-LEN TEXT], newest first
+  (change-count 0)                      ; > `eddi-sync-max-changes': use the region
+  group                                 ; the open change group of this command
+  (groups 0)                            ; undo groups closed during this message
+  user-saved)                           ; Emacs saved the buffer since eddi did
+
+(defconst eddi-sync-max-changes 64
+  "User edits remembered one by one between two commands.
+Past this many, only the region covering them is kept (and copied).")
+
+(defvar eddi--trackers (make-hash-table)
+  "Tracker ids (as the module knows them) to trackers.")
+
+(defvar-local eddi--buffer-trackers nil
+  "The trackers of the documents over this buffer.")
+(put 'eddi--buffer-trackers 'permanent-local t)
+
+(defvar-local eddi--visited-by-eddi nil
+  "Non-nil when eddi visited this buffer (Close may kill it).")
+(put 'eddi--visited-by-eddi 'permanent-local t)
+
+(defvar eddi--editing nil
+  "The tracker whose edit is being made, so its hook ignores it.")
+
+(defvar eddi--saving nil
+  "Non-nil while eddi saves a buffer.")
+
+(defvar eddi--capture nil
+  "When a hash table, buffers to their text before this message's first edit.")
+
+(defvar eddi-after-edit-functions nil
+  "Called with BUFFER BEG END after eddi changed the text of BUFFER.")
+
+(defun eddi--fail (what &optional hint)
+  "Refuse with WHAT (and HINT): the module turns it into Fail \"WHAT\", HINT."
+  (signal 'eddi-error (if hint (list what hint) (list what))))
+
+(defun eddi--live-tracker (id)
+  "The tracker ID whose buffer is alive, or a Fail."
+  (let ((tracker (gethash id eddi--trackers)))
+    (unless tracker (eddi--fail "Buffer is no longer tracked"))
+    (unless (buffer-live-p (eddi--tracker-buffer tracker))
+      (eddi--fail "Buffer was killed" "Close it, then Open it again"))
+    tracker))
+
+(defun eddi--note-change (beg end old-len)
+  "Grow each tracker's dirty region by a change of the buffer (BEG END OLD-LEN)."
+  (dolist (tracker eddi--buffer-trackers)
+    (unless (eq tracker eddi--editing)
+      (when (<= (cl-incf (eddi--tracker-change-count tracker)) eddi-sync-max-changes)
+        (push (vector (1- beg) old-len (buffer-substring-no-properties beg end))
+              (eddi--tracker-changes tracker)))
+      (let ((beg (1- beg)) (end (1- end))
+            (d (- end beg old-len))
+            (dbeg (eddi--tracker-dirty-beg tracker))
+            (dend (eddi--tracker-dirty-end tracker)))
+        (if (not dbeg)
+            (setf (eddi--tracker-dirty-beg tracker) beg
+                  (eddi--tracker-dirty-end tracker) end
+                  (eddi--tracker-delta tracker) d)
+          (setf (eddi--tracker-dirty-beg tracker) (min dbeg beg)
+                (eddi--tracker-dirty-end tracker) (if (<= (+ beg old-len) dend)
+                                                      (max end (+ dend d))
+                                                    end)
+                (eddi--tracker-delta tracker) (+ (eddi--tracker-delta tracker) d)))))))
+(put 'eddi--note-change 'permanent-local-hook t)
+
+(defun eddi--note-save ()
+  "Remember that Emacs saved the buffer, not eddi."
+  (unless eddi--saving
+    (dolist (tracker eddi--buffer-trackers)
+      (setf (eddi--tracker-user-saved tracker) t))))
+(put 'eddi--note-save 'permanent-local-hook t)
+
+(defun eddi--whole-text ()
+  "The whole buffer, ignoring narrowing, without properties."
+  (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun eddi--backend-open (id file coding)
+  "Track the buffer visiting FILE as ID; return its text.
+Visit FILE with CODING when no buffer does yet."
+  (let* ((existing (find-buffer-visiting file))
+         (buffer (or existing
+                     (let ((coding-system-for-read coding)
+                           (large-file-warning-threshold nil)
+                           (inhibit-message t))
+                       (find-file-noselect file t)))))
+    (with-current-buffer buffer
+      (unless existing
+        (setq eddi--visited-by-eddi t)
+        (unless (file-exists-p file)
+          (setq buffer-file-coding-system coding)
+          ;; Emacs marks a new file in a missing folder read-only; eddi's
+          ;; Save makes the folder.
+          (setq buffer-read-only nil)))
+      (let ((tracker (eddi--tracker-create :id id :buffer buffer
+                                           :tick (buffer-chars-modified-tick))))
+        (puthash id tracker eddi--trackers)
+        (push tracker eddi--buffer-trackers))
+      (add-hook 'after-change-functions #'eddi--note-change nil t)
+      (add-hook 'after-save-hook #'eddi--note-save nil t)
+      (eddi--whole-text))))
+
+(defun eddi--backend-sync (id chars full)
+  "What changed in ID's buffer since the last sync, or nil.
+CHARS is the length of the module's mirror.  The answer is a vector of
+changes [BEG OLD-LEN TEXT] to apply in order (characters BEG..BEG+OLD-LEN,
+0-based, became TEXT) or, when they are not known or FULL is non-nil,
+the whole text."
+  (let ((tracker (eddi--live-tracker id)))
+    (with-current-buffer (eddi--tracker-buffer tracker)
+      (let* ((tick (buffer-chars-modified-tick))
+             (chars-moved (not (eql tick (eddi--tracker-tick tracker))))
+             (beg (eddi--tracker-dirty-beg tracker))
+             (end (eddi--tracker-dirty-end tracker))
+             (delta (eddi--tracker-delta tracker))
+             (changes (eddi--tracker-changes tracker))
+             (count (eddi--tracker-change-count tracker)))
+        (setf (eddi--tracker-dirty-beg tracker) nil
+              (eddi--tracker-changes tracker) nil
+              (eddi--tracker-change-count tracker) 0
+              (eddi--tracker-tick tracker) tick)
+        (cond ((and (not full) (not chars-moved))
+               nil)                     ; at most text properties changed
+              ((or full (not beg) (/= (+ chars delta) (buffer-size)))
+               (eddi--whole-text))
+              ((<= count eddi-sync-max-changes)
+               (vconcat (nreverse changes)))
+              (t
+               (save-restriction
+                 (widen)
+                 (vector (vector beg (- end delta beg)
+                                 (buffer-substring-no-properties (1+ beg) (1+ end)))))))))))
+
+(defun eddi--check-supersession ()
+  "Fail rather than let Emacs ask about a file changed on disk."
+  (when (and buffer-file-name (not (buffer-modified-p))
+             (not (verify-visited-file-modtime))
+             (file-exists-p buffer-file-name)
+             (not (and (fboundp 'userlock--check-content-unchanged)
+                       (userlock--check-content-unchanged buffer-file-name))))
+    (eddi--fail "File changed on disk since Open" "Revert the buffer, or Close and Open it")))
+
+(defun eddi--backend-replace (id start end text)
+  "Replace characters START..END (0-based) of ID's buffer with TEXT."
+  (let* ((tracker (eddi--live-tracker id))
+         (buffer (eddi--tracker-buffer tracker)))
+    (with-current-buffer buffer
+      (unless (and (eql (buffer-chars-modified-tick) (eddi--tracker-tick tracker))
+                   (not (eddi--tracker-dirty-beg tracker)))
+        (eddi--fail "Buffer changed during the command" "Run the command again"))
+      (when buffer-read-only
+        (eddi--fail "Buffer is read-only" "Make it writable (C-x C-q) first"))
+      (eddi--check-supersession)
+      (when (and eddi--capture (not (gethash buffer eddi--capture)))
+        (puthash buffer (eddi--whole-text) eddi--capture))
+      (unless (eddi--tracker-group tracker)
+        (undo-boundary)
+        (let ((group (prepare-change-group)))
+          (activate-change-group group)
+          (setf (eddi--tracker-group tracker) group)))
+      ;; All or nothing: a C-g (or an error in a hook) midway puts the text
+      ;; back, and the module then takes back the command's earlier edits.
+      ;; Either way the buffer ends as the mirror expects, so the tracker
+      ;; ignores both the edit and its cancellation.
+      (let ((eddi--editing tracker))
+        (unwind-protect
+            (atomic-change-group
+              (save-restriction
+                (widen)
+                (save-excursion
+                  (goto-char (1+ start))
+                  (delete-region (1+ start) (1+ end))
+                  (insert text)))
+              (run-hook-with-args 'eddi-after-edit-functions buffer
+                                  (1+ start) (+ 1 start (length text))))
+          (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick)))))))
+
+(defun eddi--backend-end-group (id)
+  "The command is over: make ID's edits in it one undo step."
+  (let ((tracker (gethash id eddi--trackers)))
+    (when-let ((group (and tracker (eddi--tracker-group tracker))))
+      (setf (eddi--tracker-group tracker) nil)
+      (cl-incf (eddi--tracker-groups tracker))
+      (when (buffer-live-p (eddi--tracker-buffer tracker))
+        (with-current-buffer (eddi--tracker-buffer tracker)
+          (undo-amalgamate-change-group group)
+          (accept-change-group group)
+          (undo-boundary))))))
+
+(defun eddi--backend-user-saved-p (id)
+  "Non-nil when Emacs saved ID's buffer itself and the file is as it left it."
+  (let ((tracker (eddi--live-tracker id)))
+    (and (eddi--tracker-user-saved tracker)
+         (verify-visited-file-modtime (eddi--tracker-buffer tracker)))))
+
+(defun eddi--backend-save (id)
+  "Save ID's buffer with `save-buffer' (hooks and backups run).
+The module has checked that the file on disk is as eddi last saw it."
+  (let ((tracker (eddi--live-tracker id)))
+    (with-current-buffer (eddi--tracker-buffer tracker)
+      (unless buffer-file-name (eddi--fail "Buffer visits no file"))
+      (let ((dir (file-name-directory buffer-file-name)))
+        (unless (file-directory-p dir) (make-directory dir t)))
+      ;; The content was compared, so a new time stamp alone is no threat.
+      (unless (verify-visited-file-modtime) (set-visited-file-modtime))
+      (set-buffer-modified-p t)
+      (let ((eddi--saving t)
+            (require-final-newline nil) ; the file keeps its last line as found
+            (file-precious-flag (or file-precious-flag eddi-save-atomically))
+            (inhibit-message t))
+        (save-buffer))
+      (dolist (other eddi--buffer-trackers)
+        (setf (eddi--tracker-user-saved other) nil)))))
+
+(defun eddi--backend-release (id)
+  "Stop tracking ID; kill its buffer if eddi visited it and nobody uses it."
+  (let ((tracker (gethash id eddi--trackers)))
+    (remhash id eddi--trackers)
+    (when (and tracker (buffer-live-p (eddi--tracker-buffer tracker)))
+      (with-current-buffer (eddi--tracker-buffer tracker)
+        (when-let ((group (eddi--tracker-group tracker)))
+          (accept-change-group group))
+        (setq eddi--buffer-trackers (delq tracker eddi--buffer-trackers))
+        (if eddi--buffer-trackers
+            nil
+          (remove-hook 'after-change-functions #'eddi--note-change t)
+          (remove-hook 'after-save-hook #'eddi--note-save t)
+          (when (and eddi-kill-buffers-on-close eddi--visited-by-eddi
+                     (not (get-buffer-window (current-buffer) t)))
+            (set-buffer-modified-p nil)
+            (let ((kill-buffer-query-functions nil))
+              (kill-buffer))))))))
+
+(defun eddi--tracker-buffer-of (id)
+  "The live buffer of tracker ID, or nil."
+  (when-let ((tracker (gethash id eddi--trackers)))
+    (and (buffer-live-p (eddi--tracker-buffer tracker)) (eddi--tracker-buffer tracker))))
+
+(provide 'eddi-backend)
+
+;;; eddi-backend.el ends here
