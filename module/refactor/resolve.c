@@ -67,6 +67,14 @@ static uint32_t resolve__add_module(RefProgram *self, const char *path, size_t l
   return module;
 }
 
+/* Where a file's extension stands in its language's list (lower first). */
+static size_t resolve__extension_rank(const RefFile *file) {
+  const char *dot = strrchr(file->path, '.');
+  for (size_t k = 0; dot && k < EDDI_LANG_LIST_MAX && file->lang->extensions[k]; k++)
+    if (strcmp(file->lang->extensions[k], dot) == 0) return k;
+  return EDDI_LANG_LIST_MAX;
+}
+
 static void resolve__modules(RefProgram *self) {
   StrBuf path = {0};
   resolve__add_module(self, "", 0);
@@ -76,8 +84,15 @@ static void resolve__modules(RefProgram *self) {
     if (resolve__module_path(self->files.items[f], &path, &package)) {
       module = resolve__add_module(self, path.data ? path.data : "", path.len);
       RefModule *entry = &self->modules.items[module];
-      /* m.py and m/ both: the file wins, as Python's import does. */
-      if (entry->file == REF_NONE || !package) entry->file = f, entry->package = package;
+      /* m.py and m/ both: the file wins, as Python's import does; m.py
+       * and m.pyi both: the extension language.conf lists first (the
+       * stub is left out of the module table). */
+      bool better = entry->file == REF_NONE ||
+                    (!package && entry->package) ||
+                    (package == entry->package &&
+                     resolve__extension_rank(self->files.items[f]) <
+                         resolve__extension_rank(self->files.items[entry->file]));
+      if (better) entry->file = f, entry->package = package;
     }
     array_push(&self->file_module, module);
   }
