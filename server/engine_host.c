@@ -2,12 +2,15 @@
 #include "engine_host.h"
 
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "server_error.h"
 
+/* How often a synchronous caller looks whether its long work is done. */
+#define HOST_WAIT_POLL_US 1000
 /* The sender that asks the engine about its features at start. */
 #define HOST_PROBE_SENDER "eddi-server-probe"
 
@@ -59,11 +62,100 @@ static EddiRequest host__named(const HostRequest *request) {
   return named;
 }
 
+/* ------------------------------------------------------------ long work */
+
+/* Worker thread: the engine has finished work. Queue the wake-up once. */
+static void host__wake(void *closure) {
+  EngineHost *self = closure;
+  if (atomic_exchange(&self->wake_queued, true)) return;
+  if (work_queue_push_urgent(&self->queue, &self->wake_item) != SERVER_OK)
+    atomic_store(&self->wake_queued, false); /* stopping: the stop collects */
+}
+
+static void host__finished(void *closure, uint64_t ticket, const EddiReply *reply) {
+  EngineHost *self = closure;
+  HostPending **link = &self->pending;
+  while (*link && (*link)->ticket != ticket) link = &(*link)->next;
+  HostPending *pending = *link;
+  if (!pending) return;
+  host__log(&pending->request, pending->started_ns, reply);
+  if (!pending->answer) {
+    /* A synchronous caller takes a copy. */
+    pending->reply.items = calloc(reply->count ? reply->count : 1, sizeof *reply->items);
+    for (size_t i = 0; pending->reply.items && i < reply->count; i++) {
+      pending->reply.items[i].ok = reply->items[i].ok;
+      pending->reply.items[i].text = strdup(reply->items[i].text);
+      pending->reply.count = i + 1;
+    }
+    pending->done = true;
+    return;
+  }
+  *link = pending->next;
+  pending->answer(pending->job, reply);
+  free(pending);
+}
+
+/* Owner thread: collect what the engine finished. */
+static void host__collect(EngineHost *self) {
+  atomic_store(&self->wake_queued, false);
+  eddi_engine_take_finished(self->engine, host__finished, self);
+}
+
+static void host__wake_run(WorkItem *item, void *context) {
+  (void)item;
+  host__collect(context);
+}
+
+/* Run request; a pending reply is kept under a new ticket. */
+static HostPending *host__start(EngineHost *self, const HostRequest *request, EddiReply *reply,
+                                int64_t started) {
+  EddiRequest named = host__named(request);
+  named.ticket = ++self->next_ticket;
+  eddi_request_exec(self->engine, &named, reply);
+  if (!reply->pending) return NULL;
+  HostPending *pending = calloc(1, sizeof *pending);
+  if (!pending) abort(); /* a reply the transport waits for cannot be dropped */
+  pending->ticket = named.ticket;
+  pending->request = *request;
+  pending->started_ns = started;
+  pending->next = self->pending;
+  self->pending = pending;
+  return pending;
+}
+
+void engine_host_exec_answer(EngineHost *self, const HostRequest *request, HostAnswer answer,
+                             void *job) {
+  int64_t started = log_now_ns();
+  EddiReply reply;
+  HostPending *pending = host__start(self, request, &reply, started);
+  if (pending) {
+    pending->answer = answer;
+    pending->job = job;
+    return;
+  }
+  host__log(request, started, &reply);
+  answer(job, &reply);
+  eddi_reply_free(&reply);
+}
+
 void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *reply) {
   int64_t started = log_now_ns();
-  EddiRequest named = host__named(request);
-  eddi_request_exec(self->engine, &named, reply);
-  host__log(request, started, reply);
+  HostPending *pending = host__start(self, request, reply, started);
+  if (!pending) {
+    host__log(request, started, reply);
+    return;
+  }
+  /* A caller that cannot wait for a late answer: serve the finished work of
+   * everyone until this one is done (the work runs on its own thread). */
+  while (!pending->done) {
+    host__collect(self);
+    if (!pending->done) usleep(HOST_WAIT_POLL_US);
+  }
+  HostPending **link = &self->pending;
+  while (*link != pending) link = &(*link)->next;
+  *link = pending->next;
+  *reply = pending->reply;
+  free(pending);
 }
 
 void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCall *call,
@@ -133,6 +225,9 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
                                                         : "the engine refused its settings");
     return status;
   }
+  /* Long work answers later; other senders are served meanwhile. */
+  self->wake_item = (WorkItem){.lane = "", .run = host__wake_run};
+  eddi_engine_set_waker(self->engine, host__wake, self);
   host__probe(self);
   return SERVER_OK;
 }
@@ -190,6 +285,12 @@ void engine_host_stop(EngineHost *self) {
   work_queue_close(&self->queue);
   if (self->running) pthread_join(self->thread, NULL);
   self->running = false;
+  /* Long work still running is answered before the engine goes: each job
+   * has its own time limit. This thread is the engine's owner now. */
+  while (self->pending) {
+    host__collect(self);
+    if (self->pending) usleep(HOST_WAIT_POLL_US);
+  }
 }
 
 void engine_host_destroy(EngineHost *self) {

@@ -11,6 +11,8 @@
 #define EDDI_SERVER_ENGINE_HOST_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdbool.h>
 
 #include "eddi.h"
@@ -34,6 +36,23 @@ typedef struct {
   EddiRequest request;
 } HostRequest;
 
+/* Answers a transport's job with its reply, now or, for long work, later on
+ * the owner thread; the reply is borrowed for the call. The answer owns the
+ * job from then on (frees it). */
+typedef void (*HostAnswer)(void *job, const EddiReply *reply);
+
+/* A request whose reply is pending (long work), by its ticket. */
+typedef struct HostPending {
+  struct HostPending *next;
+  uint64_t ticket;
+  HostAnswer answer; /* NULL: a synchronous caller waits for it (done) */
+  void *job;
+  HostRequest request; /* for the log line; its strings are the job's */
+  int64_t started_ns;
+  bool done;
+  EddiReply reply;     /* filled for a synchronous caller */
+} HostPending;
+
 typedef struct {
   EddiEngine *engine;
   const ServerOptions *options;
@@ -44,6 +63,11 @@ typedef struct {
   bool running;
   EddiAuditSink audit_forward; /* each audit line also goes here, or NULL */
   void *audit_forward_closure;
+  /* Long work: the engine answers later; its waker queues wake_item. */
+  HostPending *pending;
+  uint64_t next_ticket;
+  WorkItem wake_item;
+  atomic_bool wake_queued;
 } EngineHost;
 
 /* Create the engine over options->root (or the current folder), give it the
@@ -74,6 +98,11 @@ void engine_host_destroy(EngineHost *self);
 /* Owner thread only. Run a message: reply gets one item per command, or
  * one Fail; free it with eddi_reply_free. */
 void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *reply);
+/* Owner thread only. Run a message and answer it through answer(job, ...):
+ * at once, or, when a command's long work runs on a worker thread, once it
+ * is done, while the owner thread serves other senders meanwhile. */
+void engine_host_exec_answer(EngineHost *self, const HostRequest *request, HostAnswer answer,
+                             void *job);
 /* Owner thread only. Run a typed call (an edit format) the same way; the
  * request's text is the command it stands for ("Edit", "Replace"), which
  * the read-only check and the log see. outcome may be NULL. */

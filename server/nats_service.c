@@ -44,6 +44,23 @@ static void nats_service__answer(NatsService *self, int endpoint, const char *re
   endpoints_record(self->endpoints, endpoint, log_now_ns() - started_ns, ok ? NULL : text);
 }
 
+/* A command's reply, now or when its long work is done. */
+static void nats_service__command_answer(void *closure, const EddiReply *reply) {
+  CommandJob *job = closure;
+  char *joined = engine_host_join(reply);
+  if (joined) {
+    nats_service__answer(job->service, job->endpoint, job->reply_subject, joined, job->received_ns,
+                         engine_host_reply_ok(reply));
+  } else {
+    char fail[EDDI_LINK_FAIL_MAX];
+    eddi_fail_line(fail, sizeof fail, "Out of memory");
+    nats_service__answer(job->service, job->endpoint, job->reply_subject, fail, job->received_ns,
+                         false);
+  }
+  free(joined);
+  free(job);
+}
+
 static void nats_service__command_run(WorkItem *item, void *context) {
   CommandJob *job = (CommandJob *)item;
   EngineHost *host = context;
@@ -53,21 +70,7 @@ static void nats_service__command_run(WorkItem *item, void *context) {
                           .text = job->text,
                           .len = job->len,
                           .name_instance = true}};
-  EddiReply reply;
-  engine_host_exec(host, &request, &reply);
-  char *joined = engine_host_join(&reply);
-  if (joined) {
-    nats_service__answer(job->service, job->endpoint, job->reply_subject, joined, job->received_ns,
-                         engine_host_reply_ok(&reply));
-  } else {
-    char fail[EDDI_LINK_FAIL_MAX];
-    eddi_fail_line(fail, sizeof fail, "Out of memory");
-    nats_service__answer(job->service, job->endpoint, job->reply_subject, fail, job->received_ns,
-                         false);
-  }
-  free(joined);
-  eddi_reply_free(&reply);
-  free(job);
+  engine_host_exec_answer(host, &request, nats_service__command_answer, job);
 }
 
 /* Copy s (len bytes) after the struct; returns where it went. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "eddi_link.h"
@@ -331,6 +332,68 @@ static void test_link_subjects_and_backoff(void **state) {
   }
 }
 
+/* ------------------------------------------------------ the link: identity */
+
+/* --identity subject: the user is the subject's third token, never empty. */
+static void test_link_identity_subjects(void **state) {
+  char subject[EDDI_LINK_SUBJECT_MAX], user[EDDI_SENDER_NAME_MAX + 1];
+  eddi_link_identity_subject(subject, sizeof subject, "alice", NULL);
+  assert_string_equal(subject, "eddi.u.alice.cmd");
+  eddi_link_identity_subject(subject, sizeof subject, "alice", "alpha");
+  assert_string_equal(subject, "eddi.u.alice.alpha.cmd");
+  assert_true(eddi_link_identity_of("eddi.u.alice.cmd", user, sizeof user));
+  assert_string_equal(user, "alice");
+  assert_true(eddi_link_identity_of("eddi.u.bob.alpha.cmd", user, sizeof user));
+  assert_string_equal(user, "bob");
+  const char *not_users[] = {"eddi.cmd", "eddi.alpha.cmd", "eddi.u..cmd", "eddi.u.alice", "eddi.u."};
+  for (size_t i = 0; i < sizeof not_users / sizeof not_users[0]; i++)
+    assert_false(eddi_link_identity_of(not_users[i], user, sizeof user));
+  char small[4];
+  assert_false(eddi_link_identity_of("eddi.u.alice.cmd", small, sizeof small));
+}
+
+/* ------------------------------------------------------ the link: credentials */
+
+/* What the embedded default writes, a client reads back: mode 0600, the
+ * URL named; a file others may read, or a bad one, is refused. */
+static void test_link_credentials_file(void **state) {
+  char dir[] = "/tmp/eddi-credentials-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[256];
+  snprintf(path, sizeof path, "%s/nats-client.json", dir);
+  char why[EDDI_LINK_FAIL_MAX];
+  EddiLinkCredentials written = {.url = "nats://127.0.0.1:4222", .user = "client",
+                                 .password = "0123abcd"};
+  assert_int_equal(eddi_link_credentials_write(path, &written, why, sizeof why), 0);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_mode & 0777, 0600);
+  EddiLinkCredentials read;
+  assert_int_equal(eddi_link_credentials_read(path, &read, why, sizeof why), 0);
+  assert_string_equal(read.url, "nats://127.0.0.1:4222");
+  assert_string_equal(read.user, "client");
+  assert_string_equal(read.password, "0123abcd");
+  assert_null(read.token);
+  assert_true(eddi_link_credentials_fit(&read, "nats://127.0.0.1:4222"));
+  assert_false(eddi_link_credentials_fit(&read, "nats://127.0.0.1:4223"));
+  EddiLinkOptions options = {.url = "nats://127.0.0.1:4222"};
+  eddi_link_credentials_apply(&read, &options);
+  assert_string_equal(options.user, "client");
+  assert_string_equal(options.password, "0123abcd");
+  eddi_link_credentials_free(&read);
+
+  chmod(path, 0640);
+  assert_int_equal(eddi_link_credentials_read(path, &read, why, sizeof why), EDDI_LINK_EINVAL);
+  assert_non_null(strstr(why, "readable by others (mode 640)"));
+  const char *half = "{\"user\": \"client\"}";
+  assert_int_equal(eddi_link_secret_file_write(path, half, strlen(half), why, sizeof why), 0);
+  assert_int_equal(eddi_link_credentials_read(path, &read, why, sizeof why), EDDI_LINK_EINVAL);
+  assert_non_null(strstr(why, "\"user\" and \"password\" go together"));
+  unlink(path);
+  assert_int_equal(eddi_link_credentials_read(path, &read, why, sizeof why), EDDI_LINK_ENOENT);
+  rmdir(dir);
+}
+
 /* ------------------------------------------------------ the sender policy */
 
 /* The options' lists, as the host hands them to the engine: read-only
@@ -391,6 +454,40 @@ static void test_options_config_file(void **state) {
   assert_false(options_sender_allowed(&options, "eve"));
   options_free(&options);
   unlink(path);
+}
+
+/* The security settings: --identity takes body or subject (subject only
+ * with an external server), --audit-subject needs NATS. */
+static void test_options_security(void **state) {
+  ServerOptions options;
+  bool help = false;
+  char error[256] = "";
+  char *good[] = {"eddi-server", "--nats", "nats://h:4222", "--identity", "subject", "--state",
+                  "/tmp/s", "--audit", "off", "--audit-subject", "eddi.audit", NULL};
+  assert_int_equal(options_parse(&options, 11, good, &help, error, sizeof error), SERVER_OK);
+  assert_true(options_identity_from_subject(&options));
+  assert_true(options_audit_off(&options));
+  assert_string_equal(options.state_dir, "/tmp/s");
+  assert_string_equal(options.audit_subject, "eddi.audit");
+  options_free(&options);
+  struct {
+    int argc;
+    char *argv[6];
+    const char *error;
+  } bad[] = {
+      {5, {"eddi-server", "--nats", "u", "--identity", "header"},
+       "--identity is body or subject, not 'header'"},
+      {3, {"eddi-server", "--identity", "subject"},
+       "--identity subject needs --nats: the users are the server's"},
+      {4, {"eddi-server", "--stdio", "--audit-subject", "a"},
+       "--audit-subject needs NATS (--nats, or the embedded default)"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    assert_int_equal(options_parse(&options, bad[i].argc, bad[i].argv, &help, error, sizeof error),
+                     SERVER_EINVAL);
+    assert_string_equal(error, bad[i].error);
+    options_free(&options);
+  }
 }
 
 static void test_options_refused(void **state) {
@@ -526,6 +623,35 @@ static void test_mcp_tools_are_the_table(void **state) {
 }
 
 /* A tool is offered only when the engine has its format; `eddi` always. */
+/* The `eddi` tool takes exactly {text: string}, as its schema says. */
+static void test_mcp_tool_text_arguments(void **state) {
+  struct {
+    const char *arguments, *why;
+  } cases[] = {
+      {"{\"text\": 42}", "Argument text must be a string"},
+      {"{}", "Missing argument: text"},
+      {"{\"text\": null}", "Missing argument: text"},
+      {"{\"text\": \"Status\", \"path\": \"a\"}", "Unknown argument path; this call takes: text"},
+      {"[1]", "Arguments must be an object"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    json_object *arguments = json_tokener_parse(cases[i].arguments);
+    const char *text = NULL;
+    size_t len = 0;
+    char why[256] = "";
+    assert_int_equal(mcp_tool_text(arguments, &text, &len, why, sizeof why), SERVER_EINVAL);
+    assert_string_equal(why, cases[i].why);
+    json_object_put(arguments);
+  }
+  json_object *arguments = json_tokener_parse("{\"text\": \"Status\"}");
+  const char *text = NULL;
+  size_t len = 0;
+  char why[256];
+  assert_int_equal(mcp_tool_text(arguments, &text, &len, why, sizeof why), SERVER_OK);
+  assert_string_equal(text, "Status");
+  json_object_put(arguments);
+}
+
 static void test_mcp_tools_follow_features(void **state) {
   expect_tool_names(&every_feature, "eddi read grep edit apply_patch file_update replace");
   expect_tool_names(&(HostFeatures){0}, "eddi");
@@ -558,14 +684,18 @@ int main(void) {
       cmocka_unit_test(test_link_body_strict_json),
       cmocka_unit_test(test_link_event_json),
       cmocka_unit_test(test_link_sync_answer),
+      cmocka_unit_test(test_link_identity_subjects),
+      cmocka_unit_test(test_link_credentials_file),
       cmocka_unit_test(test_link_subjects_and_backoff),
       cmocka_unit_test(test_read_only_sender),
       cmocka_unit_test(test_options_config_file),
       cmocka_unit_test(test_options_refused),
+      cmocka_unit_test(test_options_security),
       cmocka_unit_test(test_edit_call_replace_forms),
       cmocka_unit_test(test_edit_call_refusals),
       cmocka_unit_test(test_mcp_tools_are_the_table),
       cmocka_unit_test(test_mcp_tools_follow_features),
+      cmocka_unit_test(test_mcp_tool_text_arguments),
   };
   return cmocka_run_group_tests_name("server_parts", tests, NULL, NULL);
 }

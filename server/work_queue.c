@@ -13,7 +13,7 @@
 int work_queue_init(WorkQueue *self, size_t capacity) {
   memset(self, 0, sizeof *self);
   self->capacity = capacity;
-  self->lanes = calloc(capacity, sizeof *self->lanes);
+  self->lanes = calloc(capacity + WORK_QUEUE_URGENT_MAX, sizeof *self->lanes);
   if (!self->lanes) return SERVER_ENOMEM;
   if (pthread_mutex_init(&self->mutex, NULL)) goto fail_mutex;
   if (pthread_cond_init(&self->ready, NULL)) goto fail_cond;
@@ -34,7 +34,8 @@ void work_queue_destroy(WorkQueue *self) {
   self->lanes = NULL;
 }
 
-int work_queue_push(WorkQueue *self, WorkItem *item) {
+/* Push item; past capacity only when urgent (and then by one at most). */
+static int work_queue__push(WorkQueue *self, WorkItem *item, bool urgent) {
   int status = SERVER_OK;
   item->next = NULL;
   pthread_mutex_lock(&self->mutex);
@@ -42,7 +43,7 @@ int work_queue_push(WorkQueue *self, WorkItem *item) {
     status = SERVER_ECLOSED;
     goto done;
   }
-  if (self->count >= self->capacity) {
+  if (self->count >= self->capacity + (urgent ? WORK_QUEUE_URGENT_MAX : 0)) {
     status = SERVER_EBUSY;
     goto done;
   }
@@ -69,6 +70,14 @@ done:
    * wait for the mutex. */
   if (status == SERVER_OK) pthread_cond_signal(&self->ready);
   return status;
+}
+
+int work_queue_push(WorkQueue *self, WorkItem *item) {
+  return work_queue__push(self, item, false);
+}
+
+int work_queue_push_urgent(WorkQueue *self, WorkItem *item) {
+  return work_queue__push(self, item, true);
 }
 
 WorkItem *work_queue_pop(WorkQueue *self) {

@@ -50,6 +50,14 @@ void work_queue_destroy(WorkQueue *self);
  * stays the caller's then. */
 int work_queue_push(WorkQueue *self, WorkItem *item);
 
+/* Items an urgent push may add past the capacity: the engine's wake-up for
+ * finished long work, of which there is one at a time. */
+#define WORK_QUEUE_URGENT_MAX 1
+
+/* Queue item even when the queue is full (by WORK_QUEUE_URGENT_MAX at most):
+ * a wake-up that must not be lost. SERVER_EBUSY past that. */
+int work_queue_push_urgent(WorkQueue *self, WorkItem *item);
+
 /* Take the next item, waiting for one. NULL once the queue is closed and
  * empty: closing lets the owner finish what was queued (drain). */
 WorkItem *work_queue_pop(WorkQueue *self);

@@ -135,7 +135,9 @@ static void cli_nats__follow_instance(CliNats *self, const char *reply) {
 
 char *cli_nats_request(CliNats *self, const char *sender, const char *text, size_t len,
                        char *error, size_t error_size) {
-  char *body = eddi_link_body_json(sender, NULL, text, len);
+  /* With the identity in the subject, the sender is the user, whatever
+   * --sender says: say so in the body too. */
+  char *body = eddi_link_body_json(self->user[0] ? self->user : sender, NULL, text, len);
   if (!body) {
     snprintf(error, error_size, "out of memory");
     return NULL;

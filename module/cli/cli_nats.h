@@ -11,7 +11,8 @@
  * named with --credentials, else nats-client.json in eddi's state folder of
  * the workspace (--state DIR, or the one of --root), when it names this
  * URL. With "identity": "subject" in it, requests go to eddi.u.<user>.cmd
- * and replies come to the inbox prefix _INBOX_<user> (doc/security.org). */
+ * as <user> (--sender is the server's to ignore then) and replies come to
+ * the inbox prefix _INBOX_<user> (doc/security.org). */
 #ifndef EDDI_CLI_NATS_H
 #define EDDI_CLI_NATS_H
 

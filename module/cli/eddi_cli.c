@@ -132,6 +132,7 @@ int main(int argc, char **argv) {
          !strcmp(arg, "--nats") || !strcmp(arg, "--state") || !strcmp(arg, "--credentials")) &&
         i + 1 >= argc) {
       fprintf(stderr, "eddi: %s needs a value\n", arg);
+      free(commands);
       return 2;
     }
     if (!strcmp(arg, "--root")) root = argv[++i];
@@ -140,16 +141,18 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--state")) state = argv[++i];
     else if (!strcmp(arg, "--credentials")) credentials = argv[++i];
     else if (!strcmp(arg, "-c")) commands[command_count++] = argv[++i];
-    else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return cli__usage(stdout), 0;
-    else if (!strcmp(arg, "--version")) return puts("eddi " EDDI_VERSION), 0;
+    else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return free(commands), cli__usage(stdout), 0;
+    else if (!strcmp(arg, "--version")) return free(commands), puts("eddi " EDDI_VERSION), 0;
     else if (!strcmp(arg, "-")) whole_stdin = true;
     else if (arg[0] == '-' && arg[1]) {
       fprintf(stderr, "eddi: unknown option %s\n", arg);
       cli__usage(stderr);
+      free(commands);
       return 2;
     } else if (!script) script = arg;
     else {
       fprintf(stderr, "eddi: one script at a time (got %s and %s)\n", script, arg);
+      free(commands);
       return 2;
     }
   }
@@ -160,6 +163,7 @@ int main(int argc, char **argv) {
   else target.engine = eddi_engine_new(root, NULL, error, sizeof error);
   if (!target.engine && !target.nats) {
     fprintf(stderr, "eddi: %s\n", error);
+    free(commands);
     return 2;
   }
   bool ok = true;

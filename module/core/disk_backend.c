@@ -515,6 +515,10 @@ static int disk__reread(EddiBackend *base, StrBuf *out, EddiError *err) {
   return disk__load((DiskBackend *)base, false, out, err);
 }
 
+static void disk__stamp(EddiBackend *base, EddiFileStamp *out) {
+  *out = ((DiskBackend *)base)->stamp;
+}
+
 static void disk__destroy(EddiBackend *base) {
   DiskBackend *self = (DiskBackend *)base;
   eddi_free(self->rel_path);
@@ -527,6 +531,7 @@ static const EddiBackendVtable disk_vtable = {
     .save = disk__save,
     .saved_text = disk__saved_text,
     .reread = disk__reread,
+    .stamp = disk__stamp,
     .destroy = disk__destroy,
 };
 

@@ -18,6 +18,7 @@
 #define EDDI_DOCUMENT_H
 
 #include "core/common.h"
+#include "core/fs.h"
 #include "core/text.h"
 
 /* EddiDoc is declared in eddi_backend.h: opaque to an embedder's backend. */
@@ -42,6 +43,9 @@ typedef struct {
    * text into out, which becomes what a save would replace. NULL when the
    * backend cannot (a live buffer reverts in its editor). */
   int (*reread)(EddiBackend *self, StrBuf *out, EddiError *err);
+  /* What is on disk as the backend last read or wrote it, for the audit
+   * log. May be NULL (nothing known). */
+  void (*stamp)(EddiBackend *self, EddiFileStamp *out);
   /* One engine command ended: close the backing undo group. May be NULL. */
   void (*end_group)(EddiBackend *self);
   void (*destroy)(EddiBackend *self);

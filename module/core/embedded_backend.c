@@ -53,6 +53,10 @@ static int embedded__reread(EddiBackend *base, StrBuf *out, EddiError *err) {
                         out, err);
 }
 
+static void embedded__stamp(EddiBackend *base, EddiFileStamp *out) {
+  *out = ((EmbeddedBackend *)base)->stamp;
+}
+
 static void embedded__end_group(EddiBackend *base) {
   EmbeddedBackend *self = (EmbeddedBackend *)base;
   if (self->ops->end_group) self->ops->end_group(self->self);
@@ -72,6 +76,7 @@ static const EddiBackendVtable embedded_vtable = {
     .save = embedded__save,
     .saved_text = embedded__saved_text,
     .reread = embedded__reread,
+    .stamp = embedded__stamp,
     .end_group = embedded__end_group,
     .destroy = embedded__destroy,
 };

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "core/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -25,6 +26,14 @@
 #define FS_WRITER_WAIT_MS 2000
 /* How often a replace asks again whether a writer has closed the file. */
 #define FS_QUIET_POLL_US 500
+/* A temporary file is ".<name>.eddi-<pid>-<random>": the pid tells a file
+ * left by a process that died (kill -9 between write and rename) from one
+ * being written now. */
+#define FS_TEMP_MARK ".eddi-"
+/* Folders whose leftovers this process has swept, and the entries a sweep
+ * reads at most. */
+#define FS_SWEPT_MAX 256
+#define FS_SWEEP_ENTRIES_MAX 100000
 /* The random part of a temporary file's name: 12 letters or digits. */
 #define FS_TEMP_RANDOM 12
 
@@ -358,7 +367,7 @@ static int fs__temp_open(int dir_fd, const char *leaf, char *name, size_t name_s
     char suffix[FS_TEMP_RANDOM + 1];
     for (size_t i = 0; i < FS_TEMP_RANDOM; i++) suffix[i] = letters[random[i] % 36];
     suffix[FS_TEMP_RANDOM] = '\0';
-    snprintf(name, name_size, ".%.200s.eddi-%s", leaf, suffix);
+    snprintf(name, name_size, ".%.200s" FS_TEMP_MARK "%ld-%s", leaf, (long)getpid(), suffix);
     int fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
@@ -397,6 +406,61 @@ static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_
     unlinkat(dir_fd, name, 0);
   }
   return rc;
+}
+
+/* ------------------------------------------------------------ leftovers */
+
+static struct {
+  pthread_mutex_t lock;
+  size_t count;
+  dev_t dev[FS_SWEPT_MAX];
+  ino_t ino[FS_SWEPT_MAX];
+} fs__swept = {PTHREAD_MUTEX_INITIALIZER, 0, {0}, {0}};
+
+/* Whether dir_fd's folder is to be swept now: the first time this process
+ * writes there (later leftovers need another death, and another process). */
+static bool fs__first_write_in(int dir_fd) {
+  struct stat st;
+  if (fstat(dir_fd, &st) < 0) return false;
+  pthread_mutex_lock(&fs__swept.lock);
+  bool seen = false;
+  for (size_t i = 0; i < fs__swept.count && !seen; i++)
+    seen = fs__swept.dev[i] == st.st_dev && fs__swept.ino[i] == st.st_ino;
+  if (!seen && fs__swept.count < FS_SWEPT_MAX) {
+    fs__swept.dev[fs__swept.count] = st.st_dev;
+    fs__swept.ino[fs__swept.count++] = st.st_ino;
+  }
+  pthread_mutex_unlock(&fs__swept.lock);
+  return !seen;
+}
+
+/* The pid in a temporary file's name, or 0 when name is not one. */
+static long fs__temp_pid(const char *name) {
+  if (name[0] != '.') return 0;
+  const char *mark = strstr(name, FS_TEMP_MARK);
+  if (!mark) return 0;
+  char *end;
+  long pid = strtol(mark + strlen(FS_TEMP_MARK), &end, 10);
+  return pid > 0 && *end == '-' ? pid : 0;
+}
+
+/* Remove the temporary files that processes which died left in dir_fd. */
+static void fs__sweep(int dir_fd) {
+  if (!fs__first_write_in(dir_fd)) return;
+  int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!dir) {
+    if (fd >= 0) close(fd);
+    return;
+  }
+  size_t read_entries = 0;
+  for (struct dirent *entry; (entry = readdir(dir)) && read_entries < FS_SWEEP_ENTRIES_MAX;
+       read_entries++) {
+    long pid = fs__temp_pid(entry->d_name);
+    if (pid && pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+      unlinkat(dir_fd, entry->d_name, 0);
+  }
+  closedir(dir);
 }
 
 /* Make a rename in dir_fd durable. */
@@ -563,6 +627,7 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
   }
   fs__sync_dir(dir_fd);
   fs__watch_settle(&watch); /* a late writer of the old file is done */
+  fs__sweep(dir_fd);
   /* Right after: a write that reached the old file in between is theirs.
    * An append is carried over to the new file (appended there, as the
    * writer meant); any other change is put back and refused. */

@@ -154,7 +154,7 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
 
 /* Put text into an open document as one replacement of the part that
  * differs, then save it. */
-static int transaction__write_doc(EddiEditFile *file, EddiError *err) {
+static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
   const char *b = file->result.data ? file->result.data : "";
   size_t m = file->result.len;
@@ -165,7 +165,7 @@ static int transaction__write_doc(EddiEditFile *file, EddiError *err) {
   if (rc == 0 && changes) doc->cursor = changed_end;
   size_t bytes = 0;
   if (rc == 0 && eddi_doc_modified(doc)) {
-    rc = eddi_doc_save(doc, &bytes, err);
+    rc = eddi_engine_save_doc(self->engine, doc, &bytes, err);
     if (rc < 0 && changes) {
       size_t done;
       EddiError ignored;
@@ -297,7 +297,7 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
       EddiEditFile *file = self->files.items[i];
       if (file->action != action) continue;
       if (action == EDIT_WRITE) {
-        rc = file->doc ? transaction__write_doc(file, err)
+        rc = file->doc ? transaction__write_doc(self, file, err)
                        : transaction__write_disk(self, file, report, err);
       } else {
         rc = transaction__delete_disk(self, file, err);

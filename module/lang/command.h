@@ -88,6 +88,16 @@ int eddi_command_choose(CommandContext *ctx, const Token *token, const char *wha
                const char *const *choices, size_t count);
 /* A token as a path or name: the string's text, or the source of anything else. */
 char *eddi_command_token_string(const Token *token);
+/* The open document name gives (a workspace path, or a base name only one
+ * open document has), or a Fail: not open, or ambiguous with the
+ * candidates. */
+int eddi_command_named_doc(CommandContext *ctx, const Token *name, EddiDoc **doc);
+/* Resolve a path the command was given (core/path.h), with a hint when it
+ * is refused. */
+int eddi_command_resolve(CommandContext *ctx, const char *input, char **rel, char **abs);
+/* A hint for a pattern token that did not compile (Find, Replace, Grep):
+ * give one, or escape what the regex took for syntax. */
+void eddi_command_hint_pattern(CommandContext *ctx, const Token *token);
 /* Add ", At L:C" for the document's cursor. */
 void eddi_command_fact_cursor(CommandContext *ctx, const EddiDoc *doc);
 /* Set the cursor to the start of line (clamped to the last line slot). */

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "core/disk_backend.h"
 #include "core/path.h"
+#include "lang/suggest.h"
 #include "services/structure.h"
 
 /* Limits: lines an outline or an issue list names before it says "and N
@@ -164,9 +166,43 @@ static void analyze__syntax_errors(EddiDoc *doc, TSNode node, size_t from, size_
     analyze__syntax_errors(doc, ts_node_child(node, i), from, to, out);
 }
 
+/* A name bound twice in one list of [from, to): the later one is listed.
+ * Lists nest (a lambda in a default value), so the names before one that
+ * share its list are those back to where its list starts. */
+static void analyze__duplicate_names(EddiDoc *doc, const EddiListedNames *names, const char *what,
+                                     size_t from, size_t to, AnalyzeIssues *out) {
+  for (size_t i = 1; i < names->len; i++) {
+    const EddiListedName *name = &names->items[i];
+    if (name->name.start < from || name->name.end > to) continue;
+    char *text = eddi_text_dup(&doc->text, name->name.start, name->name.end);
+    for (size_t k = i; k-- > 0 && names->items[k].name.start >= name->list.start;) {
+      const EddiListedName *other = &names->items[k];
+      if (other->list.start != name->list.start || other->list.end != name->list.end) continue;
+      if (other->name.end - other->name.start != name->name.end - name->name.start) continue;
+      char *other_text = eddi_text_dup(&doc->text, other->name.start, other->name.end);
+      bool same = strcmp(text, other_text) == 0;
+      eddi_free(other_text);
+      if (!same) continue;
+      analyze__issue(out, doc, name->name.start, "Duplicate %s %s", what, text);
+      break;
+    }
+    eddi_free(text);
+  }
+}
+
+/* The errors of [from, to): the parse tree's, then those the language
+ * defines that a grammar accepts (a name bound twice in one list). */
+static void analyze__errors(EddiDoc *doc, EddiSyntax *syn, size_t from, size_t to,
+                            AnalyzeIssues *out) {
+  analyze__syntax_errors(doc, ts_tree_root_node(syn->tree), from, to, out);
+  const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
+  analyze__duplicate_names(doc, &d->parameters, "parameter", from, to, out);
+  analyze__duplicate_names(doc, &d->keyword_arguments, "keyword argument", from, to, out);
+}
+
 static void analyze__issues(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn, size_t from,
                             size_t to, AnalyzeIssues *out) {
-  analyze__syntax_errors(doc, ts_tree_root_node(syn->tree), from, to, out);
+  analyze__errors(doc, syn, from, to, out);
   const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
   for (size_t i = 0; i < d->import_names.len; i++) {
     EddiSpan s = d->import_names.items[i];
@@ -205,32 +241,103 @@ static void analyze__list_more(StrBuf *out, size_t count) {
     eddi_strbuf_printf(out, ", and %zu more", count - STRUCTURE_LIST_MAX);
 }
 
+static const char *const analyze__types[] = {"Structure", "Dependencies", "Complexity", "Issues"};
+#define ANALYZE_TYPE_COUNT (sizeof analyze__types / sizeof analyze__types[0])
+
+static bool analyze__is_type(const Token *token) {
+  for (size_t i = 0; i < ANALYZE_TYPE_COUNT; i++)
+    if (eddi_token_is(token, analyze__types[i])) return true;
+  return false;
+}
+
+/* A file Analyze File names that is not open: read from disk into a
+ * document of its own (freed by the caller), so that the session's files
+ * and its current one stay as they were. A name that is no file but close
+ * to an analysis was meant as one. */
+static int analyze__read_file(CommandContext *ctx, const Token *name, const char *rel,
+                              EddiDoc **doc) {
+  EddiBackend *backend = NULL;
+  StrBuf text = {0};
+  bool is_new = false;
+  int rc = eddi_disk_open(ctx->engine->root_fd, rel, false, ctx->engine->config.max_file_bytes,
+                          &backend, &text, &is_new, ctx->err);
+  if (rc == EDDI_ENOENT) {
+    const char *near = name->kind == TOKEN_WORD
+                           ? eddi_suggest(name->text, analyze__types, ANALYZE_TYPE_COUNT)
+                           : NULL;
+    if (near) {
+      eddi_error_set(ctx->err, EDDI_EINVAL, "Unknown analysis '%s'", name->text);
+      eddi_error_hint(ctx->err, "Did you mean \"%s\"", near);
+      rc = EDDI_EINVAL;
+    } else {
+      eddi_error_set(ctx->err, EDDI_ENOENT, "File not found: %s", rel);
+      eddi_error_hint(ctx->err, "Give a path from the workspace root, or one of Structure, "
+                                "Dependencies, Complexity, Issues");
+    }
+  }
+  if (rc == 0) *doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, false, 1);
+  eddi_strbuf_free(&text);
+  return rc;
+}
+
+/* The document Analyze File <name> is about: an open one (the session's
+ * copy, unsaved changes included), else the file as it is on disk in
+ * *read, which the caller frees. */
+static int analyze__named_file(CommandContext *ctx, const Token *name, EddiDoc **doc,
+                               EddiDoc **read) {
+  char *path = eddi_command_token_string(name);
+  bool ambiguous;
+  *doc = eddi_session_find_doc(ctx->session, path, &ambiguous);
+  int rc = 0;
+  if (ambiguous) {
+    rc = eddi_command_named_doc(ctx, name, doc);
+  } else if (!*doc) {
+    char *rel = NULL, *abs = NULL;
+    rc = eddi_command_resolve(ctx, path, &rel, &abs);
+    if (rc == 0) *doc = eddi_session_find_doc(ctx->session, rel, &ambiguous);
+    if (rc == 0 && !*doc) {
+      rc = analyze__read_file(ctx, name, rel, read);
+      *doc = *read;
+    }
+    eddi_free(rel), eddi_free(abs);
+  }
+  eddi_free(path);
+  if (rc == 0 && !*read) rc = eddi_doc_sync(*doc, ctx->err);
+  return rc;
+}
+
+static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next);
+
 int eddi_run_analyze(CommandContext *ctx) {
-  static const char *const types[] = {"Structure", "Dependencies", "Complexity", "Issues"};
-  enum { SUMMARY = -1, STRUCTURE, DEPENDENCIES, COMPLEXITY, ISSUES };
-  EddiDoc *doc = ctx->session->current;
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Analyze needs a target");
+  EddiDoc *doc = ctx->session->current, *read = NULL;
+  size_t next = 1;
+  int rc = 0;
+  if (eddi_token_is(&ctx->args[0], "File") && next < ctx->argc &&
+      !analyze__is_type(&ctx->args[next])) {
+    rc = analyze__named_file(ctx, &ctx->args[next++], &doc, &read);
+  } else if (!doc) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
+    eddi_error_hint(ctx->err, "Open one with \"Open <file>\", or name it: Analyze File <path>");
+    rc = EDDI_ESTATE;
+  } else {
+    rc = eddi_doc_sync(doc, ctx->err);
+  }
+  if (rc == 0) rc = analyze__run(ctx, doc, next);
+  if (read) eddi_doc_free(read);
+  return rc;
+}
+
+/* Analyze doc: the target at ctx->args[0] ("File" or an element), the
+ * analysis at ctx->args[next] if any. */
+static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
+  const char *const *types = analyze__types;
+  enum { SUMMARY = -1, STRUCTURE, DEPENDENCIES, COMPLEXITY, ISSUES };
   EddiSyntax *syn;
   int rc = eddi_structure_syntax(ctx, doc, &syn);
   if (rc < 0) return rc;
   EddiElement *target = NULL;
-  size_t next = 1;
-  if (eddi_token_is(&ctx->args[0], "File")) {
-    /* File [name]: the current file; a name must be the current one. */
-    if (next < ctx->argc && ctx->args[next].kind != TOKEN_WORD) {
-      return eddi_command_usage(ctx, "Analyze File takes the current file");
-    }
-    if (next < ctx->argc) {
-      bool is_type = false;
-      for (int i = 0; i < 4; i++) is_type |= eddi_token_is(&ctx->args[next], types[i]);
-      if (!is_type) {
-        const char *base = eddi_path_basename(doc->path);
-        if (strcmp(ctx->args[next].text, doc->path) != 0 && strcmp(ctx->args[next].text, base) != 0)
-          return eddi_error_set(ctx->err, EDDI_EINVAL, "Analyze File works on the current file");
-        next++;
-      }
-    }
-  } else {
+  if (!eddi_token_is(&ctx->args[0], "File")) {
     rc = eddi_structure_find(ctx, doc, syn, false, &target, &next);
     if (rc < 0) return rc;
   }
@@ -369,7 +476,7 @@ int eddi_run_validate(CommandContext *ctx) {
     from = e->start, to = e->end;
   }
   AnalyzeIssues errors = {0};
-  analyze__syntax_errors(doc, ts_tree_root_node(syn->tree), from, to, &errors);
+  analyze__errors(doc, syn, from, to, &errors);
   if (!errors.count) eddi_reply_builder_payload(ctx->reply, "No syntax errors");
   else
     eddi_reply_builder_payload(ctx->reply, "%zu syntax %s, %s", errors.count,

@@ -14,7 +14,11 @@ int eddi_run_insert(CommandContext *ctx) {
   if (ctx->argc != 2 || ctx->args[1].kind != TOKEN_STRING)
     return eddi_command_usage(ctx, "Insert %s needs one \"quoted text\"", kinds[kind]);
   const Token *text = &ctx->args[1];
-  if (text->len == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "Nothing to insert");
+  if (text->len == 0) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Nothing to insert");
+    eddi_error_hint(ctx->err, "The \"text\" is empty");
+    return EDDI_EINVAL;
+  }
   EddiDoc *doc = ctx->session->current;
   size_t line = eddi_text_line_at(&doc->text, doc->cursor);
   size_t at = doc->cursor;
@@ -50,7 +54,7 @@ int eddi_run_delete(CommandContext *ctx) {
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Delete needs a target");
   int structural = eddi_structure_delete(ctx); /* Function, Method, Class */
   if (structural <= 0) return structural;
-  int which = eddi_command_choose(ctx, &ctx->args[0], "target", targets, 3);
+  int which = eddi_structure_choose_plain(ctx, &ctx->args[0], targets, 3, false);
   if (which < 0) return which;
   EddiDoc *doc = ctx->session->current;
   size_t cursor_line = eddi_text_line_at(&doc->text, doc->cursor);
@@ -72,7 +76,11 @@ int eddi_run_delete(CommandContext *ctx) {
   }
   size_t lines = eddi_text_line_count(&doc->text);
   if (first >= lines || count > lines - first) {
-    if (lines == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+    if (lines == 0) {
+      eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+      eddi_error_hint(ctx->err, "Insert Line or Insert Block adds text");
+      return EDDI_EINVAL;
+    }
     eddi_error_set(ctx->err, EDDI_EINVAL, "Invalid line range %zu:%zu", first, first + count - 1);
     eddi_error_hint(ctx->err, "Lines are 0 to %zu", lines - 1);
     return EDDI_EINVAL;

@@ -87,6 +87,7 @@ static int cmd_grep(CommandContext *ctx) {
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\E");
     rc = eddi_edit_grep(ctx->engine, ctx->session, regex.data, regex.len, pattern->flags, glob,
                         offset, &out, ctx->err);
+    if (rc < 0) eddi_command_hint_pattern(ctx, pattern);
     eddi_strbuf_free(&regex);
   }
   if (rc == 0) edit_format__block(ctx, out.data, out.len);

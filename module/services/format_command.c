@@ -119,7 +119,7 @@ static int format__finish(EddiJob *base, CommandContext *ctx);
 int eddi_run_format(CommandContext *ctx) {
   EddiDoc *doc = ctx->session->current;
   if (ctx->argc > 0 && !eddi_token_is(&ctx->args[0], "File"))
-    return eddi_error_set(ctx->err, EDDI_EINVAL, "Format formats whole files");
+    return eddi_command_usage(ctx, "Format formats whole files");
   EddiSyntax *syn;
   int rc = eddi_structure_syntax(ctx, doc, &syn);
   if (rc < 0) return rc;
@@ -130,8 +130,13 @@ int eddi_run_format(CommandContext *ctx) {
   job->base.destroy = format__destroy;
   if (lang->formatter) format__split(job, lang->formatter);
   if (job->argv.len < 2 || !format__on_path(job->argv.items[0])) {
+    eddi_error_set(ctx->err, EDDI_ENOENT, "No formatter for %s", lang->name);
+    if (job->argv.len >= 2)
+      eddi_error_hint(ctx->err, "Install %s: Format runs \"%s\"", job->argv.items[0], lang->formatter);
+    else
+      eddi_error_hint(ctx->err, "eddi knows none for %s", lang->name);
     format__destroy(&job->base);
-    return eddi_error_set(ctx->err, EDDI_ENOENT, "No formatter for %s", lang->name);
+    return EDDI_ENOENT;
   }
   char why[EDDI_ERROR_MAX];
   const char *state = eddi_engine_state_dir(ctx->engine, why, sizeof why);

@@ -2,6 +2,7 @@
 #include "lang/command.h"
 
 #include "core/diff.h"
+#include "services/structure.h"
 
 static int history__count(CommandContext *ctx, size_t *count) {
   *count = 1;
@@ -18,6 +19,9 @@ static int history__move(CommandContext *ctx, bool undo) {
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
   rc = undo ? eddi_doc_undo(doc, count, &done, ctx->err) : eddi_doc_redo(doc, count, &done, ctx->err);
+  if (rc == EDDI_ENOENT && !ctx->err->hint[0])
+    eddi_error_hint(ctx->err, undo ? "%s has no edit left to undo" : "%s has nothing undone to redo",
+                    doc->path);
   if (rc < 0) return rc;
   eddi_reply_builder_fact(ctx->reply, "%s %zu", undo ? "Undid" : "Redid", done);
   eddi_command_fact_cursor(ctx, doc);
@@ -50,12 +54,8 @@ int eddi_run_diff(CommandContext *ctx) {
   if (ctx->argc > 1) return eddi_command_usage(ctx, "Diff takes at most one file");
   EddiDoc *doc = ctx->session->current;
   if (ctx->argc == 1) {
-    char *path = eddi_command_token_string(&ctx->args[0]);
-    bool ambiguous;
-    doc = eddi_session_find_doc(ctx->session, path, &ambiguous);
-    if (!doc) eddi_error_set(ctx->err, EDDI_ENOENT, ambiguous ? "Ambiguous file name: %s" : "File not open: %s", path);
-    eddi_free(path);
-    if (!doc) return ctx->err->code;
+    int rc = eddi_command_named_doc(ctx, &ctx->args[0], &doc);
+    if (rc < 0) return rc;
   }
   size_t added, deleted;
   StrBuf unified = {0};
@@ -63,6 +63,19 @@ int eddi_run_diff(CommandContext *ctx) {
   if (rc == 0) {
     if (added == 0 && deleted == 0) eddi_reply_builder_payload(ctx->reply, "No changes");
     else eddi_reply_builder_payload(ctx->reply, "+%zu -%zu lines", added, deleted);
+    if (added || deleted) {
+      /* And what that did to its functions and classes. */
+      EddiOutline *before = eddi_structure_outline_saved(ctx, doc);
+      EddiOutline *after = before ? eddi_structure_outline_doc(ctx, doc) : NULL;
+      StructureCounts counts = {0};
+      StrBuf said = {0};
+      if (eddi_structure_compare(before, after, &counts, NULL) > 0) {
+        eddi_structure_say_counts(&counts, &said);
+        eddi_reply_builder_payload(ctx->reply, "%s", said.data);
+      }
+      eddi_strbuf_free(&said);
+      eddi_outline_free(before), eddi_outline_free(after);
+    }
     eddi_reply_builder_raw(ctx->reply, unified.data, unified.len);
   }
   eddi_strbuf_free(&unified);

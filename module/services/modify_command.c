@@ -114,6 +114,19 @@ static bool modify__find_param(EddiDoc *doc, EddiSyntax *syn, const EddiElement 
   return false;
 }
 
+/* "AddDecorator works in java, python": the languages where a change that
+ * this one lacks makes sense (visibility, or else decorators). */
+static void modify__hint_languages(CommandContext *ctx, const char *change, bool visibility) {
+  size_t count;
+  const EddiLang *all = eddi_lang_all(&count);
+  StrBuf names = {0};
+  for (size_t i = 0; i < count; i++)
+    if (all[i].ts && (visibility ? all[i].visibility != NULL : all[i].decorators))
+      eddi_strbuf_printf(&names, "%s%s", names.len ? ", " : "", all[i].name);
+  if (names.len) eddi_error_hint(ctx->err, "%s works in %s", change, names.data);
+  eddi_strbuf_free(&names);
+}
+
 int eddi_run_modify(CommandContext *ctx) {
   static const char *const changes[] = {"Rename",          "AddParam",     "RemoveParam",
                                         "ChangeSignature", "AddDecorator", "SetVisibility"};
@@ -211,6 +224,7 @@ int eddi_run_modify(CommandContext *ctx) {
   case ADD_DECORATOR: {
     if (!lang->decorators) {
       rc = eddi_error_set(ctx->err, EDDI_EINVAL, "No decorators in %s", lang->name);
+      modify__hint_languages(ctx, "AddDecorator", false);
       break;
     }
     size_t line = eddi_structure_line_of(doc, e->start);
@@ -282,6 +296,7 @@ int eddi_run_modify(CommandContext *ctx) {
       }
     } else {
       rc = eddi_error_set(ctx->err, EDDI_EINVAL, "No visibility in %s", lang->name);
+      modify__hint_languages(ctx, "SetVisibility", true);
     }
     break;
   }

@@ -4,11 +4,24 @@
 #include "services/structure.h"
 #include "lang/suggest.h"
 
-/* A position L:C inside the text, as a byte offset. */
+/* A position L:C inside the text, as a byte offset. A line that exists
+ * with a column past its end is said so, with the line's length: the fix
+ * is a smaller column, not another line. */
 static int navigation__position(CommandContext *ctx, EddiDoc *doc, const Token *token,
                                 size_t *offset) {
   if (eddi_text_offset_of(&doc->text, (size_t)token->first, (size_t)token->second, offset) == 0)
     return 0;
+  size_t line = (size_t)token->first;
+  if (line <= doc->text.newlines) {
+    size_t start = eddi_text_line_start(&doc->text, line);
+    size_t end = eddi_text_line_end(&doc->text, line);
+    size_t length = eddi_text_char_index(&doc->text, end) - eddi_text_char_index(&doc->text, start);
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Column %ld is past the end of line %zu", token->second,
+                   line);
+    eddi_error_hint(ctx->err, "Line %zu has %zu %s (its end is %zu:%zu)", line, length,
+                    length == 1 ? "character" : "characters", line, length);
+    return EDDI_EINVAL;
+  }
   size_t end_line, end_col;
   eddi_text_position_of(&doc->text, eddi_text_len(&doc->text), &end_line, &end_col);
   eddi_error_set(ctx->err, EDDI_EINVAL, "Invalid position %ld:%ld", token->first,
@@ -92,7 +105,8 @@ int eddi_run_goto(CommandContext *ctx) {
     rc = eddi_structure_goto(ctx); /* Function n, EndOfClass ...: the syntax layer */
     if (rc <= 0) return rc;
     rc = 0;
-    int which = eddi_command_choose(ctx, target, "target", targets, sizeof targets / sizeof *targets);
+    int which = eddi_structure_choose_plain(ctx, target, targets, sizeof targets / sizeof *targets,
+                                            true);
     if (which < 0) return which;
     if ((which == BOOKMARK) != (ctx->argc == 2))
       return eddi_command_usage(ctx, which == BOOKMARK ? "Goto Bookmark needs a name"
@@ -129,7 +143,7 @@ int eddi_run_show(CommandContext *ctx) {
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Show needs a target");
   int rc = eddi_structure_show(ctx); /* Function n, Class n ...: the syntax layer */
   if (rc <= 0) return rc;
-  int which = eddi_command_choose(ctx, &ctx->args[0], "target", targets, 3);
+  int which = eddi_structure_choose_plain(ctx, &ctx->args[0], targets, 3, false);
   if (which < 0) return which;
   EddiDoc *doc = ctx->session->current;
   size_t lines = eddi_text_line_count(&doc->text);
@@ -144,6 +158,11 @@ int eddi_run_show(CommandContext *ctx) {
       return eddi_command_usage(ctx, "Show Block needs a range a:b");
     first = (size_t)ctx->args[1].first, last = (size_t)ctx->args[1].second;
     next = 2;
+    if (first > last) {
+      eddi_error_set(ctx->err, EDDI_EINVAL, "Range %zu:%zu is reversed", first, last);
+      eddi_error_hint(ctx->err, "Give the first line first: Show Block %zu:%zu", last, first);
+      return EDDI_EINVAL;
+    }
   } else {
     first = last = eddi_text_line_at(&doc->text, doc->cursor);
   }
@@ -153,10 +172,14 @@ int eddi_run_show(CommandContext *ctx) {
       return eddi_command_usage(ctx, "Show's context must be a number of lines");
     context = (size_t)ctx->args[next].first;
   }
-  if (lines == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+  if (lines == 0) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "File is empty");
+    eddi_error_hint(ctx->err, "Insert Line or Insert Block adds text");
+    return EDDI_EINVAL;
+  }
   if (which == CURRENT && first >= lines) first = last = lines - 1; /* cursor past the last line */
-  if (first > last || last >= lines) {
-    eddi_error_set(ctx->err, EDDI_EINVAL, "Invalid line %zu", first > last ? first : last);
+  if (last >= lines) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Invalid line %zu", last);
     eddi_error_hint(ctx->err, "Lines are 0 to %zu", lines - 1);
     return EDDI_EINVAL;
   }

@@ -21,11 +21,24 @@ typedef struct {
 
 typedef Array(Match) MatchList;
 
+/* How much of a pattern a "not found" quotes: enough to know it by. */
+#define MATCH_SHOWN_MAX 64
+
 static int match__compile(CommandContext *ctx, const Token *token, EddiPattern *pattern) {
   if (token->kind != TOKEN_STRING && token->kind != TOKEN_REGEX)
     return eddi_command_usage(ctx, "%s needs a \"text\" or /regex/ pattern", ctx->spec->name);
-  return eddi_pattern_compile(pattern, token->text, token->len, token->kind == TOKEN_REGEX,
-                              token->flags, ctx->err);
+  int rc = eddi_pattern_compile(pattern, token->text, token->len, token->kind == TOKEN_REGEX,
+                                token->flags, ctx->err);
+  if (rc < 0) eddi_command_hint_pattern(ctx, token);
+  return rc;
+}
+
+void eddi_command_hint_pattern(CommandContext *ctx, const Token *token) {
+  if (ctx->err->hint[0]) return;
+  if (token->len == 0)
+    eddi_error_hint(ctx->err, "Give the \"text\" or /regex/ to look for");
+  else if (strncmp(ctx->err->what, "Bad regex", strlen("Bad regex")) == 0)
+    eddi_error_hint(ctx->err, "Escape the character with \\, or give a \"text\" to match it as it is");
 }
 
 /* Where to search after an empty match at `at`: one character on. */
@@ -67,6 +80,50 @@ static int match__first(EddiPattern *pattern, const EddiText *text, size_t from,
   if (rc == 0 && one.len) *m = one.items[0], rc = 1;
   array_free(&one);
   return rc;
+}
+
+/* "INFO" as "INFO", /x+/i as itself: the pattern as a reason quotes it. */
+static int match__shown(const Token *token, const char **start) {
+  *start = token->kind == TOKEN_STRING ? token->text : token->source;
+  size_t len = token->kind == TOKEN_STRING ? token->len : token->source_len;
+  return (int)eddi_utf8_complete_prefix(*start, EDDI_MIN(len, (size_t)MATCH_SHOWN_MAX));
+}
+
+/* The Fail of a pattern with no match where the command looked: named,
+ * and when it does match on the other side of the cursor, where, and how
+ * to get there (next: what to send, given that match's position). */
+static int match__not_found(CommandContext *ctx, const char *what, const Token *token,
+                            EddiPattern *pattern, bool after, const char *next) {
+  EddiDoc *doc = ctx->session->current;
+  const char *shown;
+  int shown_len = match__shown(token, &shown);
+  /* The match nearest the cursor on the other side, if any. */
+  MatchList all = {0};
+  EddiError ignored;
+  Match other = {0};
+  bool elsewhere = false;
+  if (match__all(pattern, &doc->text, 0, SIZE_MAX, NULL, NULL, &all, &ignored) == 0) {
+    for (size_t i = 0; i < all.len; i++) {
+      bool before_cursor = all.items[i].start < doc->cursor;
+      if (after && before_cursor) other = all.items[i], elsewhere = true;
+      if (!after && !before_cursor && !elsewhere) other = all.items[i], elsewhere = true;
+    }
+  }
+  array_free(&all);
+  size_t line, col;
+  eddi_text_position_of(&doc->text, doc->cursor, &line, &col);
+  if (!elsewhere)
+    return eddi_error_set(ctx->err, EDDI_ENOENT, "%s: %.*s", what, shown_len, shown);
+  eddi_error_set(ctx->err, EDDI_ENOENT, "%s %s %zu:%zu: %.*s", what, after ? "after" : "before",
+                 line, col, shown_len, shown);
+  size_t at_line, at_col;
+  eddi_text_position_of(&doc->text, other.start, &at_line, &at_col);
+  if (other.start == doc->cursor)
+    eddi_error_hint(ctx->err, "The first match is here, at %zu:%zu", at_line, at_col);
+  else
+    eddi_error_hint(ctx->err, "It is at %zu:%zu, %s the cursor: %s", at_line, at_col,
+                    after ? "before" : "after", next);
+  return EDDI_ENOENT;
 }
 
 /* "Found 3 matches at lines 4, 9, 12": the first FIND_ALL_LINES_MAX lines. */
@@ -120,9 +177,17 @@ int eddi_run_find(CommandContext *ctx) {
     }
     array_free(&matches);
   }
+  if (found == 0) {
+    char next[EDDI_ERROR_MAX];
+    snprintf(next, sizeof next, "Find %.*s %s", (int)EDDI_MIN(ctx->args[0].source_len,
+                                                           (size_t)MATCH_SHOWN_MAX),
+             ctx->args[0].source, mode == NEXT ? "Prev" : "Next");
+    found = mode == ALL ? match__not_found(ctx, "Not found", &ctx->args[0], &pattern, true, "")
+                        : match__not_found(ctx, "Not found", &ctx->args[0], &pattern,
+                                           mode == NEXT, next);
+  }
   eddi_pattern_free(&pattern);
   if (found < 0) return found;
-  if (found == 0) return eddi_error_set(ctx->err, EDDI_ENOENT, "Not found");
   if (mode != ALL) {
     doc->cursor = m.start;
     doc->find_anchor = m.start;
@@ -167,7 +232,9 @@ int eddi_run_replace(CommandContext *ctx) {
   size_t from = mode == ALL ? 0 : doc->cursor;
   rc = match__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
                   &expansions, &matches, ctx->err);
-  if (rc == 0 && matches.len == 0) rc = eddi_error_set(ctx->err, EDDI_ENOENT, "Pattern not found");
+  if (rc == 0 && matches.len == 0)
+    rc = match__not_found(ctx, "Pattern not found", &ctx->args[0], &pattern, mode != ALL,
+                          "Goto StartOfFile first, or Replace ... All");
   if (rc == 0 && mode == CONFIRM) {
     ReplaceConfirm *confirm = &ctx->session->confirm;
     confirm->active = true;

@@ -83,15 +83,38 @@ void eddi_structure_target_free(StructureTarget *self) {
   eddi_free(self->name), eddi_free(self->owner), eddi_free(self->params);
 }
 
-static const char *const structure__kind_words[] = {"Function", "Method", "Class", "Variable"};
-static const unsigned structure__kind_masks[] = {
+const char *const eddi_structure_kind_words[EDDI_STRUCTURE_KIND_COUNT] = {"Function", "Method",
+                                                                          "Class", "Variable"};
+const char *const eddi_structure_edge_words[EDDI_STRUCTURE_EDGE_COUNT] = {
+    "StartOfFunction", "EndOfFunction", "StartOfClass", "EndOfClass"};
+static const unsigned structure__kind_masks[EDDI_STRUCTURE_KIND_COUNT] = {
     EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD, EDDI_ELEMENT_METHOD, EDDI_ELEMENT_CLASS,
     EDDI_ELEMENT_VARIABLE};
 
 static int structure__kind_word(const Token *token) {
-  for (int i = 0; i < 4; i++)
-    if (eddi_token_is(token, structure__kind_words[i])) return i;
+  for (int i = 0; i < EDDI_STRUCTURE_KIND_COUNT; i++)
+    if (eddi_token_is(token, eddi_structure_kind_words[i])) return i;
   return -1;
+}
+
+/* Most plain targets a command has (Goto's five). */
+#define STRUCTURE_PLAIN_TARGETS_MAX 8
+
+int eddi_structure_choose_plain(CommandContext *ctx, const Token *token, const char *const *plain,
+                                size_t count, bool edges) {
+  const char *all[STRUCTURE_PLAIN_TARGETS_MAX + EDDI_STRUCTURE_KIND_COUNT +
+                  EDDI_STRUCTURE_EDGE_COUNT];
+  EDDI_ASSERT(count <= STRUCTURE_PLAIN_TARGETS_MAX);
+  size_t n = 0;
+  for (size_t i = 0; i < count; i++) all[n++] = plain[i];
+  for (size_t i = 0; edges && i < EDDI_STRUCTURE_EDGE_COUNT; i++)
+    all[n++] = eddi_structure_edge_words[i];
+  for (size_t i = 0; i < EDDI_STRUCTURE_KIND_COUNT; i++) all[n++] = eddi_structure_kind_words[i];
+  int which = eddi_command_choose(ctx, token, "target", all, n);
+  /* The structural words were taken by the syntax layer before: a match
+   * here is a plain target. */
+  EDDI_ASSERT(which < (int)count);
+  return which;
 }
 
 /* Parse "Function name[(params)]", "Method C.m", "Class n" from args[at];
@@ -104,7 +127,7 @@ int eddi_structure_parse_target(CommandContext *ctx, size_t at, StructureTarget 
   if (k < 0)
     return eddi_command_usage(ctx, "%s needs Function, Method, Class or Variable", ctx->spec->name);
   out->kinds = structure__kind_masks[k];
-  out->word = structure__kind_words[k];
+  out->word = eddi_structure_kind_words[k];
   if (at + 1 >= ctx->argc)
     return eddi_command_usage(ctx, "%s %s needs a name", ctx->spec->name, out->word);
   StrBuf whole = {0};
@@ -142,17 +165,43 @@ int eddi_structure_parse_target(CommandContext *ctx, size_t at, StructureTarget 
   eddi_strbuf_free(&whole);
   if (!*out->name || (out->owner && !*out->owner)) {
     eddi_structure_target_free(out);
-    return eddi_command_usage(ctx, "%s needs a name", structure__kind_words[k]);
+    return eddi_command_usage(ctx, "%s needs a name", eddi_structure_kind_words[k]);
   }
   return 0;
 }
 
+/* Of several variables of one name, the one the cursor sees: the first
+ * bound in the innermost scope around the cursor that binds the name, out
+ * to the file; else, when all are of one scope, the first of it. -1 when
+ * they are of several scopes, none of them the cursor's. */
+static int structure__variable_in_scope(const EddiDoc *doc, const EddiSyntax *syn,
+                                        const EddiIndexList *found) {
+  unsigned scopes = EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD | EDDI_ELEMENT_CLASS |
+                    EDDI_ELEMENT_IMPL;
+  for (int scope = eddi_syntax_innermost(syn, doc->cursor, scopes);;
+       scope = syn->elements.items[scope].parent) {
+    for (size_t i = 0; i < found->len; i++)
+      if (syn->elements.items[found->items[i]].parent == scope) return (int)found->items[i];
+    if (scope < 0) break;
+  }
+  int scope = syn->elements.items[found->items[0]].parent;
+  for (size_t i = 1; i < found->len; i++)
+    if (syn->elements.items[found->items[i]].parent != scope) return -1;
+  return (int)found->items[0];
+}
+
 /* The one element a target names: "not found" with the nearest name, or
- * "Ambiguous match" with every candidate and its position. */
+ * "Ambiguous match" with every candidate and its position. Variables are
+ * looked up by scope first (structure__variable_in_scope). */
 int eddi_structure_resolve(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
                            const StructureTarget *t, EddiElement **out) {
   EddiIndexList found = {0};
   eddi_syntax_find(syn, &doc->text, t->kinds, t->name, t->owner, t->params, &found);
+  bool variables = t->kinds == EDDI_ELEMENT_VARIABLE;
+  if (found.len > 1 && variables) {
+    int seen = structure__variable_in_scope(doc, syn, &found);
+    if (seen >= 0) found.items[0] = (size_t)seen, found.len = 1;
+  }
   if (found.len == 1) {
     *out = &syn->elements.items[found.items[0]];
     array_free(&found);
@@ -188,8 +237,15 @@ int eddi_structure_resolve(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
                                  : eddi_strdup("");
     eddi_strbuf_printf(&hint, "%s%s %s%s at %zu:%zu", i ? ", " : "",
                        eddi_element_kind_name(e->kind), display, params, line, col);
+    if (variables && e->parent >= 0) {
+      char *scope = eddi_element_display(&syn->elements.items[e->parent]);
+      eddi_strbuf_printf(&hint, " in %s", scope);
+      eddi_free(scope);
+    }
     eddi_free(display), eddi_free(params);
   }
+  /* A variable is picked by where the cursor is. */
+  if (variables) eddi_strbuf_puts(&hint, "; Goto a line inside one to pick it");
   eddi_error_set(ctx->err, EDDI_EINVAL, "Ambiguous match");
   eddi_error_hint(ctx->err, "%s", hint.data);
   eddi_strbuf_free(&hint);
@@ -226,52 +282,18 @@ int eddi_structure_refuse_errors(CommandContext *ctx, EddiDoc *doc, const EddiEl
 /* Where deleting or commenting an element starts: its first line, after
  * pulling in the decorators and comments directly above it. */
 size_t eddi_structure_extent_start(EddiDoc *doc, EddiSyntax *syn, const EddiElement *e) {
-  const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
-  size_t start = e->start;
-  for (bool moved = true; moved;) {
-    moved = false;
-    const Array(EddiSpan) *lists[] = {(void *)&d->decorators, (void *)&d->comments};
-    for (size_t l = 0; l < 2 && !moved; l++) {
-      for (size_t i = 0; i < lists[l]->len; i++) {
-        EddiSpan s = lists[l]->items[i];
-        if (s.end > start || s.start >= start) continue;
-        /* Only whitespace between, and at most one line break. */
-        size_t breaks = 0;
-        bool clean = true;
-        for (size_t p = s.end; p < start && clean; p++) {
-          char c = eddi_text_byte_at(&doc->text, p);
-          if (c == '\n') breaks++;
-          else if (c != ' ' && c != '\t' && c != '\r') clean = false;
-        }
-        if (clean && breaks <= 1 && (l == 0 || breaks == 1 || s.start < e->start)) {
-          /* A comment at the end of the previous statement's line is not ours. */
-          size_t line = eddi_structure_line_of(doc, s.start);
-          size_t first = eddi_text_line_start(&doc->text, line);
-          bool alone = true;
-          for (size_t p = first; p < s.start; p++) {
-            char c = eddi_text_byte_at(&doc->text, p);
-            if (c != ' ' && c != '\t') alone = false;
-          }
-          if (!alone) continue;
-          start = s.start;
-          moved = true;
-          break;
-        }
-      }
-    }
-  }
+  size_t start = eddi_syntax_extent_start(syn, &doc->text, e);
   return eddi_text_line_start(&doc->text, eddi_structure_line_of(doc, start));
 }
 
 /* ---------------------------------------------------------------- Goto / Show */
 
 int eddi_structure_goto(CommandContext *ctx) {
-  static const char *const edges[] = {"StartOfFunction", "EndOfFunction", "StartOfClass",
-                                      "EndOfClass"};
+  const char *const *edges = eddi_structure_edge_words;
   EddiDoc *doc = ctx->session->current;
   const Token *target = &ctx->args[0];
   int edge = -1;
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < EDDI_STRUCTURE_EDGE_COUNT; i++)
     if (eddi_token_is(target, edges[i])) edge = i;
   if (edge < 0 && structure__kind_word(target) < 0) return 1;
   EddiSyntax *syn;
@@ -283,8 +305,14 @@ int eddi_structure_goto(CommandContext *ctx) {
     unsigned kinds = edge < 2 ? EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD
                               : EDDI_ELEMENT_CLASS | EDDI_ELEMENT_IMPL;
     int i = eddi_syntax_innermost(syn, doc->cursor, kinds);
-    if (i < 0)
-      return eddi_error_set(ctx->err, EDDI_ENOENT, edge < 2 ? "Not in function" : "Not in class");
+    if (i < 0) {
+      size_t line, col;
+      eddi_structure_position(doc, doc->cursor, &line, &col);
+      eddi_error_set(ctx->err, EDDI_ENOENT, edge < 2 ? "Not in function" : "Not in class");
+      eddi_error_hint(ctx->err, "The cursor at %zu:%zu is in none: Goto %s <name> first", line, col,
+                      edge < 2 ? "Function" : "Class");
+      return EDDI_ENOENT;
+    }
     e = &syn->elements.items[i];
     doc->cursor = edge % 2 == 0 ? e->start : eddi_structure_element_end(doc, e);
   } else {

@@ -19,6 +19,7 @@
 
 #include "edit/matcher.h" /* eddi_lines_count */
 #include "lang/command.h"
+#include "syntax/outline.h"
 #include "syntax/syntax.h"
 
 /* ---------------------------------------------------------------- commands */
@@ -31,6 +32,19 @@ int eddi_structure_goto(CommandContext *ctx);
 int eddi_structure_show(CommandContext *ctx);
 int eddi_structure_insert(CommandContext *ctx);
 int eddi_structure_delete(CommandContext *ctx);
+
+/* The words of the structural targets: the element kinds and Goto's
+ * edges. */
+#define EDDI_STRUCTURE_KIND_COUNT 4
+#define EDDI_STRUCTURE_EDGE_COUNT 4
+extern const char *const eddi_structure_kind_words[EDDI_STRUCTURE_KIND_COUNT];
+extern const char *const eddi_structure_edge_words[EDDI_STRUCTURE_EDGE_COUNT];
+
+/* Which of a command's plain targets (Line, Block ...) token names, after
+ * its structural ones were tried; on no match the did-you-mean looks at
+ * every target, the kinds (and with edges, Goto's edges) included. */
+int eddi_structure_choose_plain(CommandContext *ctx, const Token *token, const char *const *plain,
+                                size_t count, bool edges);
 
 /* The handlers of eddi_structure_commands. */
 int eddi_run_modify(CommandContext *ctx);
@@ -86,5 +100,35 @@ int eddi_structure_refuse_errors(CommandContext *ctx, EddiDoc *doc, const EddiEl
 /* Where deleting or commenting e starts: its first line, with the
  * decorators and comments directly above it. */
 size_t eddi_structure_extent_start(EddiDoc *doc, EddiSyntax *syn, const EddiElement *e);
+
+/* ---------------------------------------------------------------- changes */
+
+/* The outline (syntax/outline.h) of a document as it is now, or of a
+ * file's text; NULL for a file without a grammar or over the parse limit.
+ * Free with eddi_outline_free. */
+EddiOutline *eddi_structure_outline_doc(CommandContext *ctx, EddiDoc *doc);
+EddiOutline *eddi_structure_outline_text(CommandContext *ctx, const char *path, const char *text,
+                                         size_t len);
+
+/* The outline of the document's text as saved (empty for a new file). */
+EddiOutline *eddi_structure_outline_saved(CommandContext *ctx, EddiDoc *doc);
+
+/* Changes counted by kind of change (added, modified, removed) and of
+ * element (class, function, method). */
+#define STRUCTURE_CHANGE_NOUNS 3
+typedef struct {
+  size_t count[EDDI_OUTLINE_CHANGE_KINDS][STRUCTURE_CHANGE_NOUNS];
+} StructureCounts;
+
+void eddi_structure_count_changes(StructureCounts *self, const EddiOutlineChanges *changes);
+/* ", 2 functions created, 1 class modified": nothing when nothing changed. */
+void eddi_structure_say_counts(const StructureCounts *self, StrBuf *out);
+/* ", Added UserManager class with __init__ and authenticate methods,
+ * Modified total function": the changes of one file, named. */
+void eddi_structure_say_changes(const EddiOutlineChanges *changes, StrBuf *out);
+/* Compare two outlines (either may be NULL: nothing is known) into counts
+ * and named (either may be NULL); returns how many elements changed. */
+int eddi_structure_compare(const EddiOutline *before, const EddiOutline *after,
+                           StructureCounts *counts, StrBuf *named);
 
 #endif

@@ -11,12 +11,12 @@ static const CommandSpec structure_commands[] = {
      "change an element", CMD_FILE, eddi_run_modify},
     {"Analyze",
      "Analyze <Function n|Class n|Method C.m|File [f]> [Structure|Dependencies|Complexity|Issues]",
-     "outline, imports, complexity, issues", CMD_FILE, eddi_run_analyze},
+     "outline, imports, complexity, issues", CMD_SESSION, eddi_run_analyze},
     {"Validate", "Validate [Function n|Class n|Method C.m|File]", "syntax errors", CMD_FILE,
      eddi_run_validate},
     {"Comment",
-     "Comment <Function n|Method C.m|Class n|Line n|Current> \"text\" [Line|Block|Doc]",
-     "add a comment", CMD_FILE, eddi_run_comment},
+     "Comment <Function n|Method C.m|Class n|Line n|Current> \"text\" [Line|Block|Doc] [Append]",
+     "add a comment, or replace (Append: add to) an element's doc comment", CMD_FILE, eddi_run_comment},
     {"Format", "Format [File]", "run the language's formatter", CMD_FILE, eddi_run_format},
 };
 COMMAND_GROUP(eddi_structure_commands, structure_commands);

@@ -288,7 +288,11 @@ int eddi_structure_insert(CommandContext *ctx) {
   if (kind < 0) return 1;
   if (ctx->argc != 2 || ctx->args[1].kind != TOKEN_STRING)
     return eddi_command_usage(ctx, "Insert %s needs one \"quoted text\"", kinds[kind]);
-  if (ctx->args[1].len == 0) return eddi_error_set(ctx->err, EDDI_EINVAL, "Nothing to insert");
+  if (ctx->args[1].len == 0) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Nothing to insert");
+    eddi_error_hint(ctx->err, "The \"text\" is empty");
+    return EDDI_EINVAL;
+  }
   EddiDoc *doc = ctx->session->current;
   EddiSyntax *syn;
   int rc = eddi_structure_syntax(ctx, doc, &syn);

@@ -241,6 +241,18 @@ static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
   return eddi_doc_sync(ctx->session->current, ctx->err);
 }
 
+int eddi_engine_save_doc(EddiEngine *self, EddiDoc *doc, size_t *bytes, EddiError *err) {
+  EddiFileStamp before = {0}, after = {0};
+  const EddiBackendVtable *ops = doc->backend->vtable;
+  if (ops->stamp) ops->stamp(doc->backend, &before);
+  int rc = eddi_doc_save(doc, bytes, err);
+  if (rc == 0 && ops->stamp) {
+    ops->stamp(doc->backend, &after);
+    eddi_engine_note_write(self, doc->path, &before, &after);
+  }
+  return rc;
+}
+
 void eddi_engine_end_groups(EddiEngine *self, const char *sender) {
   EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
   if (!session) return;

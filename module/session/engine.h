@@ -54,6 +54,10 @@ struct EddiEngine {
 void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
                             const EddiFileStamp *after);
 
+/* Save doc through its backend (eddi_doc_save) and note the write for the
+ * audit log. */
+int eddi_engine_save_doc(EddiEngine *self, EddiDoc *doc, size_t *bytes, EddiError *err);
+
 /* A command (or call) of sender is over: its edits become one undo step in
  * every document of sender's session. */
 void eddi_engine_end_groups(EddiEngine *self, const char *sender);

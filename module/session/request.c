@@ -128,7 +128,9 @@ static void request__audit(EddiEngine *self, const EddiRequest *request, const c
   if (!self->audit) return;
   const char *session = request->session;
   if (!session && sender) session = eddi_engine_session_of(self, sender);
-  AuditOutcome outcome = {sender ? sender : request->sender, session, self->instance,
+  /* A request naming no sender asks as the anonymous one. */
+  const char *asking = sender ? sender : request->sender ? request->sender : EDDI_ANONYMOUS_SENDER;
+  AuditOutcome outcome = {asking, session, self->instance,
                           request->transport, request->text, request->len, reply, refused};
   eddi_audit_end(self->audit, &outcome);
 }

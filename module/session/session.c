@@ -4,6 +4,7 @@
 #include <ctype.h>
 
 #include "core/path.h"
+#include "syntax/outline.h"
 
 bool eddi_session_name_valid(const char *name) {
   size_t len = strlen(name);
@@ -42,7 +43,10 @@ static void session__free(EddiSession *self) {
   eddi_edit_state_free(self->edit_state);
   for (size_t i = 0; i < self->docs.len; i++) eddi_doc_free(self->docs.items[i]);
   array_free(&self->docs);
-  for (size_t i = 0; i < self->changes.len; i++) eddi_free(self->changes.items[i].path);
+  for (size_t i = 0; i < self->changes.len; i++) {
+    eddi_free(self->changes.items[i].path);
+    eddi_outline_free(self->changes.items[i].before);
+  }
   array_free(&self->changes);
   eddi_free(self->name);
   eddi_free(self->description);
@@ -99,7 +103,7 @@ void eddi_session_record_save(EddiSession *self, const char *path, bool created,
   for (size_t i = 0; i < self->changes.len; i++)
     if (strcmp(self->changes.items[i].path, path) == 0) entry = &self->changes.items[i];
   if (!entry) {
-    FileChanges fresh = {eddi_strdup(path), false, 0, 0};
+    FileChanges fresh = {.path = eddi_strdup(path)};
     array_push(&self->changes, fresh);
     entry = array_back(&self->changes);
   }

@@ -17,6 +17,10 @@ typedef struct {
   bool created;
   size_t added;
   size_t deleted;
+  /* Its classes and functions before the session first saved it
+   * (syntax/outline.h), for Summary's structural changes; NULL when not
+   * known (no grammar, or first written by an edit format). Owned. */
+  struct EddiOutline *before;
 } FileChanges;
 
 /* Replace ... Confirm in progress: the next message answers it. */

@@ -65,6 +65,7 @@ static void syntax__drop_caches(EddiSyntax *self) {
   EddiDetails *d = &self->details;
   array_clear(&d->decorators), array_clear(&d->comments), array_clear(&d->decisions);
   array_clear(&d->nestings), array_clear(&d->calls), array_clear(&d->import_names);
+  array_clear(&d->parameters), array_clear(&d->keyword_arguments);
   self->details_ready = false;
 }
 
@@ -105,6 +106,7 @@ void eddi_syntax_free(EddiSyntax *self) {
   EddiDetails *d = &self->details;
   array_free(&d->decorators), array_free(&d->comments), array_free(&d->decisions);
   array_free(&d->nestings), array_free(&d->calls), array_free(&d->import_names);
+  array_free(&d->parameters), array_free(&d->keyword_arguments);
   if (self->parser) ts_parser_delete(self->parser);
   eddi_free(self);
 }
@@ -118,8 +120,11 @@ static const struct {
     {"function", EDDI_ELEMENT_FUNCTION}, {"method", EDDI_ELEMENT_METHOD},
     {"class", EDDI_ELEMENT_CLASS},       {"impl", EDDI_ELEMENT_IMPL},
     {"variable", EDDI_ELEMENT_VARIABLE}, {"import", EDDI_ELEMENT_IMPORT},
+    {"local", EDDI_ELEMENT_VARIABLE},
 };
 #define SYNTAX_KIND_COUNT (sizeof syntax__kinds / sizeof syntax__kinds[0])
+/* The capture of a function's own variables (syntax__kinds' last row). */
+#define SYNTAX_LOCAL_KIND ((int)SYNTAX_KIND_COUNT - 1)
 
 const char *eddi_element_kind_name(EddiElementKind kind) {
   switch (kind) {
@@ -211,6 +216,30 @@ static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *ma
   return eddi_syntax_predicates_hold(query, match, syntax__slice_text, text);
 }
 
+/* A local is a function's: those the general @local patterns found
+ * outside every function (or in a class body) go. Only containers are
+ * parents, so the indices of the others move and parents are renumbered. */
+static void syntax__keep_locals_of_functions(EddiSyntax *self) {
+  unsigned functions = EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD;
+  size_t *moved = eddi_malloc((self->elements.len + 1) * sizeof *moved);
+  size_t kept = 0;
+  for (size_t i = 0; i < self->elements.len; i++) {
+    EddiElement *e = &self->elements.items[i];
+    if (e->local && (e->parent < 0 || !(self->elements.items[e->parent].kind & functions))) {
+      eddi_free(e->name), eddi_free(e->owner);
+      continue;
+    }
+    moved[i] = kept;
+    self->elements.items[kept++] = *e;
+  }
+  self->elements.len = kept;
+  for (size_t i = 0; i < kept; i++) {
+    EddiElement *e = &self->elements.items[i];
+    if (e->parent >= 0) e->parent = (int)moved[e->parent];
+  }
+  eddi_free(moved);
+}
+
 static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
   const EddiLang *lang = self->lang;
   if (!lang->structure) return;
@@ -238,6 +267,7 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
         if (!*part) {
           element.kind = syntax__kinds[k].kind, element.node = capture->node;
           element.start = start, element.end = end, found = true;
+          element.local = k == SYNTAX_LOCAL_KIND;
         } else if (strcmp(part, "name") == 0 || strncmp(part, "module", 6) == 0) {
           element.name_start = start, element.name_end = end;
         } else if (strncmp(part, "class", 5) == 0 && !owner) {
@@ -270,6 +300,7 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
       bool same_kind = last->kind == e->kind ||
                        ((last->kind & functions) && (e->kind & functions));
       if (last->start == e->start && last->end == e->end && same_kind) {
+        last->local = last->local && e->local; /* a variable of the file or class wins */
         eddi_free(e->name), eddi_free(e->owner);
         continue;
       }
@@ -299,9 +330,35 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
       array_push(&stack, i);
   }
   array_free(&stack);
+  syntax__keep_locals_of_functions(self);
 }
 
 /* ---------------------------------------------------------------- details */
+
+/* The span of the capture named list in match, for a name captured with
+ * the list that binds it; false when the pattern has none. */
+static bool syntax__match_span(const TSQuery *query, const TSQueryMatch *match, const char *list,
+                               EddiSpan *span) {
+  size_t n = strlen(list);
+  for (uint16_t i = 0; i < match->capture_count; i++) {
+    uint32_t len;
+    const char *name = ts_query_capture_name_for_id(query, match->captures[i].index, &len);
+    if (len != n || memcmp(name, list, n) != 0) continue;
+    *span = (EddiSpan){ts_node_start_byte(match->captures[i].node),
+                       ts_node_end_byte(match->captures[i].node)};
+    return true;
+  }
+  return false;
+}
+
+/* A name of a list (parameters, keyword arguments) into names. */
+static void syntax__add_listed(EddiListedNames *names, const TSQuery *query,
+                               const TSQueryMatch *match, const char *list, EddiSpan span) {
+  EddiListedName listed = {.name = span};
+  if (!syntax__match_span(query, match, list, &listed.list)) return;
+  if (names->len && array_back(names)->name.start == span.start) return; /* two patterns */
+  array_push(names, listed);
+}
 
 const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
   if (self->details_ready || !self->lang->details) return &self->details;
@@ -332,12 +389,55 @@ const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
     else if (SYNTAX_IS("nesting")) SYNTAX_ADD(&d->nestings);
     else if (SYNTAX_IS("call.name")) SYNTAX_ADD(&d->calls);
     else if (SYNTAX_IS("import.name")) SYNTAX_ADD(&d->import_names);
+    else if (SYNTAX_IS("parameter.name"))
+      syntax__add_listed(&d->parameters, query, &match, "parameter.list", span);
+    else if (SYNTAX_IS("argument.name"))
+      syntax__add_listed(&d->keyword_arguments, query, &match, "argument.list", span);
 #undef SYNTAX_ADD
 #undef SYNTAX_IS
   }
   ts_query_cursor_delete(cursor);
   self->details_ready = true;
   return d;
+}
+
+/* ---------------------------------------------------------------- extents */
+
+size_t eddi_syntax_extent_start(EddiSyntax *self, const EddiText *text, const EddiElement *e) {
+  const EddiDetails *d = eddi_syntax_details(self, text);
+  size_t start = e->start;
+  for (bool moved = true; moved;) {
+    moved = false;
+    const Array(EddiSpan) *lists[] = {(void *)&d->decorators, (void *)&d->comments};
+    for (size_t l = 0; l < 2 && !moved; l++) {
+      for (size_t i = 0; i < lists[l]->len; i++) {
+        EddiSpan s = lists[l]->items[i];
+        if (s.end > start || s.start >= start) continue;
+        /* Only whitespace between, and at most one line break. */
+        size_t breaks = 0;
+        bool clean = true;
+        for (size_t p = s.end; p < start && clean; p++) {
+          char c = eddi_text_byte_at(text, p);
+          if (c == '\n') breaks++;
+          else if (c != ' ' && c != '\t' && c != '\r') clean = false;
+        }
+        if (clean && breaks <= 1 && (l == 0 || breaks == 1 || s.start < e->start)) {
+          /* A comment at the end of the previous statement's line is not ours. */
+          size_t first = eddi_text_line_start(text, eddi_text_line_at(text, s.start));
+          bool alone = true;
+          for (size_t p = first; p < s.start; p++) {
+            char c = eddi_text_byte_at(text, p);
+            if (c != ' ' && c != '\t') alone = false;
+          }
+          if (!alone) continue;
+          start = s.start;
+          moved = true;
+          break;
+        }
+      }
+    }
+  }
+  return start;
 }
 
 /* ---------------------------------------------------------------- the tree */
@@ -370,7 +470,11 @@ static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes) {
 int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError *err) {
   if (!doc->syntax) doc->syntax = syntax__new(doc, max_bytes);
   EddiSyntax *self = doc->syntax;
-  if (!self->lang) return eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);
+  if (!self->lang) {
+    eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);
+    eddi_error_hint(err, "Use Find, Show Block, Insert Block and Delete Block");
+    return EDDI_EINVAL;
+  }
   size_t limit = max_bytes ? max_bytes : EDDI_SYNTAX_MAX_BYTES_DEFAULT;
   if (eddi_text_len(&doc->text) > limit) {
     if (limit % ((size_t)1 << 20) == 0)
@@ -395,6 +499,20 @@ int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError 
   }
   *out = self;
   return 0;
+}
+
+EddiSyntax *eddi_syntax_of_text(const EddiLang *lang, const EddiText *text) {
+  EddiSyntax *self = eddi_calloc(1, sizeof *self);
+  self->lang = lang;
+  self->parser = ts_parser_new();
+  ts_parser_set_language(self->parser, lang->ts);
+  self->tree = eddi_syntax_parse_text(self->parser, NULL, text);
+  if (self->tree) {
+    self->parses = 1;
+    syntax__list_elements(self, text);
+  }
+  self->elements_ready = true;
+  return self;
 }
 
 /* ---------------------------------------------------------------- lookups */

@@ -97,12 +97,25 @@ typedef struct {
   char *name;  /* owned; "" when unnamed; for an import, its module */
   char *owner; /* owned; the class of a method, else NULL */
   int parent;  /* index of the enclosing class, impl or function, -1 */
+  /* A variable of a function (a parameter, a name it binds): captured as
+   * @local anywhere, kept only inside a function. */
+  bool local;
 } EddiElement;
 
 /* One capture of details.scm: a byte range. */
 typedef struct {
   size_t start, end;
 } EddiSpan;
+
+/* A name and the list that binds it: a parameter of a parameter list, a
+ * keyword argument of a call (captures @parameter.name in @parameter.list,
+ * @argument.name in @argument.list). */
+typedef struct {
+  EddiSpan name;
+  EddiSpan list;
+} EddiListedName;
+
+typedef Array(EddiListedName) EddiListedNames;
 
 typedef struct {
   Array(EddiSpan) decorators;
@@ -111,6 +124,8 @@ typedef struct {
   Array(EddiSpan) nestings;
   Array(EddiSpan) calls;        /* names of called functions */
   Array(EddiSpan) import_names; /* names an import binds */
+  EddiListedNames parameters;        /* in document order */
+  EddiListedNames keyword_arguments; /* in document order */
 } EddiDetails;
 
 /* ---------------------------------------------------------------- documents */
@@ -151,6 +166,11 @@ void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start,
 void eddi_syntax_reset(EddiSyntax *self);
 void eddi_syntax_free(EddiSyntax *self);
 
+/* Parse text that is no document's (a file's saved version) as lang, which
+ * has a grammar, and list its elements: a new syntax, freed with
+ * eddi_syntax_free. Its tree is NULL when the parser gave up. */
+EddiSyntax *eddi_syntax_of_text(const EddiLang *lang, const EddiText *text);
+
 /* Parse the text without elements (the benchmark's reference uses the same
  * reader). Returns a new tree. */
 TSTree *eddi_syntax_parse_text(TSParser *parser, const TSTree *old, const EddiText *text);
@@ -168,6 +188,10 @@ void eddi_syntax_find(EddiSyntax *self, const EddiText *text, unsigned kinds, co
 int eddi_syntax_innermost(const EddiSyntax *self, size_t offset, unsigned kinds);
 /* The first ERROR or MISSING node inside the element, if any. */
 bool eddi_syntax_element_error(const EddiElement *element, size_t *offset);
+/* Where an element's extent starts: its first byte, or that of the
+ * decorators and comments directly above it (whitespace and at most one
+ * line break between each). */
+size_t eddi_syntax_extent_start(EddiSyntax *self, const EddiText *text, const EddiElement *e);
 /* "Function", "Method", "Class" ... for replies. */
 const char *eddi_element_kind_name(EddiElementKind kind);
 /* The element's display name: "name" or "Owner.name". New string. */

@@ -279,7 +279,7 @@ disconnected, the engine freed, and no thread nor engine memory is left."
     (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))
     ;; Routing as eddi-server does, before the engine runs anything.
     (should (equal (eddi-nats-test-cli url "other" "Start s")
-                   '("Fail \"Session already exists\"")))
+                   '("Fail \"Session s already exists\", Choose another name")))
     (should (equal (eddi-module-session eddi--engine "other") nil))))
 
 ;; Like eddi-server, the bridge tells a joining instance which sessions it

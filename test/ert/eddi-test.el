@@ -324,7 +324,7 @@ buffers of the workspace are killed and no engine memory may leak."
         (eddi-send-input)
         (should (string-match-p "^To Eddi: Open a.txt\nEddi : Ok, At 0:0, Length 1\n"
                                 (buffer-string)))
-        (should (string-match-p "^Eddi : Fail \"Not found\"" (buffer-string)))
+        (should (string-match-p "^Eddi : Fail \"Not found: nope\"" (buffer-string)))
         (should (string-suffix-p "To Eddi: " (buffer-string)))
         (should (equal eddi-history '("Find \"nope\"" "Open a.txt")))
         (eddi-previous-input)

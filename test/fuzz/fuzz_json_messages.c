@@ -2,8 +2,10 @@
  *
  * Each input is one message body as NATS or a stdio line would bring it:
  * the link reads it as a request body (in both front ends' wordings), as a
- * session event and as a sync answer; parsed as one JSON object, it is
- * also the arguments of every edit-format call and of the `eddi` tool.
+ * session event and as a sync answer, and as any JSON value the way the
+ * stdio reader does (strict, lone surrogates refused); as a subject it is
+ * read for the user of --identity subject; parsed as one JSON object, it
+ * is also the arguments of every edit-format call and of the `eddi` tool.
  * Nothing runs; a crash, a sanitizer report or a leak is a finding. (The
  * sender policy is the engine's now, reached only through a running
  * request.) */
@@ -34,6 +36,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   size_t total = 0;
   eddi_link_event_read(text, size, FUZZ_MAX_BYTES, fuzz__ignore_event, &total);
+  json_object *value = NULL;
+  const char *trouble = NULL;
+  for (int terse = 0; terse < 2; terse++) {
+    if (eddi_link_json_parse(text, size, terse != 0, &value, &trouble) == 0) json_object_put(value);
+    else total += strlen(trouble);
+  }
+  /* As a subject: the user --identity subject would run it as. */
+  char subject[EDDI_LINK_SUBJECT_MAX * 4], user[EDDI_SENDER_NAME_MAX + 1];
+  if (size < sizeof subject && !memchr(text, '\0', size)) {
+    memcpy(subject, text, size);
+    subject[size] = '\0';
+    if (eddi_link_identity_of(subject, user, sizeof user)) total += strlen(user);
+  }
   eddi_link_sync_answer_read(text, size, FUZZ_MAX_BYTES, fuzz__ignore_event, &total);
 
   json_object *object = NULL;

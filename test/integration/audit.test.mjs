@@ -59,14 +59,14 @@ test("every request is audited, refused ones too, in the file and on NATS", asyn
   assert.equal(await ask("eddi.cmd", { sender: "reader", text: 'Start r\nInsert Block "y"' }),
     'Fail "Sender reader may only read, not run Insert"');
   assert.match(await ask("eddi.alpha.cmd", { sender: "ann", text: "Status\nOpne a.txt" }), /\nFail "Unknown command 'Opne'"/);
-  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann", text: "End" }), "Ok, Session saved");
+  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann", text: "End" }), "Ok, Session ended");
 
   const base = { instance: "alpha", transport: "nats" };
   const expected = [
     { sender: "ann", session: "s1", ...base, commands: ["Start"], files: [], outcome: "ok" },
     { sender: "ann", session: "s1", ...base, commands: ["Patch"],
       files: [{ path: "a.txt", before: null, after: A_TXT_HASH }], outcome: "ok" },
-    { sender: null, session: "s1", ...base, commands: ["Status"], files: [], outcome: "refused" },
+    { sender: "anonymous", session: "s1", ...base, commands: ["Status"], files: [], outcome: "refused" },
     { sender: "mallory", session: null, ...base, commands: ["Start"], files: [], outcome: "refused" },
     { sender: "reader", session: null, ...base, commands: ["Start", "Insert"], files: [], outcome: "refused" },
     { sender: "ann", session: "s1", ...base, commands: ["Status", "Opne"], files: [], outcome: "fail", failed_command: 2 },

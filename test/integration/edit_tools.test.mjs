@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { EDDI_SERVER, exited, startEddiServer, tempWorkspace } from "./helpers.mjs";
+import { EDDI_SERVER, exited, readJsonLines, startEddiServer, tempWorkspace } from "./helpers.mjs";
 
 const APP_PY = 'def greet(name):\n    print("Hello, " + name)\n\ndef main():\n    greet("world")\n';
 
@@ -26,6 +26,7 @@ async function withClient(files, body, extraArgs = []) {
     command: EDDI_SERVER,
     args: ["--stdio", "--root", workspace.dir, "--quiet", ...extraArgs],
     stderr: "pipe",
+    env: process.env, // XDG_STATE_HOME: state in the tests' own folder (helpers.mjs)
   });
   const client = new Client({ name: "eddi-edit-tools", version: "1.0.0" });
   const read = (path) => readFileSync(join(workspace.dir, path), "utf8");
@@ -278,15 +279,7 @@ async function rpc(files, requests, extraArgs = []) {
     waitNats: false,
   });
   const lines = [];
-  let buffered = "";
-  server.child.stdout.on("data", (chunk) => {
-    buffered += chunk.toString();
-    let newline;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      lines.push(JSON.parse(buffered.slice(0, newline)));
-      buffered = buffered.slice(newline + 1);
-    }
-  });
+  readJsonLines(server.child.stdout, (line) => lines.push(line));
   // One at a time, so that each request sees the files its predecessors wrote.
   const responses = {};
   for (const [i, [method, params]] of requests.entries()) {

@@ -99,6 +99,19 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // eddi-server --stdio fed raw lines (strings, written as they are, each
 // with a newline): resolves with the first `expected` responses, parsed,
 // once its input has ended and it has exited 0.
+// Each line of stream, parsed as JSON, to visit.
+export function readJsonLines(stream, visit) {
+  let buffered = "";
+  stream.on("data", (chunk) => {
+    buffered += chunk.toString();
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      visit(JSON.parse(buffered.slice(0, newline)));
+      buffered = buffered.slice(newline + 1);
+    }
+  });
+}
+
 const RAW_STDIO_TIMEOUT_MS = 5000;
 export async function rawStdio(lines, expected, extraArgs = []) {
   const workspace = tempWorkspace();
@@ -106,7 +119,6 @@ export async function rawStdio(lines, expected, extraArgs = []) {
     waitNats: false,
   });
   const responses = [];
-  let buffered = "";
   const done = new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       server.child.kill("SIGKILL");
@@ -114,16 +126,11 @@ export async function rawStdio(lines, expected, extraArgs = []) {
     }, RAW_STDIO_TIMEOUT_MS);
     if (expected === 0) resolve();
     server.child.stdout.on("close", () => clearTimeout(timer));
-    server.child.stdout.on("data", (chunk) => {
-      buffered += chunk.toString();
-      let newline;
-      while ((newline = buffered.indexOf("\n")) >= 0) {
-        responses.push(JSON.parse(buffered.slice(0, newline)));
-        buffered = buffered.slice(newline + 1);
-        if (responses.length === expected) {
-          clearTimeout(timer);
-          resolve();
-        }
+    readJsonLines(server.child.stdout, (response) => {
+      responses.push(response);
+      if (responses.length === expected) {
+        clearTimeout(timer);
+        resolve();
       }
     });
   });
@@ -133,4 +140,53 @@ export async function rawStdio(lines, expected, extraArgs = []) {
   const { code } = await exited(server.child);
   if (code !== 0) throw new Error(`eddi-server exited ${code}: ${server.log.text}`);
   return { responses, workspace, log: server.log.text };
+}
+
+const INBOX_WAIT_MS = 3000;
+
+// Messages of subject on connection, parsed as JSON, taken one at a time
+// with next() (which fails after a while rather than hang).
+export function jsonInbox(connection, subject) {
+  const waiting = [], queued = [];
+  const subscription = connection.subscribe(subject, {
+    callback: (error, message) => {
+      const value = JSON.parse(new TextDecoder().decode(message.data));
+      if (waiting.length) waiting.shift()(value);
+      else queued.push(value);
+    },
+  });
+  return {
+    subject,
+    next: () => {
+      if (queued.length) return Promise.resolve(queued.shift());
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`nothing on ${subject}`)), INBOX_WAIT_MS);
+        waiting.push((value) => {
+          clearTimeout(timer);
+          resolve(value);
+        });
+      });
+    },
+    pending: () => queued.length,
+    close: () => subscription.unsubscribe(),
+  };
+}
+
+// A nats-server, an eddi-server on it over a fresh workspace (eddiArgs
+// after --nats and --root), and a client connection; stop() ends all three.
+export async function natsAndEddi(eddiArgs, connectNats) {
+  const workspace = tempWorkspace();
+  const nats = await startNatsServer();
+  const eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, ...eddiArgs]);
+  const nc = await connectNats({ servers: nats.url });
+  return {
+    workspace, nats, eddi, nc,
+    async stop() {
+      await nc.close();
+      const result = await eddi.stop("SIGTERM");
+      await nats.stop();
+      workspace.remove();
+      return result;
+    },
+  };
 }

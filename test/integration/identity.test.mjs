@@ -106,7 +106,7 @@ test("a user cannot publish session events or use the shared subjects", async ()
   assert.deepEqual(errors.sort(), ["publish eddi.cmd", "publish eddi.session.events", "subscription eddi.session.sync"]);
   await mallory.close();
   // bob's next session is his to start: no "lives on forged".
-  assert.equal(await ask(bob, "eddi.u.bob.alpha.cmd", "End\nStart b2"), "Ok, Session saved\nOk, Instance alpha");
+  assert.equal(await ask(bob, "eddi.u.bob.alpha.cmd", "End\nStart b2"), "Ok, Session ended\nOk, Instance alpha");
 });
 
 // The eddi CLI as alice: a credentials file with "identity": "subject"

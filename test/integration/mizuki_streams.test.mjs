@@ -6,50 +6,20 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { connect, createInbox, StringCodec } from "nats";
-import { startNatsServer, startEddiServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { jsonInbox, natsAndEddi, sleep } from "./helpers.mjs";
 
 const sc = StringCodec();
 const WAIT_MS = 3000;
-
-let nats, eddi, workspace, nc;
+let setup, nc;
 
 before(async () => {
-  workspace = tempWorkspace();
-  nats = await startNatsServer();
-  eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "alpha"]);
-  nc = await connect({ servers: nats.url });
+  setup = await natsAndEddi(["--name", "alpha"], connect);
+  ({ nc } = setup);
 });
 
-after(async () => {
-  await nc?.close();
-  await eddi.stop("SIGTERM");
-  await nats.stop();
-  workspace.remove();
-});
+after(() => setup.stop());
 
-// Messages of subject as parsed JSON, taken one at a time with next().
-function inbox(subject) {
-  const waiting = [], queued = [];
-  const subscription = nc.subscribe(subject, {
-    callback: (error, message) => {
-      const value = JSON.parse(sc.decode(message.data));
-      if (waiting.length) waiting.shift()(value);
-      else queued.push(value);
-    },
-  });
-  return {
-    subject,
-    next: () => {
-      if (queued.length) return Promise.resolve(queued.shift());
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`nothing on ${subject}`)), WAIT_MS);
-        waiting.push((value) => { clearTimeout(timer); resolve(value); });
-      });
-    },
-    pending: () => queued.length,
-    close: () => subscription.unsubscribe(),
-  };
-}
+const inbox = (subject) => jsonInbox(nc, subject);
 
 const request = (id, extra = {}) => ({
   message_type: "connection_request",

@@ -40,7 +40,7 @@ test("a session lives on the instance that started it", async () => {
       assert.ok(reply === "Ok: Session s, No file" || reply === `Fail "Session s lives on ${holder}"`, reply);
     }
     // Once ended, the name is free everywhere.
-    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ sender: "ann", session: "s", text: "End" })), "Ok, Session saved");
+    assert.equal(await ask(nc, `eddi.${holder}.cmd`, json({ sender: "ann", session: "s", text: "End" })), "Ok, Session ended");
     await sleep(100);
     assert.equal(await ask(nc, `eddi.${other}.cmd`, json({ sender: "ann", session: "s", text: "Status" })),
       'Fail "Session s not found"');

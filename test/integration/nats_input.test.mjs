@@ -6,26 +6,19 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { connect, StringCodec } from "nats";
-import { startNatsServer, startEddiServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { natsAndEddi, sleep } from "./helpers.mjs";
 
 const sc = StringCodec();
 const REQUEST_TIMEOUT_MS = 3000;
 
-let nats, eddi, workspace, nc;
+let setup, eddi, workspace, nc;
 
 before(async () => {
-  workspace = tempWorkspace();
-  nats = await startNatsServer();
-  eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "alpha"]);
-  nc = await connect({ servers: nats.url });
+  setup = await natsAndEddi(["--name", "alpha"], connect);
+  ({ eddi, workspace, nc } = setup);
 });
 
-after(async () => {
-  await nc?.close();
-  await eddi.stop("SIGTERM");
-  await nats.stop();
-  workspace.remove();
-});
+after(() => setup.stop());
 
 const ask = async (subject, body) =>
   sc.decode((await nc.request(subject, sc.encode(body), { timeout: REQUEST_TIMEOUT_MS })).data);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, createInbox, StringCodec } from "nats";
-import { startNatsServer, startEddiServer, tempWorkspace } from "./helpers.mjs";
+import { jsonInbox, startNatsServer, startEddiServer, tempWorkspace } from "./helpers.mjs";
 
 const sc = StringCodec();
 const REQUEST_TIMEOUT_MS = 3000;
@@ -42,21 +42,7 @@ async function ask(subject, body) {
 
 const json = (object) => JSON.stringify(object);
 
-// Messages of subject as parsed JSON, taken one at a time with next().
-function inbox(connection, subject) {
-  const waiting = [], queued = [];
-  const subscription = connection.subscribe(subject, {
-    callback: (error, message) => {
-      const value = JSON.parse(sc.decode(message.data));
-      if (waiting.length) waiting.shift()(value);
-      else queued.push(value);
-    },
-  });
-  return {
-    next: () => (queued.length ? Promise.resolve(queued.shift()) : new Promise((resolve) => waiting.push(resolve))),
-    close: () => subscription.unsubscribe(),
-  };
-}
+const inbox = jsonInbox;
 
 test("plain text request on eddi.cmd runs as the anonymous sender", async () => {
   assert.equal(await ask("eddi.cmd", "Status"),

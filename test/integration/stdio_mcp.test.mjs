@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { EDDI_SERVER, startEddiServer, tempWorkspace, waitForLine, exited } from "./helpers.mjs";
+import { EDDI_SERVER, rawStdio, tempWorkspace } from "./helpers.mjs";
 
 test("MCP client lists the eddi tool and edits a file through it", async () => {
   const workspace = tempWorkspace();
@@ -14,6 +14,7 @@ test("MCP client lists the eddi tool and edits a file through it", async () => {
     command: EDDI_SERVER,
     args: ["--stdio", "--root", workspace.dir, "--quiet"],
     stderr: "pipe",
+    env: process.env, // XDG_STATE_HOME: state in the tests' own folder (helpers.mjs)
   });
   const client = new Client({ name: "eddi-integration", version: "1.0.0" });
   try {
@@ -49,28 +50,7 @@ test("MCP client lists the eddi tool and edits a file through it", async () => {
 
 // Send raw lines and collect one response per request id.
 async function rawSession(lines, expected) {
-  const workspace = tempWorkspace();
-  const server = await startEddiServer(["--stdio", "--root", workspace.dir, "--quiet"], {
-    waitNats: false,
-  });
-  const responses = [];
-  let buffered = "";
-  const done = new Promise((resolve) => {
-    server.child.stdout.on("data", (chunk) => {
-      buffered += chunk.toString();
-      let newline;
-      while ((newline = buffered.indexOf("\n")) >= 0) {
-        responses.push(JSON.parse(buffered.slice(0, newline)));
-        buffered = buffered.slice(newline + 1);
-        if (responses.length === expected) resolve();
-      }
-    });
-  });
-  for (const line of lines) server.child.stdin.write(line + "\n");
-  await done;
-  server.child.stdin.end();
-  const { code } = await exited(server.child);
-  assert.equal(code, 0, "eddi-server exits 0 at the end of its input");
+  const { responses, workspace } = await rawStdio(lines, expected);
   workspace.remove();
   return responses;
 }

@@ -1,14 +1,17 @@
 // eddi-server's connection options against a real nats-server: TLS with a
 // throwaway CA made here with openssl (server certificate, then mutual TLS
-// with a client certificate), user and password, a token, and secrets kept
-// in a --config file rather than on the command line.
+// with a client certificate), user and password, a token, secrets kept in
+// a --config file rather than on the command line, and a creds file (a user
+// JWT and its nkey seed) for a server in operator mode, the JWTs made here
+// with the nkeys the npm client carries (no nsc).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, StringCodec } from "nats";
+import { connect, credsAuthenticator, nkeys, StringCodec } from "nats";
 import { exited, startNatsServer, startEddiServer, tempWorkspace } from "./helpers.mjs";
 
 const sc = StringCodec();
@@ -125,6 +128,64 @@ test("a token", async () => {
   const nats = await startNatsServer(0, ["--auth", "t0ken"]);
   try {
     await roundTrip(nats, ["--token", "t0ken"], { token: "t0ken" }, "token");
+  } finally {
+    await nats.stop();
+  }
+});
+
+// ---------------------------------------------------------------- creds
+
+// A JWT of claims signed by signer (an nkey pair), as nsc would make it.
+function signedJwt(claims, signer) {
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const unsigned = `${part({ typ: "JWT", alg: "ed25519-nkey" })}.${part(claims)}`;
+  return `${unsigned}.${Buffer.from(signer.sign(new TextEncoder().encode(unsigned))).toString("base64url")}`;
+}
+
+// An operator, an account it signed, and a user the account (or another
+// one, when forged) signed: the server's config and the user's creds file.
+function operatorSetup(dir, { forged = false } = {}) {
+  const operator = nkeys.createOperator(), account = nkeys.createAccount(), user = nkeys.createUser();
+  const issuer = forged ? nkeys.createAccount() : account;
+  const iat = Math.floor(Date.now() / 1000);
+  const jti = () => randomBytes(26).toString("hex").toUpperCase();
+  const claims = (iss, sub, nats) => ({ jti: jti(), iat, iss, sub, name: sub.slice(0, 8), nats: { version: 2, ...nats } });
+  const operatorJwt = signedJwt(claims(operator.getPublicKey(), operator.getPublicKey(), { type: "operator" }), operator);
+  const accountJwt = signedJwt(claims(operator.getPublicKey(), account.getPublicKey(), {
+    type: "account", limits: { subs: -1, data: -1, payload: -1, imports: -1, exports: -1, wildcards: true, conn: -1, leaf: -1 },
+  }), operator);
+  const userJwt = signedJwt(claims(issuer.getPublicKey(), user.getPublicKey(), {
+    type: "user", pub: {}, sub: {}, subs: -1, data: -1, payload: -1, issuer_account: account.getPublicKey(),
+  }), issuer);
+  const config = join(dir, forged ? "forged.conf" : "operator.conf");
+  writeFileSync(config, `operator: ${operatorJwt}\nresolver: MEMORY\n` +
+                        `resolver_preload: {\n  ${account.getPublicKey()}: ${accountJwt}\n}\n`);
+  const creds = join(dir, forged ? "forged.creds" : "user.creds");
+  writeFileSync(creds, `-----BEGIN NATS USER JWT-----\n${userJwt}\n------END NATS USER JWT------\n\n` +
+                       `-----BEGIN USER NKEY SEED-----\n${new TextDecoder().decode(user.getSeed())}\n` +
+                       `------END USER NKEY SEED------\n`, { mode: 0o600 });
+  return { config, creds };
+}
+
+test("a creds file (user JWT and nkey seed) for a server in operator mode", async () => {
+  const { config, creds } = operatorSetup(pki.dir);
+  const nats = await startNatsServer(0, ["-c", config]);
+  try {
+    const authenticator = credsAuthenticator(new TextEncoder().encode(readFileSync(creds, "utf8")));
+    await roundTrip(nats, ["--creds", creds], { authenticator }, "creds");
+  } finally {
+    await nats.stop();
+  }
+});
+
+test("a creds file the server's account did not sign stops eddi-server", async () => {
+  const { config, creds } = operatorSetup(pki.dir, { forged: true });
+  const nats = await startNatsServer(0, ["-c", config]);
+  const eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "forged",
+                                      "--creds", creds], { waitNats: false });
+  try {
+    assert.equal((await exited(eddi.child)).code, 1);
+    assert.match(eddi.log.text, /^eddi-server: error: nats: cannot connect to .*: Authorization Violation$/m);
   } finally {
     await nats.stop();
   }

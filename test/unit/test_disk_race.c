@@ -10,6 +10,7 @@
  * append is ever lost. */
 #include "unit_support.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -260,6 +261,61 @@ static void test_symlink_swap_refused_on_save(void **state) {
   unit_remove_tree(outside);
 }
 
+/* kill -9 during Saves leaves temporary files; the next Save in that folder
+ * by a live eddi removes them (those of dead processes only). */
+#define KILLS 20
+#define KILL_AFTER_US_MAX 40000
+
+static size_t count_temporaries(const char *dir) {
+  size_t count = 0;
+  DIR *listing = opendir(dir);
+  for (struct dirent *entry; listing && (entry = readdir(listing));)
+    count += strstr(entry->d_name, ".eddi-") != NULL;
+  if (listing) closedir(listing);
+  return count;
+}
+
+static void test_kill_during_save_leaves_nothing_behind(void **state) {
+  char root[PATH_MAX], path[PATH_MAX];
+  StrBuf big = {0};
+  for (int i = 0; i < 200000; i++) eddi_strbuf_printf(&big, "line %d\n", i);
+  EddiEngine *engine = workspace_engine(root, "big.txt", big.data);
+  unit_path(path, root, "big.txt");
+  UnitRandom random = {0x5eed};
+  for (int kill_round = 0; kill_round < KILLS; kill_round++) {
+    pid_t child = fork();
+    if (child == 0) {
+      char error[256];
+      EddiEngine *saver = eddi_engine_new(root, NULL, error, sizeof error);
+      const char *setup = "Start k\nOpen big.txt";
+      eddi_string_free(eddi_exec(saver, "cli", setup, strlen(setup)));
+      for (;;) {
+        const char *edit = "Goto 0:0\nInsert Line \"x\"\nSave";
+        eddi_string_free(eddi_exec(saver, "cli", edit, strlen(edit)));
+      }
+    }
+    usleep((useconds_t)(1000 + unit_random_below(&random, KILL_AFTER_US_MAX)));
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+  }
+  /* The file is whole: the last save or the one before, never half. */
+  size_t len;
+  char *now = unit_read_file(path, &len);
+  assert_non_null(strstr(now, "line 199999\n"));
+  free(now);
+  size_t left = count_temporaries(root);
+  const char *save = "Start s\nOpen big.txt\nInsert Line \"y\"\nSave";
+  char *reply = eddi_exec(engine, "cli", save, strlen(save));
+  assert_non_null(strstr(reply, "\nOk, Bytes"));
+  eddi_string_free(reply);
+  print_message("%zu temporary files left by %d kills, %zu after the next save\n", left, KILLS,
+                count_temporaries(root));
+  assert_int_equal(count_temporaries(root), 0);
+  eddi_strbuf_free(&big);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_appends_survive_edits),
@@ -268,6 +324,7 @@ int main(void) {
       cmocka_unit_test(test_save_rebases_onto_a_disk_change),
       cmocka_unit_test(test_appends_survive_saves),
       cmocka_unit_test(test_symlink_swap_refused_on_save),
+      cmocka_unit_test(test_kill_during_save_leaves_nothing_behind),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

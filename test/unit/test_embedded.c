@@ -198,7 +198,8 @@ static void test_embedded_open_says_how_the_file_is_encoded(void **state) {
 static void test_embedded_refusals_come_before_the_opener(void **state) {
   World *world = *state;
   world_file(world, "bin.dat", "a\0b", 3);
-  exchange(world, "Start s\nOpen bin.dat", "Ok\nFail \"Binary file (NUL byte at offset 1)\"");
+  exchange(world, "Start s\nOpen bin.dat",
+           "Ok\nFail \"Binary file (NUL byte at offset 1)\", eddi edits text files only");
   exchange(world, "Open missing.txt",
            "Fail \"File not found: missing.txt\", Use \"Open Create missing.txt\" to create it");
   assert_int_equal(world->fake.opens, 0);
@@ -276,13 +277,15 @@ static void test_embedded_save_checks_the_file(void **state) {
   /* Someone else writes the file: the next save sees it. */
   world_file(world, "a.txt", "theirs\n", 7);
   exchange(world, "Insert Line \"more\"\nSave",
-           "Ok, Inserted 1 line at 1, At 2:0\nFail \"File changed on disk since Open\"");
+           "Ok, Inserted 1 line at 1, At 2:0\nFail \"File changed on disk since Open\", Diff shows "
+           "your changes; Open Reload a.txt reads the disk's version (your edits are discarded)");
   world_file(world, "a.txt", "zero\none\n", 9);
   chmod(path, 0444);
-  exchange(world, "Save", "Fail \"File is read-only\"");
+  exchange(world, "Save", "Fail \"File is read-only\", Make a.txt writable, then Save again");
   chmod(path, 0644);
   unlink(path);
-  exchange(world, "Save", "Fail \"File was deleted on disk since Open\"");
+  exchange(world, "Save", "Fail \"File was deleted on disk since Open\", Close a.txt to let it go, or Diff to see your "
+           "changes first");
 }
 
 int main(void) {

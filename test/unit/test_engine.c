@@ -154,7 +154,7 @@ static void test_senders_have_separate_sessions(void **state) {
   exchange(engine, "carol", "Status",
            "Fail \"No session exists and this is not a session command\", "
            "Start one with \"Start <name>\"");
-  exchange(engine, "bob", "Start a", "Fail \"Session already exists\"");
+  exchange(engine, "bob", "Start a", "Fail \"Session a already exists\", Choose another name");
   eddi_engine_free(engine);
   unit_assert_no_leak(live);
 }
@@ -209,7 +209,9 @@ static void test_quoted_input_stays_utf8(void **state) {
   for (int i = 0; i < 40; i++) strcat(message, "é");
   strcpy(expected, "Ok\nOk, At 0:0, Length 2\nFail \"Unknown target 'a");
   for (int i = 0; i < 31; i++) strcat(expected, "é");
-  strcat(expected, "'\", Expected one of StartOfFile, EndOfFile, StartOfLine, EndOfLine, Bookmark");
+  strcat(expected, "'\", Expected one of StartOfFile, EndOfFile, StartOfLine, EndOfLine, Bookmark, "
+                   "StartOfFunction, EndOfFunction, StartOfClass, EndOfClass, Function, Method, "
+                   "Class, Variable");
   exchange(engine, "cli", message, expected);
   /* A message cut at the error buffer's size (511 bytes). */
   strcpy(message, "Help x");
@@ -232,7 +234,7 @@ static void test_free_releases_everything(void **state) {
   exchange(engine, "alice", "Start a\nOpen notes.txt\nInsert Line \"zero\"\nBookmark top 0:0",
            "Ok\nOk, At 0:0, Length 2\nOk, Inserted 1 line at 0, At 1:0\nOk, Bookmark top at 0:0");
   exchange(engine, "bob", "Start b \"two files\"\nOpen Create new.txt\nFind \"x\"",
-           "Ok\nOk, At 0:0, Length 0\nFail \"Not found\"");
+           "Ok\nOk, At 0:0, Length 0\nFail \"Not found: x\"");
   exchange(engine, "alice", "Undo\nRedo", "Ok, Undid 1, At 0:0\nOk, Redid 1, At 1:0");
   assert_true(eddi_alloc_live() > live);
   eddi_engine_free(engine);

@@ -92,7 +92,7 @@ static long long now_ms(void) {
 /* The document still holds the source and the file on disk is untouched. */
 static void nothing_changed(const Fixture *fx, EddiEngine *engine) {
   exchange(engine, "Read", "Ok: [a.py#E191]\\n1:def f():\\n2:    pass");
-  exchange(engine, "Undo", "Fail \"Nothing to undo\"");
+  exchange(engine, "Undo", "Fail \"Nothing to undo\", a.py has no edit left to undo");
   char path[PATH_MAX];
   unit_path(path, fx->root, "a.py");
   size_t len;
@@ -126,7 +126,7 @@ static void test_format_formats_as_one_undo_step(void **state) {
   exchange(engine, "Format", "Ok, Already formatted, At 0:0");
   exchange(engine, "Undo", "Ok, Undid 1, At 0:0");
   exchange(engine, "Read", "Ok: [a.py#E191]\\n1:def f():\\n2:    pass");
-  exchange(engine, "Undo", "Fail \"Nothing to undo\"");
+  exchange(engine, "Undo", "Fail \"Nothing to undo\", a.py has no edit left to undo");
   temp_folder_empty(fx);
   eddi_engine_free(engine);
   unit_assert_no_leak(live);
@@ -222,7 +222,8 @@ static void test_format_without_formatter(void **state) {
   unlink(path);
   setenv("PATH", fx->bin, 1); /* nowhere else to find a black */
   EddiEngine *engine = engine_open(fx, 0);
-  exchange(engine, "Format", "Fail \"No formatter for python\"");
+  exchange(engine, "Format",
+           "Fail \"No formatter for python\", Install black: Format runs \"black -q -\"");
   char folder[PATH_MAX];
   unit_path(folder, fx->state, "format");
   struct stat st;

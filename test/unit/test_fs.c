@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/wait.h>
 
 #include "core/fs.h"
 
@@ -181,6 +182,40 @@ static void test_unlink_checks_the_stamp(void **state) {
   assert_false(stamp.exists);
 }
 
+/* ------------------------------------------------------------ leftovers */
+
+/* A temporary file left by a process that died between its write and its
+ * rename (kill -9) is removed the first time this process writes in that
+ * folder; one of a live process is left alone. */
+static void test_leftovers_of_dead_writers_are_swept(void **state) {
+  Fixture *fx = *state;
+  char dir[PATH_MAX];
+  unit_path(dir, fx->root, "swept");
+  mkdir(dir, 0755);
+  pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, NULL, 0);
+  char dead[64], live[64], other[64];
+  snprintf(dead, sizeof dead, ".a.txt.eddi-%ld-abcdefghijkl", (long)child);
+  snprintf(live, sizeof live, ".a.txt.eddi-%ld-abcdefghijkl", (long)getppid());
+  snprintf(other, sizeof other, ".a.txt.eddi-notapid");
+  put(dir, dead, "half");
+  put(dir, live, "being written");
+  put(dir, other, "not ours");
+  EddiFileStamp none = {0};
+  EddiFsConflict conflict = {0};
+  EddiError err;
+  assert_int_equal(replace(fx, "swept/b.txt", "b\n", &none, &conflict, &err), 0);
+  char path[PATH_MAX];
+  unit_path(path, dir, dead);
+  assert_int_equal(access(path, F_OK), -1);
+  unit_path(path, dir, live);
+  assert_int_equal(access(path, F_OK), 0);
+  unit_path(path, dir, other);
+  assert_int_equal(access(path, F_OK), 0);
+  eddi_fs_conflict_free(&conflict);
+}
+
 /* ------------------------------------------------------------ races */
 
 /* Another process appends a numbered line every few hundred microseconds
@@ -253,6 +288,7 @@ int main(void) {
       FIXTURE_TEST(test_dotdot_and_absolute_links_are_refused),
       FIXTURE_TEST(test_replace_checks_the_stamp),
       FIXTURE_TEST(test_unlink_checks_the_stamp),
+      FIXTURE_TEST(test_leftovers_of_dead_writers_are_swept),
       FIXTURE_TEST(test_concurrent_appends_survive),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

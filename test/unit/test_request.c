@@ -5,6 +5,8 @@
 
 #include "eddi.h"
 
+#include <xxhash.h>
+
 typedef struct {
   char root[PATH_MAX];
   EddiEngine *engine;
@@ -152,7 +154,7 @@ static void test_session_events(void **state) {
   eddi_engine_listen_sessions(fx->engine, event_record, &log);
   request(fx->engine, "a", NULL, "Start s", false, "Ok");
   request(fx->engine, "b", NULL, "Start t", false, "Ok");
-  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session ended");
   request(fx->engine, "a", NULL, "Start u", false, "Ok");
   assert_string_equal(log.log,
                       "started s a alpha;started t b alpha;ended s a alpha;started u a alpha;");
@@ -268,9 +270,19 @@ static void test_audit_records(void **state) {
           "Fail \"Skipped: an earlier command failed\"");
   request(fx->engine, "r", NULL, "Patch\n*** Begin Patch", false,
           "Fail \"Sender r may only read, not run Patch\"");
-  request(fx->engine, "a", NULL, "End", false, "Ok, Session saved");
-  assert_int_equal(sink.count, 4);
+  request(fx->engine, "a", NULL, "Insert Line \"zero\"\nSave", false,
+          "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 13");
+  request(fx->engine, "a", NULL, "End", false, "Ok, Session ended");
+  assert_int_equal(sink.count, 5);
   char *lines = sink.lines, *next;
+  /* A Save names its file with the hashes of its bytes before and after. */
+  char saved[512];
+  snprintf(saved, sizeof saved,
+           "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":null,"
+           "\"commands\":[\"Insert\",\"Save\"],\"files\":[{\"path\":\"notes.txt\",\"before\":"
+           "\"%016llx\",\"after\":\"%016llx\"}],\"outcome\":\"ok\"}",
+           (unsigned long long)XXH3_64bits("one\ntwo\n", 8),
+           (unsigned long long)XXH3_64bits("zero\none\ntwo\n", 13));
   const char *expected[] = {
       "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":\"nats\","
       "\"commands\":[\"Start\",\"Open\"],\"files\":[],\"outcome\":\"ok\"}",
@@ -278,10 +290,11 @@ static void test_audit_records(void **state) {
       "\"commands\":[\"Goto\",\"Show\"],\"files\":[],\"outcome\":\"fail\",\"failed_command\":1}",
       "\"sender\":\"r\",\"session\":null,\"instance\":\"alpha\",\"transport\":null,"
       "\"commands\":[\"Patch\"],\"files\":[],\"outcome\":\"refused\"}",
+      saved,
       "\"sender\":\"a\",\"session\":\"s\",\"instance\":\"alpha\",\"transport\":null,"
       "\"commands\":[\"End\"],\"files\":[],\"outcome\":\"ok\"}",
   };
-  for (size_t i = 0; i < 4; i++, lines = next + 1) {
+  for (size_t i = 0; i < 5; i++, lines = next + 1) {
     next = strchr(lines, '\n');
     *next = '\0';
     assert_string_equal(untimed(lines), expected[i]);
@@ -291,7 +304,7 @@ static void test_audit_records(void **state) {
   char *file = unit_read_file(path, &len);
   size_t records = 0;
   for (char *at = file; (at = strstr(at, "{\"time\":\"")); at++) records++;
-  assert_int_equal(records, 4);
+  assert_int_equal(records, 5);
   free(file);
   eddi_engine_set_audit(fx->engine, NULL, NULL, 0);
 }

@@ -11,3 +11,14 @@
 (call_expression function: (identifier) @call.name)
 (call_expression function: (field_expression field: (field_identifier) @call.name))
 (call_expression function: (qualified_identifier name: (identifier) @call.name))
+
+; Names one parameter list binds: Validate reports a name given twice.
+(parameter_list [(parameter_declaration
+                   declarator: [(identifier) @parameter.name
+                                (pointer_declarator declarator: (identifier) @parameter.name)
+                                (reference_declarator (identifier) @parameter.name)
+                                (array_declarator declarator: (identifier) @parameter.name)])
+                 (optional_parameter_declaration
+                   declarator: [(identifier) @parameter.name
+                                (pointer_declarator declarator: (identifier) @parameter.name)
+                                (reference_declarator (identifier) @parameter.name)])]) @parameter.list

@@ -20,3 +20,15 @@
   declarator: (init_declarator declarator: (identifier) @variable.name)) @variable)
 
 (preproc_include path: (_) @import.module) @import
+
+; A function's own variables: its parameters and the names it binds
+; (@local anywhere; kept only inside a function). Show Variable looks for a
+; name from the cursor's scope outwards.
+(declaration declarator: [(identifier) @local.name
+                          (init_declarator declarator: (identifier) @local.name)
+                          (init_declarator declarator: (pointer_declarator
+                            declarator: (identifier) @local.name))]) @local
+(parameter_declaration declarator: [(identifier) @local.name
+                                    (pointer_declarator declarator: (identifier) @local.name)
+                                    (reference_declarator (identifier) @local.name)]) @local
+(optional_parameter_declaration declarator: (identifier) @local.name) @local

@@ -9,3 +9,7 @@
 
 (call_expression function: (identifier) @call.name)
 (call_expression function: (selector_expression field: (field_identifier) @call.name))
+
+; Names one parameter list binds: Validate reports a name given twice.
+(parameter_list [(parameter_declaration name: (identifier) @parameter.name)
+                 (variadic_parameter_declaration name: (identifier) @parameter.name)]) @parameter.list

@@ -18,3 +18,10 @@
 (source_file (const_declaration (const_spec name: (identifier) @variable.name)) @variable)
 
 (import_spec path: (interpreted_string_literal) @import.module) @import
+
+; A function's own variables: its parameters and the names it binds
+; (@local anywhere; kept only inside a function). Show Variable looks for a
+; name from the cursor's scope outwards.
+(short_var_declaration left: (expression_list (identifier) @local.name)) @local
+(var_declaration (var_spec name: (identifier) @local.name)) @local
+(parameter_declaration name: (identifier) @local.name) @local

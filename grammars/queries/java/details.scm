@@ -14,3 +14,7 @@
 (object_creation_expression type: (type_identifier) @call.name)
 
 (import_declaration (scoped_identifier name: (identifier) @import.name))
+
+; Names one parameter list binds: Validate reports a name given twice.
+(formal_parameters [(formal_parameter name: (identifier) @parameter.name)
+                    (spread_parameter (variable_declarator name: (identifier) @parameter.name))]) @parameter.list

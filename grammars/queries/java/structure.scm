@@ -13,3 +13,9 @@
   declarator: (variable_declarator name: (identifier) @variable.name)) @variable)
 
 (import_declaration (scoped_identifier) @import.module) @import
+
+; A function's own variables: its parameters and the names it binds
+; (@local anywhere; kept only inside a function). Show Variable looks for a
+; name from the cursor's scope outwards.
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @local.name)) @local
+(formal_parameter name: (identifier) @local.name) @local

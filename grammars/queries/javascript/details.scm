@@ -18,3 +18,8 @@
 (variable_declarator
   name: (identifier) @import.name
   value: (call_expression function: (identifier) @_require) (#eq? @_require "require"))
+
+; Names one parameter list binds: Validate reports a name given twice.
+(formal_parameters [(identifier) @parameter.name
+                    (assignment_pattern left: (identifier) @parameter.name)
+                    (rest_pattern (identifier) @parameter.name)]) @parameter.list

@@ -18,3 +18,19 @@
 (import_statement name: (aliased_import alias: (identifier) @import.name))
 (import_from_statement name: (dotted_name . (identifier) @import.name))
 (import_from_statement name: (aliased_import alias: (identifier) @import.name))
+
+; Names one list binds: each parameter of a definition or lambda, each
+; keyword of a call. Validate reports a name given twice in one list.
+(parameters [(identifier) @parameter.name
+             (default_parameter name: (identifier) @parameter.name)
+             (typed_parameter (identifier) @parameter.name)
+             (typed_parameter [(list_splat_pattern (identifier) @parameter.name)
+                               (dictionary_splat_pattern (identifier) @parameter.name)])
+             (typed_default_parameter name: (identifier) @parameter.name)
+             (list_splat_pattern (identifier) @parameter.name)
+             (dictionary_splat_pattern (identifier) @parameter.name)]) @parameter.list
+(lambda_parameters [(identifier) @parameter.name
+                    (default_parameter name: (identifier) @parameter.name)
+                    (list_splat_pattern (identifier) @parameter.name)
+                    (dictionary_splat_pattern (identifier) @parameter.name)]) @parameter.list
+(argument_list (keyword_argument name: (identifier) @argument.name)) @argument.list

@@ -17,3 +17,8 @@
 (use_declaration argument: (scoped_identifier name: (identifier) @import.name))
 (use_as_clause alias: (identifier) @import.name)
 (use_list (identifier) @import.name)
+
+; Names one parameter list binds: Validate reports a name given twice.
+(parameters (parameter pattern: [(identifier) @parameter.name
+                                 (tuple_pattern (identifier) @parameter.name)])) @parameter.list
+(closure_parameters (identifier) @parameter.name) @parameter.list

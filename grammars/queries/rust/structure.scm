@@ -14,3 +14,9 @@
 (source_file (static_item name: (identifier) @variable.name) @variable)
 
 (use_declaration argument: (_) @import.module) @import
+
+; A function's own variables: its parameters and the names it binds
+; (@local anywhere; kept only inside a function). Show Variable looks for a
+; name from the cursor's scope outwards.
+(let_declaration pattern: (identifier) @local.name) @local
+(parameter pattern: (identifier) @local.name) @local

@@ -18,3 +18,8 @@
 (variable_declarator
   name: (identifier) @import.name
   value: (call_expression function: (identifier) @_require) (#eq? @_require "require"))
+
+; Names one parameter list binds: Validate reports a name given twice.
+(formal_parameters [(required_parameter pattern: (identifier) @parameter.name)
+                    (required_parameter pattern: (rest_pattern (identifier) @parameter.name))
+                    (optional_parameter pattern: (identifier) @parameter.name)]) @parameter.list

@@ -30,3 +30,16 @@
 (class_body (public_field_definition name: (property_identifier) @variable.name) @variable)
 
 (import_statement source: (string (string_fragment) @import.module)) @import
+
+; A function's own variables: its parameters and the names it binds
+; (@local anywhere; kept only inside a function). Show Variable looks for a
+; name from the cursor's scope outwards.
+(lexical_declaration (variable_declarator name: (identifier) @local.name
+  value: [(number) (string) (template_string) (object) (array) (true) (false) (null)
+          (identifier) (member_expression) (call_expression) (new_expression)
+          (binary_expression) (unary_expression) (ternary_expression) (await_expression)
+          (subscript_expression) (as_expression)])) @local
+(lexical_declaration (variable_declarator name: (identifier) @local.name !value)) @local
+(variable_declaration (variable_declarator name: (identifier) @local.name)) @local
+(formal_parameters [(required_parameter pattern: (identifier) @local.name) @local
+                    (optional_parameter pattern: (identifier) @local.name) @local])

@@ -1,0 +1,58 @@
+// Long work does not hold eddi-server's owner thread: while one sender's
+// Format runs its formatter (here a slow stand-in for black on PATH), another
+// sender is answered at once, and the first one's reply comes when the
+// formatter is done.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, StringCodec } from "nats";
+import { startNatsServer, startEddiServer, tempWorkspace } from "./helpers.mjs";
+
+const sc = StringCodec();
+const FORMATTER_SECONDS = 1.5;
+const OTHER_SENDER_MAX_MS = 500;
+
+let nats, eddi, workspace, nc;
+
+before(async () => {
+  // The stand-in formatter: waits, then writes its input back uppercased.
+  const bin = mkdtempSync(join(tmpdir(), "eddi-fake-black-"));
+  writeFileSync(join(bin, "black"), `#!/bin/sh\nsleep ${FORMATTER_SECONDS}\ntr a-z A-Z\n`);
+  chmodSync(join(bin, "black"), 0o755);
+  process.env.PATH = `${bin}:${process.env.PATH}`;
+  workspace = tempWorkspace();
+  writeFileSync(join(workspace.dir, "slow.py"), "x = 1\n");
+  nats = await startNatsServer();
+  eddi = await startEddiServer(["--nats", nats.url, "--root", workspace.dir, "--name", "solo"]);
+  nc = await connect({ servers: nats.url });
+});
+
+after(async () => {
+  await nc?.close();
+  await eddi?.stop();
+  await nats?.stop();
+});
+
+const ask = async (sender, text, timeout = 10000) =>
+  sc.decode((await nc.request("eddi.solo.cmd", sc.encode(JSON.stringify({ sender, text })),
+                              { timeout })).data);
+
+test("another sender is answered while a formatter runs", async () => {
+  assert.equal(await ask("ann", "Start a\nOpen slow.py"), "Ok, Instance solo\nOk, At 0:0, Length 1");
+  assert.equal(await ask("bob", "Start b"), "Ok, Instance solo");
+  const started = Date.now();
+  const formatting = ask("ann", "Format\nSave");
+  // Give the Format time to reach its worker thread.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const asked = Date.now();
+  assert.equal(await ask("bob", "Status"), "Ok: Session b, No file");
+  const answeredIn = Date.now() - asked;
+  assert.ok(answeredIn < OTHER_SENDER_MAX_MS, `Status took ${answeredIn} ms`);
+  assert.equal(await formatting, "Ok, Formatted, Lines 1, At 0:0\nOk, Bytes 6");
+  assert.ok(Date.now() - started >= FORMATTER_SECONDS * 1000);
+  assert.equal(readFileSync(join(workspace.dir, "slow.py"), "utf8"), "X = 1\n");
+  // The sender's next message waited behind its own long work, in order.
+  assert.equal(await ask("ann", "Status"), "Ok: Session a, File slow.py, At 0:0, Length 1");
+});
