@@ -11,6 +11,12 @@
 
 static const RefTarget target__none = {REF_TARGET_NONE, 0, 0};
 
+bool ref_targets_has(const RefTargets *list, RefTarget target) {
+  for (size_t i = 0; i < list->len; i++)
+    if (ref_target_equal(list->items[i], target)) return true;
+  return false;
+}
+
 /* ---------------------------------------------------------------- naming back */
 
 void ref_target_place(RefIndex *index, uint32_t source, uint32_t offset, StrBuf *out) {
@@ -89,9 +95,7 @@ typedef struct {
 
 static void target__add(TargetSearch *self, RefTarget target) {
   if (target.kind != REF_TARGET_SYM && target.kind != REF_TARGET_MODULE) return;
-  for (size_t i = 0; i < self->found.len; i++)
-    if (ref_target_equal(self->found.items[i], target)) return;
-  array_push(&self->found, target);
+  if (!ref_targets_has(&self->found, target)) array_push(&self->found, target);
 }
 
 /* The member name of container: a function's local or parameter, a class's

@@ -13,6 +13,9 @@
 
 typedef Array(RefTarget) RefTargets;
 
+/* Whether list holds target. */
+bool ref_targets_has(const RefTargets *list, RefTarget target);
+
 /* Most candidates an ambiguity lists. */
 #define REF_CANDIDATES_MAX 8
 
