@@ -15,6 +15,7 @@ typedef struct {
   const TSLanguage *(*language)(void);
   const char *structure;             /* queries/<name>/structure.scm ("" if none) */
   const char *details;               /* queries/<name>/details.scm */
+  const char *locals;                /* queries/<name>/locals.scm: names and scopes */
   const char *config;                /* queries/<name>/language.conf */
 } EddiGrammar;
 

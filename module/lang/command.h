@@ -65,6 +65,7 @@ extern const CommandGroup eddi_edit_commands;
 extern const CommandGroup eddi_history_commands;
 extern const CommandGroup eddi_structure_commands;
 extern const CommandGroup eddi_edit_format_commands;
+extern const CommandGroup eddi_refactor_commands;
 
 const CommandSpec *eddi_command_find(const char *name);
 /* Whether name is a command of EDDISPEAK.md that is not built yet. */

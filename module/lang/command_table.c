@@ -27,6 +27,7 @@ static const CommandGroup *const command_groups[] = {
     &eddi_history_commands,
     &eddi_structure_commands,
     &eddi_edit_format_commands,
+    &eddi_refactor_commands,
 };
 
 #define GROUP_COUNT (sizeof command_groups / sizeof command_groups[0])
@@ -46,8 +47,7 @@ const CommandSpec *eddi_command_find(const char *name) {
 
 /* Commands of the language that are not built yet: they answer so, rather
  * than "Unknown command". */
-static const char *const planned_commands[] = {"Refactor", "Preview", "foreach", "if",
-                                               "let", "use"};
+static const char *const planned_commands[] = {"foreach", "if", "let", "use"};
 
 bool eddi_command_planned(const char *name) {
   for (size_t i = 0; i < sizeof planned_commands / sizeof *planned_commands; i++)

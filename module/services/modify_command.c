@@ -3,8 +3,12 @@
  *
  * A change is a list of edits computed against the text as it is, then
  * applied from the last to the first so that every offset stays valid, all
- * or nothing. A rename also renames the calls of the element in this file. */
+ * or nothing. A rename also renames the references to the element in this
+ * file: by name resolution (module/refactor/refactor.h) where the language
+ * has it, else the calls of its name. */
 #include "services/structure.h"
+
+#include "refactor/refactor.h"
 
 /* ---------------------------------------------------------------- Modify */
 
@@ -56,6 +60,31 @@ static void modify__rename_edits(EddiDoc *doc, EddiSyntax *syn, const EddiElemen
       modify__edit(edits, s.start, s.end, new_name, strlen(new_name)), (*calls)++;
     eddi_free(name);
   }
+}
+
+/* Rename an element by name resolution (languages with a locals query):
+ * the occurrences in this file that refer to it, no same-named member of
+ * another class; conflicts refused. */
+static int modify__rename_resolved(CommandContext *ctx, EddiDoc *doc, const EddiElement *e,
+                                   const char *new_name, ModifyEditList *edits, size_t *calls,
+                                   StrBuf *unsure) {
+  size_t len = eddi_text_len(&doc->text);
+  char *text = eddi_text_dup(&doc->text, 0, len);
+  EddiLocalRename rename;
+  int rc = eddi_refactor_rename_local(doc->path, text, len, e->name_start, new_name, &rename,
+                                      ctx->err);
+  eddi_free(text);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < rename.spans.len; i++) {
+    EddiRenameSpan span = rename.spans.items[i];
+    modify__edit(edits, span.start, span.end, new_name, strlen(new_name));
+    if (span.start != e->name_start) (*calls)++;
+  }
+  if (rename.unsure_count)
+    eddi_strbuf_printf(unsure, "%zu unsure left unchanged: %s", rename.unsure_count,
+                       rename.unsure.data);
+  eddi_local_rename_free(&rename);
+  return 0;
 }
 
 /* The parameter node among the element's parameter list that declares
@@ -128,8 +157,13 @@ int eddi_run_modify(CommandContext *ctx) {
   ModifyEditList edits = {0};
   size_t calls = 0;
   bool function = (e->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD)) != 0;
+  StrBuf unsure = {0};
+  bool resolved = lang->locals != NULL;
   switch (change) {
-  case RENAME: modify__rename_edits(doc, syn, e, value, &edits, &calls); break;
+  case RENAME:
+    if (resolved) rc = modify__rename_resolved(ctx, doc, e, value, &edits, &calls, &unsure);
+    else modify__rename_edits(doc, syn, e, value, &edits, &calls);
+    break;
   case ADD_PARAM:
   case REMOVE_PARAM:
   case CHANGE_SIGNATURE: {
@@ -222,7 +256,10 @@ int eddi_run_modify(CommandContext *ctx) {
       }
       StrBuf b = {0};
       eddi_strbuf_printf(&b, "%s%s", level == 1 ? "__" : level == 2 ? "_" : "", base);
-      if (strcmp(b.data, e->name) != 0) modify__rename_edits(doc, syn, e, b.data, &edits, &calls);
+      if (strcmp(b.data, e->name) != 0 && resolved)
+        rc = modify__rename_resolved(ctx, doc, e, b.data, &edits, &calls, &unsure);
+      else if (strcmp(b.data, e->name) != 0)
+        modify__rename_edits(doc, syn, e, b.data, &edits, &calls);
       eddi_strbuf_free(&b);
     } else if (strcmp(style, "keyword") == 0 || strcmp(style, "static") == 0) {
       /* A modifier before the name: replace the one there, or add one. */
@@ -264,7 +301,12 @@ int eddi_run_modify(CommandContext *ctx) {
     break;
   }
   }
+  /* The element's start after the edits before it (a reference renamed
+   * above the definition moves it). */
   size_t start = e->start;
+  for (size_t i = 0; i < edits.len && (change == RENAME || change == SET_VISIBILITY); i++)
+    if (edits.items[i].end <= e->start && edits.items[i].start < e->start)
+      start = start + strlen(edits.items[i].text) - (edits.items[i].end - edits.items[i].start);
   char *display = eddi_element_display(e);
   if (change == RENAME || change == SET_VISIBILITY) {
     /* Say the name it has now. */
@@ -286,7 +328,9 @@ int eddi_run_modify(CommandContext *ctx) {
     eddi_reply_builder_fact(ctx->reply, "Modified %s", display);
     if (calls) eddi_reply_builder_fact(ctx->reply, "Calls %zu", calls);
     eddi_command_fact_cursor(ctx, doc);
+    if (unsure.len) eddi_reply_builder_fact(ctx->reply, "%s", unsure.data);
   }
+  eddi_strbuf_free(&unsure);
   eddi_free(display);
   eddi_free(value);
   return rc;

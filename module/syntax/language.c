@@ -72,6 +72,15 @@ static void language__read_config(EddiLang *self, const char *config) {
         else if (strcmp(key, "comment_doc_prefix") == 0) slot = &self->comment_doc_prefix;
         else if (strcmp(key, "formatter") == 0) slot = &self->formatter;
         else if (strcmp(key, "visibility") == 0) slot = &self->visibility;
+        else if (strcmp(key, "keywords") == 0) slot = &self->keywords;
+        else if (strcmp(key, "identifier_pattern") == 0) slot = &self->identifier_pattern;
+        else if (strcmp(key, "modules") == 0) slot = &self->modules;
+        else if (strcmp(key, "module_index") == 0) slot = &self->module_index;
+        else if (strcmp(key, "constructor") == 0) slot = &self->constructor;
+        else if (strcmp(key, "special_pattern") == 0) slot = &self->special_pattern;
+        else if (strcmp(key, "plain_bases") == 0) language__set_list(self->plain_bases, value);
+        else if (strcmp(key, "plain_decorators") == 0)
+          language__set_list(self->plain_decorators, value);
         else if (strcmp(key, "doc_inside") == 0) self->doc_inside = strcmp(value, "yes") == 0;
         else if (strcmp(key, "decorators") == 0) self->decorators = strcmp(value, "yes") == 0;
         else if (strcmp(key, "import_dedent") == 0) self->import_dedent = strcmp(value, "yes") == 0;
@@ -132,6 +141,7 @@ static void language__load(void) {
     self->ts = ts;
     self->structure = language__query(self, grammar->structure, "structure.scm");
     self->details = language__query(self, grammar->details, "details.scm");
+    if (!self->refused[0]) self->locals = language__query(self, grammar->locals, "locals.scm");
     if (self->refused[0]) self->ts = NULL; /* a broken query: plain text, said why */
   }
   ts_parser_delete(probe);

@@ -173,8 +173,8 @@ static int syntax__capture_kind(const char *name, uint32_t len, const char **par
  * #eq? and #not-eq? (a capture against a string or another capture); a
  * pattern with any other predicate never matches, so a query cannot ask for
  * something this code silently ignores. */
-static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *match,
-                                    const EddiText *text) {
+bool eddi_syntax_predicates_hold(const TSQuery *query, const TSQueryMatch *match,
+                                 EddiSyntaxSlice slice, const void *source) {
   uint32_t steps;
   const TSQueryPredicateStep *step = ts_query_predicates_for_pattern(query, match->pattern_index,
                                                                      &steps);
@@ -192,12 +192,10 @@ static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *ma
     for (uint16_t c = 0; c < match->capture_count; c++) {
       const TSQueryCapture *capture = &match->captures[c];
       if (capture->index == step[i + 1].value_id && !left)
-        left = eddi_text_dup(text, ts_node_start_byte(capture->node),
-                             ts_node_end_byte(capture->node));
+        left = slice(source, ts_node_start_byte(capture->node), ts_node_end_byte(capture->node));
       if (step[i + 2].type == TSQueryPredicateStepTypeCapture &&
           capture->index == step[i + 2].value_id && !right)
-        right = eddi_text_dup(text, ts_node_start_byte(capture->node),
-                              ts_node_end_byte(capture->node));
+        right = slice(source, ts_node_start_byte(capture->node), ts_node_end_byte(capture->node));
     }
     if (step[i + 2].type == TSQueryPredicateStepTypeString)
       right = eddi_strdup(ts_query_string_value_for_id(query, step[i + 2].value_id, &len));
@@ -207,6 +205,15 @@ static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *ma
     i = end + 1;
   }
   return true;
+}
+
+static char *syntax__slice_text(const void *source, size_t start, size_t end) {
+  return eddi_text_dup(source, start, end);
+}
+
+static bool syntax__predicates_hold(const TSQuery *query, const TSQueryMatch *match,
+                                    const EddiText *text) {
+  return eddi_syntax_predicates_hold(query, match, syntax__slice_text, text);
 }
 
 /* A local is a function's: those the general @local patterns found

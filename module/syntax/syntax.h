@@ -38,6 +38,7 @@ typedef struct {
   char refused[160];            /* why, when ts is NULL */
   TSQuery *structure;           /* elements; NULL if the language has none */
   TSQuery *details;             /* decorators, comments, decisions, calls */
+  TSQuery *locals;              /* scopes, definitions, references (module/refactor/) */
   /* From language.conf. */
   char *extensions[EDDI_LANG_LIST_MAX]; /* ".py" */
   char *shebangs[EDDI_LANG_LIST_MAX];   /* "python3" */
@@ -55,6 +56,15 @@ typedef struct {
   bool decorators;          /* AddDecorator makes sense */
   bool import_dedent;       /* imports go at column 0 */
   char *implicit_params[EDDI_LANG_LIST_MAX]; /* "self": Function f() matches f(self) */
+  /* Names and scopes, for refactoring (module/refactor/, doc/refactoring.org). */
+  char *keywords;           /* reserved words, space-separated; NULL if none listed */
+  char *identifier_pattern; /* PCRE2 pattern a whole name must match */
+  char *modules;            /* how imports find files: "packages" (Python) */
+  char *module_index;       /* a folder's own module file name, "__init__" */
+  char *constructor;        /* the method a call of a class runs, "__init__" */
+  char *special_pattern;    /* PCRE2: names the language calls by protocol (__eq__) */
+  char *plain_bases[EDDI_LANG_LIST_MAX]; /* bases that bring no members: "object" */
+  char *plain_decorators[EDDI_LANG_LIST_MAX]; /* decorators that keep a function as it is */
 } EddiLang;
 
 /* Every compiled-in language, loaded once (thread-safe). */
@@ -138,6 +148,13 @@ typedef struct EddiSyntax {
  * max_bytes says they are handled as plain text. Borrowed: the document
  * owns it. */
 int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError *err);
+/* Whether the predicates of match hold (#eq? and #not-eq?, a capture
+ * against a string or another capture; any other predicate fails the
+ * match). slice returns a new copy of bytes [start, end) of source, freed
+ * with eddi_free. */
+typedef char *(*EddiSyntaxSlice)(const void *source, size_t start, size_t end);
+bool eddi_syntax_predicates_hold(const TSQuery *query, const TSQueryMatch *match,
+                                 EddiSyntaxSlice slice, const void *source);
 /* The details captures (decorators, comments, decision points ...), computed
  * once per tree. */
 const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text);

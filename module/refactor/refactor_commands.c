@@ -1,0 +1,287 @@
+/* refactor_commands.c - Refactor and Preview.
+ *
+ * A refactoring reads the whole workspace, which can take long, so it is a
+ * job (session/job.h): on the owner thread the command copies the texts of
+ * the session's open source documents and its arguments; on a worker
+ * thread the job scans the workspace, analyses every source file and makes
+ * the plan (module/refactor/rename.h), touching nothing of the engine; on
+ * the owner thread again it writes the plan through one transaction
+ * (edit/transaction.h: open documents through their documents, so that
+ * Undo takes the change back, the other files atomically), after checking
+ * that every file still holds the text the plan was made from. Preview
+ * makes the same plan and writes nothing.
+ *
+ * Replies:
+ *   Ok, Renamed in 4 files, 17 references updated[, 2 unsure left unchanged: a.py:12, b.py:40]
+ *     (with Unsure: "2 unsure renamed too: ..."; the count includes them)
+ *   Ok, Preview: Would modify 3 files: a.py, b.py, test_a.py[, 2 unsure ...]
+ *     (and in raw mode the unified diff of every file)
+ * Lines in the unsure list are 0-based, as every position eddi reports. */
+#include "lang/command.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include "core/diff.h"
+#include "core/path.h"
+#include "edit/transaction.h"
+#include "refactor/rename.h"
+#include "session/job.h"
+
+/* The operations of EDDISPEAK.md's "Refactoring"; the ones not built yet
+ * answer so. */
+static const char *const refactor__operations[] = {
+    "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
+    "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
+    "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
+};
+enum { OP_RENAME_SYMBOL, OP_RENAME_CLASS, OP_COUNT_BUILT };
+#define REFACTOR_OPERATION_COUNT (sizeof refactor__operations / sizeof refactor__operations[0])
+
+typedef struct {
+  EddiJob base;
+  /* Copied on the owner thread. */
+  char *root;
+  size_t max_file_bytes;
+  size_t max_entries;
+  RefOpenTexts open;
+  char *spec;
+  char *new_name;
+  unsigned flags;
+  bool preview;
+  /* Made on the worker thread. */
+  RefIndex index;
+  RefPlan plan;
+  int rc;
+  EddiError err;
+} RefactorJob;
+
+static void refactor__destroy(EddiJob *base) {
+  RefactorJob *self = (RefactorJob *)base;
+  eddi_free(self->root);
+  ref_open_texts_free(&self->open);
+  eddi_free(self->spec);
+  eddi_free(self->new_name);
+  ref_plan_free(&self->plan);
+  ref_index_free(&self->index);
+  eddi_free(self);
+}
+
+static void refactor__work(EddiJob *base) {
+  RefactorJob *self = (RefactorJob *)base;
+  ref_index_init(&self->index, self->max_file_bytes, self->max_entries);
+  self->rc = ref_index_scan(&self->index, self->root, &self->open, &self->err);
+  if (self->rc == 0)
+    self->rc = ref_rename_plan(&self->index, self->spec, self->new_name, self->flags, &self->plan,
+                               &self->err);
+}
+
+static const char *refactor__plural(size_t n, const char *one, const char *many) {
+  return n == 1 ? one : many;
+}
+
+/* The unified diff of every changed file. */
+static void refactor__diff(RefactorJob *self, StrBuf *out) {
+  for (size_t i = 0; i < self->plan.changes.len; i++) {
+    const RefChange *change = &self->plan.changes.items[i];
+    const RefSource *source = &self->index.sources.items[change->source];
+    EddiDiffStats stats;
+    eddi_diff(source->text, source->len, change->after, change->after_len, source->path, &stats,
+              out);
+  }
+}
+
+static void refactor__unsure_fact(RefactorJob *self, CommandContext *ctx) {
+  if (self->plan.unsure_count)
+    eddi_reply_builder_fact(ctx->reply, "%zu unsure %s: %s", self->plan.unsure_count,
+                            self->flags & REF_RENAME_UNSURE ? "renamed too" : "left unchanged",
+                            self->plan.unsure.data);
+}
+
+static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
+  size_t files = self->plan.changes.len;
+  StrBuf list = {0};
+  eddi_strbuf_puts(&list, "");
+  for (size_t i = 0; i < files; i++)
+    eddi_strbuf_printf(&list, "%s%s", i ? ", " : "",
+                       self->index.sources.items[self->plan.changes.items[i].source].path);
+  eddi_reply_builder_fact(ctx->reply, "Preview: Would modify %zu %s: %s", files,
+                          refactor__plural(files, "file", "files"), list.data);
+  eddi_strbuf_free(&list);
+  if (self->plan.moved_from)
+    eddi_reply_builder_fact(ctx->reply, "Would move %s to %s", self->plan.moved_from,
+                            self->plan.moved_to);
+  refactor__unsure_fact(self, ctx);
+  if (ctx->reply->raw_mode) {
+    StrBuf diff = {0};
+    refactor__diff(self, &diff);
+    eddi_reply_builder_raw(ctx->reply, diff.data ? diff.data : "", diff.len);
+    eddi_strbuf_free(&diff);
+  }
+  return 0;
+}
+
+/* The transaction's entry for path, which must hold text (the plan's, when
+ * given) or, for a file to be made, not exist. */
+static int refactor__load(CommandContext *ctx, EddiEditTxn *txn, const char *path, const char *text,
+                          size_t len, bool create, EddiEditFile **file) {
+  int rc = eddi_edit_txn_file(txn, path, file, ctx->err);
+  if (rc < 0) return rc;
+  if (create && ((*file)->exists || (*file)->is_dir))
+    return eddi_error_set(ctx->err, EDDI_EINVAL, "%s already exists", path);
+  if (!create && text &&
+      (!(*file)->exists || (*file)->text.len != len ||
+       memcmp((*file)->text.data ? (*file)->text.data : "", text, len) != 0)) {
+    eddi_error_set(ctx->err, EDDI_ESTALE, "%s changed while the refactoring was computed", path);
+    eddi_error_hint(ctx->err, "Run it again");
+    return EDDI_ESTALE;
+  }
+  return 0;
+}
+
+/* Folders below and at rel that are empty once the move is done. */
+static void refactor__remove_empty(const char *root, const char *rel) {
+  char *abs = eddi_path_join(root, rel);
+  DIR *dir = opendir(abs);
+  if (dir) {
+    for (struct dirent *entry; (entry = readdir(dir));) {
+      if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..")) continue;
+      char *child = eddi_path_join(rel, entry->d_name);
+      refactor__remove_empty(root, child);
+      eddi_free(child);
+    }
+    closedir(dir);
+    rmdir(abs); /* fails, harmlessly, unless empty */
+  }
+  eddi_free(abs);
+}
+
+/* Write the plan in one transaction, if every file still holds the text
+ * the plan was made from; a module rename deletes the old files and makes
+ * the new ones in the same transaction. */
+static int refactor__write(RefactorJob *self, CommandContext *ctx) {
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, ctx->engine, ctx->session);
+  RefPlan *plan = &self->plan;
+  int rc = 0;
+  for (size_t i = 0; i < plan->changes.len && rc == 0; i++) {
+    const RefChange *change = &plan->changes.items[i];
+    const RefSource *source = &self->index.sources.items[change->source];
+    EddiEditFile *file, *moved;
+    rc = refactor__load(ctx, &txn, source->path, source->text, source->len, false, &file);
+    if (rc == 0 && change->new_path) {
+      rc = refactor__load(ctx, &txn, change->new_path, NULL, 0, true, &moved);
+      if (rc == 0) eddi_edit_file_delete(file), file = moved;
+    }
+    if (rc == 0) eddi_edit_file_write(file, change->after, change->after_len);
+  }
+  for (size_t i = 0; i < plan->carry_from.len && rc == 0; i++) {
+    EddiEditFile *from, *to;
+    rc = refactor__load(ctx, &txn, plan->carry_from.items[i], NULL, 0, false, &from);
+    if (rc == 0) rc = refactor__load(ctx, &txn, plan->carry_to.items[i], NULL, 0, true, &to);
+    if (rc == 0) {
+      eddi_edit_file_write(to, from->text.data ? from->text.data : "", from->text.len);
+      to->format = from->format, to->mode = from->mode;
+      eddi_edit_file_delete(from);
+    }
+  }
+  EddiEditReport report = {0};
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, &report, ctx->err);
+  eddi_edit_txn_free(&txn);
+  if (rc < 0) {
+    eddi_edit_report_free(&report);
+    return rc;
+  }
+  if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
+  size_t files = plan->changes.len, refs = plan->references;
+  eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files,
+                          refactor__plural(files, "file", "files"));
+  eddi_reply_builder_fact(ctx->reply, "%zu %s updated", refs,
+                          refactor__plural(refs, "reference", "references"));
+  if (plan->moved_from)
+    eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
+  refactor__unsure_fact(self, ctx);
+  /* A file changed on disk meanwhile, on other lines: merged, and said. */
+  for (char *line = report.warnings.data; line && *line;) {
+    char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len) eddi_reply_builder_fact(ctx->reply, "%.*s", (int)len, line);
+    line = end ? end + 1 : line + len;
+  }
+  eddi_edit_report_free(&report);
+  return 0;
+}
+
+static int refactor__finish(EddiJob *base, CommandContext *ctx) {
+  RefactorJob *self = (RefactorJob *)base;
+  if (self->rc < 0) {
+    *ctx->err = self->err;
+    return self->rc;
+  }
+  return self->preview ? refactor__preview(self, ctx) : refactor__write(self, ctx);
+}
+
+/* Copy the texts of the session's open documents that are source files. */
+static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
+  for (size_t i = 0; i < session->docs.len; i++) {
+    EddiDoc *doc = session->docs.items[i];
+    size_t len = eddi_text_len(&doc->text);
+    char first[EDDI_SYNTAX_NAME_MAX];
+    size_t n = EDDI_MIN(sizeof first, len);
+    eddi_text_copy(&doc->text, 0, n, first);
+    const EddiLang *lang = eddi_lang_detect(doc->path, first, n);
+    if (!lang || !lang->locals) continue;
+    RefOpenText text = {eddi_strdup(doc->path), eddi_text_dup(&doc->text, 0, len), len};
+    array_push(&self->open, text);
+  }
+}
+
+/* Refactor <operation> <args>; args start at ctx->args[first]. */
+static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
+  if (ctx->argc <= first) return eddi_command_usage(ctx, "Refactor needs an operation");
+  int op = eddi_command_choose(ctx, &ctx->args[first], "operation", refactor__operations,
+                               REFACTOR_OPERATION_COUNT);
+  if (op < 0) return op;
+  if (op >= OP_COUNT_BUILT)
+    return eddi_error_set(ctx->err, EDDI_EINVAL, "Refactor %s is not built yet",
+                          refactor__operations[op]);
+  size_t argc = ctx->argc - first - 1;
+  const Token *args = &ctx->args[first + 1];
+  bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure");
+  if (argc != 2 && !unsure)
+    return eddi_command_usage(ctx, "Refactor %s takes a name and a new name",
+                              refactor__operations[op]);
+  RefactorJob *job = eddi_calloc(1, sizeof *job);
+  job->base.work = refactor__work;
+  job->base.finish = refactor__finish;
+  job->base.destroy = refactor__destroy;
+  job->root = eddi_strdup(ctx->engine->root);
+  job->max_file_bytes = ctx->engine->config.max_file_bytes;
+  job->max_entries = ctx->engine->config.max_walk_entries;
+  job->spec = eddi_command_token_string(&args[0]);
+  job->new_name = eddi_command_token_string(&args[1]);
+  job->flags = (unsure ? REF_RENAME_UNSURE : 0) | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
+  job->preview = preview;
+  refactor__copy_open(job, ctx->session);
+  return eddi_job_start(ctx, &job->base);
+}
+
+static int refactor__command(CommandContext *ctx) { return refactor__run(ctx, 0, false); }
+
+static int refactor__preview_command(CommandContext *ctx) {
+  if (ctx->argc == 0 || !eddi_token_is(&ctx->args[0], "Refactor"))
+    return eddi_command_usage(ctx, "Preview takes a Refactor command");
+  return refactor__run(ctx, 1, true);
+}
+
+/* ---------------------------------------------------------------- table */
+
+static const CommandSpec refactor_commands[] = {
+    {"Refactor",
+     "Refactor <RenameSymbol|Rename_Class> <name|path.py:name|Class.method|path.py:L:C> <new> [Unsure]",
+     "rename across files: every reference, all files or none", CMD_SESSION, refactor__command},
+    {"Preview", "Preview Refactor <operation> <arguments>",
+     "what a refactoring would change, written nowhere", CMD_SESSION | CMD_READ_ONLY,
+     refactor__preview_command},
+};
+COMMAND_GROUP(eddi_refactor_commands, refactor_commands);

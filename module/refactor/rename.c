@@ -1,0 +1,578 @@
+/* rename.c - the rename plan: entity, family, occurrences, conflicts and
+ * the differential check; see rename.h.
+ *
+ * The checks run cheapest and most telling first: the new name itself,
+ * then conflicts that can be named precisely from the analyses (same
+ * scope, shadowing, capture, the class hierarchy), and last the
+ * differential check, which catches whatever the others do not explain:
+ * renaming keeps a file's tree shape, so after the edit every symbol and
+ * occurrence has the same index as before and "refers to the same thing"
+ * is an equality of targets. */
+#include "refactor/rename.h"
+
+#include <sys/stat.h>
+
+#include "core/path.h"
+#include "refactor/family.h"
+#include "refactor/resolve.h"
+#include "refactor/target.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+typedef struct {
+  RefIndex *index;
+  RefProgram program;
+  RefTarget target;
+  uint32_t old_name, new_name;
+  const char *new_text;
+  unsigned flags;
+  RefTargets family;
+  RefIds renamed; /* file, symbol pairs whose name changes */
+  RefPlan *plan;
+  EddiError *err;
+  char *module_from, *module_to; /* a module rename: the module paths */
+} Rename;
+
+void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col) {
+  *line = 0, *col = 0;
+  for (size_t i = 0; i < offset && i < len; i++) {
+    if (text[i] == '\n') (*line)++, *col = 0;
+    else if (((unsigned char)text[i] & 0xC0) != 0x80) (*col)++;
+  }
+}
+
+void ref_plan_free(RefPlan *self) {
+  eddi_free(self->old_name);
+  eddi_free(self->new_name);
+  for (size_t i = 0; i < self->changes.len; i++) {
+    RefChange *change = &self->changes.items[i];
+    array_free(&change->edits);
+    eddi_free(change->new_path);
+    eddi_free(change->after);
+    ref_file_free(change->after_file);
+  }
+  array_free(&self->changes);
+  eddi_strbuf_free(&self->unsure);
+  eddi_free(self->moved_from);
+  eddi_free(self->moved_to);
+  ref_paths_free(&self->carry_from);
+  ref_paths_free(&self->carry_to);
+  eddi_free(self->emptied);
+  memset(self, 0, sizeof *self);
+}
+
+static void rename__place(Rename *self, uint32_t file, uint32_t offset, StrBuf *out) {
+  ref_target_place(self->index, file, offset, out);
+}
+
+/* ---------------------------------------------------------------- the new name */
+
+/* Whether all of name matches a PCRE2 pattern of language.conf (false
+ * when the pattern does not compile: a broken setting refuses nothing). */
+static bool rename__matches(const char *pattern, const char *name) {
+  int code;
+  PCRE2_SIZE at;
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
+                                 &code, &at, NULL);
+  if (!re) return false;
+  pcre2_match_data *match = pcre2_match_data_create_from_pattern(re, NULL);
+  bool found = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, match, NULL) >= 0;
+  pcre2_match_data_free(match);
+  pcre2_code_free(re);
+  return found;
+}
+
+/* The new name: an identifier of the language, no keyword, no special
+ * name; nor may the old one be special (the language calls it by name). */
+static int rename__valid(Rename *self, const EddiLang *lang) {
+  const char *name = self->new_text;
+  if (lang->keywords) {
+    size_t n = strlen(name);
+    for (const char *p = lang->keywords; *p;) {
+      while (*p == ' ') p++;
+      const char *end = strchr(p, ' ');
+      size_t len = end ? (size_t)(end - p) : strlen(p);
+      if (len == n && memcmp(p, name, n) == 0)
+        return eddi_error_set(self->err, EDDI_EINVAL, "%s is a keyword in %s", name, lang->name);
+      p += len;
+    }
+  }
+  bool valid = *name != '\0' &&
+               (!lang->identifier_pattern || rename__matches(lang->identifier_pattern, name));
+  if (!valid)
+    return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
+  const char *old = ref_names_str(self->program.names, self->old_name);
+  if (lang->special_pattern &&
+      (rename__matches(lang->special_pattern, name) || rename__matches(lang->special_pattern, old)))
+    return eddi_error_set(self->err, EDDI_EINVAL, "%s is a special name in %s",
+                          rename__matches(lang->special_pattern, old) ? old : name, lang->name);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- occurrences */
+
+static RefChange *rename__change(Rename *self, uint32_t file) {
+  RefPlan *plan = self->plan;
+  for (size_t i = plan->changes.len; i-- > 0;)
+    if (plan->changes.items[i].source == file) return &plan->changes.items[i];
+  RefChange change = {.source = file};
+  array_push(&plan->changes, change);
+  return array_back(&plan->changes);
+}
+
+static void rename__renamed(Rename *self, uint32_t file, uint32_t sym) {
+  for (size_t i = 0; i + 1 < self->renamed.len; i += 2)
+    if (self->renamed.items[i] == file && self->renamed.items[i + 1] == sym) return;
+  array_push(&self->renamed, file);
+  array_push(&self->renamed, sym);
+}
+
+static bool rename__is_renamed(const Rename *self, uint32_t file, uint32_t sym) {
+  for (size_t i = 0; i + 1 < self->renamed.len; i += 2)
+    if (self->renamed.items[i] == file && self->renamed.items[i + 1] == sym) return true;
+  return false;
+}
+
+/* Every occurrence of the old name that refers to the family; the unsure
+ * ones listed. A file with syntax errors that holds the name may hide
+ * references: refused. */
+/* Whether an unsure occurrence could be the target at all: a function's
+ * local is never an attribute nor a string, and only a parameter is a
+ * keyword argument. */
+static bool rename__could_be(const Rename *self, const RefOcc *occ) {
+  if (self->target.kind != REF_TARGET_SYM) return true;
+  const RefFile *file = self->program.files.items[self->target.file];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) return true;
+  RefScopeKind kind = file->scopes.items[sym->scope].kind;
+  if (kind == REF_SCOPE_MODULE || kind == REF_SCOPE_CLASS) return true;
+  return occ->kind == REF_OCC_KEYWORD && sym->kind == REF_SYM_PARAMETER;
+}
+
+static int rename__collect(Rename *self) {
+  RefProgram *program = &self->program;
+  RefPlan *plan = self->plan;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != self->old_name) continue;
+      if (file->errors) {
+        StrBuf at = {0};
+        rename__place(self, f, file->first_error, &at);
+        eddi_error_set(self->err, EDDI_EINVAL, "%s has a syntax error at %s", file->path, at.data);
+        eddi_error_hint(self->err, "Fix it first (Validate lists them)");
+        eddi_strbuf_free(&at);
+        return EDDI_EINVAL;
+      }
+      RefTarget target = ref_program_target(program, f, i);
+      bool ours = ref_targets_has(&self->family, target);
+      if (!ours && target.kind == REF_TARGET_UNSURE && rename__could_be(self, occ)) {
+        size_t line, col;
+        const RefSource *s = &self->index->sources.items[f];
+        ref_text_position(s->text, s->len, occ->start, &line, &col);
+        eddi_strbuf_printf(&plan->unsure, "%s%s:%zu", plan->unsure_count ? ", " : "", s->path,
+                           line);
+        plan->unsure_count++;
+        ours = (self->flags & REF_RENAME_UNSURE) != 0;
+      }
+      if (!ours) continue;
+      RefSpan span = {occ->start, occ->end};
+      array_push(&rename__change(self, f)->edits, span);
+      plan->references++;
+      if ((occ->flags & REF_OCC_DEF) && occ->sym != REF_NONE) rename__renamed(self, f, occ->sym);
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- lexical conflicts */
+
+static uint32_t rename__depth(const RefFile *file, uint32_t scope) {
+  uint32_t depth = 0;
+  for (; scope != REF_NONE && scope != 0; scope = file->scopes.items[scope].parent) depth++;
+  return depth;
+}
+
+static int rename__defined(Rename *self, uint32_t file, uint32_t sym, const char *fmt) {
+  const RefSym *s = &self->program.files.items[file]->syms.items[sym];
+  StrBuf where = {0};
+  rename__place(self, file, s->start, &where);
+  eddi_error_set(self->err, EDDI_EINVAL, fmt, self->new_text,
+                 s->kind == REF_SYM_IMPORT ? "imported" : "defined", where.data);
+  eddi_strbuf_free(&where);
+  return EDDI_EINVAL;
+}
+
+/* A renamed binding whose scope already binds the new name. */
+static int rename__same_scope(Rename *self) {
+  for (size_t i = 0; i + 1 < self->renamed.len; i += 2) {
+    const RefFile *file = self->program.files.items[self->renamed.items[i]];
+    const RefSym *sym = &file->syms.items[self->renamed.items[i + 1]];
+    if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) continue; /* the hierarchy's */
+    uint32_t other = ref_file_bound(file, sym->scope, self->new_name);
+    if (other != REF_NONE)
+      return rename__defined(self, self->renamed.items[i], other,
+                             "Rename would clash with %s %s at %s");
+  }
+  return 0;
+}
+
+/* A renamed reference that an inner binding of the new name would catch
+ * (shadowed), and a reference to another entity of the new name that a
+ * renamed binding would catch (capture). */
+static int rename__shadowing(Rename *self) {
+  RefProgram *program = &self->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->kind != REF_OCC_NAME || (occ->flags & REF_OCC_DEF)) continue;
+      if (occ->name != self->old_name && occ->name != self->new_name) continue;
+      uint32_t mine = ref_file_lookup(file, occ->scope, self->old_name);
+      if (mine == REF_NONE || !rename__is_renamed(self, f, mine)) continue;
+      uint32_t other = ref_file_lookup(file, occ->scope, self->new_name);
+      StrBuf at = {0}, where = {0};
+      rename__place(self, f, occ->start, &at);
+      int rc = 0;
+      if (occ->name == self->old_name && other != REF_NONE &&
+          rename__depth(file, file->syms.items[other].scope) >
+              rename__depth(file, file->syms.items[mine].scope)) {
+        rename__place(self, f, file->syms.items[other].start, &where);
+        rc = eddi_error_set(self->err, EDDI_EINVAL,
+                            "Rename would be shadowed at %s by %s defined at %s", at.data,
+                            self->new_text, where.data);
+      } else if (occ->name == self->new_name &&
+                 (other == REF_NONE || rename__depth(file, file->syms.items[mine].scope) >
+                                           rename__depth(file, file->syms.items[other].scope))) {
+        if (other == REF_NONE) eddi_strbuf_puts(&where, "outside the workspace");
+        else rename__place(self, f, file->syms.items[other].start, &where);
+        rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
+                            self->new_text, at.data, other == REF_NONE ? "" : "at ", where.data);
+      }
+      eddi_strbuf_free(&at), eddi_strbuf_free(&where);
+      if (rc < 0) return rc;
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the new texts */
+
+static int rename__by_start(const void *a, const void *b) {
+  const RefSpan *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int rename__by_source(const void *a, const void *b) {
+  const RefChange *x = a, *y = b;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
+static int rename__texts(Rename *self) {
+  size_t n = strlen(self->new_text);
+  if (self->plan->changes.len)
+    qsort(self->plan->changes.items, self->plan->changes.len, sizeof *self->plan->changes.items,
+          rename__by_source);
+  for (size_t c = 0; c < self->plan->changes.len; c++) {
+    RefChange *change = &self->plan->changes.items[c];
+    const RefSource *source = &self->index->sources.items[change->source];
+    if (change->edits.len)
+      qsort(change->edits.items, change->edits.len, sizeof *change->edits.items, rename__by_start);
+    StrBuf out = {0};
+    eddi_strbuf_puts(&out, "");
+    size_t at = 0;
+    for (size_t e = 0; e < change->edits.len; e++) {
+      RefSpan span = change->edits.items[e];
+      if (span.start < at) continue; /* the same name twice (two captures): once */
+      eddi_strbuf_append(&out, source->text + at, span.start - at);
+      eddi_strbuf_append(&out, self->new_text, n);
+      at = span.end;
+    }
+    eddi_strbuf_append(&out, source->text + at, source->len - at);
+    change->after_len = out.len;
+    change->after = eddi_strbuf_take(&out);
+    int rc = ref_file_analyze(change->new_path ? change->new_path : source->path, source->lang,
+                              change->after, change->after_len, &self->index->names,
+                              &change->after_file, self->err);
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the differential check */
+
+/* Whether a changed file's analysis has the shape of the old one. */
+static bool rename__same_shape(const RefFile *a, const RefFile *b) {
+  if (a->scopes.len != b->scopes.len || a->syms.len != b->syms.len || a->occs.len != b->occs.len ||
+      a->exprs.len != b->exprs.len || a->imports.len != b->imports.len)
+    return false;
+  for (size_t i = 0; i < a->occs.len; i++) {
+    const RefOcc *x = &a->occs.items[i], *y = &b->occs.items[i];
+    if (x->kind != y->kind || x->flags != y->flags || x->scope != y->scope || x->sym != y->sym)
+      return false;
+  }
+  for (size_t i = 0; i < a->syms.len; i++)
+    if (a->syms.items[i].kind != b->syms.items[i].kind ||
+        a->syms.items[i].flags != b->syms.items[i].flags)
+      return false;
+  return true;
+}
+
+static int rename__changed_meaning(Rename *self, uint32_t f, uint32_t i, RefTarget before,
+                                   RefTarget after) {
+  const RefOcc *occ = &self->program.files.items[f]->occs.items[i];
+  StrBuf at = {0}, where = {0};
+  rename__place(self, f, occ->start, &at);
+  if (ref_targets_has(&self->family, before)) {
+    ref_target_where(&self->program, self->index, after, &where);
+    if (after.kind == REF_TARGET_SYM)
+      eddi_error_set(self->err, EDDI_EINVAL, "Rename would be shadowed at %s by %s defined at %s",
+                     at.data, self->new_text, where.data);
+    else eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
+  } else if (ref_targets_has(&self->family, after)) {
+    ref_target_where(&self->program, self->index, before, &where);
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
+                   self->new_text, at.data, where.len ? "at " : "outside the workspace",
+                   where.len ? where.data : "");
+  } else if (before.kind == REF_TARGET_UNSURE) {
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would break the unsure reference at %s",
+                   at.data);
+    eddi_error_hint(self->err, "Add Unsure to rename it too");
+  } else {
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would change what %s refers to", at.data);
+  }
+  eddi_strbuf_free(&at), eddi_strbuf_free(&where);
+  return EDDI_EINVAL;
+}
+
+/* A path after the rename: the moved module's path and what is below it
+ * change, the rest stays. */
+static void rename__moved_path(const Rename *self, const char *path, StrBuf *out) {
+  const char *from = self->plan->moved_from ? self->module_from : NULL;
+  size_t n = from ? strlen(from) : 0;
+  if (from && strncmp(path, from, n) == 0 && (path[n] == '\0' || path[n] == '/'))
+    eddi_strbuf_printf(out, "%s%s", self->module_to, path + n);
+  else eddi_strbuf_puts(out, path);
+}
+
+/* Whether before (of the program before) and after (of the program after)
+ * are the same entity: symbols keep their indices; modules are compared
+ * by path, since a module rename moves them. */
+static bool rename__same_target(const Rename *self, RefProgram *after, RefTarget before,
+                                RefTarget now) {
+  if (before.kind != now.kind) return false;
+  if (before.kind != REF_TARGET_MODULE) return ref_target_equal(before, now);
+  StrBuf path = {0};
+  eddi_strbuf_puts(&path, "");
+  rename__moved_path(
+      self, ref_names_str(self->program.names, self->program.modules.items[before.index].path),
+      &path);
+  bool same =
+      strcmp(path.data, ref_names_str(after->names, after->modules.items[now.index].path)) == 0;
+  eddi_strbuf_free(&path);
+  return same;
+}
+
+static int rename__differential(Rename *self) {
+  RefProgram *before = &self->program;
+  Array(RefFile *) files = {0};
+  for (size_t f = 0; f < before->files.len; f++) array_push(&files, before->files.items[f]);
+  Array(bool) changed = {0};
+  for (size_t f = 0; f < before->files.len; f++) array_push(&changed, false);
+  int rc = 0;
+  for (size_t c = 0; c < self->plan->changes.len && rc == 0; c++) {
+    const RefChange *change = &self->plan->changes.items[c];
+    const RefFile *old = before->files.items[change->source];
+    const RefFile *now = change->after_file;
+    if (now->errors > old->errors) {
+      StrBuf at = {0};
+      rename__place(self, change->source, now->first_error, &at);
+      rc =
+          eddi_error_set(self->err, EDDI_EINVAL, "Rename would make a syntax error in %s", at.data);
+      eddi_strbuf_free(&at);
+    } else if (!rename__same_shape(old, now)) {
+      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would change how %s reads", old->path);
+    }
+    files.items[change->source] = change->after_file;
+    changed.items[change->source] = true;
+  }
+  RefProgram after;
+  ref_program_init(&after, before->names, files.items, files.len);
+  for (uint32_t f = 0; f < before->files.len && rc == 0; f++) {
+    const RefFile *file = before->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      bool named = occ->name == self->old_name || occ->name == self->new_name;
+      bool attribute =
+          changed.items[f] && (occ->kind == REF_OCC_MEMBER || occ->kind == REF_OCC_KEYWORD);
+      if (!named && !attribute) continue;
+      RefTarget was = ref_program_target(before, f, i);
+      RefTarget now = ref_program_target(&after, f, i);
+      if (!rename__same_target(self, &after, was, now))
+        rc = rename__changed_meaning(self, f, i, was, now);
+    }
+  }
+  ref_program_free(&after);
+  array_free(&files);
+  array_free(&changed);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- modules */
+
+/* A source of the module (its file, or any file of its folder), for the
+ * language; REF_NONE if it has none. */
+static uint32_t rename__module_source(const Rename *self, const RefModule *module) {
+  if (module->file != REF_NONE) return module->file;
+  const char *path = ref_names_str(self->program.names, module->path);
+  size_t n = strlen(path);
+  for (uint32_t i = 0; i < self->index->sources.len; i++)
+    if (strncmp(self->index->sources.items[i].path, path, n) == 0 &&
+        self->index->sources.items[i].path[n] == '/')
+      return i;
+  return REF_NONE;
+}
+
+/* Renaming a module moves its file, or its folder with every file in it;
+ * the new place must be free. */
+static int rename__module(Rename *self) {
+  const RefModule *module = &self->program.modules.items[self->target.index];
+  const char *path = ref_names_str(self->program.names, module->path);
+  const char *slash = strrchr(path, '/');
+  StrBuf to = {0};
+  if (slash) eddi_strbuf_append(&to, path, (size_t)(slash - path + 1));
+  eddi_strbuf_puts(&to, self->new_text);
+  self->module_from = eddi_strdup(path);
+  self->module_to = eddi_strbuf_take(&to);
+  RefPlan *plan = self->plan;
+  bool folder = module->package;
+  const char *ext = "";
+  if (!folder) {
+    const char *file = self->index->sources.items[module->file].path;
+    const char *dot = strrchr(file, '.');
+    ext = dot ? dot : "";
+  }
+  StrBuf from_path = {0}, to_path = {0};
+  eddi_strbuf_printf(&from_path, "%s%s", self->module_from, ext);
+  eddi_strbuf_printf(&to_path, "%s%s", self->module_to, ext);
+  plan->moved_from = eddi_strbuf_take(&from_path);
+  plan->moved_to = eddi_strbuf_take(&to_path);
+  uint32_t clash = ref_program_module(&self->program, self->module_to);
+  char *abs = eddi_path_join(self->index->root ? self->index->root : "", plan->moved_to);
+  struct stat st;
+  bool taken = lstat(abs, &st) == 0;
+  eddi_free(abs);
+  if (clash != REF_NONE) {
+    StrBuf name = {0};
+    ref_target_name(&self->program, self->index, (RefTarget){REF_TARGET_MODULE, 0, clash}, &name);
+    eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with module %s", name.data);
+    eddi_strbuf_free(&name);
+    return EDDI_EINVAL;
+  }
+  if (taken)
+    return eddi_error_set(self->err, EDDI_EINVAL, "Rename would clash with %s, which exists",
+                          plan->moved_to);
+  size_t n = strlen(self->module_from);
+  for (uint32_t i = 0; i < self->index->sources.len; i++) {
+    const char *p = self->index->sources.items[i].path;
+    StrBuf moved = {0};
+    if (folder && strncmp(p, self->module_from, n) == 0 && p[n] == '/')
+      eddi_strbuf_printf(&moved, "%s%s", self->module_to, p + n);
+    else if (!folder && i == module->file) eddi_strbuf_puts(&moved, plan->moved_to);
+    if (moved.len) rename__change(self, i)->new_path = eddi_strbuf_take(&moved);
+  }
+  if (!folder) return 0;
+  plan->emptied = eddi_strdup(self->module_from);
+  int rc = ref_index_other_files(self->index, self->module_from, &plan->carry_from, self->err);
+  for (size_t i = 0; rc == 0 && i < plan->carry_from.len; i++) {
+    StrBuf moved = {0};
+    eddi_strbuf_printf(&moved, "%s%s", self->module_to, plan->carry_from.items[i] + n);
+    array_push(&plan->carry_to, eddi_strbuf_take(&moved));
+  }
+  return rc;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+/* The plan for what spec names, or (spec NULL) for the name at offset of
+ * source. */
+static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint32_t offset,
+                        const char *new_name, unsigned flags, RefPlan *out, EddiError *err) {
+  memset(out, 0, sizeof *out);
+  eddi_strbuf_puts(&out->unsure, "");
+  Rename self = {.index = index, .new_text = new_name, .flags = flags, .plan = out, .err = err};
+  Array(RefFile *) files = {0};
+  for (size_t i = 0; i < index->sources.len; i++) array_push(&files, index->sources.items[i].file);
+  ref_program_init(&self.program, &index->names, files.items, files.len);
+  array_free(&files);
+  StrBuf place = {0};
+  if (!spec) {
+    ref_target_place(index, source, offset, &place);
+    spec = place.data;
+  }
+  int rc = place.len ? ref_target_at(&self.program, source, offset, spec, &self.target, err)
+                     : ref_target_find(&self.program, index, spec, &self.target, err);
+  const EddiLang *lang = NULL;
+  if (rc == 0) {
+    self.old_name = ref_target_name_id(&self.program, self.target);
+    bool klass = self.target.kind == REF_TARGET_SYM &&
+                 self.program.files.items[self.target.file]->syms.items[self.target.index].kind ==
+                     REF_SYM_CLASS;
+    if ((flags & REF_RENAME_CLASS) && !klass) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is not a class", spec);
+    } else {
+      uint32_t home = self.target.file;
+      if (self.target.kind == REF_TARGET_MODULE)
+        home = rename__module_source(&self, &self.program.modules.items[self.target.index]);
+      if (home == REF_NONE) {
+        rc = eddi_error_set(err, EDDI_EINVAL, "%s holds no source file", spec);
+      } else {
+        lang = self.program.files.items[home]->lang;
+        rc = rename__valid(&self, lang);
+      }
+    }
+  }
+  if (rc == 0) {
+    self.new_name = ref_names_intern(&index->names, new_name, strlen(new_name));
+    out->old_name = eddi_strdup(ref_names_str(&index->names, self.old_name));
+    out->new_name = eddi_strdup(new_name);
+    if (self.new_name == self.old_name)
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is already called %s", spec, new_name);
+  }
+  if (rc == 0 && self.target.kind == REF_TARGET_MODULE) rc = rename__module(&self);
+  if (rc == 0) {
+    RefFamilyQuery query = {&self.program,
+                            index,
+                            self.old_name,
+                            self.new_name,
+                            new_name,
+                            (flags & REF_RENAME_UNSURE) != 0,
+                            err};
+    rc = ref_family(&query, self.target, &self.family);
+  }
+  if (rc == 0) rc = rename__collect(&self);
+  if (rc == 0) rc = rename__same_scope(&self);
+  if (rc == 0) rc = rename__shadowing(&self);
+  if (rc == 0) rc = rename__texts(&self);
+  if (rc == 0) rc = rename__differential(&self);
+  ref_program_free(&self.program);
+  array_free(&self.family);
+  array_free(&self.renamed);
+  eddi_free(self.module_from);
+  eddi_free(self.module_to);
+  eddi_strbuf_free(&place);
+  if (rc < 0) ref_plan_free(out);
+  return rc;
+}
+
+int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                    RefPlan *out, EddiError *err) {
+  return rename__plan(index, spec, 0, 0, new_name, flags, out, err);
+}
+
+int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
+                       unsigned flags, RefPlan *out, EddiError *err) {
+  return rename__plan(index, NULL, source, offset, new_name, flags, out, err);
+}

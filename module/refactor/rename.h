@@ -1,0 +1,67 @@
+/* rename.h - renaming one entity everywhere it is referred to.
+ *
+ * A plan is made from an index (index.h) and writes nothing: it names the
+ * entity (a qualified name, a position, or a plain name that only one
+ * definition has), refuses a new name that is no identifier or a keyword,
+ * finds every occurrence that resolves to the entity (a method with the
+ * methods it overrides or that override it), lists the unsure ones, and
+ * refuses conflicts with their positions: a name already defined in the
+ * same scope or imported there, a reference the new name would shadow or
+ * that would be shadowed, a member a base class or subclass already has.
+ * Then the differential check: the changed files are analysed again in
+ * memory and every occurrence of the old and the new name (and every
+ * attribute and keyword of a changed file) must resolve to exactly what it
+ * resolved to before, with no new syntax error. Only a plan that passes is
+ * returned; the caller writes its texts in one transaction. */
+#ifndef EDDI_REFACTOR_RENAME_H
+#define EDDI_REFACTOR_RENAME_H
+
+#include "refactor/index.h"
+
+typedef struct {
+  uint32_t start, end;
+} RefSpan;
+
+typedef struct {
+  uint32_t source;      /* index into the index's sources */
+  char *new_path;       /* a module rename moves the file here; else NULL */
+  Array(RefSpan) edits; /* sorted; each becomes the new name */
+  char *after;          /* the new text */
+  size_t after_len;
+  RefFile *after_file; /* its analysis */
+} RefChange;
+
+typedef struct {
+  char *old_name;
+  char *new_name;
+  Array(RefChange) changes; /* in the index's order */
+  size_t references;        /* occurrences rewritten */
+  size_t unsure_count;
+  StrBuf unsure; /* "a.py:12, b.py:40": unsure occurrences, 0-based lines */
+  /* A module rename: what moves where ("pkg" -> "newpkg", "m.py" ->
+   * "n.py"), the package's files that are no sources (moved as they are),
+   * and the folder left empty (removed after the write), or NULL. */
+  char *moved_from, *moved_to;
+  RefPaths carry_from, carry_to;
+  char *emptied;
+} RefPlan;
+
+/* Also rewrite the unsure occurrences (the command said Unsure). */
+#define REF_RENAME_UNSURE 1u
+/* The entity must be a class (Rename_Class). */
+#define REF_RENAME_CLASS 2u
+
+/* Plan renaming what spec names to new_name. spec: "path.py:name",
+ * "path.py:Class.method", "path.py:L:C" (the name at a position, 0-based),
+ * "module.name", "Class.method", or a name only one entity has. */
+int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                    RefPlan *out, EddiError *err);
+/* The same for the entity of the name at offset of source. */
+int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
+                       unsigned flags, RefPlan *out, EddiError *err);
+void ref_plan_free(RefPlan *self);
+
+/* 0-based line and column (in characters) of offset in text. */
+void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col);
+
+#endif

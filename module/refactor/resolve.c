@@ -1,0 +1,631 @@
+/* resolve.c - targets and values across a program's files; see resolve.h.
+ *
+ * Every memo has three states (not yet, in progress, done): a cycle
+ * (x = x.y, a class among its own bases, two modules importing each other's
+ * names) meets an entry in progress and gets UNKNOWN or UNSURE instead of
+ * looping. Chains through imports are bounded by REF_RESOLVE_DEPTH_MAX. */
+#define _GNU_SOURCE /* memrchr */
+#include "refactor/resolve.h"
+
+/* Longest chain of imports, bases or receivers followed; longer is unsure. */
+#define REF_RESOLVE_DEPTH_MAX 64
+
+enum { MEMO_TODO = 0, MEMO_BUSY = 1, MEMO_DONE = 2 };
+
+struct RefMemo {
+  uint8_t *target_state; /* per occurrence */
+  RefTarget *targets;
+  uint8_t *value_state; /* per symbol */
+  RefValue *values;
+  uint8_t *expr_state; /* per expression */
+  RefValue *exprs;
+};
+
+static const RefTarget resolve__none = {REF_TARGET_NONE, 0, 0};
+static const RefTarget resolve__unsure = {REF_TARGET_UNSURE, 0, 0};
+static const RefValue resolve__unknown = {REF_VALUE_UNKNOWN, 0, 0};
+static const RefValue resolve__external = {REF_VALUE_EXTERNAL, 0, 0};
+
+static RefTarget resolve__sym(uint32_t file, uint32_t sym) {
+  return (RefTarget){REF_TARGET_SYM, file, sym};
+}
+
+/* ---------------------------------------------------------------- modules */
+
+/* The module path of a file of a language with package modules: the path
+ * without its extension, or its folder for the folder's index module. */
+static bool resolve__module_path(const RefFile *file, StrBuf *out, bool *package) {
+  const EddiLang *lang = file->lang;
+  if (!lang->modules || strcmp(lang->modules, "packages") != 0) return false;
+  const char *path = file->path;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  const char *dot = strrchr(base, '.');
+  if (!dot) return false;
+  size_t stem = (size_t)(dot - base);
+  *package = lang->module_index && strlen(lang->module_index) == stem &&
+             memcmp(base, lang->module_index, stem) == 0;
+  size_t len = *package ? (size_t)(base - path) : (size_t)(dot - path);
+  if (*package && len) len--; /* the folder, without its slash */
+  eddi_strbuf_clear(out);
+  eddi_strbuf_append(out, path, len);
+  return true;
+}
+
+static uint32_t resolve__add_module(RefProgram *self, const char *path, size_t len) {
+  uint32_t name = ref_names_intern(self->names, path, len);
+  uint32_t module = ref_map_get(&self->module_by_path, name);
+  if (module != REF_NONE) return module;
+  RefModule entry = {name, REF_NONE, true};
+  array_push(&self->modules, entry);
+  module = (uint32_t)self->modules.len - 1;
+  ref_map_put(&self->module_by_path, name, module);
+  /* Every folder above is a package too (a namespace one unless it has an
+   * index file of its own). */
+  const char *slash = len ? memrchr(path, '/', len) : NULL;
+  resolve__add_module(self, path, slash ? (size_t)(slash - path) : 0);
+  return module;
+}
+
+/* Where a file's extension stands in its language's list (lower first). */
+static size_t resolve__extension_rank(const RefFile *file) {
+  const char *dot = strrchr(file->path, '.');
+  for (size_t k = 0; dot && k < EDDI_LANG_LIST_MAX && file->lang->extensions[k]; k++)
+    if (strcmp(file->lang->extensions[k], dot) == 0) return k;
+  return EDDI_LANG_LIST_MAX;
+}
+
+static void resolve__modules(RefProgram *self) {
+  StrBuf path = {0};
+  resolve__add_module(self, "", 0);
+  for (uint32_t f = 0; f < self->files.len; f++) {
+    bool package = false;
+    uint32_t module = REF_NONE;
+    if (resolve__module_path(self->files.items[f], &path, &package)) {
+      module = resolve__add_module(self, path.data ? path.data : "", path.len);
+      RefModule *entry = &self->modules.items[module];
+      /* m.py and m/ both: the file wins, as Python's import does; m.py
+       * and m.pyi both: the extension language.conf lists first (the
+       * stub is left out of the module table). */
+      bool better = entry->file == REF_NONE ||
+                    (!package && entry->package) ||
+                    (package == entry->package &&
+                     resolve__extension_rank(self->files.items[f]) <
+                         resolve__extension_rank(self->files.items[entry->file]));
+      if (better) entry->file = f, entry->package = package;
+    }
+    array_push(&self->file_module, module);
+  }
+  eddi_strbuf_free(&path);
+}
+
+uint32_t ref_program_module(RefProgram *self, const char *path) {
+  uint32_t name = ref_names_find(self->names, path, strlen(path));
+  return name == REF_NONE ? REF_NONE : ref_map_get(&self->module_by_path, name);
+}
+
+/* The module below base named name, or REF_NONE. */
+static uint32_t resolve__submodule(RefProgram *self, uint32_t base, uint32_t name) {
+  StrBuf path = {0};
+  const char *prefix = ref_names_str(self->names, self->modules.items[base].path);
+  eddi_strbuf_printf(&path, "%s%s%s", prefix, prefix[0] ? "/" : "",
+                     ref_names_str(self->names, name));
+  uint32_t found = ref_program_module(self, path.data);
+  eddi_strbuf_free(&path);
+  return found;
+}
+
+/* The folder module a relative import starts from: the importing file's
+ * package, then level - 1 folders up. */
+static uint32_t resolve__relative_base(RefProgram *self, uint32_t file, uint32_t level) {
+  uint32_t module = self->file_module.items[file];
+  if (module == REF_NONE) return REF_NONE;
+  const char *path = ref_names_str(self->names, self->modules.items[module].path);
+  size_t len = strlen(path);
+  bool package = self->modules.items[module].package;
+  for (uint32_t up = package ? 1 : 0; up < level; up++) {
+    if (!len) return REF_NONE; /* above the workspace */
+    const char *slash = memrchr(path, '/', len);
+    len = slash ? (size_t)(slash - path) : 0;
+  }
+  uint32_t name = ref_names_find(self->names, path, len);
+  return name == REF_NONE ? REF_NONE : ref_map_get(&self->module_by_path, name);
+}
+
+/* The module of the first count parts of import's path, or REF_NONE (a
+ * module outside the workspace). An absolute import is looked for from
+ * the root, then from the importing file's folder (a script's sibling). */
+static uint32_t resolve__import_module(RefProgram *self, uint32_t file, const RefImport *import,
+                                       uint32_t count) {
+  const RefFile *f = self->files.items[file];
+  uint32_t bases[2] = {REF_NONE, REF_NONE};
+  if (import->level) {
+    bases[0] = resolve__relative_base(self, file, import->level);
+  } else {
+    bases[0] = ref_program_module(self, "");
+    uint32_t own = resolve__relative_base(self, file, 1);
+    if (own != bases[0]) bases[1] = own;
+  }
+  for (size_t b = 0; b < 2; b++) {
+    uint32_t module = bases[b];
+    for (uint32_t i = 0; i < count && module != REF_NONE; i++)
+      module = resolve__submodule(self, module, f->parts.items[import->parts_first + i]);
+    if (module != REF_NONE) return module;
+  }
+  return REF_NONE;
+}
+
+static RefTarget resolve__module_member(RefProgram *self, uint32_t module, uint32_t name,
+                                        unsigned depth);
+
+/* A name a star import of file may bring: unsure when some module it
+ * imports from the workspace has it. */
+static RefTarget resolve__star(RefProgram *self, uint32_t file, uint32_t name, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  for (size_t i = 0; i < f->stars.len; i++) {
+    const RefImport *import = &f->imports.items[f->stars.items[i]];
+    uint32_t module = resolve__import_module(self, file, import, import->parts_count);
+    if (module == REF_NONE) continue;
+    RefTarget found = resolve__module_member(self, module, name, depth + 1);
+    if (found.kind != REF_TARGET_NONE) return resolve__unsure;
+  }
+  return resolve__none;
+}
+
+static RefTarget resolve__module_member(RefProgram *self, uint32_t module, uint32_t name,
+                                        unsigned depth) {
+  if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
+  const RefModule *entry = &self->modules.items[module];
+  if (entry->file != REF_NONE) {
+    uint32_t sym = ref_file_bound(self->files.items[entry->file], 0, name);
+    if (sym != REF_NONE) return resolve__sym(entry->file, sym);
+  }
+  if (entry->package) {
+    uint32_t sub = resolve__submodule(self, module, name);
+    if (sub != REF_NONE) return (RefTarget){REF_TARGET_MODULE, 0, sub};
+  }
+  if (entry->file != REF_NONE) return resolve__star(self, entry->file, name, depth);
+  return resolve__none;
+}
+
+RefTarget ref_program_module_member(RefProgram *self, uint32_t module, uint32_t name) {
+  return ref_program_canonical(self, resolve__module_member(self, module, name, 0));
+}
+
+/* What import binds: the module (a part of its path) or the imported name. */
+static RefTarget resolve__import(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
+  const RefImport *import = &self->files.items[file]->imports.items[index];
+  if (import->kind == REF_IMPORT_STAR) return resolve__unsure;
+  if (import->kind == REF_IMPORT_MODULE) {
+    uint32_t count = import->aliased ? import->parts_count : 1;
+    uint32_t module = resolve__import_module(self, file, import, count);
+    return module == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, module};
+  }
+  uint32_t module = resolve__import_module(self, file, import, import->parts_count);
+  if (module == REF_NONE || import->name == REF_NONE) return resolve__none;
+  return resolve__module_member(self, module, import->name, depth + 1);
+}
+
+/* ---------------------------------------------------------------- the program */
+
+void ref_program_init(RefProgram *self, RefNames *names, RefFile *const *files, size_t count) {
+  memset(self, 0, sizeof *self);
+  self->names = names;
+  for (size_t i = 0; i < count; i++) {
+    array_push(&self->files, files[i]);
+    uint32_t path = ref_names_intern(names, files[i]->path, strlen(files[i]->path));
+    ref_map_put(&self->file_by_path, path, (uint32_t)i);
+  }
+  self->memos = eddi_calloc(count ? count : 1, sizeof *self->memos);
+  resolve__modules(self);
+}
+
+void ref_program_free(RefProgram *self) {
+  for (size_t i = 0; i < self->files.len; i++) {
+    RefMemo *memo = &self->memos[i];
+    eddi_free(memo->target_state), eddi_free(memo->targets);
+    eddi_free(memo->value_state), eddi_free(memo->values);
+    eddi_free(memo->expr_state), eddi_free(memo->exprs);
+  }
+  eddi_free(self->memos);
+  array_free(&self->files);
+  array_free(&self->modules);
+  array_free(&self->file_module);
+  ref_map_free(&self->module_by_path);
+  ref_map_free(&self->file_by_path);
+  ref_map_free(&self->foreign_writes);
+  memset(self, 0, sizeof *self);
+}
+
+static RefMemo *resolve__memo(RefProgram *self, uint32_t file) {
+  RefMemo *memo = &self->memos[file];
+  if (!memo->targets) {
+    const RefFile *f = self->files.items[file];
+    size_t occs = f->occs.len ? f->occs.len : 1, syms = f->syms.len ? f->syms.len : 1;
+    size_t exprs = f->exprs.len ? f->exprs.len : 1;
+    memo->target_state = eddi_calloc(occs, 1);
+    memo->targets = eddi_calloc(occs, sizeof *memo->targets);
+    memo->value_state = eddi_calloc(syms, 1);
+    memo->values = eddi_calloc(syms, sizeof *memo->values);
+    memo->expr_state = eddi_calloc(exprs, 1);
+    memo->exprs = eddi_calloc(exprs, sizeof *memo->exprs);
+  }
+  return memo;
+}
+
+/* Attribute writes through receivers other than self, by name, over the
+ * whole program: a member or module variable written from outside may hold
+ * anything, so its value is not inferred. */
+static uint32_t resolve__foreign_writes(RefProgram *self, uint32_t name) {
+  if (!self->foreign_ready) {
+    for (size_t f = 0; f < self->files.len; f++) {
+      const RefFile *file = self->files.items[f];
+      for (size_t i = 0; i < file->occs.len; i++) {
+        const RefOcc *occ = &file->occs.items[i];
+        if (occ->kind != REF_OCC_MEMBER || !(occ->flags & REF_OCC_WRITE) ||
+            (occ->flags & REF_OCC_DEF))
+          continue;
+        uint32_t had = ref_map_get(&self->foreign_writes, occ->name);
+        ref_map_put(&self->foreign_writes, occ->name, had == REF_NONE ? 1 : had + 1);
+      }
+    }
+    self->foreign_ready = true;
+  }
+  uint32_t count = ref_map_get(&self->foreign_writes, name);
+  return count == REF_NONE ? 0 : count;
+}
+
+/* ---------------------------------------------------------------- canonical */
+
+RefTarget ref_program_canonical(RefProgram *self, RefTarget target) {
+  for (unsigned depth = 0; target.kind == REF_TARGET_SYM; depth++) {
+    if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
+    const RefFile *file = self->files.items[target.file];
+    const RefSym *sym = &file->syms.items[target.index];
+    if (sym->kind != REF_SYM_IMPORT || !(sym->flags & REF_SYM_TRANSPARENT)) break;
+    uint32_t import = file->occs.items[sym->first_def].import;
+    target = resolve__import(self, target.file, import, depth);
+  }
+  return target;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, unsigned depth);
+
+/* The class a value names for an annotation: an instance of it. */
+static RefValue resolve__instance_of(RefValue type) {
+  if (type.kind == REF_VALUE_CLASS) type.kind = REF_VALUE_INSTANCE;
+  else type = resolve__unknown;
+  return type;
+}
+
+/* Fold one more definition's value into agreed: false when it is not
+ * known or disagrees. Nothing (None) is left out, unless it is all there is. */
+static bool resolve__join(RefValue *agreed, RefValue value, bool *first) {
+  if (value.kind == REF_VALUE_UNKNOWN || value.kind == REF_VALUE_EXTERNAL) return false;
+  if (value.kind == REF_VALUE_NOTHING) {
+    if (*first) *agreed = value, *first = false;
+    return true;
+  }
+  if (!*first && agreed->kind != REF_VALUE_NOTHING && memcmp(&value, agreed, sizeof value) != 0)
+    return false;
+  *agreed = value, *first = false;
+  return true;
+}
+
+/* Whether some write to sym's name is no definition of sym: a nonlocal
+ * write in the file, or an attribute write from outside (members and
+ * module variables). */
+static bool resolve__written_elsewhere(RefProgram *self, uint32_t file, uint32_t index) {
+  const RefFile *f = self->files.items[file];
+  const RefSym *sym = &f->syms.items[index];
+  if (sym->kind == REF_SYM_MEMBER || sym->scope == 0 ||
+      f->scopes.items[sym->scope].kind == REF_SCOPE_CLASS)
+    if (resolve__foreign_writes(self, sym->name)) return true;
+  for (size_t i = 0; i < f->occs.len; i++) {
+    const RefOcc *occ = &f->occs.items[i];
+    if (occ->name == sym->name && occ->kind == REF_OCC_NAME && (occ->flags & REF_OCC_WRITE) &&
+        !(occ->flags & REF_OCC_DEF))
+      return true;
+  }
+  return false;
+}
+
+/* A variable's value: its annotation, else the one value every definition
+ * assigns. A definition without evidence (a loop target, a parameter
+ * without annotation) makes it unknown; so does a literal, which a later
+ * write elsewhere may replace (x = None, then x = Handler()). */
+static RefValue resolve__variable(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  const RefSym *sym = &f->syms.items[index];
+  if (sym->flags & (REF_SYM_SELF | REF_SYM_CLS)) {
+    uint32_t klass = ref_file_enclosing_class(f, sym->scope);
+    if (klass == REF_NONE) return resolve__unknown;
+    return (RefValue){sym->flags & REF_SYM_SELF ? REF_VALUE_INSTANCE : REF_VALUE_CLASS, file,
+                      klass};
+  }
+  if (sym->flags & REF_SYM_MIXED) return resolve__unknown;
+  RefValue agreed = resolve__unknown;
+  bool first = true;
+  for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+    const RefOcc *occ = &f->occs.items[d];
+    if (occ->type != REF_NONE)
+      return resolve__instance_of(resolve__expr(self, file, occ->type, depth + 1));
+  }
+  if (resolve__written_elsewhere(self, file, index)) return resolve__unknown;
+  for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+    const RefOcc *occ = &f->occs.items[d];
+    RefValue value = occ->value == REF_NONE ? resolve__unknown
+                                            : resolve__expr(self, file, occ->value, depth + 1);
+    if (!resolve__join(&agreed, value, &first)) return resolve__unknown;
+  }
+  return agreed;
+}
+
+static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned depth) {
+  if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
+  switch (target.kind) {
+    case REF_TARGET_NONE: return resolve__external;
+    case REF_TARGET_UNSURE: return resolve__unknown;
+    case REF_TARGET_MODULE: return (RefValue){REF_VALUE_MODULE, 0, target.index};
+    case REF_TARGET_SYM: break;
+  }
+  RefMemo *memo = resolve__memo(self, target.file);
+  if (memo->value_state[target.index] == MEMO_DONE) return memo->values[target.index];
+  if (memo->value_state[target.index] == MEMO_BUSY) return resolve__unknown;
+  memo->value_state[target.index] = MEMO_BUSY;
+  const RefFile *f = self->files.items[target.file];
+  const RefSym *sym = &f->syms.items[target.index];
+  RefValue value = resolve__unknown;
+  if (sym->flags & REF_SYM_MIXED) {
+    value = resolve__unknown;
+  } else if (sym->kind == REF_SYM_MODULE) {
+    uint32_t module = self->file_module.items[target.file];
+    if (module != REF_NONE) value = (RefValue){REF_VALUE_MODULE, 0, module};
+  } else if (sym->kind == REF_SYM_CLASS) {
+    value = (RefValue){REF_VALUE_CLASS, target.file, target.index};
+  } else if (sym->kind == REF_SYM_FUNCTION) {
+    if (!(sym->flags & REF_SYM_DECORATED))
+      value = (RefValue){REF_VALUE_FUNCTION, target.file, target.index};
+  } else if (sym->kind == REF_SYM_IMPORT) {
+    uint32_t import = f->occs.items[sym->first_def].import;
+    value = resolve__value(
+        self, ref_program_canonical(self, resolve__import(self, target.file, import, depth)),
+        depth + 1);
+  } else {
+    value = resolve__variable(self, target.file, target.index, depth);
+  }
+  memo->value_state[target.index] = MEMO_DONE;
+  memo->values[target.index] = value;
+  return value;
+}
+
+RefValue ref_program_value(RefProgram *self, RefTarget target) {
+  return resolve__value(self, target, 0);
+}
+
+static RefTarget resolve__target(RefProgram *self, uint32_t file, uint32_t occ, unsigned depth);
+
+/* What a call of function (file, index) gives: its return annotation,
+ * else the one value all its returns give (unknown if one is not known or
+ * they differ, or if it yields). */
+static RefValue resolve__returns(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  const RefSym *fn = &f->syms.items[index];
+  if ((fn->flags & (REF_SYM_GENERATOR | REF_SYM_MIXED)) || fn->own_scope == REF_NONE)
+    return resolve__unknown;
+  uint32_t annotation = f->occs.items[fn->first_def].type;
+  if (annotation != REF_NONE)
+    return resolve__instance_of(resolve__expr(self, file, annotation, depth + 1));
+  RefValue agreed = resolve__unknown;
+  bool first = true;
+  for (size_t i = 0; i + 1 < f->returns.len; i += 2) {
+    if (f->returns.items[i] != fn->own_scope) continue;
+    RefValue value = resolve__expr(self, file, f->returns.items[i + 1], depth + 1);
+    if (!resolve__join(&agreed, value, &first)) return resolve__unknown;
+  }
+  return agreed;
+}
+
+static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, unsigned depth) {
+  if (expr == REF_NONE || depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
+  RefMemo *memo = resolve__memo(self, file);
+  if (memo->expr_state[expr] == MEMO_DONE) return memo->exprs[expr];
+  if (memo->expr_state[expr] == MEMO_BUSY) return resolve__unknown;
+  memo->expr_state[expr] = MEMO_BUSY;
+  const RefExpr *e = &self->files.items[file]->exprs.items[expr];
+  RefValue value = resolve__unknown;
+  if (e->kind == REF_EXPR_LITERAL) {
+    value = resolve__external;
+  } else if (e->kind == REF_EXPR_NOTHING) {
+    value = (RefValue){REF_VALUE_NOTHING, 0, 0};
+  } else if (e->kind == REF_EXPR_OCC && e->ref != REF_NONE) {
+    value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
+  } else if (e->kind == REF_EXPR_SUPER) {
+    const RefFile *f = self->files.items[file];
+    uint32_t klass = REF_NONE;
+    for (uint32_t s = e->ref; s != REF_NONE && klass == REF_NONE; s = f->scopes.items[s].parent)
+      klass = ref_file_enclosing_class(f, s);
+    if (klass != REF_NONE) value = (RefValue){REF_VALUE_SUPER, file, klass};
+  } else if (e->kind == REF_EXPR_CALL) {
+    RefValue callee = resolve__expr(self, file, e->ref, depth + 1);
+    if (callee.kind == REF_VALUE_CLASS)
+      value = (RefValue){REF_VALUE_INSTANCE, callee.file, callee.index};
+    else if (callee.kind == REF_VALUE_FUNCTION)
+      value = resolve__returns(self, callee.file, callee.index, depth + 1);
+  }
+  memo->expr_state[expr] = MEMO_DONE;
+  memo->exprs[expr] = value;
+  return value;
+}
+
+RefValue ref_program_expr_value(RefProgram *self, uint32_t file, uint32_t expr) {
+  return resolve__expr(self, file, expr, 0);
+}
+
+/* ---------------------------------------------------------------- members */
+
+static RefTarget resolve__class_member(RefProgram *self, uint32_t file, uint32_t klass,
+                                       uint32_t name, unsigned depth);
+
+/* The member in the bases of a class, in order; unsure when a base is not
+ * known and nothing before it had the name. */
+static RefTarget resolve__base_member(RefProgram *self, uint32_t file, uint32_t klass,
+                                      uint32_t name, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  const RefSym *sym = &f->syms.items[klass];
+  for (uint32_t b = 0; b < sym->bases_count; b++) {
+    RefValue base = resolve__expr(self, file, f->bases.items[sym->bases_first + b], depth + 1);
+    if (base.kind == REF_VALUE_EXTERNAL) continue; /* object, or a class of a library */
+    if (base.kind != REF_VALUE_CLASS) return resolve__unsure;
+    RefTarget found = resolve__class_member(self, base.file, base.index, name, depth + 1);
+    if (found.kind != REF_TARGET_NONE) return found;
+  }
+  return resolve__none;
+}
+
+static RefTarget resolve__class_member(RefProgram *self, uint32_t file, uint32_t klass,
+                                       uint32_t name, unsigned depth) {
+  if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
+  const RefFile *f = self->files.items[file];
+  const RefSym *sym = &f->syms.items[klass];
+  if (sym->kind != REF_SYM_CLASS || sym->own_scope == REF_NONE) return resolve__unsure;
+  uint32_t own = ref_file_bound(f, sym->own_scope, name);
+  if (own != REF_NONE) return ref_program_canonical(self, resolve__sym(file, own));
+  RefTarget inherited = resolve__base_member(self, file, klass, name, depth);
+  if (inherited.kind != REF_TARGET_NONE) return inherited;
+  uint32_t set = ref_map_get(&f->members, ref_key(klass, name));
+  return set == REF_NONE ? resolve__none : resolve__sym(file, set);
+}
+
+RefTarget ref_program_class_member(RefProgram *self, uint32_t file, uint32_t klass, uint32_t name) {
+  return resolve__class_member(self, file, klass, name, 0);
+}
+
+bool ref_program_bases(RefProgram *self, uint32_t file, uint32_t klass, RefIds *out) {
+  const RefFile *f = self->files.items[file];
+  const RefSym *sym = &f->syms.items[klass];
+  bool all_known = true;
+  for (uint32_t b = 0; b < sym->bases_count; b++) {
+    RefValue base = resolve__expr(self, file, f->bases.items[sym->bases_first + b], 0);
+    if (base.kind == REF_VALUE_CLASS) {
+      array_push(out, base.file);
+      array_push(out, base.index);
+    } else if (base.kind != REF_VALUE_EXTERNAL) {
+      all_known = false;
+    }
+  }
+  return all_known;
+}
+
+/* The attribute name of a value. */
+static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t name,
+                                    unsigned depth) {
+  switch (value.kind) {
+    case REF_VALUE_UNKNOWN: return resolve__unsure;
+    case REF_VALUE_EXTERNAL:
+    case REF_VALUE_NOTHING:
+    case REF_VALUE_FUNCTION: return resolve__none;
+    case REF_VALUE_MODULE:
+      return ref_program_canonical(self,
+                                   resolve__module_member(self, value.index, name, depth + 1));
+    case REF_VALUE_CLASS:
+    case REF_VALUE_INSTANCE:
+      return resolve__class_member(self, value.file, value.index, name, depth + 1);
+    case REF_VALUE_SUPER: {
+      RefTarget found = resolve__base_member(self, value.file, value.index, name, depth + 1);
+      return found.kind == REF_TARGET_NONE ? resolve__none : found;
+    }
+  }
+  return resolve__unsure;
+}
+
+/* The parameter name of what a call calls. A class runs its constructor; a
+ * class without one in the workspace (a dataclass, a named tuple) takes
+ * keywords eddi cannot see, and so does a function with a ** parameter
+ * that has no parameter of that name. */
+static RefTarget resolve__keyword(RefProgram *self, RefValue callee, uint32_t name,
+                                  unsigned depth) {
+  if (callee.kind == REF_VALUE_EXTERNAL) return resolve__none;
+  if (callee.kind == REF_VALUE_CLASS) {
+    const EddiLang *lang = self->files.items[callee.file]->lang;
+    if (!lang->constructor) return resolve__unsure;
+    uint32_t init = ref_names_intern(self->names, lang->constructor, strlen(lang->constructor));
+    RefTarget ctor = resolve__class_member(self, callee.file, callee.index, init, depth + 1);
+    if (ctor.kind != REF_TARGET_SYM) return resolve__unsure;
+    callee = resolve__value(self, ctor, depth + 1);
+  }
+  if (callee.kind != REF_VALUE_FUNCTION) return resolve__unsure;
+  const RefFile *f = self->files.items[callee.file];
+  const RefSym *fn = &f->syms.items[callee.index];
+  if (fn->own_scope == REF_NONE || (fn->flags & REF_SYM_MIXED)) return resolve__unsure;
+  uint32_t param = ref_file_bound(f, fn->own_scope, name);
+  if (param != REF_NONE && f->syms.items[param].kind == REF_SYM_PARAMETER)
+    return resolve__sym(callee.file, param);
+  return resolve__unsure;
+}
+
+/* ---------------------------------------------------------------- targets */
+
+static RefTarget resolve__name(RefProgram *self, uint32_t file, uint32_t scope, uint32_t name,
+                               unsigned depth) {
+  uint32_t sym = ref_file_lookup(self->files.items[file], scope, name);
+  if (sym != REF_NONE) return ref_program_canonical(self, resolve__sym(file, sym));
+  return resolve__star(self, file, name, depth);
+}
+
+static RefTarget resolve__compute(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  const RefOcc *occ = &f->occs.items[index];
+  switch (occ->kind) {
+    case REF_OCC_NAME:
+      if (occ->flags & REF_OCC_DEF)
+        return ref_program_canonical(self, resolve__sym(file, occ->sym));
+      return resolve__name(self, file, occ->scope, occ->name, depth);
+    case REF_OCC_MEMBER:
+      if (occ->flags & REF_OCC_DEF) {
+        const RefSym *member = &f->syms.items[occ->sym];
+        uint32_t klass =
+            member->kind == REF_SYM_MEMBER ? member->klass : f->scopes.items[member->scope].owner;
+        if (klass == REF_NONE) return resolve__sym(file, occ->sym);
+        return resolve__class_member(self, file, klass, occ->name, depth + 1);
+      }
+      if (occ->expr == REF_NONE) return resolve__unsure;
+      return resolve__member_of(self, resolve__expr(self, file, occ->expr, depth + 1), occ->name,
+                                depth);
+    case REF_OCC_KEYWORD:
+      if (occ->expr == REF_NONE) return resolve__unsure;
+      return resolve__keyword(self, resolve__expr(self, file, occ->expr, depth + 1), occ->name,
+                              depth);
+    case REF_OCC_EXPORT: {
+      uint32_t sym = ref_file_bound(f, 0, occ->name);
+      if (sym != REF_NONE) return ref_program_canonical(self, resolve__sym(file, sym));
+      return resolve__star(self, file, occ->name, depth);
+    }
+    case REF_OCC_IMPORT_NAME:
+      return ref_program_canonical(self, resolve__import(self, file, occ->import, depth));
+    case REF_OCC_MODULE_PART: {
+      const RefImport *import = &f->imports.items[occ->import];
+      uint32_t module = resolve__import_module(self, file, import, occ->part + 1);
+      return module == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, module};
+    }
+    case REF_OCC_STRING: return resolve__unsure;
+  }
+  return resolve__unsure;
+}
+
+static RefTarget resolve__target(RefProgram *self, uint32_t file, uint32_t occ, unsigned depth) {
+  RefMemo *memo = resolve__memo(self, file);
+  if (memo->target_state[occ] == MEMO_DONE) return memo->targets[occ];
+  if (memo->target_state[occ] == MEMO_BUSY || depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
+  memo->target_state[occ] = MEMO_BUSY;
+  RefTarget target = resolve__compute(self, file, occ, depth);
+  memo->target_state[occ] = MEMO_DONE;
+  memo->targets[occ] = target;
+  return target;
+}
+
+RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ) {
+  return resolve__target(self, file, occ, 0);
+}
