@@ -30,8 +30,11 @@
  * left by a process that died (kill -9 between write and rename) from one
  * being written now. */
 #define FS_TEMP_MARK ".eddi-"
-/* Folders whose leftovers this process has swept, and the entries a sweep
- * reads at most. */
+/* A folder whose entries take at most this many bytes (st_size: ext4 and
+ * most file systems grow a folder by a block per hundred or so entries) is
+ * swept at every write; a larger one once per process. Then the folders
+ * swept, and the entries a sweep reads at most. */
+#define FS_SWEEP_SMALL_FOLDER_BYTES 16384
 #define FS_SWEPT_MAX 256
 #define FS_SWEEP_ENTRIES_MAX 100000
 /* The random part of a temporary file's name: 12 letters or digits. */
@@ -428,11 +431,13 @@ static struct {
   ino_t ino[FS_SWEPT_MAX];
 } fs__swept = {PTHREAD_MUTEX_INITIALIZER, 0, {0}, {0}};
 
-/* Whether dir_fd's folder is to be swept now: the first time this process
- * writes there (later leftovers need another death, and another process). */
-static bool fs__first_write_in(int dir_fd) {
+/* Whether dir_fd's folder is to be swept now: a small folder at every
+ * write (a readdir of it costs little), a large one the first time this
+ * process writes there. */
+static bool fs__sweep_due(int dir_fd) {
   struct stat st;
-  if (fstat(dir_fd, &st) < 0) return false;
+  if (fstatat(dir_fd, ".", &st, 0) < 0) return false;
+  if (st.st_size <= FS_SWEEP_SMALL_FOLDER_BYTES) return true;
   pthread_mutex_lock(&fs__swept.lock);
   bool seen = false;
   for (size_t i = 0; i < fs__swept.count && !seen; i++)
@@ -457,7 +462,7 @@ static long fs__temp_pid(const char *name) {
 
 /* Remove the temporary files that processes which died left in dir_fd. */
 static void fs__sweep(int dir_fd) {
-  if (!fs__first_write_in(dir_fd)) return;
+  if (!fs__sweep_due(dir_fd)) return;
   int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
   if (!dir) {
