@@ -197,64 +197,6 @@ int eddi_disk_read(const char *path, size_t max_bytes, StrBuf *out, bool *missin
 
 /* ---------------------------------------------------------------- writing */
 
-static int disk__mkdirs(const char *path, EddiError *err) {
-  char *dir = eddi_strdup(path);
-  int rc = 0;
-  for (char *p = dir + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-      rc = eddi_error_set(err, EDDI_EIO, "Cannot create folder %s: %s",
-                          eddi_path_basename(dir), strerror(errno));
-    *p = '/';
-    if (rc) break;
-  }
-  eddi_free(dir);
-  return rc;
-}
-
-int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsigned mode,
-                           EddiError *err) {
-  int rc = disk__mkdirs(path, err);
-  if (rc < 0) return rc;
-  const char *base = strrchr(path, '/');
-  size_t dir_len = base ? (size_t)(base - path) : 0;
-  StrBuf temp = {0};
-  eddi_strbuf_append(&temp, path, dir_len);
-  eddi_strbuf_printf(&temp, "%s.%s.eddi-XXXXXX", dir_len ? "/" : "", base ? base + 1 : path);
-  int fd = mkstemp(temp.data);
-  if (fd < 0) {
-    if (errno == EACCES) rc = eddi_error_set(err, EDDI_EIO, "Write permission denied");
-    else rc = eddi_error_set(err, EDDI_EIO, "Cannot write: %s", strerror(errno));
-    eddi_strbuf_free(&temp);
-    return rc;
-  }
-  for (size_t done = 0; done < len && rc == 0;) {
-    ssize_t n = write(fd, bytes + done, len - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
-    else done += (size_t)n;
-  }
-  if (rc == 0 && fchmod(fd, mode) < 0)
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot set mode: %s", strerror(errno));
-  if (rc == 0 && fsync(fd) < 0)
-    rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
-  if (close(fd) < 0 && rc == 0)
-    rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
-  if (rc == 0 && rename(temp.data, path) < 0)
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot replace file: %s", strerror(errno));
-  if (rc < 0) {
-    unlink(temp.data);
-  } else {
-    /* Make the rename itself durable. */
-    char *dir = dir_len ? eddi_strndup(path, dir_len) : eddi_strdup(".");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) fsync(dfd), close(dfd);
-    eddi_free(dir);
-  }
-  eddi_strbuf_free(&temp);
-  return rc;
-}
 
 /* ---------------------------------------------------------------- stamps */
 

@@ -105,9 +105,5 @@ int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFile
 int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_bytes,
                    EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err);
 
-/* Write bytes to path whole or not at all: temp file in the same folder,
- * fsync, rename, then fsync the folder. mode is applied to the new file. */
-int eddi_disk_write_atomic(const char *path, const char *bytes, size_t len, unsigned mode,
-                           EddiError *err);
 
 #endif

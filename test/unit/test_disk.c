@@ -54,34 +54,6 @@ static void decode_fails(const char *raw, size_t len, const char *what) {
   unit_assert_no_leak(live);
 }
 
-/* Names in folder other than "." and "..", joined with ' ' in readdir order
- * sorted for a stable answer; into out. */
-static void list_folder(const char *folder, char *out, size_t size) {
-  char names[16][256];
-  size_t count = 0;
-  DIR *dir = opendir(folder);
-  assert_non_null(dir);
-  struct dirent *entry;
-  while ((entry = readdir(dir)) && count < 16) {
-    if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-    snprintf(names[count++], sizeof names[0], "%s", entry->d_name);
-  }
-  closedir(dir);
-  for (size_t i = 1; i < count; i++)
-    for (size_t k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0; k--) {
-      char swap[256];
-      memcpy(swap, names[k], sizeof swap);
-      memcpy(names[k], names[k - 1], sizeof swap);
-      memcpy(names[k - 1], swap, sizeof swap);
-    }
-  size_t used = 0;
-  out[0] = '\0';
-  for (size_t i = 0; i < count && used < size; i++) {
-    int n = snprintf(out + used, size - used, "%s%s", i ? " " : "", names[i]);
-    if (n < 0) break;
-    used += (size_t)n;
-  }
-}
 
 static void assert_file(const char *path, const char *expected) {
   size_t len;
@@ -140,77 +112,6 @@ static void test_decode_refusals(void **state) {
 }
 
 /* ---------------------------------------------------------------- writing */
-
-static void test_write_atomic_creates_folders_and_mode(void **state) {
-  long live = unit_live();
-  const char *root = *state;
-  char path[PATH_MAX], sub[PATH_MAX], listing[1024];
-  unit_path(path, root, "a/b/new.txt");
-  EddiError err;
-  eddi_error_clear(&err);
-  assert_int_equal(eddi_disk_write_atomic(path, "hello\n", 6, 0640, &err), 0);
-  assert_file(path, "hello\n");
-  assert_int_equal(file_mode(path), 0640);
-  unit_path(sub, root, "a/b");
-  list_folder(sub, listing, sizeof listing);
-  assert_string_equal(listing, "new.txt"); /* no temp file left */
-
-  /* Replace it: new bytes, new mode, still one file. */
-  assert_int_equal(eddi_disk_write_atomic(path, "", 0, 0600, &err), 0);
-  assert_file(path, "");
-  assert_int_equal(file_mode(path), 0600);
-  list_folder(sub, listing, sizeof listing);
-  assert_string_equal(listing, "new.txt");
-  unit_assert_no_leak(live);
-}
-
-static void test_write_atomic_failures_keep_old_file(void **state) {
-  long live = unit_live();
-  const char *root = *state;
-  char file[PATH_MAX], path[PATH_MAX], listing[1024];
-  EddiError err;
-  unit_path(file, root, "old.txt");
-  unit_write_file(file, "old\n", 4);
-
-  /* A file where a folder should be. */
-  unit_path(path, root, "old.txt/x");
-  eddi_error_clear(&err);
-  assert_int_equal(eddi_disk_write_atomic(path, "new", 3, 0644, &err), EDDI_EIO);
-  assert_string_equal(err.what, "Cannot write: Not a directory");
-  unit_path(path, root, "old.txt/sub/x");
-  assert_int_equal(eddi_disk_write_atomic(path, "new", 3, 0644, &err), EDDI_EIO);
-  assert_string_equal(err.what, "Cannot create folder sub: Not a directory");
-
-  /* A folder where the file should be: the temp file is written, the rename
-   * fails, and the temp file goes. */
-  char folder[PATH_MAX];
-  unit_path(folder, root, "dir");
-  assert_int_equal(mkdir(folder, 0755), 0);
-  assert_int_equal(eddi_disk_write_atomic(folder, "new", 3, 0644, &err), EDDI_EIO);
-  assert_string_equal(err.what, "Cannot replace file: Is a directory");
-  list_folder(root, listing, sizeof listing);
-  assert_string_equal(listing, "dir old.txt");
-  assert_file(file, "old\n");
-
-  /* An unwritable folder (permissions do not stop root). */
-  if (geteuid() != 0) {
-    char locked[PATH_MAX];
-    unit_path(locked, root, "locked");
-    assert_int_equal(mkdir(locked, 0755), 0);
-    unit_path(path, root, "locked/kept.txt");
-    unit_write_file(path, "kept\n", 5);
-    assert_int_equal(chmod(locked, 0555), 0);
-    assert_int_equal(eddi_disk_write_atomic(path, "new", 3, 0644, &err), EDDI_EIO);
-    assert_string_equal(err.what, "Write permission denied");
-    assert_int_equal(chmod(locked, 0755), 0);
-    assert_file(path, "kept\n");
-    list_folder(locked, listing, sizeof listing);
-    assert_string_equal(listing, "kept.txt");
-  } else {
-    print_message("running as root: skipping the read-only folder check\n");
-  }
-  unit_assert_no_leak(live);
-}
 
 /* eddi_disk_open on path inside root, through a descriptor of root (kept
  * open for the test program's life, as an engine keeps its own). */
@@ -405,10 +306,6 @@ int main(void) {
       cmocka_unit_test(test_decode_round_trips),
       cmocka_unit_test(test_decode_appends),
       cmocka_unit_test(test_decode_refusals),
-      cmocka_unit_test_setup_teardown(test_write_atomic_creates_folders_and_mode,
-                                      unit_folder_setup, unit_folder_teardown),
-      cmocka_unit_test_setup_teardown(test_write_atomic_failures_keep_old_file,
-                                      unit_folder_setup, unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_open_missing_file, unit_folder_setup,
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_open_decodes_and_saves_back, unit_folder_setup,

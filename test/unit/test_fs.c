@@ -168,6 +168,37 @@ static void test_replace_checks_the_stamp(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* A write that cannot be made leaves the old file as it was and no
+ * temporary file behind. */
+static void test_failed_replace_keeps_the_old_file(void **state) {
+  Fixture *fx = *state;
+  long live = unit_live();
+  put(fx->root, "old.txt", "old\n");
+  EddiFileStamp none = {0};
+  EddiFsConflict conflict = {0};
+  EddiError err;
+  /* A file where a folder should be. */
+  assert_true(replace(fx, "old.txt/x", "new", &none, &conflict, &err) < 0);
+  assert_true(replace(fx, "old.txt/sub/x", "new", &none, &conflict, &err) < 0);
+  /* A folder where the file should be. */
+  char dir[PATH_MAX];
+  unit_path(dir, fx->root, "dir");
+  mkdir(dir, 0755);
+  EddiFileStamp folder = {0};
+  assert_true(replace(fx, "dir", "new", &folder, &conflict, &err) < 0);
+  char *kept = get(fx->root, "old.txt");
+  assert_string_equal(kept, "old\n");
+  free(kept);
+  DIR *listing = opendir(fx->root);
+  for (struct dirent *entry; (entry = readdir(listing));) assert_null(strstr(entry->d_name, ".eddi-"));
+  closedir(listing);
+  struct stat st;
+  assert_int_equal(stat(dir, &st), 0);
+  assert_true(S_ISDIR(st.st_mode));
+  eddi_fs_conflict_free(&conflict);
+  unit_assert_no_leak(live);
+}
+
 static void test_unlink_checks_the_stamp(void **state) {
   Fixture *fx = *state;
   put(fx->root, "gone.txt", "x\n");
@@ -287,6 +318,7 @@ int main(void) {
       FIXTURE_TEST(test_symlink_swap_is_refused),
       FIXTURE_TEST(test_dotdot_and_absolute_links_are_refused),
       FIXTURE_TEST(test_replace_checks_the_stamp),
+      FIXTURE_TEST(test_failed_replace_keeps_the_old_file),
       FIXTURE_TEST(test_unlink_checks_the_stamp),
       FIXTURE_TEST(test_leftovers_of_dead_writers_are_swept),
       FIXTURE_TEST(test_concurrent_appends_survive),
