@@ -161,29 +161,21 @@ static json_object *stdio__edit_result(const EditCall *call, const char *text) {
   return answer;
 }
 
-static void stdio__job_run(WorkItem *item, void *context) {
-  StdioJob *job = (StdioJob *)item;
-  EngineHost *host = context;
-  EddiReply reply = {0};
-  /* When the session cannot be started, reply says why. */
-  bool ready = !job->wants_session || stdio__ensure_session(host, job->sender, &reply);
-  if (ready && job->call) {
-    edit_call_run(job->call, host, "stdio", job->sender, job->session, &reply);
-  } else if (ready) {
-    HostRequest request = {"stdio", {.sender = job->sender, .session = job->session,
-                                     .text = job->text, .len = job->len}};
-    engine_host_exec(host, &request, &reply);
-  }
-  char *joined = engine_host_join(&reply);
+/* A job's reply, now or when its long work is done: the JSON-RPC response
+ * (responses may come out of order: each names its id). */
+static void stdio__job_answer(void *closure, const EddiReply *reply) {
+  StdioJob *job = closure;
+  char *joined = engine_host_join(reply);
   if (!joined) {
     stdio__error(job->rpc, job->id, RPC_INTERNAL_ERROR, "Out of memory");
-    goto done;
+    stdio__job_free(job);
+    return;
   }
-  bool ok = engine_host_reply_ok(&reply);
+  bool ok = engine_host_reply_ok(reply);
   switch (job->kind) {
   case STDIO_EXEC: {
     json_object *answer = json_object_new_object();
-    json_object_object_add(answer, "replies", stdio__replies_json(&reply));
+    json_object_object_add(answer, "replies", stdio__replies_json(reply));
     json_object_object_add(answer, "text", json_object_new_string(joined));
     stdio__result(job->rpc, job->id, answer);
     break;
@@ -207,9 +199,25 @@ static void stdio__job_run(WorkItem *item, void *context) {
   }
   }
   free(joined);
-done:
-  eddi_reply_free(&reply);
   stdio__job_free(job);
+}
+
+static void stdio__job_run(WorkItem *item, void *context) {
+  StdioJob *job = (StdioJob *)item;
+  EngineHost *host = context;
+  EddiReply reply = {0};
+  /* When the session cannot be started, reply says why. */
+  bool ready = !job->wants_session || stdio__ensure_session(host, job->sender, &reply);
+  if (ready && !job->call) {
+    /* EddiSpeak text may meet long work: answered when it is done. */
+    HostRequest request = {"stdio", {.sender = job->sender, .session = job->session,
+                                     .text = job->text, .len = job->len}};
+    engine_host_exec_answer(host, &request, stdio__job_answer, job);
+    return;
+  }
+  if (ready) edit_call_run(job->call, host, "stdio", job->sender, job->session, &reply);
+  stdio__job_answer(job, &reply);
+  eddi_reply_free(&reply);
 }
 
 /* Queue a job; consumes text and call (one of them is set). Answers at

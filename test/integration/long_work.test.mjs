@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, StringCodec } from "nats";
-import { startNatsServer, startEddiServer, tempWorkspace } from "./helpers.mjs";
+import { startNatsServer, startEddiServer, tempWorkspace, rawStdio } from "./helpers.mjs";
 
 const sc = StringCodec();
 const FORMATTER_SECONDS = 3;
@@ -62,4 +62,16 @@ test("another sender is answered while a formatter runs", async () => {
   assert.equal(readFileSync(join(workspace.dir, "slow.py"), "utf8"), "X = 1\n");
   // The sender's next message waited behind its own long work, in order.
   assert.equal(await ask("ann", "Status"), "Ok: Session a, File slow.py, At 0:0, Length 1");
+});
+
+test("over stdio too: the other sender's response comes first", async () => {
+  const rpc = (id, params) => JSON.stringify({ jsonrpc: "2.0", id, method: "eddi.exec", params });
+  const { responses, workspace: dir } = await rawStdio([
+    rpc(1, { sender: "ann", text: 'Start a\nOpen Create slow.py\nInsert Line "x = 1"\nFormat' }),
+    rpc(2, { sender: "bob", text: "Start b" }),
+  ], 2);
+  assert.deepEqual(responses.map((r) => r.id), [2, 1]);
+  assert.equal(responses[1].result.text,
+    "Ok\nOk, At 0:0, Length 0\nOk, Inserted 1 line at 0, At 1:0\nOk, Formatted, Lines 1, At 1:0");
+  assert.ok(dir.dir);
 });
