@@ -276,6 +276,19 @@ static void test_refactor_calls(void **state) {
   bytes = unit_read_file(main_path, &len);
   assert_string_equal(bytes, "from app import welcome\n\nprint(welcome('x'))\n");
   free(bytes);
+
+  /* With a session, a document open in it is renamed through it: Undo
+   * takes the change back there. */
+  request(fx->engine, "s", NULL, "Start s\nOpen app.py", false, "Ok\nOk, At 0:0, Length 2");
+  EddiCall back = {.kind = EDDI_CALL_REFACTOR, .operation = "RenameSymbol",
+                   .text = "app.py:welcome", .new_name = "greet"};
+  call(fx->engine, "s", "Refactor", &back, "Ok, Renamed in 2 files, 3 references updated", 2,
+       false);
+  bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, app);
+  free(bytes);
+  request(fx->engine, "s", NULL, "Undo\nStatus", false,
+          "Ok, Undid 1, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
 }
 
 /* ------------------------------------------------------------ audit */
