@@ -29,6 +29,8 @@ static const char *const call__search_replace_keys[] = {"content", "path", NULL}
 static const char *const call__update_keys[] = {"path", "content", NULL};
 static const char *const call__replace_keys[] = {"file_path", "old_string", "new_string",
                                                  "replace_all", "edits", NULL};
+static const char *const call__refactor_keys[] = {"operation", "target", "new_name", "unsure",
+                                                  NULL};
 static const char *const call__replace_edit_keys[] = {"old_string", "new_string", "replace_all",
                                                       NULL};
 
@@ -42,6 +44,10 @@ static const EditCallInfo call__info[] = {
     /* Replace mode comes with the other edit formats; its word is the one
      * the read-only check refuses. */
     [EDIT_CALL_REPLACE] = {"Replace", FEATURE(update), call__replace_keys},
+    /* Preview is read-only, Refactor is not: the read-only check sees the
+     * command's word. */
+    [EDIT_CALL_REFACTOR] = {"Refactor", FEATURE(refactor), call__refactor_keys},
+    [EDIT_CALL_PREVIEW] = {"Preview", FEATURE(refactor), call__refactor_keys},
 };
 
 bool edit_call_available(EditCallKind kind, const HostFeatures *features) {
@@ -51,7 +57,7 @@ bool edit_call_available(EditCallKind kind, const HostFeatures *features) {
 const char *edit_call_command(EditCallKind kind) { return call__info[kind].command; }
 
 bool edit_call_reads(EditCallKind kind) {
-  return kind == EDIT_CALL_READ || kind == EDIT_CALL_GREP;
+  return kind == EDIT_CALL_READ || kind == EDIT_CALL_GREP || kind == EDIT_CALL_PREVIEW;
 }
 
 /* ------------------------------------------------------------ arguments */
@@ -248,6 +254,15 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     if (status == SERVER_OK) status = call__replace(&parse, arguments, &edits, &call->edit_count);
     call->edits = edits;
     break;
+  case EDIT_CALL_REFACTOR:
+  case EDIT_CALL_PREVIEW:
+    status = call__string(&parse, arguments, "operation", true, &call->operation, NULL);
+    if (status == SERVER_OK)
+      status = call__string(&parse, arguments, "target", true, &call->text, &call->text_len);
+    if (status == SERVER_OK)
+      status = call__string(&parse, arguments, "new_name", true, &call->new_name, NULL);
+    if (status == SERVER_OK) status = call__flag(&parse, arguments, "unsure", &call->unsure);
+    break;
   default:
     snprintf(why, why_size, "Unknown edit call");
     status = SERVER_EINVAL;
@@ -282,5 +297,7 @@ void edit_call_free(EditCall *self) {
   free((char *)call->path);
   free((char *)call->text);
   free((char *)call->glob);
+  free((char *)call->operation);
+  free((char *)call->new_name);
   free(self);
 }

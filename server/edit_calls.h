@@ -1,7 +1,8 @@
 /* edit_calls.h - the edit formats as calls with JSON arguments.
  *
- * The MCP tools (read, grep, edit, apply_patch, file_update, replace) and
- * the JSON-RPC methods (edit.*, file.update) take the same arguments and
+ * The MCP tools (read, grep, edit, apply_patch, file_update, replace,
+ * refactor, preview) and the JSON-RPC methods (edit.*, file.update,
+ * refactor.*) take the same arguments and
  * end in the same engine entry point, eddi_request_call. They do not
  * compose EddiSpeak text: the arguments are data (a patch, a regex, a path
  * with spaces) that need no quoting, the answer is the plain text a model
@@ -26,7 +27,8 @@
  *   READ {path, offset?, limit?}          GREP {pattern, glob?, offset?, ignore_case?}
  *   HASHLINE, APPLY_PATCH {patch}         SEARCH_REPLACE {content, path?}
  *   FILE_UPDATE {path, content}: <change> or SEARCH/REPLACE blocks
- *   REPLACE {file_path, old_string, new_string, replace_all?} or {file_path, edits[]} */
+ *   REPLACE {file_path, old_string, new_string, replace_all?} or {file_path, edits[]}
+ *   REFACTOR, PREVIEW {operation, target, new_name, unsure?} */
 typedef EddiCallKind EditCallKind;
 #define EDIT_CALL_READ EDDI_CALL_READ
 #define EDIT_CALL_GREP EDDI_CALL_GREP
@@ -35,6 +37,8 @@ typedef EddiCallKind EditCallKind;
 #define EDIT_CALL_SEARCH_REPLACE EDDI_CALL_SEARCH_REPLACE
 #define EDIT_CALL_FILE_UPDATE EDDI_CALL_FILE_UPDATE
 #define EDIT_CALL_REPLACE EDDI_CALL_REPLACE
+#define EDIT_CALL_REFACTOR EDDI_CALL_REFACTOR
+#define EDIT_CALL_PREVIEW EDDI_CALL_PREVIEW
 
 typedef struct {
   EddiCall call;           /* its strings (path, text, glob, edits) are owned */

@@ -27,6 +27,7 @@ typedef struct {
   bool edit;   /* Edit: hashline patch */
   bool patch;  /* Patch: apply_patch */
   bool update; /* Update: file.update */
+  bool refactor; /* Refactor: refactor, preview */
 } HostFeatures;
 
 /* A request as a transport hands it over: the engine's, and the transport

@@ -20,6 +20,8 @@ _Static_assert((int)EDIT_CALL_SEARCH_REPLACE == (int)EDDI_CALL_SEARCH_REPLACE,
                "call kinds differ");
 _Static_assert((int)EDIT_CALL_FILE_UPDATE == (int)EDDI_CALL_FILE_UPDATE, "call kinds differ");
 _Static_assert((int)EDIT_CALL_REPLACE == (int)EDDI_CALL_REPLACE, "call kinds differ");
+_Static_assert((int)EDIT_CALL_REFACTOR == (int)EDDI_CALL_REFACTOR, "call kinds differ");
+_Static_assert((int)EDIT_CALL_PREVIEW == (int)EDDI_CALL_PREVIEW, "call kinds differ");
 
 static bool mcp__supported(const McpTool *tool, const HostFeatures *features) {
   return tool->kind == EDDI_TOOL_TEXT || edit_call_available((EditCallKind)tool->kind, features);

@@ -381,6 +381,8 @@ static const struct {
     {"edit.apply_patch", EDIT_CALL_APPLY_PATCH},
     {"edit.search_replace", EDIT_CALL_SEARCH_REPLACE},
     {"edit.replace", EDIT_CALL_REPLACE},
+    {"refactor.rename", EDIT_CALL_REFACTOR},
+    {"refactor.preview", EDIT_CALL_PREVIEW},
 };
 
 /* True when method is an edit method (then it has been answered or queued). */

@@ -553,6 +553,34 @@ static void test_edit_call_replace_forms(void **state) {
   edit_call_free(call);
 }
 
+/* refactor and preview: the target is the call's text. */
+static void test_edit_call_refactor_forms(void **state) {
+  EditCall *call = NULL;
+  char why[256];
+  assert_int_equal(parse_call(EDIT_CALL_PREVIEW,
+                              "{\"operation\":\"RenameSymbol\",\"target\":\"a b.py:f\","
+                              "\"new_name\":\"g\",\"unsure\":true,\"sender\":\"s\"}",
+                              "sender", 1000, &call, why, sizeof why),
+                   SERVER_OK);
+  assert_int_equal(call->call.kind, EDDI_CALL_PREVIEW);
+  assert_string_equal(call->call.operation, "RenameSymbol");
+  assert_string_equal(call->call.text, "a b.py:f");
+  assert_string_equal(call->call.new_name, "g");
+  assert_true(call->call.unsure);
+  edit_call_free(call);
+  assert_string_equal(edit_call_command(EDIT_CALL_REFACTOR), "Refactor");
+  assert_string_equal(edit_call_command(EDIT_CALL_PREVIEW), "Preview");
+  assert_true(edit_call_reads(EDIT_CALL_PREVIEW));
+  assert_false(edit_call_reads(EDIT_CALL_REFACTOR));
+  expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"target\":\"f\",\"new\":\"g\"}",
+                 "Unknown argument new; this call takes: operation target new_name unsure");
+  expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"target\":\"f\"}",
+                 "Missing argument: new_name");
+  expect_refused(EDIT_CALL_PREVIEW,
+                 "{\"operation\":\"R\",\"target\":\"f\",\"new_name\":\"g\",\"unsure\":1}",
+                 "Argument unsure must be true or false");
+}
+
 /* Refusals name the argument and say what is expected. */
 static void test_edit_call_refusals(void **state) {
   expect_refused(EDIT_CALL_REPLACE, "{\"path\":\"a\",\"old_string\":\"x\",\"new_string\":\"y\"}",
@@ -585,7 +613,7 @@ static void test_edit_call_refusals(void **state) {
 /* ----------------------------------------------------------- MCP tools */
 
 static const HostFeatures every_feature = {
-    .read = true, .grep = true, .edit = true, .patch = true, .update = true};
+    .read = true, .grep = true, .edit = true, .patch = true, .update = true, .refactor = true};
 
 /* The names tools/list shows with features, joined by spaces. */
 static void expect_tool_names(const HostFeatures *features, const char *expected) {
@@ -653,7 +681,9 @@ static void test_mcp_tool_text_arguments(void **state) {
 }
 
 static void test_mcp_tools_follow_features(void **state) {
-  expect_tool_names(&every_feature, "eddi read grep edit apply_patch file_update replace");
+  expect_tool_names(&every_feature,
+                    "eddi read grep edit apply_patch file_update replace refactor preview");
+  expect_tool_names(&(HostFeatures){.refactor = true}, "eddi refactor preview");
   expect_tool_names(&(HostFeatures){0}, "eddi");
   expect_tool_names(&(HostFeatures){.read = true, .grep = true}, "eddi read grep");
   expect_tool_names(&(HostFeatures){.patch = true, .update = true},
@@ -692,6 +722,7 @@ int main(void) {
       cmocka_unit_test(test_options_refused),
       cmocka_unit_test(test_options_security),
       cmocka_unit_test(test_edit_call_replace_forms),
+      cmocka_unit_test(test_edit_call_refactor_forms),
       cmocka_unit_test(test_edit_call_refusals),
       cmocka_unit_test(test_mcp_tools_are_the_table),
       cmocka_unit_test(test_mcp_tools_follow_features),

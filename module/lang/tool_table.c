@@ -83,6 +83,16 @@ static const EddiToolArg tool__replace_args[] = {
     {NULL, NULL, NULL, false, NULL},
 };
 
+/* refactor and preview: the Refactor command's arguments, as data. */
+static const EddiToolArg tool__refactor_args[] = {
+    {"operation", "string", "RenameSymbol, or Rename_Class (a class and its module)", true, NULL},
+    {"target", "string", "name, Class.method, module.func, path.py:func or path:L:C", true,
+     NULL},
+    {"new_name", "string", NULL, true, NULL},
+    {"unsure", "boolean", "also rewrite the references listed as unsure", false, NULL},
+    {NULL, NULL, NULL, false, NULL},
+};
+
 /* In the order MCP clients list them. .schema is made at first use. */
 static EddiToolInfo tool__table[] = {
     {.name = "eddi",
@@ -144,6 +154,21 @@ static EddiToolInfo tool__table[] = {
          "indentation and quote drift are tolerated. edits[] applies several, all or nothing. "
          "Empty old_string creates a missing file.",
      .args = tool__replace_args},
+    {.name = "refactor",
+     .kind = EDDI_CALL_REFACTOR,
+     .command = "Refactor",
+     .description =
+         "Rename a Python symbol across the workspace: the definition and every reference, all "
+         "files or none. The reply counts files and references and lists unsure references "
+         "(path:line, 0-based) left unchanged unless unsure is set. Try preview first.",
+     .args = tool__refactor_args},
+    {.name = "preview",
+     .kind = EDDI_CALL_PREVIEW,
+     .command = "Preview",
+     .description =
+         "What refactor with the same arguments would change, writing nothing: the files it "
+         "would modify, the unsure references, then the unified diff of every file.",
+     .args = tool__refactor_args},
 };
 
 #define TOOL_COUNT (sizeof tool__table / sizeof tool__table[0])

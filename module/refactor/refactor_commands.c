@@ -25,6 +25,7 @@
 #include "core/diff.h"
 #include "core/path.h"
 #include "edit/transaction.h"
+#include "refactor/refactor_call.h"
 #include "refactor/rename.h"
 #include "session/job.h"
 
@@ -49,6 +50,7 @@ typedef struct {
   char *new_name;
   unsigned flags;
   bool preview;
+  size_t *files_out; /* a typed call's count of files renamed in, or NULL */
   /* Made on the worker thread. */
   RefIndex index;
   RefPlan plan;
@@ -194,6 +196,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   }
   if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
   size_t files = plan->changes.len, refs = plan->references;
+  if (self->files_out) *self->files_out = files;
   eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files,
                           refactor__plural(files, "file", "files"));
   eddi_reply_builder_fact(ctx->reply, "%zu %s updated", refs,
@@ -221,9 +224,10 @@ static int refactor__finish(EddiJob *base, CommandContext *ctx) {
   return self->preview ? refactor__preview(self, ctx) : refactor__write(self, ctx);
 }
 
-/* Copy the texts of the session's open documents that are source files. */
+/* Copy the texts of the session's open documents that are source files (a
+ * typed call may run without a session: then there are none). */
 static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
-  for (size_t i = 0; i < session->docs.len; i++) {
+  for (size_t i = 0; session && i < session->docs.len; i++) {
     EddiDoc *doc = session->docs.items[i];
     size_t len = eddi_text_len(&doc->text);
     char first[EDDI_SYNTAX_NAME_MAX];
@@ -236,21 +240,19 @@ static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
   }
 }
 
-/* Refactor <operation> <args>; args start at ctx->args[first]. */
-static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
-  if (ctx->argc <= first) return eddi_command_usage(ctx, "Refactor needs an operation");
-  int op = eddi_command_choose(ctx, &ctx->args[first], "operation", refactor__operations,
+/* The operation token names, or a Fail; one not built yet answers so. */
+static int refactor__operation(CommandContext *ctx, const Token *token) {
+  int op = eddi_command_choose(ctx, token, "operation", refactor__operations,
                                REFACTOR_OPERATION_COUNT);
-  if (op < 0) return op;
   if (op >= OP_COUNT_BUILT)
     return eddi_error_set(ctx->err, EDDI_EINVAL, "Refactor %s is not built yet",
                           refactor__operations[op]);
-  size_t argc = ctx->argc - first - 1;
-  const Token *args = &ctx->args[first + 1];
-  bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure");
-  if (argc != 2 && !unsure)
-    return eddi_command_usage(ctx, "Refactor %s takes a name and a new name",
-                              refactor__operations[op]);
+  return op;
+}
+
+/* Start the job of operation op on spec (taken) and new_name (taken). */
+static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_name,
+                           bool unsure, bool preview, size_t *files_out) {
   RefactorJob *job = eddi_calloc(1, sizeof *job);
   job->base.work = refactor__work;
   job->base.finish = refactor__finish;
@@ -258,12 +260,39 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   job->root = eddi_strdup(ctx->engine->root);
   job->max_file_bytes = ctx->engine->config.max_file_bytes;
   job->max_entries = ctx->engine->config.max_walk_entries;
-  job->spec = eddi_command_token_string(&args[0]);
-  job->new_name = eddi_command_token_string(&args[1]);
+  job->spec = spec;
+  job->new_name = new_name;
   job->flags = (unsure ? REF_RENAME_UNSURE : 0) | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
   job->preview = preview;
+  job->files_out = files_out;
   refactor__copy_open(job, ctx->session);
   return eddi_job_start(ctx, &job->base);
+}
+
+/* Refactor <operation> <args>; args start at ctx->args[first]. */
+static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
+  if (ctx->argc <= first) return eddi_command_usage(ctx, "Refactor needs an operation");
+  int op = refactor__operation(ctx, &ctx->args[first]);
+  if (op < 0) return op;
+  size_t argc = ctx->argc - first - 1;
+  const Token *args = &ctx->args[first + 1];
+  bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure");
+  if (argc != 2 && !unsure)
+    return eddi_command_usage(ctx, "Refactor %s takes a name and a new name",
+                              refactor__operations[op]);
+  return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
+                         eddi_command_token_string(&args[1]), unsure, preview, NULL);
+}
+
+int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
+                       const char *new_name, bool unsure, bool preview, size_t *files) {
+  /* The operation as the command's word, so that a wrong one fails alike. */
+  Token word = {.kind = TOKEN_WORD, .text = (char *)operation, .len = strlen(operation),
+                .source = operation, .source_len = strlen(operation)};
+  int op = refactor__operation(ctx, &word);
+  if (op < 0) return op;
+  return refactor__start(ctx, op, eddi_strdup(target), eddi_strdup(new_name), unsure, preview,
+                         files);
 }
 
 static int refactor__command(CommandContext *ctx) { return refactor__run(ctx, 0, false); }

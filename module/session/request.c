@@ -25,8 +25,10 @@
 #include "edit/edit_formats.h"
 #include "lang/command.h"
 #include "lang/lexer.h"
+#include "refactor/refactor_call.h"
 #include "session/audit.h"
 #include "session/engine.h"
+#include "session/job.h"
 
 /* Enough for ", Instance <id>" after a reply. */
 #define REQUEST_INSTANCE_SUFFIX_MAX (EDDI_INSTANCE_NAME_MAX + 16)
@@ -348,10 +350,36 @@ void eddi_request_finish(EddiEngine *self, const char *sender, const char *befor
 
 /* ------------------------------------------------------------ calls */
 
+/* Refactor or Preview Refactor through the commands' own job, waited for
+ * (a call never answers late); the reply is the command's, Preview's in
+ * raw form with its diff. */
+static int request__run_refactor(EddiEngine *self, EddiSession *session, const char *sender,
+                                 const EddiCall *call, StrBuf *out, EddiCallOutcome *outcome,
+                                 EddiError *err) {
+  if (!call->operation || !call->text || !call->new_name)
+    return eddi_error_set(err, EDDI_EINVAL, "Refactor needs an operation, a target and a new name");
+  EddiReplyBuilder builder;
+  eddi_reply_builder_init(&builder, true);
+  CommandContext ctx = {.engine = self, .session = session, .sender = sender,
+                        .reply = &builder, .err = err};
+  bool could = eddi_jobs_may_pend(self, false);
+  int rc = eddi_refactor_call(&ctx, call->operation, call->text, call->new_name, call->unsure,
+                              call->kind == EDDI_CALL_PREVIEW, &outcome->files);
+  eddi_jobs_may_pend(self, could);
+  if (rc == 0) {
+    char *text = eddi_reply_builder_finish(&builder);
+    eddi_strbuf_puts(out, text);
+    eddi_free(text);
+  }
+  eddi_reply_builder_free(&builder);
+  return rc;
+}
+
 /* Run call against the engine as session's sender; the answer goes into
  * out (a block of lines), or err. */
-static int request__run_call(EddiEngine *self, EddiSession *session, const EddiCall *call,
-                             StrBuf *out, EddiCallOutcome *outcome, EddiError *err) {
+static int request__run_call(EddiEngine *self, EddiSession *session, const char *sender,
+                             const EddiCall *call, StrBuf *out, EddiCallOutcome *outcome,
+                             EddiError *err) {
   EddiEditReport report = {0};
   int rc;
   switch (call->kind) {
@@ -378,6 +406,9 @@ static int request__run_call(EddiEngine *self, EddiSession *session, const EddiC
     rc = eddi_edit_replace(self, session, call->path, call->edits, call->edit_count, &report,
                            err);
     break;
+  case EDDI_CALL_REFACTOR:
+  case EDDI_CALL_PREVIEW:
+    return request__run_refactor(self, session, sender, call, out, outcome, err);
   default:
     return eddi_error_set(err, EDDI_EINVAL, "Unknown edit call");
   }
@@ -406,7 +437,7 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
   StrBuf out = {0};
   EddiError err;
   eddi_error_clear(&err);
-  int rc = request__run_call(self, session, call, &out, outcome, &err);
+  int rc = request__run_call(self, session, sender, call, &out, outcome, &err);
   eddi_engine_end_groups(self, sender);
 
   reply->items = eddi_calloc(1, sizeof *reply->items);

@@ -54,7 +54,9 @@ test("tools/list shows every edit tool with its schema", async () => {
   await withClient({}, async ({ client }) => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-    assert.deepEqual(Object.keys(byName), ["eddi", "read", "grep", "edit", "apply_patch", "file_update", "replace"]);
+    assert.deepEqual(Object.keys(byName), [
+      "eddi", "read", "grep", "edit", "apply_patch", "file_update", "replace", "refactor", "preview",
+    ]);
     const required = {
       read: ["path"],
       grep: ["pattern"],
@@ -62,6 +64,8 @@ test("tools/list shows every edit tool with its schema", async () => {
       apply_patch: ["patch"],
       file_update: ["path", "content"],
       replace: ["file_path"],
+      refactor: ["operation", "target", "new_name"],
+      preview: ["operation", "target", "new_name"],
     };
     for (const [name, keys] of Object.entries(required)) {
       const tool = byName[name];
@@ -76,6 +80,8 @@ test("tools/list shows every edit tool with its schema", async () => {
     const replace = byName.replace.inputSchema;
     assert.deepEqual(Object.keys(replace.properties), ["file_path", "old_string", "new_string", "replace_all", "edits"]);
     assert.deepEqual(replace.properties.edits.items.required, ["old_string", "new_string"]);
+    assert.deepEqual(Object.keys(byName.refactor.inputSchema.properties), ["operation", "target", "new_name", "unsure"]);
+    assert.deepEqual(byName.preview.inputSchema, byName.refactor.inputSchema);
   });
 });
 
@@ -131,6 +137,36 @@ test("read, then edit with its tag; a stale tag is refused and the file left alo
       ),
     );
     assert.equal(read("app.py"), "import os\n" + theirs.replace('greet("moon")', 'greet("you")'));
+  });
+});
+
+// A module and its user, for the rename tools.
+const SHOP = {
+  "shop/cart.py": "class Cart:\n    def total(self):\n        return 0\n",
+  "main.py": "from shop.cart import Cart\n\nprint(Cart().total())\n",
+};
+
+test("preview shows the rename's diff and writes nothing; refactor writes it", async () => {
+  await withClient(SHOP, async ({ call, read }) => {
+    const args = { operation: "RenameSymbol", target: "Cart.total", new_name: "grand_total" };
+    assert.deepEqual(await call("preview", args), ok(
+        "Ok, Preview: Would modify 2 files: main.py, shop/cart.py\n" +
+          "--- a/main.py\n+++ b/main.py\n@@ -1,3 +1,3 @@\n from shop.cart import Cart\n \n" +
+          "-print(Cart().total())\n+print(Cart().grand_total())\n" +
+          "--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1,3 +1,3 @@\n class Cart:\n" +
+          "-    def total(self):\n+    def grand_total(self):\n         return 0",
+      ),);
+    assert.equal(read("shop/cart.py"), SHOP["shop/cart.py"]);
+    assert.equal(read("main.py"), SHOP["main.py"]);
+    assert.deepEqual(await call("refactor", args), ok("Ok, Renamed in 2 files, 2 references updated"));
+    assert.equal(read("shop/cart.py"), "class Cart:\n    def grand_total(self):\n        return 0\n");
+    assert.equal(read("main.py"), "from shop.cart import Cart\n\nprint(Cart().grand_total())\n");
+    await assert.rejects(
+      call("refactor", { ...args, new: "x" }),
+      /Unknown argument new; this call takes: operation target new_name unsure/,
+    );
+    // Renamed already: the old name is gone.
+    assert.deepEqual(await call("refactor", args), fail('Fail "No definition of Cart.total found"'));
   });
 });
 
@@ -329,6 +365,41 @@ test("JSON-RPC edit methods: file.update creates a file, each format edits, fail
     assert.deepEqual(r[10].error, { code: -32602, message: "Missing argument: old_string" });
     assert.deepEqual(r[11].error, { code: -32602, message: "params.sender must be a string" });
     assert.equal(read("x.txt"), null);
+  } finally {
+    done();
+  }
+});
+
+test("JSON-RPC refactor methods: a read-only sender may preview, not rename", async () => {
+  const args = { operation: "RenameSymbol", target: "main.py:2:6", new_name: "Basket" };
+  const { responses: r, read, done } = await rpc(
+    SHOP,
+    [
+      ["refactor.preview", { ...args, sender: "viewer" }],
+      ["refactor.rename", { ...args, sender: "viewer" }],
+      ["refactor.rename", args],
+      ["refactor.rename", { ...args, unsure: "yes" }],
+    ],
+    ["--read-only", "viewer"],
+  );
+  try {
+    assert.deepEqual(r[1].result, {
+      text:
+        "Ok, Preview: Would modify 2 files: main.py, shop/cart.py\n" +
+        "--- a/main.py\n+++ b/main.py\n@@ -1,3 +1,3 @@\n-from shop.cart import Cart\n" +
+        "+from shop.cart import Basket\n \n-print(Cart().total())\n+print(Basket().total())\n" +
+        "--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1,3 +1,3 @@\n-class Cart:\n+class Basket:\n" +
+        "     def total(self):\n         return 0",
+    });
+    assert.deepEqual(r[2].error, { code: -32000, message: 'Fail "Sender viewer may only read, not run Refactor"' });
+    assert.deepEqual(r[3].result, {
+      text: "Ok, Renamed in 2 files, 3 references updated",
+      files: 2,
+      no_change: false,
+    });
+    assert.deepEqual(r[4].error, { code: -32602, message: "Argument unsure must be true or false" });
+    assert.equal(read("main.py"), "from shop.cart import Basket\n\nprint(Basket().total())\n");
+    assert.equal(read("shop/cart.py"), "class Basket:\n    def total(self):\n        return 0\n");
   } finally {
     done();
   }

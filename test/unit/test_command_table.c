@@ -80,6 +80,15 @@ static void test_tool_schemas_are_json_of_their_args(void **state) {
   assert_null(eddi_tool_info(eddi_tool_count()));
 }
 
+/* refactor's and preview's: the Refactor command's arguments. */
+#define REFACTOR_SCHEMA                                                                         \
+  "{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"description\":"   \
+  "\"RenameSymbol, or Rename_Class (a class and its module)\"},\"target\":{\"type\":"           \
+  "\"string\",\"description\":\"name, Class.method, module.func, path.py:func or "               \
+  "path:L:C\"},\"new_name\":{\"type\":\"string\"},\"unsure\":{\"type\":\"boolean\","           \
+  "\"description\":\"also rewrite the references listed as unsure\"}},\"required\":"           \
+  "[\"operation\",\"target\",\"new_name\"],\"additionalProperties\":false}"
+
 /* The schemas exactly as MCP clients and the integration tests know them. */
 static void test_tool_schemas_stay_as_published(void **state) {
   (void)state;
@@ -113,6 +122,8 @@ static void test_tool_schemas_stay_as_published(void **state) {
        "\"new_string\":{\"type\":\"string\"},\"replace_all\":{\"type\":\"boolean\"}},"
        "\"required\":[\"old_string\",\"new_string\"],\"additionalProperties\":false}}},"
        "\"required\":[\"file_path\"],\"additionalProperties\":false}"},
+      {"refactor", REFACTOR_SCHEMA},
+      {"preview", REFACTOR_SCHEMA},
   };
   size_t count = sizeof published / sizeof published[0];
   assert_int_equal(eddi_tool_count(), count);

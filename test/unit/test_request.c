@@ -229,6 +229,68 @@ static void test_typed_calls(void **state) {
   call(fx->engine, "r", "Read", &read, "[notes.txt#8B8A]\n1:one\n2:2", 0, false);
 }
 
+/* refactor and preview run the Refactor command's job: its reply, Preview's
+ * with the diff; a read-only sender may preview, not refactor. */
+static void test_refactor_calls(void **state) {
+  Fixture *fx = *state;
+  static const char app[] = "def greet(name):\n    return 'hi ' + name\n";
+  static const char main_py[] = "from app import greet\n\nprint(greet('x'))\n";
+  char app_path[PATH_MAX], main_path[PATH_MAX];
+  unit_path(app_path, fx->root, "app.py");
+  unit_path(main_path, fx->root, "main.py");
+  unit_write_file(app_path, app, sizeof app - 1);
+  unit_write_file(main_path, main_py, sizeof main_py - 1);
+
+  EddiCall preview = {.kind = EDDI_CALL_PREVIEW, .operation = "RenameSymbol",
+                      .text = "app.py:greet", .new_name = "welcome"};
+  call(fx->engine, "a", "Preview", &preview,
+       "Ok, Preview: Would modify 2 files: app.py, main.py\n"
+       "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n-def greet(name):\n+def welcome(name):\n"
+       "     return 'hi ' + name\n"
+       "--- a/main.py\n+++ b/main.py\n@@ -1,3 +1,3 @@\n-from app import greet\n"
+       "+from app import welcome\n \n-print(greet('x'))\n+print(welcome('x'))",
+       0, false);
+  size_t len = 0;
+  char *bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, app);
+  free(bytes);
+
+  EddiCall wrong = preview;
+  wrong.operation = "Rename";
+  call(fx->engine, "a", "Preview", &wrong,
+       "Fail \"Unknown operation 'Rename'\", Did you mean \"RenameSymbol\"", 0, false);
+
+  const char *const readers[] = {"r", NULL};
+  EddiSenderPolicy policy = {NULL, readers};
+  eddi_engine_set_policy(fx->engine, &policy);
+  EddiCall refactor = preview;
+  refactor.kind = EDDI_CALL_REFACTOR;
+  call(fx->engine, "r", "Refactor", &refactor, "Fail \"Sender r may only read, not run Refactor\"",
+       0, false);
+  eddi_engine_set_policy(fx->engine, NULL);
+  call(fx->engine, "a", "Refactor", &refactor, "Ok, Renamed in 2 files, 3 references updated", 2,
+       false);
+  bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, "def welcome(name):\n    return 'hi ' + name\n");
+  free(bytes);
+  bytes = unit_read_file(main_path, &len);
+  assert_string_equal(bytes, "from app import welcome\n\nprint(welcome('x'))\n");
+  free(bytes);
+
+  /* With a session, a document open in it is renamed through it: Undo
+   * takes the change back there. */
+  request(fx->engine, "s", NULL, "Start s\nOpen app.py", false, "Ok\nOk, At 0:0, Length 2");
+  EddiCall back = {.kind = EDDI_CALL_REFACTOR, .operation = "RenameSymbol",
+                   .text = "app.py:welcome", .new_name = "greet"};
+  call(fx->engine, "s", "Refactor", &back, "Ok, Renamed in 2 files, 3 references updated", 2,
+       false);
+  bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, app);
+  free(bytes);
+  request(fx->engine, "s", NULL, "Undo\nStatus", false,
+          "Ok, Undid 1, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
+}
+
 /* ------------------------------------------------------------ audit */
 
 typedef struct {
@@ -336,6 +398,7 @@ int main(void) {
       FIXTURE_TEST(test_session_events),
       FIXTURE_TEST(test_sender_policy),
       FIXTURE_TEST(test_typed_calls),
+      FIXTURE_TEST(test_refactor_calls),
       FIXTURE_TEST(test_audit_records),
       cmocka_unit_test(test_fail_line_and_utf8),
   };
