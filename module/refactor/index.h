@@ -13,9 +13,32 @@
  * hidden entries left out); a file is left out too when it is larger than
  * max_file_bytes or is not valid text. A scan that meets more than
  * max_entries directory entries fails and says so, since a refactoring
- * over part of a workspace could leave the rest stale. */
+ * over part of a workspace could leave the rest stale.
+ *
+ * An index is kept between commands (the engine holds one per workspace,
+ * session/engine.h) and scanned again before each: a file whose stat is
+ * unchanged keeps its text and its analysis, an open document whose text
+ * is unchanged keeps its analysis, everything else is read and analysed
+ * again, so the index follows both the documents and the disk.
+ *
+ * A scan may be told the words a refactoring is about (a rename: the old
+ * and the new name). Only files that can matter are then analysed: those
+ * whose text or path holds a word, those their imports may reach (every
+ * file whose path has a part an import names, to a fixpoint), and every
+ * package's own module file. A reference spells the name it refers to,
+ * and every link between files that resolution follows is an import, so
+ * what is left out can neither hold a reference nor change what one
+ * refers to. This holds for languages whose modules are "packages"
+ * (language.conf); files of other languages are always analysed. The
+ * files analysed are a superset of that: analyses kept from earlier scans
+ * stay in.
+ *
+ * Analyses run on several threads when there are many (names are interned
+ * under a lock for that time). */
 #ifndef EDDI_REFACTOR_INDEX_H
 #define EDDI_REFACTOR_INDEX_H
+
+#include <sys/stat.h>
 
 #include "refactor/scope.h"
 
@@ -35,6 +58,7 @@ typedef struct {
   size_t len;
   bool open; /* from a session's document */
   RefFile *file;
+  struct stat seen; /* what the scan saw on disk (zero for an open document) */
 } RefSource;
 
 typedef Array(char *) RefPaths;
@@ -42,7 +66,8 @@ typedef Array(char *) RefPaths;
 typedef struct {
   char *root; /* set by the scan */
   RefNames names;
-  Array(RefSource) sources; /* by path */
+  Array(RefSource) sources; /* analysed, in the walk's order */
+  Array(RefSource) held;    /* read but not analysed (file NULL): kept for the next scan */
   size_t max_file_bytes;
   size_t max_entries;
 } RefIndex;
@@ -52,6 +77,20 @@ void ref_index_free(RefIndex *self);
 /* Find, read and analyse every source file under root (canonical,
  * absolute), taking open files' texts from open. */
 int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, EddiError *err);
+/* The same, analysing only what can matter to words[0, count) (see above);
+ * count 0 analyses every file. */
+int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *open,
+                       const char *const *words, size_t count, EddiError *err);
+/* Analyse texts[i] (lang[i], path[i]) into out[i] for i < count, on
+ * several threads when count is large; names go into self's. */
+typedef struct {
+  const char *path;
+  const EddiLang *lang;
+  const char *text;
+  size_t len;
+  RefFile *out;
+} RefAnalysis;
+int ref_index_analyze_all(RefIndex *self, RefAnalysis *items, size_t count, EddiError *err);
 /* Add one file's text (copied) and analyse it; used by the scan and by
  * tests. A file whose language has no locals query is not added. */
 int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len, bool open,

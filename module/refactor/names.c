@@ -62,7 +62,7 @@ uint32_t ref_names_find(const RefNames *self, const char *bytes, size_t len) {
   return held ? held - 1 : REF_NONE;
 }
 
-uint32_t ref_names_intern(RefNames *self, const char *bytes, size_t len) {
+static uint32_t names__intern(RefNames *self, const char *bytes, size_t len) {
   if ((self->offsets.len + 1) * NAMES_LOAD_DEN > self->slot_count * NAMES_LOAD_NUM)
     names__grow(self);
   size_t slot = names__slot(self, bytes, len);
@@ -73,6 +73,14 @@ uint32_t ref_names_intern(RefNames *self, const char *bytes, size_t len) {
   eddi_strbuf_append(&self->bytes, bytes, len);
   eddi_strbuf_putc(&self->bytes, '\0');
   self->slots[slot] = id + 1;
+  return id;
+}
+
+uint32_t ref_names_intern(RefNames *self, const char *bytes, size_t len) {
+  if (!self->lock) return names__intern(self, bytes, len);
+  pthread_mutex_lock(self->lock);
+  uint32_t id = names__intern(self, bytes, len);
+  pthread_mutex_unlock(self->lock);
   return id;
 }
 

@@ -10,6 +10,8 @@
 #ifndef EDDI_REFACTOR_NAMES_H
 #define EDDI_REFACTOR_NAMES_H
 
+#include <pthread.h>
+
 #include "core/common.h"
 
 /* "No such index" for every uint32_t index of module/refactor/. */
@@ -23,6 +25,7 @@ typedef struct {
   Array(uint32_t) lengths; /* id -> length */
   uint32_t *slots;         /* open addressing: id + 1, 0 for empty */
   size_t slot_count;       /* a power of two */
+  pthread_mutex_t *lock;   /* while set, interning takes it (analyses on several threads) */
 } RefNames;
 
 void ref_names_init(RefNames *self);

@@ -27,6 +27,7 @@
 #include "edit/transaction.h"
 #include "refactor/refactor_call.h"
 #include "refactor/rename.h"
+#include "refactor/workspace.h"
 #include "session/job.h"
 
 /* The operations of EDDISPEAK.md's "Refactoring"; the ones not built yet
@@ -51,8 +52,9 @@ typedef struct {
   unsigned flags;
   bool preview;
   size_t *files_out; /* a typed call's count of files renamed in, or NULL */
-  /* Made on the worker thread. */
-  RefIndex index;
+  EddiEngine *engine; /* to give the index back to, on the owner thread */
+  /* The engine's kept index, or a new one; filled on the worker thread. */
+  RefIndex *index;
   RefPlan plan;
   int rc;
   EddiError err;
@@ -65,17 +67,36 @@ static void refactor__destroy(EddiJob *base) {
   eddi_free(self->spec);
   eddi_free(self->new_name);
   ref_plan_free(&self->plan);
-  ref_index_free(&self->index);
+  ref_index_checkin(self->engine, self->index);
   eddi_free(self);
 }
 
 static void refactor__work(EddiJob *base) {
   RefactorJob *self = (RefactorJob *)base;
-  ref_index_init(&self->index, self->max_file_bytes, self->max_entries);
-  self->rc = ref_index_scan(&self->index, self->root, &self->open, &self->err);
-  if (self->rc == 0)
-    self->rc = ref_rename_plan(&self->index, self->spec, self->new_name, self->flags, &self->plan,
-                               &self->err);
+  if (self->index->max_entries != self->max_entries ||
+      self->index->max_file_bytes != self->max_file_bytes) {
+    ref_index_free(self->index);
+    ref_index_init(self->index, self->max_file_bytes, self->max_entries);
+  }
+  /* Only the files that can matter to the old and the new name are
+   * analysed (index.h); a failure is made again over every file, so that
+   * what it says (a name not found and its near misses) does not depend
+   * on what was left out. */
+  RefScanWords words = {0};
+  ref_rename_scan_words(self->spec, self->new_name, &words);
+  size_t count = words.len;
+  for (int pass = 0; pass < 2; pass++) {
+    self->rc = ref_index_scan_for(self->index, self->root, &self->open,
+                                  (const char *const *)words.items, count, &self->err);
+    if (self->rc == 0)
+      self->rc = ref_rename_plan(self->index, self->spec, self->new_name, self->flags,
+                                 &self->plan, &self->err);
+    if (self->rc == 0 || count == 0) break;
+    ref_plan_free(&self->plan);
+    eddi_error_clear(&self->err);
+    count = 0;
+  }
+  ref_scan_words_free(&words);
 }
 
 static const char *refactor__plural(size_t n, const char *one, const char *many) {
@@ -86,7 +107,7 @@ static const char *refactor__plural(size_t n, const char *one, const char *many)
 static void refactor__diff(RefactorJob *self, StrBuf *out) {
   for (size_t i = 0; i < self->plan.changes.len; i++) {
     const RefChange *change = &self->plan.changes.items[i];
-    const RefSource *source = &self->index.sources.items[change->source];
+    const RefSource *source = &self->index->sources.items[change->source];
     EddiDiffStats stats;
     eddi_diff(source->text, source->len, change->after, change->after_len, source->path, &stats,
               out);
@@ -106,7 +127,7 @@ static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
   eddi_strbuf_puts(&list, "");
   for (size_t i = 0; i < files; i++)
     eddi_strbuf_printf(&list, "%s%s", i ? ", " : "",
-                       self->index.sources.items[self->plan.changes.items[i].source].path);
+                       self->index->sources.items[self->plan.changes.items[i].source].path);
   eddi_reply_builder_fact(ctx->reply, "Preview: Would modify %zu %s: %s", files,
                           refactor__plural(files, "file", "files"), list.data);
   eddi_strbuf_free(&list);
@@ -168,7 +189,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   int rc = 0;
   for (size_t i = 0; i < plan->changes.len && rc == 0; i++) {
     const RefChange *change = &plan->changes.items[i];
-    const RefSource *source = &self->index.sources.items[change->source];
+    const RefSource *source = &self->index->sources.items[change->source];
     EddiEditFile *file, *moved;
     rc = refactor__load(ctx, &txn, source->path, source->text, source->len, false, &file);
     if (rc == 0 && change->new_path) {
@@ -265,6 +286,8 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->flags = (unsure ? REF_RENAME_UNSURE : 0) | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
   job->preview = preview;
   job->files_out = files_out;
+  job->engine = ctx->engine;
+  job->index = ref_index_checkout(ctx->engine);
   refactor__copy_open(job, ctx->session);
   return eddi_job_start(ctx, &job->base);
 }

@@ -293,12 +293,21 @@ static int rename__texts(Rename *self) {
     eddi_strbuf_append(&out, source->text + at, source->len - at);
     change->after_len = out.len;
     change->after = eddi_strbuf_take(&out);
-    int rc = ref_file_analyze(change->new_path ? change->new_path : source->path, source->lang,
-                              change->after, change->after_len, &self->index->names,
-                              &change->after_file, self->err);
-    if (rc < 0) return rc;
   }
-  return 0;
+  /* The changed files analysed again, for the differential check. */
+  Array(RefAnalysis) items = {0};
+  for (size_t c = 0; c < self->plan->changes.len; c++) {
+    const RefChange *change = &self->plan->changes.items[c];
+    const RefSource *source = &self->index->sources.items[change->source];
+    RefAnalysis item = {change->new_path ? change->new_path : source->path, source->lang,
+                        change->after, change->after_len, NULL};
+    array_push(&items, item);
+  }
+  int rc = ref_index_analyze_all(self->index, items.items, items.len, self->err);
+  for (size_t c = 0; rc == 0 && c < items.len; c++)
+    self->plan->changes.items[c].after_file = items.items[c].out;
+  array_free(&items);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- the differential check */

@@ -84,6 +84,7 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
 void eddi_engine_free(EddiEngine *self) {
   if (!self) return;
   eddi_jobs_free(self); /* first: no work may outlive what it was for */
+  if (self->refactor_index) self->refactor_index_free(self->refactor_index);
   eddi_sessions_free(&self->sessions);
   eddi_pattern_cache_clear();
   eddi_free(self->root);

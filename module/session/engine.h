@@ -47,6 +47,11 @@ struct EddiEngine {
   /* Commands besides the table (a test's own); looked up after it. */
   const struct CommandSpec *extra_commands;
   size_t extra_command_count;
+  /* The refactoring layer's workspace index, kept between commands so that
+   * only changed files are read and analysed again; NULL while a job has it
+   * checked out (module/refactor/refactor_commands.c). Freed with free_fn. */
+  void *refactor_index;
+  void (*refactor_index_free)(void *index);
 };
 
 /* A write of the current request, for the audit log: path's bytes went

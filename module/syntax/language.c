@@ -122,10 +122,18 @@ static TSQuery *language__query(EddiLang *self, const char *source, const char *
   return query;
 }
 
+/* Queries are compiled when a language is first asked for by name or by a
+ * file's name, not at load: compiling all of them costs a process that
+ * touches one language a tenth of a second. */
+static const EddiGrammar *language__grammar[LANGUAGE_TABLE_MAX];
+static bool language__compiled[LANGUAGE_TABLE_MAX]; /* set under the lock, read atomically */
+static pthread_mutex_t language__compile_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void language__load(void) {
   TSParser *probe = ts_parser_new();
   for (size_t i = 0; i < eddi_grammar_count && language__count < LANGUAGE_TABLE_MAX; i++) {
     const EddiGrammar *grammar = &eddi_grammar_table[i];
+    language__grammar[language__count] = grammar;
     EddiLang *self = &language__table[language__count++];
     self->name = grammar->name;
     language__read_config(self, grammar->config);
@@ -139,25 +147,42 @@ static void language__load(void) {
       continue;
     }
     self->ts = ts;
+  }
+  ts_parser_delete(probe);
+}
+
+/* The language at index i of the table, its queries compiled. */
+static const EddiLang *language__ready(size_t i) {
+  EddiLang *self = &language__table[i];
+  if (__atomic_load_n(&language__compiled[i], __ATOMIC_ACQUIRE)) return self;
+  pthread_mutex_lock(&language__compile_lock);
+  if (!language__compiled[i] && self->ts) {
+    const EddiGrammar *grammar = language__grammar[i];
     self->structure = language__query(self, grammar->structure, "structure.scm");
     self->details = language__query(self, grammar->details, "details.scm");
     if (!self->refused[0]) self->locals = language__query(self, grammar->locals, "locals.scm");
     if (self->refused[0]) self->ts = NULL; /* a broken query: plain text, said why */
   }
-  ts_parser_delete(probe);
+  __atomic_store_n(&language__compiled[i], true, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&language__compile_lock);
+  return self;
+}
+
+static size_t language__table_count(void) {
+  pthread_once(&language__once, language__load);
+  return language__count;
 }
 
 const EddiLang *eddi_lang_all(size_t *count) {
-  pthread_once(&language__once, language__load);
-  *count = language__count;
+  *count = language__table_count();
+  for (size_t i = 0; i < *count; i++) language__ready(i);
   return language__table;
 }
 
 const EddiLang *eddi_lang_by_name(const char *name) {
-  size_t count;
-  const EddiLang *all = eddi_lang_all(&count);
+  size_t count = language__table_count();
   for (size_t i = 0; i < count; i++)
-    if (strcmp(all[i].name, name) == 0) return &all[i];
+    if (strcmp(language__table[i].name, name) == 0) return language__ready(i);
   return NULL;
 }
 
@@ -173,15 +198,15 @@ static bool language__interpreter_is(const char *word, size_t len, const char *n
 }
 
 const EddiLang *eddi_lang_detect(const char *path, const char *first_line, size_t len) {
-  size_t count;
-  const EddiLang *all = eddi_lang_all(&count);
+  size_t count = language__table_count();
+  const EddiLang *all = language__table;
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   const char *dot = strrchr(base, '.');
   if (dot && dot != base) {
     for (size_t i = 0; i < count; i++)
       for (size_t k = 0; k < EDDI_LANG_LIST_MAX && all[i].extensions[k]; k++)
-        if (strcmp(all[i].extensions[k], dot) == 0) return &all[i];
+        if (strcmp(all[i].extensions[k], dot) == 0) return language__ready(i);
   }
   if (len < 3 || first_line[0] != '#' || first_line[1] != '!') return NULL;
   /* #!/usr/bin/env [-S] python3 -u  ->  python3 */
@@ -206,6 +231,6 @@ const EddiLang *eddi_lang_detect(const char *path, const char *first_line, size_
   if (!word) return NULL;
   for (size_t i = 0; i < count; i++)
     for (size_t k = 0; k < EDDI_LANG_LIST_MAX && all[i].shebangs[k]; k++)
-      if (language__interpreter_is(word, word_len, all[i].shebangs[k])) return &all[i];
+      if (language__interpreter_is(word, word_len, all[i].shebangs[k])) return language__ready(i);
   return NULL;
 }
