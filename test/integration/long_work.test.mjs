@@ -75,3 +75,54 @@ test("over stdio too: the other sender's response comes first", async () => {
     "Ok\nOk, At 0:0, Length 0\nOk, Inserted 1 line at 0, At 1:0\nOk, Formatted, Lines 1, At 1:0");
   assert.ok(dir.dir);
 });
+
+// A refactoring scans and analyses the workspace on a worker: while one
+// sender's rename over a 100K-line tree is computed, another sender's Status
+// is answered in the time of a plain round trip.
+const TREE_FILES = 400;
+const TREE_FILE_LINES = 250;
+const STATUS_MEDIAN_MAX_MS = 10;
+
+test("another sender is answered while a refactoring is computed", async () => {
+  const tree = tempWorkspace();
+  writeFileSync(join(tree.dir, "core.py"), "def shared(x):\n    return x\n");
+  for (let i = 0; i < TREE_FILES; i++) {
+    const lines = ["from core import shared", ""];
+    while (lines.length < TREE_FILE_LINES - 4)
+      lines.push(`def f${lines.length}(a, b):`, `    c = shared(a) + b * ${i}`, "    return c", "");
+    lines.push(`class K${i}:`, "    def shared(self):", "        return shared(1)", "");
+    writeFileSync(join(tree.dir, `m${String(i).padStart(3, "0")}.py`), lines.join("\n"));
+  }
+  const server = await startEddiServer(["--nats", nats.url, "--root", tree.dir, "--name", "big"]);
+  const askBig = async (sender, text) =>
+    sc.decode((await nc.request("eddi.big.cmd", sc.encode(JSON.stringify({ sender, text })),
+                                { timeout: 60000 })).data);
+  try {
+    assert.equal(await askBig("cyd", "Start c"), "Ok, Instance big");
+    assert.equal(await askBig("dee", "Start d"), "Ok, Instance big");
+    let renamedAt = 0;
+    const renaming = askBig("cyd", "Refactor RenameSymbol core.py:shared common").then((reply) => {
+      renamedAt = Date.now();
+      return reply;
+    });
+    const latencies = [];
+    while (!renamedAt && latencies.length < 100000) {
+      const asked = performance.now();
+      assert.equal(await askBig("dee", "Status"), "Ok: Session d, No file");
+      if (!renamedAt) latencies.push(performance.now() - asked);
+    }
+    const reply = await renaming;
+    const calls = (TREE_FILE_LINES - 4 - 2) / 4;
+    assert.equal(reply, `Ok, Renamed in ${TREE_FILES + 1} files, ` +
+                        `${1 + TREE_FILES * (2 + calls)} references updated`);
+    assert.ok(latencies.length >= 5, `only ${latencies.length} Status answered during the rename`);
+    latencies.sort((a, b) => a - b);
+    const median = latencies[Math.floor(latencies.length / 2)];
+    console.log(`Status during the rename: ${latencies.length} answered, median ` +
+                `${median.toFixed(2)} ms, max ${latencies[latencies.length - 1].toFixed(2)} ms`);
+    assert.ok(median < STATUS_MEDIAN_MAX_MS, `median Status ${median} ms`);
+    assert.match(readFileSync(join(tree.dir, "m007.py"), "utf8"), /^from core import common\n/);
+  } finally {
+    await server.stop();
+  }
+});
