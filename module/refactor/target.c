@@ -176,6 +176,18 @@ static bool target__number(const char *s, size_t len, size_t *out) {
   return true;
 }
 
+/* A macro is text the preprocessor pastes: its uses cannot be resolved
+ * as names, so it is not renamed. */
+static int target__supported(RefProgram *program, RefTarget target, EddiError *err) {
+  if (target.kind != REF_TARGET_SYM) return 0;
+  const RefFile *file = program->files.items[target.file];
+  const RefSym *sym = &file->syms.items[target.index];
+  if (!(sym->flags & REF_SYM_MACRO)) return 0;
+  return eddi_error_set(err, EDDI_EINVAL, "Not supported for %s: %s is a macro",
+                        file->lang->title ? file->lang->title : file->lang->name,
+                        ref_names_str(program->names, sym->name));
+}
+
 int ref_target_at(RefProgram *program, uint32_t source, uint32_t offset, const char *what,
                   RefTarget *out, EddiError *err) {
   const RefFile *file = program->files.items[source];
@@ -185,7 +197,7 @@ int ref_target_at(RefProgram *program, uint32_t source, uint32_t offset, const c
     RefTarget target = ref_program_target(program, source, i);
     if (target.kind == REF_TARGET_SYM || target.kind == REF_TARGET_MODULE) {
       *out = target;
-      return 0;
+      return target__supported(program, target, err);
     }
     if (target.kind == REF_TARGET_UNSURE)
       return eddi_error_set(err, EDDI_EINVAL, "What %s names cannot be told for sure", what);
@@ -311,6 +323,7 @@ int ref_target_find(RefProgram *program, RefIndex *index, const char *spec, RefT
   }
   target__descend(&search, parts, count);
   rc = target__pick(&search, spec, out, err);
+  if (rc == 0) rc = target__supported(program, *out, err);
   array_free(&search.found);
   return rc;
 }
