@@ -60,7 +60,7 @@ enum {
   REF_SYM_GENERATOR = 16,  /* a function that yields, or a coroutine: calls give neither */
   REF_SYM_DECORATED = 32,  /* a function a decorator may have turned into anything */
   REF_SYM_MACRO = 64,      /* a preprocessor macro: not renamed (@definition.macro) */
-  REF_SYM_INTERNAL = 128,  /* no linkage: never one entity with another file's (@linkage.internal) */
+  REF_SYM_INTERNAL = 128,  /* no linkage: never one entity with another file's */
 };
 
 typedef struct {
@@ -90,7 +90,7 @@ typedef enum {
 enum {
   REF_OCC_DEF = 1,   /* it defines sym */
   REF_OCC_WRITE = 2, /* assigned to */
-  REF_OCC_KEYED = 4, /* also a property key (a shorthand { a }): renaming it alone changes the key */
+  REF_OCC_KEYED = 4, /* also a property key (shorthand { a }): renamed alone, the key changes */
 };
 
 typedef struct {

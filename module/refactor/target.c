@@ -107,6 +107,13 @@ static RefTarget target__child(RefProgram *program, RefTarget container, uint32_
     if (sym->kind == REF_SYM_FUNCTION || sym->kind == REF_SYM_MODULE) {
       uint32_t child =
           sym->own_scope == REF_NONE ? REF_NONE : ref_file_bound(file, sym->own_scope, name);
+      /* A body that is a block of its own (JavaScript, C): its names are
+       * the function's too. */
+      for (uint32_t s = 1; child == REF_NONE && sym->own_scope != REF_NONE && s < file->scopes.len;
+           s++)
+        if (file->scopes.items[s].parent == sym->own_scope &&
+            file->scopes.items[s].kind == REF_SCOPE_BLOCK)
+          child = ref_file_bound(file, s, name);
       if (child == REF_NONE) return target__none;
       return ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, container.file, child});
     }
@@ -120,6 +127,14 @@ static RefTarget target__child(RefProgram *program, RefTarget container, uint32_
   return target__none;
 }
 
+/* Whether interned name is bare in a namespace of its own ("struct
+ * point" for point, @namespace.struct): found by its bare name too. */
+static bool target__namespaced(const RefProgram *program, uint32_t name, uint32_t bare) {
+  const char *full = ref_names_str(program->names, name);
+  const char *space = strrchr(full, ' ');
+  return space && strcmp(space + 1, ref_names_str(program->names, bare)) == 0;
+}
+
 /* Every entity named name: symbols of any scope of file (REF_NONE: of
  * every file), and modules whose last part it is (every file only). */
 static void target__named(TargetSearch *self, uint32_t only_file, uint32_t name) {
@@ -128,7 +143,8 @@ static void target__named(TargetSearch *self, uint32_t only_file, uint32_t name)
     if (only_file != REF_NONE && f != only_file) continue;
     const RefFile *file = program->files.items[f];
     for (uint32_t s = 1; s < file->syms.len; s++)
-      if (file->syms.items[s].name == name)
+      if (file->syms.items[s].name == name ||
+          target__namespaced(program, file->syms.items[s].name, name))
         target__add(self, ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, f, s}));
   }
   if (only_file != REF_NONE) return;

@@ -155,7 +155,15 @@
     (field_identifier) @annotate.target
     (pointer_declarator declarator: (field_identifier) @annotate.target)
   ])
-([(function_definition) (declaration)]
+(function_definition
+  type: [(type_identifier) @returns.type
+         (struct_specifier name: (type_identifier) @returns.type)
+         (union_specifier name: (type_identifier) @returns.type)]
+  declarator: [
+    (function_declarator declarator: (identifier) @returns.function)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @returns.function))
+  ])
+(declaration
   type: [(type_identifier) @returns.type
          (struct_specifier name: (type_identifier) @returns.type)
          (union_specifier name: (type_identifier) @returns.type)]

@@ -7,17 +7,32 @@
 
 ; A class body is a scope whose names are members: methods reach them
 ; through this, never by name. The class's name and bases belong outside.
-([(class_declaration) (abstract_class_declaration)]
+(class_declaration
+  name: (type_identifier) @definition.class
+  body: (class_body) @scope.class)
+(abstract_class_declaration
   name: (type_identifier) @definition.class
   body: (class_body) @scope.class)
 (class
   name: (type_identifier) @definition.class
   body: (class_body) @scope.class)
-([(class_declaration) (abstract_class_declaration) (class)]
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause value: [(identifier) (member_expression)] @class.base)))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause value: [(identifier) (member_expression)] @class.base)))
+(class
   name: (type_identifier) @definition.class
   (class_heritage (extends_clause value: [(identifier) (member_expression)] @class.base)))
 ; An interface a class implements is a base: its methods are the class's.
-([(class_declaration) (abstract_class_declaration) (class)]
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause [(type_identifier) (generic_type name: (type_identifier))] @class.base)))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause [(type_identifier) (generic_type name: (type_identifier))] @class.base)))
+(class
   name: (type_identifier) @definition.class
   (class_heritage (implements_clause [(type_identifier) (generic_type name: (type_identifier))] @class.base)))
 
@@ -31,7 +46,13 @@
   name: (identifier) @definition.function) @scope.function
 (function_expression) @scope.function
 (generator_function) @scope.function
-([(method_definition) (method_signature) (abstract_method_signature)]
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @definition.function @scope.outer)
+  @scope.function
+(method_signature
+  name: [(property_identifier) (private_property_identifier)] @definition.function @scope.outer)
+  @scope.function
+(abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @definition.function @scope.outer)
   @scope.function
 (function_signature name: (identifier) @definition.function @scope.outer) @scope.function
@@ -52,16 +73,23 @@
 
 ; ------------------------------------------------------------------ parameters
 
-([(required_parameter) (optional_parameter)] pattern: (identifier) @definition.parameter)
-([(required_parameter) (optional_parameter)] pattern: (rest_pattern (identifier) @definition.parameter))
-([(required_parameter) (optional_parameter)] pattern: [(object_pattern) (array_pattern)] @definition.target)
+(required_parameter pattern: (identifier) @definition.parameter)
+(optional_parameter pattern: (identifier) @definition.parameter)
+(required_parameter pattern: (rest_pattern (identifier) @definition.parameter))
+(optional_parameter pattern: (rest_pattern (identifier) @definition.parameter))
+(required_parameter pattern: [(object_pattern) (array_pattern)] @definition.target)
+(optional_parameter pattern: [(object_pattern) (array_pattern)] @definition.target)
 ; A parameter property (constructor(private x)) is a member too: renaming it
 ; alone would change the member's name.
 (required_parameter (accessibility_modifier) pattern: (identifier) @keyed)
 (optional_parameter (accessibility_modifier) pattern: (identifier) @keyed)
-([(required_parameter) (optional_parameter)] pattern: (identifier) @annotate.target
-  type: (type_annotation [(type_identifier) (generic_type name: (type_identifier))] @annotate.type))
-([(required_parameter) (optional_parameter)] pattern: (identifier) @annotate.target
+(required_parameter pattern: (identifier) @annotate.target
+  type: (type_annotation (type_identifier) @annotate.type))
+(optional_parameter pattern: (identifier) @annotate.target
+  type: (type_annotation (type_identifier) @annotate.type))
+(required_parameter pattern: (identifier) @annotate.target
+  type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
+(optional_parameter pattern: (identifier) @annotate.target
   type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
 (arrow_function parameter: (identifier) @definition.parameter)
 (catch_clause parameter: (_) @definition.target)
@@ -101,13 +129,25 @@
   type: (type_annotation (type_identifier) @annotate.type))
 (variable_declarator name: (identifier) @annotate.target
   type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
-([(public_field_definition) (property_signature)] name: (property_identifier) @annotate.target
+(public_field_definition name: (property_identifier) @annotate.target
   type: (type_annotation (type_identifier) @annotate.type))
-([(public_field_definition) (property_signature)] name: (property_identifier) @annotate.target
+(property_signature name: (property_identifier) @annotate.target
+  type: (type_annotation (type_identifier) @annotate.type))
+(public_field_definition name: (property_identifier) @annotate.target
   type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
-([(function_declaration) (function_signature)] name: (identifier) @returns.function
+(property_signature name: (property_identifier) @annotate.target
+  type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
+(function_declaration name: (identifier) @returns.function
   return_type: (type_annotation (type_identifier) @returns.type))
-([(method_definition) (method_signature) (abstract_method_signature)]
+(function_signature name: (identifier) @returns.function
+  return_type: (type_annotation (type_identifier) @returns.type))
+(method_definition
+  name: (property_identifier) @returns.function
+  return_type: (type_annotation (type_identifier) @returns.type))
+(method_signature
+  name: (property_identifier) @returns.function
+  return_type: (type_annotation (type_identifier) @returns.type))
+(abstract_method_signature
   name: (property_identifier) @returns.function
   return_type: (type_annotation (type_identifier) @returns.type))
 (new_expression constructor: (_) @call.callee) @call
