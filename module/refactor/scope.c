@@ -68,6 +68,8 @@ enum {
   ROLE_TEXT = 1ull << 43,
   ROLE_EXPORT_DEFAULT = 1ull << 44,
   ROLE_WRITE = 1ull << 45,
+  ROLE_PATTERN_DEFAULT = 1ull << 46,
+  ROLE_SCOPE_BODY = 1ull << 47,
 };
 
 #define ROLE_SCOPES                                                                        \
@@ -129,6 +131,8 @@ static const struct {
     {"text", ROLE_TEXT},
     {"export.default", ROLE_EXPORT_DEFAULT},
     {"write", ROLE_WRITE},
+    {"pattern.default", ROLE_PATTERN_DEFAULT},
+    {"scope.body", ROLE_SCOPE_BODY},
 };
 #define SCOPE_ROLE_COUNT (sizeof scope__roles / sizeof scope__roles[0])
 
@@ -561,16 +565,20 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
     array_push(&self->returns, scope__key(node));
   }
   if (info->roles & ROLE_YIELD) array_push(&self->yields, frame->scope);
-  if (info->roles & ROLE_SCOPES) {
+  /* A function's body block (@scope.body) is the function's scope itself. */
+  if ((info->roles & ROLE_SCOPES) && !(info->roles & ROLE_SCOPE_BODY)) {
     RefScope scope = {scope__kind(info->roles), frame->scope, ts_node_start_byte(node),
                       ts_node_end_byte(node), REF_NONE};
     array_push(&file->scopes, scope);
     array_push(&self->scope_defs, info->def);
     frame->scope = (uint32_t)file->scopes.len - 1;
   }
-  frame->assigned = (info->roles & (ROLE_DEF_TARGET | ROLE_DEF_HOISTED)) || parent->pattern_open;
+  /* A default inside a pattern (@pattern.default) is read, not bound. */
+  frame->assigned = (info->roles & (ROLE_DEF_TARGET | ROLE_DEF_HOISTED)) ||
+                    (parent->pattern_open && !(info->roles & ROLE_PATTERN_DEFAULT));
   frame->written = !frame->assigned && ((info->roles & ROLE_WRITE) ||
-                                         (parent->pattern_open && parent->written));
+                                         (parent->pattern_open && parent->written &&
+                                          !(info->roles & ROLE_PATTERN_DEFAULT)));
   frame->pattern_open = (frame->assigned || frame->written) && (info->roles & ROLE_PATTERN);
   frame->hoisted = frame->assigned && ((info->roles & ROLE_DEF_HOISTED) || parent->hoisted);
   frame->internal = parent->internal || (info->roles & ROLE_LINKAGE_INTERNAL);

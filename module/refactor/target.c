@@ -107,13 +107,6 @@ static RefTarget target__child(RefProgram *program, RefTarget container, uint32_
     if (sym->kind == REF_SYM_FUNCTION || sym->kind == REF_SYM_MODULE) {
       uint32_t child =
           sym->own_scope == REF_NONE ? REF_NONE : ref_file_bound(file, sym->own_scope, name);
-      /* A body that is a block of its own (JavaScript, C): its names are
-       * the function's too. */
-      for (uint32_t s = 1; child == REF_NONE && sym->own_scope != REF_NONE && s < file->scopes.len;
-           s++)
-        if (file->scopes.items[s].parent == sym->own_scope &&
-            file->scopes.items[s].kind == REF_SCOPE_BLOCK)
-          child = ref_file_bound(file, s, name);
       if (child == REF_NONE) return target__none;
       return ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, container.file, child});
     }

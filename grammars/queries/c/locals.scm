@@ -22,6 +22,8 @@
   @scope.function
 
 (compound_statement) @scope.block
+; A function's outermost block is the function's scope (its parameters').
+(function_definition body: (compound_statement) @scope.body)
 (for_statement) @scope.block
 
 ; The parameters of a prototype and of a function pointer have a scope of

@@ -58,9 +58,15 @@
 (function_signature name: (identifier) @definition.function @scope.outer) @scope.function
 [(function_type) (call_signature) (construct_signature) (constructor_type)] @scope.lambda
 (arrow_function) @scope.lambda
-[(required_parameter value: (_) @scope.outer) (optional_parameter value: (_) @scope.outer)]
 
 (statement_block) @scope.block
+; A function's body is the function's scope (its var, let and functions).
+(function_declaration body: (statement_block) @scope.body)
+(generator_function_declaration body: (statement_block) @scope.body)
+(function_expression body: (statement_block) @scope.body)
+(generator_function body: (statement_block) @scope.body)
+(method_definition body: (statement_block) @scope.body)
+(arrow_function body: (statement_block) @scope.body)
 (for_statement) @scope.block
 (for_in_statement) @scope.block
 (catch_clause) @scope.block
@@ -114,8 +120,9 @@
  (object_assignment_pattern)] @pattern
 (pair_pattern key: (property_identifier) @member.unknown)
 (shorthand_property_identifier_pattern) @reference @keyed
-(assignment_pattern right: (_) @scope.outer)
-(object_assignment_pattern right: (_) @scope.outer)
+; A default is read where it stands (a parameter's sees the ones before).
+(assignment_pattern right: (_) @pattern.default)
+(object_assignment_pattern right: (_) @pattern.default)
 
 ; ------------------------------------------------------------------ values
 
