@@ -58,6 +58,11 @@
 (function_signature name: (identifier) @definition.function @scope.outer) @scope.function
 [(function_type) (call_signature) (construct_signature) (constructor_type)] @scope.lambda
 (arrow_function) @scope.lambda
+; A function bound to a const or var is that name's: its calls give what it
+; returns (an arrow function's expression body too).
+(variable_declarator name: (identifier) @definition.function value: (arrow_function) @scope.lambda)
+(variable_declarator name: (identifier) @definition.function value: (function_expression) @scope.function)
+(arrow_function body: [(call_expression) (new_expression) (identifier) (member_expression) (this)] @return)
 
 (statement_block) @scope.block
 ; A function's body is the function's scope (its var, let and functions).
@@ -72,6 +77,9 @@
 (catch_clause) @scope.block
 (switch_body) @scope.block
 (class_static_block) @scope.block
+
+; The body of a class expression without a name holds its members too.
+(class_body) @scope.class
 
 ; Class fields are members.
 (public_field_definition
