@@ -87,6 +87,7 @@ static bool rename__matches(const char *pattern, const char *name) {
  * name; nor may the old one be special (the language calls it by name). */
 static int rename__valid(Rename *self, const EddiLang *lang) {
   const char *name = self->new_text;
+  const char *title = lang->title ? lang->title : lang->name;
   if (lang->keywords) {
     size_t n = strlen(name);
     for (const char *p = lang->keywords; *p;) {
@@ -94,19 +95,19 @@ static int rename__valid(Rename *self, const EddiLang *lang) {
       const char *end = strchr(p, ' ');
       size_t len = end ? (size_t)(end - p) : strlen(p);
       if (len == n && memcmp(p, name, n) == 0)
-        return eddi_error_set(self->err, EDDI_EINVAL, "%s is a keyword in %s", name, lang->name);
+        return eddi_error_set(self->err, EDDI_EINVAL, "%s is a keyword in %s", name, title);
       p += len;
     }
   }
   bool valid = *name != '\0' &&
                (!lang->identifier_pattern || rename__matches(lang->identifier_pattern, name));
   if (!valid)
-    return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
+    return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, title);
   const char *old = ref_names_str(self->program.names, self->old_name);
   if (lang->special_pattern &&
       (rename__matches(lang->special_pattern, name) || rename__matches(lang->special_pattern, old)))
     return eddi_error_set(self->err, EDDI_EINVAL, "%s is a special name in %s",
-                          rename__matches(lang->special_pattern, old) ? old : name, lang->name);
+                          rename__matches(lang->special_pattern, old) ? old : name, title);
   return 0;
 }
 
@@ -150,6 +151,16 @@ static bool rename__could_be(const Rename *self, const RefOcc *occ) {
   return occ->kind == REF_OCC_KEYWORD && sym->kind == REF_SYM_PARAMETER;
 }
 
+/* A shorthand property ({ name }) is a binding and a key at once: renamed,
+ * the key would change too. */
+static int rename__keyed(Rename *self, uint32_t file, const RefOcc *occ) {
+  StrBuf at = {0};
+  rename__place(self, file, occ->start, &at);
+  eddi_error_set(self->err, EDDI_EINVAL, "Rename would change the property key at %s", at.data);
+  eddi_strbuf_free(&at);
+  return EDDI_EINVAL;
+}
+
 static int rename__collect(Rename *self) {
   RefProgram *program = &self->program;
   RefPlan *plan = self->plan;
@@ -168,7 +179,11 @@ static int rename__collect(Rename *self) {
       }
       RefTarget target = ref_program_target(program, f, i);
       bool ours = ref_targets_has(&self->family, target);
-      if (!ours && target.kind == REF_TARGET_UNSURE && rename__could_be(self, occ)) {
+      if (ours && (occ->flags & REF_OCC_KEYED)) return rename__keyed(self, f, occ);
+      /* A shorthand { name } is also a key of some value: maybe a member. */
+      bool keyed = (occ->flags & REF_OCC_KEYED) &&
+                   ref_target_class(program, self->target) != REF_NONE;
+      if (!ours && (target.kind == REF_TARGET_UNSURE || keyed) && rename__could_be(self, occ)) {
         size_t line, col;
         const RefSource *s = &self->index->sources.items[f];
         ref_text_position(s->text, s->len, occ->start, &line, &col);
@@ -246,10 +261,16 @@ static int rename__shadowing(Rename *self) {
       } else if (occ->name == self->new_name &&
                  (other == REF_NONE || rename__depth(file, file->syms.items[mine].scope) >
                                            rename__depth(file, file->syms.items[other].scope))) {
-        if (other == REF_NONE) eddi_strbuf_puts(&where, "outside the workspace");
-        else rename__place(self, f, file->syms.items[other].start, &where);
+        /* Not in this file: maybe another's (a C header, an external). */
+        RefTarget elsewhere = other == REF_NONE ? ref_program_target(program, f, i)
+                                                : (RefTarget){REF_TARGET_NONE, 0, 0};
+        if (other != REF_NONE) rename__place(self, f, file->syms.items[other].start, &where);
+        else if (elsewhere.kind == REF_TARGET_SYM)
+          ref_target_where(program, self->index, elsewhere, &where);
+        else eddi_strbuf_puts(&where, "outside the workspace");
+        bool placed = other != REF_NONE || elsewhere.kind == REF_TARGET_SYM;
         rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would shadow %s at %s (defined %s%s)",
-                            self->new_text, at.data, other == REF_NONE ? "" : "at ", where.data);
+                            self->new_text, at.data, placed ? "at " : "", where.data);
       }
       eddi_strbuf_free(&at), eddi_strbuf_free(&where);
       if (rc < 0) return rc;

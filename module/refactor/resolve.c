@@ -7,6 +7,8 @@
 #define _GNU_SOURCE /* memrchr */
 #include "refactor/resolve.h"
 
+#include "refactor/modules.h"
+
 /* Longest chain of imports, bases or receivers followed; longer is unsure. */
 #define REF_RESOLVE_DEPTH_MAX 64
 
@@ -81,7 +83,17 @@ static void resolve__modules(RefProgram *self) {
   for (uint32_t f = 0; f < self->files.len; f++) {
     bool package = false;
     uint32_t module = REF_NONE;
-    if (resolve__module_path(self->files.items[f], &path, &package)) {
+    const RefFile *file = self->files.items[f];
+    RefModulesKind kind = ref_modules_kind(file->lang);
+    if (kind == REF_MODULES_PATHS || kind == REF_MODULES_INCLUDES) {
+      /* A module of its own, named by its whole path (no package has a
+       * dot in its name, so no Python module is called so). */
+      uint32_t name = ref_names_intern(self->names, file->path, strlen(file->path));
+      RefModule entry = {name, f, false};
+      module = (uint32_t)self->modules.len;
+      array_push(&self->modules, entry);
+      ref_map_put(&self->module_by_path, name, module);
+    } else if (resolve__module_path(file, &path, &package)) {
       module = resolve__add_module(self, path.data ? path.data : "", path.len);
       RefModule *entry = &self->modules.items[module];
       /* m.py and m/ both: the file wins, as Python's import does; m.py
@@ -138,6 +150,13 @@ static uint32_t resolve__relative_base(RefProgram *self, uint32_t file, uint32_t
 static uint32_t resolve__import_module(RefProgram *self, uint32_t file, const RefImport *import,
                                        uint32_t count) {
   const RefFile *f = self->files.items[file];
+  if (import->path != REF_NONE) {
+    RefModulesKind kind = ref_modules_kind(f->lang);
+    uint32_t found = kind == REF_MODULES_PATHS      ? ref_modules_js_file(self, file, import->path)
+                     : kind == REF_MODULES_INCLUDES ? ref_modules_c_file(self, file, import->path)
+                                                    : REF_NONE;
+    return found == REF_NONE ? REF_NONE : self->file_module.items[found];
+  }
   uint32_t bases[2] = {REF_NONE, REF_NONE};
   if (import->level) {
     bases[0] = resolve__relative_base(self, file, import->level);
@@ -172,6 +191,22 @@ static RefTarget resolve__star(RefProgram *self, uint32_t file, uint32_t name, u
   return resolve__none;
 }
 
+/* A name a module re-exports whole from another (export * from "./m"):
+ * exactly what that module has. */
+static RefTarget resolve__reexport(RefProgram *self, uint32_t file, uint32_t name, unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  if (ref_modules_kind(f->lang) != REF_MODULES_PATHS) return resolve__none;
+  for (size_t i = 0; i < f->imports.len; i++) {
+    const RefImport *import = &f->imports.items[i];
+    if (import->kind != REF_IMPORT_ALL) continue;
+    uint32_t module = resolve__import_module(self, file, import, import->parts_count);
+    if (module == REF_NONE) continue;
+    RefTarget found = resolve__module_member(self, module, name, depth + 1);
+    if (found.kind != REF_TARGET_NONE) return found;
+  }
+  return resolve__none;
+}
+
 static RefTarget resolve__module_member(RefProgram *self, uint32_t module, uint32_t name,
                                         unsigned depth) {
   if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
@@ -184,7 +219,11 @@ static RefTarget resolve__module_member(RefProgram *self, uint32_t module, uint3
     uint32_t sub = resolve__submodule(self, module, name);
     if (sub != REF_NONE) return (RefTarget){REF_TARGET_MODULE, 0, sub};
   }
-  if (entry->file != REF_NONE) return resolve__star(self, entry->file, name, depth);
+  if (entry->file != REF_NONE) {
+    RefTarget again = resolve__reexport(self, entry->file, name, depth);
+    if (again.kind != REF_TARGET_NONE) return again;
+    return resolve__star(self, entry->file, name, depth);
+  }
   return resolve__none;
 }
 
@@ -195,15 +234,22 @@ RefTarget ref_program_module_member(RefProgram *self, uint32_t module, uint32_t 
 /* What import binds: the module (a part of its path) or the imported name. */
 static RefTarget resolve__import(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
   const RefImport *import = &self->files.items[file]->imports.items[index];
-  if (import->kind == REF_IMPORT_STAR) return resolve__unsure;
-  if (import->kind == REF_IMPORT_MODULE) {
+  if (import->kind == REF_IMPORT_STAR || import->kind == REF_IMPORT_ALL) return resolve__unsure;
+  if (import->kind == REF_IMPORT_MODULE || import->kind == REF_IMPORT_DEFAULT) {
     uint32_t count = import->aliased ? import->parts_count : 1;
     uint32_t module = resolve__import_module(self, file, import, count);
     return module == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, module};
   }
   uint32_t module = resolve__import_module(self, file, import, import->parts_count);
   if (module == REF_NONE || import->name == REF_NONE) return resolve__none;
-  return resolve__module_member(self, module, import->name, depth + 1);
+  RefTarget found = resolve__module_member(self, module, import->name, depth + 1);
+  /* A module whose default export is some value (module.exports = Store):
+   * a name taken from it may be that value's. */
+  uint32_t of = self->modules.items[module].file;
+  if (found.kind == REF_TARGET_NONE && of != REF_NONE &&
+      self->files.items[of]->default_export != REF_NONE)
+    return resolve__unsure;
+  return found;
 }
 
 /* ---------------------------------------------------------------- the program */
@@ -234,6 +280,9 @@ void ref_program_free(RefProgram *self) {
   ref_map_free(&self->module_by_path);
   ref_map_free(&self->file_by_path);
   ref_map_free(&self->foreign_writes);
+  ref_map_free(&self->c_externals);
+  ref_map_free(&self->c_defined);
+  array_free(&self->c_external_syms);
   memset(self, 0, sizeof *self);
 }
 
@@ -286,7 +335,7 @@ RefTarget ref_program_canonical(RefProgram *self, RefTarget target) {
     uint32_t import = file->occs.items[sym->first_def].import;
     target = resolve__import(self, target.file, import, depth);
   }
-  return target;
+  return ref_modules_c_canonical(self, target);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -363,6 +412,19 @@ static RefValue resolve__variable(RefProgram *self, uint32_t file, uint32_t inde
   return agreed;
 }
 
+/* What a default import gets: the module's default export, else the
+ * module itself (require() of a module that sets exports.x, or a
+ * namespace). */
+static RefValue resolve__default(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {
+  const RefImport *import = &self->files.items[file]->imports.items[index];
+  uint32_t module = resolve__import_module(self, file, import, import->parts_count);
+  if (module == REF_NONE) return resolve__external;
+  uint32_t of = self->modules.items[module].file;
+  if (of == REF_NONE || self->files.items[of]->default_export == REF_NONE)
+    return (RefValue){REF_VALUE_MODULE, 0, module};
+  return resolve__expr(self, of, self->files.items[of]->default_export, depth + 1);
+}
+
 static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned depth) {
   if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
   switch (target.kind) {
@@ -388,6 +450,9 @@ static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned dept
   } else if (sym->kind == REF_SYM_FUNCTION) {
     if (!(sym->flags & REF_SYM_DECORATED))
       value = (RefValue){REF_VALUE_FUNCTION, target.file, target.index};
+  } else if (sym->kind == REF_SYM_IMPORT &&
+             f->imports.items[f->occs.items[sym->first_def].import].kind == REF_IMPORT_DEFAULT) {
+    value = resolve__default(self, target.file, f->occs.items[sym->first_def].import, depth);
   } else if (sym->kind == REF_SYM_IMPORT) {
     uint32_t import = f->occs.items[sym->first_def].import;
     value = resolve__value(
@@ -442,6 +507,9 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
     value = (RefValue){REF_VALUE_NOTHING, 0, 0};
   } else if (e->kind == REF_EXPR_OCC && e->ref != REF_NONE) {
     value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
+  } else if (e->kind == REF_EXPR_SELF) {
+    uint32_t klass = ref_file_self_class(self->files.items[file], e->ref);
+    if (klass != REF_NONE) value = (RefValue){REF_VALUE_INSTANCE, file, klass};
   } else if (e->kind == REF_EXPR_SUPER) {
     const RefFile *f = self->files.items[file];
     uint32_t klass = REF_NONE;
@@ -572,6 +640,8 @@ static RefTarget resolve__name(RefProgram *self, uint32_t file, uint32_t scope, 
                                unsigned depth) {
   uint32_t sym = ref_file_lookup(self->files.items[file], scope, name);
   if (sym != REF_NONE) return ref_program_canonical(self, resolve__sym(file, sym));
+  if (ref_modules_kind(self->files.items[file]->lang) == REF_MODULES_INCLUDES)
+    return ref_modules_c_lookup(self, file, name);
   return resolve__star(self, file, name, depth);
 }
 

@@ -68,6 +68,11 @@ typedef struct {
   RefMemo *memos;              /* per file */
   RefMap foreign_writes;       /* name -> attribute writes through a receiver other than self */
   bool foreign_ready;
+  /* C (modules_c.c), made when first asked for. */
+  RefMap c_externals;                /* name -> index into c_external_syms */
+  Array(RefTarget) c_external_syms;  /* the one entity of each external symbol */
+  RefMap c_defined;                  /* names some C file defines at file scope */
+  bool c_ready;
 } RefProgram;
 
 /* A program over files (borrowed; all analysed with names). */

@@ -59,12 +59,30 @@ enum {
   ROLE_ASYNC = 1ull << 34,
   ROLE_DECORATED = 1ull << 35,
   ROLE_NOTHING = 1ull << 36,
+  ROLE_DEF_VARIABLE = 1ull << 37,
+  ROLE_DEF_EXPORT = 1ull << 38,
+  ROLE_DEF_MACRO = 1ull << 39,
+  ROLE_LINKAGE_INTERNAL = 1ull << 40,
+  ROLE_SELF = 1ull << 41,
+  ROLE_KEYED = 1ull << 42,
+  ROLE_TEXT = 1ull << 43,
+  ROLE_EXPORT_DEFAULT = 1ull << 44,
+  ROLE_WRITE = 1ull << 45,
+  ROLE_PATTERN_DEFAULT = 1ull << 46,
+  ROLE_SCOPE_BODY = 1ull << 47,
 };
 
 #define ROLE_SCOPES                                                                        \
   (ROLE_SCOPE_CLASS | ROLE_SCOPE_FUNCTION | ROLE_SCOPE_LAMBDA | ROLE_SCOPE_COMPREHENSION | \
    ROLE_SCOPE_BLOCK)
 #define ROLE_DEF_NAMED (ROLE_DEF_FUNCTION | ROLE_DEF_CLASS)
+/* Definitions of a name where it stands (no target walk). */
+#define ROLE_DEF_HERE (ROLE_DEF_NAMED | ROLE_DEF_PARAMETER | ROLE_DEF_VARIABLE | ROLE_DEF_MACRO)
+
+/* The capture prefix that puts a name in a namespace of its own: a node
+ * captured "@namespace.struct" is the name "struct <text>" (C's tags). */
+#define SCOPE_NAMESPACE_CAPTURE "namespace."
+
 
 /* Captures that only give a role; the linking ones are read by name in
  * scope__match. Unknown captures (and "_" ones, for predicates) are ignored. */
@@ -104,6 +122,17 @@ static const struct {
     {"yield", ROLE_YIELD},
     {"async", ROLE_ASYNC},
     {"nothing", ROLE_NOTHING},
+    {"definition.variable", ROLE_DEF_VARIABLE},
+    {"definition.export", ROLE_DEF_EXPORT},
+    {"definition.macro", ROLE_DEF_MACRO},
+    {"linkage.internal", ROLE_LINKAGE_INTERNAL},
+    {"self", ROLE_SELF},
+    {"keyed", ROLE_KEYED},
+    {"text", ROLE_TEXT},
+    {"export.default", ROLE_EXPORT_DEFAULT},
+    {"write", ROLE_WRITE},
+    {"pattern.default", ROLE_PATTERN_DEFAULT},
+    {"scope.body", ROLE_SCOPE_BODY},
 };
 #define SCOPE_ROLE_COUNT (sizeof scope__roles / sizeof scope__roles[0])
 
@@ -117,8 +146,9 @@ typedef struct {
   uint64_t value;  /* an assignment target: the value */
   uint64_t type;   /* an annotated target: the annotation */
   uint32_t import, part;
-  uint32_t expr; /* made by the walk, or REF_NONE */
-  uint32_t occ;  /* made by the walk, or REF_NONE */
+  uint32_t expr;   /* made by the walk, or REF_NONE */
+  uint32_t occ;    /* made by the walk, or REF_NONE */
+  uint32_t prefix; /* @namespace.X: the interned "X " its name starts with, or REF_NONE */
 } NodeInfo;
 
 /* Where the walk is at one depth. */
@@ -126,6 +156,9 @@ typedef struct {
   uint32_t scope;
   bool assigned;     /* the node is an assignment target */
   bool pattern_open; /* ... and a pattern: its children are targets too */
+  bool hoisted;      /* ... that binds in the nearest function (@definition.hoisted) */
+  bool written;      /* the node is written without being bound (@write) */
+  bool internal;     /* inside a node of @linkage.internal: its definitions have no linkage */
 } WalkFrame;
 
 typedef struct {
@@ -144,6 +177,7 @@ typedef struct {
   Array(uint64_t) dynamics;   /* receiver node, name node, name offset, ... */
   Array(uint64_t) returns;    /* scope, returned node, ... */
   RefIds yields;              /* scopes that yield or await (coroutines) */
+  uint64_t default_export;    /* the node of @export.default, or 0 */
 } ScopeBuild;
 
 static uint64_t scope__key(TSNode node) { return (uint64_t)(uintptr_t)node.id; }
@@ -151,7 +185,7 @@ static uint64_t scope__key(TSNode node) { return (uint64_t)(uintptr_t)node.id; }
 static NodeInfo *scope__info(ScopeBuild *self, uint64_t key) {
   uint32_t at = ref_map_get(&self->nodes, key);
   if (at == REF_NONE) {
-    NodeInfo fresh = {.expr = REF_NONE, .occ = REF_NONE, .import = REF_NONE};
+    NodeInfo fresh = {.expr = REF_NONE, .occ = REF_NONE, .import = REF_NONE, .prefix = REF_NONE};
     at = (uint32_t)self->infos.len;
     array_push(&self->infos, fresh);
     ref_map_put(&self->nodes, key, at);
@@ -195,25 +229,38 @@ static void scope__import(ScopeBuild *self, const TSQuery *query, const TSQueryM
   TSNode name = scope__capture(query, match, "import.name");
   TSNode alias = scope__capture(query, match, "import.alias");
   TSNode star = scope__capture(query, match, "import.star");
-  if (ts_node_is_null(module) && ts_node_is_null(name) && ts_node_is_null(star)) return;
+  TSNode all = scope__capture(query, match, "import.all");
+  TSNode by_path = scope__capture(query, match, "import.path");
+  TSNode whole = scope__capture(query, match, "import.default");
+  if (ts_node_is_null(module) && ts_node_is_null(name) && ts_node_is_null(star) &&
+      ts_node_is_null(all) && ts_node_is_null(whole) &&
+      (ts_node_is_null(by_path) || ts_node_is_null(alias)))
+    return;
+  if (!ts_node_is_null(all)) star = all;
+  if (!ts_node_is_null(whole)) alias = whole;
   RefFile *file = self->file;
   RefImport import = {
-      .kind = !ts_node_is_null(star)   ? REF_IMPORT_STAR
-              : !ts_node_is_null(name) ? REF_IMPORT_FROM
-                                       : REF_IMPORT_MODULE,
+      .kind = !ts_node_is_null(all)     ? REF_IMPORT_ALL
+              : !ts_node_is_null(star)  ? REF_IMPORT_STAR
+              : !ts_node_is_null(whole) ? REF_IMPORT_DEFAULT
+              : !ts_node_is_null(name)  ? REF_IMPORT_FROM
+                                        : REF_IMPORT_MODULE,
       .parts_first = (uint32_t)file->parts.len,
       .name = REF_NONE,
       .aliased = !ts_node_is_null(alias),
       .sym = REF_NONE,
       .scope = REF_NONE,
+      .path = ts_node_is_null(by_path) ? REF_NONE : scope__intern(self, by_path),
   };
   uint32_t index = (uint32_t)file->imports.len;
   if (!ts_node_is_null(dots))
     for (uint32_t i = ts_node_start_byte(dots); i < ts_node_end_byte(dots); i++)
       import.level += self->text[i] == '.';
   TSNode path = ts_node_is_null(module) ? from : module;
-  import.start = ts_node_is_null(dots) ? (ts_node_is_null(path) ? 0 : ts_node_start_byte(path))
-                                       : ts_node_start_byte(dots);
+  import.start = !ts_node_is_null(dots)      ? ts_node_start_byte(dots)
+                 : !ts_node_is_null(path)    ? ts_node_start_byte(path)
+                 : !ts_node_is_null(by_path) ? ts_node_start_byte(by_path)
+                                             : 0;
   uint32_t parts = ts_node_is_null(path) ? 0 : ts_node_named_child_count(path);
   for (uint32_t i = 0; i < parts; i++) {
     TSNode part = ts_node_named_child(path, i);
@@ -223,8 +270,10 @@ static void scope__import(ScopeBuild *self, const TSQuery *query, const TSQueryM
     info->import = index, info->part = i;
   }
   import.parts_count = parts;
-  if (!ts_node_is_null(name) && ts_node_named_child_count(name) == 1) {
-    TSNode part = ts_node_named_child(name, 0);
+  /* A dotted name of one part, or a name of no parts (an identifier). */
+  uint32_t name_parts = ts_node_is_null(name) ? 0 : ts_node_named_child_count(name);
+  if (!ts_node_is_null(name) && name_parts <= 1) {
+    TSNode part = name_parts ? ts_node_named_child(name, 0) : name;
     import.name = scope__intern(self, part);
     NodeInfo *info = scope__info(self, scope__key(part));
     info->roles |= ROLE_IMPORT_NAME;
@@ -331,6 +380,14 @@ static int scope__query(ScopeBuild *self, TSNode root, EddiError *err) {
           break;
         }
       }
+      size_t ns = strlen(SCOPE_NAMESPACE_CAPTURE);
+      if (len > ns && memcmp(name, SCOPE_NAMESPACE_CAPTURE, ns) == 0) {
+        StrBuf prefix = {0};
+        eddi_strbuf_printf(&prefix, "%.*s ", (int)(len - ns), name + ns);
+        scope__info(self, scope__key(match.captures[i].node))->prefix =
+            ref_names_intern(self->names, prefix.data, prefix.len);
+        eddi_strbuf_free(&prefix);
+      }
     }
     scope__link(self, query, &match);
   }
@@ -351,12 +408,25 @@ static uint32_t scope__add_expr(ScopeBuild *self, RefExprKind kind, uint64_t ref
   return (uint32_t)self->file->exprs.len - 1;
 }
 
-static uint32_t scope__add_occ(ScopeBuild *self, TSNode node, RefOccKind kind, unsigned flags,
-                               uint32_t scope, uint64_t roles, uint64_t link) {
+/* An occurrence of the name at [start, end) (prefix: its namespace's, or
+ * REF_NONE). */
+static uint32_t scope__add_span(ScopeBuild *self, uint32_t start, uint32_t end, uint32_t prefix,
+                                RefOccKind kind, unsigned flags, uint32_t scope, uint64_t roles,
+                                uint64_t link, uint64_t node) {
+  uint32_t name;
+  if (prefix == REF_NONE) {
+    name = ref_names_intern(self->names, self->text + start, end - start);
+  } else {
+    StrBuf full = {0};
+    eddi_strbuf_printf(&full, "%s%.*s", ref_names_str(self->names, prefix), (int)(end - start),
+                       self->text + start);
+    name = ref_names_intern(self->names, full.data, full.len);
+    eddi_strbuf_free(&full);
+  }
   RefOcc occ = {
-      .start = ts_node_start_byte(node),
-      .end = ts_node_end_byte(node),
-      .name = scope__intern(self, node),
+      .start = start,
+      .end = end,
+      .name = name,
       .kind = kind,
       .flags = flags,
       .scope = scope,
@@ -370,8 +440,39 @@ static uint32_t scope__add_occ(ScopeBuild *self, TSNode node, RefOccKind kind, u
   array_push(&self->file->occs, occ);
   array_push(&self->occ_roles, roles);
   array_push(&self->occ_links, link);
-  array_push(&self->occ_nodes, scope__key(node));
+  array_push(&self->occ_nodes, node);
   return (uint32_t)self->file->occs.len - 1;
+}
+
+static uint32_t scope__add_occ(ScopeBuild *self, TSNode node, RefOccKind kind, unsigned flags,
+                               uint32_t scope, uint64_t roles, uint64_t link) {
+  const NodeInfo *info = scope__find(self, scope__key(node));
+  return scope__add_span(self, ts_node_start_byte(node), ts_node_end_byte(node),
+                         info ? info->prefix : REF_NONE, kind, flags, scope, roles, link,
+                         scope__key(node));
+}
+
+static bool scope__word_byte(unsigned char c, bool first) {
+  return c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (!first && c >= '0' && c <= '9');
+}
+
+/* Opaque text (@text: a macro's body): every word in it may be a name,
+ * which eddi cannot tell, so each is an occurrence of its own, unsure. */
+static void scope__text_words(ScopeBuild *self, TSNode node, uint32_t scope) {
+  uint32_t end = ts_node_end_byte(node);
+  for (uint32_t i = ts_node_start_byte(node); i < end;) {
+    if (!scope__word_byte((unsigned char)self->text[i], true)) {
+      /* A number's letters (0x1f, 10u) are no word. */
+      bool number = self->text[i] >= '0' && self->text[i] <= '9';
+      i++;
+      while (number && i < end && scope__word_byte((unsigned char)self->text[i], false)) i++;
+      continue;
+    }
+    uint32_t start = i;
+    while (i < end && scope__word_byte((unsigned char)self->text[i], false)) i++;
+    scope__add_span(self, start, i, REF_NONE, REF_OCC_STRING, 0, scope, ROLE_TEXT, 0, 0);
+  }
 }
 
 static RefScopeKind scope__kind(uint64_t roles) {
@@ -386,7 +487,7 @@ static RefScopeKind scope__kind(uint64_t roles) {
  * attribute's name before a definition before a plain reference. */
 static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, WalkFrame *frame,
                               const WalkFrame *parent) {
-  uint64_t roles = info->roles;
+  uint64_t roles = info->roles | (frame->internal ? ROLE_LINKAGE_INTERNAL : 0);
   RefFile *file = self->file;
   uint32_t scope = frame->scope;
   uint32_t occ = REF_NONE;
@@ -408,28 +509,34 @@ static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, Wal
     occ = scope__add_occ(self, node, kind, binds ? REF_OCC_DEF : 0, scope, roles, 0);
     file->occs.items[occ].import = info->import;
     file->occs.items[occ].part = info->part;
+  } else if (roles & ROLE_DEF_EXPORT) {
+    occ = scope__add_occ(self, node, REF_OCC_NAME, REF_OCC_DEF, scope, roles, 0);
+  } else if (roles & ROLE_EXPORT) {
+    occ = scope__add_occ(self, node, REF_OCC_EXPORT, 0, scope, roles, 0);
   } else if (roles & ROLE_MEMBER_NAME) {
-    occ = scope__add_occ(self, node, REF_OCC_MEMBER, parent->assigned ? REF_OCC_WRITE : 0, scope,
-                         roles, info->object);
+    occ = scope__add_occ(self, node, REF_OCC_MEMBER,
+                         parent->assigned || parent->written ? REF_OCC_WRITE : 0, scope, roles,
+                         info->object);
   } else if (roles & ROLE_KEYWORD) {
     occ = scope__add_occ(self, node, REF_OCC_KEYWORD, 0, scope, roles, info->callee);
   } else if (roles & ROLE_MEMBER_UNKNOWN) {
     occ = scope__add_occ(self, node, REF_OCC_MEMBER, 0, scope, roles, 0);
-  } else if (roles & ROLE_EXPORT) {
-    occ = scope__add_occ(self, node, REF_OCC_EXPORT, 0, scope, roles, 0);
   } else if (roles & ROLE_STRING) {
     occ = scope__add_occ(self, node, REF_OCC_STRING, 0, scope, roles, 0);
   } else if (roles & (ROLE_DECL_GLOBAL | ROLE_DECL_NONLOCAL)) {
     occ = scope__add_occ(self, node, REF_OCC_NAME, 0, scope, roles, 0);
     ref_map_put(&file->declarations, ref_key(scope, file->occs.items[occ].name),
                 roles & ROLE_DECL_GLOBAL ? REF_DECL_GLOBAL : REF_DECL_NONLOCAL);
-  } else if (roles & (ROLE_DEF_NAMED | ROLE_DEF_PARAMETER)) {
+  } else if (roles & ROLE_DEF_HERE) {
     occ = scope__add_occ(self, node, REF_OCC_NAME, REF_OCC_DEF, scope, roles, 0);
   } else if (roles & ROLE_REFERENCE) {
-    occ = scope__add_occ(self, node, REF_OCC_NAME, frame->assigned ? REF_OCC_DEF : 0, scope, roles,
-                         0);
+    unsigned flags = frame->assigned ? REF_OCC_DEF : frame->written ? REF_OCC_WRITE : 0;
+    occ = scope__add_occ(self, node, REF_OCC_NAME, flags, scope,
+                         roles | (frame->assigned && frame->hoisted ? ROLE_DEF_HOISTED : 0), 0);
   }
   if (occ == REF_NONE) return;
+  if ((roles & ROLE_KEYED) && file->occs.items[occ].kind == REF_OCC_NAME)
+    file->occs.items[occ].flags |= REF_OCC_KEYED;
   info->occ = occ;
   RefOccKind kind = file->occs.items[occ].kind;
   if (kind == REF_OCC_NAME || kind == REF_OCC_MEMBER)
@@ -441,7 +548,8 @@ static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, Wal
 
 static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent, WalkFrame *frame) {
   *frame = *parent;
-  frame->assigned = frame->pattern_open = false;
+  frame->assigned = frame->pattern_open = frame->hoisted = frame->written = false;
+  frame->internal = parent->internal;
   if (ts_node_is_missing(node) || strcmp(ts_node_type(node), "ERROR") == 0) {
     if (!self->file->errors++) self->file->first_error = ts_node_start_byte(node);
   }
@@ -457,16 +565,29 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
     array_push(&self->returns, scope__key(node));
   }
   if (info->roles & ROLE_YIELD) array_push(&self->yields, frame->scope);
-  if (info->roles & ROLE_SCOPES) {
+  /* A function's body block (@scope.body) is the function's scope itself. */
+  if ((info->roles & ROLE_SCOPES) && !(info->roles & ROLE_SCOPE_BODY)) {
     RefScope scope = {scope__kind(info->roles), frame->scope, ts_node_start_byte(node),
                       ts_node_end_byte(node), REF_NONE};
     array_push(&file->scopes, scope);
     array_push(&self->scope_defs, info->def);
     frame->scope = (uint32_t)file->scopes.len - 1;
   }
-  frame->assigned = (info->roles & (ROLE_DEF_TARGET | ROLE_DEF_HOISTED)) || parent->pattern_open;
-  frame->pattern_open = frame->assigned && (info->roles & ROLE_PATTERN);
-  if (info->roles & ROLE_SUPER) {
+  /* A default inside a pattern (@pattern.default) is read, not bound. */
+  frame->assigned = (info->roles & (ROLE_DEF_TARGET | ROLE_DEF_HOISTED)) ||
+                    (parent->pattern_open && !(info->roles & ROLE_PATTERN_DEFAULT));
+  frame->written = !frame->assigned && ((info->roles & ROLE_WRITE) ||
+                                         (parent->pattern_open && parent->written &&
+                                          !(info->roles & ROLE_PATTERN_DEFAULT)));
+  frame->pattern_open = (frame->assigned || frame->written) && (info->roles & ROLE_PATTERN);
+  frame->hoisted = frame->assigned && ((info->roles & ROLE_DEF_HOISTED) || parent->hoisted);
+  frame->internal = parent->internal || (info->roles & ROLE_LINKAGE_INTERNAL);
+  if (info->roles & ROLE_TEXT) scope__text_words(self, node, frame->scope);
+  if (info->roles & ROLE_EXPORT_DEFAULT) self->default_export = scope__key(node);
+  if (info->roles & ROLE_SELF) {
+    info->expr = scope__add_expr(self, REF_EXPR_SELF, 0);
+    file->exprs.items[info->expr].ref = frame->scope;
+  } else if (info->roles & ROLE_SUPER) {
     info->expr = scope__add_expr(self, REF_EXPR_SUPER, 0);
     file->exprs.items[info->expr].ref = frame->scope;
   } else if (info->roles & ROLE_CALL) {
@@ -483,7 +604,7 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
  * cannot exhaust the stack). */
 static void scope__walk(ScopeBuild *self, TSNode root) {
   Array(WalkFrame) frames = {0};
-  WalkFrame top = {0, false, false};
+  WalkFrame top = {0, false, false, false, false, false};
   array_push(&frames, top);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   size_t depth = 0;
@@ -556,7 +677,7 @@ static void scope__chain(RefFile *file, RefIds *tails, uint32_t sym, uint32_t oc
 static uint32_t scope__binding_scope(const RefFile *file, const RefOcc *occ, uint64_t roles) {
   uint32_t decl = ref_map_get(&file->declarations, ref_key(occ->scope, occ->name));
   if (decl == REF_DECL_NONLOCAL) return REF_NONE;
-  if (decl == REF_DECL_GLOBAL) return 0;
+  if (decl == REF_DECL_GLOBAL || (roles & ROLE_DEF_EXPORT)) return 0;
   uint32_t scope = occ->scope;
   if (roles & ROLE_DEF_HOISTED)
     while (file->scopes.items[scope].parent != REF_NONE &&
@@ -587,6 +708,8 @@ static void scope__symbols(ScopeBuild *self, RefIds *tails) {
     }
     if (roles & ROLE_ASYNC) file->syms.items[sym].flags |= REF_SYM_GENERATOR;
     if (roles & ROLE_DECORATED) file->syms.items[sym].flags |= REF_SYM_DECORATED;
+    if (roles & ROLE_DEF_MACRO) file->syms.items[sym].flags |= REF_SYM_MACRO;
+    if (roles & ROLE_LINKAGE_INTERNAL) file->syms.items[sym].flags |= REF_SYM_INTERNAL;
     if ((roles & (ROLE_DEF_SELF | ROLE_DEF_PLAIN)) == ROLE_DEF_SELF)
       file->syms.items[sym].flags |= REF_SYM_SELF;
     if ((roles & (ROLE_DEF_CLS | ROLE_DEF_PLAIN)) == ROLE_DEF_CLS) {
@@ -640,13 +763,18 @@ static void scope__members(ScopeBuild *self, RefIds *tails) {
     if (occ->kind != REF_OCC_MEMBER || !(occ->flags & REF_OCC_WRITE) || occ->expr == REF_NONE)
       continue;
     const RefExpr *receiver = &file->exprs.items[occ->expr];
-    if (receiver->kind != REF_EXPR_OCC || receiver->ref == REF_NONE) continue;
-    const RefOcc *name = &file->occs.items[receiver->ref];
-    if (name->kind != REF_OCC_NAME) continue;
-    uint32_t holder = ref_file_lookup(file, name->scope, name->name);
-    if (holder == REF_NONE || !(file->syms.items[holder].flags & (REF_SYM_SELF | REF_SYM_CLS)))
-      continue;
-    uint32_t klass = ref_file_enclosing_class(file, file->syms.items[holder].scope);
+    uint32_t klass = REF_NONE;
+    if (receiver->kind == REF_EXPR_SELF) {
+      klass = ref_file_self_class(file, receiver->ref);
+    } else {
+      if (receiver->kind != REF_EXPR_OCC || receiver->ref == REF_NONE) continue;
+      const RefOcc *name = &file->occs.items[receiver->ref];
+      if (name->kind != REF_OCC_NAME) continue;
+      uint32_t holder = ref_file_lookup(file, name->scope, name->name);
+      if (holder == REF_NONE || !(file->syms.items[holder].flags & (REF_SYM_SELF | REF_SYM_CLS)))
+        continue;
+      klass = ref_file_enclosing_class(file, file->syms.items[holder].scope);
+    }
     if (klass == REF_NONE || file->syms.items[klass].own_scope == REF_NONE) continue;
     uint32_t body = file->syms.items[klass].own_scope;
     uint32_t member = ref_file_bound(file, body, occ->name);
@@ -723,6 +851,19 @@ static void scope__dynamics(ScopeBuild *self) {
   }
 }
 
+/* What a default import of the file gets: the expression of
+ * @export.default, one of unknown value when the node is no expression. */
+static void scope__default_export(ScopeBuild *self) {
+  RefFile *file = self->file;
+  if (!self->default_export) return;
+  file->default_export = scope__expr_of(self, self->default_export);
+  if (file->default_export == REF_NONE) {
+    RefExpr unknown = {REF_EXPR_OCC, REF_NONE};
+    array_push(&file->exprs, unknown);
+    file->default_export = (uint32_t)file->exprs.len - 1;
+  }
+}
+
 static int scope__by_class(const void *a, const void *b) {
   const uint32_t *x = a, *y = b;
   if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
@@ -762,6 +903,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
   RefFile *file = eddi_calloc(1, sizeof *file);
   file->path = eddi_strdup(path);
   file->lang = lang;
+  file->default_export = REF_NONE;
   ScopeBuild build = {.file = file, .names = names, .text = text, .len = len};
   TSNode root = ts_tree_root_node(tree);
   RefScope module = {REF_SCOPE_MODULE, REF_NONE, 0, (uint32_t)len, 0};
@@ -783,6 +925,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
     scope__bases(&build);
     scope__dynamics(&build);
     scope__returns(&build);
+    scope__default_export(&build);
     array_free(&tails);
   }
   ts_tree_delete(tree);
@@ -837,6 +980,13 @@ uint32_t ref_file_lookup(const RefFile *self, uint32_t scope, uint32_t name) {
     if (sym != REF_NONE) return sym;
   }
   return REF_NONE;
+}
+
+uint32_t ref_file_self_class(const RefFile *self, uint32_t scope) {
+  while (scope != REF_NONE && (self->scopes.items[scope].kind == REF_SCOPE_BLOCK ||
+                               self->scopes.items[scope].kind == REF_SCOPE_LAMBDA))
+    scope = self->scopes.items[scope].parent;
+  return ref_file_enclosing_class(self, scope);
 }
 
 uint32_t ref_file_enclosing_class(const RefFile *self, uint32_t scope) {

@@ -59,6 +59,8 @@ enum {
   REF_SYM_MIXED = 8,       /* defined by more than one kind of statement */
   REF_SYM_GENERATOR = 16,  /* a function that yields, or a coroutine: calls give neither */
   REF_SYM_DECORATED = 32,  /* a function a decorator may have turned into anything */
+  REF_SYM_MACRO = 64,      /* a preprocessor macro: not renamed (@definition.macro) */
+  REF_SYM_INTERNAL = 128,  /* no linkage: never one entity with another file's */
 };
 
 typedef struct {
@@ -88,6 +90,7 @@ typedef enum {
 enum {
   REF_OCC_DEF = 1,   /* it defines sym */
   REF_OCC_WRITE = 2, /* assigned to */
+  REF_OCC_KEYED = 4, /* also a property key (shorthand { a }): renamed alone, the key changes */
 };
 
 typedef struct {
@@ -113,6 +116,7 @@ typedef enum {
   REF_EXPR_LITERAL, /* a value that is no workspace object (a string, a number, a list) */
   REF_EXPR_SUPER,   /* the bases of the class of the method around scope ref (super()) */
   REF_EXPR_NOTHING, /* no value (None): has no attributes of anyone's */
+  REF_EXPR_SELF,    /* the instance of the class whose method holds scope ref (this) */
 } RefExprKind;
 
 typedef struct {
@@ -126,6 +130,8 @@ typedef enum {
   REF_IMPORT_MODULE, /* import a.b [as c]: binds a (or c) */
   REF_IMPORT_FROM,   /* from m import x [as y] */
   REF_IMPORT_STAR,   /* from m import *: unsure */
+  REF_IMPORT_DEFAULT, /* import d from "./m": binds what m exports as its default */
+  REF_IMPORT_ALL,     /* every name of m, exactly (export * from "./m", #include "m.h") */
 } RefImportKind;
 
 typedef struct {
@@ -138,6 +144,7 @@ typedef struct {
   uint32_t sym;  /* the local symbol bound (REF_NONE for STAR) */
   uint32_t scope;
   uint32_t start; /* the statement, for messages */
+  uint32_t path;  /* the module named by a path (@import.path, interned), or REF_NONE */
 } RefImport;
 
 /* ---------------------------------------------------------------- the file */
@@ -160,6 +167,7 @@ typedef struct {
   RefIds returns;        /* scope, expression: what return statements give */
   uint32_t errors;       /* ERROR and MISSING nodes */
   uint32_t first_error;  /* offset of the first, for messages */
+  uint32_t default_export; /* the expression a default import gets (@export.default), or REF_NONE */
 } RefFile;
 
 enum { REF_DECL_GLOBAL = 1, REF_DECL_NONLOCAL = 2 };
@@ -182,5 +190,9 @@ static inline uint32_t ref_file_bound(const RefFile *self, uint32_t scope, uint3
 /* The class whose method scope is, through a self or cls parameter, or
  * REF_NONE: the owner of the class body around the function scope. */
 uint32_t ref_file_enclosing_class(const RefFile *self, uint32_t scope);
+/* The class whose instance "this" holds in scope (REF_EXPR_SELF): the
+ * class of the method around it, through blocks and arrow functions (which
+ * have no this of their own); REF_NONE in a plain function. */
+uint32_t ref_file_self_class(const RefFile *self, uint32_t scope);
 
 #endif

@@ -120,6 +120,14 @@ static RefTarget target__child(RefProgram *program, RefTarget container, uint32_
   return target__none;
 }
 
+/* Whether interned name is bare in a namespace of its own ("struct
+ * point" for point, @namespace.struct): found by its bare name too. */
+static bool target__namespaced(const RefProgram *program, uint32_t name, uint32_t bare) {
+  const char *full = ref_names_str(program->names, name);
+  const char *space = strrchr(full, ' ');
+  return space && strcmp(space + 1, ref_names_str(program->names, bare)) == 0;
+}
+
 /* Every entity named name: symbols of any scope of file (REF_NONE: of
  * every file), and modules whose last part it is (every file only). */
 static void target__named(TargetSearch *self, uint32_t only_file, uint32_t name) {
@@ -128,7 +136,8 @@ static void target__named(TargetSearch *self, uint32_t only_file, uint32_t name)
     if (only_file != REF_NONE && f != only_file) continue;
     const RefFile *file = program->files.items[f];
     for (uint32_t s = 1; s < file->syms.len; s++)
-      if (file->syms.items[s].name == name)
+      if (file->syms.items[s].name == name ||
+          target__namespaced(program, file->syms.items[s].name, name))
         target__add(self, ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, f, s}));
   }
   if (only_file != REF_NONE) return;
@@ -176,6 +185,18 @@ static bool target__number(const char *s, size_t len, size_t *out) {
   return true;
 }
 
+/* A macro is text the preprocessor pastes: its uses cannot be resolved
+ * as names, so it is not renamed. */
+static int target__supported(RefProgram *program, RefTarget target, EddiError *err) {
+  if (target.kind != REF_TARGET_SYM) return 0;
+  const RefFile *file = program->files.items[target.file];
+  const RefSym *sym = &file->syms.items[target.index];
+  if (!(sym->flags & REF_SYM_MACRO)) return 0;
+  return eddi_error_set(err, EDDI_EINVAL, "Not supported for %s: %s is a macro",
+                        file->lang->title ? file->lang->title : file->lang->name,
+                        ref_names_str(program->names, sym->name));
+}
+
 int ref_target_at(RefProgram *program, uint32_t source, uint32_t offset, const char *what,
                   RefTarget *out, EddiError *err) {
   const RefFile *file = program->files.items[source];
@@ -185,7 +206,7 @@ int ref_target_at(RefProgram *program, uint32_t source, uint32_t offset, const c
     RefTarget target = ref_program_target(program, source, i);
     if (target.kind == REF_TARGET_SYM || target.kind == REF_TARGET_MODULE) {
       *out = target;
-      return 0;
+      return target__supported(program, target, err);
     }
     if (target.kind == REF_TARGET_UNSURE)
       return eddi_error_set(err, EDDI_EINVAL, "What %s names cannot be told for sure", what);
@@ -311,6 +332,7 @@ int ref_target_find(RefProgram *program, RefIndex *index, const char *spec, RefT
   }
   target__descend(&search, parts, count);
   rc = target__pick(&search, spec, out, err);
+  if (rc == 0) rc = target__supported(program, *out, err);
   array_free(&search.found);
   return rc;
 }

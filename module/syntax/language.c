@@ -78,6 +78,7 @@ static void language__read_config(EddiLang *self, const char *config) {
         else if (strcmp(key, "module_index") == 0) slot = &self->module_index;
         else if (strcmp(key, "constructor") == 0) slot = &self->constructor;
         else if (strcmp(key, "special_pattern") == 0) slot = &self->special_pattern;
+        else if (strcmp(key, "title") == 0) slot = &self->title;
         else if (strcmp(key, "plain_bases") == 0) language__set_list(self->plain_bases, value);
         else if (strcmp(key, "plain_decorators") == 0)
           language__set_list(self->plain_decorators, value);

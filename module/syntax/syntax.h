@@ -63,6 +63,7 @@ typedef struct {
   char *module_index;       /* a folder's own module file name, "__init__" */
   char *constructor;        /* the method a call of a class runs, "__init__" */
   char *special_pattern;    /* PCRE2: names the language calls by protocol (__eq__) */
+  char *title;              /* the language's name in messages ("C"), or NULL for name */
   char *plain_bases[EDDI_LANG_LIST_MAX]; /* bases that bring no members: "object" */
   char *plain_decorators[EDDI_LANG_LIST_MAX]; /* decorators that keep a function as it is */
 } EddiLang;
