@@ -74,16 +74,49 @@ static int script__push_docs(ScriptJob *self, EddiError *err) {
   return 0;
 }
 
-/* Take what a command did to the documents into the script's texts. */
-static int script__pull_docs(ScriptJob *self, EddiError *err) {
+/* The documents' texts before a command, to tell what it changed. */
+typedef struct {
+  EddiDoc *doc;
+  char *text;
+  size_t len;
+} ScriptDocText;
+
+typedef Array(ScriptDocText) ScriptDocTexts;
+
+static void script__note_docs(ScriptJob *self, ScriptDocTexts *out) {
   for (size_t i = 0; self->session && i < self->session->docs.len; i++) {
     EddiDoc *doc = self->session->docs.items[i];
+    size_t len = eddi_text_len(&doc->text);
+    ScriptDocText noted = {doc, eddi_text_dup(&doc->text, 0, len), len};
+    array_push(out, noted);
+  }
+}
+
+static void script__doc_texts_free(ScriptDocTexts *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].text);
+  array_free(self);
+}
+
+/* After a command: what it changed in a document goes into the script's
+ * text; a document it opened gets the script's text. */
+static int script__pull_docs(ScriptJob *self, const ScriptDocTexts *before, EddiError *err) {
+  for (size_t i = 0; self->session && i < self->session->docs.len; i++) {
+    EddiDoc *doc = self->session->docs.items[i];
+    const ScriptDocText *was = NULL;
+    for (size_t k = 0; k < before->len && !was; k++)
+      if (before->items[k].doc == doc) was = &before->items[k];
     uint32_t f;
     int rc = script_files_get(&self->run.files, doc->path, &f, err);
     if (rc < 0) return rc;
     ScriptFile *file = self->run.files.files.items[f];
-    size_t len = eddi_text_len(&doc->text);
     if (script__doc_is(doc, file->text.data, file->text.len)) continue;
+    if (!was) {
+      rc = eddi_doc_replace_all(doc, file->text.data, file->text.len, NULL, err);
+      if (rc < 0) return rc;
+      continue;
+    }
+    if (script__doc_is(doc, was->text, was->len)) continue;
+    size_t len = eddi_text_len(&doc->text);
     char *text = eddi_text_dup(&doc->text, 0, len);
     script_file_replace(&self->run.files, file, 0, file->text.len, text, len);
     eddi_free(text);
@@ -119,6 +152,8 @@ static int script__command(void *context, ScriptRun *run, const char *line, char
                             "it ends", (int)verb, line);
   int rc = script__push_docs(self, err);
   if (rc < 0) return rc;
+  ScriptDocTexts before = {0};
+  script__note_docs(self, &before);
   EddiReply replies = {0};
   bool failed = false, could = eddi_jobs_may_pend(self->engine, false);
   size_t rest;
@@ -135,7 +170,8 @@ static int script__command(void *context, ScriptRun *run, const char *line, char
   if (failed) rc = eddi_error_set(err, EDDI_EINVAL, "%s: %s", line, text);
   else *reply = eddi_strdup(text);
   eddi_reply_free(&replies);
-  if (rc == 0) rc = script__pull_docs(self, err);
+  if (rc == 0) rc = script__pull_docs(self, &before, err);
+  script__doc_texts_free(&before);
   return rc;
 }
 

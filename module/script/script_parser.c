@@ -426,9 +426,9 @@ static ScriptQuery *parser__query(ScriptParser *self) {
                                       : parser__expected(self, "'to'", word) != NULL;
       break;
     case 2:
+      /* method in <Class>, or every method */
       q->kind = SQ_METHOD_IN;
-      ok = parser__accept(self, "in") ? parser__target(self, q, "'method in'")
-                                      : parser__expected(self, "'in'", word) != NULL;
+      if (parser__accept(self, "in")) ok = parser__target(self, q, "'method in'");
       break;
     case 3:
       if (parser__accept(self, "implementing")) {
@@ -437,7 +437,13 @@ static ScriptQuery *parser__query(ScriptParser *self) {
       } else {
         q->kind = SQ_CLASS;
         ScriptToken *next = parser__peek(self);
-        if ((next->kind == ST_WORD && !parser__is(next, "where")) || next->kind == ST_VAR)
+        /* `class flag "x"`: every class; `class Store flag "x"`: one. */
+        static const char *const not_names[] = {"where", "flag", "replace", "remove", "add",
+                                                "suggest", "if", "foreach"};
+        bool name = next->kind == ST_VAR || next->kind == ST_STRING || next->kind == ST_WORD;
+        for (size_t i = 0; name && i < sizeof not_names / sizeof *not_names; i++)
+          name = !parser__is(next, not_names[i]);
+        if (name)
           ok = parser__target(self, q, "'class'");
       }
       break;

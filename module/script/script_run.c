@@ -100,6 +100,18 @@ static void run__restore(ScriptRun *self, const ScriptStrings *snapshot, size_t 
 
 /* ---------------------------------------------------------------- statements */
 
+/* Put "Script line L:C: " before an error of the engine's layers, keeping
+ * its hint (the candidates of an ambiguous name). */
+static int run__at(int rc, ScriptPos pos, EddiError *err) {
+  if (strncmp(err->what, "Script line", 11) == 0) return rc;
+  char what[EDDI_ERROR_MAX], hint[EDDI_ERROR_MAX];
+  snprintf(what, sizeof what, "%s", err->what);
+  snprintf(hint, sizeof hint, "%s", err->hint);
+  eddi_error_set(err, rc, "Script line %zu:%zu: %s", pos.line, pos.col, what);
+  if (hint[0]) eddi_error_hint(err, "%s", hint);
+  return rc;
+}
+
 static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err);
 
 /* The element a statement acts on: the innermost foreach's, else the
@@ -155,11 +167,7 @@ static int run__foreach(ScriptRun *self, const ScriptNode *node, EddiError *err)
   if (q->kind == SQ_VAR || q->arg_var) rc = run__need_var(self, q->arg, err);
   ScriptSet set = {0};
   if (rc == 0) rc = script_query_eval(self, q, &set, err);
-  if (rc < 0 && !strstr(err->what, "Script line")) {
-    char what[EDDI_ERROR_MAX];
-    snprintf(what, sizeof what, "%s", err->what);
-    eddi_error_set(err, rc, "Script line %zu:%zu: %s", q->pos.line, q->pos.col, what);
-  }
+  if (rc < 0) run__at(rc, q->pos, err);
   if (rc == 0) rc = run__visit(self, node->var, &set, node->body, err);
   script_set_free(&set);
   return rc;
@@ -206,11 +214,7 @@ static int run__let(ScriptRun *self, const ScriptNode *node, EddiError *err) {
 
 static int run__use(ScriptRun *self, const ScriptNode *node, EddiError *err) {
   int rc = run__need_var(self, node->var, err);
-  if (rc < 0) {
-    char what[EDDI_ERROR_MAX];
-    snprintf(what, sizeof what, "%s", err->what);
-    return eddi_error_set(err, rc, "Script line %zu:%zu: %s", node->pos.line, node->pos.col, what);
-  }
+  if (rc < 0) return run__at(rc, node->pos, err);
   ScriptVar *var = run__find_var(self, node->var);
   if (!var->is_set)
     return eddi_error_set(err, EDDI_EINVAL, "Script line %zu:%zu: $%s holds a string, not a set",
@@ -262,11 +266,7 @@ static int run__refactor(ScriptRun *self, const ScriptNode *node, EddiError *err
     if (rc == 0) array_push(&args, value);
   }
   if (rc == 0) rc = script_refactor_run(self, node->text, &args, err);
-  if (rc < 0 && !strstr(err->what, "Script line")) {
-    char what[EDDI_ERROR_MAX];
-    snprintf(what, sizeof what, "%s", err->what);
-    eddi_error_set(err, rc, "Script line %zu:%zu: %s", node->pos.line, node->pos.col, what);
-  }
+  if (rc < 0) run__at(rc, node->pos, err);
   for (size_t i = 0; i < args.len; i++) eddi_free(args.items[i]);
   array_free(&args);
   return rc;
@@ -323,13 +323,14 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     rc = run__element(self, node, &el, &scratch, err);
     if (rc == 0) rc = script_action_run(self, node, el, err);
     script_element_free(&scratch);
-    return rc;
+    return rc < 0 ? run__at(rc, node->pos, err) : rc;
   }
   case SN_REFACTOR: return run__refactor(self, node, err);
   case SN_COMMAND: {
     if (!self->host.command) return run__host_missing(node, err);
     char *reply = NULL;
     rc = self->host.command(self->host.context, self, node->text, &reply, err);
+    if (rc < 0) return run__at(rc, node->pos, err);
     if (rc == 0) {
       self->counts.commands++;
       if (reply) array_push(&self->notes, reply);
@@ -348,7 +349,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     if (rc == 0 && !self->host.changeset) rc = run__host_missing(node, err);
     if (rc == 0) rc = self->host.changeset(self->host.context, self, node->text, name, err);
     eddi_free(name);
-    return rc;
+    return rc < 0 ? run__at(rc, node->pos, err) : rc;
   }
   case SN_ROLLBACK_ALL:
     run__restore(self, NULL, 0);
@@ -364,7 +365,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     if (rc == 0 && !self->host.position) rc = run__host_missing(node, err);
     if (rc == 0) rc = self->host.position(self->host.context, self, node->kind, name, err);
     eddi_free(name);
-    return rc;
+    return rc < 0 ? run__at(rc, node->pos, err) : rc;
   }
   case SN_LIMIT: {
     unsigned long long n = (unsigned long long)node->value->number;
