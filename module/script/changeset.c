@@ -162,7 +162,9 @@ static int changeset__refuse(EddiError *err, const char *name, const char *since
                              const StrBuf *list, size_t count) {
   eddi_error_set(err, EDDI_ESTALE, "Changeset %s: %zu file%s changed since it was %s: %s", name,
                  count, count == 1 ? "" : "s", since, list->data);
-  eddi_error_hint(err, "Run the script again to collect it anew");
+  eddi_error_hint(err, strcmp(since, "collected") == 0
+                          ? "Run the script again to collect it anew"
+                          : "Those files were edited after the apply: nothing was put back");
   return EDDI_ESTALE;
 }
 

@@ -319,6 +319,18 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
   case SN_USE: return run__use(self, node, err);
   case SN_TRY: return run__try(self, node, err);
   case SN_ACTION: {
+    if ((node->action == SA_FLAG || node->action == SA_SUGGEST) && !self->visiting.len &&
+        !self->current) {
+      /* A note about the script itself (a catch's "manual work needed"). */
+      char *text = NULL;
+      rc = node->a ? script_expr_value(self, node->a, NULL, &text, err) : 0;
+      if (rc < 0) return run__at(rc, node->pos, err);
+      if (!text) text = eddi_strdup(node->text);
+      array_push(node->action == SA_FLAG ? &self->flags : &self->suggestions, text);
+      if (node->action == SA_FLAG) self->counts.flagged++;
+      else self->counts.suggested++;
+      return 0;
+    }
     ScriptElement scratch = {0}, *el;
     rc = run__element(self, node, &el, &scratch, err);
     if (rc == 0) rc = script_action_run(self, node, el, err);
