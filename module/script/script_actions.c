@@ -99,7 +99,9 @@ static int action__expand(ScriptRun *run, const ScriptNode *node, const ScriptEl
         char what[96];
         snprintf(what, sizeof what, "$%ld: the element has %zu argument%s", n, el->args.len,
                  el->args.len == 1 ? "" : "s");
-        return action__fail(run, node, el, err, what);
+        action__fail(run, node, el, err, what);
+        eddi_error_hint(err, "$0 is the whole element, $1.. its arguments");
+        return EDDI_EINVAL;
       }
       p = end - 1;
       continue;
@@ -375,7 +377,11 @@ int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
 
 int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args, EddiError *err) {
   bool rename = strcmp(op, "RenameSymbol") == 0, klass = strcmp(op, "Rename_Class") == 0;
-  if (!rename && !klass) return eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
+  if (!rename && !klass) {
+    eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
+    eddi_error_hint(err, "Built: RenameSymbol, Rename_Class");
+    return EDDI_EINVAL;
+  }
   bool unsure = args->len == 3 && strcasecmp(args->items[2], "Unsure") == 0;
   if (args->len != 2 && !unsure)
     return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes a name and a new name", op);

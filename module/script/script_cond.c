@@ -72,6 +72,10 @@ static size_t cond__line_count(ScriptRun *run, const ScriptElement *el) {
 
 /* ---------------------------------------------------------------- fields */
 
+#define SCRIPT_FIELDS_HINT                                                                \
+  "Fields: name, location, file, line, text, kind, class, complexity, params.count, " \
+  "line_count"
+
 char *script_element_field(ScriptRun *run, const ScriptElement *el, const char *field) {
   ScriptFile *file = run->files.files.items[el->file];
   StrBuf out = {0};
@@ -220,6 +224,7 @@ static int cond__value(ScriptRun *run, const ScriptExpr *e, const ScriptElement 
     if (!var) {
       rc = eddi_error_set(err, EDDI_ENOENT, "Script line %zu:%zu: $%s is not set", e->pos.line,
                           e->pos.col, e->text);
+      eddi_error_hint(err, "Set it first: let $%s = <set or value>", e->text);
       break;
     }
     if (!var->is_set) {
@@ -235,6 +240,7 @@ static int cond__value(ScriptRun *run, const ScriptExpr *e, const ScriptElement 
     if (!field) {
       rc = eddi_error_set(err, EDDI_EINVAL, "Script line %zu:%zu: unknown field .%s", e->pos.line,
                           e->pos.col, e->field);
+      eddi_error_hint(err, "%s", SCRIPT_FIELDS_HINT);
       break;
     }
     eddi_strbuf_puts(&s, field);
@@ -279,9 +285,12 @@ static bool cond__number(const char *s, long *out) {
 static int cond__compare(ScriptRun *run, const ScriptCond *c, const ScriptElement *el,
                          bool *holds, EddiError *err) {
   char *left = script_element_field(run, el, c->field);
-  if (!left)
-    return eddi_error_set(err, EDDI_EINVAL, "Script line %zu:%zu: unknown field '%s'", c->pos.line,
-                          c->pos.col, c->field);
+  if (!left) {
+    eddi_error_set(err, EDDI_EINVAL, "Script line %zu:%zu: unknown field '%s'", c->pos.line,
+                   c->pos.col, c->field);
+    eddi_error_hint(err, "%s", SCRIPT_FIELDS_HINT);
+    return EDDI_EINVAL;
+  }
   char *right = NULL;
   int rc = cond__value(run, c->value, el, &right, err);
   if (rc == 0) {

@@ -942,7 +942,9 @@ int eddi_script_parse(const char *src, size_t len, Script *out, EddiError *err) 
   if (!root) return EDDI_EINVAL;
   if (root->children.len == 0) {
     node__free(root);
-    return eddi_error_set(err, EDDI_EINVAL, "Script line 1:1: the script is empty");
+    eddi_error_set(err, EDDI_EINVAL, "Script line 1:1: the script is empty");
+    eddi_error_hint(err, "Put statements between the braces: { foreach file matching \"*.py\" flag \"x\" }");
+    return EDDI_EINVAL;
   }
   out->root = root;
   return 0;

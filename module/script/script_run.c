@@ -58,7 +58,11 @@ static ScriptVar *run__find_var(ScriptRun *self, const char *name) {
 /* A variable of an earlier message: its query evaluated now. */
 static int run__load_kept(ScriptRun *self, const char *name, EddiError *err) {
   const EddiScriptVar *kept = self->state ? eddi_script_state_var(self->state, name) : NULL;
-  if (!kept) return eddi_error_set(err, EDDI_ENOENT, "$%s is not set", name);
+  if (!kept) {
+    eddi_error_set(err, EDDI_ENOENT, "$%s is not set", name);
+    eddi_error_hint(err, "Set it first: let $%s = <set>", name);
+    return EDDI_ENOENT;
+  }
   ScriptVar var = {.name = eddi_strdup(name)};
   int rc = 0;
   if (kept->query) {
