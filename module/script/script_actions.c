@@ -149,6 +149,12 @@ static int action__replace_with(ScriptRun *run, const ScriptNode *node, ScriptEl
   ScriptFile *file = action__file(run, el);
   size_t start = el->start, end = el->end;
   if (el->kind == SEL_LINE && end > start && file->text.data[end - 1] == '\n') end--;
+  /* A call given a bare (dotted) name gets a new callee and keeps its
+   * arguments: `foreach call to old.login { replace with new.authenticate }`. */
+  bool bare = el->kind == SEL_CALL && text.len > 0;
+  for (size_t i = 0; bare && i < text.len; i++)
+    bare = isalnum((unsigned char)text.data[i]) || text.data[i] == '_' || text.data[i] == '.';
+  if (bare) start = el->name_start, end = el->name_end;
   bool broken_before = action__has_error(run, file);
   char *old = eddi_strndup(file->text.data + start, end - start);
   action__replace(run, el, start, end, text.data ? text.data : "", text.len);

@@ -297,6 +297,20 @@ static void script__part(StrBuf *out, size_t n, const char *what) {
 
 static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) {
   const ScriptCounts *c = &self->run.counts;
+  const ScriptNode *root = self->script.root;
+  if (root->children.len == 1 && root->children.items[0]->kind == SN_LET) {
+    /* A lone let says what it kept. */
+    const char *name = root->children.items[0]->var;
+    for (size_t i = 0; i < self->run.vars.len; i++) {
+      const ScriptVar *var = &self->run.vars.items[i];
+      if (strcmp(var->name, name) != 0) continue;
+      if (var->is_set)
+        eddi_reply_builder_fact(ctx->reply, "Kept $%s: %zu element%s", name, var->set.len,
+                                var->set.len == 1 ? "" : "s");
+      else eddi_reply_builder_fact(ctx->reply, "Kept $%s", name);
+      return;
+    }
+  }
   StrBuf parts = {0};
   script__part(&parts, c->replaced, "replaced");
   script__part(&parts, c->removed, "removed");

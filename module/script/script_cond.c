@@ -219,6 +219,8 @@ static int cond__value(ScriptRun *run, const ScriptExpr *e, const ScriptElement 
     break;
   case SE_VAR: {
     const ScriptVar *var = NULL;
+    EddiError ignored;
+    script_run_need_var(run, e->text, &ignored);
     for (size_t i = run->vars.len; i-- > 0 && !var;)
       if (strcmp(run->vars.items[i].name, e->text) == 0) var = &run->vars.items[i];
     if (!var) {

@@ -88,6 +88,10 @@ static int run__need_var(ScriptRun *self, const char *name, EddiError *err) {
   return run__find_var(self, name) ? 0 : run__load_kept(self, name, err);
 }
 
+int script_run_need_var(ScriptRun *self, const char *name, EddiError *err) {
+  return run__need_var(self, name, err);
+}
+
 /* ---------------------------------------------------------------- files */
 
 /* Put every file back as texts were (a try's start: snapshot; NULL: the
@@ -229,7 +233,8 @@ static int run__use(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     script_element_copy(&copy, &var->set.items[i]);
     array_push(&set, copy);
   }
-  rc = run__visit(self, NULL, &set, node->body, err);
+  /* Inside the action, $name is the element being visited. */
+  rc = run__visit(self, node->var, &set, node->body, err);
   script_set_free(&set);
   return rc;
 }

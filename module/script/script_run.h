@@ -174,6 +174,8 @@ struct ScriptRun {
   size_t uses_edits;
 };
 
+/* Load variable name from the session's kept ones unless the run has it. */
+int script_run_need_var(ScriptRun *self, const char *name, EddiError *err);
 /* Run script in run (its files set up); 0, or the failure in err. */
 int script_run_exec(ScriptRun *self, const Script *script, EddiError *err);
 void script_run_free(ScriptRun *self);
