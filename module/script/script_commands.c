@@ -399,6 +399,10 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
     eddi_error_hint(ctx->err, "Run the script again");
   }
   if (rc == 0 && !set && changed) rc = eddi_edit_txn_commit(&txn, NULL, ctx->err);
+  if (rc == 0 && set && !ctx->session) {
+    rc = eddi_error_set(ctx->err, EDDI_ESTATE, "collect changes keeps them in a session: none is open");
+    eddi_error_hint(ctx->err, "Start one with \"Start <name>\"");
+  }
   if (rc == 0 && set) eddi_script_state_add_changeset(eddi_script_state_of(ctx->session), set), set = NULL;
   eddi_changeset_free(set);
   eddi_edit_txn_free(&txn);
@@ -529,19 +533,19 @@ static int script__run_command(CommandContext *ctx) {
 
 /* Preview changeset <name> and the single-line changeset forms. */
 static const CommandSpec script_commands[] = {
-    {"{", "{ <statements> }", "run a script: one transaction over many files", CMD_SESSION | CMD_TAKES_BODY,
+    {"{", "{ <statements> }", "run a script: one transaction over many files", CMD_TAKES_BODY,
      script__run_command},
     {"Foreach", "foreach [$x in] <set> [where <condition>] <action|{ ... }>",
-     "run an action on every element of a set", CMD_SESSION, script__run_command},
+     "run an action on every element of a set", 0, script__run_command},
     {"If", "if <condition> <action> [else <action>]", "run an action when a condition holds",
-     CMD_SESSION, script__run_command},
-    {"Let", "let $name = <set|value>", "keep a set or a value for later messages", CMD_SESSION,
+     0, script__run_command},
+    {"Let", "let $name = <set|value>", "keep a set or a value for later messages", 0,
      script__run_command},
-    {"Use", "use $name <action>", "run an action on a kept set", CMD_SESSION, script__run_command},
+    {"Use", "use $name <action>", "run an action on a kept set", 0, script__run_command},
     {"Try", "try { ... } catch { ... }", "run a block; on a failure undo it and run the other",
-     CMD_SESSION, script__run_command},
+     0, script__run_command},
     {"Collect", "collect changes as \"<name>\"", "(inside a script) keep its changes as a changeset",
-     CMD_SESSION, script__run_command},
+     0, script__run_command},
     {"Apply", "apply changeset <name>", "write a changeset, unless its files changed since",
      CMD_SESSION, script__apply_command},
     {"Rollback", "rollback changeset <name>", "put back the bytes from before a changeset",

@@ -124,6 +124,9 @@ static void test_tool_schemas_stay_as_published(void **state) {
        "\"required\":[\"file_path\"],\"additionalProperties\":false}"},
       {"refactor", REFACTOR_SCHEMA},
       {"preview", REFACTOR_SCHEMA},
+      {"script", "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\","
+                 "\"description\":\"a script: { statements }\"}},\"required\":[\"text\"],"
+                 "\"additionalProperties\":false}"},
   };
   size_t count = sizeof published / sizeof published[0];
   assert_int_equal(eddi_tool_count(), count);
