@@ -472,6 +472,19 @@ static int query__caller_of(ScriptRun *run, const ScriptQuery *q, ScriptSet *out
   return rc;
 }
 
+/* The order a set is visited in: files as they came, and in a file each
+ * element before the ones that hold it (by end, then by start from the
+ * right), so that an edit of a nested call lands before its outer call's
+ * and the outer call's arguments still span it. Disjoint elements keep
+ * their text order. */
+static int query__order(const void *pa, const void *pb) {
+  const ScriptElement *a = pa, *b = pb;
+  if (a->file != b->file) return a->file < b->file ? -1 : 1;
+  if (a->end != b->end) return a->end < b->end ? -1 : 1;
+  if (a->start != b->start) return a->start > b->start ? -1 : 1;
+  return 0;
+}
+
 int script_query_eval(ScriptRun *run, const ScriptQuery *q, ScriptSet *out, EddiError *err) {
   ScriptSet all = {0};
   int rc = 0;
@@ -524,6 +537,8 @@ int script_query_eval(ScriptRun *run, const ScriptQuery *q, ScriptSet *out, Eddi
     break;
   }
   }
+  /* Files in the order they were first seen, which is the set's own order. */
+  if (all.len > 1) qsort(all.items, all.len, sizeof *all.items, query__order);
   for (size_t i = 0; rc == 0 && i < all.len; i++) {
     bool keep = true;
     if (q->where) rc = script_cond_eval(run, q->where, &all.items[i], &keep, err);
