@@ -21,7 +21,7 @@ typedef struct {
 } ScriptLexer;
 
 static bool lexer__word_char(char c) {
-  return !(isspace((unsigned char)c) || strchr("{}(),+;\"$=<>!", c));
+  return c && !(isspace((unsigned char)c) || strchr("{}(),+;\"$=<>!", c));
 }
 
 static void lexer__push(ScriptLexer *self, ScriptTokenKind kind, size_t start, char *text,
@@ -123,6 +123,11 @@ int eddi_script_lex(const char *src, size_t len, ScriptTokens *out, EddiError *e
       continue;
     }
     line_empty = false;
+    if (c == '\0') {
+      /* Messages never hold one (the engine refuses them); other callers may. */
+      rc = lexer__fail(&self, start, "unexpected NUL byte");
+      break;
+    }
     static const char singles[] = "{}(),+;";
     static const ScriptTokenKind single_kinds[] = {ST_LBRACE, ST_RBRACE, ST_LPAREN, ST_RPAREN,
                                                    ST_COMMA,  ST_PLUS,   ST_SEMI};

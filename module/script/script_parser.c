@@ -34,7 +34,11 @@ typedef struct {
 
 /* ---------------------------------------------------------------- tokens */
 
-static ScriptToken *parser__peek(ScriptParser *self) { return &self->tokens.items[self->at]; }
+/* The token at the parser's place; never past the EOF token. */
+static ScriptToken *parser__peek(ScriptParser *self) {
+  EDDI_ASSERT(self->at < self->tokens.len);
+  return &self->tokens.items[self->at];
+}
 
 static ScriptToken *parser__peek_at(ScriptParser *self, size_t ahead) {
   size_t i = EDDI_MIN(self->at + ahead, self->tokens.len - 1);
@@ -110,7 +114,8 @@ static size_t parser__raw_end(ScriptParser *self, size_t from, bool stop_else) {
     char c = self->src[at];
     if (c == '"' || c == '\'') {
       for (at++; at < self->len && self->src[at] != c && self->src[at] != '\n'; at++)
-        if (self->src[at] == '\\') at++;
+        if (self->src[at] == '\\' && at + 1 < self->len) at++;
+      if (at >= self->len || self->src[at] == '\n') break; /* an open quote ends the text */
       continue;
     }
     if (c == '\n' || (depth == 0 && (c == ';' || c == '}'))) break;
@@ -258,7 +263,8 @@ static ScriptCond *parser__cond_primary(ScriptParser *self) {
   if (token->kind == ST_LPAREN) {
     self->at++;
     c = parser__cond(self);
-    if (c && parser__peek(self)->kind != ST_RPAREN) {
+    if (!c) return NULL;
+    if (parser__peek(self)->kind != ST_RPAREN) {
       cond__free(c);
       return parser__expected(self, "')'", "the condition");
     }
