@@ -378,6 +378,62 @@ static bool query__inherits(RefProgram *program, uint32_t file, uint32_t sym, Re
   return found;
 }
 
+/* Whether class element k of syn has a method named name. */
+static bool query__has_method(const EddiSyntax *syn, int k, const char *name) {
+  for (size_t i = 0; i < syn->elements.len; i++) {
+    const EddiElement *e = &syn->elements.items[i];
+    if (e->kind == EDDI_ELEMENT_METHOD && e->parent == k && strcmp(e->name, name) == 0) return true;
+  }
+  return false;
+}
+
+/* A Protocol is implemented by structure, not by inheritance: the classes
+ * that define every method the protocol declares (its own dunders left
+ * out) implement it too. The protocol is the class at offset of path; it
+ * is one when a base of it is named Protocol. */
+static int query__structural(ScriptRun *run, const char *path, size_t offset, ScriptSet *out,
+                             EddiError *err) {
+  uint32_t pf;
+  int rc = script_files_get(&run->files, path, &pf, err);
+  if (rc < 0) return rc;
+  ScriptFile *pfile = run->files.files.items[pf];
+  EddiSyntax *psyn = script_file_syntax(&run->files, pfile);
+  int pk = psyn ? eddi_syntax_innermost(psyn, offset, EDDI_ELEMENT_CLASS) : -1;
+  if (pk < 0) return 0;
+  const EddiElement *proto = &psyn->elements.items[pk];
+  size_t head_end = proto->has_body ? proto->body_start : proto->end;
+  char *head = eddi_strndup(pfile->text.data + proto->name_end, head_end - proto->name_end);
+  bool is_protocol = strstr(head, "Protocol") != NULL;
+  eddi_free(head);
+  if (!is_protocol) return 0;
+  ScriptStrings wanted = {0};
+  for (size_t i = 0; i < psyn->elements.len; i++) {
+    const EddiElement *e = &psyn->elements.items[i];
+    if (e->kind == EDDI_ELEMENT_METHOD && e->parent == pk && strncmp(e->name, "__", 2) != 0)
+      array_push(&wanted, eddi_strdup(e->name));
+  }
+  ScriptSet classes = {0};
+  if (wanted.len) rc = query__elements(run, EDDI_ELEMENT_CLASS, NULL, NULL, &classes, err);
+  for (size_t c = 0; rc == 0 && c < classes.len; c++) {
+    ScriptElement *cl = &classes.items[c];
+    bool known = cl->file == pf && cl->start == proto->start;
+    for (size_t i = 0; i < out->len && !known; i++)
+      known = out->items[i].file == cl->file && out->items[i].start == cl->start;
+    if (known) continue;
+    EddiSyntax *syn = script_file_syntax(&run->files, run->files.files.items[cl->file]);
+    int k = eddi_syntax_innermost(syn, cl->name_start, EDDI_ELEMENT_CLASS);
+    bool all = k >= 0;
+    for (size_t m = 0; all && m < wanted.len; m++) all = query__has_method(syn, k, wanted.items[m]);
+    if (!all) continue;
+    array_push(out, *cl);
+    memset(cl, 0, sizeof *cl);
+  }
+  script_set_free(&classes);
+  for (size_t i = 0; i < wanted.len; i++) eddi_free(wanted.items[i]);
+  array_free(&wanted);
+  return rc;
+}
+
 static int query__implementing(ScriptRun *run, const ScriptQuery *q, ScriptSet *out,
                                EddiError *err) {
   RefIndex *index;
@@ -404,6 +460,10 @@ static int query__implementing(ScriptRun *run, const ScriptQuery *q, ScriptSet *
       x->name_start = el->name_start, x->name_end = el->name_end;
     }
   }
+  if (rc == 0 && target.kind == REF_TARGET_SYM)
+    rc = query__structural(run, index->sources.items[target.file].path,
+                           index->sources.items[target.file].file->syms.items[target.index].start,
+                           out, err);
   return rc;
 }
 
