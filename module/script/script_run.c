@@ -108,6 +108,16 @@ static void run__restore(ScriptRun *self, const ScriptStrings *snapshot, size_t 
 
 /* ---------------------------------------------------------------- statements */
 
+/* The counts of edits go back to those of before (a try's start, or none
+ * for rollback all); flags and suggestions stay, as their notes do. */
+static void run__forget_edits(ScriptRun *self, const ScriptCounts *before) {
+  ScriptCounts now = self->counts;
+  self->counts = *before;
+  self->counts.flagged = now.flagged;
+  self->counts.suggested = now.suggested;
+  self->counts.elements = now.elements;
+}
+
 /* Put "Script line L:C: " before an error of the engine's layers, keeping
  * its hint (the candidates of an ambiguous name). */
 static int run__at(int rc, ScriptPos pos, EddiError *err) {
@@ -246,12 +256,15 @@ static int run__try(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     array_push(&snapshot, eddi_strndup(file->text.data, file->text.len));
   }
   size_t files = snapshot.len;
+  ScriptCounts counts = self->counts;
   ScriptOnError saved = self->on_error;
   self->on_error = SCRIPT_ON_ERROR_ROLLBACK;
   int rc = run__node(self, node->body, err);
   self->on_error = saved;
   if (rc < 0 && !self->budget_spent) {
     run__restore(self, &snapshot, files);
+    /* What the try did is undone: so are its counts, but for its notes. */
+    run__forget_edits(self, &counts);
     StrBuf note = {0};
     eddi_strbuf_printf(&note, "Caught: %s", err->what);
     array_push(&self->notes, eddi_strbuf_take(&note));
@@ -374,6 +387,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
   }
   case SN_ROLLBACK_ALL:
     run__restore(self, NULL, 0);
+    run__forget_edits(self, &(ScriptCounts){0});
     self->rolled_back = true;
     return 0;
   case SN_STORE:
