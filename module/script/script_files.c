@@ -10,6 +10,8 @@
  * element stores the version of its file it was found in). */
 #include "script/script_run.h"
 
+#include <xxhash.h>
+
 #include "core/disk_backend.h"
 #include "core/walk.h"
 #include "syntax/syntax.h"
@@ -44,12 +46,20 @@ void script_files_free(ScriptFiles *self) {
     eddi_free(file);
   }
   array_free(&self->files);
+  ref_map_free(&self->by_path);
   ref_open_texts_free(&self->docs);
   ref_paths_free(&self->paths);
 }
 
 int script_files_get(ScriptFiles *self, const char *rel, uint32_t *index, EddiError *err) {
-  for (size_t i = 0; i < self->files.len; i++)
+  uint64_t key = XXH64(rel, strlen(rel), 0);
+  uint32_t hit = ref_map_get(&self->by_path, key);
+  if (hit != REF_NONE && strcmp(self->files.items[hit]->rel, rel) == 0) {
+    *index = hit;
+    return 0;
+  }
+  /* Another path with the same hash: look the slow way. */
+  for (size_t i = 0; hit != REF_NONE && i < self->files.len; i++)
     if (strcmp(self->files.items[i]->rel, rel) == 0) {
       *index = (uint32_t)i;
       return 0;
@@ -93,6 +103,7 @@ int script_files_get(ScriptFiles *self, const char *rel, uint32_t *index, EddiEr
   file->lang = eddi_lang_detect(rel, file->text.data, first);
   if (file->lang && !file->lang->ts) file->lang = NULL;
   *index = (uint32_t)self->files.len;
+  if (hit == REF_NONE) ref_map_put(&self->by_path, key, *index);
   array_push(&self->files, file);
   return 0;
 }

@@ -44,6 +44,7 @@ typedef struct {
   size_t max_file_bytes, max_entries, max_syntax_bytes;
   RefOpenTexts docs; /* copies of the open documents' texts */
   Array(ScriptFile *) files;
+  RefMap by_path; /* xxh64 of a path -> its index in files (checked, as hashes collide) */
   RefPaths paths; /* every file the workspace walk sees, made on first use */
   bool paths_ready;
   /* Name resolution over the texts as they are now, made when a query
