@@ -157,14 +157,34 @@ static bool changeset__disk_is(EddiEngine *engine, const char *path, const EddiF
   return rc == 0 && eddi_fs_stamp_same(&now, stamp);
 }
 
-/* Refuse with the files that are not what they must be. */
-static int changeset__refuse(EddiError *err, const char *name, const char *since,
-                             const StrBuf *list, size_t count) {
-  eddi_error_set(err, EDDI_ESTALE, "Changeset %s: %zu file%s changed since it was %s: %s", name,
-                 count, count == 1 ? "" : "s", since, list->data);
-  eddi_error_hint(err, strcmp(since, "collected") == 0
-                          ? "Run the script again to collect it anew"
-                          : "Those files were edited after the apply: nothing was put back");
+/* Whether a file is what it must be before apply (collected) or rollback. */
+static bool changeset__file_ready(EddiEngine *engine, EddiSession *session,
+                                  const EddiChangeFile *file, bool applied) {
+  EddiDoc *doc = changeset__doc(session, file->path);
+  if (applied)
+    return changeset__disk_is(engine, file->path, &file->applied) &&
+           (!doc || changeset__doc_holds(doc, file->after, file->after_len));
+  if (!doc) return changeset__disk_is(engine, file->path, &file->collected);
+  return changeset__doc_holds(doc, file->before, file->before_len) &&
+         (doc->is_new || changeset__disk_is(engine, file->path, &file->collected));
+}
+
+/* Refuse, naming them, when any file is not ready for apply (applied
+ * false) or rollback. */
+static int changeset__check(const EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+                            bool applied, EddiError *err) {
+  StrBuf stale = {0};
+  size_t count = 0;
+  for (size_t i = 0; i < self->files.len; i++)
+    if (!changeset__file_ready(engine, session, &self->files.items[i], applied))
+      eddi_strbuf_printf(&stale, "%s%s", count++ ? ", " : "", self->files.items[i].path);
+  if (!count) return 0;
+  eddi_error_set(err, EDDI_ESTALE, "Changeset %s: %zu file%s changed since it was %s: %s",
+                 self->name, count, count == 1 ? "" : "s", applied ? "applied" : "collected",
+                 stale.data);
+  eddi_error_hint(err, applied ? "Those files were edited after the apply: nothing was put back"
+                               : "Run the script again to collect it anew");
+  eddi_strbuf_free(&stale);
   return EDDI_ESTALE;
 }
 
@@ -174,25 +194,10 @@ int eddi_changeset_apply(EddiChangeset *self, EddiEngine *engine, EddiSession *s
                          EddiError *err) {
   if (self->status == EDDI_CHANGESET_APPLIED)
     return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is applied already", self->name);
-  StrBuf stale = {0};
-  size_t count = 0;
-  for (size_t i = 0; i < self->files.len; i++) {
-    EddiChangeFile *file = &self->files.items[i];
-    EddiDoc *doc = changeset__doc(session, file->path);
-    bool same = doc ? changeset__doc_holds(doc, file->before, file->before_len) &&
-                          (doc->is_new || changeset__disk_is(engine, file->path, &file->collected))
-                    : changeset__disk_is(engine, file->path, &file->collected);
-    if (!same) eddi_strbuf_printf(&stale, "%s%s", count++ ? ", " : "", file->path);
-  }
-  if (count) {
-    int rc = changeset__refuse(err, self->name, "collected", &stale, count);
-    eddi_strbuf_free(&stale);
-    return rc;
-  }
-  eddi_strbuf_free(&stale);
+  int rc = changeset__check(self, engine, session, false, err);
+  if (rc < 0) return rc;
   EddiEditTxn txn;
   eddi_edit_txn_init(&txn, engine, session);
-  int rc = 0;
   for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
     EddiEditFile *entry;
     rc = eddi_edit_txn_file(&txn, self->files.items[i].path, &entry, err);
@@ -219,22 +224,7 @@ int eddi_changeset_rollback(EddiChangeset *self, EddiEngine *engine, EddiSession
                             EddiError *err) {
   if (self->status != EDDI_CHANGESET_APPLIED)
     return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is not applied", self->name);
-  StrBuf stale = {0};
-  size_t count = 0;
-  for (size_t i = 0; i < self->files.len; i++) {
-    EddiChangeFile *file = &self->files.items[i];
-    EddiDoc *doc = changeset__doc(session, file->path);
-    bool same = changeset__disk_is(engine, file->path, &file->applied) &&
-                (!doc || changeset__doc_holds(doc, file->after, file->after_len));
-    if (!same) eddi_strbuf_printf(&stale, "%s%s", count++ ? ", " : "", file->path);
-  }
-  if (count) {
-    int rc = changeset__refuse(err, self->name, "applied", &stale, count);
-    eddi_strbuf_free(&stale);
-    return rc;
-  }
-  eddi_strbuf_free(&stale);
-  int rc = 0;
+  int rc = changeset__check(self, engine, session, true, err);
   for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
     EddiChangeFile *file = &self->files.items[i];
     if (!file->existed) {

@@ -134,17 +134,24 @@ static void cond__count_uses(ScriptRun *run, RefIndex *index, RefProgram *progra
   run->uses_edits = run->files.index_edits;
 }
 
+/* Name resolution over the texts now, and the element's file in it
+ * (*source NULL: its language has none). */
+static int cond__resolved(ScriptRun *run, const ScriptElement *el, RefIndex **index,
+                          RefProgram **program, RefSource **source, EddiError *err) {
+  int rc = script_files_program(&run->files, index, program, err);
+  *source = rc == 0 ? ref_index_source(*index, run->files.files.items[el->file]->rel) : NULL;
+  return rc;
+}
+
 /* Whether any name an import binds is referred to in its file. */
 static int cond__import_used(ScriptRun *run, const ScriptElement *el, bool *used,
                              EddiError *err) {
   RefIndex *index;
   RefProgram *program;
-  int rc = script_files_program(&run->files, &index, &program, err);
-  if (rc < 0) return rc;
-  ScriptFile *file = run->files.files.items[el->file];
-  RefSource *source = ref_index_source(index, file->rel);
+  RefSource *source;
+  int rc = cond__resolved(run, el, &index, &program, &source, err);
   *used = true; /* without resolution nothing is called unused */
-  if (!source) return 0;
+  if (rc < 0 || !source) return rc;
   RefFile *rf = source->file;
   bool any_binding = false;
   *used = false;
@@ -178,11 +185,9 @@ static int cond__unused(ScriptRun *run, const ScriptElement *el, bool *holds, Ed
     return 0;
   RefIndex *index;
   RefProgram *program;
-  int rc = script_files_program(&run->files, &index, &program, err);
-  if (rc < 0) return rc;
-  ScriptFile *file = run->files.files.items[el->file];
-  RefSource *source = ref_index_source(index, file->rel);
-  if (!source) return 0;
+  RefSource *source;
+  int rc = cond__resolved(run, el, &index, &program, &source, err);
+  if (rc < 0 || !source) return rc;
   RefTarget target;
   EddiError ignored;
   if (ref_target_at(program, (uint32_t)(source - index->sources.items), (uint32_t)el->name_start,
