@@ -945,6 +945,8 @@ int eddi_script_parse(const char *src, size_t len, Script *out, EddiError *err) 
     if (!parser__statements(&self, root, false)) node__free(root), root = NULL;
   }
   eddi_script_tokens_free(&self.tokens);
+  if (!root && !out->braced && strstr(err->what, "to close the '{'"))
+    eddi_error_hint(err, "A script over several lines goes inside { ... }, the { first on its line");
   if (!root) return EDDI_EINVAL;
   if (root->children.len == 0) {
     node__free(root);
