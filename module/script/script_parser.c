@@ -9,7 +9,12 @@
  * EddiSpeak command, both up to the end of their line, a ';', or a '}' that
  * closes their block (a template also stops at `else`), with strings and
  * brackets inside them skipped over. Every error names the line and column
- * of the token where the parse stopped. */
+ * of the token where the parse stopped.
+ *
+ * The file is longer than most (about 1,000 lines) because it is one
+ * grammar: statements, queries, conditions and expressions call each other
+ * through the one parser state, and reading them in order, top to bottom,
+ * is how the grammar of doc/scripting.org is checked against the code. */
 #include "script/script.h"
 
 #include <stdarg.h>
