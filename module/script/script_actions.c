@@ -171,7 +171,8 @@ static int action__replace_with(ScriptRun *run, const ScriptNode *node, ScriptEl
   }
   eddi_free(old);
   eddi_strbuf_free(&text);
-  run->counts.replaced++;
+  if (el->kind == SEL_CALL) run->counts.calls_updated++;
+  else run->counts.replaced++;
   return 0;
 }
 
@@ -201,7 +202,8 @@ static int action__replace_text(ScriptRun *run, const ScriptNode *node, ScriptEl
     if (hits) {
       eddi_strbuf_append(&next, data + at, el->end - at);
       action__replace(run, el, el->start, el->end, next.data, next.len);
-      run->counts.replaced += hits;
+      if (el->kind == SEL_CALL) run->counts.calls_updated++;
+      else run->counts.replaced += hits;
     }
     eddi_strbuf_free(&next);
   }
@@ -251,7 +253,7 @@ static int action__remove(ScriptRun *run, const ScriptNode *node, ScriptElement 
     end = end > start && file->text.data[end - 1] == '\n' ? end : action__line_after(file, after);
   }
   action__replace(run, el, start, end, "", 0);
-  run->counts.removed++;
+  run->counts.removed[el->kind]++;
   return 0;
 }
 
@@ -366,7 +368,7 @@ int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
   case SA_REPLACE_WITH: return action__replace_with(run, node, el, err);
   case SA_REPLACE_TEXT: return action__replace_text(run, node, el, err);
   case SA_FLAG:
-    run->counts.flagged++;
+    run->counts.flagged[el->kind]++;
     return action__note(run, node, el, &run->flags, "", err);
   case SA_SUGGEST:
     run->counts.suggested++;

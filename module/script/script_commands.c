@@ -311,13 +311,26 @@ static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) 
       return;
     }
   }
+  static const char *const kinds[][2] = {
+      {"file", "files"},       {"line", "lines"},        {"call", "calls"},
+      {"function", "functions"}, {"method", "methods"},  {"class", "classes"},
+      {"variable", "variables"}, {"import", "imports"}};
+  char what[64];
   StrBuf parts = {0};
+  script__part(&parts, c->calls_updated, c->calls_updated == 1 ? "call updated" : "calls updated");
   script__part(&parts, c->replaced, "replaced");
-  script__part(&parts, c->removed, "removed");
+  for (size_t k = 0; k < SCRIPT_ELEMENT_KINDS; k++) {
+    snprintf(what, sizeof what, "%s removed", kinds[k][c->removed[k] != 1]);
+    script__part(&parts, c->removed[k], what);
+  }
   script__part(&parts, c->added, "added");
   script__part(&parts, c->imports_added, c->imports_added == 1 ? "import added" : "imports added");
   script__part(&parts, c->lines_added, c->lines_added == 1 ? "line added" : "lines added");
-  script__part(&parts, c->flagged, "flagged");
+  for (size_t k = 0; k < SCRIPT_ELEMENT_KINDS; k++) {
+    snprintf(what, sizeof what, "%s flagged", kinds[k][c->flagged[k] != 1]);
+    script__part(&parts, c->flagged[k], what);
+  }
+  script__part(&parts, c->notes_flagged, "flagged");
   script__part(&parts, c->suggested, "suggested");
   script__part(&parts, c->refactors, c->refactors == 1 ? "refactoring" : "refactorings");
   script__part(&parts, c->commands, c->commands == 1 ? "command" : "commands");

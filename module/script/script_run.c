@@ -113,7 +113,8 @@ static void run__restore(ScriptRun *self, const ScriptStrings *snapshot, size_t 
 static void run__forget_edits(ScriptRun *self, const ScriptCounts *before) {
   ScriptCounts now = self->counts;
   self->counts = *before;
-  self->counts.flagged = now.flagged;
+  memcpy(self->counts.flagged, now.flagged, sizeof now.flagged);
+  self->counts.notes_flagged = now.notes_flagged;
   self->counts.suggested = now.suggested;
   self->counts.elements = now.elements;
 }
@@ -349,7 +350,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
       if (rc < 0) return run__at(rc, node->pos, err);
       if (!text) text = eddi_strdup(node->text);
       array_push(node->action == SA_FLAG ? &self->flags : &self->suggestions, text);
-      if (node->action == SA_FLAG) self->counts.flagged++;
+      if (node->action == SA_FLAG) self->counts.notes_flagged++;
       else self->counts.suggested++;
       return 0;
     }

@@ -117,10 +117,18 @@ void script_element_refresh(ScriptFiles *files, ScriptElement *self);
 
 /* ---------------------------------------------------------------- the run */
 
-/* Counters of what the script did, for its reply. */
+/* Kinds of element, for the counts of the reply ("2 imports removed"). */
+#define SCRIPT_ELEMENT_KINDS 8
+
+/* Counters of what the script did, for its reply: replacements (calls
+ * counted apart: "3 calls updated"), removals and flags by kind of element
+ * (flags without an element under SEL_FILE's slot too). */
 typedef struct {
-  size_t replaced, removed, added, imports_added, lines_added, flagged, suggested, commands,
+  size_t replaced, calls_updated, added, imports_added, lines_added, suggested, commands,
       refactors, elements;
+  size_t removed[SCRIPT_ELEMENT_KINDS];
+  size_t flagged[SCRIPT_ELEMENT_KINDS];
+  size_t notes_flagged; /* flags of no element */
 } ScriptCounts;
 
 typedef struct {

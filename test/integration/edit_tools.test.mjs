@@ -175,7 +175,7 @@ test("script runs a whole script as one transaction; a failing one writes nothin
   await withClient(SHOP, async ({ call, read }) => {
     assert.deepEqual(
       await call("script", { text: '{ foreach caller of Cart() replace with Cart(owner=None) }' }),
-      ok("Ok, Script completed: 1 replaced, 1 file changed"),
+      ok("Ok, Script completed: 1 call updated, 1 file changed"),
     );
     assert.equal(read("main.py"), "from shop.cart import Cart\n\nprint(Cart(owner=None).total())\n");
     assert.deepEqual(

@@ -143,7 +143,7 @@ static void test_many_sites_in_one_file(void **state) {
    * are rewritten in one pass, the inner one's place found after the outer
    * edit. */
   assert_exec(engine, "foreach caller of f() replace with f($1, t=1)",
-              "Ok, Script completed: 150 replaced, 1 file changed");
+              "Ok, Script completed: 150 calls updated, 1 file changed");
   size_t len;
   char *now = unit_read_file(path, &len);
   assert_non_null(strstr(now, "f(7, t=1); f(f(7, t=1), t=1)\n"));
@@ -207,7 +207,7 @@ static void test_script_runs_on_a_worker(void **state) {
   assert_int_equal(wakes, 1);
   char answer[256] = "";
   eddi_engine_take_finished(engine, finished_visit, answer);
-  assert_string_equal(answer, "Ok, Script completed: 1 replaced, 1 file changed");
+  assert_string_equal(answer, "Ok, Script completed: 1 call updated, 1 file changed");
   size_t len;
   char *now = unit_read_file(path, &len);
   assert_string_equal(now, "def g():\n    return 1\n\n\nh()\n");
