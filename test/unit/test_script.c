@@ -216,6 +216,49 @@ static void test_script_runs_on_a_worker(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* The worker read the file; it changed before the finish: nothing is
+ * written, and the reply names the file. */
+static void test_file_changed_while_the_script_ran(void **state) {
+  char *root = *state;
+  long live = unit_live();
+  char path[PATH_MAX];
+  unit_path(path, root, "w.py");
+  const char *source = "def g():\n    return 1\n\n\ng()\n";
+  unit_write_file(path, source, strlen(source));
+  char error[EDDI_ERROR_MAX];
+  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
+  assert_non_null(engine);
+  eddi_engine_set_waker(engine, script_wake, NULL);
+  pthread_mutex_lock(&wake_mutex);
+  int before = wakes;
+  pthread_mutex_unlock(&wake_mutex);
+  EddiRequest req = {.sender = "a", .text = "foreach caller of g() replace with h()", .ticket = 7};
+  req.len = strlen(req.text);
+  EddiReply reply;
+  eddi_request_exec(engine, &req, &reply);
+  assert_true(reply.pending);
+  eddi_reply_free(&reply);
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += SCRIPT_WAIT_MS / 1000;
+  pthread_mutex_lock(&wake_mutex);
+  while (wakes == before && pthread_cond_timedwait(&wake_changed, &wake_mutex, &deadline) == 0) {}
+  pthread_mutex_unlock(&wake_mutex);
+  /* The work is done; its finish has not run yet. Someone edits the file. */
+  const char *theirs = "def g():\n    return 2\n\n\ng()\n";
+  unit_write_file(path, theirs, strlen(theirs));
+  char answer[256] = "";
+  eddi_engine_take_finished(engine, finished_visit, answer);
+  assert_string_equal(answer, "Fail \"Changed while the script ran: w.py; nothing written\", "
+                              "Run the script again");
+  size_t len;
+  char *now = unit_read_file(path, &len);
+  assert_string_equal(now, theirs);
+  free(now);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_tree),
@@ -225,6 +268,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_many_sites_in_one_file, unit_folder_setup,
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_script_runs_on_a_worker, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_file_changed_while_the_script_ran, unit_folder_setup,
                                       unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
