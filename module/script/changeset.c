@@ -53,6 +53,8 @@ void eddi_script_state_free(EddiScriptState *self) {
   array_free(&self->positions);
   for (size_t i = 0; i < self->contexts.len; i++) eddi_free(self->contexts.items[i].path);
   array_free(&self->contexts);
+  for (size_t i = 0; i < self->flags.len; i++) eddi_free(self->flags.items[i]);
+  array_free(&self->flags);
   eddi_free(self);
 }
 

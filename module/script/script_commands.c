@@ -279,16 +279,48 @@ static void script__work(EddiJob *base) {
   self->rc = script_run_exec(&self->run, &self->script, &self->err);
 }
 
-static void script__list_fact(CommandContext *ctx, const char *key, const ScriptStrings *list) {
-  if (!list->len) return;
-  size_t page = ctx->engine->config.page_size ? ctx->engine->config.page_size : list->len;
+/* "Key: a; b; ..." of a page of list from offset; what follows the page
+ * is counted, with where Flags goes on when pages is set. */
+static void script__list_page(CommandContext *ctx, const char *key, char *const *items,
+                              size_t count, size_t offset, bool pages) {
+  if (offset >= count) return;
+  size_t page = ctx->engine->config.page_size ? ctx->engine->config.page_size : count;
+  size_t end = EDDI_MIN(count, offset + page);
   StrBuf text = {0};
   eddi_strbuf_printf(&text, "%s:", key);
-  for (size_t i = 0; i < list->len && i < page; i++)
-    eddi_strbuf_printf(&text, "%s %s", i ? ";" : "", list->items[i]);
-  if (list->len > page) eddi_strbuf_printf(&text, "; and %zu more", list->len - page);
+  for (size_t i = offset; i < end; i++)
+    eddi_strbuf_printf(&text, "%s %s", i > offset ? ";" : "", items[i]);
+  if (end < count) eddi_strbuf_printf(&text, "; and %zu more", count - end);
+  if (end < count && pages) eddi_strbuf_printf(&text, " (Flags %zu)", end);
   eddi_reply_builder_fact(ctx->reply, "%s", text.data);
   eddi_strbuf_free(&text);
+}
+
+static void script__list_fact(CommandContext *ctx, const char *key, const ScriptStrings *list) {
+  script__list_page(ctx, key, list->items, list->len, 0,
+                    ctx->session && strcmp(key, "Flagged") == 0);
+}
+
+/* Flags [<offset>]: the last script's flags from offset, a page. */
+static int script__flags_command(CommandContext *ctx) {
+  const EddiScriptState *state = ctx->session->script;
+  size_t count = state ? state->flags.len : 0;
+  if (ctx->argc > 1 || (ctx->argc == 1 && ctx->args[0].kind != TOKEN_INT))
+    return eddi_command_usage(ctx, "Flags takes an offset");
+  size_t offset = ctx->argc ? (size_t)ctx->args[0].first : 0;
+  if (!count) {
+    eddi_error_set(ctx->err, EDDI_ENOENT, "No flags: the last script flagged nothing");
+    eddi_error_hint(ctx->err, "flag \"note\" inside a script lists an element");
+    return EDDI_ENOENT;
+  }
+  if (offset >= count) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Offset %zu is past the %zu flags", offset, count);
+    eddi_error_hint(ctx->err, "Flags 0 shows the first page");
+    return EDDI_EINVAL;
+  }
+  eddi_reply_builder_fact(ctx->reply, "%zu flags", count);
+  script__list_page(ctx, "Flagged", state->flags.items, count, offset, true);
+  return 0;
 }
 
 static void script__part(StrBuf *out, size_t n, const char *what) {
@@ -422,6 +454,16 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
   eddi_strbuf_free(&stale);
   if (rc < 0) return rc;
   script__keep_vars(self, ctx->session);
+  if (ctx->session) {
+    /* The flags stay for Flags until the next script that flags. */
+    EddiScriptState *state = eddi_script_state_of(ctx->session);
+    if (self->run.flags.len) {
+      for (size_t i = 0; i < state->flags.len; i++) eddi_free(state->flags.items[i]);
+      array_clear(&state->flags);
+      for (size_t i = 0; i < self->run.flags.len; i++)
+        array_push(&state->flags, eddi_strdup(self->run.flags.items[i]));
+    }
+  }
   script__reply(self, ctx, changed);
   return 0;
 }
@@ -563,6 +605,8 @@ static const CommandSpec script_commands[] = {
      CMD_SESSION, script__apply_command},
     {"Rollback", "rollback changeset <name>", "put back the bytes from before a changeset",
      CMD_SESSION, script__rollback_command},
+    {"Flags", "Flags [<offset>]", "the last script's flags, a page from offset",
+     CMD_SESSION, script__flags_command},
 };
 
 COMMAND_GROUP(eddi_script_commands, script_commands);

@@ -53,6 +53,8 @@ typedef struct EddiScriptState {
   Array(EddiChangeset *) changesets;
   Array(EddiScriptPlace) positions;
   Array(EddiScriptPlace) contexts;
+  /* The last script's flags, for the pages after its reply's (Flags). */
+  Array(char *) flags;
 } EddiScriptState;
 
 void eddi_script_state_free(struct EddiScriptState *self);

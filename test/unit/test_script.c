@@ -259,6 +259,29 @@ static void test_file_changed_while_the_script_ran(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* Flags beyond a page are counted in the reply; Flags <offset> lists them. */
+static void test_flags_come_a_page_at_a_time(void **state) {
+  char *root = *state;
+  long live = unit_live();
+  char path[PATH_MAX];
+  unit_path(path, root, "p.py");
+  const char *source = "def a():\n    pass\n\n\ndef b():\n    pass\n\n\ndef c():\n    pass\n";
+  unit_write_file(path, source, strlen(source));
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.page_size = 2;
+  char error[EDDI_ERROR_MAX];
+  EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
+  assert_non_null(engine);
+  assert_exec(engine, "Start s", "Ok");
+  assert_exec(engine, "foreach function flag \"f\"",
+              "Ok, Script completed: 3 functions flagged, Flagged: p.py:0:0 a: f; p.py:4:0 b: f; "
+              "and 1 more (Flags 2)");
+  assert_exec(engine, "Flags 2", "Ok, 3 flags, Flagged: p.py:8:0 c: f");
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_tree),
@@ -270,6 +293,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_script_runs_on_a_worker, unit_folder_setup,
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_file_changed_while_the_script_ran, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_flags_come_a_page_at_a_time, unit_folder_setup,
                                       unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
