@@ -681,13 +681,14 @@ static void test_mcp_tool_text_arguments(void **state) {
 }
 
 static void test_mcp_tools_follow_features(void **state) {
+  /* script is EddiSpeak text, like eddi: every host has it. */
   expect_tool_names(&every_feature,
-                    "eddi read grep edit apply_patch file_update replace refactor preview");
-  expect_tool_names(&(HostFeatures){.refactor = true}, "eddi refactor preview");
-  expect_tool_names(&(HostFeatures){0}, "eddi");
-  expect_tool_names(&(HostFeatures){.read = true, .grep = true}, "eddi read grep");
+                    "eddi read grep edit apply_patch file_update replace refactor preview script");
+  expect_tool_names(&(HostFeatures){.refactor = true}, "eddi refactor preview script");
+  expect_tool_names(&(HostFeatures){0}, "eddi script");
+  expect_tool_names(&(HostFeatures){.read = true, .grep = true}, "eddi read grep script");
   expect_tool_names(&(HostFeatures){.patch = true, .update = true},
-                    "eddi apply_patch file_update replace");
+                    "eddi apply_patch file_update replace script");
   assert_null(mcp_tools_find(&(HostFeatures){0}, "read"));
   assert_null(mcp_tools_find(&every_feature, "Read"));
   assert_null(mcp_tools_find(&every_feature, "eval_sexp"));

@@ -16,6 +16,9 @@
 #include "lang/suggest.h"
 #include "core/utf8.h"
 
+/* Scripts (module/script/script_commands.c). */
+extern const CommandGroup eddi_script_commands;
+
 /* Every command group; Help lists them in this order. Add a new area's
  * group here (one line) and define it in its own *_commands.c. */
 static const CommandGroup *const command_groups[] = {
@@ -28,6 +31,7 @@ static const CommandGroup *const command_groups[] = {
     &eddi_structure_commands,
     &eddi_edit_format_commands,
     &eddi_refactor_commands,
+    &eddi_script_commands,
 };
 
 #define GROUP_COUNT (sizeof command_groups / sizeof command_groups[0])
@@ -62,7 +66,8 @@ const char *eddi_command_suggest(const char *name) {
   const char *names[COMMANDS_MAX];
   size_t count = 0;
   FOR_EACH_COMMAND(spec) {
-    if (count < COMMANDS_MAX) names[count++] = spec->name;
+    /* "{" opens a script: no misspelling of a word. */
+    if (count < COMMANDS_MAX && spec->name[0] != '{') names[count++] = spec->name;
   }
   return eddi_suggest(name, names, count);
 }

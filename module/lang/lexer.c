@@ -128,6 +128,11 @@ int eddi_lex_line(const char *line, size_t len, TokenList *out, EddiError *err) 
         eddi_tokens_free(out);
         return rc;
       }
+    } else if (*p == '{' && token.column == 0) {
+      /* A script: its brace is a word of its own ("{let" is "{" "let"). */
+      token.kind = TOKEN_WORD;
+      token.text = eddi_strndup(p++, 1);
+      token.len = 1;
     } else if (!(*p == '/' && lex__regex(&p, end, &token))) {
       lex__word(&p, end, &token);
     }

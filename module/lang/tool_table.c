@@ -93,6 +93,12 @@ static const EddiToolArg tool__refactor_args[] = {
     {NULL, NULL, NULL, false, NULL},
 };
 
+/* script: a whole EddiSpeak script, run as one transaction. */
+static const EddiToolArg tool__script_args[] = {
+    {"text", "string", "a script: { statements }", true, NULL},
+    {NULL, NULL, NULL, false, NULL},
+};
+
 /* In the order MCP clients list them. .schema is made at first use. */
 static EddiToolInfo tool__table[] = {
     {.name = "eddi",
@@ -169,6 +175,16 @@ static EddiToolInfo tool__table[] = {
          "What refactor with the same arguments would change, writing nothing: the files it "
          "would modify, the unsure references, then the unified diff of every file.",
      .args = tool__refactor_args},
+    {.name = "script",
+     .kind = EDDI_TOOL_TEXT,
+     .command = "{",
+     .description =
+         "One transaction over many files: { foreach caller of f() replace with f($1, t=3) }. "
+         "Sets: caller of f, call to m.f, method in C, class implementing I, file matching "
+         "\"**/*.py\", function, import [where complexity > 5 and not unused]. Actions: "
+         "replace with, replace \"a\" with \"b\", flag, remove, add import m, add line, "
+         "commands. collect changes as \"n\": apply changeset n later.",
+     .args = tool__script_args},
 };
 
 #define TOOL_COUNT (sizeof tool__table / sizeof tool__table[0])

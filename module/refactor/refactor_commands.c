@@ -28,6 +28,7 @@
 #include "refactor/refactor_call.h"
 #include "refactor/rename.h"
 #include "refactor/workspace.h"
+#include "script/script_commands.h"
 #include "session/job.h"
 
 /* The operations of EDDISPEAK.md's "Refactoring"; the ones not built yet
@@ -321,6 +322,9 @@ int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *t
 static int refactor__command(CommandContext *ctx) { return refactor__run(ctx, 0, false); }
 
 static int refactor__preview_command(CommandContext *ctx) {
+  /* Preview changeset <name>: a script's collected changes (module/script/). */
+  if (ctx->argc > 0 && eddi_token_is(&ctx->args[0], "changeset"))
+    return eddi_script_preview_changeset(ctx);
   if (ctx->argc == 0 || !eddi_token_is(&ctx->args[0], "Refactor"))
     return eddi_command_usage(ctx, "Preview takes a Refactor command");
   return refactor__run(ctx, 1, true);

@@ -41,6 +41,7 @@ EddiSession *eddi_sessions_start(EddiSessionManager *self, const char *name,
 static void session__free(EddiSession *self) {
   eddi_session_cancel_confirm(self);
   eddi_edit_state_free(self->edit_state);
+  eddi_script_state_free(self->script);
   for (size_t i = 0; i < self->docs.len; i++) eddi_doc_free(self->docs.items[i]);
   array_free(&self->docs);
   for (size_t i = 0; i < self->changes.len; i++) {

@@ -49,7 +49,12 @@ typedef struct {
   /* Edit formats' state (hashline snapshots, registers), made on first use
    * and freed with eddi_edit_state_free (module/edit/). */
   struct EddiEditState *edit_state;
+  /* Scripts' variables, changesets, stored positions and context stack
+   * (module/script/script_state.h), made on first use. */
+  struct EddiScriptState *script;
 } EddiSession;
+
+void eddi_script_state_free(struct EddiScriptState *state);
 
 void eddi_edit_state_free(struct EddiEditState *state);
 

@@ -56,6 +56,7 @@ test("tools/list shows every edit tool with its schema", async () => {
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     assert.deepEqual(Object.keys(byName), [
       "eddi", "read", "grep", "edit", "apply_patch", "file_update", "replace", "refactor", "preview",
+      "script",
     ]);
     const required = {
       read: ["path"],
@@ -167,6 +168,21 @@ test("preview shows the rename's diff and writes nothing; refactor writes it", a
     );
     // Renamed already: the old name is gone.
     assert.deepEqual(await call("refactor", args), fail('Fail "No definition of Cart.total found"'));
+  });
+});
+
+test("script runs a whole script as one transaction; a failing one writes nothing", async () => {
+  await withClient(SHOP, async ({ call, read }) => {
+    assert.deepEqual(
+      await call("script", { text: '{ foreach caller of Cart() replace with Cart(owner=None) }' }),
+      ok("Ok, Script completed: 1 call updated, 1 file changed"),
+    );
+    assert.equal(read("main.py"), "from shop.cart import Cart\n\nprint(Cart(owner=None).total())\n");
+    assert.deepEqual(
+      await call("script", { text: '{ foreach file matching "*.py" replace "Cart" with "Bag" foreach caller of nothing() flag "x" }' }),
+      fail('Fail "Script line 1:66: No definition of nothing found"'),
+    );
+    assert.equal(read("shop/cart.py"), SHOP["shop/cart.py"]);
   });
 });
 

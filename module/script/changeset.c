@@ -1,0 +1,270 @@
+/* changeset.c - named changesets: collected by a script, previewed, applied,
+ * rolled back.
+ *
+ * A changeset is collected instead of written: for each file it keeps the
+ * bytes on disk then (with their stamp), the text the script read and the
+ * text to write. Apply refuses, naming the files, when any of them is no
+ * longer what the script read (its disk stamp moved, or its open document
+ * holds other text): a changeset made against old text would undo someone
+ * else's work. It writes through the shared transaction (open documents
+ * through their documents, so Undo takes it back). Rollback puts back the
+ * exact bytes that were on disk before, again only when every file is still
+ * what apply wrote. The state is the session's (script_state.h). */
+#include "script/changeset.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "core/diff.h"
+#include "core/disk_backend.h"
+#include "edit/transaction.h"
+
+/* ---------------------------------------------------------------- state */
+
+static void changeset__file_free(EddiChangeFile *file) {
+  eddi_free(file->path);
+  eddi_free(file->before_raw);
+  eddi_free(file->before);
+  eddi_free(file->after);
+}
+
+void eddi_changeset_free(EddiChangeset *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->files.len; i++) changeset__file_free(&self->files.items[i]);
+  array_free(&self->files);
+  eddi_free(self->name);
+  eddi_free(self);
+}
+
+void eddi_script_state_free(EddiScriptState *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->vars.len; i++) {
+    eddi_free(self->vars.items[i].name);
+    eddi_free(self->vars.items[i].query);
+    eddi_free(self->vars.items[i].text);
+  }
+  array_free(&self->vars);
+  for (size_t i = 0; i < self->changesets.len; i++) eddi_changeset_free(self->changesets.items[i]);
+  array_free(&self->changesets);
+  for (size_t i = 0; i < self->positions.len; i++) {
+    eddi_free(self->positions.items[i].name);
+    eddi_free(self->positions.items[i].path);
+  }
+  array_free(&self->positions);
+  for (size_t i = 0; i < self->contexts.len; i++) eddi_free(self->contexts.items[i].path);
+  array_free(&self->contexts);
+  for (size_t i = 0; i < self->flags.len; i++) eddi_free(self->flags.items[i]);
+  array_free(&self->flags);
+  eddi_free(self);
+}
+
+EddiScriptState *eddi_script_state_of(EddiSession *session) {
+  if (!session->script) session->script = eddi_calloc(1, sizeof *session->script);
+  return session->script;
+}
+
+EddiChangeset *eddi_script_state_changeset(const EddiScriptState *self, const char *name) {
+  for (size_t i = 0; self && i < self->changesets.len; i++)
+    if (strcmp(self->changesets.items[i]->name, name) == 0) return self->changesets.items[i];
+  return NULL;
+}
+
+void eddi_script_state_add_changeset(EddiScriptState *self, EddiChangeset *changeset) {
+  for (size_t i = 0; i < self->changesets.len; i++)
+    if (strcmp(self->changesets.items[i]->name, changeset->name) == 0) {
+      eddi_changeset_free(self->changesets.items[i]);
+      self->changesets.items[i] = changeset;
+      return;
+    }
+  array_push(&self->changesets, changeset);
+}
+
+const EddiScriptVar *eddi_script_state_var(const EddiScriptState *self, const char *name) {
+  for (size_t i = 0; self && i < self->vars.len; i++)
+    if (strcmp(self->vars.items[i].name, name) == 0) return &self->vars.items[i];
+  return NULL;
+}
+
+void eddi_script_state_set_var(EddiScriptState *self, const char *name, const char *query,
+                               const char *text) {
+  EddiScriptVar *var = NULL;
+  for (size_t i = 0; i < self->vars.len && !var; i++)
+    if (strcmp(self->vars.items[i].name, name) == 0) var = &self->vars.items[i];
+  if (!var) {
+    EddiScriptVar fresh = {.name = eddi_strdup(name)};
+    array_push(&self->vars, fresh);
+    var = array_back(&self->vars);
+  }
+  eddi_free(var->query);
+  eddi_free(var->text);
+  var->query = query ? eddi_strdup(query) : NULL;
+  var->text = text ? eddi_strdup(text) : NULL;
+}
+
+/* ---------------------------------------------------------------- collect */
+
+int eddi_changeset_add_file(EddiChangeset *self, EddiEngine *engine, const char *path,
+                            const char *before, size_t before_len, const char *after,
+                            size_t after_len, EddiError *err) {
+  EddiChangeFile file = {.path = eddi_strdup(path)};
+  StrBuf raw = {0};
+  int rc = eddi_fs_read(engine->root_fd, path, engine->config.max_file_bytes, &raw,
+                        &file.collected, NULL, err);
+  if (rc == EDDI_ENOENT) rc = 0, eddi_error_clear(err);
+  else if (rc == 0) file.existed = true;
+  if (rc < 0) {
+    eddi_strbuf_free(&raw);
+    changeset__file_free(&file);
+    return rc;
+  }
+  file.before_raw_len = raw.len;
+  file.before_raw = eddi_strbuf_take(&raw);
+  if (!file.before_raw) file.before_raw = eddi_strdup("");
+  file.before = eddi_strndup(before, before_len);
+  file.before_len = before_len;
+  file.after = eddi_strndup(after, after_len);
+  file.after_len = after_len;
+  array_push(&self->files, file);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* The open document of path in session, or NULL. */
+static EddiDoc *changeset__doc(EddiSession *session, const char *path) {
+  bool ambiguous;
+  EddiDoc *doc = session ? eddi_session_find_doc(session, path, &ambiguous) : NULL;
+  return doc && strcmp(doc->path, path) == 0 ? doc : NULL;
+}
+
+static bool changeset__doc_holds(EddiDoc *doc, const char *text, size_t len) {
+  EddiError ignored;
+  eddi_doc_sync(doc, &ignored);
+  if (eddi_text_len(&doc->text) != len) return false;
+  char *now = eddi_text_dup(&doc->text, 0, len);
+  bool same = memcmp(now, text, len) == 0;
+  eddi_free(now);
+  return same;
+}
+
+/* Whether path's disk file is as stamp says (missing when !stamp->exists). */
+static bool changeset__disk_is(EddiEngine *engine, const char *path, const EddiFileStamp *stamp) {
+  StrBuf raw = {0};
+  EddiFileStamp now = {0};
+  EddiError ignored;
+  int rc = eddi_fs_read(engine->root_fd, path, engine->config.max_file_bytes, &raw, &now, NULL,
+                        &ignored);
+  eddi_strbuf_free(&raw);
+  if (rc == EDDI_ENOENT) return !stamp->exists;
+  return rc == 0 && eddi_fs_stamp_same(&now, stamp);
+}
+
+/* Whether a file is what it must be before apply (collected) or rollback. */
+static bool changeset__file_ready(EddiEngine *engine, EddiSession *session,
+                                  const EddiChangeFile *file, bool applied) {
+  EddiDoc *doc = changeset__doc(session, file->path);
+  if (applied)
+    return changeset__disk_is(engine, file->path, &file->applied) &&
+           (!doc || changeset__doc_holds(doc, file->after, file->after_len));
+  if (!doc) return changeset__disk_is(engine, file->path, &file->collected);
+  return changeset__doc_holds(doc, file->before, file->before_len) &&
+         (doc->is_new || changeset__disk_is(engine, file->path, &file->collected));
+}
+
+/* Refuse, naming them, when any file is not ready for apply (applied
+ * false) or rollback. */
+static int changeset__check(const EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+                            bool applied, EddiError *err) {
+  StrBuf stale = {0};
+  size_t count = 0;
+  for (size_t i = 0; i < self->files.len; i++)
+    if (!changeset__file_ready(engine, session, &self->files.items[i], applied))
+      eddi_strbuf_printf(&stale, "%s%s", count++ ? ", " : "", self->files.items[i].path);
+  if (!count) return 0;
+  eddi_error_set(err, EDDI_ESTALE, "Changeset %s: %zu file%s changed since it was %s: %s",
+                 self->name, count, count == 1 ? "" : "s", applied ? "applied" : "collected",
+                 stale.data);
+  eddi_error_hint(err, applied ? "Those files were edited after the apply: nothing was put back"
+                               : "Run the script again to collect it anew");
+  eddi_strbuf_free(&stale);
+  return EDDI_ESTALE;
+}
+
+/* ---------------------------------------------------------------- apply */
+
+int eddi_changeset_apply(EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+                         EddiError *err) {
+  if (self->status == EDDI_CHANGESET_APPLIED)
+    return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is applied already", self->name);
+  int rc = changeset__check(self, engine, session, false, err);
+  if (rc < 0) return rc;
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, engine, session);
+  for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
+    EddiEditFile *entry;
+    rc = eddi_edit_txn_file(&txn, self->files.items[i].path, &entry, err);
+    if (rc == 0) eddi_edit_file_write(entry, self->files.items[i].after, self->files.items[i].after_len);
+  }
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, NULL, err);
+  eddi_edit_txn_free(&txn);
+  if (rc < 0) return rc;
+  /* What apply wrote, for the rollback's check. */
+  for (size_t i = 0; i < self->files.len; i++) {
+    StrBuf raw = {0};
+    EddiError ignored;
+    eddi_fs_read(engine->root_fd, self->files.items[i].path, engine->config.max_file_bytes, &raw,
+                 &self->files.items[i].applied, NULL, &ignored);
+    eddi_strbuf_free(&raw);
+  }
+  self->status = EDDI_CHANGESET_APPLIED;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- rollback */
+
+int eddi_changeset_rollback(EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+                            EddiError *err) {
+  if (self->status != EDDI_CHANGESET_APPLIED)
+    return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is not applied", self->name);
+  int rc = changeset__check(self, engine, session, true, err);
+  for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
+    EddiChangeFile *file = &self->files.items[i];
+    if (!file->existed) {
+      rc = eddi_fs_unlink(engine->root_fd, file->path, &file->applied,
+                          engine->config.max_file_bytes, err);
+      EddiDoc *doc = changeset__doc(session, file->path);
+      if (rc == 0 && doc) eddi_session_close_doc(session, doc);
+      continue;
+    }
+    EddiFsConflict conflict = {0};
+    EddiFileStamp written;
+    unsigned mode = 0644;
+    struct stat st;
+    if (fstatat(engine->root_fd, file->path, &st, 0) == 0) mode = st.st_mode & 07777;
+    rc = eddi_fs_replace(engine->root_fd, file->path, file->before_raw, file->before_raw_len, mode,
+                         &file->applied, engine->config.max_file_bytes, &written, &conflict, err);
+    eddi_fs_conflict_free(&conflict);
+    if (rc == 0) eddi_engine_note_write(engine, file->path, &file->applied, &written);
+    EddiDoc *doc = changeset__doc(session, file->path);
+    size_t discarded;
+    if (rc == 0 && doc) rc = eddi_doc_reread(doc, &discarded, err);
+  }
+  if (rc == 0) self->status = EDDI_CHANGESET_ROLLED_BACK;
+  return rc;
+}
+
+/* ---------------------------------------------------------------- preview */
+
+void eddi_changeset_preview(const EddiChangeset *self, StrBuf *facts, StrBuf *unified) {
+  static const char *const status[] = {"collected", "applied", "rolled back"};
+  eddi_strbuf_printf(facts, "Changeset %s (%s): %zu file%s", self->name, status[self->status],
+                     self->files.len, self->files.len == 1 ? "" : "s");
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiChangeFile *file = &self->files.items[i];
+    EddiDiffStats stats;
+    eddi_diff(file->before, file->before_len, file->after, file->after_len, file->path, &stats,
+              unified);
+    eddi_strbuf_printf(facts, "%s %s +%zu -%zu", i ? "," : ":", file->path, stats.added,
+                       stats.deleted);
+  }
+}

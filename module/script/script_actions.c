@@ -1,0 +1,426 @@
+/* script_actions.c - what a script does to an element: replace, remove, add,
+ * add an import or a line, flag, suggest; and refactorings on the overlay.
+ *
+ * Every edit goes into the overlay (script_files.c); nothing is written.
+ * A template replacement must leave the file parsing as well as it did
+ * before: a replacement that brings a syntax error in is refused, with the
+ * place, rather than written and left for the model to find. A refactoring
+ * inside a script is planned by the refactoring engine itself
+ * (refactor/rename.h) over the overlay's texts, and its edits are applied
+ * to the overlay one by one, so later statements see the renamed code and
+ * the sets computed before it keep their places. */
+#define _GNU_SOURCE /* memmem */
+#include "script/script_run.h"
+
+#include <ctype.h>
+#include <strings.h>
+
+#include "refactor/rename.h"
+#include "syntax/syntax.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static ScriptFile *action__file(ScriptRun *run, const ScriptElement *el) {
+  return run->files.files.items[el->file];
+}
+
+static size_t action__line_start(const ScriptFile *file, size_t at) {
+  while (at > 0 && file->text.data[at - 1] != '\n') at--;
+  return at;
+}
+
+/* The offset after the line holding at (past its newline). */
+static size_t action__line_after(const ScriptFile *file, size_t at) {
+  const char *nl = memchr(file->text.data + at, '\n', file->text.len - at);
+  return nl ? (size_t)(nl - file->text.data) + 1 : file->text.len;
+}
+
+/* The blanks that start the line holding at (new string). */
+static char *action__indent(const ScriptFile *file, size_t at) {
+  size_t start = action__line_start(file, at), end = start;
+  while (end < file->text.len && (file->text.data[end] == ' ' || file->text.data[end] == '\t'))
+    end++;
+  return eddi_strndup(file->text.data + start, end - start);
+}
+
+/* Replace [start, end) of the element's file and make the element the new text. */
+static void action__replace(ScriptRun *run, ScriptElement *el, size_t start, size_t end,
+                            const char *text, size_t len) {
+  ScriptFile *file = action__file(run, el);
+  script_file_replace(&run->files, file, start, end, text, len);
+  if (start <= el->start && end >= el->end) {
+    el->start = start, el->end = start + len;
+    el->name_start = el->name_end = el->start;
+    el->has_params = false;
+    array_clear(&el->args);
+    el->version = script_file_version(file);
+  } else {
+    script_element_refresh(&run->files, el);
+  }
+}
+
+static int action__fail(ScriptRun *run, const ScriptNode *node, const ScriptElement *el,
+                        EddiError *err, const char *what) {
+  StrBuf place = {0};
+  script_place(run, el->file, el->start, &place);
+  eddi_error_set(err, EDDI_EINVAL, "Script line %zu:%zu: %s at %s", node->pos.line, node->pos.col,
+                 what, place.data);
+  eddi_strbuf_free(&place);
+  return EDDI_EINVAL;
+}
+
+/* Whether the file's text has a syntax error (false without a grammar). */
+static bool action__has_error(ScriptRun *run, ScriptFile *file) {
+  EddiSyntax *syn = script_file_syntax(&run->files, file);
+  return syn && ts_node_has_error(ts_tree_root_node(syn->tree));
+}
+
+/* ---------------------------------------------------------------- templates */
+
+/* $0 the element, $1.. its arguments, $name and $name.field variables. */
+static int action__expand(ScriptRun *run, const ScriptNode *node, const ScriptElement *el,
+                          const char *tmpl, StrBuf *out, EddiError *err) {
+  ScriptFile *file = action__file(run, el);
+  eddi_strbuf_puts(out, "");
+  for (const char *p = tmpl; *p; p++) {
+    if (*p != '$') {
+      eddi_strbuf_putc(out, *p);
+      continue;
+    }
+    if (isdigit((unsigned char)p[1])) {
+      char *end;
+      long n = strtol(p + 1, &end, 10);
+      if (n == 0) {
+        eddi_strbuf_append(out, file->text.data + el->start, el->end - el->start);
+      } else if ((size_t)n <= el->args.len) {
+        ScriptSpan a = el->args.items[n - 1];
+        eddi_strbuf_append(out, file->text.data + a.start, a.end - a.start);
+      } else {
+        char what[96];
+        snprintf(what, sizeof what, "$%ld: the element has %zu argument%s", n, el->args.len,
+                 el->args.len == 1 ? "" : "s");
+        action__fail(run, node, el, err, what);
+        eddi_error_hint(err, "$0 is the whole element, $1.. its arguments");
+        return EDDI_EINVAL;
+      }
+      p = end - 1;
+      continue;
+    }
+    const char *q = p + 1;
+    while (isalnum((unsigned char)*q) || *q == '_' || *q == '.') q++;
+    while (q > p + 1 && q[-1] == '.') q--;
+    if (q == p + 1) {
+      eddi_strbuf_putc(out, '$');
+      continue;
+    }
+    char *name = eddi_strndup(p + 1, (size_t)(q - p - 1));
+    ScriptExpr e = {.kind = SE_VAR, .pos = node->pos};
+    char *dot = strchr(name, '.');
+    if (dot) *dot = '\0';
+    e.text = name;
+    e.field = dot ? dot + 1 : NULL;
+    char *value = NULL;
+    int rc = script_expr_value(run, &e, el, &value, err);
+    eddi_free(name);
+    if (rc < 0) return rc;
+    eddi_strbuf_puts(out, value);
+    eddi_free(value);
+    p = q - 1;
+  }
+  return 0;
+}
+
+static int action__replace_with(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
+                                EddiError *err) {
+  StrBuf text = {0};
+  int rc = 0;
+  if (node->a) {
+    char *value = NULL;
+    rc = script_expr_value(run, node->a, el, &value, err);
+    if (rc == 0) eddi_strbuf_puts(&text, value);
+    eddi_free(value);
+  } else {
+    rc = action__expand(run, node, el, node->text, &text, err);
+  }
+  if (rc < 0) {
+    eddi_strbuf_free(&text);
+    return rc;
+  }
+  ScriptFile *file = action__file(run, el);
+  size_t start = el->start, end = el->end;
+  if (el->kind == SEL_LINE && end > start && file->text.data[end - 1] == '\n') end--;
+  /* A call given a bare (dotted) name gets a new callee and keeps its
+   * arguments: `foreach call to old.login { replace with new.authenticate }`. */
+  bool bare = el->kind == SEL_CALL && text.len > 0;
+  for (size_t i = 0; bare && i < text.len; i++)
+    bare = isalnum((unsigned char)text.data[i]) || text.data[i] == '_' || text.data[i] == '.';
+  if (bare) start = el->name_start, end = el->name_end;
+  bool broken_before = action__has_error(run, file);
+  char *old = eddi_strndup(file->text.data + start, end - start);
+  action__replace(run, el, start, end, text.data ? text.data : "", text.len);
+  if (!broken_before && action__has_error(run, file)) {
+    /* Put it back: the overlay keeps only edits that parse. */
+    script_file_replace(&run->files, file, start, start + text.len, old, end - start);
+    script_element_refresh(&run->files, el);
+    eddi_free(old);
+    char what[EDDI_ERROR_MAX / 2];
+    snprintf(what, sizeof what, "the replacement \"%.*s\" does not parse",
+             (int)EDDI_MIN(text.len, EDDI_QUOTE_LINE_MAX), text.data ? text.data : "");
+    eddi_strbuf_free(&text);
+    return action__fail(run, node, el, err, what);
+  }
+  eddi_free(old);
+  eddi_strbuf_free(&text);
+  if (el->kind == SEL_CALL) run->counts.calls_updated++;
+  else run->counts.replaced++;
+  return 0;
+}
+
+static int action__replace_text(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
+                                EddiError *err) {
+  char *a = NULL, *b = NULL;
+  int rc = script_expr_value(run, node->a, el, &a, err);
+  if (rc == 0) rc = script_expr_value(run, node->b, el, &b, err);
+  if (rc == 0 && !a[0]) rc = action__fail(run, node, el, err, "nothing to replace (\"\")");
+  if (rc == 0) {
+    ScriptFile *file = action__file(run, el);
+    size_t alen = strlen(a), blen = strlen(b);
+    const char *data = file->text.data;
+    /* One new text for the element, so that a file with many hits costs one copy. */
+    StrBuf next = {0};
+    eddi_strbuf_puts(&next, "");
+    size_t at = el->start, hits = 0;
+    for (;;) {
+      const char *hit = memmem(data + at, el->end - at, a, alen);
+      if (!hit) break;
+      size_t h = (size_t)(hit - data);
+      eddi_strbuf_append(&next, data + at, h - at);
+      eddi_strbuf_append(&next, b, blen);
+      at = h + alen;
+      hits++;
+    }
+    if (hits) {
+      eddi_strbuf_append(&next, data + at, el->end - at);
+      action__replace(run, el, el->start, el->end, next.data, next.len);
+      if (el->kind == SEL_CALL) run->counts.calls_updated++;
+      else run->counts.replaced += hits;
+    }
+    eddi_strbuf_free(&next);
+  }
+  eddi_free(a);
+  eddi_free(b);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- notes */
+
+static int action__note(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
+                        ScriptStrings *list, const char *prefix, EddiError *err) {
+  char *text = NULL;
+  int rc = 0;
+  if (node->a) rc = script_expr_value(run, node->a, el, &text, err);
+  else text = eddi_strdup(node->text);
+  if (rc < 0) return rc;
+  StrBuf line = {0};
+  script_place(run, el->file, el->kind == SEL_FILE ? 0 : el->start, &line);
+  if (el->name && el->name[0] && el->kind != SEL_FILE && el->kind != SEL_LINE)
+    eddi_strbuf_printf(&line, " %s:", el->name);
+  eddi_strbuf_printf(&line, " %s%s", prefix, text);
+  array_push(list, eddi_strbuf_take(&line));
+  eddi_free(text);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- remove, add */
+
+static int action__remove(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
+                          EddiError *err) {
+  if (el->kind == SEL_FILE) return action__fail(run, node, el, err, "remove takes no whole file");
+  ScriptFile *file = action__file(run, el);
+  size_t start = el->start, end = el->end;
+  size_t line_start = action__line_start(file, start);
+  bool alone_before = true, alone_after = true;
+  for (size_t i = line_start; i < start; i++)
+    alone_before &= file->text.data[i] == ' ' || file->text.data[i] == '\t';
+  size_t after = end;
+  while (after < file->text.len && (file->text.data[after] == ' ' || file->text.data[after] == '\t' ||
+                                    file->text.data[after] == ';' || file->text.data[after] == '\r'))
+    after++;
+  alone_after = after >= file->text.len || file->text.data[after] == '\n' ||
+                (end > start && file->text.data[end - 1] == '\n');
+  if (alone_before && alone_after) {
+    start = line_start;
+    end = end > start && file->text.data[end - 1] == '\n' ? end : action__line_after(file, after);
+  }
+  action__replace(run, el, start, end, "", 0);
+  run->counts.removed[el->kind]++;
+  return 0;
+}
+
+/* Insert a whole line (text, then a newline) before offset at. */
+static void action__insert_line(ScriptRun *run, ScriptElement *el, size_t at, const char *indent,
+                                const char *text) {
+  ScriptFile *file = action__file(run, el);
+  StrBuf line = {0};
+  if (at == file->text.len && at > 0 && file->text.data[at - 1] != '\n') eddi_strbuf_putc(&line, '\n');
+  eddi_strbuf_printf(&line, "%s%s\n", indent, text);
+  script_file_replace(&run->files, file, at, at, line.data, line.len);
+  script_element_refresh(&run->files, el);
+  eddi_strbuf_free(&line);
+}
+
+/* After the last top-level import, or after the file's header (a shebang,
+ * leading comments), as Insert Import places an import; *had_imports
+ * says which. */
+static size_t action__import_place(ScriptRun *run, ScriptFile *file, bool *had_imports) {
+  EddiSyntax *syn = script_file_syntax(&run->files, file);
+  size_t at = 0;
+  *had_imports = false;
+  for (size_t i = 0; syn && i < syn->elements.len; i++) {
+    const EddiElement *e = &syn->elements.items[i];
+    if (e->kind != EDDI_ELEMENT_IMPORT || e->parent >= 0) continue;
+    at = action__line_after(file, e->end > e->start ? e->end - 1 : e->end);
+    *had_imports = true;
+  }
+  if (*had_imports) return at;
+  const char *comment = file->lang && file->lang->comment_line ? file->lang->comment_line : "#";
+  while (at < file->text.len) {
+    const char *line = file->text.data + at;
+    bool header = (line[0] == '#' && line[1] == '!') ||
+                  strncmp(line, comment, strlen(comment)) == 0;
+    if (!header) break;
+    at = action__line_after(file, at);
+  }
+  return at;
+}
+
+/* The import statement for module in the file's language. */
+static char *action__import_text(const ScriptFile *file, const char *module) {
+  StrBuf out = {0};
+  const char *lang = file->lang ? file->lang->name : "";
+  if (strchr(module, ' ') || module[0] == '#') eddi_strbuf_puts(&out, module);
+  else if (strcmp(lang, "c") == 0 || strcmp(lang, "cpp") == 0)
+    eddi_strbuf_printf(&out, strchr(module, '<') || strchr(module, '"') ? "#include %s"
+                             : "#include \"%s\"", module);
+  else if (strcmp(lang, "javascript") == 0 || strcmp(lang, "typescript") == 0 ||
+           strcmp(lang, "tsx") == 0)
+    eddi_strbuf_printf(&out, "import \"%s\";", module);
+  else if (strcmp(lang, "go") == 0) eddi_strbuf_printf(&out, "import \"%s\"", module);
+  else if (strcmp(lang, "rust") == 0) eddi_strbuf_printf(&out, "use %s;", module);
+  else eddi_strbuf_printf(&out, "import %s", module);
+  return eddi_strbuf_take(&out);
+}
+
+static bool action__line_present(const ScriptFile *file, const char *line) {
+  size_t n = strlen(line);
+  for (const char *p = file->text.data; p && p < file->text.data + file->text.len;) {
+    if (strncmp(p, line, n) == 0 && (p[n] == '\n' || p[n] == '\0' || p[n] == '\r')) return true;
+    p = memchr(p, '\n', (size_t)(file->text.data + file->text.len - p));
+    if (p) p++;
+  }
+  return false;
+}
+
+static int action__add_import(ScriptRun *run, const ScriptNode *node, ScriptElement *el) {
+  EDDI_UNUSED(node);
+  ScriptFile *file = action__file(run, el);
+  char *line = action__import_text(file, node->text);
+  if (!action__line_present(file, line)) {
+    bool had;
+    size_t at = action__import_place(run, file, &had);
+    action__insert_line(run, el, at, "", line);
+    /* No imports before: a blank line between the import and the code. */
+    size_t after = at + strlen(line) + 1;
+    if (!had && after < file->text.len && file->text.data[after] != '\n')
+      script_file_replace(&run->files, file, after, after, "\n", 1), script_element_refresh(&run->files, el);
+    run->counts.imports_added++;
+  }
+  eddi_free(line);
+  return 0;
+}
+
+static int action__add(ScriptRun *run, const ScriptNode *node, ScriptElement *el, bool line_form,
+                       EddiError *err) {
+  char *text = NULL;
+  int rc = script_expr_value(run, node->a, el, &text, err);
+  if (rc < 0) return rc;
+  ScriptFile *file = action__file(run, el);
+  if (el->kind == SEL_FILE) {
+    bool had;
+    size_t at = action__import_place(run, file, &had);
+    if (!had) at = file->text.len;
+    action__insert_line(run, el, at, "", text);
+  } else {
+    char *indent = action__indent(file, el->start);
+    size_t at = action__line_after(file, el->end > el->start ? el->end - 1 : el->end);
+    action__insert_line(run, el, at, indent, text);
+    eddi_free(indent);
+  }
+  if (line_form) run->counts.lines_added++;
+  else run->counts.added++;
+  eddi_free(text);
+  return 0;
+}
+
+int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *el, EddiError *err) {
+  script_element_refresh(&run->files, el);
+  switch (node->action) {
+  case SA_REPLACE_WITH: return action__replace_with(run, node, el, err);
+  case SA_REPLACE_TEXT: return action__replace_text(run, node, el, err);
+  case SA_FLAG:
+    run->counts.flagged[el->kind]++;
+    return action__note(run, node, el, &run->flags, "", err);
+  case SA_SUGGEST:
+    run->counts.suggested++;
+    return action__note(run, node, el, &run->suggestions, "suggest ", err);
+  case SA_REMOVE: return action__remove(run, node, el, err);
+  case SA_ADD: return action__add(run, node, el, false, err);
+  case SA_ADD_LINE: return action__add(run, node, el, true, err);
+  case SA_ADD_IMPORT: return action__add_import(run, node, el);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- refactorings */
+
+int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args, EddiError *err) {
+  bool rename = strcmp(op, "RenameSymbol") == 0, klass = strcmp(op, "Rename_Class") == 0;
+  if (!rename && !klass) {
+    eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
+    eddi_error_hint(err, "Built: RenameSymbol, Rename_Class");
+    return EDDI_EINVAL;
+  }
+  bool unsure = args->len == 3 && strcasecmp(args->items[2], "Unsure") == 0;
+  if (args->len != 2 && !unsure)
+    return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes a name and a new name", op);
+  RefIndex *index;
+  RefProgram *program;
+  int rc = script_files_program(&run->files, &index, &program, err);
+  if (rc < 0) return rc;
+  RefPlan plan = {0};
+  rc = ref_rename_plan(index, args->items[0], args->items[1],
+                       (unsure ? REF_RENAME_UNSURE : 0) | (klass ? REF_RENAME_CLASS : 0), &plan,
+                       err);
+  if (rc == 0 && (plan.moved_from || plan.carry_from.len))
+    rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s moves files: run it outside a script", op);
+  size_t new_len = rc == 0 ? strlen(plan.new_name) : 0;
+  for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
+    const RefChange *change = &plan.changes.items[i];
+    uint32_t f;
+    rc = script_files_get(&run->files, index->sources.items[change->source].path, &f, err);
+    if (rc < 0) break;
+    ScriptFile *file = run->files.files.items[f];
+    for (size_t k = change->edits.len; k-- > 0;)
+      script_file_replace(&run->files, file, change->edits.items[k].start,
+                          change->edits.items[k].end, plan.new_name, new_len);
+  }
+  if (rc == 0) {
+    StrBuf note = {0};
+    eddi_strbuf_printf(&note, "%s %s %s: %zu references in %zu files", op, args->items[0],
+                       args->items[1], plan.references, plan.changes.len);
+    array_push(&run->notes, eddi_strbuf_take(&note));
+    run->counts.refactors++;
+  }
+  ref_plan_free(&plan);
+  return rc;
+}

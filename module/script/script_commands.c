@@ -1,0 +1,612 @@
+/* script_commands.c - scripts as EddiSpeak commands: `{ ... }` and the
+ * single-line forms (foreach, if, let, use, try, collect, apply, rollback).
+ *
+ * A script is one transaction. It is parsed whole first (a syntax error
+ * anywhere answers before anything runs), then run against the overlay
+ * (script_files.c) and, when it ends without error, committed at once
+ * through the shared transaction (edit/transaction.h: open documents
+ * through their documents so that Undo takes the script back, other files
+ * atomically), or kept as a changeset when it said `collect changes as`.
+ *
+ * Where it runs: a script that only queries and edits texts is a job
+ * (session/job.h): the open documents' texts are copied on the owner
+ * thread, the script runs on a worker over those copies and the disk, and
+ * the finish commits on the owner thread after checking that every file
+ * still holds the text the script read. A script that runs EddiSpeak
+ * commands, moves the cursor or applies a changeset needs the session, so
+ * it runs on the owner thread; its commands see the script's changes (the
+ * documents get them before each command) and a failure puts the
+ * documents back. */
+#include "lang/command.h"
+
+#include <strings.h>
+
+#include "edit/transaction.h"
+#include "script/changeset.h"
+#include "script/script_run.h"
+#include "script/script_commands.h"
+#include "session/job.h"
+
+/* The budgets a script starts with; `limit steps N` and `limit time N`
+ * change them for one script, up to the maxima. */
+#define SCRIPT_STEPS_DEFAULT 1000000
+#define SCRIPT_TIME_MS_DEFAULT 60000
+#define SCRIPT_STEPS_MAX 100000000
+#define SCRIPT_TIME_MS_MAX 3600000
+
+typedef struct {
+  EddiJob base;
+  Script script;
+  ScriptRun run;
+  EddiEngine *engine;
+  EddiSession *session; /* for the owner-thread steps; never touched on the worker */
+  const char *sender;
+  int rc;
+  EddiError err;
+} ScriptJob;
+
+/* ---------------------------------------------------------------- the owner's host */
+
+/* The open document of path, or NULL. */
+static EddiDoc *script__doc(EddiSession *session, const char *path) {
+  bool ambiguous;
+  EddiDoc *doc = session ? eddi_session_find_doc(session, path, &ambiguous) : NULL;
+  return doc && strcmp(doc->path, path) == 0 ? doc : NULL;
+}
+
+static bool script__doc_is(EddiDoc *doc, const char *text, size_t len) {
+  if (eddi_text_len(&doc->text) != len) return false;
+  char *now = eddi_text_dup(&doc->text, 0, len);
+  bool same = memcmp(now, text, len) == 0;
+  eddi_free(now);
+  return same;
+}
+
+/* Give the documents the script's texts, before a command reads them. */
+static int script__push_docs(ScriptJob *self, EddiError *err) {
+  for (size_t i = 0; i < self->run.files.files.len; i++) {
+    ScriptFile *file = self->run.files.files.items[i];
+    EddiDoc *doc = script__doc(self->session, file->rel);
+    if (!doc || script__doc_is(doc, file->text.data, file->text.len)) continue;
+    int rc = eddi_doc_replace_all(doc, file->text.data, file->text.len, NULL, err);
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+/* The documents' texts before a command, to tell what it changed. */
+typedef struct {
+  EddiDoc *doc;
+  char *text;
+  size_t len;
+} ScriptDocText;
+
+typedef Array(ScriptDocText) ScriptDocTexts;
+
+static void script__note_docs(ScriptJob *self, ScriptDocTexts *out) {
+  for (size_t i = 0; self->session && i < self->session->docs.len; i++) {
+    EddiDoc *doc = self->session->docs.items[i];
+    size_t len = eddi_text_len(&doc->text);
+    ScriptDocText noted = {doc, eddi_text_dup(&doc->text, 0, len), len};
+    array_push(out, noted);
+  }
+}
+
+static void script__doc_texts_free(ScriptDocTexts *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].text);
+  array_free(self);
+}
+
+/* After a command: what it changed in a document goes into the script's
+ * text; a document it opened gets the script's text. */
+static int script__pull_docs(ScriptJob *self, const ScriptDocTexts *before, EddiError *err) {
+  for (size_t i = 0; self->session && i < self->session->docs.len; i++) {
+    EddiDoc *doc = self->session->docs.items[i];
+    const ScriptDocText *was = NULL;
+    for (size_t k = 0; k < before->len && !was; k++)
+      if (before->items[k].doc == doc) was = &before->items[k];
+    uint32_t f;
+    int rc = script_files_get(&self->run.files, doc->path, &f, err);
+    if (rc < 0) return rc;
+    ScriptFile *file = self->run.files.files.items[f];
+    if (script__doc_is(doc, file->text.data, file->text.len)) continue;
+    if (!was) {
+      rc = eddi_doc_replace_all(doc, file->text.data, file->text.len, NULL, err);
+      if (rc < 0) return rc;
+      continue;
+    }
+    if (script__doc_is(doc, was->text, was->len)) continue;
+    size_t len = eddi_text_len(&doc->text);
+    char *text = eddi_text_dup(&doc->text, 0, len);
+    script_file_replace(&self->run.files, file, 0, file->text.len, text, len);
+    eddi_free(text);
+  }
+  return 0;
+}
+
+/* Put the documents back as the script found them. */
+static void script__restore_docs(ScriptJob *self) {
+  for (size_t i = 0; i < self->run.files.files.len; i++) {
+    ScriptFile *file = self->run.files.files.items[i];
+    EddiDoc *doc = script__doc(self->session, file->rel);
+    EddiError ignored;
+    if (doc && !script__doc_is(doc, file->original, file->original_len))
+      eddi_doc_replace_all(doc, file->original, file->original_len, NULL, &ignored);
+  }
+}
+
+/* Commands a script may not run: they write or end what the script works in. */
+static const char *const script__refused_commands[] = {"Save", "Close", "End", "Start", "Patch",
+                                                       "Edit", "Update"};
+
+static int script__command(void *context, ScriptRun *run, const char *line, char **reply,
+                           EddiError *err) {
+  ScriptJob *self = context;
+  EDDI_UNUSED(run);
+  size_t verb = strcspn(line, " \t");
+  for (size_t i = 0; i < sizeof script__refused_commands / sizeof *script__refused_commands; i++)
+    if (strlen(script__refused_commands[i]) == verb &&
+        strncasecmp(line, script__refused_commands[i], verb) == 0)
+      return eddi_error_set(err, EDDI_ESTATE,
+                            "%.*s cannot run inside a script: the script writes its files when "
+                            "it ends", (int)verb, line);
+  int rc = script__push_docs(self, err);
+  if (rc < 0) return rc;
+  ScriptDocTexts before = {0};
+  script__note_docs(self, &before);
+  EddiReply replies = {0};
+  bool failed = false, could = eddi_jobs_may_pend(self->engine, false);
+  size_t rest;
+  eddi_engine_run_commands(self->engine, self->sender, line, strlen(line), &replies, &failed,
+                           &rest);
+  eddi_jobs_may_pend(self->engine, could);
+  /* The command may have opened or switched documents. */
+  self->session = eddi_sessions_by_sender(&self->engine->sessions, self->sender);
+  if (self->session && self->session->current) {
+    eddi_free(self->run.current);
+    self->run.current = eddi_strdup(self->session->current->path);
+  }
+  const char *text = replies.count ? replies.items[0].text : "Fail \"No reply\"";
+  if (failed) rc = eddi_error_set(err, EDDI_EINVAL, "%s: %s", line, text);
+  else *reply = eddi_strdup(text);
+  eddi_reply_free(&replies);
+  if (rc == 0) rc = script__pull_docs(self, &before, err);
+  script__doc_texts_free(&before);
+  return rc;
+}
+
+static int script__changeset(void *context, ScriptRun *run, const char *verb, const char *name,
+                             EddiError *err) {
+  ScriptJob *self = context;
+  EddiScriptState *state = self->session ? eddi_script_state_of(self->session) : NULL;
+  EddiChangeset *set = state ? eddi_script_state_changeset(state, name) : NULL;
+  if (!set) return eddi_error_set(err, EDDI_ENOENT, "No changeset named %s", name);
+  if (strcasecmp(verb, "preview") == 0) {
+    StrBuf facts = {0};
+    eddi_changeset_preview(set, &facts, NULL);
+    array_push(&run->notes, eddi_strbuf_take(&facts));
+    return 0;
+  }
+  int rc = strcasecmp(verb, "apply") == 0
+               ? eddi_changeset_apply(set, self->engine, self->session, err)
+               : eddi_changeset_rollback(set, self->engine, self->session, err);
+  if (rc == 0) {
+    StrBuf note = {0};
+    eddi_strbuf_printf(&note, "Changeset %s %s", name,
+                       strcasecmp(verb, "apply") == 0 ? "applied" : "rolled back");
+    array_push(&run->notes, eddi_strbuf_take(&note));
+    /* What the script read of those files is now stale: read them again. */
+    for (size_t i = 0; i < set->files.len; i++)
+      for (size_t k = 0; k < run->files.files.len; k++)
+        if (strcmp(run->files.files.items[k]->rel, set->files.items[i].path) == 0 &&
+            !script_file_changed(run->files.files.items[k]))
+          return eddi_error_set(err, EDDI_ESTATE,
+                                "Changeset %s touches %s, which this script read: apply it in "
+                                "its own message", name, set->files.items[i].path);
+  }
+  return rc;
+}
+
+static int script__position(void *context, ScriptRun *run, ScriptNodeKind kind, const char *name,
+                            EddiError *err) {
+  ScriptJob *self = context;
+  EDDI_UNUSED(run);
+  if (!self->session) return eddi_error_set(err, EDDI_ESTATE, "No session");
+  EddiScriptState *state = eddi_script_state_of(self->session);
+  EddiDoc *doc = self->session->current;
+  EddiScriptPlace here = {.path = doc ? eddi_strdup(doc->path) : NULL,
+                          .cursor = doc ? doc->cursor : 0};
+  if (kind == SN_STORE || kind == SN_PUSH) {
+    here.name = kind == SN_STORE ? eddi_strdup(name) : NULL;
+    if (kind == SN_PUSH) {
+      array_push(&state->contexts, here);
+      return 0;
+    }
+    for (size_t i = 0; i < state->positions.len; i++)
+      if (strcmp(state->positions.items[i].name, name) == 0) {
+        eddi_free(state->positions.items[i].name);
+        eddi_free(state->positions.items[i].path);
+        state->positions.items[i] = here;
+        return 0;
+      }
+    array_push(&state->positions, here);
+    return 0;
+  }
+  eddi_free(here.path);
+  EddiScriptPlace *place = NULL;
+  EddiScriptPlace popped = {0};
+  if (kind == SN_POP) {
+    if (!state->contexts.len) return eddi_error_set(err, EDDI_ESTATE, "pop context: the stack is empty");
+    popped = state->contexts.items[--state->contexts.len];
+    place = &popped;
+  } else {
+    for (size_t i = 0; i < state->positions.len && !place; i++)
+      if (strcmp(state->positions.items[i].name, name) == 0) place = &state->positions.items[i];
+    if (!place) {
+      /* Not a stored position: the Goto command's own target. */
+      char line[EDDI_ERROR_MAX];
+      snprintf(line, sizeof line, "Goto %s", name);
+      char *reply = NULL;
+      int rc = script__command(self, run, line, &reply, err);
+      if (rc == 0) array_push(&run->notes, reply);
+      return rc;
+    }
+  }
+  int rc = 0;
+  EddiDoc *target = place->path ? script__doc(self->session, place->path) : NULL;
+  if (place->path && !target) rc = eddi_error_set(err, EDDI_ENOENT, "%s is not open", place->path);
+  if (rc == 0 && target) {
+    self->session->current = target;
+    target->cursor = EDDI_MIN(place->cursor, eddi_text_len(&target->text));
+    eddi_free(self->run.current);
+    self->run.current = eddi_strdup(target->path);
+  }
+  eddi_free(popped.path);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- the job */
+
+static void script__destroy(EddiJob *base) {
+  ScriptJob *self = (ScriptJob *)base;
+  eddi_script_free(&self->script);
+  script_run_free(&self->run);
+  eddi_free(self);
+}
+
+static void script__work(EddiJob *base) {
+  ScriptJob *self = (ScriptJob *)base;
+  self->rc = script_run_exec(&self->run, &self->script, &self->err);
+}
+
+/* "Key: a; b; ..." of a page of list from offset; what follows the page
+ * is counted, with where Flags goes on when pages is set. */
+static void script__list_page(CommandContext *ctx, const char *key, char *const *items,
+                              size_t count, size_t offset, bool pages) {
+  if (offset >= count) return;
+  size_t page = ctx->engine->config.page_size ? ctx->engine->config.page_size : count;
+  size_t end = EDDI_MIN(count, offset + page);
+  StrBuf text = {0};
+  eddi_strbuf_printf(&text, "%s:", key);
+  for (size_t i = offset; i < end; i++)
+    eddi_strbuf_printf(&text, "%s %s", i > offset ? ";" : "", items[i]);
+  if (end < count) eddi_strbuf_printf(&text, "; and %zu more", count - end);
+  if (end < count && pages) eddi_strbuf_printf(&text, " (Flags %zu)", end);
+  eddi_reply_builder_fact(ctx->reply, "%s", text.data);
+  eddi_strbuf_free(&text);
+}
+
+static void script__list_fact(CommandContext *ctx, const char *key, const ScriptStrings *list) {
+  script__list_page(ctx, key, list->items, list->len, 0,
+                    ctx->session && strcmp(key, "Flagged") == 0);
+}
+
+/* Flags [<offset>]: the last script's flags from offset, a page. */
+static int script__flags_command(CommandContext *ctx) {
+  const EddiScriptState *state = ctx->session->script;
+  size_t count = state ? state->flags.len : 0;
+  if (ctx->argc > 1 || (ctx->argc == 1 && ctx->args[0].kind != TOKEN_INT))
+    return eddi_command_usage(ctx, "Flags takes an offset");
+  size_t offset = ctx->argc ? (size_t)ctx->args[0].first : 0;
+  if (!count) {
+    eddi_error_set(ctx->err, EDDI_ENOENT, "No flags: the last script flagged nothing");
+    eddi_error_hint(ctx->err, "flag \"note\" inside a script lists an element");
+    return EDDI_ENOENT;
+  }
+  if (offset >= count) {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Offset %zu is past the %zu flags", offset, count);
+    eddi_error_hint(ctx->err, "Flags 0 shows the first page");
+    return EDDI_EINVAL;
+  }
+  eddi_reply_builder_fact(ctx->reply, "%zu flags", count);
+  script__list_page(ctx, "Flagged", state->flags.items, count, offset, true);
+  return 0;
+}
+
+static void script__part(StrBuf *out, size_t n, const char *what) {
+  if (n) eddi_strbuf_printf(out, "%s%zu %s", out->len ? ", " : "", n, what);
+}
+
+static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) {
+  const ScriptCounts *c = &self->run.counts;
+  const ScriptNode *root = self->script.root;
+  if (root->children.len == 1 && root->children.items[0]->kind == SN_LET) {
+    /* A lone let says what it kept. */
+    const char *name = root->children.items[0]->var;
+    for (size_t i = 0; i < self->run.vars.len; i++) {
+      const ScriptVar *var = &self->run.vars.items[i];
+      if (strcmp(var->name, name) != 0) continue;
+      if (var->is_set)
+        eddi_reply_builder_fact(ctx->reply, "Kept $%s: %zu element%s", name, var->set.len,
+                                var->set.len == 1 ? "" : "s");
+      else eddi_reply_builder_fact(ctx->reply, "Kept $%s", name);
+      return;
+    }
+  }
+  static const char *const kinds[][2] = {
+      {"file", "files"},       {"line", "lines"},        {"call", "calls"},
+      {"function", "functions"}, {"method", "methods"},  {"class", "classes"},
+      {"variable", "variables"}, {"import", "imports"}};
+  char what[64];
+  StrBuf parts = {0};
+  script__part(&parts, c->calls_updated, c->calls_updated == 1 ? "call updated" : "calls updated");
+  script__part(&parts, c->replaced, "replaced");
+  for (size_t k = 0; k < SCRIPT_ELEMENT_KINDS; k++) {
+    snprintf(what, sizeof what, "%s removed", kinds[k][c->removed[k] != 1]);
+    script__part(&parts, c->removed[k], what);
+  }
+  script__part(&parts, c->added, "added");
+  script__part(&parts, c->imports_added, c->imports_added == 1 ? "import added" : "imports added");
+  script__part(&parts, c->lines_added, c->lines_added == 1 ? "line added" : "lines added");
+  for (size_t k = 0; k < SCRIPT_ELEMENT_KINDS; k++) {
+    snprintf(what, sizeof what, "%s flagged", kinds[k][c->flagged[k] != 1]);
+    script__part(&parts, c->flagged[k], what);
+  }
+  script__part(&parts, c->notes_flagged, "flagged");
+  script__part(&parts, c->suggested, "suggested");
+  script__part(&parts, c->refactors, c->refactors == 1 ? "refactoring" : "refactorings");
+  script__part(&parts, c->commands, c->commands == 1 ? "command" : "commands");
+  if (self->run.collect_name) {
+    eddi_reply_builder_fact(ctx->reply,
+                            "Migration prepared: %zu file%s affected, use 'apply changeset %s'",
+                            changed, changed == 1 ? "" : "s", self->run.collect_name);
+  } else {
+    if (self->run.rolled_back) eddi_strbuf_printf(&parts, "%srolled back", parts.len ? ", " : "");
+    script__part(&parts, changed, changed == 1 ? "file changed" : "files changed");
+    eddi_reply_builder_fact(ctx->reply, "Script completed: %s", parts.len ? parts.data : "no changes");
+  }
+  eddi_strbuf_free(&parts);
+  script__list_fact(ctx, "Flagged", &self->run.flags);
+  script__list_fact(ctx, "Suggested", &self->run.suggestions);
+  script__list_fact(ctx, "Notes", &self->run.notes);
+}
+
+/* Keep the script's top-level variables in the session. */
+static void script__keep_vars(ScriptJob *self, EddiSession *session) {
+  if (!session) return;
+  EddiScriptState *state = NULL;
+  for (size_t i = 0; i < self->run.vars.len; i++) {
+    const ScriptVar *var = &self->run.vars.items[i];
+    if (!state) state = eddi_script_state_of(session);
+    eddi_script_state_set_var(state, var->name, var->is_set ? var->query_source : NULL,
+                              var->is_set ? NULL : var->text);
+  }
+}
+
+/* Whether file still holds what the script read: its document's text, or
+ * the disk's as the transaction loaded it. */
+static bool script__unchanged(const ScriptFile *file, const EddiEditFile *entry) {
+  if (!file->exists) return !entry->exists;
+  const char *now = entry->text.data ? entry->text.data : "";
+  return entry->exists && entry->text.len == file->original_len &&
+         memcmp(now, file->original, file->original_len) == 0;
+}
+
+static int script__finish(EddiJob *base, CommandContext *ctx) {
+  ScriptJob *self = (ScriptJob *)base;
+  self->session = ctx->session;
+  /* An owner-thread script gave its texts to the documents: take them back
+   * (the commit below writes them through the documents again). */
+  if (self->run.host.command) script__restore_docs(self);
+  if (self->rc < 0) {
+    *ctx->err = self->err;
+    return self->rc;
+  }
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, ctx->engine, ctx->session);
+  int rc = 0;
+  size_t changed = 0;
+  StrBuf stale = {0};
+  EddiChangeset *set = NULL;
+  if (self->run.collect_name) {
+    set = eddi_calloc(1, sizeof *set);
+    set->name = eddi_strdup(self->run.collect_name);
+  }
+  for (size_t i = 0; rc == 0 && i < self->run.files.files.len; i++) {
+    ScriptFile *file = self->run.files.files.items[i];
+    if (!script_file_changed(file)) continue;
+    EddiEditFile *entry;
+    rc = eddi_edit_txn_file(&txn, file->rel, &entry, ctx->err);
+    if (rc < 0) break;
+    if (!script__unchanged(file, entry)) {
+      eddi_strbuf_printf(&stale, "%s%s", stale.len ? ", " : "", file->rel);
+      continue;
+    }
+    changed++;
+    if (set)
+      rc = eddi_changeset_add_file(set, ctx->engine, file->rel, file->original, file->original_len,
+                                   file->text.data, file->text.len, ctx->err);
+    else eddi_edit_file_write(entry, file->text.data, file->text.len);
+  }
+  if (rc == 0 && stale.len) {
+    rc = eddi_error_set(ctx->err, EDDI_ESTALE, "Changed while the script ran: %s; nothing written",
+                        stale.data);
+    eddi_error_hint(ctx->err, "Run the script again");
+  }
+  if (rc == 0 && !set && changed) rc = eddi_edit_txn_commit(&txn, NULL, ctx->err);
+  if (rc == 0 && set && !ctx->session) {
+    rc = eddi_error_set(ctx->err, EDDI_ESTATE, "collect changes keeps them in a session: none is open");
+    eddi_error_hint(ctx->err, "Start one with \"Start <name>\"");
+  }
+  if (rc == 0 && set) eddi_script_state_add_changeset(eddi_script_state_of(ctx->session), set), set = NULL;
+  eddi_changeset_free(set);
+  eddi_edit_txn_free(&txn);
+  eddi_strbuf_free(&stale);
+  if (rc < 0) return rc;
+  script__keep_vars(self, ctx->session);
+  if (ctx->session) {
+    /* The flags stay for Flags until the next script that flags. */
+    EddiScriptState *state = eddi_script_state_of(ctx->session);
+    if (self->run.flags.len) {
+      for (size_t i = 0; i < state->flags.len; i++) eddi_free(state->flags.items[i]);
+      array_clear(&state->flags);
+      for (size_t i = 0; i < self->run.flags.len; i++)
+        array_push(&state->flags, eddi_strdup(self->run.flags.items[i]));
+    }
+  }
+  script__reply(self, ctx, changed);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the commands */
+
+/* The script's source: from the command word to the end of its line, and
+ * for `{` to the end of the message. */
+static char *script__source(CommandContext *ctx) {
+  const char *word = ctx->spec ? ctx->spec->name : "";
+  if (ctx->argc == 0) {
+    StrBuf out = {0};
+    eddi_strbuf_puts(&out, word);
+    if (ctx->body_len) eddi_strbuf_putc(&out, '\n'), eddi_strbuf_append(&out, ctx->body, ctx->body_len);
+    return eddi_strbuf_take(&out);
+  }
+  const char *start = ctx->args[0].source - ctx->args[0].column;
+  const Token *last = &ctx->args[ctx->argc - 1];
+  const char *end = ctx->body_len ? ctx->body + ctx->body_len : last->source + last->source_len;
+  return eddi_strndup(start, (size_t)(end - start));
+}
+
+int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
+  ScriptJob *job = eddi_calloc(1, sizeof *job);
+  job->base.work = script__work;
+  job->base.finish = script__finish;
+  job->base.destroy = script__destroy;
+  int rc = eddi_script_parse(text, len, &job->script, ctx->err);
+  if (rc < 0) {
+    eddi_free(job);
+    return rc;
+  }
+  EddiEngine *engine = ctx->engine;
+  job->engine = engine;
+  job->sender = ctx->sender;
+  ScriptRun *run = &job->run;
+  script_files_init(&run->files, engine->root, engine->root_fd, engine->config.max_file_bytes,
+                    engine->config.max_walk_entries, engine->config.max_syntax_bytes);
+  for (size_t i = 0; ctx->session && i < ctx->session->docs.len; i++) {
+    EddiDoc *doc = ctx->session->docs.items[i];
+    EddiError ignored;
+    eddi_doc_sync(doc, &ignored);
+    size_t n = eddi_text_len(&doc->text);
+    RefOpenText copy = {eddi_strdup(doc->path), eddi_text_dup(&doc->text, 0, n), n};
+    array_push(&run->files.docs, copy);
+  }
+  run->current = ctx->session && ctx->session->current ? eddi_strdup(ctx->session->current->path)
+                                                       : NULL;
+  run->max_steps = SCRIPT_STEPS_DEFAULT;
+  run->max_ms = SCRIPT_TIME_MS_DEFAULT;
+  run->steps_cap = SCRIPT_STEPS_MAX;
+  run->ms_cap = SCRIPT_TIME_MS_MAX;
+  /* Variables kept between messages are read (not changed) on the worker;
+   * the sender's later requests wait behind the job. */
+  run->state = ctx->session ? ctx->session->script : NULL;
+  if (!eddi_script_needs_owner(job->script.root)) return eddi_job_start(ctx, &job->base);
+  job->session = ctx->session;
+  run->host = (ScriptHost){script__command, script__changeset, script__position, job};
+  script__work(&job->base);
+  rc = script__finish(&job->base, ctx);
+  script__destroy(&job->base);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- changesets as commands */
+
+static int script__run_command(CommandContext *ctx);
+
+/* The changeset ctx's args name after the word "changeset", or a Fail. */
+static int script__named_changeset(CommandContext *ctx, const char *verb, EddiChangeset **out) {
+  if (ctx->argc != 2 || !eddi_token_is(&ctx->args[0], "changeset"))
+    return eddi_command_usage(ctx, "%s takes changeset <name>", verb);
+  char *name = eddi_command_token_string(&ctx->args[1]);
+  *out = ctx->session->script ? eddi_script_state_changeset(ctx->session->script, name) : NULL;
+  int rc = *out ? 0 : eddi_error_set(ctx->err, EDDI_ENOENT, "No changeset named %s", name);
+  if (rc < 0 && ctx->session->script && ctx->session->script->changesets.len) {
+    StrBuf names = {0};
+    for (size_t i = 0; i < ctx->session->script->changesets.len; i++)
+      eddi_strbuf_printf(&names, "%s%s", i ? ", " : "", ctx->session->script->changesets.items[i]->name);
+    eddi_error_hint(ctx->err, "Changesets: %s", names.data);
+    eddi_strbuf_free(&names);
+  }
+  eddi_free(name);
+  return rc;
+}
+
+int eddi_script_preview_changeset(CommandContext *ctx) {
+  EddiChangeset *set;
+  int rc = script__named_changeset(ctx, "Preview", &set);
+  if (rc < 0) return rc;
+  StrBuf facts = {0}, diff = {0};
+  eddi_changeset_preview(set, &facts, ctx->reply->raw_mode ? &diff : NULL);
+  eddi_reply_builder_fact(ctx->reply, "%s", facts.data);
+  if (diff.len) eddi_reply_builder_raw(ctx->reply, diff.data, diff.len);
+  eddi_strbuf_free(&facts);
+  eddi_strbuf_free(&diff);
+  return 0;
+}
+
+static int script__changeset_command(CommandContext *ctx, bool apply) {
+  if (ctx->argc >= 1 && !eddi_token_is(&ctx->args[0], "changeset"))
+    return script__run_command(ctx); /* rollback all, outside a script: a script of its own */
+  EddiChangeset *set;
+  int rc = script__named_changeset(ctx, apply ? "Apply" : "Rollback", &set);
+  if (rc == 0) rc = apply ? eddi_changeset_apply(set, ctx->engine, ctx->session, ctx->err)
+                          : eddi_changeset_rollback(set, ctx->engine, ctx->session, ctx->err);
+  if (rc < 0) return rc;
+  eddi_reply_builder_fact(ctx->reply, "%s changeset %s: %zu file%s", apply ? "Applied" : "Rolled back",
+                          set->name, set->files.len, set->files.len == 1 ? "" : "s");
+  return 0;
+}
+
+static int script__apply_command(CommandContext *ctx) { return script__changeset_command(ctx, true); }
+static int script__rollback_command(CommandContext *ctx) { return script__changeset_command(ctx, false); }
+
+static int script__run_command(CommandContext *ctx) {
+  char *text = script__source(ctx);
+  int rc = eddi_script_run_text(ctx, text, strlen(text));
+  eddi_free(text);
+  return rc;
+}
+
+/* Preview changeset <name> and the single-line changeset forms. */
+static const CommandSpec script_commands[] = {
+    {"{", "{ <statements> }", "run a script: one transaction over many files", CMD_TAKES_BODY,
+     script__run_command},
+    {"Foreach", "foreach [$x in] <set> [where <condition>] <action|{ ... }>",
+     "run an action on every element of a set", 0, script__run_command},
+    {"If", "if <condition> <action> [else <action>]", "run an action when a condition holds",
+     0, script__run_command},
+    {"Let", "let $name = <set|value>", "keep a set or a value for later messages", 0,
+     script__run_command},
+    {"Use", "use $name <action>", "run an action on a kept set", 0, script__run_command},
+    {"Try", "try { ... } catch { ... }", "run a block; on a failure undo it and run the other",
+     0, script__run_command},
+    {"Collect", "collect changes as \"<name>\"", "(inside a script) keep its changes as a changeset",
+     0, script__run_command},
+    {"Apply", "apply changeset <name>", "write a changeset, unless its files changed since",
+     CMD_SESSION, script__apply_command},
+    {"Rollback", "rollback changeset <name>", "put back the bytes from before a changeset",
+     CMD_SESSION, script__rollback_command},
+    {"Flags", "Flags [<offset>]", "the last script's flags, a page from offset",
+     CMD_SESSION, script__flags_command},
+};
+
+COMMAND_GROUP(eddi_script_commands, script_commands);
