@@ -6,7 +6,7 @@
 
 ;; The agent session record, and the tool table of `eddi-agent': the
 ;; engine's own tools (their descriptions and schemas come from the module's
-;; table), the shell guard, the context providers and the todo list.
+;; table), the shell and Lisp tools, the context providers and the todo list.
 ;; eddi-agent.el loads this file; it keeps the options, the loop, the log and
 ;; the UI.
 
@@ -52,6 +52,7 @@
   (start nil :documentation "When the session started.")
   (expired nil :documentation "Non-nil once the wall clock ran out.")
   (busy nil :documentation "Non-nil while tool calls run.")
+  (approved nil :documentation "Kinds of calls allowed for the rest of the session.")
   (request nil :documentation "The model request in flight.")
   (timers nil :documentation "The session's timers.")
   (buffer nil :documentation "The *eddi-agent* buffer.")
@@ -79,10 +80,10 @@
     ("edit" :run eddi-agent--tool-edit :states (executing) :engine t)
     ("apply_patch" :run eddi-agent--tool-apply-patch :states (executing) :engine t)
     ("eval_sexp" :run eddi-agent--tool-eval-sexp :states (executing)
-     :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused."
+     :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused; the user may be asked to approve it."
      :params (("expr" "string" "Lisp forms")))
     ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing)
-     :description "Run a shell command in the workspace; returns its output. Commands that write files are refused."
+     :description "Run a shell command in the workspace; returns its output. The user may be asked to approve it."
      :params (("command" "string" "Shell command")))
     ("buffer_contents" :run eddi-agent--tool-buffer-contents :states (planning executing)
      :description "Text of a buffer."
@@ -254,180 +255,30 @@ Reading from the user signals instead of waiting."
   "Signal that a tool may not wait for the user."
   (signal 'inhibited-interaction nil))
 
-;;;;; The shell guard
-
-(defconst eddi-agent--shell-wrappers
-  '("sudo" "env" "nice" "nohup" "time" "command" "exec" "xargs" "builtin" "stdbuf" "timeout")
-  "Programs that run the command after them.")
-
-(defconst eddi-agent--shell-writers
-  '("tee" "ed" "ex" "truncate" "sponge" "install" "shred")
-  "Programs whose purpose is to write files.")
-
-(defconst eddi-agent--inline-writes
-  '(("python" "-c" "open([^)]*,[ \t]*['\"][^'\"]*[wax+]\\|\\.write_\\(?:text\\|bytes\\)\\|shutil\\.\\|os\\.\\(?:remove\\|unlink\\|rename\\|replace\\|rmdir\\|mkdir\\|makedirs\\)")
-    ("node" "-[ep]" "writeFile\\|appendFile\\|createWriteStream\\|copyFile\\|rename\\|unlink\\|rmSync\\|\\.rm(\\|truncate\\|mkdir")
-    ("ruby" "-e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`")
-    ("perl" "-[a-zA-Z]*e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`"))
-  "(PROGRAM FLAG REGEXP): an inline script after FLAG that writes files.")
-
-(defun eddi-agent--shell-parse (command)
-  "COMMAND split into simple commands, each a list of words.
-Quotes are removed from words.  Redirections appear as
-\(:redirect TARGET), heredocs as (:heredoc)."
-  (let ((i 0) (n (length command)) word words commands)
-    (cl-labels ((end-word () (when word (push word words) (setq word nil)))
-                (end-command () (end-word)
-                             (when words (push (nreverse words) commands) (setq words nil)))
-                (peek (&optional k) (and (< (+ i (or k 0)) n) (aref command (+ i (or k 0)))))
-                (add (text) (setq word (concat (or word "") text)))
-                (read-target ()
-                  (end-word)
-                  (while (memq (peek) '(?\s ?\t)) (cl-incf i))
-                  (let ((start-words words))
-                    (scan-word)
-                    (prog1 (or word "") (setq word nil words start-words))))
-                (scan-word ()
-                  (while (and (< i n) (not (memq (peek) '(?\s ?\t ?\n ?\; ?& ?| ?< ?> ?\( ?\)))))
-                    (scan-char)))
-                (scan-char ()
-                  (let ((c (peek)))
-                    (cond
-                     ((eq c ?')
-                      (let ((end (or (cl-position ?' command :start (1+ i)) n)))
-                        (add (substring command (1+ i) end))
-                        (setq i (min n (1+ end)))))
-                     ((eq c ?\")
-                      (cl-incf i)
-                      (let ((text ""))
-                        (while (and (< i n) (not (eq (peek) ?\")))
-                          (if (and (eq (peek) ?\\) (memq (peek 1) '(?\" ?\\ ?$ ?`)))
-                              (progn (setq text (concat text (string (peek 1)))) (cl-incf i 2))
-                            (setq text (concat text (string (peek)))) (cl-incf i)))
-                        (add text)
-                        (cl-incf i)))
-                     ((eq c ?\\) (add (string (or (peek 1) ?\\))) (cl-incf i 2))
-                     (t (add (string c)) (cl-incf i))))))
-      (while (< i n)
-        (let ((c (peek)))
-          (cond
-           ((memq c '(?\s ?\t)) (end-word) (cl-incf i))
-           ((and (eq c ?#) (null word))
-            (setq i (or (cl-position ?\n command :start i) n)))
-           ((memq c '(?\n ?\; ?| ?\( ?\)))
-            (end-command) (cl-incf i))
-           ((and (eq c ?&) (not (eq (peek 1) ?>)))
-            (end-command) (cl-incf i))
-           ((eq c ?<)
-            (end-word)
-            (cond ((and (eq (peek 1) ?<) (eq (peek 2) ?<)) (cl-incf i 3) (read-target))
-                  ((eq (peek 1) ?<) (cl-incf i 2) (push '(:heredoc) words) (read-target))
-                  (t (cl-incf i) (read-target))))
-           ((memq c '(?> ?&))
-            ;; N> and &> : the file descriptor is not a word.
-            (when (and word (string-match-p "\\`[0-9]+\\'" word)) (setq word nil))
-            (end-word)
-            (when (eq c ?&) (cl-incf i))
-            (cl-incf i)
-            (when (memq (peek) '(?> ?|)) (cl-incf i))
-            (if (eq (peek) ?&)
-                (progn (cl-incf i) (read-target)) ; >&N duplicates a descriptor
-              (push (list :redirect (read-target)) words)))
-           (t (scan-word)))))
-      (end-command)
-      (nreverse commands))))
-
-(defun eddi-agent--shell-program (words)
-  "The program and its arguments in WORDS, past assignments and wrappers."
-  (while (and words
-              (stringp (car words))
-              (or (string-match-p "\\`[A-Za-z_][A-Za-z0-9_]*=" (car words))
-                  (member (file-name-nondirectory (car words)) eddi-agent--shell-wrappers)
-                  ;; The options of a wrapper.
-                  (and (string-prefix-p "-" (car words)) (not (equal (car words) "-")))))
-    (setq words (cdr words)))
-  words)
-
-(defun eddi-agent-shell-write-reason (command)
-  "Why COMMAND writes files (a short name of the construct), or nil."
-  (cl-loop
-   for words in (eddi-agent--shell-parse command)
-   thereis
-   (or (cl-loop for word in words
-                thereis (pcase word
-                          (`(:heredoc) "heredoc")
-                          (`(:redirect ,target)
-                           (unless (string-match-p "\\`/dev/\\(?:null\\|stdout\\|stderr\\|fd/[0-9]+\\)\\'"
-                                                   target)
-                             "redirection into a file"))))
-       (let* ((program-words (cl-remove-if-not #'stringp (eddi-agent--shell-program words)))
-              (program (and program-words (file-name-nondirectory (car program-words))))
-              (args (cdr program-words))
-              (base (and program (replace-regexp-in-string "[0-9.]+\\'" "" program))))
-         (cond
-          ((null program) nil)
-          ((member program eddi-agent--shell-writers) program)
-          ((and (equal program "sed")
-                (cl-some (lambda (arg) (string-match-p "\\`\\(?:-[a-zA-Z]*i\\|--in-place\\)" arg)) args))
-           "sed -i")
-          ((and (equal base "perl")
-                (cl-some (lambda (arg) (string-match-p "\\`-[a-zA-Z]*i" arg)) args))
-           "perl -i")
-          ((and (equal program "dd") (cl-some (lambda (arg) (string-prefix-p "of=" arg)) args))
-           "dd of=")
-          ((and (equal program "find")
-                (cl-some (lambda (arg) (member arg '("-delete" "-fprint" "-fprint0" "-fprintf" "-fls")))
-                         args))
-           "find -delete")
-          ((and (member program '("awk" "gawk" "mawk" "nawk"))
-                (cl-some (lambda (arg) (string-match-p "print[f]?[^;}]*>\\|system[ \t]*(" arg)) args))
-           "awk writes")
-          (t
-           (cl-loop for (name flag regexp) in eddi-agent--inline-writes
-                    thereis (and (equal base name)
-                                 (cl-loop for (arg script) on args
-                                          thereis (and (stringp script)
-                                                       (string-match-p (concat "\\`" flag "\\'") arg)
-                                                       (string-match-p regexp script)))
-                                 (format "inline %s that writes" name)))))))))
-
-(defun eddi-agent--edit-tools-hint (session)
-  "Where SESSION's model should write instead of the shell."
-  (let ((names (cl-loop for tool in (eddi-agent-session-tools session)
-                        when (member (car tool) '("edit" "apply_patch"))
-                        collect (car tool))))
-    (concat "the eddi tool (Insert, Replace, Delete, Save)"
-            (when names (concat " or " (mapconcat #'identity names " / "))))))
-
 (defun eddi-agent--tool-shell-exec (session args)
   "The `shell_exec' tool: run ARGS' command in SESSION's workspace."
-  (let* ((command (eddi-agent--arg args "command"))
-         (reason (eddi-agent-shell-write-reason command)))
-    (if reason
-        (list :content (format "Refused: shell_exec does not write files (%s); write with %s"
-                               reason (eddi-agent--edit-tools-hint session))
-              :error t)
-      (with-temp-buffer
-        (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
-               (process (make-process :name "eddi-agent-shell"
-                                      :buffer (current-buffer)
-                                      :command (list shell-file-name shell-command-switch command)
-                                      :connection-type 'pipe
-                                      :noquery t
-                                      :sentinel #'ignore))
-               (deadline (+ (float-time) eddi-agent-shell-timeout)))
-          (unwind-protect
-              (while (and (process-live-p process) (< (float-time) deadline))
-                (accept-process-output process 0.05))
-            (when (process-live-p process) (delete-process process)))
-          (while (accept-process-output process 0))
-          (let ((output (buffer-string))
-                (exit (process-exit-status process)))
-            (cond ((eq (process-status process) 'signal)
-                   (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout)
-                         :error t))
-                  ((/= exit 0) (list :content (format "%s[exit %d]" output exit) :error t))
-                  (t output))))))))
+  (let ((command (eddi-agent--arg args "command")))
+    (with-temp-buffer
+      (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
+             (process (make-process :name "eddi-agent-shell"
+                                    :buffer (current-buffer)
+                                    :command (list shell-file-name shell-command-switch command)
+                                    :connection-type 'pipe
+                                    :noquery t
+                                    :sentinel #'ignore))
+             (deadline (+ (float-time) eddi-agent-shell-timeout)))
+        (unwind-protect
+            (while (and (process-live-p process) (< (float-time) deadline))
+              (accept-process-output process 0.05))
+          (when (process-live-p process) (delete-process process)))
+        (while (accept-process-output process 0))
+        (let ((output (buffer-string))
+              (exit (process-exit-status process)))
+          (cond ((eq (process-status process) 'signal)
+                 (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout)
+                       :error t))
+                ((/= exit 0) (list :content (format "%s[exit %d]" output exit) :error t))
+                (t output)))))))
 
 ;;;;; Context providers
 

@@ -24,8 +24,9 @@
 ;; - tools offered by workflow state: while planning, the model sees the
 ;;   reading tools and `todo_add'; its first todo opens the executing
 ;;   state and every tool;
-;; - `shell_exec' refuses commands that write files and points to the
-;;   edit tools, `eval_sexp' cannot wait on a prompt;
+;; - an approval policy (eddi-agent-approve.el): `shell_exec' and
+;;   `eval_sexp' run only when you say yes (or allow them), and
+;;   `eval_sexp' cannot wait on a prompt;
 ;; - C-g at any moment stops the loop; a tool it interrupted gets a
 ;;   well-formed result, so the conversation stays valid.
 ;;
@@ -144,6 +145,7 @@ where every tool is offered."
   :group 'eddi-agent)
 
 (require 'eddi-agent-tools)
+(require 'eddi-agent-approve)
 
 ;;;; Running a call
 
@@ -169,7 +171,8 @@ where every tool is offered."
 Errors become results; a quit is left to the caller."
   (let* ((name (eddi-agent-call-name call))
          (tool (assoc name (eddi-agent-session-tools session)))
-         (args (eddi-agent-call-input call)))
+         (args (eddi-agent-call-input call))
+         denial)
     (cond
      ((eddi-agent-call-malformed call)
       (list :content (format "Malformed call of %s: %s: %s" name
@@ -182,6 +185,8 @@ Errors become results; a quit is left to the caller."
             :error t))
      ((eddi-agent--missing tool args)
       (list :content (format "Missing argument: %s" (eddi-agent--missing tool args)) :error t))
+     ((setq denial (eddi-agent-approve-check session name args))
+      (list :content denial :error t))
      (t
       (condition-case err
           (eddi-agent--result (funcall (plist-get (cdr tool) :run) session args))

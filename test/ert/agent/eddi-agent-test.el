@@ -44,6 +44,8 @@ memory may leak), and the workspace's buffers are killed."
           (eddi-agent-api-url (eddi-agent-test-server-url
                                eddi-agent-test-server (alist-get ,backend eddi-agent-test-paths)))
           (eddi-agent-model "test-model")
+          ;; Tests that are not about approval run every call.
+          (eddi-agent-approve-function (lambda (&rest _) 'allow))
           (auth-sources nil)
           ;; Children (curl, the shell) run without the sanitizer build's
           ;; preloaded ASan runtime, which makes curl hang.
@@ -507,45 +509,58 @@ memory may leak), and the workspace's buffers are killed."
       (should (equal (nth 2 results) '((type . "tool_result") (tool_use_id . "toolu_3")
                                        (content . "Missing argument: path") (is_error . t)))))))
 
-(ert-deftest eddi-agent-shell-refuses-writes ()
-  "The shell_exec tool refuses a redirection into a file, runs a reading command."
-  (eddi-agent-test-with 'anthropic '(("a.txt" . "one\ntwo\n"))
+;;;; Approval
+
+(ert-deftest eddi-agent-approve-denies-in-batch ()
+  "In batch Emacs `ask' denies: writing shell and Lisp calls leave no trace on disk."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "one\n"))
       (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
             (list :events (eddi-agent-test-anthropic
-                           :calls '(("toolu_1" "shell_exec" ((command . "echo hi > out.txt")))
-                                    ("toolu_2" "shell_exec" ((command . "grep -c o a.txt 2>/dev/null")))
-                                    ("toolu_3" "shell_exec" ((command . "exit 3"))))))
+                           :calls '(("toolu_1" "shell_exec" ((command . "sh -c 'echo pwned > f'")))
+                                    ("toolu_2" "shell_exec" ((command . "mv notes.txt x")))
+                                    ("toolu_3" "eval_sexp" ((expr . "(with-temp-file \"g\" (insert \"x\"))"))))))
             (list :events (eddi-agent-test-anthropic
                            :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
-    (let* ((session (eddi-agent-run "Shell"))
+    (let* ((eddi-agent-approve-function nil)
+           (session (eddi-agent-run "Write"))
            (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
       (should (eq (eddi-agent-session-status session) 'complete))
       (should (equal (nth 0 results)
                      '((type . "tool_result") (tool_use_id . "toolu_1")
-                       (content . "Refused: shell_exec does not write files (redirection into a file); write with the eddi tool (Insert, Replace, Delete, Save) or edit / apply_patch")
+                       (content . "Denied: the user did not approve this shell_exec call (eddi-agent-approve is ask); nothing ran")
                        (is_error . t))))
-      (should-not (file-exists-p (expand-file-name "out.txt" eddi-agent-test-root)))
-      (should (equal (alist-get 'content (nth 1 results)) "2\n"))
-      (should (equal (nth 2 results) '((type . "tool_result") (tool_use_id . "toolu_3")
-                                       (content . "[exit 3]") (is_error . t)))))))
+      (should (equal (alist-get 'content (nth 2 results))
+                     "Denied: the user did not approve this eval_sexp call (eddi-agent-approve is ask); nothing ran"))
+      (dolist (name '("f" "x" "g"))
+        (should-not (file-exists-p (expand-file-name name eddi-agent-test-root))))
+      (should (equal (eddi-agent-test-file "notes.txt") "one\n"))
+      (eddi-agent-test-well-formed (eddi-agent-test-log session)))))
 
-(ert-deftest eddi-agent-shell-guard ()
-  "The write guard: what omp-edit denies is refused, reading stays allowed."
-  (dolist (command '("sed -i s/a/b/ f" "sed --in-place s/a/b/ f" "perl -pi -e s/a/b/ f"
-                     "echo x > f" "echo x >> f" "cat a 1> f" "ls &> f" "echo x >| f"
-                     "cat > f <<EOF\nx\nEOF" "cat <<'EOF'\nx\nEOF" "echo x | tee f"
-                     "truncate -s 0 f" "dd if=/dev/zero of=f" "ed f" "find . -delete"
-                     "python3 -c \"open('f','w').write('x')\""
-                     "node -e \"require('fs').writeFileSync('f','x')\""
-                     "ruby -e \"File.write('f','x')\"" "awk '{print > \"f\"}' a"
-                     "sudo tee f" "cd d && echo x > f" "FOO=1 sed -i s/a/b/ f"))
-    (should (eddi-agent-shell-write-reason command)))
-  (dolist (command '("cat f" "head -5 f" "sed -n 1,5p f" "grep -rn x ." "rg x" "ls -R"
-                     "git commit -m \"fix > bug\"" "echo 'a > b'" "ls 2>/dev/null"
-                     "make 2>&1 | tail -5" "ps aux | grep node" "node -e \"console.log(1+1)\""
-                     "node -p \"2**10\"" "python3 -c \"print(sum(range(9)))\"" "awk '{print $1}' f"
-                     "cat <<< hello" "find . -name '*.c'" "cmd >&2" "wc -l < f"))
-    (should-not (eddi-agent-shell-write-reason command))))
+(ert-deftest eddi-agent-approve-function-and-policy ()
+  "The approve function sees the exact command; `always' covers the session; `deny' wins."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "one\ntwo\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "shell_exec" ((command . "grep -c o a.txt")))
+                                    ("toolu_2" "shell_exec" ((command . "exit 3")))
+                                    ("toolu_3" "eval_sexp" ((expr . "(+ 1 2)"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((asked nil)
+           (eddi-agent-approve '((shell_exec . ask) (eval_sexp . deny) (edits . allow)))
+           (eddi-agent-approve-function (lambda (kind text _session)
+                                          (push (cons kind text) asked)
+                                          'always))
+           (session (eddi-agent-run "Shell"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      ;; Asked once, with the exact command; `always' allowed the second call.
+      (should (equal asked '((shell_exec . "grep -c o a.txt"))))
+      (should (equal (alist-get 'content (nth 0 results)) "2\n"))
+      (should (equal (nth 1 results) '((type . "tool_result") (tool_use_id . "toolu_2")
+                                       (content . "[exit 3]") (is_error . t))))
+      (should (equal (alist-get 'content (nth 2 results))
+                     "Denied: the user did not approve this eval_sexp call (eddi-agent-approve is deny); nothing ran")))))
 
 ;;;; C-g
 
