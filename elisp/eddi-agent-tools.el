@@ -53,6 +53,10 @@
   (expired nil :documentation "Non-nil once the wall clock ran out.")
   (busy nil :documentation "Non-nil while tool calls run.")
   (approved nil :documentation "Kinds of calls allowed for the rest of the session.")
+  (changed nil :documentation "Buffers the session's edits changed, for the review.")
+  (end nil :documentation "When the session ended, or nil while it runs.")
+  (retry nil :documentation "What the request in flight waits for (a retry), or nil.")
+  (process nil :documentation "The shell process of the running call, or nil.")
   (request nil :documentation "The model request in flight.")
   (timers nil :documentation "The session's timers.")
   (buffer nil :documentation "The *eddi-agent* buffer.")
@@ -68,8 +72,8 @@
   "Sessions started in this Emacs, to name them.")
 
 (defun eddi-agent--elapsed (session)
-  "Seconds since SESSION started."
-  (float-time (time-subtract nil (eddi-agent-session-start session))))
+  "Seconds SESSION ran: until now, or until it ended."
+  (float-time (time-subtract (eddi-agent-session-end session) (eddi-agent-session-start session))))
 
 ;;;; Tools
 
@@ -188,11 +192,31 @@ when the engine lacks its command."
   "TEXT as an EddiSpeak string."
   (concat "\"" (replace-regexp-in-string "[\"\\\\]" "\\\\\\&" text) "\""))
 
+(defvar eddi-agent-review)
+(defvar eddi-preview-multi-file)
+(defvar eddi-after-edit-functions)
+(defvar eddi-save-function)
+
 (defun eddi-agent--eddi (session text)
   "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
-Changes are shown in the live buffers when eddi.el can show them."
-  (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
-           text (eddi-agent-session-id session)))
+Changes are shown in the live buffers when eddi.el can show them.
+With `eddi-agent-review' on, saves are held for the review at the end
+of the session, and the reply says so."
+  (let* ((held nil)
+         (eddi-after-edit-functions
+          (cons (lambda (buffer &rest _) (cl-pushnew buffer (eddi-agent-session-changed session)))
+                eddi-after-edit-functions))
+         (eddi-save-function
+          (and eddi-agent-review
+               (lambda (buffer)
+                 (cl-pushnew buffer (eddi-agent-session-changed session))
+                 (setq held t))))
+         (eddi-preview-multi-file (and (not eddi-agent-review) eddi-preview-multi-file))
+         (reply (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
+                         text (eddi-agent-session-id session))))
+    (if held
+        (concat reply "\n[Saves are held for the user's review: files reach the disk when the user accepts them]")
+      reply)))
 
 (defun eddi-agent--tool-eddi (session args)
   "The `eddi' tool: run ARGS' text in SESSION."

@@ -146,6 +146,7 @@ where every tool is offered."
 
 (require 'eddi-agent-tools)
 (require 'eddi-agent-approve)
+(require 'eddi-agent-review)
 
 ;;;; Running a call
 
@@ -337,7 +338,8 @@ Every call gets a result, even when it does not run."
   "End SESSION with STATUS and MESSAGE: stop timers, save the log."
   (when (eq (eddi-agent-session-status session) 'running)
     (setf (eddi-agent-session-status session) status
-          (eddi-agent-session-message session) message)
+          (eddi-agent-session-message session) message
+          (eddi-agent-session-end session) (current-time))
     (eddi-agent-backend-cancel (eddi-agent-session-request session))
     (setf (eddi-agent-session-request session) nil)
     (mapc #'cancel-timer (eddi-agent-session-timers session))
@@ -350,6 +352,7 @@ Every call gets a result, even when it does not run."
                            (format "\n%s: %s\n" (capitalize (symbol-name status)) (or message ""))
                            (if (eq status 'complete) 'eddi-agent-done-face 'eddi-agent-error-face))
     (eddi-agent--ui-refresh session)
+    (when eddi-agent-review (eddi-agent--review session))
     (unless noninteractive
       (message "eddi-agent: %s%s" status (if message (concat ": " (truncate-string-to-width message 120)) "")))))
 
@@ -454,6 +457,33 @@ stops the session; \\[eddi-agent-undo] takes its changes back."
       (when (called-interactively-p 'interactive)
         (message "eddi-agent: undid %d steps of %s" steps (eddi-agent-session-id session)))
       steps)))
+
+;;;; The review
+
+(defun eddi-agent--review (session)
+  "Open the review of the buffers SESSION changed; return its buffer or nil."
+  (when-let ((review (eddi-agent-review-show
+                      (reverse (eddi-agent-session-changed session))
+                      (eddi-agent-session-directory session))))
+    (eddi-agent--ui-insert
+     session
+     (substitute-command-keys
+      (format "Review: %d changed files wait in %s; \\<eddi-agent-review-mode-map>\\[eddi-agent-review-commit] there saves what you accept\n"
+              (length (buffer-local-value 'eddi-agent-review--files review)) (buffer-name review)))
+     'eddi-agent-task-face)
+    (unless noninteractive (display-buffer review))
+    review))
+
+;;;###autoload
+(defun eddi-agent-review-changes (&optional session)
+  "Review the changes SESSION (default: the last one) left unsaved."
+  (interactive)
+  (let ((session (or session eddi-agent-last-session)))
+    (unless session (user-error "No eddi-agent session yet"))
+    (let ((review (eddi-agent--review session)))
+      (unless review (user-error "Nothing of %s waits for review" (eddi-agent-session-id session)))
+      (when (called-interactively-p 'interactive) (pop-to-buffer review))
+      review)))
 
 ;;;; The log
 

@@ -220,24 +220,46 @@ the whole text."
     (and (eddi--tracker-user-saved tracker)
          (verify-visited-file-modtime (eddi--tracker-buffer tracker)))))
 
+(defvar eddi-save-function nil
+  "When non-nil, a function that eddi's Save calls instead of writing.
+It gets the buffer; the file stays as it is on disk, and the buffer
+keeps its changes, modified, until someone saves it.  The agent binds
+this while `eddi-agent-review' holds its edits for review.")
+
+(defvar-local eddi--held-for-review nil
+  "Non-nil while this buffer's changes wait for a review (Close keeps it).")
+(put 'eddi--held-for-review 'permanent-local t)
+
+(defun eddi-save-live-buffer (buffer &optional as-eddi)
+  "Write BUFFER to its file as eddi's Save does: whole, hooks and backups run.
+The file keeps its last line as found, and a missing folder is made.
+With AS-EDDI nil the save counts as the user's own (as \[save-buffer]),
+so that eddi's next Save does not take it for a change on disk."
+  (with-current-buffer buffer
+    (unless buffer-file-name (eddi--fail "Buffer visits no file"))
+    (let ((dir (file-name-directory buffer-file-name)))
+      (unless (file-directory-p dir) (make-directory dir t)))
+    ;; The content was compared, so a new time stamp alone is no threat.
+    (unless (verify-visited-file-modtime) (set-visited-file-modtime))
+    (set-buffer-modified-p t)
+    (let ((eddi--saving as-eddi)
+          (require-final-newline nil)     ; the file keeps its last line as found
+          (file-precious-flag (or file-precious-flag eddi-save-atomically))
+          (inhibit-message t))
+      (save-buffer))))
+
 (defun eddi--backend-save (id)
   "Save ID's buffer with `save-buffer' (hooks and backups run).
-The module has checked that the file on disk is as eddi last saw it."
-  (let ((tracker (eddi--live-tracker id)))
-    (with-current-buffer (eddi--tracker-buffer tracker)
-      (unless buffer-file-name (eddi--fail "Buffer visits no file"))
-      (let ((dir (file-name-directory buffer-file-name)))
-        (unless (file-directory-p dir) (make-directory dir t)))
-      ;; The content was compared, so a new time stamp alone is no threat.
-      (unless (verify-visited-file-modtime) (set-visited-file-modtime))
-      (set-buffer-modified-p t)
-      (let ((eddi--saving t)
-            (require-final-newline nil) ; the file keeps its last line as found
-            (file-precious-flag (or file-precious-flag eddi-save-atomically))
-            (inhibit-message t))
-        (save-buffer))
-      (dolist (other eddi--buffer-trackers)
-        (setf (eddi--tracker-user-saved other) nil)))))
+The module has checked that the file on disk is as eddi last saw it.
+With `eddi-save-function' set, hand the buffer to it instead."
+  (let* ((tracker (eddi--live-tracker id))
+         (buffer (eddi--tracker-buffer tracker)))
+    (if eddi-save-function
+        (funcall eddi-save-function buffer)
+      (eddi-save-live-buffer buffer t)
+      (with-current-buffer buffer
+        (dolist (other eddi--buffer-trackers)
+          (setf (eddi--tracker-user-saved other) nil))))))
 
 (defun eddi--backend-release (id)
   "Stop tracking ID; kill its buffer if eddi visited it and nobody uses it."
@@ -253,6 +275,7 @@ The module has checked that the file on disk is as eddi last saw it."
           (remove-hook 'after-change-functions #'eddi--note-change t)
           (remove-hook 'after-save-hook #'eddi--note-save t)
           (when (and eddi-kill-buffers-on-close eddi--visited-by-eddi
+                     (not eddi--held-for-review)
                      (not (get-buffer-window (current-buffer) t)))
             (set-buffer-modified-p nil)
             (let ((kill-buffer-query-functions nil))

@@ -46,6 +46,8 @@ memory may leak), and the workspace's buffers are killed."
           (eddi-agent-model "test-model")
           ;; Tests that are not about approval run every call.
           (eddi-agent-approve-function (lambda (&rest _) 'allow))
+          ;; Tests that are not about the review let the agent's Save write.
+          (eddi-agent-review nil)
           (auth-sources nil)
           ;; Children (curl, the shell) run without the sanitizer build's
           ;; preloaded ASan runtime, which makes curl hang.
@@ -561,6 +563,73 @@ memory may leak), and the workspace's buffers are killed."
                                        (content . "[exit 3]") (is_error . t))))
       (should (equal (alist-get 'content (nth 2 results))
                      "Denied: the user did not approve this eval_sexp call (eddi-agent-approve is deny); nothing ran")))))
+
+;;;; Review before write
+
+(defconst eddi-agent-test-long
+  (mapconcat (lambda (i) (format "line %d\n" i)) (number-sequence 1 20) "")
+  "Twenty lines: edits at both ends make two hunks.")
+
+(defun eddi-agent-test-review-script ()
+  "A session that edits two files, saves them and completes."
+  (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+        (list :events (eddi-agent-test-anthropic
+                       :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"line 2\" \"LINE TWO\"\nReplace \"line 19\" \"LINE NINETEEN\"\nSave\nOpen b.txt\nReplace \"beta\" \"gamma\"\nSave"))))))
+        (list :events (eddi-agent-test-anthropic
+                       :calls '(("toolu_2" "session_complete" ((message . "ok"))))))))
+
+(ert-deftest eddi-agent-review-gates-the-write ()
+  "A multi-file edit is not on disk before acceptance, and is after."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (string-suffix-p "\n[Saves are held for the user's review: files reach the disk when the user accepts them]"
+                               (alist-get 'content (nth 0 results))))
+      ;; Nothing on disk yet; the buffers hold the edits, modified.
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\ngamma\n"))
+      (should (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
+      (with-current-buffer "*eddi-review*"
+        (should (derived-mode-p 'diff-mode))
+        ;; The headers name the real files, relative to the workspace.
+        (should (string-match-p "^--- a.txt\n\\+\\+\\+ a.txt\n" (buffer-string)))
+        (should (string-match-p "^--- b.txt\n\\+\\+\\+ b.txt\n" (buffer-string)))
+        (should (equal (expand-file-name default-directory) eddi-agent-test-root))
+        (should (equal (eddi-agent-review-accept-all) '("a.txt" "b.txt"))))
+      (should-not (get-buffer "*eddi-review*"))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n"))
+      (should (equal (eddi-agent-test-file "a.txt")
+                     (replace-regexp-in-string
+                      "line 19\n" "LINE NINETEEN\n"
+                      (replace-regexp-in-string "line 2\n" "LINE TWO\n" eddi-agent-test-long))))
+      (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root)))))))
+
+(ert-deftest eddi-agent-review-per-hunk-reject ()
+  "Rejecting a hunk leaves exactly the accepted bytes; a rejected file stays unmodified."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (with-current-buffer "*eddi-review*"
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (eddi-agent-review-reject-hunk) ; a.txt's first hunk (line 2)
+        (should (looking-at "@@ -16"))  ; point moved to the next hunk
+        (re-search-forward "^--- b.txt")
+        (eddi-agent-review-reject-file)
+        (should (equal (eddi-agent-review-commit) '("a.txt"))))
+      (should (equal (eddi-agent-test-file "a.txt")
+                     (replace-regexp-in-string "line 19\n" "LINE NINETEEN\n" eddi-agent-test-long)))
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (eddi-agent-test-file "a.txt")))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n"))
+      (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
+      (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root)))))))
 
 ;;;; C-g
 
