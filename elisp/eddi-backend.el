@@ -57,6 +57,58 @@ Past this many, only the region covering them is kept (and copied).")
 (defvar eddi-after-edit-functions nil
   "Called with BUFFER BEG END after eddi changed the text of BUFFER.")
 
+;;;; The session undo log
+
+;; The engine's own undo history of a document is dropped as soon as the
+;; user types in its buffer (its edits were made against the old text), so
+;; session undo cannot rely on it alone.  Each buffer eddi edits therefore
+;; keeps a log of every change to its text, newest first, each one
+;; [POS OLD NEW OWNER STEP]: at position POS (of the widened buffer) text
+;; OLD became NEW, made by the eddi sender OWNER (nil: the user) in eddi
+;; command STEP.  eddi-undo.el takes one sender's changes out of that
+;; history and keeps everyone else's.
+
+(defvar-local eddi--undo-log nil
+  "This buffer's changes since eddi first edited it, newest first.")
+(put 'eddi--undo-log 'permanent-local t)
+
+(defvar-local eddi--undo-before nil
+  "(BEG END TEXT) of the change about to happen, from `before-change-functions'.")
+
+(defvar eddi--undo-owner nil
+  "The eddi sender whose command is running, so its edits are logged as its own.")
+
+(defvar eddi--undo-step 0
+  "Counts eddi commands that changed a buffer: the STEP of log entries.")
+
+(defvar eddi--undoing nil
+  "Non-nil while session undo edits a buffer (those edits are not logged).")
+
+(defun eddi--undo-note-before (beg end)
+  "Remember the text BEG..END that is about to change."
+  (when (and eddi--undo-log (not eddi--editing) (not eddi--undoing))
+    (setq eddi--undo-before (list beg end (buffer-substring-no-properties beg end)))))
+(put 'eddi--undo-note-before 'permanent-local-hook t)
+
+(defun eddi--undo-note-after (beg end old-len)
+  "Log the user's change BEG..END (it replaced OLD-LEN characters)."
+  (when (and eddi--undo-log (not eddi--editing) (not eddi--undoing))
+    (let* ((before eddi--undo-before)
+           (old (and before (= (car before) beg) (= (- (nth 1 before) beg) old-len)
+                     (nth 2 before)))
+           (new (buffer-substring-no-properties beg end))
+           (last (car eddi--undo-log)))
+      (setq eddi--undo-before nil)
+      (cond
+       ((not old) (push [:unknown] eddi--undo-log)) ; the history has a hole
+       ((equal old new))                ; only text properties changed
+       ;; Typing: one entry per run of inserted characters.
+       ((and (equal old "") (= (length last) 5) (null (aref last 3))
+             (= beg (+ (aref last 0) (length (aref last 2)))))
+        (aset last 2 (concat (aref last 2) new)))
+       (t (push (vector beg old new nil nil) eddi--undo-log))))))
+(put 'eddi--undo-note-after 'permanent-local-hook t)
+
 (defun eddi--fail (what &optional hint)
   "Refuse with WHAT (and HINT): the module turns it into Fail \"WHAT\", HINT."
   (signal 'eddi-error (if hint (list what hint) (list what))))
@@ -125,6 +177,8 @@ Visit FILE with CODING when no buffer does yet."
         (push tracker eddi--buffer-trackers))
       (add-hook 'after-change-functions #'eddi--note-change nil t)
       (add-hook 'after-save-hook #'eddi--note-save nil t)
+      (add-hook 'before-change-functions #'eddi--undo-note-before nil t)
+      (add-hook 'after-change-functions #'eddi--undo-note-after nil t)
       (eddi--whole-text))))
 
 (defun eddi--backend-sync (id chars full)
@@ -189,17 +243,22 @@ the whole text."
       ;; back, and the module then takes back the command's earlier edits.
       ;; Either way the buffer ends as the mirror expects, so the tracker
       ;; ignores both the edit and its cancellation.
-      (let ((eddi--editing tracker))
+      (let ((eddi--editing tracker)
+            (old (save-restriction (widen) (buffer-substring-no-properties (1+ start) (1+ end)))))
         (unwind-protect
-            (atomic-change-group
-              (save-restriction
-                (widen)
-                (save-excursion
-                  (goto-char (1+ start))
-                  (delete-region (1+ start) (1+ end))
-                  (insert text)))
-              (run-hook-with-args 'eddi-after-edit-functions buffer
-                                  (1+ start) (+ 1 start (length text))))
+            (progn
+              (atomic-change-group
+                (save-restriction
+                  (widen)
+                  (save-excursion
+                    (goto-char (1+ start))
+                    (delete-region (1+ start) (1+ end))
+                    (insert text)))
+                (run-hook-with-args 'eddi-after-edit-functions buffer
+                                    (1+ start) (+ 1 start (length text))))
+              (when eddi--undo-owner
+                (push (vector (1+ start) old text eddi--undo-owner eddi--undo-step)
+                      eddi--undo-log)))
           (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick)))))))
 
 (defun eddi--backend-end-group (id)
@@ -208,6 +267,7 @@ the whole text."
     (when-let ((group (and tracker (eddi--tracker-group tracker))))
       (setf (eddi--tracker-group tracker) nil)
       (cl-incf (eddi--tracker-groups tracker))
+      (cl-incf eddi--undo-step)
       (when (buffer-live-p (eddi--tracker-buffer tracker))
         (with-current-buffer (eddi--tracker-buffer tracker)
           (undo-amalgamate-change-group group)

@@ -163,6 +163,7 @@ More are answered \"Fail \"Busy, retry\"\" at once."
                   version eddi-version))))
 
 (require 'eddi-backend)
+(require 'eddi-undo)
 
 ;;;; The engine
 
@@ -206,7 +207,8 @@ The next command makes a new engine (over `eddi-root' as it is then)."
 SESSION, when non-nil, is the session the request names; SENDER may
 then be nil."
   (maphash (lambda (_ tracker) (setf (eddi--tracker-groups tracker) 0)) eddi--trackers)
-  (eddi-module-exec engine sender commands via-nats session))
+  (let ((eddi--undo-owner (or sender session)))
+    (eddi-module-exec engine sender commands via-nats session)))
 
 (defun eddi-exec (commands &optional sender)
   "Run the EddiSpeak message COMMANDS from SENDER (default `eddi-sender').
@@ -366,19 +368,38 @@ change to several buffers is shown as a diff to accept or reject."
 
 (defun eddi-undo-session (&optional sender)
   "Undo every change of SENDER's session, in every buffer it edited.
-Return the number of undo steps taken."
+Changes typed in between (or made by other senders) are kept; where
+one overlaps a change of the session nothing is undone, and the error
+names the lines.  Return the number of undo steps taken."
   (interactive)
   (let* ((sender (or sender eddi-sender))
          (current (eddi--status-file sender))
+         (open (eddi--open-files sender))
+         (buffers (eddi-undo--buffers sender))
+         ;; While only the session changed a buffer, the engine's Undo
+         ;; still has its history; otherwise the log decides.
+         (engine (cl-remove-if-not
+                  (lambda (buffer)
+                    (and (eddi-undo-engine-can buffer sender)
+                         (member (eddi--buffer-path buffer) open)))
+                  buffers))
+         (plans (eddi-undo-plans (cl-set-difference buffers engine) sender))
          (steps 0))
-    (dolist (path (eddi--open-files sender))
-      (let ((reply (eddi-exec (format "Open %s\nUndo 10000" (eddi--quote path)) sender)))
+    (dolist (buffer engine)
+      (let ((reply (let ((eddi--undo-owner nil))
+                     (eddi-module-exec eddi--engine sender
+                                       (format "Open %s\nUndo 10000"
+                                               (eddi--quote (eddi--buffer-path buffer)))))))
+        (eddi-undo-drop buffer sender)
         (when (string-match "Undid \\([0-9]+\\)" reply)
           (cl-incf steps (string-to-number (match-string 1 reply))))))
-    (when current (eddi-exec (format "Open %s" (eddi--quote current)) sender))
+    (cl-incf steps (eddi-undo-run plans))
+    (when (and current engine) (eddi-exec (format "Open %s" (eddi--quote current)) sender))
     (eddi--show-cursor sender)
     (when (called-interactively-p 'interactive)
-      (message "eddi: undid %d steps" steps))
+      (if (> steps 0)
+          (message "eddi: undid %d steps of %s" steps sender)
+        (message "eddi: %s changed nothing that is left to undo" sender)))
     steps))
 
 ;;;; The transcript buffer

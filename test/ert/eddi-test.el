@@ -353,6 +353,46 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-test-text "b.txt") "two\n"))
     (should (equal (eddi-exec "Status") "Ok: Session s, File b.txt, At 0:0, Length 1, Open 2"))))
 
+(defun eddi-test-type (rel line column keys)
+  "Type KEYS in the buffer visiting REL at LINE (1-based) and COLUMN, as the user would."
+  (save-window-excursion
+    (switch-to-buffer (eddi-test-buffer rel))
+    (goto-char (point-min))
+    (forward-line (1- line))
+    (move-to-column column)
+    (execute-kbd-macro (kbd keys))))
+
+(ert-deftest eddi-undo-session-keeps-user-typing ()
+  "Typing between eddi's commands: session undo takes back eddi's changes only."
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\nthree\n") ("b.txt" . "bee\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"zero\"")
+    (eddi-test-type "a.txt" 5 0 "t y p e d RET")
+    (eddi-exec "Goto 3:0\nInsert Line \"2.5\"")
+    (eddi-test-type "a.txt" 2 0 "# SPC")
+    (eddi-exec "Replace \"three\" \"THREE\"")
+    (eddi-exec "Open b.txt\nReplace \"bee\" \"bea\"")
+    (should (equal (eddi-test-text "a.txt") "zero\n# one\ntwo\n2.5\nTHREE\ntyped\n"))
+    (should (= (eddi-undo-session) 4))
+    (should (equal (eddi-test-text "a.txt") "# one\ntwo\nthree\ntyped\n"))
+    (should (equal (eddi-test-text "b.txt") "bee\n"))
+    ;; eddi follows the undone text.
+    (eddi-exec "Open a.txt")
+    (should (equal (eddi-exec "Show Line 2 0") "Ok: At 2:0, Lines 2:2, Txt three"))))
+
+(ert-deftest eddi-undo-session-refuses-overlapping-typing ()
+  "Where the user typed inside eddi's change, nothing is undone and the line is named."
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"zero\"")
+    (eddi-test-type "a.txt" 1 2 "X")
+    (let ((err (should-error (eddi-undo-session) :type 'user-error)))
+      (should (equal (cadr err) "eddi: not undoing tester: your edits overlap its changes at a.txt:1: zeXro")))
+    (should (equal (eddi-test-text "a.txt") "zeXro\none\n"))
+    ;; Deleting eddi's line is an overlap too.
+    (eddi-exec "Goto EndOfFile\nInsert Line \"two\"")
+    (eddi-test-type "a.txt" 3 0 "C-k C-k")
+    (should (string-match-p "a.txt:3: \\'" (cadr (should-error (eddi-undo-session) :type 'user-error))))
+    (should (equal (eddi-test-text "a.txt") "zeXro\none\n"))))
+
 (ert-deftest eddi-multi-file-preview-reject ()
   (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))
     (let ((eddi-preview-multi-file t))
