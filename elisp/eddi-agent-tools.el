@@ -51,7 +51,7 @@
   (output-tokens 0 :documentation "Tokens the model wrote.")
   (start nil :documentation "When the session started.")
   (expired nil :documentation "Non-nil once the wall clock ran out.")
-  (busy nil :documentation "Non-nil while tool calls run.")
+  (busy nil :documentation "The tool calls running (an `eddi-agent--batch'), or nil.")
   (approved nil :documentation "Kinds of calls allowed for the rest of the session.")
   (changed nil :documentation "Buffers the session's edits changed, for the review.")
   (end nil :documentation "When the session ended, or nil while it runs.")
@@ -86,7 +86,7 @@
     ("eval_sexp" :run eddi-agent--tool-eval-sexp :states (executing)
      :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused; the user may be asked to approve it."
      :params (("expr" "string" "Lisp forms")))
-    ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing)
+    ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing) :async t
      :description "Run a shell command in the workspace; returns its output. The user may be asked to approve it."
      :params (("command" "string" "Shell command")))
     ("buffer_contents" :run eddi-agent--tool-buffer-contents :states (planning executing)
@@ -258,7 +258,9 @@ of the session, and the reply says so."
 
 (defun eddi-agent--tool-eval-sexp (session args)
   "The `eval_sexp' tool: evaluate ARGS' forms in SESSION's context buffer.
-Reading from the user signals instead of waiting."
+Reading from the user signals instead of waiting, and input from the
+user stops the evaluation (`while-no-input'), so a long form cannot
+freeze Emacs; \[keyboard-quit] stops it too."
   (let* ((text (eddi-agent--arg args "expr"))
          (forms (let ((start 0) forms)
                   (while (string-match-p "[^ \t\n\r]" text start)
@@ -271,38 +273,73 @@ Reading from the user signals instead of waiting."
       (let ((inhibit-interaction t))
         (cl-letf (((symbol-function 'read-key) #'eddi-agent--refuse-input)
                   ((symbol-function 'read-multiple-choice) #'eddi-agent--refuse-input))
-          (dolist (form forms)
-            (setq value (eval form t))))))
-    (prin1-to-string value)))
+          ;; The user's keys come first: input stops the evaluation.
+          (setq value (while-no-input
+                        (let (last)
+                          (dolist (form forms) (setq last (eval form t)))
+                          (list last)))))))
+    (if (consp value)
+        (prin1-to-string (car value))
+      (list :content "Interrupted: the user typed while it ran; nothing after that point ran"
+            :error t))))
 
 (defun eddi-agent--refuse-input (&rest _)
   "Signal that a tool may not wait for the user."
   (signal 'inhibited-interaction nil))
 
-(defun eddi-agent--tool-shell-exec (session args)
-  "The `shell_exec' tool: run ARGS' command in SESSION's workspace."
-  (let ((command (eddi-agent--arg args "command")))
-    (with-temp-buffer
-      (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
-             (process (make-process :name "eddi-agent-shell"
-                                    :buffer (current-buffer)
-                                    :command (list shell-file-name shell-command-switch command)
-                                    :connection-type 'pipe
-                                    :noquery t
-                                    :sentinel #'ignore))
-             (deadline (+ (float-time) eddi-agent-shell-timeout)))
-        (unwind-protect
-            (while (and (process-live-p process) (< (float-time) deadline))
-              (accept-process-output process 0.05))
-          (when (process-live-p process) (delete-process process)))
-        (while (accept-process-output process 0))
-        (let ((output (buffer-string))
-              (exit (process-exit-status process)))
-          (cond ((eq (process-status process) 'signal)
-                 (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout)
-                       :error t))
-                ((/= exit 0) (list :content (format "%s[exit %d]" output exit) :error t))
-                (t output)))))))
+(declare-function eddi-agent--ui-insert "eddi-agent" (session text &optional face))
+
+(defun eddi-agent--shell-result (process output)
+  "The result of the ended shell PROCESS whose output is OUTPUT."
+  (cond
+   ((process-get process 'eddi-agent-stopped)
+    (list :content (concat output "[Interrupted by the user (C-g)]") :error t :quit t))
+   ((process-get process 'eddi-agent-timeout)
+    (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout) :error t))
+   ((eq (process-status process) 'signal)
+    (list :content (format "%s[killed by signal %d]" output (process-exit-status process)) :error t))
+   ((/= (process-exit-status process) 0)
+    (list :content (format "%s[exit %d]" output (process-exit-status process)) :error t))
+   (t output)))
+
+(defun eddi-agent--tool-shell-exec (session args done)
+  "The `shell_exec' tool: run ARGS' command in SESSION's workspace.
+It runs as a process, so Emacs goes on; its output streams into the
+*eddi-agent* buffer, and DONE gets the result when it ends (or is
+killed after `eddi-agent-shell-timeout' seconds, or by a stop)."
+  (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
+         (output (generate-new-buffer " *eddi-agent-shell*"))
+         (timer nil)
+         (process
+          (make-process
+           :name "eddi-agent-shell"
+           :buffer output
+           :command (list shell-file-name shell-command-switch (eddi-agent--arg args "command"))
+           :connection-type 'pipe
+           :noquery t
+           :filter (lambda (process chunk)
+                     (when (buffer-live-p (process-buffer process))
+                       (with-current-buffer (process-buffer process)
+                         (goto-char (point-max))
+                         (insert chunk)))
+                     (eddi-agent--ui-insert session chunk 'eddi-agent-shell-face))
+           :sentinel (lambda (process _event)
+                       (unless (process-live-p process)
+                         (when timer (cancel-timer timer))
+                         (when (eq (eddi-agent-session-process session) process)
+                           (setf (eddi-agent-session-process session) nil))
+                         (let ((text (if (buffer-live-p output)
+                                         (with-current-buffer output (buffer-string))
+                                       "")))
+                           (when (buffer-live-p output) (kill-buffer output))
+                           (funcall done (eddi-agent--shell-result process text))))))))
+    (setf (eddi-agent-session-process session) process)
+    (setq timer (run-at-time eddi-agent-shell-timeout nil
+                             (lambda ()
+                               (when (process-live-p process)
+                                 (process-put process 'eddi-agent-timeout t)
+                                 (delete-process process)))))
+    process))
 
 ;;;;; Context providers
 

@@ -140,6 +140,9 @@ where every tool is offered."
 (defface eddi-agent-error-face '((t :inherit error))
   "A failed tool call and a stopped session."
   :group 'eddi-agent)
+(defface eddi-agent-shell-face '((t :inherit font-lock-string-face))
+  "Output of a shell command, as it streams in."
+  :group 'eddi-agent)
 (defface eddi-agent-done-face '((t :inherit success))
   "A completed session."
   :group 'eddi-agent)
@@ -167,9 +170,10 @@ where every tool is offered."
            when (null (eddi-agent--arg args name))
            return name))
 
-(defun eddi-agent--execute (session call)
+(defun eddi-agent--execute (session call done)
   "Run CALL in SESSION; return (:content STRING :error BOOL).
-Errors become results; a quit is left to the caller."
+An asynchronous tool returns `:started' and calls DONE with its result
+later.  Errors become results; a quit is left to the caller."
   (let* ((name (eddi-agent-call-name call))
          (tool (assoc name (eddi-agent-session-tools session)))
          (args (eddi-agent-call-input call))
@@ -188,6 +192,12 @@ Errors become results; a quit is left to the caller."
       (list :content (format "Missing argument: %s" (eddi-agent--missing tool args)) :error t))
      ((setq denial (eddi-agent-approve-check session name args))
       (list :content denial :error t))
+     ((plist-get (cdr tool) :async)
+      (condition-case err
+          (progn (funcall (plist-get (cdr tool) :run) session args
+                          (lambda (value) (funcall done (eddi-agent--result value))))
+                 :started)
+        (error (list :content (error-message-string err) :error t))))
      (t
       (condition-case err
           (eddi-agent--result (funcall (plist-get (cdr tool) :run) session args))
@@ -241,52 +251,98 @@ Return nil, `warn' when the same error reached the warning count, or
 
 ;;;; The loop
 
+(cl-defstruct (eddi-agent--batch (:constructor eddi-agent--batch-create) (:copier nil))
+  "The tool calls of one model turn, while they run."
+  (calls nil :documentation "Calls still to run, in order.")
+  (results nil :documentation "Results so far, newest first.")
+  (notes nil :documentation "Warnings for the model, newest first.")
+  (stop nil :documentation "(STATUS . MESSAGE) once the session must stop."))
+
 (defun eddi-agent--run-calls (session requested)
   "Run each tool call in REQUESTED for SESSION, in order; go on or stop.
-Every call gets a result, even when it does not run."
-  (let (results notes stop tripped)
-    (setf (eddi-agent-session-busy session) t)
-    (unwind-protect
-        (dolist (call requested)
-          (let ((result
-                 (cond
-                  (stop (list :content (format "Not run: %s" (cdr stop)) :error t))
-                  ((setq tripped (eddi-agent--breaker session call))
-                   (setq stop (cons 'tripped tripped))
-                   (list :content tripped :error t))
-                  (t
-                   (eddi-agent--ui-call session call)
-                   (condition-case nil
-                       (let ((inhibit-quit nil))
-                         (prog1 (eddi-agent--execute session call)
-                           ;; A C-g that came while quitting was inhibited.
-                           (when quit-flag (setq quit-flag nil) (signal 'quit nil))))
-                     (quit
-                      (setq stop (cons 'quit "Interrupted by the user (C-g)"))
-                      (list :content "Interrupted by the user (C-g)" :error t)))))))
-            (push (list :id (eddi-agent-call-id call) :content (plist-get result :content)
-                        :error (plist-get result :error))
-                  results)
-            (eddi-agent--ui-result session call result)
-            (unless stop
-              (pcase (eddi-agent--count-error session call result)
-                ('warn (push (format "Warning: this error came %d times: %s"
-                                     eddi-agent-error-warning-count (plist-get result :content))
-                             notes))
-                ('stop (setq stop (cons 'tripped
-                                        (format "Circuit breaker: the same error %d times (eddi-agent-error-stop-count): %s"
-                                                eddi-agent-error-stop-count
-                                                (plist-get result :content))))))
-              (when (eddi-agent-session-expired session)
-                (setq stop (cons 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds))))
-              (when (equal (eddi-agent-call-name call) "session_complete")
-                (setq stop (cons 'complete (eddi-agent-session-message session)))))))
-      (setf (eddi-agent-session-busy session) nil)
-      (push (list :role 'tool :results (nreverse results)
-                  :note (and notes (mapconcat #'identity (nreverse notes) "\n")))
-            (eddi-agent-session-history session)))
-    (when notes (eddi-agent--ui-insert session (concat (plist-get (car (eddi-agent-session-history session)) :note) "\n")
-                                       'eddi-agent-error-face))
+Every call gets a result, even when it does not run.  A call of an
+asynchronous tool (`shell_exec') returns to the command loop while it
+runs; its process sentinel continues with the next call."
+  (setf (eddi-agent-session-busy session) (eddi-agent--batch-create :calls requested))
+  (eddi-agent--next-call session))
+
+(defvar eddi-agent--in-tool nil
+  "Non-nil while a tool runs on the main thread (a stop then quits it).")
+
+(defun eddi-agent--next-call (session)
+  "Run SESSION's next calls until one runs asynchronously or none is left."
+  (let ((batch (eddi-agent-session-busy session))
+        (started nil))
+    (while (and batch (not started) (eddi-agent--batch-calls batch))
+      (let* ((call (pop (eddi-agent--batch-calls batch)))
+             (stop (eddi-agent--batch-stop batch))
+             (tripped nil)
+             (result
+              (cond
+               (stop (list :content (format "Not run: %s" (cdr stop)) :error t))
+               ((setq tripped (eddi-agent--breaker session call))
+                (setf (eddi-agent--batch-stop batch) (cons 'tripped tripped))
+                (list :content tripped :error t))
+               (t
+                (eddi-agent--ui-call session call)
+                (condition-case nil
+                    (let ((inhibit-quit nil)
+                          (eddi-agent--in-tool t))
+                      (prog1 (eddi-agent--execute
+                              session call
+                              (lambda (value) (eddi-agent--async-done session call value)))
+                        ;; A C-g that came while quitting was inhibited.
+                        (when quit-flag (setq quit-flag nil) (signal 'quit nil))))
+                  (quit (list :content "Interrupted by the user (C-g)" :error t :quit t)))))))
+        (if (eq result :started)
+            (setq started t)
+          (eddi-agent--call-done session call result))))
+    (unless (or started (null batch))
+      (eddi-agent--end-batch session))))
+
+(defun eddi-agent--async-done (session call result)
+  "An asynchronous CALL of SESSION ended with RESULT: go on from the command loop."
+  (when (eddi-agent-session-busy session)
+    (eddi-agent--call-done session call result)
+    (run-at-time 0 nil #'eddi-agent--next-call session)))
+
+(defun eddi-agent--call-done (session call result)
+  "Record RESULT of CALL in SESSION's batch; count its errors."
+  (let ((batch (eddi-agent-session-busy session)))
+    (when (and (plist-get result :quit) (not (eddi-agent--batch-stop batch)))
+      (setf (eddi-agent--batch-stop batch) (cons 'quit "Interrupted by the user (C-g)")))
+    (push (list :id (eddi-agent-call-id call) :content (plist-get result :content)
+                :error (plist-get result :error))
+          (eddi-agent--batch-results batch))
+    (eddi-agent--ui-result session call result)
+    (unless (eddi-agent--batch-stop batch)
+      (pcase (eddi-agent--count-error session call result)
+        ('warn (push (format "Warning: this error came %d times: %s"
+                             eddi-agent-error-warning-count (plist-get result :content))
+                     (eddi-agent--batch-notes batch)))
+        ('stop (setf (eddi-agent--batch-stop batch)
+                     (cons 'tripped
+                           (format "Circuit breaker: the same error %d times (eddi-agent-error-stop-count): %s"
+                                   eddi-agent-error-stop-count
+                                   (plist-get result :content))))))
+      (when (eddi-agent-session-expired session)
+        (setf (eddi-agent--batch-stop batch)
+              (cons 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds))))
+      (when (equal (eddi-agent-call-name call) "session_complete")
+        (setf (eddi-agent--batch-stop batch) (cons 'complete (eddi-agent-session-message session)))))))
+
+(defun eddi-agent--end-batch (session)
+  "Every call of SESSION's batch has its result: send them, or stop."
+  (let* ((batch (eddi-agent-session-busy session))
+         (notes (reverse (eddi-agent--batch-notes batch)))
+         (stop (eddi-agent--batch-stop batch)))
+    (setf (eddi-agent-session-busy session) nil)
+    (push (list :role 'tool :results (reverse (eddi-agent--batch-results batch))
+                :note (and notes (mapconcat #'identity notes "\n")))
+          (eddi-agent-session-history session))
+    (when notes
+      (eddi-agent--ui-insert session (concat (mapconcat #'identity notes "\n") "\n")
+                             'eddi-agent-error-face))
     (if stop
         (eddi-agent--finish session (car stop) (cdr stop))
       (eddi-agent--send session))))
@@ -342,6 +398,9 @@ Every call gets a result, even when it does not run."
           (eddi-agent-session-end session) (current-time))
     (eddi-agent-backend-cancel (eddi-agent-session-request session))
     (setf (eddi-agent-session-request session) nil)
+    (when-let ((process (eddi-agent-session-process session)))
+      (setf (eddi-agent-session-process session) nil)
+      (when (process-live-p process) (delete-process process)))
     (mapc #'cancel-timer (eddi-agent-session-timers session))
     (setf (eddi-agent-session-timers session) nil)
     (when (eq eddi-agent--current session)
@@ -363,14 +422,25 @@ Every call gets a result, even when it does not run."
     (eddi-agent-stop)))
 
 (defun eddi-agent-stop (&optional session)
-  "Stop SESSION (default: the running one) now."
+  "Stop SESSION (default: the running one) now.
+A shell command it runs is killed; its call gets a well-formed result."
   (interactive)
-  (let ((session (or session eddi-agent--current)))
+  (let* ((session (or session eddi-agent--current))
+         (process (and session (eddi-agent-session-process session))))
     (when (and session (eq (eddi-agent-session-status session) 'running))
-      (if (eddi-agent-session-busy session)
-          ;; A tool is running: let it end as interrupted.
-          (setq quit-flag t)
-        (eddi-agent--finish session 'quit "Interrupted by the user (C-g)")))))
+      (cond
+       ((process-live-p process)
+        (process-put process 'eddi-agent-stopped t)
+        (delete-process process))
+       ((and (eddi-agent-session-busy session) eddi-agent--in-tool)
+        ;; A Lisp tool is running: let it end as interrupted.
+        (setq quit-flag t))
+       ((eddi-agent-session-busy session)
+        ;; Between two calls: the next one sees the stop.
+        (let ((batch (eddi-agent-session-busy session)))
+          (unless (eddi-agent--batch-stop batch)
+            (setf (eddi-agent--batch-stop batch) (cons 'quit "Interrupted by the user (C-g)")))))
+       (t (eddi-agent--finish session 'quit "Interrupted by the user (C-g)"))))))
 
 (defun eddi-agent--start (task)
   "Make a session for TASK and send its first request."

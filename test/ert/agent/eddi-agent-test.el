@@ -564,6 +564,64 @@ memory may leak), and the workspace's buffers are killed."
       (should (equal (alist-get 'content (nth 2 results))
                      "Denied: the user did not approve this eval_sexp call (eddi-agent-approve is deny); nothing ran")))))
 
+;;;; Emacs goes on while tools run
+
+(ert-deftest eddi-agent-shell-runs-asynchronously ()
+  "A timer fires while shell_exec runs sleep 2; the output streams into *eddi-agent*."
+  (eddi-agent-test-with 'openai nil
+      (list (list :events (eddi-agent-test-openai :calls '(("call_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_1" "shell_exec" ((command . "echo started; sleep 2; echo done")))
+                                    ("call_2" "todo_status" nil))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_3" "session_complete" ((message . "ok")))))))
+    (let* ((noninteractive nil)
+           (session (eddi-agent-run "Sleep"))
+           (fired nil))
+      (with-timeout (5 (error "The shell command did not start"))
+        (while (not (process-live-p (eddi-agent-session-process session)))
+          (accept-process-output nil 0.05)))
+      ;; The tool returned to the command loop: timers run, the process too.
+      (run-at-time 0.2 nil (lambda () (setq fired (and (process-live-p (eddi-agent-session-process session)) t))))
+      (with-timeout (1.5 (error "The timer did not fire"))
+        (while (not fired) (accept-process-output nil 0.05)))
+      (should (eq fired t))
+      (with-timeout (1.5 (error "No output streamed"))
+        (while (not (string-match-p "started" (with-current-buffer "*eddi-agent*" (buffer-string))))
+          (accept-process-output nil 0.05)))
+      (should (eq (eddi-agent-session-status session) 'running))
+      (with-timeout (10 (error "The session did not end"))
+        (while (eq (eddi-agent-session-status session) 'running)
+          (accept-process-output nil 0.05)))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (let ((messages (alist-get 'messages (nth 2 (eddi-agent-test-requests)))))
+        (should (equal (aref messages 5) '((role . "tool") (tool_call_id . "call_1")
+                                           (content . "started\ndone\n"))))
+        (should (equal (aref messages 6) '((role . "tool") (tool_call_id . "call_2")
+                                           (content . "1 [pending] t"))))))))
+
+(ert-deftest eddi-agent-stop-kills-the-shell ()
+  "A stop while shell_exec runs kills it; the call gets a well-formed result."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "shell_exec" ((command . "sleep 30")))
+                                    ("toolu_2" "todo_status" nil)))))
+    (let* ((start (float-time))
+           (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
+           (session (unwind-protect (eddi-agent-run "Slow shell") (cancel-timer timer)))
+           (log (eddi-agent-test-log session))
+           (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
+      (should (eq (eddi-agent-session-status session) 'quit))
+      (should (< (- (float-time) start) 5))
+      (should (equal results
+                     '(((type . "tool_result") (tool_use_id . "toolu_1")
+                        (content . "[Interrupted by the user (C-g)]") (is_error . t))
+                       ((type . "tool_result") (tool_use_id . "toolu_2")
+                        (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
+      (should-not (cl-some (lambda (p) (string-prefix-p "eddi-agent-shell" (process-name p)))
+                           (process-list))))))
+
 ;;;; Review before write
 
 (defconst eddi-agent-test-long
