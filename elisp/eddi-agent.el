@@ -386,7 +386,16 @@ runs; its process sentinel continues with the next call."
            :messages (reverse (eddi-agent-session-history session))
            :tools (eddi-agent--tool-specs session)
            :on-text (lambda (text) (eddi-agent--ui-insert session text 'eddi-agent-model-face))
+           :on-retry (lambda (delay status attempt)
+                       (setf (eddi-agent-session-retry session)
+                             (format "HTTP %d: retry %d/%d in %s s" status (1- attempt)
+                                     eddi-agent-max-retries delay))
+                       (eddi-agent--ui-insert session
+                                              (concat "[" (eddi-agent-session-retry session) "]\n")
+                                              'eddi-agent-error-face)
+                       (eddi-agent--ui-refresh session))
            :on-done (lambda (turn failure)
+                      (setf (eddi-agent-session-retry session) nil)
                       ;; Out of the sentinel: tools may run long and be quit.
                       (run-at-time 0 nil #'eddi-agent--on-turn session turn failure)))))))
 
@@ -618,14 +627,23 @@ RET on a tool call shows or hides its arguments and raw result.
 
 \\{eddi-agent-mode-map}"
   (setq-local header-line-format '(:eval (eddi-agent--header-line)))
-  (setq-local truncate-lines nil))
+  (setq-local truncate-lines nil)
+  (add-hook 'kill-buffer-hook #'eddi-agent--buffer-killed nil t))
+
+(defun eddi-agent--buffer-killed ()
+  "The *eddi-agent* buffer goes away: so does the session it shows."
+  (let ((session eddi-agent--buffer-session))
+    (when (and session (eq (eddi-agent-session-status session) 'running))
+      (eddi-agent--finish session 'quit "The *eddi-agent* buffer was killed"))))
 
 (defun eddi-agent--header-line ()
   "Show status, state, time, token counts, tool use and todos."
   (when-let ((session eddi-agent--buffer-session))
     (let ((todos (eddi-agent-session-todos session)))
-      (format " %s  %s  %.0f s  tokens %d in, %d out  calls %d/%d%s"
-              (eddi-agent-session-status session) (eddi-agent-session-state session)
+      (format " %s%s  %s  %.0f s  tokens %d in, %d out  calls %d/%d%s"
+              (eddi-agent-session-status session)
+              (if-let ((retry (eddi-agent-session-retry session))) (concat " (" retry ")") "")
+              (eddi-agent-session-state session)
               (eddi-agent--elapsed session)
               (eddi-agent-session-input-tokens session) (eddi-agent-session-output-tokens session)
               (eddi-agent-session-calls session) eddi-agent-max-tool-calls
@@ -658,16 +676,21 @@ RET on a tool call shows or hides its arguments and raw result.
       (with-current-buffer buffer (force-mode-line-update)))))
 
 (defun eddi-agent--ui-insert (session text &optional face)
-  "Append TEXT with FACE to SESSION's buffer, following it in windows at the end."
+  "Append TEXT with FACE at the end of SESSION's buffer, wherever point is.
+Windows (and the buffer's point) that were at the end follow it; the
+others stay where the user put them."
   (let ((buffer (eddi-agent-session-buffer session)))
     (when (buffer-live-p buffer)
       (with-current-buffer buffer
-        (let ((inhibit-read-only t)
-              (windows (cl-remove-if-not (lambda (window) (= (window-point window) (point-max)))
-                                         (get-buffer-window-list buffer nil t))))
+        (let* ((inhibit-read-only t)
+               (end (point-max))
+               (follow (= (point) end))
+               (windows (cl-remove-if-not (lambda (window) (= (window-point window) end))
+                                          (get-buffer-window-list buffer nil t))))
           (save-excursion
-            (goto-char (point-max))
+            (goto-char end)
             (insert (if face (propertize text 'face face) text)))
+          (when follow (goto-char (point-max)))
           (dolist (window windows) (set-window-point window (point-max))))))))
 
 (defun eddi-agent--toggle (button)

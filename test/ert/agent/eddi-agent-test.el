@@ -622,6 +622,91 @@ memory may leak), and the workspace's buffers are killed."
       (should-not (cl-some (lambda (p) (string-prefix-p "eddi-agent-shell" (process-name p)))
                            (process-list))))))
 
+;;;; The session and its buffer
+
+(ert-deftest eddi-agent-kill-buffer-ends-the-session ()
+  "Killing *eddi-agent* ends curl and the session; a new session can start."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :delay 5 :events (eddi-agent-test-anthropic :text "late"))
+            (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let* ((noninteractive nil)
+           (session (eddi-agent-run "Slow")))
+      (with-timeout (3 (error "The request was not sent"))
+        (while (null (eddi-agent-test-server-received eddi-agent-test-server))
+          (accept-process-output nil 0.05)))
+      (let ((curl (eddi-agent-request-process (eddi-agent-session-request session))))
+        (should (process-live-p curl))
+        (kill-buffer "*eddi-agent*")
+        (should (eq (eddi-agent-session-status session) 'quit))
+        (should (equal (eddi-agent-session-message session) "The *eddi-agent* buffer was killed"))
+        (should-not (process-live-p curl))
+        (should-not eddi-agent--current))
+      ;; The clock stopped with the session.
+      (let ((elapsed (eddi-agent--elapsed session)))
+        (sleep-for 0.1)
+        (should (= (eddi-agent--elapsed session) elapsed)))
+      (let ((next (eddi-agent-run "Next" t)))
+        (should (eq (eddi-agent-session-status next) 'ended))))))
+
+(ert-deftest eddi-agent-output-lands-at-the-end ()
+  "With point elsewhere in *eddi-agent*, new output is appended at the end; point stays."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let ((session (eddi-agent-run "Nothing")))
+      (with-current-buffer "*eddi-agent*"
+        (goto-char (point-min))
+        (eddi-agent--ui-insert session "appended")
+        (should (= (point) (point-min)))
+        (should (string-suffix-p "appended" (buffer-string)))
+        (goto-char (point-max))
+        (eddi-agent--ui-insert session " and followed")
+        (should (= (point) (point-max)))))))
+
+(ert-deftest eddi-agent-idle-timeout ()
+  "A stream that stalls fails after the idle timeout, not the wall clock."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :stall t :events (eddi-agent-test-anthropic :text "stuck" :cut-after 3)))
+    (let* ((eddi-agent-idle-timeout 0.5)
+           (start (float-time))
+           (session (eddi-agent-run "Stall")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (string-prefix-p "No data from the model API for 0.5 s (eddi-agent-idle-timeout)"
+                               (eddi-agent-session-message session)))
+      (should (< (- (float-time) start) 3)))))
+
+(ert-deftest eddi-agent-retries-429-and-503 ()
+  "HTTP 429 and 503 are retried, honouring retry-after; the header line shows it."
+  (eddi-agent-test-with 'openai nil
+      (list (list :status 429 :headers '(("Retry-After" . "1")) :body "{\"error\":\"slow down\"}")
+            (list :status 503 :headers '(("retry-after" . "0")) :body "{\"error\":\"busy\"}")
+            (list :events (eddi-agent-test-openai :text "Nothing to do." :stop "end_turn")))
+    (let* ((eddi-agent-retry-base-delay 0.1)
+           (header nil)
+           (session (progn
+                      (run-at-time 0.5 nil (lambda ()
+                                             (setq header (with-current-buffer "*eddi-agent*"
+                                                            (eddi-agent--header-line)))))
+                      (eddi-agent-run "Busy")))
+           (received (eddi-agent-test-server-received eddi-agent-test-server)))
+      (should (eq (eddi-agent-session-status session) 'ended))
+      (should (= (length received) 3))
+      ;; retry-after: 1 was honoured.
+      (should (>= (- (plist-get (nth 1 received) :time) (plist-get (nth 0 received) :time)) 0.9))
+      (should (string-match-p "running (HTTP 429: retry 1/4 in 1 s)" header))
+      (should (string-match-p "HTTP 503: retry 2/4 in 0 s"
+                              (with-current-buffer "*eddi-agent*" (buffer-string))))
+      (should-not (eddi-agent-session-retry session)))))
+
+(ert-deftest eddi-agent-retries-give-up ()
+  "After the last retry the error stops the session."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :status 500 :body "a") (list :status 500 :body "b") (list :status 500 :body "c"))
+    (let* ((eddi-agent-max-retries 2)
+           (eddi-agent-retry-base-delay 0.05)
+           (session (eddi-agent-run "Broken")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (equal (eddi-agent-session-message session) "HTTP 500: c")))))
+
 ;;;; Review before write
 
 (defconst eddi-agent-test-long
