@@ -23,9 +23,7 @@
 
 (require 'cl-lib)
 (require 'subr-x)
-
-(declare-function eddi-agent-session-approved "eddi-agent-tools" (session))
-(declare-function eddi-agent-session-id "eddi-agent-tools" (session))
+(require 'eddi-agent-tools)
 
 (defcustom eddi-agent-approve
   '((eval_sexp . ask) (shell_exec . ask) (edits . allow))

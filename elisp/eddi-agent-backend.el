@@ -1,5 +1,9 @@
 ;;; eddi-agent-backend.el --- Model APIs for the eddi agent loop  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience
@@ -36,7 +40,7 @@
 
 (defgroup eddi-agent nil
   "An agent loop in which a language model drives eddi."
-  :group 'tools
+  :group 'eddi
   :prefix "eddi-agent-")
 
 (defcustom eddi-agent-backend 'anthropic
@@ -60,6 +64,16 @@ For a local OpenAI-compatible server, for instance
 (defcustom eddi-agent-max-tokens 8192
   "Most tokens the model may write in one turn (Anthropic's max_tokens)."
   :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-api-key nil
+  "The API key, a function that returns it, or nil to look it up.
+A function (called with no arguments when a session starts) can read
+the key from a password store.  When nil, the key comes from
+`auth-source', then from the variable of `eddi-agent-api-key-variables'."
+  :type '(choice (const :tag "From auth-source or the environment" nil)
+                 (string :tag "Key")
+                 (function :tag "Function returning the key"))
   :group 'eddi-agent)
 
 (defcustom eddi-agent-api-key-variables
@@ -127,13 +141,15 @@ A retry-after header from the server is honoured instead."
 
 (defun eddi-agent-backend-api-key (backend url)
   "The API key for BACKEND at URL, or nil when none is configured."
-  (let* ((host (url-host (url-generic-parse-url url)))
-         (entry (and host (car (auth-source-search :host host :max 1))))
-         (secret (plist-get entry :secret))
-         (variable (alist-get backend eddi-agent-api-key-variables))
-         (key (or (if (functionp secret) (funcall secret) secret)
-                  (and variable (getenv variable)))))
-    (and key (not (string-empty-p key)) key)))
+  (let ((key (if eddi-agent-api-key
+                 (if (functionp eddi-agent-api-key) (funcall eddi-agent-api-key) eddi-agent-api-key)
+               (let* ((host (url-host (url-generic-parse-url url)))
+                      (entry (and host (car (auth-source-search :host host :max 1))))
+                      (secret (plist-get entry :secret))
+                      (variable (alist-get backend eddi-agent-api-key-variables)))
+                 (or (if (functionp secret) (funcall secret) secret)
+                     (and variable (getenv variable)))))))
+    (and (stringp key) (not (string-empty-p key)) key)))
 
 ;;;; JSON
 

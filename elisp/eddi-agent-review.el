@@ -202,11 +202,12 @@ its file."
 
 (define-derived-mode eddi-agent-review-mode diff-mode "Eddi-Review"
   "Accept or reject an eddi agent's changes hunk by hunk before they are saved.
-\\[eddi-agent-review-accept-hunk] and \\[eddi-agent-review-reject-hunk] mark the hunk at point, \
-\\[eddi-agent-review-accept-file] and \\[eddi-agent-review-reject-file] every hunk of its file; \
-\\[eddi-agent-review-commit] undoes the rejected hunks in their buffers and saves the rest.
+\\[eddi-agent-review-accept-hunk] and \\[eddi-agent-review-reject-hunk] mark the hunk at point,
+\\[eddi-agent-review-accept-file] and \\[eddi-agent-review-reject-file] every hunk of its file;
+\\[eddi-agent-review-commit] undoes the rejected hunks in their buffers and
+saves the rest; \\[eddi-agent-review-ediff] compares a file in ediff.
 
-\\{eddi-agent-review-mode-map}"
+\{eddi-agent-review-mode-map}"
   (setq buffer-read-only t))
 
 (defun eddi-agent-review--paint (file)

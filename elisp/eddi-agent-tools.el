@@ -1,5 +1,10 @@
 ;;; eddi-agent-tools.el --- an eddi agent's session and the tools it offers its model  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
+
 ;; This file is part of eddi.
 
 ;;; Commentary:

@@ -1,5 +1,9 @@
 ;;; eddi-agent.el --- A language model drives eddi: the agent loop  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience
@@ -113,8 +117,11 @@ where every tool is offered."
   :type 'string
   :group 'eddi-agent)
 
-(defcustom eddi-agent-log-directory (locate-user-emacs-file "eddi-agent/")
-  "Folder where each session's log is saved as JSON, or nil for none."
+(defcustom eddi-agent-log-directory nil
+  "Folder where each session's log is saved as JSON, or nil for none.
+The logs hold the conversation, file contents included, so none are
+written unless you set this, for instance to
+\(locate-user-emacs-file \"eddi-agent/\")."
   :type '(choice (const :tag "Do not save logs" nil) directory)
   :group 'eddi-agent)
 
@@ -414,6 +421,7 @@ runs; its process sentinel continues with the next call."
     (setf (eddi-agent-session-timers session) nil)
     (when (eq eddi-agent--current session)
       (setq eddi-agent--current nil)
+      (eddi-agent--mode-line-show nil)
       (remove-hook 'pre-command-hook #'eddi-agent--pre-command))
     (eddi-agent--save-log session)
     (eddi-agent--ui-insert session
@@ -430,6 +438,7 @@ runs; its process sentinel continues with the next call."
              (memq this-command '(keyboard-quit keyboard-escape-quit)))
     (eddi-agent-stop)))
 
+;;;###autoload
 (defun eddi-agent-stop (&optional session)
   "Stop SESSION (default: the running one) now.
 A shell command it runs is killed; its call gets a well-formed result."
@@ -468,7 +477,7 @@ A shell command it runs is killed; its call gets a well-formed result."
                    :origin (current-buffer)
                    :start (current-time))))
     (when (and (eq backend 'anthropic) (null (eddi-agent-session-key session)))
-      (user-error "No API key: add one to auth-source for %s or set %s"
+      (user-error "No API key: set `eddi-agent-api-key', add one to auth-source for %s, or set %s"
                   (url-host (url-generic-parse-url url))
                   (alist-get backend eddi-agent-api-key-variables)))
     (setf (eddi-agent-session-directory session)
@@ -484,6 +493,7 @@ A shell command it runs is killed; its call gets a well-formed result."
     (setq eddi-agent--current session
           eddi-agent-last-session session)
     (add-hook 'pre-command-hook #'eddi-agent--pre-command)
+    (eddi-agent--mode-line-show t)
     (push (run-at-time eddi-agent-max-seconds nil #'eddi-agent--expire session)
           (eddi-agent-session-timers session))
     (eddi-agent--ui-open session)
@@ -506,7 +516,7 @@ waiting stops the session.
 The outcome is `eddi-agent-session-status': `complete' (the model
 called session_complete), `ended' (it answered without a tool call),
 `tripped' (a circuit breaker), `timeout' (the wall clock), `quit'
-\(\[keyboard-quit]) or `error' (the model API).  Its message,
+\(\\[keyboard-quit]) or `error' (the model API).  Its message,
 `eddi-agent-session-message', is the model's or says why it stopped."
   (let ((session (eddi-agent--start task)))
     (when (or wait noninteractive)
@@ -527,6 +537,7 @@ stops the session; \\[eddi-agent-undo] takes its changes back."
   (interactive (list (read-string "Task for eddi-agent: ")))
   (eddi-agent-run task))
 
+;;;###autoload
 (defun eddi-agent-undo (&optional session)
   "Undo every change SESSION (default: the last one) made, in every buffer."
   (interactive)
@@ -606,6 +617,37 @@ The conversation is in the backend's wire format, as sent."
                           nil file nil 'silent))
           (setf (eddi-agent-session-log-file session) file))
       (error (message "eddi-agent: log not saved: %s" (error-message-string err))))))
+
+;;;; The mode line
+
+(defconst eddi-agent--mode-line '(:eval (eddi-agent--mode-line))
+  "The entry of `global-mode-string' while a session runs.")
+
+(defun eddi-agent--mode-line ()
+  "A short state of the running session for the mode line."
+  (when-let ((session eddi-agent--current))
+    (format " eddi-agent[%s%s %d calls %.1fk tok]"
+            (cond ((eddi-agent-session-retry session) "retrying")
+                  ((eddi-agent-session-process session) "shell")
+                  ((eddi-agent-session-busy session) "tools")
+                  (t (eddi-agent-session-state session)))
+            (if (eddi-agent-session-todos session)
+                (format " %d/%d todos"
+                        (cl-count "done" (eddi-agent-session-todos session) :key #'caddr :test #'equal)
+                        (length (eddi-agent-session-todos session)))
+              "")
+            (eddi-agent-session-calls session)
+            (/ (+ (eddi-agent-session-input-tokens session)
+                  (eddi-agent-session-output-tokens session))
+               1000.0))))
+
+(defun eddi-agent--mode-line-show (on)
+  "Show the mode-line indicator when ON, else remove it."
+  (unless (listp global-mode-string) (setq global-mode-string (list global-mode-string)))
+  (if on
+      (add-to-list 'global-mode-string eddi-agent--mode-line t)
+    (setq global-mode-string (delete eddi-agent--mode-line global-mode-string)))
+  (force-mode-line-update t))
 
 ;;;; The *eddi-agent* buffer
 

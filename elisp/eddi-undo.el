@@ -158,7 +158,7 @@ change of someone else, before anything is changed."
                                       (plist-get plan :conflict))))
           (push (format "%s:%d: %s" (buffer-name buffer) line text) problems)))))
     (when problems
-      (user-error "eddi: not undoing %s: your edits overlap its changes at %s"
+      (user-error "eddi: Not undoing %s: your edits overlap its changes at %s"
                   owner (string-join (nreverse problems) "; ")))
     plans))
 

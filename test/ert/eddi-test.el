@@ -86,6 +86,22 @@ buffers of the workspace are killed and no engine memory may leak."
       (should (string-match-p "eddi-module.so not found in /nonexistent/eddi"
                               (cadr err))))))
 
+(ert-deftest eddi-module-found-on-load-path ()
+  "With no `eddi-module-directory', the module is found on `load-path', as vterm's is."
+  (let* ((built (eddi--find-module))
+         (folder (make-temp-file "eddi-load-path-" t))
+         (file (expand-file-name "eddi-module.so" folder))
+         (eddi-module-directory nil)
+         (eddi--directory "/nonexistent/elisp/")
+         (load-path (cons folder load-path)))
+    (unwind-protect
+        (progn
+          (copy-file built file)
+          (should (equal (eddi--find-module) file))
+          ;; `require' takes the same file: the feature is the module's.
+          (should (equal (locate-library "eddi-module") file)))
+      (delete-directory folder t))))
+
 (ert-deftest eddi-module-refuses-bad-arguments ()
   (should-error (eddi-module-exec 'not-an-engine "s" "Help"))
   (should-error (eddi-module-new "/nonexistent/folder/for/eddi"))
@@ -345,6 +361,29 @@ buffers of the workspace are killed and no engine memory may leak."
       (should (string-match-p "Eddi : Ok, At 1:1" (buffer-string))))
     (kill-buffer "*eddi*")))
 
+(ert-deftest eddi-send-starts-its-session-and-shows-the-file ()
+  "`eddi-send' before \\[eddi] starts the session; an Open shows its buffer."
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (let ((eddi-sender "fresh")
+          (eddi-session-name "emacs"))
+      (when (get-buffer "*eddi*") (kill-buffer "*eddi*"))
+      (save-window-excursion
+        (should (equal (eddi-send "Open a.txt") "Ok, At 0:0, Length 1"))
+        (should (get-buffer-window (eddi-test-buffer "a.txt"))))
+      (should (string-prefix-p "Ok: Session emacs" (eddi-exec "Status" "fresh")))
+      (with-current-buffer "*eddi*"
+        (should (string-match-p "^To Eddi: Start emacs\nEddi : Ok\n" (buffer-string))))
+      (kill-buffer "*eddi*"))))
+
+(ert-deftest eddi-command-map-and-menu ()
+  "The prefix map holds the commands; it is bound to no key by default."
+  (should (keymapp eddi-command-map))
+  (should (eq (lookup-key eddi-command-map "u") 'eddi-undo-session))
+  (should (eq (lookup-key eddi-command-map "a") 'eddi-agent))
+  (should (commandp 'eddi-agent))
+  (should-not (where-is-internal eddi-command-map global-map))
+  (should (commandp 'eddi-menu)))
+
 (ert-deftest eddi-undo-session-in-every-buffer ()
   (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))
     (eddi-exec "Open a.txt\nInsert Line \"x\"\nInsert Line \"y\"\nOpen b.txt\nInsert Line \"z\"")
@@ -385,7 +424,7 @@ buffers of the workspace are killed and no engine memory may leak."
     (eddi-exec "Open a.txt\nInsert Line \"zero\"")
     (eddi-test-type "a.txt" 1 2 "X")
     (let ((err (should-error (eddi-undo-session) :type 'user-error)))
-      (should (equal (cadr err) "eddi: not undoing tester: your edits overlap its changes at a.txt:1: zeXro")))
+      (should (equal (cadr err) "eddi: Not undoing tester: your edits overlap its changes at a.txt:1: zeXro")))
     (should (equal (eddi-test-text "a.txt") "zeXro\none\n"))
     ;; Deleting eddi's line is an overlap too.
     (eddi-exec "Goto EndOfFile\nInsert Line \"two\"")

@@ -622,6 +622,38 @@ memory may leak), and the workspace's buffers are killed."
       (should-not (cl-some (lambda (p) (string-prefix-p "eddi-agent-shell" (process-name p)))
                            (process-list))))))
 
+;;;; Settings
+
+(ert-deftest eddi-agent-api-key-sources ()
+  "`eddi-agent-api-key' is a string or a function; else auth-source, then the environment."
+  (let ((auth-sources nil)
+        (process-environment (cons "ANTHROPIC_API_KEY=from-env" process-environment))
+        (url "https://api.anthropic.com/v1/messages"))
+    (let ((eddi-agent-api-key nil))
+      (should (equal (eddi-agent-backend-api-key 'anthropic url) "from-env")))
+    (let ((eddi-agent-api-key "from-string"))
+      (should (equal (eddi-agent-backend-api-key 'anthropic url) "from-string")))
+    (let ((eddi-agent-api-key (lambda () "from-function")))
+      (should (equal (eddi-agent-backend-api-key 'anthropic url) "from-function")))))
+
+(ert-deftest eddi-agent-no-log-unless-asked ()
+  "Without `eddi-agent-log-directory' no log file is written; the mode line shows the run."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_1" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let* ((eddi-agent-log-directory nil)
+           (noninteractive nil)
+           (session (eddi-agent-run "Nothing")))
+      (should (member eddi-agent--mode-line global-mode-string))
+      (should (string-match-p "\\` eddi-agent\\[planning 0 calls" (eddi-agent--mode-line)))
+      (with-timeout (5 (error "The session did not end"))
+        (while (eq (eddi-agent-session-status session) 'running)
+          (accept-process-output nil 0.05)))
+      (should-not (member eddi-agent--mode-line global-mode-string))
+      (should (eq (eddi-agent-session-status session) 'ended))
+      (should-not (eddi-agent-session-log-file session))
+      (should-not (file-exists-p (expand-file-name ".logs" eddi-agent-test-root))))))
+
 ;;;; The session and its buffer
 
 (ert-deftest eddi-agent-kill-buffer-ends-the-session ()
