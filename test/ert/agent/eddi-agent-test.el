@@ -600,28 +600,6 @@ memory may leak), and the workspace's buffers are killed."
         (should (equal (aref messages 6) '((role . "tool") (tool_call_id . "call_2")
                                            (content . "1 [pending] t"))))))))
 
-(ert-deftest eddi-agent-stop-kills-the-shell ()
-  "A stop while shell_exec runs kills it; the call gets a well-formed result."
-  (eddi-agent-test-with 'anthropic nil
-      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
-            (list :events (eddi-agent-test-anthropic
-                           :calls '(("toolu_1" "shell_exec" ((command . "sleep 30")))
-                                    ("toolu_2" "todo_status" nil)))))
-    (let* ((start (float-time))
-           (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
-           (session (unwind-protect (eddi-agent-run "Slow shell") (cancel-timer timer)))
-           (log (eddi-agent-test-log session))
-           (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
-      (should (eq (eddi-agent-session-status session) 'quit))
-      (should (< (- (float-time) start) 5))
-      (should (equal results
-                     '(((type . "tool_result") (tool_use_id . "toolu_1")
-                        (content . "[Interrupted by the user (C-g)]") (is_error . t))
-                       ((type . "tool_result") (tool_use_id . "toolu_2")
-                        (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
-      (should-not (cl-some (lambda (p) (string-prefix-p "eddi-agent-shell" (process-name p)))
-                           (process-list))))))
-
 ;;;; Settings
 
 (ert-deftest eddi-agent-api-key-sources ()
@@ -823,27 +801,33 @@ memory may leak), and the workspace's buffers are killed."
 
 (ert-deftest eddi-agent-quit-in-tool ()
   "A quit during a tool gives it a well-formed result and stops the loop.
-The tool loops forever: only the quit can end it."
-  (eddi-agent-test-with 'anthropic nil
-      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
-            (list :events (eddi-agent-test-anthropic
-                           :calls '(("toolu_1" "eval_sexp" ((expr . "(while t (accept-process-output nil 0.05))")))
-                                    ("toolu_2" "todo_status" nil)))))
-    (let* ((start (float-time))
-           (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
-           (session (unwind-protect (eddi-agent-run "Slow tool") (cancel-timer timer)))
-           (log (eddi-agent-test-log session))
-           (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
-      (should (eq (eddi-agent-session-status session) 'quit))
-      (should (< (- (float-time) start) 3))
-      (should (equal results
-                     '(((type . "tool_result") (tool_use_id . "toolu_1")
-                        (content . "Interrupted by the user (C-g)") (is_error . t))
-                       ((type . "tool_result") (tool_use_id . "toolu_2")
-                        (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
-      (eddi-agent-test-well-formed log)
-      (should (= (length (eddi-agent-test-requests)) 2)))))
-
+The Lisp tool loops forever and the shell command sleeps 30 s: only the
+quit can end them; the shell process is killed."
+  (pcase-dolist (`(,tool ,arguments ,interrupted)
+                 '(("eval_sexp" ((expr . "(while t (accept-process-output nil 0.05))"))
+                    "Interrupted by the user (C-g)")
+                   ("shell_exec" ((command . "sleep 30")) "[Interrupted by the user (C-g)]")))
+    (eddi-agent-test-with 'anthropic nil
+        (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+              (list :events (eddi-agent-test-anthropic
+                             :calls `(("toolu_1" ,tool ,arguments)
+                                      ("toolu_2" "todo_status" nil)))))
+      (let* ((start (float-time))
+             (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
+             (session (unwind-protect (eddi-agent-run "Slow tool") (cancel-timer timer)))
+             (log (eddi-agent-test-log session))
+             (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
+        (should (eq (eddi-agent-session-status session) 'quit))
+        (should (< (- (float-time) start) 3))
+        (should (equal results
+                       `(((type . "tool_result") (tool_use_id . "toolu_1")
+                          (content . ,interrupted) (is_error . t))
+                         ((type . "tool_result") (tool_use_id . "toolu_2")
+                          (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
+        (eddi-agent-test-well-formed log)
+        (should (= (length (eddi-agent-test-requests)) 2))
+        (should-not (cl-some (lambda (p) (string-prefix-p "eddi-agent-shell" (process-name p)))
+                             (process-list)))))))
 ;;;; Interactive use
 
 (ert-deftest eddi-agent-background ()
