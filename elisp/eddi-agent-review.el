@@ -169,7 +169,8 @@ its file."
           (delete-all-overlays)
           (setq default-directory (file-name-as-directory root))
           (insert (substitute-command-keys
-                   (concat "eddi-agent review: \\[eddi-agent-review-accept-hunk] accept a hunk, "
+                   (concat "\\<eddi-agent-review-mode-map>"
+                           "eddi-agent review: \\[eddi-agent-review-accept-hunk] accept a hunk, "
                            "\\[eddi-agent-review-reject-hunk] reject it, "
                            "\\[eddi-agent-review-accept-file] / \\[eddi-agent-review-reject-file] "
                            "the whole file, \\[eddi-agent-review-ediff] ediff, "
@@ -189,7 +190,10 @@ its file."
 
 (defvar eddi-agent-review-mode-map
   (let ((map (make-sparse-keymap)))
-    (set-keymap-parent map diff-mode-map)
+    ;; diff-mode's single-key commands too (n, p, RET...): in a read-only
+    ;; buffer diff-mode puts them above the major mode's map, so this map
+    ;; takes their place there (see `eddi-agent-review-mode').
+    (set-keymap-parent map (make-composed-keymap diff-mode-shared-map diff-mode-map))
     (define-key map (kbd "a") #'eddi-agent-review-accept-hunk)
     (define-key map (kbd "r") #'eddi-agent-review-reject-hunk)
     (define-key map (kbd "A") #'eddi-agent-review-accept-file)
@@ -207,8 +211,12 @@ its file."
 \\[eddi-agent-review-commit] undoes the rejected hunks in their buffers and
 saves the rest; \\[eddi-agent-review-ediff] compares a file in ediff.
 
-\{eddi-agent-review-mode-map}"
-  (setq buffer-read-only t))
+\\{eddi-agent-review-mode-map}"
+  (setq buffer-read-only t)
+  (setq-local minor-mode-overriding-map-alist
+              (cons (cons 'buffer-read-only eddi-agent-review-mode-map)
+                    (assq-delete-all 'buffer-read-only
+                                     (copy-sequence minor-mode-overriding-map-alist)))))
 
 (defun eddi-agent-review--paint (file)
   "Show the state of FILE's hunks."

@@ -748,6 +748,10 @@ memory may leak), and the workspace's buffers are killed."
       (should (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
       (with-current-buffer "*eddi-review*"
         (should (derived-mode-p 'diff-mode))
+        ;; The review's keys win over diff-mode's read-only ones.
+        (should (eq (key-binding "r") 'eddi-agent-review-reject-hunk))
+        (should (eq (key-binding "n") 'diff-hunk-next))
+        (should (string-prefix-p "eddi-agent review: a accept a hunk, r reject it" (buffer-string)))
         ;; The headers name the real files, relative to the workspace.
         (should (string-match-p "^--- a.txt\n\\+\\+\\+ a.txt\n" (buffer-string)))
         (should (string-match-p "^--- b.txt\n\\+\\+\\+ b.txt\n" (buffer-string)))
