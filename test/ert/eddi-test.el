@@ -382,7 +382,11 @@ buffers of the workspace are killed and no engine memory may leak."
   (should (eq (lookup-key eddi-command-map "a") 'eddi-agent))
   (should (commandp 'eddi-agent))
   (should-not (where-is-internal eddi-command-map global-map))
-  (should (commandp 'eddi-menu)))
+  (should (commandp 'eddi-menu))
+  ;; Emacs 28 and later carry transient: the menu is one.
+  (when (require 'transient nil t)
+    (eddi--define-transient)
+    (should (commandp 'eddi-transient-menu))))
 
 (ert-deftest eddi-undo-session-in-every-buffer ()
   (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))

@@ -538,6 +538,25 @@ memory may leak), and the workspace's buffers are killed."
       (should (equal (eddi-agent-test-file "notes.txt") "one\n"))
       (eddi-agent-test-well-formed (eddi-agent-test-log session)))))
 
+(ert-deftest eddi-agent-approve-prompt ()
+  "Interactively `ask' prompts with the exact command; `a' allows the kind for the session."
+  (let* ((session (eddi-agent-session--create :id "agent-x"))
+         (eddi-agent-approve-function nil)
+         (eddi-agent-approve '((shell_exec . ask)))
+         (noninteractive nil)
+         (prompts nil)
+         (answers (list '(?n "no") '(?a "always"))))
+    (cl-letf (((symbol-function 'read-multiple-choice)
+               (lambda (prompt _choices) (push prompt prompts) (pop answers))))
+      (should (string-prefix-p "Denied: "
+                               (eddi-agent-approve-check session "shell_exec" '((command . "rm -rf src")))))
+      (should-not (eddi-agent-approve-check session "shell_exec" '((command . "git checkout -- ."))))
+      (should-not (eddi-agent-approve-check session "shell_exec" '((command . "curl -o f x"))))
+      (should-not (eddi-agent-approve-check session "todo_status" nil)))
+    (should (equal (reverse prompts)
+                   '("eddi-agent agent-x wants to run (shell_exec):\nrm -rf src\nRun it? "
+                     "eddi-agent agent-x wants to run (shell_exec):\ngit checkout -- .\nRun it? ")))))
+
 (ert-deftest eddi-agent-approve-function-and-policy ()
   "The approve function sees the exact command; `always' covers the session; `deny' wins."
   (eddi-agent-test-with 'anthropic '(("a.txt" . "one\ntwo\n"))
