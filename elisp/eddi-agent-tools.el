@@ -201,6 +201,7 @@ when the engine lacks its command."
 (defvar eddi-preview-multi-file)
 (defvar eddi-after-edit-functions)
 (defvar eddi-save-function)
+(defvar eddi--held-for-review)
 
 (defun eddi-agent--eddi (session text)
   "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
@@ -208,14 +209,16 @@ Changes are shown in the live buffers when eddi.el can show them.
 With `eddi-agent-review' on, saves are held for the review at the end
 of the session, and the reply says so."
   (let* ((held nil)
+         (note (lambda (buffer)
+                 (cl-pushnew buffer (eddi-agent-session-changed session))
+                 ;; Close must not kill a buffer whose changes wait for review.
+                 (when eddi-agent-review
+                   (with-current-buffer buffer (setq eddi--held-for-review t)))))
          (eddi-after-edit-functions
-          (cons (lambda (buffer &rest _) (cl-pushnew buffer (eddi-agent-session-changed session)))
-                eddi-after-edit-functions))
+          (cons (lambda (buffer &rest _) (funcall note buffer)) eddi-after-edit-functions))
          (eddi-save-function
           (and eddi-agent-review
-               (lambda (buffer)
-                 (cl-pushnew buffer (eddi-agent-session-changed session))
-                 (setq held t))))
+               (lambda (buffer) (funcall note buffer) (setq held t))))
          (eddi-preview-multi-file (and (not eddi-agent-review) eddi-preview-multi-file))
          (reply (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
                          text (eddi-agent-session-id session))))

@@ -261,9 +261,12 @@ the whole text."
                     (insert text)))
                 (run-hook-with-args 'eddi-after-edit-functions buffer
                                     (1+ start) (+ 1 start (length text))))
-              (when eddi--undo-owner
-                (push (vector (1+ start) old text eddi--undo-owner eddi--undo-step)
-                      eddi--undo-log)))
+              (cond (eddi--undoing)     ; session undo forgets these itself
+                    (eddi--undo-owner
+                     (push (vector (1+ start) old text eddi--undo-owner eddi--undo-step)
+                           eddi--undo-log))
+                    ;; A command run without a sender: the history has a hole.
+                    (eddi--undo-log (push [:unknown] eddi--undo-log))))
           (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick)))))))
 
 (defun eddi--backend-end-group (id)

@@ -473,7 +473,7 @@ names the lines.  Return the number of undo steps taken."
          (plans (eddi-undo-plans (cl-set-difference buffers engine) sender))
          (steps 0))
     (dolist (buffer engine)
-      (let ((reply (let ((eddi--undo-owner nil))
+      (let ((reply (let ((eddi--undoing t))
                      (eddi-module-exec eddi--engine sender
                                        (format "Open %s\nUndo 10000"
                                                (eddi--quote (eddi--buffer-path buffer)))))))

@@ -743,10 +743,10 @@ memory may leak), and the workspace's buffers are killed."
   "Twenty lines: edits at both ends make two hunks.")
 
 (defun eddi-agent-test-review-script ()
-  "A session that edits two files, saves them and completes."
+  "A session that edits two files, saves them, closes one and completes."
   (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
         (list :events (eddi-agent-test-anthropic
-                       :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"line 2\" \"LINE TWO\"\nReplace \"line 19\" \"LINE NINETEEN\"\nSave\nOpen b.txt\nReplace \"beta\" \"gamma\"\nSave"))))))
+                       :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"line 2\" \"LINE TWO\"\nReplace \"line 19\" \"LINE NINETEEN\"\nSave\nOpen b.txt\nReplace \"beta\" \"gamma\"\nSave\nClose"))))))
         (list :events (eddi-agent-test-anthropic
                        :calls '(("toolu_2" "session_complete" ((message . "ok"))))))))
 
