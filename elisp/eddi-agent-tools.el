@@ -296,6 +296,7 @@ freeze Emacs; \[keyboard-quit] stops it too."
   (signal 'inhibited-interaction nil))
 
 (declare-function eddi-agent--ui-insert "eddi-agent" (session text &optional face))
+(declare-function eddi-agent--ui-stop-button "eddi-agent" (session process))
 
 (defun eddi-agent--shell-result (process output)
   "The result of the ended shell PROCESS whose output is OUTPUT."
@@ -342,6 +343,7 @@ killed after `eddi-agent-shell-timeout' seconds, or by a stop)."
                            (when (buffer-live-p output) (kill-buffer output))
                            (funcall done (eddi-agent--shell-result process text))))))))
     (setf (eddi-agent-session-process session) process)
+    (eddi-agent--ui-stop-button session process)
     (setq timer (run-at-time eddi-agent-shell-timeout nil
                              (lambda ()
                                (when (process-live-p process)

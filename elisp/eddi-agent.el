@@ -735,6 +735,21 @@ others stay where the user put them."
           (when follow (goto-char (point-max)))
           (dolist (window windows) (set-window-point window (point-max))))))))
 
+(defun eddi-agent--ui-stop-button (session process)
+  "Add a button to SESSION's buffer that stops it while PROCESS runs."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((inhibit-read-only t))
+          (save-excursion
+            (goto-char (point-max))
+            (insert-text-button "[stop]"
+                                'action (lambda (_)
+                                          (when (process-live-p process) (eddi-agent-stop session)))
+                                'follow-link t
+                                'help-echo "Kill this shell command and stop the session")
+            (insert "\n")))))))
+
 (defun eddi-agent--toggle (button)
   "Show or hide the body of the tool call BUTTON heads."
   (let ((overlay (button-get button 'eddi-agent-body)))

@@ -609,6 +609,9 @@ memory may leak), and the workspace's buffers are killed."
         (while (not (string-match-p "started" (with-current-buffer "*eddi-agent*" (buffer-string))))
           (accept-process-output nil 0.05)))
       (should (eq (eddi-agent-session-status session) 'running))
+      ;; A stop button sits under the call while it runs.
+      (should (with-current-buffer "*eddi-agent*"
+                (save-excursion (goto-char (point-min)) (search-forward "[stop]" nil t))))
       (with-timeout (10 (error "The session did not end"))
         (while (eq (eddi-agent-session-status session) 'running)
           (accept-process-output nil 0.05)))
@@ -652,6 +655,28 @@ memory may leak), and the workspace's buffers are killed."
       (should-not (file-exists-p (expand-file-name ".logs" eddi-agent-test-root))))))
 
 ;;;; The session and its buffer
+
+(ert-deftest eddi-agent-eval-stops-on-input ()
+  "eval_sexp runs inside `while-no-input': pending input stops it, the loop goes on."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eval_sexp" ((expr . "(setq eddi-agent-test-ran t)"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (defvar eddi-agent-test-ran)
+    (let* ((eddi-agent-test-ran nil)
+           ;; The user presses a key just as the call starts.
+           (eddi-agent-approve-function (lambda (&rest _) (push ?x unread-command-events) 'allow))
+           (session (unwind-protect (eddi-agent-run "Eval")
+                      (setq unread-command-events nil)))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should-not eddi-agent-test-ran)
+      (should (equal (car results)
+                     '((type . "tool_result") (tool_use_id . "toolu_1")
+                       (content . "Interrupted: the user typed while it ran; nothing after that point ran")
+                       (is_error . t)))))))
 
 (ert-deftest eddi-agent-kill-buffer-ends-the-session ()
   "Killing *eddi-agent* ends curl and the session; a new session can start."
