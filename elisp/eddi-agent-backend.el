@@ -1,5 +1,9 @@
 ;;; eddi-agent-backend.el --- Model APIs for the eddi agent loop  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience
@@ -36,7 +40,7 @@
 
 (defgroup eddi-agent nil
   "An agent loop in which a language model drives eddi."
-  :group 'tools
+  :group 'eddi
   :prefix "eddi-agent-")
 
 (defcustom eddi-agent-backend 'anthropic
@@ -62,6 +66,16 @@ For a local OpenAI-compatible server, for instance
   :type 'natnum
   :group 'eddi-agent)
 
+(defcustom eddi-agent-api-key nil
+  "The API key, a function that returns it, or nil to look it up.
+A function (called with no arguments when a session starts) can read
+the key from a password store.  When nil, the key comes from
+`auth-source', then from the variable of `eddi-agent-api-key-variables'."
+  :type '(choice (const :tag "From auth-source or the environment" nil)
+                 (string :tag "Key")
+                 (function :tag "Function returning the key"))
+  :group 'eddi-agent)
+
 (defcustom eddi-agent-api-key-variables
   '((anthropic . "ANTHROPIC_API_KEY") (openai . "OPENAI_API_KEY"))
   "Environment variable holding the API key, per backend.
@@ -80,6 +94,29 @@ header, as local servers expect."
 (defcustom eddi-agent-connect-timeout 30
   "Seconds curl may take to connect to the model API."
   :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-idle-timeout 90
+  "Seconds a response may stay silent before the request is dropped.
+A stalled stream then fails at once instead of waiting for the wall
+clock (`eddi-agent-max-seconds').  nil waits for ever."
+  :type '(choice (const :tag "No idle timeout" nil) number)
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-max-retries 4
+  "How many times a request is sent again after HTTP 429 or 5xx."
+  :type 'natnum
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-retry-base-delay 2
+  "Seconds before the first retry; each next one waits twice as long.
+A retry-after header from the server is honoured instead."
+  :type 'number
+  :group 'eddi-agent)
+
+(defcustom eddi-agent-retry-max-delay 60
+  "The longest wait before a retry, whatever retry-after says."
+  :type 'number
   :group 'eddi-agent)
 
 (defconst eddi-agent-backend-anthropic-version "2023-06-01"
@@ -104,13 +141,15 @@ header, as local servers expect."
 
 (defun eddi-agent-backend-api-key (backend url)
   "The API key for BACKEND at URL, or nil when none is configured."
-  (let* ((host (url-host (url-generic-parse-url url)))
-         (entry (and host (car (auth-source-search :host host :max 1))))
-         (secret (plist-get entry :secret))
-         (variable (alist-get backend eddi-agent-api-key-variables))
-         (key (or (if (functionp secret) (funcall secret) secret)
-                  (and variable (getenv variable)))))
-    (and key (not (string-empty-p key)) key)))
+  (let ((key (if eddi-agent-api-key
+                 (if (functionp eddi-agent-api-key) (funcall eddi-agent-api-key) eddi-agent-api-key)
+               (let* ((host (url-host (url-generic-parse-url url)))
+                      (entry (and host (car (auth-source-search :host host :max 1))))
+                      (secret (plist-get entry :secret))
+                      (variable (alist-get backend eddi-agent-api-key-variables)))
+                 (or (if (functionp secret) (funcall secret) secret)
+                     (and variable (getenv variable)))))))
+    (and (stringp key) (not (string-empty-p key)) key)))
 
 ;;;; JSON
 
@@ -438,7 +477,13 @@ Text deltas also go to ON-TEXT."
   (failure nil :documentation "Why the request failed, once known.")
   (on-text nil :documentation "Called with each text delta.")
   (on-done nil :documentation "Called once with TURN and ERROR.")
-  (finished nil :documentation "Non-nil once ON-DONE ran or the request was cancelled."))
+  (on-retry nil :documentation "Called with the delay, the HTTP status and the attempt before a retry.")
+  (finished nil :documentation "Non-nil once ON-DONE ran or the request was cancelled.")
+  (headers nil :documentation "The response head, for retry-after.")
+  (config nil :documentation "The curl config of the request (URL, headers, body).")
+  (attempt 1 :documentation "Which sending of the request this is.")
+  (idle-timer nil :documentation "Fires when the response has been silent too long.")
+  (retry-timer nil :documentation "Sends the request again."))
 
 (defun eddi-agent-backend--curl-string (text)
   "TEXT quoted for a curl config file."
@@ -474,6 +519,7 @@ head is incomplete."
                 (progn (setf (eddi-agent-request-head request) rest)
                        (eddi-agent-backend--header-block request))
               (setf (eddi-agent-request-status request) status
+                    (eddi-agent-request-headers request) block
                     (eddi-agent-request-streaming request)
                     (and (< status 300)
                          (string-match-p "^content-type:[ \t]*text/event-stream"
@@ -505,6 +551,7 @@ head is incomplete."
 (defun eddi-agent-backend--filter (request)
   "The process filter of REQUEST."
   (lambda (_process chunk)
+    (eddi-agent-backend--idle-reset request)
     (unless (or (eddi-agent-request-finished request) (eddi-agent-request-failure request))
       (condition-case err
           (eddi-agent-backend--feed request chunk)
@@ -553,6 +600,9 @@ head is incomplete."
   "Free REQUEST's process and buffers."
   (let ((process (eddi-agent-request-process request))
         (stderr (eddi-agent-request-stderr request)))
+    (dolist (timer (list (eddi-agent-request-idle-timer request)
+                         (eddi-agent-request-retry-timer request)))
+      (when timer (cancel-timer timer)))
     (when (process-live-p process) (delete-process process))
     (when (buffer-live-p stderr)
       (when-let ((pipe (get-buffer-process stderr))) (delete-process pipe))
@@ -568,28 +618,94 @@ head is incomplete."
                   (pipe (and (buffer-live-p stderr) (get-buffer-process stderr))))
         (while (accept-process-output pipe 0.05)))
       (let ((failure (eddi-agent-backend--outcome request (process-exit-status process)))
-            (turn (eddi-agent-request-turn request)))
+            (turn (eddi-agent-request-turn request))
+            (delay (eddi-agent-backend--retry-delay request)))
         (eddi-agent-backend--cleanup request)
-        (funcall (eddi-agent-request-on-done request)
-                 (unless failure (eddi-agent-backend--finish-turn turn))
-                 failure)))))
+        (if (and failure delay)
+            (eddi-agent-backend--retry request delay)
+          (funcall (eddi-agent-request-on-done request)
+                   (unless failure (eddi-agent-backend--finish-turn turn))
+                   failure))))))
+
+(defun eddi-agent-backend--retry-after (head)
+  "The seconds a retry-after header in the response HEAD asks for, or nil."
+  (when (and head (string-match "^retry-after:[ \t]*\\([^\r\n]*\\)" (downcase head)))
+    (let ((value (string-trim (match-string 1 (downcase head)))))
+      (if (string-match-p "\\`[0-9]+\\(?:\\.[0-9]*\\)?\\'" value)
+          (string-to-number value)
+        ;; An HTTP date.
+        (ignore-errors (max 0 (float-time (time-subtract (date-to-time value) nil))))))))
+
+(defun eddi-agent-backend--retry-delay (request)
+  "Seconds to wait before sending REQUEST again, or nil when it must not be."
+  (let ((status (eddi-agent-request-status request)))
+    (when (and status (or (= status 429) (>= status 500))
+               (<= (eddi-agent-request-attempt request) eddi-agent-max-retries))
+      (min eddi-agent-retry-max-delay
+           (or (eddi-agent-backend--retry-after (eddi-agent-request-headers request))
+               (* eddi-agent-retry-base-delay
+                  (expt 2 (1- (eddi-agent-request-attempt request)))))))))
+
+(defun eddi-agent-backend--retry (request delay)
+  "Send REQUEST again after DELAY seconds."
+  (let ((status (eddi-agent-request-status request)))
+    (setf (eddi-agent-request-head request) ""
+          (eddi-agent-request-status request) nil
+          (eddi-agent-request-headers request) nil
+          (eddi-agent-request-streaming request) nil
+          (eddi-agent-request-body request) nil
+          (eddi-agent-request-sse request) (eddi-agent-sse-create)
+          (eddi-agent-request-turn request) (eddi-agent-turn-create)
+          (eddi-agent-request-failure request) nil
+          (eddi-agent-request-finished request) nil)
+    (cl-incf (eddi-agent-request-attempt request))
+    (when-let ((on-retry (eddi-agent-request-on-retry request)))
+      (funcall on-retry delay status (eddi-agent-request-attempt request)))
+    (setf (eddi-agent-request-retry-timer request)
+          (run-at-time delay nil #'eddi-agent-backend--launch request))))
+
+(defun eddi-agent-backend--idle-reset (request)
+  "Start REQUEST's idle clock again: bytes arrived."
+  (when-let ((timer (eddi-agent-request-idle-timer request)))
+    (cancel-timer timer))
+  (when eddi-agent-idle-timeout
+    (setf (eddi-agent-request-idle-timer request)
+          (run-at-time eddi-agent-idle-timeout nil
+                       (lambda ()
+                         (let ((process (eddi-agent-request-process request)))
+                           (when (and (process-live-p process)
+                                      (not (eddi-agent-request-finished request)))
+                             (setf (eddi-agent-request-failure request)
+                                   (format "No data from the model API for %s s (eddi-agent-idle-timeout)"
+                                           eddi-agent-idle-timeout))
+                             (delete-process process))))))))
 
 (cl-defun eddi-agent-backend-request (&key backend url key model system messages tools
-                                           on-text on-done)
+                                           on-text on-done on-retry)
   "Send one streaming request and return it; never wait for the answer.
 BACKEND is `anthropic' or `openai', URL the endpoint, KEY the API key
 or nil, MODEL the model name, SYSTEM the system prompt, MESSAGES the
 neutral conversation, TOOLS a list of (NAME DESCRIPTION SCHEMA).
 ON-TEXT is called with each text delta as it arrives.  ON-DONE is
 called once, with an `eddi-agent-turn' and nil, or nil and an error
-string."
+string.  After HTTP 429 or 5xx the request is sent again (up to
+`eddi-agent-max-retries' times, waiting as retry-after says or
+longer each time); ON-RETRY, when given, is called with the delay in
+seconds, the HTTP status and the coming attempt's number."
   (let* ((body (eddi-agent-backend-json-encode
                 (eddi-agent-backend-body backend model system messages tools)))
          (request (eddi-agent-request--create
                    :backend backend :sse (eddi-agent-sse-create)
                    :turn (eddi-agent-turn-create)
-                   :on-text (or on-text #'ignore) :on-done on-done))
-         (stderr (generate-new-buffer " *eddi-agent-curl*"))
+                   :on-text (or on-text #'ignore) :on-done on-done :on-retry on-retry
+                   :config (eddi-agent-backend--curl-config
+                            url (eddi-agent-backend-headers backend key) body))))
+    (eddi-agent-backend--launch request)
+    request))
+
+(defun eddi-agent-backend--launch (request)
+  "Start curl for REQUEST."
+  (let* ((stderr (generate-new-buffer " *eddi-agent-curl*"))
          (process-connection-type nil)
          (process (make-process
                    :name "eddi-agent-request"
@@ -603,15 +719,15 @@ string."
                    :filter #'ignore
                    :sentinel #'ignore)))
     (setf (eddi-agent-request-process request) process
-          (eddi-agent-request-stderr request) stderr)
+          (eddi-agent-request-stderr request) stderr
+          (eddi-agent-request-retry-timer request) nil)
     (when-let ((pipe (get-buffer-process stderr)))
       (set-process-query-on-exit-flag pipe nil))
     (set-process-filter process (eddi-agent-backend--filter request))
     (set-process-sentinel process (eddi-agent-backend--sentinel request))
-    (process-send-string process (eddi-agent-backend--curl-config
-                                  url (eddi-agent-backend-headers backend key) body))
-    (process-send-eof process)
-    request))
+    (eddi-agent-backend--idle-reset request)
+    (process-send-string process (eddi-agent-request-config request))
+    (process-send-eof process)))
 
 (defun eddi-agent-backend-cancel (request)
   "Stop REQUEST without calling its ON-DONE."

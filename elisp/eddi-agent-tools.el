@@ -1,12 +1,17 @@
 ;;; eddi-agent-tools.el --- an eddi agent's session and the tools it offers its model  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
+
 ;; This file is part of eddi.
 
 ;;; Commentary:
 
 ;; The agent session record, and the tool table of `eddi-agent': the
 ;; engine's own tools (their descriptions and schemas come from the module's
-;; table), the shell guard, the context providers and the todo list.
+;; table), the shell and Lisp tools, the context providers and the todo list.
 ;; eddi-agent.el loads this file; it keeps the options, the loop, the log and
 ;; the UI.
 
@@ -51,7 +56,12 @@
   (output-tokens 0 :documentation "Tokens the model wrote.")
   (start nil :documentation "When the session started.")
   (expired nil :documentation "Non-nil once the wall clock ran out.")
-  (busy nil :documentation "Non-nil while tool calls run.")
+  (busy nil :documentation "The tool calls running (an `eddi-agent--batch'), or nil.")
+  (approved nil :documentation "Kinds of calls allowed for the rest of the session.")
+  (changed nil :documentation "Buffers the session's edits changed, for the review.")
+  (end nil :documentation "When the session ended, or nil while it runs.")
+  (retry nil :documentation "What the request in flight waits for (a retry), or nil.")
+  (process nil :documentation "The shell process of the running call, or nil.")
   (request nil :documentation "The model request in flight.")
   (timers nil :documentation "The session's timers.")
   (buffer nil :documentation "The *eddi-agent* buffer.")
@@ -67,8 +77,8 @@
   "Sessions started in this Emacs, to name them.")
 
 (defun eddi-agent--elapsed (session)
-  "Seconds since SESSION started."
-  (float-time (time-subtract nil (eddi-agent-session-start session))))
+  "Seconds SESSION ran: until now, or until it ended."
+  (float-time (time-subtract (eddi-agent-session-end session) (eddi-agent-session-start session))))
 
 ;;;; Tools
 
@@ -79,10 +89,10 @@
     ("edit" :run eddi-agent--tool-edit :states (executing) :engine t)
     ("apply_patch" :run eddi-agent--tool-apply-patch :states (executing) :engine t)
     ("eval_sexp" :run eddi-agent--tool-eval-sexp :states (executing)
-     :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused."
+     :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused; the user may be asked to approve it."
      :params (("expr" "string" "Lisp forms")))
-    ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing)
-     :description "Run a shell command in the workspace; returns its output. Commands that write files are refused."
+    ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing) :async t
+     :description "Run a shell command in the workspace; returns its output. The user may be asked to approve it."
      :params (("command" "string" "Shell command")))
     ("buffer_contents" :run eddi-agent--tool-buffer-contents :states (planning executing)
      :description "Text of a buffer."
@@ -187,11 +197,34 @@ when the engine lacks its command."
   "TEXT as an EddiSpeak string."
   (concat "\"" (replace-regexp-in-string "[\"\\\\]" "\\\\\\&" text) "\""))
 
+(defvar eddi-agent-review)
+(defvar eddi-preview-multi-file)
+(defvar eddi-after-edit-functions)
+(defvar eddi-save-function)
+(defvar eddi--held-for-review)
+
 (defun eddi-agent--eddi (session text)
   "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
-Changes are shown in the live buffers when eddi.el can show them."
-  (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
-           text (eddi-agent-session-id session)))
+Changes are shown in the live buffers when eddi.el can show them.
+With `eddi-agent-review' on, saves are held for the review at the end
+of the session, and the reply says so."
+  (let* ((held nil)
+         (note (lambda (buffer)
+                 (cl-pushnew buffer (eddi-agent-session-changed session))
+                 ;; Close must not kill a buffer whose changes wait for review.
+                 (when eddi-agent-review
+                   (with-current-buffer buffer (setq eddi--held-for-review t)))))
+         (eddi-after-edit-functions
+          (cons (lambda (buffer &rest _) (funcall note buffer)) eddi-after-edit-functions))
+         (eddi-save-function
+          (and eddi-agent-review
+               (lambda (buffer) (funcall note buffer) (setq held t))))
+         (eddi-preview-multi-file (and (not eddi-agent-review) eddi-preview-multi-file))
+         (reply (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
+                         text (eddi-agent-session-id session))))
+    (if held
+        (concat reply "\n[Saves are held for the user's review: files reach the disk when the user accepts them]")
+      reply)))
 
 (defun eddi-agent--tool-eddi (session args)
   "The `eddi' tool: run ARGS' text in SESSION."
@@ -233,7 +266,9 @@ Changes are shown in the live buffers when eddi.el can show them."
 
 (defun eddi-agent--tool-eval-sexp (session args)
   "The `eval_sexp' tool: evaluate ARGS' forms in SESSION's context buffer.
-Reading from the user signals instead of waiting."
+Reading from the user signals instead of waiting, and input from the
+user stops the evaluation (`while-no-input'), so a long form cannot
+freeze Emacs; \[keyboard-quit] stops it too."
   (let* ((text (eddi-agent--arg args "expr"))
          (forms (let ((start 0) forms)
                   (while (string-match-p "[^ \t\n\r]" text start)
@@ -246,188 +281,75 @@ Reading from the user signals instead of waiting."
       (let ((inhibit-interaction t))
         (cl-letf (((symbol-function 'read-key) #'eddi-agent--refuse-input)
                   ((symbol-function 'read-multiple-choice) #'eddi-agent--refuse-input))
-          (dolist (form forms)
-            (setq value (eval form t))))))
-    (prin1-to-string value)))
+          ;; The user's keys come first: input stops the evaluation.
+          (setq value (while-no-input
+                        (let (last)
+                          (dolist (form forms) (setq last (eval form t)))
+                          (list last)))))))
+    (if (consp value)
+        (prin1-to-string (car value))
+      (list :content "Interrupted: the user typed while it ran; nothing after that point ran"
+            :error t))))
 
 (defun eddi-agent--refuse-input (&rest _)
   "Signal that a tool may not wait for the user."
   (signal 'inhibited-interaction nil))
 
-;;;;; The shell guard
+(declare-function eddi-agent--ui-insert "eddi-agent" (session text &optional face))
+(declare-function eddi-agent--ui-stop-button "eddi-agent" (session process))
 
-(defconst eddi-agent--shell-wrappers
-  '("sudo" "env" "nice" "nohup" "time" "command" "exec" "xargs" "builtin" "stdbuf" "timeout")
-  "Programs that run the command after them.")
+(defun eddi-agent--shell-result (process output)
+  "The result of the ended shell PROCESS whose output is OUTPUT."
+  (cond
+   ((process-get process 'eddi-agent-stopped)
+    (list :content (concat output "[Interrupted by the user (C-g)]") :error t :quit t))
+   ((process-get process 'eddi-agent-timeout)
+    (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout) :error t))
+   ((eq (process-status process) 'signal)
+    (list :content (format "%s[killed by signal %d]" output (process-exit-status process)) :error t))
+   ((/= (process-exit-status process) 0)
+    (list :content (format "%s[exit %d]" output (process-exit-status process)) :error t))
+   (t output)))
 
-(defconst eddi-agent--shell-writers
-  '("tee" "ed" "ex" "truncate" "sponge" "install" "shred")
-  "Programs whose purpose is to write files.")
-
-(defconst eddi-agent--inline-writes
-  '(("python" "-c" "open([^)]*,[ \t]*['\"][^'\"]*[wax+]\\|\\.write_\\(?:text\\|bytes\\)\\|shutil\\.\\|os\\.\\(?:remove\\|unlink\\|rename\\|replace\\|rmdir\\|mkdir\\|makedirs\\)")
-    ("node" "-[ep]" "writeFile\\|appendFile\\|createWriteStream\\|copyFile\\|rename\\|unlink\\|rmSync\\|\\.rm(\\|truncate\\|mkdir")
-    ("ruby" "-e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`")
-    ("perl" "-[a-zA-Z]*e" "\\_<File\\_>\\|\\_<IO\\_>\\|\\_<system\\_>\\|\\_<open\\_>\\|`"))
-  "(PROGRAM FLAG REGEXP): an inline script after FLAG that writes files.")
-
-(defun eddi-agent--shell-parse (command)
-  "COMMAND split into simple commands, each a list of words.
-Quotes are removed from words.  Redirections appear as
-\(:redirect TARGET), heredocs as (:heredoc)."
-  (let ((i 0) (n (length command)) word words commands)
-    (cl-labels ((end-word () (when word (push word words) (setq word nil)))
-                (end-command () (end-word)
-                             (when words (push (nreverse words) commands) (setq words nil)))
-                (peek (&optional k) (and (< (+ i (or k 0)) n) (aref command (+ i (or k 0)))))
-                (add (text) (setq word (concat (or word "") text)))
-                (read-target ()
-                  (end-word)
-                  (while (memq (peek) '(?\s ?\t)) (cl-incf i))
-                  (let ((start-words words))
-                    (scan-word)
-                    (prog1 (or word "") (setq word nil words start-words))))
-                (scan-word ()
-                  (while (and (< i n) (not (memq (peek) '(?\s ?\t ?\n ?\; ?& ?| ?< ?> ?\( ?\)))))
-                    (scan-char)))
-                (scan-char ()
-                  (let ((c (peek)))
-                    (cond
-                     ((eq c ?')
-                      (let ((end (or (cl-position ?' command :start (1+ i)) n)))
-                        (add (substring command (1+ i) end))
-                        (setq i (min n (1+ end)))))
-                     ((eq c ?\")
-                      (cl-incf i)
-                      (let ((text ""))
-                        (while (and (< i n) (not (eq (peek) ?\")))
-                          (if (and (eq (peek) ?\\) (memq (peek 1) '(?\" ?\\ ?$ ?`)))
-                              (progn (setq text (concat text (string (peek 1)))) (cl-incf i 2))
-                            (setq text (concat text (string (peek)))) (cl-incf i)))
-                        (add text)
-                        (cl-incf i)))
-                     ((eq c ?\\) (add (string (or (peek 1) ?\\))) (cl-incf i 2))
-                     (t (add (string c)) (cl-incf i))))))
-      (while (< i n)
-        (let ((c (peek)))
-          (cond
-           ((memq c '(?\s ?\t)) (end-word) (cl-incf i))
-           ((and (eq c ?#) (null word))
-            (setq i (or (cl-position ?\n command :start i) n)))
-           ((memq c '(?\n ?\; ?| ?\( ?\)))
-            (end-command) (cl-incf i))
-           ((and (eq c ?&) (not (eq (peek 1) ?>)))
-            (end-command) (cl-incf i))
-           ((eq c ?<)
-            (end-word)
-            (cond ((and (eq (peek 1) ?<) (eq (peek 2) ?<)) (cl-incf i 3) (read-target))
-                  ((eq (peek 1) ?<) (cl-incf i 2) (push '(:heredoc) words) (read-target))
-                  (t (cl-incf i) (read-target))))
-           ((memq c '(?> ?&))
-            ;; N> and &> : the file descriptor is not a word.
-            (when (and word (string-match-p "\\`[0-9]+\\'" word)) (setq word nil))
-            (end-word)
-            (when (eq c ?&) (cl-incf i))
-            (cl-incf i)
-            (when (memq (peek) '(?> ?|)) (cl-incf i))
-            (if (eq (peek) ?&)
-                (progn (cl-incf i) (read-target)) ; >&N duplicates a descriptor
-              (push (list :redirect (read-target)) words)))
-           (t (scan-word)))))
-      (end-command)
-      (nreverse commands))))
-
-(defun eddi-agent--shell-program (words)
-  "The program and its arguments in WORDS, past assignments and wrappers."
-  (while (and words
-              (stringp (car words))
-              (or (string-match-p "\\`[A-Za-z_][A-Za-z0-9_]*=" (car words))
-                  (member (file-name-nondirectory (car words)) eddi-agent--shell-wrappers)
-                  ;; The options of a wrapper.
-                  (and (string-prefix-p "-" (car words)) (not (equal (car words) "-")))))
-    (setq words (cdr words)))
-  words)
-
-(defun eddi-agent-shell-write-reason (command)
-  "Why COMMAND writes files (a short name of the construct), or nil."
-  (cl-loop
-   for words in (eddi-agent--shell-parse command)
-   thereis
-   (or (cl-loop for word in words
-                thereis (pcase word
-                          (`(:heredoc) "heredoc")
-                          (`(:redirect ,target)
-                           (unless (string-match-p "\\`/dev/\\(?:null\\|stdout\\|stderr\\|fd/[0-9]+\\)\\'"
-                                                   target)
-                             "redirection into a file"))))
-       (let* ((program-words (cl-remove-if-not #'stringp (eddi-agent--shell-program words)))
-              (program (and program-words (file-name-nondirectory (car program-words))))
-              (args (cdr program-words))
-              (base (and program (replace-regexp-in-string "[0-9.]+\\'" "" program))))
-         (cond
-          ((null program) nil)
-          ((member program eddi-agent--shell-writers) program)
-          ((and (equal program "sed")
-                (cl-some (lambda (arg) (string-match-p "\\`\\(?:-[a-zA-Z]*i\\|--in-place\\)" arg)) args))
-           "sed -i")
-          ((and (equal base "perl")
-                (cl-some (lambda (arg) (string-match-p "\\`-[a-zA-Z]*i" arg)) args))
-           "perl -i")
-          ((and (equal program "dd") (cl-some (lambda (arg) (string-prefix-p "of=" arg)) args))
-           "dd of=")
-          ((and (equal program "find")
-                (cl-some (lambda (arg) (member arg '("-delete" "-fprint" "-fprint0" "-fprintf" "-fls")))
-                         args))
-           "find -delete")
-          ((and (member program '("awk" "gawk" "mawk" "nawk"))
-                (cl-some (lambda (arg) (string-match-p "print[f]?[^;}]*>\\|system[ \t]*(" arg)) args))
-           "awk writes")
-          (t
-           (cl-loop for (name flag regexp) in eddi-agent--inline-writes
-                    thereis (and (equal base name)
-                                 (cl-loop for (arg script) on args
-                                          thereis (and (stringp script)
-                                                       (string-match-p (concat "\\`" flag "\\'") arg)
-                                                       (string-match-p regexp script)))
-                                 (format "inline %s that writes" name)))))))))
-
-(defun eddi-agent--edit-tools-hint (session)
-  "Where SESSION's model should write instead of the shell."
-  (let ((names (cl-loop for tool in (eddi-agent-session-tools session)
-                        when (member (car tool) '("edit" "apply_patch"))
-                        collect (car tool))))
-    (concat "the eddi tool (Insert, Replace, Delete, Save)"
-            (when names (concat " or " (mapconcat #'identity names " / "))))))
-
-(defun eddi-agent--tool-shell-exec (session args)
-  "The `shell_exec' tool: run ARGS' command in SESSION's workspace."
-  (let* ((command (eddi-agent--arg args "command"))
-         (reason (eddi-agent-shell-write-reason command)))
-    (if reason
-        (list :content (format "Refused: shell_exec does not write files (%s); write with %s"
-                               reason (eddi-agent--edit-tools-hint session))
-              :error t)
-      (with-temp-buffer
-        (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
-               (process (make-process :name "eddi-agent-shell"
-                                      :buffer (current-buffer)
-                                      :command (list shell-file-name shell-command-switch command)
-                                      :connection-type 'pipe
-                                      :noquery t
-                                      :sentinel #'ignore))
-               (deadline (+ (float-time) eddi-agent-shell-timeout)))
-          (unwind-protect
-              (while (and (process-live-p process) (< (float-time) deadline))
-                (accept-process-output process 0.05))
-            (when (process-live-p process) (delete-process process)))
-          (while (accept-process-output process 0))
-          (let ((output (buffer-string))
-                (exit (process-exit-status process)))
-            (cond ((eq (process-status process) 'signal)
-                   (list :content (format "%s[killed after %s s]" output eddi-agent-shell-timeout)
-                         :error t))
-                  ((/= exit 0) (list :content (format "%s[exit %d]" output exit) :error t))
-                  (t output))))))))
+(defun eddi-agent--tool-shell-exec (session args done)
+  "The `shell_exec' tool: run ARGS' command in SESSION's workspace.
+It runs as a process, so Emacs goes on; its output streams into the
+*eddi-agent* buffer, and DONE gets the result when it ends (or is
+killed after `eddi-agent-shell-timeout' seconds, or by a stop)."
+  (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
+         (output (generate-new-buffer " *eddi-agent-shell*"))
+         (timer nil)
+         (process
+          (make-process
+           :name "eddi-agent-shell"
+           :buffer output
+           :command (list shell-file-name shell-command-switch (eddi-agent--arg args "command"))
+           :connection-type 'pipe
+           :noquery t
+           :filter (lambda (process chunk)
+                     (when (buffer-live-p (process-buffer process))
+                       (with-current-buffer (process-buffer process)
+                         (goto-char (point-max))
+                         (insert chunk)))
+                     (eddi-agent--ui-insert session chunk 'eddi-agent-shell-face))
+           :sentinel (lambda (process _event)
+                       (unless (process-live-p process)
+                         (when timer (cancel-timer timer))
+                         (when (eq (eddi-agent-session-process session) process)
+                           (setf (eddi-agent-session-process session) nil))
+                         (let ((text (if (buffer-live-p output)
+                                         (with-current-buffer output (buffer-string))
+                                       "")))
+                           (when (buffer-live-p output) (kill-buffer output))
+                           (funcall done (eddi-agent--shell-result process text))))))))
+    (setf (eddi-agent-session-process session) process)
+    (eddi-agent--ui-stop-button session process)
+    (setq timer (run-at-time eddi-agent-shell-timeout nil
+                             (lambda ()
+                               (when (process-live-p process)
+                                 (process-put process 'eddi-agent-timeout t)
+                                 (delete-process process)))))
+    process))
 
 ;;;;; Context providers
 

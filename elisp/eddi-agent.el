@@ -1,5 +1,9 @@
 ;;; eddi-agent.el --- A language model drives eddi: the agent loop  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience
@@ -24,8 +28,9 @@
 ;; - tools offered by workflow state: while planning, the model sees the
 ;;   reading tools and `todo_add'; its first todo opens the executing
 ;;   state and every tool;
-;; - `shell_exec' refuses commands that write files and points to the
-;;   edit tools, `eval_sexp' cannot wait on a prompt;
+;; - an approval policy (eddi-agent-approve.el): `shell_exec' and
+;;   `eval_sexp' run only when you say yes (or allow them), and
+;;   `eval_sexp' cannot wait on a prompt;
 ;; - C-g at any moment stops the loop; a tool it interrupted gets a
 ;;   well-formed result, so the conversation stays valid.
 ;;
@@ -112,8 +117,11 @@ where every tool is offered."
   :type 'string
   :group 'eddi-agent)
 
-(defcustom eddi-agent-log-directory (locate-user-emacs-file "eddi-agent/")
-  "Folder where each session's log is saved as JSON, or nil for none."
+(defcustom eddi-agent-log-directory nil
+  "Folder where each session's log is saved as JSON, or nil for none.
+The logs hold the conversation, file contents included, so none are
+written unless you set this, for instance to
+\(locate-user-emacs-file \"eddi-agent/\")."
   :type '(choice (const :tag "Do not save logs" nil) directory)
   :group 'eddi-agent)
 
@@ -139,11 +147,16 @@ where every tool is offered."
 (defface eddi-agent-error-face '((t :inherit error))
   "A failed tool call and a stopped session."
   :group 'eddi-agent)
+(defface eddi-agent-shell-face '((t :inherit font-lock-string-face))
+  "Output of a shell command, as it streams in."
+  :group 'eddi-agent)
 (defface eddi-agent-done-face '((t :inherit success))
   "A completed session."
   :group 'eddi-agent)
 
 (require 'eddi-agent-tools)
+(require 'eddi-agent-approve)
+(require 'eddi-agent-review)
 
 ;;;; Running a call
 
@@ -164,12 +177,14 @@ where every tool is offered."
            when (null (eddi-agent--arg args name))
            return name))
 
-(defun eddi-agent--execute (session call)
+(defun eddi-agent--execute (session call done)
   "Run CALL in SESSION; return (:content STRING :error BOOL).
-Errors become results; a quit is left to the caller."
+An asynchronous tool returns `:started' and calls DONE with its result
+later.  Errors become results; a quit is left to the caller."
   (let* ((name (eddi-agent-call-name call))
          (tool (assoc name (eddi-agent-session-tools session)))
-         (args (eddi-agent-call-input call)))
+         (args (eddi-agent-call-input call))
+         denial)
     (cond
      ((eddi-agent-call-malformed call)
       (list :content (format "Malformed call of %s: %s: %s" name
@@ -182,6 +197,14 @@ Errors become results; a quit is left to the caller."
             :error t))
      ((eddi-agent--missing tool args)
       (list :content (format "Missing argument: %s" (eddi-agent--missing tool args)) :error t))
+     ((setq denial (eddi-agent-approve-check session name args))
+      (list :content denial :error t))
+     ((plist-get (cdr tool) :async)
+      (condition-case err
+          (progn (funcall (plist-get (cdr tool) :run) session args
+                          (lambda (value) (funcall done (eddi-agent--result value))))
+                 :started)
+        (error (list :content (error-message-string err) :error t))))
      (t
       (condition-case err
           (eddi-agent--result (funcall (plist-get (cdr tool) :run) session args))
@@ -235,52 +258,98 @@ Return nil, `warn' when the same error reached the warning count, or
 
 ;;;; The loop
 
+(cl-defstruct (eddi-agent--batch (:constructor eddi-agent--batch-create) (:copier nil))
+  "The tool calls of one model turn, while they run."
+  (calls nil :documentation "Calls still to run, in order.")
+  (results nil :documentation "Results so far, newest first.")
+  (notes nil :documentation "Warnings for the model, newest first.")
+  (stop nil :documentation "(STATUS . MESSAGE) once the session must stop."))
+
 (defun eddi-agent--run-calls (session requested)
   "Run each tool call in REQUESTED for SESSION, in order; go on or stop.
-Every call gets a result, even when it does not run."
-  (let (results notes stop tripped)
-    (setf (eddi-agent-session-busy session) t)
-    (unwind-protect
-        (dolist (call requested)
-          (let ((result
-                 (cond
-                  (stop (list :content (format "Not run: %s" (cdr stop)) :error t))
-                  ((setq tripped (eddi-agent--breaker session call))
-                   (setq stop (cons 'tripped tripped))
-                   (list :content tripped :error t))
-                  (t
-                   (eddi-agent--ui-call session call)
-                   (condition-case nil
-                       (let ((inhibit-quit nil))
-                         (prog1 (eddi-agent--execute session call)
-                           ;; A C-g that came while quitting was inhibited.
-                           (when quit-flag (setq quit-flag nil) (signal 'quit nil))))
-                     (quit
-                      (setq stop (cons 'quit "Interrupted by the user (C-g)"))
-                      (list :content "Interrupted by the user (C-g)" :error t)))))))
-            (push (list :id (eddi-agent-call-id call) :content (plist-get result :content)
-                        :error (plist-get result :error))
-                  results)
-            (eddi-agent--ui-result session call result)
-            (unless stop
-              (pcase (eddi-agent--count-error session call result)
-                ('warn (push (format "Warning: this error came %d times: %s"
-                                     eddi-agent-error-warning-count (plist-get result :content))
-                             notes))
-                ('stop (setq stop (cons 'tripped
-                                        (format "Circuit breaker: the same error %d times (eddi-agent-error-stop-count): %s"
-                                                eddi-agent-error-stop-count
-                                                (plist-get result :content))))))
-              (when (eddi-agent-session-expired session)
-                (setq stop (cons 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds))))
-              (when (equal (eddi-agent-call-name call) "session_complete")
-                (setq stop (cons 'complete (eddi-agent-session-message session)))))))
-      (setf (eddi-agent-session-busy session) nil)
-      (push (list :role 'tool :results (nreverse results)
-                  :note (and notes (mapconcat #'identity (nreverse notes) "\n")))
-            (eddi-agent-session-history session)))
-    (when notes (eddi-agent--ui-insert session (concat (plist-get (car (eddi-agent-session-history session)) :note) "\n")
-                                       'eddi-agent-error-face))
+Every call gets a result, even when it does not run.  A call of an
+asynchronous tool (`shell_exec') returns to the command loop while it
+runs; its process sentinel continues with the next call."
+  (setf (eddi-agent-session-busy session) (eddi-agent--batch-create :calls requested))
+  (eddi-agent--next-call session))
+
+(defvar eddi-agent--in-tool nil
+  "Non-nil while a tool runs on the main thread (a stop then quits it).")
+
+(defun eddi-agent--next-call (session)
+  "Run SESSION's next calls until one runs asynchronously or none is left."
+  (let ((batch (eddi-agent-session-busy session))
+        (started nil))
+    (while (and batch (not started) (eddi-agent--batch-calls batch))
+      (let* ((call (pop (eddi-agent--batch-calls batch)))
+             (stop (eddi-agent--batch-stop batch))
+             (tripped nil)
+             (result
+              (cond
+               (stop (list :content (format "Not run: %s" (cdr stop)) :error t))
+               ((setq tripped (eddi-agent--breaker session call))
+                (setf (eddi-agent--batch-stop batch) (cons 'tripped tripped))
+                (list :content tripped :error t))
+               (t
+                (eddi-agent--ui-call session call)
+                (condition-case nil
+                    (let ((inhibit-quit nil)
+                          (eddi-agent--in-tool t))
+                      (prog1 (eddi-agent--execute
+                              session call
+                              (lambda (value) (eddi-agent--async-done session call value)))
+                        ;; A C-g that came while quitting was inhibited.
+                        (when quit-flag (setq quit-flag nil) (signal 'quit nil))))
+                  (quit (list :content "Interrupted by the user (C-g)" :error t :quit t)))))))
+        (if (eq result :started)
+            (setq started t)
+          (eddi-agent--call-done session call result))))
+    (unless (or started (null batch))
+      (eddi-agent--end-batch session))))
+
+(defun eddi-agent--async-done (session call result)
+  "An asynchronous CALL of SESSION ended with RESULT: go on from the command loop."
+  (when (eddi-agent-session-busy session)
+    (eddi-agent--call-done session call result)
+    (run-at-time 0 nil #'eddi-agent--next-call session)))
+
+(defun eddi-agent--call-done (session call result)
+  "Record RESULT of CALL in SESSION's batch; count its errors."
+  (let ((batch (eddi-agent-session-busy session)))
+    (when (and (plist-get result :quit) (not (eddi-agent--batch-stop batch)))
+      (setf (eddi-agent--batch-stop batch) (cons 'quit "Interrupted by the user (C-g)")))
+    (push (list :id (eddi-agent-call-id call) :content (plist-get result :content)
+                :error (plist-get result :error))
+          (eddi-agent--batch-results batch))
+    (eddi-agent--ui-result session call result)
+    (unless (eddi-agent--batch-stop batch)
+      (pcase (eddi-agent--count-error session call result)
+        ('warn (push (format "Warning: this error came %d times: %s"
+                             eddi-agent-error-warning-count (plist-get result :content))
+                     (eddi-agent--batch-notes batch)))
+        ('stop (setf (eddi-agent--batch-stop batch)
+                     (cons 'tripped
+                           (format "Circuit breaker: the same error %d times (eddi-agent-error-stop-count): %s"
+                                   eddi-agent-error-stop-count
+                                   (plist-get result :content))))))
+      (when (eddi-agent-session-expired session)
+        (setf (eddi-agent--batch-stop batch)
+              (cons 'timeout (format "Wall clock limit of %s s" eddi-agent-max-seconds))))
+      (when (equal (eddi-agent-call-name call) "session_complete")
+        (setf (eddi-agent--batch-stop batch) (cons 'complete (eddi-agent-session-message session)))))))
+
+(defun eddi-agent--end-batch (session)
+  "Every call of SESSION's batch has its result: send them, or stop."
+  (let* ((batch (eddi-agent-session-busy session))
+         (notes (reverse (eddi-agent--batch-notes batch)))
+         (stop (eddi-agent--batch-stop batch)))
+    (setf (eddi-agent-session-busy session) nil)
+    (push (list :role 'tool :results (reverse (eddi-agent--batch-results batch))
+                :note (and notes (mapconcat #'identity notes "\n")))
+          (eddi-agent-session-history session))
+    (when notes
+      (eddi-agent--ui-insert session (concat (mapconcat #'identity notes "\n") "\n")
+                             'eddi-agent-error-face))
     (if stop
         (eddi-agent--finish session (car stop) (cdr stop))
       (eddi-agent--send session))))
@@ -324,7 +393,16 @@ Every call gets a result, even when it does not run."
            :messages (reverse (eddi-agent-session-history session))
            :tools (eddi-agent--tool-specs session)
            :on-text (lambda (text) (eddi-agent--ui-insert session text 'eddi-agent-model-face))
+           :on-retry (lambda (delay status attempt)
+                       (setf (eddi-agent-session-retry session)
+                             (format "HTTP %d: retry %d/%d in %s s" status (1- attempt)
+                                     eddi-agent-max-retries delay))
+                       (eddi-agent--ui-insert session
+                                              (concat "[" (eddi-agent-session-retry session) "]\n")
+                                              'eddi-agent-error-face)
+                       (eddi-agent--ui-refresh session))
            :on-done (lambda (turn failure)
+                      (setf (eddi-agent-session-retry session) nil)
                       ;; Out of the sentinel: tools may run long and be quit.
                       (run-at-time 0 nil #'eddi-agent--on-turn session turn failure)))))))
 
@@ -332,19 +410,25 @@ Every call gets a result, even when it does not run."
   "End SESSION with STATUS and MESSAGE: stop timers, save the log."
   (when (eq (eddi-agent-session-status session) 'running)
     (setf (eddi-agent-session-status session) status
-          (eddi-agent-session-message session) message)
+          (eddi-agent-session-message session) message
+          (eddi-agent-session-end session) (current-time))
     (eddi-agent-backend-cancel (eddi-agent-session-request session))
     (setf (eddi-agent-session-request session) nil)
+    (when-let ((process (eddi-agent-session-process session)))
+      (setf (eddi-agent-session-process session) nil)
+      (when (process-live-p process) (delete-process process)))
     (mapc #'cancel-timer (eddi-agent-session-timers session))
     (setf (eddi-agent-session-timers session) nil)
     (when (eq eddi-agent--current session)
       (setq eddi-agent--current nil)
+      (eddi-agent--mode-line-show nil)
       (remove-hook 'pre-command-hook #'eddi-agent--pre-command))
     (eddi-agent--save-log session)
     (eddi-agent--ui-insert session
                            (format "\n%s: %s\n" (capitalize (symbol-name status)) (or message ""))
                            (if (eq status 'complete) 'eddi-agent-done-face 'eddi-agent-error-face))
     (eddi-agent--ui-refresh session)
+    (when eddi-agent-review (eddi-agent--review session))
     (unless noninteractive
       (message "eddi-agent: %s%s" status (if message (concat ": " (truncate-string-to-width message 120)) "")))))
 
@@ -354,15 +438,27 @@ Every call gets a result, even when it does not run."
              (memq this-command '(keyboard-quit keyboard-escape-quit)))
     (eddi-agent-stop)))
 
+;;;###autoload
 (defun eddi-agent-stop (&optional session)
-  "Stop SESSION (default: the running one) now."
+  "Stop SESSION (default: the running one) now.
+A shell command it runs is killed; its call gets a well-formed result."
   (interactive)
-  (let ((session (or session eddi-agent--current)))
+  (let* ((session (or session eddi-agent--current))
+         (process (and session (eddi-agent-session-process session))))
     (when (and session (eq (eddi-agent-session-status session) 'running))
-      (if (eddi-agent-session-busy session)
-          ;; A tool is running: let it end as interrupted.
-          (setq quit-flag t)
-        (eddi-agent--finish session 'quit "Interrupted by the user (C-g)")))))
+      (cond
+       ((process-live-p process)
+        (process-put process 'eddi-agent-stopped t)
+        (delete-process process))
+       ((and (eddi-agent-session-busy session) eddi-agent--in-tool)
+        ;; A Lisp tool is running: let it end as interrupted.
+        (setq quit-flag t))
+       ((eddi-agent-session-busy session)
+        ;; Between two calls: the next one sees the stop.
+        (let ((batch (eddi-agent-session-busy session)))
+          (unless (eddi-agent--batch-stop batch)
+            (setf (eddi-agent--batch-stop batch) (cons 'quit "Interrupted by the user (C-g)")))))
+       (t (eddi-agent--finish session 'quit "Interrupted by the user (C-g)"))))))
 
 (defun eddi-agent--start (task)
   "Make a session for TASK and send its first request."
@@ -381,7 +477,7 @@ Every call gets a result, even when it does not run."
                    :origin (current-buffer)
                    :start (current-time))))
     (when (and (eq backend 'anthropic) (null (eddi-agent-session-key session)))
-      (user-error "No API key: add one to auth-source for %s or set %s"
+      (user-error "No API key: set `eddi-agent-api-key', add one to auth-source for %s, or set %s"
                   (url-host (url-generic-parse-url url))
                   (alist-get backend eddi-agent-api-key-variables)))
     (setf (eddi-agent-session-directory session)
@@ -397,6 +493,7 @@ Every call gets a result, even when it does not run."
     (setq eddi-agent--current session
           eddi-agent-last-session session)
     (add-hook 'pre-command-hook #'eddi-agent--pre-command)
+    (eddi-agent--mode-line-show t)
     (push (run-at-time eddi-agent-max-seconds nil #'eddi-agent--expire session)
           (eddi-agent-session-timers session))
     (eddi-agent--ui-open session)
@@ -419,7 +516,7 @@ waiting stops the session.
 The outcome is `eddi-agent-session-status': `complete' (the model
 called session_complete), `ended' (it answered without a tool call),
 `tripped' (a circuit breaker), `timeout' (the wall clock), `quit'
-\(\[keyboard-quit]) or `error' (the model API).  Its message,
+\(\\[keyboard-quit]) or `error' (the model API).  Its message,
 `eddi-agent-session-message', is the model's or says why it stopped."
   (let ((session (eddi-agent--start task)))
     (when (or wait noninteractive)
@@ -440,6 +537,7 @@ stops the session; \\[eddi-agent-undo] takes its changes back."
   (interactive (list (read-string "Task for eddi-agent: ")))
   (eddi-agent-run task))
 
+;;;###autoload
 (defun eddi-agent-undo (&optional session)
   "Undo every change SESSION (default: the last one) made, in every buffer."
   (interactive)
@@ -449,6 +547,33 @@ stops the session; \\[eddi-agent-undo] takes its changes back."
       (when (called-interactively-p 'interactive)
         (message "eddi-agent: undid %d steps of %s" steps (eddi-agent-session-id session)))
       steps)))
+
+;;;; The review
+
+(defun eddi-agent--review (session)
+  "Open the review of the buffers SESSION changed; return its buffer or nil."
+  (when-let ((review (eddi-agent-review-show
+                      (reverse (eddi-agent-session-changed session))
+                      (eddi-agent-session-directory session))))
+    (eddi-agent--ui-insert
+     session
+     (substitute-command-keys
+      (format "Review: %d changed files wait in %s; \\<eddi-agent-review-mode-map>\\[eddi-agent-review-commit] there saves what you accept\n"
+              (length (buffer-local-value 'eddi-agent-review--files review)) (buffer-name review)))
+     'eddi-agent-task-face)
+    (unless noninteractive (display-buffer review))
+    review))
+
+;;;###autoload
+(defun eddi-agent-review-changes (&optional session)
+  "Review the changes SESSION (default: the last one) left unsaved."
+  (interactive)
+  (let ((session (or session eddi-agent-last-session)))
+    (unless session (user-error "No eddi-agent session yet"))
+    (let ((review (eddi-agent--review session)))
+      (unless review (user-error "Nothing of %s waits for review" (eddi-agent-session-id session)))
+      (when (called-interactively-p 'interactive) (pop-to-buffer review))
+      review)))
 
 ;;;; The log
 
@@ -493,6 +618,37 @@ The conversation is in the backend's wire format, as sent."
           (setf (eddi-agent-session-log-file session) file))
       (error (message "eddi-agent: log not saved: %s" (error-message-string err))))))
 
+;;;; The mode line
+
+(defconst eddi-agent--mode-line '(:eval (eddi-agent--mode-line))
+  "The entry of `global-mode-string' while a session runs.")
+
+(defun eddi-agent--mode-line ()
+  "A short state of the running session for the mode line."
+  (when-let ((session eddi-agent--current))
+    (format " eddi-agent[%s%s %d calls %.1fk tok]"
+            (cond ((eddi-agent-session-retry session) "retrying")
+                  ((eddi-agent-session-process session) "shell")
+                  ((eddi-agent-session-busy session) "tools")
+                  (t (eddi-agent-session-state session)))
+            (if (eddi-agent-session-todos session)
+                (format " %d/%d todos"
+                        (cl-count "done" (eddi-agent-session-todos session) :key #'caddr :test #'equal)
+                        (length (eddi-agent-session-todos session)))
+              "")
+            (eddi-agent-session-calls session)
+            (/ (+ (eddi-agent-session-input-tokens session)
+                  (eddi-agent-session-output-tokens session))
+               1000.0))))
+
+(defun eddi-agent--mode-line-show (on)
+  "Show the mode-line indicator when ON, else remove it."
+  (unless (listp global-mode-string) (setq global-mode-string (list global-mode-string)))
+  (if on
+      (add-to-list 'global-mode-string eddi-agent--mode-line t)
+    (setq global-mode-string (delete eddi-agent--mode-line global-mode-string)))
+  (force-mode-line-update t))
+
 ;;;; The *eddi-agent* buffer
 
 (defvar-local eddi-agent--buffer-session nil
@@ -513,14 +669,23 @@ RET on a tool call shows or hides its arguments and raw result.
 
 \\{eddi-agent-mode-map}"
   (setq-local header-line-format '(:eval (eddi-agent--header-line)))
-  (setq-local truncate-lines nil))
+  (setq-local truncate-lines nil)
+  (add-hook 'kill-buffer-hook #'eddi-agent--buffer-killed nil t))
+
+(defun eddi-agent--buffer-killed ()
+  "The *eddi-agent* buffer goes away: so does the session it shows."
+  (let ((session eddi-agent--buffer-session))
+    (when (and session (eq (eddi-agent-session-status session) 'running))
+      (eddi-agent--finish session 'quit "The *eddi-agent* buffer was killed"))))
 
 (defun eddi-agent--header-line ()
   "Show status, state, time, token counts, tool use and todos."
   (when-let ((session eddi-agent--buffer-session))
     (let ((todos (eddi-agent-session-todos session)))
-      (format " %s  %s  %.0f s  tokens %d in, %d out  calls %d/%d%s"
-              (eddi-agent-session-status session) (eddi-agent-session-state session)
+      (format " %s%s  %s  %.0f s  tokens %d in, %d out  calls %d/%d%s"
+              (eddi-agent-session-status session)
+              (if-let ((retry (eddi-agent-session-retry session))) (concat " (" retry ")") "")
+              (eddi-agent-session-state session)
               (eddi-agent--elapsed session)
               (eddi-agent-session-input-tokens session) (eddi-agent-session-output-tokens session)
               (eddi-agent-session-calls session) eddi-agent-max-tool-calls
@@ -553,17 +718,37 @@ RET on a tool call shows or hides its arguments and raw result.
       (with-current-buffer buffer (force-mode-line-update)))))
 
 (defun eddi-agent--ui-insert (session text &optional face)
-  "Append TEXT with FACE to SESSION's buffer, following it in windows at the end."
+  "Append TEXT with FACE at the end of SESSION's buffer, wherever point is.
+Windows (and the buffer's point) that were at the end follow it; the
+others stay where the user put them."
   (let ((buffer (eddi-agent-session-buffer session)))
     (when (buffer-live-p buffer)
       (with-current-buffer buffer
-        (let ((inhibit-read-only t)
-              (windows (cl-remove-if-not (lambda (window) (= (window-point window) (point-max)))
-                                         (get-buffer-window-list buffer nil t))))
+        (let* ((inhibit-read-only t)
+               (end (point-max))
+               (follow (= (point) end))
+               (windows (cl-remove-if-not (lambda (window) (= (window-point window) end))
+                                          (get-buffer-window-list buffer nil t))))
+          (save-excursion
+            (goto-char end)
+            (insert (if face (propertize text 'face face) text)))
+          (when follow (goto-char (point-max)))
+          (dolist (window windows) (set-window-point window (point-max))))))))
+
+(defun eddi-agent--ui-stop-button (session process)
+  "Add a button to SESSION's buffer that stops it while PROCESS runs."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((inhibit-read-only t))
           (save-excursion
             (goto-char (point-max))
-            (insert (if face (propertize text 'face face) text)))
-          (dolist (window windows) (set-window-point window (point-max))))))))
+            (insert-text-button "[stop]"
+                                'action (lambda (_)
+                                          (when (process-live-p process) (eddi-agent-stop session)))
+                                'follow-link t
+                                'help-echo "Kill this shell command and stop the session")
+            (insert "\n")))))))
 
 (defun eddi-agent--toggle (button)
   "Show or hide the body of the tool call BUTTON heads."

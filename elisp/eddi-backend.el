@@ -1,5 +1,10 @@
 ;;; eddi-backend.el --- eddi.el's side of the live-buffer backend  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
+
 ;; This file is part of eddi.
 
 ;;; Commentary:
@@ -56,6 +61,58 @@ Past this many, only the region covering them is kept (and copied).")
 
 (defvar eddi-after-edit-functions nil
   "Called with BUFFER BEG END after eddi changed the text of BUFFER.")
+
+;;;; The session undo log
+
+;; The engine's own undo history of a document is dropped as soon as the
+;; user types in its buffer (its edits were made against the old text), so
+;; session undo cannot rely on it alone.  Each buffer eddi edits therefore
+;; keeps a log of every change to its text, newest first, each one
+;; [POS OLD NEW OWNER STEP]: at position POS (of the widened buffer) text
+;; OLD became NEW, made by the eddi sender OWNER (nil: the user) in eddi
+;; command STEP.  eddi-undo.el takes one sender's changes out of that
+;; history and keeps everyone else's.
+
+(defvar-local eddi--undo-log nil
+  "This buffer's changes since eddi first edited it, newest first.")
+(put 'eddi--undo-log 'permanent-local t)
+
+(defvar-local eddi--undo-before nil
+  "(BEG END TEXT) of the change about to happen, from `before-change-functions'.")
+
+(defvar eddi--undo-owner nil
+  "The eddi sender whose command is running, so its edits are logged as its own.")
+
+(defvar eddi--undo-step 0
+  "Counts eddi commands that changed a buffer: the STEP of log entries.")
+
+(defvar eddi--undoing nil
+  "Non-nil while session undo edits a buffer (those edits are not logged).")
+
+(defun eddi--undo-note-before (beg end)
+  "Remember the text BEG..END that is about to change."
+  (when (and eddi--undo-log (not eddi--editing) (not eddi--undoing))
+    (setq eddi--undo-before (list beg end (buffer-substring-no-properties beg end)))))
+(put 'eddi--undo-note-before 'permanent-local-hook t)
+
+(defun eddi--undo-note-after (beg end old-len)
+  "Log the user's change BEG..END (it replaced OLD-LEN characters)."
+  (when (and eddi--undo-log (not eddi--editing) (not eddi--undoing))
+    (let* ((before eddi--undo-before)
+           (old (and before (= (car before) beg) (= (- (nth 1 before) beg) old-len)
+                     (nth 2 before)))
+           (new (buffer-substring-no-properties beg end))
+           (last (car eddi--undo-log)))
+      (setq eddi--undo-before nil)
+      (cond
+       ((not old) (push [:unknown] eddi--undo-log)) ; the history has a hole
+       ((equal old new))                ; only text properties changed
+       ;; Typing: one entry per run of inserted characters.
+       ((and (equal old "") (= (length last) 5) (null (aref last 3))
+             (= beg (+ (aref last 0) (length (aref last 2)))))
+        (aset last 2 (concat (aref last 2) new)))
+       (t (push (vector beg old new nil nil) eddi--undo-log))))))
+(put 'eddi--undo-note-after 'permanent-local-hook t)
 
 (defun eddi--fail (what &optional hint)
   "Refuse with WHAT (and HINT): the module turns it into Fail \"WHAT\", HINT."
@@ -125,6 +182,8 @@ Visit FILE with CODING when no buffer does yet."
         (push tracker eddi--buffer-trackers))
       (add-hook 'after-change-functions #'eddi--note-change nil t)
       (add-hook 'after-save-hook #'eddi--note-save nil t)
+      (add-hook 'before-change-functions #'eddi--undo-note-before nil t)
+      (add-hook 'after-change-functions #'eddi--undo-note-after nil t)
       (eddi--whole-text))))
 
 (defun eddi--backend-sync (id chars full)
@@ -189,17 +248,25 @@ the whole text."
       ;; back, and the module then takes back the command's earlier edits.
       ;; Either way the buffer ends as the mirror expects, so the tracker
       ;; ignores both the edit and its cancellation.
-      (let ((eddi--editing tracker))
+      (let ((eddi--editing tracker)
+            (old (save-restriction (widen) (buffer-substring-no-properties (1+ start) (1+ end)))))
         (unwind-protect
-            (atomic-change-group
-              (save-restriction
-                (widen)
-                (save-excursion
-                  (goto-char (1+ start))
-                  (delete-region (1+ start) (1+ end))
-                  (insert text)))
-              (run-hook-with-args 'eddi-after-edit-functions buffer
-                                  (1+ start) (+ 1 start (length text))))
+            (progn
+              (atomic-change-group
+                (save-restriction
+                  (widen)
+                  (save-excursion
+                    (goto-char (1+ start))
+                    (delete-region (1+ start) (1+ end))
+                    (insert text)))
+                (run-hook-with-args 'eddi-after-edit-functions buffer
+                                    (1+ start) (+ 1 start (length text))))
+              (cond (eddi--undoing)     ; session undo forgets these itself
+                    (eddi--undo-owner
+                     (push (vector (1+ start) old text eddi--undo-owner eddi--undo-step)
+                           eddi--undo-log))
+                    ;; A command run without a sender: the history has a hole.
+                    (eddi--undo-log (push [:unknown] eddi--undo-log))))
           (setf (eddi--tracker-tick tracker) (buffer-chars-modified-tick)))))))
 
 (defun eddi--backend-end-group (id)
@@ -208,6 +275,7 @@ the whole text."
     (when-let ((group (and tracker (eddi--tracker-group tracker))))
       (setf (eddi--tracker-group tracker) nil)
       (cl-incf (eddi--tracker-groups tracker))
+      (cl-incf eddi--undo-step)
       (when (buffer-live-p (eddi--tracker-buffer tracker))
         (with-current-buffer (eddi--tracker-buffer tracker)
           (undo-amalgamate-change-group group)
@@ -220,24 +288,46 @@ the whole text."
     (and (eddi--tracker-user-saved tracker)
          (verify-visited-file-modtime (eddi--tracker-buffer tracker)))))
 
+(defvar eddi-save-function nil
+  "When non-nil, a function that eddi's Save calls instead of writing.
+It gets the buffer; the file stays as it is on disk, and the buffer
+keeps its changes, modified, until someone saves it.  The agent binds
+this while `eddi-agent-review' holds its edits for review.")
+
+(defvar-local eddi--held-for-review nil
+  "Non-nil while this buffer's changes wait for a review (Close keeps it).")
+(put 'eddi--held-for-review 'permanent-local t)
+
+(defun eddi-save-live-buffer (buffer &optional as-eddi)
+  "Write BUFFER to its file as eddi's Save does: whole, hooks and backups run.
+The file keeps its last line as found, and a missing folder is made.
+With AS-EDDI nil the save counts as the user's own (as \[save-buffer]),
+so that eddi's next Save does not take it for a change on disk."
+  (with-current-buffer buffer
+    (unless buffer-file-name (eddi--fail "Buffer visits no file"))
+    (let ((dir (file-name-directory buffer-file-name)))
+      (unless (file-directory-p dir) (make-directory dir t)))
+    ;; The content was compared, so a new time stamp alone is no threat.
+    (unless (verify-visited-file-modtime) (set-visited-file-modtime))
+    (set-buffer-modified-p t)
+    (let ((eddi--saving as-eddi)
+          (require-final-newline nil)     ; the file keeps its last line as found
+          (file-precious-flag (or file-precious-flag eddi-save-atomically))
+          (inhibit-message t))
+      (save-buffer))))
+
 (defun eddi--backend-save (id)
   "Save ID's buffer with `save-buffer' (hooks and backups run).
-The module has checked that the file on disk is as eddi last saw it."
-  (let ((tracker (eddi--live-tracker id)))
-    (with-current-buffer (eddi--tracker-buffer tracker)
-      (unless buffer-file-name (eddi--fail "Buffer visits no file"))
-      (let ((dir (file-name-directory buffer-file-name)))
-        (unless (file-directory-p dir) (make-directory dir t)))
-      ;; The content was compared, so a new time stamp alone is no threat.
-      (unless (verify-visited-file-modtime) (set-visited-file-modtime))
-      (set-buffer-modified-p t)
-      (let ((eddi--saving t)
-            (require-final-newline nil) ; the file keeps its last line as found
-            (file-precious-flag (or file-precious-flag eddi-save-atomically))
-            (inhibit-message t))
-        (save-buffer))
-      (dolist (other eddi--buffer-trackers)
-        (setf (eddi--tracker-user-saved other) nil)))))
+The module has checked that the file on disk is as eddi last saw it.
+With `eddi-save-function' set, hand the buffer to it instead."
+  (let* ((tracker (eddi--live-tracker id))
+         (buffer (eddi--tracker-buffer tracker)))
+    (if eddi-save-function
+        (funcall eddi-save-function buffer)
+      (eddi-save-live-buffer buffer t)
+      (with-current-buffer buffer
+        (dolist (other eddi--buffer-trackers)
+          (setf (eddi--tracker-user-saved other) nil))))))
 
 (defun eddi--backend-release (id)
   "Stop tracking ID; kill its buffer if eddi visited it and nobody uses it."
@@ -253,6 +343,7 @@ The module has checked that the file on disk is as eddi last saw it."
           (remove-hook 'after-change-functions #'eddi--note-change t)
           (remove-hook 'after-save-hook #'eddi--note-save t)
           (when (and eddi-kill-buffers-on-close eddi--visited-by-eddi
+                     (not eddi--held-for-review)
                      (not (get-buffer-window (current-buffer) t)))
             (set-buffer-modified-p nil)
             (let ((kill-buffer-query-functions nil))

@@ -1,5 +1,9 @@
-;;; eddi.el --- an editor that language models drive, over live buffers  -*- lexical-binding: t; -*-
+;;; eddi.el --- An editor that language models drive, over live buffers  -*- lexical-binding: t; -*-
 
+;; Copyright (C) 2025 The eddi authors
+;; SPDX-License-Identifier: GPL-3.0-or-later
+;; Author: The eddi authors
+;; URL: https://github.com/eddi-editor/eddi
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience
@@ -19,6 +23,15 @@
 ;;   M-x eddi-undo-session  take back every change of the session, in every buffer
 ;;   (eddi-exec COMMANDS &optional SENDER)  the reply text, for programs
 ;;   M-x eddi-nats-connect  let agents elsewhere drive these buffers over NATS
+;;   M-x eddi-menu        every command in one menu (transient when available;
+;;                        eddi-menu.el)
+;;   `eddi-command-map'   a prefix map of them all, unbound: bind it yourself,
+;;                        (global-set-key (kbd "C-c e") eddi-command-map)
+;;
+;; Installation: the module is a C library built from the same sources.
+;; With the sources on `load-path' (package-vc-install, or use-package
+;; :load-path), M-x eddi-module-compile builds it with CMake and puts it
+;; beside this file, where (require 'eddi-module) finds it.
 ;;
 ;; How the module and this file share the work: the module owns the engine
 ;; (sessions, cursors, undo history, the text mirror) and calls the
@@ -70,17 +83,22 @@ or not at all, as in the headless eddi."
 Buffers you had open, and buffers shown in a window, are kept."
   :type 'boolean)
 
+(defcustom eddi-display-opened-files t
+  "Non-nil means a message of \\[eddi] or \\[eddi-send] that Opens a file shows it."
+  :type 'boolean)
+
 (defcustom eddi-pulse-seconds 0.6
   "How long changed regions stay highlighted after a command; 0 for never."
   :type 'number)
 
 (defcustom eddi-preview-multi-file t
   "Non-nil means a message that changes several buffers shows a diff.
-The diff buffer accepts the change (\\`C-c C-c') or rejects it (\\`C-c C-k')."
+The diff buffer accepts the change (\\<eddi-preview-mode-map>\\[eddi-preview-accept]) or rejects
+it (\\[eddi-preview-reject])."
   :type 'boolean)
 
 (defcustom eddi-nats-url "nats://127.0.0.1:4222"
-  "The NATS server that \[eddi-nats-connect] connects to by default."
+  "The NATS server that \\[eddi-nats-connect] connects to by default."
   :type 'string)
 
 (defcustom eddi-nats-name nil
@@ -135,34 +153,101 @@ More are answered \"Fail \"Busy, retry\"\" at once."
   "Where eddi.el was loaded from.")
 
 (defun eddi--module-candidates ()
-  "Where to look for eddi-module.so, in order."
+  "Where to look for eddi-module.so, in order, after `load-path'."
   (delq nil (list eddi-module-directory
                   eddi--directory
                   (expand-file-name "../build/module/emacs" eddi--directory))))
 
 (defun eddi--find-module ()
-  "The eddi-module.so file to load, or one clear error."
+  "The eddi-module.so file to load, or one clear error.
+`eddi-module-directory' comes first, then every folder of `load-path'
+\(where `eddi-module-compile' puts the module, as vterm does), then the
+folder of eddi.el and the build folder beside it."
   (unless module-file-suffix
-    (user-error "eddi: this Emacs cannot load dynamic modules"))
-  (or (cl-loop for dir in (eddi--module-candidates)
+    (user-error "eddi: This Emacs cannot load dynamic modules"))
+  (or (let ((file (and eddi-module-directory
+                       (expand-file-name "eddi-module.so" eddi-module-directory))))
+        (and file (file-exists-p file) file))
+      (locate-file "eddi-module" load-path (list module-file-suffix))
+      (cl-loop for dir in (eddi--module-candidates)
                for file = (expand-file-name "eddi-module.so" dir)
                when (file-exists-p file) return file)
-      (user-error "eddi: eddi-module.so not found in %s; build it (cmake -S . -B build && cmake --build build) or set `eddi-module-directory'"
+      (user-error "eddi: Module eddi-module.so not found in %s or on load-path; build it with M-x eddi-module-compile (or cmake -S . -B build && cmake --build build), or set `eddi-module-directory'"
                   (string-join (eddi--module-candidates) ", "))))
 
 (defun eddi-load-module ()
-  "Load eddi-module.so if it is not loaded; one clear error if it cannot be."
+  "Load eddi-module.so if it is not loaded; one clear error if it cannot be.
+When it is missing and Emacs is interactive, offer to build it first
+\(\[eddi-module-compile])."
   (unless (featurep 'eddi-module)
-    (let ((file (eddi--find-module)))
+    (let ((file (condition-case err
+                    (eddi--find-module)
+                  (user-error
+                   (if (and (not noninteractive)
+                            (file-exists-p (eddi--module-source "CMakeLists.txt"))
+                            (y-or-n-p "eddi: The module eddi-module.so is missing; build it now with CMake? "))
+                       (eddi-module-compile)
+                     (signal (car err) (cdr err)))))))
       (condition-case err
           (module-load file)
-        (error (user-error "eddi: cannot load %s: %s" file (error-message-string err))))))
+        (error (user-error "eddi: Cannot load %s: %s" file (error-message-string err))))))
   (let ((version (eddi-module-version)))
     (unless (equal version eddi-version)
-      (user-error "eddi: the module is version %s but eddi.el is %s; rebuild the module"
+      (user-error "eddi: The module is version %s but eddi.el is %s; rebuild the module (M-x eddi-module-compile)"
                   version eddi-version))))
 
+;;;; Building the module
+
+(defcustom eddi-module-compile-arguments nil
+  "Extra arguments for the CMake configure step of \[eddi-module-compile].
+For instance (\"-DCMAKE_C_COMPILER_LAUNCHER=ccache\")."
+  :type '(repeat string))
+
+(defcustom eddi-cmake-program "cmake"
+  "The cmake executable that \[eddi-module-compile] runs."
+  :type 'string)
+
+(defconst eddi-module-compile-jobs 2
+  "Parallel jobs of the build: the engine's grammars are large C files.")
+
+(defun eddi--module-source (file)
+  "FILE in the package's own sources: the folder above elisp/."
+  (expand-file-name file (expand-file-name ".." eddi--directory)))
+
+;;;###autoload
+(defun eddi-module-compile ()
+  "Build eddi-module.so from the package's own sources with CMake.
+As vterm does: configure the folder above eddi.el into its build/
+folder, build the module target, and copy eddi-module.so beside
+eddi.el, on `load-path', where `eddi-load-module' finds it.  The
+output goes to *eddi-module-compile*.  Return the module's file."
+  (interactive)
+  (let* ((source (eddi--module-source "."))
+         (build (eddi--module-source "build"))
+         (target (expand-file-name "eddi-module.so" eddi--directory))
+         (buffer (get-buffer-create "*eddi-module-compile*")))
+    (unless (file-exists-p (eddi--module-source "CMakeLists.txt"))
+      (user-error "eddi: No CMakeLists.txt in %s: these are not eddi's sources" source))
+    (unless (executable-find eddi-cmake-program)
+      (user-error "eddi: Cmake not found; install cmake and a C compiler first"))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t)) (erase-buffer)))
+    (unless noninteractive (display-buffer buffer))
+    (let ((default-directory source))
+      (dolist (args `(("-S" ,source "-B" ,build ,@eddi-module-compile-arguments)
+                      ("--build" ,build "--target" "eddi-module"
+                       "-j" ,(number-to-string eddi-module-compile-jobs))))
+        (with-current-buffer buffer
+          (goto-char (point-max))
+          (insert "$ " eddi-cmake-program " " (mapconcat #'shell-quote-argument args " ") "\n"))
+        (unless (eql 0 (apply #'call-process eddi-cmake-program nil buffer (not noninteractive) args))
+          (user-error "eddi: Building eddi-module.so failed; see %s" (buffer-name buffer)))))
+    (copy-file (expand-file-name "module/emacs/eddi-module.so" build) target t)
+    (message "eddi: built %s" target)
+    target))
+
 (require 'eddi-backend)
+(require 'eddi-undo)
 
 ;;;; The engine
 
@@ -185,6 +270,7 @@ More are answered \"Fail \"Busy, retry\"\" at once."
   (eddi-load-module)
   (or eddi--engine (setq eddi--engine (eddi-module-new (eddi--root)))))
 
+;;;###autoload
 (defun eddi-reset ()
   "Free the engine: end every session and release its buffers.
 The next command makes a new engine (over `eddi-root' as it is then)."
@@ -206,8 +292,10 @@ The next command makes a new engine (over `eddi-root' as it is then)."
 SESSION, when non-nil, is the session the request names; SENDER may
 then be nil."
   (maphash (lambda (_ tracker) (setf (eddi--tracker-groups tracker) 0)) eddi--trackers)
-  (eddi-module-exec engine sender commands via-nats session))
+  (let ((eddi--undo-owner (or sender session)))
+    (eddi-module-exec engine sender commands via-nats session)))
 
+;;;###autoload
 (defun eddi-exec (commands &optional sender)
   "Run the EddiSpeak message COMMANDS from SENDER (default `eddi-sender').
 Return the reply text, one line per command.  Commands run on live
@@ -264,7 +352,7 @@ buffers; each command is one undo step in each buffer it changed."
   (concat "\"" (replace-regexp-in-string "[\"\\\\]" "\\\\\\&" text) "\""))
 
 (defun eddi-run (commands &optional sender)
-  "Run COMMANDS like `eddi-exec', then show what changed.
+  "Run COMMANDS from SENDER like `eddi-exec', then show what changed.
 The model's cursor moves, changed regions are highlighted, and a
 change to several buffers is shown as a diff to accept or reject."
   (let* ((sender (or sender eddi-sender))
@@ -295,7 +383,8 @@ change to several buffers is shown as a diff to accept or reject."
   :lighter " Eddi-Preview")
 
 (defun eddi--preview (before sender)
-  "Show a diff of every buffer in BEFORE (buffer to old text) against now."
+  "Show a diff of every buffer in BEFORE (buffer to old text) against now.
+Rejecting it undoes the change as SENDER."
   (require 'diff)
   (let ((preview (get-buffer-create "*eddi-preview*"))
         undo)
@@ -364,21 +453,41 @@ change to several buffers is shown as a diff to accept or reject."
         (unless (string-prefix-p "No " list)
           (split-string list ", "))))))
 
+;;;###autoload
 (defun eddi-undo-session (&optional sender)
   "Undo every change of SENDER's session, in every buffer it edited.
-Return the number of undo steps taken."
+Changes typed in between (or made by other senders) are kept; where
+one overlaps a change of the session nothing is undone, and the error
+names the lines.  Return the number of undo steps taken."
   (interactive)
   (let* ((sender (or sender eddi-sender))
          (current (eddi--status-file sender))
+         (open (eddi--open-files sender))
+         (buffers (eddi-undo--buffers sender))
+         ;; While only the session changed a buffer, the engine's Undo
+         ;; still has its history; otherwise the log decides.
+         (engine (cl-remove-if-not
+                  (lambda (buffer)
+                    (and (eddi-undo-engine-can buffer sender)
+                         (member (eddi--buffer-path buffer) open)))
+                  buffers))
+         (plans (eddi-undo-plans (cl-set-difference buffers engine) sender))
          (steps 0))
-    (dolist (path (eddi--open-files sender))
-      (let ((reply (eddi-exec (format "Open %s\nUndo 10000" (eddi--quote path)) sender)))
+    (dolist (buffer engine)
+      (let ((reply (let ((eddi--undoing t))
+                     (eddi-module-exec eddi--engine sender
+                                       (format "Open %s\nUndo 10000"
+                                               (eddi--quote (eddi--buffer-path buffer)))))))
+        (eddi-undo-drop buffer sender)
         (when (string-match "Undid \\([0-9]+\\)" reply)
           (cl-incf steps (string-to-number (match-string 1 reply))))))
-    (when current (eddi-exec (format "Open %s" (eddi--quote current)) sender))
+    (cl-incf steps (eddi-undo-run plans))
+    (when (and current engine) (eddi-exec (format "Open %s" (eddi--quote current)) sender))
     (eddi--show-cursor sender)
     (when (called-interactively-p 'interactive)
-      (message "eddi: undid %d steps" steps))
+      (if (> steps 0)
+          (message "eddi: undid %d steps of %s" steps sender)
+        (message "eddi: %s changed nothing that is left to undo" sender)))
     steps))
 
 ;;;; The transcript buffer
@@ -414,7 +523,7 @@ Return the number of undo steps taken."
 
 (define-derived-mode eddi-mode text-mode "Eddi"
   "A conversation with eddi: type after \"To Eddi:\" and press RET.
-C-j adds a line to the message; M-p and M-n walk the history.
+\\[newline] adds a line to the message; \\[eddi-previous-input] and \\[eddi-next-input] walk the history.
 
 \\{eddi-mode-map}"
   (setq-local font-lock-defaults '(eddi-font-lock-keywords t))
@@ -458,13 +567,28 @@ C-j adds a line to the message; M-p and M-n walk the history.
 (defun eddi ()
   "Show the eddi transcript; type a command after \"To Eddi:\", RET sends it."
   (interactive)
-  (eddi-engine)
   (let ((buffer (eddi-transcript-buffer)))
-    (when (and eddi-session-name (not (eddi-module-session eddi--engine eddi-sender)))
-      (eddi--record (concat "Start " eddi-session-name)
-                    (eddi-exec (concat "Start " eddi-session-name))))
+    (eddi--ensure-session)
     (pop-to-buffer buffer)
     (goto-char (point-max))))
+
+(defun eddi--ensure-session ()
+  "Start `eddi-session-name' for `eddi-sender' unless it has a session.
+The Start and its reply go to the transcript."
+  (eddi-engine)
+  (when (and eddi-session-name (not (eddi-module-session eddi--engine eddi-sender)))
+    (eddi--record (concat "Start " eddi-session-name)
+                  (eddi-exec (concat "Start " eddi-session-name)))))
+
+(defun eddi--run-typed (message)
+  "Run MESSAGE typed by the user; show the file it opened; return the reply."
+  (let ((reply (eddi-run message)))
+    (when (and eddi-display-opened-files
+               (string-match-p "^[ \t]*Open[ \t]" message))
+      (let* ((cursor (eddi-module-cursor eddi--engine eddi-sender))
+             (buffer (and cursor (eddi--tracker-buffer-of (car cursor)))))
+        (when buffer (display-buffer buffer '(nil (inhibit-same-window . t))))))
+    reply))
 
 (defun eddi-send-input ()
   "Send the text after the prompt to eddi and show the reply."
@@ -475,7 +599,7 @@ C-j adds a line to the message; M-p and M-n walk the history.
       (push message eddi-history)
       (setq eddi--history-index -1)
       (let ((inhibit-read-only t)) (delete-region eddi--input-start (point-max)))
-      (eddi--record message (eddi-run message))
+      (eddi--record message (eddi--run-typed message))
       (goto-char (point-max)))))
 
 (defun eddi--history-step (step)
@@ -501,9 +625,11 @@ C-j adds a line to the message; M-p and M-n walk the history.
 ;;;###autoload
 (defun eddi-send (message)
   "Send MESSAGE to eddi from anywhere; show the reply in the echo area.
-The exchange is also added to the transcript buffer."
+The exchange is also added to the transcript buffer.  Like \\[eddi],
+it starts `eddi-session-name' first when the sender has no session."
   (interactive (list (read-string eddi-prompt nil 'eddi-history)))
-  (let ((reply (eddi-run message)))
+  (eddi--ensure-session)
+  (let ((reply (eddi--run-typed message)))
     (eddi--record message reply)
     (message "%s" reply)
     reply))
@@ -576,11 +702,12 @@ A request always gets a reply, even when Lisp signals or you quit."
   (when (and (eq process eddi--nats-process) (not (process-live-p process)))
     (eddi-nats-disconnect)))
 
+;;;###autoload
 (defun eddi-nats-connect (&optional url)
   "Let agents elsewhere drive this Emacs's buffers over NATS at URL.
 Serves the subjects eddi-server serves: eddi.cmd (queue group eddi) and
 eddi.INSTANCE.cmd, INSTANCE from `eddi-nats-name'.  Requests run on the
-engine of \[eddi], in live buffers.  Return the instance name."
+engine of \\[eddi], in live buffers.  Return the instance name."
   (interactive (list (read-string (format-prompt "NATS URL" eddi-nats-url)
                                   nil nil eddi-nats-url)))
   (let ((engine (eddi-engine))
@@ -600,6 +727,7 @@ engine of \[eddi], in live buffers.  Return the instance name."
       (message "eddi: serving NATS at %s as %s" url instance)
       instance)))
 
+;;;###autoload
 (defun eddi-nats-disconnect ()
   "Stop serving NATS: requests already received are answered first."
   (interactive)
@@ -618,5 +746,7 @@ engine of \[eddi], in live buffers.  Return the instance name."
       (message "eddi: NATS disconnected"))))
 
 (provide 'eddi)
+
+(require 'eddi-menu)
 
 ;;; eddi.el ends here

@@ -242,6 +242,18 @@ disconnected, the engine freed, and no thread nor engine memory is left."
     ;; The session lives in this Emacs's engine, under the agent's sender.
     (should (equal (eddi-module-session eddi--engine "agent") "s"))))
 
+(ert-deftest eddi-nats-session-undo-keeps-user-typing ()
+  "An agent's session over NATS is undone in Emacs; what the user typed in between stays."
+  (eddi-nats-test-with-bridge '(("x.txt" . "a\nb\n"))
+    (eddi-nats-test-cli url "agent" "Start s" "Open x.txt" "Insert Line \"y\"")
+    (with-current-buffer (find-buffer-visiting (expand-file-name "x.txt" eddi-nats-test-root))
+      (goto-char (point-max))
+      (insert "typed\n"))
+    (eddi-nats-test-cli url "agent" "Goto 2:0" "Insert Line \"z\"")
+    (should (equal (eddi-nats-test-text "x.txt") "y\na\nz\nb\ntyped\n"))
+    (should (= (eddi-undo-session "agent") 2))
+    (should (equal (eddi-nats-test-text "x.txt") "a\nb\ntyped\n"))))
+
 (ert-deftest eddi-nats-same-engine-as-eddi-exec ()
   (eddi-nats-test-with-bridge '(("x.txt" . "one\n"))
     (should (equal (eddi-exec "Start mine\nOpen x.txt\nInsert Line \"mine\"" "me")

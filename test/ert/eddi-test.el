@@ -86,6 +86,22 @@ buffers of the workspace are killed and no engine memory may leak."
       (should (string-match-p "eddi-module.so not found in /nonexistent/eddi"
                               (cadr err))))))
 
+(ert-deftest eddi-module-found-on-load-path ()
+  "With no `eddi-module-directory', the module is found on `load-path', as vterm's is."
+  (let* ((built (eddi--find-module))
+         (folder (make-temp-file "eddi-load-path-" t))
+         (file (expand-file-name "eddi-module.so" folder))
+         (eddi-module-directory nil)
+         (eddi--directory "/nonexistent/elisp/")
+         (load-path (cons folder load-path)))
+    (unwind-protect
+        (progn
+          (copy-file built file)
+          (should (equal (eddi--find-module) file))
+          ;; `require' takes the same file: the feature is the module's.
+          (should (equal (locate-library "eddi-module") file)))
+      (delete-directory folder t))))
+
 (ert-deftest eddi-module-refuses-bad-arguments ()
   (should-error (eddi-module-exec 'not-an-engine "s" "Help"))
   (should-error (eddi-module-new "/nonexistent/folder/for/eddi"))
@@ -345,6 +361,33 @@ buffers of the workspace are killed and no engine memory may leak."
       (should (string-match-p "Eddi : Ok, At 1:1" (buffer-string))))
     (kill-buffer "*eddi*")))
 
+(ert-deftest eddi-send-starts-its-session-and-shows-the-file ()
+  "`eddi-send' before \\[eddi] starts the session; an Open shows its buffer."
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (let ((eddi-sender "fresh")
+          (eddi-session-name "emacs"))
+      (when (get-buffer "*eddi*") (kill-buffer "*eddi*"))
+      (save-window-excursion
+        (should (equal (eddi-send "Open a.txt") "Ok, At 0:0, Length 1"))
+        (should (get-buffer-window (eddi-test-buffer "a.txt"))))
+      (should (string-prefix-p "Ok: Session emacs" (eddi-exec "Status" "fresh")))
+      (with-current-buffer "*eddi*"
+        (should (string-match-p "^To Eddi: Start emacs\nEddi : Ok\n" (buffer-string))))
+      (kill-buffer "*eddi*"))))
+
+(ert-deftest eddi-command-map-and-menu ()
+  "The prefix map holds the commands; it is bound to no key by default."
+  (should (keymapp eddi-command-map))
+  (should (eq (lookup-key eddi-command-map "u") 'eddi-undo-session))
+  (should (eq (lookup-key eddi-command-map "a") 'eddi-agent))
+  (should (commandp 'eddi-agent))
+  (should-not (where-is-internal eddi-command-map global-map))
+  (should (commandp 'eddi-menu))
+  ;; Emacs 28 and later carry transient: the menu is one.
+  (when (require 'transient nil t)
+    (eddi--define-transient)
+    (should (commandp 'eddi-transient-menu))))
+
 (ert-deftest eddi-undo-session-in-every-buffer ()
   (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))
     (eddi-exec "Open a.txt\nInsert Line \"x\"\nInsert Line \"y\"\nOpen b.txt\nInsert Line \"z\"")
@@ -352,6 +395,46 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-test-text "a.txt") "one\n"))
     (should (equal (eddi-test-text "b.txt") "two\n"))
     (should (equal (eddi-exec "Status") "Ok: Session s, File b.txt, At 0:0, Length 1, Open 2"))))
+
+(defun eddi-test-type (rel line column keys)
+  "Type KEYS in the buffer visiting REL at LINE (1-based) and COLUMN, as the user would."
+  (save-window-excursion
+    (switch-to-buffer (eddi-test-buffer rel))
+    (goto-char (point-min))
+    (forward-line (1- line))
+    (move-to-column column)
+    (execute-kbd-macro (kbd keys))))
+
+(ert-deftest eddi-undo-session-keeps-user-typing ()
+  "Typing between eddi's commands: session undo takes back eddi's changes only."
+  (eddi-test-with-workspace '(("a.txt" . "one\ntwo\nthree\n") ("b.txt" . "bee\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"zero\"")
+    (eddi-test-type "a.txt" 5 0 "t y p e d RET")
+    (eddi-exec "Goto 3:0\nInsert Line \"2.5\"")
+    (eddi-test-type "a.txt" 2 0 "# SPC")
+    (eddi-exec "Replace \"three\" \"THREE\"")
+    (eddi-exec "Open b.txt\nReplace \"bee\" \"bea\"")
+    (should (equal (eddi-test-text "a.txt") "zero\n# one\ntwo\n2.5\nTHREE\ntyped\n"))
+    (should (= (eddi-undo-session) 4))
+    (should (equal (eddi-test-text "a.txt") "# one\ntwo\nthree\ntyped\n"))
+    (should (equal (eddi-test-text "b.txt") "bee\n"))
+    ;; eddi follows the undone text.
+    (eddi-exec "Open a.txt")
+    (should (equal (eddi-exec "Show Line 2 0") "Ok: At 2:0, Lines 2:2, Txt three"))))
+
+(ert-deftest eddi-undo-session-refuses-overlapping-typing ()
+  "Where the user typed inside eddi's change, nothing is undone and the line is named."
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt\nInsert Line \"zero\"")
+    (eddi-test-type "a.txt" 1 2 "X")
+    (let ((err (should-error (eddi-undo-session) :type 'user-error)))
+      (should (equal (cadr err) "eddi: Not undoing tester: your edits overlap its changes at a.txt:1: zeXro")))
+    (should (equal (eddi-test-text "a.txt") "zeXro\none\n"))
+    ;; Deleting eddi's line is an overlap too.
+    (eddi-exec "Goto EndOfFile\nInsert Line \"two\"")
+    (eddi-test-type "a.txt" 3 0 "C-k C-k")
+    (should (string-match-p "a.txt:3: \\'" (cadr (should-error (eddi-undo-session) :type 'user-error))))
+    (should (equal (eddi-test-text "a.txt") "zeXro\none\n"))))
 
 (ert-deftest eddi-multi-file-preview-reject ()
   (eddi-test-with-workspace '(("a.txt" . "one\n") ("b.txt" . "two\n"))

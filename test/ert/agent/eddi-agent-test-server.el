@@ -36,8 +36,9 @@
 
 (defun eddi-agent-test-server-received (server)
   "The requests SERVER received, oldest first.
-Each is (:method M :path P :headers ((NAME . VALUE)...) :body TEXT :json ALIST),
-header names in lower case."
+Each is (:method M :path P :time SECONDS :headers ((NAME . VALUE)...)
+:body TEXT :json ALIST), header names in lower case, :time when it
+arrived (`float-time')."
   (reverse (eddi-agent-test-server-requests server)))
 
 (defun eddi-agent-test-server--parse (bytes)
@@ -53,7 +54,7 @@ header names in lower case."
            (start (+ end 4)))
       (when (>= (- (length bytes) start) length)
         (let ((body (decode-coding-string (substring bytes start (+ start length)) 'utf-8)))
-          (list :method (nth 0 request-line) :path (nth 1 request-line)
+          (list :method (nth 0 request-line) :path (nth 1 request-line) :time (float-time)
                 :headers (delq nil headers) :body body
                 :json (ignore-errors (eddi-agent-backend-json-parse body))))))))
 
@@ -65,10 +66,13 @@ header names in lower case."
           (let ((bytes (encode-coding-string body 'utf-8)))
             (process-send-string
              connection
-             (format "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+             (format "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n%sConnection: close\r\n\r\n%s"
                      status (if (= status 200) "OK" "Error")
                      (or (plist-get response :content-type) "application/json")
-                     (length bytes) bytes)))
+                     (length bytes)
+                     (mapconcat (lambda (header) (format "%s: %s\r\n" (car header) (cdr header)))
+                                (plist-get response :headers) "")
+                     bytes)))
         (process-send-string
          connection
          (format "HTTP/1.1 %d OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
@@ -76,9 +80,11 @@ header names in lower case."
         (dolist (event (plist-get response :events))
           (let ((bytes (encode-coding-string event 'utf-8)))
             (process-send-string connection (format "%x\r\n%s\r\n" (length bytes) bytes))))
-        (unless (plist-get response :cut)
+        (unless (or (plist-get response :cut) (plist-get response :stall))
           (process-send-string connection "0\r\n\r\n"))))
-    (delete-process connection)))
+    ;; A stalled stream stays open, silent, until the client gives up.
+    (unless (plist-get response :stall)
+      (delete-process connection))))
 
 (defun eddi-agent-test-server--filter (server)
   "The filter of SERVER's connections."
@@ -101,7 +107,9 @@ header names in lower case."
 A response is a plist: :events (event-stream texts, see
 `eddi-agent-test-anthropic' and `eddi-agent-test-openai') or :body (a
 whole body); :status (default 200); :delay (seconds before answering);
-:cut (close the stream without its last chunk)."
+:cut (close the stream without its last chunk); :stall (send the
+events, then keep the connection open and silent); :headers (extra
+response headers ((NAME . VALUE)...), with :body)."
   (let ((server (eddi-agent-test-server--create :script script)))
     (setf (eddi-agent-test-server-process server)
           (make-network-process :name "eddi-agent-test-server" :server t

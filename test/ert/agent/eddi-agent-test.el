@@ -44,6 +44,10 @@ memory may leak), and the workspace's buffers are killed."
           (eddi-agent-api-url (eddi-agent-test-server-url
                                eddi-agent-test-server (alist-get ,backend eddi-agent-test-paths)))
           (eddi-agent-model "test-model")
+          ;; Tests that are not about approval run every call.
+          (eddi-agent-approve-function (lambda (&rest _) 'allow))
+          ;; Tests that are not about the review let the agent's Save write.
+          (eddi-agent-review nil)
           (auth-sources nil)
           ;; Children (curl, the shell) run without the sanitizer build's
           ;; preloaded ASan runtime, which makes curl hang.
@@ -507,45 +511,326 @@ memory may leak), and the workspace's buffers are killed."
       (should (equal (nth 2 results) '((type . "tool_result") (tool_use_id . "toolu_3")
                                        (content . "Missing argument: path") (is_error . t)))))))
 
-(ert-deftest eddi-agent-shell-refuses-writes ()
-  "The shell_exec tool refuses a redirection into a file, runs a reading command."
-  (eddi-agent-test-with 'anthropic '(("a.txt" . "one\ntwo\n"))
+;;;; Approval
+
+(ert-deftest eddi-agent-approve-denies-in-batch ()
+  "In batch Emacs `ask' denies: writing shell and Lisp calls leave no trace on disk."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "one\n"))
       (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
             (list :events (eddi-agent-test-anthropic
-                           :calls '(("toolu_1" "shell_exec" ((command . "echo hi > out.txt")))
-                                    ("toolu_2" "shell_exec" ((command . "grep -c o a.txt 2>/dev/null")))
-                                    ("toolu_3" "shell_exec" ((command . "exit 3"))))))
+                           :calls '(("toolu_1" "shell_exec" ((command . "sh -c 'echo pwned > f'")))
+                                    ("toolu_2" "shell_exec" ((command . "mv notes.txt x")))
+                                    ("toolu_3" "eval_sexp" ((expr . "(with-temp-file \"g\" (insert \"x\"))"))))))
             (list :events (eddi-agent-test-anthropic
                            :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
-    (let* ((session (eddi-agent-run "Shell"))
+    (let* ((eddi-agent-approve-function nil)
+           (session (eddi-agent-run "Write"))
            (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
       (should (eq (eddi-agent-session-status session) 'complete))
       (should (equal (nth 0 results)
                      '((type . "tool_result") (tool_use_id . "toolu_1")
-                       (content . "Refused: shell_exec does not write files (redirection into a file); write with the eddi tool (Insert, Replace, Delete, Save) or edit / apply_patch")
+                       (content . "Denied: the user did not approve this shell_exec call (eddi-agent-approve is ask); nothing ran")
                        (is_error . t))))
-      (should-not (file-exists-p (expand-file-name "out.txt" eddi-agent-test-root)))
-      (should (equal (alist-get 'content (nth 1 results)) "2\n"))
-      (should (equal (nth 2 results) '((type . "tool_result") (tool_use_id . "toolu_3")
-                                       (content . "[exit 3]") (is_error . t)))))))
+      (should (equal (alist-get 'content (nth 2 results))
+                     "Denied: the user did not approve this eval_sexp call (eddi-agent-approve is ask); nothing ran"))
+      (dolist (name '("f" "x" "g"))
+        (should-not (file-exists-p (expand-file-name name eddi-agent-test-root))))
+      (should (equal (eddi-agent-test-file "notes.txt") "one\n"))
+      (eddi-agent-test-well-formed (eddi-agent-test-log session)))))
 
-(ert-deftest eddi-agent-shell-guard ()
-  "The write guard: what omp-edit denies is refused, reading stays allowed."
-  (dolist (command '("sed -i s/a/b/ f" "sed --in-place s/a/b/ f" "perl -pi -e s/a/b/ f"
-                     "echo x > f" "echo x >> f" "cat a 1> f" "ls &> f" "echo x >| f"
-                     "cat > f <<EOF\nx\nEOF" "cat <<'EOF'\nx\nEOF" "echo x | tee f"
-                     "truncate -s 0 f" "dd if=/dev/zero of=f" "ed f" "find . -delete"
-                     "python3 -c \"open('f','w').write('x')\""
-                     "node -e \"require('fs').writeFileSync('f','x')\""
-                     "ruby -e \"File.write('f','x')\"" "awk '{print > \"f\"}' a"
-                     "sudo tee f" "cd d && echo x > f" "FOO=1 sed -i s/a/b/ f"))
-    (should (eddi-agent-shell-write-reason command)))
-  (dolist (command '("cat f" "head -5 f" "sed -n 1,5p f" "grep -rn x ." "rg x" "ls -R"
-                     "git commit -m \"fix > bug\"" "echo 'a > b'" "ls 2>/dev/null"
-                     "make 2>&1 | tail -5" "ps aux | grep node" "node -e \"console.log(1+1)\""
-                     "node -p \"2**10\"" "python3 -c \"print(sum(range(9)))\"" "awk '{print $1}' f"
-                     "cat <<< hello" "find . -name '*.c'" "cmd >&2" "wc -l < f"))
-    (should-not (eddi-agent-shell-write-reason command))))
+(ert-deftest eddi-agent-approve-prompt ()
+  "Interactively `ask' prompts with the exact command; `a' allows the kind for the session."
+  (let* ((session (eddi-agent-session--create :id "agent-x"))
+         (eddi-agent-approve-function nil)
+         (eddi-agent-approve '((shell_exec . ask)))
+         (noninteractive nil)
+         (prompts nil)
+         (answers (list '(?n "no") '(?a "always"))))
+    (cl-letf (((symbol-function 'read-multiple-choice)
+               (lambda (prompt _choices) (push prompt prompts) (pop answers))))
+      (should (string-prefix-p "Denied: "
+                               (eddi-agent-approve-check session "shell_exec" '((command . "rm -rf src")))))
+      (should-not (eddi-agent-approve-check session "shell_exec" '((command . "git checkout -- ."))))
+      (should-not (eddi-agent-approve-check session "shell_exec" '((command . "curl -o f x"))))
+      (should-not (eddi-agent-approve-check session "todo_status" nil)))
+    (should (equal (reverse prompts)
+                   '("eddi-agent agent-x wants to run (shell_exec):\nrm -rf src\nRun it? "
+                     "eddi-agent agent-x wants to run (shell_exec):\ngit checkout -- .\nRun it? ")))))
+
+(ert-deftest eddi-agent-approve-function-and-policy ()
+  "The approve function sees the exact command; `always' covers the session; `deny' wins."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "one\ntwo\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "shell_exec" ((command . "grep -c o a.txt")))
+                                    ("toolu_2" "shell_exec" ((command . "exit 3")))
+                                    ("toolu_3" "eval_sexp" ((expr . "(+ 1 2)"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((asked nil)
+           (eddi-agent-approve '((shell_exec . ask) (eval_sexp . deny) (edits . allow)))
+           (eddi-agent-approve-function (lambda (kind text _session)
+                                          (push (cons kind text) asked)
+                                          'always))
+           (session (eddi-agent-run "Shell"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      ;; Asked once, with the exact command; `always' allowed the second call.
+      (should (equal asked '((shell_exec . "grep -c o a.txt"))))
+      (should (equal (alist-get 'content (nth 0 results)) "2\n"))
+      (should (equal (nth 1 results) '((type . "tool_result") (tool_use_id . "toolu_2")
+                                       (content . "[exit 3]") (is_error . t))))
+      (should (equal (alist-get 'content (nth 2 results))
+                     "Denied: the user did not approve this eval_sexp call (eddi-agent-approve is deny); nothing ran")))))
+
+;;;; Emacs goes on while tools run
+
+(ert-deftest eddi-agent-shell-runs-asynchronously ()
+  "A timer fires while shell_exec runs sleep 2; the output streams into *eddi-agent*."
+  (eddi-agent-test-with 'openai nil
+      (list (list :events (eddi-agent-test-openai :calls '(("call_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_1" "shell_exec" ((command . "echo started; sleep 2; echo done")))
+                                    ("call_2" "todo_status" nil))))
+            (list :events (eddi-agent-test-openai
+                           :calls '(("call_3" "session_complete" ((message . "ok")))))))
+    (let* ((noninteractive nil)
+           (session (eddi-agent-run "Sleep"))
+           (fired nil))
+      (with-timeout (5 (error "The shell command did not start"))
+        (while (not (process-live-p (eddi-agent-session-process session)))
+          (accept-process-output nil 0.05)))
+      ;; The tool returned to the command loop: timers run, the process too.
+      (run-at-time 0.2 nil (lambda () (setq fired (and (process-live-p (eddi-agent-session-process session)) t))))
+      (with-timeout (1.5 (error "The timer did not fire"))
+        (while (not fired) (accept-process-output nil 0.05)))
+      (should (eq fired t))
+      (with-timeout (1.5 (error "No output streamed"))
+        (while (not (string-match-p "started" (with-current-buffer "*eddi-agent*" (buffer-string))))
+          (accept-process-output nil 0.05)))
+      (should (eq (eddi-agent-session-status session) 'running))
+      ;; A stop button sits under the call while it runs.
+      (should (with-current-buffer "*eddi-agent*"
+                (save-excursion (goto-char (point-min)) (search-forward "[stop]" nil t))))
+      (with-timeout (10 (error "The session did not end"))
+        (while (eq (eddi-agent-session-status session) 'running)
+          (accept-process-output nil 0.05)))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (let ((messages (alist-get 'messages (nth 2 (eddi-agent-test-requests)))))
+        (should (equal (aref messages 5) '((role . "tool") (tool_call_id . "call_1")
+                                           (content . "started\ndone\n"))))
+        (should (equal (aref messages 6) '((role . "tool") (tool_call_id . "call_2")
+                                           (content . "1 [pending] t"))))))))
+
+;;;; Settings
+
+(ert-deftest eddi-agent-api-key-sources ()
+  "`eddi-agent-api-key' is a string or a function; else auth-source, then the environment."
+  (let ((auth-sources nil)
+        (process-environment (cons "ANTHROPIC_API_KEY=from-env" process-environment))
+        (url "https://api.anthropic.com/v1/messages"))
+    (let ((eddi-agent-api-key nil))
+      (should (equal (eddi-agent-backend-api-key 'anthropic url) "from-env")))
+    (let ((eddi-agent-api-key "from-string"))
+      (should (equal (eddi-agent-backend-api-key 'anthropic url) "from-string")))
+    (let ((eddi-agent-api-key (lambda () "from-function")))
+      (should (equal (eddi-agent-backend-api-key 'anthropic url) "from-function")))))
+
+(ert-deftest eddi-agent-no-log-unless-asked ()
+  "Without `eddi-agent-log-directory' no log file is written; the mode line shows the run."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_1" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let* ((eddi-agent-log-directory nil)
+           (noninteractive nil)
+           (session (eddi-agent-run "Nothing")))
+      (should (member eddi-agent--mode-line global-mode-string))
+      (should (string-match-p "\\` eddi-agent\\[planning 0 calls" (eddi-agent--mode-line)))
+      (with-timeout (5 (error "The session did not end"))
+        (while (eq (eddi-agent-session-status session) 'running)
+          (accept-process-output nil 0.05)))
+      (should-not (member eddi-agent--mode-line global-mode-string))
+      (should (eq (eddi-agent-session-status session) 'ended))
+      (should-not (eddi-agent-session-log-file session))
+      (should-not (file-exists-p (expand-file-name ".logs" eddi-agent-test-root))))))
+
+;;;; The session and its buffer
+
+(ert-deftest eddi-agent-eval-stops-on-input ()
+  "eval_sexp runs inside `while-no-input': pending input stops it, the loop goes on."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eval_sexp" ((expr . "(setq eddi-agent-test-ran t)"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (defvar eddi-agent-test-ran)
+    (let* ((eddi-agent-test-ran nil)
+           ;; The user presses a key just as the call starts.
+           (eddi-agent-approve-function (lambda (&rest _) (push ?x unread-command-events) 'allow))
+           (session (unwind-protect (eddi-agent-run "Eval")
+                      (setq unread-command-events nil)))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should-not eddi-agent-test-ran)
+      (should (equal (car results)
+                     '((type . "tool_result") (tool_use_id . "toolu_1")
+                       (content . "Interrupted: the user typed while it ran; nothing after that point ran")
+                       (is_error . t)))))))
+
+(ert-deftest eddi-agent-kill-buffer-ends-the-session ()
+  "Killing *eddi-agent* ends curl and the session; a new session can start."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :delay 5 :events (eddi-agent-test-anthropic :text "late"))
+            (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let* ((noninteractive nil)
+           (session (eddi-agent-run "Slow")))
+      (with-timeout (3 (error "The request was not sent"))
+        (while (null (eddi-agent-test-server-received eddi-agent-test-server))
+          (accept-process-output nil 0.05)))
+      (let ((curl (eddi-agent-request-process (eddi-agent-session-request session))))
+        (should (process-live-p curl))
+        (kill-buffer "*eddi-agent*")
+        (should (eq (eddi-agent-session-status session) 'quit))
+        (should (equal (eddi-agent-session-message session) "The *eddi-agent* buffer was killed"))
+        (should-not (process-live-p curl))
+        (should-not eddi-agent--current))
+      ;; The clock stopped with the session.
+      (let ((elapsed (eddi-agent--elapsed session)))
+        (sleep-for 0.1)
+        (should (= (eddi-agent--elapsed session) elapsed)))
+      (let ((next (eddi-agent-run "Next" t)))
+        (should (eq (eddi-agent-session-status next) 'ended))))))
+
+(ert-deftest eddi-agent-output-lands-at-the-end ()
+  "With point elsewhere in *eddi-agent*, new output is appended at the end; point stays."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic :text "Nothing to do." :stop "end_turn")))
+    (let ((session (eddi-agent-run "Nothing")))
+      (with-current-buffer "*eddi-agent*"
+        (goto-char (point-min))
+        (eddi-agent--ui-insert session "appended")
+        (should (= (point) (point-min)))
+        (should (string-suffix-p "appended" (buffer-string)))
+        (goto-char (point-max))
+        (eddi-agent--ui-insert session " and followed")
+        (should (= (point) (point-max)))))))
+
+(ert-deftest eddi-agent-idle-timeout ()
+  "A stream that stalls fails after the idle timeout, not the wall clock."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :stall t :events (eddi-agent-test-anthropic :text "stuck" :cut-after 3)))
+    (let* ((eddi-agent-idle-timeout 0.5)
+           (start (float-time))
+           (session (eddi-agent-run "Stall")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (string-prefix-p "No data from the model API for 0.5 s (eddi-agent-idle-timeout)"
+                               (eddi-agent-session-message session)))
+      (should (< (- (float-time) start) 3)))))
+
+(ert-deftest eddi-agent-retries-429-and-503 ()
+  "HTTP 429 and 503 are retried, honouring retry-after; the header line shows it."
+  (eddi-agent-test-with 'openai nil
+      (list (list :status 429 :headers '(("Retry-After" . "1")) :body "{\"error\":\"slow down\"}")
+            (list :status 503 :headers '(("retry-after" . "0")) :body "{\"error\":\"busy\"}")
+            (list :events (eddi-agent-test-openai :text "Nothing to do." :stop "end_turn")))
+    (let* ((eddi-agent-retry-base-delay 0.1)
+           (header nil)
+           (session (progn
+                      (run-at-time 0.5 nil (lambda ()
+                                             (setq header (with-current-buffer "*eddi-agent*"
+                                                            (eddi-agent--header-line)))))
+                      (eddi-agent-run "Busy")))
+           (received (eddi-agent-test-server-received eddi-agent-test-server)))
+      (should (eq (eddi-agent-session-status session) 'ended))
+      (should (= (length received) 3))
+      ;; retry-after: 1 was honoured.
+      (should (>= (- (plist-get (nth 1 received) :time) (plist-get (nth 0 received) :time)) 0.9))
+      (should (string-match-p "running (HTTP 429: retry 1/4 in 1 s)" header))
+      (should (string-match-p "HTTP 503: retry 2/4 in 0 s"
+                              (with-current-buffer "*eddi-agent*" (buffer-string))))
+      (should-not (eddi-agent-session-retry session)))))
+
+(ert-deftest eddi-agent-retries-give-up ()
+  "After the last retry the error stops the session."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :status 500 :body "a") (list :status 500 :body "b") (list :status 500 :body "c"))
+    (let* ((eddi-agent-max-retries 2)
+           (eddi-agent-retry-base-delay 0.05)
+           (session (eddi-agent-run "Broken")))
+      (should (eq (eddi-agent-session-status session) 'error))
+      (should (equal (eddi-agent-session-message session) "HTTP 500: c")))))
+
+;;;; Review before write
+
+(defconst eddi-agent-test-long
+  (mapconcat (lambda (i) (format "line %d\n" i)) (number-sequence 1 20) "")
+  "Twenty lines: edits at both ends make two hunks.")
+
+(defun eddi-agent-test-review-script ()
+  "A session that edits two files, saves them, closes one and completes."
+  (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+        (list :events (eddi-agent-test-anthropic
+                       :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"line 2\" \"LINE TWO\"\nReplace \"line 19\" \"LINE NINETEEN\"\nSave\nOpen b.txt\nReplace \"beta\" \"gamma\"\nSave\nClose"))))))
+        (list :events (eddi-agent-test-anthropic
+                       :calls '(("toolu_2" "session_complete" ((message . "ok"))))))))
+
+(ert-deftest eddi-agent-review-gates-the-write ()
+  "A multi-file edit is not on disk before acceptance, and is after."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (string-suffix-p "\n[Saves are held for the user's review: files reach the disk when the user accepts them]"
+                               (alist-get 'content (nth 0 results))))
+      ;; Nothing on disk yet; the buffers hold the edits, modified.
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\ngamma\n"))
+      (should (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
+      (with-current-buffer "*eddi-review*"
+        (should (derived-mode-p 'diff-mode))
+        ;; The review's keys win over diff-mode's read-only ones.
+        (should (eq (key-binding "r") 'eddi-agent-review-reject-hunk))
+        (should (eq (key-binding "n") 'diff-hunk-next))
+        (should (string-prefix-p "eddi-agent review: a accept a hunk, r reject it" (buffer-string)))
+        ;; The headers name the real files, relative to the workspace.
+        (should (string-match-p "^--- a.txt\n\\+\\+\\+ a.txt\n" (buffer-string)))
+        (should (string-match-p "^--- b.txt\n\\+\\+\\+ b.txt\n" (buffer-string)))
+        (should (equal (expand-file-name default-directory) eddi-agent-test-root))
+        (should (equal (eddi-agent-review-accept-all) '("a.txt" "b.txt"))))
+      (should-not (get-buffer "*eddi-review*"))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n"))
+      (should (equal (eddi-agent-test-file "a.txt")
+                     (replace-regexp-in-string
+                      "line 19\n" "LINE NINETEEN\n"
+                      (replace-regexp-in-string "line 2\n" "LINE TWO\n" eddi-agent-test-long))))
+      (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root)))))))
+
+(ert-deftest eddi-agent-review-per-hunk-reject ()
+  "Rejecting a hunk leaves exactly the accepted bytes; a rejected file stays unmodified."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (with-current-buffer "*eddi-review*"
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (eddi-agent-review-reject-hunk) ; a.txt's first hunk (line 2)
+        (should (looking-at "@@ -16"))  ; point moved to the next hunk
+        (re-search-forward "^--- b.txt")
+        (eddi-agent-review-reject-file)
+        (should (equal (eddi-agent-review-commit) '("a.txt"))))
+      (should (equal (eddi-agent-test-file "a.txt")
+                     (replace-regexp-in-string "line 19\n" "LINE NINETEEN\n" eddi-agent-test-long)))
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (eddi-agent-test-file "a.txt")))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n"))
+      (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
+      (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root)))))))
 
 ;;;; C-g
 
@@ -564,27 +849,33 @@ memory may leak), and the workspace's buffers are killed."
 
 (ert-deftest eddi-agent-quit-in-tool ()
   "A quit during a tool gives it a well-formed result and stops the loop.
-The tool loops forever: only the quit can end it."
-  (eddi-agent-test-with 'anthropic nil
-      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
-            (list :events (eddi-agent-test-anthropic
-                           :calls '(("toolu_1" "eval_sexp" ((expr . "(while t (accept-process-output nil 0.05))")))
-                                    ("toolu_2" "todo_status" nil)))))
-    (let* ((start (float-time))
-           (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
-           (session (unwind-protect (eddi-agent-run "Slow tool") (cancel-timer timer)))
-           (log (eddi-agent-test-log session))
-           (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
-      (should (eq (eddi-agent-session-status session) 'quit))
-      (should (< (- (float-time) start) 3))
-      (should (equal results
-                     '(((type . "tool_result") (tool_use_id . "toolu_1")
-                        (content . "Interrupted by the user (C-g)") (is_error . t))
-                       ((type . "tool_result") (tool_use_id . "toolu_2")
-                        (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
-      (eddi-agent-test-well-formed log)
-      (should (= (length (eddi-agent-test-requests)) 2)))))
-
+The Lisp tool loops forever and the shell command sleeps 30 s: only the
+quit can end them; the shell process is killed."
+  (pcase-dolist (`(,tool ,arguments ,interrupted)
+                 '(("eval_sexp" ((expr . "(while t (accept-process-output nil 0.05))"))
+                    "Interrupted by the user (C-g)")
+                   ("shell_exec" ((command . "sleep 30")) "[Interrupted by the user (C-g)]")))
+    (eddi-agent-test-with 'anthropic nil
+        (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+              (list :events (eddi-agent-test-anthropic
+                             :calls `(("toolu_1" ,tool ,arguments)
+                                      ("toolu_2" "todo_status" nil)))))
+      (let* ((start (float-time))
+             (timer (run-at-time 0.5 nil (lambda () (setq quit-flag t))))
+             (session (unwind-protect (eddi-agent-run "Slow tool") (cancel-timer timer)))
+             (log (eddi-agent-test-log session))
+             (results (eddi-agent-test-anthropic-results `((messages . ,(alist-get 'messages log))))))
+        (should (eq (eddi-agent-session-status session) 'quit))
+        (should (< (- (float-time) start) 3))
+        (should (equal results
+                       `(((type . "tool_result") (tool_use_id . "toolu_1")
+                          (content . ,interrupted) (is_error . t))
+                         ((type . "tool_result") (tool_use_id . "toolu_2")
+                          (content . "Not run: Interrupted by the user (C-g)") (is_error . t)))))
+        (eddi-agent-test-well-formed log)
+        (should (= (length (eddi-agent-test-requests)) 2))
+        (should-not (cl-some (lambda (p) (string-prefix-p "eddi-agent-shell" (process-name p)))
+                             (process-list)))))))
 ;;;; Interactive use
 
 (ert-deftest eddi-agent-background ()
