@@ -262,6 +262,7 @@ static int walk__folder(EddiWalk *self, int dir_fd, size_t depth) {
         .st = item->st,
         .is_dir = S_ISDIR(item->st.st_mode),
         .is_link = S_ISLNK(item->st.st_mode),
+        .dir_fd = dirfd(dir),
     };
     EddiIgnoreMatch judged = self->options.no_ignore
                                  ? EDDI_IGNORE_NONE

@@ -70,6 +70,10 @@ typedef struct {
   struct stat st;
   bool is_dir;  /* a folder, not a symlink: entered after this call unless skipped */
   bool is_link; /* a symlink into the root: reported, never entered */
+  /* The open folder holding the entry, valid during the call: a caller may
+   * openat(dir_fd, name, O_NOFOLLOW) the entry without resolving its path
+   * from the root again (the walk checked the folders on the way). */
+  int dir_fd;
 } EddiWalkEntry;
 
 /* What a visitor returns: EDDI_WALK_CONTINUE, EDDI_WALK_SKIP (do not enter

@@ -25,6 +25,7 @@
 #include "core/embedded_backend.h"
 #include "core/utf8.h"
 #include "lang/command.h"
+#include "services/grep.h"
 #include "services/search.h"
 #include "session/job.h"
 
@@ -85,6 +86,7 @@ void eddi_engine_free(EddiEngine *self) {
   if (!self) return;
   eddi_jobs_free(self); /* first: no work may outlive what it was for */
   eddi_sessions_free(&self->sessions);
+  eddi_grep_cache_free(self->grep_cache);
   eddi_pattern_cache_clear();
   eddi_free(self->root);
   close(self->root_fd);
