@@ -57,6 +57,10 @@ typedef struct {
   /* Read no ignore files: every entry is reported (hidden ones still per
    * `hidden`). */
   bool no_ignore;
+  /* Regular files that readdir says are regular are not lstat'ed: their
+   * entry's st holds only st_mode (S_IFREG). A caller that opens each file
+   * anyway (Grep) fstat's it then; the lstat would cost as much again. */
+  bool types_only;
 } EddiWalkOptions;
 
 /* One entry, valid only during the call that receives it. */

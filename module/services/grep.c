@@ -48,8 +48,11 @@
 
 /* Searcher threads at most, whatever the core count says. */
 #define GREP_THREADS_MAX 16
-/* Files the walk may have opened that no searcher has read yet. */
-#define GREP_OPEN_FILES_MAX 256
+/* Folders the walk may hold open for files no searcher has read yet. */
+#define GREP_OPEN_FOLDERS_MAX 256
+/* A waiting searcher is woken when this many files wait (or the walk
+ * ended): one wake-up per file costs more than reading a small file. */
+#define GREP_WAKE_BATCH 8
 /* The cache's text bytes at most: a large workspace's sources. */
 #define GREP_CACHE_BYTES_MAX ((size_t)256 << 20)
 /* A file modified this recently before it was read is not cached: ext4's
@@ -92,10 +95,18 @@ struct EddiGrepCache {
   size_t bytes;
 };
 
+/* A folder whose files wait to be read: a duplicate of the walk's
+ * descriptor, closed when the last of them is read. */
+typedef struct {
+  int fd;
+  size_t refs; /* its files not read yet, plus one while the walk is in it */
+} GrepFolder;
+
 /* A file the walk kept, in walk order. */
 typedef struct {
   char *rel;
-  int fd;               /* opened by the walk, -1 once read or when none */
+  GrepFolder *folder;   /* to open it from; NULL once read or when none */
+  const char *name;     /* in rel */
   struct stat st;       /* fstat when read, else the walk's lstat */
   char *buffer;         /* owns; text points into it */
   const char *text;     /* borrowed from a document or the cache, or in buffer */
@@ -121,6 +132,8 @@ struct EddiGrep {
   size_t regex_len;
   unsigned flags;
   GrepMode mode;
+  StrBuf prefix; /* every match starts with it (may be empty) */
+  size_t prefix_rare; /* its byte memchr looks for */
   char *glob;
   size_t offset, page, max_entries, max_bytes;
   Array(GrepDoc) docs;
@@ -129,10 +142,15 @@ struct EddiGrep {
 
   pthread_mutex_t mutex; /* guards the fields below while searchers run */
   pthread_cond_t more;   /* a file was added or the walk ended */
-  pthread_cond_t room;   /* a file the walk opened was read */
+  pthread_cond_t room;   /* a folder was closed */
   Array(GrepFile *) files;
   size_t next;         /* the next file a searcher takes */
-  size_t open_files;   /* opened by the walk, not yet read */
+  size_t open_folders; /* GrepFolders not yet closed */
+  GrepFolder *folder;  /* the walk's current one */
+  size_t folder_rel_len; /* its path's length; its path is a prefix of the files' */
+  char *folder_rel;
+  size_t waiting;      /* searchers waiting for files */
+  bool walk_full;      /* the walk waits for a folder to close */
   bool walk_done;
   size_t done_prefix;  /* files[0, done_prefix) are all done */
   size_t done_hits;    /* their hits */
@@ -194,6 +212,57 @@ static bool grep__quoted_line(const char *src, size_t len) {
   for (size_t i = 0; i + 1 < n; i++)
     if (inner[i] == '\\' && inner[i + 1] == 'E') return false;
   return true;
+}
+
+/* The literal text every match starts with, from the regex source (none
+ * when the pattern starts with anything but plain characters, or under
+ * caseless or extended flags): memmem finds it far faster than the JIT's
+ * start-of-match search, which stops at every occurrence of its first
+ * byte. A quantifier after the last plain character takes it off. */
+static void grep__prefix(const char *src, size_t len, unsigned flags, StrBuf *out) {
+  if (flags & (REGEX_CASELESS | REGEX_EXTENDED)) return;
+  if (grep__quoted_line(src, len)) {
+    eddi_strbuf_append(out, src + 2, len - 4);
+    return;
+  }
+  size_t n = 0;
+  while (n < len && !strchr("\\^$.|?*+()[]{}#", src[n]) && (unsigned char)src[n] < 0x80) n++;
+  if (n < len && strchr("?*{", src[n]) && n > 0) n--;
+  if (n < len && src[n] == '|') n = 0; /* an alternative may start otherwise */
+  if (memchr(src + n, '|', len - n)) n = 0;
+  eddi_strbuf_append(out, src, n);
+}
+
+/* How common a byte is in source text, roughly (higher: more common), to
+ * pick the byte of the prefix that memchr looks for: the rarer it is, the
+ * fewer false starts. English letter order for lowercase. */
+static int grep__byte_rank(unsigned char c) {
+  static const char by_frequency[] = "etaoinsrhldcumfpgwybvkxjqz";
+  if (c == ' ') return 255;
+  const char *at = c >= 'a' && c <= 'z' ? strchr(by_frequency, c) : NULL;
+  if (at) return 200 - 4 * (int)(at - by_frequency);
+  if (c == '_' || c == '\t' || strchr("(),;.=", c)) return 180;
+  if (c >= '0' && c <= '9') return 100;
+  if (c >= 'A' && c <= 'Z') return 90;
+  return c < 0x80 ? 60 : 40;
+}
+
+/* Where prefix (len > 0) first occurs in text[from, len), or NULL: a
+ * memchr for its rarest byte, then a compare. memmem's generic search is
+ * several times slower than memchr's vector loop. */
+static const char *grep__find_prefix(const char *text, size_t len, size_t from,
+                                     const StrBuf *prefix, size_t rare) {
+  char byte = prefix->data[rare];
+  for (size_t at = from + rare; at < len;) {
+    const char *hit = memchr(text + at, byte, len - at);
+    if (!hit) return NULL;
+    const char *start = hit - rare;
+    if ((size_t)(text + len - start) >= prefix->len &&
+        memcmp(start, prefix->data, prefix->len) == 0)
+      return start;
+    at = (size_t)(hit - text) + 1;
+  }
+  return NULL;
 }
 
 /* ---------------------------------------------------------------- the cache */
@@ -310,11 +379,21 @@ static long long grep__ns(const struct timespec *t) {
   return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
 }
 
-/* Read the file the walk opened and decode it as Open does; a file that
- * is not text stays unreadable (it is passed over, as by Read). */
-static void grep__read(const EddiGrep *self, GrepFile *file) {
-  int fd = file->fd;
-  file->fd = -1;
+/* A searcher's read buffer, reused from file to file: most files are read,
+ * searched and dropped, and a fresh allocation each would grow the heap. */
+typedef struct {
+  char *data;
+  size_t cap;
+} GrepScratch;
+
+/* Read the file (open from its folder, O_NOFOLLOW: the walk checked the
+ * folders) into scratch and decode it as Open does; a file that is not
+ * text stays unreadable (it is passed over, as by Read). The text is in
+ * scratch, or in file->buffer when it had to be decoded. */
+static void grep__read(const EddiGrep *self, GrepFile *file, GrepScratch *scratch) {
+  int fd = openat(file->folder->fd, file->name,
+                  O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > self->max_bytes) {
     close(fd);
@@ -322,7 +401,12 @@ static void grep__read(const EddiGrep *self, GrepFile *file) {
   }
   file->st = st;
   size_t size = (size_t)st.st_size, got = 0;
-  char *buffer = eddi_malloc(size + 1);
+  if (scratch->cap < size + 1) {
+    eddi_free(scratch->data);
+    scratch->cap = EDDI_MAX(size + 1, 2 * scratch->cap);
+    scratch->data = eddi_malloc(scratch->cap);
+  }
+  char *buffer = scratch->data;
   /* Bounded by size: each pass reads at least one byte or ends. */
   while (got < size) {
     ssize_t n = read(fd, buffer + got, size - got);
@@ -331,12 +415,11 @@ static void grep__read(const EddiGrep *self, GrepFile *file) {
   }
   close(fd);
   buffer[got] = '\0';
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  file->cacheable = self->use_cache && got == size &&
-                    grep__ns(&now) - grep__ns(&st.st_mtim) > GREP_CACHE_SETTLE_NS &&
-                    grep__ns(&now) - grep__ns(&st.st_ctim) > GREP_CACHE_SETTLE_NS;
-  file->buffer = buffer;
+  if (self->use_cache) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    file->cacheable = got == size && grep__ns(&now) - grep__ns(&st.st_mtim) > GREP_CACHE_SETTLE_NS;
+  }
   /* The common case in place: no NUL, no BOM, valid UTF-8, no CR. */
   bool plain = !memchr(buffer, '\0', got) && !(got >= 3 && memcmp(buffer, "\xEF\xBB\xBF", 3) == 0) &&
                !memchr(buffer, '\r', got);
@@ -351,17 +434,41 @@ static void grep__read(const EddiGrep *self, GrepFile *file) {
   EddiError ignored;
   eddi_strbuf_puts(&text, "");
   file->readable = eddi_disk_decode(buffer, got, &format, &text, &ignored) == 0;
-  eddi_free(buffer);
   file->buffer = text.data;
   file->text = text.data;
   file->len = file->readable ? text.len : 0;
+}
+
+/* Keep the file's text past its search (it has hits, or goes into the
+ * cache): out of the scratch buffer into its own. */
+static void grep__keep(GrepFile *file, const GrepScratch *scratch) {
+  if (file->text != scratch->data) return;
+  file->buffer = eddi_malloc(file->len + 1);
+  memcpy(file->buffer, file->text, file->len + 1);
+  file->text = file->buffer;
+}
+
+static void grep__drop(GrepFile *file) {
+  eddi_free(file->buffer);
+  file->buffer = NULL;
+  file->text = NULL;
+}
+
+/* A folder's file was read, or the walk left it: under the mutex. */
+static void grep__folder_release(EddiGrep *self, GrepFolder *folder) {
+  if (--folder->refs) return;
+  close(folder->fd);
+  eddi_free(folder);
+  if (self->open_folders-- == GREP_OPEN_FOLDERS_MAX && self->walk_full)
+    pthread_cond_signal(&self->room);
 }
 
 /* ---------------------------------------------------------------- searching */
 
 /* The '\n' bytes of p[0, n), eight at a time: a byte is '\n' exactly when
  * it becomes 0 under the xor, and the sum below sets the high bit of every
- * byte that is not 0 (no carry crosses bytes). */
+ * byte that is not 0 (no carry crosses bytes); the multiplication adds up
+ * the flags of the eight bytes in the top byte (at most 8). */
 static size_t grep__newlines(const char *p, size_t n) {
   const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, newlines = 0x0A0A0A0A0A0A0A0AULL;
   size_t count = 0, i = 0;
@@ -370,7 +477,7 @@ static size_t grep__newlines(const char *p, size_t n) {
     memcpy(&word, p + i, 8);
     word ^= newlines;
     uint64_t nonzero = ((word & low7) + low7) | word;
-    count += (size_t)__builtin_popcountll(~nonzero & ~low7);
+    count += (size_t)((((~nonzero & ~low7) >> 7) * 0x0101010101010101ULL) >> 56);
   }
   for (; i < n; i++) count += p[i] == '\n';
   return count;
@@ -404,13 +511,18 @@ static int grep__search_lines(EddiPattern *pattern, GrepFile *file, size_t keep,
 }
 
 /* The whole buffer at once; see the file's commentary. */
-static int grep__search_whole(EddiPattern *pattern, GrepMode mode, GrepFile *file, size_t keep,
-                              EddiError *err) {
+static int grep__search_whole(EddiPattern *pattern, GrepMode mode, const StrBuf *prefix,
+                              size_t rare, GrepFile *file, size_t keep, EddiError *err) {
   const char *text = file->text;
   size_t len = file->len, pos = 0, line = 1, counted = 0;
   while (pos < len) {
-    size_t m, match_end;
-    int found = eddi_pattern_find(pattern, text, len, pos, &m, &match_end, err);
+    size_t m, match_end, from = pos;
+    if (prefix->len) {
+      const char *next = grep__find_prefix(text, len, pos, prefix, rare);
+      if (!next) return 0;
+      from = (size_t)(next - text);
+    }
+    int found = eddi_pattern_find(pattern, text, len, from, &m, &match_end, err);
     if (found <= 0) return found;
     if (m < pos) m = pos;
     if (m >= len && text[len - 1] == '\n') return 0; /* past the last line */
@@ -433,7 +545,8 @@ static int grep__search(const EddiGrep *self, EddiPattern *pattern, GrepFile *fi
   size_t keep = self->offset + self->page;
   if (!file->readable || !file->len) return 0;
   if (self->mode == GREP_LINES) return grep__search_lines(pattern, file, keep, err);
-  return grep__search_whole(pattern, self->mode, file, keep, err);
+  return grep__search_whole(pattern, self->mode, &self->prefix, self->prefix_rare, file, keep,
+                            err);
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -457,6 +570,7 @@ static void *grep__searcher(void *closure) {
   EddiGrep *self = closure;
   EddiPattern pattern;
   EddiError err;
+  GrepScratch scratch = {0};
   bool ok = eddi_pattern_compile(&pattern, self->regex, self->regex_len, true, self->flags,
                                  &err) == 0;
   pthread_mutex_lock(&self->mutex);
@@ -464,28 +578,28 @@ static void *grep__searcher(void *closure) {
     if (self->next < self->files.len) {
       size_t index = self->next++;
       GrepFile *file = self->files.items[index];
+      bool failed = self->rc < 0;
       pthread_mutex_unlock(&self->mutex);
-      bool opened = file->fd >= 0;
-      if (opened) grep__read(self, file);
-      int rc = ok && self->rc == 0 ? grep__search(self, &pattern, file, &err) : 0;
+      GrepFolder *folder = file->folder;
+      if (folder && !failed) grep__read(self, file, &scratch);
+      int rc = ok && !failed ? grep__search(self, &pattern, file, &err) : 0;
+      if (file->hits || file->cacheable) grep__keep(file, &scratch);
+      else if (file->text == scratch.data) file->text = NULL;
       pthread_mutex_lock(&self->mutex);
-      if (opened) {
-        self->open_files--;
-        pthread_cond_signal(&self->room);
-      }
+      if (folder) grep__folder_release(self, folder);
+      file->folder = NULL;
       if (rc < 0 && self->rc == 0) self->rc = rc, self->err = err;
       grep__file_done(self, file);
-      if (!grep__shown_possible(self, index) && !file->cacheable) {
-        eddi_free(file->buffer);
-        file->buffer = NULL;
-        file->text = NULL;
-      }
+      if (!grep__shown_possible(self, index) && !file->cacheable && !file->cached) grep__drop(file);
       continue;
     }
     if (self->walk_done) break;
+    self->waiting++;
     pthread_cond_wait(&self->more, &self->mutex);
+    self->waiting--;
   }
   pthread_mutex_unlock(&self->mutex);
+  eddi_free(scratch.data);
   if (ok) eddi_pattern_free(&pattern);
   return NULL;
 }
@@ -496,42 +610,67 @@ static const GrepDoc *grep__doc(const EddiGrep *self, const char *rel) {
   return NULL;
 }
 
+/* The folder the walk is in, for the files it queues: a new GrepFolder
+ * when the entry's parent is not the last one's. Under the mutex. */
+static GrepFolder *grep__folder_of(EddiGrep *self, const EddiWalkEntry *entry) {
+  size_t parent_len = entry->rel_len - strlen(entry->name);
+  if (self->folder && self->folder_rel_len == parent_len &&
+      memcmp(self->folder_rel, entry->rel, parent_len) == 0)
+    return self->folder;
+  if (self->folder) grep__folder_release(self, self->folder);
+  self->folder = NULL;
+  while (self->open_folders >= GREP_OPEN_FOLDERS_MAX) {
+    self->walk_full = true;
+    pthread_cond_wait(&self->room, &self->mutex);
+    self->walk_full = false;
+  }
+  int fd = fcntl(entry->dir_fd, F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return NULL;
+  self->folder = eddi_calloc(1, sizeof *self->folder);
+  self->folder->fd = fd;
+  self->folder->refs = 1;
+  self->open_folders++;
+  eddi_free(self->folder_rel);
+  self->folder_rel = eddi_strndup(entry->rel, parent_len);
+  self->folder_rel_len = parent_len;
+  return self->folder;
+}
+
 /* The walk's visitor: regular files (not symlinks, as ripgrep without
- * --follow) that the glob names, queued for the searchers. */
+ * --follow) that the glob names, queued for the searchers, which open and
+ * read them. */
 static int grep__visit(void *context, const EddiWalkEntry *entry) {
   EddiGrep *self = context;
   if (entry->is_link || !S_ISREG(entry->st.st_mode) ||
       (self->glob && !eddi_walk_glob_matches(self->glob, entry->rel)))
     return EDDI_WALK_CONTINUE;
   GrepFile *file = eddi_calloc(1, sizeof *file);
-  file->fd = -1;
   file->st = entry->st;
   const GrepDoc *doc = grep__doc(self, entry->rel);
   GrepCacheEntry *cached = doc ? NULL : grep_cache__find(self->cache, entry->rel);
+  /* The walk did not lstat regular files (types_only): the cache needs it. */
+  if (cached && fstatat(entry->dir_fd, entry->name, &file->st, AT_SYMLINK_NOFOLLOW) != 0)
+    cached = NULL;
+  bool from_disk = false;
   if (doc) {
     file->text = doc->text;
     file->len = doc->len;
     file->readable = doc->readable;
-  } else if (cached && grep_cache__same(cached, &entry->st)) {
+  } else if (cached && grep_cache__same(cached, &file->st)) {
     file->text = cached->text;
     file->len = cached->len;
     file->readable = cached->readable;
     file->cached = true;
   } else {
-    file->fd = openat(entry->dir_fd, entry->name,
-                      O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-    if (file->fd < 0) {
-      eddi_free(file);
-      return EDDI_WALK_CONTINUE;
-    }
+    from_disk = true;
   }
   file->rel = eddi_strndup(entry->rel, entry->rel_len);
+  file->name = file->rel + entry->rel_len - strlen(entry->name);
   pthread_mutex_lock(&self->mutex);
-  while (file->fd >= 0 && self->open_files >= GREP_OPEN_FILES_MAX)
-    pthread_cond_wait(&self->room, &self->mutex);
-  if (file->fd >= 0) self->open_files++;
+  if (from_disk && (file->folder = grep__folder_of(self, entry))) file->folder->refs++;
   array_push(&self->files, file);
-  pthread_cond_signal(&self->more);
+  if (self->waiting && self->files.len - self->next >= GREP_WAKE_BATCH)
+    pthread_cond_signal(&self->more);
   pthread_mutex_unlock(&self->mutex);
   return EDDI_WALK_CONTINUE;
 }
@@ -548,9 +687,12 @@ void eddi_grep_run(EddiGrep *self) {
   size_t started = 0;
   for (; started < count; started++)
     if (pthread_create(&threads[started], NULL, grep__searcher, self) != 0) break;
-  EddiWalk *walk = eddi_walk_new(self->root, &(EddiWalkOptions){.max_entries = self->max_entries});
+  EddiWalk *walk = eddi_walk_new(
+      self->root, &(EddiWalkOptions){.max_entries = self->max_entries, .types_only = true});
   eddi_walk_run(walk, grep__visit, self);
   pthread_mutex_lock(&self->mutex);
+  if (self->folder) grep__folder_release(self, self->folder);
+  self->folder = NULL;
   self->truncated = eddi_walk_truncated(walk);
   self->walk_done = true;
   pthread_cond_broadcast(&self->more);
@@ -584,6 +726,11 @@ int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *rege
   else
     self->mode = GREP_LINES;
   eddi_pattern_free(&pattern);
+  grep__prefix(regex, len, flags, &self->prefix);
+  for (size_t i = 1; i < self->prefix.len; i++)
+    if (grep__byte_rank((unsigned char)self->prefix.data[i]) <
+        grep__byte_rank((unsigned char)self->prefix.data[self->prefix_rare]))
+      self->prefix_rare = i;
   self->glob = glob ? eddi_strdup(glob) : NULL;
   self->offset = offset;
   self->page = EDDI_HASHLINE_PAGE;
@@ -659,7 +806,6 @@ void eddi_grep_free(EddiGrep *self) {
   if (!self) return;
   for (size_t i = 0; i < self->files.len; i++) {
     GrepFile *file = self->files.items[i];
-    if (file->fd >= 0) close(file->fd);
     eddi_free(file->rel);
     eddi_free(file->buffer);
     array_free(&file->kept);
@@ -677,6 +823,8 @@ void eddi_grep_free(EddiGrep *self) {
   pthread_cond_destroy(&self->room);
   eddi_free(self->root);
   eddi_free(self->regex);
+  eddi_free(self->folder_rel);
+  eddi_strbuf_free(&self->prefix);
   eddi_free(self->glob);
   eddi_free(self);
 }
