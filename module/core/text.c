@@ -43,8 +43,55 @@ static TextChunk text__chunk_new(const char *bytes, size_t len) {
   return chunk;
 }
 
+/* ---------------------------------------------------------------- the index */
+
+static void text__sums_add(TextSums *into, const TextSums *what) {
+  into->len += what->len;
+  into->newlines += what->newlines;
+  into->chars += what->chars;
+}
+
+/* Build the Fenwick tree over the chunks in one pass: each node adds its
+ * own chunk and hands its sum up to its parent. */
+static void text__index_build(EddiText *self) {
+  size_t n = self->chunks.len;
+  if (self->index_cap < n + 1) {
+    eddi_free(self->index);
+    self->index_cap = EDDI_MAX(n + 1, 2 * self->index_cap);
+    self->index = eddi_malloc(self->index_cap * sizeof *self->index);
+  }
+  memset(self->index, 0, (n + 1) * sizeof *self->index);
+  for (size_t k = 1; k <= n; k++) {
+    const TextChunk *chunk = &self->chunks.items[k - 1];
+    text__sums_add(&self->index[k], &(TextSums){chunk->len, chunk->newlines, chunk->chars});
+    size_t parent = k + (k & -k);
+    if (parent <= n) text__sums_add(&self->index[parent], &self->index[k]);
+  }
+  self->index_len = n;
+  self->index_stale = false;
+}
+
+/* The chunks changed in number: the index is rebuilt on the next lookup. */
+static void text__index_stale(EddiText *self) { self->index_stale = true; }
+
+/* Chunk i's counts grew by delta (wrapping subtraction for a shrink: the
+ * sums stay exact modulo 2^64, and every node ends up non-negative). */
+static void text__index_add(EddiText *self, size_t i, size_t len, size_t newlines, size_t chars) {
+  if (self->index_stale || self->index_len != self->chunks.len) return;
+  for (size_t k = i + 1; k <= self->index_len; k += k & -k) {
+    self->index[k].len += len;
+    self->index[k].newlines += newlines;
+    self->index[k].chars += chars;
+  }
+}
+
+static size_t text__sums_key(const TextSums *sums, int kind);
+
+/* ---------------------------------------------------------------- chunks */
+
 static void text__insert_chunks(EddiText *self, size_t at, const TextChunk *chunks,
                                 size_t count) {
+  text__index_stale(self);
   array_reserve(&self->chunks, self->chunks.len + count);
   memmove(&self->chunks.items[at + count], &self->chunks.items[at],
           (self->chunks.len - at) * sizeof(TextChunk));
@@ -54,29 +101,63 @@ static void text__insert_chunks(EddiText *self, size_t at, const TextChunk *chun
 
 typedef enum { SEEK_BYTE, SEEK_LINE, SEEK_CHAR } TextSeekKind;
 
+static size_t text__sums_key(const TextSums *sums, int kind) {
+  return kind == SEEK_BYTE ? sums->len : kind == SEEK_LINE ? sums->newlines : sums->chars;
+}
+
+/* Whether the chunk at spot holds target (see text__seek). */
+static bool text__spot_holds(const EddiText *self, const TextSpot *spot, TextSeekKind kind,
+                             size_t target) {
+  if (spot->index >= self->chunks.len) return false;
+  const TextChunk *chunk = &self->chunks.items[spot->index];
+  bool last = spot->index + 1 == self->chunks.len;
+  switch (kind) {
+  case SEEK_BYTE: return spot->start <= target && (last || target < spot->start + chunk->len);
+  case SEEK_LINE:
+    return spot->newlines < target && (last || target <= spot->newlines + chunk->newlines);
+  case SEEK_CHAR: return spot->chars <= target && (last || target < spot->chars + chunk->chars);
+  }
+  return false;
+}
+
 /* The chunk holding a target: a byte offset, the n-th newline (n >= 1), or
  * a character index. A byte offset at a chunk boundary belongs to the chunk
- * it starts; targets at the text end to the last chunk. Starts from the
- * hint when the target is not before it. The text must have a chunk. */
+ * it starts; targets at the text end to the last chunk. The hint's chunk or
+ * the one after it answers lookups that move forward; else the index: the
+ * first chunk whose running count passes the target (for a line, reaches
+ * it). The text must have a chunk. */
 static TextSpot text__seek(const EddiText *self, TextSeekKind kind, size_t target) {
+  EddiText *text = (EddiText *)self; /* the hint and the index are caches */
   TextSpot spot = self->hint;
-  bool hint_usable = spot.index < self->chunks.len &&
-                     (kind == SEEK_BYTE   ? spot.start <= target
-                      : kind == SEEK_LINE ? spot.newlines < target
-                                          : spot.chars <= target);
-  if (!hint_usable) spot = (TextSpot){0};
-  size_t last = self->chunks.len - 1;
-  for (; spot.index < last; spot.index++) {
+  if (text__spot_holds(self, &spot, kind, target)) return spot;
+  if (spot.index + 1 < self->chunks.len && spot.index < self->chunks.len) {
     const TextChunk *chunk = &self->chunks.items[spot.index];
-    bool inside = kind == SEEK_BYTE   ? target < spot.start + chunk->len
-                  : kind == SEEK_LINE ? target <= spot.newlines + chunk->newlines
-                                      : target < spot.chars + chunk->chars;
-    if (inside) break;
-    spot.start += chunk->len;
-    spot.newlines += chunk->newlines;
-    spot.chars += chunk->chars;
+    TextSpot next = {spot.index + 1, spot.start + chunk->len, spot.newlines + chunk->newlines,
+                     spot.chars + chunk->chars};
+    if (text__spot_holds(self, &next, kind, target)) return text->hint = next;
   }
-  ((EddiText *)self)->hint = spot; /* a cache: see EddiText.hint */
+  if (self->index_stale || self->index_len != self->chunks.len) text__index_build(text);
+  /* Descend: take a node while its whole run stays below the target. */
+  size_t n = self->index_len, pos = 0;
+  size_t want = kind == SEEK_LINE ? target - 1 : target; /* passes: > want */
+  TextSums before = {0};
+  size_t step = 1;
+  while (step * 2 <= n) step *= 2;
+  for (; step; step /= 2) {
+    if (pos + step > n) continue;
+    const TextSums *node = &self->index[pos + step];
+    if (text__sums_key(&before, kind) + text__sums_key(node, kind) <= want) {
+      pos += step;
+      text__sums_add(&before, node);
+    }
+  }
+  if (pos >= n) { /* past every chunk: the last one, after the sum of the others */
+    pos = n - 1;
+    before = (TextSums){0};
+    for (size_t k = pos; k > 0; k -= k & -k) text__sums_add(&before, &self->index[k]);
+  }
+  spot = (TextSpot){pos, before.len, before.newlines, before.chars};
+  text->hint = spot;
   return spot;
 }
 
@@ -92,6 +173,10 @@ void eddi_text_init(EddiText *self) { memset(self, 0, sizeof *self); }
 void eddi_text_free(EddiText *self) {
   for (size_t i = 0; i < self->chunks.len; i++) eddi_free(self->chunks.items[i].bytes);
   array_free(&self->chunks);
+  eddi_free(self->index);
+  self->index = NULL;
+  self->index_cap = self->index_len = 0;
+  self->index_stale = false;
   self->hint = (TextSpot){0};
   self->len = self->newlines = self->chars = 0;
 }
@@ -119,6 +204,7 @@ void eddi_text_set(EddiText *self, const char *bytes, size_t len) {
 /* ---------------------------------------------------------------- editing */
 
 static void text__remove_chunk(EddiText *self, size_t i) {
+  text__index_stale(self);
   eddi_free(self->chunks.items[i].bytes);
   array_remove(&self->chunks, i);
 }
@@ -162,6 +248,7 @@ static void text__delete(EddiText *self, size_t start, size_t end) {
     chunk->len -= (uint32_t)count;
     chunk->newlines -= (uint32_t)newlines;
     chunk->chars -= (uint32_t)chars;
+    text__index_add(self, i, -count, -newlines, -chars);
     if (end > start) chunk_start += chunk->len, i++;
   }
   text__merge_small(self, i + 1 < self->chunks.len ? i + 1 : i);
@@ -188,9 +275,11 @@ static void text__insert(EddiText *self, size_t at, const char *bytes, size_t le
     }
     memmove(chunk->bytes + from + len, chunk->bytes + from, chunk->len - from);
     memcpy(chunk->bytes + from, bytes, len);
+    size_t newlines = text__count_newlines(bytes, len), chars = eddi_utf8_count_chars(bytes, len);
     chunk->len += (uint32_t)len;
-    chunk->newlines += (uint32_t)text__count_newlines(bytes, len);
-    chunk->chars += (uint32_t)eddi_utf8_count_chars(bytes, len);
+    chunk->newlines += (uint32_t)newlines;
+    chunk->chars += (uint32_t)chars;
+    text__index_add(self, i, len, newlines, chars);
     return;
   }
   /* Too big for one chunk: rebuild it as prefix + bytes + suffix, re-chunked. */

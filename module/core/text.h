@@ -1,12 +1,15 @@
 /* text.h - the text store: UTF-8 bytes with a line index.
  *
  * The text is kept in chunks of a few KiB, each knowing its byte length,
- * newline count and character count. Finding a line or an offset walks the
- * chunk summaries (a few hundred for a 4 MB file) and then one chunk; an edit
- * touches one chunk. That keeps every operation O(file/chunk + chunk) with a
- * memory overhead of a few percent, where a gap buffer pays a memmove of the
- * distance between edits and a per-line index pays a shift of every later
- * line. Lines and columns are computed, never stored.
+ * newline count and character count. Finding a line or an offset asks an
+ * index over the chunk summaries (a Fenwick tree of their byte, newline and
+ * character counts: O(log chunks) to find a chunk or update its counts) and
+ * then looks inside one chunk; an edit touches one chunk. A chunk split or
+ * merge (every few KiB of edits) marks the index stale and the next lookup
+ * rebuilds it in one pass. That keeps every operation O(log(file/chunk) +
+ * chunk) with a memory overhead of a few percent, where a gap buffer pays a
+ * memmove of the distance between edits and a per-line index pays a shift
+ * of every later line. Lines and columns are computed, never stored.
  *
  * Offsets are byte offsets into the text. Line n starts after the n-th
  * newline; a text with k newlines has k + 1 line slots (the last may be empty).
@@ -37,8 +40,22 @@ typedef struct {
   size_t chars;
 } TextSpot;
 
+/* Byte, newline and character counts of a run of chunks. */
+typedef struct {
+  size_t len;
+  size_t newlines;
+  size_t chars;
+} TextSums;
+
 typedef struct {
   Array(TextChunk) chunks;
+  /* The index: a Fenwick tree over the chunks (node k, 1-based, sums the
+   * chunks (k - lowbit(k), k]); valid only while index_len == chunks.len
+   * and index_stale is false. */
+  TextSums *index;
+  size_t index_cap;
+  size_t index_len;
+  bool index_stale;
   size_t len;      /* bytes */
   size_t newlines; /* '\n' count */
   size_t chars;    /* characters */

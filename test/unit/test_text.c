@@ -276,6 +276,51 @@ static void assert_chunks_consistent(const EddiText *text) {
   assert_int_equal(chars, text->chars);
 }
 
+/* The chunk index, when it is in force, against sums of the chunks made
+ * here: node k (1-based) holds the chunks (k - lowbit(k), k]. */
+static void assert_index_consistent(const EddiText *text) {
+  if (text->index_stale || text->index_len != text->chunks.len) return;
+  for (size_t k = 1; k <= text->index_len; k++) {
+    TextSums sums = {0};
+    for (size_t i = k - (k & -k); i < k; i++) {
+      sums.len += text->chunks.items[i].len;
+      sums.newlines += text->chunks.items[i].newlines;
+      sums.chars += text->chunks.items[i].chars;
+    }
+    assert_int_equal(text->index[k].len, sums.len);
+    assert_int_equal(text->index[k].newlines, sums.newlines);
+    assert_int_equal(text->index[k].chars, sums.chars);
+  }
+}
+
+/* Lookups at each side of a chunk boundary, where the index's descent
+ * decides which chunk holds the target, against ref[0, len). */
+static void check_boundary(UnitRandom *rnd, const EddiText *text, const char *ref, size_t len) {
+  if (text->chunks.len < 2) return;
+  size_t chunk = 1 + unit_random_below(rnd, text->chunks.len - 1), boundary = 0;
+  for (size_t i = 0; i < chunk; i++) boundary += text->chunks.items[i].len;
+  for (size_t offset = boundary > 0 ? boundary - 1 : 0; offset <= boundary + 1 && offset <= len;
+       offset++) {
+    size_t line = 0, chars = 0;
+    for (size_t i = 0; i < offset; i++) {
+      line += ref[i] == '\n';
+      chars += eddi_utf8_is_lead((unsigned char)ref[i]);
+    }
+    assert_int_equal(eddi_text_line_at(text, offset), line);
+    assert_int_equal(eddi_text_char_index(text, char_boundary(ref, len, offset)),
+                     eddi_text_char_index(text, char_boundary(ref, len, offset)));
+    if (offset == char_boundary(ref, len, offset)) {
+      assert_int_equal(eddi_text_char_index(text, offset), chars);
+      assert_int_equal(eddi_text_byte_offset(text, chars), offset);
+    }
+    if (line > 0) {
+      size_t start = offset;
+      while (start > 0 && ref[start - 1] != '\n') start--;
+      assert_int_equal(eddi_text_line_start(text, line), start);
+    }
+  }
+}
+
 /* Check text against ref[0, len): contents, counts, and a few queries at
  * random character boundaries. */
 static void check_against_reference(UnitRandom *rnd, const EddiText *text, const char *ref,
@@ -289,6 +334,8 @@ static void check_against_reference(UnitRandom *rnd, const EddiText *text, const
   assert_int_equal(text->newlines, newlines);
   assert_int_equal(text->chars, chars);
   assert_chunks_consistent(text);
+  check_boundary(rnd, text, ref, len);
+  assert_index_consistent(text);
 
   for (int probe = 0; probe < 4; probe++) {
     size_t offset = char_boundary(ref, len, unit_random_below(rnd, len + 1));
