@@ -196,10 +196,59 @@ void eddi_doc_end_group(EddiDoc *self) {
   self->group_open = false;
 }
 
+/* A group whose edits run from the end of the text to its start without
+ * overlapping (what Replace All records, and any command that edits
+ * bottom-up) has every start in the frame of the text before the group:
+ * undoing or redoing it is then one pass of eddi_text_replace_many instead
+ * of a seek and splice per edit, which made the Undo of a Replace All on a
+ * large file superlinear. Groups of fewer edits replay one by one. */
+#define DOC_BATCH_REPLAY_MIN 16
+
+static bool doc__group_descends(const DocEditGroup *group) {
+  const DocEdit *e = group->edits.items;
+  for (size_t k = 0; k + 1 < group->edits.len; k++)
+    if (e[k + 1].start + e[k + 1].removed_len > e[k].start) return false;
+  return true;
+}
+
+/* The group in one pass: its edits in text order, at their places in the
+ * text as it is now (undo: after the group; redo: before it). */
+static int doc__replay_batch(EddiDoc *self, DocEditGroup *group, bool backwards,
+                             EddiError *err) {
+  size_t n = group->edits.len, shift = 0;
+  TextReplacement *edits = eddi_malloc(n * sizeof *edits);
+  char **now = eddi_malloc(n * sizeof *now); /* what each range holds now */
+  for (size_t i = 0; i < n; i++) {
+    DocEdit *e = &group->edits.items[n - 1 - i];
+    size_t start = e->start + (backwards ? shift : 0);
+    size_t old_len = backwards ? e->inserted_len : e->removed_len;
+    edits[i] = (TextReplacement){start, start + old_len, backwards ? e->removed : e->inserted,
+                                 backwards ? e->removed_len : e->inserted_len};
+    now[i] = backwards ? e->inserted : e->removed;
+    shift += e->inserted_len - e->removed_len; /* wraps for a shrink; the sum is exact */
+  }
+  int rc = doc__backend_many(self, edits, n, now, err);
+  if (rc == 0) {
+    for (size_t k = n; k-- > 0;)
+      eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
+                            edits[k].bytes, edits[k].len);
+    eddi_text_replace_many(&self->text, edits, n);
+    self->cursor = doc__shift_many(self->cursor, edits, n);
+    for (size_t i = 0; i < self->marks.len; i++)
+      self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, n);
+    self->find_anchor_set = false;
+  }
+  eddi_free(now);
+  eddi_free(edits);
+  return rc;
+}
+
 /* Apply a group backwards (undo) or forwards (redo). On a backend failure
  * the edits applied so far are reverted, so the group is all or nothing. */
 static int doc__replay(EddiDoc *self, DocEditGroup *group, bool backwards, EddiError *err) {
   size_t n = group->edits.len;
+  if (n >= DOC_BATCH_REPLAY_MIN && doc__group_descends(group))
+    return doc__replay_batch(self, group, backwards, err);
   for (size_t k = 0; k < n; k++) {
     DocEdit *e = &group->edits.items[backwards ? n - 1 - k : k];
     int rc = backwards
