@@ -18,6 +18,13 @@ EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
   return self;
 }
 
+EddiDoc *eddi_doc_new_taking(const char *path, EddiBackend *backend, StrBuf *text, bool is_new,
+                             size_t undo_limit) {
+  EddiDoc *self = eddi_doc_new(path, backend, "", 0, is_new, undo_limit);
+  eddi_text_take(&self->text, text);
+  return self;
+}
+
 static void doc__free_group(DocEditGroup *group) {
   for (size_t i = 0; i < group->edits.len; i++) {
     eddi_free(group->edits.items[i].removed);

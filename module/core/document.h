@@ -107,6 +107,10 @@ struct EddiDoc {
 /* New document over backend (taken over) with initial text; path is copied. */
 EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
                       size_t len, bool is_new, size_t undo_limit);
+/* The same, taking text (freed, left empty) so a large file is not held
+ * twice while the document is made (eddi_text_take). */
+EddiDoc *eddi_doc_new_taking(const char *path, EddiBackend *backend, StrBuf *text, bool is_new,
+                             size_t undo_limit);
 void eddi_doc_free(EddiDoc *self);
 
 /* Replace bytes [start, end) with text; the one way text changes. */

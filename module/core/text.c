@@ -2,6 +2,15 @@
 #define _GNU_SOURCE /* memrchr */
 #include "core/text.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* Blocks of 16 bytes a byte counter takes before it must be summed (a
+ * counter goes up by at most one a block and holds 255). */
+#define TEXT_COUNT_ROUNDS 255
+#endif
+
 #include "core/utf8.h"
 
 /* ---------------------------------------------------------------- chunks */
@@ -26,6 +35,48 @@ static size_t text__count_newlines(const char *bytes, size_t len) {
   return count;
 }
 
+/* Newlines and characters (bytes that are not UTF-8 continuation bytes,
+ * 10xxxxxx) in one pass, eight bytes at a time, as text__count_newlines. */
+static void text__count(const char *bytes, size_t len, size_t *newlines, size_t *chars) {
+  const uint64_t newline_bytes = 0x0A0A0A0A0A0A0A0AULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+  const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+  size_t lines = 0, continuations = 0, i = 0;
+#ifdef __SSE2__
+  /* Sixteen bytes at a time where the CPU has SSE2 (every x86-64): each
+   * compare gives 0xFF per matching byte, subtracted into byte counters
+   * that are summed (psadbw) before they can wrap. */
+  const __m128i newline = _mm_set1_epi8('\n'), below = _mm_set1_epi8(-64), zero = _mm_setzero_si128();
+  while (i + 16 <= len) {
+    __m128i lines16 = zero, cont16 = zero;
+    size_t rounds = EDDI_MIN((size_t)TEXT_COUNT_ROUNDS, (len - i) / 16);
+    for (size_t r = 0; r < rounds; r++, i += 16) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(bytes + i));
+      lines16 = _mm_sub_epi8(lines16, _mm_cmpeq_epi8(v, newline));
+      cont16 = _mm_sub_epi8(cont16, _mm_cmplt_epi8(v, below)); /* 0x80..0xBF */
+    }
+    __m128i a = _mm_sad_epu8(lines16, zero), b = _mm_sad_epu8(cont16, zero);
+    lines += (size_t)_mm_cvtsi128_si64(a) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a));
+    continuations +=
+        (size_t)_mm_cvtsi128_si64(b) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(b, b));
+  }
+#endif
+  for (; i + 8 <= len; i += 8) {
+    uint64_t word;
+    memcpy(&word, bytes + i, 8);
+    uint64_t x = word ^ newline_bytes;
+    uint64_t flags = ~(((x & low7) + low7) | x | low7) >> 7;
+    lines += (size_t)((flags * ones) >> 56);
+    uint64_t cont = (word & ~(word << 1) & high) >> 7;
+    continuations += (size_t)((cont * ones) >> 56);
+  }
+  for (; i < len; i++) {
+    lines += bytes[i] == '\n';
+    continuations += ((unsigned char)bytes[i] & 0xC0) == 0x80;
+  }
+  *newlines = lines;
+  *chars = len - continuations;
+}
+
 /* Round a capacity up so small inserts do not realloc every time. */
 static uint32_t text__capacity_for(size_t len) {
   size_t cap = (len + 255) & ~(size_t)255;
@@ -38,8 +89,10 @@ static TextChunk text__chunk_new(const char *bytes, size_t len) {
   chunk.bytes = eddi_malloc(chunk.cap);
   memcpy(chunk.bytes, bytes, len);
   chunk.len = (uint32_t)len;
-  chunk.newlines = (uint32_t)text__count_newlines(bytes, len);
-  chunk.chars = (uint32_t)eddi_utf8_count_chars(bytes, len);
+  size_t newlines, chars;
+  text__count(bytes, len, &newlines, &chars);
+  chunk.newlines = (uint32_t)newlines;
+  chunk.chars = (uint32_t)chars;
   return chunk;
 }
 
@@ -86,6 +139,48 @@ static void text__index_add(EddiText *self, size_t i, size_t len, size_t newline
 }
 
 static size_t text__sums_key(const TextSums *sums, int kind);
+
+/* ---------------------------------------------------------------- chunk bytes */
+
+static bool text__in_slab(const EddiText *self, const char *bytes) {
+  return self->slab && bytes >= self->slab && bytes < self->slab + self->slab_len;
+}
+
+/* A chunk's slice of the slab is no longer used: its whole pages go back
+ * to the system now (their contents are not read again), and the slab
+ * itself when it was the last. */
+static void text__slab_release(EddiText *self, const TextChunk *chunk) {
+  long page = sysconf(_SC_PAGESIZE);
+  if (page > 0) {
+    uintptr_t from = ((uintptr_t)chunk->bytes + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t to = ((uintptr_t)chunk->bytes + chunk->cap) & ~((uintptr_t)page - 1);
+    if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
+  }
+  if (--self->slab_live == 0) {
+    eddi_free(self->slab);
+    self->slab = NULL;
+    self->slab_len = 0;
+  }
+}
+
+static void text__bytes_free(EddiText *self, TextChunk *chunk) {
+  if (text__in_slab(self, chunk->bytes)) text__slab_release(self, chunk);
+  else eddi_free(chunk->bytes);
+  chunk->bytes = NULL;
+}
+
+/* Give chunk room for cap bytes (a slab slice moves out to its own). */
+static void text__bytes_grow(EddiText *self, TextChunk *chunk, uint32_t cap) {
+  if (text__in_slab(self, chunk->bytes)) {
+    char *own = eddi_malloc(cap);
+    memcpy(own, chunk->bytes, chunk->len);
+    text__slab_release(self, chunk);
+    chunk->bytes = own;
+  } else {
+    chunk->bytes = eddi_realloc(chunk->bytes, cap);
+  }
+  chunk->cap = cap;
+}
 
 /* ---------------------------------------------------------------- chunks */
 
@@ -171,7 +266,12 @@ static size_t text__chunk_at(const EddiText *self, size_t offset, size_t *chunk_
 void eddi_text_init(EddiText *self) { memset(self, 0, sizeof *self); }
 
 void eddi_text_free(EddiText *self) {
-  for (size_t i = 0; i < self->chunks.len; i++) eddi_free(self->chunks.items[i].bytes);
+  for (size_t i = 0; i < self->chunks.len; i++) {
+    if (!text__in_slab(self, self->chunks.items[i].bytes)) eddi_free(self->chunks.items[i].bytes);
+  }
+  eddi_free(self->slab);
+  self->slab = NULL;
+  self->slab_len = self->slab_live = 0;
   array_free(&self->chunks);
   eddi_free(self->index);
   self->index = NULL;
@@ -193,19 +293,56 @@ static void text__insert_fresh(EddiText *self, size_t at, const char *bytes, siz
   array_free(&fresh);
 }
 
+/* The text's counts: the sums of its chunks'. */
+static void text__total(EddiText *self) {
+  self->len = self->newlines = self->chars = 0;
+  for (size_t i = 0; i < self->chunks.len; i++) {
+    self->len += self->chunks.items[i].len;
+    self->newlines += self->chunks.items[i].newlines;
+    self->chars += self->chunks.items[i].chars;
+  }
+}
+
 void eddi_text_set(EddiText *self, const char *bytes, size_t len) {
   eddi_text_free(self); /* also resets the hint */
   text__insert_fresh(self, 0, bytes, len);
-  self->len = len;
-  self->newlines = text__count_newlines(bytes, len);
-  self->chars = eddi_utf8_count_chars(bytes, len);
+  text__total(self);
+}
+
+/* From this size eddi_text_take keeps the buffer it is given as the slab
+ * its chunks are slices of: no copy of a large file at Open. */
+#define TEXT_SLAB_MIN ((size_t)1 << 20)
+
+void eddi_text_take(EddiText *self, StrBuf *bytes) {
+  if (bytes->len < TEXT_SLAB_MIN) {
+    eddi_text_set(self, bytes->data ? bytes->data : "", bytes->len);
+    eddi_strbuf_free(bytes);
+    return;
+  }
+  eddi_text_free(self);
+  size_t len = bytes->len;
+  array_reserve(&self->chunks, len / EDDI_TEXT_CHUNK_TARGET + 1);
+  for (size_t at = 0; at < len; at += EDDI_TEXT_CHUNK_TARGET) {
+    size_t take = EDDI_MIN((size_t)EDDI_TEXT_CHUNK_TARGET, len - at);
+    size_t newlines, chars;
+    text__count(bytes->data + at, take, &newlines, &chars);
+    TextChunk chunk = {.bytes = bytes->data + at, .len = (uint32_t)take, .cap = (uint32_t)take,
+                       .newlines = (uint32_t)newlines, .chars = (uint32_t)chars};
+    self->chunks.items[self->chunks.len++] = chunk;
+  }
+  self->slab = bytes->data;
+  self->slab_len = len;
+  self->slab_live = self->chunks.len;
+  *bytes = (StrBuf){0};
+  text__index_stale(self);
+  text__total(self);
 }
 
 /* ---------------------------------------------------------------- editing */
 
 static void text__remove_chunk(EddiText *self, size_t i) {
   text__index_stale(self);
-  eddi_free(self->chunks.items[i].bytes);
+  text__bytes_free(self, &self->chunks.items[i]);
   array_remove(&self->chunks, i);
 }
 
@@ -215,10 +352,8 @@ static void text__merge_small(EddiText *self, size_t i) {
   if (i == 0 || i >= self->chunks.len) return;
   TextChunk *prev = &self->chunks.items[i - 1], *cur = &self->chunks.items[i];
   if ((size_t)prev->len + cur->len > EDDI_TEXT_CHUNK_TARGET) return;
-  if (prev->cap < prev->len + cur->len) {
-    prev->cap = text__capacity_for(prev->len + cur->len);
-    prev->bytes = eddi_realloc(prev->bytes, prev->cap);
-  }
+  if (prev->cap < prev->len + cur->len)
+    text__bytes_grow(self, prev, text__capacity_for(prev->len + cur->len));
   memcpy(prev->bytes + prev->len, cur->bytes, cur->len);
   prev->len += cur->len;
   prev->newlines += cur->newlines;
@@ -269,10 +404,8 @@ static void text__insert(EddiText *self, size_t at, const char *bytes, size_t le
   TextChunk *chunk = &self->chunks.items[i];
   size_t from = at - chunk_start;
   if ((size_t)chunk->len + len <= EDDI_TEXT_CHUNK_MAX) {
-    if (chunk->cap < chunk->len + len) {
-      chunk->cap = text__capacity_for(chunk->len + len);
-      chunk->bytes = eddi_realloc(chunk->bytes, chunk->cap);
-    }
+    if (chunk->cap < chunk->len + len)
+      text__bytes_grow(self, chunk, text__capacity_for(chunk->len + len));
     memmove(chunk->bytes + from + len, chunk->bytes + from, chunk->len - from);
     memcpy(chunk->bytes + from, bytes, len);
     size_t newlines = text__count_newlines(bytes, len), chars = eddi_utf8_count_chars(bytes, len);

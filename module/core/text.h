@@ -56,6 +56,11 @@ typedef struct {
   size_t index_cap;
   size_t index_len;
   bool index_stale;
+  /* eddi_text_take's buffer, when chunks are slices of it (a chunk that
+   * grows moves out to bytes of its own); freed with its last slice. */
+  char *slab;
+  size_t slab_len;
+  size_t slab_live; /* chunks still in it */
   size_t len;      /* bytes */
   size_t newlines; /* '\n' count */
   size_t chars;    /* characters */
@@ -69,6 +74,9 @@ void eddi_text_init(EddiText *self);
 void eddi_text_free(EddiText *self);
 /* Replace the whole text with a copy of bytes. */
 void eddi_text_set(EddiText *self, const char *bytes, size_t len);
+/* The same, taking bytes (left empty): a large buffer becomes the slab the
+ * chunks are slices of, so a large file is neither copied nor held twice. */
+void eddi_text_take(EddiText *self, StrBuf *bytes);
 /* Replace bytes [start, end) with a copy of bytes[0, len). Offsets must be
  * within the text and on character boundaries (the caller checks). */
 void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *bytes,
