@@ -195,6 +195,36 @@ int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t co
   return 0;
 }
 
+bool eddi_doc_can_commit_built(const EddiDoc *self) {
+  return !self->backend || !self->backend->vtable->replace;
+}
+
+void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement *edits,
+                           size_t count, DocEdit *records) {
+  EDDI_ASSERT(eddi_doc_can_commit_built(self));
+  size_t cursor_before = self->cursor;
+  eddi_syntax_reset(self->syntax);
+  eddi_text_free(&self->text);
+  self->text = *built;
+  eddi_text_init(built);
+  self->cursor = doc__shift_many(self->cursor, edits, count);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+  if (count == 0) return;
+  /* The records as the group's own array when the command opened none. */
+  doc__record(self, cursor_before, records[0]);
+  DocEditGroup *group = array_back(&self->undo);
+  if (group->edits.len == 1) {
+    array_free(&group->edits);
+    group->edits.items = records;
+    group->edits.len = group->edits.cap = count;
+    return;
+  }
+  for (size_t k = 1; k < count; k++) array_push(&group->edits, records[k]);
+  eddi_free(records);
+}
+
 void eddi_doc_end_group(EddiDoc *self) {
   if (!self->group_open) return;
   array_back(&self->undo)->cursor_after = self->cursor;
@@ -218,22 +248,28 @@ static bool doc__group_descends(const DocEditGroup *group) {
   return true;
 }
 
-/* The group in one pass: its edits in text order, at their places in the
- * text as it is now (undo: after the group; redo: before it). */
-static int doc__replay_batch(EddiDoc *self, DocEditGroup *group, bool backwards,
-                             EddiError *err) {
+TextReplacement *eddi_doc_replay_edits(const DocEditGroup *group, bool backwards, char **now) {
   size_t n = group->edits.len, shift = 0;
-  TextReplacement *edits = eddi_malloc(n * sizeof *edits);
-  char **now = eddi_malloc(n * sizeof *now); /* what each range holds now */
+  TextReplacement *edits = eddi_malloc((n ? n : 1) * sizeof *edits);
   for (size_t i = 0; i < n; i++) {
-    DocEdit *e = &group->edits.items[n - 1 - i];
+    const DocEdit *e = &group->edits.items[n - 1 - i];
     size_t start = e->start + (backwards ? shift : 0);
     size_t old_len = backwards ? e->inserted_len : e->removed_len;
     edits[i] = (TextReplacement){start, start + old_len, backwards ? e->removed : e->inserted,
                                  backwards ? e->removed_len : e->inserted_len};
-    now[i] = backwards ? e->inserted : e->removed;
+    if (now) now[i] = backwards ? e->inserted : e->removed;
     shift += e->inserted_len - e->removed_len; /* wraps for a shrink; the sum is exact */
   }
+  return edits;
+}
+
+/* The group in one pass: its edits in text order, at their places in the
+ * text as it is now (undo: after the group; redo: before it). */
+static int doc__replay_batch(EddiDoc *self, DocEditGroup *group, bool backwards,
+                             EddiError *err) {
+  size_t n = group->edits.len;
+  char **now = eddi_malloc(n * sizeof *now); /* what each range holds now */
+  TextReplacement *edits = eddi_doc_replay_edits(group, backwards, now);
   int rc = doc__backend_many(self, edits, n, now, err);
   if (rc == 0) {
     for (size_t k = n; k-- > 0;)
@@ -309,6 +345,32 @@ static int doc__move_groups(EddiDoc *self, bool undo, size_t count, size_t *done
     self->cursor = undo ? group.cursor_before : group.cursor_after;
   }
   return 0;
+}
+
+const DocEditGroup *eddi_doc_replay_next(EddiDoc *self, bool undo) {
+  eddi_doc_end_group(self);
+  DocEditGroupList *from = undo ? &self->undo : &self->redo;
+  if (!from->len || !eddi_doc_can_commit_built(self)) return NULL;
+  const DocEditGroup *group = array_back(from);
+  if (group->edits.len < DOC_BATCH_REPLAY_MIN || !doc__group_descends(group)) return NULL;
+  return group;
+}
+
+void eddi_doc_commit_replay(EddiDoc *self, bool undo, EddiText *built,
+                            const TextReplacement *edits, size_t count) {
+  DocEditGroupList *from = undo ? &self->undo : &self->redo;
+  DocEditGroupList *to = undo ? &self->redo : &self->undo;
+  DocEditGroup group = *array_back(from);
+  eddi_syntax_reset(self->syntax);
+  eddi_text_free(&self->text);
+  self->text = *built;
+  eddi_text_init(built);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+  from->len--;
+  array_push(to, group);
+  self->cursor = undo ? group.cursor_before : group.cursor_after;
 }
 
 int eddi_doc_undo(EddiDoc *self, size_t count, size_t *done, EddiError *err) {

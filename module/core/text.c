@@ -649,3 +649,43 @@ size_t eddi_text_footprint(const EddiText *self) {
   for (size_t i = 0; i < self->chunks.len; i++) bytes += self->chunks.items[i].cap;
   return bytes;
 }
+
+void eddi_text_view(const EddiText *src, EddiText *view) {
+  eddi_text_init(view);
+  array_reserve(&view->chunks, src->chunks.len);
+  if (src->chunks.len)
+    memcpy(view->chunks.items, src->chunks.items, src->chunks.len * sizeof *src->chunks.items);
+  view->chunks.len = src->chunks.len;
+  view->len = src->len;
+  view->newlines = src->newlines;
+  view->chars = src->chars;
+  view->index_stale = true;
+}
+
+void eddi_text_view_free(EddiText *view) {
+  array_free(&view->chunks);
+  eddi_free(view->index);
+  eddi_text_init(view);
+}
+
+void eddi_text_build_replaced(const EddiText *src, const TextReplacement *edits, size_t count,
+                              EddiText *out) {
+  size_t len = eddi_text_len(src), grown = len;
+  for (size_t i = 0; i < count; i++) grown += edits[i].len - (edits[i].end - edits[i].start);
+  StrBuf text = {0};
+  array__reserve((void **)&text.data, &text.cap, 1, grown + 1);
+  size_t at = 0;
+  for (size_t i = 0; i < count; i++) {
+    EDDI_ASSERT(edits[i].start >= at && edits[i].start <= edits[i].end);
+    eddi_text_copy(src, at, edits[i].start, text.data + text.len);
+    text.len += edits[i].start - at;
+    memcpy(text.data + text.len, edits[i].bytes, edits[i].len);
+    text.len += edits[i].len;
+    at = edits[i].end;
+  }
+  eddi_text_copy(src, at, len, text.data + text.len);
+  text.len += len - at;
+  text.data[text.len] = '\0';
+  eddi_text_init(out);
+  eddi_text_take(out, &text);
+}

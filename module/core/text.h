@@ -152,6 +152,17 @@ void eddi_text_walk_begin(const EddiText *self, size_t pos, TextWalk *walk);
 bool eddi_text_next_segment(const EddiText *self, TextWalk *walk, StrBuf *scratch,
                             TextSegment *out);
 
+/* out (made anew) = src with edits applied (sorted, not overlapping, in
+ * src's frame): one flat pass, kept as out's slab (eddi_text_take). */
+void eddi_text_build_replaced(const EddiText *src, const TextReplacement *edits, size_t count,
+                              EddiText *out);
+
+/* A view of src for another thread: its own chunk array, index and hint
+ * over src's chunk bytes, which it borrows. Valid while src is not edited;
+ * free with eddi_text_view_free, never eddi_text_free. */
+void eddi_text_view(const EddiText *src, EddiText *view);
+void eddi_text_view_free(EddiText *view);
+
 /* Bytes actually held, for memory accounting. */
 size_t eddi_text_footprint(const EddiText *self);
 
