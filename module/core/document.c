@@ -159,6 +159,21 @@ static int doc__backend_many(EddiDoc *self, const TextReplacement *edits, size_t
   return 0;
 }
 
+/* doc__change_text for a batch (the backend has taken it): the tree takes
+ * the edits last to first (each one's positions in the text as it is now
+ * are then still its positions when it is applied), the text one pass,
+ * cursor and marks move past what changed before them. No undo. */
+static void doc__change_many(EddiDoc *self, const TextReplacement *edits, size_t count) {
+  for (size_t k = count; k-- > 0;)
+    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
+                          edits[k].bytes, edits[k].len);
+  eddi_text_replace_many(&self->text, edits, count);
+  self->cursor = doc__shift_many(self->cursor, edits, count);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+}
+
 int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t count,
                           EddiError *err) {
   if (count == 0) return 0;
@@ -172,16 +187,7 @@ int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t co
     return rc;
   }
   size_t cursor_before = self->cursor;
-  /* The tree takes the edits last to first: each one's positions in the
-   * text as it is now are then still its positions when it is applied. */
-  for (size_t k = count; k-- > 0;)
-    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
-                          edits[k].bytes, edits[k].len);
-  eddi_text_replace_many(&self->text, edits, count);
-  self->cursor = doc__shift_many(self->cursor, edits, count);
-  for (size_t i = 0; i < self->marks.len; i++)
-    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
-  self->find_anchor_set = false;
+  doc__change_many(self, edits, count);
   /* Recorded last to first: then each start is right both for replaying the
    * group edit by edit and for taking it back. */
   for (size_t k = count; k-- > 0;) {
@@ -271,16 +277,7 @@ static int doc__replay_batch(EddiDoc *self, DocEditGroup *group, bool backwards,
   char **now = eddi_malloc(n * sizeof *now); /* what each range holds now */
   TextReplacement *edits = eddi_doc_replay_edits(group, backwards, now);
   int rc = doc__backend_many(self, edits, n, now, err);
-  if (rc == 0) {
-    for (size_t k = n; k-- > 0;)
-      eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
-                            edits[k].bytes, edits[k].len);
-    eddi_text_replace_many(&self->text, edits, n);
-    self->cursor = doc__shift_many(self->cursor, edits, n);
-    for (size_t i = 0; i < self->marks.len; i++)
-      self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, n);
-    self->find_anchor_set = false;
-  }
+  if (rc == 0) doc__change_many(self, edits, n);
   eddi_free(now);
   eddi_free(edits);
   return rc;

@@ -15,28 +15,13 @@
 
 /* ---------------------------------------------------------------- chunks */
 
-/* Newlines in bytes, eight at a time: lines are short, so a memchr call per
- * line costs more than looking at every byte. For each byte of x = word ^
- * "\n\n..", the high bit of ~(((x & 0x7F..) + 0x7F..) | x | 0x7F..) is set
- * exactly when the byte was a newline (x's byte is 0); the multiply adds the
- * eight flags up in the top byte. */
-static size_t text__count_newlines(const char *bytes, size_t len) {
-  const uint64_t newlines = 0x0A0A0A0A0A0A0A0AULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
-  const uint64_t ones = 0x0101010101010101ULL;
-  size_t count = 0, i = 0;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t word;
-    memcpy(&word, bytes + i, 8);
-    uint64_t x = word ^ newlines;
-    uint64_t flags = ~(((x & low7) + low7) | x | low7) >> 7;
-    count += (size_t)((flags * ones) >> 56);
-  }
-  for (; i < len; i++) count += bytes[i] == '\n';
-  return count;
-}
-
 /* Newlines and characters (bytes that are not UTF-8 continuation bytes,
- * 10xxxxxx) in one pass, eight bytes at a time, as text__count_newlines. */
+ * 10xxxxxx) in one pass: lines are short, so a memchr call per line costs
+ * more than looking at every byte. Eight bytes at a time: for each byte of
+ * x = word ^ "\n\n..", the high bit of ~(((x & 0x7F..) + 0x7F..) | x |
+ * 0x7F..) is set exactly when the byte was a newline (x's byte is 0); a
+ * continuation byte has its high bit set and the next clear; the multiply
+ * adds the eight flags up in the top byte. */
 static void text__count(const char *bytes, size_t len, size_t *newlines, size_t *chars) {
   const uint64_t newline_bytes = 0x0A0A0A0A0A0A0A0AULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
   const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
@@ -75,6 +60,12 @@ static void text__count(const char *bytes, size_t len, size_t *newlines, size_t 
   }
   *newlines = lines;
   *chars = len - continuations;
+}
+
+static size_t text__count_newlines(const char *bytes, size_t len) {
+  size_t newlines, chars;
+  text__count(bytes, len, &newlines, &chars);
+  return newlines;
 }
 
 /* Round a capacity up so small inserts do not realloc every time. */
@@ -688,4 +679,8 @@ void eddi_text_build_replaced(const EddiText *src, const TextReplacement *edits,
   text.data[text.len] = '\0';
   eddi_text_init(out);
   eddi_text_take(out, &text);
+}
+
+size_t eddi_text_count_newlines(const char *bytes, size_t len) {
+  return text__count_newlines(bytes, len);
 }

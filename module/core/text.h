@@ -163,6 +163,9 @@ void eddi_text_build_replaced(const EddiText *src, const TextReplacement *edits,
 void eddi_text_view(const EddiText *src, EddiText *view);
 void eddi_text_view_free(EddiText *view);
 
+/* The '\n' bytes of bytes[0, len), counted as the chunks count theirs. */
+size_t eddi_text_count_newlines(const char *bytes, size_t len);
+
 /* Bytes actually held, for memory accounting. */
 size_t eddi_text_footprint(const EddiText *self);
 

@@ -23,21 +23,21 @@
  *   A file's hits past offset + page cannot be shown and are only counted;
  *   once the files before one hold a full page, its text is not kept.
  * - A running engine with long work (a waker: eddi-server) keeps the texts
- *   it read in a cache keyed by path and stamped with the file's device,
- *   inode, size, mtime and ctime: the next Grep takes a file from it when
- *   the walk's lstat shows the same stamp, and reads only what changed. A
- *   file changed less than GREP_CACHE_SETTLE_NS before it was read is not
+ *   it read in a cache (grep_cache.h: known unchanged by inotify, else by
+ *   the file's stamp), so the next Grep reads only what changed. A file
+ *   changed less than GREP_CACHE_SETTLE_NS before it was read is not
  *   cached (a write in the same timestamp tick would look unchanged), and
  *   the cache holds at most GREP_CACHE_BYTES_MAX bytes of text. */
 #define _GNU_SOURCE /* memrchr */
 #include "services/grep.h"
+#include "services/grep_cache.h"
+#include "services/grep_pattern.h"
 
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "core/disk_backend.h"
 #include "core/utf8.h"
@@ -62,38 +62,10 @@
 
 /* ---------------------------------------------------------------- types */
 
-typedef enum {
-  GREP_WHOLE,   /* line-local: the whole buffer gives the hits */
-  GREP_CONFIRM, /* the whole buffer gives candidate lines, each matched alone */
-  GREP_LINES,   /* each line matched alone */
-} GrepMode;
-
 typedef struct {
   size_t line;       /* 1-based */
   size_t start, end; /* the line's bytes in the text, without its newline */
 } GrepHit;
-
-/* What the cache knows of a file: its stamp, and its text or that it is
- * not text (binary, not UTF-8, too large). */
-typedef struct {
-  char *rel;
-  dev_t dev;
-  ino_t ino;
-  off_t size;
-  struct timespec mtime, ctime;
-  char *buffer; /* owns; text points into it */
-  const char *text;
-  size_t len;
-  bool readable;
-  bool moved; /* its text went to the next cache */
-} GrepCacheEntry;
-
-struct EddiGrepCache {
-  GrepCacheEntry *slots; /* open addressing by the hash of rel; rel NULL: free */
-  size_t cap;            /* a power of two, or 0 */
-  size_t count;
-  size_t bytes;
-};
 
 /* A folder whose files wait to be read: a duplicate of the walk's
  * descriptor, closed when the last of them is read. */
@@ -114,6 +86,7 @@ typedef struct {
   bool readable;        /* text is the file's; false: not searched */
   bool cached;          /* text comes from the cache */
   bool cacheable;       /* read from disk, stamp settled: may go into the cache */
+  bool watched;         /* its folder was watched (grep_cache.h) when it was queued */
   bool done;
   size_t hits;          /* lines that match */
   Array(GrepHit) kept;  /* the first ones, as many as could be shown */
@@ -131,7 +104,7 @@ struct EddiGrep {
   char *regex;
   size_t regex_len;
   unsigned flags;
-  GrepMode mode;
+  EddiGrepMode mode;
   StrBuf prefix; /* every match starts with it (may be empty) */
   size_t prefix_rare; /* its byte memchr looks for */
   char *glob;
@@ -160,176 +133,20 @@ struct EddiGrep {
   EddiError err;
 };
 
-/* ---------------------------------------------------------------- patterns */
-
-/* Whether a match of the regex source on a line alone implies a match at
- * the same place in the whole text, so whole-text matches can propose the
- * lines. True unless the pattern has a part that looks past what it
- * consumes or cannot give back what it took: look-around and conditions,
- * \A \G \z \Z \K, atomic groups and possessive quantifiers, verbs and
- * callouts. Conservative: escapes and classes are skipped over, anything
- * unusual makes it false. */
-static bool grep__candidate_safe(const char *src, size_t len) {
-  bool in_class = false;
-  for (size_t i = 0; i < len; i++) {
-    char c = src[i];
-    if (c == '\\') {
-      if (++i >= len) return false;
-      if (!in_class && strchr("AGzZKQEC", src[i])) return false;
-      continue;
-    }
-    if (in_class) {
-      if (c == ']') in_class = false;
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-      if (i + 1 < len && src[i + 1] == '^') i++;
-      if (i + 1 < len && src[i + 1] == ']') i++; /* "[]...]": ']' first is literal */
-    } else if (c == '(' && i + 1 < len && src[i + 1] == '*') {
-      return false;
-    } else if (c == '(' && i + 1 < len && src[i + 1] == '?') {
-      char kind = i + 2 < len ? src[i + 2] : '\0';
-      char after = i + 3 < len ? src[i + 3] : '\0';
-      if (strchr("=!(>C", kind) || (kind == '<' && (after == '=' || after == '!')))
-        return false;
-    } else if (c == '+' && i > 0 && strchr("*+?}", src[i - 1]) &&
-               !(i > 1 && src[i - 2] == '\\')) {
-      return false; /* possessive */
-    }
-  }
-  return true;
-}
-
-/* "\Q...\E" around text without a newline or "\E" (how Grep "text" comes):
- * a literal on one line. */
-static bool grep__quoted_line(const char *src, size_t len) {
-  if (len < 4 || memcmp(src, "\\Q", 2) != 0 || memcmp(src + len - 2, "\\E", 2) != 0)
-    return false;
-  const char *inner = src + 2;
-  size_t n = len - 4;
-  if (memchr(inner, '\n', n)) return false;
-  for (size_t i = 0; i + 1 < n; i++)
-    if (inner[i] == '\\' && inner[i + 1] == 'E') return false;
-  return true;
-}
-
-/* The literal text every match starts with, from the regex source (none
- * when the pattern starts with anything but plain characters, or under
- * caseless or extended flags): memmem finds it far faster than the JIT's
- * start-of-match search, which stops at every occurrence of its first
- * byte. A quantifier after the last plain character takes it off. */
-static void grep__prefix(const char *src, size_t len, unsigned flags, StrBuf *out) {
-  if (flags & (REGEX_CASELESS | REGEX_EXTENDED)) return;
-  if (grep__quoted_line(src, len)) {
-    eddi_strbuf_append(out, src + 2, len - 4);
-    return;
-  }
-  size_t n = 0;
-  while (n < len && !strchr("\\^$.|?*+()[]{}#", src[n]) && (unsigned char)src[n] < 0x80) n++;
-  if (n < len && strchr("?*{", src[n]) && n > 0) n--;
-  if (n < len && src[n] == '|') n = 0; /* an alternative may start otherwise */
-  if (memchr(src + n, '|', len - n)) n = 0;
-  eddi_strbuf_append(out, src, n);
-}
-
-/* How common a byte is in source text, roughly (higher: more common), to
- * pick the byte of the prefix that memchr looks for: the rarer it is, the
- * fewer false starts. English letter order for lowercase. */
-static int grep__byte_rank(unsigned char c) {
-  static const char by_frequency[] = "etaoinsrhldcumfpgwybvkxjqz";
-  if (c == ' ') return 255;
-  const char *at = c >= 'a' && c <= 'z' ? strchr(by_frequency, c) : NULL;
-  if (at) return 200 - 4 * (int)(at - by_frequency);
-  if (c == '_' || c == '\t' || strchr("(),;.=", c)) return 180;
-  if (c >= '0' && c <= '9') return 100;
-  if (c >= 'A' && c <= 'Z') return 90;
-  return c < 0x80 ? 60 : 40;
-}
-
-/* Where prefix (len > 0) first occurs in text[from, len), or NULL: a
- * memchr for its rarest byte, then a compare. memmem's generic search is
- * several times slower than memchr's vector loop. */
-static const char *grep__find_prefix(const char *text, size_t len, size_t from,
-                                     const StrBuf *prefix, size_t rare) {
-  char byte = prefix->data[rare];
-  for (size_t at = from + rare; at < len;) {
-    const char *hit = memchr(text + at, byte, len - at);
-    if (!hit) return NULL;
-    const char *start = hit - rare;
-    if ((size_t)(text + len - start) >= prefix->len &&
-        memcmp(start, prefix->data, prefix->len) == 0)
-      return start;
-    at = (size_t)(hit - text) + 1;
-  }
-  return NULL;
-}
-
 /* ---------------------------------------------------------------- the cache */
 
-static size_t grep_cache__hash(const char *rel) { return (size_t)XXH3_64bits(rel, strlen(rel)); }
-
-static GrepCacheEntry *grep_cache__find(EddiGrepCache *self, const char *rel) {
-  if (!self || !self->cap) return NULL;
-  for (size_t i = grep_cache__hash(rel) & (self->cap - 1);; i = (i + 1) & (self->cap - 1)) {
-    GrepCacheEntry *slot = &self->slots[i];
-    if (!slot->rel) return NULL;
-    if (strcmp(slot->rel, rel) == 0) return slot;
-  }
-}
-
-static void grep_cache__entry_free(GrepCacheEntry *entry) {
-  eddi_free(entry->rel);
-  eddi_free(entry->buffer);
-}
-
-/* Put entry in (its rel not there yet); takes what it owns. */
-static void grep_cache__put(EddiGrepCache *self, GrepCacheEntry *entry) {
-  if ((self->count + 1) * 2 > self->cap) {
-    size_t old_cap = self->cap;
-    GrepCacheEntry *old = self->slots;
-    self->cap = old_cap ? old_cap * 2 : 64;
-    self->slots = eddi_calloc(self->cap, sizeof *self->slots);
-    self->count = 0;
-    self->bytes = 0;
-    for (size_t i = 0; i < old_cap; i++)
-      if (old[i].rel) grep_cache__put(self, &old[i]);
-    eddi_free(old);
-  }
-  size_t i = grep_cache__hash(entry->rel) & (self->cap - 1);
-  while (self->slots[i].rel) i = (i + 1) & (self->cap - 1);
-  self->slots[i] = *entry;
-  self->count++;
-  self->bytes += entry->len;
-}
-
-void eddi_grep_cache_free(EddiGrepCache *self) {
-  if (!self) return;
-  for (size_t i = 0; i < self->cap; i++)
-    if (self->slots[i].rel) grep_cache__entry_free(&self->slots[i]);
-  eddi_free(self->slots);
-  eddi_free(self);
-}
-
-static bool grep_cache__same(const GrepCacheEntry *entry, const struct stat *st) {
-  return entry->dev == st->st_dev && entry->ino == st->st_ino && entry->size == st->st_size &&
-         entry->mtime.tv_sec == st->st_mtim.tv_sec &&
-         entry->mtime.tv_nsec == st->st_mtim.tv_nsec &&
-         entry->ctime.tv_sec == st->st_ctim.tv_sec && entry->ctime.tv_nsec == st->st_ctim.tv_nsec;
-}
-
-/* The cache after this run: the files it read or reused, plus (when a glob
- * narrowed the walk, or it was cut short) the old entries it did not visit.
- * Moves the texts out of the files and the old cache; a file's text
- * pointer stays valid as long as the new cache lives. */
+/* The cache after this run (grep_cache.h): the files it read or reused,
+ * plus (when a glob narrowed the walk, or it was cut short) the old entries
+ * it did not visit. Moves the texts out of the files and the old cache; a
+ * file's text pointer stays valid as long as the new cache lives. */
 static void grep_cache__rebuild(EddiGrep *self) {
   EddiGrepCache *old = self->cache;
-  EddiGrepCache *fresh = eddi_calloc(1, sizeof *fresh);
+  EddiGrepCache *fresh = eddi_grep_cache_successor(old);
   for (size_t i = 0; i < self->files.len; i++) {
     GrepFile *file = self->files.items[i];
     GrepCacheEntry entry = {0};
     if (file->cached) {
-      GrepCacheEntry *kept = grep_cache__find(old, file->rel);
+      GrepCacheEntry *kept = eddi_grep_cache_find(old, file->rel);
       entry = *kept;
       entry.rel = eddi_strdup(file->rel);
       kept->buffer = NULL;
@@ -350,23 +167,23 @@ static void grep_cache__rebuild(EddiGrep *self) {
     } else {
       continue;
     }
-    if (grep_cache__find(fresh, entry.rel)) {
-      grep_cache__entry_free(&entry);
-      continue;
-    }
-    grep_cache__put(fresh, &entry);
+    /* Read or checked after its folder was watched: events tell from now.
+     * (A walk reports each path once.) */
+    entry.watched = file->watched;
+    entry.changed = false;
+    eddi_grep_cache_put(fresh, &entry);
   }
-  if (old && (self->glob || self->truncated)) {
+  if (self->glob || self->truncated) {
     for (size_t i = 0; i < old->cap; i++) {
       GrepCacheEntry *entry = &old->slots[i];
-      if (!entry->rel || entry->moved || grep_cache__find(fresh, entry->rel) ||
+      if (!entry->rel || entry->moved || eddi_grep_cache_find(fresh, entry->rel) ||
           fresh->bytes + entry->len > GREP_CACHE_BYTES_MAX)
         continue;
       GrepCacheEntry moved = *entry;
       moved.rel = eddi_strdup(entry->rel);
       entry->buffer = NULL;
       entry->moved = true;
-      grep_cache__put(fresh, &moved);
+      eddi_grep_cache_put(fresh, &moved);
     }
   }
   eddi_grep_cache_free(old);
@@ -465,24 +282,6 @@ static void grep__folder_release(EddiGrep *self, GrepFolder *folder) {
 
 /* ---------------------------------------------------------------- searching */
 
-/* The '\n' bytes of p[0, n), eight at a time: a byte is '\n' exactly when
- * it becomes 0 under the xor, and the sum below sets the high bit of every
- * byte that is not 0 (no carry crosses bytes); the multiplication adds up
- * the flags of the eight bytes in the top byte (at most 8). */
-static size_t grep__newlines(const char *p, size_t n) {
-  const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL, newlines = 0x0A0A0A0A0A0A0A0AULL;
-  size_t count = 0, i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t word;
-    memcpy(&word, p + i, 8);
-    word ^= newlines;
-    uint64_t nonzero = ((word & low7) + low7) | word;
-    count += (size_t)((((~nonzero & ~low7) >> 7) * 0x0101010101010101ULL) >> 56);
-  }
-  for (; i < n; i++) count += p[i] == '\n';
-  return count;
-}
-
 static void grep__hit(GrepFile *file, size_t keep, size_t line, size_t start, size_t end) {
   file->hits++;
   if (file->kept.len < keep) array_push(&file->kept, ((GrepHit){line, start, end}));
@@ -511,14 +310,14 @@ static int grep__search_lines(EddiPattern *pattern, GrepFile *file, size_t keep,
 }
 
 /* The whole buffer at once; see the file's commentary. */
-static int grep__search_whole(EddiPattern *pattern, GrepMode mode, const StrBuf *prefix,
+static int grep__search_whole(EddiPattern *pattern, EddiGrepMode mode, const StrBuf *prefix,
                               size_t rare, GrepFile *file, size_t keep, EddiError *err) {
   const char *text = file->text;
   size_t len = file->len, pos = 0, line = 1, counted = 0;
   while (pos < len) {
     size_t m, match_end, from = pos;
     if (prefix->len) {
-      const char *next = grep__find_prefix(text, len, pos, prefix, rare);
+      const char *next = eddi_grep_find_prefix(text, len, pos, prefix, rare);
       if (!next) return 0;
       from = (size_t)(next - text);
     }
@@ -530,7 +329,7 @@ static int grep__search_whole(EddiPattern *pattern, GrepMode mode, const StrBuf 
     size_t start = before ? (size_t)(before - text) + 1 : pos;
     const char *after = memchr(text + m, '\n', len - m);
     size_t end = after ? (size_t)(after - text) : len;
-    line += grep__newlines(text + counted, start - counted);
+    line += eddi_text_count_newlines(text + counted, start - counted);
     counted = start;
     found = mode == GREP_CONFIRM ? grep__line_matches(pattern, text, start, end, err) : 1;
     if (found < 0) return found;
@@ -641,22 +440,32 @@ static GrepFolder *grep__folder_of(EddiGrep *self, const EddiWalkEntry *entry) {
  * read them. */
 static int grep__visit(void *context, const EddiWalkEntry *entry) {
   EddiGrep *self = context;
+  /* A folder is watched before the walk enters it, so before its files
+   * are read (or checked). */
+  if (entry->is_dir && self->cache)
+    eddi_grep_cache_watch(self->cache, entry->abs, entry->rel, entry->rel_len);
   if (entry->is_link || !S_ISREG(entry->st.st_mode) ||
       (self->glob && !eddi_walk_glob_matches(self->glob, entry->rel)))
     return EDDI_WALK_CONTINUE;
   GrepFile *file = eddi_calloc(1, sizeof *file);
   file->st = entry->st;
+  size_t folder_len = entry->rel_len - strlen(entry->name);
+  if (self->cache)
+    file->watched = eddi_grep_cache_watched(self->cache, entry->rel, folder_len ? folder_len - 1 : 0);
   const GrepDoc *doc = grep__doc(self, entry->rel);
-  GrepCacheEntry *cached = doc ? NULL : grep_cache__find(self->cache, entry->rel);
-  /* The walk did not lstat regular files (types_only): the cache needs it. */
-  if (cached && fstatat(entry->dir_fd, entry->name, &file->st, AT_SYMLINK_NOFOLLOW) != 0)
-    cached = NULL;
+  GrepCacheEntry *cached = doc ? NULL : eddi_grep_cache_find(self->cache, entry->rel);
+  /* Unchanged by the folder's events, or else by its stamp (the walk did
+   * not lstat regular files: types_only). */
+  bool unchanged = cached && eddi_grep_cache_trusted(self->cache, cached);
+  if (cached && !unchanged)
+    unchanged = fstatat(entry->dir_fd, entry->name, &file->st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                eddi_grep_cache_same(cached, &file->st);
   bool from_disk = false;
   if (doc) {
     file->text = doc->text;
     file->len = doc->len;
     file->readable = doc->readable;
-  } else if (cached && grep_cache__same(cached, &file->st)) {
+  } else if (unchanged) {
     file->text = cached->text;
     file->len = cached->len;
     file->readable = cached->readable;
@@ -689,6 +498,11 @@ void eddi_grep_run(EddiGrep *self) {
     if (pthread_create(&threads[started], NULL, grep__searcher, self) != 0) break;
   EddiWalk *walk = eddi_walk_new(
       self->root, &(EddiWalkOptions){.max_entries = self->max_entries, .types_only = true});
+  if (self->use_cache) {
+    if (!self->cache) self->cache = eddi_grep_cache_new();
+    eddi_grep_cache_drain(self->cache);
+    eddi_grep_cache_watch(self->cache, self->root, "", 0);
+  }
   eddi_walk_run(walk, grep__visit, self);
   pthread_mutex_lock(&self->mutex);
   if (self->folder) grep__folder_release(self, self->folder);
@@ -719,18 +533,9 @@ int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *rege
   self->flags = flags;
   uint32_t lookbehind = 0;
   pcre2_pattern_info(pattern.code, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind);
-  if (pattern.line_local || (lookbehind == 0 && grep__quoted_line(regex, len)))
-    self->mode = GREP_WHOLE;
-  else if (lookbehind == 0 && grep__candidate_safe(regex, len))
-    self->mode = GREP_CONFIRM;
-  else
-    self->mode = GREP_LINES;
+  self->mode = eddi_grep_mode_of(regex, len, pattern.line_local, lookbehind);
   eddi_pattern_free(&pattern);
-  grep__prefix(regex, len, flags, &self->prefix);
-  for (size_t i = 1; i < self->prefix.len; i++)
-    if (grep__byte_rank((unsigned char)self->prefix.data[i]) <
-        grep__byte_rank((unsigned char)self->prefix.data[self->prefix_rare]))
-      self->prefix_rare = i;
+  eddi_grep_prefix(regex, len, flags, &self->prefix, &self->prefix_rare);
   self->glob = glob ? eddi_strdup(glob) : NULL;
   self->offset = offset;
   self->page = EDDI_HASHLINE_PAGE;

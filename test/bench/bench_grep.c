@@ -13,7 +13,7 @@
  * Figures, medians of BENCH_GREP_RUNS runs:
  *   - the match set: every page of Grep /needle_\d+/ in an engine against
  *     `rg -n`'s path:line pairs (they must be equal);
- *   - warm, whole process: `eddi --root D -c Start -c Grep` against `rg -n`
+ *   - warm, whole process, the three interleaved run by run: `eddi --root D -c Start -c Grep` against `rg -n`
  *     (default threads) and `rg -n -j1`, output to /dev/null;
  *   - cold: the same after each file's pages were dropped
  *     (posix_fadvise DONTNEED after a sync: no root needed), one run each;
@@ -35,7 +35,7 @@
 #include "bench_support.h"
 #include "eddi.h"
 
-#define BENCH_GREP_RUNS 7
+#define BENCH_GREP_RUNS 15
 #define BENCH_GREP_LINES 1000000
 #define BENCH_GREP_FILES 3000
 #define BENCH_GREP_SMALL_FILES 98000
@@ -191,12 +191,6 @@ static double bench__run(const char *command) {
   return bench_now_ms() - start;
 }
 
-static double bench__median_of(const char *command) {
-  double samples[BENCH_GREP_RUNS];
-  for (int i = 0; i < BENCH_GREP_RUNS; i++) samples[i] = bench__run(command);
-  return bench_median(samples, BENCH_GREP_RUNS);
-}
-
 /* Drop the page cache of every file under path (after a sync). */
 static void bench__drop(const char *path) {
   DIR *dir = opendir(path);
@@ -226,20 +220,22 @@ static double bench__cold(const char *root, const char *command) {
 static void bench__noop_waker(void *closure) { (void)closure; }
 
 /* The second and later Greps of a running engine with a waker. */
-static double bench__engine_again(const char *root) {
+static double bench__engine_again(const char *root, const char *rg_cmd, double *rg) {
   EddiEngine *engine = eddi_engine_new(root, NULL, NULL, 0);
   eddi_engine_set_waker(engine, bench__noop_waker, NULL);
   char command[128];
   int n = snprintf(command, sizeof command, "Start b\nGrep /%s/", BENCH_GREP_PATTERN);
   eddi_string_free(eddi_exec(engine, "bench", command, (size_t)n));
   n = snprintf(command, sizeof command, "Grep /%s/", BENCH_GREP_PATTERN);
-  double samples[BENCH_GREP_RUNS];
+  double samples[BENCH_GREP_RUNS], rg_samples[BENCH_GREP_RUNS];
   for (int i = 0; i < BENCH_GREP_RUNS; i++) {
     double start = bench_now_ms();
     eddi_string_free(eddi_exec(engine, "bench", command, (size_t)n));
     samples[i] = bench_now_ms() - start;
+    rg_samples[i] = bench__run(rg_cmd);
   }
   eddi_engine_free(engine);
+  *rg = bench_median(rg_samples, BENCH_GREP_RUNS);
   return bench_median(samples, BENCH_GREP_RUNS);
 }
 
@@ -254,14 +250,23 @@ static void bench__workspace(const char *name, const char *root, bool engine_fig
   bench__compare(root);
   double cold_eddi = bench__cold(root, eddi_cmd), cold_rg = bench__cold(root, rg_cmd);
   bench__run(eddi_cmd), bench__run(rg_cmd); /* warm up */
-  double eddi = bench__median_of(eddi_cmd), rg = bench__median_of(rg_cmd);
-  double rg1 = bench__median_of(rg1_cmd);
+  /* Interleaved, so that the machine's other load hits all three alike. */
+  double eddi_s[BENCH_GREP_RUNS], rg_s[BENCH_GREP_RUNS], rg1_s[BENCH_GREP_RUNS];
+  for (int i = 0; i < BENCH_GREP_RUNS; i++) {
+    eddi_s[i] = bench__run(eddi_cmd);
+    rg_s[i] = bench__run(rg_cmd);
+    rg1_s[i] = bench__run(rg1_cmd);
+  }
+  double eddi = bench_median(eddi_s, BENCH_GREP_RUNS), rg = bench_median(rg_s, BENCH_GREP_RUNS);
+  double rg1 = bench_median(rg1_s, BENCH_GREP_RUNS);
   printf("  warm: eddi %.1f ms, rg %.1f ms (x%.2f), rg -j1 %.1f ms (x%.2f)\n", eddi, rg,
          eddi / rg, rg1, eddi / rg1);
   printf("  cold: eddi %.1f ms, rg %.1f ms (x%.2f)\n", cold_eddi, cold_rg, cold_eddi / cold_rg);
   if (engine_figure) {
-    double again = bench__engine_again(root);
-    printf("  running engine, second Grep: %.1f ms (x%.2f of rg)\n", again, again / rg);
+    double rg_then;
+    double again = bench__engine_again(root, rg_cmd, &rg_then);
+    printf("  running engine, second Grep: %.1f ms, rg %.1f ms (x%.2f)\n", again, rg_then,
+           again / rg_then);
   }
 }
 

@@ -386,6 +386,24 @@ static void test_cache_sees_changes(void **state) {
   grep_rows(engine, "/a$/", &got);
   assert_int_equal(got.len, 2);
   lines_free(&got);
+  /* A folder moved away and another made in its place: its files are
+   * others now, whatever the watches saw. */
+  put_text(root, "d/x.txt", "sigma\n");
+  age(root, "d/x.txt", 100);
+  grep_rows(engine, "/a$/", &got);
+  assert_int_equal(got.len, 3);
+  lines_free(&got);
+  char moved[PATH_MAX];
+  unit_path(path, root, "d");
+  unit_path(moved, root, "e");
+  assert_int_equal(rename(path, moved), 0);
+  put_text(root, "d/x.txt", "kappa\n");
+  age(root, "d/x.txt", 100);
+  grep_rows(engine, "/a$/", &got);
+  assert_int_equal(got.len, 4);
+  assert_string_equal(got.items[2], "d/x.txt:1:kappa");
+  assert_string_equal(got.items[3], "e/x.txt:1:sigma");
+  lines_free(&got);
   eddi_engine_free(engine);
   unit_assert_no_leak(live);
 }

@@ -168,6 +168,15 @@ static void finished_visit(void *closure, uint64_t ticket, const EddiReply *repl
   eddi_strbuf_free(&out);
 }
 
+/* After the count-th wake: the one reply finished since, as text. */
+static char *take_one(EddiEngine *engine, int count) {
+  wait_wakes(count);
+  Finished finished = {0};
+  eddi_engine_take_finished(engine, finished_visit, &finished);
+  assert_int_equal(finished.count, 1);
+  return finished.text;
+}
+
 static void test_replace_all_leaves_other_senders_answered(void **state) {
   const char *root = *state;
   size_t len;
@@ -188,37 +197,26 @@ static void test_replace_all_leaves_other_senders_answered(void **state) {
   assert_non_null(reply);
   assert_string_equal(reply, "Ok\nOk: Session b, No file");
   free(reply);
-  wait_wakes(1);
-  Finished finished = {0};
-  eddi_engine_take_finished(engine, finished_visit, &finished);
-  assert_int_equal(finished.count, 1);
-  assert_string_equal(finished.text, "Ok, Replaced 70000 occurrences\nOk, At 1:0");
-  free(finished.text);
+  reply = take_one(engine, 1);
+  assert_string_equal(reply, "Ok, Replaced 70000 occurrences\nOk, At 1:0");
+  free(reply);
   /* Its Undo is long work too; b is answered meanwhile. */
   assert_null(request(engine, "a", "Undo"));
   reply = request(engine, "b", "Status");
   assert_non_null(reply);
   free(reply);
-  wait_wakes(2);
-  finished = (Finished){0};
-  eddi_engine_take_finished(engine, finished_visit, &finished);
-  assert_int_equal(finished.count, 1);
-  assert_string_equal(finished.text, "Ok, Undid 1, At 0:0");
-  free(finished.text);
+  reply = take_one(engine, 2);
+  assert_string_equal(reply, "Ok, Undid 1, At 0:0");
+  free(reply);
   assert_null(request(engine, "a", "Redo"));
-  wait_wakes(3);
-  finished = (Finished){0};
-  eddi_engine_take_finished(engine, finished_visit, &finished);
-  assert_string_equal(finished.text, "Ok, Redid 1, At 0:0");
-  free(finished.text);
+  reply = take_one(engine, 3);
+  assert_string_equal(reply, "Ok, Redid 1, At 0:0");
+  free(reply);
   /* Nothing matches now: the same Fail as at once. */
   assert_null(request(engine, "a", "Replace /fox (\\d+)/ \"x\" All"));
-  wait_wakes(4);
-  finished = (Finished){0};
-  eddi_engine_take_finished(engine, finished_visit, &finished);
-  assert_int_equal(finished.count, 1);
-  assert_string_equal(finished.text, "Fail \"Pattern not found: /fox (\\\\d+)/\"");
-  free(finished.text);
+  reply = take_one(engine, 4);
+  assert_string_equal(reply, "Fail \"Pattern not found: /fox (\\\\d+)/\"");
+  free(reply);
   eddi_engine_free(engine);
   unit_assert_no_leak(live);
   free(text);
