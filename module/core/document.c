@@ -100,7 +100,10 @@ static void doc__record(EddiDoc *self, size_t cursor_before, DocEdit edit) {
     self->group_open = true;
     doc__free_groups(&self->redo);
   }
-  array_push(&array_back(&self->undo)->edits, edit);
+  DocEditGroup *group = array_back(&self->undo);
+  if (group->edits.len && edit.start + edit.removed_len > array_back(&group->edits)->start)
+    group->unordered = true;
+  array_push(&group->edits, edit);
 }
 
 int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
@@ -227,6 +230,8 @@ void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement
     group->edits.len = group->edits.cap = count;
     return;
   }
+  /* records descend (the contract): only their first may follow the
+   * group's last out of order, which doc__record checked. */
   for (size_t k = 1; k < count; k++) array_push(&group->edits, records[k]);
   eddi_free(records);
 }
@@ -247,12 +252,7 @@ void eddi_doc_end_group(EddiDoc *self) {
  * large file superlinear. Groups of fewer edits replay one by one. */
 #define DOC_BATCH_REPLAY_MIN 16
 
-static bool doc__group_descends(const DocEditGroup *group) {
-  const DocEdit *e = group->edits.items;
-  for (size_t k = 0; k + 1 < group->edits.len; k++)
-    if (e[k + 1].start + e[k + 1].removed_len > e[k].start) return false;
-  return true;
-}
+static bool doc__group_descends(const DocEditGroup *group) { return !group->unordered; }
 
 TextReplacement *eddi_doc_replay_edits(const DocEditGroup *group, bool backwards, char **now) {
   size_t n = group->edits.len, shift = 0;

@@ -67,6 +67,9 @@ typedef struct {
 /* The edits of one command: undone and redone together. */
 typedef struct {
   Array(DocEdit) edits;
+  /* An edit reaches past the start of the one before it: the group replays
+   * edit by edit (otherwise in one pass; see document.c). */
+  bool unordered;
   uint64_t id;
   size_t cursor_before; /* where Undo puts the cursor */
   size_t cursor_after;  /* where Redo puts it */
