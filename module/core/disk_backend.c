@@ -1,6 +1,10 @@
 /* disk_backend.c - file-backed documents; see disk_backend.h. */
 #include "core/disk_backend.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,6 +18,36 @@
 static const char eddi_utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
 
 /* ---------------------------------------------------------------- format */
+
+/* Whether raw is its own text: no NUL, no CR, valid UTF-8 (the caller
+ * checks for a BOM). One pass: runs of ASCII without NUL or CR go sixteen
+ * bytes at a time where the CPU has SSE2, a non-ASCII byte goes to the
+ * UTF-8 check of its character only. False also for a file decoding
+ * refuses; eddi_disk_decode then says why. */
+static bool disk__plain(const char *raw, size_t len) {
+  size_t i = 0;
+  while (i < len) {
+#ifdef __SSE2__
+    const __m128i nul = _mm_setzero_si128(), cr = _mm_set1_epi8('\r');
+    while (i + 16 <= len) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
+      __m128i odd = _mm_or_si128(_mm_cmpeq_epi8(v, nul), _mm_cmpeq_epi8(v, cr));
+      if (_mm_movemask_epi8(_mm_or_si128(odd, v))) break; /* high bit: not plain ASCII */
+      i += 16;
+    }
+#endif
+    unsigned char c = (unsigned char)raw[i];
+    if (c == '\0' || c == '\r') return false;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    size_t next = i + eddi_utf8_char_len(c);
+    if (next > len || eddi_utf8_valid_prefix(raw + i, next - i) != next - i) return false;
+    i = next;
+  }
+  return true;
+}
 
 int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf *out,
                      EddiError *err) {
@@ -109,7 +143,13 @@ static int disk__read_fd(int fd, size_t max_bytes, StrBuf *out, EddiDiskFound *f
   EddiError err;
   StrBuf bytes = {0};
   int rc = eddi_fs_stamp_fd(fd, max_bytes, stamp ? stamp : &local, &bytes, &err);
-  if (bytes.len) eddi_strbuf_append(out, bytes.data, bytes.len);
+  if (!out->len) { /* the bytes themselves, not a copy: a large file is read once */
+    StrBuf old = *out;
+    *out = bytes;
+    bytes = old;
+  } else if (bytes.len) {
+    eddi_strbuf_append(out, bytes.data, bytes.len);
+  }
   eddi_strbuf_free(&bytes);
   if (rc == EDDI_ETOOBIG) return disk__found(found, EDDI_DISK_TOO_LARGE, 0);
   if (rc < 0) return disk__found(found, EDDI_DISK_READ_FAILED, EIO);
@@ -334,6 +374,22 @@ static int disk__load(DiskBackend *self, bool create, StrBuf *text, EddiError *e
   }
   self->mode = found.mode; /* a new file's when missing */
   EddiFileFormat format = {0};
+  /* A file without BOM or CRLF is its own text: the bytes read move into
+   * text, so a large file is held once (the base copy is kept only for
+   * files up to DISK_BASE_MAX). */
+  bool plain = !missing && !text->len && raw.len &&
+               !(raw.len >= 3 && memcmp(raw.data, eddi_utf8_bom, 3) == 0) &&
+               disk__plain(raw.data, raw.len);
+  if (plain) {
+    self->format = format;
+    self->stamp = stamp;
+    disk__remember(self, raw.data, raw.len);
+    StrBuf old = *text;
+    *text = raw;
+    raw = old;
+    eddi_strbuf_free(&raw);
+    return 0;
+  }
   rc = missing ? 0 : eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, text, err);
   if (rc == 0) {
     self->format = format;

@@ -18,6 +18,13 @@ EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
   return self;
 }
 
+EddiDoc *eddi_doc_new_taking(const char *path, EddiBackend *backend, StrBuf *text, bool is_new,
+                             size_t undo_limit) {
+  EddiDoc *self = eddi_doc_new(path, backend, "", 0, is_new, undo_limit);
+  eddi_text_take(&self->text, text);
+  return self;
+}
+
 static void doc__free_group(DocEditGroup *group) {
   for (size_t i = 0; i < group->edits.len; i++) {
     eddi_free(group->edits.items[i].removed);
@@ -93,7 +100,10 @@ static void doc__record(EddiDoc *self, size_t cursor_before, DocEdit edit) {
     self->group_open = true;
     doc__free_groups(&self->redo);
   }
-  array_push(&array_back(&self->undo)->edits, edit);
+  DocEditGroup *group = array_back(&self->undo);
+  if (group->edits.len && edit.start + edit.removed_len > array_back(&group->edits)->start)
+    group->unordered = true;
+  array_push(&group->edits, edit);
 }
 
 int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
@@ -152,6 +162,21 @@ static int doc__backend_many(EddiDoc *self, const TextReplacement *edits, size_t
   return 0;
 }
 
+/* doc__change_text for a batch (the backend has taken it): the tree takes
+ * the edits last to first (each one's positions in the text as it is now
+ * are then still its positions when it is applied), the text one pass,
+ * cursor and marks move past what changed before them. No undo. */
+static void doc__change_many(EddiDoc *self, const TextReplacement *edits, size_t count) {
+  for (size_t k = count; k-- > 0;)
+    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
+                          edits[k].bytes, edits[k].len);
+  eddi_text_replace_many(&self->text, edits, count);
+  self->cursor = doc__shift_many(self->cursor, edits, count);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+}
+
 int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t count,
                           EddiError *err) {
   if (count == 0) return 0;
@@ -165,16 +190,7 @@ int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t co
     return rc;
   }
   size_t cursor_before = self->cursor;
-  /* The tree takes the edits last to first: each one's positions in the
-   * text as it is now are then still its positions when it is applied. */
-  for (size_t k = count; k-- > 0;)
-    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
-                          edits[k].bytes, edits[k].len);
-  eddi_text_replace_many(&self->text, edits, count);
-  self->cursor = doc__shift_many(self->cursor, edits, count);
-  for (size_t i = 0; i < self->marks.len; i++)
-    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
-  self->find_anchor_set = false;
+  doc__change_many(self, edits, count);
   /* Recorded last to first: then each start is right both for replaying the
    * group edit by edit and for taking it back. */
   for (size_t k = count; k-- > 0;) {
@@ -188,6 +204,38 @@ int eddi_doc_replace_many(EddiDoc *self, const TextReplacement *edits, size_t co
   return 0;
 }
 
+bool eddi_doc_can_commit_built(const EddiDoc *self) {
+  return !self->backend || !self->backend->vtable->replace;
+}
+
+void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement *edits,
+                           size_t count, DocEdit *records) {
+  EDDI_ASSERT(eddi_doc_can_commit_built(self));
+  size_t cursor_before = self->cursor;
+  eddi_syntax_reset(self->syntax);
+  eddi_text_free(&self->text);
+  self->text = *built;
+  eddi_text_init(built);
+  self->cursor = doc__shift_many(self->cursor, edits, count);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+  if (count == 0) return;
+  /* The records as the group's own array when the command opened none. */
+  doc__record(self, cursor_before, records[0]);
+  DocEditGroup *group = array_back(&self->undo);
+  if (group->edits.len == 1) {
+    array_free(&group->edits);
+    group->edits.items = records;
+    group->edits.len = group->edits.cap = count;
+    return;
+  }
+  /* records descend (the contract): only their first may follow the
+   * group's last out of order, which doc__record checked. */
+  for (size_t k = 1; k < count; k++) array_push(&group->edits, records[k]);
+  eddi_free(records);
+}
+
 void eddi_doc_end_group(EddiDoc *self) {
   if (!self->group_open) return;
   array_back(&self->undo)->cursor_after = self->cursor;
@@ -196,10 +244,51 @@ void eddi_doc_end_group(EddiDoc *self) {
   self->group_open = false;
 }
 
+/* A group whose edits run from the end of the text to its start without
+ * overlapping (what Replace All records, and any command that edits
+ * bottom-up) has every start in the frame of the text before the group:
+ * undoing or redoing it is then one pass of eddi_text_replace_many instead
+ * of a seek and splice per edit, which made the Undo of a Replace All on a
+ * large file superlinear. Groups of fewer edits replay one by one. */
+#define DOC_BATCH_REPLAY_MIN 16
+
+static bool doc__group_descends(const DocEditGroup *group) { return !group->unordered; }
+
+TextReplacement *eddi_doc_replay_edits(const DocEditGroup *group, bool backwards, char **now) {
+  size_t n = group->edits.len, shift = 0;
+  TextReplacement *edits = eddi_malloc((n ? n : 1) * sizeof *edits);
+  for (size_t i = 0; i < n; i++) {
+    const DocEdit *e = &group->edits.items[n - 1 - i];
+    size_t start = e->start + (backwards ? shift : 0);
+    size_t old_len = backwards ? e->inserted_len : e->removed_len;
+    edits[i] = (TextReplacement){start, start + old_len, backwards ? e->removed : e->inserted,
+                                 backwards ? e->removed_len : e->inserted_len};
+    if (now) now[i] = backwards ? e->inserted : e->removed;
+    shift += e->inserted_len - e->removed_len; /* wraps for a shrink; the sum is exact */
+  }
+  return edits;
+}
+
+/* The group in one pass: its edits in text order, at their places in the
+ * text as it is now (undo: after the group; redo: before it). */
+static int doc__replay_batch(EddiDoc *self, DocEditGroup *group, bool backwards,
+                             EddiError *err) {
+  size_t n = group->edits.len;
+  char **now = eddi_malloc(n * sizeof *now); /* what each range holds now */
+  TextReplacement *edits = eddi_doc_replay_edits(group, backwards, now);
+  int rc = doc__backend_many(self, edits, n, now, err);
+  if (rc == 0) doc__change_many(self, edits, n);
+  eddi_free(now);
+  eddi_free(edits);
+  return rc;
+}
+
 /* Apply a group backwards (undo) or forwards (redo). On a backend failure
  * the edits applied so far are reverted, so the group is all or nothing. */
 static int doc__replay(EddiDoc *self, DocEditGroup *group, bool backwards, EddiError *err) {
   size_t n = group->edits.len;
+  if (n >= DOC_BATCH_REPLAY_MIN && doc__group_descends(group))
+    return doc__replay_batch(self, group, backwards, err);
   for (size_t k = 0; k < n; k++) {
     DocEdit *e = &group->edits.items[backwards ? n - 1 - k : k];
     int rc = backwards
@@ -253,6 +342,32 @@ static int doc__move_groups(EddiDoc *self, bool undo, size_t count, size_t *done
     self->cursor = undo ? group.cursor_before : group.cursor_after;
   }
   return 0;
+}
+
+const DocEditGroup *eddi_doc_replay_next(EddiDoc *self, bool undo) {
+  eddi_doc_end_group(self);
+  DocEditGroupList *from = undo ? &self->undo : &self->redo;
+  if (!from->len || !eddi_doc_can_commit_built(self)) return NULL;
+  const DocEditGroup *group = array_back(from);
+  if (group->edits.len < DOC_BATCH_REPLAY_MIN || !doc__group_descends(group)) return NULL;
+  return group;
+}
+
+void eddi_doc_commit_replay(EddiDoc *self, bool undo, EddiText *built,
+                            const TextReplacement *edits, size_t count) {
+  DocEditGroupList *from = undo ? &self->undo : &self->redo;
+  DocEditGroupList *to = undo ? &self->redo : &self->undo;
+  DocEditGroup group = *array_back(from);
+  eddi_syntax_reset(self->syntax);
+  eddi_text_free(&self->text);
+  self->text = *built;
+  eddi_text_init(built);
+  for (size_t i = 0; i < self->marks.len; i++)
+    self->marks.items[i].offset = doc__shift_many(self->marks.items[i].offset, edits, count);
+  self->find_anchor_set = false;
+  from->len--;
+  array_push(to, group);
+  self->cursor = undo ? group.cursor_before : group.cursor_after;
 }
 
 int eddi_doc_undo(EddiDoc *self, size_t count, size_t *done, EddiError *err) {

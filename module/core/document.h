@@ -67,6 +67,9 @@ typedef struct {
 /* The edits of one command: undone and redone together. */
 typedef struct {
   Array(DocEdit) edits;
+  /* An edit reaches past the start of the one before it: the group replays
+   * edit by edit (otherwise in one pass; see document.c). */
+  bool unordered;
   uint64_t id;
   size_t cursor_before; /* where Undo puts the cursor */
   size_t cursor_after;  /* where Redo puts it */
@@ -107,6 +110,10 @@ struct EddiDoc {
 /* New document over backend (taken over) with initial text; path is copied. */
 EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
                       size_t len, bool is_new, size_t undo_limit);
+/* The same, taking text (freed, left empty) so a large file is not held
+ * twice while the document is made (eddi_text_take). */
+EddiDoc *eddi_doc_new_taking(const char *path, EddiBackend *backend, StrBuf *text, bool is_new,
+                             size_t undo_limit);
 void eddi_doc_free(EddiDoc *self);
 
 /* Replace bytes [start, end) with text; the one way text changes. */
@@ -140,6 +147,35 @@ int eddi_doc_replace_all(EddiDoc *self, const char *text, size_t len, size_t *ch
 int eddi_doc_reread(EddiDoc *self, size_t *discarded, EddiError *err);
 /* Mirror the backing text if it moved (no-op for backends without sync). */
 int eddi_doc_sync(EddiDoc *self, EddiError *err);
+/* A command that rebuilds the whole text of a document at least this large
+ * (Replace All, or the Undo or Redo of one) runs as long work
+ * (session/job.h): it costs some 5 ms a MiB, and other senders should be
+ * answered within 10 ms. Smaller files, what a model edits every day, are
+ * edited at once. */
+#define EDDI_DOC_LONG_WORK_BYTES ((size_t)1 << 20)
+
+/* Whether the document's text may be built elsewhere and put in whole
+ * (eddi_doc_commit_built): its backend keeps no text of its own. */
+bool eddi_doc_can_commit_built(const EddiDoc *self);
+/* Put built in as the text (taken: left empty) that edits (count, sorted,
+ * in the frame of the text now) make of it, as one undo step whose records
+ * (count of them, last edit first, as eddi_doc_replace_many keeps them)
+ * are taken too; cursor and marks move as eddi_doc_replace_many moves them.
+ * A syntax tree is dropped rather than told each edit. */
+void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement *edits,
+                           size_t count, DocEdit *records);
+/* Undo (undo true) or Redo built elsewhere: the group the next one would
+ * replay, when one pass can (many edits, bottom-up, a backend without text
+ * of its own), else NULL. Ends the open group first. */
+const DocEditGroup *eddi_doc_replay_next(EddiDoc *self, bool undo);
+/* The group's edits as one batch in the frame of the text before it is
+ * undone (backwards) or redone; now (may be NULL) receives what each range
+ * holds before. A new array the caller frees; its bytes are the group's. */
+TextReplacement *eddi_doc_replay_edits(const DocEditGroup *group, bool backwards, char **now);
+/* Put built in as the text the next replay makes (edits: as given by
+ * eddi_doc_replay_edits), move the group, place cursor and marks. */
+void eddi_doc_commit_replay(EddiDoc *self, bool undo, EddiText *built,
+                            const TextReplacement *edits, size_t count);
 /* Replace the whole text without undo (used by backends that re-read). */
 void eddi_doc_reload(EddiDoc *self, const char *text, size_t len);
 /* The backing text changed outside eddi (the user typed in the buffer):

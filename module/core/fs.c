@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,6 +21,9 @@
 
 /* Read in pieces of this size. */
 #define FS_READ_CHUNK 65536
+/* Reads of at least this many bytes ask for huge pages (see
+ * eddi_fs_stamp_fd). */
+#define FS_HUGE_READ_MIN ((size_t)4 << 20)
 /* How long a replace waits, after its rename, for another process that
  * opened the old file just before it to close it again (its write, if any,
  * then has landed and is carried over). */
@@ -205,10 +209,24 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
   StrBuf local = {0};
   StrBuf *out = bytes ? bytes : &local;
   eddi_strbuf_clear(out);
-  char buf[FS_READ_CHUNK];
+  /* Straight into out, sized for the file as fstat saw it (and a chunk
+   * more when it grew): no copy through a buffer, no regrowth. */
+  size_t expected = (size_t)st.st_size <= max_bytes ? (size_t)st.st_size : 0;
+  array__reserve((void **)&out->data, &out->cap, 1, expected + 2);
+  /* A large file's buffer in huge pages where the kernel has them: a read
+   * into fresh memory otherwise takes a page fault every 4 KiB, which costs
+   * more than the copy itself. */
+  if (expected >= FS_HUGE_READ_MIN) {
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)out->data + page - 1) & ~(page - 1);
+    uintptr_t to = ((uintptr_t)out->data + out->cap) & ~(page - 1);
+    if (to > from) madvise((void *)from, to - from, MADV_HUGEPAGE);
+  }
   int rc = 0;
   for (off_t at = 0;;) {
-    ssize_t n = pread(fd, buf, sizeof buf, at);
+    if (out->cap - out->len < 2) array__reserve((void **)&out->data, &out->cap, 1, out->len + FS_READ_CHUNK);
+    size_t room = EDDI_MIN(out->cap - out->len - 1, max_bytes + 1 - out->len);
+    ssize_t n = pread(fd, out->data + out->len, room, at);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       rc = eddi_error_set(err, EDDI_EIO, "Read failed: %s", strerror(errno));
@@ -219,7 +237,8 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
       rc = eddi_error_set(err, EDDI_ETOOBIG, "File too large (limit %zu)", max_bytes);
       break;
     }
-    eddi_strbuf_append(out, buf, (size_t)n);
+    out->len += (size_t)n;
+    out->data[out->len] = '\0';
     at += n;
   }
   stamp->size = (off_t)out->len;

@@ -1,12 +1,15 @@
 /* text.h - the text store: UTF-8 bytes with a line index.
  *
  * The text is kept in chunks of a few KiB, each knowing its byte length,
- * newline count and character count. Finding a line or an offset walks the
- * chunk summaries (a few hundred for a 4 MB file) and then one chunk; an edit
- * touches one chunk. That keeps every operation O(file/chunk + chunk) with a
- * memory overhead of a few percent, where a gap buffer pays a memmove of the
- * distance between edits and a per-line index pays a shift of every later
- * line. Lines and columns are computed, never stored.
+ * newline count and character count. Finding a line or an offset asks an
+ * index over the chunk summaries (a Fenwick tree of their byte, newline and
+ * character counts: O(log chunks) to find a chunk or update its counts) and
+ * then looks inside one chunk; an edit touches one chunk. A chunk split or
+ * merge (every few KiB of edits) marks the index stale and the next lookup
+ * rebuilds it in one pass. That keeps every operation O(log(file/chunk) +
+ * chunk) with a memory overhead of a few percent, where a gap buffer pays a
+ * memmove of the distance between edits and a per-line index pays a shift
+ * of every later line. Lines and columns are computed, never stored.
  *
  * Offsets are byte offsets into the text. Line n starts after the n-th
  * newline; a text with k newlines has k + 1 line slots (the last may be empty).
@@ -37,8 +40,27 @@ typedef struct {
   size_t chars;
 } TextSpot;
 
+/* Byte, newline and character counts of a run of chunks. */
+typedef struct {
+  size_t len;
+  size_t newlines;
+  size_t chars;
+} TextSums;
+
 typedef struct {
   Array(TextChunk) chunks;
+  /* The index: a Fenwick tree over the chunks (node k, 1-based, sums the
+   * chunks (k - lowbit(k), k]); valid only while index_len == chunks.len
+   * and index_stale is false. */
+  TextSums *index;
+  size_t index_cap;
+  size_t index_len;
+  bool index_stale;
+  /* eddi_text_take's buffer, when chunks are slices of it (a chunk that
+   * grows moves out to bytes of its own); freed with its last slice. */
+  char *slab;
+  size_t slab_len;
+  size_t slab_live; /* chunks still in it */
   size_t len;      /* bytes */
   size_t newlines; /* '\n' count */
   size_t chars;    /* characters */
@@ -52,6 +74,9 @@ void eddi_text_init(EddiText *self);
 void eddi_text_free(EddiText *self);
 /* Replace the whole text with a copy of bytes. */
 void eddi_text_set(EddiText *self, const char *bytes, size_t len);
+/* The same, taking bytes (left empty): a large buffer becomes the slab the
+ * chunks are slices of, so a large file is neither copied nor held twice. */
+void eddi_text_take(EddiText *self, StrBuf *bytes);
 /* Replace bytes [start, end) with a copy of bytes[0, len). Offsets must be
  * within the text and on character boundaries (the caller checks). */
 void eddi_text_replace(EddiText *self, size_t start, size_t end, const char *bytes,
@@ -126,6 +151,20 @@ void eddi_text_walk_begin(const EddiText *self, size_t pos, TextWalk *walk);
 /* The next segment; false at the end of the text. */
 bool eddi_text_next_segment(const EddiText *self, TextWalk *walk, StrBuf *scratch,
                             TextSegment *out);
+
+/* out (made anew) = src with edits applied (sorted, not overlapping, in
+ * src's frame): one flat pass, kept as out's slab (eddi_text_take). */
+void eddi_text_build_replaced(const EddiText *src, const TextReplacement *edits, size_t count,
+                              EddiText *out);
+
+/* A view of src for another thread: its own chunk array, index and hint
+ * over src's chunk bytes, which it borrows. Valid while src is not edited;
+ * free with eddi_text_view_free, never eddi_text_free. */
+void eddi_text_view(const EddiText *src, EddiText *view);
+void eddi_text_view_free(EddiText *view);
+
+/* The '\n' bytes of bytes[0, len), counted as the chunks count theirs. */
+size_t eddi_text_count_newlines(const char *bytes, size_t len);
 
 /* Bytes actually held, for memory accounting. */
 size_t eddi_text_footprint(const EddiText *self);

@@ -225,7 +225,12 @@ static void walk__read_folder(EddiWalk *self, DIR *dir, StrBuf *names, WalkItemL
     self->entries_read++;
     WalkItem item = {.name_at = names->len, .name_len = strlen(name)};
     eddi_strbuf_append(names, name, item.name_len + 1); /* with its NUL */
-    item.stat_ok = fstatat(dirfd(dir), name, &item.st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (self->options.types_only && entry->d_type == DT_REG) {
+      item.st.st_mode = S_IFREG;
+      item.stat_ok = true;
+    } else {
+      item.stat_ok = fstatat(dirfd(dir), name, &item.st, AT_SYMLINK_NOFOLLOW) == 0;
+    }
     array_push(items, item);
   }
   for (size_t i = 0; i < items->len; i++)
@@ -262,6 +267,7 @@ static int walk__folder(EddiWalk *self, int dir_fd, size_t depth) {
         .st = item->st,
         .is_dir = S_ISDIR(item->st.st_mode),
         .is_link = S_ISLNK(item->st.st_mode),
+        .dir_fd = dirfd(dir),
     };
     EddiIgnoreMatch judged = self->options.no_ignore
                                  ? EDDI_IGNORE_NONE

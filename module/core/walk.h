@@ -57,6 +57,10 @@ typedef struct {
   /* Read no ignore files: every entry is reported (hidden ones still per
    * `hidden`). */
   bool no_ignore;
+  /* Regular files that readdir says are regular are not lstat'ed: their
+   * entry's st holds only st_mode (S_IFREG). A caller that opens each file
+   * anyway (Grep) fstat's it then; the lstat would cost as much again. */
+  bool types_only;
 } EddiWalkOptions;
 
 /* One entry, valid only during the call that receives it. */
@@ -70,6 +74,10 @@ typedef struct {
   struct stat st;
   bool is_dir;  /* a folder, not a symlink: entered after this call unless skipped */
   bool is_link; /* a symlink into the root: reported, never entered */
+  /* The open folder holding the entry, valid during the call: a caller may
+   * openat(dir_fd, name, O_NOFOLLOW) the entry without resolving its path
+   * from the root again (the walk checked the folders on the way). */
+  int dir_fd;
 } EddiWalkEntry;
 
 /* What a visitor returns: EDDI_WALK_CONTINUE, EDDI_WALK_SKIP (do not enter

@@ -12,8 +12,7 @@
 #include <stdarg.h>
 
 #include "core/path.h"
-#include "core/walk.h"
-#include "services/search.h"
+#include "services/grep.h"
 
 /* Rows of fresh context in a refusal's hint. */
 #define HASHLINE_HINT_ROWS 3
@@ -68,89 +67,17 @@ int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, s
 
 /* ---------------------------------------------------------------- Grep */
 
-/* The files Grep searches: regular files (not symlinks, as ripgrep
- * without --follow) of the walk (walk.h) that the glob names. */
-typedef struct {
-  const char *glob;
-  Array(char *) found;
-} GrepFiles;
-
-static int grep__visit(void *context, const EddiWalkEntry *entry) {
-  GrepFiles *files = context;
-  if (!entry->is_link && S_ISREG(entry->st.st_mode) &&
-      (!files->glob || eddi_walk_glob_matches(files->glob, entry->rel)))
-    array_push(&files->found, eddi_strdup(entry->rel));
-  return EDDI_WALK_CONTINUE;
-}
-
+/* The walk and the search are services/grep.c's, in its three steps run
+ * one after the other here (the server's tool calls wait for it). */
 int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
                    unsigned flags, const char *glob, size_t offset, StrBuf *out,
                    EddiError *err) {
-  EddiPattern pattern;
-  int rc = eddi_pattern_compile(&pattern, regex, len, true, flags, err);
+  EddiGrep *grep;
+  int rc = eddi_grep_prepare(engine, session, regex, len, flags, glob, offset, &grep, err);
   if (rc < 0) return rc;
-  /* Hidden files are never searched; the walk's order is strcmp order. */
-  GrepFiles files = {.glob = glob};
-  size_t limit = engine->config.max_walk_entries;
-  EddiWalk *walk = eddi_walk_new(engine->root, &(EddiWalkOptions){.max_entries = limit});
-  eddi_walk_run(walk, grep__visit, &files);
-  bool truncated = eddi_walk_truncated(walk);
-  eddi_walk_free(walk);
-  size_t total = 0, shown = 0, page = EDDI_HASHLINE_PAGE;
-  EddiEditState *state = eddi_edit_state_of(session);
-  for (size_t f = 0; f < files.found.len && rc == 0; f++) {
-    EddiEditTxn txn;
-    eddi_edit_txn_init(&txn, engine, session);
-    EddiEditFile *file;
-    EddiError skip;
-    if (eddi_edit_txn_file(&txn, files.found.items[f], &file, &skip) == 0 && file->exists) {
-      const char *text = file->text.data ? file->text.data : "";
-      EddiLineList lines = {0};
-      eddi_lines_split(text, file->text.len, &lines, NULL);
-      char tag[5] = "";
-      bool header = false;
-      size_t first_seen = 0, last_seen = 0;
-      for (size_t i = 0; i < lines.len; i++) {
-        size_t s, e;
-        int found = eddi_pattern_find(&pattern, lines.items[i].bytes, lines.items[i].len, 0, &s,
-                                      &e, err);
-        if (found < 0) {
-          rc = found;
-          break;
-        }
-        if (!found) continue;
-        total++;
-        if (total <= offset || shown >= page) continue;
-        if (!header) {
-          eddi_hashline_tag(text, file->text.len, tag);
-          eddi_strbuf_printf(out, "[%s#%s]\n", file->rel, tag);
-          header = true;
-          first_seen = i + 1;
-        }
-        eddi_lines_format(&lines, i, 1, 0, out);
-        shown++;
-        last_seen = i + 1;
-        /* The hit counts as having read these lines. */
-        eddi_snapshot_record(state, file->rel, text, file->text.len, tag, i + 1, i + 1);
-      }
-      EDDI_UNUSED(first_seen), EDDI_UNUSED(last_seen);
-      array_free(&lines);
-    }
-    eddi_edit_txn_free(&txn);
-  }
-  if (rc == 0) {
-    if (total == 0) eddi_strbuf_puts(out, "No matches\n");
-    else if (offset >= total)
-      eddi_strbuf_printf(out, "No matches past offset %zu (%zu in all)\n", offset, total);
-    else if (offset + shown < total)
-      eddi_strbuf_printf(out, "[Showing matches %zu-%zu of %zu. Grep again with offset %zu]\n",
-                    offset + 1, offset + shown, total, offset + shown);
-    /* As List says it: the files past the limit were not searched. */
-    if (truncated) eddi_strbuf_printf(out, "[Stopped after %zu entries]\n", limit);
-  }
-  for (size_t i = 0; i < files.found.len; i++) eddi_free(files.found.items[i]);
-  array_free(&files.found);
-  eddi_pattern_free(&pattern);
+  eddi_grep_run(grep);
+  rc = eddi_grep_finish(grep, engine, session, out, err);
+  eddi_grep_free(grep);
   return rc;
 }
 

@@ -4,6 +4,7 @@
 #include <limits.h>
 
 #include "core/diff.h"
+#include "core/text.h"
 #include "core/utf8.h"
 
 /* Columns a tab advances to when indentation is compared or rebuilt. */
@@ -25,9 +26,7 @@ void eddi_lines_split(const char *text, size_t len, EddiLineList *out, bool *fin
 }
 
 size_t eddi_lines_count(const char *text, size_t len) {
-  size_t lines = 0;
-  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-  return lines + (len && text[len - 1] != '\n');
+  return eddi_text_count_newlines(text, len) + (len && text[len - 1] != '\n');
 }
 
 static bool line__same(const EddiLine *a, const EddiLine *b) {

@@ -34,61 +34,154 @@ typedef struct {
   size_t lines;
 } AnalyzeMetrics;
 
-/* Whether span lies in element i and in no function nested in it. */
-static bool analyze__owned_by(const EddiSyntax *syn, size_t i, size_t offset) {
-  int inner = eddi_syntax_innermost(syn, offset, EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD);
-  return inner == (int)i;
+/* One Analyze: what its analyses share, each computed once and only when
+ * an analysis asks for it. */
+typedef struct {
+  EddiDoc *doc;
+  EddiSyntax *syn;
+  AnalyzeMetrics *metrics; /* per element (functions and methods only) */
+  char *flat;              /* the text, for word searches */
+} Analysis;
+
+static void analysis__free(Analysis *self) {
+  eddi_free(self->metrics);
+  eddi_free(self->flat);
 }
 
-static AnalyzeMetrics analyze__metrics(EddiDoc *doc, EddiSyntax *syn, size_t i) {
-  const EddiElement *e = &syn->elements.items[i];
+/* ---------------------------------------------------------------- metrics */
+
+typedef struct {
+  size_t start, end, index;
+} AnalyzeSpan;
+
+static int analyze__span_order(const void *a, const void *b) {
+  const AnalyzeSpan *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  if (x->end != y->end) return x->end > y->end ? -1 : 1; /* outer first */
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The spans of list in start order (outer first at one start), with their
+ * indices. The caller frees the result. */
+static AnalyzeSpan *analyze__sorted(const EddiSpan *spans, size_t count) {
+  AnalyzeSpan *sorted = eddi_malloc((count ? count : 1) * sizeof *sorted);
+  for (size_t k = 0; k < count; k++)
+    sorted[k] = (AnalyzeSpan){spans[k].start, spans[k].end, k};
+  if (count) qsort(sorted, count, sizeof *sorted, analyze__span_order);
+  return sorted;
+}
+
+/* For each span (sorted), the function or method that owns its start:
+ * what eddi_syntax_innermost answers (the element of the latest start that
+ * holds the offset), for all spans in one sweep. Elements come in start
+ * order; a stack keeps the open ones, the top the latest: one that ended
+ * before the offset has ended for every later offset too. */
+static void analyze__owners(const EddiSyntax *syn, const AnalyzeSpan *sorted, size_t count,
+                            int *owner) {
+  const unsigned functions = EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD;
+  Array(size_t) open = {0};
+  size_t next = 0;
+  for (size_t k = 0; k < count; k++) {
+    size_t at = sorted[k].start;
+    for (; next < syn->elements.len && syn->elements.items[next].start <= at; next++)
+      if (syn->elements.items[next].kind & functions) array_push(&open, next);
+    while (open.len && syn->elements.items[*array_back(&open)].end < at) open.len--;
+    owner[sorted[k].index] = open.len ? (int)*array_back(&open) : -1;
+  }
+  array_free(&open);
+}
+
+/* Complexity, nesting depth, parameters and lines of every function and
+ * method, in one pass over the decisions and nestings (a nesting's depth
+ * counts the nestings around it that start inside its function). */
+static const AnalyzeMetrics *analysis__metrics(Analysis *self) {
+  if (self->metrics) return self->metrics;
+  EddiSyntax *syn = self->syn;
+  EddiDoc *doc = self->doc;
   const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
-  AnalyzeMetrics m = {.complexity = 1};
+  size_t n = syn->elements.len;
+  AnalyzeMetrics *m = self->metrics = eddi_calloc(n ? n : 1, sizeof *m);
+  for (size_t i = 0; i < n; i++) m[i].complexity = 1;
+
+  AnalyzeSpan *decisions = analyze__sorted(d->decisions.items, d->decisions.len);
+  int *owner = eddi_malloc((d->decisions.len + d->nestings.len + 1) * sizeof *owner);
+  analyze__owners(syn, decisions, d->decisions.len, owner);
   for (size_t k = 0; k < d->decisions.len; k++) {
     EddiSpan s = d->decisions.items[k];
-    if (s.start >= e->start && s.end <= e->end && analyze__owned_by(syn, i, s.start))
-      m.complexity++;
+    if (owner[k] < 0) continue;
+    const EddiElement *e = &syn->elements.items[owner[k]];
+    if (s.start >= e->start && s.end <= e->end) m[owner[k]].complexity++;
   }
-  for (size_t k = 0; k < d->nestings.len; k++) {
+  eddi_free(decisions);
+
+  size_t count = d->nestings.len;
+  AnalyzeSpan *nestings = analyze__sorted(d->nestings.items, count);
+  analyze__owners(syn, nestings, count, owner);
+  size_t *depth = eddi_calloc(count ? count : 1, sizeof *depth);
+  /* The nestings around each one: a stack in start order (nestings are
+   * nodes of the tree: nested or apart). */
+  Array(size_t) around = {0};
+  for (size_t k = 0; k < count; k++) {
+    const AnalyzeSpan *s = &nestings[k];
+    while (around.len && nestings[*array_back(&around)].end < s->end) around.len--;
+    int i = owner[s->index];
+    if (i >= 0) {
+      const EddiElement *e = &syn->elements.items[i];
+      size_t inside = 0; /* around s, strictly, and starting in e */
+      for (size_t j = around.len; j-- > 0;) {
+        const AnalyzeSpan *o = &nestings[around.items[j]];
+        if (o->start < e->start) break;
+        if (o->start < s->start || o->end > s->end) inside++;
+      }
+      depth[s->index] = 1 + inside;
+    }
+    array_push(&around, k);
+  }
+  array_free(&around);
+  for (size_t k = 0; k < count; k++) {
     EddiSpan s = d->nestings.items[k];
-    if (s.start < e->start || s.end > e->end || !analyze__owned_by(syn, i, s.start)) continue;
-    size_t depth = 1;
-    for (size_t j = 0; j < d->nestings.len; j++) {
-      EddiSpan o = d->nestings.items[j];
-      if (j != k && o.start <= s.start && o.end >= s.end && o.start >= e->start &&
-          (o.start < s.start || o.end > s.end))
-        depth++;
-    }
-    if (depth > m.depth) m.depth = depth, m.depth_at = s.start;
+    int i = owner[k];
+    if (i < 0) continue;
+    const EddiElement *e = &syn->elements.items[i];
+    if (s.start < e->start || s.end > e->end) continue;
+    if (depth[k] > m[i].depth) m[i].depth = depth[k], m[i].depth_at = s.start;
   }
-  if (e->has_params) {
-    TSNode p = eddi_structure_params_node(syn, e);
-    if (!ts_node_is_null(p)) {
-      uint32_t n = ts_node_named_child_count(p);
-      for (uint32_t k = 0; k < n; k++)
-        if (!strstr(ts_node_type(ts_node_named_child(p, k)), "comment")) m.params++;
+  eddi_free(depth);
+  eddi_free(nestings);
+  eddi_free(owner);
+
+  for (size_t i = 0; i < n; i++) {
+    const EddiElement *e = &syn->elements.items[i];
+    if (!(e->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD))) continue;
+    if (e->has_params) {
+      TSNode p = eddi_structure_params_node(syn, e);
+      if (!ts_node_is_null(p)) {
+        uint32_t params = ts_node_named_child_count(p);
+        for (uint32_t k = 0; k < params; k++)
+          if (!strstr(ts_node_type(ts_node_named_child(p, k)), "comment")) m[i].params++;
+      }
     }
+    m[i].lines = eddi_structure_line_of(doc, e->end) - eddi_structure_line_of(doc, e->start) + 1;
   }
-  m.lines = eddi_structure_line_of(doc, e->end) - eddi_structure_line_of(doc, e->start) + 1;
   return m;
 }
 
-static bool analyze__word_used(EddiDoc *doc, const char *word, size_t from, size_t to,
-                               size_t skip_s, size_t skip_e) {
+/* Whether word occurs as a whole identifier in [from, to), outside
+ * [skip_s, skip_e). The text is copied once per Analyze, not per word. */
+static bool analysis__word_used(Analysis *self, const char *word, size_t from, size_t to,
+                                size_t skip_s, size_t skip_e) {
   size_t n = strlen(word);
   if (!n) return true;
-  char *text = eddi_text_dup(&doc->text, from, to);
-  size_t len = to - from;
-  bool used = false;
-  for (const char *p = text; !used && (p = memmem(p, len - (size_t)(p - text), word, n)); p++) {
-    size_t at = from + (size_t)(p - text);
+  if (!self->flat) self->flat = eddi_text_dup(&self->doc->text, 0, eddi_text_len(&self->doc->text));
+  const char *text = self->flat, *end = self->flat + to;
+  for (const char *p = text + from; (p = memmem(p, (size_t)(end - p), word, n)); p++) {
+    size_t at = (size_t)(p - text);
     if (at >= skip_s && at < skip_e) continue;
-    bool left = p == text || !eddi_structure_is_ident(p[-1]);
-    bool right = (size_t)(p - text) + n >= len || !eddi_structure_is_ident(p[n]);
-    used = left && right;
+    bool left = at == from || !eddi_structure_is_ident(p[-1]);
+    bool right = p + n >= end || !eddi_structure_is_ident(p[n]);
+    if (left && right) return true;
   }
-  eddi_free(text);
-  return used;
+  return false;
 }
 
 /* Local when relative ("./x", ".x") or naming a file of the workspace
@@ -200,8 +293,9 @@ static void analyze__errors(EddiDoc *doc, EddiSyntax *syn, size_t from, size_t t
   analyze__duplicate_names(doc, &d->keyword_arguments, "keyword argument", from, to, out);
 }
 
-static void analyze__issues(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn, size_t from,
-                            size_t to, AnalyzeIssues *out) {
+static void analyze__issues(Analysis *an, size_t from, size_t to, AnalyzeIssues *out) {
+  EddiDoc *doc = an->doc;
+  EddiSyntax *syn = an->syn;
   analyze__errors(doc, syn, from, to, out);
   const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
   for (size_t i = 0; i < d->import_names.len; i++) {
@@ -211,7 +305,7 @@ static void analyze__issues(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn, 
     int imp = eddi_syntax_innermost(syn, s.start, EDDI_ELEMENT_IMPORT);
     size_t skip_s = imp >= 0 ? syn->elements.items[imp].start : s.start;
     size_t skip_e = imp >= 0 ? syn->elements.items[imp].end : s.end;
-    if (!analyze__word_used(doc, name, 0, eddi_text_len(&doc->text), skip_s, skip_e))
+    if (!analysis__word_used(an, name, 0, eddi_text_len(&doc->text), skip_s, skip_e))
       analyze__issue(out, doc, s.start, "Unused import %s", name);
     eddi_free(name);
   }
@@ -219,7 +313,7 @@ static void analyze__issues(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn, 
     const EddiElement *e = &syn->elements.items[i];
     if (!(e->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD))) continue;
     if (e->start < from || e->end > to) continue;
-    AnalyzeMetrics m = analyze__metrics(doc, syn, i);
+    AnalyzeMetrics m = analysis__metrics(an)[i];
     char *display = eddi_element_display(e);
     const char *kind = eddi_element_kind_name(e->kind);
     if (m.lines > STRUCTURE_LONG_FUNCTION_LINES)
@@ -233,7 +327,6 @@ static void analyze__issues(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn, 
                 m.params, STRUCTURE_MANY_PARAMS);
     eddi_free(display);
   }
-  EDDI_UNUSED(ctx);
 }
 
 static void analyze__list_more(StrBuf *out, size_t count) {
@@ -333,6 +426,11 @@ int eddi_run_analyze(CommandContext *ctx) {
 static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
   const char *const *types = analyze__types;
   enum { SUMMARY = -1, STRUCTURE, DEPENDENCIES, COMPLEXITY, ISSUES };
+  /* The summary, Complexity and Issues need the details query: it runs
+   * beside the structure query when the parse is fresh. */
+  const Token *last = &ctx->args[ctx->argc - 1];
+  if (!eddi_token_is(last, "Structure") && !eddi_token_is(last, "Dependencies"))
+    eddi_syntax_want_details(doc);
   EddiSyntax *syn;
   int rc = eddi_structure_syntax(ctx, doc, &syn);
   if (rc < 0) return rc;
@@ -350,21 +448,24 @@ static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
   size_t from = target ? target->start : 0;
   size_t to = target ? target->end : eddi_text_len(&doc->text);
   size_t target_index = target ? (size_t)(target - syn->elements.items) : 0;
-  const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
+  Analysis an = {.doc = doc, .syn = syn};
   StrBuf out = {0};
-  /* Dependencies: imports of the file; for an element, those it uses. */
+  /* Dependencies: imports of the file; for an element, those it uses.
+   * Only what the asked-for analysis reports is computed. */
   size_t external = 0, local = 0;
   StrBuf ext_list = {0}, local_list = {0};
-  for (size_t i = 0; i < syn->elements.len; i++) {
+  bool wants_dependencies = type == SUMMARY || type == DEPENDENCIES;
+  for (size_t i = 0; wants_dependencies && i < syn->elements.len; i++) {
     const EddiElement *e = &syn->elements.items[i];
     if (e->kind != EDDI_ELEMENT_IMPORT) continue;
     if (target) {
+      const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
       bool used = false;
       for (size_t k = 0; k < d->import_names.len && !used; k++) {
         EddiSpan s = d->import_names.items[k];
         if (s.start < e->start || s.end > e->end) continue;
         char *name = eddi_text_dup(&doc->text, s.start, s.end);
-        used = analyze__word_used(doc, name, from, to, 0, 0);
+        used = analysis__word_used(&an, name, from, to, 0, 0);
         eddi_free(name);
       }
       if (!used) continue;
@@ -376,7 +477,7 @@ static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
       eddi_strbuf_printf(list, "%s%s", list->len ? ", " : "", e->name);
   }
   AnalyzeIssues issues = {0};
-  analyze__issues(ctx, doc, syn, from, to, &issues);
+  if (type == SUMMARY || type == ISSUES) analyze__issues(&an, from, to, &issues);
   switch (type) {
   case STRUCTURE: {
     size_t shown = 0;
@@ -414,7 +515,7 @@ static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
       /* "Function f complexity 3": the number says what it is. */
       eddi_strbuf_printf(&out, "%s%s %s complexity %zu", shown > 1 ? ", " : "",
                          eddi_element_kind_name(e->kind), display,
-                         analyze__metrics(doc, syn, i).complexity);
+                         analysis__metrics(&an)[i].complexity);
       eddi_free(display);
     }
     if (!shown) eddi_strbuf_puts(&out, "No functions");
@@ -431,7 +532,7 @@ static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
   default:
     if (target && (target->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD))) {
       eddi_strbuf_printf(&out, "%s has complexity %zu, ", eddi_element_kind_name(target->kind),
-                    analyze__metrics(doc, syn, target_index).complexity);
+                    analysis__metrics(&an)[target_index].complexity);
     } else {
       size_t functions = 0, classes = 0;
       for (size_t i = 0; i < syn->elements.len; i++) {
@@ -452,6 +553,7 @@ static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
   eddi_reply_builder_payload(ctx->reply, "%s", out.data);
   eddi_strbuf_free(&out), eddi_strbuf_free(&ext_list), eddi_strbuf_free(&local_list);
   eddi_strbuf_free(&issues.list);
+  analysis__free(&an);
   return 0;
 }
 

@@ -8,6 +8,8 @@
 #include "lang/command.h"
 
 #include "edit/edit_formats.h"
+#include "services/grep.h"
+#include "session/job.h"
 
 /* The payload text: escaped into the reply line, or after it in raw mode. */
 static void edit_format__block(CommandContext *ctx, const char *text, size_t len) {
@@ -65,6 +67,28 @@ static int cmd_read(CommandContext *ctx) {
   return rc;
 }
 
+/* Grep is long work (session/job.h): the walk and the search run on
+ * workers, and other senders are answered meanwhile. */
+typedef struct {
+  EddiJob base;
+  EddiGrep *grep;
+} GrepJob;
+
+static void grep_job__work(EddiJob *base) { eddi_grep_run(((GrepJob *)base)->grep); }
+
+static int grep_job__finish(EddiJob *base, CommandContext *ctx) {
+  StrBuf out = {0};
+  int rc = eddi_grep_finish(((GrepJob *)base)->grep, ctx->engine, ctx->session, &out, ctx->err);
+  if (rc == 0) edit_format__block(ctx, out.data, out.len);
+  eddi_strbuf_free(&out);
+  return rc;
+}
+
+static void grep_job__destroy(EddiJob *base) {
+  eddi_grep_free(((GrepJob *)base)->grep);
+  eddi_free(base);
+}
+
 static int cmd_grep(CommandContext *ctx) {
   if (ctx->argc < 1 || ctx->argc > 3)
     return eddi_command_usage(ctx, "Grep needs a /regex/ or \"text\"");
@@ -77,7 +101,7 @@ static int cmd_grep(CommandContext *ctx) {
   int rc = 0;
   if (i < ctx->argc) rc = edit_format__offset(ctx, &ctx->args[i++], &offset);
   if (rc == 0 && i < ctx->argc) rc = eddi_command_usage(ctx, "Grep takes /regex/ [<glob>] [<offset>]");
-  StrBuf out = {0};
+  EddiGrep *grep = NULL;
   if (rc == 0) {
     /* A quoted string is searched as literal text. */
     StrBuf regex = {0};
@@ -85,15 +109,19 @@ static int cmd_grep(CommandContext *ctx) {
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\Q");
     eddi_strbuf_append(&regex, pattern->text, pattern->len);
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\E");
-    rc = eddi_edit_grep(ctx->engine, ctx->session, regex.data, regex.len, pattern->flags, glob,
-                        offset, &out, ctx->err);
+    rc = eddi_grep_prepare(ctx->engine, ctx->session, regex.data, regex.len, pattern->flags,
+                           glob, offset, &grep, ctx->err);
     if (rc < 0) eddi_command_hint_pattern(ctx, pattern);
     eddi_strbuf_free(&regex);
   }
-  if (rc == 0) edit_format__block(ctx, out.data, out.len);
-  eddi_strbuf_free(&out);
   eddi_free(glob);
-  return rc;
+  if (rc < 0) return rc;
+  GrepJob *job = eddi_calloc(1, sizeof *job);
+  job->base.work = grep_job__work;
+  job->base.finish = grep_job__finish;
+  job->base.destroy = grep_job__destroy;
+  job->grep = grep;
+  return eddi_job_start(ctx, &job->base);
 }
 
 /* ---------------------------------------------------------------- body commands */

@@ -150,8 +150,7 @@ int eddi_run_open(CommandContext *ctx) {
       file__hint_open_refused(ctx, rel);
     }
     if (rc == 0) {
-      doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, is_new,
-                         ctx->engine->config.undo_groups);
+      doc = eddi_doc_new_taking(rel, backend, &text, is_new, ctx->engine->config.undo_groups);
       eddi_session_add_doc(session, doc);
       session->current = doc;
       file__reply_opened(ctx, doc);

@@ -2,6 +2,7 @@
 #include "lang/command.h"
 
 #include "core/diff.h"
+#include "session/job.h"
 #include "services/structure.h"
 
 static int history__count(CommandContext *ctx, size_t *count) {
@@ -13,11 +14,74 @@ static int history__count(CommandContext *ctx, size_t *count) {
   return 0;
 }
 
+/* The Undo or Redo of one large bottom-up group (a Replace All) as long
+ * work (core/document.h, EDDI_DOC_LONG_WORK_BYTES): the worker builds the
+ * text the step leaves over a view of the text now (the session's later
+ * requests wait behind the job, so nothing edits it meanwhile); the owner
+ * puts it in and moves the group. */
+typedef struct {
+  EddiJob base;
+  EddiDoc *doc;
+  bool undo;
+  const DocEditGroup *group; /* the document's; it stays put while the job runs */
+  uint64_t group_id;
+  size_t len;
+  EddiText view;
+  TextReplacement *edits;
+  EddiText built;
+} ReplayJob;
+
+static void replay__work(EddiJob *base) {
+  ReplayJob *self = (ReplayJob *)base;
+  self->edits = eddi_doc_replay_edits(self->group, self->undo, NULL);
+  eddi_text_build_replaced(&self->view, self->edits, self->group->edits.len, &self->built);
+}
+
+static int replay__finish(EddiJob *base, CommandContext *ctx) {
+  ReplayJob *self = (ReplayJob *)base;
+  EddiDoc *doc = self->doc;
+  bool same = false;
+  for (size_t i = 0; i < ctx->session->docs.len; i++) same |= ctx->session->docs.items[i] == doc;
+  DocEditGroupList *from = same ? (self->undo ? &doc->undo : &doc->redo) : NULL;
+  if (!same || eddi_text_len(&doc->text) != self->len || !from->len ||
+      array_back(from)->id != self->group_id)
+    return eddi_error_set(ctx->err, EDDI_ESTALE, "The file changed while %s ran",
+                          self->undo ? "Undo" : "Redo");
+  eddi_doc_commit_replay(doc, self->undo, &self->built, self->edits, self->group->edits.len);
+  eddi_reply_builder_fact(ctx->reply, "%s %zu", self->undo ? "Undid" : "Redid", (size_t)1);
+  eddi_command_fact_cursor(ctx, doc);
+  return 0;
+}
+
+static void replay__destroy(EddiJob *base) {
+  ReplayJob *self = (ReplayJob *)base;
+  eddi_text_view_free(&self->view);
+  eddi_text_free(&self->built);
+  eddi_free(self->edits);
+  eddi_free(self);
+}
+
 static int history__move(CommandContext *ctx, bool undo) {
   size_t count, done;
   int rc = history__count(ctx, &count);
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
+  const DocEditGroup *group = count == 1 && eddi_text_len(&doc->text) >= EDDI_DOC_LONG_WORK_BYTES
+                                  ? eddi_doc_replay_next(doc, undo)
+                                  : NULL;
+  if (group) {
+    ReplayJob *job = eddi_calloc(1, sizeof *job);
+    job->base.work = replay__work;
+    job->base.finish = replay__finish;
+    job->base.destroy = replay__destroy;
+    job->doc = doc;
+    job->undo = undo;
+    job->group = group;
+    job->group_id = group->id;
+    job->len = eddi_text_len(&doc->text);
+    eddi_text_view(&doc->text, &job->view);
+    return eddi_job_start(ctx, &job->base);
+  }
   rc = undo ? eddi_doc_undo(doc, count, &done, ctx->err) : eddi_doc_redo(doc, count, &done, ctx->err);
   if (rc == EDDI_ENOENT && !ctx->err->hint[0])
     eddi_error_hint(ctx->err, undo ? "%s has no edit left to undo" : "%s has nothing undone to redo",

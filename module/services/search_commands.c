@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/utf8.h"
+#include "session/job.h"
 
 /* Lines listed by Find All before "and N more". */
 #define FIND_ALL_LINES_MAX 50
@@ -213,6 +214,134 @@ static int match__replace_all(CommandContext *ctx, EddiDoc *doc, const MatchList
   return rc;
 }
 
+/* ---------------------------------------------------------------- Replace All as long work */
+
+/* A Replace All over a text of at least EDDI_DOC_LONG_WORK_BYTES: the
+ * search, the new text and the undo records are made on a worker over
+ * a view of the text (the session's later requests wait behind the job, so
+ * nothing edits the document meanwhile); the owner puts the new text in and
+ * records the step, or says nothing matched. */
+typedef struct {
+  EddiJob base;
+  EddiDoc *doc;          /* the session's, checked again at the finish */
+  size_t len;            /* its length then */
+  uint64_t undo_top;     /* its newest undo group then */
+  EddiText view;
+  char *pattern;         /* to compile on the worker (patterns are per thread) */
+  size_t pattern_len;
+  bool regex;
+  unsigned flags;
+  char *replacement;
+  size_t replacement_len;
+  char *shown;           /* the pattern as a "not found" quotes it */
+  /* The worker's results. */
+  int rc;
+  EddiError err;
+  MatchList matches;
+  StrBuf expansions;
+  TextReplacement *edits;
+  DocEdit *records;
+  EddiText built;
+} ReplaceAllJob;
+
+static void replace_all__destroy(EddiJob *base) {
+  ReplaceAllJob *self = (ReplaceAllJob *)base;
+  eddi_text_view_free(&self->view);
+  eddi_text_free(&self->built);
+  if (self->records) {
+    for (size_t i = 0; i < self->matches.len; i++) {
+      eddi_free(self->records[i].removed);
+      eddi_free(self->records[i].inserted);
+    }
+    eddi_free(self->records);
+  }
+  eddi_free(self->edits);
+  array_free(&self->matches);
+  eddi_strbuf_free(&self->expansions);
+  eddi_free(self->pattern);
+  eddi_free(self->replacement);
+  eddi_free(self->shown);
+  eddi_free(self);
+}
+
+static uint64_t replace_all__undo_top(const EddiDoc *doc) {
+  return doc->undo.len ? array_back(&doc->undo)->id : 0;
+}
+
+static void replace_all__work(EddiJob *base) {
+  ReplaceAllJob *self = (ReplaceAllJob *)base;
+  EddiPattern pattern;
+  self->rc = eddi_pattern_compile(&pattern, self->pattern, self->pattern_len, self->regex,
+                                  self->flags, &self->err);
+  if (self->rc < 0) return;
+  Token replacement = {.text = self->replacement, .len = self->replacement_len};
+  eddi_strbuf_puts(&self->expansions, "");
+  self->rc = match__all(&pattern, &self->view, 0, SIZE_MAX, &replacement, &self->expansions,
+                        &self->matches, &self->err);
+  eddi_pattern_free(&pattern);
+  size_t count = self->matches.len;
+  if (self->rc < 0 || count == 0) return;
+  /* The edits, the undo records (last edit first) and the new text. */
+  self->edits = eddi_malloc(count * sizeof *self->edits);
+  self->records = eddi_malloc(count * sizeof *self->records);
+  for (size_t i = 0; i < count; i++) {
+    const Match *m = &self->matches.items[i];
+    const char *bytes = self->expansions.data + m->replacement_at;
+    self->edits[i] = (TextReplacement){m->start, m->end, bytes, m->replacement_len};
+    self->records[count - 1 - i] =
+        (DocEdit){.start = m->start, .removed = eddi_text_dup(&self->view, m->start, m->end),
+                  .removed_len = m->end - m->start,
+                  .inserted = eddi_strndup(bytes, m->replacement_len),
+                  .inserted_len = m->replacement_len};
+  }
+  eddi_text_build_replaced(&self->view, self->edits, count, &self->built);
+}
+
+static int replace_all__finish(EddiJob *base, CommandContext *ctx) {
+  ReplaceAllJob *self = (ReplaceAllJob *)base;
+  EddiDoc *doc = self->doc;
+  bool same = false;
+  for (size_t i = 0; i < ctx->session->docs.len; i++) same |= ctx->session->docs.items[i] == doc;
+  if (!same || eddi_text_len(&doc->text) != self->len || replace_all__undo_top(doc) != self->undo_top)
+    return eddi_error_set(ctx->err, EDDI_ESTALE, "The file changed while Replace All ran");
+  if (self->rc < 0) {
+    *ctx->err = self->err;
+    return self->rc;
+  }
+  size_t count = self->matches.len;
+  if (count == 0)
+    return eddi_error_set(ctx->err, EDDI_ENOENT, "Pattern not found: %s", self->shown);
+  eddi_doc_commit_built(doc, &self->built, self->edits, count, self->records);
+  self->records = NULL; /* the document's now */
+  eddi_reply_builder_fact(ctx->reply, "Replaced %zu %s", count,
+                          count == 1 ? "occurrence" : "occurrences");
+  return 0;
+}
+
+/* Start Replace All of doc as long work (the pattern compiled, ctx's
+ * checks done). */
+static int replace_all__start(CommandContext *ctx, EddiDoc *doc) {
+  const Token *pattern = &ctx->args[0], *replacement = &ctx->args[1];
+  ReplaceAllJob *job = eddi_calloc(1, sizeof *job);
+  job->base.work = replace_all__work;
+  job->base.finish = replace_all__finish;
+  job->base.destroy = replace_all__destroy;
+  job->doc = doc;
+  job->len = eddi_text_len(&doc->text);
+  job->undo_top = replace_all__undo_top(doc);
+  eddi_text_view(&doc->text, &job->view);
+  job->pattern = eddi_strndup(pattern->text, pattern->len);
+  job->pattern_len = pattern->len;
+  job->regex = pattern->kind == TOKEN_REGEX;
+  job->flags = pattern->flags;
+  job->replacement = eddi_strndup(replacement->text, replacement->len);
+  job->replacement_len = replacement->len;
+  const char *shown;
+  int shown_len = match__shown(pattern, &shown);
+  job->shown = eddi_strndup(shown, (size_t)shown_len);
+  return eddi_job_start(ctx, &job->base);
+}
+
 int eddi_run_replace(CommandContext *ctx) {
   static const char *const modes[] = {"All", "Confirm"};
   enum { ALL, CONFIRM, ONE };
@@ -226,6 +355,11 @@ int eddi_run_replace(CommandContext *ctx) {
   int rc = match__compile(ctx, &ctx->args[0], &pattern);
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
+  if (mode == ALL && eddi_text_len(&doc->text) >= EDDI_DOC_LONG_WORK_BYTES &&
+      eddi_doc_can_commit_built(doc)) {
+    eddi_pattern_free(&pattern);
+    return replace_all__start(ctx, doc);
+  }
   MatchList matches = {0};
   StrBuf expansions = {0};
   eddi_strbuf_puts(&expansions, "");

@@ -25,6 +25,7 @@
 #include "core/embedded_backend.h"
 #include "core/utf8.h"
 #include "lang/command.h"
+#include "services/grep.h"
 #include "services/search.h"
 #include "session/job.h"
 
@@ -86,6 +87,7 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_jobs_free(self); /* first: no work may outlive what it was for */
   if (self->refactor_index) self->refactor_index_free(self->refactor_index);
   eddi_sessions_free(&self->sessions);
+  eddi_grep_cache_free(self->grep_cache);
   eddi_pattern_cache_clear();
   eddi_free(self->root);
   close(self->root_fd);

@@ -44,6 +44,8 @@ struct EddiEngine {
   struct EddiAudit *audit; /* NULL: not auditing */
   /* Long work (session/job.c): NULL until a waker is set. */
   struct EddiJobs *jobs;
+  /* Grep's file texts (services/grep.c), kept while long work is possible. */
+  struct EddiGrepCache *grep_cache;
   /* Commands besides the table (a test's own); looked up after it. */
   const struct CommandSpec *extra_commands;
   size_t extra_command_count;

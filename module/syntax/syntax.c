@@ -7,6 +7,8 @@
  * the details are caches of one tree: any edit drops them. */
 #include "syntax/syntax.h"
 
+#include <pthread.h>
+
 #include "core/document.h"
 
 /* How much of a file's start language detection reads: enough for a
@@ -99,14 +101,17 @@ void eddi_syntax_reset(EddiSyntax *self) {
   self->stale = true;
 }
 
+static void syntax__details_free(EddiDetails *d) {
+  array_free(&d->decorators), array_free(&d->comments), array_free(&d->decisions);
+  array_free(&d->nestings), array_free(&d->calls), array_free(&d->import_names);
+  array_free(&d->parameters), array_free(&d->keyword_arguments);
+}
+
 void eddi_syntax_free(EddiSyntax *self) {
   if (!self) return;
   eddi_syntax_reset(self);
   array_free(&self->elements);
-  EddiDetails *d = &self->details;
-  array_free(&d->decorators), array_free(&d->comments), array_free(&d->decisions);
-  array_free(&d->nestings), array_free(&d->calls), array_free(&d->import_names);
-  array_free(&d->parameters), array_free(&d->keyword_arguments);
+  syntax__details_free(&self->details);
   if (self->parser) ts_parser_delete(self->parser);
   eddi_free(self);
 }
@@ -360,17 +365,17 @@ static void syntax__add_listed(EddiListedNames *names, const TSQuery *query,
   array_push(names, listed);
 }
 
-const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
-  if (self->details_ready || !self->lang->details) return &self->details;
-  TSQuery *query = self->lang->details;
+/* Run the details query over the tree at root into d; slice(source, ...)
+ * gives the bytes its predicates compare. */
+static void syntax__collect_details(EddiDetails *d, const TSQuery *query, TSNode root,
+                                    EddiSyntaxSlice slice, const void *source) {
   TSQueryCursor *cursor = ts_query_cursor_new();
-  ts_query_cursor_exec(cursor, query, ts_tree_root_node(self->tree));
+  ts_query_cursor_exec(cursor, query, root);
   TSQueryMatch match;
   uint32_t index;
-  EddiDetails *d = &self->details;
   while (ts_query_cursor_next_capture(cursor, &match, &index)) {
     const TSQueryCapture *capture = &match.captures[index];
-    if (!syntax__predicates_hold(query, &match, text)) continue;
+    if (!eddi_syntax_predicates_hold(query, &match, slice, source)) continue;
     uint32_t len;
     const char *name = ts_query_capture_name_for_id(query, capture->index, &len);
     EddiSpan span = {ts_node_start_byte(capture->node), ts_node_end_byte(capture->node)};
@@ -397,8 +402,43 @@ const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
 #undef SYNTAX_IS
   }
   ts_query_cursor_delete(cursor);
+}
+
+const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text) {
+  if (self->details_ready || !self->lang->details) return &self->details;
+  syntax__collect_details(&self->details, self->lang->details, ts_tree_root_node(self->tree),
+                          syntax__slice_text, text);
   self->details_ready = true;
-  return d;
+  return &self->details;
+}
+
+/* The details query on a thread of its own while the structure query runs
+ * (eddi_syntax_want_details): its own copy of the tree, and a flat copy of
+ * the text for the predicates (the text store's lookups update caches, so
+ * two threads may not share it). */
+typedef struct {
+  const TSQuery *query;
+  TSTree *tree;
+  char *flat;
+  EddiDetails details;
+} SyntaxDetailsRun;
+
+static char *syntax__slice_flat(const void *source, size_t start, size_t end) {
+  return eddi_strndup((const char *)source + start, end - start);
+}
+
+static void *syntax__details_thread(void *closure) {
+  SyntaxDetailsRun *run = closure;
+  syntax__collect_details(&run->details, run->query, ts_tree_root_node(run->tree),
+                          syntax__slice_flat, run->flat);
+  return NULL;
+}
+
+static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes);
+
+void eddi_syntax_want_details(EddiDoc *doc) {
+  if (!doc->syntax) doc->syntax = syntax__new(doc, 0);
+  doc->syntax->details_wanted = true;
 }
 
 /* ---------------------------------------------------------------- extents */
@@ -494,9 +534,32 @@ int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError 
     syntax__drop_caches(self);
   }
   if (!self->elements_ready) {
+    /* Details asked for ahead: their query runs beside the structure's. */
+    SyntaxDetailsRun run = {0};
+    pthread_t thread;
+    bool beside = self->details_wanted && !self->details_ready && self->lang->details;
+    if (beside) {
+      run.query = self->lang->details;
+      run.tree = ts_tree_copy(self->tree);
+      run.flat = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
+      if (pthread_create(&thread, NULL, syntax__details_thread, &run) != 0) {
+        ts_tree_delete(run.tree);
+        eddi_free(run.flat);
+        beside = false;
+      }
+    }
     syntax__list_elements(self, &doc->text);
     self->elements_ready = true;
+    if (beside) {
+      pthread_join(thread, NULL);
+      ts_tree_delete(run.tree);
+      eddi_free(run.flat);
+      syntax__details_free(&self->details);
+      self->details = run.details;
+      self->details_ready = true;
+    }
   }
+  self->details_wanted = false;
   *out = self;
   return 0;
 }

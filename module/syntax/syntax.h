@@ -140,6 +140,7 @@ typedef struct EddiSyntax {
   bool elements_ready;
   Array(EddiElement) elements; /* by start offset */
   bool details_ready;
+  bool details_wanted; /* eddi_syntax_want_details: for the next eddi_syntax_get */
   EddiDetails details;
   size_t parses; /* how many times the document was parsed (tests, bench) */
 } EddiSyntax;
@@ -159,6 +160,10 @@ bool eddi_syntax_predicates_hold(const TSQuery *query, const TSQueryMatch *match
 /* The details captures (decorators, comments, decision points ...), computed
  * once per tree. */
 const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text);
+/* The next eddi_syntax_get of doc will be followed by eddi_syntax_details:
+ * if it lists the elements, the details query runs beside it on a second
+ * thread (Analyze asks; the two queries cost about the same). */
+void eddi_syntax_want_details(EddiDoc *doc);
 /* Record an edit before the text changes: bytes [start, end) of text become
  * inserted[0, len). NULL self is allowed (nothing parsed yet). */
 void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start, size_t end,

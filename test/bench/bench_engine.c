@@ -226,6 +226,14 @@ static void bench_size(const char *dir, size_t lines) {
                                                   : "Replace /" BENCH_REPLACE_REGEX "/ \"cat $1\" All");
   double replace = summarize(replace_samples, BENCH_SCAN_SAMPLES).median;
   double replace_ref = reference_replace_all_us(text, len);
+  /* Undo and Redo of the last Replace All, against the Replace itself. */
+  double undo_samples[BENCH_SCAN_SAMPLES], redo_samples[BENCH_SCAN_SAMPLES];
+  for (size_t s = 0; s < BENCH_SCAN_SAMPLES; s++) {
+    undo_samples[s] = exec_timed(engine, "Undo");
+    redo_samples[s] = exec_timed(engine, "Redo");
+  }
+  double undo = summarize(undo_samples, BENCH_SCAN_SAMPLES).median;
+  double redo = summarize(redo_samples, BENCH_SCAN_SAMPLES).median;
 
   printf("| %zu lines (%.1f MB) | Goto | %.2f | %.2f | memchr pass %.0f |\n", lines, len / 1e6,
          go.median, go.p99, memchr_us);
@@ -237,6 +245,8 @@ static void bench_size(const char *dir, size_t lines) {
          find / find_ref);
   printf("| | Replace /regex/ All (%zu matches) | %.0f | | pcre2_substitute %.0f (x%.2f) |\n",
          lines - lines / 1000, replace, replace_ref, replace / replace_ref);
+  printf("| | Undo / Redo of the Replace All | %.0f / %.0f | | the Replace %.0f (x%.2f / x%.2f) |\n",
+         undo, redo, replace, undo / replace, redo / replace);
   eddi_engine_free(engine);
   bench_memory(dir, len);
   free(text);

@@ -421,6 +421,86 @@ static void test_replace_many(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* Undo and Redo of a large Replace All take the group back in one pass
+ * (document.c's batch replay): the bytes, the backend's copy, the cursor
+ * and a mark come back exactly, for edits that grow, shrink, delete and
+ * insert at an empty range, next to multibyte characters. */
+static void test_undo_redo_of_large_replace_many(void **state) {
+  long live = unit_live();
+  enum { LINES = 3000 };
+  StrBuf text = {0};
+  for (int i = 0; i < LINES; i++) eddi_strbuf_printf(&text, "é fox %d x\n", i);
+  FakeBackend *fake;
+  EddiDoc *doc = doc_new(text.data, &fake);
+  doc->cursor = text.len / 2;
+  eddi_doc_set_mark(doc, "m", text.len / 3);
+  size_t cursor = doc->cursor;
+  TextReplacement *edits = calloc(LINES, sizeof *edits);
+  static const char *const with[] = {"cat", "", "a much longer replacement", "ü"};
+  size_t count = 0;
+  for (size_t at = 0, line = 0; at < text.len; line++) {
+    const char *fox = strstr(text.data + at, "fox");
+    if (!fox) break;
+    size_t start = (size_t)(fox - text.data), end = start + (line % 5 == 4 ? 0 : 3);
+    edits[count++] = (TextReplacement){start, end, with[line % 4], strlen(with[line % 4])};
+    at = start + 3;
+  }
+  StrBuf expected = {0};
+  size_t at = 0;
+  for (size_t i = 0; i < count; i++) {
+    eddi_strbuf_append(&expected, text.data + at, edits[i].start - at);
+    eddi_strbuf_append(&expected, edits[i].bytes, edits[i].len);
+    at = edits[i].end;
+  }
+  eddi_strbuf_append(&expected, text.data + at, text.len - at);
+  EddiError err;
+  eddi_error_clear(&err);
+  assert_int_equal(eddi_doc_replace_many(doc, edits, count, &err), 0);
+  size_t cursor_after = doc->cursor, mark_after = eddi_doc_find_mark(doc, "m")->offset;
+  eddi_doc_end_group(doc);
+  assert_doc_text(doc, fake, expected.data);
+  for (int round = 0; round < 2; round++) {
+    assert_int_equal(undo(doc, 1), 1);
+    assert_doc_text(doc, fake, text.data);
+    assert_int_equal(doc->cursor, cursor);
+    assert_int_equal(redo(doc, 1), 1);
+    assert_doc_text(doc, fake, expected.data);
+    assert_int_equal(doc->cursor, cursor_after);
+    assert_int_equal(eddi_doc_find_mark(doc, "m")->offset, mark_after);
+  }
+  eddi_doc_free(doc);
+  free(edits);
+  eddi_strbuf_free(&text);
+  eddi_strbuf_free(&expected);
+  unit_assert_no_leak(live);
+}
+
+/* Groups of single edits: bottom-up ones replay in one pass, top-down ones
+ * edit by edit; both come back to the same bytes. */
+static void test_undo_of_edit_groups_either_way(void **state) {
+  long live = unit_live();
+  for (int bottom_up = 0; bottom_up < 2; bottom_up++) {
+    StrBuf text = {0};
+    for (int i = 0; i < 40; i++) eddi_strbuf_printf(&text, "line %02d\n", i);
+    FakeBackend *fake;
+    EddiDoc *doc = doc_new(text.data, &fake);
+    for (int i = 0; i < 40; i++) {
+      size_t start = eddi_text_line_start(&doc->text, (size_t)(bottom_up ? 39 - i : i));
+      replace(doc, start, start + 4, i % 2 ? "L" : "LINE!");
+    }
+    eddi_doc_end_group(doc);
+    char *after = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
+    assert_int_equal(undo(doc, 1), 1);
+    assert_doc_text(doc, fake, text.data);
+    assert_int_equal(redo(doc, 1), 1);
+    assert_doc_text(doc, fake, after);
+    eddi_free(after);
+    eddi_doc_free(doc);
+    eddi_strbuf_free(&text);
+  }
+  unit_assert_no_leak(live);
+}
+
 /* A backend that refuses the second call: the first is taken back and
  * nothing changes, no undo step is left. */
 static void test_replace_many_refused(void **state) {
@@ -444,6 +524,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_replace_many),
       cmocka_unit_test(test_replace_many_refused),
+      cmocka_unit_test(test_undo_redo_of_large_replace_many),
+      cmocka_unit_test(test_undo_of_edit_groups_either_way),
       cmocka_unit_test(test_undo_redo_groups),
       cmocka_unit_test(test_empty_replace_records_nothing),
       cmocka_unit_test(test_undo_limit_drops_oldest),

@@ -276,6 +276,51 @@ static void assert_chunks_consistent(const EddiText *text) {
   assert_int_equal(chars, text->chars);
 }
 
+/* The chunk index, when it is in force, against sums of the chunks made
+ * here: node k (1-based) holds the chunks (k - lowbit(k), k]. */
+static void assert_index_consistent(const EddiText *text) {
+  if (text->index_stale || text->index_len != text->chunks.len) return;
+  for (size_t k = 1; k <= text->index_len; k++) {
+    TextSums sums = {0};
+    for (size_t i = k - (k & -k); i < k; i++) {
+      sums.len += text->chunks.items[i].len;
+      sums.newlines += text->chunks.items[i].newlines;
+      sums.chars += text->chunks.items[i].chars;
+    }
+    assert_int_equal(text->index[k].len, sums.len);
+    assert_int_equal(text->index[k].newlines, sums.newlines);
+    assert_int_equal(text->index[k].chars, sums.chars);
+  }
+}
+
+/* Lookups at each side of a chunk boundary, where the index's descent
+ * decides which chunk holds the target, against ref[0, len). */
+static void check_boundary(UnitRandom *rnd, const EddiText *text, const char *ref, size_t len) {
+  if (text->chunks.len < 2) return;
+  size_t chunk = 1 + unit_random_below(rnd, text->chunks.len - 1), boundary = 0;
+  for (size_t i = 0; i < chunk; i++) boundary += text->chunks.items[i].len;
+  for (size_t offset = boundary > 0 ? boundary - 1 : 0; offset <= boundary + 1 && offset <= len;
+       offset++) {
+    size_t line = 0, chars = 0;
+    for (size_t i = 0; i < offset; i++) {
+      line += ref[i] == '\n';
+      chars += eddi_utf8_is_lead((unsigned char)ref[i]);
+    }
+    assert_int_equal(eddi_text_line_at(text, offset), line);
+    assert_int_equal(eddi_text_char_index(text, char_boundary(ref, len, offset)),
+                     eddi_text_char_index(text, char_boundary(ref, len, offset)));
+    if (offset == char_boundary(ref, len, offset)) {
+      assert_int_equal(eddi_text_char_index(text, offset), chars);
+      assert_int_equal(eddi_text_byte_offset(text, chars), offset);
+    }
+    if (line > 0) {
+      size_t start = offset;
+      while (start > 0 && ref[start - 1] != '\n') start--;
+      assert_int_equal(eddi_text_line_start(text, line), start);
+    }
+  }
+}
+
 /* Check text against ref[0, len): contents, counts, and a few queries at
  * random character boundaries. */
 static void check_against_reference(UnitRandom *rnd, const EddiText *text, const char *ref,
@@ -289,6 +334,8 @@ static void check_against_reference(UnitRandom *rnd, const EddiText *text, const
   assert_int_equal(text->newlines, newlines);
   assert_int_equal(text->chars, chars);
   assert_chunks_consistent(text);
+  check_boundary(rnd, text, ref, len);
+  assert_index_consistent(text);
 
   for (int probe = 0; probe < 4; probe++) {
     size_t offset = char_boundary(ref, len, unit_random_below(rnd, len + 1));
@@ -309,21 +356,19 @@ static void check_against_reference(UnitRandom *rnd, const EddiText *text, const
   }
 }
 
-static void test_random_replaces_match_reference(void **state) {
-  long live = unit_live();
+/* Random replaces on text, which starts as ref[0, len), against ref; the
+ * text is kept under soft_limit bytes by large deletes. Returns the count
+ * of edits around chunk boundaries, large inserts and large deletes. */
+static void random_replaces(EddiText *text_in, char *ref, size_t len, size_t cap,
+                            size_t soft_limit, int steps, size_t counts[3]) {
+  EddiText text = *text_in;
   UnitRandom rnd = {PROPERTY_SEED};
-  size_t cap = PROPERTY_SOFT_LIMIT + 4 * EDDI_TEXT_CHUNK_MAX;
-  char *ref = malloc(cap);
   char *fresh = malloc(3 * EDDI_TEXT_CHUNK_MAX);
-  size_t len = 0;
-  EddiText text;
-  eddi_text_init(&text);
   size_t spanning = 0, big_inserts = 0, big_deletes = 0;
-
-  for (int step = 0; step < PROPERTY_STEPS; step++) {
+  for (int step = 0; step < steps; step++) {
     size_t start, end;
     size_t kind = unit_random_below(&rnd, 100);
-    if (len > PROPERTY_SOFT_LIMIT) kind = 99; /* keep the text bounded */
+    if (len > soft_limit) kind = 99; /* keep the text bounded */
     if (kind < 10 && text.chunks.len > 1) {
       /* Around a chunk boundary. */
       size_t chunk = 1 + unit_random_below(&rnd, text.chunks.len - 1);
@@ -364,14 +409,49 @@ static void test_random_replaces_match_reference(void **state) {
     assert_true(len <= cap);
     check_against_reference(&rnd, &text, ref, len);
   }
-  /* The run did exercise what it claims to. */
-  assert_true(spanning > 100);
-  assert_true(big_inserts > 50);
-  assert_true(big_deletes > 50);
+  counts[0] = spanning, counts[1] = big_inserts, counts[2] = big_deletes;
+  *text_in = text;
+  free(fresh);
+}
 
+static void test_random_replaces_match_reference(void **state) {
+  long live = unit_live();
+  size_t cap = PROPERTY_SOFT_LIMIT + 4 * EDDI_TEXT_CHUNK_MAX;
+  char *ref = malloc(cap);
+  EddiText text;
+  eddi_text_init(&text);
+  size_t counts[3];
+  random_replaces(&text, ref, 0, cap, PROPERTY_SOFT_LIMIT, PROPERTY_STEPS, counts);
+  /* The run did exercise what it claims to. */
+  assert_true(counts[0] > 100);
+  assert_true(counts[1] > 50);
+  assert_true(counts[2] > 50);
   eddi_text_free(&text);
   free(ref);
-  free(fresh);
+  unit_assert_no_leak(live);
+}
+
+/* A text taken over from a large buffer (eddi_text_take: its chunks are
+ * slices of the buffer until they grow), then edited at random. */
+static void test_taken_text_matches_reference(void **state) {
+  long live = unit_live();
+  size_t start = ((size_t)1 << 20) + 4096; /* just past the size that keeps a slab */
+  size_t cap = start + 4 * EDDI_TEXT_CHUNK_MAX;
+  char *ref = malloc(cap);
+  UnitRandom rnd = {PROPERTY_SEED ^ 1};
+  size_t len = random_text(&rnd, ref, start);
+  StrBuf bytes = {0};
+  eddi_strbuf_append(&bytes, ref, len);
+  EddiText text;
+  eddi_text_init(&text);
+  eddi_text_take(&text, &bytes);
+  assert_null(bytes.data);
+  assert_non_null(text.slab);
+  check_against_reference(&rnd, &text, ref, len);
+  size_t counts[3];
+  random_replaces(&text, ref, len, cap, start, 120, counts);
+  eddi_text_free(&text);
+  free(ref);
   unit_assert_no_leak(live);
 }
 
@@ -384,6 +464,7 @@ int main(void) {
       cmocka_unit_test(test_chunk_boundaries),
       cmocka_unit_test(test_replace_larger_than_chunk),
       cmocka_unit_test(test_random_replaces_match_reference),
+      cmocka_unit_test(test_taken_text_matches_reference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
