@@ -37,7 +37,7 @@ typedef struct {
 
 typedef Array(EddiDoc *) DocList;
 
-typedef struct {
+typedef struct EddiSession {
   char *name;
   char *description;
   char *sender;
@@ -49,6 +49,9 @@ typedef struct {
   /* Edit formats' state (hashline snapshots, registers), made on first use
    * and freed with eddi_edit_state_free (module/edit/). */
   struct EddiEditState *edit_state;
+  /* Brought back from the journal after a restart: what was restored, for
+   * the reply of the sender's next Start (then NULL). Owned. */
+  char *resumed;
 } EddiSession;
 
 void eddi_edit_state_free(struct EddiEditState *state);
