@@ -7,6 +7,10 @@
 #include <string.h>
 
 #include "log.h"
+
+/* Room for what the journal's recovery says at start (a line per session
+ * restored and per change settled; longer is cut). */
+#define HOST_JOURNAL_REPORT_MAX 8192
 #include "server_error.h"
 
 /* How often a synchronous caller looks whether its long work is done. */
@@ -218,6 +222,21 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK
                                                                          : SERVER_EINVAL;
   if (status == SERVER_OK) status = host__set_policy(self);
+  if (status == SERVER_OK && !options->no_journal) {
+    /* Before any request: a crashed predecessor's changes are settled and
+     * its sessions taken back. */
+    char report[HOST_JOURNAL_REPORT_MAX];
+    if (eddi_engine_open_journal(self->engine, report, sizeof report, error, error_size) < 0) {
+      eddi_engine_free(self->engine);
+      self->engine = NULL;
+      return SERVER_EINVAL;
+    }
+    for (char *line = report, *next; line && *line; line = next) {
+      next = strchr(line, '\n');
+      if (next) *next++ = '\0';
+      log_report(LOG_INFO, "journal", "%s", line);
+    }
+  }
   if (status == SERVER_OK) status = work_queue_init(&self->queue, options->max_queue);
   if (status != SERVER_OK) {
     eddi_engine_free(self->engine);

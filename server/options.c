@@ -52,6 +52,11 @@ static const OptionSpec options__specs[] = {
         "P  nats-server program for the embedded default"),
     OPT("state", OPTION_STRING, state_dir,
         "DIR     eddi's state folder (default $XDG_STATE_HOME/eddi/<workspace id>)"),
+    OPT("no-journal", OPTION_FLAG, no_journal,
+        "   sessions in memory only: no journal, no recovery after a crash"),
+    OPT("kv", OPTION_STRING, kv_bucket, "BUCKET    mirror session records to this JetStream KV bucket"),
+    OPT("liveness-ms", OPTION_SIZE, liveness_ms,
+        "N   drop other instances' sessions when they miss $SRV.PING this long (10000)"),
     OPT("audit", OPTION_STRING, audit, "FILE|off  audit log (default <state>/audit.jsonl)"),
     OPT("audit-subject", OPTION_STRING, audit_subject, "S publish each audit line on NATS subject S"),
     OPT("identity", OPTION_STRING, identity,
@@ -224,6 +229,7 @@ int options_parse(ServerOptions *self, int argc, char **argv, bool *help_only, c
   memset(self, 0, sizeof *self);
   self->max_queue = OPTIONS_DEFAULT_MAX_QUEUE;
   self->max_message_bytes = OPTIONS_DEFAULT_MAX_MESSAGE_BYTES;
+  self->liveness_ms = OPTIONS_DEFAULT_LIVENESS_MS;
   *help_only = false;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
@@ -262,7 +268,7 @@ void options_free(ServerOptions *self) {
                       &self->token,     &self->user,     &self->password, &self->tls_ca,
                       &self->tls_cert,  &self->tls_key,  &self->nats_server_bin,
                       &self->state_dir, &self->audit,    &self->audit_subject,
-                      &self->identity};
+                      &self->identity,  &self->kv_bucket};
   for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
   options__free_list(&self->allow);
   options__free_list(&self->read_only);

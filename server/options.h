@@ -13,6 +13,9 @@
 
 /* Defaults, documented in doc/protocol.org. */
 #define OPTIONS_DEFAULT_MAX_QUEUE 1024
+/* How long another instance may leave $SRV.PING unanswered before its
+ * sessions are dropped from the registry (doc/journal.org). */
+#define OPTIONS_DEFAULT_LIVENESS_MS 10000
 #define OPTIONS_DEFAULT_MAX_MESSAGE_BYTES (1024 * 1024)
 /* An instance id is part of a subject (eddi.<id>.cmd): keep it short. */
 #define OPTIONS_NAME_MAX 64
@@ -44,6 +47,9 @@ typedef struct {
   char *audit;              /* audit log file, "off", or NULL = <state>/audit.jsonl */
   char *audit_subject;      /* NATS subject each audit line is published on, or NULL */
   char *identity;           /* "body" (NULL) or "subject" (doc/security.org) */
+  bool no_journal;          /* sessions in memory only (doc/journal.org) */
+  char *kv_bucket;          /* JetStream KV bucket mirroring session records, or NULL */
+  size_t liveness_ms;       /* another instance silent this long is taken for dead */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the

@@ -37,13 +37,16 @@ typedef struct {
 
 static void cli__usage(FILE *out) {
   fputs("usage: eddi [--root DIR] [--nats URL [--state DIR] [--credentials FILE]]\n"
-        "            [--sender NAME] [-c COMMAND]... [SCRIPT | -]\n"
+        "            [--sender NAME] [--no-journal] [-c COMMAND]... [SCRIPT | -]\n"
         "Runs EddiSpeak commands against the files under DIR (default: the current\n"
         "folder), or sends them to an eddi-server at the NATS URL (with the credentials\n"
         "FILE, or those eddi-server left in DIR's state folder for that URL): each -c COMMAND,\n"
         "else each line of SCRIPT, else each line of standard input; with -, all\n"
         "of standard input as one message (a command and its body). Prints one\n"
         "reply per command; exits 1 if any failed.\n"
+        "The sender's session is kept in the workspace's journal (in --state DIR, default\n"
+        "$XDG_STATE_HOME/eddi/<workspace id>), so the next eddi on DIR finds it again;\n"
+        "--no-journal keeps it in memory only.\n"
         "Start with: Start <session>, then Open <file>. 'Help' lists the commands.\n",
         out);
 }
@@ -120,10 +123,29 @@ static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
   return ok;
 }
 
+/* The embedded engine over root; with journal, the sender's session of the
+ * last eddi on root comes back (what recovery did goes to stderr). */
+static EddiEngine *cli__engine(const char *root, const char *state, bool journal, char *error,
+                               size_t error_size) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = state;
+  EddiEngine *engine = eddi_engine_new(root, &config, error, error_size);
+  if (!engine || !journal) return engine;
+  char report[CLI_ERROR_MAX * 4];
+  if (eddi_engine_open_journal(engine, report, sizeof report, error, error_size) < 0) {
+    eddi_engine_free(engine);
+    return NULL;
+  }
+  if (report[0]) fprintf(stderr, "eddi: %s\n", report);
+  return engine;
+}
+
 int main(int argc, char **argv) {
   const char *root = ".", *sender = "cli", *script = NULL, *nats_url = NULL, *state = NULL,
              *credentials = NULL;
   bool whole_stdin = false; /* "-": all of stdin is one message */
+  bool journal = true;      /* --no-journal: a session lives as long as this process */
   const char **commands = calloc((size_t)argc, sizeof *commands);
   size_t command_count = 0;
   for (int i = 1; i < argc; i++) {
@@ -144,6 +166,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) return free(commands), cli__usage(stdout), 0;
     else if (!strcmp(arg, "--version")) return free(commands), puts("eddi " EDDI_VERSION), 0;
     else if (!strcmp(arg, "-")) whole_stdin = true;
+    else if (!strcmp(arg, "--no-journal")) journal = false;
     else if (arg[0] == '-' && arg[1]) {
       fprintf(stderr, "eddi: unknown option %s\n", arg);
       cli__usage(stderr);
@@ -160,7 +183,7 @@ int main(int argc, char **argv) {
   CliTarget target = {.sender = sender};
   CliNatsOptions nats = {nats_url, CLI_NATS_TIMEOUT_MS, root, state, credentials};
   if (nats_url) target.nats = cli_nats_connect(&nats, error, sizeof error);
-  else target.engine = eddi_engine_new(root, NULL, error, sizeof error);
+  else target.engine = cli__engine(root, state, journal, error, sizeof error);
   if (!target.engine && !target.nats) {
     fprintf(stderr, "eddi: %s\n", error);
     free(commands);

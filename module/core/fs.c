@@ -1,4 +1,6 @@
-/* fs.c - see fs.h. */
+/* fs.c - see fs.h. Longer than most files: the checked replace and the
+ * staged steps of a multi-file change share the same resolving, temporary
+ * file and sweep helpers, which must not be visible outside. */
 #define _GNU_SOURCE
 #include "core/fs.h"
 
@@ -479,23 +481,29 @@ static long fs__temp_pid(const char *name) {
   return pid > 0 && *end == '-' ? pid : 0;
 }
 
-/* Remove the temporary files that processes which died left in dir_fd. */
-static void fs__sweep(int dir_fd) {
-  if (!fs__sweep_due(dir_fd)) return;
+/* Remove the temporary files that processes which died left in dir_fd;
+ * how many. */
+static size_t fs__sweep_now(int dir_fd) {
+  size_t removed = 0;
   int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
   if (!dir) {
     if (fd >= 0) close(fd);
-    return;
+    return 0;
   }
   size_t read_entries = 0;
   for (struct dirent *entry; (entry = readdir(dir)) && read_entries < FS_SWEEP_ENTRIES_MAX;
        read_entries++) {
     long pid = fs__temp_pid(entry->d_name);
     if (pid && pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
-      unlinkat(dir_fd, entry->d_name, 0);
+      removed += unlinkat(dir_fd, entry->d_name, 0) == 0;
   }
   closedir(dir);
+  return removed;
+}
+
+static void fs__sweep(int dir_fd) {
+  if (fs__sweep_due(dir_fd)) fs__sweep_now(dir_fd);
 }
 
 /* Make a rename in dir_fd durable. */
@@ -577,9 +585,30 @@ static int fs__put_back(int dir_fd, const char *leaf, int old_fd, int new_fd,
   return rc;
 }
 
-int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                    const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
-                    EddiFsConflict *conflict, EddiError *err) {
+/* The temporary file of a replace: staged (a leaf of eddi_fs_stage's in
+ * dir_fd, holding bytes) when there is one and nothing was carried over,
+ * else a new one with mine. */
+static int fs__replace_temp(int dir_fd, const char *leaf, const char *staged, bool carried,
+                            const StrBuf *mine, unsigned mode, char *temp, size_t temp_size,
+                            int *fd, EddiError *err) {
+  if (staged) {
+    if (!carried) {
+      *fd = openat(dir_fd, staged, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+      if (*fd >= 0) {
+        snprintf(temp, temp_size, "%s", staged);
+        return 0;
+      }
+    }
+    /* The staged bytes lack what was carried over: a new temp takes them. */
+    unlinkat(dir_fd, staged, 0);
+  }
+  return fs__temp_write(dir_fd, leaf, mine->data ? mine->data : "", mine->len, mode, temp,
+                        temp_size, fd, err);
+}
+
+static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                       const EddiFileStamp *expected, size_t max_bytes, const char *staged,
+                       EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
   conflict->changed = conflict->theirs_exist = false;
   eddi_strbuf_clear(&conflict->theirs);
   int dir_fd;
@@ -607,8 +636,10 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
     }
   }
   if (rc == 0)
-    rc = fs__temp_write(dir_fd, leaf, mine.data ? mine.data : "", mine.len, mode, temp,
-                        sizeof temp, &new_fd, err);
+    rc = fs__replace_temp(dir_fd, leaf, staged, carried, &mine, mode, temp, sizeof temp, &new_fd,
+                          err);
+  else if (staged)
+    unlinkat(dir_fd, staged, 0);
   if (rc < 0) goto done;
 
   /* Just before the rename: the same file, untouched, and no writer in it.
@@ -721,6 +752,22 @@ done:
   return rc;
 }
 
+int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                    const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
+                    EddiFsConflict *conflict, EddiError *err) {
+  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, NULL, written, conflict,
+                     err);
+}
+
+int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size_t len,
+                           unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
+                           const char *staged, EddiFileStamp *written, EddiFsConflict *conflict,
+                           EddiError *err) {
+  const char *slash = strrchr(staged, '/');
+  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes,
+                     slash ? slash + 1 : staged, written, conflict, err);
+}
+
 int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
                    size_t max_bytes, EddiError *err) {
   int dir_fd;
@@ -740,4 +787,103 @@ int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
   close(dir_fd);
   eddi_strbuf_free(&current);
   return rc;
+}
+
+/* ------------------------------------------------------------ staged changes */
+
+/* The workspace path of leaf in the folder of rel, into out. */
+static void fs__beside(const char *rel, const char *leaf, char *out, size_t out_size) {
+  const char *slash = strrchr(rel, '/');
+  if (slash) snprintf(out, out_size, "%.*s/%s", (int)(slash - rel), rel, leaf);
+  else snprintf(out, out_size, "%s", leaf);
+}
+
+int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                  char *temp, size_t temp_size, EddiError *err) {
+  int dir_fd, fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  char name[EDDI_FS_PATH_MAX];
+  rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, name, sizeof name, &fd, err);
+  if (rc == 0) {
+    close(fd);
+    fs__sync_dir(dir_fd);
+    fs__beside(rel, name, temp, temp_size);
+  }
+  close(dir_fd);
+  return rc;
+}
+
+int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
+                   EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  char name[EDDI_FS_PATH_MAX];
+  int fd = fs__temp_open(dir_fd, leaf, name, sizeof name);
+  if (fd < 0) {
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot back up %s: %s", rel, strerror(errno));
+  } else {
+    /* The name is reserved; the link takes its place. */
+    close(fd);
+    unlinkat(dir_fd, name, 0);
+    if (linkat(dir_fd, leaf, dir_fd, name, 0) < 0)
+      rc = eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
+                          rel, strerror(errno));
+    else
+      fs__sync_dir(dir_fd), fs__beside(rel, name, backup, backup_size);
+  }
+  close(dir_fd);
+  return rc;
+}
+
+int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, uint64_t *hash) {
+  EddiError ignored;
+  EddiFileStamp stamp = {0};
+  StrBuf bytes = {0};
+  int rc = eddi_fs_read(root_fd, rel, max_bytes, &bytes, &stamp, NULL, &ignored);
+  eddi_strbuf_free(&bytes);
+  *exists = stamp.exists;
+  *hash = stamp.hash;
+  return rc == EDDI_ENOENT ? 0 : rc;
+}
+
+int eddi_fs_rename(int root_fd, const char *from, const char *to, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, to, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  const char *from_leaf = strrchr(from, '/');
+  from_leaf = from_leaf ? from_leaf + 1 : from;
+  if (renameat(dir_fd, from_leaf, dir_fd, leaf) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "Cannot rename %s: %s", from, strerror(errno));
+  else
+    fs__sync_dir(dir_fd);
+  close(dir_fd);
+  return rc;
+}
+
+void eddi_fs_remove(int root_fd, const char *rel) {
+  int dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return;
+  unlinkat(dir_fd, leaf, 0);
+  close(dir_fd);
+}
+
+size_t eddi_fs_sweep_folder(int root_fd, const char *rel_dir) {
+  int dir_fd;
+  if (rel_dir[0]) {
+    EddiError ignored;
+    if (eddi_fs_open(root_fd, rel_dir, O_RDONLY | O_DIRECTORY, 0, &dir_fd, &ignored) < 0) return 0;
+  } else {
+    dir_fd = openat(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) return 0;
+  }
+  size_t removed = fs__sweep_now(dir_fd);
+  close(dir_fd);
+  return removed;
 }

@@ -98,6 +98,41 @@ int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len,
 int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
                    size_t max_bytes, EddiError *err);
 
+/* ------------------------------------------------------------ staged changes
+ *
+ * A change to several files (edit/transaction.c) writes every new file
+ * first, records its intent in the journal, and only then renames: these
+ * are its steps, and the start-up recovery's. Temporary and backup files
+ * are named like a replace's (".<leaf>.eddi-<pid>-<random>", beside the
+ * file), so the sweep of a dead process's leftovers takes them too. Paths
+ * in and out are workspace paths. */
+
+/* Write bytes (mode) into a new temporary file beside rel, fsynced, the
+ * folders made; its path into temp. */
+int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                  char *temp, size_t temp_size, EddiError *err);
+/* A hard link to rel's file under a temporary name beside it (its path into
+ * backup): the old bytes stay reachable after a rename replaces rel.
+ * EDDI_ENOENT when rel is missing, EDDI_EIO when links are refused. */
+int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
+                   EddiError *err);
+/* eddi_fs_replace with the new bytes already in staged (eddi_fs_stage's,
+ * beside rel): renamed into place instead of a new temporary file; it is
+ * consumed (renamed or removed) either way. */
+int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size_t len,
+                           unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
+                           const char *staged, EddiFileStamp *written, EddiFsConflict *conflict,
+                           EddiError *err);
+/* The XXH3 of rel's bytes; *exists false (and 0) when it is missing. */
+int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, uint64_t *hash);
+/* Rename from over to (the same folder), durably. */
+int eddi_fs_rename(int root_fd, const char *from, const char *to, EddiError *err);
+/* Remove rel without checks: for eddi's own temporary files. */
+void eddi_fs_remove(int root_fd, const char *rel);
+/* Remove the temporary files of processes that died from the folder rel_dir
+ * ("" for the root), now; how many went. */
+size_t eddi_fs_sweep_folder(int root_fd, const char *rel_dir);
+
 /* Whether two stamps name the same bytes of the same file. */
 bool eddi_fs_stamp_same(const EddiFileStamp *a, const EddiFileStamp *b);
 

@@ -6,8 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "core/path.h"
 #include "core/merge.h"
+#include "session/journal.h"
 #include "edit/edit_state.h"
 #include "edit/matcher.h"
 
@@ -18,6 +21,8 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
 }
 
 static void transaction__file_free(EddiEditFile *file) {
+  eddi_free(file->staged);
+  eddi_free(file->backup);
   eddi_free(file->rel);
   eddi_free(file->abs);
   eddi_strbuf_free(&file->raw);
@@ -197,8 +202,17 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
   int rc = EDDI_ESTALE;
   int tries = 0;
   for (; rc == EDDI_ESTALE && tries < TRANSACTION_MERGE_TRIES; tries++) {
-    rc = eddi_fs_replace(self->engine->root_fd, file->rel, raw.data, raw.len, file->mode,
-                         &expected, max_bytes, &file->written, &conflict, err);
+    if (file->staged) {
+      /* The first try renames the staged bytes in; it consumes them. */
+      rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
+                                  file->mode, &expected, max_bytes, file->staged,
+                                  &file->written, &conflict, err);
+      eddi_free(file->staged);
+      file->staged = NULL;
+    } else {
+      rc = eddi_fs_replace(self->engine->root_fd, file->rel, raw.data, raw.len, file->mode,
+                           &expected, max_bytes, &file->written, &conflict, err);
+    }
     if (!conflict.changed) break;
     /* The disk has someone else's change: carried over (rc 0), or to merge. */
     EddiMergeReport merge;
@@ -289,7 +303,99 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   }
 }
 
+/* ---------------------------------------------------------------- staging */
+
+static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, EddiError *err);
+
+/* Whether commit is to stage its disk files and record an intent: with a
+ * journal, when two or more of them change (one rename is atomic alone). */
+static bool transaction__needs_intent(const EddiEditTxn *self) {
+  size_t changing = 0;
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    changing += !file->doc && file->action != EDIT_KEEP;
+  }
+  return self->engine->journal && changing >= 2;
+}
+
+/* Remove what staging left: temps not renamed in, backups. */
+static void transaction__unstage(EddiEditTxn *self) {
+  for (size_t i = 0; i < self->files.len; i++) {
+    EddiEditFile *file = self->files.items[i];
+    if (file->staged) eddi_fs_remove(self->engine->root_fd, file->staged);
+    if (file->backup) eddi_fs_remove(self->engine->root_fd, file->backup);
+    eddi_free(file->staged), eddi_free(file->backup);
+    file->staged = file->backup = NULL;
+  }
+}
+
+/* Write each changing disk file's new bytes beside it, link its old file
+ * to a backup, and record the change's intent: after this the renames may
+ * run. A failure leaves nothing behind. */
+static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
+  int root_fd = self->engine->root_fd;
+  Array(EddiJournalIntentFile) files = {0};
+  int rc = 0;
+  for (size_t i = 0; i < self->files.len && rc == 0; i++) {
+    EddiEditFile *file = self->files.items[i];
+    if (file->doc || file->action == EDIT_KEEP) continue;
+    char path[EDDI_FS_PATH_MAX];
+    EddiError ignored;
+    eddi_journal_note_folder(self->engine->journal, file->rel);
+    if (file->action == EDIT_WRITE) {
+      StrBuf raw = {0};
+      eddi_strbuf_puts(&raw, "");
+      eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len,
+                       file->format, &raw);
+      file->new_hash = XXH3_64bits(raw.data, raw.len);
+      rc = eddi_fs_stage(root_fd, file->rel, raw.data, raw.len, file->mode, path, sizeof path,
+                         err);
+      eddi_strbuf_free(&raw);
+      if (rc < 0) break;
+      file->staged = eddi_strdup(path);
+    }
+    /* Without hard links a change can still roll forward, not back. */
+    if (file->exists && eddi_fs_backup(root_fd, file->rel, path, sizeof path, &ignored) == 0)
+      file->backup = eddi_strdup(path);
+    EddiJournalIntentFile entry = {
+        .rel = file->rel,
+        .action = file->action == EDIT_WRITE ? JOURNAL_FILE_WRITE : JOURNAL_FILE_DELETE,
+        .existed = file->exists,
+        .old_hash = file->stamp.hash,
+        .new_hash = file->new_hash,
+        .temp = file->staged,
+        .backup = file->backup,
+    };
+    array_push(&files, entry);
+  }
+  if (rc == 0) rc = eddi_journal_intent_begin(self->engine->journal, files.items, files.len,
+                                              intent, err);
+  array_free(&files);
+  if (rc < 0) transaction__unstage(self);
+  return rc;
+}
+
 int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
+  int64_t intent = 0;
+  bool staged = transaction__needs_intent(self);
+  if (staged) {
+    int rc = transaction__stage(self, &intent, err);
+    if (rc < 0) return rc;
+  } else if (self->engine->journal) {
+    for (size_t i = 0; i < self->files.len; i++)
+      if (!self->files.items[i]->doc && self->files.items[i]->action != EDIT_KEEP)
+        eddi_journal_note_folder(self->engine->journal, self->files.items[i]->rel);
+  }
+  int rc = transaction__commit_files(self, report, err);
+  if (staged) {
+    eddi_journal_intent_done(self->engine->journal, intent);
+    transaction__unstage(self);
+  }
+  return rc;
+}
+
+/* Write, then delete; on a failure put back what was done. */
+static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int rc = 0;
   for (int pass = 0; pass < 2 && rc == 0; pass++) {
     EddiEditAction action = pass == 0 ? EDIT_WRITE : EDIT_DELETE;

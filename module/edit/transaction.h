@@ -16,6 +16,14 @@
  * and the disk's touch different lines (core/merge.h), eddi's change is
  * rebased onto the new disk text, written, and a warning says so; if they
  * overlap, nothing is written and the reply names the lines.
+ *
+ * With the journal on, a change of two or more disk files is made
+ * crash-safe: every new file is written and fsynced beside its target and
+ * every old one hard-linked to a backup first, the intent (files, old and
+ * new hashes, temporary names) is recorded in the journal, and only then
+ * do the renames run; the intent is forgotten after the last. A crash in
+ * between is rolled forward or back on the next start
+ * (session/journal_recover.c), so the files end all old or all new.
  */
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H
@@ -46,6 +54,12 @@ typedef struct {
   StrBuf result; /* the decoded text after (EDIT_WRITE) */
   EddiEditAction action;
   bool done;     /* commit wrote or deleted it */
+  /* With a journal, a change of several disk files stages them first
+   * (session/journal.h): the new bytes' temporary file, a hard link to the
+   * old file, and the new bytes' hash; NULL/0 otherwise. */
+  char *staged;
+  char *backup;
+  uint64_t new_hash;
 } EddiEditFile;
 
 typedef struct {

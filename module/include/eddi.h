@@ -132,6 +132,19 @@ bool eddi_command_is(const EddiCommandLine *line, const char *word);
 /* The session name of sender's active session, or NULL. Borrowed. */
 const char *eddi_engine_session_of(const EddiEngine *self, const char *sender);
 
+/* ------------------------------------------------------------ journal */
+
+/* Keep this engine's sessions and multi-file changes in the workspace's
+ * journal (an SQLite file in the state folder; doc/journal.org): finish or
+ * undo the changes a crashed process left, remove its temporary files,
+ * and take back the sessions of processes that died. Call once, after
+ * eddi_engine_set_instance. report receives what recovery did (lines, may
+ * be empty); a failure (a journal from a newer eddi) is negative with
+ * error set. Without this call the engine keeps sessions in memory only. */
+int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size, char *error,
+                             size_t error_size);
+bool eddi_engine_journaled(const EddiEngine *self);
+
 /* ------------------------------------------------------------ requests */
 
 /* The sender of a message that names none. */

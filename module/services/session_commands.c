@@ -25,6 +25,14 @@ int eddi_run_start(CommandContext *ctx) {
     return eddi_command_usage(ctx, "Start's description must be a \"quoted string\"");
   EddiSessionManager *sessions = &ctx->engine->sessions;
   EddiSession *existing = eddi_sessions_by_name(sessions, name->text);
+  if (existing && existing == ctx->session && existing->resumed) {
+    /* Back after a restart (session/journal.h): say what came back, once. */
+    eddi_reply_builder_fact(ctx->reply, "Session %s resumed, %s", existing->name,
+                            existing->resumed);
+    eddi_free(existing->resumed);
+    existing->resumed = NULL;
+    return 0;
+  }
   if (existing) {
     eddi_error_set(ctx->err, EDDI_ESTATE, "Session %s already exists", name->text);
     eddi_error_hint(ctx->err, existing == ctx->session ? "It is your session: go on in it"

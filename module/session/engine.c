@@ -28,6 +28,7 @@
 #include "services/grep.h"
 #include "services/search.h"
 #include "session/job.h"
+#include "session/journal.h"
 
 void eddi_config_default(EddiConfig *config) {
   config->max_message_bytes = 1024 * 1024;
@@ -86,6 +87,7 @@ void eddi_engine_free(EddiEngine *self) {
   if (!self) return;
   eddi_jobs_free(self); /* first: no work may outlive what it was for */
   if (self->refactor_index) self->refactor_index_free(self->refactor_index);
+  eddi_journal_close(self->journal);
   eddi_sessions_free(&self->sessions);
   eddi_grep_cache_free(self->grep_cache);
   eddi_pattern_cache_clear();
@@ -146,6 +148,34 @@ const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_si
   self->config.state_dir = self->state_dir;
   return self->state_dir;
 }
+
+/* ---------------------------------------------------------------- journal */
+
+int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size, char *error,
+                             size_t error_size) {
+  if (report_size) report[0] = '\0';
+  if (self->journal) return 0;
+  const char *state = eddi_engine_state_dir(self, error, error_size);
+  if (!state) return EDDI_EIO;
+  StrBuf lines = {0};
+  EddiError err;
+  eddi_error_clear(&err);
+  int rc = eddi_journal_open(state, self->instance, &self->journal, &lines, &err);
+  if (rc < 0) {
+    snprintf(error, error_size, "%s", err.what);
+  } else {
+    eddi_journal_recover_writes(self->journal, self->root_fd, &lines);
+    rc = eddi_journal_restore(self->journal, self, &lines);
+    if (rc < 0) snprintf(error, error_size, "Journal: cannot read its sessions");
+  }
+  /* The report's lines, without the last newline. */
+  if (lines.len && lines.data[lines.len - 1] == '\n') lines.data[--lines.len] = '\0';
+  if (report_size) snprintf(report, report_size, "%s", lines.len ? lines.data : "");
+  eddi_strbuf_free(&lines);
+  return rc;
+}
+
+bool eddi_engine_journaled(const EddiEngine *self) { return self->journal != NULL; }
 
 /* ---------------------------------------------------------------- backends */
 
@@ -248,6 +278,9 @@ int eddi_engine_save_doc(EddiEngine *self, EddiDoc *doc, size_t *bytes, EddiErro
   EddiFileStamp before = {0}, after = {0};
   const EddiBackendVtable *ops = doc->backend->vtable;
   if (ops->stamp) ops->stamp(doc->backend, &before);
+  /* A crash inside the save leaves a temporary file: the next start sweeps
+   * the folders the journal knows. */
+  if (self->journal) eddi_journal_note_folder(self->journal, doc->path);
   int rc = eddi_doc_save(doc, bytes, err);
   if (rc == 0 && ops->stamp) {
     ops->stamp(doc->backend, &after);
@@ -258,8 +291,10 @@ int eddi_engine_save_doc(EddiEngine *self, EddiDoc *doc, size_t *bytes, EddiErro
 
 void eddi_engine_end_groups(EddiEngine *self, const char *sender) {
   EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
-  if (!session) return;
-  for (size_t i = 0; i < session->docs.len; i++) eddi_doc_end_group(session->docs.items[i]);
+  for (size_t i = 0; session && i < session->docs.len; i++)
+    eddi_doc_end_group(session->docs.items[i]);
+  /* The command is complete: the journal catches up with it. */
+  if (self->journal) eddi_journal_sync_sender(self->journal, self, sender);
 }
 
 /* Run spec as sender after its checks: its handler with args (and line's

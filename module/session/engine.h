@@ -42,6 +42,8 @@ struct EddiEngine {
   EddiSessionListener session_listener;
   void *session_listener_closure;
   struct EddiAudit *audit; /* NULL: not auditing */
+  /* The journal (session/journal.h); NULL: memory only (--no-journal). */
+  struct EddiJournal *journal;
   /* Long work (session/job.c): NULL until a waker is set. */
   struct EddiJobs *jobs;
   /* Grep's file texts (services/grep.c), kept while long work is possible. */

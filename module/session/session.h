@@ -37,7 +37,7 @@ typedef struct {
 
 typedef Array(EddiDoc *) DocList;
 
-typedef struct {
+typedef struct EddiSession {
   char *name;
   char *description;
   char *sender;
@@ -52,6 +52,9 @@ typedef struct {
   /* Scripts' variables, changesets, stored positions and context stack
    * (module/script/script_state.h), made on first use. */
   struct EddiScriptState *script;
+  /* Brought back from the journal after a restart: what was restored, for
+   * the reply of the sender's next Start (then NULL). Owned. */
+  char *resumed;
 } EddiSession;
 
 void eddi_script_state_free(struct EddiScriptState *state);

@@ -1,0 +1,137 @@
+/* journal.h - the journal: one SQLite file per workspace under every write.
+ *
+ * What a crash or a restart must not lose is written here as it happens:
+ * the sessions (open files, cursors, bookmarks, registers, hashline
+ * snapshots, and the unsaved edits of each file as the edits made since it
+ * was read, with the hash of the disk text they apply to), and the intent
+ * of every change that renames more than one file into place (the files,
+ * their old and new content hashes, the temporary and backup names). On
+ * start the journal rolls an interrupted change forward or back, sweeps
+ * the temporary files eddi left, and gives back the sessions whose process
+ * died.
+ *
+ * SQLite because it is the one embedded store that is crash-safe by
+ * design, needs no daemon, and is a Debian package (libsqlite3-dev). WAL
+ * mode, so a write is an append and readers never wait; synchronous=NORMAL
+ * for the session records (a commit survives kill -9 of eddi, the OS keeps
+ * the WAL; a power cut may lose the last commits, never the file's
+ * consistency), and synchronous=FULL for an intent (the record must be on
+ * the disk before the first rename it protects). The schema is versioned in
+ * PRAGMA user_version and brought up to date by the migrations in
+ * journal.c; a journal from a newer eddi is refused, one that SQLite finds
+ * corrupt is set aside (renamed) and a fresh one started. doc/journal.org
+ * says what a user sees.
+ *
+ * The journal belongs to the engine's owner thread, like the rest of the
+ * engine.
+ */
+#ifndef EDDI_JOURNAL_H
+#define EDDI_JOURNAL_H
+
+#include "core/common.h"
+
+typedef struct EddiJournal EddiJournal;
+struct EddiEngine;
+struct EddiSession;
+
+/* The schema this eddi writes. Each step up is a migration in journal.c. */
+#define EDDI_JOURNAL_SCHEMA 1
+/* The journal's file name inside the state folder. */
+#define EDDI_JOURNAL_FILE "journal.sqlite"
+
+/* Open (or make) the journal in state_dir. A corrupt journal is renamed
+ * aside and a fresh one made; what was done is appended to report (lines).
+ * A journal of a newer schema is EDDI_ESTATE with err saying so. */
+int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal **out,
+                      StrBuf *report, EddiError *err);
+void eddi_journal_close(EddiJournal *self);
+
+/* The journal's file (borrowed). */
+const char *eddi_journal_path(const EddiJournal *self);
+
+/* The SQLite schema version of the file at path, for tests and messages;
+ * -1 when it cannot be read. */
+int eddi_journal_file_schema(const char *path);
+
+/* ------------------------------------------------------------ folders */
+
+/* Remember that eddi writes into the folder holding rel (temporary files
+ * may be left there by a crash): swept at the next start. Cheap when the
+ * folder is known. */
+void eddi_journal_note_folder(EddiJournal *self, const char *rel);
+
+/* ------------------------------------------------------------ intents */
+
+typedef enum {
+  JOURNAL_FILE_WRITE = 1, /* rel becomes the temp file's bytes */
+  JOURNAL_FILE_DELETE = 2,
+} EddiJournalAction;
+
+/* One file of a multi-file change. temp and backup are workspace paths of
+ * eddi's temporary files (".<leaf>.eddi-<pid>-<random>" beside rel): temp
+ * holds the new bytes, written and fsynced before the intent is recorded;
+ * backup is a hard link to the old file (NULL when there was none or the
+ * file system has no hard links). */
+typedef struct {
+  const char *rel;
+  EddiJournalAction action;
+  bool existed;
+  uint64_t old_hash; /* XXH3 of the old bytes (EddiFileStamp.hash) */
+  uint64_t new_hash; /* of the new bytes (WRITE) */
+  const char *temp;
+  const char *backup;
+} EddiJournalIntentFile;
+
+/* Record the intent of a change (durably, before its first rename); *id
+ * names it for eddi_journal_intent_done. */
+int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *files,
+                              size_t count, int64_t *id, EddiError *err);
+/* The change is complete (or was put back): forget it. */
+void eddi_journal_intent_done(EddiJournal *self, int64_t id);
+
+/* On start: finish or undo every change whose process died, then sweep the
+ * folders eddi wrote into. Lines for the log go to report. */
+void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report);
+
+/* ------------------------------------------------------------ sessions */
+
+/* Bring the journal's record of sender's session up to date after a
+ * command (and forget a session of sender that ended). */
+void eddi_journal_sync_sender(EddiJournal *self, struct EddiEngine *engine, const char *sender);
+
+/* On start: give the engine back the sessions whose process died, with
+ * their files and unsaved edits; lines for the log go to report. Each
+ * restored session remembers what was restored for its Start's reply. */
+int eddi_journal_restore(EddiJournal *self, struct EddiEngine *engine, StrBuf *report);
+
+/* Take a restored session's record as the journal's own: its files'
+ * records are rewritten at its next sync. */
+void eddi_journal_adopt(EddiJournal *self, const struct EddiSession *session);
+
+/* Forget session name's record (End). */
+void eddi_journal_forget(EddiJournal *self, const char *name);
+
+/* ------------------------------------------------------------ for the parts */
+
+/* journal.c keeps the database; journal_sessions.c and journal_recover.c
+ * use it through these. */
+struct sqlite3;
+struct sqlite3 *eddi_journal_db(EddiJournal *self);
+/* This process's owner fields. */
+long eddi_journal_pid(const EddiJournal *self);
+const char *eddi_journal_host(const EddiJournal *self);
+const char *eddi_journal_instance(const EddiJournal *self);
+/* Whether the process pid of host is gone (so its records may be taken). */
+bool eddi_journal_owner_dead(const EddiJournal *self, long pid, const char *host);
+/* Records in a blob (marks, registers): each a 4-byte little-endian length
+ * and its bytes. next gives the record at *at, false at the end or when
+ * damaged. */
+void eddi_journal_blob_put(StrBuf *out, const char *bytes, size_t len);
+bool eddi_journal_blob_next(const char *blob, size_t len, size_t *at, const char **bytes,
+                            size_t *n);
+/* The journal-side state of the sessions (journal_sessions.c). */
+void eddi_journal_sessions_free(EddiJournal *self);
+struct JournalMirror;
+struct JournalMirror **eddi_journal_mirror(EddiJournal *self);
+
+#endif

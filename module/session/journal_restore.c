@@ -1,0 +1,345 @@
+/* journal_restore.c - on start, the sessions of processes that died come
+ * back: their files opened again, the unsaved edits re-applied onto the
+ * disk text they were made against, or merged onto a newer one, or (when
+ * they overlap a change on disk) kept in the state folder and reported.
+ * See journal_sessions.c for how they were written.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include "core/merge.h"
+#include "core/path.h"
+#include "edit/edit_state.h"
+#include "session/engine.h"
+#include "session/journal.h"
+
+/* What restoring sessions found, for the log and each Start reply. */
+typedef struct {
+  size_t files;
+  size_t edits;
+  size_t bookmarks;
+  StrBuf notes; /* "; a.py changed on disk: ..." */
+} RestoreCount;
+
+static const char *restore__text(sqlite3_stmt *stmt, int column) {
+  const unsigned char *text = sqlite3_column_text(stmt, column);
+  return text ? (const char *)text : NULL;
+}
+
+/* ------------------------------------------------------------ edits */
+
+typedef struct {
+  uint64_t group;
+  size_t start;
+  StrBuf removed, inserted;
+} RestoreEdit;
+
+typedef Array(RestoreEdit) RestoreEdits;
+
+static void restore__edits_free(RestoreEdits *edits) {
+  for (size_t i = 0; i < edits->len; i++) {
+    eddi_strbuf_free(&edits->items[i].removed);
+    eddi_strbuf_free(&edits->items[i].inserted);
+  }
+  array_free(edits);
+}
+
+static void restore__load_edits(sqlite3 *db, const char *session, const char *path,
+                                RestoreEdits *edits) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT grp, start, removed, inserted FROM edits"
+                             " WHERE session=? AND path=? ORDER BY seq",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    RestoreEdit edit = {(uint64_t)sqlite3_column_int64(stmt, 0),
+                        (size_t)sqlite3_column_int64(stmt, 1), {0}, {0}};
+    eddi_strbuf_append(&edit.removed, sqlite3_column_blob(stmt, 2),
+                       (size_t)sqlite3_column_bytes(stmt, 2));
+    eddi_strbuf_append(&edit.inserted, sqlite3_column_blob(stmt, 3),
+                       (size_t)sqlite3_column_bytes(stmt, 3));
+    array_push(edits, edit);
+  }
+  sqlite3_finalize(stmt);
+}
+
+/* Whether every edit fits text in turn (its removed bytes are there). */
+static bool restore__apply_text(StrBuf *text, const RestoreEdits *edits) {
+  for (size_t i = 0; i < edits->len; i++) {
+    const RestoreEdit *edit = &edits->items[i];
+    if (edit->start > text->len || edit->removed.len > text->len - edit->start ||
+        memcmp(text->data + edit->start, edit->removed.data ? edit->removed.data : "",
+               edit->removed.len) != 0)
+      return false;
+    StrBuf next = {0};
+    eddi_strbuf_append(&next, text->data, edit->start);
+    eddi_strbuf_append(&next, edit->inserted.data ? edit->inserted.data : "", edit->inserted.len);
+    size_t tail = edit->start + edit->removed.len;
+    eddi_strbuf_append(&next, text->data + tail, text->len - tail);
+    eddi_strbuf_puts(&next, "");
+    eddi_strbuf_free(text);
+    *text = next;
+  }
+  return true;
+}
+
+/* Re-apply edits to doc, one undo group per journaled group. */
+static bool restore__replay(EddiDoc *doc, const RestoreEdits *edits) {
+  EddiError err;
+  for (size_t i = 0; i < edits->len; i++) {
+    const RestoreEdit *edit = &edits->items[i];
+    bool first = i == 0 || edit->group != edits->items[i - 1].group;
+    if (i && first) eddi_doc_end_group(doc);
+    size_t len = eddi_text_len(&doc->text);
+    if (edit->start > len || edit->removed.len > len - edit->start) return false;
+    /* Undo of the group puts the cursor back where the edit began. */
+    if (first) doc->cursor = edit->start;
+    if (eddi_doc_replace(doc, edit->start, edit->start + edit->removed.len,
+                         edit->inserted.data ? edit->inserted.data : "", edit->inserted.len,
+                         &err) < 0)
+      return false;
+  }
+  eddi_doc_end_group(doc);
+  return true;
+}
+
+/* Keep unsaved text that could not be applied in the state folder. */
+static void restore__keep(EddiEngine *engine, const char *session, const char *path,
+                          const StrBuf *text, char *kept, size_t kept_size) {
+  char error[EDDI_ERROR_MAX];
+  const char *state = eddi_engine_state_dir(engine, error, sizeof error);
+  kept[0] = '\0';
+  if (!state) return;
+  char flat[EDDI_FS_PATH_MAX];
+  snprintf(flat, sizeof flat, "%s", path);
+  for (char *c = flat; *c; c++)
+    if (*c == '/') *c = '!';
+  char folder[EDDI_FS_PATH_MAX];
+  snprintf(folder, sizeof folder, "%.2000s/unsaved", state);
+  mkdir(folder, 0700);
+  snprintf(kept, kept_size, "%.2000s/%.64s-%.1900s", folder, session, flat);
+  FILE *out = fopen(kept, "wb");
+  if (!out) {
+    kept[0] = '\0';
+    return;
+  }
+  fwrite(text->data ? text->data : "", 1, text->len, out);
+  fclose(out);
+}
+
+/* ------------------------------------------------------------ files */
+
+/* Open one journaled file into session and bring its unsaved work back. */
+static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
+                         sqlite3_stmt *row, RestoreCount *count) {
+  const char *path = restore__text(row, 0);
+  size_t cursor = (size_t)sqlite3_column_int64(row, 1);
+  const char *marks = sqlite3_column_blob(row, 2);
+  size_t marks_len = (size_t)sqlite3_column_bytes(row, 2);
+  uint64_t base_hash = (uint64_t)sqlite3_column_int64(row, 3);
+  bool has_base = sqlite3_column_type(row, 4) != SQLITE_NULL;
+  bool was_new = sqlite3_column_int(row, 5) != 0;
+  char *rel = NULL, *abs = NULL;
+  EddiError err;
+  if (!path || eddi_path_resolve(engine->root, path, &rel, &abs, &err) < 0) return;
+  EddiBackend *backend = NULL;
+  StrBuf text = {0};
+  bool is_new = false;
+  int rc = engine->open_backend(engine->open_backend_context, abs, rel, was_new,
+                                engine->config.max_file_bytes, &backend, &text, &is_new, &err);
+  RestoreEdits edits = {0};
+  restore__load_edits(db, session->name, path, &edits);
+  if (rc < 0) {
+    eddi_strbuf_printf(&count->notes, "; %s cannot be opened (%s)%s", path, err.what,
+                       edits.len ? ": its unsaved edits stay in the journal until End" : "");
+    restore__edits_free(&edits);
+    eddi_free(rel), eddi_free(abs), eddi_strbuf_free(&text);
+    return;
+  }
+  EddiDoc *doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, is_new,
+                              engine->config.undo_groups);
+  eddi_session_add_doc(session, doc);
+  count->files++;
+  EddiFileStamp stamp = {0};
+  if (backend->vtable->stamp) backend->vtable->stamp(backend, &stamp);
+  uint64_t disk_hash = stamp.exists ? stamp.hash : 0;
+  if (edits.len && disk_hash == base_hash) {
+    if (restore__replay(doc, &edits)) count->edits += edits.len;
+    else eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
+  } else if (edits.len) {
+    /* The disk changed: merge the edits onto it, or keep them aside. */
+    StrBuf base = {0}, mine = {0}, merged = {0};
+    eddi_strbuf_puts(&base, "");
+    if (has_base)
+      eddi_strbuf_append(&base, sqlite3_column_blob(row, 4), (size_t)sqlite3_column_bytes(row, 4));
+    else
+      eddi_strbuf_append(&base, text.data ? text.data : "", text.len);
+    eddi_strbuf_append(&mine, base.data, base.len);
+    eddi_strbuf_puts(&mine, "");
+    bool fits = restore__apply_text(&mine, &edits);
+    EddiMergeReport merge = {0};
+    bool clean = fits && eddi_merge3(base.data, base.len, mine.data, mine.len,
+                                     text.data ? text.data : "", text.len, &merged, &merge) == 0;
+    if (clean && eddi_doc_replace_all(doc, merged.data ? merged.data : "", merged.len, NULL,
+                                      &err) == 0) {
+      eddi_doc_end_group(doc);
+      count->edits += edits.len;
+      eddi_strbuf_printf(&count->notes, "; %s changed on disk: %zu unsaved edits rebased onto it",
+                         path, edits.len);
+    } else {
+      char kept[EDDI_FS_PATH_MAX];
+      restore__keep(engine, session->name, path, fits ? &mine : &base, kept, sizeof kept);
+      eddi_strbuf_printf(&count->notes,
+                         "; %s changed on disk where %zu unsaved edits change it: not applied, "
+                         "the unsaved text is kept in %s",
+                         path, edits.len, kept[0] ? kept : "the journal");
+    }
+    eddi_strbuf_free(&base), eddi_strbuf_free(&mine), eddi_strbuf_free(&merged);
+  }
+  size_t len = eddi_text_len(&doc->text);
+  doc->cursor = EDDI_MIN(cursor, len);
+  size_t at = 0, name_len, offset_len;
+  const char *name, *offset;
+  while (marks && eddi_journal_blob_next(marks, marks_len, &at, &name, &name_len) &&
+         eddi_journal_blob_next(marks, marks_len, &at, &offset, &offset_len)) {
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.*s", (int)EDDI_MIN(offset_len, sizeof digits - 1), offset);
+    DocMark mark = {eddi_strndup(name, name_len), EDDI_MIN((size_t)strtoull(digits, NULL, 10), len)};
+    array_push(&doc->marks, mark);
+    count->bookmarks++;
+  }
+  restore__edits_free(&edits);
+  eddi_free(rel), eddi_free(abs), eddi_strbuf_free(&text);
+}
+
+/* ------------------------------------------------------------ sessions */
+
+static void restore__registers(EddiSession *session, const char *blob, size_t len) {
+  size_t at = 0, name_len, text_len;
+  const char *name, *text;
+  while (blob && eddi_journal_blob_next(blob, len, &at, &name, &name_len) &&
+         eddi_journal_blob_next(blob, len, &at, &text, &text_len)) {
+    char *key = eddi_strndup(name, name_len);
+    eddi_register_set(&eddi_edit_state_of(session)->registers, key, text, text_len);
+    eddi_free(key);
+  }
+}
+
+static size_t restore__snapshots(sqlite3 *db, EddiSession *session) {
+  sqlite3_stmt *stmt = NULL;
+  size_t restored = 0;
+  if (sqlite3_prepare_v2(db, "SELECT path, tag, text FROM (SELECT * FROM snapshots"
+                             " WHERE session=? ORDER BY stamp DESC LIMIT ?) ORDER BY stamp",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 2, EDDI_SNAPSHOTS_MAX);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *path = restore__text(stmt, 0), *tag = restore__text(stmt, 1);
+    if (!path || !tag || strlen(tag) != 4) continue;
+    eddi_snapshot_record(eddi_edit_state_of(session), path, sqlite3_column_blob(stmt, 2),
+                         (size_t)sqlite3_column_bytes(stmt, 2), tag, 0, 0);
+    restored++;
+  }
+  sqlite3_finalize(stmt);
+  return restored;
+}
+
+/* Bring back one session row (name, sender, description, raw, current,
+ * registers). */
+static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt *row,
+                             StrBuf *report) {
+  sqlite3 *db = eddi_journal_db(self);
+  const char *name = restore__text(row, 0), *sender = restore__text(row, 1);
+  if (!name || !sender || eddi_sessions_by_name(&engine->sessions, name) ||
+      eddi_sessions_by_sender(&engine->sessions, sender))
+    return;
+  EddiSession *session =
+      eddi_sessions_start(&engine->sessions, name, restore__text(row, 2), sender);
+  session->raw_payloads = sqlite3_column_int(row, 3) != 0;
+  RestoreCount count = {0};
+  sqlite3_stmt *docs = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT path, cursor, marks, base_hash, base_text, is_new FROM docs"
+                             " WHERE session=? ORDER BY ord",
+                         -1, &docs, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(docs, 1, name, -1, SQLITE_STATIC);
+    while (sqlite3_step(docs) == SQLITE_ROW) restore__doc(engine, db, session, docs, &count);
+  }
+  sqlite3_finalize(docs);
+  const char *current = restore__text(row, 4);
+  bool ambiguous;
+  EddiDoc *doc = current ? eddi_session_find_doc(session, current, &ambiguous) : NULL;
+  session->current = doc ? doc : session->docs.len ? *array_back(&session->docs) : NULL;
+  restore__registers(session, sqlite3_column_blob(row, 5), (size_t)sqlite3_column_bytes(row, 5));
+  size_t registers = session->edit_state ? session->edit_state->registers.len : 0;
+  size_t snapshots = restore__snapshots(db, session);
+
+  StrBuf what = {0};
+  eddi_strbuf_printf(&what, "%zu file%s open", count.files, count.files == 1 ? "" : "s");
+  if (count.edits)
+    eddi_strbuf_printf(&what, ", %zu unsaved edit%s re-applied", count.edits,
+                       count.edits == 1 ? "" : "s");
+  if (count.bookmarks)
+    eddi_strbuf_printf(&what, ", %zu bookmark%s", count.bookmarks, count.bookmarks == 1 ? "" : "s");
+  if (registers)
+    eddi_strbuf_printf(&what, ", %zu register%s", registers, registers == 1 ? "" : "s");
+  if (snapshots)
+    eddi_strbuf_printf(&what, ", %zu snapshot%s", snapshots, snapshots == 1 ? "" : "s");
+  if (count.notes.len) eddi_strbuf_append(&what, count.notes.data, count.notes.len);
+  eddi_strbuf_printf(report, "Session %s of %s restored: %s\n", name, sender, what.data);
+  session->resumed = eddi_strbuf_take(&what);
+  eddi_strbuf_free(&count.notes);
+  eddi_registry_add(&engine->registry, name, sender, NULL);
+}
+
+int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) {
+  sqlite3 *db = eddi_journal_db(self);
+  sqlite3_stmt *stmt = NULL;
+  typedef struct {
+    char *name;
+    sqlite3_int64 pid;
+  } Taken;
+  Array(Taken) taken = {0};
+  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host FROM sessions ORDER BY name", -1,
+                         &stmt, NULL) != SQLITE_OK)
+    return EDDI_EIO;
+  while (sqlite3_step(stmt) == SQLITE_ROW)
+    if (eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
+      Taken entry = {eddi_strdup(restore__text(stmt, 0)), sqlite3_column_int64(stmt, 1)};
+      array_push(&taken, entry);
+    }
+  sqlite3_finalize(stmt);
+  for (size_t i = 0; i < taken.len; i++) {
+    /* Claim it first: another process starting now must not take it too. */
+    sqlite3_stmt *claim = NULL, *row = NULL;
+    bool claimed = false;
+    if (sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=?, owner_host=?, instance=?"
+                               " WHERE name=? AND owner_pid=?",
+                           -1, &claim, NULL) == SQLITE_OK) {
+      const char *instance = eddi_journal_instance(self);
+      sqlite3_bind_int64(claim, 1, eddi_journal_pid(self));
+      sqlite3_bind_text(claim, 2, eddi_journal_host(self), -1, SQLITE_STATIC);
+      if (instance) sqlite3_bind_text(claim, 3, instance, -1, SQLITE_STATIC);
+      else sqlite3_bind_null(claim, 3);
+      sqlite3_bind_text(claim, 4, taken.items[i].name, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(claim, 5, taken.items[i].pid);
+      claimed = sqlite3_step(claim) == SQLITE_DONE && sqlite3_changes(db) == 1;
+    }
+    sqlite3_finalize(claim);
+    if (claimed &&
+        sqlite3_prepare_v2(db, "SELECT name, sender, description, raw_payloads, current_path,"
+                               " registers FROM sessions WHERE name=?",
+                           -1, &row, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(row, 1, taken.items[i].name, -1, SQLITE_STATIC);
+      if (sqlite3_step(row) == SQLITE_ROW) restore__session(self, engine, row, report);
+    }
+    sqlite3_finalize(row);
+    if (claimed) eddi_journal_adopt(self, eddi_sessions_by_name(&engine->sessions, taken.items[i].name));
+    eddi_free(taken.items[i].name);
+  }
+  array_free(&taken);
+  return 0;
+}

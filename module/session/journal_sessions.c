@@ -1,0 +1,499 @@
+/* journal_sessions.c - sessions kept in the journal as commands run, and
+ * given back on start.
+ *
+ * After each command (eddi_engine_end_groups) the sender's session is
+ * compared with a small mirror of what the journal holds, and only the
+ * difference is written, in one SQLite transaction: a moved cursor is one
+ * UPDATE, a typed line one INSERT of its edit. An open file's unsaved work
+ * is kept as the undo groups made since it was read or saved (each edit:
+ * offset, bytes removed, bytes inserted), with the hash of the disk bytes
+ * they apply to and the decoded text of that disk version (the base, for a
+ * rebase when the file changed on disk meanwhile). When the groups cannot
+ * be appended to (an Undo, a Reload, a group dropped past the undo limit)
+ * the file's record is rewritten as one edit from the base to the text.
+ *
+ * On start, the sessions of processes that died are taken, their files
+ * opened again, and the edits re-applied when the disk still holds the
+ * base; otherwise the edits are merged onto the new disk text (three-way,
+ * core/merge.h) and, when they overlap a change on disk, the unsaved text
+ * is kept in the state folder and the Start reply says where: never
+ * dropped in silence.
+ *
+ * Changesets (scripts' named changes, to come) are meant to be a table of
+ * their own keyed by session, like edits: see doc/journal.org.
+ */
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <xxhash.h>
+
+#include "core/merge.h"
+#include "core/path.h"
+#include "edit/edit_state.h"
+#include "session/engine.h"
+#include "session/journal.h"
+
+/* Largest base text stored for a rebase; a larger file's edits are only
+ * re-applied when the disk has not changed, else reported. */
+#define JOURNAL_BASE_MAX ((size_t)8 << 20)
+
+/* ------------------------------------------------------------ the mirror */
+
+typedef struct {
+  char *path;
+  uint64_t top;       /* id of the newest undo group in the journal */
+  int64_t seq;        /* edit rows of this file */
+  size_t cursor;
+  uint64_t marks_hash;
+  bool present;       /* seen in this sync */
+} MirrorDoc;
+
+typedef struct {
+  char *name;
+  char *sender;
+  Array(MirrorDoc) docs;
+  char *current;
+  bool raw_payloads;
+  uint64_t registers_hash;
+  uint64_t snapshot_clock; /* newest snapshot stamp in the journal */
+  size_t snapshots_added;  /* since the last prune */
+} MirrorSession;
+
+struct JournalMirror {
+  Array(MirrorSession *) sessions;
+};
+
+static void mirror__doc_free(MirrorDoc *doc) { eddi_free(doc->path); }
+
+static void mirror__session_free(MirrorSession *session) {
+  for (size_t i = 0; i < session->docs.len; i++) mirror__doc_free(&session->docs.items[i]);
+  array_free(&session->docs);
+  eddi_free(session->name);
+  eddi_free(session->sender);
+  eddi_free(session->current);
+  eddi_free(session);
+}
+
+void eddi_journal_sessions_free(EddiJournal *self) {
+  struct JournalMirror **mirror = eddi_journal_mirror(self);
+  if (!*mirror) return;
+  for (size_t i = 0; i < (*mirror)->sessions.len; i++)
+    mirror__session_free((*mirror)->sessions.items[i]);
+  array_free(&(*mirror)->sessions);
+  eddi_free(*mirror);
+  *mirror = NULL;
+}
+
+static struct JournalMirror *mirror__of(EddiJournal *self) {
+  struct JournalMirror **mirror = eddi_journal_mirror(self);
+  if (!*mirror) *mirror = eddi_calloc(1, sizeof **mirror);
+  return *mirror;
+}
+
+static MirrorSession *mirror__by(struct JournalMirror *self, const char *name,
+                                 const char *sender) {
+  for (size_t i = 0; i < self->sessions.len; i++) {
+    MirrorSession *session = self->sessions.items[i];
+    if (name && strcmp(session->name, name) == 0) return session;
+    if (sender && strcmp(session->sender, sender) == 0) return session;
+  }
+  return NULL;
+}
+
+static void mirror__drop(struct JournalMirror *self, MirrorSession *session) {
+  for (size_t i = 0; i < self->sessions.len; i++) {
+    if (self->sessions.items[i] != session) continue;
+    array_remove(&self->sessions, i);
+    break;
+  }
+  mirror__session_free(session);
+}
+
+/* ------------------------------------------------------------ statements */
+
+/* One sync's writes: a transaction begun on the first statement. */
+typedef struct {
+  sqlite3 *db;
+  bool open;
+  bool failed;
+} JournalWrite;
+
+static sqlite3_stmt *write__prepare(JournalWrite *self, const char *sql) {
+  if (!self->open) {
+    self->open = sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    if (!self->open) self->failed = true;
+  }
+  sqlite3_stmt *stmt = NULL;
+  /* The statement cache keeps this cheap: SQLite's prepare of a short
+   * statement is microseconds, and the sync runs once a command. */
+  if (sqlite3_prepare_v2(self->db, sql, -1, &stmt, NULL) != SQLITE_OK) self->failed = true;
+  return stmt;
+}
+
+static void write__run(JournalWrite *self, sqlite3_stmt *stmt) {
+  if (stmt && sqlite3_step(stmt) != SQLITE_DONE) self->failed = true;
+  sqlite3_finalize(stmt);
+}
+
+static void write__finish(JournalWrite *self) {
+  if (!self->open) return;
+  sqlite3_exec(self->db, self->failed ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+}
+
+static void bind_blob(sqlite3_stmt *stmt, int column, const char *bytes, size_t len) {
+  sqlite3_bind_blob64(stmt, column, bytes ? bytes : "", (sqlite3_uint64)len, SQLITE_TRANSIENT);
+}
+
+/* Delete session's rows of table (optionally of one path). */
+static void write__delete(JournalWrite *self, const char *table, const char *session,
+                          const char *path) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "DELETE FROM %s WHERE %s=?%s", table,
+           strcmp(table, "sessions") == 0 ? "name" : "session", path ? " AND path=?" : "");
+  sqlite3_stmt *stmt = write__prepare(self, sql);
+  if (!stmt) return;
+  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+  if (path) sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
+  write__run(self, stmt);
+}
+
+static void write__forget(JournalWrite *self, const char *name) {
+  static const char *const tables[] = {"edits", "docs", "snapshots", "sessions"};
+  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+    write__delete(self, tables[i], name, NULL);
+}
+
+/* ------------------------------------------------------------ blobs */
+
+static void marks__encode(const EddiDoc *doc, StrBuf *out) {
+  for (size_t i = 0; i < doc->marks.len; i++) {
+    char offset[32];
+    int n = snprintf(offset, sizeof offset, "%zu", doc->marks.items[i].offset);
+    eddi_journal_blob_put(out, doc->marks.items[i].name, strlen(doc->marks.items[i].name));
+    eddi_journal_blob_put(out, offset, (size_t)n);
+  }
+}
+
+static void registers__encode(const EddiSession *session, StrBuf *out) {
+  if (!session->edit_state) return;
+  const EddiRegisterList *list = &session->edit_state->registers;
+  for (size_t i = 0; i < list->len; i++) {
+    eddi_journal_blob_put(out, list->items[i].name, strlen(list->items[i].name));
+    eddi_journal_blob_put(out, list->items[i].text, list->items[i].len);
+  }
+}
+
+/* ------------------------------------------------------------ docs */
+
+static uint64_t doc__top(const EddiDoc *doc) {
+  return doc->undo.len ? doc->undo.items[doc->undo.len - 1].id : 0;
+}
+
+/* Index of the undo group with id, or -1 (id 0: before the first). */
+static long doc__group_index(const EddiDoc *doc, uint64_t id) {
+  for (size_t i = doc->undo.len; i-- > 0;)
+    if (doc->undo.items[i].id == id) return (long)i;
+  return -1;
+}
+
+static void write__edit(JournalWrite *self, const char *session, const char *path, int64_t seq,
+                        uint64_t group, size_t start, const char *removed, size_t removed_len,
+                        const char *inserted, size_t inserted_len) {
+  sqlite3_stmt *stmt = write__prepare(
+      self, "INSERT OR REPLACE INTO edits(session, path, seq, grp, start, removed, inserted)"
+            " VALUES(?,?,?,?,?,?,?)");
+  if (!stmt) return;
+  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 3, seq);
+  sqlite3_bind_int64(stmt, 4, (sqlite3_int64)group);
+  sqlite3_bind_int64(stmt, 5, (sqlite3_int64)start);
+  bind_blob(stmt, 6, removed, removed_len);
+  bind_blob(stmt, 7, inserted, inserted_len);
+  write__run(self, stmt);
+}
+
+/* Append the edits of undo groups [from, undo.len) of doc. */
+static void doc__append_groups(JournalWrite *self, const char *session, const EddiDoc *doc,
+                               size_t from, MirrorDoc *mirror) {
+  for (size_t g = from; g < doc->undo.len; g++) {
+    const DocEditGroup *group = &doc->undo.items[g];
+    for (size_t e = 0; e < group->edits.len; e++) {
+      const DocEdit *edit = &group->edits.items[e];
+      write__edit(self, session, doc->path, mirror->seq++, group->id, edit->start, edit->removed,
+                  edit->removed_len, edit->inserted, edit->inserted_len);
+    }
+  }
+}
+
+/* The doc's base: the stamp hash of the disk bytes its edits apply to. */
+static uint64_t doc__base_hash(const EddiDoc *doc) {
+  EddiFileStamp stamp = {0};
+  if (doc->backend->vtable->stamp) doc->backend->vtable->stamp(doc->backend, &stamp);
+  return stamp.exists ? stamp.hash : 0;
+}
+
+/* Write doc's record afresh: its base text, and its unsaved work as the
+ * groups since the save when they are all there, else as one edit. */
+static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc *doc,
+                         MirrorDoc *mirror) {
+  write__delete(self, "edits", session, doc->path);
+  mirror->seq = 0;
+  StrBuf base = {0};
+  EddiError ignored;
+  eddi_strbuf_puts(&base, "");
+  if (doc->backend->vtable->saved_text) doc->backend->vtable->saved_text(doc->backend, &base, &ignored);
+  sqlite3_stmt *stmt = write__prepare(self, "UPDATE docs SET base_hash=?, base_text=?, is_new=?"
+                                            " WHERE session=? AND path=?");
+  if (stmt) {
+    sqlite3_bind_int64(stmt, 1, (sqlite3_int64)doc__base_hash(doc));
+    if (base.len <= JOURNAL_BASE_MAX) bind_blob(stmt, 2, base.data, base.len);
+    else sqlite3_bind_null(stmt, 2);
+    sqlite3_bind_int(stmt, 3, doc->is_new);
+    sqlite3_bind_text(stmt, 4, session, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 5, doc->path, -1, SQLITE_STATIC);
+    write__run(self, stmt);
+  }
+  mirror->top = doc__top(doc);
+  if (eddi_doc_modified(doc)) {
+    long saved = doc->saved_group_id == 0 ? -1 : doc__group_index(doc, doc->saved_group_id);
+    bool groups_whole = !doc->is_new && doc->saved_group_id != UINT64_MAX &&
+                        (saved >= 0 || (doc->saved_group_id == 0 && doc->undo.len < doc->undo_limit));
+    if (groups_whole) {
+      doc__append_groups(self, session, doc, (size_t)(saved + 1), mirror);
+    } else {
+      /* One edit from the base to the text: the common ends trimmed. */
+      size_t len = eddi_text_len(&doc->text);
+      char *text = eddi_text_dup(&doc->text, 0, len);
+      size_t head = 0, tail = 0;
+      while (head < len && head < base.len && text[head] == base.data[head]) head++;
+      while (tail < len - head && tail < base.len - head &&
+             text[len - 1 - tail] == base.data[base.len - 1 - tail])
+        tail++;
+      write__edit(self, session, doc->path, mirror->seq++, mirror->top, head, base.data + head,
+                  base.len - head - tail, text + head, len - head - tail);
+      eddi_free(text);
+    }
+  }
+  eddi_strbuf_free(&base);
+}
+
+/* Bring one doc's record up to date. */
+static void doc__sync(JournalWrite *self, const char *session, const EddiDoc *doc, size_t ord,
+                      MirrorSession *ms) {
+  MirrorDoc *mirror = NULL;
+  for (size_t i = 0; i < ms->docs.len && !mirror; i++)
+    if (strcmp(ms->docs.items[i].path, doc->path) == 0) mirror = &ms->docs.items[i];
+  StrBuf marks = {0};
+  marks__encode(doc, &marks);
+  uint64_t marks_hash = XXH3_64bits(marks.data ? marks.data : "", marks.len);
+  if (!mirror) {
+    MirrorDoc fresh = {.path = eddi_strdup(doc->path), .top = UINT64_MAX, .cursor = SIZE_MAX};
+    array_push(&ms->docs, fresh);
+    mirror = array_back(&ms->docs);
+    sqlite3_stmt *stmt = write__prepare(
+        self, "INSERT OR REPLACE INTO docs(session, path, ord, cursor, base_hash, is_new)"
+              " VALUES(?,?,?,?,?,?)");
+    if (stmt) {
+      sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+      sqlite3_bind_text(stmt, 2, doc->path, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(stmt, 3, (sqlite3_int64)ord);
+      sqlite3_bind_int64(stmt, 4, (sqlite3_int64)doc->cursor);
+      sqlite3_bind_int64(stmt, 5, (sqlite3_int64)doc__base_hash(doc));
+      sqlite3_bind_int(stmt, 6, doc->is_new);
+      write__run(self, stmt);
+    }
+    write__delete(self, "edits", session, doc->path);
+    mirror->cursor = doc->cursor;
+    mirror->top = doc__top(doc);
+    if (eddi_doc_modified(doc)) doc__rewrite(self, session, doc, mirror);
+  }
+  mirror->present = true;
+
+  uint64_t top = doc__top(doc);
+  if (!eddi_doc_modified(doc)) {
+    if (mirror->seq > 0 || mirror->top != top) doc__rewrite(self, session, doc, mirror);
+  } else if (top != mirror->top) {
+    long at = mirror->seq > 0 ? doc__group_index(doc, mirror->top) : -1;
+    if (at >= 0 && top > mirror->top) {
+      doc__append_groups(self, session, doc, (size_t)at + 1, mirror);
+      mirror->top = top;
+    } else {
+      doc__rewrite(self, session, doc, mirror);
+    }
+  }
+  if (mirror->cursor != doc->cursor || mirror->marks_hash != marks_hash) {
+    sqlite3_stmt *stmt =
+        write__prepare(self, "UPDATE docs SET cursor=?, marks=? WHERE session=? AND path=?");
+    if (stmt) {
+      sqlite3_bind_int64(stmt, 1, (sqlite3_int64)doc->cursor);
+      bind_blob(stmt, 2, marks.data, marks.len);
+      sqlite3_bind_text(stmt, 3, session, -1, SQLITE_STATIC);
+      sqlite3_bind_text(stmt, 4, doc->path, -1, SQLITE_STATIC);
+      write__run(self, stmt);
+    }
+    mirror->cursor = doc->cursor;
+    mirror->marks_hash = marks_hash;
+  }
+  eddi_strbuf_free(&marks);
+}
+
+/* ------------------------------------------------------------ sessions */
+
+static void session__sync_state(JournalWrite *self, const EddiSession *session,
+                                MirrorSession *ms) {
+  const char *current = session->current ? session->current->path : NULL;
+  bool current_same = (current == NULL) == (ms->current == NULL) &&
+                      (!current || strcmp(current, ms->current) == 0);
+  StrBuf registers = {0};
+  registers__encode(session, &registers);
+  uint64_t registers_hash = XXH3_64bits(registers.data ? registers.data : "", registers.len);
+  if (!current_same || ms->raw_payloads != session->raw_payloads ||
+      ms->registers_hash != registers_hash) {
+    sqlite3_stmt *stmt = write__prepare(
+        self, "UPDATE sessions SET current_path=?, raw_payloads=?, registers=?, updated=?"
+              " WHERE name=?");
+    if (stmt) {
+      if (current) sqlite3_bind_text(stmt, 1, current, -1, SQLITE_STATIC);
+      else sqlite3_bind_null(stmt, 1);
+      sqlite3_bind_int(stmt, 2, session->raw_payloads);
+      bind_blob(stmt, 3, registers.data, registers.len);
+      sqlite3_bind_int64(stmt, 4, (sqlite3_int64)time(NULL));
+      sqlite3_bind_text(stmt, 5, session->name, -1, SQLITE_STATIC);
+      write__run(self, stmt);
+    }
+    eddi_free(ms->current);
+    ms->current = current ? eddi_strdup(current) : NULL;
+    ms->raw_payloads = session->raw_payloads;
+    ms->registers_hash = registers_hash;
+  }
+  eddi_strbuf_free(&registers);
+}
+
+/* New snapshots since the last sync; old rows pruned now and then. */
+static void session__sync_snapshots(JournalWrite *self, const EddiSession *session,
+                                    MirrorSession *ms) {
+  if (!session->edit_state) return;
+  const EddiEditState *state = session->edit_state;
+  uint64_t newest = ms->snapshot_clock, oldest = UINT64_MAX;
+  for (size_t i = 0; i < state->snapshots.len; i++) {
+    const EddiSnapshot *snapshot = &state->snapshots.items[i];
+    oldest = EDDI_MIN(oldest, snapshot->stamp);
+    if (snapshot->stamp <= ms->snapshot_clock) continue;
+    sqlite3_stmt *stmt = write__prepare(
+        self, "INSERT OR REPLACE INTO snapshots(session, stamp, path, tag, text, seen)"
+              " VALUES(?,?,?,?,?,?)");
+    if (!stmt) continue;
+    sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, (sqlite3_int64)snapshot->stamp);
+    sqlite3_bind_text(stmt, 3, snapshot->path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 4, snapshot->tag, -1, SQLITE_STATIC);
+    bind_blob(stmt, 5, snapshot->text, snapshot->len);
+    if (snapshot->seen) bind_blob(stmt, 6, (const char *)snapshot->seen, snapshot->seen_len);
+    else sqlite3_bind_null(stmt, 6);
+    write__run(self, stmt);
+    newest = EDDI_MAX(newest, snapshot->stamp);
+    ms->snapshots_added++;
+  }
+  ms->snapshot_clock = newest;
+  if (ms->snapshots_added > EDDI_SNAPSHOTS_MAX && oldest != UINT64_MAX) {
+    /* Snapshots the store let go of are not worth keeping. */
+    sqlite3_stmt *stmt = write__prepare(self, "DELETE FROM snapshots WHERE session=? AND stamp<?");
+    if (stmt) {
+      sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(stmt, 2, (sqlite3_int64)oldest);
+      write__run(self, stmt);
+    }
+    ms->snapshots_added = 0;
+  }
+}
+
+static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
+                                      const EddiSession *session) {
+  MirrorSession *ms = eddi_calloc(1, sizeof *ms);
+  ms->name = eddi_strdup(session->name);
+  ms->sender = eddi_strdup(session->sender);
+  ms->registers_hash = XXH3_64bits("", 0);
+  array_push(&mirror__of(journal)->sessions, ms);
+  write__forget(self, session->name);
+  sqlite3_stmt *stmt = write__prepare(
+      self, "INSERT INTO sessions(name, sender, description, instance, owner_pid, owner_host,"
+            " raw_payloads, updated) VALUES(?,?,?,?,?,?,?,?)");
+  if (stmt) {
+    const char *instance = eddi_journal_instance(journal);
+    sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, session->sender, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, session->description, -1, SQLITE_STATIC);
+    if (instance) sqlite3_bind_text(stmt, 4, instance, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(stmt, 4);
+    sqlite3_bind_int64(stmt, 5, eddi_journal_pid(journal));
+    sqlite3_bind_text(stmt, 6, eddi_journal_host(journal), -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 7, session->raw_payloads);
+    sqlite3_bind_int64(stmt, 8, (sqlite3_int64)time(NULL));
+    write__run(self, stmt);
+  }
+  ms->raw_payloads = session->raw_payloads;
+  return ms;
+}
+
+static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSession *session,
+                          MirrorSession *ms) {
+  if (!ms) ms = session__insert(self, journal, session);
+  for (size_t i = 0; i < ms->docs.len; i++) ms->docs.items[i].present = false;
+  for (size_t i = 0; i < session->docs.len; i++)
+    doc__sync(self, session->name, session->docs.items[i], i, ms);
+  for (size_t i = ms->docs.len; i-- > 0;) {
+    MirrorDoc *doc = &ms->docs.items[i];
+    if (doc->present) continue;
+    write__delete(self, "edits", ms->name, doc->path);
+    write__delete(self, "docs", ms->name, doc->path);
+    mirror__doc_free(doc);
+    array_remove(&ms->docs, i);
+  }
+  session__sync_state(self, session, ms);
+  session__sync_snapshots(self, session, ms);
+}
+
+void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char *sender) {
+  struct JournalMirror *mirror = mirror__of(self);
+  EddiSession *session = eddi_sessions_by_sender(&engine->sessions, sender);
+  MirrorSession *ms = mirror__by(mirror, NULL, sender);
+  JournalWrite write = {.db = eddi_journal_db(self)};
+  if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
+    write__forget(&write, ms->name); /* ended */
+    mirror__drop(mirror, ms);
+    ms = NULL;
+  }
+  if (session) session__sync(&write, self, session, ms);
+  write__finish(&write);
+}
+
+void eddi_journal_forget(EddiJournal *self, const char *name) {
+  JournalWrite write = {.db = eddi_journal_db(self)};
+  write__forget(&write, name);
+  write__finish(&write);
+  MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
+  if (ms) mirror__drop(mirror__of(self), ms);
+}
+
+void eddi_journal_adopt(EddiJournal *self, const EddiSession *session) {
+  if (!session) return;
+  struct JournalMirror *mirror = mirror__of(self);
+  MirrorSession *ms = mirror__by(mirror, session->name, NULL);
+  if (ms) mirror__drop(mirror, ms);
+  ms = eddi_calloc(1, sizeof *ms);
+  ms->name = eddi_strdup(session->name);
+  ms->sender = eddi_strdup(session->sender);
+  ms->raw_payloads = !session->raw_payloads; /* unknown: written at the next sync */
+  array_push(&mirror->sessions, ms);
+  for (size_t i = 0; i < session->docs.len; i++) {
+    /* Unknown groups: the next sync rewrites the file's record. */
+    MirrorDoc doc = {.path = eddi_strdup(session->docs.items[i]->path), .top = UINT64_MAX,
+                     .seq = 1, .cursor = SIZE_MAX};
+    array_push(&ms->docs, doc);
+  }
+  /* The restored snapshots have new stamps: their rows are written anew. */
+  JournalWrite write = {.db = eddi_journal_db(self)};
+  write__delete(&write, "snapshots", session->name, NULL);
+  write__finish(&write);
+}

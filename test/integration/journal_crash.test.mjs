@@ -1,0 +1,151 @@
+// kill -9 of eddi-server at random moments during a 30-file Patch and a
+// Refactor RenameSymbol across 20 Python files: after a restart each group
+// of files is all old or all new, and no temporary file of eddi's is left.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEddiServer, readJsonLines, sleep, tempWorkspace } from "./helpers.mjs";
+
+const TRIES = 30;
+const PATCH_FILES = 30;
+const REFACTOR_FILES = 20;
+// Lines of padding per file, so that writing the group takes a while.
+const PADDING_LINES = 4000;
+const REPLY_TIMEOUT_MS = 20000;
+
+// eddi-server --stdio over root with its own state folder; call() sends
+// eddi.exec and resolves with the reply text.
+async function stdioServer(root, state) {
+  const server = await startEddiServer(["--stdio", "--root", root, "--state", state, "--quiet"], {
+    waitNats: false,
+  });
+  const waiting = new Map();
+  let nextId = 1;
+  // A killed server answers nothing more: its waiting requests end at once.
+  server.child.once("exit", () => {
+    for (const resolve of waiting.values()) resolve("exited");
+    waiting.clear();
+  });
+  readJsonLines(server.child.stdout, (response) => {
+    const resolve = waiting.get(response.id);
+    waiting.delete(response.id);
+    if (resolve) resolve(response.result ? response.result.text : JSON.stringify(response.error));
+  });
+  return {
+    server,
+    send(text) {
+      const id = nextId++;
+      const answer = new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no reply to ${text.slice(0, 40)}: ${server.log.text}`)), REPLY_TIMEOUT_MS);
+        waiting.set(id, (value) => (clearTimeout(timer), resolve(value)));
+      });
+      server.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "eddi.exec", params: { text } }) + "\n");
+      return answer;
+    },
+    async kill() {
+      server.child.kill("SIGKILL");
+      await server.stop("SIGKILL");
+    },
+    async stop() {
+      server.child.stdin.end();
+      await server.stop("SIGTERM");
+    },
+  };
+}
+
+const padding = Array.from({ length: PADDING_LINES }, (_, i) => `# padding line ${i}`).join("\n");
+
+function eddiLeftovers(dir) {
+  return readdirSync(dir, { recursive: true }).filter((name) => /\.eddi-\d+-/.test(String(name)));
+}
+
+// Run a group change tries times, killing the server at a random moment
+// in [0, spread) ms after sending it; check after each restart.
+async function crashTries(t, { prepare, change, classify, expectedReply }) {
+  const workspace = tempWorkspace();
+  const state = mkdtempSync(join(tmpdir(), "eddi-journal-state-"));
+  t.after(() => {
+    workspace.remove();
+    rmSync(state, { recursive: true, force: true });
+  });
+  // One uninterrupted run says how long the change takes.
+  prepare(workspace.dir, -1);
+  let eddi = await stdioServer(workspace.dir, state);
+  await eddi.send("Start s");
+  const began = Date.now();
+  assert.match(await eddi.send(change(-1)), expectedReply);
+  const spread = Math.max(5, (Date.now() - began) * 1.5);
+  assert.deepEqual(classify(workspace.dir, -1), "new");
+  await eddi.stop();
+
+  const seen = { old: 0, new: 0 };
+  for (let k = 0; k < TRIES; k++) {
+    prepare(workspace.dir, k);
+    eddi = await stdioServer(workspace.dir, state);
+    await eddi.send("Start s");
+    const reply = eddi.send(change(k)).catch(() => "killed");
+    await sleep(Math.random() * spread);
+    await eddi.kill();
+    await reply.catch(() => {});
+    // The restart settles what the kill interrupted.
+    eddi = await stdioServer(workspace.dir, state);
+    await eddi.send("Status");
+    await eddi.stop();
+    const outcome = classify(workspace.dir, k);
+    assert.ok(outcome === "old" || outcome === "new", `try ${k}: mixed group (${outcome})`);
+    seen[outcome]++;
+    assert.deepEqual(eddiLeftovers(workspace.dir), [], `try ${k}: temporary files left`);
+  }
+  return seen;
+}
+
+test("kill -9 during a 30-file Patch leaves all old or all new", async (t) => {
+  const name = (i) => `f${String(i).padStart(2, "0")}.txt`;
+  const seen = await crashTries(t, {
+    prepare(dir, k) {
+      for (let i = 0; i < PATCH_FILES; i++)
+        writeFileSync(join(dir, name(i)), `${padding}\nmarker ${k} old ${i}\n${padding}\n`);
+    },
+    change(k) {
+      const hunks = [];
+      for (let i = 0; i < PATCH_FILES; i++)
+        hunks.push(`*** Update File: ${name(i)}\n@@\n-marker ${k} old ${i}\n+marker ${k} new ${i}`);
+      return `Patch\n*** Begin Patch\n${hunks.join("\n")}\n*** End Patch`;
+    },
+    classify(dir, k) {
+      const states = new Set();
+      for (let i = 0; i < PATCH_FILES; i++) {
+        const text = readFileSync(join(dir, name(i)), "utf8");
+        states.add(text.includes(`marker ${k} new ${i}\n`) ? "new" : text.includes(`marker ${k} old ${i}\n`) ? "old" : "neither");
+      }
+      return states.size === 1 ? [...states][0] : [...states].join("+");
+    },
+    expectedReply: /^Ok/,
+  });
+  t.diagnostic(`patch: ${seen.old} all old, ${seen.new} all new`);
+});
+
+test("kill -9 during a Refactor RenameSymbol across 20 files leaves all old or all new", async (t) => {
+  const fn = (k) => `helper_${k < 0 ? "m" : k}`;
+  const seen = await crashTries(t, {
+    prepare(dir, k) {
+      writeFileSync(join(dir, "lib.py"), `${padding}\ndef ${fn(k)}(x):\n    return x + 1\n`);
+      for (let i = 1; i < REFACTOR_FILES; i++)
+        writeFileSync(join(dir, `use${i}.py`), `from lib import ${fn(k)}\n${padding}\nprint(${fn(k)}(${i}))\n`);
+    },
+    change: (k) => `Refactor RenameSymbol lib.py:${fn(k)} ${fn(k)}_new`,
+    classify(dir, k) {
+      const states = new Set();
+      const files = ["lib.py", ...Array.from({ length: REFACTOR_FILES - 1 }, (_, i) => `use${i + 1}.py`)];
+      for (const file of files) {
+        const text = readFileSync(join(dir, file), "utf8");
+        states.add(text.includes(`${fn(k)}_new(`) ? "new" : text.includes(`${fn(k)}(`) ? "old" : "neither");
+      }
+      return states.size === 1 ? [...states][0] : [...states].join("+");
+    },
+    expectedReply: /^Ok/,
+  });
+  t.diagnostic(`refactor: ${seen.old} all old, ${seen.new} all new`);
+});

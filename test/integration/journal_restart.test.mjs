@@ -1,0 +1,115 @@
+// Sessions survive restarts: eddi-server stopped with SIGTERM or killed
+// with -9 while a session holds unsaved edits and bookmarks, the eddi CLI
+// across processes, a file changed on disk between the runs, and
+// --no-journal that keeps today's memory-only behaviour.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEddiServer, readJsonLines, tempWorkspace } from "./helpers.mjs";
+
+const REPLY_TIMEOUT_MS = 10000;
+
+async function stdioServer(root, state, extra = []) {
+  const server = await startEddiServer(["--stdio", "--root", root, "--state", state, "--quiet", ...extra], {
+    waitNats: false,
+  });
+  const waiting = new Map();
+  let nextId = 1;
+  server.child.once("exit", () => {
+    for (const resolve of waiting.values()) resolve("exited");
+    waiting.clear();
+  });
+  readJsonLines(server.child.stdout, (response) => {
+    const resolve = waiting.get(response.id);
+    waiting.delete(response.id);
+    if (resolve) resolve(response.result ? response.result.text : JSON.stringify(response.error));
+  });
+  return {
+    server,
+    send(text, sender = "agent") {
+      const id = nextId++;
+      const answer = new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no reply to ${text}`)), REPLY_TIMEOUT_MS);
+        waiting.set(id, (value) => (clearTimeout(timer), resolve(value)));
+      });
+      server.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "eddi.exec", params: { sender, text } }) + "\n");
+      return answer;
+    },
+    stop: (signal = "SIGTERM") => server.stop(signal),
+  };
+}
+
+function fixture(t) {
+  const workspace = tempWorkspace();
+  const state = mkdtempSync(join(tmpdir(), "eddi-journal-state-"));
+  t.after(() => {
+    workspace.remove();
+    rmSync(state, { recursive: true, force: true });
+  });
+  writeFileSync(join(workspace.dir, "a.txt"), "one\ntwo\nthree\n");
+  return { root: workspace.dir, state };
+}
+
+for (const signal of ["SIGTERM", "SIGKILL"]) {
+  test(`a session with unsaved edits and a bookmark survives ${signal}`, async (t) => {
+    const { root, state } = fixture(t);
+    let eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("Start s"), "Ok");
+    assert.equal(await eddi.send('Open a.txt\nInsert Line "zero"\nBookmark m 2:0'),
+                 "Ok, At 0:0, Length 3\nOk, Inserted 1 line at 0, At 1:0\nOk, Bookmark m at 2:0");
+    await eddi.stop(signal);
+    eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("Status"), "Ok: Session s, File a.txt, At 1:0, Length 4, Modified");
+    assert.equal(await eddi.send("Start s"), "Ok, Session s resumed, 1 file open, 1 unsaved edit re-applied, 1 bookmark");
+    assert.equal(await eddi.send("Goto Bookmark m"), "Ok, At 2:0");
+    assert.equal(await eddi.send("Save\nClose\nEnd"), "Ok, Bytes 19\nOk\nOk, Session ended");
+    await eddi.stop();
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "zero\none\ntwo\nthree\n");
+    // End removed it from the journal.
+    eddi = await stdioServer(root, state);
+    assert.match(await eddi.send("Status"), /^Fail "No session exists/);
+    await eddi.stop();
+  });
+}
+
+test("a file changed on disk between the runs: the unsaved edit is rebased", async (t) => {
+  const { root, state } = fixture(t);
+  let eddi = await stdioServer(root, state);
+  await eddi.send('Start s\nOpen a.txt\nInsert Line "zero"');
+  await eddi.stop("SIGKILL");
+  writeFileSync(join(root, "a.txt"), "one\ntwo\nTHREE\n");
+  eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Start s"),
+               "Ok, Session s resumed, 1 file open, 1 unsaved edit re-applied; a.txt changed on disk: 1 unsaved edits rebased onto it");
+  await eddi.send("Save");
+  await eddi.stop();
+  assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "zero\none\ntwo\nTHREE\n");
+});
+
+test("--no-journal keeps sessions in memory only", async (t) => {
+  const { root, state } = fixture(t);
+  let eddi = await stdioServer(root, state, ["--no-journal"]);
+  await eddi.send('Start s\nOpen a.txt\nInsert Line "zero"');
+  await eddi.stop("SIGKILL");
+  eddi = await stdioServer(root, state, ["--no-journal"]);
+  assert.match(await eddi.send("Status"), /^Fail "No session exists/);
+  await eddi.stop();
+});
+
+test("the eddi CLI finds its session again in the next process", (t) => {
+  const { root, state } = fixture(t);
+  const cli = (...commands) =>
+    execFileSync(process.env.EDDI_CLI, ["--root", root, "--state", state, ...commands.flatMap((c) => ["-c", c])], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  assert.equal(cli("Start s", "Open a.txt", 'Insert Line "zero"'), "Ok\nOk, At 0:0, Length 3\nOk, Inserted 1 line at 0, At 1:0\n");
+  assert.equal(cli("Status"), "Ok: Session s, File a.txt, At 1:0, Length 4, Modified\n");
+  assert.equal(cli("Start s"), "Ok, Session s resumed, 1 file open, 1 unsaved edit re-applied\n");
+  assert.equal(cli("Goto 0:0", 'Insert Line "minus"', "Save", "Close", "End"),
+               "Ok, At 0:0\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 25\nOk\nOk, Session ended\n");
+  assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "minus\nzero\none\ntwo\nthree\n");
+});

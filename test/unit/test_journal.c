@@ -1,0 +1,351 @@
+/* test_journal.c - the journal: its file (schema, a corrupt or truncated
+ * journal set aside, a newer one refused), the recovery of a multi-file
+ * change a dead process left (forward and back), and sessions that come
+ * back in a new process with their unsaved edits, bookmarks and registers,
+ * rebased or kept when the file changed on disk meanwhile.
+ *
+ * A "dead process" is a forked child that does its work and _exits without
+ * cleaning up, as kill -9 would leave it. */
+#include "unit_support.h"
+
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "core/fs.h"
+#include "eddi.h"
+#include "session/journal.h"
+
+typedef struct {
+  char root[PATH_MAX];
+  char state[PATH_MAX];
+  char scratch[PATH_MAX];
+} Fixture;
+
+static int fixture_setup(void **state) {
+  Fixture *fx = calloc(1, sizeof *fx);
+  unit_workspace_new(fx->root);
+  unit_workspace_new(fx->scratch);
+  unit_path(fx->state, fx->scratch, "state");
+  assert_int_equal(mkdir(fx->state, 0700), 0);
+  *state = fx;
+  return 0;
+}
+
+static int fixture_teardown(void **state) {
+  Fixture *fx = *state;
+  unit_remove_tree(fx->root);
+  unit_remove_tree(fx->scratch);
+  free(fx);
+  return 0;
+}
+
+static void write_in(const char *dir, const char *name, const char *text) {
+  char path[PATH_MAX];
+  unit_path(path, dir, name);
+  unit_write_file(path, text, strlen(text));
+}
+
+static char *read_in(const char *dir, const char *name) {
+  char path[PATH_MAX];
+  size_t len;
+  unit_path(path, dir, name);
+  return unit_read_file(path, &len);
+}
+
+static EddiEngine *engine_journaled(const Fixture *fx, char *report, size_t report_size) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = fx->state;
+  char error[256];
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_non_null(engine);
+  assert_int_equal(eddi_engine_open_journal(engine, report, report_size, error, sizeof error), 0);
+  return engine;
+}
+
+static void expect_reply(EddiEngine *engine, const char *text, const char *expected) {
+  char *reply = eddi_exec(engine, "cli", text, strlen(text));
+  assert_string_equal(reply, expected);
+  eddi_string_free(reply);
+}
+
+/* Run text as cli in a child that then dies without a word. */
+static void run_and_die(const Fixture *fx, const char *text) {
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    char report[1024];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    char *reply = eddi_exec(engine, "cli", text, strlen(text));
+    (void)reply;
+    _exit(0);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* ------------------------------------------------------------ the file */
+
+static void test_journal_is_made_with_the_schema(void **state) {
+  Fixture *fx = *state;
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "");
+  eddi_engine_free(engine);
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  assert_int_equal(eddi_journal_file_schema(path), EDDI_JOURNAL_SCHEMA);
+}
+
+static void assert_set_aside(const Fixture *fx, const char *report) {
+  assert_non_null(strstr(report, "was corrupt: set aside as"));
+  bool aside = false;
+  DIR *dir = opendir(fx->state);
+  for (struct dirent *entry; (entry = readdir(dir));)
+    aside |= strstr(entry->d_name, EDDI_JOURNAL_FILE ".corrupt-") != NULL;
+  closedir(dir);
+  assert_true(aside);
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  assert_int_equal(eddi_journal_file_schema(path), EDDI_JOURNAL_SCHEMA);
+}
+
+static void test_journal_corrupt_is_set_aside(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->state, EDDI_JOURNAL_FILE, "this is no database, just some bytes written over it\n");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_set_aside(fx, report);
+  expect_reply(engine, "Start s", "Ok");
+  eddi_engine_free(engine);
+}
+
+static void test_journal_truncated_is_set_aside(void **state) {
+  Fixture *fx = *state;
+  run_and_die(fx, "Start s\nOpen Create a.txt\nInsert Block \"some text\"");
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  /* Checkpoint the WAL into the file, then cut the file in the middle. */
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
+  sqlite3_close(db);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(truncate(path, st.st_size / 2 + 100), 0);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_set_aside(fx, report);
+  eddi_engine_free(engine);
+}
+
+static void test_journal_newer_schema_is_refused(void **state) {
+  Fixture *fx = *state;
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sqlite3_exec(db, "PRAGMA user_version=99", NULL, NULL, NULL);
+  sqlite3_close(db);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = fx->state;
+  char error[512], report[256];
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_true(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error) < 0);
+  assert_non_null(strstr(error, "has schema 99, newer than this eddi's 1"));
+  assert_non_null(strstr(error, "--no-journal"));
+  eddi_engine_free(engine);
+  assert_int_equal(eddi_journal_file_schema(path), 99); /* left as it was */
+}
+
+/* ------------------------------------------------------------ interrupted changes */
+
+static uint64_t hash_of(const char *text) { return XXH3_64bits(text, strlen(text)); }
+
+/* In a child: stage a.txt and b.txt (old -> new), record the intent,
+ * rename the first, lose b's temp when lose_temp, and die. */
+static void stage_and_die(const Fixture *fx, bool lose_temp) {
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    int root_fd;
+    EddiError err;
+    EddiJournal *journal;
+    StrBuf report = {0};
+    if (eddi_fs_root_open(fx->root, &root_fd, &err) < 0 ||
+        eddi_journal_open(fx->state, NULL, &journal, &report, &err) < 0)
+      _exit(1);
+    static const char *const names[] = {"a.txt", "b.txt"};
+    char temps[2][EDDI_FS_PATH_MAX], backups[2][EDDI_FS_PATH_MAX];
+    EddiJournalIntentFile files[2];
+    for (int i = 0; i < 2; i++) {
+      if (eddi_fs_stage(root_fd, names[i], "new\n", 4, 0644, temps[i], sizeof temps[i], &err) < 0 ||
+          eddi_fs_backup(root_fd, names[i], backups[i], sizeof backups[i], &err) < 0)
+        _exit(2);
+      files[i] = (EddiJournalIntentFile){names[i], JOURNAL_FILE_WRITE, true, hash_of("old\n"),
+                                         hash_of("new\n"), temps[i], backups[i]};
+    }
+    int64_t id;
+    if (eddi_journal_intent_begin(journal, files, 2, &id, &err) < 0) _exit(3);
+    if (eddi_fs_rename(root_fd, temps[0], names[0], &err) < 0) _exit(4);
+    if (lose_temp) eddi_fs_remove(root_fd, temps[1]);
+    _exit(0);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static size_t leftovers(const char *root) {
+  size_t count = 0;
+  DIR *dir = opendir(root);
+  for (struct dirent *entry; (entry = readdir(dir));) count += strstr(entry->d_name, ".eddi-") != NULL;
+  closedir(dir);
+  return count;
+}
+
+static void check_recovery(void **state, bool lose_temp, const char *expected) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "old\n");
+  write_in(fx->root, "b.txt", "old\n");
+  stage_and_die(fx, lose_temp);
+  char *a = read_in(fx->root, "a.txt"), *b = read_in(fx->root, "b.txt");
+  assert_string_equal(a, "new\n"); /* half done, as the crash left it */
+  assert_string_equal(b, "old\n");
+  free(a), free(b);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, lose_temp ? "rolled back" : "rolled forward"));
+  a = read_in(fx->root, "a.txt"), b = read_in(fx->root, "b.txt");
+  assert_string_equal(a, expected);
+  assert_string_equal(b, expected);
+  free(a), free(b);
+  assert_int_equal(leftovers(fx->root), 0);
+  eddi_engine_free(engine);
+}
+
+static void test_journal_change_rolls_forward(void **state) { check_recovery(state, false, "new\n"); }
+
+static void test_journal_change_without_its_temp_rolls_back(void **state) {
+  check_recovery(state, true, "old\n");
+}
+
+static void test_journal_sweeps_a_dead_save_temp(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  /* A dead process's Save: its folder noted, its temp left. */
+  run_and_die(fx, "Start s\nOpen a.txt\nInsert Line \"zero\"\nSave");
+  char name[64];
+  snprintf(name, sizeof name, ".a.txt.eddi-%d-abcdefghijkl", 1 << 22);
+  write_in(fx->root, name, "half written");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, "Removed 1 temporary files eddi left"));
+  assert_int_equal(leftovers(fx->root), 0);
+  eddi_engine_free(engine);
+}
+
+/* ------------------------------------------------------------ sessions */
+
+static void test_journal_session_comes_back(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\nthree\n");
+  write_in(fx->root, "b.txt", "bee\n");
+  run_and_die(fx, "Start s \"work\"\nOpen b.txt\nOpen a.txt\nInsert Line \"zero\"\n"
+                  "Goto 2:0\nInsert Line \"one and a half\"\nBookmark m 3:0\nGoto 1:1");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 2 files open, 2 unsaved edits "
+                              "re-applied, 1 bookmark");
+  expect_reply(engine, "Status", "Ok: Session s, File a.txt, At 1:1, Length 5, Modified, Open 2");
+  expect_reply(engine, "Start s",
+               "Ok, Session s resumed, 2 files open, 2 unsaved edits re-applied, 1 bookmark");
+  expect_reply(engine, "Start s",
+               "Fail \"Session s already exists\", It is your session: go on in it");
+  /* The undo history came back too, a step per command. */
+  expect_reply(engine, "Undo", "Ok, Undid 1, At 2:0");
+  expect_reply(engine, "Save", "Ok, Bytes 19");
+  char *a = read_in(fx->root, "a.txt");
+  assert_string_equal(a, "zero\none\ntwo\nthree\n");
+  free(a);
+  eddi_engine_free(engine);
+}
+
+static void test_journal_end_forgets_the_session(void **state) {
+  Fixture *fx = *state;
+  run_and_die(fx, "Start s\nEnd");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "");
+  expect_reply(engine, "Status",
+               "Fail \"No session exists and this is not a session command\", Start one with "
+               "\"Start <name>\"");
+  eddi_engine_free(engine);
+}
+
+static void test_journal_edits_rebase_onto_a_change_on_disk(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\nthree\nfour\n");
+  run_and_die(fx, "Start s\nOpen a.txt\nInsert Line \"zero\"");
+  write_in(fx->root, "a.txt", "one\ntwo\nthree\nFOUR\n"); /* another line changed meanwhile */
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, "a.txt changed on disk: 1 unsaved edits rebased onto it"));
+  expect_reply(engine, "Save", "Ok, Bytes 24");
+  char *a = read_in(fx->root, "a.txt");
+  assert_string_equal(a, "zero\none\ntwo\nthree\nFOUR\n");
+  free(a);
+  eddi_engine_free(engine);
+}
+
+static void test_journal_conflicting_edits_are_kept_and_reported(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  run_and_die(fx, "Start s\nOpen a.txt\nGoto 0:0\nInsert Line \"zero\"");
+  write_in(fx->root, "a.txt", "ONE\ntwo\n"); /* the same place changed on disk */
+  char report[2048];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, "a.txt changed on disk where 1 unsaved edits change it: not "
+                                 "applied, the unsaved text is kept in "));
+  const char *kept = strstr(report, "kept in ") + strlen("kept in ");
+  size_t len;
+  char *text = unit_read_file(kept, &len);
+  assert_string_equal(text, "zero\none\ntwo\n");
+  free(text);
+  eddi_engine_free(engine);
+}
+
+static void test_journal_registers_come_back(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  run_and_die(fx, "Start s\nRead a.txt");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, "Session s of cli restored: 0 files open, 1 snapshot"));
+  eddi_engine_free(engine);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+      T(test_journal_is_made_with_the_schema),
+      T(test_journal_corrupt_is_set_aside),
+      T(test_journal_truncated_is_set_aside),
+      T(test_journal_newer_schema_is_refused),
+      T(test_journal_change_rolls_forward),
+      T(test_journal_change_without_its_temp_rolls_back),
+      T(test_journal_sweeps_a_dead_save_temp),
+      T(test_journal_session_comes_back),
+      T(test_journal_end_forgets_the_session),
+      T(test_journal_edits_rebase_onto_a_change_on_disk),
+      T(test_journal_conflicting_edits_are_kept_and_reported),
+      T(test_journal_registers_come_back),
+#undef T
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
