@@ -3,7 +3,6 @@
 ;; Copyright (C) 2025 The eddi authors
 ;; SPDX-License-Identifier: GPL-3.0-or-later
 ;; Author: The eddi authors
-;; URL: https://github.com/eddi-editor/eddi
 
 ;; This file is part of eddi.
 
