@@ -224,6 +224,19 @@ bool eddi_engine_remote_session(const EddiEngine *self, const char *session, con
                                 char *instance, size_t instance_size, char *found,
                                 size_t found_size);
 
+/* Liveness of the other instances (thread-safe; session/registry.h): a
+ * transport pings each instance heard of and reports the answers; the
+ * sessions of an instance gone, or silent for longer than timeout_ms, are
+ * dropped, and a dead instance's announcements are ignored until it
+ * answers again. instances copies the names heard of (at most max);
+ * unverified says whether one was heard of since the last call that has
+ * not answered yet. */
+size_t eddi_engine_instances(EddiEngine *self, char (*names)[EDDI_INSTANCE_NAME_MAX + 1],
+                             size_t max);
+void eddi_engine_instance_answered(EddiEngine *self, const char *instance, bool answered);
+size_t eddi_engine_expire_instances(EddiEngine *self, unsigned timeout_ms);
+bool eddi_engine_instances_unverified(EddiEngine *self);
+
 /* ------------------------------------------------------------ typed calls */
 
 /* The edit formats as calls with typed arguments (MCP tools, JSON-RPC

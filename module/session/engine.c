@@ -174,6 +174,25 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
 
 bool eddi_engine_journaled(const EddiEngine *self) { return self->journal != NULL; }
 
+/* ---------------------------------------------------------------- liveness */
+
+size_t eddi_engine_instances(EddiEngine *self, char (*names)[EDDI_INSTANCE_NAME_MAX + 1],
+                             size_t max) {
+  return eddi_registry_instances(&self->registry, names, max);
+}
+
+void eddi_engine_instance_answered(EddiEngine *self, const char *instance, bool answered) {
+  eddi_registry_answered(&self->registry, instance, answered, eddi_registry_now_ms());
+}
+
+size_t eddi_engine_expire_instances(EddiEngine *self, unsigned timeout_ms) {
+  return eddi_registry_expire(&self->registry, eddi_registry_now_ms(), timeout_ms);
+}
+
+bool eddi_engine_instances_unverified(EddiEngine *self) {
+  return eddi_registry_take_unverified(&self->registry);
+}
+
 /* ---------------------------------------------------------------- backends */
 
 static int engine__open_embedded(void *context, const char *abs_path, const char *rel_path,
