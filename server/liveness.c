@@ -31,7 +31,10 @@ static void liveness__round(Liveness *self) {
     int rc = eddi_link_request(self->link, subject, "", 0, wait_ms, &answer, why, sizeof why);
     free(answer);
     if (rc == 0) eddi_engine_instance_answered(self->engine, names[i], true);
-    else if (rc == EDDI_LINK_ENORESPONDERS) eddi_engine_instance_answered(self->engine, names[i], false);
+    else if (rc == EDDI_LINK_ENORESPONDERS && !eddi_engine_instance_gone(self->engine, names[i])) {
+      eddi_engine_instance_answered(self->engine, names[i], false);
+      session_kv_instance_gone(self->kv, names[i]);
+    }
   }
   size_t dropped = eddi_engine_expire_instances(self->engine, self->timeout_ms);
   if (dropped) log_report(LOG_INFO, "liveness", "dropped %zu sessions of silent instances", dropped);
@@ -62,8 +65,10 @@ static void *liveness__main(void *closure) {
   return NULL;
 }
 
-int liveness_start(Liveness *self, EddiLink *link, EddiEngine *engine, unsigned timeout_ms) {
+int liveness_start(Liveness *self, EddiLink *link, EddiEngine *engine, unsigned timeout_ms,
+                   SessionKv *kv) {
   memset(self, 0, sizeof *self);
+  self->kv = kv;
   self->link = link;
   self->engine = engine;
   self->timeout_ms = timeout_ms;

@@ -17,11 +17,13 @@
 
 #include "eddi.h"
 #include "eddi_link.h"
+#include "session_kv.h"
 
 typedef struct {
   EddiLink *link;
   EddiEngine *engine;
   unsigned timeout_ms;
+  SessionKv *kv; /* --kv: a gone instance's sessions are taken over; may be NULL */
   pthread_t thread;
   pthread_mutex_t mutex;
   pthread_cond_t wake;
@@ -31,7 +33,8 @@ typedef struct {
 
 /* Start pinging over link for engine's registry (both borrowed until
  * liveness_stop). */
-int liveness_start(Liveness *self, EddiLink *link, EddiEngine *engine, unsigned timeout_ms);
+int liveness_start(Liveness *self, EddiLink *link, EddiEngine *engine, unsigned timeout_ms,
+                   SessionKv *kv);
 void liveness_stop(Liveness *self);
 
 #endif

@@ -145,6 +145,18 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
                              size_t error_size);
 bool eddi_engine_journaled(const EddiEngine *self);
 
+/* Room for a workspace id: 16 hex digits of the xxh64 of the canonical
+ * root, and the NUL. It names the state folder and the KV records. */
+#define EDDI_WORKSPACE_ID_SIZE 17
+void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID_SIZE]);
+
+/* Owner thread: take the sessions that instance (found dead) held in this
+ * workspace's journal; the sender's next reply starts with
+ * "Ok, Session s taken over from <instance>". How many were taken; what
+ * was restored goes to report. */
+size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *report,
+                             size_t report_size);
+
 /* ------------------------------------------------------------ requests */
 
 /* The sender of a message that names none. */
@@ -236,6 +248,8 @@ size_t eddi_engine_instances(EddiEngine *self, char (*names)[EDDI_INSTANCE_NAME_
 void eddi_engine_instance_answered(EddiEngine *self, const char *instance, bool answered);
 size_t eddi_engine_expire_instances(EddiEngine *self, unsigned timeout_ms);
 bool eddi_engine_instances_unverified(EddiEngine *self);
+/* Whether instance was already found gone. */
+bool eddi_engine_instance_gone(EddiEngine *self, const char *instance);
 
 /* ------------------------------------------------------------ typed calls */
 

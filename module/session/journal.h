@@ -104,6 +104,12 @@ void eddi_journal_sync_sender(EddiJournal *self, struct EddiEngine *engine, cons
  * restored session remembers what was restored for its Start's reply. */
 int eddi_journal_restore(EddiJournal *self, struct EddiEngine *engine, StrBuf *report);
 
+/* While running: take the sessions that instance (found dead) held in
+ * this journal, as on start; each remembers it was taken over for its
+ * sender's next reply. */
+int eddi_journal_take_over(EddiJournal *self, struct EddiEngine *engine, const char *instance,
+                           StrBuf *report);
+
 /* Take a restored session's record as the journal's own: its files'
  * records are rewritten at its next sync. */
 void eddi_journal_adopt(EddiJournal *self, const struct EddiSession *session);

@@ -296,6 +296,11 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
 }
 
 int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) {
+  return eddi_journal_take_over(self, engine, NULL, report);
+}
+
+int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *instance,
+                           StrBuf *report) {
   sqlite3 *db = eddi_journal_db(self);
   sqlite3_stmt *stmt = NULL;
   typedef struct {
@@ -303,14 +308,18 @@ int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) 
     sqlite3_int64 pid;
   } Taken;
   Array(Taken) taken = {0};
-  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host FROM sessions ORDER BY name", -1,
-                         &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host, instance FROM sessions"
+                             " ORDER BY name",
+                         -1, &stmt, NULL) != SQLITE_OK)
     return EDDI_EIO;
-  while (sqlite3_step(stmt) == SQLITE_ROW)
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *holder = restore__text(stmt, 3);
+    if (instance && (!holder || strcmp(holder, instance) != 0)) continue;
     if (eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
       Taken entry = {eddi_strdup(restore__text(stmt, 0)), sqlite3_column_int64(stmt, 1)};
       array_push(&taken, entry);
     }
+  }
   sqlite3_finalize(stmt);
   for (size_t i = 0; i < taken.len; i++) {
     /* Claim it first: another process starting now must not take it too. */
@@ -319,10 +328,10 @@ int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) 
     if (sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=?, owner_host=?, instance=?"
                                " WHERE name=? AND owner_pid=?",
                            -1, &claim, NULL) == SQLITE_OK) {
-      const char *instance = eddi_journal_instance(self);
+      const char *mine = eddi_journal_instance(self);
       sqlite3_bind_int64(claim, 1, eddi_journal_pid(self));
       sqlite3_bind_text(claim, 2, eddi_journal_host(self), -1, SQLITE_STATIC);
-      if (instance) sqlite3_bind_text(claim, 3, instance, -1, SQLITE_STATIC);
+      if (mine) sqlite3_bind_text(claim, 3, mine, -1, SQLITE_STATIC);
       else sqlite3_bind_null(claim, 3);
       sqlite3_bind_text(claim, 4, taken.items[i].name, -1, SQLITE_STATIC);
       sqlite3_bind_int64(claim, 5, taken.items[i].pid);
@@ -337,7 +346,10 @@ int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) 
       if (sqlite3_step(row) == SQLITE_ROW) restore__session(self, engine, row, report);
     }
     sqlite3_finalize(row);
-    if (claimed) eddi_journal_adopt(self, eddi_sessions_by_name(&engine->sessions, taken.items[i].name));
+    EddiSession *session = claimed ? eddi_sessions_by_name(&engine->sessions, taken.items[i].name)
+                                   : NULL;
+    if (session && instance) session->taken_from = eddi_strdup(instance);
+    if (claimed) eddi_journal_adopt(self, session);
     eddi_free(taken.items[i].name);
   }
   array_free(&taken);

@@ -52,6 +52,9 @@ typedef struct EddiSession {
   /* Brought back from the journal after a restart: what was restored, for
    * the reply of the sender's next Start (then NULL). Owned. */
   char *resumed;
+  /* Taken over from this instance after it died: named in the sender's
+   * next reply (then NULL). Owned. */
+  char *taken_from;
 } EddiSession;
 
 void eddi_edit_state_free(struct EddiEditState *state);
