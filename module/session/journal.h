@@ -123,6 +123,12 @@ void eddi_journal_forget(EddiJournal *self, const char *name);
  * use it through these. */
 struct sqlite3;
 struct sqlite3 *eddi_journal_db(EddiJournal *self);
+/* The prepared statement of sql, a string literal (cached by its address),
+ * reset; NULL when it does not prepare. cached says whether the cache
+ * owns stmt (else the caller finalizes it). */
+struct sqlite3_stmt;
+struct sqlite3_stmt *eddi_journal_statement(EddiJournal *self, const char *sql);
+bool eddi_journal_statement_cached(EddiJournal *self, struct sqlite3_stmt *stmt);
 /* This process's owner fields. */
 long eddi_journal_pid(const EddiJournal *self);
 const char *eddi_journal_host(const EddiJournal *self);

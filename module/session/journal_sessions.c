@@ -113,43 +113,68 @@ static void mirror__drop(struct JournalMirror *self, MirrorSession *session) {
 
 /* One sync's writes: a transaction begun on the first statement. */
 typedef struct {
-  sqlite3 *db;
+  EddiJournal *journal;
   bool open;
   bool failed;
 } JournalWrite;
 
+static const char write__begin[] = "BEGIN", write__commit[] = "COMMIT",
+                  write__rollback[] = "ROLLBACK";
+
+/* Run a statement of the journal's cache (sql a literal) to its end. */
+static bool write__step(EddiJournal *journal, sqlite3_stmt *stmt) {
+  bool done = stmt && sqlite3_step(stmt) == SQLITE_DONE;
+  if (stmt && !eddi_journal_statement_cached(journal, stmt)) sqlite3_finalize(stmt);
+  else if (stmt) sqlite3_reset(stmt);
+  return done;
+}
+
+/* The statement of sql, in the sync's transaction (begun on the first).
+ * Statements stay prepared in the journal: the sync runs once a command. */
 static sqlite3_stmt *write__prepare(JournalWrite *self, const char *sql) {
   if (!self->open) {
-    self->open = sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    self->open = write__step(self->journal, eddi_journal_statement(self->journal, write__begin));
     if (!self->open) self->failed = true;
   }
-  sqlite3_stmt *stmt = NULL;
-  /* The statement cache keeps this cheap: SQLite's prepare of a short
-   * statement is microseconds, and the sync runs once a command. */
-  if (sqlite3_prepare_v2(self->db, sql, -1, &stmt, NULL) != SQLITE_OK) self->failed = true;
+  sqlite3_stmt *stmt = eddi_journal_statement(self->journal, sql);
+  if (!stmt) self->failed = true;
   return stmt;
 }
 
 static void write__run(JournalWrite *self, sqlite3_stmt *stmt) {
-  if (stmt && sqlite3_step(stmt) != SQLITE_DONE) self->failed = true;
-  sqlite3_finalize(stmt);
+  if (stmt && !write__step(self->journal, stmt)) self->failed = true;
 }
 
 static void write__finish(JournalWrite *self) {
   if (!self->open) return;
-  sqlite3_exec(self->db, self->failed ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+  write__step(self->journal,
+              eddi_journal_statement(self->journal, self->failed ? write__rollback : write__commit));
 }
 
 static void bind_blob(sqlite3_stmt *stmt, int column, const char *bytes, size_t len) {
   sqlite3_bind_blob64(stmt, column, bytes ? bytes : "", (sqlite3_uint64)len, SQLITE_TRANSIENT);
 }
 
+/* The deletes of a session's rows, by table, of all or of one path. */
+static const struct {
+  const char *table;
+  const char *all;
+  const char *of_path;
+} write__deletes[] = {
+    {"edits", "DELETE FROM edits WHERE session=?", "DELETE FROM edits WHERE session=? AND path=?"},
+    {"docs", "DELETE FROM docs WHERE session=?", "DELETE FROM docs WHERE session=? AND path=?"},
+    {"snapshots", "DELETE FROM snapshots WHERE session=?", NULL},
+    {"sessions", "DELETE FROM sessions WHERE name=?", NULL},
+};
+
 /* Delete session's rows of table (optionally of one path). */
 static void write__delete(JournalWrite *self, const char *table, const char *session,
                           const char *path) {
-  char sql[128];
-  snprintf(sql, sizeof sql, "DELETE FROM %s WHERE %s=?%s", table,
-           strcmp(table, "sessions") == 0 ? "name" : "session", path ? " AND path=?" : "");
+  const char *sql = NULL;
+  for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++)
+    if (strcmp(write__deletes[i].table, table) == 0)
+      sql = path ? write__deletes[i].of_path : write__deletes[i].all;
+  if (!sql) return;
   sqlite3_stmt *stmt = write__prepare(self, sql);
   if (!stmt) return;
   sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
@@ -458,7 +483,7 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   struct JournalMirror *mirror = mirror__of(self);
   EddiSession *session = eddi_sessions_by_sender(&engine->sessions, sender);
   MirrorSession *ms = mirror__by(mirror, NULL, sender);
-  JournalWrite write = {.db = eddi_journal_db(self)};
+  JournalWrite write = {.journal = self};
   if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
     write__forget(&write, ms->name); /* ended */
     mirror__drop(mirror, ms);
@@ -469,7 +494,7 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
 }
 
 void eddi_journal_forget(EddiJournal *self, const char *name) {
-  JournalWrite write = {.db = eddi_journal_db(self)};
+  JournalWrite write = {.journal = self};
   write__forget(&write, name);
   write__finish(&write);
   MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
@@ -493,7 +518,7 @@ void eddi_journal_adopt(EddiJournal *self, const EddiSession *session) {
     array_push(&ms->docs, doc);
   }
   /* The restored snapshots have new stamps: their rows are written anew. */
-  JournalWrite write = {.db = eddi_journal_db(self)};
+  JournalWrite write = {.journal = self};
   write__delete(&write, "snapshots", session->name, NULL);
   write__finish(&write);
 }
