@@ -132,6 +132,24 @@ static void restore__keep(EddiEngine *engine, const char *session, const char *p
 
 /* ------------------------------------------------------------ files */
 
+/* Whether doc's text differs from what a save would replace: a live
+ * buffer (the Emacs backend) that has edits of its own. */
+static bool restore__buffer_edited(const EddiDoc *doc) {
+  if (!doc->backend->vtable->saved_text) return false;
+  StrBuf saved = {0};
+  EddiError ignored;
+  eddi_strbuf_puts(&saved, "");
+  bool edited = false;
+  if (doc->backend->vtable->saved_text(doc->backend, &saved, &ignored) == 0) {
+    size_t len = eddi_text_len(&doc->text);
+    char *text = eddi_text_dup(&doc->text, 0, len);
+    edited = len != saved.len || memcmp(text, saved.data, len) != 0;
+    eddi_free(text);
+  }
+  eddi_strbuf_free(&saved);
+  return edited;
+}
+
 /* Open one journaled file into session and bring its unsaved work back. */
 static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
                          sqlite3_stmt *row, RestoreCount *count) {
@@ -166,7 +184,11 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   EddiFileStamp stamp = {0};
   if (backend->vtable->stamp) backend->vtable->stamp(backend, &stamp);
   uint64_t disk_hash = stamp.exists ? stamp.hash : 0;
-  if (edits.len && disk_hash == base_hash) {
+  if (edits.len && restore__buffer_edited(doc)) {
+    /* A live buffer edited since its file was read: its text wins. */
+    eddi_strbuf_printf(&count->notes, "; %s: the buffer's text was kept, not %zu unsaved edits",
+                       path, edits.len);
+  } else if (edits.len && disk_hash == base_hash) {
     if (restore__replay(doc, &edits)) count->edits += edits.len;
     else eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
   } else if (edits.len) {

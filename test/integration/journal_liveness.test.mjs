@@ -4,21 +4,16 @@
 // from an instance that does not exist locks nobody out.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, StringCodec } from "nats";
+import { StringCodec } from "nats";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startNatsServer, startEddiServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { startNatsServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { alphaAndBeta, ask } from "./journal_helpers.mjs";
 
 const sc = StringCodec();
-const REQUEST_TIMEOUT_MS = 3000;
 const LIVENESS_MS = 1000;
 const json = (object) => JSON.stringify(object);
-
-async function ask(nc, subject, body) {
-  const reply = await nc.request(subject, sc.encode(json(body)), { timeout: REQUEST_TIMEOUT_MS });
-  return sc.decode(reply.data);
-}
 
 // Ask until the answer matches re (or the deadline passes); the time it took.
 async function askUntil(nc, subject, body, re, deadlineMs) {
@@ -38,18 +33,8 @@ async function twoInstances(t) {
   const states = [0, 1].map(() => mkdtempSync(join(tmpdir(), "eddi-live-state-")));
   const args = (name, state) => ["--nats", nats.url, "--root", workspace.dir, "--name", name, "--state", state,
                                  "--liveness-ms", String(LIVENESS_MS)];
-  const alpha = await startEddiServer(args("alpha", states[0]));
-  const beta = await startEddiServer(args("beta", states[1]));
-  const nc = await connect({ servers: nats.url });
-  t.after(async () => {
-    await nc.close();
-    await alpha.stop("SIGKILL");
-    await beta.stop();
-    await nats.stop();
-    workspace.remove();
-    for (const state of states) rmSync(state, { recursive: true, force: true });
-  });
-  return { alpha, beta, nc };
+  return alphaAndBeta(t, nats, workspace, (name) => args(name, states[name === "alpha" ? 0 : 1]),
+                      () => states.forEach((state) => rmSync(state, { recursive: true, force: true })));
 }
 
 test("after kill -9 of an instance its sender is answered by the other within the timeout", async (t) => {

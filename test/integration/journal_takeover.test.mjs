@@ -4,21 +4,13 @@
 // and says so on its first reply.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect, StringCodec } from "nats";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startNatsServer, startEddiServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { startNatsServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { alphaAndBeta, ask } from "./journal_helpers.mjs";
 
-const sc = StringCodec();
-const REQUEST_TIMEOUT_MS = 3000;
 const LIVENESS_MS = 1000;
-const json = (object) => JSON.stringify(object);
-
-async function ask(nc, subject, body) {
-  const reply = await nc.request(subject, sc.encode(json(body)), { timeout: REQUEST_TIMEOUT_MS });
-  return sc.decode(reply.data);
-}
 
 test("a live instance takes over a dead one's session with its state", async (t) => {
   const workspace = tempWorkspace();
@@ -27,17 +19,8 @@ test("a live instance takes over a dead one's session with its state", async (t)
   const nats = await startNatsServer(0, ["-js", "-sd", store]);
   const args = (name) => ["--nats", nats.url, "--root", workspace.dir, "--name", name, "--kv", "eddi-sessions",
                           "--liveness-ms", String(LIVENESS_MS)];
-  const alpha = await startEddiServer(args("alpha"));
-  const beta = await startEddiServer(args("beta"));
-  const nc = await connect({ servers: nats.url });
-  t.after(async () => {
-    await nc.close();
-    await alpha.stop("SIGKILL");
-    await beta.stop();
-    await nats.stop();
-    workspace.remove();
-    rmSync(store, { recursive: true, force: true });
-  });
+  const { alpha, nc } = await alphaAndBeta(t, nats, workspace, args,
+                                          () => rmSync(store, { recursive: true, force: true }));
   assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: "Start s" }), "Ok, Instance alpha");
   assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: 'Open a.txt\nInsert Line "zero"' }),
                "Ok, At 0:0, Length 2\nOk, Inserted 1 line at 0, At 1:0");
