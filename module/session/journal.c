@@ -80,7 +80,7 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     " is_new INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session, path));"
     "CREATE TABLE edits(session TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL,"
     " grp INTEGER NOT NULL, start INTEGER NOT NULL, removed BLOB, inserted BLOB,"
-    " PRIMARY KEY(session, path, seq));"
+    " PRIMARY KEY(session, path, seq)) WITHOUT ROWID;"
     "CREATE TABLE snapshots(session TEXT NOT NULL, stamp INTEGER NOT NULL, path TEXT NOT NULL,"
     " tag TEXT NOT NULL, text BLOB, seen BLOB, PRIMARY KEY(session, stamp));"
     "CREATE TABLE intents(id INTEGER PRIMARY KEY, owner_pid INTEGER NOT NULL,"

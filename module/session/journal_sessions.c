@@ -267,12 +267,15 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
   StrBuf base = {0};
   EddiError ignored;
   eddi_strbuf_puts(&base, "");
-  if (doc->backend->vtable->saved_text) doc->backend->vtable->saved_text(doc->backend, &base, &ignored);
+  /* A saved file needs no base: there are no edits to rebase. */
+  bool modified = eddi_doc_modified(doc);
+  if (modified && doc->backend->vtable->saved_text)
+    doc->backend->vtable->saved_text(doc->backend, &base, &ignored);
   sqlite3_stmt *stmt = write__prepare(self, "UPDATE docs SET base_hash=?, base_text=?, is_new=?"
                                             " WHERE session=? AND path=?");
   if (stmt) {
     sqlite3_bind_int64(stmt, 1, (sqlite3_int64)doc__base_hash(doc));
-    if (base.len <= JOURNAL_BASE_MAX) bind_blob(stmt, 2, base.data, base.len);
+    if (modified && base.len <= JOURNAL_BASE_MAX) bind_blob(stmt, 2, base.data, base.len);
     else sqlite3_bind_null(stmt, 2);
     sqlite3_bind_int(stmt, 3, doc->is_new);
     sqlite3_bind_text(stmt, 4, session, -1, SQLITE_STATIC);
@@ -280,7 +283,7 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
     write__run(self, stmt);
   }
   mirror->top = doc__top(doc);
-  if (eddi_doc_modified(doc)) {
+  if (modified) {
     long saved = doc->saved_group_id == 0 ? -1 : doc__group_index(doc, doc->saved_group_id);
     bool groups_whole = !doc->is_new && doc->saved_group_id != UINT64_MAX &&
                         (saved >= 0 || (doc->saved_group_id == 0 && doc->undo.len < doc->undo_limit));
