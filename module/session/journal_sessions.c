@@ -57,6 +57,9 @@ typedef struct {
   uint64_t registers_hash;
   uint64_t snapshot_clock; /* newest snapshot stamp in the journal */
   size_t snapshots_added;  /* since the last prune */
+  /* Another live process journals a session of this name in the same
+   * workspace: this one is kept in memory only, the other's rows stay. */
+  bool elsewhere;
 } MirrorSession;
 
 struct JournalMirror {
@@ -436,6 +439,27 @@ static void session__sync_snapshots(JournalWrite *self, const EddiSession *sessi
   }
 }
 
+/* Whether a live process other than this one journals session name. */
+static bool session__held_elsewhere(EddiJournal *journal, const char *name) {
+  static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
+  sqlite3_stmt *stmt = eddi_journal_statement(journal, sql);
+  if (!stmt) return false;
+  sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+  bool elsewhere = false;
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    long pid = (long)sqlite3_column_int64(stmt, 0);
+    const char *host = (const char *)sqlite3_column_text(stmt, 1);
+    bool mine = pid == eddi_journal_pid(journal) && host &&
+                strcmp(host, eddi_journal_host(journal)) == 0;
+    /* A row of another machine's process is not ours to overwrite either
+     * (owner_dead judges this host's processes only). */
+    elsewhere = !mine && host && !eddi_journal_owner_dead(journal, pid, host);
+  }
+  if (!eddi_journal_statement_cached(journal, stmt)) sqlite3_finalize(stmt);
+  else sqlite3_reset(stmt);
+  return elsewhere;
+}
+
 static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
                                       const EddiSession *session) {
   MirrorSession *ms = eddi_calloc(1, sizeof *ms);
@@ -443,6 +467,8 @@ static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
   ms->sender = eddi_strdup(session->sender);
   ms->registers_hash = XXH3_64bits("", 0);
   array_push(&mirror__of(journal)->sessions, ms);
+  ms->elsewhere = session__held_elsewhere(journal, session->name);
+  if (ms->elsewhere) return ms;
   write__forget(self, session->name);
   sqlite3_stmt *stmt = write__prepare(
       self, "INSERT INTO sessions(name, sender, description, instance, owner_pid, owner_host,"
@@ -467,6 +493,7 @@ static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
 static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSession *session,
                           MirrorSession *ms) {
   if (!ms) ms = session__insert(self, journal, session);
+  if (ms->elsewhere) return;
   for (size_t i = 0; i < ms->docs.len; i++) ms->docs.items[i].present = false;
   for (size_t i = 0; i < session->docs.len; i++)
     doc__sync(self, session->name, session->docs.items[i], i, ms);
@@ -488,7 +515,7 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   MirrorSession *ms = mirror__by(mirror, NULL, sender);
   JournalWrite write = {.journal = self};
   if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
-    write__forget(&write, ms->name); /* ended */
+    if (!ms->elsewhere) write__forget(&write, ms->name); /* ended */
     mirror__drop(mirror, ms);
     ms = NULL;
   }
