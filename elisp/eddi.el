@@ -562,6 +562,15 @@ names the lines.  Return the number of undo steps taken."
       (eddi--insert-prompt)
       (insert input))))
 
+(declare-function eddi-module-open-journal "eddi-module" (engine))
+(defun eddi-offer-resume ()
+  "Offer to resume the sessions eddi's journal kept for this workspace.
+Buffers visiting their files are used as they are: their text wins."
+  (interactive)
+  (when (y-or-n-p "eddi: resume the sessions kept in the journal? ")
+    (let ((report (eddi-module-open-journal (eddi-engine))))
+      (message "eddi: %s" (if (string-empty-p report) "nothing to resume" report)))))
+
 ;;;###autoload
 (defun eddi ()
   "Show the eddi transcript; type a command after \"To Eddi:\", RET sends it."

@@ -25,6 +25,7 @@
 #include "engine_host.h"
 #include "log.h"
 #include "mizuki_stream.h"
+#include "liveness.h"
 #include "nats_service.h"
 #include "options.h"
 #include "server_error.h"
@@ -62,6 +63,8 @@ int main(int argc, char **argv) {
   bool host_ready = false;
   StdioRpc stdio_rpc = {0};
   NatsService nats;
+  Liveness liveness = {0};
+  SessionKv *kv = NULL;
   EndpointTable endpoints;
   MizukiStreams mizuki = {0};
   ServiceDiscovery discovery;
@@ -137,6 +140,19 @@ int main(int argc, char **argv) {
       goto done;
     if (options.audit_subject) nats_service_publish_audit(&nats, options.audit_subject);
     nats_service_announce(&nats);
+    if (options.kv_bucket) {
+      kv = session_kv_open(nats.link, &host, options.kv_bucket, error, sizeof error);
+      if (!kv) {
+        log_report(LOG_ERROR, "kv", "%s", error);
+        goto done;
+      }
+      nats_service_mirror_sessions(&nats, kv);
+      session_kv_put_all(kv, instance_id);
+    }
+    /* Other instances' sessions last as long as those instances answer. */
+    if (liveness_start(&liveness, nats.link, host.engine, (unsigned)options.liveness_ms, kv) !=
+        SERVER_OK)
+      goto done;
     /* Printed once subscribed: a client that reads it finds eddi there. */
     if (embedded.pid > 0) {
       printf("eddi-server: NATS at %s\neddi-server: credentials in %s\n", url,
@@ -172,11 +188,14 @@ int main(int argc, char **argv) {
   exit_code = EXIT_SUCCESS;
 
 done:
+  liveness_stop(&liveness);
   if (nats_started) nats_service_drain(&nats);
   if (host_ready) engine_host_stop(&host);
   /* The owner thread has answered all it took: the replies go out, and no
    * NATS callback runs once this returns. */
   if (nats_started) {
+    nats_service_mirror_sessions(&nats, NULL);
+    session_kv_close(kv);
     nats_service_close(&nats);
     mizuki_streams_destroy(&mizuki);
     endpoints_destroy(&endpoints);

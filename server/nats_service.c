@@ -1,5 +1,6 @@
 /* nats_service.c - see nats_service.h. */
 #include "nats_service.h"
+#include "session_kv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +157,10 @@ static void nats_service__on_command(void *closure, const EddiLinkMessage *messa
 static void nats_service__session_event(void *closure, const EddiSessionEvent *event) {
   NatsService *self = closure;
   eddi_link_publish_session_event(self->link, event);
+  session_kv_note(self->kv, event);
 }
+
+void nats_service_mirror_sessions(NatsService *self, struct SessionKv *kv) { self->kv = kv; }
 
 /* ------------------------------------------------------------- audit */
 

@@ -37,6 +37,7 @@ typedef struct NatsService {
   EngineHost *host;
   EndpointTable *endpoints;
   EddiLink *link;
+  struct SessionKv *kv; /* --kv: session records mirrored there; NULL otherwise */
   const char *instance_id;
   /* eddi.<id>.cmd, or with --identity subject eddi.u.*.<id>.cmd */
   char instance_subject[EDDI_LINK_SUBJECT_MAX];
@@ -64,5 +65,10 @@ void nats_service_announce(NatsService *self);
 void nats_service_drain(NatsService *self);
 /* After the host has answered all queued work: flush and close. */
 void nats_service_close(NatsService *self);
+
+/* Mirror the sessions started and ended here to kv (NULL: stop). Call
+ * while the engine's owner thread is not running requests. */
+struct SessionKv;
+void nats_service_mirror_sessions(NatsService *self, struct SessionKv *kv);
 
 #endif

@@ -155,6 +155,22 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
   return env->make_user_ptr(env, module__finalize, self);
 }
 
+/* The journal (doc/journal.org): opened on request, since it takes back
+ * the sessions a previous Emacs left, and their files then open as
+ * buffers. The report says what came back. */
+static emacs_value Feddi_module_open_journal(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                             void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  if (self->call.env) return module__error(env, "eddi is already running a command");
+  char report[EDDI_ERROR_MAX * 4], error[EDDI_ERROR_MAX];
+  self->call.env = env;
+  int rc = eddi_engine_open_journal(self->engine, report, sizeof report, error, sizeof error);
+  module__leave(env, self);
+  if (rc < 0) return module__error(env, error);
+  return env->make_string(env, report, (ptrdiff_t)strlen(report));
+}
+
 static emacs_value Feddi_module_free(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
                                      void *data) {
   ModuleEngine *self = module__engine(env, args[0]);
@@ -401,6 +417,10 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "NATS connection; a Start reply then names the instance, and SENDER may\n"
         "be nil when SESSION names the session to run in (its sender's).\n\n"
         "(fn ENGINE SENDER TEXT &optional VIA-NATS SESSION)");
+  DEFUN("eddi-module-open-journal", Feddi_module_open_journal, 1, 1,
+        "Keep ENGINE's sessions in the workspace's journal and take back those a\n"
+        "previous process left; return what was restored (lines, maybe empty).\n\n"
+        "(fn ENGINE)");
   DEFUN("eddi-module-root", Feddi_module_root, 1, 1,
         "The workspace folder of ENGINE.\n\n(fn ENGINE)");
   DEFUN("eddi-module-session", Feddi_module_session, 2, 2,

@@ -145,6 +145,18 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
                              size_t error_size);
 bool eddi_engine_journaled(const EddiEngine *self);
 
+/* Room for a workspace id: 16 hex digits of the xxh64 of the canonical
+ * root, and the NUL. It names the state folder and the KV records. */
+#define EDDI_WORKSPACE_ID_SIZE 17
+void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID_SIZE]);
+
+/* Owner thread: take the sessions that instance (found dead) held in this
+ * workspace's journal; the sender's next reply starts with
+ * "Ok, Session s taken over from <instance>". How many were taken; what
+ * was restored goes to report. */
+size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *report,
+                             size_t report_size);
+
 /* ------------------------------------------------------------ requests */
 
 /* The sender of a message that names none. */
@@ -223,6 +235,21 @@ size_t eddi_engine_session_count(const EddiEngine *self);
 bool eddi_engine_remote_session(const EddiEngine *self, const char *session, const char *sender,
                                 char *instance, size_t instance_size, char *found,
                                 size_t found_size);
+
+/* Liveness of the other instances (thread-safe; session/registry.h): a
+ * transport pings each instance heard of and reports the answers; the
+ * sessions of an instance gone, or silent for longer than timeout_ms, are
+ * dropped, and a dead instance's announcements are ignored until it
+ * answers again. instances copies the names heard of (at most max);
+ * unverified says whether one was heard of since the last call that has
+ * not answered yet. */
+size_t eddi_engine_instances(EddiEngine *self, char (*names)[EDDI_INSTANCE_NAME_MAX + 1],
+                             size_t max);
+void eddi_engine_instance_answered(EddiEngine *self, const char *instance, bool answered);
+size_t eddi_engine_expire_instances(EddiEngine *self, unsigned timeout_ms);
+bool eddi_engine_instances_unverified(EddiEngine *self);
+/* Whether instance was already found gone. */
+bool eddi_engine_instance_gone(EddiEngine *self, const char *instance);
 
 /* ------------------------------------------------------------ typed calls */
 

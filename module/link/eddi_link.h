@@ -323,6 +323,11 @@ int eddi_link_publish_json(EddiLink *self, const char *subject, json_object *mes
 int eddi_link_request(EddiLink *self, const char *subject, const char *data, size_t len,
                       int timeout_ms, char **answer, char *why, size_t why_size);
 
+/* The nats.c connection under the link, for JetStream (eddi-server's
+ * session KV mirror). Borrowed. */
+struct __natsConnection;
+struct __natsConnection *eddi_link_nats(EddiLink *self);
+
 /* Whether the link is connected now. */
 bool eddi_link_connected(EddiLink *self);
 /* Make sure the server has what was sent (subscriptions before serving). 0

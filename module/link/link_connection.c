@@ -437,3 +437,5 @@ void eddi_link_close(EddiLink *self) {
    * time, the link is left behind rather than freed under them. */
   if (nats_CloseAndWait(EDDI_LINK_SHUTDOWN_TIMEOUT_MS) == NATS_OK) free(self);
 }
+
+natsConnection *eddi_link_nats(EddiLink *self) { return self->connection; }

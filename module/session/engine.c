@@ -131,13 +131,14 @@ const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_si
     snprintf(path, sizeof path, "%s", self->state_dir_asked);
   } else {
     const char *state_home = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    unsigned long long id = XXH64(self->root, strlen(self->root), 0);
+    char id[EDDI_WORKSPACE_ID_SIZE];
+    eddi_engine_workspace_id(self, id);
     if (state_home && state_home[0] == '/')
-      snprintf(path, sizeof path, "%.*s/eddi/%016llx", PATH_MAX / 2, state_home, id);
+      snprintf(path, sizeof path, "%.*s/eddi/%s", PATH_MAX / 2, state_home, id);
     else if (home && home[0] == '/')
-      snprintf(path, sizeof path, "%.*s/.local/state/eddi/%016llx", PATH_MAX / 2, home, id);
+      snprintf(path, sizeof path, "%.*s/.local/state/eddi/%s", PATH_MAX / 2, home, id);
     else
-      snprintf(path, sizeof path, "/tmp/eddi-state-%ld/eddi/%016llx", (long)getuid(), id);
+      snprintf(path, sizeof path, "/tmp/eddi-state-%ld/eddi/%s", (long)getuid(), id);
   }
   struct stat st;
   if (engine__make_folders(path) < 0 || stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -176,6 +177,67 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
 }
 
 bool eddi_engine_journaled(const EddiEngine *self) { return self->journal != NULL; }
+
+size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *report,
+                             size_t report_size) {
+  if (report_size) report[0] = '\0';
+  if (!self->journal || !instance) return 0;
+  size_t before = self->sessions.sessions.len;
+  StrBuf lines = {0};
+  eddi_journal_take_over(self->journal, self, instance, &lines);
+  /* The other instances learn where the sessions live now. */
+  for (size_t i = before; i < self->sessions.sessions.len && self->session_listener; i++) {
+    EddiSession *session = self->sessions.sessions.items[i];
+    EddiSessionEvent event = {EDDI_SESSION_STARTED, session->name, session->sender,
+                              self->instance ? self->instance : ""};
+    self->session_listener(self->session_listener_closure, &event);
+  }
+  if (lines.len && lines.data[lines.len - 1] == '\n') lines.data[--lines.len] = '\0';
+  if (report_size) snprintf(report, report_size, "%s", lines.len ? lines.data : "");
+  eddi_strbuf_free(&lines);
+  return self->sessions.sessions.len - before;
+}
+
+void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID_SIZE]) {
+  snprintf(out, EDDI_WORKSPACE_ID_SIZE, "%016llx",
+           (unsigned long long)XXH64(self->root, strlen(self->root), 0));
+}
+
+/* The first reply to a sender whose session was taken over says so. */
+static void engine__note_taken_over(EddiEngine *self, const char *sender, EddiReply *reply) {
+  EddiSession *session = sender ? eddi_sessions_by_sender(&self->sessions, sender) : NULL;
+  if (!session || !session->taken_from || reply->pending || reply->count == 0) return;
+  StrBuf text = {0};
+  eddi_strbuf_printf(&text, "Ok, Session %s taken over from %s\n%s", session->name,
+                     session->taken_from, reply->items[0].text);
+  eddi_free(reply->items[0].text);
+  reply->items[0].text = eddi_strbuf_take(&text);
+  eddi_free(session->taken_from);
+  session->taken_from = NULL;
+}
+
+/* ---------------------------------------------------------------- liveness */
+
+size_t eddi_engine_instances(EddiEngine *self, char (*names)[EDDI_INSTANCE_NAME_MAX + 1],
+                             size_t max) {
+  return eddi_registry_instances(&self->registry, names, max);
+}
+
+void eddi_engine_instance_answered(EddiEngine *self, const char *instance, bool answered) {
+  eddi_registry_answered(&self->registry, instance, answered, eddi_registry_now_ms());
+}
+
+size_t eddi_engine_expire_instances(EddiEngine *self, unsigned timeout_ms) {
+  return eddi_registry_expire(&self->registry, eddi_registry_now_ms(), timeout_ms);
+}
+
+bool eddi_engine_instance_gone(EddiEngine *self, const char *instance) {
+  return eddi_registry_dead(&self->registry, instance);
+}
+
+bool eddi_engine_instances_unverified(EddiEngine *self) {
+  return eddi_registry_take_unverified(&self->registry);
+}
 
 /* ---------------------------------------------------------------- backends */
 
@@ -518,6 +580,7 @@ void eddi_engine_run_request(EddiEngine *self, const char *sender, const char *b
   size_t rest = 0;
   bool pending = engine__exec(self, sender, request->text, request->len, reply, &failed, &rest);
   eddi_jobs_may_pend(self, could);
+  if (!pending) engine__note_taken_over(self, sender, reply);
   if (pending) eddi_jobs_hold(self, sender, before, request, reply, failed, rest);
 }
 

@@ -24,6 +24,8 @@
 #define JOURNAL_BUSY_TIMEOUT_MS 5000
 /* Room for a host name. */
 #define JOURNAL_HOST_MAX 256
+/* Statements kept prepared (the sync's handful, each prepared once). */
+#define JOURNAL_STATEMENTS_MAX 48
 /* Folders remembered in memory as already noted (beyond this, each note
  * is a cheap INSERT OR IGNORE). */
 #define JOURNAL_FOLDERS_CACHED 1024
@@ -37,7 +39,32 @@ struct EddiJournal {
   Array(char *) folders; /* noted this process */
   sqlite3_stmt *note_folder;
   struct JournalMirror *mirror;
+  const char *statement_sql[JOURNAL_STATEMENTS_MAX];
+  sqlite3_stmt *statements[JOURNAL_STATEMENTS_MAX];
+  size_t statement_count;
 };
+
+sqlite3_stmt *eddi_journal_statement(EddiJournal *self, const char *sql) {
+  for (size_t i = 0; i < self->statement_count; i++)
+    if (self->statement_sql[i] == sql) {
+      sqlite3_reset(self->statements[i]);
+      sqlite3_clear_bindings(self->statements[i]);
+      return self->statements[i];
+    }
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v3(self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+    return NULL;
+  if (self->statement_count == JOURNAL_STATEMENTS_MAX) return stmt; /* the caller finalizes */
+  self->statement_sql[self->statement_count] = sql;
+  self->statements[self->statement_count++] = stmt;
+  return stmt;
+}
+
+bool eddi_journal_statement_cached(EddiJournal *self, sqlite3_stmt *stmt) {
+  for (size_t i = 0; i < self->statement_count; i++)
+    if (self->statements[i] == stmt) return true;
+  return false;
+}
 
 /* ------------------------------------------------------------ schema */
 
@@ -53,7 +80,7 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     " is_new INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session, path));"
     "CREATE TABLE edits(session TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL,"
     " grp INTEGER NOT NULL, start INTEGER NOT NULL, removed BLOB, inserted BLOB,"
-    " PRIMARY KEY(session, path, seq));"
+    " PRIMARY KEY(session, path, seq)) WITHOUT ROWID;"
     "CREATE TABLE snapshots(session TEXT NOT NULL, stamp INTEGER NOT NULL, path TEXT NOT NULL,"
     " tag TEXT NOT NULL, text BLOB, seen BLOB, PRIMARY KEY(session, stamp));"
     "CREATE TABLE intents(id INTEGER PRIMARY KEY, owner_pid INTEGER NOT NULL,"
@@ -220,6 +247,7 @@ int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal *
 void eddi_journal_close(EddiJournal *self) {
   if (!self) return;
   eddi_journal_sessions_free(self);
+  for (size_t i = 0; i < self->statement_count; i++) sqlite3_finalize(self->statements[i]);
   sqlite3_finalize(self->note_folder);
   sqlite3_close(self->db);
   for (size_t i = 0; i < self->folders.len; i++) eddi_free(self->folders.items[i]);

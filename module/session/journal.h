@@ -104,6 +104,12 @@ void eddi_journal_sync_sender(EddiJournal *self, struct EddiEngine *engine, cons
  * restored session remembers what was restored for its Start's reply. */
 int eddi_journal_restore(EddiJournal *self, struct EddiEngine *engine, StrBuf *report);
 
+/* While running: take the sessions that instance (found dead) held in
+ * this journal, as on start; each remembers it was taken over for its
+ * sender's next reply. */
+int eddi_journal_take_over(EddiJournal *self, struct EddiEngine *engine, const char *instance,
+                           StrBuf *report);
+
 /* Take a restored session's record as the journal's own: its files'
  * records are rewritten at its next sync. */
 void eddi_journal_adopt(EddiJournal *self, const struct EddiSession *session);
@@ -117,6 +123,12 @@ void eddi_journal_forget(EddiJournal *self, const char *name);
  * use it through these. */
 struct sqlite3;
 struct sqlite3 *eddi_journal_db(EddiJournal *self);
+/* The prepared statement of sql, a string literal (cached by its address),
+ * reset; NULL when it does not prepare. cached says whether the cache
+ * owns stmt (else the caller finalizes it). */
+struct sqlite3_stmt;
+struct sqlite3_stmt *eddi_journal_statement(EddiJournal *self, const char *sql);
+bool eddi_journal_statement_cached(EddiJournal *self, struct sqlite3_stmt *stmt);
 /* This process's owner fields. */
 long eddi_journal_pid(const EddiJournal *self);
 const char *eddi_journal_host(const EddiJournal *self);

@@ -132,6 +132,24 @@ static void restore__keep(EddiEngine *engine, const char *session, const char *p
 
 /* ------------------------------------------------------------ files */
 
+/* Whether doc's text differs from what a save would replace: a live
+ * buffer (the Emacs backend) that has edits of its own. */
+static bool restore__buffer_edited(const EddiDoc *doc) {
+  if (!doc->backend->vtable->saved_text) return false;
+  StrBuf saved = {0};
+  EddiError ignored;
+  eddi_strbuf_puts(&saved, "");
+  bool edited = false;
+  if (doc->backend->vtable->saved_text(doc->backend, &saved, &ignored) == 0) {
+    size_t len = eddi_text_len(&doc->text);
+    char *text = eddi_text_dup(&doc->text, 0, len);
+    edited = len != saved.len || memcmp(text, saved.data, len) != 0;
+    eddi_free(text);
+  }
+  eddi_strbuf_free(&saved);
+  return edited;
+}
+
 /* Open one journaled file into session and bring its unsaved work back. */
 static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
                          sqlite3_stmt *row, RestoreCount *count) {
@@ -166,7 +184,11 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   EddiFileStamp stamp = {0};
   if (backend->vtable->stamp) backend->vtable->stamp(backend, &stamp);
   uint64_t disk_hash = stamp.exists ? stamp.hash : 0;
-  if (edits.len && disk_hash == base_hash) {
+  if (edits.len && restore__buffer_edited(doc)) {
+    /* A live buffer edited since its file was read: its text wins. */
+    eddi_strbuf_printf(&count->notes, "; %s: the buffer's text was kept, not %zu unsaved edits",
+                       path, edits.len);
+  } else if (edits.len && disk_hash == base_hash) {
     if (restore__replay(doc, &edits)) count->edits += edits.len;
     else eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
   } else if (edits.len) {
@@ -296,6 +318,11 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
 }
 
 int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) {
+  return eddi_journal_take_over(self, engine, NULL, report);
+}
+
+int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *instance,
+                           StrBuf *report) {
   sqlite3 *db = eddi_journal_db(self);
   sqlite3_stmt *stmt = NULL;
   typedef struct {
@@ -303,14 +330,18 @@ int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) 
     sqlite3_int64 pid;
   } Taken;
   Array(Taken) taken = {0};
-  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host FROM sessions ORDER BY name", -1,
-                         &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host, instance FROM sessions"
+                             " ORDER BY name",
+                         -1, &stmt, NULL) != SQLITE_OK)
     return EDDI_EIO;
-  while (sqlite3_step(stmt) == SQLITE_ROW)
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *holder = restore__text(stmt, 3);
+    if (instance && (!holder || strcmp(holder, instance) != 0)) continue;
     if (eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
       Taken entry = {eddi_strdup(restore__text(stmt, 0)), sqlite3_column_int64(stmt, 1)};
       array_push(&taken, entry);
     }
+  }
   sqlite3_finalize(stmt);
   for (size_t i = 0; i < taken.len; i++) {
     /* Claim it first: another process starting now must not take it too. */
@@ -319,10 +350,10 @@ int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) 
     if (sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=?, owner_host=?, instance=?"
                                " WHERE name=? AND owner_pid=?",
                            -1, &claim, NULL) == SQLITE_OK) {
-      const char *instance = eddi_journal_instance(self);
+      const char *mine = eddi_journal_instance(self);
       sqlite3_bind_int64(claim, 1, eddi_journal_pid(self));
       sqlite3_bind_text(claim, 2, eddi_journal_host(self), -1, SQLITE_STATIC);
-      if (instance) sqlite3_bind_text(claim, 3, instance, -1, SQLITE_STATIC);
+      if (mine) sqlite3_bind_text(claim, 3, mine, -1, SQLITE_STATIC);
       else sqlite3_bind_null(claim, 3);
       sqlite3_bind_text(claim, 4, taken.items[i].name, -1, SQLITE_STATIC);
       sqlite3_bind_int64(claim, 5, taken.items[i].pid);
@@ -337,7 +368,10 @@ int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) 
       if (sqlite3_step(row) == SQLITE_ROW) restore__session(self, engine, row, report);
     }
     sqlite3_finalize(row);
-    if (claimed) eddi_journal_adopt(self, eddi_sessions_by_name(&engine->sessions, taken.items[i].name));
+    EddiSession *session = claimed ? eddi_sessions_by_name(&engine->sessions, taken.items[i].name)
+                                   : NULL;
+    if (session && instance) session->taken_from = eddi_strdup(instance);
+    if (claimed) eddi_journal_adopt(self, session);
     eddi_free(taken.items[i].name);
   }
   array_free(&taken);

@@ -57,6 +57,9 @@ typedef struct {
   uint64_t registers_hash;
   uint64_t snapshot_clock; /* newest snapshot stamp in the journal */
   size_t snapshots_added;  /* since the last prune */
+  /* Another live process journals a session of this name in the same
+   * workspace: this one is kept in memory only, the other's rows stay. */
+  bool elsewhere;
 } MirrorSession;
 
 struct JournalMirror {
@@ -113,43 +116,68 @@ static void mirror__drop(struct JournalMirror *self, MirrorSession *session) {
 
 /* One sync's writes: a transaction begun on the first statement. */
 typedef struct {
-  sqlite3 *db;
+  EddiJournal *journal;
   bool open;
   bool failed;
 } JournalWrite;
 
+static const char write__begin[] = "BEGIN", write__commit[] = "COMMIT",
+                  write__rollback[] = "ROLLBACK";
+
+/* Run a statement of the journal's cache (sql a literal) to its end. */
+static bool write__step(EddiJournal *journal, sqlite3_stmt *stmt) {
+  bool done = stmt && sqlite3_step(stmt) == SQLITE_DONE;
+  if (stmt && !eddi_journal_statement_cached(journal, stmt)) sqlite3_finalize(stmt);
+  else if (stmt) sqlite3_reset(stmt);
+  return done;
+}
+
+/* The statement of sql, in the sync's transaction (begun on the first).
+ * Statements stay prepared in the journal: the sync runs once a command. */
 static sqlite3_stmt *write__prepare(JournalWrite *self, const char *sql) {
   if (!self->open) {
-    self->open = sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+    self->open = write__step(self->journal, eddi_journal_statement(self->journal, write__begin));
     if (!self->open) self->failed = true;
   }
-  sqlite3_stmt *stmt = NULL;
-  /* The statement cache keeps this cheap: SQLite's prepare of a short
-   * statement is microseconds, and the sync runs once a command. */
-  if (sqlite3_prepare_v2(self->db, sql, -1, &stmt, NULL) != SQLITE_OK) self->failed = true;
+  sqlite3_stmt *stmt = eddi_journal_statement(self->journal, sql);
+  if (!stmt) self->failed = true;
   return stmt;
 }
 
 static void write__run(JournalWrite *self, sqlite3_stmt *stmt) {
-  if (stmt && sqlite3_step(stmt) != SQLITE_DONE) self->failed = true;
-  sqlite3_finalize(stmt);
+  if (stmt && !write__step(self->journal, stmt)) self->failed = true;
 }
 
 static void write__finish(JournalWrite *self) {
   if (!self->open) return;
-  sqlite3_exec(self->db, self->failed ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+  write__step(self->journal,
+              eddi_journal_statement(self->journal, self->failed ? write__rollback : write__commit));
 }
 
 static void bind_blob(sqlite3_stmt *stmt, int column, const char *bytes, size_t len) {
   sqlite3_bind_blob64(stmt, column, bytes ? bytes : "", (sqlite3_uint64)len, SQLITE_TRANSIENT);
 }
 
+/* The deletes of a session's rows, by table, of all or of one path. */
+static const struct {
+  const char *table;
+  const char *all;
+  const char *of_path;
+} write__deletes[] = {
+    {"edits", "DELETE FROM edits WHERE session=?", "DELETE FROM edits WHERE session=? AND path=?"},
+    {"docs", "DELETE FROM docs WHERE session=?", "DELETE FROM docs WHERE session=? AND path=?"},
+    {"snapshots", "DELETE FROM snapshots WHERE session=?", NULL},
+    {"sessions", "DELETE FROM sessions WHERE name=?", NULL},
+};
+
 /* Delete session's rows of table (optionally of one path). */
 static void write__delete(JournalWrite *self, const char *table, const char *session,
                           const char *path) {
-  char sql[128];
-  snprintf(sql, sizeof sql, "DELETE FROM %s WHERE %s=?%s", table,
-           strcmp(table, "sessions") == 0 ? "name" : "session", path ? " AND path=?" : "");
+  const char *sql = NULL;
+  for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++)
+    if (strcmp(write__deletes[i].table, table) == 0)
+      sql = path ? write__deletes[i].of_path : write__deletes[i].all;
+  if (!sql) return;
   sqlite3_stmt *stmt = write__prepare(self, sql);
   if (!stmt) return;
   sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
@@ -242,12 +270,15 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
   StrBuf base = {0};
   EddiError ignored;
   eddi_strbuf_puts(&base, "");
-  if (doc->backend->vtable->saved_text) doc->backend->vtable->saved_text(doc->backend, &base, &ignored);
+  /* A saved file needs no base: there are no edits to rebase. */
+  bool modified = eddi_doc_modified(doc);
+  if (modified && doc->backend->vtable->saved_text)
+    doc->backend->vtable->saved_text(doc->backend, &base, &ignored);
   sqlite3_stmt *stmt = write__prepare(self, "UPDATE docs SET base_hash=?, base_text=?, is_new=?"
                                             " WHERE session=? AND path=?");
   if (stmt) {
     sqlite3_bind_int64(stmt, 1, (sqlite3_int64)doc__base_hash(doc));
-    if (base.len <= JOURNAL_BASE_MAX) bind_blob(stmt, 2, base.data, base.len);
+    if (modified && base.len <= JOURNAL_BASE_MAX) bind_blob(stmt, 2, base.data, base.len);
     else sqlite3_bind_null(stmt, 2);
     sqlite3_bind_int(stmt, 3, doc->is_new);
     sqlite3_bind_text(stmt, 4, session, -1, SQLITE_STATIC);
@@ -255,7 +286,7 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
     write__run(self, stmt);
   }
   mirror->top = doc__top(doc);
-  if (eddi_doc_modified(doc)) {
+  if (modified) {
     long saved = doc->saved_group_id == 0 ? -1 : doc__group_index(doc, doc->saved_group_id);
     bool groups_whole = !doc->is_new && doc->saved_group_id != UINT64_MAX &&
                         (saved >= 0 || (doc->saved_group_id == 0 && doc->undo.len < doc->undo_limit));
@@ -408,6 +439,27 @@ static void session__sync_snapshots(JournalWrite *self, const EddiSession *sessi
   }
 }
 
+/* Whether a live process other than this one journals session name. */
+static bool session__held_elsewhere(EddiJournal *journal, const char *name) {
+  static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
+  sqlite3_stmt *stmt = eddi_journal_statement(journal, sql);
+  if (!stmt) return false;
+  sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+  bool elsewhere = false;
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    long pid = (long)sqlite3_column_int64(stmt, 0);
+    const char *host = (const char *)sqlite3_column_text(stmt, 1);
+    bool mine = pid == eddi_journal_pid(journal) && host &&
+                strcmp(host, eddi_journal_host(journal)) == 0;
+    /* A row of another machine's process is not ours to overwrite either
+     * (owner_dead judges this host's processes only). */
+    elsewhere = !mine && host && !eddi_journal_owner_dead(journal, pid, host);
+  }
+  if (!eddi_journal_statement_cached(journal, stmt)) sqlite3_finalize(stmt);
+  else sqlite3_reset(stmt);
+  return elsewhere;
+}
+
 static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
                                       const EddiSession *session) {
   MirrorSession *ms = eddi_calloc(1, sizeof *ms);
@@ -415,6 +467,8 @@ static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
   ms->sender = eddi_strdup(session->sender);
   ms->registers_hash = XXH3_64bits("", 0);
   array_push(&mirror__of(journal)->sessions, ms);
+  ms->elsewhere = session__held_elsewhere(journal, session->name);
+  if (ms->elsewhere) return ms;
   write__forget(self, session->name);
   sqlite3_stmt *stmt = write__prepare(
       self, "INSERT INTO sessions(name, sender, description, instance, owner_pid, owner_host,"
@@ -439,6 +493,7 @@ static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
 static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSession *session,
                           MirrorSession *ms) {
   if (!ms) ms = session__insert(self, journal, session);
+  if (ms->elsewhere) return;
   for (size_t i = 0; i < ms->docs.len; i++) ms->docs.items[i].present = false;
   for (size_t i = 0; i < session->docs.len; i++)
     doc__sync(self, session->name, session->docs.items[i], i, ms);
@@ -458,9 +513,9 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   struct JournalMirror *mirror = mirror__of(self);
   EddiSession *session = eddi_sessions_by_sender(&engine->sessions, sender);
   MirrorSession *ms = mirror__by(mirror, NULL, sender);
-  JournalWrite write = {.db = eddi_journal_db(self)};
+  JournalWrite write = {.journal = self};
   if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
-    write__forget(&write, ms->name); /* ended */
+    if (!ms->elsewhere) write__forget(&write, ms->name); /* ended */
     mirror__drop(mirror, ms);
     ms = NULL;
   }
@@ -469,7 +524,7 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
 }
 
 void eddi_journal_forget(EddiJournal *self, const char *name) {
-  JournalWrite write = {.db = eddi_journal_db(self)};
+  JournalWrite write = {.journal = self};
   write__forget(&write, name);
   write__finish(&write);
   MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
@@ -493,7 +548,7 @@ void eddi_journal_adopt(EddiJournal *self, const EddiSession *session) {
     array_push(&ms->docs, doc);
   }
   /* The restored snapshots have new stamps: their rows are written anew. */
-  JournalWrite write = {.db = eddi_journal_db(self)};
+  JournalWrite write = {.journal = self};
   write__delete(&write, "snapshots", session->name, NULL);
   write__finish(&write);
 }

@@ -17,6 +17,7 @@
 #include <pthread.h>
 
 #include "core/common.h"
+#include "eddi.h"
 
 typedef struct {
   char *session;
@@ -24,9 +25,24 @@ typedef struct {
   char *instance; /* NULL for a session held here */
 } RegistryEntry;
 
+/* What is known of another instance's liveness: when it last answered a
+ * PING (0: never), when it was first heard of, and whether it was found
+ * gone (its announcements are then ignored until it answers again). */
+typedef struct {
+  char *name;
+  int64_t seen_ms;
+  int64_t first_ms;
+  bool dead;
+} RegistryInstance;
+
+/* Other instances remembered at most (dead ones are forgotten first). */
+#define EDDI_REGISTRY_INSTANCES_MAX 1024
+
 typedef struct {
   pthread_mutex_t mutex;
   Array(RegistryEntry) entries;
+  Array(RegistryInstance) instances;
+  bool unverified; /* an instance was heard of that has not answered yet */
 } EddiRegistry;
 
 void eddi_registry_init(EddiRegistry *self);
@@ -53,5 +69,31 @@ void eddi_registry_each_local(EddiRegistry *self,
                                             const char *sender),
                               void *closure);
 size_t eddi_registry_local_count(EddiRegistry *self);
+
+/* ------------------------------------------------------------ liveness
+ *
+ * A transport pings the instances it has heard of ($SRV.PING.eddi.<id>)
+ * and reports the answers here: an instance that answered within the
+ * timeout is live; one that is known to be gone (no responders), or has
+ * not answered for longer than the timeout, is dead and its sessions are
+ * dropped, so a sender is never held off longer than that. A dead
+ * instance's announcements are ignored until it answers again. Times are
+ * CLOCK_MONOTONIC milliseconds. */
+
+/* The names of the instances heard of, copied into names (at most max). */
+size_t eddi_registry_instances(EddiRegistry *self, char (*names)[EDDI_INSTANCE_NAME_MAX + 1],
+                               size_t max);
+/* instance answered a PING (answered), or is certainly gone (!answered). */
+void eddi_registry_answered(EddiRegistry *self, const char *instance, bool answered,
+                            int64_t now_ms);
+/* Drop the sessions of instances silent for longer than timeout_ms; how
+ * many sessions went. */
+size_t eddi_registry_expire(EddiRegistry *self, int64_t now_ms, int64_t timeout_ms);
+/* Whether an instance was heard of since the last call that has not
+ * answered yet (the pinger then asks at once). */
+bool eddi_registry_take_unverified(EddiRegistry *self);
+/* Whether instance was found gone. */
+bool eddi_registry_dead(EddiRegistry *self, const char *instance);
+int64_t eddi_registry_now_ms(void);
 
 #endif

@@ -53,6 +53,7 @@ static void session__free(EddiSession *self) {
   eddi_free(self->description);
   eddi_free(self->sender);
   eddi_free(self->resumed);
+  eddi_free(self->taken_from);
   eddi_free(self);
 }
 

@@ -55,6 +55,9 @@ typedef struct EddiSession {
   /* Brought back from the journal after a restart: what was restored, for
    * the reply of the sender's next Start (then NULL). Owned. */
   char *resumed;
+  /* Taken over from this instance after it died: named in the sender's
+   * next reply (then NULL). Owned. */
+  char *taken_from;
 } EddiSession;
 
 void eddi_script_state_free(struct EddiScriptState *state);

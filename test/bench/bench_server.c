@@ -184,6 +184,77 @@ static double bench_throughput(const char *url, const char *subject, int seconds
   return (double)total / ((double)(bench_now_ns() - start) / 1e9);
 }
 
+/* ------------------------------------------------------------- journal */
+
+/* What the journal costs on a round trip: the same requests against an
+ * instance with the journal ("bench") and one with --no-journal
+ * ("bench_nj") over one workspace copy each, in alternating blocks so
+ * that both see the same machine load. */
+#define BENCH_JOURNAL_HUNKS 10
+#define BENCH_JOURNAL_PATCH_MAX 4096
+
+/* A Patch of the sender's file, ten hunks, from state `from` to the other
+ * one (lines "a<i>" <-> "b<i>"), as a JSON body. */
+static void bench_journal_patch(char *body, size_t size, const char *sender, int from) {
+  char patch[BENCH_JOURNAL_PATCH_MAX] = "";
+  size_t used = 0;
+  used += (size_t)snprintf(patch + used, sizeof patch - used,
+                           "Patch\\n*** Begin Patch\\n*** Update File: %s.txt\\n", sender);
+  for (int i = 0; i < BENCH_JOURNAL_HUNKS; i++)
+    used += (size_t)snprintf(patch + used, sizeof patch - used, "@@\\n-%c%d\\n+%c%d\\n",
+                             from ? 'b' : 'a', i, from ? 'a' : 'b', i);
+  snprintf(patch + used, sizeof patch - used, "*** End Patch");
+  snprintf(body, size, "{\"sender\":\"%s\",\"text\":\"%s\"}", sender, patch);
+}
+
+/* The file a Patch round trip edits: ten "a<i>" lines between fillers. */
+static void bench_journal_setup(natsConnection *nc, const char *subject, const char *sender) {
+  char body[BENCH_LINE_MAX], lines[BENCH_LINE_MAX] = "", reply[BENCH_LINE_MAX];
+  for (int i = 0; i < BENCH_JOURNAL_HUNKS; i++) {
+    char line[32];
+    snprintf(line, sizeof line, "a%d\\nfill\\nfill\\n", i);
+    strcat(lines, line);
+  }
+  snprintf(body, sizeof body,
+           "{\"sender\":\"%s\",\"text\":\"Start %s\\nOpen Create %s.txt\\nInsert Block \\\"%s\\\"\\nSave\\nClose\\nOpen Create %s.ins\"}",
+           sender, sender, sender, lines, sender);
+  bench_request(nc, subject, body, reply, sizeof reply);
+}
+
+static void bench_journal_costs(natsConnection *nc, size_t rounds) {
+  const char *subjects[2] = {"eddi.bench.cmd", "eddi.bench_nj.cmd"};
+  const char *senders[2] = {"journaled", "memory"};
+  for (int k = 0; k < 2; k++) bench_journal_setup(nc, subjects[k], senders[k]);
+  int64_t *insert[2], *patch[2];
+  for (int k = 0; k < 2; k++) {
+    insert[k] = calloc(rounds, sizeof **insert);
+    patch[k] = calloc(rounds, sizeof **patch);
+  }
+  char body[BENCH_JOURNAL_PATCH_MAX + 128];
+  for (size_t done = 0; done < rounds; done += BENCH_BLOCK) {
+    for (int k = 0; k < 2; k++) {
+      snprintf(body, sizeof body, "{\"sender\":\"%s\",\"text\":\"Insert Line \\\"x\\\"\"}",
+               senders[k]);
+      for (size_t i = 0; i < BENCH_BLOCK && done + i < rounds; i++)
+        insert[k][done + i] = bench_request(nc, subjects[k], body, NULL, 0);
+    }
+    for (int k = 0; k < 2; k++)
+      for (size_t i = 0; i < BENCH_BLOCK && done + i < rounds; i++) {
+        bench_journal_patch(body, sizeof body, senders[k], (int)((done + i) % 2));
+        patch[k][done + i] = bench_request(nc, subjects[k], body, NULL, 0);
+      }
+  }
+  double ins[2], pat[2];
+  for (int k = 0; k < 2; k++) {
+    ins[k] = bench_percentile_us(insert[k], rounds, 0.50);
+    pat[k] = bench_percentile_us(patch[k], rounds, 0.50);
+  }
+  printf("journal cost, %zu requests each (p50 us)  journal  --no-journal  ratio\n", rounds);
+  printf("  one-line Insert (unsaved)          %8.1f  %12.1f  %5.2f\n", ins[0], ins[1], ins[0] / ins[1]);
+  printf("  10-hunk Patch of one file (saved)  %8.1f  %12.1f  %5.2f\n", pat[0], pat[1], pat[0] / pat[1]);
+  for (int k = 0; k < 2; k++) free(insert[k]), free(patch[k]);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static void bench_session(natsConnection *nc, const char *sender, char *reply, size_t size) {
@@ -220,11 +291,23 @@ int main(int argc, char **argv) {
   snprintf(url, sizeof url, "nats://127.0.0.1:%d", atoi(port + 1));
   bench_drain_in_background(nats_fd);
 
+  /* The journal's state in a folder of the bench's own, not the user's. */
+  char state[] = "/tmp/eddi-bench-state-XXXXXX";
+  if (!mkdtemp(state)) return EXIT_FAILURE;
   char *eddi_argv[] = {argv[1], "--nats", url, "--root", workspace, "--name", "bench", "--quiet",
-                       NULL};
+                       "--state", state, NULL};
   pid_t eddi_pid = bench_spawn(eddi_argv, &eddi_fd);
   if (bench_wait_line(eddi_fd, "serving eddi.cmd", line, sizeof line)) return EXIT_FAILURE;
   bench_drain_in_background(eddi_fd);
+  /* The same server without the journal, over its own workspace. */
+  char workspace_nj[] = "/tmp/eddi-bench-XXXXXX";
+  if (!mkdtemp(workspace_nj)) return EXIT_FAILURE;
+  char *eddi_nj_argv[] = {argv[1], "--nats", url, "--root", workspace_nj, "--name", "bench_nj",
+                          "--quiet", "--no-journal", NULL};
+  int eddi_nj_fd;
+  pid_t eddi_nj_pid = bench_spawn(eddi_nj_argv, &eddi_nj_fd);
+  if (bench_wait_line(eddi_nj_fd, "serving eddi.cmd", line, sizeof line)) return EXIT_FAILURE;
+  bench_drain_in_background(eddi_nj_fd);
 
   natsConnection *echo_nc = bench_connect(url, true);
   natsSubscription *echo_sub = NULL;
@@ -271,8 +354,15 @@ int main(int argc, char **argv) {
   printf("  eddi-server                      %9.0f\n", eddi_rate);
   printf("  ratio eddi / echo                %9.2f\n", eddi_rate / echo_rate);
 
+  bench_journal_costs(nc, half);
+
   free(echo);
   free(eddi);
+  kill(eddi_nj_pid, SIGTERM);
+  waitpid(eddi_nj_pid, NULL, 0);
+  char remove_nj[sizeof workspace_nj + sizeof state + 16];
+  snprintf(remove_nj, sizeof remove_nj, "rm -rf %s %s", workspace_nj, state);
+  if (system(remove_nj) != 0) fprintf(stderr, "bench_server: could not remove %s\n", workspace_nj);
   natsSubscription_Destroy(echo_sub);
   natsConnection_Destroy(echo_nc);
   natsConnection_Destroy(nc);

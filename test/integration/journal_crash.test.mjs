@@ -6,54 +6,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEddiServer, readJsonLines, sleep, tempWorkspace } from "./helpers.mjs";
+import { sleep, tempWorkspace } from "./helpers.mjs";
+import { stdioServer } from "./journal_helpers.mjs";
 
 const TRIES = 30;
 const PATCH_FILES = 30;
 const REFACTOR_FILES = 20;
 // Lines of padding per file, so that writing the group takes a while.
 const PADDING_LINES = 4000;
-const REPLY_TIMEOUT_MS = 20000;
-
-// eddi-server --stdio over root with its own state folder; call() sends
-// eddi.exec and resolves with the reply text.
-async function stdioServer(root, state) {
-  const server = await startEddiServer(["--stdio", "--root", root, "--state", state, "--quiet"], {
-    waitNats: false,
-  });
-  const waiting = new Map();
-  let nextId = 1;
-  // A killed server answers nothing more: its waiting requests end at once.
-  server.child.once("exit", () => {
-    for (const resolve of waiting.values()) resolve("exited");
-    waiting.clear();
-  });
-  readJsonLines(server.child.stdout, (response) => {
-    const resolve = waiting.get(response.id);
-    waiting.delete(response.id);
-    if (resolve) resolve(response.result ? response.result.text : JSON.stringify(response.error));
-  });
-  return {
-    server,
-    send(text) {
-      const id = nextId++;
-      const answer = new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no reply to ${text.slice(0, 40)}: ${server.log.text}`)), REPLY_TIMEOUT_MS);
-        waiting.set(id, (value) => (clearTimeout(timer), resolve(value)));
-      });
-      server.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "eddi.exec", params: { text } }) + "\n");
-      return answer;
-    },
-    async kill() {
-      server.child.kill("SIGKILL");
-      await server.stop("SIGKILL");
-    },
-    async stop() {
-      server.child.stdin.end();
-      await server.stop("SIGTERM");
-    },
-  };
-}
 
 const padding = Array.from({ length: PADDING_LINES }, (_, i) => `# padding line ${i}`).join("\n");
 

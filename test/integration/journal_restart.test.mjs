@@ -8,39 +8,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEddiServer, readJsonLines, tempWorkspace } from "./helpers.mjs";
-
-const REPLY_TIMEOUT_MS = 10000;
-
-async function stdioServer(root, state, extra = []) {
-  const server = await startEddiServer(["--stdio", "--root", root, "--state", state, "--quiet", ...extra], {
-    waitNats: false,
-  });
-  const waiting = new Map();
-  let nextId = 1;
-  server.child.once("exit", () => {
-    for (const resolve of waiting.values()) resolve("exited");
-    waiting.clear();
-  });
-  readJsonLines(server.child.stdout, (response) => {
-    const resolve = waiting.get(response.id);
-    waiting.delete(response.id);
-    if (resolve) resolve(response.result ? response.result.text : JSON.stringify(response.error));
-  });
-  return {
-    server,
-    send(text, sender = "agent") {
-      const id = nextId++;
-      const answer = new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no reply to ${text}`)), REPLY_TIMEOUT_MS);
-        waiting.set(id, (value) => (clearTimeout(timer), resolve(value)));
-      });
-      server.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "eddi.exec", params: { sender, text } }) + "\n");
-      return answer;
-    },
-    stop: (signal = "SIGTERM") => server.stop(signal),
-  };
-}
+import { tempWorkspace } from "./helpers.mjs";
+import { stdioServer } from "./journal_helpers.mjs";
 
 function fixture(t) {
   const workspace = tempWorkspace();

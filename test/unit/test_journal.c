@@ -1,7 +1,7 @@
 /* test_journal.c - the journal: its file (schema, a corrupt or truncated
  * journal set aside, a newer one refused), the recovery of a multi-file
  * change a dead process left (forward and back), and sessions that come
- * back in a new process with their unsaved edits, bookmarks and registers,
+ * back in a new process with their unsaved edits, bookmarks and snapshots,
  * rebased or kept when the file changed on disk meanwhile.
  *
  * A "dead process" is a forked child that does its work and _exits without
@@ -9,6 +9,7 @@
 #include "unit_support.h"
 
 #include <sqlite3.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -320,13 +321,46 @@ static void test_journal_conflicting_edits_are_kept_and_reported(void **state) {
   eddi_engine_free(engine);
 }
 
-static void test_journal_registers_come_back(void **state) {
+static void test_journal_snapshots_come_back(void **state) {
   Fixture *fx = *state;
   write_in(fx->root, "a.txt", "one\ntwo\n");
   run_and_die(fx, "Start s\nRead a.txt");
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_non_null(strstr(report, "Session s of cli restored: 0 files open, 1 snapshot"));
+  eddi_engine_free(engine);
+}
+
+/* A live process's session of the same name is left to it: the second
+ * process keeps its own in memory only. */
+static void test_journal_leaves_a_live_process_session_alone(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  int ready[2];
+  assert_int_equal(pipe(ready), 0);
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    char report[1024];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    const char *text = "Start s\nOpen a.txt\nInsert Line \"zero\"";
+    free(eddi_exec(engine, "cli", text, strlen(text)));
+    if (write(ready[1], "x", 1) != 1) _exit(1);
+    pause(); /* alive until killed */
+    _exit(0);
+  }
+  char byte;
+  assert_int_equal(read(ready[0], &byte, 1), 1);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, ""); /* the child is alive: its session is its own */
+  expect_reply(engine, "Start s\nEnd", "Ok\nOk, Session ended");
+  eddi_engine_free(engine);
+  kill(child, SIGKILL);
+  waitpid(child, NULL, 0);
+  close(ready[0]), close(ready[1]);
+  engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied");
   eddi_engine_free(engine);
 }
 
@@ -344,7 +378,8 @@ int main(void) {
       T(test_journal_end_forgets_the_session),
       T(test_journal_edits_rebase_onto_a_change_on_disk),
       T(test_journal_conflicting_edits_are_kept_and_reported),
-      T(test_journal_registers_come_back),
+      T(test_journal_snapshots_come_back),
+      T(test_journal_leaves_a_live_process_session_alone),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
