@@ -173,10 +173,9 @@ static void finished_visit(void *closure, uint64_t ticket, const EddiReply *repl
   snprintf(out, 256, "%s", reply->items[0].text);
 }
 
-static void test_script_runs_on_a_worker(void **state) {
-  char *root = *state;
-  long live = unit_live();
-  char path[PATH_MAX];
+/* An engine with a waker over w.py (def g, a call of it), where sender a's
+ * script `foreach caller of g() replace with h()` has gone pending. */
+static EddiEngine *worker_engine(const char *root, char path[PATH_MAX], int *wakes_before) {
   unit_path(path, root, "w.py");
   const char *source = "def g():\n    return 1\n\n\ng()\n";
   unit_write_file(path, source, strlen(source));
@@ -184,13 +183,37 @@ static void test_script_runs_on_a_worker(void **state) {
   EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
   assert_non_null(engine);
   eddi_engine_set_waker(engine, script_wake, NULL);
-  EddiRequest req = {.sender = "a", .text = "foreach caller of g() replace with h()",
-                     .ticket = 7};
+  pthread_mutex_lock(&wake_mutex);
+  *wakes_before = wakes;
+  pthread_mutex_unlock(&wake_mutex);
+  EddiRequest req = {.sender = "a", .text = "foreach caller of g() replace with h()", .ticket = 7};
   req.len = strlen(req.text);
   EddiReply reply;
   eddi_request_exec(engine, &req, &reply);
   assert_true(reply.pending);
   eddi_reply_free(&reply);
+  return engine;
+}
+
+/* Wait until the worker called the waker once more than before. */
+static void worker_wait(int before) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += SCRIPT_WAIT_MS / 1000;
+  pthread_mutex_lock(&wake_mutex);
+  while (wakes == before && pthread_cond_timedwait(&wake_changed, &wake_mutex, &deadline) == 0) {}
+  int now = wakes;
+  pthread_mutex_unlock(&wake_mutex);
+  assert_int_equal(now, before + 1);
+}
+
+static void test_script_runs_on_a_worker(void **state) {
+  char *root = *state;
+  long live = unit_live();
+  char path[PATH_MAX];
+  int before;
+  EddiEngine *engine = worker_engine(root, path, &before);
+  EddiReply reply;
   /* Another sender is answered while the script runs or waits to finish. */
   EddiRequest other = {.sender = "b", .text = "Help Help", .ticket = 8};
   other.len = strlen(other.text);
@@ -198,13 +221,7 @@ static void test_script_runs_on_a_worker(void **state) {
   assert_false(reply.pending);
   assert_string_equal(reply.items[0].text, "Ok: Help [<command>] - commands, or one command's syntax");
   eddi_reply_free(&reply);
-  struct timespec deadline;
-  clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_sec += SCRIPT_WAIT_MS / 1000;
-  pthread_mutex_lock(&wake_mutex);
-  while (wakes < 1 && pthread_cond_timedwait(&wake_changed, &wake_mutex, &deadline) == 0) {}
-  pthread_mutex_unlock(&wake_mutex);
-  assert_int_equal(wakes, 1);
+  worker_wait(before);
   char answer[256] = "";
   eddi_engine_take_finished(engine, finished_visit, answer);
   assert_string_equal(answer, "Ok, Script completed: 1 call updated, 1 file changed");
@@ -222,28 +239,9 @@ static void test_file_changed_while_the_script_ran(void **state) {
   char *root = *state;
   long live = unit_live();
   char path[PATH_MAX];
-  unit_path(path, root, "w.py");
-  const char *source = "def g():\n    return 1\n\n\ng()\n";
-  unit_write_file(path, source, strlen(source));
-  char error[EDDI_ERROR_MAX];
-  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
-  assert_non_null(engine);
-  eddi_engine_set_waker(engine, script_wake, NULL);
-  pthread_mutex_lock(&wake_mutex);
-  int before = wakes;
-  pthread_mutex_unlock(&wake_mutex);
-  EddiRequest req = {.sender = "a", .text = "foreach caller of g() replace with h()", .ticket = 7};
-  req.len = strlen(req.text);
-  EddiReply reply;
-  eddi_request_exec(engine, &req, &reply);
-  assert_true(reply.pending);
-  eddi_reply_free(&reply);
-  struct timespec deadline;
-  clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_sec += SCRIPT_WAIT_MS / 1000;
-  pthread_mutex_lock(&wake_mutex);
-  while (wakes == before && pthread_cond_timedwait(&wake_changed, &wake_mutex, &deadline) == 0) {}
-  pthread_mutex_unlock(&wake_mutex);
+  int before;
+  EddiEngine *engine = worker_engine(root, path, &before);
+  worker_wait(before);
   /* The work is done; its finish has not run yet. Someone edits the file. */
   const char *theirs = "def g():\n    return 2\n\n\ng()\n";
   unit_write_file(path, theirs, strlen(theirs));
