@@ -563,19 +563,47 @@ names the lines.  Return the number of undo steps taken."
       (insert input))))
 
 (declare-function eddi-module-open-journal "eddi-module" (engine))
+(declare-function eddi-module-state-dir "eddi-module" (engine))
+
+(defcustom eddi-journal 'ask
+  "Whether the module keeps its sessions in the workspace's journal.
+With `ask', the first \\[eddi] of an Emacs offers to resume the sessions a
+journal kept (unsaved edits, bookmarks, open files), and keeps journaling
+either way; with t it resumes without asking; with nil sessions live in
+memory only.  Buffers visiting the files are used as they are: their text
+wins over the journal's unsaved edits, and the reply says so."
+  :type '(choice (const :tag "Offer to resume" ask)
+                 (const :tag "Resume without asking" t)
+                 (const :tag "No journal" nil))
+  :group 'eddi)
+
+(defvar eddi--journal-opened nil
+  "The engine whose journal was opened, so that it is opened once.")
+
+(defun eddi--open-journal ()
+  "Open the journal of the engine as `eddi-journal' says; report what came back."
+  (let ((engine (eddi-engine)))
+    (unless (or (null eddi-journal) (eq eddi--journal-opened engine))
+      (setq eddi--journal-opened engine)
+      (let* ((journal (expand-file-name "journal.sqlite" (eddi-module-state-dir engine)))
+             (resume (or (eq eddi-journal t) (not (file-exists-p journal))
+                         (y-or-n-p "eddi: Resume the sessions kept in the journal? "))))
+        (when resume
+          (let ((report (eddi-module-open-journal engine)))
+            (unless (string-empty-p report) (message "eddi: %s" report))))))))
+
 (defun eddi-offer-resume ()
   "Offer to resume the sessions eddi's journal kept for this workspace.
 Buffers visiting their files are used as they are: their text wins."
   (interactive)
-  (when (y-or-n-p "eddi: resume the sessions kept in the journal? ")
-    (let ((report (eddi-module-open-journal (eddi-engine))))
-      (message "eddi: %s" (if (string-empty-p report) "nothing to resume" report)))))
+  (let ((eddi-journal 'ask)) (eddi--open-journal)))
 
 ;;;###autoload
 (defun eddi ()
   "Show the eddi transcript; type a command after \"To Eddi:\", RET sends it."
   (interactive)
   (let ((buffer (eddi-transcript-buffer)))
+    (eddi--open-journal)
     (eddi--ensure-session)
     (pop-to-buffer buffer)
     (goto-char (point-max))))

@@ -223,6 +223,16 @@ static emacs_value Feddi_module_root(emacs_env *env, ptrdiff_t nargs, emacs_valu
   return env->make_string(env, root, (ptrdiff_t)strlen(root));
 }
 
+static emacs_value Feddi_module_state_dir(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                          void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  char error[EDDI_ERROR_MAX];
+  const char *dir = eddi_engine_state_dir(self->engine, error, sizeof error);
+  if (!dir) return module__error(env, error);
+  return env->make_string(env, dir, (ptrdiff_t)strlen(dir));
+}
+
 static emacs_value Feddi_module_session(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
                                         void *data) {
   ModuleEngine *self = module__engine(env, args[0]);
@@ -423,6 +433,8 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "(fn ENGINE)");
   DEFUN("eddi-module-root", Feddi_module_root, 1, 1,
         "The workspace folder of ENGINE.\n\n(fn ENGINE)");
+  DEFUN("eddi-module-state-dir", Feddi_module_state_dir, 1, 1,
+        "The state folder of ENGINE's workspace (its journal lives there).\n\n(fn ENGINE)");
   DEFUN("eddi-module-session", Feddi_module_session, 2, 2,
         "The name of SENDER's active session on ENGINE, or nil.\n\n(fn ENGINE SENDER)");
   DEFUN("eddi-module-cursor", Feddi_module_cursor, 2, 2,
