@@ -19,12 +19,10 @@ static const char eddi_utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
 
 /* ---------------------------------------------------------------- format */
 
-/* Whether raw is its own text: no NUL, no CR, valid UTF-8 (the caller
- * checks for a BOM). One pass: runs of ASCII without NUL or CR go sixteen
- * bytes at a time where the CPU has SSE2, a non-ASCII byte goes to the
- * UTF-8 check of its character only. False also for a file decoding
- * refuses; eddi_disk_decode then says why. */
-static bool disk__plain(const char *raw, size_t len) {
+/* One pass: runs of ASCII without NUL or CR go sixteen bytes at a time
+ * where the CPU has SSE2, a non-ASCII byte goes to the UTF-8 check of its
+ * character only. */
+bool eddi_disk_is_plain(const char *raw, size_t len) {
   size_t i = 0;
   while (i < len) {
 #ifdef __SSE2__
@@ -379,7 +377,7 @@ static int disk__load(DiskBackend *self, bool create, StrBuf *text, EddiError *e
    * files up to DISK_BASE_MAX). */
   bool plain = !missing && !text->len && raw.len &&
                !(raw.len >= 3 && memcmp(raw.data, eddi_utf8_bom, 3) == 0) &&
-               disk__plain(raw.data, raw.len);
+               eddi_disk_is_plain(raw.data, raw.len);
   if (plain) {
     self->format = format;
     self->stamp = stamp;

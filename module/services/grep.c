@@ -40,7 +40,6 @@
 #include <unistd.h>
 
 #include "core/disk_backend.h"
-#include "core/utf8.h"
 #include "core/walk.h"
 #include "edit/edit_state.h"
 #include "lang/lexer.h"
@@ -237,11 +236,9 @@ static void grep__read(const EddiGrep *self, GrepFile *file, GrepScratch *scratc
     clock_gettime(CLOCK_REALTIME, &now);
     file->cacheable = got == size && grep__ns(&now) - grep__ns(&st.st_mtim) > GREP_CACHE_SETTLE_NS;
   }
-  /* The common case in place: no NUL, no BOM, valid UTF-8, no CR. */
-  bool plain = !memchr(buffer, '\0', got) && !(got >= 3 && memcmp(buffer, "\xEF\xBB\xBF", 3) == 0) &&
-               !memchr(buffer, '\r', got);
-  if (plain) {
-    file->readable = eddi_utf8_valid_prefix(buffer, got) == got;
+  /* The common case in place: no BOM, no NUL, no CR, valid UTF-8. */
+  if (!(got >= 3 && memcmp(buffer, "\xEF\xBB\xBF", 3) == 0) && eddi_disk_is_plain(buffer, got)) {
+    file->readable = true;
     file->text = buffer;
     file->len = got;
     return;
