@@ -19,32 +19,39 @@ static const char eddi_utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
 
 /* ---------------------------------------------------------------- format */
 
-/* Whether raw is its own text: no NUL, no CR, valid UTF-8 (the caller
- * checks for a BOM). One pass: runs of ASCII without NUL or CR go sixteen
- * bytes at a time where the CPU has SSE2, a non-ASCII byte goes to the
- * UTF-8 check of its character only. False also for a file decoding
- * refuses; eddi_disk_decode then says why. */
-static bool disk__plain(const char *raw, size_t len) {
+/* One pass: runs of ASCII without NUL or CR go sixteen bytes at a time
+ * where the CPU has SSE2, a non-ASCII byte goes to the UTF-8 check of its
+ * character only. */
+bool eddi_disk_is_plain(const char *raw, size_t len) {
+  const unsigned char *s = (const unsigned char *)raw;
   size_t i = 0;
   while (i < len) {
 #ifdef __SSE2__
     const __m128i nul = _mm_setzero_si128(), cr = _mm_set1_epi8('\r');
     while (i + 16 <= len) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
+      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
       __m128i odd = _mm_or_si128(_mm_cmpeq_epi8(v, nul), _mm_cmpeq_epi8(v, cr));
       if (_mm_movemask_epi8(_mm_or_si128(odd, v))) break; /* high bit: not plain ASCII */
       i += 16;
     }
 #endif
-    unsigned char c = (unsigned char)raw[i];
-    if (c == '\0' || c == '\r') return false;
-    if (c < 0x80) {
-      i++;
-      continue;
+    /* Byte by byte to the end of this block of sixteen, then back to the
+     * vector loop: two-byte characters (the accented letters of most text)
+     * are checked here, longer ones by eddi_utf8_valid_prefix. */
+    for (size_t stop = EDDI_MIN(len, i + 16); i < stop;) {
+      unsigned char c = s[i];
+      if (c == '\0' || c == '\r') return false;
+      if (c < 0x80) {
+        i++;
+      } else if (c >= 0xC2 && c <= 0xDF) {
+        if (i + 1 >= len || (s[i + 1] & 0xC0) != 0x80) return false;
+        i += 2;
+      } else {
+        size_t next = i + eddi_utf8_char_len(c);
+        if (next > len || eddi_utf8_valid_prefix(raw + i, next - i) != next - i) return false;
+        i = next;
+      }
     }
-    size_t next = i + eddi_utf8_char_len(c);
-    if (next > len || eddi_utf8_valid_prefix(raw + i, next - i) != next - i) return false;
-    i = next;
   }
   return true;
 }
@@ -379,7 +386,7 @@ static int disk__load(DiskBackend *self, bool create, StrBuf *text, EddiError *e
    * files up to DISK_BASE_MAX). */
   bool plain = !missing && !text->len && raw.len &&
                !(raw.len >= 3 && memcmp(raw.data, eddi_utf8_bom, 3) == 0) &&
-               disk__plain(raw.data, raw.len);
+               eddi_disk_is_plain(raw.data, raw.len);
   if (plain) {
     self->format = format;
     self->stamp = stamp;

@@ -16,6 +16,11 @@ typedef struct {
   bool crlf;
 } EddiFileFormat;
 
+/* Whether raw (len bytes) is its own decoded text: no NUL, no CR, valid
+ * UTF-8 (the caller checks for a BOM). False also for bytes decoding
+ * refuses; eddi_disk_decode then says why. */
+bool eddi_disk_is_plain(const char *raw, size_t len);
+
 /* Decode raw file bytes into text (appended to out). */
 int eddi_disk_decode(const char *raw, size_t len, EddiFileFormat *format, StrBuf *out,
                      EddiError *err);

@@ -215,6 +215,7 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
    * more when it grew): no copy through a buffer, no regrowth. */
   size_t expected = (size_t)st.st_size <= max_bytes ? (size_t)st.st_size : 0;
   array__reserve((void **)&out->data, &out->cap, 1, expected + 2);
+  out->data[out->len] = '\0'; /* a StrBuf's bytes end in a NUL, an empty file's too */
   /* A large file's buffer in huge pages where the kernel has them: a read
    * into fresh memory otherwise takes a page fault every 4 KiB, which costs
    * more than the copy itself. */

@@ -2,22 +2,17 @@
  *
  * Why it is built this way (the measure is ripgrep on the same tree):
  * - The walk (core/walk.c) runs on the job's worker and hands each file it
- *   keeps to the searchers as soon as it has judged it, opened with
- *   openat(O_NOFOLLOW) from the folder the walk holds open: the path is
- *   checked once per folder (by the walk), not resolved from the root per
- *   file. At most GREP_OPEN_FILES_MAX files wait open, so a slow disk
- *   cannot run the process out of descriptors.
- * - One searcher per core reads a file whole, checks it is text (no NUL,
- *   valid UTF-8: what Open accepts; CRLF and BOM files are decoded as Open
- *   decodes them) and runs the regex over the whole buffer once with
- *   PCRE2's JIT, finding a hit's line bounds only when there is a hit.
- *   Grep matches line by line: a pattern that cannot match across a line
- *   (search.h's line_local) gives the same hits over the whole buffer; one
- *   that can (\s, [^x], ...) but looks at nothing besides what it consumes
- *   finds candidate lines over the whole buffer, each confirmed by a match
- *   of that line alone; anything else (look-around, \A \z \G \K, atomic
- *   and possessive parts, which can behave differently at a line's end)
- *   is matched line by line.
+ *   keeps to the searchers as soon as it has judged it. They open it with
+ *   openat(O_NOFOLLOW) from a duplicate of the descriptor of the folder the
+ *   walk opened: the path is checked once per folder (by the walk), not
+ *   resolved from the root per file. At most GREP_OPEN_FOLDERS_MAX such
+ *   descriptors wait for their files, so a slow disk cannot run the process
+ *   out of them.
+ * - One searcher per core reads a file whole into a buffer it reuses,
+ *   checks it is text as Open does (no NUL, valid UTF-8; CRLF and BOM files
+ *   decoded as Open decodes them) and searches the whole buffer once with
+ *   PCRE2's JIT, finding a hit's line bounds only when there is a hit; how
+ *   that gives the hits of matching each line alone is grep_pattern.h's.
  * - Each file has its own slot, and the reply is built in walk order on the
  *   owner thread, so the reply does not depend on the number of threads.
  *   A file's hits past offset + page cannot be shown and are only counted;
@@ -40,10 +35,8 @@
 #include <unistd.h>
 
 #include "core/disk_backend.h"
-#include "core/utf8.h"
 #include "core/walk.h"
 #include "edit/edit_state.h"
-#include "lang/lexer.h"
 #include "services/search.h"
 
 /* Searcher threads at most, whatever the core count says. */
@@ -237,11 +230,9 @@ static void grep__read(const EddiGrep *self, GrepFile *file, GrepScratch *scratc
     clock_gettime(CLOCK_REALTIME, &now);
     file->cacheable = got == size && grep__ns(&now) - grep__ns(&st.st_mtim) > GREP_CACHE_SETTLE_NS;
   }
-  /* The common case in place: no NUL, no BOM, valid UTF-8, no CR. */
-  bool plain = !memchr(buffer, '\0', got) && !(got >= 3 && memcmp(buffer, "\xEF\xBB\xBF", 3) == 0) &&
-               !memchr(buffer, '\r', got);
-  if (plain) {
-    file->readable = eddi_utf8_valid_prefix(buffer, got) == got;
+  /* The common case in place: no BOM, no NUL, no CR, valid UTF-8. */
+  if (!(got >= 3 && memcmp(buffer, "\xEF\xBB\xBF", 3) == 0) && eddi_disk_is_plain(buffer, got)) {
+    file->readable = true;
     file->text = buffer;
     file->len = got;
     return;

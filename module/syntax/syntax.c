@@ -9,6 +9,11 @@
 
 #include <pthread.h>
 
+/* Files from this size have their structure query run in two halves, on
+ * two threads: the query walks the whole tree at about half the cost of
+ * the parse. */
+#define SYNTAX_SPLIT_MIN_BYTES ((size_t)256 << 10)
+
 #include "core/document.h"
 
 /* How much of a file's start language detection reads: enough for a
@@ -98,6 +103,8 @@ void eddi_syntax_reset(EddiSyntax *self) {
   syntax__drop_caches(self);
   if (self->tree) ts_tree_delete(self->tree);
   self->tree = NULL;
+  if (self->half_tree) ts_tree_delete(self->half_tree);
+  self->half_tree = NULL;
   self->stale = true;
 }
 
@@ -245,11 +252,13 @@ static void syntax__keep_locals_of_functions(EddiSyntax *self) {
   eddi_free(moved);
 }
 
-static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
-  const EddiLang *lang = self->lang;
-  if (!lang->structure) return;
+/* The structure query's elements in the bytes [from, to) of the tree at
+ * root (to 0: all), appended to out in the order of the matches. */
+static void syntax__collect_elements(EddiElementList *out, const EddiLang *lang, TSNode root,
+                                     uint32_t from, uint32_t to, const EddiText *text) {
   TSQueryCursor *cursor = ts_query_cursor_new();
-  ts_query_cursor_exec(cursor, lang->structure, ts_tree_root_node(self->tree));
+  if (to) ts_query_cursor_set_byte_range(cursor, from, to);
+  ts_query_cursor_exec(cursor, lang->structure, root);
   TSQueryMatch match;
   while (ts_query_cursor_next_match(cursor, &match)) {
     if (!syntax__predicates_hold(lang->structure, &match, text)) continue;
@@ -288,9 +297,69 @@ static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
     if (name_len > EDDI_SYNTAX_NAME_MAX) element.name_end = element.name_start;
     element.name = eddi_text_dup(text, element.name_start, element.name_end);
     element.owner = owner;
-    array_push(&self->elements, element);
+    array_push(out, element);
   }
   ts_query_cursor_delete(cursor);
+}
+
+/* The second half of a large file's structure query, on a thread of its
+ * own: its own copy of the tree (kept by the syntax: its elements' nodes
+ * belong to it) and a view of the text. */
+typedef struct {
+  const EddiLang *lang;
+  TSTree *tree;
+  EddiText view;
+  uint32_t from, to;
+  EddiElementList elements;
+} SyntaxHalfRun;
+
+static void *syntax__half_thread(void *closure) {
+  SyntaxHalfRun *run = closure;
+  syntax__collect_elements(&run->elements, run->lang, ts_tree_root_node(run->tree), run->from,
+                           run->to, &run->view);
+  return NULL;
+}
+
+/* Where a file large enough to split is cut: the start of the first
+ * top-level node past the middle that a gap separates from the one before
+ * (no node below the root crosses it, and none is empty at the cut, which
+ * neither half's byte range would hold), or 0 when there is none. */
+static uint32_t syntax__split_at(TSNode root, size_t len) {
+  if (len < SYNTAX_SPLIT_MIN_BYTES) return 0;
+  uint32_t count = ts_node_child_count(root);
+  for (uint32_t i = 1; i < count; i++) {
+    uint32_t start = ts_node_start_byte(ts_node_child(root, i));
+    if (start >= len / 2 && ts_node_end_byte(ts_node_child(root, i - 1)) < start) return start;
+  }
+  return 0;
+}
+
+static void syntax__list_elements(EddiSyntax *self, const EddiText *text) {
+  const EddiLang *lang = self->lang;
+  if (!lang->structure) return;
+  TSNode root = ts_tree_root_node(self->tree);
+  uint32_t split = syntax__split_at(root, eddi_text_len(text));
+  SyntaxHalfRun half = {0};
+  pthread_t thread;
+  if (split) {
+    half = (SyntaxHalfRun){.lang = lang, .tree = ts_tree_copy(self->tree), .from = split,
+                           .to = UINT32_MAX};
+    eddi_text_view(text, &half.view);
+    if (pthread_create(&thread, NULL, syntax__half_thread, &half) != 0) {
+      ts_tree_delete(half.tree);
+      eddi_text_view_free(&half.view);
+      split = 0;
+    }
+  }
+  syntax__collect_elements(&self->elements, lang, root, 0, split, text);
+  if (split) {
+    pthread_join(thread, NULL);
+    eddi_text_view_free(&half.view);
+    for (size_t i = 0; i < half.elements.len; i++) array_push(&self->elements, half.elements.items[i]);
+    array_free(&half.elements);
+    if (self->half_tree) ts_tree_delete(self->half_tree);
+    self->half_tree = half.tree;
+  }
   if (self->elements.len > 1)
     qsort(self->elements.items, self->elements.len, sizeof *self->elements.items,
           syntax__by_start);

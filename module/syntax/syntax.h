@@ -131,6 +131,8 @@ typedef struct {
 
 /* ---------------------------------------------------------------- documents */
 
+typedef Array(EddiElement) EddiElementList;
+
 typedef struct EddiSyntax {
   const EddiLang *lang; /* NULL: plain text */
   char plain[160];      /* why the file is plain text */
@@ -138,7 +140,8 @@ typedef struct EddiSyntax {
   TSTree *tree;
   bool stale;           /* edits recorded since the last parse */
   bool elements_ready;
-  Array(EddiElement) elements; /* by start offset */
+  EddiElementList elements; /* by start offset */
+  TSTree *half_tree; /* a copy of tree the second half's elements' nodes belong to */
   bool details_ready;
   bool details_wanted; /* eddi_syntax_want_details: for the next eddi_syntax_get */
   EddiDetails details;

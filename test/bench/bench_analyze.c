@@ -66,11 +66,8 @@ int main(int argc, char **argv) {
   char *source = bench__python(lines, &len);
   const EddiLang *python = eddi_lang_by_name("python");
   if (!python || !python->ts) return fprintf(stderr, "bench_analyze: no Python grammar\n"), 1;
-  const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
   char root[PATH_MAX], path[PATH_MAX + 16];
-  snprintf(root, sizeof root, "%s/eddi-bench-analyze-XXXXXX", tmp);
-  if (!mkdtemp(root)) return perror("mkdtemp"), 1;
-  snprintf(path, sizeof path, "%s/bench.py", root);
+  if (!bench_workspace("analyze", "bench.py", root, sizeof root, path, sizeof path)) return 1;
   FILE *file = fopen(path, "w");
   if (!file) return perror(path), 1;
   fwrite(source, 1, len, file);

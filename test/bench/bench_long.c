@@ -74,11 +74,8 @@ static void bench__during(EddiEngine *engine, const char *command) {
 
 int main(int argc, char **argv) {
   size_t lines = argc > 1 ? strtoul(argv[1], NULL, 10) : BENCH_LONG_LINES;
-  const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
   char root[PATH_MAX], path[PATH_MAX + 16];
-  snprintf(root, sizeof root, "%s/eddi-bench-long-XXXXXX", tmp);
-  if (!mkdtemp(root)) return perror("mkdtemp"), 1;
-  snprintf(path, sizeof path, "%s/big.txt", root);
+  if (!bench_workspace("long", "big.txt", root, sizeof root, path, sizeof path)) return 1;
   FILE *out = fopen(path, "w");
   if (!out) return perror(path), 1;
   for (size_t i = 0; i < lines; i++) fprintf(out, "the quick brown fox %zu jumps\n", i);

@@ -4,7 +4,7 @@
  * run. A generated file of BENCH_OPEN_LINES lines (about 42 bytes a line,
  * one two-byte character each: 36-42 MB) is opened by the eddi program
  * (`eddi --root D -c Start -c 'Open big.txt'`), and counted by `wc -l`;
- * medians of BENCH_OPEN_RUNS runs of each, and the peak resident set of
+ * medians of BENCH_OPEN_RUNS runs of each, interleaved, and the peak resident set of
  * each (getrusage of the child), against the file's size.
  *
  * Usage: bench_open [lines]
@@ -46,24 +46,25 @@ static double bench__run(char *const argv[], long *max_rss_kb) {
   return took;
 }
 
-static void bench__median(char *const argv[], double *ms, long *rss) {
-  double samples[BENCH_OPEN_RUNS];
-  *rss = 0;
+/* Both commands BENCH_OPEN_RUNS times, interleaved so that the machine's
+ * other load hits both alike: medians, and the largest peak RSS of each. */
+static void bench__medians(char *const a[], char *const b[], double ms[2], long rss[2]) {
+  double samples[2][BENCH_OPEN_RUNS];
+  rss[0] = rss[1] = 0;
   for (int i = 0; i < BENCH_OPEN_RUNS; i++) {
-    long peak;
-    samples[i] = bench__run(argv, &peak);
-    if (peak > *rss) *rss = peak;
+    for (int k = 0; k < 2; k++) {
+      long peak;
+      samples[k][i] = bench__run(k ? b : a, &peak);
+      if (peak > rss[k]) rss[k] = peak;
+    }
   }
-  *ms = bench_median(samples, BENCH_OPEN_RUNS);
+  for (int k = 0; k < 2; k++) ms[k] = bench_median(samples[k], BENCH_OPEN_RUNS);
 }
 
 int main(int argc, char **argv) {
   size_t lines = argc > 1 ? strtoul(argv[1], NULL, 10) : BENCH_OPEN_LINES;
-  const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
   char root[PATH_MAX], path[PATH_MAX + 16];
-  snprintf(root, sizeof root, "%s/eddi-bench-open-XXXXXX", tmp);
-  if (!mkdtemp(root)) return perror("mkdtemp"), 1;
-  snprintf(path, sizeof path, "%s/big.txt", root);
+  if (!bench_workspace("open", "big.txt", root, sizeof root, path, sizeof path)) return 1;
   FILE *out = fopen(path, "w");
   if (!out) return perror(path), 1;
   for (size_t i = 0; i < lines; i++) fprintf(out, "    x = the_quick_brown_fox(%zu); # \xC3\xA9\n", i);
@@ -72,12 +73,12 @@ int main(int argc, char **argv) {
   stat(path, &st);
   char *eddi[] = {EDDI_CLI_PATH, "--root", root, "-c", "Start b", "-c", "Open big.txt", NULL};
   char *wc[] = {"wc", "-l", path, NULL};
-  long rss_eddi, rss_wc;
-  double eddi_ms, wc_ms;
-  long ignored;
+  long rss[2], ignored;
+  double ms[2];
   bench__run(eddi, &ignored), bench__run(wc, &ignored); /* warm the page cache */
-  bench__median(eddi, &eddi_ms, &rss_eddi);
-  bench__median(wc, &wc_ms, &rss_wc);
+  bench__medians(eddi, wc, ms, rss);
+  double eddi_ms = ms[0], wc_ms = ms[1];
+  long rss_eddi = rss[0], rss_wc = rss[1];
   double file_kb = (double)st.st_size / 1024.0;
   printf("Open of a %.1f MB file (%zu lines), whole process, medians of %d runs\n",
          (double)st.st_size / 1e6, lines, BENCH_OPEN_RUNS);

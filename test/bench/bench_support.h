@@ -1,7 +1,9 @@
-/* bench_support.h - the clock and the statistics every benchmark uses. */
+/* bench_support.h - the clock, the statistics and the scratch folder the benchmarks use. */
 #ifndef EDDI_BENCH_SUPPORT_H
 #define EDDI_BENCH_SUPPORT_H
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -27,6 +29,21 @@ static inline double bench_percentile(double *samples, size_t n, double p) {
 
 static inline double bench_median(double *samples, size_t n) {
   return bench_percentile(samples, n, 0.5);
+}
+
+/* A fresh folder eddi-bench-<name>-XXXXXX under $TMPDIR (or /tmp) into
+ * root, and path = root/<file>; false (with perror) when it cannot be made.
+ * The caller removes both. */
+static inline bool bench_workspace(const char *name, const char *file, char *root,
+                                   size_t root_size, char *path, size_t path_size) {
+  const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+  snprintf(root, root_size, "%s/eddi-bench-%s-XXXXXX", tmp, name);
+  if (!mkdtemp(root)) {
+    perror("mkdtemp");
+    return false;
+  }
+  snprintf(path, path_size, "%s/%s", root, file);
+  return true;
 }
 
 #endif
