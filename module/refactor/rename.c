@@ -32,6 +32,7 @@ typedef struct {
   RefPlan *plan;
   EddiError *err;
   char *module_from, *module_to; /* a module rename: the module paths */
+  const EddiLang *lang;          /* the renamed entity's file's */
 } Rename;
 
 void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col) {
@@ -161,11 +162,20 @@ static int rename__keyed(Rename *self, uint32_t file, const RefOcc *occ) {
   return EDDI_EINVAL;
 }
 
+/* Whether a file of lang may refer to the renamed entity: one of its
+ * language, or of one whose imports find files the same way (JavaScript
+ * and TypeScript); a Python file never names a C function. */
+static bool rename__reaches(const Rename *self, const EddiLang *lang) {
+  return lang == self->lang ||
+         (lang->modules && self->lang->modules && strcmp(lang->modules, self->lang->modules) == 0);
+}
+
 static int rename__collect(Rename *self) {
   RefProgram *program = &self->program;
   RefPlan *plan = self->plan;
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *file = program->files.items[f];
+    if (!rename__reaches(self, file->lang)) continue;
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
       if (occ->name != self->old_name) continue;
@@ -550,7 +560,7 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
       if (home == REF_NONE) {
         rc = eddi_error_set(err, EDDI_EINVAL, "%s holds no source file", spec);
       } else {
-        lang = self.program.files.items[home]->lang;
+        lang = self.lang = self.program.files.items[home]->lang;
         rc = rename__valid(&self, lang);
       }
     }
