@@ -158,6 +158,8 @@ static int rename__keyed(Rename *self, uint32_t file, const RefOcc *occ) {
   StrBuf at = {0};
   rename__place(self, file, occ->start, &at);
   eddi_error_set(self->err, EDDI_EINVAL, "Rename would change the property key at %s", at.data);
+  const char *name = ref_names_str(self->program.names, self->old_name);
+  eddi_error_hint(self->err, "Write the key out (%s: %s) there first", name, name);
   eddi_strbuf_free(&at);
   return EDDI_EINVAL;
 }
