@@ -242,6 +242,12 @@ static int rename__same_scope(Rename *self) {
     if (other != REF_NONE)
       return rename__defined(self, self->renamed.items[i], other,
                              "Rename would clash with %s %s at %s");
+    /* Linked across files (a C external): another file's of the new name. */
+    RefTarget renamed = {REF_TARGET_SYM, self->renamed.items[i], self->renamed.items[i + 1]};
+    RefTarget linked = ref_program_linked(&self->program, renamed, self->new_name);
+    if (linked.kind == REF_TARGET_SYM)
+      return rename__defined(self, linked.file, linked.index,
+                             "Rename would clash with %s %s at %s");
   }
   return 0;
 }
