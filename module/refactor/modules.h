@@ -44,6 +44,10 @@ uint32_t ref_modules_c_file(RefProgram *program, uint32_t file, uint32_t path);
  * of that name, else unsure when some file of the workspace defines it
  * (a header the file gets through another's include), else none. */
 RefTarget ref_modules_c_lookup(RefProgram *program, uint32_t file, uint32_t name);
+/* C: the external symbol called name that target, an external symbol
+ * too, would be one entity with; a NONE target when there is none or
+ * target has no linkage. */
+RefTarget ref_modules_c_linked(RefProgram *program, RefTarget target, uint32_t name);
 /* C: the one entity an external symbol is (its first definition in the
  * workspace, else its first declaration); target itself otherwise. */
 RefTarget ref_modules_c_canonical(RefProgram *program, RefTarget target);

@@ -114,3 +114,13 @@ RefTarget ref_modules_c_lookup(RefProgram *program, uint32_t file, uint32_t name
     return (RefTarget){REF_TARGET_UNSURE, 0, 0};
   return found;
 }
+
+RefTarget ref_modules_c_linked(RefProgram *program, RefTarget target, uint32_t name) {
+  RefTarget none = {REF_TARGET_NONE, 0, 0};
+  if (target.kind != REF_TARGET_SYM) return none;
+  const RefFile *file = program->files.items[target.file];
+  if (!modules_c__external(file, &file->syms.items[target.index])) return none;
+  modules_c__tables(program);
+  uint32_t at = ref_map_get(&program->c_externals, name);
+  return at == REF_NONE ? none : program->c_external_syms.items[at];
+}

@@ -32,6 +32,7 @@ typedef struct {
   RefPlan *plan;
   EddiError *err;
   char *module_from, *module_to; /* a module rename: the module paths */
+  const EddiLang *lang;          /* the renamed entity's file's */
 } Rename;
 
 void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col) {
@@ -157,8 +158,18 @@ static int rename__keyed(Rename *self, uint32_t file, const RefOcc *occ) {
   StrBuf at = {0};
   rename__place(self, file, occ->start, &at);
   eddi_error_set(self->err, EDDI_EINVAL, "Rename would change the property key at %s", at.data);
+  const char *name = ref_names_str(self->program.names, self->old_name);
+  eddi_error_hint(self->err, "Write the key out (%s: %s) there first", name, name);
   eddi_strbuf_free(&at);
   return EDDI_EINVAL;
+}
+
+/* Whether a file of lang may refer to the renamed entity: one of its
+ * language, or of one whose imports find files the same way (JavaScript
+ * and TypeScript); a Python file never names a C function. */
+static bool rename__reaches(const Rename *self, const EddiLang *lang) {
+  return lang == self->lang ||
+         (lang->modules && self->lang->modules && strcmp(lang->modules, self->lang->modules) == 0);
 }
 
 static int rename__collect(Rename *self) {
@@ -166,6 +177,7 @@ static int rename__collect(Rename *self) {
   RefPlan *plan = self->plan;
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *file = program->files.items[f];
+    if (!rename__reaches(self, file->lang)) continue;
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
       if (occ->name != self->old_name) continue;
@@ -229,6 +241,12 @@ static int rename__same_scope(Rename *self) {
     uint32_t other = ref_file_bound(file, sym->scope, self->new_name);
     if (other != REF_NONE)
       return rename__defined(self, self->renamed.items[i], other,
+                             "Rename would clash with %s %s at %s");
+    /* Linked across files (a C external): another file's of the new name. */
+    RefTarget renamed = {REF_TARGET_SYM, self->renamed.items[i], self->renamed.items[i + 1]};
+    RefTarget linked = ref_program_linked(&self->program, renamed, self->new_name);
+    if (linked.kind == REF_TARGET_SYM)
+      return rename__defined(self, linked.file, linked.index,
                              "Rename would clash with %s %s at %s");
   }
   return 0;
@@ -559,7 +577,7 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
       if (home == REF_NONE) {
         rc = eddi_error_set(err, EDDI_EINVAL, "%s holds no source file", spec);
       } else {
-        lang = self.program.files.items[home]->lang;
+        lang = self.lang = self.program.files.items[home]->lang;
         rc = rename__valid(&self, lang);
       }
     }

@@ -696,6 +696,13 @@ static RefTarget resolve__target(RefProgram *self, uint32_t file, uint32_t occ, 
   return target;
 }
 
+RefTarget ref_program_linked(RefProgram *self, RefTarget target, uint32_t name) {
+  if (target.kind != REF_TARGET_SYM ||
+      ref_modules_kind(self->files.items[target.file]->lang) != REF_MODULES_INCLUDES)
+    return resolve__none;
+  return ref_modules_c_linked(self, target, name);
+}
+
 RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ) {
   return resolve__target(self, file, occ, 0);
 }

@@ -96,6 +96,10 @@ RefTarget ref_program_class_member(RefProgram *self, uint32_t file, uint32_t kla
 bool ref_program_bases(RefProgram *self, uint32_t file, uint32_t klass, RefIds *out);
 /* The attribute name of module (a symbol it binds, or a submodule). */
 RefTarget ref_program_module_member(RefProgram *self, uint32_t module, uint32_t name);
+/* The entity of another name that target, a symbol, is linked with once
+ * renamed to name: C's external symbol of that name (another file's
+ * non-static function or variable), or a NONE target. */
+RefTarget ref_program_linked(RefProgram *self, RefTarget target, uint32_t name);
 /* The module path names in the workspace (interned "pkg/mod"), or REF_NONE. */
 uint32_t ref_program_module(RefProgram *self, const char *path);
 /* The module of a file. */

@@ -8,8 +8,11 @@
  * 2. a walk in text order that keeps the scope in effect (a node with
  *    @scope.outer is evaluated in the scope around the innermost one, as a
  *    function's defaults are) and whether a node is an assignment target
- *    (@definition.target, continued through @pattern nodes), and makes the
- *    scopes, expressions and occurrences;
+ *    (@definition.target, continued through @pattern nodes), written
+ *    without being bound (@write, JavaScript's and C's assignments) or
+ *    inside a definition without linkage (@linkage.internal), and makes
+ *    the scopes, expressions and occurrences (the words of @text, a C
+ *    macro's body, each an unsure one);
  * 3. symbols from the definitions (after global and nonlocal), then the
  *    links by node turned into indices, the members set through self and
  *    the base classes.
@@ -70,6 +73,7 @@ enum {
   ROLE_WRITE = 1ull << 45,
   ROLE_PATTERN_DEFAULT = 1ull << 46,
   ROLE_SCOPE_BODY = 1ull << 47,
+  ROLE_SYNTAX_TOLERATED = 1ull << 48,
 };
 
 #define ROLE_SCOPES                                                                        \
@@ -133,6 +137,7 @@ static const struct {
     {"write", ROLE_WRITE},
     {"pattern.default", ROLE_PATTERN_DEFAULT},
     {"scope.body", ROLE_SCOPE_BODY},
+    {"syntax.tolerated", ROLE_SYNTAX_TOLERATED},
 };
 #define SCOPE_ROLE_COUNT (sizeof scope__roles / sizeof scope__roles[0])
 
@@ -159,6 +164,7 @@ typedef struct {
   bool hoisted;      /* ... that binds in the nearest function (@definition.hoisted) */
   bool written;      /* the node is written without being bound (@write) */
   bool internal;     /* inside a node of @linkage.internal: its definitions have no linkage */
+  bool tolerant;     /* inside @syntax.tolerated: a MISSING token is no error */
 } WalkFrame;
 
 typedef struct {
@@ -550,7 +556,11 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   *frame = *parent;
   frame->assigned = frame->pattern_open = frame->hoisted = frame->written = false;
   frame->internal = parent->internal;
-  if (ts_node_is_missing(node) || strcmp(ts_node_type(node), "ERROR") == 0) {
+  /* A token the parser supplied inside @syntax.tolerated (the #endif of
+   * C's extern "C" guard, which splits braces across #ifdefs) leaves the
+   * tree around it whole; an ERROR node never does. */
+  bool missing = ts_node_is_missing(node) && !parent->tolerant;
+  if (missing || strcmp(ts_node_type(node), "ERROR") == 0) {
     if (!self->file->errors++) self->file->first_error = ts_node_start_byte(node);
   }
   if (!ts_node_is_named(node)) return;
@@ -582,6 +592,7 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   frame->pattern_open = (frame->assigned || frame->written) && (info->roles & ROLE_PATTERN);
   frame->hoisted = frame->assigned && ((info->roles & ROLE_DEF_HOISTED) || parent->hoisted);
   frame->internal = parent->internal || (info->roles & ROLE_LINKAGE_INTERNAL);
+  frame->tolerant = parent->tolerant || (info->roles & ROLE_SYNTAX_TOLERATED);
   if (info->roles & ROLE_TEXT) scope__text_words(self, node, frame->scope);
   if (info->roles & ROLE_EXPORT_DEFAULT) self->default_export = scope__key(node);
   if (info->roles & ROLE_SELF) {
@@ -604,7 +615,7 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
  * cannot exhaust the stack). */
 static void scope__walk(ScopeBuild *self, TSNode root) {
   Array(WalkFrame) frames = {0};
-  WalkFrame top = {0, false, false, false, false, false};
+  WalkFrame top = {0, false, false, false, false, false, false};
   array_push(&frames, top);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   size_t depth = 0;

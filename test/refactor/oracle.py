@@ -38,9 +38,13 @@ def main():
     commands = [l[len('To Eddi: '):] for l in lines if l.startswith('To Eddi: Refactor ')]
     work = tempfile.mkdtemp(prefix='eddi-oracle-')
     base = os.path.join(args.fixtures, fixture)
-    code, expected, err = check(args.check, base)
+    # The check may write (a compiler's output): never in the fixture itself.
+    untouched = os.path.join(work, 'untouched')
+    shutil.copytree(base, untouched)
+    code, expected, err = check(args.check, untouched)
     if code != 0:
         print('the fixture fails the check itself:\n' + err)
+        shutil.rmtree(work, ignore_errors=True)
         return 1
     wrote = wrong = missed = 0
     try:

@@ -173,7 +173,7 @@ def main():
         answer = reply[-1] if reply else '(no reply)'
         if not answer.startswith('Ok'):
             refused += 1
-            reason = re.sub(r' [^ ]*\.[a-z]+:[0-9:]*| [A-Za-z_0-9.$]+_x\b|"[^"]*"', '', answer)
+            reason = re.sub(r' [^ ]*\.[a-z]+:[0-9:]*| [A-Za-z_0-9.$]+_x\b', '', answer)
             reasons[' '.join(reason.split()[:6])] += 1
             continue
         renamed += 1

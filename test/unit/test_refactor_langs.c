@@ -360,6 +360,29 @@ static void test_c_linkage_and_includes(void **state) {
   unit_assert_no_leak(live);
 }
 
+static void test_languages_apart(void **state) {
+  (void)state;
+  long live = unit_live();
+  /* A Python rename never touches JavaScript, even with a syntax error. */
+  Workspace *w = workspace("m.py", "def total(x):\n    return x\n",
+                           "web/a.js", "const r = other.total(); total(;\n",
+                           "inc/api.h",
+                           "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint total(void);\n"
+                           "#ifdef __cplusplus\n}\n#endif\n",
+                           NULL);
+  assert_string_equal(renamed(w, "m.py:total", "sum"),
+                      "m.py:\n"
+                      "def sum(x):\n"
+                      "    return x\n");
+  /* The extern "C" guard's split braces are no syntax error. */
+  assert_string_equal(renamed(w, "inc/api.h:total", "sum"),
+                      "inc/api.h:\n"
+                      "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint sum(void);\n"
+                      "#ifdef __cplusplus\n}\n#endif\n");
+  workspace_free(w);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_js_hoisting_and_blocks),
@@ -370,6 +393,7 @@ int main(void) {
       cmocka_unit_test(test_ts_types_as_definitions),
       cmocka_unit_test(test_c_blocks_parameters_fields),
       cmocka_unit_test(test_c_linkage_and_includes),
+      cmocka_unit_test(test_languages_apart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -205,6 +205,10 @@
 
 (string_literal (string_content) @string)
 
+; The C++ guard (#ifdef __cplusplus / extern "C" { / #endif ... }) splits
+; braces across conditionals: the #endif the parser then misses is no error.
+(preproc_ifdef name: (identifier) @_guard (#eq? @_guard "__cplusplus")) @syntax.tolerated
+
 ; ------------------------------------------------------------------ includes
 
 ; #include "x.h": every name of x.h (and of what it includes) is seen here.

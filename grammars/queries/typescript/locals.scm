@@ -258,6 +258,11 @@
 (export_statement (namespace_export (identifier) @import.alias)
   source: (string (string_fragment) @import.path))
 
+; TypeScript's CommonJS forms: import x = require("./m"), export = X.
+(import_statement (import_require_clause (identifier) @import.default
+  source: (string (string_fragment) @import.path)))
+(export_statement "=" (identifier) @export.default)
+
 ; require("./m") whole, or destructured: const { a, b: c } = require("./m").
 (variable_declarator
   name: (identifier) @import.default
