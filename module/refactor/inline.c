@@ -1,0 +1,814 @@
+/* inline.c - Refactor InlineFunction <f> and Refactor Inline_Variable <v>.
+ *
+ * Inlining a function puts its body in place of every call, with the
+ * arguments written where the parameters were, and removes the
+ * definition. It is refused when it cannot keep the meaning: the function
+ * refers to itself, takes *args, **kwargs or keyword-only parameters, has
+ * a decorator that may have changed it, yields, or returns early in a way
+ * a statement cannot express (a return that is not the last thing the
+ * function does, or several when the value is used); a reference that is
+ * not a call (the function passed as a value, imported by name) is
+ * refused too, since after the definition is gone it would name nothing.
+ * Arguments keep their evaluation: a side-free argument (names, literals,
+ * operators) may be written at every use, one with a call in it only
+ * where the parameter is used exactly once and no other such argument
+ * exists. The body's free names must mean the same at the call, and the
+ * names it binds must not be bound there already.
+ *
+ * Inlining a variable writes its value at every use and removes the
+ * assignment: one assignment of a plain name, no other writes, every use
+ * after it, the value's names meaning the same at each use and not
+ * assigned again, and a value with a call in it used exactly once. */
+#include "refactor/ops.h"
+
+/* Most parameters an inlined function may have. */
+#define INLINE_PARAMS_MAX 64
+
+/* ---------------------------------------------------------------- expressions */
+
+/* The occurrence of file f that starts at offset, or REF_NONE. */
+static uint32_t inline__occ_at(const RefFile *file, uint32_t offset) {
+  for (uint32_t i = 0; i < file->occs.len; i++)
+    if (file->occs.items[i].start == offset) return i;
+  return REF_NONE;
+}
+
+/* Whether calling a class runs nothing of anyone's: neither it nor a base
+ * defines __init__ or __new__, and every base is such a class of the
+ * workspace or the language's plain base (object). */
+static bool inline__plain_class(RefOps *ops, uint32_t f, uint32_t klass, unsigned depth) {
+  enum { INLINE_BASES_DEPTH_MAX = 16 }; /* deeper hierarchies are not called plain */
+  if (depth > INLINE_BASES_DEPTH_MAX) return false;
+  const RefFile *file = ops->program.files.items[f];
+  static const char *const specials[] = {"__init__", "__new__"};
+  for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+    uint32_t name = ref_names_find(&ops->index->names, specials[i], strlen(specials[i]));
+    if (name != REF_NONE && ref_file_bound(file, file->syms.items[klass].own_scope, name) != REF_NONE)
+      return false;
+  }
+  const RefSym *sym = &file->syms.items[klass];
+  for (uint32_t b = 0; b < sym->bases_count; b++) {
+    uint32_t expr = file->bases.items[sym->bases_first + b];
+    RefValue base = ref_program_expr_value(&ops->program, f, expr);
+    if (base.kind == REF_VALUE_CLASS) {
+      if (!inline__plain_class(ops, base.file, base.index, depth + 1)) return false;
+      continue;
+    }
+    const RefExpr *e = &file->exprs.items[expr];
+    if (base.kind != REF_VALUE_EXTERNAL || e->kind != REF_EXPR_OCC) return false;
+    const char *name = ref_names_str(&ops->index->names, file->occs.items[e->ref].name);
+    bool plain = false;
+    for (size_t k = 0; k < EDDI_LANG_LIST_MAX && file->lang->plain_bases[k]; k++)
+      plain |= strcmp(file->lang->plain_bases[k], name) == 0;
+    if (!plain) return false;
+  }
+  return true;
+}
+
+/* Whether a call only makes an instance of a plain class. */
+static bool inline__plain_call(RefOps *ops, uint32_t f, TSNode call) {
+  if (ops == NULL) return false;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ref_node_is(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
+  if (!ref_node_is(fn, "identifier")) return false;
+  uint32_t occ = inline__occ_at(ops->program.files.items[f], ts_node_start_byte(fn));
+  if (occ == REF_NONE) return false;
+  RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, occ));
+  return t.kind == REF_TARGET_SYM &&
+         ops->program.files.items[t.file]->syms.items[t.index].kind == REF_SYM_CLASS &&
+         inline__plain_class(ops, t.file, t.index, 0);
+}
+
+/* Whether an expression (of file f) may be evaluated any number of times
+ * and in any order: nothing in it calls (but a plain class), awaits,
+ * yields or assigns. */
+static bool inline__pure_in(RefOps *ops, uint32_t f, TSNode node) {
+  const char *type = ts_node_type(node);
+  if (!strcmp(type, "call") && inline__plain_call(ops, f, node)) {
+    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+    return ts_node_is_null(args) || inline__pure_in(ops, f, args);
+  }
+  if (!strcmp(type, "call") || !strcmp(type, "await") || !strcmp(type, "yield") ||
+      !strcmp(type, "named_expression") || !strcmp(type, "list_comprehension") ||
+      !strcmp(type, "generator_expression") || !strcmp(type, "dictionary_comprehension") ||
+      !strcmp(type, "set_comprehension"))
+    return false;
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++)
+    if (!inline__pure_in(ops, f, ts_node_named_child(node, i))) return false;
+  return true;
+}
+
+static bool inline__pure(TSNode node) { return inline__pure_in(NULL, 0, node); }
+
+/* Whether an expression binds tighter than any operator around it. */
+static bool inline__primary(TSNode node) {
+  static const char *const primaries[] = {
+      "identifier", "integer", "float",      "string",     "true",     "false",
+      "none",       "call",    "attribute",  "subscript",  "list",     "dictionary",
+      "set",        "tuple",   "parenthesized_expression", "concatenated_string",
+      "list_comprehension",    "dictionary_comprehension", "set_comprehension",
+      "generator_expression",  "ellipsis"};
+  for (size_t i = 0; i < sizeof primaries / sizeof primaries[0]; i++)
+    if (ref_node_is(node, primaries[i])) return true;
+  return false;
+}
+
+/* Whether an expression written where node is needs no parentheses
+ * whatever it is: node is a whole argument, element, value or statement. */
+static bool inline__standalone(TSNode node) {
+  TSNode parent = ts_node_parent(node);
+  if (ts_node_is_null(parent)) return true;
+  static const char *const places[] = {
+      "argument_list", "parenthesized_expression", "list",    "set",
+      "expression_statement", "return_statement", "subscript", "interpolation", "expression_list"};
+  for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
+    if (ref_node_is(parent, places[i])) return !ref_node_is(parent, "subscript") ||
+                                               !ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
+  if (ref_node_is(parent, "keyword_argument") || ref_node_is(parent, "pair"))
+    return ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
+  if (ref_node_is(parent, "assignment"))
+    return ts_node_eq(ts_node_child_by_field_name(parent, "right", 5), node);
+  return false;
+}
+
+/* Append value (an expression's text) as it must be written at node. */
+static void inline__put(StrBuf *out, TSNode value_node, const char *value, TSNode at) {
+  bool bare = ts_node_is_null(value_node) || inline__primary(value_node) || inline__standalone(at);
+  if (!bare) eddi_strbuf_putc(out, '(');
+  eddi_strbuf_puts(out, value);
+  if (!bare) eddi_strbuf_putc(out, ')');
+}
+
+/* An argument's text with the line breaks between its tokens made spaces
+ * (a call spread over lines is one expression in the body). */
+static char *inline__flat(RefOps *ops, uint32_t f, TSNode node) {
+  char *text = ref_ops_text(ops, f, node);
+  if (ref_node_is(node, "string")) return text;
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "");
+  char quote = 0;
+  for (const char *p = text; *p; p++) {
+    if (quote) {
+      if (*p == quote) quote = 0;
+      eddi_strbuf_putc(&out, *p);
+      continue;
+    }
+    if (*p == '\'' || *p == '"') quote = *p;
+    if (*p == '\\' && p[1] == '\n') p++;
+    if (*p == '\n') {
+      while (out.len && out.data[out.len - 1] == ' ') out.data[--out.len] = '\0';
+      while (p[1] == ' ' || p[1] == '\t') p++;
+      eddi_strbuf_putc(&out, ' ');
+      continue;
+    }
+    eddi_strbuf_putc(&out, *p);
+  }
+  eddi_free(text);
+  return eddi_strbuf_take(&out);
+}
+
+/* The statement node holds: the child of a block or of the module. */
+static TSNode inline__statement(TSNode node) {
+  while (!ts_node_is_null(node)) {
+    TSNode parent = ts_node_parent(node);
+    if (ts_node_is_null(parent) || ref_node_is(parent, "block") || ref_node_is(parent, "module"))
+      return node;
+    node = parent;
+  }
+  return node;
+}
+
+/* Whether the name occ of file f means target at scope of file g. */
+static bool inline__same_meaning(RefOps *ops, RefTarget meant, uint32_t g, uint32_t scope,
+                                 uint32_t name) {
+  const RefFile *file = ops->program.files.items[g];
+  uint32_t sym = ref_file_lookup(file, scope, name);
+  if (sym == REF_NONE) return meant.kind == REF_TARGET_NONE;
+  RefTarget there = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, g, sym});
+  return ref_target_equal(ref_program_canonical(&ops->program, meant), there);
+}
+
+/* The scope of file f around offset (the innermost). */
+static uint32_t inline__scope_at(const RefFile *file, uint32_t offset) {
+  uint32_t best = 0;
+  for (uint32_t s = 0; s < file->scopes.len; s++) {
+    const RefScope *scope = &file->scopes.items[s];
+    if (offset >= scope->start && offset < scope->end &&
+        scope->end - scope->start <= file->scopes.items[best].end - file->scopes.items[best].start)
+      best = s;
+  }
+  return best;
+}
+
+/* Whether scope lies in (or is) outer. */
+static bool inline__within(const RefFile *file, uint32_t scope, uint32_t outer) {
+  for (; scope != REF_NONE; scope = file->scopes.items[scope].parent)
+    if (scope == outer) return true;
+  return false;
+}
+
+/* ---------------------------------------------------------------- functions */
+
+typedef struct {
+  char *name;
+  uint32_t sym;
+  TSNode default_node; /* or null */
+} InlineParam;
+
+typedef struct {
+  RefOps *ops;
+  RefTarget target;
+  uint32_t file;
+  const RefSym *sym;
+  TSNode def;      /* the statement (decorated_definition or function_definition) */
+  TSNode function; /* the function_definition */
+  TSNode body;
+  uint32_t body_first; /* index of the first statement after a docstring */
+  InlineParam params[INLINE_PARAMS_MAX];
+  size_t param_count;
+  enum { INLINE_PLAIN, INLINE_STATIC, INLINE_CLASSMETHOD } kind;
+  bool method;
+  Array(TSNode) returns;
+  size_t calls;
+} InlineFn;
+
+/* The returns of the body outside nested functions and classes; refuses a
+ * yield. */
+static int inline__returns(InlineFn *self, TSNode node) {
+  const char *type = ts_node_type(node);
+  if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
+      !strcmp(type, "lambda"))
+    return 0;
+  if (!strcmp(type, "yield"))
+    return ref_ops_fail_at(self->ops, self->file, ts_node_start_byte(node),
+                           "InlineFunction cannot inline a generator: it yields");
+  if (!strcmp(type, "return_statement")) array_push(&self->returns, node);
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++) {
+    int rc = inline__returns(self, ts_node_named_child(node, i));
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+/* Whether statement is the last thing the function does: the last
+ * statement of its block, the block an if's (or elif's, else's) branch
+ * whose statement is last in turn, up to the body. */
+static bool inline__final(const InlineFn *self, TSNode statement) {
+  for (;;) {
+    TSNode block = ts_node_parent(statement);
+    if (!ref_node_is(block, "block")) return false;
+    TSNode next = ts_node_next_named_sibling(statement);
+    while (ref_node_is(next, "comment")) next = ts_node_next_named_sibling(next);
+    if (!ts_node_is_null(next)) return false;
+    if (ts_node_eq(block, self->body)) return true;
+    TSNode owner = ts_node_parent(block);
+    if (ref_node_is(owner, "elif_clause") || ref_node_is(owner, "else_clause"))
+      owner = ts_node_parent(owner);
+    if (!ref_node_is(owner, "if_statement")) return false;
+    statement = owner;
+  }
+}
+
+static int inline__definition(InlineFn *self) {
+  RefOps *ops = self->ops;
+  TSNode name;
+  self->def = ref_ops_definition(ops, self->target, &name);
+  self->function = self->def;
+  if (ref_node_is(self->def, "decorated_definition")) {
+    self->function = ts_node_child_by_field_name(self->def, "definition", 10);
+    uint32_t count = ts_node_named_child_count(self->def);
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode d = ts_node_named_child(self->def, i);
+      if (!ref_node_is(d, "decorator")) continue;
+      char *text = ref_ops_text(ops, self->file, d);
+      if (!strcmp(text, "@staticmethod")) self->kind = INLINE_STATIC;
+      else if (!strcmp(text, "@classmethod")) self->kind = INLINE_CLASSMETHOD;
+      else {
+        int rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(d),
+                                 "InlineFunction cannot inline through the decorator %s", text);
+        eddi_free(text);
+        return rc;
+      }
+      eddi_free(text);
+    }
+  }
+  if (!ref_node_is(self->function, "function_definition"))
+    return eddi_error_set(ops->err, EDDI_EINVAL, "No definition found for the function");
+  TSNode async = ts_node_child(self->function, 0);
+  if (ref_node_is(async, "async"))
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(async),
+                           "InlineFunction cannot inline a coroutine");
+  self->method = ref_target_class(&ops->program, self->target) != REF_NONE;
+  self->body = ts_node_child_by_field_name(self->function, "body", 4);
+  TSNode first = ts_node_named_child(self->body, 0);
+  if (ref_node_is(first, "expression_statement") && ts_node_named_child_count(first) == 1 &&
+      ref_node_is(ts_node_named_child(first, 0), "string") &&
+      ts_node_named_child_count(self->body) > 1)
+    self->body_first = 1;
+  /* Parameters. */
+  TSNode params = ts_node_child_by_field_name(self->function, "parameters", 10);
+  uint32_t count = ts_node_named_child_count(params);
+  const RefFile *file = ops->program.files.items[self->file];
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    const char *type = ts_node_type(p);
+    if (!strcmp(type, "comment") || !strcmp(type, "positional_separator")) continue;
+    if (!strcmp(type, "list_splat_pattern") || !strcmp(type, "dictionary_splat_pattern") ||
+        !strcmp(type, "keyword_separator"))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p),
+                             "InlineFunction cannot inline a function taking %s",
+                             !strcmp(type, "keyword_separator") ? "keyword-only parameters"
+                             : !strcmp(type, "list_splat_pattern") ? "*args" : "**kwargs");
+    if (self->param_count == INLINE_PARAMS_MAX)
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p), "Too many parameters");
+    InlineParam *param = &self->params[self->param_count++];
+    TSNode id = p;
+    if (!strcmp(type, "default_parameter") || !strcmp(type, "typed_default_parameter")) {
+      id = ts_node_child_by_field_name(p, "name", 4);
+      param->default_node = ts_node_child_by_field_name(p, "value", 5);
+    } else if (!strcmp(type, "typed_parameter")) {
+      id = ts_node_named_child(p, 0);
+    }
+    param->name = ref_ops_text(ops, self->file, id);
+    uint32_t name_id = ref_names_find(&ops->index->names, param->name, strlen(param->name));
+    param->sym = ref_file_bound(file, self->sym->own_scope, name_id);
+  }
+  if (self->method && self->kind != INLINE_STATIC && self->param_count == 0)
+    return ref_ops_fail_at(ops, self->file, self->sym->start, "The method takes no self");
+  int rc = inline__returns(self, self->body);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < self->returns.len; i++)
+    if (!inline__final(self, self->returns.items[i]))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[i]),
+                             "InlineFunction cannot express this early return");
+  return 0;
+}
+
+/* The argument for each parameter at one call (NULL node: its default). */
+typedef struct {
+  uint32_t file; /* the call's */
+  bool from_default[INLINE_PARAMS_MAX];
+  TSNode node[INLINE_PARAMS_MAX];
+  char *text[INLINE_PARAMS_MAX];
+  size_t uses[INLINE_PARAMS_MAX];
+} InlineArgs;
+
+static void inline__args_free(InlineArgs *args) {
+  for (size_t i = 0; i < INLINE_PARAMS_MAX; i++) eddi_free(args->text[i]);
+}
+
+/* Bind the call's arguments (and receiver) to the parameters. */
+static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver, bool on_class,
+                        InlineArgs *out) {
+  RefOps *ops = self->ops;
+  size_t position = 0;
+  out->file = f;
+  if (self->method && self->kind == INLINE_CLASSMETHOD) {
+    if (!on_class)
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                             "InlineFunction cannot tell the class of this receiver");
+    out->node[0] = receiver, out->text[0] = inline__flat(ops, f, receiver), position = 1;
+  } else if (self->method && self->kind == INLINE_PLAIN && !on_class) {
+    if (ts_node_is_null(receiver))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call has no receiver");
+    out->node[0] = receiver, out->text[0] = inline__flat(ops, f, receiver), position = 1;
+  }
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  uint32_t count = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (ref_node_is(a, "comment")) continue;
+    if (ref_node_is(a, "list_splat") || ref_node_is(a, "dictionary_splat"))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(a),
+                             "InlineFunction cannot bind the arguments of this call");
+    size_t at = position;
+    TSNode value = a;
+    if (ref_node_is(a, "keyword_argument")) {
+      char *key = ref_ops_text(ops, f, ts_node_child_by_field_name(a, "name", 4));
+      value = ts_node_child_by_field_name(a, "value", 5);
+      for (at = 0; at < self->param_count && strcmp(self->params[at].name, key); at++) {}
+      eddi_free(key);
+    } else {
+      position++;
+    }
+    if (at >= self->param_count || out->text[at])
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(a), "The argument binds no parameter");
+    out->node[at] = value, out->text[at] = inline__flat(ops, f, value);
+  }
+  for (size_t i = 0; i < self->param_count; i++) {
+    if (out->text[i]) continue;
+    if (ts_node_is_null(self->params[i].default_node))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call gives no %s",
+                             self->params[i].name);
+    out->node[i] = self->params[i].default_node;
+    out->from_default[i] = true;
+    out->text[i] = inline__flat(ops, self->file, self->params[i].default_node);
+  }
+  return 0;
+}
+
+/* The body with the arguments in; *value gets what the call evaluates to
+ * (the last return's expression) when used, else the statements keep
+ * their returns as expression statements. */
+static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out, char **value) {
+  RefOps *ops = self->ops;
+  const RefSource *src = &ops->index->sources.items[self->file];
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t count = ts_node_named_child_count(self->body);
+  TSNode first = ts_node_named_child(self->body, self->body_first);
+  TSNode last = ts_node_named_child(self->body, count - 1);
+  uint32_t start = ts_node_start_byte(first), end = ts_node_end_byte(last);
+  *value = NULL;
+  bool final_return = ref_node_is(last, "return_statement");
+  if (used && self->returns.len > 1)
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[0]),
+                           "InlineFunction cannot express several returns whose value is used");
+  if (used && self->returns.len == 1 && !final_return)
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[0]),
+                           "InlineFunction cannot express a return inside a branch whose value "
+                           "is used");
+  if (used && final_return) {
+    TSNode expr = ts_node_named_child(last, 0);
+    TSNode prev = ts_node_prev_named_sibling(last);
+    end = ts_node_is_null(prev) || ts_node_start_byte(prev) < start ? start : ts_node_end_byte(prev);
+    StrBuf v = {0};
+    eddi_strbuf_puts(&v, "");
+    if (!ts_node_is_null(expr)) {
+      /* The value, with the parameters replaced. */
+      uint32_t at = ts_node_start_byte(expr);
+      for (uint32_t i = 0; i < file->occs.len; i++) {
+        const RefOcc *occ = &file->occs.items[i];
+        if (!ref_in(occ->start, ts_node_start_byte(expr), ts_node_end_byte(expr))) continue;
+        if (occ->kind != REF_OCC_NAME) continue;
+        for (size_t p = 0; p < self->param_count; p++) {
+          RefTarget t = ref_program_target(&ops->program, self->file, i);
+          if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
+            continue;
+          eddi_strbuf_append(&v, src->text + at, occ->start - at);
+          inline__put(&v, args->node[p], args->text[p],
+                      ref_ops_node(ops, self->file, occ->start, occ->end));
+          args->uses[p]++;
+          at = occ->end;
+        }
+      }
+      eddi_strbuf_append(&v, src->text + at, ts_node_end_byte(expr) - at);
+    } else {
+      eddi_strbuf_puts(&v, "None");
+    }
+    *value = eddi_strbuf_take(&v);
+  } else if (used) {
+    *value = eddi_strdup("None");
+  }
+  /* The statements, parameters and returns replaced. */
+  StrBuf text = {0};
+  eddi_strbuf_puts(&text, "");
+  uint32_t at = start;
+  size_t r = 0;
+  for (uint32_t i = 0; i < file->occs.len && start < end; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, start, end) || occ->start < at) continue;
+    while (r < self->returns.len && ts_node_start_byte(self->returns.items[r]) < occ->start) {
+      TSNode ret = self->returns.items[r++];
+      if (ts_node_start_byte(ret) < at || ts_node_start_byte(ret) >= end) continue;
+      eddi_strbuf_append(&text, src->text + at, ts_node_start_byte(ret) - at);
+      TSNode expr = ts_node_named_child(ret, 0);
+      if (ts_node_is_null(expr)) eddi_strbuf_puts(&text, "pass"), at = ts_node_end_byte(ret);
+      else at = ts_node_start_byte(expr);
+    }
+    if (occ->kind != REF_OCC_NAME) continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    for (size_t p = 0; p < self->param_count; p++) {
+      if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
+        continue;
+      if (occ->flags & REF_OCC_WRITE) {
+        eddi_strbuf_free(&text);
+        return ref_ops_fail_at(ops, self->file, occ->start,
+                               "InlineFunction cannot inline an assignment to parameter %s",
+                               self->params[p].name);
+      }
+      eddi_strbuf_append(&text, src->text + at, occ->start - at);
+      inline__put(&text, args->node[p], args->text[p],
+                  ref_ops_node(ops, self->file, occ->start, occ->end));
+      args->uses[p]++;
+      at = occ->end;
+    }
+  }
+  while (r < self->returns.len) {
+    TSNode ret = self->returns.items[r++];
+    if (ts_node_start_byte(ret) < at || ts_node_start_byte(ret) >= end) continue;
+    eddi_strbuf_append(&text, src->text + at, ts_node_start_byte(ret) - at);
+    TSNode expr = ts_node_named_child(ret, 0);
+    if (ts_node_is_null(expr)) eddi_strbuf_puts(&text, "pass"), at = ts_node_end_byte(ret);
+    else at = ts_node_start_byte(expr);
+  }
+  if (end > at) eddi_strbuf_append(&text, src->text + at, end - at);
+  /* A lone "pass" left by a bare return at the end says nothing. */
+  if (!used && final_return && ts_node_named_child_count(last) == 0 && text.len >= 4 &&
+      !strcmp(text.data + text.len - 4, "pass") && count - self->body_first > 1) {
+    text.len -= 4;
+    while (text.len && strchr(" \t\n", text.data[text.len - 1])) text.len--;
+    text.data[text.len] = '\0';
+  }
+  size_t indent = ref_ops_indent(src, start);
+  ref_ops_reindent(out, text.data, text.len, indent, "", 0);
+  eddi_strbuf_free(&text);
+  for (size_t p = 0; p < self->param_count; p++) {
+    bool pure = ts_node_is_null(args->node[p]) ||
+                inline__pure_in(ops, args->from_default[p] ? self->file : args->file,
+                                args->node[p]);
+    if (!pure && args->uses[p] != 1)
+      return eddi_error_set(ops->err, EDDI_EINVAL, "InlineFunction would %s %s: %s is used %zu "
+                            "times and the argument calls",
+                            args->uses[p] ? "repeat the evaluation of" : "drop the evaluation of",
+                            args->text[p], self->params[p].name, args->uses[p]);
+  }
+  return 0;
+}
+
+/* Whether the body's free names mean at (g, scope) what they mean in the
+ * function, and the names it binds are free there. */
+static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t start = ts_node_start_byte(self->body), end = ts_node_end_byte(self->body);
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, start, end) || occ->kind != REF_OCC_NAME) continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    bool local = t.kind == REF_TARGET_SYM && t.file == self->file &&
+                 inline__within(file, file->syms.items[t.index].scope, self->sym->own_scope);
+    if (t.kind == REF_TARGET_UNSURE) continue;
+    const char *name = ref_names_str(&ops->index->names, occ->name);
+    if (local) {
+      bool param = false;
+      for (size_t p = 0; p < self->param_count; p++) param |= self->params[p].sym == t.index;
+      if (param || file->syms.items[t.index].scope != self->sym->own_scope) continue;
+      if (ref_file_lookup(ops->program.files.items[g], scope, occ->name) != REF_NONE)
+        return ref_ops_fail_at(ops, g, at,
+                               "InlineFunction would bind %s, which the call's scope already has",
+                               name);
+      continue;
+    }
+    if (!inline__same_meaning(ops, t, g, scope, occ->name))
+      return ref_ops_fail_at(ops, g, at, "InlineFunction: %s would mean something else here",
+                             name);
+  }
+  return 0;
+}
+
+/* Inline one call (the occurrence occ of file f names its callee). */
+static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[f];
+  const RefOcc *occ = &file->occs.items[occ_index];
+  const RefSource *src = &ops->index->sources.items[f];
+  TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
+  TSNode callee = node, receiver = {0};
+  bool on_class = !self->method;
+  if (ref_node_is(ts_node_parent(node), "attribute")) {
+    callee = ts_node_parent(node);
+    receiver = ts_node_child_by_field_name(callee, "object", 6);
+    RefValue value = occ->expr != REF_NONE ? ref_program_expr_value(&ops->program, f, occ->expr)
+                                           : (RefValue){REF_VALUE_UNKNOWN, 0, 0};
+    on_class = value.kind == REF_VALUE_CLASS || value.kind == REF_VALUE_MODULE;
+    if (self->method && value.kind == REF_VALUE_MODULE) on_class = false;
+  }
+  TSNode call = ts_node_parent(callee);
+  if (!ref_node_is(call, "call") ||
+      !ts_node_eq(ts_node_child_by_field_name(call, "function", 8), callee))
+    return ref_ops_fail_at(ops, f, occ->start,
+                           "InlineFunction cannot inline a reference that is no call");
+  if (ts_node_start_byte(call) >= ts_node_start_byte(self->def) &&
+      ts_node_end_byte(call) <= ts_node_end_byte(self->def) && f == self->file)
+    return ref_ops_fail_at(ops, f, occ->start, "InlineFunction cannot inline a function that "
+                                               "calls itself");
+  int rc = ref_ops_python(ops, f, "InlineFunction");
+  InlineArgs args = {0};
+  if (rc == 0) rc = inline__bind(self, f, call, receiver, on_class, &args);
+  TSNode statement = inline__statement(call);
+  bool alone = ref_node_is(statement, "expression_statement") &&
+               ts_node_named_child_count(statement) == 1 &&
+               ts_node_eq(ts_node_named_child(statement, 0), call);
+  StrBuf body = {0};
+  eddi_strbuf_puts(&body, "");
+  char *value = NULL;
+  if (rc == 0) rc = inline__body(self, &args, !alone, &body, &value);
+  uint32_t scope = inline__scope_at(file, occ->start);
+  if (rc == 0) rc = inline__names(self, f, scope, occ->start);
+  if (rc == 0 && (file->scopes.items[scope].kind == REF_SCOPE_CLASS ||
+                  file->scopes.items[scope].kind == REF_SCOPE_LAMBDA ||
+                  file->scopes.items[scope].kind == REF_SCOPE_COMPREHENSION) &&
+      body.len && !alone)
+    rc = ref_ops_fail_at(ops, f, occ->start, "InlineFunction cannot put statements here");
+  if (rc == 0 && !alone && body.len && !ref_node_is(statement, "expression_statement") &&
+      !ref_node_is(statement, "return_statement"))
+    rc = ref_ops_fail_at(ops, f, occ->start,
+                         "InlineFunction cannot put the body's statements before this %s",
+                         ts_node_type(statement));
+  if (rc == 0) {
+    uint32_t line = ref_ops_line_start(src, ts_node_start_byte(statement));
+    uint32_t indent = ts_node_start_byte(statement) - line;
+    StrBuf text = {0};
+    eddi_strbuf_puts(&text, "");
+    if (alone) {
+      ref_ops_reindent(&text, body.data, body.len, 0, src->text + line, indent);
+      if (!body.len) eddi_strbuf_append(&text, src->text + line, indent), eddi_strbuf_puts(&text, "pass");
+      eddi_strbuf_putc(&text, '\n');
+      ref_ops_edit(ops, f, line, ref_ops_next_line(src, ts_node_end_byte(statement) - 1),
+                   text.data, text.len);
+    } else {
+      if (body.len) {
+        ref_ops_reindent(&text, body.data, body.len, 0, src->text + line, indent);
+        eddi_strbuf_putc(&text, '\n');
+        ref_ops_edit(ops, f, line, line, text.data, text.len);
+      }
+      ref_ops_edit(ops, f, ts_node_start_byte(call), ts_node_end_byte(call), value,
+                   strlen(value));
+    }
+    eddi_strbuf_free(&text);
+    self->calls++;
+  }
+  eddi_free(value);
+  eddi_strbuf_free(&body);
+  inline__args_free(&args);
+  return rc;
+}
+
+/* Remove the definition (a class left without statements gets pass). */
+static void inline__remove(InlineFn *self) {
+  RefOps *ops = self->ops;
+  const RefSource *src = &ops->index->sources.items[self->file];
+  uint32_t start = ref_ops_line_start(src, ts_node_start_byte(self->def));
+  uint32_t end = ref_ops_next_line(src, ts_node_end_byte(self->def) - 1);
+  TSNode block = ts_node_parent(self->def);
+  bool only = ref_node_is(block, "block") && ts_node_named_child_count(block) == 1;
+  if (only) {
+    StrBuf text = {0};
+    eddi_strbuf_append(&text, src->text + start, ts_node_start_byte(self->def) - start);
+    eddi_strbuf_puts(&text, "pass\n");
+    ref_ops_edit(ops, self->file, start, end, text.data, text.len);
+    eddi_strbuf_free(&text);
+  } else {
+    ref_ops_edit(ops, self->file, start, end, "", 0);
+  }
+}
+
+int ref_inline_function_plan(RefOps *ops, const RefOpArgs *args) {
+  InlineFn self = {.ops = ops};
+  int rc = ref_ops_find(ops, args->spec, &self.target);
+  if (rc == 0) {
+    self.file = self.target.file;
+    self.sym = &ops->program.files.items[self.file]->syms.items[self.target.index];
+    rc = ref_ops_python(ops, self.file, "InlineFunction");
+  }
+  if (rc == 0 && self.sym->kind != REF_SYM_FUNCTION)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", args->spec);
+  if (rc == 0) rc = inline__definition(&self);
+  uint32_t name = rc == 0 ? self.sym->name : REF_NONE;
+  for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
+    const RefFile *file = ops->program.files.items[f];
+    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != name) continue;
+      RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
+      if (!ref_target_equal(t, self.target)) {
+        if (t.kind == REF_TARGET_UNSURE && occ->kind == REF_OCC_MEMBER) ref_ops_unsure(ops, f, occ->start);
+        continue;
+      }
+      if (f == self.file && occ->start == self.sym->start) continue;
+      if (occ->kind == REF_OCC_IMPORT_NAME || (occ->flags & REF_OCC_DEF))
+        rc = ref_ops_fail_at(ops, f, occ->start,
+                             "InlineFunction cannot remove %s: it is imported by name",
+                             ref_names_str(&ops->index->names, name));
+      else rc = inline__call(&self, f, i);
+    }
+  }
+  if (rc == 0 && ops->unsure_count)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                        "InlineFunction would leave unsure calls that may still need %s: %s",
+                        args->spec, ops->unsure.data);
+  if (rc == 0) inline__remove(&self);
+  if (rc == 0)
+    eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, self.calls,
+                       self.calls == 1 ? "call" : "calls");
+  for (size_t i = 0; i < self.param_count; i++) eddi_free(self.params[i].name);
+  array_free(&self.returns);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- variables */
+
+int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
+  RefTarget target;
+  int rc = ref_ops_find(ops, args->spec, &target);
+  if (rc < 0) return rc;
+  uint32_t f0 = target.file;
+  if ((rc = ref_ops_python(ops, f0, "Inline_Variable")) < 0) return rc;
+  const RefFile *home = ops->program.files.items[f0];
+  const RefSym *sym = &home->syms.items[target.index];
+  const char *name = ref_names_str(&ops->index->names, sym->name);
+  if (sym->kind != REF_SYM_VARIABLE)
+    return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a variable", args->spec);
+  const RefOcc *def = &home->occs.items[sym->first_def];
+  if (def->next_def != REF_NONE)
+    return ref_ops_fail_at(ops, f0, home->occs.items[def->next_def].start,
+                           "Inline_Variable needs one assignment of %s: it is assigned again",
+                           name);
+  TSNode id = ref_ops_node(ops, f0, def->start, def->end);
+  TSNode assignment = ts_node_parent(id);
+  if (!ref_node_is(assignment, "assignment") ||
+      !ts_node_eq(ts_node_child_by_field_name(assignment, "left", 4), id) ||
+      !ref_node_is(ts_node_parent(assignment), "expression_statement"))
+    return ref_ops_fail_at(ops, f0, def->start,
+                           "Inline_Variable needs a plain assignment of %s", name);
+  TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
+  if (ts_node_is_null(value) || ref_node_is(value, "assignment"))
+    return ref_ops_fail_at(ops, f0, def->start, "Inline_Variable needs a plain assignment of %s",
+                           name);
+  TSNode statement = ts_node_parent(assignment);
+  const RefSource *src = &ops->index->sources.items[f0];
+  char *text = ref_ops_text(ops, f0, value);
+  bool pure = inline__pure(value);
+  uint32_t vstart = ts_node_start_byte(value), vend = ts_node_end_byte(value);
+  size_t uses = 0;
+  for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
+    const RefFile *file = ops->program.files.items[f];
+    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != sym->name || (f == f0 && occ->start == def->start)) continue;
+      RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
+      if (!ref_target_equal(t, target)) continue;
+      if (f != f0 || occ->kind != REF_OCC_NAME) {
+        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable cannot remove %s: it is used "
+                                                 "from another module", name);
+        break;
+      }
+      if (occ->flags & (REF_OCC_WRITE | REF_OCC_DEF)) {
+        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s is written here", name);
+        break;
+      }
+      uint32_t scope = inline__scope_at(file, occ->start);
+      if (scope == sym->scope && occ->start < def->start) {
+        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s is used before it is "
+                                                 "assigned", name);
+        break;
+      }
+      /* The value's names mean the same here, and are not assigned again. */
+      for (uint32_t k = 0; k < home->occs.len && rc == 0; k++) {
+        const RefOcc *v = &home->occs.items[k];
+        if (!ref_in(v->start, vstart, vend) || v->kind != REF_OCC_NAME) continue;
+        RefTarget meant = ref_program_target(&ops->program, f0, k);
+        const char *vname = ref_names_str(&ops->index->names, v->name);
+        if (meant.kind == REF_TARGET_UNSURE ||
+            !inline__same_meaning(ops, meant, f, scope, v->name))
+          rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s would mean something "
+                                                   "else here", vname);
+        else if (meant.kind == REF_TARGET_SYM) {
+          const RefSym *vs = &ops->program.files.items[meant.file]->syms.items[meant.index];
+          const RefFile *vf = ops->program.files.items[meant.file];
+          if ((vs->kind == REF_SYM_VARIABLE || vs->kind == REF_SYM_PARAMETER) &&
+              vf->occs.items[vs->first_def].next_def != REF_NONE)
+            rc = ref_ops_fail_at(ops, f, occ->start,
+                                 "Inline_Variable: %s is assigned more than once", vname);
+        }
+      }
+      if (rc < 0) break;
+      TSNode use = ref_ops_node(ops, f, occ->start, occ->end);
+      TSNode interpolation = ref_node_up(use, "interpolation");
+      if (!ts_node_is_null(interpolation)) {
+        TSNode string = ref_node_up(interpolation, "string");
+        char quote = src->text[ts_node_start_byte(string)];
+        for (uint32_t q = ts_node_start_byte(string); q < ts_node_end_byte(string); q++)
+          if (src->text[q] == '"' || src->text[q] == '\'') {
+            quote = src->text[q];
+            break;
+          }
+        if (strchr(text, quote) || strchr(text, '\\') || strchr(text, '\n')) {
+          rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable cannot write the value "
+                                                   "inside this f-string");
+          break;
+        }
+      }
+      StrBuf put = {0};
+      eddi_strbuf_puts(&put, "");
+      inline__put(&put, value, text, use);
+      ref_ops_edit(ops, f, occ->start, occ->end, put.data, put.len);
+      eddi_strbuf_free(&put);
+      uses++;
+    }
+  }
+  if (rc == 0 && !pure && uses > 1)
+    rc = ref_ops_fail_at(ops, f0, vstart,
+                         "Inline_Variable would evaluate %s %zu times: it calls", text, uses);
+  if (rc == 0) {
+    uint32_t start = ref_ops_line_start(src, ts_node_start_byte(statement));
+    uint32_t end = ref_ops_next_line(src, ts_node_end_byte(statement) - 1);
+    ref_ops_edit(ops, f0, start, end, "", 0);
+    eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, uses,
+                       uses == 1 ? "use" : "uses");
+  }
+  eddi_free(text);
+  return rc;
+}
