@@ -64,8 +64,8 @@ test("tools/list shows every edit tool with its schema", async () => {
       apply_patch: ["patch"],
       file_update: ["path", "content"],
       replace: ["file_path"],
-      refactor: ["operation", "target", "new_name"],
-      preview: ["operation", "target", "new_name"],
+      refactor: ["operation", "target"],
+      preview: ["operation", "target"],
     };
     for (const [name, keys] of Object.entries(required)) {
       const tool = byName[name];
