@@ -331,10 +331,12 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
     uint32_t id = ref_names_find(&ops->index->names, args->name, strlen(args->name));
     uint32_t scope = 0;
     if (!ts_node_is_null(self.function)) {
-      uint32_t at = ts_node_start_byte(self.container);
+      /* The scope the container is bound in: around it, not its own
+       * (which may start where it does). */
+      uint32_t at = ts_node_start_byte(self.container), end = ts_node_end_byte(self.container);
       for (uint32_t s = 0; s < file->scopes.len; s++) {
         const RefScope *sc = &file->scopes.items[s];
-        if (at >= sc->start && at < sc->end && sc->kind != REF_SCOPE_BLOCK &&
+        if (sc->start < at && end <= sc->end && sc->kind != REF_SCOPE_BLOCK &&
             sc->end - sc->start <= file->scopes.items[scope].end - file->scopes.items[scope].start)
           scope = s;
       }

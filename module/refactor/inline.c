@@ -651,7 +651,7 @@ static void inline__remove(InlineFn *self) {
     ref_ops_edit(ops, self->file, start, end, text.data, text.len);
     eddi_strbuf_free(&text);
   } else {
-    ref_ops_edit(ops, self->file, start, end, "", 0);
+    ref_ops_remove_lines(ops, self->file, start, end);
   }
 }
 
@@ -801,11 +801,10 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   }
   if (rc == 0 && !pure && uses > 1)
     rc = ref_ops_fail_at(ops, f0, vstart,
-                         "Inline_Variable would evaluate %s %zu times: it calls", text, uses);
+                         "Inline_Variable would evaluate %s, which calls, %zu times", text,
+                         uses);
   if (rc == 0) {
-    uint32_t start = ref_ops_line_start(src, ts_node_start_byte(statement));
-    uint32_t end = ref_ops_next_line(src, ts_node_end_byte(statement) - 1);
-    ref_ops_edit(ops, f0, start, end, "", 0);
+    ref_ops_remove_lines(ops, f0, ts_node_start_byte(statement), ts_node_end_byte(statement));
     eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, uses,
                        uses == 1 ? "use" : "uses");
   }

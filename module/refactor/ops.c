@@ -176,6 +176,22 @@ uint32_t ref_ops_next_line(const RefSource *source, uint32_t offset) {
   return offset < source->len ? offset + 1 : offset;
 }
 
+/* Whether the line starting at offset holds only spaces. */
+static bool ops__blank_line(const RefSource *source, uint32_t offset) {
+  while (offset < source->len && (source->text[offset] == ' ' || source->text[offset] == '\t'))
+    offset++;
+  return offset < source->len && source->text[offset] == '\n';
+}
+
+void ref_ops_remove_lines(RefOps *self, uint32_t source, uint32_t start, uint32_t end) {
+  const RefSource *s = &self->index->sources.items[source];
+  uint32_t from = ref_ops_line_start(s, start);
+  uint32_t to = ref_ops_next_line(s, end > start ? end - 1 : end);
+  bool blank_before = from == 0 || ops__blank_line(s, ref_ops_line_start(s, from - 1));
+  while (blank_before && to < s->len && ops__blank_line(s, to)) to = ref_ops_next_line(s, to);
+  ref_ops_edit(self, source, from, to, "", 0);
+}
+
 void ref_ops_reindent(StrBuf *out, const char *text, size_t len, size_t drop, const char *indent,
                       size_t indent_len) {
   size_t at = 0;
@@ -322,7 +338,17 @@ static bool ops__same(OpsCheck *check, RefTarget was, RefTarget now) {
   const RefEdit *inside;
   uint32_t from = 0, to = 0;
   uint32_t mapped = ops__map(edits, a->start, &inside, &from, &to);
-  return inside ? ref_in(b->start, from, to) || b->start == to : b->start == mapped;
+  if (!inside) return b->start == mapped;
+  /* Defined in edited text: now defined in new text (code an operation
+   * moves goes from one edit to another). */
+  int64_t delta = 0;
+  for (size_t i = 0; i < edits.count; i++) {
+    const RefEdit *e = &edits.items[i];
+    int64_t start = (int64_t)e->start + delta, len = (int64_t)strlen(e->text);
+    if ((int64_t)b->start >= start && (int64_t)b->start <= start + len) return true;
+    delta += len - (int64_t)(e->end - e->start);
+  }
+  return false;
 }
 
 static int ops__changed(OpsCheck *check, const char *what, uint32_t f, uint32_t offset,

@@ -100,6 +100,10 @@ uint32_t ref_ops_line_start(const RefSource *source, uint32_t offset);
 uint32_t ref_ops_indent(const RefSource *source, uint32_t offset);
 /* The start of the line after offset's (or the end of the text). */
 uint32_t ref_ops_next_line(const RefSource *source, uint32_t offset);
+/* Remove the whole lines holding [start, end) of source; the blank lines
+ * after them too when a blank line (or the file's start) is before them,
+ * so that removing a definition leaves the spacing there was. */
+void ref_ops_remove_lines(RefOps *self, uint32_t source, uint32_t start, uint32_t end);
 /* Append text[0, len) re-indented: each line loses its first drop columns
  * of indentation and gains indent (blank lines stay empty). */
 void ref_ops_reindent(StrBuf *out, const char *text, size_t len, size_t drop, const char *indent,

@@ -181,6 +181,16 @@ static int signature__match(Signature *self) {
     if (self->from[k] >= 0 && self->now.items[k].stars != self->old.items[self->from[k]].stars)
       return eddi_error_set(self->ops->err, EDDI_EINVAL, "%s changes kind", self->now.items[k].name);
   }
+  /* Python's order: no parameter without a default after one with. */
+  const SigParam *defaulted = NULL;
+  for (size_t k = 0; k < self->now.len; k++) {
+    const SigParam *p = &self->now.items[k];
+    if (p->stars) break;
+    if (p->defaulted) defaulted = p;
+    else if (defaulted)
+      return eddi_error_set(self->ops->err, EDDI_EINVAL,
+                            "%s without a default cannot follow %s", p->name, defaulted->text);
+  }
   if (self->now.len == self->old.len)
     for (size_t k = 0; k < self->now.len; k++)
       if (self->from[k] < 0 && signature__find(&self->now, self->old.items[k].name) < 0 &&
@@ -207,6 +217,37 @@ static void signature__definition(Signature *self) {
   ref_ops_edit(ops, self->file, ts_node_start_byte(self->params), ts_node_end_byte(self->params),
                text.data, text.len);
   eddi_strbuf_free(&text);
+}
+
+/* The first use in the body of parameter name, or REF_NONE. */
+static uint32_t signature__use(Signature *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *fn = &file->syms.items[self->target.index];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  uint32_t param = id == REF_NONE ? REF_NONE : ref_file_bound(file, fn->own_scope, id);
+  for (uint32_t i = 0; param != REF_NONE && i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->name != id || occ->kind != REF_OCC_NAME || (occ->flags & REF_OCC_DEF)) continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    if (t.kind == REF_TARGET_SYM && t.file == self->file && t.index == param) return occ->start;
+  }
+  return REF_NONE;
+}
+
+/* A removed parameter the body still reads. */
+static int signature__removed_unused(Signature *self) {
+  for (size_t i = 0; i < self->old.len; i++) {
+    bool kept = false;
+    for (size_t k = 0; k < self->now.len; k++) kept |= self->from[k] == (int)i;
+    if (kept) continue;
+    uint32_t at = signature__use(self, self->old.items[i].name);
+    if (at != REF_NONE)
+      return ref_ops_fail_at(self->ops, self->file, at,
+                             "Signature cannot remove %s: the body uses it",
+                             self->old.items[i].name);
+  }
+  return 0;
 }
 
 /* A renamed parameter's uses in the body. */
@@ -464,6 +505,7 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
   }
   if (rc == 0) rc = signature__check_old(&self);
   if (rc == 0) rc = signature__match(&self);
+  if (rc == 0) rc = signature__removed_unused(&self);
   if (rc == 0) signature__definition(&self);
   if (rc == 0) rc = signature__rename_uses(&self);
   if (rc == 0) rc = signature__calls(&self);
