@@ -36,6 +36,7 @@ typedef struct {
   size_t unsure_count;
   StrBuf unsure; /* "a.py:12, b.py:40": left alone, 0-based lines */
   StrBuf facts;  /* the reply's facts, one a line */
+  size_t count;  /* what the operation counts: calls rewritten, uses replaced */
   EddiError *err;
 } RefOps;
 
@@ -124,5 +125,26 @@ int ref_inline_variable_plan(RefOps *self, const RefOpArgs *args);
 int ref_extract_plan(RefOps *self, const RefOpArgs *args);
 int ref_move_method_plan(RefOps *self, const RefOpArgs *args);
 int ref_extract_interface_plan(RefOps *self, const RefOpArgs *args);
+
+/* ---------------------------------------------------------------- in one file */
+
+/* An edit of one text, for Modify. */
+typedef struct {
+  size_t start, end;
+  char *text;
+} RefTextEdit;
+
+typedef Array(RefTextEdit) RefTextEdits;
+
+/* Refactor Signature within text alone (path's file, its language
+ * Python): the definition named by old_sig ("path:L:C(a, b)", L:C the
+ * name's position) gets new_sig's parameters, and the calls of it in the
+ * text are rewritten; out gets the edits, *calls the calls rewritten,
+ * unsure the references left alone ("a.py:12, ..."). Changes nothing on
+ * failure. */
+int ref_signature_local(const char *path, const char *text, size_t len, const char *old_sig,
+                        const char *new_sig, RefTextEdits *out, size_t *calls, StrBuf *unsure,
+                        EddiError *err);
+void ref_text_edits_free(RefTextEdits *self);
 
 #endif

@@ -512,10 +512,57 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) {
     eddi_strbuf_printf(&ops->facts, "Changed signature of %s\n%zu %s updated", old_name,
                        self.calls, self.calls == 1 ? "call" : "calls");
+    ops->count = self.calls;
   }
   eddi_free(old_name);
   eddi_free(new_name);
   signature__free(&self.old);
   signature__free(&self.now);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- in one file */
+
+/* The one text's index takes any size: the document is already open. */
+#define SIGNATURE_LOCAL_MAX_BYTES SIZE_MAX
+
+void ref_text_edits_free(RefTextEdits *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].text);
+  array_free(self);
+}
+
+int ref_signature_local(const char *path, const char *text, size_t len, const char *old_sig,
+                        const char *new_sig, RefTextEdits *out, size_t *calls, StrBuf *unsure,
+                        EddiError *err) {
+  memset(out, 0, sizeof *out);
+  *calls = 0;
+  RefIndex index;
+  ref_index_init(&index, SIGNATURE_LOCAL_MAX_BYTES, 1);
+  int rc = ref_index_add(&index, path, text, len, true, err);
+  if (rc == 0 && index.sources.len != 1)
+    rc = eddi_error_set(err, EDDI_EINVAL, "No name resolution for %s", path);
+  if (rc == 0) {
+    RefOps ops;
+    ref_ops_init(&ops, &index, err);
+    RefOpArgs args = {.spec = old_sig, .other = new_sig};
+    RefPlan plan = {0};
+    rc = ref_signature_plan(&ops, &args);
+    if (rc == 0) rc = ref_ops_finish(&ops, "Signature", &plan);
+    for (size_t i = 0; rc == 0 && i < ops.edits.len; i++) {
+      RefTextEdit edit = {ops.edits.items[i].start, ops.edits.items[i].end,
+                          eddi_strdup(ops.edits.items[i].text)};
+      array_push(out, edit);
+    }
+    if (rc == 0) {
+      *calls = ops.count;
+      if (ops.unsure_count)
+        eddi_strbuf_printf(unsure, "%zu unsure left unchanged: %s", ops.unsure_count,
+                           ops.unsure.data);
+    }
+    ref_plan_free(&plan);
+    ref_ops_free(&ops);
+  }
+  ref_index_free(&index);
+  if (rc < 0) ref_text_edits_free(out);
   return rc;
 }
