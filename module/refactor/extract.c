@@ -65,11 +65,13 @@ static int extract__region(Extract *self, uint32_t first_line, uint32_t last_lin
   uint32_t start = 0, line = 0;
   while (line < first_line && start < src->len) start = ref_ops_next_line(src, start), line++;
   if (line < first_line || start >= src->len)
-    return eddi_error_set(ops->err, EDDI_EINVAL, "%s has no line %u", src->path, first_line);
+    return eddi_error_set(ops->err, EDDI_EINVAL, "Lines %u:%u are past the end of %s (%u lines)",
+                          first_line, last_line, src->path, line);
   uint32_t end = start;
   for (; line <= last_line && end < src->len; line++) end = ref_ops_next_line(src, end);
   if (line <= last_line)
-    return eddi_error_set(ops->err, EDDI_EINVAL, "%s has no line %u", src->path, last_line);
+    return eddi_error_set(ops->err, EDDI_EINVAL, "Lines %u:%u are past the end of %s (%u lines)",
+                          first_line, last_line, src->path, line);
   uint32_t p = start;
   while (p < end && extract__space(src->text[p])) p++;
   uint32_t q = end;
@@ -77,15 +79,21 @@ static int extract__region(Extract *self, uint32_t first_line, uint32_t last_lin
   if (p >= q) return eddi_error_set(ops->err, EDDI_EINVAL, "Lines %u:%u hold no statement",
                                     first_line, last_line);
   self->first = extract__statement_at(ops, self->file, p);
-  if (ts_node_is_null(self->first) || ref_node_is(self->first, "comment"))
-    return ref_ops_fail_at(ops, self->file, p, "Extract needs whole statements: lines %u:%u "
-                                               "start inside one", first_line, last_line);
+  if (ts_node_is_null(self->first) || ref_node_is(self->first, "comment")) {
+    ref_ops_fail_at(ops, self->file, p, "Extract needs whole statements: lines %u:%u start "
+                                        "inside one", first_line, last_line);
+    eddi_error_hint(ops->err, "Start at a statement's first line");
+    return EDDI_EINVAL;
+  }
   TSNode node = self->first;
   for (;;) {
-    if (ts_node_end_byte(node) > q)
-      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(node),
-                             "Extract needs whole statements: this one goes on past line %u",
-                             last_line);
+    if (ts_node_end_byte(node) > q) {
+      ref_ops_fail_at(ops, self->file, ts_node_start_byte(node),
+                      "Extract needs whole statements: lines %u:%u end inside this one",
+                      first_line, last_line);
+      eddi_error_hint(ops->err, "End at the last line of a statement (Show it to see its lines)");
+      return EDDI_EINVAL;
+    }
     if (!ref_node_is(node, "comment")) self->last = node, self->count++;
     TSNode next = ts_node_next_named_sibling(node);
     if (ts_node_is_null(next) || ts_node_start_byte(next) >= q) break;
@@ -126,9 +134,18 @@ static int extract__place(Extract *self) {
   /* A method: the call goes through its first parameter. */
   TSNode outer = ts_node_parent(self->container);
   if (ref_node_is(outer, "block") && ref_node_is(ts_node_parent(outer), "class_definition")) {
-    if (ref_node_is(self->container, "decorated_definition"))
-      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->container),
-                             "Extract cannot yet extract from a decorated method");
+    /* A static or class method has no self to call the new method on. */
+    uint32_t n = ts_node_named_child_count(self->container);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode d = ts_node_named_child(self->container, i);
+      if (!ref_node_is(d, "decorator")) continue;
+      char *text = ref_ops_text(ops, self->file, d);
+      bool kind = !strcmp(text, "@staticmethod") || !strcmp(text, "@classmethod");
+      eddi_free(text);
+      if (kind)
+        return ref_ops_fail_at(ops, self->file, ts_node_start_byte(d),
+                               "Extract cannot yet make a method of a static or class method");
+    }
     TSNode params = ts_node_child_by_field_name(node, "parameters", 10);
     TSNode first = ts_node_named_child(params, 0);
     if (ref_node_is(first, "typed_parameter")) first = ts_node_named_child(first, 0);

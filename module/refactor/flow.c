@@ -63,6 +63,7 @@ typedef struct {
   uint32_t key;  /* when it happens */
   bool read, write;
   bool conditional; /* a write inside a compound statement of the region */
+  bool handler;     /* an except clause's "as" target: unbound again after the clause */
   bool plain_later; /* a write by a later statement of the region's block, unconditional */
   uint32_t occ;
 } FlowUse;
@@ -89,6 +90,15 @@ static uint32_t flow__key(TSNode node, uint32_t start, bool *augmented) {
       return ts_node_end_byte(ts_node_child_by_field_name(parent, "value", 5));
   }
   return start;
+}
+
+/* Whether node is the name an except clause binds ("except E as err"). */
+static bool flow__handler_target(TSNode node) {
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (ref_node_is(at, "except_clause") || ref_node_is(at, "except_group_clause")) return true;
+    if (!ref_node_is(at, "as_pattern_target") && !ref_node_is(at, "as_pattern")) return false;
+  }
+  return false;
 }
 
 /* Whether node lies in a block below statement (a compound's body), or in
@@ -193,7 +203,9 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     use.key = flow__key(node, occ->start, &augmented);
     use.write = write;
     use.read = !write || augmented;
-    if (write && ref_in(occ->start, rs, re))
+    use.handler = write && flow__handler_target(node);
+    /* A handler's name is bound wherever the handler's code reads it. */
+    if (write && ref_in(occ->start, rs, re) && !use.handler)
       use.conditional = flow__nested(node, flow__statement_in(node, block));
     if (write && !augmented && occ->start >= re) {
       TSNode statement = flow__statement_in(node, block);
@@ -213,7 +225,7 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     const RefSym *sym = &file->syms.items[u->sym];
     bool read_first = u->read, written = false, definite = false, read_in = false;
     bool before = sym->kind == REF_SYM_PARAMETER, live = false, loop_read = false;
-    bool after_plain = false, after_first = true;
+    bool after_plain = false, after_first = true, handler_only = true;
     for (size_t j = 0; j < uses.len; j++) {
       const FlowUse *v = &uses.items[j];
       if (v->sym != u->sym) continue;
@@ -222,8 +234,9 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
       if (in) {
         written |= v->write, read_in |= v->read;
         definite |= v->write && !v->conditional;
+        if (v->write && !v->handler) handler_only = false;
       } else if (start < rs) {
-        before |= v->write;
+        before |= v->write && !v->handler;
         if (!ts_node_is_null(loop) && start >= ts_node_start_byte(loop) && v->read) loop_read = true;
       } else {
         if (after_first && v->plain_later && !v->read) after_plain = true;
@@ -237,6 +250,8 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     bool param = read_first || (written && !definite && before && (read_in || live));
     if (module && !written) param = false;
     if (param) array_push(&out->params, eddi_strdup(name));
+    /* A name only except clauses bind is gone after them. */
+    if (written && handler_only) live = false;
     if (written && live && !out->returns) array_push(&out->results, eddi_strdup(name));
   }
   array_free(&uses);

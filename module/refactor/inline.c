@@ -18,7 +18,11 @@
  * Inlining a variable writes its value at every use and removes the
  * assignment: one assignment of a plain name, no other writes, every use
  * after it, the value's names meaning the same at each use and not
- * assigned again, and a value with a call in it used exactly once. */
+ * assigned again, and a value with a call in it used exactly once.
+ *
+ * The two share the rules of expressions (what is free of effects, where
+ * parentheses are needed, whether a name means the same at the use), so
+ * they are one file, a little over the usual length. */
 #include "refactor/ops.h"
 
 /* Most parameters an inlined function may have. */
@@ -409,10 +413,25 @@ static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver
   return 0;
 }
 
+/* The returns starting before limit (and in [*at, end)) copied up to them
+ * and made expression statements ("return" alone: "pass"). */
+static void inline__unreturn(const InlineFn *self, const RefSource *src, StrBuf *text,
+                             uint32_t *at, size_t *r, uint32_t limit, uint32_t end) {
+  while (*r < self->returns.len && ts_node_start_byte(self->returns.items[*r]) < limit) {
+    TSNode ret = self->returns.items[(*r)++];
+    if (ts_node_start_byte(ret) < *at || ts_node_start_byte(ret) >= end) continue;
+    eddi_strbuf_append(text, src->text + *at, ts_node_start_byte(ret) - *at);
+    TSNode expr = ts_node_named_child(ret, 0);
+    if (ts_node_is_null(expr)) eddi_strbuf_puts(text, "pass"), *at = ts_node_end_byte(ret);
+    else *at = ts_node_start_byte(expr);
+  }
+}
+
 /* The body with the arguments in; *value gets what the call evaluates to
  * (the last return's expression) when used, else the statements keep
  * their returns as expression statements. */
-static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out, char **value) {
+static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out, char **value,
+                        TSNode *value_node) {
   RefOps *ops = self->ops;
   const RefSource *src = &ops->index->sources.items[self->file];
   const RefFile *file = ops->program.files.items[self->file];
@@ -421,6 +440,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
   TSNode last = ts_node_named_child(self->body, count - 1);
   uint32_t start = ts_node_start_byte(first), end = ts_node_end_byte(last);
   *value = NULL;
+  *value_node = (TSNode){0};
   bool final_return = ref_node_is(last, "return_statement");
   if (used && self->returns.len > 1)
     return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[0]),
@@ -431,6 +451,17 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
                            "is used");
   if (used && final_return) {
     TSNode expr = ts_node_named_child(last, 0);
+    /* A lone argument is written as it is: what it is decides. */
+    bool lone = false;
+    for (size_t p = 0; p < self->param_count; p++) {
+      if (ts_node_is_null(expr) || !ref_node_is(expr, "identifier")) break;
+      char *id = ref_ops_text(ops, self->file, expr);
+      lone |= !strcmp(id, self->params[p].name) && !ts_node_is_null(args->node[p]);
+      if (!strcmp(id, self->params[p].name) && !ts_node_is_null(args->node[p]))
+        *value_node = args->node[p];
+      eddi_free(id);
+    }
+    if (!lone) *value_node = expr;
     TSNode prev = ts_node_prev_named_sibling(last);
     end = ts_node_is_null(prev) || ts_node_start_byte(prev) < start ? start : ts_node_end_byte(prev);
     StrBuf v = {0};
@@ -469,20 +500,13 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
   for (uint32_t i = 0; i < file->occs.len && start < end; i++) {
     const RefOcc *occ = &file->occs.items[i];
     if (!ref_in(occ->start, start, end) || occ->start < at) continue;
-    while (r < self->returns.len && ts_node_start_byte(self->returns.items[r]) < occ->start) {
-      TSNode ret = self->returns.items[r++];
-      if (ts_node_start_byte(ret) < at || ts_node_start_byte(ret) >= end) continue;
-      eddi_strbuf_append(&text, src->text + at, ts_node_start_byte(ret) - at);
-      TSNode expr = ts_node_named_child(ret, 0);
-      if (ts_node_is_null(expr)) eddi_strbuf_puts(&text, "pass"), at = ts_node_end_byte(ret);
-      else at = ts_node_start_byte(expr);
-    }
+    inline__unreturn(self, src, &text, &at, &r, occ->start, end);
     if (occ->kind != REF_OCC_NAME) continue;
     RefTarget t = ref_program_target(&ops->program, self->file, i);
     for (size_t p = 0; p < self->param_count; p++) {
       if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
         continue;
-      if (occ->flags & REF_OCC_WRITE) {
+      if (occ->flags & (REF_OCC_WRITE | REF_OCC_DEF)) {
         eddi_strbuf_free(&text);
         return ref_ops_fail_at(ops, self->file, occ->start,
                                "InlineFunction cannot inline an assignment to parameter %s",
@@ -495,14 +519,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
       at = occ->end;
     }
   }
-  while (r < self->returns.len) {
-    TSNode ret = self->returns.items[r++];
-    if (ts_node_start_byte(ret) < at || ts_node_start_byte(ret) >= end) continue;
-    eddi_strbuf_append(&text, src->text + at, ts_node_start_byte(ret) - at);
-    TSNode expr = ts_node_named_child(ret, 0);
-    if (ts_node_is_null(expr)) eddi_strbuf_puts(&text, "pass"), at = ts_node_end_byte(ret);
-    else at = ts_node_start_byte(expr);
-  }
+  inline__unreturn(self, src, &text, &at, &r, UINT32_MAX, end);
   if (end > at) eddi_strbuf_append(&text, src->text + at, end - at);
   /* A lone "pass" left by a bare return at the end says nothing. */
   if (!used && final_return && ts_node_named_child_count(last) == 0 && text.len >= 4 &&
@@ -594,7 +611,8 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
   StrBuf body = {0};
   eddi_strbuf_puts(&body, "");
   char *value = NULL;
-  if (rc == 0) rc = inline__body(self, &args, !alone, &body, &value);
+  TSNode value_node = {0};
+  if (rc == 0) rc = inline__body(self, &args, !alone, &body, &value, &value_node);
   uint32_t scope = inline__scope_at(file, occ->start);
   if (rc == 0) rc = inline__names(self, f, scope, occ->start);
   if (rc == 0 && (file->scopes.items[scope].kind == REF_SCOPE_CLASS ||
@@ -624,8 +642,12 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
         eddi_strbuf_putc(&text, '\n');
         ref_ops_edit(ops, f, line, line, text.data, text.len);
       }
-      ref_ops_edit(ops, f, ts_node_start_byte(call), ts_node_end_byte(call), value,
-                   strlen(value));
+      /* The value where the call was, parenthesised where it must be. */
+      StrBuf put = {0};
+      eddi_strbuf_puts(&put, "");
+      inline__put(&put, value_node, value, call);
+      ref_ops_edit(ops, f, ts_node_start_byte(call), ts_node_end_byte(call), put.data, put.len);
+      eddi_strbuf_free(&put);
     }
     eddi_strbuf_free(&text);
     self->calls++;

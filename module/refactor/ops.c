@@ -98,8 +98,11 @@ int ref_ops_valid_name(RefOps *self, const EddiLang *lang, const char *name) {
     unsigned char c = (unsigned char)name[i];
     valid = c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
   }
-  if (!valid)
-    return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
+  if (!valid) {
+    eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
+    eddi_error_hint(self->err, "A name is letters, digits and _, not starting with a digit");
+    return EDDI_EINVAL;
+  }
   return 0;
 }
 

@@ -167,6 +167,7 @@ static int signature__check_old(Signature *self) {
     rc = ref_ops_fail_at(ops, self->file, sym->start, "%s is %s(%s), not as the old signature says",
                          ref_names_str(&ops->index->names, sym->name),
                          ref_names_str(&ops->index->names, sym->name), list.data ? list.data : "");
+    eddi_error_hint(ops->err, "Write the old parameters as the definition has them");
     eddi_strbuf_free(&list);
   }
   signature__free(&actual);
@@ -187,9 +188,13 @@ static int signature__match(Signature *self) {
     const SigParam *p = &self->now.items[k];
     if (p->stars) break;
     if (p->defaulted) defaulted = p;
-    else if (defaulted)
-      return eddi_error_set(self->ops->err, EDDI_EINVAL,
-                            "%s without a default cannot follow %s", p->name, defaulted->text);
+    else if (defaulted) {
+      eddi_error_set(self->ops->err, EDDI_EINVAL, "%s without a default cannot follow %s",
+                     p->name, defaulted->text);
+      eddi_error_hint(self->ops->err, "Put %s before the parameters with defaults, or give it one",
+                      p->name);
+      return EDDI_EINVAL;
+    }
   }
   if (self->now.len == self->old.len)
     for (size_t k = 0; k < self->now.len; k++)
@@ -283,7 +288,58 @@ static int signature__rename_uses(Signature *self) {
 typedef struct {
   char *value;  /* the argument's expression */
   bool keyword; /* given as name=value */
+  int order;    /* its place in the call: arguments are evaluated in this order */
 } SigArg;
+
+/* An argument as the new call writes it. */
+typedef struct {
+  int order; /* SigArg's; new values after every given one */
+  bool keyword;
+  char *text; /* "v" or "name=v" */
+} SigPiece;
+
+typedef Array(SigPiece) SigPieces;
+
+static int signature__by_order(const void *a, const void *b) {
+  const SigPiece *x = a, *y = b;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Whether an argument's text may have effects (a call in it): such ones
+ * must keep their order. */
+static bool signature__effects(const char *text) { return strchr(text, '(') != NULL; }
+
+/* The new argument list: the positional pieces, then the keywords in the
+ * order the call gave them; fails when an argument with effects would be
+ * evaluated before one it followed. */
+static int signature__join(RefOps *ops, uint32_t f, TSNode call, SigPieces *pieces, StrBuf *out) {
+  size_t first_kw = 0;
+  while (first_kw < pieces->len && !pieces->items[first_kw].keyword) first_kw++;
+  if (pieces->len > first_kw)
+    qsort(pieces->items + first_kw, pieces->len - first_kw, sizeof *pieces->items,
+          signature__by_order);
+  int last = -1;
+  for (size_t i = 0; i < pieces->len; i++) {
+    const SigPiece *p = &pieces->items[i];
+    eddi_strbuf_printf(out, "%s%s", i ? ", " : "", p->text);
+    if (!signature__effects(p->text)) continue;
+    if (p->order < last)
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                             "Signature would change the order in which this call evaluates its "
+                             "arguments");
+    last = p->order;
+  }
+  return 0;
+}
+
+static void signature__piece(SigPieces *pieces, int order, bool keyword, const char *name,
+                             const char *value) {
+  StrBuf text = {0};
+  if (keyword) eddi_strbuf_printf(&text, "%s=%s", name, value);
+  else eddi_strbuf_puts(&text, value);
+  SigPiece piece = {order, keyword, eddi_strbuf_take(&text)};
+  array_push(pieces, piece);
+}
 
 /* Rewrite one call; false when it cannot be (a splat): left alone. */
 static int signature__call(Signature *self, uint32_t f, TSNode call, bool implicit, bool *done) {
@@ -295,18 +351,27 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
   SigArg *given = eddi_calloc(n, sizeof *given);
   Array(char *) extra_pos = {0};
   Array(char *) extra_kw = {0};
+  Array(int) extra_pos_order = {0}, extra_kw_order = {0};
   int star = -1, kwstar = -1;
   for (size_t i = 0; i < self->old.len; i++) {
     if (self->old.items[i].stars == 1) star = (int)i;
     if (self->old.items[i].stars == 2) kwstar = (int)i;
   }
   size_t position = implicit && !self->implicit ? 1 : 0;
+  /* A call through the class passes self first: it stays first. */
+  char *receiver = NULL;
+  bool wants_receiver = !implicit && self->implicit;
   int rc = 0;
   bool splat = false;
   uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count && rc == 0 && !splat; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (ref_node_is(a, "comment")) continue;
+    if (wants_receiver && !receiver && !ref_node_is(a, "keyword_argument") &&
+        !ref_node_is(a, "list_splat") && !ref_node_is(a, "dictionary_splat")) {
+      receiver = ref_ops_text(ops, f, a);
+      continue;
+    }
     if (ref_node_is(a, "list_splat") || ref_node_is(a, "dictionary_splat")) {
       splat = true;
       break;
@@ -317,16 +382,19 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
       char *key = ref_ops_text(ops, f, name);
       int at = signature__find(&self->old, key);
       if (at >= 0 && self->old.items[at].stars == 0 && !given[at].value)
-        given[at].value = ref_ops_text(ops, f, value), given[at].keyword = true;
-      else if (kwstar >= 0) array_push(&extra_kw, ref_ops_text(ops, f, a));
+        given[at].value = ref_ops_text(ops, f, value), given[at].keyword = true,
+        given[at].order = (int)i;
+      else if (kwstar >= 0)
+        array_push(&extra_kw, ref_ops_text(ops, f, a)), array_push(&extra_kw_order, (int)i);
       else rc = ref_ops_fail_at(ops, f, ts_node_start_byte(a), "Unknown keyword %s", key);
       eddi_free(key);
       continue;
     }
     size_t at = position++;
     if (at < self->old.len && self->old.items[at].stars == 0 && (star < 0 || (int)at < star))
-      given[at].value = ref_ops_text(ops, f, a);
-    else if (star >= 0) array_push(&extra_pos, ref_ops_text(ops, f, a));
+      given[at].value = ref_ops_text(ops, f, a), given[at].order = (int)i;
+    else if (star >= 0)
+      array_push(&extra_pos, ref_ops_text(ops, f, a)), array_push(&extra_pos_order, (int)i);
     else rc = ref_ops_fail_at(ops, f, ts_node_start_byte(a), "Too many arguments");
   }
   if (splat) {
@@ -335,7 +403,10 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
     StrBuf text = {0};
     eddi_strbuf_putc(&text, '(');
     bool positional = true;
-    size_t written = 0;
+    SigPieces pieces = {0};
+    /* New values come after every argument the call gave. */
+    int fresh = (int)count;
+    if (receiver) signature__piece(&pieces, -1, false, NULL, receiver);
     for (size_t k = 0; k < self->now.len && rc == 0; k++) {
       const SigParam *p = &self->now.items[k];
       int from = self->from[k];
@@ -348,29 +419,43 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
                                  "The call's extra arguments cannot follow a keyword");
             break;
           }
-          eddi_strbuf_printf(&text, "%s%s", written++ ? ", " : "", extra_pos.items[e]);
+          signature__piece(&pieces, extra_pos_order.items[e], false, NULL, extra_pos.items[e]);
         }
         continue;
       }
       if (p->stars == 2) {
-        for (size_t e = 0; e < extra_kw.len; e++)
-          eddi_strbuf_printf(&text, "%s%s", written++ ? ", " : "", extra_kw.items[e]);
+        for (size_t e = 0; e < extra_kw.len; e++) {
+          /* Already "name=value". */
+          SigPiece piece = {extra_kw_order.items[e], true, eddi_strdup(extra_kw.items[e])};
+          array_push(&pieces, piece);
+        }
         continue;
       }
-      if (from >= 0) value = given[from].value, keyword = given[from].keyword;
-      else if (p->value) value = p->value;
-      else if (!p->defaulted)
-        rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call),
-                             "The call would lack %s: give it a default (%s=...) or a value for "
-                             "the calls (%s:=...)",
-                             p->name, p->name, p->name);
+      char *old_default = NULL;
+      int order = fresh++;
+      if (from >= 0) {
+        value = given[from].value, keyword = given[from].keyword;
+        if (value) order = given[from].order;
+        /* Left to the old default, which the new list drops: written out. */
+        const char *eq = strchr(self->old.items[from].text, '=');
+        if (!value && !p->defaulted && eq)
+          value = old_default = signature__trim(eq + 1, strlen(eq + 1));
+      } else if (p->value) {
+        value = p->value;
+      }
+      else if (!p->defaulted) {
+        rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call would lack %s",
+                             p->name);
+        eddi_error_hint(ops->err, "Give %s a default (%s=...) or a value for the calls (%s:=...)",
+                        p->name, p->name, p->name);
+      }
       if (!value) {
         positional = false;
         continue;
       }
       if (keyword) positional = false;
-      if (positional) eddi_strbuf_printf(&text, "%s%s", written++ ? ", " : "", value);
-      else eddi_strbuf_printf(&text, "%s%s=%s", written++ ? ", " : "", p->name, value);
+      signature__piece(&pieces, order, !positional, p->name, value);
+      eddi_free(old_default);
     }
     if (rc == 0 && kwstar >= 0 && signature__find(&self->now, self->old.items[kwstar].name) < 0 &&
         extra_kw.len)
@@ -380,6 +465,9 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
         extra_pos.len)
       rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call passes arguments to %s",
                            self->old.items[star].name);
+    if (rc == 0) rc = signature__join(ops, f, call, &pieces, &text);
+    for (size_t i = 0; i < pieces.len; i++) eddi_free(pieces.items[i].text);
+    array_free(&pieces);
     eddi_strbuf_putc(&text, ')');
     if (rc == 0) {
       char *was = ref_ops_text(ops, f, args);
@@ -392,10 +480,13 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
   }
   for (size_t i = 0; i < n; i++) eddi_free(given[i].value);
   eddi_free(given);
+  eddi_free(receiver);
   for (size_t i = 0; i < extra_pos.len; i++) eddi_free(extra_pos.items[i]);
   for (size_t i = 0; i < extra_kw.len; i++) eddi_free(extra_kw.items[i]);
   array_free(&extra_pos);
   array_free(&extra_kw);
+  array_free(&extra_pos_order);
+  array_free(&extra_kw_order);
   return rc;
 }
 
@@ -463,6 +554,77 @@ static int signature__calls(Signature *self) {
   return rc;
 }
 
+/* Whether a call written for the old signature still binds right: the old
+ * parameters keep their places and names, the new ones have defaults. */
+static bool signature__compatible(const Signature *self) {
+  if (self->now.len < self->old.len) return false;
+  for (size_t k = 0; k < self->now.len; k++) {
+    if (k < self->old.len) {
+      if (self->from[k] != (int)k ||
+          strcmp(self->now.items[k].name, self->old.items[k].name) != 0)
+        return false;
+    } else if (!self->now.items[k].defaulted && !self->now.items[k].stars) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* A method whose calls cannot all be seen: one Python calls by protocol
+ * (__init__ through the class, __eq__ through ==), one of a class with a
+ * base outside the workspace (whose code, or a framework, may call it),
+ * one whose name another class defines too (an override, or a call
+ * through a receiver that cannot be told apart). */
+static int signature__callers_known(Signature *self) {
+  RefOps *ops = self->ops;
+  uint32_t klass = ref_target_class(&ops->program, self->target);
+  if (klass == REF_NONE) return 0;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  const char *name = ref_names_str(&ops->index->names, sym->name);
+  size_t n = strlen(name);
+  if (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__"))
+    return ref_ops_fail_at(ops, self->file, sym->start,
+                           "Signature cannot yet change %s: Python calls it by protocol", name);
+  RefIds bases = {0};
+  bool known = ref_program_bases(&ops->program, self->file, klass, &bases);
+  array_free(&bases);
+  const RefSym *k = &file->syms.items[klass];
+  for (uint32_t b = 0; known && b < k->bases_count; b++) {
+    RefValue base = ref_program_expr_value(&ops->program, self->file,
+                                           file->bases.items[k->bases_first + b]);
+    if (base.kind != REF_VALUE_CLASS) {
+      const RefExpr *e = &file->exprs.items[file->bases.items[k->bases_first + b]];
+      const char *bname = e->kind == REF_EXPR_OCC
+                              ? ref_names_str(&ops->index->names, file->occs.items[e->ref].name)
+                              : "";
+      bool plain = false;
+      for (size_t i = 0; i < EDDI_LANG_LIST_MAX && file->lang->plain_bases[i]; i++)
+        plain |= !strcmp(file->lang->plain_bases[i], bname);
+      known = plain;
+    }
+  }
+  if (!known)
+    return ref_ops_fail_at(ops, self->file, sym->start,
+                           "Signature cannot change %s: its class has a base outside the "
+                           "workspace, whose code may call it",
+                           name);
+  for (uint32_t f = 0; f < ops->program.files.len; f++) {
+    const RefFile *other = ops->program.files.items[f];
+    for (uint32_t i = 0; i < other->syms.len; i++) {
+      const RefSym *o = &other->syms.items[i];
+      if (o->name != sym->name || (f == self->file && i == self->target.index) ||
+          o->kind != REF_SYM_FUNCTION || o->scope == REF_NONE ||
+          other->scopes.items[o->scope].kind != REF_SCOPE_CLASS)
+        continue;
+      return ref_ops_fail_at(ops, f, o->start,
+                             "Signature cannot change %s alone: another class defines it too",
+                             name);
+    }
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- the plan */
 
 int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
@@ -480,7 +642,11 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
                           "renames)",
                           old_name, new_name);
   }
-  if (rc == 0) rc = ref_ops_find(ops, old_name, &self.target);
+  if (rc == 0) {
+    rc = ref_ops_find(ops, old_name, &self.target);
+    if (rc < 0 && !ops->err->hint[0])
+      eddi_error_hint(ops->err, "Name the function as RenameSymbol does: f, Class.m or path.py:f");
+  }
   if (rc == 0) {
     self.file = self.target.file;
     rc = ref_ops_python(ops, self.file, "Signature");
@@ -504,11 +670,18 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
       rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s has no parameter list", old_name);
   }
   if (rc == 0) rc = signature__check_old(&self);
+  if (rc == 0) rc = signature__callers_known(&self);
   if (rc == 0) rc = signature__match(&self);
   if (rc == 0) rc = signature__removed_unused(&self);
   if (rc == 0) signature__definition(&self);
   if (rc == 0) rc = signature__rename_uses(&self);
   if (rc == 0) rc = signature__calls(&self);
+  if (rc == 0 && ops->unsure_count && !signature__compatible(&self)) {
+    rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                        "Signature would break the unsure references it leaves alone: %s",
+                        ops->unsure.data);
+    eddi_error_hint(ops->err, "Only parameters added at the end with a default leave them right");
+  }
   if (rc == 0) {
     eddi_strbuf_printf(&ops->facts, "Changed signature of %s\n%zu %s updated", old_name,
                        self.calls, self.calls == 1 ? "call" : "calls");
