@@ -192,6 +192,9 @@ void ref_ops_remove_lines(RefOps *self, uint32_t source, uint32_t start, uint32_
   uint32_t to = ref_ops_next_line(s, end > start ? end - 1 : end);
   bool blank_before = from == 0 || ops__blank_line(s, ref_ops_line_start(s, from - 1));
   while (blank_before && to < s->len && ops__blank_line(s, to)) to = ref_ops_next_line(s, to);
+  /* At the end of the file, the blank lines before go too. */
+  while (to >= s->len && from > 0 && ops__blank_line(s, ref_ops_line_start(s, from - 1)))
+    from = ref_ops_line_start(s, from - 1);
   ref_ops_edit(self, source, from, to, "", 0);
 }
 

@@ -170,6 +170,33 @@ test("preview shows the rename's diff and writes nothing; refactor writes it", a
   });
 });
 
+test("refactor takes each operation's arguments: a signature, a region, none", async () => {
+  const files = {
+    "calc.py": "def area(w, h):\n    return w * h\n\n\ndef report():\n    size = area(2, 3)\n    print(size)\n",
+  };
+  await withClient(files, async ({ call, read }) => {
+    assert.deepEqual(
+      await call("refactor", { operation: "Signature", target: "area(w, h)", new_name: "area(h, w)" }),
+      ok("Ok, Changed signature of area, 1 call updated, 1 file modified"),
+    );
+    assert.equal(read("calc.py"), files["calc.py"].replace("area(w, h)", "area(h, w)").replace("area(2, 3)", "area(3, 2)"));
+    assert.deepEqual(
+      await call("refactor", { operation: "Extract_Method", target: "calc.py:6:6", new_name: "show" }),
+      ok("Ok, Extracted show(size) from calc.py:6:6, 1 file modified"),
+    );
+    assert.deepEqual(
+      await call("refactor", { operation: "InlineFunction", target: "calc.py:show" }),
+      ok("Ok, Inlined calc.py:show, 1 call replaced, 1 file modified"),
+    );
+    assert.equal(read("calc.py"), files["calc.py"].replace("area(w, h)", "area(h, w)").replace("area(2, 3)", "area(3, 2)"));
+    assert.deepEqual(
+      await call("preview", { operation: "Split_Class", target: "calc.py:area" }),
+      fail('Fail "Not supported for python: Refactor Split_Class: the members moved out are reached ' +
+        'through self and through instances whose class is not known"'),
+    );
+  });
+});
+
 test("grep groups hits under tagged headers, and a hit may be edited", async () => {
   const files = { "src/a.c": "int a = 1;\nint b = 2;\n", "src/b.h": "#define A 1\n", "notes.txt": "a = 1\n" };
   await withClient(files, async ({ call, read }) => {
