@@ -35,7 +35,10 @@ typedef struct {
   size_t count;
   TSNode function; /* the enclosing function_definition, or null at module level */
   TSNode container;  /* the node the new function goes beside: function or statement */
-  char *self_name; /* a method's first parameter */
+  char *self_name; /* what the call goes through: self, cls, the class; or NULL */
+  char *first_param; /* the new method's first parameter: self, cls; or NULL */
+  const char *decorator; /* "@staticmethod", "@classmethod" or NULL */
+  uint32_t insert_at;    /* where the new function goes */
   RefFlow flow;
   bool returns; /* the region ends with a return */
   size_t duplicates;
@@ -109,6 +112,45 @@ static int extract__region(Extract *self, uint32_t first_line, uint32_t last_lin
   return 0;
 }
 
+/* Whether function is a method of a class (directly in its body), and
+ * how the new method is called and declared: *decorator, *first (its
+ * first parameter, new string or NULL), *receiver (new string: what calls
+ * go through). Fails for a method with no first parameter. */
+static int extract__method_kind(RefOps *ops, uint32_t f, TSNode function, bool *method,
+                                const char **decorator, char **first, char **receiver) {
+  *method = false, *decorator = NULL, *first = NULL, *receiver = NULL;
+  TSNode container = function;
+  if (ref_node_is(ts_node_parent(function), "decorated_definition"))
+    container = ts_node_parent(function);
+  TSNode outer = ts_node_parent(container);
+  if (!ref_node_is(outer, "block") || !ref_node_is(ts_node_parent(outer), "class_definition"))
+    return 0;
+  *method = true;
+  uint32_t n = ts_node_named_child_count(container);
+  for (uint32_t i = 0; i < n && container.id != function.id; i++) {
+    TSNode d = ts_node_named_child(container, i);
+    if (!ref_node_is(d, "decorator")) continue;
+    char *text = ref_ops_text(ops, f, d);
+    if (!strcmp(text, "@staticmethod")) *decorator = "@staticmethod";
+    if (!strcmp(text, "@classmethod")) *decorator = "@classmethod";
+    eddi_free(text);
+  }
+  if (*decorator && !strcmp(*decorator, "@staticmethod")) {
+    TSNode klass = ts_node_parent(outer);
+    *receiver = ref_ops_text(ops, f, ts_node_child_by_field_name(klass, "name", 4));
+    return 0;
+  }
+  TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+  TSNode p = ts_node_named_child(params, 0);
+  if (ref_node_is(p, "typed_parameter")) p = ts_node_named_child(p, 0);
+  if (!ref_node_is(p, "identifier"))
+    return ref_ops_fail_at(ops, f, ts_node_start_byte(function),
+                           "Extract cannot make a method of a method without self");
+  *first = ref_ops_text(ops, f, p);
+  *receiver = eddi_strdup(*first);
+  return 0;
+}
+
 /* The enclosing function and what the new one goes beside. */
 static int extract__place(Extract *self) {
   RefOps *ops = self->ops;
@@ -131,30 +173,11 @@ static int extract__place(Extract *self) {
   self->function = node;
   TSNode parent = ts_node_parent(node);
   self->container = ref_node_is(parent, "decorated_definition") ? parent : node;
-  /* A method: the call goes through its first parameter. */
-  TSNode outer = ts_node_parent(self->container);
-  if (ref_node_is(outer, "block") && ref_node_is(ts_node_parent(outer), "class_definition")) {
-    /* A static or class method has no self to call the new method on. */
-    uint32_t n = ts_node_named_child_count(self->container);
-    for (uint32_t i = 0; i < n; i++) {
-      TSNode d = ts_node_named_child(self->container, i);
-      if (!ref_node_is(d, "decorator")) continue;
-      char *text = ref_ops_text(ops, self->file, d);
-      bool kind = !strcmp(text, "@staticmethod") || !strcmp(text, "@classmethod");
-      eddi_free(text);
-      if (kind)
-        return ref_ops_fail_at(ops, self->file, ts_node_start_byte(d),
-                               "Extract cannot yet make a method of a static or class method");
-    }
-    TSNode params = ts_node_child_by_field_name(node, "parameters", 10);
-    TSNode first = ts_node_named_child(params, 0);
-    if (ref_node_is(first, "typed_parameter")) first = ts_node_named_child(first, 0);
-    if (!ref_node_is(first, "identifier"))
-      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(node),
-                             "Extract cannot make a method of a method without self");
-    self->self_name = ref_ops_text(ops, self->file, first);
-  }
-  return 0;
+  /* A method: the call goes through its first parameter (a static
+   * method's, through the class). */
+  bool method;
+  return extract__method_kind(ops, self->file, node, &method, &self->decorator,
+                              &self->first_param, &self->self_name);
 }
 
 /* A method's self is passed as the receiver, not as a parameter. */
@@ -193,10 +216,14 @@ static void extract__definition(const Extract *self, StrBuf *out) {
   uint32_t base = ref_ops_indent(src, ts_node_start_byte(self->container));
   const char *margin = src->text + ref_ops_line_start(src, ts_node_start_byte(self->container));
   if (ts_node_is_null(self->function)) base = 0;
+  if (self->decorator) {
+    eddi_strbuf_append(out, margin, base);
+    eddi_strbuf_printf(out, "%s\n", self->decorator);
+  }
   eddi_strbuf_append(out, margin, base);
   eddi_strbuf_printf(out, "def %s(", self->name);
   size_t n = 0;
-  if (self->self_name) eddi_strbuf_puts(out, self->self_name), n++;
+  if (self->first_param) eddi_strbuf_puts(out, self->first_param), n++;
   for (size_t i = 0; i < self->flow.params.len; i++)
     eddi_strbuf_printf(out, "%s%s", n++ ? ", " : "", self->flow.params.items[i]);
   eddi_strbuf_puts(out, "):\n");
@@ -252,18 +279,30 @@ static int extract__duplicate(Extract *self, TSNode first, TSNode last, const ch
   /* The same text: it must be in a function like the region's, with the
    * same parameters. */
   TSNode function = extract__function_of(first);
-  bool method = self->self_name != NULL;
   if (ts_node_is_null(function) != ts_node_is_null(self->function)) return 0;
-  char *self_name = NULL;
-  if (method) {
-    TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
-    TSNode p = ts_node_named_child(params, 0);
-    if (!ref_node_is(p, "identifier")) return 0;
-    self_name = ref_ops_text(ops, self->file, p);
+  bool method = false;
+  const char *decorator = NULL;
+  char *first_param = NULL, *self_name = NULL;
+  if (!ts_node_is_null(function) &&
+      extract__method_kind(ops, self->file, function, &method, &decorator, &first_param,
+                           &self_name) < 0) {
+    eddi_error_clear(ops->err);
+    return 0;
+  }
+  eddi_free(first_param);
+  /* A method's duplicate is in a method of the same kind; another one runs
+   * only after the new function is defined: it comes after it. */
+  bool main_method = self->self_name != NULL;
+  bool fits_place = method == main_method && decorator == self->decorator &&
+                    (main_method || ts_node_start_byte(first) >= self->insert_at);
+  if (!fits_place) {
+    eddi_free(self_name);
+    return 0;
   }
   RefFlow flow;
   int rc = ref_flow_region(ops, self->file, function, first, last, &flow);
-  if (rc == 0) extract__drop_self(&flow, self_name);
+  if (rc == 0 && !(decorator && !strcmp(decorator, "@staticmethod")))
+    extract__drop_self(&flow, self_name);
   bool fits = rc == 0 && flow.params.len == self->flow.params.len && !flow.unsafe;
   for (size_t i = 0; fits && i < flow.params.len; i++)
     fits = strcmp(flow.params.items[i], self->flow.params.items[i]) == 0;
@@ -338,7 +377,7 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) rc = extract__place(&self);
   if (rc == 0) rc = ref_flow_region(ops, self.file, self.function, self.first, self.last, &self.flow);
   bool flowed = rc == 0;
-  if (rc == 0) extract__drop_self(&self.flow, self.self_name);
+  if (rc == 0) extract__drop_self(&self.flow, self.first_param);
   if (rc == 0 && self.flow.exit_error)
     rc = ref_ops_fail_at(ops, self.file, self.flow.exit_at, "Extract: %s", self.flow.exit_error);
   if (rc == 0) self.returns = self.flow.returns;
@@ -364,6 +403,10 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
                            "Extract: %s is already defined", args->name);
   }
   if (rc == 0) {
+    uint32_t end = ts_node_end_byte(self.container);
+    self.insert_at = !ts_node_is_null(self.function)
+                         ? (end < source->len && source->text[end] == '\n' ? end + 1 : end)
+                         : ref_ops_line_start(source, ts_node_start_byte(self.container));
     char *text = extract__dedented(source, self.first, self.last);
     /* Duplicates are looked for where the new function is seen: the
      * class, the outer function, or the module. */
@@ -378,19 +421,12 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
                  call.data, call.len);
     extract__definition(&self, &def);
     StrBuf insert = {0};
-    if (!ts_node_is_null(self.function)) {
-      uint32_t end = ts_node_end_byte(self.container);
-      uint32_t at = end < source->len && source->text[end] == '\n' ? end + 1 : end;
-      eddi_strbuf_putc(&insert, '\n');
-      eddi_strbuf_append(&insert, def.data, def.len);
-      ref_ops_edit(ops, self.file, at, at, insert.data, insert.len);
-    } else {
-      uint32_t at = ref_ops_line_start(source, ts_node_start_byte(self.container));
-      eddi_strbuf_putc(&insert, '\n');
-      eddi_strbuf_append(&insert, def.data, def.len);
-      eddi_strbuf_putc(&insert, '\n');
-      ref_ops_edit(ops, self.file, at, at, insert.data, insert.len);
-    }
+    /* After the enclosing function, or before the module's statement
+     * holding the lines. */
+    eddi_strbuf_putc(&insert, '\n');
+    eddi_strbuf_append(&insert, def.data, def.len);
+    if (ts_node_is_null(self.function)) eddi_strbuf_putc(&insert, '\n');
+    ref_ops_edit(ops, self.file, self.insert_at, self.insert_at, insert.data, insert.len);
     eddi_strbuf_printf(&ops->facts, "Extracted %s(", args->name);
     for (size_t i = 0; i < self.flow.params.len; i++)
       eddi_strbuf_printf(&ops->facts, "%s%s", i ? ", " : "", self.flow.params.items[i]);
@@ -407,5 +443,6 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   }
   if (flowed) ref_flow_free(&self.flow);
   eddi_free(self.self_name);
+  eddi_free(self.first_param);
   return rc;
 }

@@ -213,6 +213,31 @@ static void test_extract_refuses_exits(void **state) {
   ops_fixture_free(f);
 }
 
+static void test_extract_kinds_and_duplicates(void **state) {
+  (void)state;
+  /* A static method's lines make a static method called through the
+   * class; the class method's same line is no duplicate of it. */
+  OpsFixture *f = ops_fixture("m.py",
+                              "class A:\n    @staticmethod\n    def s(x):\n        print(x)\n\n"
+                              "    @classmethod\n    def c(cls, x):\n        print(x)\n",
+                              NULL);
+  assert_string_equal(extract(f, "m.py", 3, 3, "show"),
+                      "m.py:\nclass A:\n    @staticmethod\n    def s(x):\n        A.show(x)\n\n"
+                      "    @staticmethod\n    def show(x):\n        print(x)\n\n"
+                      "    @classmethod\n    def c(cls, x):\n        print(x)\n");
+  ops_fixture_free(f);
+  /* A duplicate that could run before the new function is defined (a()
+   * is called at import, above it) stays. */
+  f = ops_fixture("n.py",
+                  "def a():\n    print(1)\n\n\na()\n\n\ndef b():\n    print(1)\n\n\n"
+                  "def c():\n    print(1)\n",
+                  NULL);
+  assert_string_equal(extract(f, "n.py", 8, 8, "one"),
+                      "n.py:\ndef a():\n    print(1)\n\n\na()\n\n\ndef b():\n    one()\n\n"
+                      "def one():\n    print(1)\n\n\ndef c():\n    one()\n");
+  ops_fixture_free(f);
+}
+
 /* ---------------------------------------------------------------- in one file */
 
 static void test_signature_local_for_modify(void **state) {
@@ -240,6 +265,7 @@ int main(void) {
       cmocka_unit_test(test_inline_needs_same_names_at_the_call),
       cmocka_unit_test(test_extract_flow),
       cmocka_unit_test(test_extract_refuses_exits),
+      cmocka_unit_test(test_extract_kinds_and_duplicates),
       cmocka_unit_test(test_signature_local_for_modify),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
