@@ -15,7 +15,8 @@
  * and was given positionally, keywords from there on. A call through
  * *args or **kwargs, a reference that is not a call (the function passed
  * as a value, functools.partial) cannot be rewritten: it is left alone and
- * listed as unsure. */
+ * listed as unsure, and only a change it survives is made. __init__'s
+ * calls are its class's calls. */
 #include "refactor/ops.h"
 
 /* Most parameters a signature may have. */
@@ -129,6 +130,7 @@ typedef struct {
   int from[SIGNATURE_PARAMS_MAX]; /* per new parameter: its old index, or -1 */
   bool implicit;                  /* the definition has self or cls not in the lists */
   bool is_static;
+  bool constructor; /* __init__: the class's calls are its calls */
   size_t calls;
 } Signature;
 
@@ -512,20 +514,43 @@ static TSNode signature__call_of(RefOps *ops, uint32_t f, const RefOcc *occ, boo
   return parent;
 }
 
+/* Whether a reference to a class that is no call of it cannot call it
+ * later either: an annotation, isinstance's or issubclass's class, an
+ * except clause's. */
+static bool signature__class_use_harmless(RefOps *ops, uint32_t f, TSNode node) {
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (ref_node_is(at, "type") || ref_node_is(at, "except_clause")) return true;
+    if (ref_node_is(at, "argument_list")) {
+      TSNode fn = ts_node_child_by_field_name(ts_node_parent(at), "function", 8);
+      char *text = ref_ops_text(ops, f, fn);
+      bool check = !strcmp(text, "isinstance") || !strcmp(text, "issubclass");
+      eddi_free(text);
+      return check;
+    }
+    if (!ref_node_is(at, "tuple") && !ref_node_is(at, "attribute")) return false;
+  }
+  return false;
+}
+
 static int signature__calls(Signature *self) {
   RefOps *ops = self->ops;
   const RefFile *home = ops->program.files.items[self->file];
   uint32_t name = home->syms.items[self->target.index].name;
+  /* __init__ is called through its class: Class(...) passes self. */
+  uint32_t klass = self->constructor ? ref_target_class(&ops->program, self->target) : REF_NONE;
+  RefTarget class_target = {REF_TARGET_SYM, self->file, klass};
+  uint32_t class_name = klass != REF_NONE ? home->syms.items[klass].name : REF_NONE;
   Array(TSNode) seen = {0};
   int rc = 0;
   for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
     const RefFile *file = ops->program.files.items[f];
     for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
       const RefOcc *occ = &file->occs.items[i];
-      if (occ->name != name || (occ->flags & REF_OCC_DEF)) continue;
+      bool by_class = occ->name == class_name;
+      if ((occ->name != name && !by_class) || (occ->flags & REF_OCC_DEF)) continue;
       if (occ->kind == REF_OCC_IMPORT_NAME || occ->kind == REF_OCC_EXPORT) continue;
       RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
-      bool ours = ref_target_equal(t, self->target);
+      bool ours = ref_target_equal(t, by_class ? class_target : self->target);
       if (!ours) {
         if (t.kind == REF_TARGET_UNSURE && occ->kind != REF_OCC_STRING) ref_ops_unsure(ops, f, occ->start);
         continue;
@@ -533,8 +558,11 @@ static int signature__calls(Signature *self) {
       if ((rc = ref_ops_python(ops, f, "Signature")) < 0) break;
       bool implicit;
       TSNode call = signature__call_of(ops, f, occ, &implicit);
+      if (by_class) implicit = true;
       if (ts_node_is_null(call)) {
-        ref_ops_unsure(ops, f, occ->start);
+        if (!by_class ||
+            !signature__class_use_harmless(ops, f, ref_ops_node(ops, f, occ->start, occ->end)))
+          ref_ops_unsure(ops, f, occ->start);
         continue;
       }
       TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
@@ -570,6 +598,41 @@ static bool signature__compatible(const Signature *self) {
   return true;
 }
 
+/* __init__ is called through its class: refused when something else may
+ * call it (a subclass that inherits it, a decorator on the class, a
+ * __new__ that gets the same arguments). */
+static int signature__constructor_callers(Signature *self, uint32_t klass) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *k = &file->syms.items[klass];
+  const char *kname = ref_names_str(&ops->index->names, k->name);
+  if (k->flags & REF_SYM_DECORATED)
+    return ref_ops_fail_at(ops, self->file, k->start,
+                           "Signature cannot change %s.__init__: a decorator may call it", kname);
+  uint32_t new_id = ref_names_find(&ops->index->names, "__new__", strlen("__new__"));
+  if (new_id != REF_NONE && ref_file_bound(file, k->own_scope, new_id) != REF_NONE)
+    return ref_ops_fail_at(ops, self->file, k->start,
+                           "Signature cannot change %s.__init__: __new__ takes the same arguments",
+                           kname);
+  for (uint32_t f = 0; f < ops->program.files.len; f++) {
+    const RefFile *other = ops->program.files.items[f];
+    for (uint32_t s = 0; s < other->syms.len; s++) {
+      if (other->syms.items[s].kind != REF_SYM_CLASS) continue;
+      RefIds bases = {0};
+      ref_program_bases(&ops->program, f, s, &bases);
+      bool sub = false;
+      for (size_t b = 0; b + 1 < bases.len; b += 2)
+        sub |= bases.items[b] == self->file && bases.items[b + 1] == klass;
+      array_free(&bases);
+      if (sub)
+        return ref_ops_fail_at(ops, f, other->syms.items[s].start,
+                               "Signature cannot yet change %s.__init__: a subclass inherits it",
+                               kname);
+    }
+  }
+  return 0;
+}
+
 /* A method whose calls cannot all be seen: one Python calls by protocol
  * (__init__ through the class, __eq__ through ==), one of a class with a
  * base outside the workspace (whose code, or a framework, may call it),
@@ -583,9 +646,14 @@ static int signature__callers_known(Signature *self) {
   const RefSym *sym = &file->syms.items[self->target.index];
   const char *name = ref_names_str(&ops->index->names, sym->name);
   size_t n = strlen(name);
-  if (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__"))
+  self->constructor = !strcmp(name, "__init__");
+  if (self->constructor) {
+    int rc = signature__constructor_callers(self, klass);
+    if (rc < 0) return rc;
+  } else if (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")) {
     return ref_ops_fail_at(ops, self->file, sym->start,
                            "Signature cannot yet change %s: Python calls it by protocol", name);
+  }
   RefIds bases = {0};
   bool known = ref_program_bases(&ops->program, self->file, klass, &bases);
   array_free(&bases);
