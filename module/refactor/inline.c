@@ -105,6 +105,44 @@ static bool inline__pure_in(RefOps *ops, uint32_t f, TSNode node) {
 
 static bool inline__pure(TSNode node) { return inline__pure_in(NULL, 0, node); }
 
+/* Whether an expression reads state that code in between could change:
+ * a subscript, an attribute of anything but a module or a class. */
+static bool inline__reads_state(RefOps *ops, uint32_t f, TSNode node) {
+  if (ref_node_is(node, "subscript")) return true;
+  if (ref_node_is(node, "attribute")) {
+    TSNode name = ts_node_child_by_field_name(node, "attribute", 9);
+    const RefFile *file = ops ? ops->program.files.items[f] : NULL;
+    uint32_t occ = file ? inline__occ_at(file, ts_node_start_byte(name)) : REF_NONE;
+    RefValue value = {REF_VALUE_UNKNOWN, 0, 0};
+    if (occ != REF_NONE && file->occs.items[occ].expr != REF_NONE)
+      value = ref_program_expr_value(&ops->program, f, file->occs.items[occ].expr);
+    if (value.kind != REF_VALUE_MODULE && value.kind != REF_VALUE_CLASS) return true;
+    return inline__reads_state(ops, f, ts_node_child_by_field_name(node, "object", 6));
+  }
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++)
+    if (inline__reads_state(ops, f, ts_node_named_child(node, i))) return true;
+  return false;
+}
+
+/* Whether an expression gives the same value wherever and however often it
+ * is evaluated: free of effects, reading no state. */
+static bool inline__stable(RefOps *ops, uint32_t f, TSNode node) {
+  return inline__pure_in(ops, f, node) && !inline__reads_state(ops, f, node);
+}
+
+/* Whether a call node of tree lies before offset without holding it:
+ * something evaluated before what is at offset. */
+static bool inline__call_before(TSNode node, uint32_t offset) {
+  if (ts_node_start_byte(node) >= offset) return false;
+  bool holds = ts_node_end_byte(node) > offset;
+  if (ref_node_is(node, "call") && !holds) return true;
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++)
+    if (inline__call_before(ts_node_named_child(node, i), offset)) return true;
+  return false;
+}
+
 /* Whether an expression binds tighter than any operator around it. */
 static bool inline__primary(TSNode node) {
   static const char *const primaries[] = {
@@ -357,6 +395,7 @@ typedef struct {
   TSNode node[INLINE_PARAMS_MAX];
   char *text[INLINE_PARAMS_MAX];
   size_t uses[INLINE_PARAMS_MAX];
+  uint32_t use_at[INLINE_PARAMS_MAX]; /* the first use, in the function's file */
 } InlineArgs;
 
 static void inline__args_free(InlineArgs *args) {
@@ -427,6 +466,50 @@ static void inline__unreturn(const InlineFn *self, const RefSource *src, StrBuf 
   }
 }
 
+/* Whether the arguments are evaluated as the call evaluates them: one that
+ * is not stable (it calls, or reads state) is used exactly once, in the
+ * body's first statement before anything there calls, and such ones in
+ * the order the call gives them; a default must be stable and no new
+ * container (a default [] is one list for every call). */
+static int inline__evaluation(InlineFn *self, InlineArgs *args) {
+  RefOps *ops = self->ops;
+  TSNode first = ts_node_named_child(self->body, self->body_first);
+  uint32_t last_use = 0, last_arg = 0;
+  bool any = false;
+  for (size_t p = 0; p < self->param_count; p++) {
+    TSNode node = args->node[p];
+    if (ts_node_is_null(node)) continue;
+    uint32_t f = args->from_default[p] ? self->file : args->file;
+    bool stable = inline__stable(ops, f, node);
+    if (args->from_default[p] && args->uses[p] &&
+        (!stable || ref_node_is(node, "list") || ref_node_is(node, "dictionary") ||
+         ref_node_is(node, "set")))
+      return eddi_error_set(ops->err, EDDI_EINVAL,
+                            "InlineFunction would evaluate the default of %s at each call, not "
+                            "once",
+                            self->params[p].name);
+    if (stable || args->from_default[p]) continue;
+    if (args->uses[p] != 1)
+      return eddi_error_set(ops->err, EDDI_EINVAL,
+                            "InlineFunction would %s %s: %s is used %zu times and the argument "
+                            "calls or reads state",
+                            args->uses[p] ? "repeat the evaluation of" : "drop the evaluation of",
+                            args->text[p], self->params[p].name, args->uses[p]);
+    uint32_t at = args->use_at[p];
+    if (!ref_in(at, ts_node_start_byte(first), ts_node_end_byte(first)) ||
+        inline__call_before(first, at))
+      return ref_ops_fail_at(ops, self->file, at,
+                             "InlineFunction would evaluate %s later than the call does",
+                             args->text[p]);
+    uint32_t arg_at = ts_node_start_byte(node);
+    if (any && (arg_at < last_arg) != (at < last_use))
+      return ref_ops_fail_at(ops, self->file, at,
+                             "InlineFunction would evaluate the arguments in another order");
+    any = true, last_use = at, last_arg = arg_at;
+  }
+  return 0;
+}
+
 /* The body with the arguments in; *value gets what the call evaluates to
  * (the last return's expression) when used, else the statements keep
  * their returns as expression statements. */
@@ -480,7 +563,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
           eddi_strbuf_append(&v, src->text + at, occ->start - at);
           inline__put(&v, args->node[p], args->text[p],
                       ref_ops_node(ops, self->file, occ->start, occ->end));
-          args->uses[p]++;
+          if (!args->uses[p]++) args->use_at[p] = occ->start;
           at = occ->end;
         }
       }
@@ -515,7 +598,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
       eddi_strbuf_append(&text, src->text + at, occ->start - at);
       inline__put(&text, args->node[p], args->text[p],
                   ref_ops_node(ops, self->file, occ->start, occ->end));
-      args->uses[p]++;
+      if (!args->uses[p]++) args->use_at[p] = occ->start;
       at = occ->end;
     }
   }
@@ -531,17 +614,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
   size_t indent = ref_ops_indent(src, start);
   ref_ops_reindent(out, text.data, text.len, indent, "", 0);
   eddi_strbuf_free(&text);
-  for (size_t p = 0; p < self->param_count; p++) {
-    bool pure = ts_node_is_null(args->node[p]) ||
-                inline__pure_in(ops, args->from_default[p] ? self->file : args->file,
-                                args->node[p]);
-    if (!pure && args->uses[p] != 1)
-      return eddi_error_set(ops->err, EDDI_EINVAL, "InlineFunction would %s %s: %s is used %zu "
-                            "times and the argument calls",
-                            args->uses[p] ? "repeat the evaluation of" : "drop the evaluation of",
-                            args->text[p], self->params[p].name, args->uses[p]);
-  }
-  return 0;
+  return inline__evaluation(self, args);
 }
 
 /* Whether the body's free names mean at (g, scope) what they mean in the
@@ -753,6 +826,9 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   const RefSource *src = &ops->index->sources.items[f0];
   char *text = ref_ops_text(ops, f0, value);
   bool pure = inline__pure(value);
+  bool stable = inline__stable(ops, f0, value);
+  TSNode next = ts_node_next_named_sibling(statement);
+  while (ref_node_is(next, "comment")) next = ts_node_next_named_sibling(next);
   uint32_t vstart = ts_node_start_byte(value), vend = ts_node_end_byte(value);
   size_t uses = 0;
   for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
@@ -812,6 +888,16 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
                                                    "inside this f-string");
           break;
         }
+      }
+      /* A value that calls or reads state is worth the same only right
+       * after the assignment: in the next statement, before it calls. */
+      if (!stable && (ts_node_is_null(next) || !ref_in(occ->start, ts_node_start_byte(next),
+                                                        ts_node_end_byte(next)) ||
+                      inline__call_before(next, occ->start))) {
+        rc = ref_ops_fail_at(ops, f, occ->start,
+                             "Inline_Variable would evaluate %s later than the assignment does",
+                             text);
+        break;
       }
       StrBuf put = {0};
       eddi_strbuf_puts(&put, "");

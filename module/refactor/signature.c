@@ -399,6 +399,14 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
       array_push(&extra_pos, ref_ops_text(ops, f, a)), array_push(&extra_pos_order, (int)i);
     else rc = ref_ops_fail_at(ops, f, ts_node_start_byte(a), "Too many arguments");
   }
+  /* A removed parameter's argument goes: one with a call in it must not. */
+  for (size_t i = 0; i < self->old.len && rc == 0 && !splat; i++) {
+    bool kept = false;
+    for (size_t k = 0; k < self->now.len; k++) kept |= self->from[k] == (int)i;
+    if (!kept && given[i].value && signature__effects(given[i].value))
+      rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                           "Signature would drop the evaluation of %s", given[i].value);
+  }
   if (splat) {
     ref_ops_unsure(ops, f, ts_node_start_byte(call));
   } else if (rc == 0) {

@@ -107,6 +107,11 @@ static void test_signature_normal_form_of_calls(void **state) {
                       "Fail: Signature would change the order in which this call evaluates its "
                       "arguments at m.py:2:0");
   ops_fixture_free(f);
+  /* A removed argument that calls would not be evaluated any more. */
+  f = ops_fixture("m.py", "def k(a, b):\n    return a\nk(1, log())\n", NULL);
+  assert_string_equal(signature(f, "k(a, b)", "k(a)"),
+                      "Fail: Signature would drop the evaluation of log() at m.py:2:0");
+  ops_fixture_free(f);
   /* Unsure references (a splat, a value) survive only an added default. */
   f = ops_fixture("m.py", "def f(a, b):\n    return a\nf(*xs)\ng = f\n", NULL);
   assert_string_equal(signature(f, "f(a, b)", "f(b, a)"),
@@ -163,11 +168,33 @@ static void test_inline_keeps_evaluation(void **state) {
   /* g() evaluated twice: refused, nothing written. */
   assert_string_equal(inline_fn(f, "m.py:twice"),
                       "Fail: InlineFunction would repeat the evaluation of g(): x is used 2 "
-                      "times and the argument calls");
+                      "times and the argument calls or reads state");
   /* Used once: substituted, with the parentheses the operator needs. */
   assert_string_equal(inline_fn(f, "m.py:once"),
                       "m.py:\ndef twice(x):\n    return x + x\n\n"
                       "a = twice(1 + 2)\nb = (g() - 1) * 2\nc = twice(g())\n");
+  ops_fixture_free(f);
+}
+
+static void test_inline_keeps_state_reads_in_place(void **state) {
+  (void)state;
+  /* box.v is read at the call, before the body changes it. */
+  OpsFixture *f = ops_fixture("m.py",
+                              "class Box:\n    v = 0\n\n"
+                              "def swap(x, box):\n    box.v = 1\n    return x\n\n"
+                              "b = Box()\nr = swap(b.v, b)\n",
+                              NULL);
+  assert_string_equal(inline_fn(f, "m.py:swap"),
+                      "Fail: InlineFunction would evaluate b.v later than the call does at "
+                      "m.py:5:11");
+  ops_fixture_free(f);
+  /* The same for a variable: box.v changes between. */
+  f = ops_fixture("n.py",
+                  "class Box:\n    v = 0\n\nb = Box()\nold = b.v\nb.v = 2\nprint(old)\n", NULL);
+  RefOpArgs args = {.spec = "n.py:old"};
+  assert_string_equal(ops_plan(f, REF_OP_INLINE_VARIABLE, "Inline_Variable", &args),
+                      "Fail: Inline_Variable would evaluate b.v later than the assignment does "
+                      "at n.py:6:6");
   ops_fixture_free(f);
 }
 
@@ -284,6 +311,7 @@ int main(void) {
       cmocka_unit_test(test_signature_method_keeps_self),
       cmocka_unit_test(test_signature_of_a_constructor),
       cmocka_unit_test(test_inline_keeps_evaluation),
+      cmocka_unit_test(test_inline_keeps_state_reads_in_place),
       cmocka_unit_test(test_inline_refuses_assigned_parameters),
       cmocka_unit_test(test_inline_needs_same_names_at_the_call),
       cmocka_unit_test(test_extract_flow),
