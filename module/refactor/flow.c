@@ -65,6 +65,7 @@ typedef struct {
   bool conditional; /* a write inside a compound statement of the region */
   bool handler;     /* an except clause's "as" target: unbound again after the clause */
   bool plain_later; /* a write by a later statement of the region's block, unconditional */
+  bool nested;      /* in a function, lambda or class inside the enclosing one: runs later */
   uint32_t occ;
 } FlowUse;
 
@@ -199,7 +200,7 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
       continue;
     }
     bool augmented;
-    FlowUse use = {.sym = t.index, .occ = i};
+    FlowUse use = {.sym = t.index, .occ = i, .nested = occ->scope != scope};
     use.key = flow__key(node, occ->start, &augmented);
     use.write = write;
     use.read = !write || augmented;
@@ -238,6 +239,8 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
       } else if (start < rs) {
         before |= v->write && !v->handler;
         if (!ts_node_is_null(loop) && start >= ts_node_start_byte(loop) && v->read) loop_read = true;
+        /* A function defined before may read it after the lines ran. */
+        if (v->read && v->nested) live = true;
       } else {
         if (after_first && v->plain_later && !v->read) after_plain = true;
         after_first = false;
@@ -248,6 +251,14 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     const char *name = ref_names_str(&ops->index->names, sym->name);
     bool module = scope == 0;
     bool param = read_first || (written && !definite && before && (read_in || live));
+    /* Read first by a function the lines define, with no value yet: it
+     * would be passed before it has one. */
+    if (param && !(module && !written) && read_first && u->nested && !before &&
+        !out->exit_error) {
+      out->exit_error = "a function the lines define reads a variable assigned only later";
+      out->exit_at = file->occs.items[u->occ].start;
+      out->unsafe = true;
+    }
     if (module && !written) param = false;
     if (param) array_push(&out->params, eddi_strdup(name));
     /* A name only except clauses bind is gone after them. */

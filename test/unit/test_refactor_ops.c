@@ -248,6 +248,27 @@ static void test_extract_flow(void **state) {
   ops_fixture_free(f);
 }
 
+static void test_extract_closures(void **state) {
+  (void)state;
+  /* show() reads x after the lines ran: x stays the function's. */
+  OpsFixture *f = ops_fixture("m.py",
+                              "def f():\n    x = 1\n    def show():\n        print(x)\n"
+                              "    x = 2\n    show()\n",
+                              NULL);
+  assert_string_equal(extract(f, "m.py", 4, 4, "part"),
+                      "m.py:\ndef f():\n    x = 1\n    def show():\n        print(x)\n"
+                      "    x = part()\n    show()\n\ndef part():\n    x = 2\n    return x\n");
+  ops_fixture_free(f);
+  /* A function the lines define reads y, assigned only after them. */
+  f = ops_fixture("n.py",
+                  "def f():\n    def show():\n        return y\n    y = 1\n    return show()\n",
+                  NULL);
+  assert_string_equal(extract(f, "n.py", 1, 2, "part"),
+                      "Fail: Extract: a function the lines define reads a variable assigned only "
+                      "later at n.py:2:15");
+  ops_fixture_free(f);
+}
+
 static void test_extract_refuses_exits(void **state) {
   (void)state;
   OpsFixture *f = ops_fixture("m.py",
@@ -315,6 +336,7 @@ int main(void) {
       cmocka_unit_test(test_inline_refuses_assigned_parameters),
       cmocka_unit_test(test_inline_needs_same_names_at_the_call),
       cmocka_unit_test(test_extract_flow),
+      cmocka_unit_test(test_extract_closures),
       cmocka_unit_test(test_extract_refuses_exits),
       cmocka_unit_test(test_extract_kinds_and_duplicates),
       cmocka_unit_test(test_signature_local_for_modify),
