@@ -1,254 +1,22 @@
-/* inline.c - Refactor InlineFunction <f> and Refactor Inline_Variable <v>.
+/* inline.c - Refactor InlineFunction <f>: the body in place of every call,
+ * the arguments where the parameters were, the definition removed.
  *
- * Inlining a function puts its body in place of every call, with the
- * arguments written where the parameters were, and removes the
- * definition. It is refused when it cannot keep the meaning: the function
- * refers to itself, takes *args, **kwargs or keyword-only parameters, has
- * a decorator that may have changed it, yields, or returns early in a way
- * a statement cannot express (a return that is not the last thing the
+ * It is refused when it cannot keep the meaning: the function refers to
+ * itself, takes *args, **kwargs or keyword-only parameters, has a
+ * decorator that may have changed it, yields, or returns early in a way a
+ * statement cannot express (a return that is not the last thing the
  * function does, or several when the value is used); a reference that is
- * not a call (the function passed as a value, imported by name) is
- * refused too, since after the definition is gone it would name nothing.
- * Arguments keep their evaluation: a side-free argument (names, literals,
- * operators) may be written at every use, one with a call in it only
- * where the parameter is used exactly once and no other such argument
- * exists. The body's free names must mean the same at the call, and the
- * names it binds must not be bound there already.
- *
- * Inlining a variable writes its value at every use and removes the
- * assignment: one assignment of a plain name, no other writes, every use
- * after it, the value's names meaning the same at each use and not
- * assigned again, and a value with a call in it used exactly once.
- *
- * The two share the rules of expressions (what is free of effects, where
- * parentheses are needed, whether a name means the same at the use), so
- * they are one file, a little over the usual length. */
-#include "refactor/ops.h"
+ * not a call (the function passed as a value, imported by name) is refused
+ * too, since after the definition is gone it would name nothing.
+ * Arguments keep their evaluation: a stable argument (expr.h) may be
+ * written at every use, another only where it is used exactly once, in the
+ * body's first statement before anything there calls, in the call's order.
+ * The body's free names must mean the same at the call, and the names it
+ * binds must not be bound there already. */
+#include "refactor/expr.h"
 
 /* Most parameters an inlined function may have. */
 #define INLINE_PARAMS_MAX 64
-
-/* ---------------------------------------------------------------- expressions */
-
-/* The occurrence of file f that starts at offset, or REF_NONE. */
-static uint32_t inline__occ_at(const RefFile *file, uint32_t offset) {
-  for (uint32_t i = 0; i < file->occs.len; i++)
-    if (file->occs.items[i].start == offset) return i;
-  return REF_NONE;
-}
-
-/* Whether calling a class runs nothing of anyone's: neither it nor a base
- * defines __init__ or __new__, and every base is such a class of the
- * workspace or the language's plain base (object). */
-static bool inline__plain_class(RefOps *ops, uint32_t f, uint32_t klass, unsigned depth) {
-  enum { INLINE_BASES_DEPTH_MAX = 16 }; /* deeper hierarchies are not called plain */
-  if (depth > INLINE_BASES_DEPTH_MAX) return false;
-  const RefFile *file = ops->program.files.items[f];
-  static const char *const specials[] = {"__init__", "__new__"};
-  for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
-    uint32_t name = ref_names_find(&ops->index->names, specials[i], strlen(specials[i]));
-    if (name != REF_NONE && ref_file_bound(file, file->syms.items[klass].own_scope, name) != REF_NONE)
-      return false;
-  }
-  const RefSym *sym = &file->syms.items[klass];
-  for (uint32_t b = 0; b < sym->bases_count; b++) {
-    uint32_t expr = file->bases.items[sym->bases_first + b];
-    RefValue base = ref_program_expr_value(&ops->program, f, expr);
-    if (base.kind == REF_VALUE_CLASS) {
-      if (!inline__plain_class(ops, base.file, base.index, depth + 1)) return false;
-      continue;
-    }
-    const RefExpr *e = &file->exprs.items[expr];
-    if (base.kind != REF_VALUE_EXTERNAL || e->kind != REF_EXPR_OCC) return false;
-    const char *name = ref_names_str(&ops->index->names, file->occs.items[e->ref].name);
-    bool plain = false;
-    for (size_t k = 0; k < EDDI_LANG_LIST_MAX && file->lang->plain_bases[k]; k++)
-      plain |= strcmp(file->lang->plain_bases[k], name) == 0;
-    if (!plain) return false;
-  }
-  return true;
-}
-
-/* Whether a call only makes an instance of a plain class. */
-static bool inline__plain_call(RefOps *ops, uint32_t f, TSNode call) {
-  if (ops == NULL) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  if (ref_node_is(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
-  if (!ref_node_is(fn, "identifier")) return false;
-  uint32_t occ = inline__occ_at(ops->program.files.items[f], ts_node_start_byte(fn));
-  if (occ == REF_NONE) return false;
-  RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, occ));
-  return t.kind == REF_TARGET_SYM &&
-         ops->program.files.items[t.file]->syms.items[t.index].kind == REF_SYM_CLASS &&
-         inline__plain_class(ops, t.file, t.index, 0);
-}
-
-/* Whether an expression (of file f) may be evaluated any number of times
- * and in any order: nothing in it calls (but a plain class), awaits,
- * yields or assigns. */
-static bool inline__pure_in(RefOps *ops, uint32_t f, TSNode node) {
-  const char *type = ts_node_type(node);
-  if (!strcmp(type, "call") && inline__plain_call(ops, f, node)) {
-    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
-    return ts_node_is_null(args) || inline__pure_in(ops, f, args);
-  }
-  if (!strcmp(type, "call") || !strcmp(type, "await") || !strcmp(type, "yield") ||
-      !strcmp(type, "named_expression") || !strcmp(type, "list_comprehension") ||
-      !strcmp(type, "generator_expression") || !strcmp(type, "dictionary_comprehension") ||
-      !strcmp(type, "set_comprehension"))
-    return false;
-  uint32_t count = ts_node_named_child_count(node);
-  for (uint32_t i = 0; i < count; i++)
-    if (!inline__pure_in(ops, f, ts_node_named_child(node, i))) return false;
-  return true;
-}
-
-static bool inline__pure(TSNode node) { return inline__pure_in(NULL, 0, node); }
-
-/* Whether an expression reads state that code in between could change:
- * a subscript, an attribute of anything but a module or a class. */
-static bool inline__reads_state(RefOps *ops, uint32_t f, TSNode node) {
-  if (ref_node_is(node, "subscript")) return true;
-  if (ref_node_is(node, "attribute")) {
-    TSNode name = ts_node_child_by_field_name(node, "attribute", 9);
-    const RefFile *file = ops ? ops->program.files.items[f] : NULL;
-    uint32_t occ = file ? inline__occ_at(file, ts_node_start_byte(name)) : REF_NONE;
-    RefValue value = {REF_VALUE_UNKNOWN, 0, 0};
-    if (occ != REF_NONE && file->occs.items[occ].expr != REF_NONE)
-      value = ref_program_expr_value(&ops->program, f, file->occs.items[occ].expr);
-    if (value.kind != REF_VALUE_MODULE && value.kind != REF_VALUE_CLASS) return true;
-    return inline__reads_state(ops, f, ts_node_child_by_field_name(node, "object", 6));
-  }
-  uint32_t count = ts_node_named_child_count(node);
-  for (uint32_t i = 0; i < count; i++)
-    if (inline__reads_state(ops, f, ts_node_named_child(node, i))) return true;
-  return false;
-}
-
-/* Whether an expression gives the same value wherever and however often it
- * is evaluated: free of effects, reading no state. */
-static bool inline__stable(RefOps *ops, uint32_t f, TSNode node) {
-  return inline__pure_in(ops, f, node) && !inline__reads_state(ops, f, node);
-}
-
-/* Whether a call node of tree lies before offset without holding it:
- * something evaluated before what is at offset. */
-static bool inline__call_before(TSNode node, uint32_t offset) {
-  if (ts_node_start_byte(node) >= offset) return false;
-  bool holds = ts_node_end_byte(node) > offset;
-  if (ref_node_is(node, "call") && !holds) return true;
-  uint32_t count = ts_node_named_child_count(node);
-  for (uint32_t i = 0; i < count; i++)
-    if (inline__call_before(ts_node_named_child(node, i), offset)) return true;
-  return false;
-}
-
-/* Whether an expression binds tighter than any operator around it. */
-static bool inline__primary(TSNode node) {
-  static const char *const primaries[] = {
-      "identifier", "integer", "float",      "string",     "true",     "false",
-      "none",       "call",    "attribute",  "subscript",  "list",     "dictionary",
-      "set",        "tuple",   "parenthesized_expression", "concatenated_string",
-      "list_comprehension",    "dictionary_comprehension", "set_comprehension",
-      "generator_expression",  "ellipsis"};
-  for (size_t i = 0; i < sizeof primaries / sizeof primaries[0]; i++)
-    if (ref_node_is(node, primaries[i])) return true;
-  return false;
-}
-
-/* Whether an expression written where node is needs no parentheses
- * whatever it is: node is a whole argument, element, value or statement. */
-static bool inline__standalone(TSNode node) {
-  TSNode parent = ts_node_parent(node);
-  if (ts_node_is_null(parent)) return true;
-  static const char *const places[] = {
-      "argument_list", "parenthesized_expression", "list",    "set",
-      "expression_statement", "return_statement", "subscript", "interpolation", "expression_list"};
-  for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
-    if (ref_node_is(parent, places[i])) return !ref_node_is(parent, "subscript") ||
-                                               !ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
-  if (ref_node_is(parent, "keyword_argument") || ref_node_is(parent, "pair"))
-    return ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
-  if (ref_node_is(parent, "assignment"))
-    return ts_node_eq(ts_node_child_by_field_name(parent, "right", 5), node);
-  return false;
-}
-
-/* Append value (an expression's text) as it must be written at node. */
-static void inline__put(StrBuf *out, TSNode value_node, const char *value, TSNode at) {
-  bool bare = ts_node_is_null(value_node) || inline__primary(value_node) || inline__standalone(at);
-  if (!bare) eddi_strbuf_putc(out, '(');
-  eddi_strbuf_puts(out, value);
-  if (!bare) eddi_strbuf_putc(out, ')');
-}
-
-/* An argument's text with the line breaks between its tokens made spaces
- * (a call spread over lines is one expression in the body). */
-static char *inline__flat(RefOps *ops, uint32_t f, TSNode node) {
-  char *text = ref_ops_text(ops, f, node);
-  if (ref_node_is(node, "string")) return text;
-  StrBuf out = {0};
-  eddi_strbuf_puts(&out, "");
-  char quote = 0;
-  for (const char *p = text; *p; p++) {
-    if (quote) {
-      if (*p == quote) quote = 0;
-      eddi_strbuf_putc(&out, *p);
-      continue;
-    }
-    if (*p == '\'' || *p == '"') quote = *p;
-    if (*p == '\\' && p[1] == '\n') p++;
-    if (*p == '\n') {
-      while (out.len && out.data[out.len - 1] == ' ') out.data[--out.len] = '\0';
-      while (p[1] == ' ' || p[1] == '\t') p++;
-      eddi_strbuf_putc(&out, ' ');
-      continue;
-    }
-    eddi_strbuf_putc(&out, *p);
-  }
-  eddi_free(text);
-  return eddi_strbuf_take(&out);
-}
-
-/* The statement node holds: the child of a block or of the module. */
-static TSNode inline__statement(TSNode node) {
-  while (!ts_node_is_null(node)) {
-    TSNode parent = ts_node_parent(node);
-    if (ts_node_is_null(parent) || ref_node_is(parent, "block") || ref_node_is(parent, "module"))
-      return node;
-    node = parent;
-  }
-  return node;
-}
-
-/* Whether the name occ of file f means target at scope of file g. */
-static bool inline__same_meaning(RefOps *ops, RefTarget meant, uint32_t g, uint32_t scope,
-                                 uint32_t name) {
-  const RefFile *file = ops->program.files.items[g];
-  uint32_t sym = ref_file_lookup(file, scope, name);
-  if (sym == REF_NONE) return meant.kind == REF_TARGET_NONE;
-  RefTarget there = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, g, sym});
-  return ref_target_equal(ref_program_canonical(&ops->program, meant), there);
-}
-
-/* The scope of file f around offset (the innermost). */
-static uint32_t inline__scope_at(const RefFile *file, uint32_t offset) {
-  uint32_t best = 0;
-  for (uint32_t s = 0; s < file->scopes.len; s++) {
-    const RefScope *scope = &file->scopes.items[s];
-    if (offset >= scope->start && offset < scope->end &&
-        scope->end - scope->start <= file->scopes.items[best].end - file->scopes.items[best].start)
-      best = s;
-  }
-  return best;
-}
-
-/* Whether scope lies in (or is) outer. */
-static bool inline__within(const RefFile *file, uint32_t scope, uint32_t outer) {
-  for (; scope != REF_NONE; scope = file->scopes.items[scope].parent)
-    if (scope == outer) return true;
-  return false;
-}
 
 /* ---------------------------------------------------------------- functions */
 
@@ -412,11 +180,11 @@ static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver
     if (!on_class)
       return ref_ops_fail_at(ops, f, ts_node_start_byte(call),
                              "InlineFunction cannot tell the class of this receiver");
-    out->node[0] = receiver, out->text[0] = inline__flat(ops, f, receiver), position = 1;
+    out->node[0] = receiver, out->text[0] = ref_expr_flat(ops, f, receiver), position = 1;
   } else if (self->method && self->kind == INLINE_PLAIN && !on_class) {
     if (ts_node_is_null(receiver))
       return ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call has no receiver");
-    out->node[0] = receiver, out->text[0] = inline__flat(ops, f, receiver), position = 1;
+    out->node[0] = receiver, out->text[0] = ref_expr_flat(ops, f, receiver), position = 1;
   }
   TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
   uint32_t count = ts_node_named_child_count(args);
@@ -438,7 +206,7 @@ static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver
     }
     if (at >= self->param_count || out->text[at])
       return ref_ops_fail_at(ops, f, ts_node_start_byte(a), "The argument binds no parameter");
-    out->node[at] = value, out->text[at] = inline__flat(ops, f, value);
+    out->node[at] = value, out->text[at] = ref_expr_flat(ops, f, value);
   }
   for (size_t i = 0; i < self->param_count; i++) {
     if (out->text[i]) continue;
@@ -447,7 +215,7 @@ static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver
                              self->params[i].name);
     out->node[i] = self->params[i].default_node;
     out->from_default[i] = true;
-    out->text[i] = inline__flat(ops, self->file, self->params[i].default_node);
+    out->text[i] = ref_expr_flat(ops, self->file, self->params[i].default_node);
   }
   return 0;
 }
@@ -480,7 +248,7 @@ static int inline__evaluation(InlineFn *self, InlineArgs *args) {
     TSNode node = args->node[p];
     if (ts_node_is_null(node)) continue;
     uint32_t f = args->from_default[p] ? self->file : args->file;
-    bool stable = inline__stable(ops, f, node);
+    bool stable = ref_expr_stable(ops, f, node);
     if (args->from_default[p] && args->uses[p] &&
         (!stable || ref_node_is(node, "list") || ref_node_is(node, "dictionary") ||
          ref_node_is(node, "set")))
@@ -497,7 +265,7 @@ static int inline__evaluation(InlineFn *self, InlineArgs *args) {
                             args->text[p], self->params[p].name, args->uses[p]);
     uint32_t at = args->use_at[p];
     if (!ref_in(at, ts_node_start_byte(first), ts_node_end_byte(first)) ||
-        inline__call_before(first, at))
+        ref_expr_call_before(first, at))
       return ref_ops_fail_at(ops, self->file, at,
                              "InlineFunction would evaluate %s later than the call does",
                              args->text[p]);
@@ -561,7 +329,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
           if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
             continue;
           eddi_strbuf_append(&v, src->text + at, occ->start - at);
-          inline__put(&v, args->node[p], args->text[p],
+          ref_expr_put(&v, args->node[p], args->text[p],
                       ref_ops_node(ops, self->file, occ->start, occ->end));
           if (!args->uses[p]++) args->use_at[p] = occ->start;
           at = occ->end;
@@ -596,7 +364,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
                                self->params[p].name);
       }
       eddi_strbuf_append(&text, src->text + at, occ->start - at);
-      inline__put(&text, args->node[p], args->text[p],
+      ref_expr_put(&text, args->node[p], args->text[p],
                   ref_ops_node(ops, self->file, occ->start, occ->end));
       if (!args->uses[p]++) args->use_at[p] = occ->start;
       at = occ->end;
@@ -628,7 +396,7 @@ static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at
     if (!ref_in(occ->start, start, end) || occ->kind != REF_OCC_NAME) continue;
     RefTarget t = ref_program_target(&ops->program, self->file, i);
     bool local = t.kind == REF_TARGET_SYM && t.file == self->file &&
-                 inline__within(file, file->syms.items[t.index].scope, self->sym->own_scope);
+                 ref_expr_within(file, file->syms.items[t.index].scope, self->sym->own_scope);
     if (t.kind == REF_TARGET_UNSURE) continue;
     const char *name = ref_names_str(&ops->index->names, occ->name);
     if (local) {
@@ -641,7 +409,7 @@ static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at
                                name);
       continue;
     }
-    if (!inline__same_meaning(ops, t, g, scope, occ->name))
+    if (!ref_expr_same_meaning(ops, t, g, scope, occ->name))
       return ref_ops_fail_at(ops, g, at, "InlineFunction: %s would mean something else here",
                              name);
   }
@@ -677,7 +445,7 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
   int rc = ref_ops_python(ops, f, "InlineFunction");
   InlineArgs args = {0};
   if (rc == 0) rc = inline__bind(self, f, call, receiver, on_class, &args);
-  TSNode statement = inline__statement(call);
+  TSNode statement = ref_expr_statement(call);
   bool alone = ref_node_is(statement, "expression_statement") &&
                ts_node_named_child_count(statement) == 1 &&
                ts_node_eq(ts_node_named_child(statement, 0), call);
@@ -686,7 +454,7 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
   char *value = NULL;
   TSNode value_node = {0};
   if (rc == 0) rc = inline__body(self, &args, !alone, &body, &value, &value_node);
-  uint32_t scope = inline__scope_at(file, occ->start);
+  uint32_t scope = ref_expr_scope_at(file, occ->start);
   if (rc == 0) rc = inline__names(self, f, scope, occ->start);
   if (rc == 0 && (file->scopes.items[scope].kind == REF_SCOPE_CLASS ||
                   file->scopes.items[scope].kind == REF_SCOPE_LAMBDA ||
@@ -718,7 +486,7 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
       /* The value where the call was, parenthesised where it must be. */
       StrBuf put = {0};
       eddi_strbuf_puts(&put, "");
-      inline__put(&put, value_node, value, call);
+      ref_expr_put(&put, value_node, value, call);
       ref_ops_edit(ops, f, ts_node_start_byte(call), ts_node_end_byte(call), put.data, put.len);
       eddi_strbuf_free(&put);
     }
@@ -790,132 +558,5 @@ int ref_inline_function_plan(RefOps *ops, const RefOpArgs *args) {
                        self.calls == 1 ? "call" : "calls");
   for (size_t i = 0; i < self.param_count; i++) eddi_free(self.params[i].name);
   array_free(&self.returns);
-  return rc;
-}
-
-/* ---------------------------------------------------------------- variables */
-
-int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
-  RefTarget target;
-  int rc = ref_ops_find(ops, args->spec, &target);
-  if (rc < 0) return rc;
-  uint32_t f0 = target.file;
-  if ((rc = ref_ops_python(ops, f0, "Inline_Variable")) < 0) return rc;
-  const RefFile *home = ops->program.files.items[f0];
-  const RefSym *sym = &home->syms.items[target.index];
-  const char *name = ref_names_str(&ops->index->names, sym->name);
-  if (sym->kind != REF_SYM_VARIABLE)
-    return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a variable", args->spec);
-  const RefOcc *def = &home->occs.items[sym->first_def];
-  if (def->next_def != REF_NONE)
-    return ref_ops_fail_at(ops, f0, home->occs.items[def->next_def].start,
-                           "Inline_Variable needs one assignment of %s: it is assigned again",
-                           name);
-  TSNode id = ref_ops_node(ops, f0, def->start, def->end);
-  TSNode assignment = ts_node_parent(id);
-  if (!ref_node_is(assignment, "assignment") ||
-      !ts_node_eq(ts_node_child_by_field_name(assignment, "left", 4), id) ||
-      !ref_node_is(ts_node_parent(assignment), "expression_statement"))
-    return ref_ops_fail_at(ops, f0, def->start,
-                           "Inline_Variable needs a plain assignment of %s", name);
-  TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
-  if (ts_node_is_null(value) || ref_node_is(value, "assignment"))
-    return ref_ops_fail_at(ops, f0, def->start, "Inline_Variable needs a plain assignment of %s",
-                           name);
-  TSNode statement = ts_node_parent(assignment);
-  const RefSource *src = &ops->index->sources.items[f0];
-  char *text = ref_ops_text(ops, f0, value);
-  bool pure = inline__pure(value);
-  bool stable = inline__stable(ops, f0, value);
-  TSNode next = ts_node_next_named_sibling(statement);
-  while (ref_node_is(next, "comment")) next = ts_node_next_named_sibling(next);
-  uint32_t vstart = ts_node_start_byte(value), vend = ts_node_end_byte(value);
-  size_t uses = 0;
-  for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
-    const RefFile *file = ops->program.files.items[f];
-    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
-      const RefOcc *occ = &file->occs.items[i];
-      if (occ->name != sym->name || (f == f0 && occ->start == def->start)) continue;
-      RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
-      if (!ref_target_equal(t, target)) continue;
-      if (f != f0 || occ->kind != REF_OCC_NAME) {
-        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable cannot remove %s: it is used "
-                                                 "from another module", name);
-        break;
-      }
-      if (occ->flags & (REF_OCC_WRITE | REF_OCC_DEF)) {
-        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s is written here", name);
-        break;
-      }
-      uint32_t scope = inline__scope_at(file, occ->start);
-      if (scope == sym->scope && occ->start < def->start) {
-        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s is used before it is "
-                                                 "assigned", name);
-        break;
-      }
-      /* The value's names mean the same here, and are not assigned again. */
-      for (uint32_t k = 0; k < home->occs.len && rc == 0; k++) {
-        const RefOcc *v = &home->occs.items[k];
-        if (!ref_in(v->start, vstart, vend) || v->kind != REF_OCC_NAME) continue;
-        RefTarget meant = ref_program_target(&ops->program, f0, k);
-        const char *vname = ref_names_str(&ops->index->names, v->name);
-        if (meant.kind == REF_TARGET_UNSURE ||
-            !inline__same_meaning(ops, meant, f, scope, v->name))
-          rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s would mean something "
-                                                   "else here", vname);
-        else if (meant.kind == REF_TARGET_SYM) {
-          const RefSym *vs = &ops->program.files.items[meant.file]->syms.items[meant.index];
-          const RefFile *vf = ops->program.files.items[meant.file];
-          if ((vs->kind == REF_SYM_VARIABLE || vs->kind == REF_SYM_PARAMETER) &&
-              vf->occs.items[vs->first_def].next_def != REF_NONE)
-            rc = ref_ops_fail_at(ops, f, occ->start,
-                                 "Inline_Variable: %s is assigned more than once", vname);
-        }
-      }
-      if (rc < 0) break;
-      TSNode use = ref_ops_node(ops, f, occ->start, occ->end);
-      TSNode interpolation = ref_node_up(use, "interpolation");
-      if (!ts_node_is_null(interpolation)) {
-        TSNode string = ref_node_up(interpolation, "string");
-        char quote = src->text[ts_node_start_byte(string)];
-        for (uint32_t q = ts_node_start_byte(string); q < ts_node_end_byte(string); q++)
-          if (src->text[q] == '"' || src->text[q] == '\'') {
-            quote = src->text[q];
-            break;
-          }
-        if (strchr(text, quote) || strchr(text, '\\') || strchr(text, '\n')) {
-          rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable cannot write the value "
-                                                   "inside this f-string");
-          break;
-        }
-      }
-      /* A value that calls or reads state is worth the same only right
-       * after the assignment: in the next statement, before it calls. */
-      if (!stable && (ts_node_is_null(next) || !ref_in(occ->start, ts_node_start_byte(next),
-                                                        ts_node_end_byte(next)) ||
-                      inline__call_before(next, occ->start))) {
-        rc = ref_ops_fail_at(ops, f, occ->start,
-                             "Inline_Variable would evaluate %s later than the assignment does",
-                             text);
-        break;
-      }
-      StrBuf put = {0};
-      eddi_strbuf_puts(&put, "");
-      inline__put(&put, value, text, use);
-      ref_ops_edit(ops, f, occ->start, occ->end, put.data, put.len);
-      eddi_strbuf_free(&put);
-      uses++;
-    }
-  }
-  if (rc == 0 && !pure && uses > 1)
-    rc = ref_ops_fail_at(ops, f0, vstart,
-                         "Inline_Variable would evaluate %s, which calls, %zu times", text,
-                         uses);
-  if (rc == 0) {
-    ref_ops_remove_lines(ops, f0, ts_node_start_byte(statement), ts_node_end_byte(statement));
-    eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, uses,
-                       uses == 1 ? "use" : "uses");
-  }
-  eddi_free(text);
   return rc;
 }
