@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the refactorings past rename with Python itself.
 
-    ops_oracle.py EDDI PACKAGE_DIR [--test COMMAND] [--rope CASES]
+    ops_oracle.py EDDI PACKAGE_DIR [--test COMMAND] [--rope CASES] [--ops OP,OP]
 
 1. With --rope, rope's cases (CASES: the cases/ folder of rope-refactor) of inline,
    change_signature, extract_method and move that have an eddi command:
@@ -144,7 +144,7 @@ def functions(root):
     return found
 
 
-def package(eddi, source, test):
+def package(eddi, source, test, ops):
     tally = Tally()
     name = os.path.basename(os.path.normpath(source))
     with tempfile.TemporaryDirectory() as ws:
@@ -170,6 +170,8 @@ def package(eddi, source, test):
                              ['Open ' + rel, 'Refactor Extract_Method oracle_part lines %d:%d' % (
                                  statement.lineno - 1, statement.end_lineno - 1)]))
         for op, label, commands in jobs:
+            if ops and op not in ops:
+                continue
             tree = os.path.join(ws, 'w')
             shutil.rmtree(tree, ignore_errors=True)
             shutil.copytree(pristine, tree)
@@ -184,13 +186,16 @@ def main():
     parser.add_argument('package')
     parser.add_argument('--test')
     parser.add_argument('--rope')
+    parser.add_argument('--ops', help='only these operations (inline, change_signature, '
+                        'extract_method), comma-separated')
     args = parser.parse_args()
     wrong = 0
     if args.rope:
         tally = rope_cases(args.eddi, args.rope)
         tally.report('rope cases (compile, no new undefined name):')
         wrong += len(tally.wrong)
-    tally = package(args.eddi, args.package, args.test)
+    tally = package(args.eddi, args.package, args.test,
+                    set(args.ops.split(',')) if args.ops else None)
     tally.report('%s, every function (compile, pyflakes, tests):' % args.package)
     wrong += len(tally.wrong)
     return 1 if wrong else 0
