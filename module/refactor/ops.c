@@ -309,6 +309,7 @@ typedef struct {
   RefPlan *plan;
   RefProgram after;
   Array(int32_t) change_of; /* per source: its change, or -1 */
+  RefMap changed_names;     /* names the changed files bind: the rest cannot refer there */
 } OpsCheck;
 
 static const RefFile *ops__after_file(const OpsCheck *check, uint32_t f) {
@@ -377,6 +378,7 @@ static int ops__check_file(OpsCheck *check, const char *what, uint32_t f) {
     uint32_t from, to;
     uint32_t mapped = ops__map(edits, occ->start, &inside, &from, &to);
     if (inside) continue;
+    if (!changed && ref_map_get(&check->changed_names, occ->name) == REF_NONE) continue;
     RefTarget was = ref_program_target(&ops->program, f, i);
     if (!changed && !(was.kind == REF_TARGET_SYM && check->change_of.items[was.file] >= 0))
       continue;
@@ -405,6 +407,8 @@ static int ops__differential(RefOps *self, const char *what, RefPlan *plan) {
                           old->path);
     check.change_of.items[change->source] = (int32_t)c;
     files.items[change->source] = change->after_file;
+    for (size_t y = 0; y < old->syms.len; y++)
+      ref_map_put(&check.changed_names, old->syms.items[y].name, 1);
   }
   ref_program_init(&check.after, &self->index->names, files.items, files.len);
   for (uint32_t f = 0; f < self->program.files.len && rc == 0; f++)
@@ -412,6 +416,7 @@ static int ops__differential(RefOps *self, const char *what, RefPlan *plan) {
   ref_program_free(&check.after);
   array_free(&files);
   array_free(&check.change_of);
+  ref_map_free(&check.changed_names);
   return rc;
 }
 
