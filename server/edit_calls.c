@@ -260,7 +260,7 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     if (status == SERVER_OK)
       status = call__string(&parse, arguments, "target", true, &call->text, &call->text_len);
     if (status == SERVER_OK)
-      status = call__string(&parse, arguments, "new_name", true, &call->new_name, NULL);
+      status = call__string(&parse, arguments, "new_name", false, &call->new_name, NULL);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "unsure", &call->unsure);
     break;
   default:

@@ -574,8 +574,9 @@ static void test_edit_call_refactor_forms(void **state) {
   assert_false(edit_call_reads(EDIT_CALL_REFACTOR));
   expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"target\":\"f\",\"new\":\"g\"}",
                  "Unknown argument new; this call takes: operation target new_name unsure");
-  expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"target\":\"f\"}",
-                 "Missing argument: new_name");
+  /* new_name is optional: inlining takes none. */
+  expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"new_name\":\"g\"}",
+                 "Missing argument: target");
   expect_refused(EDIT_CALL_PREVIEW,
                  "{\"operation\":\"R\",\"target\":\"f\",\"new_name\":\"g\",\"unsure\":1}",
                  "Argument unsure must be true or false");

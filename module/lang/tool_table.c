@@ -85,10 +85,19 @@ static const EddiToolArg tool__replace_args[] = {
 
 /* refactor and preview: the Refactor command's arguments, as data. */
 static const EddiToolArg tool__refactor_args[] = {
-    {"operation", "string", "RenameSymbol, or Rename_Class (a class and its module)", true, NULL},
-    {"target", "string", "name, Class.method, module.func, path.py:func or path:L:C", true,
-     NULL},
-    {"new_name", "string", NULL, true, NULL},
+    {"operation", "string",
+     "RenameSymbol, Rename_Class, Signature, Extract_Method, InlineFunction, Inline_Variable, "
+     "Move_Method or Extract_Interface",
+     true, NULL},
+    {"target", "string",
+     "name, Class.method, module.func, path.py:func or path:L:C; Signature: f(old params); "
+     "Extract_Method: path.py:A:B (0-based lines)",
+     true, NULL},
+    {"new_name", "string",
+     "the new name; Signature: f(new params) (p=default, p:=value for the calls); "
+     "Extract_Method: the function's; Move_Method: B.m; Extract_Interface: the Protocol's; "
+     "none for inlining",
+     false, NULL},
     {"unsure", "boolean", "also rewrite the references listed as unsure", false, NULL},
     {NULL, NULL, NULL, false, NULL},
 };
@@ -164,9 +173,10 @@ static EddiToolInfo tool__table[] = {
      .kind = EDDI_CALL_REFACTOR,
      .command = "Refactor",
      .description =
-         "Rename a Python symbol across the workspace: the definition and every reference, all "
-         "files or none. The reply counts files and references and lists unsure references "
-         "(path:line, 0-based) left unchanged unless unsure is set. Try preview first.",
+         "Refactor Python across the workspace, all files or none: rename, change a signature "
+         "(every call), extract lines into a function, inline a function or variable, move a "
+         "method, extract a Protocol. Refusals name the reason and place; unsure references "
+         "(path:line, 0-based) are listed, left unchanged unless unsure is set. Preview first.",
      .args = tool__refactor_args},
     {.name = "preview",
      .kind = EDDI_CALL_PREVIEW,

@@ -25,21 +25,46 @@
 #include "core/diff.h"
 #include "core/path.h"
 #include "edit/transaction.h"
+#include "refactor/ops.h"
 #include "refactor/refactor_call.h"
 #include "refactor/rename.h"
 #include "refactor/workspace.h"
 #include "script/script_commands.h"
 #include "session/job.h"
 
-/* The operations of EDDISPEAK.md's "Refactoring"; the ones not built yet
- * answer so. */
+/* The operations of EDDISPEAK.md's "Refactoring", and what each plans
+ * with (ops.h; the two renames are rename.h's). */
 static const char *const refactor__operations[] = {
     "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
     "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
     "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
 };
-enum { OP_RENAME_SYMBOL, OP_RENAME_CLASS, OP_COUNT_BUILT };
+enum {
+  OP_RENAME_SYMBOL,
+  OP_RENAME_CLASS,
+  OP_SIGNATURE,
+  OP_EXTRACT_METHOD,
+  OP_EXTRACT_FUNCTION,
+  OP_INLINE_FUNCTION,
+  OP_INLINE_VARIABLE,
+  OP_MOVE_METHOD,
+  OP_EXTRACT_INTERFACE,
+};
 #define REFACTOR_OPERATION_COUNT (sizeof refactor__operations / sizeof refactor__operations[0])
+
+/* The plan kind of an operation past the renames. */
+static RefOpKind refactor__kind(int op) {
+  switch (op) {
+  case OP_SIGNATURE: return REF_OP_SIGNATURE;
+  case OP_EXTRACT_METHOD:
+  case OP_EXTRACT_FUNCTION: return REF_OP_EXTRACT;
+  case OP_INLINE_FUNCTION: return REF_OP_INLINE_FUNCTION;
+  case OP_INLINE_VARIABLE: return REF_OP_INLINE_VARIABLE;
+  case OP_MOVE_METHOD: return REF_OP_MOVE_METHOD;
+  case OP_EXTRACT_INTERFACE: return REF_OP_EXTRACT_INTERFACE;
+  default: return REF_OP_UNSUPPORTED;
+  }
+}
 
 typedef struct {
   EddiJob base;
@@ -48,8 +73,11 @@ typedef struct {
   size_t max_file_bytes;
   size_t max_entries;
   RefOpenTexts open;
+  int op;
   char *spec;
   char *new_name;
+  char *path; /* Extract: the file of the lines */
+  uint32_t first, last;
   unsigned flags;
   bool preview;
   size_t *files_out; /* a typed call's count of files renamed in, or NULL */
@@ -57,6 +85,7 @@ typedef struct {
   /* The engine's kept index, or a new one; filled on the worker thread. */
   RefIndex *index;
   RefPlan plan;
+  StrBuf facts; /* an operation's reply facts, one a line (ops.h) */
   int rc;
   EddiError err;
 } RefactorJob;
@@ -67,6 +96,8 @@ static void refactor__destroy(EddiJob *base) {
   ref_open_texts_free(&self->open);
   eddi_free(self->spec);
   eddi_free(self->new_name);
+  eddi_free(self->path);
+  eddi_strbuf_free(&self->facts);
   ref_plan_free(&self->plan);
   ref_index_checkin(self->engine, self->index);
   eddi_free(self);
@@ -79,8 +110,17 @@ static void refactor__work(EddiJob *base) {
     ref_index_free(self->index);
     ref_index_init(self->index, self->max_file_bytes, self->max_entries);
   }
-  /* Only the files that can matter to the old and the new name are
-   * analysed (index.h); a failure is made again over every file, so that
+  if (self->op != OP_RENAME_SYMBOL && self->op != OP_RENAME_CLASS) {
+    self->rc = ref_index_scan(self->index, self->root, &self->open, &self->err);
+    if (self->rc < 0) return;
+    RefOpArgs args = {.spec = self->spec, .other = self->new_name, .name = self->new_name,
+                      .path = self->path, .first = self->first, .last = self->last};
+    self->rc = ref_op_plan(self->index, refactor__kind(self->op), refactor__operations[self->op],
+                           &args, &self->plan, &self->facts, &self->err);
+    return;
+  }
+  /* A rename analyses only the files that can matter to the old and the
+   * new name (index.h); a failure is made again over every file, so that
    * what it says (a name not found and its near misses) does not depend
    * on what was left out. */
   RefScanWords words = {0};
@@ -98,6 +138,16 @@ static void refactor__work(EddiJob *base) {
     count = 0;
   }
   ref_scan_words_free(&words);
+}
+
+/* An operation's facts, one a line. */
+static void refactor__facts(RefactorJob *self, CommandContext *ctx) {
+  for (char *line = self->facts.data; line && *line;) {
+    char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len) eddi_reply_builder_fact(ctx->reply, "%.*s", (int)len, line);
+    line = end ? end + 1 : line + len;
+  }
 }
 
 static const char *refactor__plural(size_t n, const char *one, const char *many) {
@@ -219,10 +269,16 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
   size_t files = plan->changes.len, refs = plan->references;
   if (self->files_out) *self->files_out = files;
-  eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files,
-                          refactor__plural(files, "file", "files"));
-  eddi_reply_builder_fact(ctx->reply, "%zu %s updated", refs,
-                          refactor__plural(refs, "reference", "references"));
+  if (self->facts.len) {
+    refactor__facts(self, ctx);
+    eddi_reply_builder_fact(ctx->reply, "%zu %s modified", files,
+                            refactor__plural(files, "file", "files"));
+  } else {
+    eddi_reply_builder_fact(ctx->reply, "Renamed in %zu %s", files,
+                            refactor__plural(files, "file", "files"));
+    eddi_reply_builder_fact(ctx->reply, "%zu %s updated", refs,
+                            refactor__plural(refs, "reference", "references"));
+  }
   if (plan->moved_from)
     eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
   refactor__unsure_fact(self, ctx);
@@ -262,19 +318,52 @@ static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
   }
 }
 
-/* The operation token names, or a Fail; one not built yet answers so. */
+/* The operation token names, or a Fail. */
 static int refactor__operation(CommandContext *ctx, const Token *token) {
-  int op = eddi_command_choose(ctx, token, "operation", refactor__operations,
-                               REFACTOR_OPERATION_COUNT);
-  if (op >= OP_COUNT_BUILT)
-    return eddi_error_set(ctx->err, EDDI_EINVAL, "Refactor %s is not built yet",
-                          refactor__operations[op]);
-  return op;
+  return eddi_command_choose(ctx, token, "operation", refactor__operations,
+                             REFACTOR_OPERATION_COUNT);
 }
 
-/* Start the job of operation op on spec (taken) and new_name (taken). */
+/* Extract's region "a:b" (the current file's lines) or "path.py:a:b",
+ * 0-based and inclusive. */
+static int refactor__region(CommandContext *ctx, const char *region, char **path, uint32_t *first,
+                            uint32_t *last) {
+  const char *colon = strrchr(region, ':');
+  const char *before = colon ? colon - 1 : NULL;
+  while (before && before > region && *before >= '0' && *before <= '9') before--;
+  bool with_path = before && before > region && *before == ':';
+  char *end1 = NULL, *end2 = NULL;
+  const char *a = with_path ? before + 1 : region;
+  unsigned long x = strtoul(a, &end1, 10);
+  unsigned long y = end1 && *end1 == ':' ? strtoul(end1 + 1, &end2, 10) : 0;
+  if (!colon || end1 == a || !end2 || *end2 || y < x || y > UINT32_MAX)
+    return eddi_error_set(ctx->err, EDDI_EINVAL, "Not a region of lines: %s (write A:B)", region);
+  *first = (uint32_t)x, *last = (uint32_t)y;
+  if (with_path) {
+    *path = eddi_strndup(region, (size_t)(before - region));
+  } else if (ctx->session && ctx->session->current) {
+    *path = eddi_strdup(ctx->session->current->path);
+  } else {
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Extract needs an open file, or path.py:A:B");
+    eddi_error_hint(ctx->err, "Open the file first");
+    return EDDI_EINVAL;
+  }
+  return 0;
+}
+
+/* Start the job of operation op on spec (taken) and new_name (taken; may
+ * be NULL); Extract's spec is its region. */
 static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_name,
                            bool unsure, bool preview, size_t *files_out) {
+  char *path = NULL;
+  uint32_t first = 0, last = 0;
+  if (op == OP_EXTRACT_METHOD || op == OP_EXTRACT_FUNCTION) {
+    int rc = refactor__region(ctx, spec, &path, &first, &last);
+    if (rc < 0) {
+      eddi_free(spec), eddi_free(new_name);
+      return rc;
+    }
+  }
   RefactorJob *job = eddi_calloc(1, sizeof *job);
   job->base.work = refactor__work;
   job->base.finish = refactor__finish;
@@ -282,8 +371,11 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->root = eddi_strdup(ctx->engine->root);
   job->max_file_bytes = ctx->engine->config.max_file_bytes;
   job->max_entries = ctx->engine->config.max_walk_entries;
+  job->op = op;
   job->spec = spec;
-  job->new_name = new_name;
+  job->new_name = new_name ? new_name : eddi_strdup("");
+  job->path = path;
+  job->first = first, job->last = last;
   job->flags = (unsure ? REF_RENAME_UNSURE : 0) | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
   job->preview = preview;
   job->files_out = files_out;
@@ -293,6 +385,33 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   return eddi_job_start(ctx, &job->base);
 }
 
+/* The argument words of a Signature joined again: "f(a," "b)" is one
+ * signature, its parentheses balanced. Appends the signatures to out
+ * (new strings); returns how many. */
+static size_t refactor__signatures(const Token *args, size_t argc, char **out, size_t max) {
+  size_t count = 0;
+  StrBuf sig = {0};
+  int depth = 0;
+  for (size_t i = 0; i < argc; i++) {
+    char *word = eddi_command_token_string(&args[i]);
+    if (sig.len) eddi_strbuf_putc(&sig, ' ');
+    eddi_strbuf_puts(&sig, word);
+    for (const char *c = word; *c; c++) depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+    eddi_free(word);
+    if (depth <= 0) {
+      if (count < max) out[count] = eddi_strbuf_take(&sig);
+      else eddi_strbuf_free(&sig);
+      count++, depth = 0;
+    }
+  }
+  if (sig.len) {
+    if (count < max) out[count] = eddi_strbuf_take(&sig);
+    else eddi_strbuf_free(&sig);
+    count++;
+  }
+  return count;
+}
+
 /* Refactor <operation> <args>; args start at ctx->args[first]. */
 static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   if (ctx->argc <= first) return eddi_command_usage(ctx, "Refactor needs an operation");
@@ -300,12 +419,46 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   if (op < 0) return op;
   size_t argc = ctx->argc - first - 1;
   const Token *args = &ctx->args[first + 1];
-  bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure");
-  if (argc != 2 && !unsure)
-    return eddi_command_usage(ctx, "Refactor %s takes a name and a new name",
-                              refactor__operations[op]);
-  return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
-                         eddi_command_token_string(&args[1]), unsure, preview, NULL);
+  const char *name = refactor__operations[op];
+  switch (op) {
+  case OP_SIGNATURE: {
+    char *sigs[2] = {NULL, NULL};
+    size_t count = refactor__signatures(args, argc, sigs, 2);
+    if (count != 2) {
+      eddi_free(sigs[0]), eddi_free(sigs[1]);
+      return eddi_command_usage(ctx, "Refactor Signature takes f(old parameters) f(new parameters)");
+    }
+    return refactor__start(ctx, op, sigs[0], sigs[1], false, preview, NULL);
+  }
+  case OP_EXTRACT_METHOD:
+    if (argc != 3 || !eddi_token_is(&args[1], "lines"))
+      return eddi_command_usage(ctx, "Refactor Extract_Method takes <name> lines <a>:<b>");
+    return refactor__start(ctx, op, eddi_command_token_string(&args[2]),
+                           eddi_command_token_string(&args[0]), false, preview, NULL);
+  case OP_EXTRACT_FUNCTION:
+    if (argc != 2) return eddi_command_usage(ctx, "Refactor ExtractFunction takes <a>:<b> <name>");
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
+                           eddi_command_token_string(&args[1]), false, preview, NULL);
+  case OP_INLINE_FUNCTION:
+  case OP_INLINE_VARIABLE:
+    if (argc != 1) return eddi_command_usage(ctx, "Refactor %s takes a name", name);
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, false, preview,
+                           NULL);
+  case OP_RENAME_SYMBOL:
+  case OP_RENAME_CLASS:
+  case OP_MOVE_METHOD:
+  case OP_EXTRACT_INTERFACE: {
+    bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure") && op <= OP_RENAME_CLASS;
+    if (argc != 2 && !unsure)
+      return eddi_command_usage(ctx, "Refactor %s takes a name and a new name", name);
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
+                           eddi_command_token_string(&args[1]), unsure, preview, NULL);
+  }
+  default:
+    if (argc < 1) return eddi_command_usage(ctx, "Refactor %s takes a class", name);
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, false, preview,
+                           NULL);
+  }
 }
 
 int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
@@ -315,8 +468,8 @@ int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *t
                 .source = operation, .source_len = strlen(operation)};
   int op = refactor__operation(ctx, &word);
   if (op < 0) return op;
-  return refactor__start(ctx, op, eddi_strdup(target), eddi_strdup(new_name), unsure, preview,
-                         files);
+  return refactor__start(ctx, op, eddi_strdup(target), new_name ? eddi_strdup(new_name) : NULL,
+                         unsure, preview, files);
 }
 
 static int refactor__command(CommandContext *ctx) { return refactor__run(ctx, 0, false); }
@@ -334,8 +487,12 @@ static int refactor__preview_command(CommandContext *ctx) {
 
 static const CommandSpec refactor_commands[] = {
     {"Refactor",
-     "Refactor <RenameSymbol|Rename_Class> <name|path.py:name|Class.method|path.py:L:C> <new> [Unsure]",
-     "rename across files: every reference, all files or none", CMD_SESSION, refactor__command},
+     "Refactor <RenameSymbol|Rename_Class> <name|path.py:name|Class.method|path.py:L:C> <new> "
+     "[Unsure] | Refactor Signature <f(old)> <f(new)> | Refactor Extract_Method <name> lines "
+     "<a>:<b> | Refactor ExtractFunction <a>:<b> <name> | Refactor <InlineFunction|"
+     "Inline_Variable> <name> | Refactor Move_Method <A.m> <B.m> | Refactor Extract_Interface "
+     "<Class> <Interface>",
+     "refactor across files: every reference, all files or none", CMD_SESSION, refactor__command},
     {"Preview", "Preview Refactor <operation> <arguments>",
      "what a refactoring would change, written nowhere", CMD_SESSION | CMD_READ_ONLY,
      refactor__preview_command},

@@ -8,6 +8,7 @@
  * has it, else the calls of its name. */
 #include "services/structure.h"
 
+#include "refactor/ops.h"
 #include "refactor/refactor.h"
 
 /* ---------------------------------------------------------------- Modify */
@@ -85,6 +86,49 @@ static int modify__rename_resolved(CommandContext *ctx, EddiDoc *doc, const Eddi
                        rename.unsure.data);
   eddi_local_rename_free(&rename);
   return 0;
+}
+
+/* AddParam, RemoveParam and ChangeSignature in Python are Refactor
+ * Signature within the file: the definition's edit (edits holds it alone)
+ * gives the new parameter list, and the calls of the function in the file
+ * are rewritten with it; a change that would break the function or a call
+ * is refused as Signature refuses it. */
+static int modify__signature_calls(CommandContext *ctx, EddiDoc *doc, const EddiElement *e,
+                                   ModifyEditList *edits, size_t *calls, StrBuf *unsure) {
+  size_t len = eddi_text_len(&doc->text);
+  char *text = eddi_text_dup(&doc->text, 0, len);
+  const ModifyEdit *def = &edits->items[0];
+  size_t ps = e->params_start, pe = e->params_end;
+  StrBuf name = {0}, old_sig = {0}, new_sig = {0};
+  size_t line = 0, col = 0;
+  for (size_t i = 0; i < e->name_start; i++)
+    if (text[i] == '\n') line++, col = 0;
+    else if (((unsigned char)text[i] & 0xC0) != 0x80) col++;
+  eddi_strbuf_printf(&name, "%s:%zu:%zu", doc->path, line, col);
+  /* The lists without their parentheses, on one line each. */
+  eddi_strbuf_printf(&old_sig, "%s(%.*s)", name.data, (int)(pe - ps - 2), text + ps + 1);
+  StrBuf params = {0};
+  eddi_strbuf_append(&params, text + ps, def->start - ps);
+  eddi_strbuf_puts(&params, def->text);
+  eddi_strbuf_append(&params, text + def->end, pe - def->end);
+  eddi_strbuf_printf(&new_sig, "%s(%.*s)", name.data, (int)(params.len - 2), params.data + 1);
+  for (char *c = old_sig.data; *c; c++) if (*c == '\n') *c = ' ';
+  for (char *c = new_sig.data; *c; c++) if (*c == '\n') *c = ' ';
+  RefTextEdits found;
+  int rc = ref_signature_local(doc->path, text, len, old_sig.data, new_sig.data, &found, calls,
+                               unsure, ctx->err);
+  if (rc == 0) {
+    for (size_t i = 0; i < edits->len; i++) eddi_free(edits->items[i].text);
+    edits->len = 0;
+    for (size_t i = 0; i < found.len; i++)
+      modify__edit(edits, found.items[i].start, found.items[i].end, found.items[i].text,
+                   strlen(found.items[i].text));
+    ref_text_edits_free(&found);
+  }
+  eddi_strbuf_free(&params), eddi_strbuf_free(&name);
+  eddi_strbuf_free(&old_sig), eddi_strbuf_free(&new_sig);
+  eddi_free(text);
+  return rc;
 }
 
 /* The parameter node among the element's parameter list that declares
@@ -219,6 +263,8 @@ int eddi_run_modify(CommandContext *ctx) {
       }
       modify__edit(&edits, s, f, "", 0);
     }
+    if (rc == 0 && resolved && parens && edits.len == 1 && !strcmp(lang->name, "python"))
+      rc = modify__signature_calls(ctx, doc, e, &edits, &calls, &unsure);
     break;
   }
   case ADD_DECORATOR: {

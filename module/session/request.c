@@ -356,8 +356,8 @@ void eddi_request_finish(EddiEngine *self, const char *sender, const char *befor
 static int request__run_refactor(EddiEngine *self, EddiSession *session, const char *sender,
                                  const EddiCall *call, StrBuf *out, EddiCallOutcome *outcome,
                                  EddiError *err) {
-  if (!call->operation || !call->text || !call->new_name)
-    return eddi_error_set(err, EDDI_EINVAL, "Refactor needs an operation, a target and a new name");
+  if (!call->operation || !call->text)
+    return eddi_error_set(err, EDDI_EINVAL, "Refactor needs an operation and a target");
   EddiReplyBuilder builder;
   eddi_reply_builder_init(&builder, true);
   CommandContext ctx = {.engine = self, .session = session, .sender = sender,

@@ -65,8 +65,8 @@ test("tools/list shows every edit tool with its schema", async () => {
       apply_patch: ["patch"],
       file_update: ["path", "content"],
       replace: ["file_path"],
-      refactor: ["operation", "target", "new_name"],
-      preview: ["operation", "target", "new_name"],
+      refactor: ["operation", "target"],
+      preview: ["operation", "target"],
     };
     for (const [name, keys] of Object.entries(required)) {
       const tool = byName[name];
@@ -183,6 +183,33 @@ test("script runs a whole script as one transaction; a failing one writes nothin
       fail('Fail "Script line 1:66: No definition of nothing found"'),
     );
     assert.equal(read("shop/cart.py"), SHOP["shop/cart.py"]);
+  });
+});
+
+test("refactor takes each operation's arguments: a signature, a region, none", async () => {
+  const files = {
+    "calc.py": "def area(w, h):\n    return w * h\n\n\ndef report():\n    size = area(2, 3)\n    print(size)\n",
+  };
+  await withClient(files, async ({ call, read }) => {
+    assert.deepEqual(
+      await call("refactor", { operation: "Signature", target: "area(w, h)", new_name: "area(h, w)" }),
+      ok("Ok, Changed signature of area, 1 call updated, 1 file modified"),
+    );
+    assert.equal(read("calc.py"), files["calc.py"].replace("area(w, h)", "area(h, w)").replace("area(2, 3)", "area(3, 2)"));
+    assert.deepEqual(
+      await call("refactor", { operation: "Extract_Method", target: "calc.py:6:6", new_name: "show" }),
+      ok("Ok, Extracted show(size) from calc.py:6:6, 1 file modified"),
+    );
+    assert.deepEqual(
+      await call("refactor", { operation: "InlineFunction", target: "calc.py:show" }),
+      ok("Ok, Inlined calc.py:show, 1 call replaced, 1 file modified"),
+    );
+    assert.equal(read("calc.py"), files["calc.py"].replace("area(w, h)", "area(h, w)").replace("area(2, 3)", "area(3, 2)"));
+    assert.deepEqual(
+      await call("preview", { operation: "Split_Class", target: "calc.py:area" }),
+      fail('Fail "Not supported for python: Refactor Split_Class: the members moved out are reached ' +
+        'through self and through instances whose class is not known"'),
+    );
   });
 });
 

@@ -83,11 +83,15 @@ static void test_tool_schemas_are_json_of_their_args(void **state) {
 /* refactor's and preview's: the Refactor command's arguments. */
 #define REFACTOR_SCHEMA                                                                         \
   "{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"description\":"   \
-  "\"RenameSymbol, or Rename_Class (a class and its module)\"},\"target\":{\"type\":"           \
-  "\"string\",\"description\":\"name, Class.method, module.func, path.py:func or "               \
-  "path:L:C\"},\"new_name\":{\"type\":\"string\"},\"unsure\":{\"type\":\"boolean\","           \
-  "\"description\":\"also rewrite the references listed as unsure\"}},\"required\":"           \
-  "[\"operation\",\"target\",\"new_name\"],\"additionalProperties\":false}"
+  "\"RenameSymbol, Rename_Class, Signature, Extract_Method, InlineFunction, Inline_Variable, "     \
+  "Move_Method or Extract_Interface\"},\"target\":{\"type\":\"string\",\"description\":\"name, "  \
+  "Class.method, module.func, path.py:func or path:L:C; Signature: f(old params); "              \
+  "Extract_Method: path.py:A:B (0-based lines)\"},\"new_name\":{\"type\":\"string\","              \
+  "\"description\":\"the new name; Signature: f(new params) (p=default, p:=value for the "        \
+  "calls); Extract_Method: the function's; Move_Method: B.m; Extract_Interface: the Protocol's; " \
+  "none for inlining\"},\"unsure\":{\"type\":\"boolean\",\"description\":\"also rewrite the "      \
+  "references listed as unsure\"}},\"required\":[\"operation\",\"target\"],"                       \
+  "\"additionalProperties\":false}"
 
 /* The schemas exactly as MCP clients and the integration tests know them. */
 static void test_tool_schemas_stay_as_published(void **state) {

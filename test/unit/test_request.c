@@ -291,6 +291,35 @@ static void test_refactor_calls(void **state) {
           "Ok, Undid 1, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
 }
 
+/* The operations past rename take their arguments as data too: Extract's
+ * region as path:A:B, an inlining no new name. */
+static void test_refactor_operation_calls(void **state) {
+  Fixture *fx = *state;
+  static const char app[] = "def greet(name):\n    text = 'hi ' + name\n    return text\n\n"
+                            "print(greet('x'))\n";
+  char app_path[PATH_MAX];
+  unit_path(app_path, fx->root, "app.py");
+  unit_write_file(app_path, app, sizeof app - 1);
+  EddiCall extract = {.kind = EDDI_CALL_REFACTOR, .operation = "Extract_Method",
+                      .text = "app.py:1:1", .new_name = "phrase"};
+  call(fx->engine, "a", "Refactor", &extract,
+       "Ok, Extracted phrase(name) from app.py:1:1, returns text, 1 file modified", 1, false);
+  size_t len = 0;
+  char *bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, "def greet(name):\n    text = phrase(name)\n    return text\n\n"
+                             "def phrase(name):\n    text = 'hi ' + name\n    return text\n\n"
+                             "print(greet('x'))\n");
+  free(bytes);
+  EddiCall inline_call = {.kind = EDDI_CALL_REFACTOR, .operation = "InlineFunction",
+                          .text = "app.py:greet"};
+  call(fx->engine, "a", "Refactor", &inline_call,
+       "Ok, Inlined app.py:greet, 1 call replaced, 1 file modified", 1, false);
+  bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, "def phrase(name):\n    text = 'hi ' + name\n    return text\n\n"
+                             "text = phrase('x')\nprint(text)\n");
+  free(bytes);
+}
+
 /* ------------------------------------------------------------ audit */
 
 typedef struct {
@@ -399,6 +428,7 @@ int main(void) {
       FIXTURE_TEST(test_sender_policy),
       FIXTURE_TEST(test_typed_calls),
       FIXTURE_TEST(test_refactor_calls),
+      FIXTURE_TEST(test_refactor_operation_calls),
       FIXTURE_TEST(test_audit_records),
       cmocka_unit_test(test_fail_line_and_utf8),
   };

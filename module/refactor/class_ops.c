@@ -1,0 +1,349 @@
+/* class_ops.c - Refactor Move_Method <A.m> <B.m> and Extract_Interface
+ * <Class> <Interface>, for Python.
+ *
+ * Moving a method puts it in class B under its new name and leaves A's
+ * method delegating to it through the attribute of A that holds a B, so
+ * that every caller of A.m, sure or unsure, keeps working unchanged. It is
+ * refused when A has no attribute known to hold a B, when the method uses
+ * its self (the A it is called on is not there in B), when B or a base of
+ * it already has the new name, or when a name the body uses would mean
+ * something else in B's module.
+ *
+ * Extracting an interface writes a typing.Protocol with the signatures of
+ * the class's public methods before the class (and the import of
+ * Protocol): the class conforms to it structurally, so no caller changes.
+ * Refused when the interface's name is taken or Protocol means something
+ * else in the module. */
+#include "refactor/ops.h"
+
+/* The function_definition of a method target, refusing decorators. */
+static int class__method(RefOps *ops, RefTarget target, const char *spec, TSNode *function) {
+  TSNode name;
+  TSNode def = ref_ops_definition(ops, target, &name);
+  if (ref_node_is(def, "decorated_definition"))
+    return ref_ops_fail_at(ops, target.file, ts_node_start_byte(def),
+                           "Move_Method cannot yet move a decorated method");
+  if (!ref_node_is(def, "function_definition") ||
+      ref_target_class(&ops->program, target) == REF_NONE)
+    return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a method", spec);
+  *function = def;
+  return 0;
+}
+
+/* A class target's body block. */
+static TSNode class__body(RefOps *ops, uint32_t file, uint32_t klass) {
+  TSNode name;
+  TSNode def = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, file, klass}, &name);
+  if (ref_node_is(def, "decorated_definition"))
+    def = ts_node_child_by_field_name(def, "definition", 10);
+  return ts_node_child_by_field_name(def, "body", 4);
+}
+
+/* The attribute of class (file, klass) that holds an instance of the
+ * class (bfile, bklass), or REF_NONE. */
+static uint32_t class__holder(RefOps *ops, uint32_t file, uint32_t klass, uint32_t bfile,
+                              uint32_t bklass) {
+  const RefFile *f = ops->program.files.items[file];
+  const RefSym *k = &f->syms.items[klass];
+  for (uint32_t s = 0; s < f->syms.len; s++) {
+    const RefSym *sym = &f->syms.items[s];
+    bool member = (sym->kind == REF_SYM_VARIABLE && sym->scope == k->own_scope) ||
+                  (sym->kind == REF_SYM_MEMBER && sym->klass == klass);
+    if (!member) continue;
+    RefValue value = ref_program_value(&ops->program, (RefTarget){REF_TARGET_SYM, file, s});
+    if (value.kind == REF_VALUE_INSTANCE && value.file == bfile && value.index == bklass)
+      return s;
+  }
+  return REF_NONE;
+}
+
+/* "Class.name" split at its last dot; the class is found as a target. */
+static int class__split(RefOps *ops, const char *spec, RefTarget *klass, char **member) {
+  const char *dot = strrchr(spec, '.');
+  if (!dot || dot == spec || !dot[1])
+    return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not Class.method", spec);
+  char *head = eddi_strndup(spec, (size_t)(dot - spec));
+  int rc = ref_ops_find(ops, head, klass);
+  if (rc == 0 && ops->program.files.items[klass->file]->syms.items[klass->index].kind !=
+                     REF_SYM_CLASS)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", head);
+  eddi_free(head);
+  if (rc == 0) *member = eddi_strdup(dot + 1);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- Move_Method */
+
+/* The delegate's arguments: each parameter but self, as it must be passed. */
+static void class__forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
+  uint32_t n = ts_node_named_child_count(params);
+  bool keyword_only = false;
+  size_t written = 0;
+  for (uint32_t i = 1; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    const char *type = ts_node_type(p);
+    if (!strcmp(type, "keyword_separator")) {
+      keyword_only = true;
+      continue;
+    }
+    if (!strcmp(type, "positional_separator") || !strcmp(type, "comment")) continue;
+    TSNode id = p;
+    const char *prefix = "";
+    if (!strcmp(type, "default_parameter") || !strcmp(type, "typed_default_parameter"))
+      id = ts_node_child_by_field_name(p, "name", 4);
+    else if (!strcmp(type, "typed_parameter")) id = ts_node_named_child(p, 0);
+    if (ref_node_is(id, "list_splat_pattern")) prefix = "*", id = ts_node_named_child(id, 0), keyword_only = true;
+    else if (ref_node_is(id, "dictionary_splat_pattern")) prefix = "**", id = ts_node_named_child(id, 0);
+    char *name = ref_ops_text(ops, file, id);
+    if (keyword_only && !*prefix)
+      eddi_strbuf_printf(out, "%s%s=%s", written++ ? ", " : "", name, name);
+    else eddi_strbuf_printf(out, "%s%s%s", written++ ? ", " : "", prefix, name);
+    eddi_free(name);
+  }
+}
+
+int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
+  RefTarget method, from_class, to_class;
+  char *to_name = NULL;
+  int rc = ref_ops_find(ops, args->spec, &method);
+  TSNode function = {0};
+  if (rc == 0) rc = ref_ops_python(ops, method.file, "Move_Method");
+  if (rc == 0) rc = class__method(ops, method, args->spec, &function);
+  if (rc == 0) rc = class__split(ops, args->other, &to_class, &to_name);
+  if (rc == 0) rc = ref_ops_python(ops, to_class.file, "Move_Method");
+  if (rc == 0) rc = ref_ops_valid_name(ops, ops->index->sources.items[to_class.file].lang, to_name);
+  if (rc < 0) {
+    eddi_free(to_name);
+    return rc;
+  }
+  const RefFile *file = ops->program.files.items[method.file];
+  const RefSource *src = &ops->index->sources.items[method.file];
+  const RefSym *sym = &file->syms.items[method.index];
+  from_class = (RefTarget){REF_TARGET_SYM, method.file, ref_target_class(&ops->program, method)};
+  uint32_t to_id = ref_names_intern(&ops->index->names, to_name, strlen(to_name));
+  RefTarget clash = ref_program_class_member(&ops->program, to_class.file, to_class.index, to_id);
+  const char *bname = ref_names_str(&ops->index->names,
+                                    ops->program.files.items[to_class.file]
+                                        ->syms.items[to_class.index].name);
+  if (clash.kind != REF_TARGET_NONE)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "Move_Method: %s already has %s", bname, to_name);
+  uint32_t holder = REF_NONE;
+  if (rc == 0) {
+    holder = class__holder(ops, from_class.file, from_class.index, to_class.file, to_class.index);
+    if (holder == REF_NONE)
+      rc = ref_ops_fail_at(ops, method.file, sym->start,
+                           "Move_Method needs an attribute of the method's class holding a %s",
+                           bname);
+  }
+  TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+  TSNode body = ts_node_child_by_field_name(function, "body", 4);
+  TSNode self_param = ts_node_named_child(params, 0);
+  if (rc == 0 && !ref_node_is(self_param, "identifier"))
+    rc = ref_ops_fail_at(ops, method.file, sym->start, "Move_Method needs a method taking self");
+  /* The body: no self, and its names mean the same in B's module. */
+  for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, ts_node_start_byte(body), ts_node_end_byte(body)) ||
+        occ->kind != REF_OCC_NAME)
+      continue;
+    RefTarget t = ref_program_target(&ops->program, method.file, i);
+    const char *name = ref_names_str(&ops->index->names, occ->name);
+    if (t.kind == REF_TARGET_SYM && t.file == method.file &&
+        file->syms.items[t.index].scope == sym->own_scope &&
+        file->syms.items[t.index].start == ts_node_start_byte(self_param)) {
+      rc = ref_ops_fail_at(ops, method.file, occ->start,
+                           "Move_Method cannot move a method that uses its self (%s)", name);
+      break;
+    }
+    bool local = t.kind == REF_TARGET_SYM && t.file == method.file &&
+                 file->syms.items[t.index].scope != 0 &&
+                 file->syms.items[t.index].scope != REF_NONE &&
+                 ref_in(file->syms.items[t.index].start, ts_node_start_byte(function),
+                        ts_node_end_byte(function));
+    if (local || t.kind == REF_TARGET_UNSURE) continue;
+    const RefFile *dest = ops->program.files.items[to_class.file];
+    uint32_t there = ref_file_lookup(dest, 0, occ->name);
+    bool same = there == REF_NONE
+                    ? t.kind == REF_TARGET_NONE
+                    : ref_target_equal(ref_program_canonical(&ops->program, t),
+                                       ref_program_canonical(&ops->program,
+                                                             (RefTarget){REF_TARGET_SYM,
+                                                                         to_class.file, there}));
+    if (!same)
+      rc = ref_ops_fail_at(ops, method.file, occ->start,
+                           "Move_Method: %s would mean something else in %s", name,
+                           ops->index->sources.items[to_class.file].path);
+  }
+  if (rc == 0) {
+    /* The method in B, renamed. */
+    const RefSource *dsrc = &ops->index->sources.items[to_class.file];
+    TSNode bbody = class__body(ops, to_class.file, to_class.index);
+    uint32_t def_line = ref_ops_line_start(src, ts_node_start_byte(function));
+    uint32_t indent = ts_node_start_byte(function) - def_line;
+    TSNode bfirst = ts_node_named_child(bbody, 0);
+    uint32_t bindent = ref_ops_indent(dsrc, ts_node_start_byte(bfirst));
+    StrBuf text = {0}, margin = {0};
+    eddi_strbuf_append(&margin, dsrc->text + ref_ops_line_start(dsrc, ts_node_start_byte(bfirst)),
+                       bindent);
+    TSNode name = ts_node_child_by_field_name(function, "name", 4);
+    StrBuf method_text = {0};
+    eddi_strbuf_append(&method_text, src->text + def_line, ts_node_start_byte(name) - def_line);
+    eddi_strbuf_puts(&method_text, to_name);
+    eddi_strbuf_append(&method_text, src->text + ts_node_end_byte(name),
+                       ts_node_end_byte(function) - ts_node_end_byte(name));
+    eddi_strbuf_putc(&text, '\n');
+    ref_ops_reindent(&text, method_text.data, method_text.len, indent, margin.data ? margin.data : "",
+                     margin.len);
+    eddi_strbuf_putc(&text, '\n');
+    bool only_pass = ts_node_named_child_count(bbody) == 1 && ref_node_is(bfirst, "pass_statement");
+    if (only_pass) {
+      uint32_t start = ref_ops_line_start(dsrc, ts_node_start_byte(bfirst));
+      ref_ops_edit(ops, to_class.file, start, ref_ops_next_line(dsrc, ts_node_end_byte(bfirst) - 1),
+                   text.data, text.len);
+    } else {
+      uint32_t at = ref_ops_next_line(dsrc, ts_node_end_byte(bbody) - 1);
+      StrBuf more = {0};
+      eddi_strbuf_putc(&more, '\n');
+      eddi_strbuf_append(&more, text.data, text.len);
+      ref_ops_edit(ops, to_class.file, at, at, more.data, more.len);
+      eddi_strbuf_free(&more);
+    }
+    /* A's method delegates. */
+    StrBuf delegate = {0};
+    char *self_text = ref_ops_text(ops, method.file, self_param);
+    eddi_strbuf_printf(&delegate, "return %s.%s.%s(", self_text,
+                       ref_names_str(&ops->index->names, file->syms.items[holder].name), to_name);
+    class__forward(ops, method.file, params, &delegate);
+    eddi_strbuf_putc(&delegate, ')');
+    TSNode first = ts_node_named_child(body, 0);
+    ref_ops_edit(ops, method.file, ts_node_start_byte(first), ts_node_end_byte(body), delegate.data,
+                 delegate.len);
+    eddi_strbuf_printf(&ops->facts, "Moved %s to %s.%s\n%s delegates through %s.%s", args->spec,
+                       bname, to_name, args->spec, self_text,
+                       ref_names_str(&ops->index->names, file->syms.items[holder].name));
+    eddi_free(self_text);
+    eddi_strbuf_free(&delegate), eddi_strbuf_free(&text), eddi_strbuf_free(&margin);
+    eddi_strbuf_free(&method_text);
+  }
+  eddi_free(to_name);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- Extract_Interface */
+
+/* Where "from typing import Protocol" goes: after the module's leading
+ * imports (a docstring and comments before them stay first). */
+static uint32_t class__import_at(RefOps *ops, uint32_t file, bool *blank) {
+  TSNode root = ref_ops_root(ops, file);
+  const RefSource *src = &ops->index->sources.items[file];
+  uint32_t at = 0, n = ts_node_named_child_count(root);
+  *blank = true;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode child = ts_node_named_child(root, i);
+    bool doc = i == 0 && ref_node_is(child, "expression_statement") &&
+               ref_node_is(ts_node_named_child(child, 0), "string");
+    bool import = ref_node_is(child, "import_statement") ||
+                  ref_node_is(child, "import_from_statement") ||
+                  ref_node_is(child, "future_import_statement");
+    if (!doc && !import && !ref_node_is(child, "comment")) break;
+    if (doc || import) at = ref_ops_next_line(src, ts_node_end_byte(child) - 1);
+    if (import) *blank = false;
+  }
+  return at;
+}
+
+int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
+  RefTarget klass;
+  int rc = ref_ops_find(ops, args->spec, &klass);
+  if (rc == 0) rc = ref_ops_python(ops, klass.file, "Extract_Interface");
+  const RefFile *file = rc == 0 ? ops->program.files.items[klass.file] : NULL;
+  if (rc == 0 && file->syms.items[klass.index].kind != REF_SYM_CLASS)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", args->spec);
+  if (rc == 0) rc = ref_ops_valid_name(ops, file->lang, args->other);
+  if (rc < 0) return rc;
+  const RefSource *src = &ops->index->sources.items[klass.file];
+  const RefSym *sym = &file->syms.items[klass.index];
+  uint32_t iface = ref_names_intern(&ops->index->names, args->other, strlen(args->other));
+  if (ref_file_bound(file, 0, iface) != REF_NONE)
+    return ref_ops_fail_at(ops, klass.file, file->syms.items[ref_file_bound(file, 0, iface)].start,
+                           "Extract_Interface: %s is already defined", args->other);
+  if (sym->scope != 0)
+    return ref_ops_fail_at(ops, klass.file, sym->start,
+                           "Extract_Interface needs a module-level class");
+  uint32_t protocol = ref_names_intern(&ops->index->names, "Protocol", strlen("Protocol"));
+  uint32_t bound = ref_file_bound(file, 0, protocol);
+  bool imported = false;
+  if (bound != REF_NONE) {
+    const RefSym *p = &file->syms.items[bound];
+    TSNode node = ref_ops_node(ops, klass.file, p->start, p->start + 8);
+    TSNode from = ref_node_up(node, "import_from_statement");
+    char *text = ts_node_is_null(from) ? NULL : ref_ops_text(ops, klass.file, from);
+    imported = text && strncmp(text, "from typing import", strlen("from typing import")) == 0;
+    eddi_free(text);
+    if (!imported)
+      return ref_ops_fail_at(ops, klass.file, p->start,
+                             "Extract_Interface: Protocol is something else here");
+  }
+  TSNode name;
+  TSNode def = ref_ops_definition(ops, klass, &name);
+  TSNode body = class__body(ops, klass.file, klass.index);
+  const char *unit = src->lang->indent ? src->lang->indent : "    ";
+  StrBuf text = {0};
+  eddi_strbuf_printf(&text, "class %s(Protocol):\n", args->other);
+  size_t methods = 0;
+  uint32_t n = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode member = ts_node_named_child(body, i);
+    TSNode fn = ref_node_is(member, "decorated_definition")
+                    ? ts_node_child_by_field_name(member, "definition", 10)
+                    : member;
+    if (!ref_node_is(fn, "function_definition")) continue;
+    char *mname = ref_ops_text(ops, klass.file, ts_node_child_by_field_name(fn, "name", 4));
+    size_t len = strlen(mname);
+    bool dunder = len > 4 && !strncmp(mname, "__", 2) && !strcmp(mname + len - 2, "__");
+    bool public = mname[0] != '_' || (dunder && strcmp(mname, "__init__") != 0);
+    eddi_free(mname);
+    if (!public) continue;
+    TSNode fbody = ts_node_child_by_field_name(fn, "body", 4);
+    /* The header: decorators and "def name(params) -> type:". */
+    uint32_t start = ts_node_start_byte(member), end = ts_node_start_byte(fbody);
+    while (end > start && src->text[end - 1] != ':') end--;
+    uint32_t line = ref_ops_line_start(src, start);
+    StrBuf header = {0};
+    ref_ops_reindent(&header, src->text + line, end - line, start - line, unit, strlen(unit));
+    eddi_strbuf_printf(&text, "%s ...\n", header.data);
+    eddi_strbuf_free(&header);
+    methods++;
+  }
+  if (!methods) {
+    eddi_strbuf_free(&text);
+    return ref_ops_fail_at(ops, klass.file, sym->start, "Extract_Interface: %s has no public "
+                                                        "method", args->spec);
+  }
+  for (size_t b = 0; b < (src->lang->blank_lines ? src->lang->blank_lines : 2); b++)
+    eddi_strbuf_putc(&text, '\n');
+  uint32_t at = ref_ops_line_start(src, ts_node_start_byte(def));
+  StrBuf import = {0};
+  eddi_strbuf_puts(&import, "");
+  uint32_t where = at;
+  if (!imported) {
+    bool blank;
+    where = class__import_at(ops, klass.file, &blank);
+    eddi_strbuf_puts(&import, blank || where == at ? "from typing import Protocol\n\n\n"
+                                                   : "from typing import Protocol\n");
+  }
+  if (where == at) {
+    /* One insertion: the import, then the interface. */
+    eddi_strbuf_append(&import, text.data, text.len);
+    ref_ops_edit(ops, klass.file, at, at, import.data, import.len);
+  } else {
+    ref_ops_edit(ops, klass.file, at, at, text.data, text.len);
+    ref_ops_edit(ops, klass.file, where, where, import.data, import.len);
+  }
+  eddi_strbuf_free(&import);
+  eddi_strbuf_printf(&ops->facts, "Extracted interface %s from %s with %zu %s", args->other,
+                     args->spec, methods, methods == 1 ? "method" : "methods");
+  eddi_strbuf_free(&text);
+  EDDI_UNUSED(name);
+  return 0;
+}

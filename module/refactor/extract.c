@@ -1,0 +1,448 @@
+/* extract.c - Refactor Extract_Method <name> lines <a>:<b> and
+ * ExtractFunction <a>:<b> <name>: a run of whole statements becomes a new
+ * function (a method when the lines are in one), called where they were.
+ *
+ * The region must be whole statements of one block inside a function or
+ * at module level (not a class body). It is refused when it yields or
+ * awaits, when a break or continue leaves it, or when it returns other
+ * than by one return as its last statement (then the call is returned).
+ * What the new function takes and gives comes from the flow of the
+ * enclosing function's variables (flow.h): parameters are the variables
+ * read in the region before it writes them, and those it writes only
+ * conditionally that had a value before; results are the variables it
+ * writes that are read after it (or again in the next turn of a loop
+ * around it). Names declared global or nonlocal that the region assigns
+ * get the same declaration in the new function.
+ *
+ * Where the new function goes is the enclosing function's level: after it
+ * (a method after the method, a nested function after the nested one, in
+ * the same function), or before the module-level statement holding the
+ * region. Other runs of the same statements in the same class or module
+ * (the same text, read at their own indentation) are replaced by calls
+ * too, when their flow gives the same parameters. The same code with
+ * other variable names is no duplicate: it is left as it is. */
+#include "refactor/flow.h"
+
+/* Most statements a region (and so a duplicate) may hold. */
+#define EXTRACT_STATEMENTS_MAX 4096
+
+typedef struct {
+  RefOps *ops;
+  uint32_t file;
+  const RefSource *src;
+  const char *name;
+  TSNode first, last; /* the region's statements */
+  size_t count;
+  TSNode function; /* the enclosing function_definition, or null at module level */
+  TSNode container;  /* the node the new function goes beside: function or statement */
+  char *self_name; /* what the call goes through: self, cls, the class; or NULL */
+  char *first_param; /* the new method's first parameter: self, cls; or NULL */
+  const char *decorator; /* "@staticmethod", "@classmethod" or NULL */
+  uint32_t insert_at;    /* where the new function goes */
+  RefFlow flow;
+  bool returns; /* the region ends with a return */
+  size_t duplicates;
+} Extract;
+
+/* ---------------------------------------------------------------- the region */
+
+static bool extract__space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The statement node that starts at offset, a child of a block or the
+ * module, or a null node. */
+static TSNode extract__statement_at(RefOps *ops, uint32_t f, uint32_t offset) {
+  TSNode node = ts_node_descendant_for_byte_range(ref_ops_root(ops, f), offset, offset + 1);
+  while (!ts_node_is_null(node)) {
+    TSNode parent = ts_node_parent(node);
+    if (ts_node_is_null(parent)) return (TSNode){0};
+    if (ref_node_is(parent, "block") || ref_node_is(parent, "module"))
+      return ts_node_start_byte(node) == offset && ts_node_is_named(node) ? node : (TSNode){0};
+    node = parent;
+  }
+  return node;
+}
+
+static int extract__region(Extract *self, uint32_t first_line, uint32_t last_line) {
+  RefOps *ops = self->ops;
+  const RefSource *src = self->src;
+  uint32_t start = 0, line = 0;
+  while (line < first_line && start < src->len) start = ref_ops_next_line(src, start), line++;
+  if (line < first_line || start >= src->len)
+    return eddi_error_set(ops->err, EDDI_EINVAL, "Lines %u:%u are past the end of %s (%u lines)",
+                          first_line, last_line, src->path, line);
+  uint32_t end = start;
+  for (; line <= last_line && end < src->len; line++) end = ref_ops_next_line(src, end);
+  if (line <= last_line)
+    return eddi_error_set(ops->err, EDDI_EINVAL, "Lines %u:%u are past the end of %s (%u lines)",
+                          first_line, last_line, src->path, line);
+  uint32_t p = start;
+  while (p < end && extract__space(src->text[p])) p++;
+  uint32_t q = end;
+  while (q > p && extract__space(src->text[q - 1])) q--;
+  if (p >= q) return eddi_error_set(ops->err, EDDI_EINVAL, "Lines %u:%u hold no statement",
+                                    first_line, last_line);
+  self->first = extract__statement_at(ops, self->file, p);
+  if (ts_node_is_null(self->first) || ref_node_is(self->first, "comment")) {
+    ref_ops_fail_at(ops, self->file, p, "Extract needs whole statements: lines %u:%u start "
+                                        "inside one", first_line, last_line);
+    eddi_error_hint(ops->err, "Start at a statement's first line");
+    return EDDI_EINVAL;
+  }
+  TSNode node = self->first;
+  for (;;) {
+    if (ts_node_end_byte(node) > q) {
+      ref_ops_fail_at(ops, self->file, ts_node_start_byte(node),
+                      "Extract needs whole statements: lines %u:%u end inside this one",
+                      first_line, last_line);
+      eddi_error_hint(ops->err, "End at the last line of a statement (Show it to see its lines)");
+      return EDDI_EINVAL;
+    }
+    if (!ref_node_is(node, "comment")) self->last = node, self->count++;
+    TSNode next = ts_node_next_named_sibling(node);
+    if (ts_node_is_null(next) || ts_node_start_byte(next) >= q) break;
+    node = next;
+  }
+  if (ts_node_end_byte(node) < q) {
+    /* Something after the block's last statement: a dedent to another. */
+    return ref_ops_fail_at(ops, self->file, ts_node_end_byte(node),
+                           "Extract needs the statements of one block");
+  }
+  if (self->count > EXTRACT_STATEMENTS_MAX)
+    return eddi_error_set(ops->err, EDDI_EINVAL, "More than %d statements", EXTRACT_STATEMENTS_MAX);
+  return 0;
+}
+
+/* Whether function is a method of a class (directly in its body), and
+ * how the new method is called and declared: *decorator, *first (its
+ * first parameter, new string or NULL), *receiver (new string: what calls
+ * go through). Fails for a method with no first parameter. */
+static int extract__method_kind(RefOps *ops, uint32_t f, TSNode function, bool *method,
+                                const char **decorator, char **first, char **receiver) {
+  *method = false, *decorator = NULL, *first = NULL, *receiver = NULL;
+  TSNode container = function;
+  if (ref_node_is(ts_node_parent(function), "decorated_definition"))
+    container = ts_node_parent(function);
+  TSNode outer = ts_node_parent(container);
+  if (!ref_node_is(outer, "block") || !ref_node_is(ts_node_parent(outer), "class_definition"))
+    return 0;
+  *method = true;
+  uint32_t n = ts_node_named_child_count(container);
+  for (uint32_t i = 0; i < n && container.id != function.id; i++) {
+    TSNode d = ts_node_named_child(container, i);
+    if (!ref_node_is(d, "decorator")) continue;
+    char *text = ref_ops_text(ops, f, d);
+    if (!strcmp(text, "@staticmethod")) *decorator = "@staticmethod";
+    if (!strcmp(text, "@classmethod")) *decorator = "@classmethod";
+    eddi_free(text);
+  }
+  if (*decorator && !strcmp(*decorator, "@staticmethod")) {
+    TSNode klass = ts_node_parent(outer);
+    *receiver = ref_ops_text(ops, f, ts_node_child_by_field_name(klass, "name", 4));
+    return 0;
+  }
+  TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+  TSNode p = ts_node_named_child(params, 0);
+  if (ref_node_is(p, "typed_parameter")) p = ts_node_named_child(p, 0);
+  if (!ref_node_is(p, "identifier"))
+    return ref_ops_fail_at(ops, f, ts_node_start_byte(function),
+                           "Extract cannot make a method of a method without self");
+  *first = ref_ops_text(ops, f, p);
+  *receiver = eddi_strdup(*first);
+  return 0;
+}
+
+/* The enclosing function and what the new one goes beside. */
+static int extract__place(Extract *self) {
+  RefOps *ops = self->ops;
+  TSNode node = ts_node_parent(self->first);
+  TSNode statement = self->first;
+  while (!ts_node_is_null(node)) {
+    if (ref_node_is(node, "function_definition")) break;
+    if (ref_node_is(node, "class_definition"))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first),
+                             "Extract needs statements of a function or of the module, not of a "
+                             "class body");
+    if (ref_node_is(ts_node_parent(node), "module")) statement = node;
+    node = ts_node_parent(node);
+  }
+  if (ts_node_is_null(node)) {
+    if (ref_node_is(ts_node_parent(self->first), "module")) statement = self->first;
+    self->container = statement;
+    return 0;
+  }
+  self->function = node;
+  TSNode parent = ts_node_parent(node);
+  self->container = ref_node_is(parent, "decorated_definition") ? parent : node;
+  /* A method: the call goes through its first parameter (a static
+   * method's, through the class). */
+  bool method;
+  return extract__method_kind(ops, self->file, node, &method, &self->decorator,
+                              &self->first_param, &self->self_name);
+}
+
+/* A method's self is passed as the receiver, not as a parameter. */
+static void extract__drop_self(RefFlow *flow, const char *self_name) {
+  for (size_t i = 0; self_name && i < flow->params.len; i++)
+    if (!strcmp(flow->params.items[i], self_name)) {
+      eddi_free(flow->params.items[i]);
+      array_remove(&flow->params, i);
+      break;
+    }
+}
+
+/* ---------------------------------------------------------------- the texts */
+
+/* "name(a, b)" or "self.name(a, b)", with the results assigned or
+ * returned. */
+static void extract__call(const Extract *self, const RefFlow *flow, const char *self_name,
+                          StrBuf *out) {
+  if (self->returns) eddi_strbuf_puts(out, "return ");
+  else if (flow->results.len) {
+    for (size_t i = 0; i < flow->results.len; i++)
+      eddi_strbuf_printf(out, "%s%s", i ? ", " : "", flow->results.items[i]);
+    eddi_strbuf_puts(out, " = ");
+  }
+  if (self_name) eddi_strbuf_printf(out, "%s.", self_name);
+  eddi_strbuf_printf(out, "%s(", self->name);
+  for (size_t i = 0; i < flow->params.len; i++)
+    eddi_strbuf_printf(out, "%s%s", i ? ", " : "", flow->params.items[i]);
+  eddi_strbuf_putc(out, ')');
+}
+
+/* The new function, indented as the container. */
+static void extract__definition(const Extract *self, StrBuf *out) {
+  const RefSource *src = self->src;
+  const char *unit = src->lang->indent ? src->lang->indent : "    ";
+  uint32_t base = ref_ops_indent(src, ts_node_start_byte(self->container));
+  const char *margin = src->text + ref_ops_line_start(src, ts_node_start_byte(self->container));
+  if (ts_node_is_null(self->function)) base = 0;
+  if (self->decorator) {
+    eddi_strbuf_append(out, margin, base);
+    eddi_strbuf_printf(out, "%s\n", self->decorator);
+  }
+  eddi_strbuf_append(out, margin, base);
+  eddi_strbuf_printf(out, "def %s(", self->name);
+  size_t n = 0;
+  if (self->first_param) eddi_strbuf_puts(out, self->first_param), n++;
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(out, "%s%s", n++ ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_puts(out, "):\n");
+  StrBuf inner = {0};
+  eddi_strbuf_append(&inner, margin, base);
+  eddi_strbuf_puts(&inner, unit);
+  for (size_t i = 0; i < self->flow.declared.len; i++) {
+    eddi_strbuf_append(out, inner.data, inner.len);
+    eddi_strbuf_printf(out, "%s\n", self->flow.declared.items[i]);
+  }
+  uint32_t from = ts_node_start_byte(self->first), to = ts_node_end_byte(self->last);
+  uint32_t line = ref_ops_line_start(src, from);
+  ref_ops_reindent(out, src->text + line, to - line, from - line, inner.data, inner.len);
+  eddi_strbuf_putc(out, '\n');
+  if (self->flow.results.len && !self->returns) {
+    eddi_strbuf_append(out, inner.data, inner.len);
+    eddi_strbuf_puts(out, "return ");
+    for (size_t i = 0; i < self->flow.results.len; i++)
+      eddi_strbuf_printf(out, "%s%s", i ? ", " : "", self->flow.results.items[i]);
+    eddi_strbuf_putc(out, '\n');
+  }
+  eddi_strbuf_free(&inner);
+}
+
+/* ---------------------------------------------------------------- duplicates */
+
+/* A statement's text as read at its own indentation. */
+static char *extract__dedented(const RefSource *src, TSNode first, TSNode last) {
+  uint32_t from = ts_node_start_byte(first), to = ts_node_end_byte(last);
+  uint32_t line = ref_ops_line_start(src, from);
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "");
+  ref_ops_reindent(&out, src->text + line, to - line, from - line, "", 0);
+  return eddi_strbuf_take(&out);
+}
+
+/* The function_definition around node, or a null node. */
+static TSNode extract__function_of(TSNode node) {
+  for (node = ts_node_parent(node); !ts_node_is_null(node); node = ts_node_parent(node)) {
+    if (ref_node_is(node, "function_definition")) return node;
+    if (ref_node_is(node, "class_definition")) return (TSNode){0};
+  }
+  return node;
+}
+
+/* Replace a run of count statements from first that reads as the region. */
+static int extract__duplicate(Extract *self, TSNode first, TSNode last, const char *text) {
+  RefOps *ops = self->ops;
+  char *there = extract__dedented(self->src, first, last);
+  bool same = strcmp(there, text) == 0;
+  eddi_free(there);
+  if (!same) return 0;
+  /* The same text: it must be in a function like the region's, with the
+   * same parameters. */
+  TSNode function = extract__function_of(first);
+  if (ts_node_is_null(function) != ts_node_is_null(self->function)) return 0;
+  bool method = false;
+  const char *decorator = NULL;
+  char *first_param = NULL, *self_name = NULL;
+  if (!ts_node_is_null(function) &&
+      extract__method_kind(ops, self->file, function, &method, &decorator, &first_param,
+                           &self_name) < 0) {
+    eddi_error_clear(ops->err);
+    return 0;
+  }
+  eddi_free(first_param);
+  /* A method's duplicate is in a method of the same kind; another one runs
+   * only after the new function is defined: it comes after it. */
+  bool main_method = self->self_name != NULL;
+  bool fits_place = method == main_method && decorator == self->decorator &&
+                    (main_method || ts_node_start_byte(first) >= self->insert_at);
+  if (!fits_place) {
+    eddi_free(self_name);
+    return 0;
+  }
+  RefFlow flow;
+  int rc = ref_flow_region(ops, self->file, function, first, last, &flow);
+  if (rc == 0 && !(decorator && !strcmp(decorator, "@staticmethod")))
+    extract__drop_self(&flow, self_name);
+  bool fits = rc == 0 && flow.params.len == self->flow.params.len && !flow.unsafe;
+  for (size_t i = 0; fits && i < flow.params.len; i++)
+    fits = strcmp(flow.params.items[i], self->flow.params.items[i]) == 0;
+  for (size_t i = 0; fits && i < flow.results.len; i++) {
+    bool found = false;
+    for (size_t j = 0; j < self->flow.results.len; j++)
+      found |= strcmp(flow.results.items[i], self->flow.results.items[j]) == 0;
+    fits = found;
+  }
+  fits = fits && flow.declared.len == self->flow.declared.len;
+  if (fits) {
+    StrBuf call = {0};
+    extract__call(self, &self->flow, self_name, &call);
+    ref_ops_edit(ops, self->file, ts_node_start_byte(first), ts_node_end_byte(last), call.data,
+                 call.len);
+    eddi_strbuf_free(&call);
+    self->duplicates++;
+  }
+  if (rc == 0) ref_flow_free(&flow);
+  eddi_free(self_name);
+  return rc < 0 ? rc : 0;
+}
+
+/* Every run of the region's statements in the blocks below scope_node. */
+static int extract__duplicates(Extract *self, TSNode node, const char *text) {
+  uint32_t rs = ts_node_start_byte(self->first), re = ts_node_end_byte(self->last);
+  if (ref_node_is(node, "block") || ref_node_is(node, "module")) {
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode first = ts_node_named_child(node, i);
+      if (ref_node_is(first, "comment")) continue;
+      TSNode last = first;
+      size_t k = 1;
+      for (uint32_t j = i + 1; j < n && k < self->count; j++) {
+        last = ts_node_named_child(node, j);
+        if (!ref_node_is(last, "comment")) k++;
+      }
+      if (k < self->count) break;
+      uint32_t s = ts_node_start_byte(first), e = ts_node_end_byte(last);
+      if (e > rs && s < re) continue; /* the region, or overlapping it */
+      int rc = extract__duplicate(self, first, last, text);
+      if (rc < 0) return rc;
+      if (self->ops->edits.len && self->ops->edits.items[self->ops->edits.len - 1].start == s) {
+        while (i + 1 < n && ts_node_start_byte(ts_node_named_child(node, i + 1)) < e) i++;
+      }
+    }
+  }
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    int rc = extract__duplicates(self, ts_node_named_child(node, i), text);
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
+  Extract self = {.ops = ops, .name = args->name};
+  RefSource *source = ref_index_source(ops->index, args->path);
+  if (!source)
+    return eddi_error_set(ops->err, EDDI_ENOENT, "%s is no source file of the workspace",
+                          args->path);
+  self.file = (uint32_t)(source - ops->index->sources.items);
+  self.src = source;
+  int rc = ref_ops_python(ops, self.file, "Extract_Method");
+  if (rc == 0) rc = ref_ops_valid_name(ops, source->lang, args->name);
+  if (rc == 0 && ops->program.files.items[self.file]->errors)
+    rc = ref_ops_fail_at(ops, self.file, ops->program.files.items[self.file]->first_error,
+                         "%s has a syntax error", source->path);
+  if (rc == 0) rc = extract__region(&self, args->first, args->last);
+  if (rc == 0) rc = extract__place(&self);
+  if (rc == 0) rc = ref_flow_region(ops, self.file, self.function, self.first, self.last, &self.flow);
+  bool flowed = rc == 0;
+  if (rc == 0) extract__drop_self(&self.flow, self.first_param);
+  if (rc == 0 && self.flow.exit_error)
+    rc = ref_ops_fail_at(ops, self.file, self.flow.exit_at, "Extract: %s", self.flow.exit_error);
+  if (rc == 0) self.returns = self.flow.returns;
+  /* The new name must be free where the function goes. */
+  if (rc == 0) {
+    const RefFile *file = ops->program.files.items[self.file];
+    uint32_t id = ref_names_find(&ops->index->names, args->name, strlen(args->name));
+    uint32_t scope = 0;
+    if (!ts_node_is_null(self.function)) {
+      /* The scope the container is bound in: around it, not its own
+       * (which may start where it does). */
+      uint32_t at = ts_node_start_byte(self.container), end = ts_node_end_byte(self.container);
+      for (uint32_t s = 0; s < file->scopes.len; s++) {
+        const RefScope *sc = &file->scopes.items[s];
+        if (sc->start < at && end <= sc->end && sc->kind != REF_SCOPE_BLOCK &&
+            sc->end - sc->start <= file->scopes.items[scope].end - file->scopes.items[scope].start)
+          scope = s;
+      }
+    }
+    uint32_t there = id == REF_NONE ? REF_NONE : ref_file_bound(file, scope, id);
+    if (there != REF_NONE)
+      rc = ref_ops_fail_at(ops, self.file, file->syms.items[there].start,
+                           "Extract: %s is already defined", args->name);
+  }
+  if (rc == 0) {
+    uint32_t end = ts_node_end_byte(self.container);
+    self.insert_at = !ts_node_is_null(self.function)
+                         ? (end < source->len && source->text[end] == '\n' ? end + 1 : end)
+                         : ref_ops_line_start(source, ts_node_start_byte(self.container));
+    char *text = extract__dedented(source, self.first, self.last);
+    /* Duplicates are looked for where the new function is seen: the
+     * class, the outer function, or the module. */
+    TSNode scope = !ts_node_is_null(self.function) ? ts_node_parent(self.container) : ref_ops_root(ops, self.file);
+    rc = extract__duplicates(&self, scope, text);
+    eddi_free(text);
+  }
+  if (rc == 0) {
+    StrBuf call = {0}, def = {0};
+    extract__call(&self, &self.flow, self.self_name, &call);
+    ref_ops_edit(ops, self.file, ts_node_start_byte(self.first), ts_node_end_byte(self.last),
+                 call.data, call.len);
+    extract__definition(&self, &def);
+    StrBuf insert = {0};
+    /* After the enclosing function, or before the module's statement
+     * holding the lines. */
+    eddi_strbuf_putc(&insert, '\n');
+    eddi_strbuf_append(&insert, def.data, def.len);
+    if (ts_node_is_null(self.function)) eddi_strbuf_putc(&insert, '\n');
+    ref_ops_edit(ops, self.file, self.insert_at, self.insert_at, insert.data, insert.len);
+    eddi_strbuf_printf(&ops->facts, "Extracted %s(", args->name);
+    for (size_t i = 0; i < self.flow.params.len; i++)
+      eddi_strbuf_printf(&ops->facts, "%s%s", i ? ", " : "", self.flow.params.items[i]);
+    eddi_strbuf_printf(&ops->facts, ") from %s:%u:%u", source->path, args->first, args->last);
+    if (self.flow.results.len) {
+      eddi_strbuf_puts(&ops->facts, "\nreturns ");
+      for (size_t i = 0; i < self.flow.results.len; i++)
+        eddi_strbuf_printf(&ops->facts, "%s%s", i ? ", " : "", self.flow.results.items[i]);
+    }
+    if (self.duplicates)
+      eddi_strbuf_printf(&ops->facts, "\n%zu %s replaced", self.duplicates,
+                         self.duplicates == 1 ? "duplicate" : "duplicates");
+    eddi_strbuf_free(&call), eddi_strbuf_free(&def), eddi_strbuf_free(&insert);
+  }
+  if (flowed) ref_flow_free(&self.flow);
+  eddi_free(self.self_name);
+  eddi_free(self.first_param);
+  return rc;
+}

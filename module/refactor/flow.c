@@ -1,0 +1,270 @@
+/* flow.c - reads, writes and liveness of a region; see flow.h. */
+#include "refactor/flow.h"
+
+/* Deepest nesting the exit walk follows (deeper code is refused). */
+#define FLOW_DEPTH_MAX 256
+
+void ref_flow_free(RefFlow *self) {
+  RefFlowNames *lists[] = {&self->params, &self->results, &self->declared};
+  for (size_t l = 0; l < 3; l++) {
+    for (size_t i = 0; i < lists[l]->len; i++) eddi_free(lists[l]->items[i]);
+    array_free(lists[l]);
+  }
+}
+
+/* ---------------------------------------------------------------- exits */
+
+typedef struct {
+  RefFlow *out;
+  TSNode last;
+} FlowExits;
+
+static void flow__exit(FlowExits *self, TSNode node, const char *why) {
+  if (self->out->exit_error) return;
+  self->out->exit_error = why;
+  self->out->exit_at = ts_node_start_byte(node);
+  self->out->unsafe = true;
+}
+
+/* Returns, yields, awaits, breaks and continues of node (loops deep loops
+ * around it inside the region). */
+static void flow__exits(FlowExits *self, TSNode node, unsigned loops, unsigned depth) {
+  const char *type = ts_node_type(node);
+  if (depth > FLOW_DEPTH_MAX) return flow__exit(self, node, "the lines nest too deep");
+  if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
+      !strcmp(type, "lambda"))
+    return;
+  if (!strcmp(type, "yield")) return flow__exit(self, node, "the lines yield");
+  if (!strcmp(type, "await")) return flow__exit(self, node, "the lines await");
+  if (!strcmp(type, "for_statement") && ts_node_child_count(node) &&
+      ref_node_is(ts_node_child(node, 0), "async"))
+    return flow__exit(self, node, "the lines hold an async for");
+  if ((!strcmp(type, "break_statement") || !strcmp(type, "continue_statement")) && loops == 0)
+    return flow__exit(self, node, !strcmp(type, "break_statement")
+                                      ? "a break leaves the lines"
+                                      : "a continue leaves the lines");
+  if (!strcmp(type, "return_statement")) {
+    if (ts_node_eq(node, self->last)) self->out->returns = true;
+    else flow__exit(self, node, "the lines return from other than their last statement");
+  }
+  bool loop = !strcmp(type, "for_statement") || !strcmp(type, "while_statement");
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode child = ts_node_named_child(node, i);
+    bool body = loop && !ref_node_is(child, "else_clause");
+    flow__exits(self, child, loops + (body ? 1 : 0), depth + 1);
+  }
+}
+
+/* ---------------------------------------------------------------- occurrences */
+
+typedef struct {
+  uint32_t sym;
+  uint32_t key;  /* when it happens */
+  bool read, write;
+  bool conditional; /* a write inside a compound statement of the region */
+  bool handler;     /* an except clause's "as" target: unbound again after the clause */
+  bool plain_later; /* a write by a later statement of the region's block, unconditional */
+  bool nested;      /* in a function, lambda or class inside the enclosing one: runs later */
+  uint32_t occ;
+} FlowUse;
+
+/* When an occurrence happens: a target when its value has been computed. */
+static uint32_t flow__key(TSNode node, uint32_t start, bool *augmented) {
+  *augmented = false;
+  for (TSNode child = node, parent = ts_node_parent(node); !ts_node_is_null(parent);
+       child = parent, parent = ts_node_parent(parent)) {
+    const char *type = ts_node_type(parent);
+    if (!strcmp(type, "block") || !strcmp(type, "module")) break;
+    bool assignment = !strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") ||
+                      !strcmp(type, "for_statement") || !strcmp(type, "for_in_clause");
+    if (assignment) {
+      TSNode left = ts_node_child_by_field_name(parent, "left", 4);
+      TSNode right = ts_node_child_by_field_name(parent, "right", 5);
+      if (ts_node_eq(left, child) && !ts_node_is_null(right)) {
+        *augmented = !strcmp(type, "augmented_assignment") && ts_node_eq(left, node);
+        return ts_node_end_byte(right);
+      }
+    }
+    if (!strcmp(type, "named_expression") &&
+        ts_node_eq(ts_node_child_by_field_name(parent, "name", 4), child))
+      return ts_node_end_byte(ts_node_child_by_field_name(parent, "value", 5));
+  }
+  return start;
+}
+
+/* Whether node is the name an except clause binds ("except E as err"). */
+static bool flow__handler_target(TSNode node) {
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (ref_node_is(at, "except_clause") || ref_node_is(at, "except_group_clause")) return true;
+    if (!ref_node_is(at, "as_pattern_target") && !ref_node_is(at, "as_pattern")) return false;
+  }
+  return false;
+}
+
+/* Whether node lies in a block below statement (a compound's body), or in
+ * a for's target. */
+static bool flow__nested(TSNode node, TSNode statement) {
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at) && !ts_node_eq(at, statement);
+       at = ts_node_parent(at))
+    if (ref_node_is(at, "block") || ref_node_is(at, "for_statement")) return true;
+  return ref_node_is(statement, "for_statement") || ref_node_is(statement, "with_statement") ||
+         ref_node_is(statement, "try_statement");
+}
+
+/* The top-level statement of a block holding node, or a null node. */
+static TSNode flow__statement_in(TSNode node, TSNode block) {
+  for (; !ts_node_is_null(node); node = ts_node_parent(node))
+    if (ts_node_eq(ts_node_parent(node), block)) return node;
+  return node;
+}
+
+static int flow__by_key(const void *a, const void *b) {
+  const FlowUse *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->read && !y->read ? -1 : !x->read && y->read ? 1 : 0;
+}
+
+static bool flow__has(const RefFlowNames *list, const char *name) {
+  for (size_t i = 0; i < list->len; i++)
+    if (!strcmp(list->items[i], name)) return true;
+  return false;
+}
+
+/* ---------------------------------------------------------------- the region */
+
+int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNode last,
+                    RefFlow *out) {
+  memset(out, 0, sizeof *out);
+  const RefFile *file = ops->program.files.items[f];
+  uint32_t rs = ts_node_start_byte(first), re = ts_node_end_byte(last);
+  FlowExits exits = {out, last};
+  for (TSNode s = first;; s = ts_node_next_named_sibling(s)) {
+    flow__exits(&exits, s, 0, 0);
+    if (ts_node_eq(s, last) || ts_node_is_null(s)) break;
+  }
+  /* The enclosing function's scope (the module's, 0). */
+  uint32_t scope = 0;
+  uint32_t fs = 0, fe = (uint32_t)ops->index->sources.items[f].len;
+  if (!ts_node_is_null(function)) {
+    fs = ts_node_start_byte(function), fe = ts_node_end_byte(function);
+    /* The parameters are the function's own, a nested function's scope
+     * may start where the body does. */
+    TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+    uint32_t at = ts_node_start_byte(params) + 1;
+    for (uint32_t s = 0; s < file->scopes.len; s++) {
+      const RefScope *sc = &file->scopes.items[s];
+      if (sc->kind == REF_SCOPE_FUNCTION && at >= sc->start && at < sc->end && sc->start >= fs &&
+          (scope == 0 || sc->end - sc->start <= file->scopes.items[scope].end -
+                                                     file->scopes.items[scope].start))
+        scope = s;
+    }
+  }
+  TSNode block = ts_node_parent(first);
+  /* A loop of the function around the region carries values round. */
+  TSNode loop = {0};
+  for (TSNode at = block; !ts_node_is_null(at) && !ts_node_eq(at, function);
+       at = ts_node_parent(at))
+    if (ref_node_is(at, "for_statement") || ref_node_is(at, "while_statement")) {
+      loop = at;
+      break;
+    }
+  Array(FlowUse) uses = {0};
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->start < fs || occ->start >= fe || occ->kind != REF_OCC_NAME) continue;
+    RefTarget t = ref_program_target(&ops->program, f, i);
+    TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
+    bool write = (occ->flags & (REF_OCC_DEF | REF_OCC_WRITE)) != 0;
+    if (t.kind != REF_TARGET_SYM || t.file != f) continue;
+    const RefSym *sym = &file->syms.items[t.index];
+    if (sym->scope != scope) {
+      /* A global or nonlocal the region assigns. */
+      uint32_t decl = ref_map_get(&file->declarations, ref_key(scope, occ->name));
+      if (write && ref_in(occ->start, rs, re) && decl != REF_NONE && scope != 0) {
+        StrBuf line = {0};
+        eddi_strbuf_printf(&line, "%s %s", decl == REF_DECL_GLOBAL ? "global" : "nonlocal",
+                           ref_names_str(&ops->index->names, occ->name));
+        bool inside = false;
+        for (uint32_t k = 0; k < file->occs.len; k++) {
+          const RefOcc *o = &file->occs.items[k];
+          if (o->name != occ->name || !ref_in(o->start, rs, re)) continue;
+          TSNode n = ref_ops_node(ops, f, o->start, o->end);
+          inside |= ref_node_is(ts_node_parent(n), "global_statement") ||
+                    ref_node_is(ts_node_parent(n), "nonlocal_statement");
+        }
+        if (!inside && !flow__has(&out->declared, line.data))
+          array_push(&out->declared, eddi_strbuf_take(&line));
+        eddi_strbuf_free(&line);
+      }
+      continue;
+    }
+    bool augmented;
+    FlowUse use = {.sym = t.index, .occ = i, .nested = occ->scope != scope};
+    use.key = flow__key(node, occ->start, &augmented);
+    use.write = write;
+    use.read = !write || augmented;
+    use.handler = write && flow__handler_target(node);
+    /* A handler's name is bound wherever the handler's code reads it. */
+    if (write && ref_in(occ->start, rs, re) && !use.handler)
+      use.conditional = flow__nested(node, flow__statement_in(node, block));
+    if (write && !augmented && occ->start >= re) {
+      TSNode statement = flow__statement_in(node, block);
+      use.plain_later = !ts_node_is_null(statement) && !flow__nested(node, statement);
+    }
+    array_push(&uses, use);
+  }
+  if (uses.len) qsort(uses.items, uses.len, sizeof *uses.items, flow__by_key);
+  /* Each variable in order of its first use in the region. */
+  for (size_t i = 0; i < uses.len; i++) {
+    const FlowUse *u = &uses.items[i];
+    if (!ref_in(u->key, rs, re + 1) || !ref_in(file->occs.items[u->occ].start, rs, re)) continue;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = uses.items[j].sym == u->sym && ref_in(file->occs.items[uses.items[j].occ].start, rs, re);
+    if (seen) continue;
+    const RefSym *sym = &file->syms.items[u->sym];
+    bool read_first = u->read, written = false, definite = false, read_in = false;
+    bool before = sym->kind == REF_SYM_PARAMETER, live = false, loop_read = false;
+    bool after_plain = false, after_first = true, handler_only = true;
+    for (size_t j = 0; j < uses.len; j++) {
+      const FlowUse *v = &uses.items[j];
+      if (v->sym != u->sym) continue;
+      uint32_t start = file->occs.items[v->occ].start;
+      bool in = ref_in(start, rs, re);
+      if (in) {
+        written |= v->write, read_in |= v->read;
+        definite |= v->write && !v->conditional;
+        if (v->write && !v->handler) handler_only = false;
+      } else if (start < rs) {
+        before |= v->write && !v->handler;
+        if (!ts_node_is_null(loop) && start >= ts_node_start_byte(loop) && v->read) loop_read = true;
+        /* A function defined before may read it after the lines ran. */
+        if (v->read && v->nested) live = true;
+      } else {
+        if (after_first && v->plain_later && !v->read) after_plain = true;
+        after_first = false;
+        if (v->read && !after_plain) live = true;
+      }
+    }
+    if (!ts_node_is_null(loop) && (loop_read || read_first)) live = live || written;
+    const char *name = ref_names_str(&ops->index->names, sym->name);
+    bool module = scope == 0;
+    bool param = read_first || (written && !definite && before && (read_in || live));
+    /* Read first by a function the lines define, with no value yet: it
+     * would be passed before it has one. */
+    if (param && !(module && !written) && read_first && u->nested && !before &&
+        !out->exit_error) {
+      out->exit_error = "a function the lines define reads a variable assigned only later";
+      out->exit_at = file->occs.items[u->occ].start;
+      out->unsafe = true;
+    }
+    if (module && !written) param = false;
+    if (param) array_push(&out->params, eddi_strdup(name));
+    /* A name only except clauses bind is gone after them. */
+    if (written && handler_only) live = false;
+    if (written && live && !out->returns) array_push(&out->results, eddi_strdup(name));
+  }
+  array_free(&uses);
+  return 0;
+}

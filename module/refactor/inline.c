@@ -1,0 +1,562 @@
+/* inline.c - Refactor InlineFunction <f>: the body in place of every call,
+ * the arguments where the parameters were, the definition removed.
+ *
+ * It is refused when it cannot keep the meaning: the function refers to
+ * itself, takes *args, **kwargs or keyword-only parameters, has a
+ * decorator that may have changed it, yields, or returns early in a way a
+ * statement cannot express (a return that is not the last thing the
+ * function does, or several when the value is used); a reference that is
+ * not a call (the function passed as a value, imported by name) is refused
+ * too, since after the definition is gone it would name nothing.
+ * Arguments keep their evaluation: a stable argument (expr.h) may be
+ * written at every use, another only where it is used exactly once, in the
+ * body's first statement before anything there calls, in the call's order.
+ * The body's free names must mean the same at the call, and the names it
+ * binds must not be bound there already. */
+#include "refactor/expr.h"
+
+/* Most parameters an inlined function may have. */
+#define INLINE_PARAMS_MAX 64
+
+/* ---------------------------------------------------------------- functions */
+
+typedef struct {
+  char *name;
+  uint32_t sym;
+  TSNode default_node; /* or null */
+} InlineParam;
+
+typedef struct {
+  RefOps *ops;
+  RefTarget target;
+  uint32_t file;
+  const RefSym *sym;
+  TSNode def;      /* the statement (decorated_definition or function_definition) */
+  TSNode function; /* the function_definition */
+  TSNode body;
+  uint32_t body_first; /* index of the first statement after a docstring */
+  InlineParam params[INLINE_PARAMS_MAX];
+  size_t param_count;
+  enum { INLINE_PLAIN, INLINE_STATIC, INLINE_CLASSMETHOD } kind;
+  bool method;
+  Array(TSNode) returns;
+  size_t calls;
+} InlineFn;
+
+/* The returns of the body outside nested functions and classes; refuses a
+ * yield. */
+static int inline__returns(InlineFn *self, TSNode node) {
+  const char *type = ts_node_type(node);
+  if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
+      !strcmp(type, "lambda"))
+    return 0;
+  if (!strcmp(type, "yield"))
+    return ref_ops_fail_at(self->ops, self->file, ts_node_start_byte(node),
+                           "InlineFunction cannot inline a generator: it yields");
+  if (!strcmp(type, "return_statement")) array_push(&self->returns, node);
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++) {
+    int rc = inline__returns(self, ts_node_named_child(node, i));
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+/* Whether statement is the last thing the function does: the last
+ * statement of its block, the block an if's (or elif's, else's) branch
+ * whose statement is last in turn, up to the body. */
+static bool inline__final(const InlineFn *self, TSNode statement) {
+  for (;;) {
+    TSNode block = ts_node_parent(statement);
+    if (!ref_node_is(block, "block")) return false;
+    TSNode next = ts_node_next_named_sibling(statement);
+    while (ref_node_is(next, "comment")) next = ts_node_next_named_sibling(next);
+    if (!ts_node_is_null(next)) return false;
+    if (ts_node_eq(block, self->body)) return true;
+    TSNode owner = ts_node_parent(block);
+    if (ref_node_is(owner, "elif_clause") || ref_node_is(owner, "else_clause"))
+      owner = ts_node_parent(owner);
+    if (!ref_node_is(owner, "if_statement")) return false;
+    statement = owner;
+  }
+}
+
+static int inline__definition(InlineFn *self) {
+  RefOps *ops = self->ops;
+  TSNode name;
+  self->def = ref_ops_definition(ops, self->target, &name);
+  self->function = self->def;
+  if (ref_node_is(self->def, "decorated_definition")) {
+    self->function = ts_node_child_by_field_name(self->def, "definition", 10);
+    uint32_t count = ts_node_named_child_count(self->def);
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode d = ts_node_named_child(self->def, i);
+      if (!ref_node_is(d, "decorator")) continue;
+      char *text = ref_ops_text(ops, self->file, d);
+      if (!strcmp(text, "@staticmethod")) self->kind = INLINE_STATIC;
+      else if (!strcmp(text, "@classmethod")) self->kind = INLINE_CLASSMETHOD;
+      else {
+        int rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(d),
+                                 "InlineFunction cannot inline through the decorator %s", text);
+        eddi_free(text);
+        return rc;
+      }
+      eddi_free(text);
+    }
+  }
+  if (!ref_node_is(self->function, "function_definition"))
+    return eddi_error_set(ops->err, EDDI_EINVAL, "No definition found for the function");
+  TSNode async = ts_node_child(self->function, 0);
+  if (ref_node_is(async, "async"))
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(async),
+                           "InlineFunction cannot inline a coroutine");
+  self->method = ref_target_class(&ops->program, self->target) != REF_NONE;
+  self->body = ts_node_child_by_field_name(self->function, "body", 4);
+  TSNode first = ts_node_named_child(self->body, 0);
+  if (ref_node_is(first, "expression_statement") && ts_node_named_child_count(first) == 1 &&
+      ref_node_is(ts_node_named_child(first, 0), "string") &&
+      ts_node_named_child_count(self->body) > 1)
+    self->body_first = 1;
+  /* Parameters. */
+  TSNode params = ts_node_child_by_field_name(self->function, "parameters", 10);
+  uint32_t count = ts_node_named_child_count(params);
+  const RefFile *file = ops->program.files.items[self->file];
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    const char *type = ts_node_type(p);
+    if (!strcmp(type, "comment") || !strcmp(type, "positional_separator")) continue;
+    if (!strcmp(type, "list_splat_pattern") || !strcmp(type, "dictionary_splat_pattern") ||
+        !strcmp(type, "keyword_separator"))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p),
+                             "InlineFunction cannot inline a function taking %s",
+                             !strcmp(type, "keyword_separator") ? "keyword-only parameters"
+                             : !strcmp(type, "list_splat_pattern") ? "*args" : "**kwargs");
+    if (self->param_count == INLINE_PARAMS_MAX)
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p), "Too many parameters");
+    InlineParam *param = &self->params[self->param_count++];
+    TSNode id = p;
+    if (!strcmp(type, "default_parameter") || !strcmp(type, "typed_default_parameter")) {
+      id = ts_node_child_by_field_name(p, "name", 4);
+      param->default_node = ts_node_child_by_field_name(p, "value", 5);
+    } else if (!strcmp(type, "typed_parameter")) {
+      id = ts_node_named_child(p, 0);
+    }
+    param->name = ref_ops_text(ops, self->file, id);
+    uint32_t name_id = ref_names_find(&ops->index->names, param->name, strlen(param->name));
+    param->sym = ref_file_bound(file, self->sym->own_scope, name_id);
+  }
+  if (self->method && self->kind != INLINE_STATIC && self->param_count == 0)
+    return ref_ops_fail_at(ops, self->file, self->sym->start, "The method takes no self");
+  int rc = inline__returns(self, self->body);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < self->returns.len; i++)
+    if (!inline__final(self, self->returns.items[i]))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[i]),
+                             "InlineFunction cannot express this early return");
+  return 0;
+}
+
+/* The argument for each parameter at one call (NULL node: its default). */
+typedef struct {
+  uint32_t file; /* the call's */
+  bool from_default[INLINE_PARAMS_MAX];
+  TSNode node[INLINE_PARAMS_MAX];
+  char *text[INLINE_PARAMS_MAX];
+  size_t uses[INLINE_PARAMS_MAX];
+  uint32_t use_at[INLINE_PARAMS_MAX]; /* the first use, in the function's file */
+} InlineArgs;
+
+static void inline__args_free(InlineArgs *args) {
+  for (size_t i = 0; i < INLINE_PARAMS_MAX; i++) eddi_free(args->text[i]);
+}
+
+/* Bind the call's arguments (and receiver) to the parameters. */
+static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver, bool on_class,
+                        InlineArgs *out) {
+  RefOps *ops = self->ops;
+  size_t position = 0;
+  out->file = f;
+  if (self->method && self->kind == INLINE_CLASSMETHOD) {
+    if (!on_class)
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                             "InlineFunction cannot tell the class of this receiver");
+    out->node[0] = receiver, out->text[0] = ref_expr_flat(ops, f, receiver), position = 1;
+  } else if (self->method && self->kind == INLINE_PLAIN && !on_class) {
+    if (ts_node_is_null(receiver))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call has no receiver");
+    out->node[0] = receiver, out->text[0] = ref_expr_flat(ops, f, receiver), position = 1;
+  }
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  uint32_t count = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (ref_node_is(a, "comment")) continue;
+    if (ref_node_is(a, "list_splat") || ref_node_is(a, "dictionary_splat"))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(a),
+                             "InlineFunction cannot bind the arguments of this call");
+    size_t at = position;
+    TSNode value = a;
+    if (ref_node_is(a, "keyword_argument")) {
+      char *key = ref_ops_text(ops, f, ts_node_child_by_field_name(a, "name", 4));
+      value = ts_node_child_by_field_name(a, "value", 5);
+      for (at = 0; at < self->param_count && strcmp(self->params[at].name, key); at++) {}
+      eddi_free(key);
+    } else {
+      position++;
+    }
+    if (at >= self->param_count || out->text[at])
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(a), "The argument binds no parameter");
+    out->node[at] = value, out->text[at] = ref_expr_flat(ops, f, value);
+  }
+  for (size_t i = 0; i < self->param_count; i++) {
+    if (out->text[i]) continue;
+    if (ts_node_is_null(self->params[i].default_node))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call gives no %s",
+                             self->params[i].name);
+    out->node[i] = self->params[i].default_node;
+    out->from_default[i] = true;
+    out->text[i] = ref_expr_flat(ops, self->file, self->params[i].default_node);
+  }
+  return 0;
+}
+
+/* The returns starting before limit (and in [*at, end)) copied up to them
+ * and made expression statements ("return" alone: "pass"). */
+static void inline__unreturn(const InlineFn *self, const RefSource *src, StrBuf *text,
+                             uint32_t *at, size_t *r, uint32_t limit, uint32_t end) {
+  while (*r < self->returns.len && ts_node_start_byte(self->returns.items[*r]) < limit) {
+    TSNode ret = self->returns.items[(*r)++];
+    if (ts_node_start_byte(ret) < *at || ts_node_start_byte(ret) >= end) continue;
+    eddi_strbuf_append(text, src->text + *at, ts_node_start_byte(ret) - *at);
+    TSNode expr = ts_node_named_child(ret, 0);
+    if (ts_node_is_null(expr)) eddi_strbuf_puts(text, "pass"), *at = ts_node_end_byte(ret);
+    else *at = ts_node_start_byte(expr);
+  }
+}
+
+/* Whether the arguments are evaluated as the call evaluates them: one that
+ * is not stable (it calls, or reads state) is used exactly once, in the
+ * body's first statement before anything there calls, and such ones in
+ * the order the call gives them; a default must be stable and no new
+ * container (a default [] is one list for every call). */
+static int inline__evaluation(InlineFn *self, InlineArgs *args) {
+  RefOps *ops = self->ops;
+  TSNode first = ts_node_named_child(self->body, self->body_first);
+  uint32_t last_use = 0, last_arg = 0;
+  bool any = false;
+  for (size_t p = 0; p < self->param_count; p++) {
+    TSNode node = args->node[p];
+    if (ts_node_is_null(node)) continue;
+    uint32_t f = args->from_default[p] ? self->file : args->file;
+    bool stable = ref_expr_stable(ops, f, node);
+    if (args->from_default[p] && args->uses[p] &&
+        (!stable || ref_node_is(node, "list") || ref_node_is(node, "dictionary") ||
+         ref_node_is(node, "set")))
+      return eddi_error_set(ops->err, EDDI_EINVAL,
+                            "InlineFunction would evaluate the default of %s at each call, not "
+                            "once",
+                            self->params[p].name);
+    if (stable || args->from_default[p]) continue;
+    if (args->uses[p] != 1)
+      return eddi_error_set(ops->err, EDDI_EINVAL,
+                            "InlineFunction would %s %s: %s is used %zu times and the argument "
+                            "calls or reads state",
+                            args->uses[p] ? "repeat the evaluation of" : "drop the evaluation of",
+                            args->text[p], self->params[p].name, args->uses[p]);
+    uint32_t at = args->use_at[p];
+    if (!ref_in(at, ts_node_start_byte(first), ts_node_end_byte(first)) ||
+        ref_expr_call_before(first, at))
+      return ref_ops_fail_at(ops, self->file, at,
+                             "InlineFunction would evaluate %s later than the call does",
+                             args->text[p]);
+    uint32_t arg_at = ts_node_start_byte(node);
+    if (any && (arg_at < last_arg) != (at < last_use))
+      return ref_ops_fail_at(ops, self->file, at,
+                             "InlineFunction would evaluate the arguments in another order");
+    any = true, last_use = at, last_arg = arg_at;
+  }
+  return 0;
+}
+
+/* The body with the arguments in; *value gets what the call evaluates to
+ * (the last return's expression) when used, else the statements keep
+ * their returns as expression statements. */
+static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out, char **value,
+                        TSNode *value_node) {
+  RefOps *ops = self->ops;
+  const RefSource *src = &ops->index->sources.items[self->file];
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t count = ts_node_named_child_count(self->body);
+  TSNode first = ts_node_named_child(self->body, self->body_first);
+  TSNode last = ts_node_named_child(self->body, count - 1);
+  uint32_t start = ts_node_start_byte(first), end = ts_node_end_byte(last);
+  *value = NULL;
+  *value_node = (TSNode){0};
+  bool final_return = ref_node_is(last, "return_statement");
+  if (used && self->returns.len > 1)
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[0]),
+                           "InlineFunction cannot express several returns whose value is used");
+  if (used && self->returns.len == 1 && !final_return)
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[0]),
+                           "InlineFunction cannot express a return inside a branch whose value "
+                           "is used");
+  if (used && final_return) {
+    TSNode expr = ts_node_named_child(last, 0);
+    /* A lone argument is written as it is: what it is decides. */
+    bool lone = false;
+    for (size_t p = 0; p < self->param_count; p++) {
+      if (ts_node_is_null(expr) || !ref_node_is(expr, "identifier")) break;
+      char *id = ref_ops_text(ops, self->file, expr);
+      lone |= !strcmp(id, self->params[p].name) && !ts_node_is_null(args->node[p]);
+      if (!strcmp(id, self->params[p].name) && !ts_node_is_null(args->node[p]))
+        *value_node = args->node[p];
+      eddi_free(id);
+    }
+    if (!lone) *value_node = expr;
+    TSNode prev = ts_node_prev_named_sibling(last);
+    end = ts_node_is_null(prev) || ts_node_start_byte(prev) < start ? start : ts_node_end_byte(prev);
+    StrBuf v = {0};
+    eddi_strbuf_puts(&v, "");
+    if (!ts_node_is_null(expr)) {
+      /* The value, with the parameters replaced. */
+      uint32_t at = ts_node_start_byte(expr);
+      for (uint32_t i = 0; i < file->occs.len; i++) {
+        const RefOcc *occ = &file->occs.items[i];
+        if (!ref_in(occ->start, ts_node_start_byte(expr), ts_node_end_byte(expr))) continue;
+        if (occ->kind != REF_OCC_NAME) continue;
+        for (size_t p = 0; p < self->param_count; p++) {
+          RefTarget t = ref_program_target(&ops->program, self->file, i);
+          if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
+            continue;
+          eddi_strbuf_append(&v, src->text + at, occ->start - at);
+          ref_expr_put(&v, args->node[p], args->text[p],
+                      ref_ops_node(ops, self->file, occ->start, occ->end));
+          if (!args->uses[p]++) args->use_at[p] = occ->start;
+          at = occ->end;
+        }
+      }
+      eddi_strbuf_append(&v, src->text + at, ts_node_end_byte(expr) - at);
+    } else {
+      eddi_strbuf_puts(&v, "None");
+    }
+    *value = eddi_strbuf_take(&v);
+  } else if (used) {
+    *value = eddi_strdup("None");
+  }
+  /* The statements, parameters and returns replaced. */
+  StrBuf text = {0};
+  eddi_strbuf_puts(&text, "");
+  uint32_t at = start;
+  size_t r = 0;
+  for (uint32_t i = 0; i < file->occs.len && start < end; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, start, end) || occ->start < at) continue;
+    inline__unreturn(self, src, &text, &at, &r, occ->start, end);
+    if (occ->kind != REF_OCC_NAME) continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    for (size_t p = 0; p < self->param_count; p++) {
+      if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
+        continue;
+      if (occ->flags & (REF_OCC_WRITE | REF_OCC_DEF)) {
+        eddi_strbuf_free(&text);
+        return ref_ops_fail_at(ops, self->file, occ->start,
+                               "InlineFunction cannot inline an assignment to parameter %s",
+                               self->params[p].name);
+      }
+      eddi_strbuf_append(&text, src->text + at, occ->start - at);
+      ref_expr_put(&text, args->node[p], args->text[p],
+                  ref_ops_node(ops, self->file, occ->start, occ->end));
+      if (!args->uses[p]++) args->use_at[p] = occ->start;
+      at = occ->end;
+    }
+  }
+  inline__unreturn(self, src, &text, &at, &r, UINT32_MAX, end);
+  if (end > at) eddi_strbuf_append(&text, src->text + at, end - at);
+  /* A lone "pass" left by a bare return at the end says nothing. */
+  if (!used && final_return && ts_node_named_child_count(last) == 0 && text.len >= 4 &&
+      !strcmp(text.data + text.len - 4, "pass") && count - self->body_first > 1) {
+    text.len -= 4;
+    while (text.len && strchr(" \t\n", text.data[text.len - 1])) text.len--;
+    text.data[text.len] = '\0';
+  }
+  size_t indent = ref_ops_indent(src, start);
+  ref_ops_reindent(out, text.data, text.len, indent, "", 0);
+  eddi_strbuf_free(&text);
+  return inline__evaluation(self, args);
+}
+
+/* Whether the body's free names mean at (g, scope) what they mean in the
+ * function, and the names it binds are free there. */
+static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t start = ts_node_start_byte(self->body), end = ts_node_end_byte(self->body);
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, start, end) || occ->kind != REF_OCC_NAME) continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    bool local = t.kind == REF_TARGET_SYM && t.file == self->file &&
+                 ref_expr_within(file, file->syms.items[t.index].scope, self->sym->own_scope);
+    if (t.kind == REF_TARGET_UNSURE) continue;
+    const char *name = ref_names_str(&ops->index->names, occ->name);
+    if (local) {
+      bool param = false;
+      for (size_t p = 0; p < self->param_count; p++) param |= self->params[p].sym == t.index;
+      if (param || file->syms.items[t.index].scope != self->sym->own_scope) continue;
+      if (ref_file_lookup(ops->program.files.items[g], scope, occ->name) != REF_NONE)
+        return ref_ops_fail_at(ops, g, at,
+                               "InlineFunction would bind %s, which the call's scope already has",
+                               name);
+      continue;
+    }
+    if (!ref_expr_same_meaning(ops, t, g, scope, occ->name))
+      return ref_ops_fail_at(ops, g, at, "InlineFunction: %s would mean something else here",
+                             name);
+  }
+  return 0;
+}
+
+/* Inline one call (the occurrence occ of file f names its callee). */
+static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[f];
+  const RefOcc *occ = &file->occs.items[occ_index];
+  const RefSource *src = &ops->index->sources.items[f];
+  TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
+  TSNode callee = node, receiver = {0};
+  bool on_class = !self->method;
+  if (ref_node_is(ts_node_parent(node), "attribute")) {
+    callee = ts_node_parent(node);
+    receiver = ts_node_child_by_field_name(callee, "object", 6);
+    RefValue value = occ->expr != REF_NONE ? ref_program_expr_value(&ops->program, f, occ->expr)
+                                           : (RefValue){REF_VALUE_UNKNOWN, 0, 0};
+    on_class = value.kind == REF_VALUE_CLASS || value.kind == REF_VALUE_MODULE;
+    if (self->method && value.kind == REF_VALUE_MODULE) on_class = false;
+  }
+  TSNode call = ts_node_parent(callee);
+  if (!ref_node_is(call, "call") ||
+      !ts_node_eq(ts_node_child_by_field_name(call, "function", 8), callee))
+    return ref_ops_fail_at(ops, f, occ->start,
+                           "InlineFunction cannot inline a reference that is no call");
+  if (ts_node_start_byte(call) >= ts_node_start_byte(self->def) &&
+      ts_node_end_byte(call) <= ts_node_end_byte(self->def) && f == self->file)
+    return ref_ops_fail_at(ops, f, occ->start, "InlineFunction cannot inline a function that "
+                                               "calls itself");
+  int rc = ref_ops_python(ops, f, "InlineFunction");
+  InlineArgs args = {0};
+  if (rc == 0) rc = inline__bind(self, f, call, receiver, on_class, &args);
+  TSNode statement = ref_expr_statement(call);
+  bool alone = ref_node_is(statement, "expression_statement") &&
+               ts_node_named_child_count(statement) == 1 &&
+               ts_node_eq(ts_node_named_child(statement, 0), call);
+  StrBuf body = {0};
+  eddi_strbuf_puts(&body, "");
+  char *value = NULL;
+  TSNode value_node = {0};
+  if (rc == 0) rc = inline__body(self, &args, !alone, &body, &value, &value_node);
+  uint32_t scope = ref_expr_scope_at(file, occ->start);
+  if (rc == 0) rc = inline__names(self, f, scope, occ->start);
+  if (rc == 0 && (file->scopes.items[scope].kind == REF_SCOPE_CLASS ||
+                  file->scopes.items[scope].kind == REF_SCOPE_LAMBDA ||
+                  file->scopes.items[scope].kind == REF_SCOPE_COMPREHENSION) &&
+      body.len && !alone)
+    rc = ref_ops_fail_at(ops, f, occ->start, "InlineFunction cannot put statements here");
+  if (rc == 0 && !alone && body.len && !ref_node_is(statement, "expression_statement") &&
+      !ref_node_is(statement, "return_statement"))
+    rc = ref_ops_fail_at(ops, f, occ->start,
+                         "InlineFunction cannot put the body's statements before this %s",
+                         ts_node_type(statement));
+  if (rc == 0) {
+    uint32_t line = ref_ops_line_start(src, ts_node_start_byte(statement));
+    uint32_t indent = ts_node_start_byte(statement) - line;
+    StrBuf text = {0};
+    eddi_strbuf_puts(&text, "");
+    if (alone) {
+      ref_ops_reindent(&text, body.data, body.len, 0, src->text + line, indent);
+      if (!body.len) eddi_strbuf_append(&text, src->text + line, indent), eddi_strbuf_puts(&text, "pass");
+      eddi_strbuf_putc(&text, '\n');
+      ref_ops_edit(ops, f, line, ref_ops_next_line(src, ts_node_end_byte(statement) - 1),
+                   text.data, text.len);
+    } else {
+      if (body.len) {
+        ref_ops_reindent(&text, body.data, body.len, 0, src->text + line, indent);
+        eddi_strbuf_putc(&text, '\n');
+        ref_ops_edit(ops, f, line, line, text.data, text.len);
+      }
+      /* The value where the call was, parenthesised where it must be. */
+      StrBuf put = {0};
+      eddi_strbuf_puts(&put, "");
+      ref_expr_put(&put, value_node, value, call);
+      ref_ops_edit(ops, f, ts_node_start_byte(call), ts_node_end_byte(call), put.data, put.len);
+      eddi_strbuf_free(&put);
+    }
+    eddi_strbuf_free(&text);
+    self->calls++;
+  }
+  eddi_free(value);
+  eddi_strbuf_free(&body);
+  inline__args_free(&args);
+  return rc;
+}
+
+/* Remove the definition (a class left without statements gets pass). */
+static void inline__remove(InlineFn *self) {
+  RefOps *ops = self->ops;
+  const RefSource *src = &ops->index->sources.items[self->file];
+  uint32_t start = ref_ops_line_start(src, ts_node_start_byte(self->def));
+  uint32_t end = ref_ops_next_line(src, ts_node_end_byte(self->def) - 1);
+  TSNode block = ts_node_parent(self->def);
+  bool only = ref_node_is(block, "block") && ts_node_named_child_count(block) == 1;
+  if (only) {
+    StrBuf text = {0};
+    eddi_strbuf_append(&text, src->text + start, ts_node_start_byte(self->def) - start);
+    eddi_strbuf_puts(&text, "pass\n");
+    ref_ops_edit(ops, self->file, start, end, text.data, text.len);
+    eddi_strbuf_free(&text);
+  } else {
+    ref_ops_remove_lines(ops, self->file, start, end);
+  }
+}
+
+int ref_inline_function_plan(RefOps *ops, const RefOpArgs *args) {
+  InlineFn self = {.ops = ops};
+  int rc = ref_ops_find(ops, args->spec, &self.target);
+  if (rc == 0) {
+    self.file = self.target.file;
+    self.sym = &ops->program.files.items[self.file]->syms.items[self.target.index];
+    rc = ref_ops_python(ops, self.file, "InlineFunction");
+  }
+  if (rc == 0 && self.sym->kind != REF_SYM_FUNCTION)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", args->spec);
+  if (rc == 0) rc = inline__definition(&self);
+  uint32_t name = rc == 0 ? self.sym->name : REF_NONE;
+  for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
+    const RefFile *file = ops->program.files.items[f];
+    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != name) continue;
+      RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
+      if (!ref_target_equal(t, self.target)) {
+        if (t.kind == REF_TARGET_UNSURE && occ->kind == REF_OCC_MEMBER) ref_ops_unsure(ops, f, occ->start);
+        continue;
+      }
+      if (f == self.file && occ->start == self.sym->start) continue;
+      if (occ->kind == REF_OCC_IMPORT_NAME || (occ->flags & REF_OCC_DEF))
+        rc = ref_ops_fail_at(ops, f, occ->start,
+                             "InlineFunction cannot remove %s: it is imported by name",
+                             ref_names_str(&ops->index->names, name));
+      else rc = inline__call(&self, f, i);
+    }
+  }
+  if (rc == 0 && ops->unsure_count)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                        "InlineFunction would leave unsure calls that may still need %s: %s",
+                        args->spec, ops->unsure.data);
+  if (rc == 0) inline__remove(&self);
+  if (rc == 0)
+    eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, self.calls,
+                       self.calls == 1 ? "call" : "calls");
+  for (size_t i = 0; i < self.param_count; i++) eddi_free(self.params[i].name);
+  array_free(&self.returns);
+  return rc;
+}

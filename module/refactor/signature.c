@@ -1,0 +1,817 @@
+/* signature.c - Refactor Signature <f(old)> <f(new)>: add, remove, reorder
+ * and rename parameters, and every call site with them.
+ *
+ * The two lists are matched by name: a name in both is kept (moved where
+ * the new list has it, with the new list's default), a name only in the
+ * old list is removed, one only in the new list is added; when both lists
+ * are as long and one position holds a name of each kind, that parameter
+ * is renamed (in the body too, by name resolution, and in keyword
+ * arguments). An added parameter needs a default ("p=0") or a value for
+ * the call sites ("p:=0", Python's own spelling of binding a value),
+ * unless nothing calls the function.
+ *
+ * A call is rewritten into the normal form of the new signature:
+ * arguments positional as long as every parameter before them is given
+ * and was given positionally, keywords from there on. A call through
+ * *args or **kwargs, a reference that is not a call (the function passed
+ * as a value, functools.partial) cannot be rewritten: it is left alone and
+ * listed as unsure, and only a change it survives is made. __init__'s
+ * calls are its class's calls. */
+#include "refactor/ops.h"
+
+/* Most parameters a signature may have. */
+#define SIGNATURE_PARAMS_MAX 64
+
+typedef struct {
+  char *text;     /* as written (for the definition) */
+  char *name;     /* without stars, annotation, default */
+  char *value;    /* "p:=v": what call sites pass; else NULL */
+  int stars;      /* 1: *args, 2: **kwargs */
+  bool defaulted; /* has "=" */
+} SigParam;
+
+typedef Array(SigParam) SigParams;
+
+static void signature__free(SigParams *list) {
+  for (size_t i = 0; i < list->len; i++) {
+    eddi_free(list->items[i].text);
+    eddi_free(list->items[i].name);
+    eddi_free(list->items[i].value);
+  }
+  array_free(list);
+}
+
+static char *signature__trim(const char *s, size_t len) {
+  while (len && (*s == ' ' || *s == '\t' || *s == '\n')) s++, len--;
+  while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\n')) len--;
+  return eddi_strndup(s, len);
+}
+
+static void signature__param(SigParams *out, const char *s, size_t len) {
+  SigParam p = {0};
+  char *text = signature__trim(s, len);
+  char *walrus = strstr(text, ":=");
+  if (walrus) {
+    p.value = signature__trim(walrus + 2, strlen(walrus + 2));
+    *walrus = '\0';
+    char *t = signature__trim(text, strlen(text));
+    eddi_free(text);
+    text = t;
+  }
+  const char *n = text;
+  while (*n == '*') p.stars++, n++;
+  size_t k = 0;
+  while (n[k] && (n[k] == '_' || (n[k] >= '0' && n[k] <= '9') ||
+                  ((n[k] | 32) >= 'a' && (n[k] | 32) <= 'z') || (unsigned char)n[k] >= 0x80))
+    k++;
+  p.name = eddi_strndup(n, k);
+  p.defaulted = strchr(text, '=') != NULL;
+  p.text = text;
+  array_push(out, p);
+}
+
+/* "f(a, b=1)" into its name and its parameters; commas inside brackets
+ * or strings do not split. */
+static int signature__parse(RefOps *self, const char *sig, char **name, SigParams *out) {
+  const char *open = strchr(sig, '(');
+  size_t len = strlen(sig);
+  if (!open || len < 2 || sig[len - 1] != ')')
+    return eddi_error_set(self->err, EDDI_EINVAL, "Not a signature: %s (write f(a, b=1))", sig);
+  *name = signature__trim(sig, (size_t)(open - sig));
+  const char *at = open + 1, *end = sig + len - 1;
+  int depth = 0;
+  char quote = 0;
+  const char *from = at;
+  for (; at <= end; at++) {
+    char c = at < end ? *at : ',';
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') depth++;
+    else if (c == ')' || c == ']' || c == '}') depth--;
+    else if (c == ',' && depth == 0) {
+      char *piece = signature__trim(from, (size_t)(at - from));
+      if (*piece) signature__param(out, from, (size_t)(at - from));
+      eddi_free(piece);
+      from = at + 1;
+    }
+  }
+  if (out->len > SIGNATURE_PARAMS_MAX)
+    return eddi_error_set(self->err, EDDI_EINVAL, "More than %d parameters in %s",
+                          SIGNATURE_PARAMS_MAX, sig);
+  for (size_t i = 0; i < out->len; i++) {
+    if (!*out->items[i].name)
+      return eddi_error_set(self->err, EDDI_EINVAL, "Not a parameter: %s in %s",
+                            out->items[i].text, sig);
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(out->items[i].name, out->items[j].name) == 0)
+        return eddi_error_set(self->err, EDDI_EINVAL, "Parameter %s appears twice in %s",
+                              out->items[i].name, sig);
+  }
+  return 0;
+}
+
+static int signature__find(const SigParams *list, const char *name) {
+  for (size_t i = 0; i < list->len; i++)
+    if (strcmp(list->items[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- the definition */
+
+typedef struct {
+  RefOps *ops;
+  RefTarget target;
+  uint32_t file;
+  TSNode params; /* the definition's parameters node */
+  SigParams old, now;
+  int from[SIGNATURE_PARAMS_MAX]; /* per new parameter: its old index, or -1 */
+  bool implicit;                  /* the definition has self or cls not in the lists */
+  bool is_static;
+  bool constructor; /* __init__: the class's calls are its calls */
+  size_t calls;
+} Signature;
+
+/* The parameter names the definition has, checked against the old list. */
+static int signature__check_old(Signature *self) {
+  RefOps *ops = self->ops;
+  const RefSource *s = &ops->index->sources.items[self->file];
+  SigParams actual = {0};
+  uint32_t count = ts_node_named_child_count(self->params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(self->params, i);
+    if (ref_node_is(p, "comment")) continue;
+    if (ref_node_is(p, "keyword_separator") || ref_node_is(p, "positional_separator")) {
+      signature__free(&actual);
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p),
+                             "Refactor Signature cannot yet change a signature with %s",
+                             ts_node_type(p));
+    }
+    signature__param(&actual, s->text + ts_node_start_byte(p),
+                     ts_node_end_byte(p) - ts_node_start_byte(p));
+  }
+  const RefSym *sym = &ops->program.files.items[self->file]->syms.items[self->target.index];
+  bool method = ref_target_class(&ops->program, self->target) != REF_NONE;
+  size_t skip = 0;
+  if (method && actual.len > self->old.len && (self->old.len == 0 ||
+      strcmp(actual.items[0].name, self->old.items[0].name) != 0) && !self->is_static)
+    skip = 1, self->implicit = true;
+  bool same = actual.len == self->old.len + skip;
+  for (size_t i = 0; same && i < self->old.len; i++)
+    same = strcmp(actual.items[i + skip].name, self->old.items[i].name) == 0;
+  int rc = 0;
+  if (!same) {
+    StrBuf list = {0};
+    for (size_t i = 0; i < actual.len; i++)
+      eddi_strbuf_printf(&list, "%s%s", i ? ", " : "", actual.items[i].text);
+    rc = ref_ops_fail_at(ops, self->file, sym->start, "%s is %s(%s), not as the old signature says",
+                         ref_names_str(&ops->index->names, sym->name),
+                         ref_names_str(&ops->index->names, sym->name), list.data ? list.data : "");
+    eddi_error_hint(ops->err, "Write the old parameters as the definition has them");
+    eddi_strbuf_free(&list);
+  }
+  signature__free(&actual);
+  return rc;
+}
+
+/* Match the lists: kept, added, removed, renamed. */
+static int signature__match(Signature *self) {
+  size_t renamed = 0;
+  for (size_t k = 0; k < self->now.len; k++) {
+    self->from[k] = signature__find(&self->old, self->now.items[k].name);
+    if (self->from[k] >= 0 && self->now.items[k].stars != self->old.items[self->from[k]].stars)
+      return eddi_error_set(self->ops->err, EDDI_EINVAL, "%s changes kind", self->now.items[k].name);
+  }
+  /* Python's order: no parameter without a default after one with. */
+  const SigParam *defaulted = NULL;
+  for (size_t k = 0; k < self->now.len; k++) {
+    const SigParam *p = &self->now.items[k];
+    if (p->stars) break;
+    if (p->defaulted) defaulted = p;
+    else if (defaulted) {
+      eddi_error_set(self->ops->err, EDDI_EINVAL, "%s without a default cannot follow %s",
+                     p->name, defaulted->text);
+      eddi_error_hint(self->ops->err, "Put %s before the parameters with defaults, or give it one",
+                      p->name);
+      return EDDI_EINVAL;
+    }
+  }
+  if (self->now.len == self->old.len)
+    for (size_t k = 0; k < self->now.len; k++)
+      if (self->from[k] < 0 && signature__find(&self->now, self->old.items[k].name) < 0 &&
+          self->now.items[k].stars == self->old.items[k].stars)
+        self->from[k] = (int)k, renamed++;
+  EDDI_UNUSED(renamed);
+  return 0;
+}
+
+/* The definition's new parameter list. */
+static void signature__definition(Signature *self) {
+  RefOps *ops = self->ops;
+  StrBuf text = {0};
+  eddi_strbuf_putc(&text, '(');
+  if (self->implicit) {
+    TSNode first = ts_node_named_child(self->params, 0);
+    char *t = ref_ops_text(ops, self->file, first);
+    eddi_strbuf_printf(&text, "%s%s", t, self->now.len ? ", " : "");
+    eddi_free(t);
+  }
+  for (size_t k = 0; k < self->now.len; k++)
+    eddi_strbuf_printf(&text, "%s%s", k ? ", " : "", self->now.items[k].text);
+  eddi_strbuf_putc(&text, ')');
+  ref_ops_edit(ops, self->file, ts_node_start_byte(self->params), ts_node_end_byte(self->params),
+               text.data, text.len);
+  eddi_strbuf_free(&text);
+}
+
+/* The first use in the body of parameter name, or REF_NONE. */
+static uint32_t signature__use(Signature *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *fn = &file->syms.items[self->target.index];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  uint32_t param = id == REF_NONE ? REF_NONE : ref_file_bound(file, fn->own_scope, id);
+  for (uint32_t i = 0; param != REF_NONE && i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->name != id || occ->kind != REF_OCC_NAME || (occ->flags & REF_OCC_DEF)) continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    if (t.kind == REF_TARGET_SYM && t.file == self->file && t.index == param) return occ->start;
+  }
+  return REF_NONE;
+}
+
+/* A removed parameter the body still reads. */
+static int signature__removed_unused(Signature *self) {
+  for (size_t i = 0; i < self->old.len; i++) {
+    bool kept = false;
+    for (size_t k = 0; k < self->now.len; k++) kept |= self->from[k] == (int)i;
+    if (kept) continue;
+    uint32_t at = signature__use(self, self->old.items[i].name);
+    if (at != REF_NONE)
+      return ref_ops_fail_at(self->ops, self->file, at,
+                             "Signature cannot remove %s: the body uses it",
+                             self->old.items[i].name);
+  }
+  return 0;
+}
+
+/* A renamed parameter's uses in the body. */
+static int signature__rename_uses(Signature *self) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *fn = &file->syms.items[self->target.index];
+  for (size_t k = 0; k < self->now.len; k++) {
+    if (self->from[k] < 0) continue;
+    const char *was = self->old.items[self->from[k]].name, *name = self->now.items[k].name;
+    if (strcmp(was, name) == 0) continue;
+    uint32_t old_id = ref_names_find(&ops->index->names, was, strlen(was));
+    uint32_t new_id = ref_names_find(&ops->index->names, name, strlen(name));
+    uint32_t param = ref_file_bound(file, fn->own_scope, old_id);
+    if (new_id != REF_NONE && ref_file_bound(file, fn->own_scope, new_id) != REF_NONE)
+      return ref_ops_fail_at(ops, self->file, fn->start, "%s already has a local %s",
+                             ref_names_str(&ops->index->names, fn->name), name);
+    for (uint32_t i = 0; param != REF_NONE && i < file->occs.len; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != old_id || occ->kind != REF_OCC_NAME) continue;
+      if (ref_in(occ->start, ts_node_start_byte(self->params), ts_node_end_byte(self->params)))
+        continue;
+      RefTarget t = ref_program_target(&ops->program, self->file, i);
+      if (t.kind == REF_TARGET_SYM && t.file == self->file && t.index == param)
+        ref_ops_edit(ops, self->file, occ->start, occ->end, name, strlen(name));
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- call sites */
+
+typedef struct {
+  char *value;  /* the argument's expression */
+  bool keyword; /* given as name=value */
+  int order;    /* its place in the call: arguments are evaluated in this order */
+} SigArg;
+
+/* An argument as the new call writes it. */
+typedef struct {
+  int order; /* SigArg's; new values after every given one */
+  bool keyword;
+  char *text; /* "v" or "name=v" */
+} SigPiece;
+
+typedef Array(SigPiece) SigPieces;
+
+static int signature__by_order(const void *a, const void *b) {
+  const SigPiece *x = a, *y = b;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Whether an argument's text may have effects (a call in it): such ones
+ * must keep their order. */
+static bool signature__effects(const char *text) { return strchr(text, '(') != NULL; }
+
+/* The new argument list: the positional pieces, then the keywords in the
+ * order the call gave them; fails when an argument with effects would be
+ * evaluated before one it followed. */
+static int signature__join(RefOps *ops, uint32_t f, TSNode call, SigPieces *pieces, StrBuf *out) {
+  size_t first_kw = 0;
+  while (first_kw < pieces->len && !pieces->items[first_kw].keyword) first_kw++;
+  if (pieces->len > first_kw)
+    qsort(pieces->items + first_kw, pieces->len - first_kw, sizeof *pieces->items,
+          signature__by_order);
+  int last = -1;
+  for (size_t i = 0; i < pieces->len; i++) {
+    const SigPiece *p = &pieces->items[i];
+    eddi_strbuf_printf(out, "%s%s", i ? ", " : "", p->text);
+    if (!signature__effects(p->text)) continue;
+    if (p->order < last)
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                             "Signature would change the order in which this call evaluates its "
+                             "arguments");
+    last = p->order;
+  }
+  return 0;
+}
+
+static void signature__piece(SigPieces *pieces, int order, bool keyword, const char *name,
+                             const char *value) {
+  StrBuf text = {0};
+  if (keyword) eddi_strbuf_printf(&text, "%s=%s", name, value);
+  else eddi_strbuf_puts(&text, value);
+  SigPiece piece = {order, keyword, eddi_strbuf_take(&text)};
+  array_push(pieces, piece);
+}
+
+/* Rewrite one call; false when it cannot be (a splat): left alone. */
+static int signature__call(Signature *self, uint32_t f, TSNode call, bool implicit, bool *done) {
+  RefOps *ops = self->ops;
+  *done = false;
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (!ref_node_is(args, "argument_list")) return 0;
+  size_t n = self->old.len + 1;
+  SigArg *given = eddi_calloc(n, sizeof *given);
+  Array(char *) extra_pos = {0};
+  Array(char *) extra_kw = {0};
+  Array(int) extra_pos_order = {0}, extra_kw_order = {0};
+  int star = -1, kwstar = -1;
+  for (size_t i = 0; i < self->old.len; i++) {
+    if (self->old.items[i].stars == 1) star = (int)i;
+    if (self->old.items[i].stars == 2) kwstar = (int)i;
+  }
+  size_t position = implicit && !self->implicit ? 1 : 0;
+  /* A call through the class passes self first: it stays first. */
+  char *receiver = NULL;
+  bool wants_receiver = !implicit && self->implicit;
+  int rc = 0;
+  bool splat = false;
+  uint32_t count = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count && rc == 0 && !splat; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (ref_node_is(a, "comment")) continue;
+    if (wants_receiver && !receiver && !ref_node_is(a, "keyword_argument") &&
+        !ref_node_is(a, "list_splat") && !ref_node_is(a, "dictionary_splat")) {
+      receiver = ref_ops_text(ops, f, a);
+      continue;
+    }
+    if (ref_node_is(a, "list_splat") || ref_node_is(a, "dictionary_splat")) {
+      splat = true;
+      break;
+    }
+    if (ref_node_is(a, "keyword_argument")) {
+      TSNode name = ts_node_child_by_field_name(a, "name", 4);
+      TSNode value = ts_node_child_by_field_name(a, "value", 5);
+      char *key = ref_ops_text(ops, f, name);
+      int at = signature__find(&self->old, key);
+      if (at >= 0 && self->old.items[at].stars == 0 && !given[at].value)
+        given[at].value = ref_ops_text(ops, f, value), given[at].keyword = true,
+        given[at].order = (int)i;
+      else if (kwstar >= 0)
+        array_push(&extra_kw, ref_ops_text(ops, f, a)), array_push(&extra_kw_order, (int)i);
+      else rc = ref_ops_fail_at(ops, f, ts_node_start_byte(a), "Unknown keyword %s", key);
+      eddi_free(key);
+      continue;
+    }
+    size_t at = position++;
+    if (at < self->old.len && self->old.items[at].stars == 0 && (star < 0 || (int)at < star))
+      given[at].value = ref_ops_text(ops, f, a), given[at].order = (int)i;
+    else if (star >= 0)
+      array_push(&extra_pos, ref_ops_text(ops, f, a)), array_push(&extra_pos_order, (int)i);
+    else rc = ref_ops_fail_at(ops, f, ts_node_start_byte(a), "Too many arguments");
+  }
+  /* A removed parameter's argument goes: one with a call in it must not. */
+  for (size_t i = 0; i < self->old.len && rc == 0 && !splat; i++) {
+    bool kept = false;
+    for (size_t k = 0; k < self->now.len; k++) kept |= self->from[k] == (int)i;
+    if (!kept && given[i].value && signature__effects(given[i].value))
+      rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                           "Signature would drop the evaluation of %s", given[i].value);
+  }
+  if (splat) {
+    ref_ops_unsure(ops, f, ts_node_start_byte(call));
+  } else if (rc == 0) {
+    StrBuf text = {0};
+    eddi_strbuf_putc(&text, '(');
+    bool positional = true;
+    SigPieces pieces = {0};
+    /* New values come after every argument the call gave. */
+    int fresh = (int)count;
+    if (receiver) signature__piece(&pieces, -1, false, NULL, receiver);
+    for (size_t k = 0; k < self->now.len && rc == 0; k++) {
+      const SigParam *p = &self->now.items[k];
+      int from = self->from[k];
+      const char *value = NULL;
+      bool keyword = false;
+      if (p->stars == 1) {
+        for (size_t e = 0; e < extra_pos.len; e++) {
+          if (!positional) {
+            rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                                 "The call's extra arguments cannot follow a keyword");
+            break;
+          }
+          signature__piece(&pieces, extra_pos_order.items[e], false, NULL, extra_pos.items[e]);
+        }
+        continue;
+      }
+      if (p->stars == 2) {
+        for (size_t e = 0; e < extra_kw.len; e++) {
+          /* Already "name=value". */
+          SigPiece piece = {extra_kw_order.items[e], true, eddi_strdup(extra_kw.items[e])};
+          array_push(&pieces, piece);
+        }
+        continue;
+      }
+      char *old_default = NULL;
+      int order = fresh++;
+      if (from >= 0) {
+        value = given[from].value, keyword = given[from].keyword;
+        if (value) order = given[from].order;
+        /* Left to the old default, which the new list drops: written out. */
+        const char *eq = strchr(self->old.items[from].text, '=');
+        if (!value && !p->defaulted && eq)
+          value = old_default = signature__trim(eq + 1, strlen(eq + 1));
+      } else if (p->value) {
+        value = p->value;
+      }
+      else if (!p->defaulted) {
+        rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call would lack %s",
+                             p->name);
+        eddi_error_hint(ops->err, "Give %s a default (%s=...) or a value for the calls (%s:=...)",
+                        p->name, p->name, p->name);
+      }
+      if (!value) {
+        positional = false;
+        continue;
+      }
+      if (keyword) positional = false;
+      signature__piece(&pieces, order, !positional, p->name, value);
+      eddi_free(old_default);
+    }
+    if (rc == 0 && kwstar >= 0 && signature__find(&self->now, self->old.items[kwstar].name) < 0 &&
+        extra_kw.len)
+      rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call passes keywords to %s",
+                           self->old.items[kwstar].name);
+    if (rc == 0 && star >= 0 && signature__find(&self->now, self->old.items[star].name) < 0 &&
+        extra_pos.len)
+      rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call passes arguments to %s",
+                           self->old.items[star].name);
+    if (rc == 0) rc = signature__join(ops, f, call, &pieces, &text);
+    for (size_t i = 0; i < pieces.len; i++) eddi_free(pieces.items[i].text);
+    array_free(&pieces);
+    eddi_strbuf_putc(&text, ')');
+    if (rc == 0) {
+      char *was = ref_ops_text(ops, f, args);
+      *done = strcmp(was, text.data) != 0;
+      if (*done)
+        ref_ops_edit(ops, f, ts_node_start_byte(args), ts_node_end_byte(args), text.data, text.len);
+      eddi_free(was);
+    }
+    eddi_strbuf_free(&text);
+  }
+  for (size_t i = 0; i < n; i++) eddi_free(given[i].value);
+  eddi_free(given);
+  eddi_free(receiver);
+  for (size_t i = 0; i < extra_pos.len; i++) eddi_free(extra_pos.items[i]);
+  for (size_t i = 0; i < extra_kw.len; i++) eddi_free(extra_kw.items[i]);
+  array_free(&extra_pos);
+  array_free(&extra_kw);
+  array_free(&extra_pos_order);
+  array_free(&extra_kw_order);
+  return rc;
+}
+
+/* The call an occurrence names the callee of, or a null node; *implicit:
+ * the call passes self (an attribute of an instance). */
+static TSNode signature__call_of(RefOps *ops, uint32_t f, const RefOcc *occ, bool *implicit) {
+  TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
+  TSNode parent = ts_node_parent(node);
+  *implicit = false;
+  if (ref_node_is(parent, "attribute")) {
+    TSNode receiver = ts_node_child_by_field_name(parent, "object", 6);
+    RefValue value = occ->expr != REF_NONE ? ref_program_expr_value(&ops->program, f, occ->expr)
+                                           : (RefValue){REF_VALUE_UNKNOWN, 0, 0};
+    *implicit = value.kind != REF_VALUE_CLASS;
+    EDDI_UNUSED(receiver);
+    node = parent, parent = ts_node_parent(parent);
+  }
+  if (!ref_node_is(parent, "call")) return (TSNode){0};
+  TSNode fn = ts_node_child_by_field_name(parent, "function", 8);
+  if (ts_node_start_byte(fn) != ts_node_start_byte(node) ||
+      ts_node_end_byte(fn) != ts_node_end_byte(node))
+    return (TSNode){0};
+  return parent;
+}
+
+/* Whether a reference to a class that is no call of it cannot call it
+ * later either: an annotation, isinstance's or issubclass's class, an
+ * except clause's. */
+static bool signature__class_use_harmless(RefOps *ops, uint32_t f, TSNode node) {
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (ref_node_is(at, "type") || ref_node_is(at, "except_clause")) return true;
+    if (ref_node_is(at, "argument_list")) {
+      TSNode fn = ts_node_child_by_field_name(ts_node_parent(at), "function", 8);
+      char *text = ref_ops_text(ops, f, fn);
+      bool check = !strcmp(text, "isinstance") || !strcmp(text, "issubclass");
+      eddi_free(text);
+      return check;
+    }
+    if (!ref_node_is(at, "tuple") && !ref_node_is(at, "attribute")) return false;
+  }
+  return false;
+}
+
+static int signature__calls(Signature *self) {
+  RefOps *ops = self->ops;
+  const RefFile *home = ops->program.files.items[self->file];
+  uint32_t name = home->syms.items[self->target.index].name;
+  /* __init__ is called through its class: Class(...) passes self. */
+  uint32_t klass = self->constructor ? ref_target_class(&ops->program, self->target) : REF_NONE;
+  RefTarget class_target = {REF_TARGET_SYM, self->file, klass};
+  uint32_t class_name = klass != REF_NONE ? home->syms.items[klass].name : REF_NONE;
+  Array(TSNode) seen = {0};
+  int rc = 0;
+  for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
+    const RefFile *file = ops->program.files.items[f];
+    for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      bool by_class = occ->name == class_name;
+      if ((occ->name != name && !by_class) || (occ->flags & REF_OCC_DEF)) continue;
+      if (occ->kind == REF_OCC_IMPORT_NAME || occ->kind == REF_OCC_EXPORT) continue;
+      RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
+      bool ours = ref_target_equal(t, by_class ? class_target : self->target);
+      if (!ours) {
+        if (t.kind == REF_TARGET_UNSURE && occ->kind != REF_OCC_STRING) ref_ops_unsure(ops, f, occ->start);
+        continue;
+      }
+      if ((rc = ref_ops_python(ops, f, "Signature")) < 0) break;
+      bool implicit;
+      TSNode call = signature__call_of(ops, f, occ, &implicit);
+      if (by_class) implicit = true;
+      if (ts_node_is_null(call)) {
+        if (!by_class ||
+            !signature__class_use_harmless(ops, f, ref_ops_node(ops, f, occ->start, occ->end)))
+          ref_ops_unsure(ops, f, occ->start);
+        continue;
+      }
+      TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+      for (size_t s = 0; s < seen.len && rc == 0; s++)
+        if (ts_node_start_byte(seen.items[s]) < ts_node_end_byte(args) &&
+            ts_node_start_byte(args) < ts_node_end_byte(seen.items[s]))
+          rc = ref_ops_fail_at(ops, f, occ->start,
+                               "Refactor Signature cannot yet rewrite a call inside a call of %s",
+                               ref_names_str(&ops->index->names, name));
+      array_push(&seen, args);
+      bool done = false;
+      if (rc == 0) rc = signature__call(self, f, call, implicit && !self->is_static, &done);
+      if (done) self->calls++;
+    }
+  }
+  array_free(&seen);
+  return rc;
+}
+
+/* Whether a call written for the old signature still binds right: the old
+ * parameters keep their places and names, the new ones have defaults. */
+static bool signature__compatible(const Signature *self) {
+  if (self->now.len < self->old.len) return false;
+  for (size_t k = 0; k < self->now.len; k++) {
+    if (k < self->old.len) {
+      if (self->from[k] != (int)k ||
+          strcmp(self->now.items[k].name, self->old.items[k].name) != 0)
+        return false;
+    } else if (!self->now.items[k].defaulted && !self->now.items[k].stars) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* __init__ is called through its class: refused when something else may
+ * call it (a subclass that inherits it, a decorator on the class, a
+ * __new__ that gets the same arguments). */
+static int signature__constructor_callers(Signature *self, uint32_t klass) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *k = &file->syms.items[klass];
+  const char *kname = ref_names_str(&ops->index->names, k->name);
+  if (k->flags & REF_SYM_DECORATED)
+    return ref_ops_fail_at(ops, self->file, k->start,
+                           "Signature cannot change %s.__init__: a decorator may call it", kname);
+  uint32_t new_id = ref_names_find(&ops->index->names, "__new__", strlen("__new__"));
+  if (new_id != REF_NONE && ref_file_bound(file, k->own_scope, new_id) != REF_NONE)
+    return ref_ops_fail_at(ops, self->file, k->start,
+                           "Signature cannot change %s.__init__: __new__ takes the same arguments",
+                           kname);
+  for (uint32_t f = 0; f < ops->program.files.len; f++) {
+    const RefFile *other = ops->program.files.items[f];
+    for (uint32_t s = 0; s < other->syms.len; s++) {
+      if (other->syms.items[s].kind != REF_SYM_CLASS) continue;
+      RefIds bases = {0};
+      ref_program_bases(&ops->program, f, s, &bases);
+      bool sub = false;
+      for (size_t b = 0; b + 1 < bases.len; b += 2)
+        sub |= bases.items[b] == self->file && bases.items[b + 1] == klass;
+      array_free(&bases);
+      if (sub)
+        return ref_ops_fail_at(ops, f, other->syms.items[s].start,
+                               "Signature cannot yet change %s.__init__: a subclass inherits it",
+                               kname);
+    }
+  }
+  return 0;
+}
+
+/* A method whose calls cannot all be seen: one Python calls by protocol
+ * (__init__ through the class, __eq__ through ==), one of a class with a
+ * base outside the workspace (whose code, or a framework, may call it),
+ * one whose name another class defines too (an override, or a call
+ * through a receiver that cannot be told apart). */
+static int signature__callers_known(Signature *self) {
+  RefOps *ops = self->ops;
+  uint32_t klass = ref_target_class(&ops->program, self->target);
+  if (klass == REF_NONE) return 0;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  const char *name = ref_names_str(&ops->index->names, sym->name);
+  size_t n = strlen(name);
+  self->constructor = !strcmp(name, "__init__");
+  if (self->constructor) {
+    int rc = signature__constructor_callers(self, klass);
+    if (rc < 0) return rc;
+  } else if (n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__")) {
+    return ref_ops_fail_at(ops, self->file, sym->start,
+                           "Signature cannot yet change %s: Python calls it by protocol", name);
+  }
+  RefIds bases = {0};
+  bool known = ref_program_bases(&ops->program, self->file, klass, &bases);
+  array_free(&bases);
+  const RefSym *k = &file->syms.items[klass];
+  for (uint32_t b = 0; known && b < k->bases_count; b++) {
+    RefValue base = ref_program_expr_value(&ops->program, self->file,
+                                           file->bases.items[k->bases_first + b]);
+    if (base.kind != REF_VALUE_CLASS) {
+      const RefExpr *e = &file->exprs.items[file->bases.items[k->bases_first + b]];
+      const char *bname = e->kind == REF_EXPR_OCC
+                              ? ref_names_str(&ops->index->names, file->occs.items[e->ref].name)
+                              : "";
+      bool plain = false;
+      for (size_t i = 0; i < EDDI_LANG_LIST_MAX && file->lang->plain_bases[i]; i++)
+        plain |= !strcmp(file->lang->plain_bases[i], bname);
+      known = plain;
+    }
+  }
+  if (!known)
+    return ref_ops_fail_at(ops, self->file, sym->start,
+                           "Signature cannot change %s: its class has a base outside the "
+                           "workspace, whose code may call it",
+                           name);
+  for (uint32_t f = 0; f < ops->program.files.len; f++) {
+    const RefFile *other = ops->program.files.items[f];
+    for (uint32_t i = 0; i < other->syms.len; i++) {
+      const RefSym *o = &other->syms.items[i];
+      if (o->name != sym->name || (f == self->file && i == self->target.index) ||
+          o->kind != REF_SYM_FUNCTION || o->scope == REF_NONE ||
+          other->scopes.items[o->scope].kind != REF_SCOPE_CLASS)
+        continue;
+      return ref_ops_fail_at(ops, f, o->start,
+                             "Signature cannot change %s alone: another class defines it too",
+                             name);
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
+  Signature self = {.ops = ops};
+  char *old_name = NULL, *new_name = NULL;
+  int rc = signature__parse(ops, args->spec, &old_name, &self.old);
+  if (rc == 0) rc = signature__parse(ops, args->other, &new_name, &self.now);
+  if (rc == 0 && strcmp(old_name, new_name) != 0) {
+    const char *base = strrchr(old_name, '.');
+    const char *colon = strrchr(old_name, ':');
+    const char *last = base && (!colon || base > colon) ? base + 1 : colon ? colon + 1 : old_name;
+    if (strcmp(last, new_name) != 0)
+      rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                          "Signature changes parameters, not names: %s and %s differ (RenameSymbol "
+                          "renames)",
+                          old_name, new_name);
+  }
+  if (rc == 0) {
+    rc = ref_ops_find(ops, old_name, &self.target);
+    if (rc < 0 && !ops->err->hint[0])
+      eddi_error_hint(ops->err, "Name the function as RenameSymbol does: f, Class.m or path.py:f");
+  }
+  if (rc == 0) {
+    self.file = self.target.file;
+    rc = ref_ops_python(ops, self.file, "Signature");
+  }
+  TSNode name;
+  if (rc == 0) {
+    const RefSym *sym = &ops->program.files.items[self.file]->syms.items[self.target.index];
+    if (sym->kind != REF_SYM_FUNCTION)
+      rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", old_name);
+  }
+  if (rc == 0) {
+    TSNode def = ref_ops_definition(ops, self.target, &name);
+    if (ref_node_is(def, "decorated_definition")) {
+      char *text = ref_ops_text(ops, self.file, def);
+      self.is_static = strstr(text, "@staticmethod") != NULL;
+      eddi_free(text);
+      def = ts_node_child_by_field_name(def, "definition", 10);
+    }
+    self.params = ts_node_child_by_field_name(def, "parameters", 10);
+    if (ts_node_is_null(self.params))
+      rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s has no parameter list", old_name);
+  }
+  if (rc == 0) rc = signature__check_old(&self);
+  if (rc == 0) rc = signature__callers_known(&self);
+  if (rc == 0) rc = signature__match(&self);
+  if (rc == 0) rc = signature__removed_unused(&self);
+  if (rc == 0) signature__definition(&self);
+  if (rc == 0) rc = signature__rename_uses(&self);
+  if (rc == 0) rc = signature__calls(&self);
+  if (rc == 0 && ops->unsure_count && !signature__compatible(&self)) {
+    rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                        "Signature would break the unsure references it leaves alone: %s",
+                        ops->unsure.data);
+    eddi_error_hint(ops->err, "Only parameters added at the end with a default leave them right");
+  }
+  if (rc == 0) {
+    eddi_strbuf_printf(&ops->facts, "Changed signature of %s\n%zu %s updated", old_name,
+                       self.calls, self.calls == 1 ? "call" : "calls");
+    ops->count = self.calls;
+  }
+  eddi_free(old_name);
+  eddi_free(new_name);
+  signature__free(&self.old);
+  signature__free(&self.now);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- in one file */
+
+/* The one text's index takes any size: the document is already open. */
+#define SIGNATURE_LOCAL_MAX_BYTES SIZE_MAX
+
+void ref_text_edits_free(RefTextEdits *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].text);
+  array_free(self);
+}
+
+int ref_signature_local(const char *path, const char *text, size_t len, const char *old_sig,
+                        const char *new_sig, RefTextEdits *out, size_t *calls, StrBuf *unsure,
+                        EddiError *err) {
+  memset(out, 0, sizeof *out);
+  *calls = 0;
+  RefIndex index;
+  ref_index_init(&index, SIGNATURE_LOCAL_MAX_BYTES, 1);
+  int rc = ref_index_add(&index, path, text, len, true, err);
+  if (rc == 0 && index.sources.len != 1)
+    rc = eddi_error_set(err, EDDI_EINVAL, "No name resolution for %s", path);
+  if (rc == 0) {
+    RefOps ops;
+    ref_ops_init(&ops, &index, err);
+    RefOpArgs args = {.spec = old_sig, .other = new_sig};
+    RefPlan plan = {0};
+    rc = ref_signature_plan(&ops, &args);
+    if (rc == 0) rc = ref_ops_finish(&ops, "Signature", &plan);
+    for (size_t i = 0; rc == 0 && i < ops.edits.len; i++) {
+      RefTextEdit edit = {ops.edits.items[i].start, ops.edits.items[i].end,
+                          eddi_strdup(ops.edits.items[i].text)};
+      array_push(out, edit);
+    }
+    if (rc == 0) {
+      *calls = ops.count;
+      if (ops.unsure_count)
+        eddi_strbuf_printf(unsure, "%zu unsure left unchanged: %s", ops.unsure_count,
+                           ops.unsure.data);
+    }
+    ref_plan_free(&plan);
+    ref_ops_free(&ops);
+  }
+  ref_index_free(&index);
+  if (rc < 0) ref_text_edits_free(out);
+  return rc;
+}
