@@ -145,7 +145,10 @@ typedef struct {
   /* The old lists, sorted by path, to take unchanged entries from. */
   RefSource *old;
   size_t old_count;
-  bool *taken; /* per old entry: moved to the new list, or freed */
+  /* Per old entry: OLD_UNTOUCHED, OLD_MOVED (the new list owns it) or
+   * OLD_SPENT (its text and analysis freed; its path, which the search
+   * still compares, is freed with the old list). */
+  unsigned char *state;
   Array(RefSource) entries; /* the new list, in the walk's order */
   EddiError *err;
 } IndexScan;
@@ -169,19 +172,14 @@ static int index__by_path(const void *a, const void *b) {
   return strcmp(((const RefSource *)a)->path, ((const RefSource *)b)->path);
 }
 
-/* The old entry of path not yet taken, or NULL. */
+enum { OLD_UNTOUCHED, OLD_MOVED, OLD_SPENT };
+
+/* The old entry of path not yet moved or spent, or NULL. */
 static RefSource *index__find_old(IndexScan *self, const char *path) {
   if (!self->old_count) return NULL;
   RefSource key = {.path = (char *)path};
   RefSource *found = bsearch(&key, self->old, self->old_count, sizeof *self->old, index__by_path);
-  return found && !self->taken[found - self->old] ? found : NULL;
-}
-
-/* The same, marked taken: the caller moves or frees it. */
-static RefSource *index__take_old(IndexScan *self, const char *path) {
-  RefSource *found = index__find_old(self, path);
-  if (found) self->taken[found - self->old] = true;
-  return found;
+  return found && self->state[found - self->old] == OLD_UNTOUCHED ? found : NULL;
 }
 
 static bool index__same_stat(const struct stat *a, const struct stat *b) {
@@ -198,11 +196,13 @@ static void index__entry(IndexScan *self, const char *rel, const EddiLang *lang,
                          size_t len, bool open, const struct stat *seen) {
   RefSource entry = {eddi_strdup(rel), lang, text, len, open, NULL, {0}};
   if (seen) entry.seen = *seen;
-  RefSource *old = index__take_old(self, rel);
+  RefSource *old = index__find_old(self, rel);
   if (old) {
     if (old->file && old->len == len && memcmp(old->text, text, len) == 0)
       entry.file = old->file, old->file = NULL;
-    index__source_free(old);
+    eddi_free(old->text), old->text = NULL;
+    ref_file_free(old->file), old->file = NULL;
+    self->state[old - self->old] = OLD_SPENT;
   }
   index__keep(self, entry);
 }
@@ -220,7 +220,8 @@ static int index__file(void *context, const EddiWalkEntry *entry) {
   }
   RefSource *old = index__find_old(self, entry->rel);
   if (old && !old->open && index__same_stat(&old->seen, &entry->st)) {
-    index__keep(self, *index__take_old(self, entry->rel));
+    self->state[old - self->old] = OLD_MOVED;
+    index__keep(self, *old);
     return EDDI_WALK_CONTINUE;
   }
   if ((size_t)entry->st.st_size > self->index->max_file_bytes) return EDDI_WALK_CONTINUE;
@@ -413,7 +414,7 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
   array_free(&self->held);
   if (old.len) qsort(old.items, old.len, sizeof *old.items, index__by_path);
   scan.old = old.items, scan.old_count = old.len;
-  scan.taken = eddi_calloc(old.len, sizeof *scan.taken);
+  scan.state = eddi_calloc(old.len, sizeof *scan.state);
   EddiWalk *walk = eddi_walk_new(root, &(EddiWalkOptions){.max_entries = self->max_entries});
   int rc = eddi_walk_run(walk, index__file, &scan);
   bool truncated = eddi_walk_truncated(walk);
@@ -430,8 +431,8 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
                    NULL);
   }
   for (size_t i = 0; i < old.len; i++)
-    if (!scan.taken[i]) index__source_free(&old.items[i]);
-  eddi_free(scan.taken);
+    if (scan.state[i] != OLD_MOVED) index__source_free(&old.items[i]);
+  eddi_free(scan.state);
   array_free(&old);
   if (rc == 0)
     rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count, err);
