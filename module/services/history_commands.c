@@ -48,7 +48,7 @@ static int replay__finish(EddiJob *base, CommandContext *ctx) {
     return eddi_error_set(ctx->err, EDDI_ESTALE, "The file changed while %s ran",
                           self->undo ? "Undo" : "Redo");
   eddi_doc_commit_replay(doc, self->undo, &self->built, self->edits, self->group->edits.len);
-  eddi_reply_builder_fact(ctx->reply, "%s %zu", self->undo ? "Undid" : "Redid", (size_t)1);
+  eddi_reply_builder_fact(ctx->reply, "%s 1 step", self->undo ? "Undid" : "Redid");
   eddi_command_fact_cursor(ctx, doc);
   return 0;
 }
@@ -87,7 +87,8 @@ static int history__move(CommandContext *ctx, bool undo) {
     eddi_error_hint(ctx->err, undo ? "%s has no edit left to undo" : "%s has nothing undone to redo",
                     doc->path);
   if (rc < 0) return rc;
-  eddi_reply_builder_fact(ctx->reply, "%s %zu", undo ? "Undid" : "Redid", done);
+  eddi_reply_builder_fact(ctx->reply, "%s %zu %s", undo ? "Undid" : "Redid", done,
+                          done == 1 ? "step" : "steps");
   eddi_command_fact_cursor(ctx, doc);
   return 0;
 }

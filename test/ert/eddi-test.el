@@ -169,9 +169,9 @@ buffers of the workspace are killed and no engine memory may leak."
 (ert-deftest eddi-undo-through-eddi ()
   (eddi-test-with-workspace '(("a.txt" . "one\n"))
     (eddi-exec "Open a.txt\nInsert Line \"zero\"")
-    (should (equal (eddi-exec "Undo") "Ok, Undid 1, At 0:0"))
+    (should (equal (eddi-exec "Undo") "Ok, Undid 1 step, At 0:0"))
     (should (equal (eddi-test-text "a.txt") "one\n"))
-    (should (equal (eddi-exec "Redo") "Ok, Redid 1, At 1:0"))
+    (should (equal (eddi-exec "Redo") "Ok, Redid 1 step, At 1:0"))
     (should (equal (eddi-test-text "a.txt") "zero\none\n"))))
 
 (ert-deftest eddi-markers-and-point-move-as-if-typed ()

@@ -235,7 +235,7 @@ static void test_free_releases_everything(void **state) {
            "Ok\nOk, At 0:0, Length 2\nOk, Inserted 1 line at 0, At 1:0\nOk, Bookmark top at 0:0");
   exchange(engine, "bob", "Start b \"two files\"\nOpen Create new.txt\nFind \"x\"",
            "Ok\nOk, At 0:0, Length 0\nFail \"Not found: x\"");
-  exchange(engine, "alice", "Undo\nRedo", "Ok, Undid 1, At 0:0\nOk, Redid 1, At 1:0");
+  exchange(engine, "alice", "Undo\nRedo", "Ok, Undid 1 step, At 0:0\nOk, Redid 1 step, At 1:0");
   assert_true(eddi_alloc_live() > live);
   eddi_engine_free(engine);
   unit_assert_no_leak(live);

@@ -124,7 +124,7 @@ static void test_format_formats_as_one_undo_step(void **state) {
   exchange(engine, "Format", "Ok, Formatted, Lines 2, At 0:0");
   exchange(engine, "Read", "Ok: [a.py#99AA]\\n1:DEF F():\\n2:    PASS");
   exchange(engine, "Format", "Ok, Already formatted, At 0:0");
-  exchange(engine, "Undo", "Ok, Undid 1, At 0:0");
+  exchange(engine, "Undo", "Ok, Undid 1 step, At 0:0");
   exchange(engine, "Read", "Ok: [a.py#E191]\\n1:def f():\\n2:    pass");
   exchange(engine, "Undo", "Fail \"Nothing to undo\", a.py has no edit left to undo");
   temp_folder_empty(fx);

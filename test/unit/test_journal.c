@@ -269,7 +269,7 @@ static void test_journal_session_comes_back(void **state) {
   expect_reply(engine, "Start s",
                "Fail \"Session s already exists\", It is your session: go on in it");
   /* The undo history came back too, a step per command. */
-  expect_reply(engine, "Undo", "Ok, Undid 1, At 2:0");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, At 2:0");
   expect_reply(engine, "Save", "Ok, Bytes 19");
   char *a = read_in(fx->root, "a.txt");
   assert_string_equal(a, "zero\none\ntwo\nthree\n");

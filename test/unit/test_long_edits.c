@@ -90,11 +90,11 @@ static void test_replace_all_at_once_and_undo(void **state) {
   char *now = saved_text(engine, root, "a");
   assert_string_equal(now, expected);
   free(now);
-  exchange(engine, "a", "Undo", "Ok, Undid 1, At 20000:0");
+  exchange(engine, "a", "Undo", "Ok, Undid 1 step, At 20000:0");
   now = saved_text(engine, root, "a");
   assert_string_equal(now, text);
   free(now);
-  exchange(engine, "a", "Redo", "Ok, Redid 1, At 20000:0");
+  exchange(engine, "a", "Redo", "Ok, Redid 1 step, At 20000:0");
   now = saved_text(engine, root, "a");
   assert_string_equal(now, expected);
   free(now);
@@ -206,11 +206,11 @@ static void test_replace_all_leaves_other_senders_answered(void **state) {
   assert_non_null(reply);
   free(reply);
   reply = take_one(engine, 2);
-  assert_string_equal(reply, "Ok, Undid 1, At 0:0");
+  assert_string_equal(reply, "Ok, Undid 1 step, At 0:0");
   free(reply);
   assert_null(request(engine, "a", "Redo"));
   reply = take_one(engine, 3);
-  assert_string_equal(reply, "Ok, Redid 1, At 0:0");
+  assert_string_equal(reply, "Ok, Redid 1 step, At 0:0");
   free(reply);
   /* Nothing matches now: the same Fail as at once. */
   assert_null(request(engine, "a", "Replace /fox (\\d+)/ \"x\" All"));

@@ -288,7 +288,7 @@ static void test_refactor_calls(void **state) {
   assert_string_equal(bytes, app);
   free(bytes);
   request(fx->engine, "s", NULL, "Undo\nStatus", false,
-          "Ok, Undid 1, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
+          "Ok, Undid 1 step, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
 }
 
 /* The operations past rename take their arguments as data too: Extract's
