@@ -192,13 +192,17 @@ TSNode ref_expr_statement(TSNode node) {
 }
 
 /* Whether the name occ of file f means target at scope of file g. */
-bool ref_expr_same_meaning(RefOps *ops, RefTarget meant, uint32_t g, uint32_t scope,
-                                 uint32_t name) {
-  const RefFile *file = ops->program.files.items[g];
-  uint32_t sym = ref_file_lookup(file, scope, name);
-  if (sym == REF_NONE) return meant.kind == REF_TARGET_NONE;
-  RefTarget there = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, g, sym});
-  return ref_target_equal(ref_program_canonical(&ops->program, meant), there);
+bool ref_expr_same_meaning(RefOps *ops, uint32_t f, uint32_t fscope, uint32_t g,
+                           uint32_t gscope, uint32_t name) {
+  /* Each side's own binding first: an import of a module outside the
+   * workspace resolves to nothing, but is bound all the same. */
+  uint32_t here = ref_file_lookup(ops->program.files.items[f], fscope, name);
+  uint32_t there = ref_file_lookup(ops->program.files.items[g], gscope, name);
+  if (here == REF_NONE || there == REF_NONE) return here == there;
+  if (f == g && here == there) return true;
+  RefTarget a = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, f, here});
+  RefTarget b = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, g, there});
+  return a.kind != REF_TARGET_NONE && a.kind != REF_TARGET_UNSURE && ref_target_equal(a, b);
 }
 
 /* The scope of file f around offset (the innermost). */

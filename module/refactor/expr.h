@@ -31,9 +31,11 @@ void ref_expr_put(StrBuf *out, TSNode value_node, const char *value, TSNode at);
 char *ref_expr_flat(RefOps *ops, uint32_t f, TSNode node);
 /* The statement node holds: the child of a block or of the module. */
 TSNode ref_expr_statement(TSNode node);
-/* Whether name, looked up at scope of file g, is meant (canonical). */
-bool ref_expr_same_meaning(RefOps *ops, RefTarget meant, uint32_t g, uint32_t scope,
-                           uint32_t name);
+/* Whether name means at gscope of file g what it means at fscope of file
+ * f: both unbound (a builtin), the same binding, or bindings that are the
+ * same workspace entity. */
+bool ref_expr_same_meaning(RefOps *ops, uint32_t f, uint32_t fscope, uint32_t g,
+                           uint32_t gscope, uint32_t name);
 /* The innermost scope of file around offset. */
 uint32_t ref_expr_scope_at(const RefFile *file, uint32_t offset);
 /* Whether scope lies in (or is) outer. */

@@ -172,11 +172,19 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
   Array(FlowUse) uses = {0};
   for (uint32_t i = 0; i < file->occs.len; i++) {
     const RefOcc *occ = &file->occs.items[i];
-    if (occ->start < fs || occ->start >= fe || occ->kind != REF_OCC_NAME) continue;
-    RefTarget t = ref_program_target(&ops->program, f, i);
+    /* Names, and the definitions imports make (the names they bind). */
+    if (occ->start < fs || occ->start >= fe ||
+        (occ->kind != REF_OCC_NAME && !(occ->flags & REF_OCC_DEF)))
+      continue;
+    /* The file's own binding: an import resolves to its module, but it is
+     * a variable of the function all the same. */
+    uint32_t bound = (occ->flags & REF_OCC_DEF) && occ->sym != REF_NONE
+                         ? occ->sym
+                         : ref_file_lookup(file, occ->scope, occ->name);
+    RefTarget t = {REF_TARGET_SYM, f, bound};
     TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
     bool write = (occ->flags & (REF_OCC_DEF | REF_OCC_WRITE)) != 0;
-    if (t.kind != REF_TARGET_SYM || t.file != f) continue;
+    if (bound == REF_NONE) continue;
     const RefSym *sym = &file->syms.items[t.index];
     if (sym->scope != scope) {
       /* A global or nonlocal the region assigns. */

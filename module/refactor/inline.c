@@ -409,7 +409,7 @@ static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at
                                name);
       continue;
     }
-    if (!ref_expr_same_meaning(ops, t, g, scope, occ->name))
+    if (!ref_expr_same_meaning(ops, self->file, occ->scope, g, scope, occ->name))
       return ref_ops_fail_at(ops, g, at, "InlineFunction: %s would mean something else here",
                              name);
   }

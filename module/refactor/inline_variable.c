@@ -74,7 +74,7 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
         RefTarget meant = ref_program_target(&ops->program, f0, k);
         const char *vname = ref_names_str(&ops->index->names, v->name);
         if (meant.kind == REF_TARGET_UNSURE ||
-            !ref_expr_same_meaning(ops, meant, f, scope, v->name))
+            !ref_expr_same_meaning(ops, f0, v->scope, f, scope, v->name))
           rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s would mean something "
                                                    "else here", vname);
         else if (meant.kind == REF_TARGET_SYM) {
