@@ -5,7 +5,8 @@
  * default Debian's pygments, about 115K lines in 300 files); each round
  * copies it afresh for each side, so that both start from the same bytes.
  *
- *   cold: the eddi CLI, whole process: Start, then Refactor RenameSymbol
+ *   cold: the eddi CLI, whole process (--no-journal: the rename alone):
+ *     Start, then Refactor RenameSymbol
  *     (the first command after start: the index is built from nothing);
  *   warm: in one engine, after a Preview of the same rename built the
  *     index: the Refactor alone, in-process;
@@ -126,7 +127,8 @@ int main(int argc, char **argv) {
     bench__copy(tree, ref_tree);
     bench__copy(tree, warm_tree);
     snprintf(command, sizeof command,
-             "'%s' --root '%s' -c 'Start s' -c 'Refactor RenameSymbol %s %s' >/dev/null", cli,
+             "'%s' --no-journal --root '%s' -c 'Start s' -c 'Refactor RenameSymbol %s %s' >/dev/null",
+             cli,
              eddi_tree, old_name, new_name);
     cold[round] = bench__timed(command);
     snprintf(command, sizeof command, "cd '%s' && '%s' run -p '%s' -r '%s' -l python -U . >/dev/null",
@@ -142,7 +144,7 @@ int main(int argc, char **argv) {
   printf("tree %s (files, lines):\n", tree);
   fflush(stdout);
   if (system(command) != 0) return 1;
-  printf("rename %s -> %s: %s", old_name, new_name, reply);
+  printf("rename %s -> %s: %s\n", old_name, new_name, reply);
   double c = bench_median(cold, BENCH_REFACTOR_ROUNDS), w = bench_median(warm, BENCH_REFACTOR_ROUNDS),
          r = bench_median(ref, BENCH_REFACTOR_ROUNDS);
   printf("ast-grep -U (whole process)   %8.1f ms\n", r);
