@@ -193,7 +193,7 @@ static int run__foreach(ScriptRun *self, const ScriptNode *node, EddiError *err)
 }
 
 static int run__if(ScriptRun *self, const ScriptNode *node, EddiError *err) {
-  ScriptElement scratch = {0}, *el;
+  ScriptElement scratch = {0}, *el = NULL;
   int rc = run__element(self, node, &el, &scratch, err);
   bool holds = false;
   if (rc == 0) rc = script_cond_eval(self, node->cond, el, &holds, err);
@@ -354,7 +354,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
       else self->counts.suggested++;
       return 0;
     }
-    ScriptElement scratch = {0}, *el;
+    ScriptElement scratch = {0}, *el = NULL;
     rc = run__element(self, node, &el, &scratch, err);
     if (rc == 0) rc = script_action_run(self, node, el, err);
     script_element_free(&scratch);
