@@ -587,7 +587,9 @@ wins over the journal's unsaved edits, and the reply says so."
       (setq eddi--journal-opened engine)
       (let* ((journal (expand-file-name "journal.sqlite" (eddi-module-state-dir engine)))
              (resume (or (eq eddi-journal t) (not (file-exists-p journal))
-                         (y-or-n-p "eddi: Resume the sessions kept in the journal? "))))
+                         ;; Batch Emacs has no one to ask: it keeps memory only.
+                         (and (not noninteractive)
+                              (y-or-n-p "eddi: Resume the sessions kept in the journal? ")))))
         (when resume
           (let ((report (eddi-module-open-journal engine)))
             (unless (string-empty-p report) (message "eddi: %s" report))))))))
