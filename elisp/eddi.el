@@ -596,7 +596,9 @@ wins over the journal's unsaved edits, and the reply says so."
 
 (defun eddi-offer-resume ()
   "Offer to resume the sessions eddi's journal kept for this workspace.
-Buffers visiting their files are used as they are: their text wins."
+Buffers visiting their files are used as they are: their text wins.  The
+journal is opened once per engine, so this asks only before the first
+\\[eddi] (or after `eddi-reset')."
   (interactive)
   (let ((eddi-journal 'ask)) (eddi--open-journal)))
 
