@@ -4,7 +4,7 @@
  * an occurrence refers to (by the text around it) or plans a rename, and
  * checks the answer exactly: the qualified name of the target, UNSURE or
  * NONE; the files and texts a plan writes, or the refusal. */
-#include "unit_support.h"
+#include "refactor_support.h"
 
 #include "refactor/refactor.h"
 #include "refactor/rename.h"
@@ -26,12 +26,7 @@ static Fixture *fixture_new(const char *path, ...) {
   ref_index_init(&self->index, (size_t)1 << 24, 1000);
   va_list ap;
   va_start(ap, path);
-  for (const char *p = path; p; p = va_arg(ap, const char *)) {
-    const char *text = va_arg(ap, const char *);
-    EddiError err = {0};
-    if (ref_index_add(&self->index, p, text, strlen(text), false, &err) < 0)
-      fail_msg("%s: %s", p, err.what);
-  }
+  unit_index_add_files(&self->index, path, ap);
   va_end(ap);
   return self;
 }

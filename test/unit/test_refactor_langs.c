@@ -5,7 +5,7 @@
  * every file the plan changes and the unsure places, or the refusal. The
  * rules themselves are the languages' locals.scm and modules_js.c /
  * modules_c.c; the Python ones are test_refactor.c's. */
-#include "unit_support.h"
+#include "refactor_support.h"
 
 #include "refactor/modules.h"
 #include "refactor/rename.h"
@@ -24,12 +24,7 @@ static Workspace *workspace(const char *path, ...) {
   ref_index_init(&self->index, (size_t)1 << 20, 100);
   va_list ap;
   va_start(ap, path);
-  for (const char *p = path; p; p = va_arg(ap, const char *)) {
-    const char *text = va_arg(ap, const char *);
-    EddiError err = {0};
-    if (ref_index_add(&self->index, p, text, strlen(text), false, &err) < 0)
-      fail_msg("%s: %s", p, err.what);
-  }
+  unit_index_add_files(&self->index, path, ap);
   va_end(ap);
   return self;
 }

@@ -7,7 +7,7 @@
  * at all, an operator around a substituted argument, a variable live after
  * the extracted lines or carried round a loop, an assignment's value read
  * before its target is written, a call through *args. */
-#include "unit_support.h"
+#include "refactor_support.h"
 
 #include "refactor/flow.h"
 #include "refactor/ops.h"
@@ -23,12 +23,7 @@ static OpsFixture *ops_fixture(const char *path, ...) {
   ref_index_init(&self->index, (size_t)1 << 24, 1000);
   va_list ap;
   va_start(ap, path);
-  for (const char *p = path; p; p = va_arg(ap, const char *)) {
-    const char *text = va_arg(ap, const char *);
-    EddiError err = {0};
-    if (ref_index_add(&self->index, p, text, strlen(text), false, &err) < 0)
-      fail_msg("%s: %s", p, err.what);
-  }
+  unit_index_add_files(&self->index, path, ap);
   va_end(ap);
   return self;
 }
