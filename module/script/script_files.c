@@ -26,16 +26,22 @@ void script_files_init(ScriptFiles *self, const char *root, int root_fd, size_t 
   self->max_syntax_bytes = max_syntax_bytes;
 }
 
+/* The program goes; the index stays, so that scanning it again after the
+ * script's edits analyses only the files they changed (refactor/index.h). */
 static void files__drop_program(ScriptFiles *self) {
   if (self->program) ref_program_free(self->program), eddi_free(self->program);
-  if (self->index) ref_index_free(self->index), eddi_free(self->index);
   self->program = NULL;
-  self->index = NULL;
   array_free(&self->index_versions);
 }
 
-void script_files_free(ScriptFiles *self) {
+static void files__drop_index(ScriptFiles *self) {
   files__drop_program(self);
+  if (self->index) ref_index_free(self->index), eddi_free(self->index);
+  self->index = NULL;
+}
+
+void script_files_free(ScriptFiles *self) {
+  files__drop_index(self);
   for (size_t i = 0; i < self->files.len; i++) {
     ScriptFile *file = self->files.items[i];
     eddi_free(file->rel);
@@ -182,7 +188,7 @@ int script_files_paths(ScriptFiles *self, const RefPaths **out, EddiError *err) 
 
 int script_files_program(ScriptFiles *self, RefIndex **index, RefProgram **program,
                          EddiError *err) {
-  if (self->index && self->index_edits == self->edits_total) {
+  if (self->program && self->index_edits == self->edits_total) {
     *index = self->index, *program = self->program;
     return 0;
   }
@@ -206,12 +212,14 @@ int script_files_program(ScriptFiles *self, RefIndex **index, RefProgram **progr
                         self->docs.items[i].len};
     array_push(&open, text);
   }
-  self->index = eddi_calloc(1, sizeof *self->index);
-  ref_index_init(self->index, self->max_file_bytes, self->max_entries);
+  if (!self->index) {
+    self->index = eddi_calloc(1, sizeof *self->index);
+    ref_index_init(self->index, self->max_file_bytes, self->max_entries);
+  }
   int rc = ref_index_scan(self->index, self->root, &open, err);
   ref_open_texts_free(&open);
   if (rc < 0) {
-    files__drop_program(self);
+    files__drop_index(self);
     return rc;
   }
   Array(RefFile *) analysed = {0};
