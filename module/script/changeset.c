@@ -9,11 +9,9 @@
  * else's work. It writes through the shared transaction (open documents
  * through their documents, so Undo takes it back). Rollback puts back the
  * exact bytes that were on disk before, again only when every file is still
- * what apply wrote. The state is the session's (script_state.h). */
+ * what apply wrote, through the same transaction (all files or none, also
+ * under kill -9 once journaled). The state is the session's (script_state.h). */
 #include "script/changeset.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
 
 #include "core/diff.h"
 #include "core/disk_backend.h"
@@ -227,28 +225,30 @@ int eddi_changeset_rollback(EddiChangeset *self, EddiEngine *engine, EddiSession
   if (self->status != EDDI_CHANGESET_APPLIED)
     return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is not applied", self->name);
   int rc = changeset__check(self, engine, session, true, err);
+  if (rc < 0) return rc;
+  /* One transaction, as apply's: all files or none (journaled, also under
+   * kill -9), open documents through their documents. The bytes from before
+   * apply decode to a text and a format that encode back to them. */
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, engine, session);
   for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
     EddiChangeFile *file = &self->files.items[i];
+    EddiEditFile *entry;
+    rc = eddi_edit_txn_file(&txn, file->path, &entry, err);
+    if (rc < 0) break;
     if (!file->existed) {
-      rc = eddi_fs_unlink(engine->root_fd, file->path, &file->applied,
-                          engine->config.max_file_bytes, err);
-      EddiDoc *doc = changeset__doc(session, file->path);
-      if (rc == 0 && doc) eddi_session_close_doc(session, doc);
+      eddi_edit_file_delete(entry);
       continue;
     }
-    EddiFsConflict conflict = {0};
-    EddiFileStamp written;
-    unsigned mode = 0644;
-    struct stat st;
-    if (fstatat(engine->root_fd, file->path, &st, 0) == 0) mode = st.st_mode & 07777;
-    rc = eddi_fs_replace(engine->root_fd, file->path, file->before_raw, file->before_raw_len, mode,
-                         &file->applied, engine->config.max_file_bytes, &written, &conflict, err);
-    eddi_fs_conflict_free(&conflict);
-    if (rc == 0) eddi_engine_note_write(engine, file->path, &file->applied, &written);
-    EddiDoc *doc = changeset__doc(session, file->path);
-    size_t discarded;
-    if (rc == 0 && doc) rc = eddi_doc_reread(doc, &discarded, err);
+    StrBuf text = {0};
+    eddi_strbuf_puts(&text, "");
+    rc = eddi_disk_decode(file->before_raw ? file->before_raw : "", file->before_raw_len,
+                          &entry->format, &text, err);
+    if (rc == 0) eddi_edit_file_write(entry, text.data, text.len);
+    eddi_strbuf_free(&text);
   }
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, NULL, err);
+  eddi_edit_txn_free(&txn);
   if (rc == 0) self->status = EDDI_CHANGESET_ROLLED_BACK;
   return rc;
 }
