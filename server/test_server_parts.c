@@ -401,6 +401,12 @@ static void test_link_credentials_file(void **state) {
 static void test_read_only_sender(void **state) {
   char *root = make_workspace();
   assert_non_null(root);
+  char text_path[512];
+  snprintf(text_path, sizeof text_path, "%s/a.txt", root);
+  FILE *text = fopen(text_path, "w");
+  assert_non_null(text);
+  fputs("x\n", text);
+  fclose(text);
   static char *allowed[] = {"ann"}, *readers[] = {"rita"};
   ServerOptions options = {.root = root, .max_queue = 4, .max_message_bytes = 1024,
                            .allow = {allowed, 1}, .read_only = {readers, 1}};
@@ -408,6 +414,7 @@ static void test_read_only_sender(void **state) {
   char error[256];
   assert_int_equal(engine_host_init(&host, &options, "test", error, sizeof error), SERVER_OK);
   log_set_requests(false);
+  /* A script is judged by its statements: one that only flags may run. */
   struct {
     const char *sender, *text, *first;
   } cases[] = {
@@ -415,6 +422,17 @@ static void test_read_only_sender(void **state) {
       {"rita", "Start r2\nopen create b.txt", "Fail \"Sender rita may only read, not run Open Create\""},
       {"ann", "Start a\nOpen Create b.txt", "Ok, Instance test"},
       {"eve", "Status", "Fail \"Sender eve is not allowed\""},
+      {"rita", "{ foreach file matching \"*.txt\" { flag \"seen\" } }",
+       "Ok, Script completed: 1 file flagged, Flagged: a.txt:0:0 seen"},
+      {"rita", "{\nforeach file matching \"*.txt\" { flag \"seen\" }\nforeach import { remove }\n}",
+       "Fail \"Sender rita may only read, not run remove\""},
+      {"rita", "foreach file matching \"*.txt\" { Insert \"x\" }", "Fail \"Sender rita may only read, not run Insert\""},
+      {"rita", "{ if contains \"x\" { Refactor RenameSymbol a b } }",
+       "Fail \"Sender rita may only read, not run Refactor RenameSymbol\""},
+      {"rita", "{ foreach file matching \"*.txt\" { Status } }",
+       "Ok, Script completed: 1 command, Notes: Ok: Session r, No file"},
+      {"rita", "{ foreach file matching \"*.txt\" { flag \"seen\" }",
+       "Fail \"Script line 1:48: expected '}' to close the '{' at 1:1, found the end of the script\""},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     HostRequest request = {"test", {.sender = cases[i].sender, .text = cases[i].text,
@@ -429,6 +447,7 @@ static void test_read_only_sender(void **state) {
   char created[512];
   snprintf(created, sizeof created, "%s/b.txt", root);
   unlink(created);
+  unlink(text_path);
   rmdir(root);
 }
 

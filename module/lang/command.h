@@ -34,6 +34,9 @@ enum {
    * the one form of such a command that writes; see
    * eddi_command_line_reads_only.) */
   CMD_READ_ONLY = 8,
+  /* A script: whether it writes depends on its statements
+   * (eddi_script_line_reads_only), not on its word. */
+  CMD_SCRIPT = 16,
 };
 
 struct CommandSpec {

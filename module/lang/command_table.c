@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "lang/suggest.h"
+#include "script/script_commands.h"
 #include "core/utf8.h"
 
 /* Scripts (module/script/script_commands.c). */
@@ -185,11 +186,16 @@ const EddiCommandInfo *eddi_command_info(size_t index) {
 static const char *const command__read_only_non_commands[] = {"Count"};
 
 /* Whether the command word of line is read-only: its spec says so. */
-static bool command__verb_reads_only(const EddiCommandLine *line) {
-  if (line->verb_len >= COMMAND_NAME_MAX) return false;
+/* The spec of line's command word, or NULL. */
+static const CommandSpec *command__line_spec(const EddiCommandLine *line) {
+  if (line->verb_len >= COMMAND_NAME_MAX) return NULL;
   char verb[COMMAND_NAME_MAX];
   snprintf(verb, sizeof verb, "%.*s", (int)line->verb_len, line->line);
-  const CommandSpec *spec = eddi_command_find(verb);
+  return eddi_command_find(verb);
+}
+
+static bool command__verb_reads_only(const EddiCommandLine *line) {
+  const CommandSpec *spec = command__line_spec(line);
   if (spec) return (spec->flags & CMD_READ_ONLY) != 0;
   size_t count = sizeof command__read_only_non_commands / sizeof command__read_only_non_commands[0];
   for (size_t i = 0; i < count; i++)
@@ -211,6 +217,9 @@ static bool command__is_open_create(const EddiCommandLine *line) {
 
 bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
   snprintf(word, word_size, "%.*s", (int)line->verb_len, line->line);
+  const CommandSpec *spec = command__line_spec(line);
+  if ((spec && (spec->flags & CMD_SCRIPT)) || (line->len && line->line[0] == '{'))
+    return eddi_script_line_reads_only(line, word, word_size);
   if (!command__verb_reads_only(line)) return false;
   if (command__is_open_create(line)) {
     snprintf(word, word_size, "Open Create");

@@ -195,6 +195,12 @@ void eddi_script_query_free(ScriptQuery *self);
  * the cursor, or applies or rolls back a changeset. */
 bool eddi_script_needs_owner(const ScriptNode *node);
 
+/* Whether the tree may change a file or a changeset's files: an action
+ * other than flag and suggest, a refactoring, apply or rollback of a
+ * changeset, or a command a read-only sender may not run. word receives
+ * the first such statement's word ("replace", "Refactor Signature"). */
+bool eddi_script_writes(const ScriptNode *node, char *word, size_t word_size);
+
 /* Refactor operation names a script may write as statements
  * (rename_class A B, extract_method(...)); the canonical name or NULL. */
 const char *eddi_script_refactor_operation(const char *word);

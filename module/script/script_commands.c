@@ -586,27 +586,37 @@ static int script__run_command(CommandContext *ctx) {
   return rc;
 }
 
+bool eddi_script_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
+  const char *end = line->takes_body ? line->body + line->body_len : line->line + line->len;
+  Script script;
+  EddiError ignored;
+  if (eddi_script_parse(line->line, (size_t)(end - line->line), &script, &ignored) < 0) return true;
+  bool writes = eddi_script_writes(script.root, word, word_size);
+  eddi_script_free(&script);
+  return !writes;
+}
+
 /* Preview changeset <name> and the single-line changeset forms. */
 static const CommandSpec script_commands[] = {
-    {"{", "{ <statements> }", "run a script: one transaction over many files", CMD_TAKES_BODY,
+    {"{", "{ <statements> }", "run a script: one transaction over many files", CMD_TAKES_BODY | CMD_SCRIPT,
      script__run_command},
     {"Foreach", "foreach [$x in] <set> [where <condition>] <action|{ ... }>",
-     "run an action on every element of a set", 0, script__run_command},
+     "run an action on every element of a set", CMD_SCRIPT, script__run_command},
     {"If", "if <condition> <action> [else <action>]", "run an action when a condition holds",
-     0, script__run_command},
-    {"Let", "let $name = <set|value>", "keep a set or a value for later messages", 0,
+     CMD_SCRIPT, script__run_command},
+    {"Let", "let $name = <set|value>", "keep a set or a value for later messages", CMD_SCRIPT,
      script__run_command},
-    {"Use", "use $name <action>", "run an action on a kept set", 0, script__run_command},
+    {"Use", "use $name <action>", "run an action on a kept set", CMD_SCRIPT, script__run_command},
     {"Try", "try { ... } catch { ... }", "run a block; on a failure undo it and run the other",
-     0, script__run_command},
+     CMD_SCRIPT, script__run_command},
     {"Collect", "collect changes as \"<name>\"", "(inside a script) keep its changes as a changeset",
-     0, script__run_command},
+     CMD_SCRIPT, script__run_command},
     {"Apply", "apply changeset <name>", "write a changeset, unless its files changed since",
      CMD_SESSION, script__apply_command},
     {"Rollback", "rollback changeset <name>", "put back the bytes from before a changeset",
      CMD_SESSION, script__rollback_command},
     {"Flags", "Flags [<offset>]", "the last script's flags, a page from offset",
-     CMD_SESSION, script__flags_command},
+     CMD_SESSION | CMD_READ_ONLY, script__flags_command},
 };
 
 COMMAND_GROUP(eddi_script_commands, script_commands);

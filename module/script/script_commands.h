@@ -9,5 +9,9 @@
 int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len);
 /* Preview changeset <name>: ctx->args are "changeset" and the name. */
 int eddi_script_preview_changeset(CommandContext *ctx);
+/* Whether the script line starts (its body included) only reads: a
+ * read-only sender may run it. word receives the statement that writes.
+ * A script that does not parse reads only: it fails before it runs. */
+bool eddi_script_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size);
 
 #endif

@@ -982,6 +982,53 @@ int eddi_script_parse_query(const char *src, size_t len, ScriptQuery **out, Eddi
   return *out ? 0 : EDDI_EINVAL;
 }
 
+/* A command line of a script that a read-only sender may not run. */
+typedef struct {
+  char *word;
+  size_t size;
+  bool writes;
+} ScriptWriteCheck;
+
+static bool parser__command_reads_only(const EddiCommandLine *line, void *closure) {
+  ScriptWriteCheck *check = closure;
+  check->writes = !eddi_command_line_reads_only(line, check->word, check->size);
+  return !check->writes;
+}
+
+static const char *const parser__action_words[] = {
+    [SA_REPLACE_WITH] = "replace", [SA_REPLACE_TEXT] = "replace", [SA_FLAG] = "flag",
+    [SA_SUGGEST] = "suggest",      [SA_REMOVE] = "remove",        [SA_ADD] = "add",
+    [SA_ADD_IMPORT] = "add import", [SA_ADD_LINE] = "add line",
+};
+
+bool eddi_script_writes(const ScriptNode *node, char *word, size_t word_size) {
+  if (!node) return false;
+  switch (node->kind) {
+  case SN_ACTION:
+    if (node->action == SA_FLAG || node->action == SA_SUGGEST) break;
+    snprintf(word, word_size, "%s", parser__action_words[node->action]);
+    return true;
+  case SN_REFACTOR: snprintf(word, word_size, "Refactor %s", node->text); return true;
+  case SN_CHANGESET:
+    if (strcmp(node->text, "preview") == 0) break;
+    snprintf(word, word_size, "%s changeset", node->text);
+    return true;
+  case SN_COMMAND: {
+    ScriptWriteCheck check = {word, word_size, false};
+    eddi_each_command(node->text, strlen(node->text), parser__command_reads_only, &check);
+    if (check.writes) return true;
+    break;
+  }
+  default: break;
+  }
+  if (eddi_script_writes(node->body, word, word_size) ||
+      eddi_script_writes(node->else_body, word, word_size))
+    return true;
+  for (size_t i = 0; i < node->children.len; i++)
+    if (eddi_script_writes(node->children.items[i], word, word_size)) return true;
+  return false;
+}
+
 bool eddi_script_needs_owner(const ScriptNode *node) {
   if (!node) return false;
   switch (node->kind) {
