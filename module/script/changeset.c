@@ -53,6 +53,8 @@ void eddi_script_state_free(EddiScriptState *self) {
   array_free(&self->contexts);
   for (size_t i = 0; i < self->flags.len; i++) eddi_free(self->flags.items[i]);
   array_free(&self->flags);
+  for (size_t i = 0; i < self->session_flags.len; i++) eddi_free(self->session_flags.items[i]);
+  array_free(&self->session_flags);
   eddi_free(self);
 }
 

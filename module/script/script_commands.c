@@ -301,6 +301,13 @@ static void script__list_fact(CommandContext *ctx, const char *key, const Script
                     ctx->session && strcmp(key, "Flagged") == 0);
 }
 
+size_t eddi_script_session_flags(CommandContext *ctx) {
+  const EddiScriptState *state = ctx->session->script;
+  size_t count = state ? state->session_flags.len : 0;
+  script__list_page(ctx, "Flagged", state ? state->session_flags.items : NULL, count, 0, false);
+  return count;
+}
+
 /* Flags [<offset>]: the last script's flags from offset, a page. */
 static int script__flags_command(CommandContext *ctx) {
   const EddiScriptState *state = ctx->session->script;
@@ -460,8 +467,10 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
     if (self->run.flags.len) {
       for (size_t i = 0; i < state->flags.len; i++) eddi_free(state->flags.items[i]);
       array_clear(&state->flags);
-      for (size_t i = 0; i < self->run.flags.len; i++)
+      for (size_t i = 0; i < self->run.flags.len; i++) {
         array_push(&state->flags, eddi_strdup(self->run.flags.items[i]));
+        array_push(&state->session_flags, eddi_strdup(self->run.flags.items[i]));
+      }
     }
   }
   script__reply(self, ctx, changed);

@@ -9,6 +9,9 @@
 int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len);
 /* Preview changeset <name>: ctx->args are "changeset" and the name. */
 int eddi_script_preview_changeset(CommandContext *ctx);
+/* Add the flags of the session's scripts to ctx's reply (Summary), a page:
+ * "Flagged: a.py:3:0 f: note; ...; and 150 more". Returns how many. */
+size_t eddi_script_session_flags(CommandContext *ctx);
 /* Whether the script line starts (its body included) only reads: a
  * read-only sender may run it. word receives the statement that writes.
  * A script that does not parse reads only: it fails before it runs. */

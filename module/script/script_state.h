@@ -55,6 +55,8 @@ typedef struct EddiScriptState {
   Array(EddiScriptPlace) contexts;
   /* The last script's flags, for the pages after its reply's (Flags). */
   Array(char *) flags;
+  /* Every flag of the session's scripts, in order, for Summary. */
+  Array(char *) session_flags;
 } EddiScriptState;
 
 void eddi_script_state_free(struct EddiScriptState *self);

@@ -5,6 +5,7 @@
 
 #include "core/disk_backend.h"
 #include "core/path.h"
+#include "script/script_commands.h"
 #include "services/structure.h"
 
 /* "1 file" / "2 files" */
@@ -225,6 +226,9 @@ int eddi_run_summary(CommandContext *ctx) {
     eddi_reply_builder_text(ctx->reply, "Files", per_file.data, per_file.len);
     eddi_strbuf_free(&head);
   }
+  /* What the session's scripts flagged: nothing was written for them,
+   * so this is the one place that lists them after their replies. */
+  if (rc == 0) eddi_script_session_flags(ctx);
   eddi_strbuf_free(&per_file);
   array_free(&files);
   return rc;
