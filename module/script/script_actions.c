@@ -4,18 +4,14 @@
  * Every edit goes into the overlay (script_files.c); nothing is written.
  * A template replacement must leave the file parsing as well as it did
  * before: a replacement that brings a syntax error in is refused, with the
- * place, rather than written and left for the model to find. A refactoring
- * inside a script is planned by the refactoring engine itself
- * (refactor/rename.h) over the overlay's texts, and its edits are applied
- * to the overlay one by one, so later statements see the renamed code and
- * the sets computed before it keep their places. */
+ * place, rather than written and left for the model to find. Refactorings
+ * inside scripts are script_refactor.c's. */
 #define _GNU_SOURCE /* memmem */
 #include "script/script_run.h"
 
 #include <ctype.h>
 #include <strings.h>
 
-#include "refactor/rename.h"
 #include "syntax/syntax.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -379,48 +375,4 @@ int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
   case SA_ADD_IMPORT: return action__add_import(run, node, el);
   }
   return 0;
-}
-
-/* ---------------------------------------------------------------- refactorings */
-
-int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args, EddiError *err) {
-  bool rename = strcmp(op, "RenameSymbol") == 0, klass = strcmp(op, "Rename_Class") == 0;
-  if (!rename && !klass) {
-    eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
-    eddi_error_hint(err, "Built: RenameSymbol, Rename_Class");
-    return EDDI_EINVAL;
-  }
-  bool unsure = args->len == 3 && strcasecmp(args->items[2], "Unsure") == 0;
-  if (args->len != 2 && !unsure)
-    return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes a name and a new name", op);
-  RefIndex *index;
-  RefProgram *program;
-  int rc = script_files_program(&run->files, &index, &program, err);
-  if (rc < 0) return rc;
-  RefPlan plan = {0};
-  rc = ref_rename_plan(index, args->items[0], args->items[1],
-                       (unsure ? REF_RENAME_UNSURE : 0) | (klass ? REF_RENAME_CLASS : 0), &plan,
-                       err);
-  if (rc == 0 && (plan.moved_from || plan.carry_from.len))
-    rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s moves files: run it outside a script", op);
-  size_t new_len = rc == 0 ? strlen(plan.new_name) : 0;
-  for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
-    const RefChange *change = &plan.changes.items[i];
-    uint32_t f;
-    rc = script_files_get(&run->files, index->sources.items[change->source].path, &f, err);
-    if (rc < 0) break;
-    ScriptFile *file = run->files.files.items[f];
-    for (size_t k = change->edits.len; k-- > 0;)
-      script_file_replace(&run->files, file, change->edits.items[k].start,
-                          change->edits.items[k].end, plan.new_name, new_len);
-  }
-  if (rc == 0) {
-    StrBuf note = {0};
-    eddi_strbuf_printf(&note, "%s %s %s: %zu references in %zu files", op, args->items[0],
-                       args->items[1], plan.references, plan.changes.len);
-    array_push(&run->notes, eddi_strbuf_take(&note));
-    run->counts.refactors++;
-  }
-  ref_plan_free(&plan);
-  return rc;
 }

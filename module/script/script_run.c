@@ -288,7 +288,9 @@ static int run__refactor(ScriptRun *self, const ScriptNode *node, EddiError *err
     if (rc == 0) rc = script_expr_value(self, e, el, &value, err);
     if (rc == 0) array_push(&args, value);
   }
-  if (rc == 0) rc = script_refactor_run(self, node->text, &args, err);
+  if (rc == 0)
+    rc = script_refactor_run(self, node->text, &args, (const ScriptExpr *const *)node->args.items,
+                             err);
   if (rc < 0) run__at(rc, node->pos, err);
   for (size_t i = 0; i < args.len; i++) eddi_free(args.items[i]);
   array_free(&args);

@@ -209,7 +209,9 @@ void script_place(ScriptRun *run, uint32_t file, size_t offset, StrBuf *out);
 
 int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *element,
                       EddiError *err);
-/* The refactoring op with args on the overlay. */
-int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args, EddiError *err);
+/* The refactoring op with args (their values; exprs, the expressions
+ * they came from, or NULL) on the overlay (script_refactor.c). */
+int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args,
+                        const ScriptExpr *const *exprs, EddiError *err);
 
 #endif

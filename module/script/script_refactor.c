@@ -1,0 +1,263 @@
+/* script_refactor.c - refactorings as script statements:
+ * `rename_class A B`, `extract_method($method, $method.name + "_part")`,
+ * `Refactor Signature "f(a)" "f(a, b=1)"`.
+ *
+ * A refactoring inside a script is planned by the refactoring engine
+ * itself (refactor/rename.h for the renames, refactor/ops.h for the rest)
+ * over the overlay's texts, with the same checks as the command: name
+ * resolution, conflicts, the differential check. Its result goes into the
+ * overlay, so later statements see the refactored code, and nothing is
+ * written until the script ends. A rename's edits are applied one by one,
+ * so the sets computed before it keep their places; another operation's
+ * new text replaces the part of each file that differs.
+ *
+ * An argument that is an element (`$method` bound by foreach or let) names
+ * it exactly (path.py:Class.method), so that a name two classes share is
+ * not ambiguous; for Extract it is the function's body, the lines to
+ * extract. */
+#include "script/script_run.h"
+
+#include <strings.h>
+
+#include "refactor/ops.h"
+#include "refactor/rename.h"
+#include "syntax/syntax.h"
+
+/* ---------------------------------------------------------------- arguments */
+
+/* The element an argument names: $x bound to a set (its first element)
+ * or to the element being visited; NULL for any other argument. */
+static const ScriptElement *refactor__element(ScriptRun *run, const ScriptExpr *e) {
+  if (e->kind != SE_VAR || e->field) return NULL;
+  for (size_t i = run->vars.len; i-- > 0;) {
+    const ScriptVar *var = &run->vars.items[i];
+    if (strcmp(var->name, e->text) != 0) continue;
+    return var->is_set && var->set.len ? &var->set.items[0] : NULL;
+  }
+  return NULL;
+}
+
+/* What a refactoring is told of a definition element: "path:Class.name"
+ * or "path:name"; NULL for elements that are no definition. */
+static char *refactor__spec(ScriptRun *run, const ScriptElement *el) {
+  if (el->kind != SEL_FUNCTION && el->kind != SEL_METHOD && el->kind != SEL_CLASS &&
+      el->kind != SEL_VARIABLE)
+    return NULL;
+  const ScriptFile *file = run->files.files.items[el->file];
+  StrBuf spec = {0};
+  eddi_strbuf_printf(&spec, "%s:%s%s%s", file->rel, el->owner ? el->owner : "",
+                     el->owner ? "." : "", el->name);
+  return eddi_strbuf_take(&spec);
+}
+
+/* A function element's body as Extract's region: its file and 0-based
+ * inclusive lines. */
+static int refactor__body_lines(ScriptRun *run, const ScriptElement *el, char **path,
+                                uint32_t *first, uint32_t *last, EddiError *err) {
+  ScriptFile *file = run->files.files.items[el->file];
+  EddiSyntax *syntax =
+      el->kind == SEL_FUNCTION || el->kind == SEL_METHOD ? script_file_syntax(&run->files, file)
+                                                         : NULL;
+  const EddiElement *def = NULL;
+  for (size_t i = 0; syntax && i < syntax->elements.len && !def; i++) {
+    const EddiElement *e = &syntax->elements.items[i];
+    if (e->start == el->start && e->has_body) def = e;
+  }
+  if (!def)
+    return eddi_error_set(err, EDDI_EINVAL, "%s is no function with a body to extract",
+                          el->name ? el->name : "The element");
+  size_t line, col, end_line;
+  ref_text_position(file->text.data, file->text.len, def->body_start, &line, &col);
+  ref_text_position(file->text.data, file->text.len, def->body_end > def->body_start
+                                                         ? def->body_end - 1 : def->body_start,
+                    &end_line, &col);
+  *path = eddi_strdup(file->rel);
+  *first = (uint32_t)line, *last = (uint32_t)end_line;
+  return 0;
+}
+
+/* Extract's region written as text: "a:b" (the current file's lines) or
+ * "path:a:b". */
+static int refactor__region_text(ScriptRun *run, const char *region, char **path,
+                                 uint32_t *first, uint32_t *last, EddiError *err) {
+  const char *colon = strrchr(region, ':');
+  const char *before = colon;
+  while (before && before > region && before[-1] >= '0' && before[-1] <= '9') before--;
+  bool with_path = before && before > region + 1 && before[-1] == ':';
+  const char *lines = with_path ? before : region;
+  unsigned long a, b;
+  char tail;
+  if (sscanf(lines, "%lu:%lu%c", &a, &b, &tail) != 2 || b < a || b > UINT32_MAX) {
+    eddi_error_set(err, EDDI_EINVAL, "Extract takes a function of a set or lines A:B, not %s", region);
+    eddi_error_hint(err, "foreach $f in function where name == \"%s\" { extract_method($f, \"new_name\") }",
+                    region);
+    return EDDI_EINVAL;
+  }
+  if (!with_path && !run->current)
+    return eddi_error_set(err, EDDI_EINVAL, "Extract needs an open file, or path.py:A:B");
+  *path = with_path ? eddi_strndup(region, (size_t)(before - 1 - region)) : eddi_strdup(run->current);
+  *first = (uint32_t)a, *last = (uint32_t)b;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the operations */
+
+typedef struct {
+  const char *op;
+  RefOpKind kind;
+  size_t args; /* how many it takes */
+  const char *usage;
+} RefactorForm;
+
+/* The operations past the renames, as ops.h plans them. */
+static const RefactorForm refactor__forms[] = {
+    {"Signature", REF_OP_SIGNATURE, 2, "a signature and the new one: \"f(a)\" \"f(a, b=1)\""},
+    {"Extract_Method", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name"},
+    {"ExtractFunction", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name"},
+    {"InlineFunction", REF_OP_INLINE_FUNCTION, 1, "a function"},
+    {"Inline_Variable", REF_OP_INLINE_VARIABLE, 1, "a variable"},
+    {"Move_Method", REF_OP_MOVE_METHOD, 2, "A.m and B.m"},
+    {"Extract_Interface", REF_OP_EXTRACT_INTERFACE, 2, "a class and the interface's name"},
+};
+
+/* Put text (the file's new text) into the overlay: only the part between
+ * the common beginning and end changes, so the elements outside it keep
+ * their places. */
+static void refactor__put(ScriptRun *run, ScriptFile *file, const char *text, size_t len) {
+  size_t old_len = file->text.len, head = 0, tail = 0;
+  while (head < old_len && head < len && file->text.data[head] == text[head]) head++;
+  while (tail < old_len - head && tail < len - head &&
+         file->text.data[old_len - 1 - tail] == text[len - 1 - tail])
+    tail++;
+  if (head == old_len && head == len) return;
+  script_file_replace(&run->files, file, head, old_len - tail, text + head, len - head - tail);
+}
+
+/* Plan the operation form names with the arguments (strings; elements
+ * where an argument named one) and put its texts into the overlay. */
+static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings *args,
+                        const ScriptElement **elements, EddiError *err) {
+  /* extract_method name lines a:b, the command's word order. */
+  bool words = args->len == 3 && strcasecmp(args->items[1], "lines") == 0;
+  if (args->len != form->args && !(form->kind == REF_OP_EXTRACT && words))
+    return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes %s", form->op, form->usage);
+  RefOpArgs op = {.spec = args->items[0], .other = args->len > 1 ? args->items[1] : NULL};
+  char *spec = elements[0] ? refactor__spec(run, elements[0]) : NULL;
+  char *path = NULL;
+  int rc = 0;
+  if (form->kind == REF_OP_EXTRACT) {
+    const char *region = words ? args->items[2] : args->items[0];
+    op.name = words ? args->items[0] : args->items[1];
+    rc = !words && elements[0]
+             ? refactor__body_lines(run, elements[0], &path, &op.first, &op.last, err)
+             : refactor__region_text(run, region, &path, &op.first, &op.last, err);
+    op.path = path;
+  } else if (spec) {
+    op.spec = spec;
+  }
+  RefIndex *index;
+  RefProgram *program;
+  if (rc == 0) rc = script_files_program(&run->files, &index, &program, err);
+  RefPlan plan = {0};
+  StrBuf facts = {0};
+  if (rc == 0) rc = ref_op_plan(index, form->kind, form->op, &op, &plan, &facts, err);
+  for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
+    const RefChange *change = &plan.changes.items[i];
+    uint32_t f;
+    rc = script_files_get(&run->files, index->sources.items[change->source].path, &f, err);
+    if (rc == 0) refactor__put(run, run->files.files.items[f], change->after, change->after_len);
+  }
+  if (rc == 0) {
+    /* "Extract_Method load load_body: Extracted load_body; 1 call", the
+     * operation's own facts on one line. */
+    StrBuf note = {0};
+    eddi_strbuf_printf(&note, "%s", form->op);
+    for (size_t i = 0; i < args->len; i++) eddi_strbuf_printf(&note, " %s", args->items[i]);
+    const char *sep = ": ";
+    for (const char *line = facts.data; line && *line;) {
+      const char *end = strchr(line, '\n');
+      size_t len = end ? (size_t)(end - line) : strlen(line);
+      if (len) eddi_strbuf_printf(&note, "%s%.*s", sep, (int)len, line), sep = "; ";
+      line = end ? end + 1 : line + len;
+    }
+    if (plan.unsure_count)
+      eddi_strbuf_printf(&note, "; %zu unsure left unchanged: %s", plan.unsure_count,
+                         plan.unsure.data);
+    array_push(&run->notes, eddi_strbuf_take(&note));
+    run->counts.refactors++;
+  }
+  ref_plan_free(&plan);
+  eddi_strbuf_free(&facts);
+  eddi_free(spec);
+  eddi_free(path);
+  return rc;
+}
+
+/* A rename: its edits one by one, so sets computed before it keep their
+ * places. */
+static int refactor__rename(ScriptRun *run, const char *op, ScriptStrings *args,
+                            const ScriptElement **elements, EddiError *err) {
+  bool klass = strcmp(op, "Rename_Class") == 0;
+  bool unsure = args->len == 3 && strcasecmp(args->items[2], "Unsure") == 0;
+  if (args->len != 2 && !unsure)
+    return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes a name and a new name", op);
+  RefIndex *index;
+  RefProgram *program;
+  int rc = script_files_program(&run->files, &index, &program, err);
+  if (rc < 0) return rc;
+  char *spec = elements[0] ? refactor__spec(run, elements[0]) : NULL;
+  RefPlan plan = {0};
+  rc = ref_rename_plan(index, spec ? spec : args->items[0], args->items[1],
+                       (unsure ? REF_RENAME_UNSURE : 0) | (klass ? REF_RENAME_CLASS : 0), &plan,
+                       err);
+  eddi_free(spec);
+  if (rc == 0 && (plan.moved_from || plan.carry_from.len))
+    rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s moves files: run it outside a script", op);
+  size_t new_len = rc == 0 ? strlen(plan.new_name) : 0;
+  for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
+    const RefChange *change = &plan.changes.items[i];
+    uint32_t f;
+    rc = script_files_get(&run->files, index->sources.items[change->source].path, &f, err);
+    if (rc < 0) break;
+    ScriptFile *file = run->files.files.items[f];
+    for (size_t k = change->edits.len; k-- > 0;)
+      script_file_replace(&run->files, file, change->edits.items[k].start,
+                          change->edits.items[k].end, plan.new_name, new_len);
+  }
+  if (rc == 0) {
+    StrBuf note = {0};
+    eddi_strbuf_printf(&note, "%s %s %s: %zu references in %zu files", op, args->items[0],
+                       args->items[1], plan.references, plan.changes.len);
+    array_push(&run->notes, eddi_strbuf_take(&note));
+    run->counts.refactors++;
+  }
+  ref_plan_free(&plan);
+  return rc;
+}
+
+int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args,
+                        const ScriptExpr *const *exprs, EddiError *err) {
+  if (args->len == 0) return eddi_error_set(err, EDDI_EINVAL, "Refactor %s needs arguments", op);
+  const ScriptElement **elements = eddi_calloc(args->len, sizeof *elements);
+  for (size_t i = 0; i < args->len; i++) elements[i] = exprs ? refactor__element(run, exprs[i]) : NULL;
+  int rc = 1;
+  if (strcmp(op, "RenameSymbol") == 0 || strcmp(op, "Rename_Class") == 0)
+    rc = refactor__rename(run, op, args, elements, err);
+  for (size_t i = 0; rc > 0 && i < sizeof refactor__forms / sizeof *refactor__forms; i++)
+    if (strcmp(op, refactor__forms[i].op) == 0) rc = refactor__op(run, &refactor__forms[i], args, elements, err);
+  if (rc > 0) {
+    /* Split_Class, Merge_Classes, Change_Inheritance: the engine's answer. */
+    RefOpArgs none = {.spec = args->items[0]};
+    RefIndex *index;
+    RefProgram *program;
+    RefPlan plan = {0};
+    StrBuf facts = {0};
+    rc = script_files_program(&run->files, &index, &program, err);
+    if (rc == 0) rc = ref_op_plan(index, REF_OP_UNSUPPORTED, op, &none, &plan, &facts, err);
+    if (rc == 0) rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
+    ref_plan_free(&plan);
+    eddi_strbuf_free(&facts);
+  }
+  eddi_free(elements);
+  return rc;
+}

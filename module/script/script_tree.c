@@ -1,0 +1,67 @@
+/* script_tree.c - what a parsed script may do, read from its tree before
+ * it runs: whether it needs the owner thread (it runs commands, moves the
+ * cursor, applies a changeset) and whether it may write (a read-only
+ * sender may run only a script that does not). */
+#include "script/script.h"
+
+#include "lang/command.h"
+
+/* A command line of a script that a read-only sender may not run. */
+typedef struct {
+  char *word;
+  size_t size;
+  bool writes;
+} ScriptWriteCheck;
+
+static bool parser__command_reads_only(const EddiCommandLine *line, void *closure) {
+  ScriptWriteCheck *check = closure;
+  check->writes = !eddi_command_line_reads_only(line, check->word, check->size);
+  return !check->writes;
+}
+
+static const char *const parser__action_words[] = {
+    [SA_REPLACE_WITH] = "replace", [SA_REPLACE_TEXT] = "replace", [SA_FLAG] = "flag",
+    [SA_SUGGEST] = "suggest",      [SA_REMOVE] = "remove",        [SA_ADD] = "add",
+    [SA_ADD_IMPORT] = "add import", [SA_ADD_LINE] = "add line",
+};
+
+bool eddi_script_writes(const ScriptNode *node, char *word, size_t word_size) {
+  if (!node) return false;
+  switch (node->kind) {
+  case SN_ACTION:
+    if (node->action == SA_FLAG || node->action == SA_SUGGEST) break;
+    snprintf(word, word_size, "%s", parser__action_words[node->action]);
+    return true;
+  case SN_REFACTOR: snprintf(word, word_size, "Refactor %s", node->text); return true;
+  case SN_CHANGESET:
+    if (strcmp(node->text, "preview") == 0) break;
+    snprintf(word, word_size, "%s changeset", node->text);
+    return true;
+  case SN_COMMAND: {
+    ScriptWriteCheck check = {word, word_size, false};
+    eddi_each_command(node->text, strlen(node->text), parser__command_reads_only, &check);
+    if (check.writes) return true;
+    break;
+  }
+  default: break;
+  }
+  if (eddi_script_writes(node->body, word, word_size) ||
+      eddi_script_writes(node->else_body, word, word_size))
+    return true;
+  for (size_t i = 0; i < node->children.len; i++)
+    if (eddi_script_writes(node->children.items[i], word, word_size)) return true;
+  return false;
+}
+
+bool eddi_script_needs_owner(const ScriptNode *node) {
+  if (!node) return false;
+  switch (node->kind) {
+  case SN_COMMAND: case SN_STORE: case SN_GOTO: case SN_PUSH: case SN_POP: return true;
+  case SN_CHANGESET: return true;
+  default: break;
+  }
+  if (eddi_script_needs_owner(node->body) || eddi_script_needs_owner(node->else_body)) return true;
+  for (size_t i = 0; i < node->children.len; i++)
+    if (eddi_script_needs_owner(node->children.items[i])) return true;
+  return false;
+}
