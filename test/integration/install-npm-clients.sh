@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install the npm clients the integration tests drive eddi-server with
-# (nats, @modelcontextprotocol/sdk) into the build tree, from the lock file.
+# (nats, @modelcontextprotocol/sdk) and the TypeScript compiler the
+# refactoring oracle uses into the build tree, from the lock file.
 # Usage: install-npm-clients.sh SOURCE_DIR BUILD_DIR
 # Skips the install when the build tree already has this lock file's modules.
 set -eu

@@ -7,7 +7,8 @@ The transcript names its fixture (@fixture name, under FIXTURES). Each
 `Refactor ...` command of the transcript runs on a fresh copy of the
 fixture through the eddi CLI; when eddi writes, COMMAND (run in the copy
 through the shell: compile and run the C program, run the script with
-node) must succeed and print what it prints on the untouched fixture.
+node, type-check and run the TypeScript with tsc and node) must succeed
+and print what it prints on the untouched fixture.
 A write that breaks it is WRONG when eddi listed no unsure reference, and
 a MISS (listed) when it did: the unsure references it left alone, as the
 command asked. Exit status 1 if any write was wrong or the fixture itself
@@ -61,7 +62,13 @@ def main():
             code, output, err = check(args.check, tree)
             if code == 0 and output == expected:
                 continue
-            problem = err.strip().splitlines()[-1] if err.strip() else 'output differs'
+            # A compiler may print its errors on stdout (tsc does).
+            if err.strip():
+                problem = err.strip().splitlines()[-1]
+            elif code != 0 and output.strip():
+                problem = output.strip().splitlines()[0]
+            else:
+                problem = 'output differs'
             if 'unsure left unchanged' in answer:
                 missed += 1
                 print('MISS %s\n  %s\n  %s' % (command, answer, problem))
