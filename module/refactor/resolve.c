@@ -493,6 +493,25 @@ static RefValue resolve__returns(RefProgram *self, uint32_t file, uint32_t index
   return agreed;
 }
 
+/* An element of the collection expression collection holds: an instance
+ * of the element type its variable's annotation gives (Shape[],
+ * list[Shape]); unknown without one. */
+static RefValue resolve__element(RefProgram *self, uint32_t file, uint32_t collection,
+                                 unsigned depth) {
+  const RefExpr *e = &self->files.items[file]->exprs.items[collection];
+  if (e->kind != REF_EXPR_OCC || e->ref == REF_NONE) return resolve__unknown;
+  RefTarget target = resolve__target(self, file, e->ref, depth + 1);
+  if (target.kind != REF_TARGET_SYM) return resolve__unknown;
+  const RefFile *f = self->files.items[target.file];
+  const RefSym *sym = &f->syms.items[target.index];
+  if (sym->flags & REF_SYM_MIXED) return resolve__unknown;
+  for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def)
+    if (f->occs.items[d].elements != REF_NONE)
+      return resolve__instance_of(
+          resolve__expr(self, target.file, f->occs.items[d].elements, depth + 1));
+  return resolve__unknown;
+}
+
 static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, unsigned depth) {
   if (expr == REF_NONE || depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
   RefMemo *memo = resolve__memo(self, file);
@@ -516,6 +535,8 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
     for (uint32_t s = e->ref; s != REF_NONE && klass == REF_NONE; s = f->scopes.items[s].parent)
       klass = ref_file_enclosing_class(f, s);
     if (klass != REF_NONE) value = (RefValue){REF_VALUE_SUPER, file, klass};
+  } else if (e->kind == REF_EXPR_ELEMENT) {
+    value = resolve__element(self, file, e->ref, depth + 1);
   } else if (e->kind == REF_EXPR_CALL) {
     RefValue callee = resolve__expr(self, file, e->ref, depth + 1);
     if (callee.kind == REF_VALUE_CLASS)

@@ -150,6 +150,8 @@ typedef struct {
   uint64_t callee; /* a call or a keyword argument: the called expression */
   uint64_t value;  /* an assignment target: the value */
   uint64_t type;   /* an annotated target: the annotation */
+  uint64_t elements; /* a target annotated as a collection: its element's type */
+  uint64_t iterates; /* a loop's target: the collection it walks */
   uint32_t import, part;
   uint32_t expr;   /* made by the walk, or REF_NONE */
   uint32_t occ;    /* made by the walk, or REF_NONE */
@@ -366,6 +368,13 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
   value = scope__capture(query, match, "annotate.type");
   if (!ts_node_is_null(target) && !ts_node_is_null(value))
     scope__info(self, scope__key(target))->type = scope__key(value);
+  value = scope__capture(query, match, "annotate.elements");
+  if (!ts_node_is_null(target) && !ts_node_is_null(value))
+    scope__info(self, scope__key(target))->elements = scope__key(value);
+  target = scope__capture(query, match, "iterate.target");
+  value = scope__capture(query, match, "iterate.source");
+  if (!ts_node_is_null(target) && !ts_node_is_null(value))
+    scope__info(self, scope__key(target))->iterates = scope__key(value);
   scope__import(self, query, match);
 }
 
@@ -441,6 +450,7 @@ static uint32_t scope__add_span(ScopeBuild *self, uint32_t start, uint32_t end, 
       .import = REF_NONE,
       .value = REF_NONE,
       .type = REF_NONE,
+      .elements = REF_NONE,
       .next_def = REF_NONE,
   };
   array_push(&self->file->occs, occ);
@@ -815,6 +825,14 @@ static void scope__links(ScopeBuild *self) {
     if (!info || !(occ->flags & REF_OCC_DEF) || occ->kind != REF_OCC_NAME) continue;
     if (info->value) occ->value = scope__expr_of(self, info->value);
     if (info->type) occ->type = scope__expr_of(self, info->type);
+    if (info->elements) occ->elements = scope__expr_of(self, info->elements);
+    uint32_t collection = info->iterates ? scope__expr_of(self, info->iterates) : REF_NONE;
+    if (collection != REF_NONE) {
+      /* A loop's target holds an element of what it walks. */
+      uint32_t element = scope__add_expr(self, REF_EXPR_ELEMENT, 0);
+      file->exprs.items[element].ref = collection;
+      file->occs.items[i].value = element;
+    }
   }
 }
 
@@ -824,11 +842,12 @@ static void scope__member_values(ScopeBuild *self) {
   RefFile *file = self->file;
   for (uint32_t i = 0; i < self->infos.len; i++) {
     const NodeInfo *info = &self->infos.items[i];
-    if (!(info->roles & ROLE_MEMBER) || !(info->value || info->type)) continue;
+    if (!(info->roles & ROLE_MEMBER) || !(info->value || info->type || info->elements)) continue;
     uint32_t occ = scope__occ_of(self, info->name);
     if (occ == REF_NONE || !(file->occs.items[occ].flags & REF_OCC_DEF)) continue;
     if (info->value) file->occs.items[occ].value = scope__expr_of(self, info->value);
     if (info->type) file->occs.items[occ].type = scope__expr_of(self, info->type);
+    if (info->elements) file->occs.items[occ].elements = scope__expr_of(self, info->elements);
   }
 }
 

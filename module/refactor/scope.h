@@ -105,6 +105,8 @@ typedef struct {
   uint32_t part;     /* MODULE_PART: index of its part in the import's path */
   uint32_t value;    /* a definition: the expression assigned, or REF_NONE */
   uint32_t type;     /* a definition: its annotation (a function's: the return's), or REF_NONE */
+  uint32_t elements; /* a definition annotated as a collection (Shape[], list[Shape]): the
+                      * element's type, or REF_NONE */
   uint32_t next_def; /* the symbol's next definition */
 } RefOcc;
 
@@ -117,6 +119,7 @@ typedef enum {
   REF_EXPR_SUPER,   /* the bases of the class of the method around scope ref (super()) */
   REF_EXPR_NOTHING, /* no value (None): has no attributes of anyone's */
   REF_EXPR_SELF,    /* the instance of the class whose method holds scope ref (this) */
+  REF_EXPR_ELEMENT, /* an element of the collection expression ref (a loop's target) */
 } RefExprKind;
 
 typedef struct {

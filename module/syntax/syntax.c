@@ -182,9 +182,28 @@ static int syntax__capture_kind(const char *name, uint32_t len, const char **par
 }
 
 /* The C runtime leaves text predicates to its caller. Queries here use
- * #eq? and #not-eq? (a capture against a string or another capture); a
- * pattern with any other predicate never matches, so a query cannot ask for
- * something this code silently ignores. */
+ * #eq? and #not-eq? (a capture against a string or another capture) and
+ * #any-of? (a capture against a list of strings); a pattern with any other
+ * predicate never matches, so a query cannot ask for something this code
+ * silently ignores. */
+/* #any-of? @capture "a" "b" ...: the capture's text is one of the strings. */
+static bool syntax__any_of(const TSQuery *query, const TSQueryMatch *match, EddiSyntaxSlice slice,
+                           const void *source, const TSQueryPredicateStep *step, uint32_t count) {
+  char *text = NULL;
+  for (uint16_t c = 0; c < match->capture_count && !text; c++)
+    if (match->captures[c].index == step[0].value_id)
+      text = slice(source, ts_node_start_byte(match->captures[c].node),
+                   ts_node_end_byte(match->captures[c].node));
+  bool found = false;
+  for (uint32_t k = 1; text && k < count && !found; k++) {
+    uint32_t len;
+    found = step[k].type == TSQueryPredicateStepTypeString &&
+            strcmp(text, ts_query_string_value_for_id(query, step[k].value_id, &len)) == 0;
+  }
+  eddi_free(text);
+  return found;
+}
+
 bool eddi_syntax_predicates_hold(const TSQuery *query, const TSQueryMatch *match,
                                  EddiSyntaxSlice slice, const void *source) {
   uint32_t steps;
@@ -193,11 +212,17 @@ bool eddi_syntax_predicates_hold(const TSQuery *query, const TSQueryMatch *match
   for (uint32_t i = 0; i < steps;) {
     uint32_t end = i;
     while (end < steps && step[end].type != TSQueryPredicateStepTypeDone) end++;
-    if (end - i != 3 || step[i].type != TSQueryPredicateStepTypeString ||
+    if (end - i < 3 || step[i].type != TSQueryPredicateStepTypeString ||
         step[i + 1].type != TSQueryPredicateStepTypeCapture)
       return false;
     uint32_t len;
     const char *op = ts_query_string_value_for_id(query, step[i].value_id, &len);
+    if (strcmp(op, "any-of?") == 0) {
+      if (!syntax__any_of(query, match, slice, source, step + i + 1, end - i - 1)) return false;
+      i = end + 1;
+      continue;
+    }
+    if (end - i != 3) return false;
     bool negate = strcmp(op, "not-eq?") == 0;
     if (!negate && strcmp(op, "eq?") != 0) return false;
     char *left = NULL, *right = NULL;

@@ -53,6 +53,18 @@
 
 (typed_parameter . (identifier) @annotate.target type: (type (_) @annotate.type))
 (typed_default_parameter name: (identifier) @annotate.target type: (type (_) @annotate.type))
+; A collection annotation (list[Shape], Sequence[Shape]) gives the type of
+; the elements a loop over the variable gets.
+((typed_parameter . (identifier) @annotate.target
+   type: (type (generic_type (identifier) @_collection
+                             (type_parameter . (type (_) @annotate.elements) .))))
+ (#any-of? @_collection "list" "List" "set" "Set" "frozenset" "FrozenSet" "Sequence"
+  "MutableSequence" "Iterable" "Iterator" "Collection" "AbstractSet" "MutableSet" "deque" "Deque"))
+((typed_default_parameter name: (identifier) @annotate.target
+   type: (type (generic_type (identifier) @_collection
+                             (type_parameter . (type (_) @annotate.elements) .))))
+ (#any-of? @_collection "list" "List" "set" "Set" "frozenset" "FrozenSet" "Sequence"
+  "MutableSequence" "Iterable" "Iterator" "Collection" "AbstractSet" "MutableSet" "deque" "Deque"))
 
 ; The first parameter of a method holds the instance (self), of a
 ; classmethod the class (cls); a staticmethod has neither.
@@ -102,6 +114,14 @@
 
 (assignment left: (_) @assign.target right: (_) @assign.value)
 (assignment left: (_) @annotate.target type: (type (_) @annotate.type))
+((assignment left: (_) @annotate.target
+   type: (type (generic_type (identifier) @_collection
+                             (type_parameter . (type (_) @annotate.elements) .))))
+ (#any-of? @_collection "list" "List" "set" "Set" "frozenset" "FrozenSet" "Sequence"
+  "MutableSequence" "Iterable" "Iterator" "Collection" "AbstractSet" "MutableSet" "deque" "Deque"))
+; for s in shapes, [s for s in shapes]: s is an element of shapes.
+(for_statement left: (identifier) @iterate.target right: (_) @iterate.source)
+(for_in_clause left: (identifier) @iterate.target right: (_) @iterate.source)
 (call function: (_) @call.callee) @call
 ; None: no value at all, so x = None beside x = Item() leaves x an Item for
 ; its attributes (an attribute of None fails whatever is renamed).

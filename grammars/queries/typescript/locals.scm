@@ -105,6 +105,22 @@
   type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
 (optional_parameter pattern: (identifier) @annotate.target
   type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
+; A collection annotation (Shape[], readonly Shape[], Array<Shape>) gives
+; the type of the elements a loop over the variable gets.
+(required_parameter pattern: (identifier) @annotate.target
+  type: (type_annotation [(array_type (type_identifier) @annotate.elements)
+                          (readonly_type (array_type (type_identifier) @annotate.elements))]))
+(optional_parameter pattern: (identifier) @annotate.target
+  type: (type_annotation [(array_type (type_identifier) @annotate.elements)
+                          (readonly_type (array_type (type_identifier) @annotate.elements))]))
+((required_parameter pattern: (identifier) @annotate.target
+   type: (type_annotation (generic_type name: (type_identifier) @_collection
+                            type_arguments: (type_arguments . (type_identifier) @annotate.elements .))))
+ (#any-of? @_collection "Array" "ReadonlyArray" "Set" "ReadonlySet" "Iterable" "IterableIterator"))
+((optional_parameter pattern: (identifier) @annotate.target
+   type: (type_annotation (generic_type name: (type_identifier) @_collection
+                            type_arguments: (type_arguments . (type_identifier) @annotate.elements .))))
+ (#any-of? @_collection "Array" "ReadonlyArray" "Set" "ReadonlySet" "Iterable" "IterableIterator"))
 (arrow_function parameter: (identifier) @definition.parameter)
 (catch_clause parameter: (_) @definition.target)
 
@@ -146,6 +162,17 @@
   type: (type_annotation (generic_type name: (type_identifier) @annotate.type)))
 (public_field_definition name: (property_identifier) @annotate.target
   type: (type_annotation (type_identifier) @annotate.type))
+(variable_declarator name: (identifier) @annotate.target
+  type: (type_annotation [(array_type (type_identifier) @annotate.elements)
+                          (readonly_type (array_type (type_identifier) @annotate.elements))]))
+(public_field_definition name: (property_identifier) @annotate.target
+  type: (type_annotation [(array_type (type_identifier) @annotate.elements)
+                          (readonly_type (array_type (type_identifier) @annotate.elements))]))
+(property_signature name: (property_identifier) @annotate.target
+  type: (type_annotation [(array_type (type_identifier) @annotate.elements)
+                          (readonly_type (array_type (type_identifier) @annotate.elements))]))
+; for (const s of shapes): s is an element of shapes (for ... in walks keys).
+(for_in_statement left: (identifier) @iterate.target "of" right: (_) @iterate.source)
 (property_signature name: (property_identifier) @annotate.target
   type: (type_annotation (type_identifier) @annotate.type))
 (public_field_definition name: (property_identifier) @annotate.target
