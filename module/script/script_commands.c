@@ -371,7 +371,8 @@ static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) 
   }
   script__part(&parts, c->notes_flagged, "flagged");
   script__part(&parts, c->suggested, "suggested");
-  script__part(&parts, c->refactors, c->refactors == 1 ? "refactoring" : "refactorings");
+  for (size_t k = 0; k < SCRIPT_REFACTOR_KINDS; k++)
+    script__part(&parts, c->refactored[k], script_refactor_phrase(k, c->refactored[k]));
   script__part(&parts, c->commands, c->commands == 1 ? "command" : "commands");
   if (self->run.collect_name) {
     eddi_reply_builder_fact(ctx->reply,

@@ -104,21 +104,40 @@ static int refactor__region_text(ScriptRun *run, const char *region, char **path
 
 typedef struct {
   const char *op;
-  RefOpKind kind;
-  size_t args; /* how many it takes */
+  RefOpKind kind; /* REF_OP_UNSUPPORTED for the renames (rename.h plans them) */
+  size_t args;    /* how many it takes */
   const char *usage;
+  const char *done[2]; /* the reply's words for one and for several */
 } RefactorForm;
 
-/* The operations past the renames, as ops.h plans them. */
+/* Every operation a script may call; a script's counts are by index, and
+ * its reply names them in this order ("2 methods extracted, 1 class
+ * renamed", as the design words it). */
 static const RefactorForm refactor__forms[] = {
-    {"Signature", REF_OP_SIGNATURE, 2, "a signature and the new one: \"f(a)\" \"f(a, b=1)\""},
-    {"Extract_Method", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name"},
-    {"ExtractFunction", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name"},
-    {"InlineFunction", REF_OP_INLINE_FUNCTION, 1, "a function"},
-    {"Inline_Variable", REF_OP_INLINE_VARIABLE, 1, "a variable"},
-    {"Move_Method", REF_OP_MOVE_METHOD, 2, "A.m and B.m"},
-    {"Extract_Interface", REF_OP_EXTRACT_INTERFACE, 2, "a class and the interface's name"},
+    {"Signature", REF_OP_SIGNATURE, 2, "a signature and the new one: \"f(a)\" \"f(a, b=1)\"",
+     {"signature changed", "signatures changed"}},
+    {"Extract_Method", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name",
+     {"method extracted", "methods extracted"}},
+    {"ExtractFunction", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name",
+     {"function extracted", "functions extracted"}},
+    {"InlineFunction", REF_OP_INLINE_FUNCTION, 1, "a function",
+     {"function inlined", "functions inlined"}},
+    {"Inline_Variable", REF_OP_INLINE_VARIABLE, 1, "a variable",
+     {"variable inlined", "variables inlined"}},
+    {"Move_Method", REF_OP_MOVE_METHOD, 2, "A.m and B.m", {"method moved", "methods moved"}},
+    {"Extract_Interface", REF_OP_EXTRACT_INTERFACE, 2, "a class and the interface's name",
+     {"interface extracted", "interfaces extracted"}},
+    {"RenameSymbol", REF_OP_UNSUPPORTED, 2, "a name and a new name",
+     {"symbol renamed", "symbols renamed"}},
+    {"Rename_Class", REF_OP_UNSUPPORTED, 2, "a name and a new name",
+     {"class renamed", "classes renamed"}},
 };
+#define REFACTOR_FORM_COUNT (sizeof refactor__forms / sizeof refactor__forms[0])
+_Static_assert(REFACTOR_FORM_COUNT <= SCRIPT_REFACTOR_KINDS, "ScriptCounts.refactored is too short");
+
+const char *script_refactor_phrase(size_t kind, size_t count) {
+  return kind < REFACTOR_FORM_COUNT ? refactor__forms[kind].done[count != 1] : "refactored";
+}
 
 /* Put text (the file's new text) into the overlay: only the part between
  * the common beginning and end changes, so the elements outside it keep
@@ -184,7 +203,7 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
       eddi_strbuf_printf(&note, "; %zu unsure left unchanged: %s", plan.unsure_count,
                          plan.unsure.data);
     array_push(&run->notes, eddi_strbuf_take(&note));
-    run->counts.refactors++;
+    run->counts.refactored[form - refactor__forms]++;
   }
   ref_plan_free(&plan);
   eddi_strbuf_free(&facts);
@@ -195,8 +214,9 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
 
 /* A rename: its edits one by one, so sets computed before it keep their
  * places. */
-static int refactor__rename(ScriptRun *run, const char *op, ScriptStrings *args,
+static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStrings *args,
                             const ScriptElement **elements, EddiError *err) {
+  const char *op = form->op;
   bool klass = strcmp(op, "Rename_Class") == 0;
   bool unsure = args->len == 3 && strcasecmp(args->items[2], "Unsure") == 0;
   if (args->len != 2 && !unsure)
@@ -229,7 +249,7 @@ static int refactor__rename(ScriptRun *run, const char *op, ScriptStrings *args,
     eddi_strbuf_printf(&note, "%s %s %s: %zu references in %zu files", op, args->items[0],
                        args->items[1], plan.references, plan.changes.len);
     array_push(&run->notes, eddi_strbuf_take(&note));
-    run->counts.refactors++;
+    run->counts.refactored[form - refactor__forms]++;
   }
   ref_plan_free(&plan);
   return rc;
@@ -241,10 +261,12 @@ int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args,
   const ScriptElement **elements = eddi_calloc(args->len, sizeof *elements);
   for (size_t i = 0; i < args->len; i++) elements[i] = exprs ? refactor__element(run, exprs[i]) : NULL;
   int rc = 1;
-  if (strcmp(op, "RenameSymbol") == 0 || strcmp(op, "Rename_Class") == 0)
-    rc = refactor__rename(run, op, args, elements, err);
-  for (size_t i = 0; rc > 0 && i < sizeof refactor__forms / sizeof *refactor__forms; i++)
-    if (strcmp(op, refactor__forms[i].op) == 0) rc = refactor__op(run, &refactor__forms[i], args, elements, err);
+  for (size_t i = 0; rc > 0 && i < REFACTOR_FORM_COUNT; i++) {
+    const RefactorForm *form = &refactor__forms[i];
+    if (strcmp(op, form->op) != 0) continue;
+    rc = form->kind == REF_OP_UNSUPPORTED ? refactor__rename(run, form, args, elements, err)
+                                          : refactor__op(run, form, args, elements, err);
+  }
   if (rc > 0) {
     /* Split_Class, Merge_Classes, Change_Inheritance: the engine's answer. */
     RefOpArgs none = {.spec = args->items[0]};

@@ -123,9 +123,15 @@ void script_element_refresh(ScriptFiles *files, ScriptElement *self);
 /* Counters of what the script did, for its reply: replacements (calls
  * counted apart: "3 calls updated"), removals and flags by kind of element
  * (flags without an element under SEL_FILE's slot too). */
+/* How many kinds of refactoring a script's counts tell apart. */
+#define SCRIPT_REFACTOR_KINDS 16
+
 typedef struct {
   size_t replaced, calls_updated, added, imports_added, lines_added, suggested, commands,
-      refactors, elements;
+      elements;
+  /* Refactorings done, by operation (script_refactor.c's table): "2
+   * methods extracted, 1 class renamed". */
+  size_t refactored[SCRIPT_REFACTOR_KINDS];
   size_t removed[SCRIPT_ELEMENT_KINDS];
   size_t flagged[SCRIPT_ELEMENT_KINDS];
   size_t notes_flagged; /* flags of no element */
@@ -209,6 +215,9 @@ void script_place(ScriptRun *run, uint32_t file, size_t offset, StrBuf *out);
 
 int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *element,
                       EddiError *err);
+/* The reply's words for count refactorings of kind (an index of
+ * ScriptCounts.refactored): "method extracted", "methods extracted". */
+const char *script_refactor_phrase(size_t kind, size_t count);
 /* The refactoring op with args (their values; exprs, the expressions
  * they came from, or NULL) on the overlay (script_refactor.c). */
 int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args,
