@@ -495,12 +495,19 @@ static RefValue resolve__returns(RefProgram *self, uint32_t file, uint32_t index
 
 /* An element of the collection expression collection holds: an instance
  * of the element type its variable's annotation gives (Shape[],
- * list[Shape]); unknown without one. */
+ * list[Shape]), or for a call the called function's return annotation;
+ * unknown without one. */
 static RefValue resolve__element(RefProgram *self, uint32_t file, uint32_t collection,
                                  unsigned depth) {
   const RefExpr *e = &self->files.items[file]->exprs.items[collection];
-  if (e->kind != REF_EXPR_OCC || e->ref == REF_NONE) return resolve__unknown;
-  RefTarget target = resolve__target(self, file, e->ref, depth + 1);
+  RefTarget target = resolve__none;
+  if (e->kind == REF_EXPR_OCC && e->ref != REF_NONE) {
+    target = resolve__target(self, file, e->ref, depth + 1);
+  } else if (e->kind == REF_EXPR_CALL) {
+    RefValue callee = resolve__expr(self, file, e->ref, depth + 1);
+    if (callee.kind == REF_VALUE_FUNCTION)
+      target = (RefTarget){REF_TARGET_SYM, callee.file, callee.index};
+  }
   if (target.kind != REF_TARGET_SYM) return resolve__unknown;
   const RefFile *f = self->files.items[target.file];
   const RefSym *sym = &f->syms.items[target.index];

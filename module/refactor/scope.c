@@ -322,6 +322,9 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
   TSNode returns_type = scope__capture(query, match, "returns.type");
   if (!ts_node_is_null(returns) && !ts_node_is_null(returns_type))
     scope__info(self, scope__key(returns))->type = scope__key(returns_type);
+  returns_type = scope__capture(query, match, "returns.elements");
+  if (!ts_node_is_null(returns) && !ts_node_is_null(returns_type))
+    scope__info(self, scope__key(returns))->elements = scope__key(returns_type);
   TSNode decorated = scope__capture(query, match, "decorated");
   TSNode decorator = scope__capture(query, match, "decorator");
   if (!ts_node_is_null(decorated) && !ts_node_is_null(decorator)) {

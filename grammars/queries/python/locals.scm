@@ -130,6 +130,11 @@
 ; What a call of a function gives: its return annotation, else what all its
 ; returns give. A generator or a coroutine gives neither.
 (function_definition name: (identifier) @returns.function return_type: (type (_) @returns.type))
+((function_definition name: (identifier) @returns.function
+   return_type: (type (generic_type (identifier) @_collection
+                                    (type_parameter . (type (_) @returns.elements) .))))
+ (#any-of? @_collection "list" "List" "set" "Set" "frozenset" "FrozenSet" "Sequence"
+  "MutableSequence" "Iterable" "Iterator" "Collection" "AbstractSet" "MutableSet" "deque" "Deque"))
 (return_statement (_) @return)
 (yield) @yield
 (function_definition "async" name: (identifier) @async)

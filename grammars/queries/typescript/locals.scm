@@ -192,6 +192,22 @@
 (abstract_method_signature
   name: (property_identifier) @returns.function
   return_type: (type_annotation (type_identifier) @returns.type))
+; A function returning Shape[]: a loop over its call gets Shapes.
+(function_declaration name: (identifier) @returns.function
+  return_type: (type_annotation [(array_type (type_identifier) @returns.elements)
+                     (readonly_type (array_type (type_identifier) @returns.elements))]))
+(function_signature name: (identifier) @returns.function
+  return_type: (type_annotation [(array_type (type_identifier) @returns.elements)
+                     (readonly_type (array_type (type_identifier) @returns.elements))]))
+(method_definition name: (property_identifier) @returns.function
+  return_type: (type_annotation [(array_type (type_identifier) @returns.elements)
+                     (readonly_type (array_type (type_identifier) @returns.elements))]))
+(method_signature name: (property_identifier) @returns.function
+  return_type: (type_annotation [(array_type (type_identifier) @returns.elements)
+                     (readonly_type (array_type (type_identifier) @returns.elements))]))
+(abstract_method_signature name: (property_identifier) @returns.function
+  return_type: (type_annotation [(array_type (type_identifier) @returns.elements)
+                     (readonly_type (array_type (type_identifier) @returns.elements))]))
 (new_expression constructor: (_) @call.callee) @call
 (call_expression function: (_) @call.callee) @call
 (return_statement (_) @return)
