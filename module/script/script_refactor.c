@@ -139,6 +139,15 @@ const char *script_refactor_phrase(size_t kind, size_t count) {
   return kind < REFACTOR_FORM_COUNT ? refactor__forms[kind].done[count != 1] : "refactored";
 }
 
+/* The overlay's file a plan's change is for, or NULL with err set. */
+static ScriptFile *refactor__changed_file(ScriptRun *run, const RefIndex *index,
+                                          const RefChange *change, EddiError *err) {
+  uint32_t f;
+  if (script_files_get(&run->files, index->sources.items[change->source].path, &f, err) < 0)
+    return NULL;
+  return run->files.files.items[f];
+}
+
 /* Put text (the file's new text) into the overlay: only the part between
  * the common beginning and end changes, so the elements outside it keep
  * their places. */
@@ -182,9 +191,9 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
   if (rc == 0) rc = ref_op_plan(index, form->kind, form->op, &op, &plan, &facts, err);
   for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
     const RefChange *change = &plan.changes.items[i];
-    uint32_t f;
-    rc = script_files_get(&run->files, index->sources.items[change->source].path, &f, err);
-    if (rc == 0) refactor__put(run, run->files.files.items[f], change->after, change->after_len);
+    ScriptFile *file = refactor__changed_file(run, index, change, err);
+    if (!file) rc = err->code;
+    else refactor__put(run, file, change->after, change->after_len);
   }
   if (rc == 0) {
     /* "Extract_Method load load_body: Extracted load_body; 1 call", the
@@ -236,11 +245,9 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
   size_t new_len = rc == 0 ? strlen(plan.new_name) : 0;
   for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
     const RefChange *change = &plan.changes.items[i];
-    uint32_t f;
-    rc = script_files_get(&run->files, index->sources.items[change->source].path, &f, err);
-    if (rc < 0) break;
-    ScriptFile *file = run->files.files.items[f];
-    for (size_t k = change->edits.len; k-- > 0;)
+    ScriptFile *file = refactor__changed_file(run, index, change, err);
+    if (!file) rc = err->code;
+    for (size_t k = file ? change->edits.len : 0; k-- > 0;)
       script_file_replace(&run->files, file, change->edits.items[k].start,
                           change->edits.items[k].end, plan.new_name, new_len);
   }
