@@ -193,7 +193,8 @@ static EddiToolInfo tool__table[] = {
          "Sets: caller of f, call to m.f, method in C, class implementing I, file matching "
          "\"**/*.py\", function, import [where complexity > 5 and not unused]. Actions: "
          "replace with, replace \"a\" with \"b\", flag, remove, add import m, add line, "
-         "commands. collect changes as \"n\": apply changeset n later.",
+         "commands, refactorings (rename_class A B, extract_method($m, \"n\"), inline_variable(x)). "
+         "collect changes as \"n\": apply changeset n later.",
      .args = tool__script_args},
 };
 
