@@ -532,7 +532,14 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
   } else if (e->kind == REF_EXPR_NOTHING) {
     value = (RefValue){REF_VALUE_NOTHING, 0, 0};
   } else if (e->kind == REF_EXPR_OCC && e->ref != REF_NONE) {
-    value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
+    /* Inside if isinstance(x, T): x holds a T (or an instance of a subclass,
+     * whose members' renames follow T's). */
+    uint32_t narrow = self->files.items[file]->occs.items[e->ref].narrow;
+    RefValue type = narrow != REF_NONE ? resolve__expr(self, file, narrow, depth + 1) : resolve__unknown;
+    if (type.kind == REF_VALUE_CLASS)
+      value = resolve__instance_of(type);
+    else
+      value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
   } else if (e->kind == REF_EXPR_SELF) {
     uint32_t klass = ref_file_self_class(self->files.items[file], e->ref);
     if (klass != REF_NONE) value = (RefValue){REF_VALUE_INSTANCE, file, klass};

@@ -184,6 +184,7 @@ typedef struct {
   Array(uint64_t) base_pairs; /* class name node, base node, ... */
   Array(uint64_t) dynamics;   /* receiver node, name node, name offset, ... */
   Array(uint64_t) returns;    /* scope, returned node, ... */
+  Array(uint64_t) narrowings; /* block start, block end, name node, type node, ... (@narrow.*) */
   RefIds yields;              /* scopes that yield or await (coroutines) */
   uint64_t default_export;    /* the node of @export.default, or 0 */
 } ScopeBuild;
@@ -374,6 +375,16 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
   value = scope__capture(query, match, "annotate.elements");
   if (!ts_node_is_null(target) && !ts_node_is_null(value))
     scope__info(self, scope__key(target))->elements = scope__key(value);
+  TSNode narrowed = scope__capture(query, match, "narrow.name");
+  TSNode narrow_type = scope__capture(query, match, "narrow.type");
+  TSNode narrow_block = scope__capture(query, match, "narrow.scope");
+  if (!ts_node_is_null(narrowed) && !ts_node_is_null(narrow_type) &&
+      !ts_node_is_null(narrow_block)) {
+    array_push(&self->narrowings, ts_node_start_byte(narrow_block));
+    array_push(&self->narrowings, ts_node_end_byte(narrow_block));
+    array_push(&self->narrowings, scope__key(narrowed));
+    array_push(&self->narrowings, scope__key(narrow_type));
+  }
   target = scope__capture(query, match, "iterate.target");
   value = scope__capture(query, match, "iterate.source");
   if (!ts_node_is_null(target) && !ts_node_is_null(value))
@@ -454,6 +465,7 @@ static uint32_t scope__add_span(ScopeBuild *self, uint32_t start, uint32_t end, 
       .value = REF_NONE,
       .type = REF_NONE,
       .elements = REF_NONE,
+      .narrow = REF_NONE,
       .next_def = REF_NONE,
   };
   array_push(&self->file->occs, occ);
@@ -854,6 +866,32 @@ static void scope__member_values(ScopeBuild *self) {
   }
 }
 
+/* Narrowings: inside the block of `if isinstance(x, T)` a reference to x
+ * holds a T, unless x is assigned anywhere in the block (flow is not
+ * followed, so one assignment anywhere cancels the block's narrowing). */
+static void scope__narrowings(ScopeBuild *self) {
+  RefFile *file = self->file;
+  for (size_t i = 0; i + 3 < self->narrowings.len; i += 4) {
+    uint64_t start = self->narrowings.items[i], end = self->narrowings.items[i + 1];
+    uint32_t name_occ = scope__occ_of(self, self->narrowings.items[i + 2]);
+    uint32_t type = scope__expr_of(self, self->narrowings.items[i + 3]);
+    if (name_occ == REF_NONE || type == REF_NONE) continue;
+    uint32_t name = file->occs.items[name_occ].name;
+    bool assigned = false;
+    for (uint32_t o = 0; o < file->occs.len && !assigned; o++) {
+      const RefOcc *occ = &file->occs.items[o];
+      assigned = occ->name == name && occ->start >= start && occ->end <= end &&
+                 (occ->flags & (REF_OCC_DEF | REF_OCC_WRITE));
+    }
+    for (uint32_t o = 0; o < file->occs.len && !assigned; o++) {
+      RefOcc *occ = &file->occs.items[o];
+      if (occ->name == name && occ->kind == REF_OCC_NAME && occ->start >= start &&
+          occ->end <= end)
+        occ->narrow = type;
+    }
+  }
+}
+
 /* What return statements give, by scope; the functions that yield. */
 static void scope__returns(ScopeBuild *self) {
   RefFile *file = self->file;
@@ -958,6 +996,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
     scope__bases(&build);
     scope__dynamics(&build);
     scope__returns(&build);
+    scope__narrowings(&build);
     scope__default_export(&build);
     array_free(&tails);
   }
@@ -972,6 +1011,7 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
   array_free(&build.base_pairs);
   array_free(&build.dynamics);
   array_free(&build.returns);
+  array_free(&build.narrowings);
   array_free(&build.yields);
   if (rc < 0) {
     ref_file_free(file);

@@ -107,6 +107,8 @@ typedef struct {
   uint32_t type;     /* a definition: its annotation (a function's: the return's), or REF_NONE */
   uint32_t elements; /* a definition annotated as a collection (Shape[], list[Shape]): the
                       * element's type, or REF_NONE */
+  uint32_t narrow;   /* a reference inside the block of if isinstance(x, T) / x instanceof
+                      * T, where x is not assigned: the expression T, or REF_NONE */
   uint32_t next_def; /* the symbol's next definition */
 } RefOcc;
 

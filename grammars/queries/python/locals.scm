@@ -119,6 +119,19 @@
                              (type_parameter . (type (_) @annotate.elements) .))))
  (#any-of? @_collection "list" "List" "set" "Set" "frozenset" "FrozenSet" "Sequence"
   "MutableSequence" "Iterable" "Iterator" "Collection" "AbstractSet" "MutableSet" "deque" "Deque"))
+; if isinstance(x, T): inside the block x holds a T.
+((if_statement
+   condition: (call function: (identifier) @_isinstance
+                    arguments: (argument_list . (identifier) @narrow.name
+                                              . [(identifier) (attribute)] @narrow.type .))
+   consequence: (block) @narrow.scope)
+ (#eq? @_isinstance "isinstance"))
+((elif_clause
+   condition: (call function: (identifier) @_isinstance
+                    arguments: (argument_list . (identifier) @narrow.name
+                                              . [(identifier) (attribute)] @narrow.type .))
+   consequence: (block) @narrow.scope)
+ (#eq? @_isinstance "isinstance"))
 ; for s in shapes, [s for s in shapes]: s is an element of shapes.
 (for_statement left: (identifier) @iterate.target right: (_) @iterate.source)
 (for_in_clause left: (identifier) @iterate.target right: (_) @iterate.source)

@@ -382,3 +382,10 @@
                                property: (property_identifier) @_exports (#eq? @_exports "exports"))
     property: (property_identifier) @export)
   right: (identifier) @_value (#eq? @export @_value))
+
+; if (x instanceof T) { ... }: inside the block x holds a T.
+(if_statement
+  condition: (parenthesized_expression
+               (binary_expression left: (identifier) @narrow.name "instanceof"
+                                  right: [(identifier) (member_expression)] @narrow.type))
+  consequence: (statement_block) @narrow.scope)
