@@ -35,7 +35,7 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 1
+#define EDDI_JOURNAL_SCHEMA 2
 /* The journal's file name inside the state folder. */
 #define EDDI_JOURNAL_FILE "journal.sqlite"
 
