@@ -36,8 +36,21 @@ static void liveness__round(Liveness *self) {
       session_kv_instance_gone(self->kv, names[i]);
     }
   }
+  /* Silent past the timeout is dead too (a stopped process keeps its
+   * connection, so NATS still routes to it and never says "no
+   * responders"): its sessions are taken over as a gone one's are. */
+  static bool gone_before[LIVENESS_INSTANCES_MAX];
+  for (size_t i = 0; i < count; i++) gone_before[i] = eddi_engine_instance_gone(self->engine, names[i]);
   size_t dropped = eddi_engine_expire_instances(self->engine, self->timeout_ms);
   if (dropped) log_report(LOG_INFO, "liveness", "dropped %zu sessions of silent instances", dropped);
+  for (size_t i = 0; i < count; i++)
+    if (!gone_before[i] && eddi_engine_instance_gone(self->engine, names[i])) {
+      log_report(LOG_INFO, "liveness", "%s did not answer for %u ms", names[i], self->timeout_ms);
+      session_kv_instance_gone(self->kv, names[i]);
+    }
+  /* A session held here that another instance took over while this one
+   * was stopped stands down. */
+  session_kv_check_holders(self->kv);
 }
 
 static void *liveness__main(void *closure) {

@@ -71,7 +71,9 @@ static void nats_service__command_run(WorkItem *item, void *context) {
                           .text = job->text,
                           .len = job->len,
                           .name_instance = true}};
+  NatsService *service = job->service; /* the answer frees job */
   engine_host_exec_answer(host, &request, nats_service__command_answer, job);
+  session_kv_sync(service->kv);
 }
 
 /* Copy s (len bytes) after the struct; returns where it went. */

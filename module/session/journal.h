@@ -117,6 +117,24 @@ void eddi_journal_adopt(EddiJournal *self, const struct EddiSession *session);
 /* Forget session name's record (End). */
 void eddi_journal_forget(EddiJournal *self, const char *name);
 
+/* ------------------------------------------------------------ the KV mirror */
+
+/* journal_kv.c: session name's rows as one record (appended to out), for a
+ * bucket to carry to an instance with another journal; EDDI_ENOENT when
+ * the journal has none. */
+int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out);
+/* Put a record's rows in this journal as held by instance (found dead), for
+ * eddi_journal_take_over to claim: 1 when imported, 0 when the journal has
+ * the session already (a shared state folder: its rows win). */
+int eddi_journal_import(EddiJournal *self, const char *instance, const char *record, size_t len,
+                        EddiError *err);
+/* A number that grows whenever a sync wrote session name's rows (0: not
+ * journaled here). */
+uint64_t eddi_journal_session_version(EddiJournal *self, const char *name);
+/* Another instance took session name over: stop journaling it, and forget
+ * its rows when they are still this process's own. */
+void eddi_journal_disown(EddiJournal *self, const char *name);
+
 /* ------------------------------------------------------------ for the parts */
 
 /* journal.c keeps the database; journal_sessions.c and journal_recover.c

@@ -409,7 +409,11 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
   while (sqlite3_step(stmt) == SQLITE_ROW) {
     const char *holder = restore__text(stmt, 3);
     if (instance && (!holder || strcmp(holder, instance) != 0)) continue;
-    if (eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
+    /* An instance found dead by liveness (no responders, or silent past
+     * the timeout) is taken at its word even when its process still
+     * exists (stopped): it stands down when it comes back. */
+    if (instance ||
+        eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
       Taken entry = {eddi_strdup(restore__text(stmt, 0)), sqlite3_column_int64(stmt, 1)};
       array_push(&taken, entry);
     }

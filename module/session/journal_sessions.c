@@ -73,10 +73,12 @@ typedef struct {
   /* Another live process journals a session of this name in the same
    * workspace: this one is kept in memory only, the other's rows stay. */
   bool elsewhere;
+  uint64_t version; /* the mirror's clock when a sync last wrote its rows */
 } MirrorSession;
 
 struct JournalMirror {
   Array(MirrorSession *) sessions;
+  uint64_t clock; /* counts the syncs that wrote */
 };
 
 static void mirror__doc_free(MirrorDoc *doc) { eddi_free(doc->path); }
@@ -617,6 +619,26 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
     ms = NULL;
   }
   if (session) session__sync(&write, self, session, ms);
+  write__finish(&write);
+  ms = session ? mirror__by(mirror, session->name, NULL) : NULL;
+  if (ms && write.open && !write.failed) ms->version = ++mirror->clock;
+}
+
+uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {
+  MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
+  return ms && !ms->elsewhere ? ms->version : 0;
+}
+
+void eddi_journal_disown(EddiJournal *self, const char *name) {
+  struct JournalMirror *mirror = mirror__of(self);
+  MirrorSession *ms = mirror__by(mirror, name, NULL);
+  if (!ms) return;
+  /* Rows another process claimed (a shared state folder) are its own now. */
+  bool mine = !ms->elsewhere && !session__held_elsewhere(self, name);
+  mirror__drop(mirror, ms);
+  if (!mine) return;
+  JournalWrite write = {.journal = self};
+  write__forget(&write, name);
   write__finish(&write);
 }
 
