@@ -316,6 +316,17 @@ disconnected, the engine freed, and no thread nor engine memory is left."
       (should (equal reply "Fail \"Session t lives on other\"")))
     (should (equal (eddi-nats-test-cli url "bob" "Status") '("Fail \"Session t lives on other\"")))))
 
+;; The bridge answers $SRV.PING as eddi-server does, on all three forms of
+;; the subject, so that the other instances' liveness pinger does not drop
+;; the sessions this Emacs serves as a dead instance's.
+(ert-deftest eddi-nats-answers-pings ()
+  (eddi-nats-test-with-bridge nil
+    (let ((pong (concat "\\`{\"type\":\"io\\.nats\\.micro\\.v1\\.ping_response\",\"name\":\"eddi\","
+                        "\"id\":\"emacs-test\",\"version\":\"[0-9.]+\","
+                        "\"metadata\":{\"instance\":\"emacs-test\",\"eddispeak\":\"[0-9.]+\"}}\\'")))
+      (dolist (subject '("$SRV.PING.eddi.emacs-test" "$SRV.PING.eddi" "$SRV.PING"))
+        (should (string-match-p pong (eddi-nats-test-request url subject "")))))))
+
 (ert-deftest eddi-nats-survives-a-server-restart ()
   (eddi-nats-test-with-bridge '(("x.txt" . "a\n"))
     (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))
