@@ -30,6 +30,9 @@
 #define KV_SESSIONS_MAX 1024
 /* Room for an import's failure, for the log. */
 #define KV_ERROR_MAX 512
+/* How long the holder a key names may take to answer a PING before it is
+ * thought gone (it then does not make a session here stand down). */
+#define KV_HOLDER_PING_MS 500
 
 /* A work item for the owner thread about one session (or all: ""). */
 typedef struct {
@@ -48,6 +51,7 @@ typedef struct {
 } KvPushed;
 
 struct SessionKv {
+  EddiLink *link;
   jsCtx *js;
   kvStore *kv;
   EngineHost *host;
@@ -63,6 +67,7 @@ SessionKv *session_kv_open(EddiLink *link, EngineHost *host, const char *bucket,
   SessionKv *self = calloc(1, sizeof *self);
   if (!self) return NULL;
   self->host = host;
+  self->link = link;
   eddi_engine_workspace_id(host->engine, self->workspace);
   natsStatus s = natsConnection_JetStream(&self->js, eddi_link_nats(link), NULL);
   if (s == NATS_OK) s = js_KeyValue(&self->kv, self->js, bucket);
@@ -106,6 +111,7 @@ static KvPushed *session_kv__pushed(SessionKv *self, const char *session, bool m
   self->pushed = grown;
   KvPushed *fresh = &self->pushed[self->pushed_count++];
   memset(fresh, 0, sizeof *fresh);
+  fresh->version = UINT64_MAX; /* never put: the first sync puts it */
   snprintf(fresh->session, sizeof fresh->session, "%s", session);
   return fresh;
 }
@@ -120,6 +126,24 @@ static void session_kv__forget_pushed(SessionKv *self, const char *session) {
  * none). */
 static bool session_kv__holder(SessionKv *self, const char *session, char *holder,
                                size_t holder_size);
+
+/* Whether the ownership key of session names another instance that is
+ * alive (answers a PING): it took the session over while this one was
+ * stopped or down. A holder that does not answer is not followed: the
+ * session is this instance's again (a restart under a new id, say). */
+static bool session_kv__held_elsewhere(SessionKv *self, const char *session, char *holder,
+                                       size_t holder_size) {
+  if (!session_kv__holder(self, session, holder, holder_size) || !holder[0] ||
+      strcmp(holder, self->host->instance_id) == 0)
+    return false;
+  char subject[EDDI_INSTANCE_NAME_MAX + 32], why[EDDI_LINK_FAIL_MAX];
+  snprintf(subject, sizeof subject, "$SRV.PING.eddi.%s", holder);
+  char *answer = NULL;
+  int rc = eddi_link_request(self->link, subject, "", 0, KV_HOLDER_PING_MS, &answer, why,
+                             sizeof why);
+  free(answer);
+  return rc == 0;
+}
 
 /* Owner thread: another instance took session over: stand down. */
 static void session_kv__stand_down(SessionKv *self, const char *session, const char *holder) {
@@ -251,8 +275,7 @@ static void session_kv__put_all(WorkItem *item, void *context) {
   KvNames names = session_kv__local(self);
   for (size_t i = 0; i < names.count; i++) {
     char holder[EDDI_INSTANCE_NAME_MAX + 1];
-    if (session_kv__holder(self, names.names[i], holder, sizeof holder) && holder[0] &&
-        strcmp(holder, self->host->instance_id) != 0) {
+    if (session_kv__held_elsewhere(self, names.names[i], holder, sizeof holder)) {
       session_kv__stand_down(self, names.names[i], holder);
       continue;
     }
@@ -401,9 +424,7 @@ void session_kv_check_holders(SessionKv *self) {
   KvNames names = session_kv__local(self);
   for (size_t i = 0; i < names.count; i++) {
     char holder[EDDI_INSTANCE_NAME_MAX + 1];
-    if (!session_kv__holder(self, names.names[i], holder, sizeof holder) || !holder[0] ||
-        strcmp(holder, self->host->instance_id) == 0)
-      continue;
+    if (!session_kv__held_elsewhere(self, names.names[i], holder, sizeof holder)) continue;
     SessionKvItem *down = calloc(1, sizeof *down);
     if (!down) break;
     down->item = (WorkItem){.lane = "", .run = session_kv__stand_down_run};

@@ -458,6 +458,56 @@ static void test_journal_changesets_come_back(void **state) {
   eddi_engine_free(engine);
 }
 
+/* A session's record (journal_kv.c) carries it to an engine with another
+ * state folder: imported there as the dead instance's and taken over, the
+ * session has its unsaved edit, bookmark and changeset. */
+static void test_journal_record_carries_a_session_elsewhere(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  write_in(fx->root, "b.py", "old = 1\n");
+  const char *const texts[] = {
+      "Start s",
+      "{ foreach file matching \"b.py\" replace \"old\" with \"new\" collect changes as \"c\" }",
+      "Open a.txt\nInsert Line \"zero\"\nBookmark m 2:0", NULL};
+  run_each_and_die(fx, texts);
+  char report[1024];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  assert_true(eddi_engine_session_version(alpha, "s") == 0); /* not synced since restored */
+  expect_reply(alpha, "Goto 1:1", "Ok, At 1:1");
+  assert_true(eddi_engine_session_version(alpha, "s") > 0);
+  char *none = NULL;
+  size_t none_len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "nothing", &none, &none_len), EDDI_ENOENT);
+  eddi_engine_free(alpha);
+
+  /* Another state folder: the journal there has never seen s. */
+  char elsewhere[PATH_MAX];
+  unit_path(elsewhere, fx->scratch, "elsewhere");
+  assert_int_equal(mkdir(elsewhere, 0700), 0);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = elsewhere;
+  char error[512];
+  EddiEngine *beta = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_int_equal(eddi_engine_set_instance(beta, "beta"), 0);
+  assert_int_equal(eddi_engine_open_journal(beta, report, sizeof report, error, sizeof error), 0);
+  assert_true(eddi_engine_import_session(beta, "alpha", "junk", 4, error, sizeof error) < 0);
+  assert_string_equal(error, "Not a session record");
+  assert_int_equal(eddi_engine_session_record(beta, "s", &none, &none_len), EDDI_ENOENT);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 0);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  /* (The "taken over" line is a request's: the NATS tests see it.) */
+  expect_reply(beta, "Status", "Ok: Session s, File a.txt, At 1:0, Length 3, Modified");
+  expect_reply(beta, "Goto Bookmark m", "Ok, At 2:0");
+  expect_reply(beta, "Preview changeset c", "Ok, Changeset c (collected): 1 file: b.py +1 -1");
+  eddi_engine_free(beta);
+}
+
 /* A live process's session of the same name is left to it: the second
  * process keeps its own in memory only. */
 static void test_journal_leaves_a_live_process_session_alone(void **state) {
@@ -508,6 +558,7 @@ int main(void) {
       T(test_journal_conflicting_edits_are_kept_and_reported),
       T(test_journal_snapshots_come_back),
       T(test_journal_changesets_come_back),
+      T(test_journal_record_carries_a_session_elsewhere),
       T(test_journal_leaves_a_live_process_session_alone),
 #undef T
   };
