@@ -2,8 +2,9 @@
  *
  * What a crash or a restart must not lose is written here as it happens:
  * the sessions (open files, cursors, bookmarks, registers, hashline
- * snapshots, and the unsaved edits of each file as the edits made since it
- * was read, with the hash of the disk text they apply to), and the intent
+ * snapshots, the unsaved edits of each file as the edits made since it
+ * was read, with the hash of the disk text they apply to, and the named
+ * changesets of scripts), and the intent
  * of every change that renames more than one file into place (the files,
  * their old and new content hashes, the temporary and backup names). On
  * start the journal rolls an interrupted change forward or back, sweeps
