@@ -53,13 +53,19 @@ async function askUntil(nc, subject, body, re, deadlineMs) {
 
 // alpha and beta with a state folder each: the bucket alone carries the
 // session's state from one to the other.
-async function apartOnJetStream(t) {
+// natsConfig: lines of a nats-server configuration file, if any.
+async function apartOnJetStream(t, natsConfig = null) {
   const workspace = tempWorkspace();
   writeFileSync(join(workspace.dir, "a.txt"), "one\ntwo\n");
   writeFileSync(join(workspace.dir, "b.py"), "old = 1\n");
   const store = mkdtempSync(join(tmpdir(), "eddi-js-"));
   const states = { alpha: mkdtempSync(join(tmpdir(), "eddi-kv-alpha-")), beta: mkdtempSync(join(tmpdir(), "eddi-kv-beta-")) };
-  const nats = await startNatsServer(0, ["-js", "-sd", store]);
+  const configArgs = [];
+  if (natsConfig) {
+    writeFileSync(join(store, "nats.conf"), natsConfig + "\n");
+    configArgs.push("-c", join(store, "nats.conf"));
+  }
+  const nats = await startNatsServer(0, ["-js", "-sd", store, ...configArgs]);
   const args = (name) => ["--nats", nats.url, "--root", workspace.dir, "--name", name, "--kv", "eddi-sessions",
                           "--state", states[name], "--liveness-ms", String(LIVENESS_MS)];
   const both = await alphaAndBeta(t, nats, workspace, args, () => {
@@ -67,6 +73,9 @@ async function apartOnJetStream(t) {
   });
   return { ...both, workspace };
 }
+
+// The server's max payload in the test of a state too large to mirror.
+const SMALL_MAX_PAYLOAD = 16384;
 
 // A session with an unsaved edit, a bookmark and a collected changeset on alpha.
 async function busySession(nc) {
@@ -113,4 +122,22 @@ test("an instance silent past the timeout (SIGSTOP) is taken over; after SIGCONT
   await expectTakenOverState(nc, workspace);
   // alpha, asked to start it anew, is refused: it lives on beta.
   assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: "Status" }), 'Fail "Session s lives on beta"');
+});
+
+test("a state above the server's max payload is not mirrored: no stale state is taken over", async (t) => {
+  const { alpha, nc, workspace } = await apartOnJetStream(t, `max_payload: ${SMALL_MAX_PAYLOAD}`);
+  writeFileSync(join(workspace.dir, "big.txt"), "x".repeat(SMALL_MAX_PAYLOAD * 2) + "\n");
+  assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: "Start s" }), "Ok, Instance alpha");
+  // Small at first (mirrored), then the unsaved edit of a big file makes it too large.
+  assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: 'Open big.txt\nInsert Line "zero"' }),
+               "Ok, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0");
+  const began = Date.now();
+  while (!/state of s is \d+ bytes, above the \d+ the server takes: not mirrored/.test(alpha.log.text)) {
+    assert.ok(Date.now() - began < 5000, `no warning in: ${alpha.log.text}`);
+    await sleep(50);
+  }
+  await alpha.stop("SIGKILL");
+  // beta finds alpha gone and the session held, but no state to take it with.
+  await askUntil(nc, "eddi.beta.cmd", { sender: "ann", text: "Status" }, /^Fail "No session exists/, LIVENESS_MS * 4);
+  assert.equal(await ask(nc, "eddi.beta.cmd", { sender: "ann", text: "Start s" }), "Ok, Instance beta");
 });
