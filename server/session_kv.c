@@ -48,6 +48,7 @@ typedef struct {
   char session[KV_SESSION_ROOM];
   uint64_t version;
   uint64_t revision; /* 0: none put, or too large to put */
+  bool too_large;    /* said so in the log already */
 } KvPushed;
 
 struct SessionKv {
@@ -170,14 +171,17 @@ static void session_kv__push(SessionKv *self, const char *session, bool force) {
   if ((int64_t)len > self->max_value) {
     /* Above JetStream's max value: only ownership is mirrored; a takeover
      * then needs the shared journal. A stale state must not be taken. */
-    if (pushed->revision || !pushed->version)
+    if (!pushed->too_large)
       log_report(LOG_WARN, "kv", "state of %s is %zu bytes, above the %lld the server takes: "
                  "not mirrored", session, len, (long long)self->max_value);
+    pushed->too_large = true;
     kvStore_Delete(self->kv, key);
   } else if (pushed->revision) {
     s = kvStore_Update(&revision, self->kv, key, record, (int)len, pushed->revision);
+    pushed->too_large = false;
   } else {
     s = kvStore_Put(&revision, self->kv, key, record, (int)len);
+    pushed->too_large = false;
   }
   eddi_string_free(record);
   if (s == NATS_OK) {

@@ -103,6 +103,10 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     " applied_hash INTEGER, PRIMARY KEY(session, changeset, ord));",
 };
 
+const char *eddi_journal_migration(int from) {
+  return from >= 0 && from < EDDI_JOURNAL_SCHEMA ? journal__migrations[from] : NULL;
+}
+
 int eddi_journal_file_schema(const char *path) {
   sqlite3 *db = NULL;
   int version = -1;

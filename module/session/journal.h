@@ -53,6 +53,9 @@ const char *eddi_journal_path(const EddiJournal *self);
 /* The SQLite schema version of the file at path, for tests and messages;
  * -1 when it cannot be read. */
 int eddi_journal_file_schema(const char *path);
+/* The SQL that brings a journal from schema from to from + 1 (NULL past
+ * the last), for tests that make a journal of an older schema. */
+const char *eddi_journal_migration(int from);
 
 /* ------------------------------------------------------------ folders */
 

@@ -261,8 +261,8 @@ static void test_journal_sweeps_a_dead_save_temp(void **state) {
   eddi_engine_free(engine);
 }
 
-/* A journal of schema 1 (as the first eddi with a journal wrote it, with a
- * session holding an unsaved edit) migrates: its session comes back and
+/* A journal of schema 1 (made by schema 1's own script, with a session
+ * holding an unsaved edit) migrates: its session comes back and
  * changesets can be kept in it. */
 static void test_journal_schema_1_migrates(void **state) {
   Fixture *fx = *state;
@@ -273,29 +273,10 @@ static void test_journal_schema_1_migrates(void **state) {
   assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
   char hostname[256] = "";
   gethostname(hostname, sizeof hostname - 1);
-  char sql[8192];
+  /* Schema 1's script (never edited since), a session in it, version 1. */
+  assert_int_equal(sqlite3_exec(db, eddi_journal_migration(0), NULL, NULL, NULL), SQLITE_OK);
+  char sql[1024];
   snprintf(sql, sizeof sql,
-           "PRAGMA journal_mode=WAL;"
-           "CREATE TABLE sessions(name TEXT PRIMARY KEY, sender TEXT NOT NULL,"
-           " description TEXT NOT NULL, instance TEXT, owner_pid INTEGER NOT NULL,"
-           " owner_host TEXT NOT NULL, raw_payloads INTEGER NOT NULL DEFAULT 0,"
-           " current_path TEXT, registers BLOB, updated INTEGER NOT NULL);"
-           "CREATE TABLE docs(session TEXT NOT NULL, path TEXT NOT NULL, ord INTEGER NOT NULL,"
-           " cursor INTEGER NOT NULL, marks BLOB, base_hash INTEGER, base_text BLOB,"
-           " is_new INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(session, path));"
-           "CREATE TABLE edits(session TEXT NOT NULL, path TEXT NOT NULL, seq INTEGER NOT NULL,"
-           " grp INTEGER NOT NULL, start INTEGER NOT NULL, removed BLOB, inserted BLOB,"
-           " PRIMARY KEY(session, path, seq)) WITHOUT ROWID;"
-           "CREATE TABLE snapshots(session TEXT NOT NULL, stamp INTEGER NOT NULL,"
-           " path TEXT NOT NULL, tag TEXT NOT NULL, text BLOB, seen BLOB,"
-           " PRIMARY KEY(session, stamp));"
-           "CREATE TABLE intents(id INTEGER PRIMARY KEY, owner_pid INTEGER NOT NULL,"
-           " owner_host TEXT NOT NULL, created INTEGER NOT NULL);"
-           "CREATE TABLE intent_files(intent INTEGER NOT NULL, ord INTEGER NOT NULL,"
-           " path TEXT NOT NULL, action INTEGER NOT NULL, existed INTEGER NOT NULL,"
-           " old_hash INTEGER, new_hash INTEGER, temp TEXT, backup TEXT,"
-           " PRIMARY KEY(intent, ord));"
-           "CREATE TABLE folders(path TEXT PRIMARY KEY);"
            "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
            " VALUES('s', 'cli', '', 0, '%s', 0);"
            "INSERT INTO docs(session, path, ord, cursor, base_hash) VALUES('s', 'a.txt', 0, 0, %lld);"
