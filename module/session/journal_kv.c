@@ -66,8 +66,9 @@ int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out) {
   eddi_journal_blob_put(out, JOURNAL_RECORD_MAGIC, strlen(JOURNAL_RECORD_MAGIC));
   journal_record__number(out, "", EDDI_JOURNAL_SCHEMA);
   size_t rows = 0;
-  /* One read transaction: the rows of every table as of one moment. */
-  sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+  /* One read transaction: the rows of every table as of one moment (a
+   * savepoint, which nests in a transaction a caller may have open). */
+  sqlite3_exec(db, "SAVEPOINT journal_record", NULL, NULL, NULL);
   for (size_t t = 0; t < JOURNAL_RECORD_TABLES; t++) {
     sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(db, journal_record__tables[t].select, -1, &stmt, NULL) != SQLITE_OK)
@@ -99,7 +100,7 @@ int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out) {
     }
     sqlite3_finalize(stmt);
   }
-  sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  sqlite3_exec(db, "RELEASE journal_record", NULL, NULL, NULL);
   return rows ? 0 : EDDI_ENOENT;
 }
 
