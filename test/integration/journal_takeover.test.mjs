@@ -141,3 +141,31 @@ test("a state above the server's max payload is not mirrored: no stale state is 
   await askUntil(nc, "eddi.beta.cmd", { sender: "ann", text: "Status" }, /^Fail "No session exists/, LIVENESS_MS * 4);
   assert.equal(await ask(nc, "eddi.beta.cmd", { sender: "ann", text: "Start s" }), "Ok, Instance beta");
 });
+
+test("with a shared state folder, a stopped instance is taken over and stands down after SIGCONT", async (t) => {
+  const workspace = tempWorkspace();
+  writeFileSync(join(workspace.dir, "a.txt"), "one\ntwo\n");
+  writeFileSync(join(workspace.dir, "b.py"), "old = 1\n");
+  const store = mkdtempSync(join(tmpdir(), "eddi-js-"));
+  const state = mkdtempSync(join(tmpdir(), "eddi-kv-shared-"));
+  const nats = await startNatsServer(0, ["-js", "-sd", store]);
+  const args = (name) => ["--nats", nats.url, "--root", workspace.dir, "--name", name, "--kv", "eddi-sessions",
+                          "--state", state, "--liveness-ms", String(LIVENESS_MS)];
+  const { alpha, beta, nc } = await alphaAndBeta(t, nats, workspace, args, () => {
+    for (const dir of [store, state]) rmSync(dir, { recursive: true, force: true });
+  });
+  await busySession(nc);
+  alpha.child.kill("SIGSTOP");
+  const reply = await askUntil(nc, "eddi.beta.cmd", { sender: "ann", text: "Status" }, /^Ok/, LIVENESS_MS * 5);
+  assert.equal(reply, "Ok, Session s taken over from alpha\nOk: Session s, File a.txt, At 1:0, Length 3, Modified");
+  alpha.child.kill("SIGCONT");
+  await askUntil(nc, "eddi.alpha.cmd", { sender: "ann", text: "Status" }, /^Fail "Session s lives on beta"$/, LIVENESS_MS * 3);
+  await expectTakenOverState(nc, workspace);
+  // The shared journal's rows are beta's (alpha's standing down left them):
+  // when beta dies in turn, alpha takes the session back from them.
+  await beta.stop("SIGKILL");
+  assert.equal(await askUntil(nc, "eddi.alpha.cmd", { sender: "ann", text: "Status" }, /^Ok/, LIVENESS_MS * 5),
+               "Ok, Session s taken over from beta\nOk: Session s, File a.txt, At 2:0, Length 3");
+  assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: "Preview changeset c" }),
+               "Ok, Changeset c (applied): 1 file: b.py +1 -1");
+});

@@ -439,6 +439,31 @@ static void test_journal_changesets_come_back(void **state) {
   eddi_engine_free(engine);
 }
 
+/* A changeset collected again under its name replaces the journaled one;
+ * one applied and rolled back before the crash comes back rolled back. */
+static void test_journal_changeset_collected_again_is_rewritten(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.py", "old = 1\n");
+  const char *const texts[] = {
+      "Start s",
+      "{ foreach file matching \"a.py\" replace \"old\" with \"new\" collect changes as \"a\" }",
+      "{ foreach file matching \"a.py\" replace \"old\" with \"neu\" collect changes as \"a\" }",
+      "{ foreach file matching \"a.py\" replace \"= 1\" with \"= 2\" collect changes as \"b\" }",
+      "apply changeset b",
+      "rollback changeset b",
+      NULL};
+  run_each_and_die(fx, texts);
+  expect_changesets(fx, "a:0,b:2,");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  expect_reply(engine, "Preview changeset b", "Ok, Changeset b (rolled back): 1 file: a.py +1 -1");
+  expect_reply(engine, "apply changeset a", "Ok, Applied changeset a: 1 file");
+  char *a = read_in(fx->root, "a.py");
+  assert_string_equal(a, "neu = 1\n");
+  free(a);
+  eddi_engine_free(engine);
+}
+
 /* A session's record (journal_kv.c) carries it to an engine with another
  * state folder: imported there as the dead instance's and taken over, the
  * session has its unsaved edit, bookmark and changeset. */
@@ -539,6 +564,7 @@ int main(void) {
       T(test_journal_conflicting_edits_are_kept_and_reported),
       T(test_journal_snapshots_come_back),
       T(test_journal_changesets_come_back),
+      T(test_journal_changeset_collected_again_is_rewritten),
       T(test_journal_record_carries_a_session_elsewhere),
       T(test_journal_leaves_a_live_process_session_alone),
 #undef T
