@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "eddi.h"
 #include "eddi_link.h"
@@ -28,6 +29,7 @@ typedef struct {
   EddiEngine *engine;
   unsigned timeout_ms;
   SessionKv *kv; /* --kv: a dead instance's sessions are taken over; may be NULL */
+  int64_t last_round_ms; /* monotonic, when the last round ended (0: none yet) */
   pthread_t thread;
   pthread_mutex_t mutex;
   pthread_cond_t wake;
