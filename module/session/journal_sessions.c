@@ -537,6 +537,8 @@ static void session__sync_changesets(JournalWrite *self, const EddiSession *sess
   }
 }
 
+/* ------------------------------------------------------------ the session's row */
+
 /* Whether a live process other than this one journals session name. */
 static bool session__held_elsewhere(EddiJournal *journal, const char *name) {
   static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
