@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startNatsServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { startEddiServer, startNatsServer, tempWorkspace, sleep } from "./helpers.mjs";
 import { alphaAndBeta, ask } from "./journal_helpers.mjs";
 
 const LIVENESS_MS = 1000;
@@ -71,7 +71,7 @@ async function apartOnJetStream(t, natsConfig = null) {
   const both = await alphaAndBeta(t, nats, workspace, args, () => {
     for (const dir of [store, states.alpha, states.beta]) rmSync(dir, { recursive: true, force: true });
   });
-  return { ...both, workspace };
+  return { ...both, workspace, args };
 }
 
 // The server's max payload in the test of a state too large to mirror.
@@ -168,4 +168,33 @@ test("with a shared state folder, a stopped instance is taken over and stands do
                "Ok, Session s taken over from beta\nOk: Session s, File a.txt, At 2:0, Length 3");
   assert.equal(await ask(nc, "eddi.alpha.cmd", { sender: "ann", text: "Preview changeset c" }),
                "Ok, Changeset c (applied): 1 file: b.py +1 -1");
+});
+
+test("restarted after its session was taken over, an instance stands its restored copy down", async (t) => {
+  const { alpha, nc, workspace, args } = await apartOnJetStream(t);
+  await busySession(nc);
+  await alpha.stop("SIGKILL");
+  await askUntil(nc, "eddi.beta.cmd", { sender: "ann", text: "Status" }, /^Ok, Session s taken over from alpha/, LIVENESS_MS * 4);
+  // alpha's own journal still has s: it restores it, finds beta holding it, and stands down.
+  const again = await startEddiServer(args("alpha"));
+  t.after(() => again.stop("SIGKILL"));
+  await askUntil(nc, "eddi.alpha.cmd", { sender: "ann", text: "Status" }, /^Fail "Session s lives on beta"$/, LIVENESS_MS * 3);
+  assert.equal(await ask(nc, "eddi.beta.cmd", { sender: "ann", text: "Status" }),
+               "Ok: Session s, File a.txt, At 1:0, Length 3, Modified");
+  await expectTakenOverState(nc, workspace);
+});
+
+test("restarted under a new name, an instance keeps the sessions its journal gives back", async (t) => {
+  const { alpha, beta, nc, args } = await apartOnJetStream(t);
+  await busySession(nc);
+  await beta.stop("SIGKILL");
+  await alpha.stop("SIGTERM");
+  const renamed = args("alpha").map((arg) => (arg === "alpha" ? "gamma" : arg));
+  const gamma = await startEddiServer(renamed);
+  t.after(() => gamma.stop("SIGKILL"));
+  // The bucket names alpha, which does not answer: gamma holds s.
+  assert.equal(await ask(nc, "eddi.gamma.cmd", { sender: "ann", text: "Status" }),
+               "Ok: Session s, File a.txt, At 1:0, Length 3, Modified");
+  await sleep(LIVENESS_MS);
+  assert.equal(await ask(nc, "eddi.gamma.cmd", { sender: "ann", text: "Goto Bookmark m" }), "Ok, At 2:0");
 });
