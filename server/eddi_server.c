@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
         goto done;
       }
       nats_service_mirror_sessions(&nats, kv);
-      session_kv_put_all(kv, instance_id);
+      session_kv_put_all(kv);
     }
     /* Other instances' sessions last as long as those instances answer. */
     if (liveness_start(&liveness, nats.link, host.engine, (unsigned)options.liveness_ms, kv) !=

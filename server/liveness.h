@@ -8,12 +8,17 @@
  * instance that is not there (a forged eddi.session.events message, a
  * dead instance's late one) is dropped within a round trip, and the
  * sessions of an instance silent for longer than the timeout within it.
+ * With --kv both deaths (no responders, and silent past the timeout: a
+ * stopped process whose connection NATS keeps) lead to a takeover, and
+ * each round checks that the sessions held here are not held elsewhere
+ * now (session_kv.h: standing down).
  */
 #ifndef EDDI_SERVER_LIVENESS_H
 #define EDDI_SERVER_LIVENESS_H
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "eddi.h"
 #include "eddi_link.h"
@@ -23,7 +28,8 @@ typedef struct {
   EddiLink *link;
   EddiEngine *engine;
   unsigned timeout_ms;
-  SessionKv *kv; /* --kv: a gone instance's sessions are taken over; may be NULL */
+  SessionKv *kv; /* --kv: a dead instance's sessions are taken over; may be NULL */
+  int64_t last_round_ms; /* monotonic, when the last round ended (0: none yet) */
   pthread_t thread;
   pthread_mutex_t mutex;
   pthread_cond_t wake;

@@ -48,6 +48,9 @@ static void nats_service__answer(NatsService *self, int endpoint, const char *re
 /* A command's reply, now or when its long work is done. */
 static void nats_service__command_answer(void *closure, const EddiReply *reply) {
   CommandJob *job = closure;
+  /* With --kv, the session's state is in the bucket before the sender
+   * sees the reply: a kill after it loses nothing the reply reported. */
+  session_kv_sync(job->service->kv);
   char *joined = engine_host_join(reply);
   if (joined) {
     nats_service__answer(job->service, job->endpoint, job->reply_subject, joined, job->received_ns,

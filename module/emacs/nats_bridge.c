@@ -226,8 +226,45 @@ static void bridge__credentials(const NatsBridgeConfig *config, EddiLinkCredenti
   if (!eddi_link_credentials_fit(found, config->url)) eddi_link_credentials_free(found);
 }
 
-/* Connect, share sessions, serve the command subjects; the subscriptions
- * are live on the server before this returns. */
+/* ---------------------------------------------------------------- PING */
+
+/* $SRV.PING answered as eddi-server answers it (server/service_discovery.c,
+ * the io.nats.micro.v1 ping shape), on the three forms of the subject: the
+ * other instances' liveness pinger asks $SRV.PING.eddi.<id>, and a session
+ * served from Emacs would otherwise be dropped as an instance's that is
+ * dead. It is answered on the nats thread, not queued for Emacs: it says
+ * the connection and the process are there, as eddi-server's does. */
+#define BRIDGE_SERVICE_NAME "eddi"
+static const char *const bridge__ping_forms[] = {"$SRV.PING", "$SRV.PING." BRIDGE_SERVICE_NAME,
+                                                 "$SRV.PING." BRIDGE_SERVICE_NAME ".%s"};
+
+static void bridge__on_ping(void *closure, const EddiLinkMessage *message) {
+  NatsBridge *self = closure;
+  if (!message->reply) return;
+  json_object *answer = json_object_new_object();
+  json_object_object_add(answer, "type", json_object_new_string("io.nats.micro.v1.ping_response"));
+  json_object_object_add(answer, "name", json_object_new_string(BRIDGE_SERVICE_NAME));
+  json_object_object_add(answer, "id", json_object_new_string(self->instance));
+  json_object_object_add(answer, "version", json_object_new_string(EDDI_VERSION));
+  json_object *metadata = json_object_new_object();
+  json_object_object_add(metadata, "instance", json_object_new_string(self->instance));
+  json_object_object_add(metadata, "eddispeak", json_object_new_string(EDDI_SPEAK_VERSION));
+  json_object_object_add(answer, "metadata", metadata);
+  eddi_link_publish_json(self->link, message->reply, answer);
+}
+
+static int bridge__serve_pings(NatsBridge *self) {
+  int rc = 0;
+  for (size_t i = 0; i < sizeof bridge__ping_forms / sizeof *bridge__ping_forms && rc == 0; i++) {
+    char subject[EDDI_LINK_SUBJECT_MAX];
+    snprintf(subject, sizeof subject, bridge__ping_forms[i], self->instance);
+    rc = eddi_link_subscribe(self->link, subject, NULL, bridge__on_ping, self);
+  }
+  return rc;
+}
+
+/* Connect, share sessions, serve the command subjects and PING; the
+ * subscriptions are live on the server before this returns. */
 static int bridge__connect(NatsBridge *self, const NatsBridgeConfig *config, char *error,
                            size_t error_size) {
   EddiLinkOptions options = {.url = config->url, .name = self->instance,
@@ -243,6 +280,7 @@ static int bridge__connect(NatsBridge *self, const NatsBridgeConfig *config, cha
                                   self->max_message_bytes);
   if (rc == 0)
     rc = eddi_link_serve_commands(self->link, self->instance, bridge__on_request, self, self);
+  if (rc == 0) rc = bridge__serve_pings(self);
   if (rc == 0 && eddi_link_flush(self->link) != 0) {
     snprintf(why, sizeof why, "the server did not confirm the subscriptions");
     rc = EDDI_LINK_EIO;

@@ -157,6 +157,23 @@ void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID
 size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *report,
                              size_t report_size);
 
+/* The KV mirror's side (eddi-server --kv; session/journal_kv.c). A number
+ * that grows whenever the journal wrote session's rows (0: not journaled
+ * here), so a mirror copies a record only when it changed. */
+uint64_t eddi_engine_session_version(EddiEngine *self, const char *session);
+/* Owner thread: the journal's rows of session as one compact record
+ * (*out freed with eddi_string_free), for another instance to import. */
+int eddi_engine_session_record(EddiEngine *self, const char *session, char **out, size_t *len);
+/* Owner thread: put a record of a session that instance (found dead) held
+ * into this journal, for eddi_engine_take_over to take: 1 when imported, 0
+ * when the journal has that session already, negative with error set. */
+int eddi_engine_import_session(EddiEngine *self, const char *instance, const char *record,
+                               size_t len, char *error, size_t error_size);
+/* Owner thread: holder took session over while this instance was thought
+ * dead: drop it here without ending it (no session event), and route it
+ * to holder from now on. */
+int eddi_engine_stand_down(EddiEngine *self, const char *session, const char *holder);
+
 /* ------------------------------------------------------------ requests */
 
 /* The sender of a message that names none. */

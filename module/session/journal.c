@@ -4,7 +4,7 @@
  *
  * Migrations are an array of SQL scripts: the one at index i brings a
  * journal from schema i to i + 1, in one transaction. A new table (the
- * changesets of scripts, for one) is a new script at the end and
+ * changesets of scripts, schema 2, for one) is a new script at the end and
  * EDDI_JOURNAL_SCHEMA one higher; old scripts are never edited, so every
  * journal ever written reaches the current schema by the same steps.
  */
@@ -90,7 +90,22 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     " old_hash INTEGER, new_hash INTEGER, temp TEXT, backup TEXT,"
     " PRIMARY KEY(intent, ord));"
     "CREATE TABLE folders(path TEXT PRIMARY KEY);",
+    /* 1 -> 2: the named changesets of scripts, keyed by session like edits:
+     * each file's bytes on disk when collected (what a rollback puts back)
+     * with their stamp, the text the script read, the text to write, and
+     * the stamp of what apply wrote. */
+    "CREATE TABLE changesets(session TEXT NOT NULL, name TEXT NOT NULL, ord INTEGER NOT NULL,"
+    " status INTEGER NOT NULL, PRIMARY KEY(session, name));"
+    "CREATE TABLE changeset_files(session TEXT NOT NULL, changeset TEXT NOT NULL,"
+    " ord INTEGER NOT NULL, path TEXT NOT NULL, existed INTEGER NOT NULL, before_raw BLOB,"
+    " collected_exists INTEGER NOT NULL, collected_size INTEGER, collected_hash INTEGER,"
+    " before BLOB, after BLOB, applied_exists INTEGER NOT NULL DEFAULT 0, applied_size INTEGER,"
+    " applied_hash INTEGER, PRIMARY KEY(session, changeset, ord));",
 };
+
+const char *eddi_journal_migration(int from) {
+  return from >= 0 && from < EDDI_JOURNAL_SCHEMA ? journal__migrations[from] : NULL;
+}
 
 int eddi_journal_file_schema(const char *path) {
   sqlite3 *db = NULL;

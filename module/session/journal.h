@@ -2,8 +2,9 @@
  *
  * What a crash or a restart must not lose is written here as it happens:
  * the sessions (open files, cursors, bookmarks, registers, hashline
- * snapshots, and the unsaved edits of each file as the edits made since it
- * was read, with the hash of the disk text they apply to), and the intent
+ * snapshots, the unsaved edits of each file as the edits made since it
+ * was read, with the hash of the disk text they apply to, and the named
+ * changesets of scripts), and the intent
  * of every change that renames more than one file into place (the files,
  * their old and new content hashes, the temporary and backup names). On
  * start the journal rolls an interrupted change forward or back, sweeps
@@ -35,7 +36,7 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 1
+#define EDDI_JOURNAL_SCHEMA 2
 /* The journal's file name inside the state folder. */
 #define EDDI_JOURNAL_FILE "journal.sqlite"
 
@@ -52,6 +53,9 @@ const char *eddi_journal_path(const EddiJournal *self);
 /* The SQLite schema version of the file at path, for tests and messages;
  * -1 when it cannot be read. */
 int eddi_journal_file_schema(const char *path);
+/* The SQL that brings a journal from schema from to from + 1 (NULL past
+ * the last), for tests that make a journal of an older schema. */
+const char *eddi_journal_migration(int from);
 
 /* ------------------------------------------------------------ folders */
 
@@ -116,6 +120,24 @@ void eddi_journal_adopt(EddiJournal *self, const struct EddiSession *session);
 
 /* Forget session name's record (End). */
 void eddi_journal_forget(EddiJournal *self, const char *name);
+
+/* ------------------------------------------------------------ the KV mirror */
+
+/* journal_kv.c: session name's rows as one record (appended to out), for a
+ * bucket to carry to an instance with another journal; EDDI_ENOENT when
+ * the journal has none. */
+int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out);
+/* Put a record's rows in this journal as held by instance (found dead), for
+ * eddi_journal_take_over to claim: 1 when imported, 0 when the journal has
+ * the session already (a shared state folder: its rows win). */
+int eddi_journal_import(EddiJournal *self, const char *instance, const char *record, size_t len,
+                        EddiError *err);
+/* A number that grows whenever a sync wrote session name's rows (0: not
+ * journaled here). */
+uint64_t eddi_journal_session_version(EddiJournal *self, const char *name);
+/* Another instance took session name over: stop journaling it, and forget
+ * its rows when they are still this process's own. */
+void eddi_journal_disown(EddiJournal *self, const char *name);
 
 /* ------------------------------------------------------------ for the parts */
 

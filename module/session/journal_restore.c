@@ -11,6 +11,7 @@
 #include "core/merge.h"
 #include "core/path.h"
 #include "edit/edit_state.h"
+#include "script/changeset.h"
 #include "session/engine.h"
 #include "session/journal.h"
 
@@ -270,6 +271,74 @@ static size_t restore__snapshots(sqlite3 *db, EddiSession *session) {
   return restored;
 }
 
+/* ------------------------------------------------------------ changesets */
+
+static char *restore__blob(sqlite3_stmt *stmt, int column, size_t *len) {
+  *len = (size_t)sqlite3_column_bytes(stmt, column);
+  const void *bytes = sqlite3_column_blob(stmt, column);
+  return eddi_strndup(bytes ? bytes : "", *len);
+}
+
+/* A stamp of its three columns (exists, size, hash): what
+ * eddi_fs_stamp_same compares. */
+static EddiFileStamp restore__stamp(sqlite3_stmt *stmt, int column) {
+  EddiFileStamp stamp = {0};
+  stamp.exists = sqlite3_column_int(stmt, column) != 0;
+  stamp.size = (off_t)sqlite3_column_int64(stmt, column + 1);
+  stamp.hash = (uint64_t)sqlite3_column_int64(stmt, column + 2);
+  return stamp;
+}
+
+static void restore__changeset_files(sqlite3 *db, const char *session, EddiChangeset *changeset) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT path, existed, before_raw, collected_exists, collected_size,"
+                             " collected_hash, before, after, applied_exists, applied_size,"
+                             " applied_hash FROM changeset_files"
+                             " WHERE session=? AND changeset=? ORDER BY ord",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, changeset->name, -1, SQLITE_STATIC);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *path = restore__text(stmt, 0);
+    if (!path) continue;
+    EddiChangeFile file = {.path = eddi_strdup(path), .existed = sqlite3_column_int(stmt, 1) != 0};
+    file.before_raw = restore__blob(stmt, 2, &file.before_raw_len);
+    file.collected = restore__stamp(stmt, 3);
+    file.before = restore__blob(stmt, 6, &file.before_len);
+    file.after = restore__blob(stmt, 7, &file.after_len);
+    file.applied = restore__stamp(stmt, 8);
+    array_push(&changeset->files, file);
+  }
+  sqlite3_finalize(stmt);
+}
+
+/* The session's changesets, as collected or applied; how many. */
+static size_t restore__changesets(sqlite3 *db, EddiSession *session) {
+  sqlite3_stmt *stmt = NULL;
+  size_t restored = 0;
+  if (sqlite3_prepare_v2(db, "SELECT name, status FROM changesets WHERE session=? ORDER BY ord",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *name = restore__text(stmt, 0);
+    int status = sqlite3_column_int(stmt, 1);
+    if (!name || status < EDDI_CHANGESET_COLLECTED || status > EDDI_CHANGESET_ROLLED_BACK)
+      continue;
+    EddiChangeset *changeset = eddi_calloc(1, sizeof *changeset);
+    changeset->name = eddi_strdup(name);
+    changeset->status = (EddiChangesetStatus)status;
+    restore__changeset_files(db, session->name, changeset);
+    eddi_script_state_add_changeset(eddi_script_state_of(session), changeset);
+    restored++;
+  }
+  sqlite3_finalize(stmt);
+  return restored;
+}
+
+/* ------------------------------------------------------------ the session row */
+
 /* Bring back one session row (name, sender, description, raw, current,
  * registers). */
 static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt *row,
@@ -298,6 +367,7 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   restore__registers(session, sqlite3_column_blob(row, 5), (size_t)sqlite3_column_bytes(row, 5));
   size_t registers = session->edit_state ? session->edit_state->registers.len : 0;
   size_t snapshots = restore__snapshots(db, session);
+  size_t changesets = restore__changesets(db, session);
 
   StrBuf what = {0};
   eddi_strbuf_printf(&what, "%zu file%s open", count.files, count.files == 1 ? "" : "s");
@@ -310,6 +380,8 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
     eddi_strbuf_printf(&what, ", %zu register%s", registers, registers == 1 ? "" : "s");
   if (snapshots)
     eddi_strbuf_printf(&what, ", %zu snapshot%s", snapshots, snapshots == 1 ? "" : "s");
+  if (changesets)
+    eddi_strbuf_printf(&what, ", %zu changeset%s", changesets, changesets == 1 ? "" : "s");
   if (count.notes.len) eddi_strbuf_append(&what, count.notes.data, count.notes.len);
   eddi_strbuf_printf(report, "Session %s of %s restored: %s\n", name, sender, what.data);
   session->resumed = eddi_strbuf_take(&what);
@@ -337,7 +409,11 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
   while (sqlite3_step(stmt) == SQLITE_ROW) {
     const char *holder = restore__text(stmt, 3);
     if (instance && (!holder || strcmp(holder, instance) != 0)) continue;
-    if (eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
+    /* An instance found dead by liveness (no responders, or silent past
+     * the timeout) is taken at its word even when its process still
+     * exists (stopped): it stands down when it comes back. */
+    if (instance ||
+        eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
       Taken entry = {eddi_strdup(restore__text(stmt, 0)), sqlite3_column_int64(stmt, 1)};
       array_push(&taken, entry);
     }

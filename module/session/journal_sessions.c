@@ -19,8 +19,10 @@
  * is kept in the state folder and the Start reply says where: never
  * dropped in silence.
  *
- * Changesets (scripts' named changes, to come) are meant to be a table of
- * their own keyed by session, like edits: see doc/journal.org.
+ * Changesets (scripts' named changes, script/script_state.h) are rows of
+ * their own keyed by session (schema 2): a changeset is rewritten whole
+ * when it is new, replaced or changes status (apply, rollback), which is
+ * rare next to typing, so the mirror keeps only its identity and status.
  */
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -30,6 +32,7 @@
 #include "core/merge.h"
 #include "core/path.h"
 #include "edit/edit_state.h"
+#include "script/script_state.h"
 #include "session/engine.h"
 #include "session/journal.h"
 
@@ -48,10 +51,20 @@ typedef struct {
   bool present;       /* seen in this sync */
 } MirrorDoc;
 
+/* A changeset as the journal holds it: which one (the session's object) in
+ * which status. */
+typedef struct {
+  char *name;
+  const EddiChangeset *identity;
+  EddiChangesetStatus status;
+  bool present; /* seen in this sync */
+} MirrorChangeset;
+
 typedef struct {
   char *name;
   char *sender;
   Array(MirrorDoc) docs;
+  Array(MirrorChangeset) changesets;
   char *current;
   bool raw_payloads;
   uint64_t registers_hash;
@@ -60,10 +73,12 @@ typedef struct {
   /* Another live process journals a session of this name in the same
    * workspace: this one is kept in memory only, the other's rows stay. */
   bool elsewhere;
+  uint64_t version; /* the mirror's clock when a sync last wrote its rows */
 } MirrorSession;
 
 struct JournalMirror {
   Array(MirrorSession *) sessions;
+  uint64_t clock; /* counts the syncs that wrote */
 };
 
 static void mirror__doc_free(MirrorDoc *doc) { eddi_free(doc->path); }
@@ -71,6 +86,8 @@ static void mirror__doc_free(MirrorDoc *doc) { eddi_free(doc->path); }
 static void mirror__session_free(MirrorSession *session) {
   for (size_t i = 0; i < session->docs.len; i++) mirror__doc_free(&session->docs.items[i]);
   array_free(&session->docs);
+  for (size_t i = 0; i < session->changesets.len; i++) eddi_free(session->changesets.items[i].name);
+  array_free(&session->changesets);
   eddi_free(session->name);
   eddi_free(session->sender);
   eddi_free(session->current);
@@ -167,6 +184,11 @@ static const struct {
     {"edits", "DELETE FROM edits WHERE session=?", "DELETE FROM edits WHERE session=? AND path=?"},
     {"docs", "DELETE FROM docs WHERE session=?", "DELETE FROM docs WHERE session=? AND path=?"},
     {"snapshots", "DELETE FROM snapshots WHERE session=?", NULL},
+    /* of_path: of one changeset, by name */
+    {"changesets", "DELETE FROM changesets WHERE session=?",
+     "DELETE FROM changesets WHERE session=? AND name=?"},
+    {"changeset_files", "DELETE FROM changeset_files WHERE session=?",
+     "DELETE FROM changeset_files WHERE session=? AND changeset=?"},
     {"sessions", "DELETE FROM sessions WHERE name=?", NULL},
 };
 
@@ -186,7 +208,8 @@ static void write__delete(JournalWrite *self, const char *table, const char *ses
 }
 
 static void write__forget(JournalWrite *self, const char *name) {
-  static const char *const tables[] = {"edits", "docs", "snapshots", "sessions"};
+  static const char *const tables[] = {"edits",      "docs",           "snapshots",
+                                       "changesets", "changeset_files", "sessions"};
   for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
     write__delete(self, tables[i], name, NULL);
 }
@@ -439,6 +462,83 @@ static void session__sync_snapshots(JournalWrite *self, const EddiSession *sessi
   }
 }
 
+/* ------------------------------------------------------------ changesets */
+
+static void bind_stamp(sqlite3_stmt *stmt, int column, const EddiFileStamp *stamp) {
+  sqlite3_bind_int(stmt, column, stamp->exists);
+  sqlite3_bind_int64(stmt, column + 1, (sqlite3_int64)stamp->size);
+  sqlite3_bind_int64(stmt, column + 2, (sqlite3_int64)stamp->hash);
+}
+
+/* Write changeset (the ord-th of the session) whole. */
+static void changeset__write(JournalWrite *self, const char *session,
+                             const EddiChangeset *changeset, size_t ord) {
+  write__delete(self, "changeset_files", session, changeset->name);
+  sqlite3_stmt *stmt = write__prepare(
+      self, "INSERT OR REPLACE INTO changesets(session, name, ord, status) VALUES(?,?,?,?)");
+  if (stmt) {
+    sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, changeset->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)ord);
+    sqlite3_bind_int(stmt, 4, (int)changeset->status);
+    write__run(self, stmt);
+  }
+  for (size_t i = 0; i < changeset->files.len; i++) {
+    const EddiChangeFile *file = &changeset->files.items[i];
+    stmt = write__prepare(
+        self, "INSERT INTO changeset_files(session, changeset, ord, path, existed, before_raw,"
+              " collected_exists, collected_size, collected_hash, before, after,"
+              " applied_exists, applied_size, applied_hash)"
+              " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    if (!stmt) continue;
+    sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, changeset->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)i);
+    sqlite3_bind_text(stmt, 4, file->path, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 5, file->existed);
+    bind_blob(stmt, 6, file->before_raw, file->before_raw_len);
+    bind_stamp(stmt, 7, &file->collected);
+    bind_blob(stmt, 10, file->before, file->before_len);
+    bind_blob(stmt, 11, file->after, file->after_len);
+    bind_stamp(stmt, 12, &file->applied);
+    write__run(self, stmt);
+  }
+}
+
+/* New, replaced and re-statused changesets written; gone ones deleted. */
+static void session__sync_changesets(JournalWrite *self, const EddiSession *session,
+                                     MirrorSession *ms) {
+  for (size_t i = 0; i < ms->changesets.len; i++) ms->changesets.items[i].present = false;
+  const EddiScriptState *script = session->script;
+  for (size_t i = 0; script && i < script->changesets.len; i++) {
+    const EddiChangeset *changeset = script->changesets.items[i];
+    MirrorChangeset *mirror = NULL;
+    for (size_t j = 0; j < ms->changesets.len && !mirror; j++)
+      if (strcmp(ms->changesets.items[j].name, changeset->name) == 0)
+        mirror = &ms->changesets.items[j];
+    if (!mirror) {
+      MirrorChangeset fresh = {.name = eddi_strdup(changeset->name)};
+      array_push(&ms->changesets, fresh);
+      mirror = array_back(&ms->changesets);
+    }
+    mirror->present = true;
+    if (mirror->identity == changeset && mirror->status == changeset->status) continue;
+    changeset__write(self, session->name, changeset, i);
+    mirror->identity = changeset;
+    mirror->status = changeset->status;
+  }
+  for (size_t i = ms->changesets.len; i-- > 0;) {
+    MirrorChangeset *mirror = &ms->changesets.items[i];
+    if (mirror->present) continue;
+    write__delete(self, "changeset_files", ms->name, mirror->name);
+    write__delete(self, "changesets", ms->name, mirror->name);
+    eddi_free(mirror->name);
+    array_remove(&ms->changesets, i);
+  }
+}
+
+/* ------------------------------------------------------------ the session's row */
+
 /* Whether a live process other than this one journals session name. */
 static bool session__held_elsewhere(EddiJournal *journal, const char *name) {
   static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
@@ -507,6 +607,7 @@ static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSe
   }
   session__sync_state(self, session, ms);
   session__sync_snapshots(self, session, ms);
+  session__sync_changesets(self, session, ms);
 }
 
 void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char *sender) {
@@ -520,6 +621,26 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
     ms = NULL;
   }
   if (session) session__sync(&write, self, session, ms);
+  write__finish(&write);
+  ms = session ? mirror__by(mirror, session->name, NULL) : NULL;
+  if (ms && write.open && !write.failed) ms->version = ++mirror->clock;
+}
+
+uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {
+  MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
+  return ms && !ms->elsewhere ? ms->version : 0;
+}
+
+void eddi_journal_disown(EddiJournal *self, const char *name) {
+  struct JournalMirror *mirror = mirror__of(self);
+  MirrorSession *ms = mirror__by(mirror, name, NULL);
+  if (!ms) return;
+  /* Rows another process claimed (a shared state folder) are its own now. */
+  bool mine = !ms->elsewhere && !session__held_elsewhere(self, name);
+  mirror__drop(mirror, ms);
+  if (!mine) return;
+  JournalWrite write = {.journal = self};
+  write__forget(&write, name);
   write__finish(&write);
 }
 

@@ -316,6 +316,58 @@ disconnected, the engine freed, and no thread nor engine memory is left."
       (should (equal reply "Fail \"Session t lives on other\"")))
     (should (equal (eddi-nats-test-cli url "bob" "Status") '("Fail \"Session t lives on other\"")))))
 
+;; The bridge answers $SRV.PING as eddi-server does, on all three forms of
+;; the subject, so that the other instances' liveness pinger does not drop
+;; the sessions this Emacs serves as a dead instance's.
+(ert-deftest eddi-nats-answers-pings ()
+  (eddi-nats-test-with-bridge nil
+    (let ((pong (concat "\\`{\"type\":\"io\\.nats\\.micro\\.v1\\.ping_response\",\"name\":\"eddi\","
+                        "\"id\":\"emacs-test\",\"version\":\"[0-9.]+\","
+                        "\"metadata\":{\"instance\":\"emacs-test\",\"eddispeak\":\"[0-9.]+\"}}\\'")))
+      (dolist (subject '("$SRV.PING.eddi.emacs-test" "$SRV.PING.eddi" "$SRV.PING"))
+        (should (string-match-p pong (eddi-nats-test-request url subject "")))))))
+
+(defconst eddi-nats-test-liveness-ms 300
+  "The liveness timeout of the eddi-server that pings this Emacs.")
+
+(defun eddi-nats-test--eddi-server ()
+  "The eddi-server of the build the CLI belongs to, or nil."
+  (let ((server (expand-file-name "../server/eddi-server"
+                                  (file-name-directory eddi-nats-test-cli))))
+    (and (file-executable-p server) server)))
+
+;; An eddi-server on the same NATS hears of the session this Emacs holds
+;; and pings it: the bridge answers, so the session is still routed here
+;; after many timeouts (it would be dropped as a dead instance's).
+(ert-deftest eddi-nats-session-outlives-the-liveness-timeout ()
+  (skip-unless (eddi-nats-test--eddi-server))
+  (eddi-nats-test-with-bridge nil
+    (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))
+    (let* ((log (generate-new-buffer " *eddi-server*"))
+           (process-environment (eddi-nats-test--environment))
+           (server (make-process
+                    :name "eddi-server" :buffer log :noquery t :sentinel #'ignore
+                    :connection-type 'pipe
+                    :command (list (eddi-nats-test--eddi-server) "--nats" url
+                                   "--root" eddi-nats-test-root "--name" "beta"
+                                   "--no-journal" "--audit" "off" "--liveness-ms"
+                                   (number-to-string eddi-nats-test-liveness-ms)))))
+      (unwind-protect
+          (progn
+            (eddi-nats-test--wait "eddi-server to serve"
+                                  (lambda () (with-current-buffer log
+                                               (string-match-p "serving eddi\\.cmd"
+                                                               (buffer-string)))))
+            (let ((deadline (+ (float-time) (* 5 (/ eddi-nats-test-liveness-ms 1000.0)))))
+              (while (< (float-time) deadline) (accept-process-output nil 0.02)))
+            (should (equal (eddi-nats-test-request url "eddi.beta.cmd"
+                                                   "{\"sender\": \"agent\", \"text\": \"Status\"}")
+                           "Fail \"Session s lives on emacs-test\"")))
+        (when (process-live-p server)
+          (interrupt-process server)
+          (eddi-nats-test--wait "eddi-server to exit" (lambda () (not (process-live-p server)))))
+        (kill-buffer log)))))
+
 (ert-deftest eddi-nats-survives-a-server-restart ()
   (eddi-nats-test-with-bridge '(("x.txt" . "a\n"))
     (should (equal (eddi-nats-test-cli url "agent" "Start s") '("Ok, Instance emacs-test")))

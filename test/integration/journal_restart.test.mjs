@@ -82,3 +82,40 @@ test("the eddi CLI finds its session again in the next process", (t) => {
                "Ok, At 0:0\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 25\nOk\nOk, Session ended\n");
   assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "minus\nzero\none\ntwo\nthree\n");
 });
+
+// Changesets belong to the session: one collected and one applied survive
+// the restart; apply after it writes the first, rollback puts back the
+// second's exact bytes, and a third whose file changed in between is
+// refused with the file.
+for (const signal of ["SIGTERM", "SIGKILL"]) {
+  test(`changesets survive ${signal}: preview, apply, rollback, refused when changed`, async (t) => {
+    const { root, state } = fixture(t);
+    const before = { "a.py": "import old\r\nold.run()\r\n", "b.py": "old = 1\n", "c.py": "old = 2\n" };
+    for (const [name, text] of Object.entries(before)) writeFileSync(join(root, name), text);
+    const collect = (name) => `{ foreach file matching "${name}.py" replace "old" with "new" collect changes as "${name}" }`;
+    let eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("Start s"), "Ok");
+    for (const name of ["a", "b", "c"])
+      assert.equal(await eddi.send(collect(name)), `Ok, Migration prepared: 1 file affected, use 'apply changeset ${name}'`);
+    assert.equal(await eddi.send("apply changeset b"), "Ok, Applied changeset b: 1 file");
+    await eddi.stop(signal);
+    writeFileSync(join(root, "c.py"), "old = 3\n");
+    eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("Start s"), "Ok, Session s resumed, 0 files open, 3 changesets");
+    assert.equal(await eddi.send("Preview changeset a"), "Ok, Changeset a (collected): 1 file: a.py +2 -2");
+    assert.equal(await eddi.send("Preview changeset b"), "Ok, Changeset b (applied): 1 file: b.py +1 -1");
+    assert.equal(await eddi.send("apply changeset c"),
+                 'Fail "Changeset c: 1 file changed since it was collected: c.py", Run the script again to collect it anew');
+    assert.equal(await eddi.send("apply changeset a"), "Ok, Applied changeset a: 1 file");
+    assert.equal(await eddi.send("rollback changeset b"), "Ok, Rolled back changeset b: 1 file");
+    await eddi.stop(signal);
+    assert.equal(readFileSync(join(root, "a.py"), "utf8"), "import new\r\nnew.run()\r\n");
+    assert.equal(readFileSync(join(root, "b.py"), "utf8"), before["b.py"]);
+    assert.equal(readFileSync(join(root, "c.py"), "utf8"), "old = 3\n");
+    // Applied after the restart, rolled back after another.
+    eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("rollback changeset a"), "Ok, Rolled back changeset a: 1 file");
+    await eddi.stop();
+    assert.equal(readFileSync(join(root, "a.py"), "utf8"), before["a.py"]);
+  });
+}

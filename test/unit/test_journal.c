@@ -72,20 +72,28 @@ static void expect_reply(EddiEngine *engine, const char *text, const char *expec
   eddi_string_free(reply);
 }
 
-/* Run text as cli in a child that then dies without a word. */
-static void run_and_die(const Fixture *fx, const char *text) {
+/* Run each of texts (a NULL ends them) as a message of cli in a child that
+ * then dies without a word. */
+static void run_each_and_die(const Fixture *fx, const char *const *texts) {
   pid_t child = fork();
   assert_true(child >= 0);
   if (child == 0) {
     char report[1024];
     EddiEngine *engine = engine_journaled(fx, report, sizeof report);
-    char *reply = eddi_exec(engine, "cli", text, strlen(text));
-    (void)reply;
+    for (size_t i = 0; texts[i]; i++) {
+      char *reply = eddi_exec(engine, "cli", texts[i], strlen(texts[i]));
+      (void)reply;
+    }
     _exit(0);
   }
   int status;
   waitpid(child, &status, 0);
   assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void run_and_die(const Fixture *fx, const char *text) {
+  const char *const texts[] = {text, NULL};
+  run_each_and_die(fx, texts);
 }
 
 /* ------------------------------------------------------------ the file */
@@ -157,7 +165,9 @@ static void test_journal_newer_schema_is_refused(void **state) {
   char error[512], report[256];
   EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
   assert_true(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error) < 0);
-  assert_non_null(strstr(error, "has schema 99, newer than this eddi's 1"));
+  char newer[64];
+  snprintf(newer, sizeof newer, "has schema 99, newer than this eddi's %d", EDDI_JOURNAL_SCHEMA);
+  assert_non_null(strstr(error, newer));
   assert_non_null(strstr(error, "--no-journal"));
   eddi_engine_free(engine);
   assert_int_equal(eddi_journal_file_schema(path), 99); /* left as it was */
@@ -251,6 +261,42 @@ static void test_journal_sweeps_a_dead_save_temp(void **state) {
   eddi_engine_free(engine);
 }
 
+/* A journal of schema 1 (made by schema 1's own script, with a session
+ * holding an unsaved edit) migrates: its session comes back and
+ * changesets can be kept in it. */
+static void test_journal_schema_1_migrates(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  char hostname[256] = "";
+  gethostname(hostname, sizeof hostname - 1);
+  /* Schema 1's script (never edited since), a session in it, version 1. */
+  assert_int_equal(sqlite3_exec(db, eddi_journal_migration(0), NULL, NULL, NULL), SQLITE_OK);
+  char sql[1024];
+  snprintf(sql, sizeof sql,
+           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
+           " VALUES('s', 'cli', '', 0, '%s', 0);"
+           "INSERT INTO docs(session, path, ord, cursor, base_hash) VALUES('s', 'a.txt', 0, 0, %lld);"
+           "INSERT INTO edits VALUES('s', 'a.txt', 0, 1, 0, x'', CAST('zero\n' AS BLOB));"
+           "PRAGMA user_version=1;",
+           hostname, (long long)XXH3_64bits("one\n", 4));
+  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  /* A process migrates it, takes the session, collects a changeset, dies. */
+  run_and_die(fx, "{ foreach file matching \"*.txt\" replace \"one\" with \"uno\" collect "
+                  "changes as \"c\" }");
+  assert_int_equal(eddi_journal_file_schema(path), EDDI_JOURNAL_SCHEMA);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied, "
+                              "1 changeset");
+  expect_reply(engine, "Preview changeset c", "Ok, Changeset c (collected): 1 file: a.txt +1 -1");
+  eddi_engine_free(engine);
+}
+
 /* ------------------------------------------------------------ sessions */
 
 static void test_journal_session_comes_back(void **state) {
@@ -331,6 +377,143 @@ static void test_journal_snapshots_come_back(void **state) {
   eddi_engine_free(engine);
 }
 
+/* The journal's changesets, "name:status," each, in order. */
+static void expect_changesets(const Fixture *fx, const char *expected) {
+  char path[PATH_MAX], rows[256] = "";
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  sqlite3_stmt *stmt;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_prepare_v2(db, "SELECT name, status FROM changesets ORDER BY ord", -1,
+                                      &stmt, NULL),
+                   SQLITE_OK);
+  while (sqlite3_step(stmt) == SQLITE_ROW)
+    snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%s:%d,",
+             (const char *)sqlite3_column_text(stmt, 0), sqlite3_column_int(stmt, 1));
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  assert_string_equal(rows, expected);
+}
+
+/* Changesets come back with their session: one collected (previewed and
+ * applied after the restart), one applied (rolled back after it, to the
+ * exact bytes), one refused because its file changed in between. */
+static void test_journal_changesets_come_back(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.py", "import old\r\nold.run()\r\n");
+  write_in(fx->root, "b.py", "old = 1\n");
+  write_in(fx->root, "c.py", "old = 2\n");
+  const char *const texts[] = {
+      "Start s",
+      "{ foreach file matching \"a.py\" replace \"old\" with \"new\" collect changes as \"a\" }",
+      "{ foreach file matching \"b.py\" replace \"old\" with \"new\" collect changes as \"b\" }",
+      "{ foreach file matching \"c.py\" replace \"old\" with \"new\" collect changes as \"c\" }",
+      "apply changeset b",
+      NULL};
+  run_each_and_die(fx, texts);
+  char *b = read_in(fx->root, "b.py");
+  assert_string_equal(b, "new = 1\n");
+  free(b);
+  write_in(fx->root, "c.py", "old = 3\n"); /* changed between the runs */
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 0 files open, 3 changesets");
+  expect_reply(engine, "Preview changeset a", "Ok, Changeset a (collected): 1 file: a.py +2 -2");
+  expect_reply(engine, "Preview changeset b", "Ok, Changeset b (applied): 1 file: b.py +1 -1");
+  expect_reply(engine, "apply changeset c",
+               "Fail \"Changeset c: 1 file changed since it was collected: c.py\", Run the script "
+               "again to collect it anew");
+  expect_reply(engine, "apply changeset a", "Ok, Applied changeset a: 1 file");
+  expect_reply(engine, "rollback changeset b", "Ok, Rolled back changeset b: 1 file");
+  char *a = read_in(fx->root, "a.py");
+  b = read_in(fx->root, "b.py");
+  char *c = read_in(fx->root, "c.py");
+  assert_string_equal(a, "import new\r\nnew.run()\r\n");
+  assert_string_equal(b, "old = 1\n");
+  assert_string_equal(c, "old = 3\n");
+  free(a), free(b), free(c);
+  /* The statuses after the restart were journaled too; End forgets them. */
+  expect_changesets(fx, "a:1,b:2,c:0,");
+  expect_reply(engine, "End", "Ok, Session ended");
+  expect_changesets(fx, "");
+  eddi_engine_free(engine);
+}
+
+/* A changeset collected again under its name replaces the journaled one;
+ * one applied and rolled back before the crash comes back rolled back. */
+static void test_journal_changeset_collected_again_is_rewritten(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.py", "old = 1\n");
+  const char *const texts[] = {
+      "Start s",
+      "{ foreach file matching \"a.py\" replace \"old\" with \"new\" collect changes as \"a\" }",
+      "{ foreach file matching \"a.py\" replace \"old\" with \"neu\" collect changes as \"a\" }",
+      "{ foreach file matching \"a.py\" replace \"= 1\" with \"= 2\" collect changes as \"b\" }",
+      "apply changeset b",
+      "rollback changeset b",
+      NULL};
+  run_each_and_die(fx, texts);
+  expect_changesets(fx, "a:0,b:2,");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  expect_reply(engine, "Preview changeset b", "Ok, Changeset b (rolled back): 1 file: a.py +1 -1");
+  expect_reply(engine, "apply changeset a", "Ok, Applied changeset a: 1 file");
+  char *a = read_in(fx->root, "a.py");
+  assert_string_equal(a, "neu = 1\n");
+  free(a);
+  eddi_engine_free(engine);
+}
+
+/* A session's record (journal_kv.c) carries it to an engine with another
+ * state folder: imported there as the dead instance's and taken over, the
+ * session has its unsaved edit, bookmark and changeset. */
+static void test_journal_record_carries_a_session_elsewhere(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  write_in(fx->root, "b.py", "old = 1\n");
+  const char *const texts[] = {
+      "Start s",
+      "{ foreach file matching \"b.py\" replace \"old\" with \"new\" collect changes as \"c\" }",
+      "Open a.txt\nInsert Line \"zero\"\nBookmark m 2:0", NULL};
+  run_each_and_die(fx, texts);
+  char report[1024];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  assert_true(eddi_engine_session_version(alpha, "s") == 0); /* not synced since restored */
+  expect_reply(alpha, "Goto 1:1", "Ok, At 1:1");
+  assert_true(eddi_engine_session_version(alpha, "s") > 0);
+  char *none = NULL;
+  size_t none_len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "nothing", &none, &none_len), EDDI_ENOENT);
+  eddi_engine_free(alpha);
+
+  /* Another state folder: the journal there has never seen s. */
+  char elsewhere[PATH_MAX];
+  unit_path(elsewhere, fx->scratch, "elsewhere");
+  assert_int_equal(mkdir(elsewhere, 0700), 0);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = elsewhere;
+  char error[512];
+  EddiEngine *beta = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_int_equal(eddi_engine_set_instance(beta, "beta"), 0);
+  assert_int_equal(eddi_engine_open_journal(beta, report, sizeof report, error, sizeof error), 0);
+  assert_true(eddi_engine_import_session(beta, "alpha", "junk", 4, error, sizeof error) < 0);
+  assert_string_equal(error, "Not a session record");
+  assert_int_equal(eddi_engine_session_record(beta, "s", &none, &none_len), EDDI_ENOENT);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 0);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  /* (The "taken over" line is a request's: the NATS tests see it.) */
+  expect_reply(beta, "Status", "Ok: Session s, File a.txt, At 1:0, Length 3, Modified");
+  expect_reply(beta, "Goto Bookmark m", "Ok, At 2:0");
+  expect_reply(beta, "Preview changeset c", "Ok, Changeset c (collected): 1 file: b.py +1 -1");
+  eddi_engine_free(beta);
+}
+
 /* A live process's session of the same name is left to it: the second
  * process keeps its own in memory only. */
 static void test_journal_leaves_a_live_process_session_alone(void **state) {
@@ -371,6 +554,7 @@ int main(void) {
       T(test_journal_corrupt_is_set_aside),
       T(test_journal_truncated_is_set_aside),
       T(test_journal_newer_schema_is_refused),
+      T(test_journal_schema_1_migrates),
       T(test_journal_change_rolls_forward),
       T(test_journal_change_without_its_temp_rolls_back),
       T(test_journal_sweeps_a_dead_save_temp),
@@ -379,6 +563,9 @@ int main(void) {
       T(test_journal_edits_rebase_onto_a_change_on_disk),
       T(test_journal_conflicting_edits_are_kept_and_reported),
       T(test_journal_snapshots_come_back),
+      T(test_journal_changesets_come_back),
+      T(test_journal_changeset_collected_again_is_rewritten),
+      T(test_journal_record_carries_a_session_elsewhere),
       T(test_journal_leaves_a_live_process_session_alone),
 #undef T
   };
