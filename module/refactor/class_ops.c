@@ -14,7 +14,7 @@
  * Protocol): the class conforms to it structurally, so no caller changes.
  * Refused when the interface's name is taken or Protocol means something
  * else in the module. */
-#include "refactor/ops.h"
+#include "refactor/class_ops.h"
 
 /* The function_definition of a method target, refusing decorators. */
 static int class__method(RefOps *ops, RefTarget target, const char *spec, TSNode *function) {
@@ -28,15 +28,6 @@ static int class__method(RefOps *ops, RefTarget target, const char *spec, TSNode
     return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a method", spec);
   *function = def;
   return 0;
-}
-
-/* A class target's body block. */
-static TSNode class__body(RefOps *ops, uint32_t file, uint32_t klass) {
-  TSNode name;
-  TSNode def = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, file, klass}, &name);
-  if (ref_node_is(def, "decorated_definition"))
-    def = ts_node_child_by_field_name(def, "definition", 10);
-  return ts_node_child_by_field_name(def, "body", 4);
 }
 
 /* The attribute of class (file, klass) that holds an instance of the
@@ -70,6 +61,89 @@ static int class__split(RefOps *ops, const char *spec, RefTarget *klass, char **
   eddi_free(head);
   if (rc == 0) *member = eddi_strdup(dot + 1);
   return rc;
+}
+
+/* ---------------------------------------------------------------- shared by the class operations */
+
+TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass) {
+  TSNode name;
+  TSNode def = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, file, klass}, &name);
+  if (ref_node_is(def, "decorated_definition"))
+    def = ts_node_child_by_field_name(def, "definition", 10);
+  return def;
+}
+
+TSNode ref_class_body(RefOps *ops, uint32_t file, uint32_t klass) {
+  return ts_node_child_by_field_name(ref_class_node(ops, file, klass), "body", 4);
+}
+
+/* Deepest chain of bases followed: deeper hierarchies are cycles or absurd. */
+#define CLASS_ANCESTRY_MAX 64
+
+static bool class__descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
+                            uint32_t aklass, unsigned depth) {
+  if (file == afile && klass == aklass) return true;
+  if (depth > CLASS_ANCESTRY_MAX) return false;
+  RefIds bases = {0};
+  ref_program_bases(&ops->program, file, klass, &bases);
+  bool found = false;
+  for (size_t i = 0; i + 1 < bases.len && !found; i += 2)
+    found = class__descends(ops, bases.items[i], bases.items[i + 1], afile, aklass, depth + 1);
+  array_free(&bases);
+  return found;
+}
+
+bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
+                        uint32_t aklass) {
+  return class__descends(ops, file, klass, afile, aklass, 0);
+}
+
+int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {
+  int rc = ref_ops_find(ops, spec, out);
+  if (rc == 0 && ops->program.files.items[out->file]->syms.items[out->index].kind != REF_SYM_CLASS)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", spec);
+  return rc;
+}
+
+/* A docstring and comments before the imports stay first. */
+uint32_t ref_class_import_at(RefOps *ops, uint32_t file, bool *blank) {
+  TSNode root = ref_ops_root(ops, file);
+  const RefSource *src = &ops->index->sources.items[file];
+  uint32_t at = 0, n = ts_node_named_child_count(root);
+  *blank = true;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode child = ts_node_named_child(root, i);
+    bool doc = i == 0 && ref_node_is(child, "expression_statement") &&
+               ref_node_is(ts_node_named_child(child, 0), "string");
+    bool import = ref_node_is(child, "import_statement") ||
+                  ref_node_is(child, "import_from_statement") ||
+                  ref_node_is(child, "future_import_statement");
+    if (!doc && !import && !ref_node_is(child, "comment")) break;
+    if (doc || import) at = ref_ops_next_line(src, ts_node_end_byte(child) - 1);
+    if (import) *blank = false;
+  }
+  return at;
+}
+
+void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out) {
+  uint32_t module = ref_program_file_module(&ops->program, file);
+  const char *path = ref_names_str(&ops->index->names, ops->program.modules.items[module].path);
+  for (const char *p = path; *p; p++) eddi_strbuf_putc(out, *p == '/' ? '.' : *p);
+}
+
+void ref_words_split(const char *text, RefWords *out) {
+  for (const char *p = text; *p;) {
+    while (*p == ',' || *p == ' ') p++;
+    const char *end = p;
+    while (*end && *end != ',' && *end != ' ') end++;
+    if (end > p) array_push(out, eddi_strndup(p, (size_t)(end - p)));
+    p = end;
+  }
+}
+
+void ref_words_free(RefWords *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i]);
+  array_free(self);
 }
 
 /* ---------------------------------------------------------------- Move_Method */
@@ -177,7 +251,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) {
     /* The method in B, renamed. */
     const RefSource *dsrc = &ops->index->sources.items[to_class.file];
-    TSNode bbody = class__body(ops, to_class.file, to_class.index);
+    TSNode bbody = ref_class_body(ops, to_class.file, to_class.index);
     uint32_t def_line = ref_ops_line_start(src, ts_node_start_byte(function));
     uint32_t indent = ts_node_start_byte(function) - def_line;
     TSNode bfirst = ts_node_named_child(bbody, 0);
@@ -231,27 +305,6 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
 
 /* ---------------------------------------------------------------- Extract_Interface */
 
-/* Where "from typing import Protocol" goes: after the module's leading
- * imports (a docstring and comments before them stay first). */
-static uint32_t class__import_at(RefOps *ops, uint32_t file, bool *blank) {
-  TSNode root = ref_ops_root(ops, file);
-  const RefSource *src = &ops->index->sources.items[file];
-  uint32_t at = 0, n = ts_node_named_child_count(root);
-  *blank = true;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode child = ts_node_named_child(root, i);
-    bool doc = i == 0 && ref_node_is(child, "expression_statement") &&
-               ref_node_is(ts_node_named_child(child, 0), "string");
-    bool import = ref_node_is(child, "import_statement") ||
-                  ref_node_is(child, "import_from_statement") ||
-                  ref_node_is(child, "future_import_statement");
-    if (!doc && !import && !ref_node_is(child, "comment")) break;
-    if (doc || import) at = ref_ops_next_line(src, ts_node_end_byte(child) - 1);
-    if (import) *blank = false;
-  }
-  return at;
-}
-
 int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget klass;
   int rc = ref_ops_find(ops, args->spec, &klass);
@@ -286,7 +339,7 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   }
   TSNode name;
   TSNode def = ref_ops_definition(ops, klass, &name);
-  TSNode body = class__body(ops, klass.file, klass.index);
+  TSNode body = ref_class_body(ops, klass.file, klass.index);
   const char *unit = src->lang->indent ? src->lang->indent : "    ";
   StrBuf text = {0};
   eddi_strbuf_printf(&text, "class %s(Protocol):\n", args->other);
@@ -328,7 +381,7 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   uint32_t where = at;
   if (!imported) {
     bool blank;
-    where = class__import_at(ops, klass.file, &blank);
+    where = ref_class_import_at(ops, klass.file, &blank);
     eddi_strbuf_puts(&import, blank || where == at ? "from typing import Protocol\n\n\n"
                                                    : "from typing import Protocol\n");
   }

@@ -446,6 +446,10 @@ int ref_op_plan(RefIndex *index, RefOpKind kind, const char *word, const RefOpAr
   case REF_OP_INLINE_VARIABLE: rc = ref_inline_variable_plan(&ops, args); break;
   case REF_OP_MOVE_METHOD: rc = ref_move_method_plan(&ops, args); break;
   case REF_OP_EXTRACT_INTERFACE: rc = ref_extract_interface_plan(&ops, args); break;
+  case REF_OP_CHANGE_INHERITANCE: rc = ref_change_inheritance_plan(&ops, args); break;
+  case REF_OP_EXTRACT_CLASS: rc = ref_extract_class_plan(&ops, args); break;
+  case REF_OP_SPLIT_CLASS: rc = ref_split_class_plan(&ops, args); break;
+  case REF_OP_MERGE_CLASSES: rc = ref_merge_classes_plan(&ops, args); break;
   default: {
     /* What each of the class operations would have to get right that
      * name resolution alone cannot tell yet. */

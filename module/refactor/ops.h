@@ -56,6 +56,10 @@ typedef enum {
   REF_OP_INLINE_VARIABLE,
   REF_OP_MOVE_METHOD,
   REF_OP_EXTRACT_INTERFACE,
+  REF_OP_CHANGE_INHERITANCE, /* other: "[OldParent] NewParent" */
+  REF_OP_EXTRACT_CLASS,      /* other: "NewClass member,member" */
+  REF_OP_SPLIT_CLASS,        /* other: "NewClass member,member" */
+  REF_OP_MERGE_CLASSES,      /* other: "B Target" */
   REF_OP_UNSUPPORTED, /* Split_Class, Merge_Classes, Change_Inheritance, ExtractClass */
 } RefOpKind;
 
@@ -125,6 +129,10 @@ int ref_inline_variable_plan(RefOps *self, const RefOpArgs *args);
 int ref_extract_plan(RefOps *self, const RefOpArgs *args);
 int ref_move_method_plan(RefOps *self, const RefOpArgs *args);
 int ref_extract_interface_plan(RefOps *self, const RefOpArgs *args);
+int ref_change_inheritance_plan(RefOps *self, const RefOpArgs *args);
+int ref_extract_class_plan(RefOps *self, const RefOpArgs *args);
+int ref_split_class_plan(RefOps *self, const RefOpArgs *args);
+int ref_merge_classes_plan(RefOps *self, const RefOpArgs *args);
 
 /* ---------------------------------------------------------------- in one file */
 

@@ -1,0 +1,15 @@
+/* class_extract.c - stub */
+#include "refactor/class_ops.h"
+
+int ref_extract_class_plan(RefOps *ops, const RefOpArgs *args) {
+  EDDI_UNUSED(args);
+  return eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for python: ExtractClass");
+}
+int ref_split_class_plan(RefOps *ops, const RefOpArgs *args) {
+  EDDI_UNUSED(args);
+  return eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for python: Split_Class");
+}
+int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
+  EDDI_UNUSED(args);
+  return eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for python: Merge_Classes");
+}

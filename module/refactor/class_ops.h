@@ -1,0 +1,30 @@
+/* class_ops.h - what the class refactorings (class_*.c) share: a class's
+ * body, its ancestry, the place and the text of an import, and the member
+ * lists the commands take. See ops.h for the frame they run in. */
+#ifndef EDDI_REFACTOR_CLASS_OPS_H
+#define EDDI_REFACTOR_CLASS_OPS_H
+
+#include "refactor/ops.h"
+
+/* The class_definition of a class target (inside its decorated_definition). */
+TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass);
+/* A class target's body block. */
+TSNode ref_class_body(RefOps *ops, uint32_t file, uint32_t klass);
+/* Whether class (file, klass) is (afile, aklass) or inherits from it,
+ * through the bases the workspace knows. */
+bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
+                        uint32_t aklass);
+/* Find spec as a class (refusing any other symbol). */
+int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
+/* Where a new "from ... import ..." line goes in file: after the module's
+ * leading imports; *blank says whether none is there (two blank lines
+ * must then follow it). */
+uint32_t ref_class_import_at(RefOps *ops, uint32_t file, bool *blank);
+/* Append the dotted module name of file ("pkg.mod"). */
+void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out);
+/* Split "a,b c" at commas and spaces into words (new strings). */
+typedef Array(char *) RefWords;
+void ref_words_split(const char *text, RefWords *out);
+void ref_words_free(RefWords *self);
+
+#endif
