@@ -187,8 +187,9 @@ static int inherit__check_order(Inherit *self, const char *word) {
 }
 
 /* The new base as the class's module names it; adds its import when the
- * module does not bind it. */
-static int inherit__new_name(Inherit *self, const char *word, StrBuf *out) {
+ * module does not bind it, in place of old_import (the old base's, which
+ * goes) when there is one. */
+static int inherit__new_name(Inherit *self, const char *word, TSNode old_import, StrBuf *out) {
   RefOps *ops = self->ops;
   RefProgram *program = &ops->program;
   const RefFile *file = program->files.items[self->klass.file];
@@ -210,39 +211,51 @@ static int inherit__new_name(Inherit *self, const char *word, StrBuf *out) {
                              "%s: %s is defined after %s", word, name,
                              ref_names_str(&ops->index->names,
                                            file->syms.items[self->klass.index].name));
+    if (!ts_node_is_null(old_import))
+      ref_ops_remove_lines(ops, self->klass.file, ts_node_start_byte(old_import),
+                           ts_node_end_byte(old_import));
     eddi_strbuf_puts(out, name);
     return 0;
   }
-  bool blank;
-  uint32_t at = ref_class_import_at(ops, self->klass.file, &blank);
   StrBuf line = {0};
   eddi_strbuf_puts(&line, "from ");
   ref_class_module_name(ops, self->new_base.file, &line);
-  eddi_strbuf_printf(&line, " import %s\n%s", name, blank ? "\n\n" : "");
-  ref_ops_edit(ops, self->klass.file, at, at, line.data, line.len);
+  eddi_strbuf_printf(&line, " import %s", name);
+  if (!ts_node_is_null(old_import)) {
+    ref_ops_edit(ops, self->klass.file, ts_node_start_byte(old_import),
+                 ts_node_end_byte(old_import), line.data, line.len);
+  } else {
+    bool blank;
+    uint32_t at = ref_class_import_at(ops, self->klass.file, &blank);
+    eddi_strbuf_puts(&line, blank ? "\n\n\n" : "\n");
+    ref_ops_edit(ops, self->klass.file, at, at, line.data, line.len);
+  }
   eddi_strbuf_free(&line);
   eddi_strbuf_puts(out, name);
   return 0;
 }
 
-/* Remove the import of the old base when the base was its only use and
- * the statement imports nothing else. */
-static void inherit__drop_import(RefOps *ops, uint32_t file, TSNode old) {
+/* The import statement of the old base when the base was its only use
+ * and the statement imports nothing else (it goes), or a null node. */
+static TSNode inherit__old_import(RefOps *ops, uint32_t file, TSNode old) {
   const RefFile *f = ops->program.files.items[file];
-  if (!ref_node_is(old, "identifier")) return;
-  uint32_t start = ts_node_start_byte(old);
-  uint32_t occ = REF_NONE;
-  for (uint32_t i = 0; i < f->occs.len && occ == REF_NONE; i++)
-    if (f->occs.items[i].start == start && f->occs.items[i].kind == REF_OCC_NAME) occ = i;
-  if (occ == REF_NONE) return;
-  RefTarget t = ref_program_target(&ops->program, file, occ);
-  if (t.kind != REF_TARGET_SYM || t.file != file || f->syms.items[t.index].kind != REF_SYM_IMPORT)
-    return;
+  TSNode none = {0};
+  if (!ref_node_is(old, "identifier")) return none;
+  /* The module-level name the base is, bound by an import and used
+   * nowhere else in the file. */
+  uint32_t start = ts_node_start_byte(old), name = REF_NONE;
+  for (uint32_t i = 0; i < f->occs.len && name == REF_NONE; i++)
+    if (f->occs.items[i].start == start && f->occs.items[i].kind == REF_OCC_NAME)
+      name = f->occs.items[i].name;
+  uint32_t bound = name == REF_NONE ? REF_NONE : ref_file_bound(f, 0, name);
+  if (bound == REF_NONE || f->syms.items[bound].kind != REF_SYM_IMPORT) return none;
   for (uint32_t i = 0; i < f->occs.len; i++) {
-    if (i == occ || f->occs.items[i].flags & REF_OCC_DEF) continue;
-    RefTarget u = ref_program_target(&ops->program, file, i);
-    if (ref_target_equal(u, t) || f->occs.items[i].kind == REF_OCC_EXPORT) return;
+    const RefOcc *occ = &f->occs.items[i];
+    if (occ->name != name || occ->start == start || occ->flags & REF_OCC_DEF) continue;
+    if (occ->kind == REF_OCC_NAME || occ->kind == REF_OCC_EXPORT || occ->kind == REF_OCC_STRING)
+      return none;
   }
+  RefTarget t = {REF_TARGET_SYM, file, bound};
   TSNode def = ref_ops_node(ops, file, f->syms.items[t.index].start,
                             f->syms.items[t.index].start + 1);
   TSNode statement = ref_node_up(def, "import_from_statement");
@@ -250,8 +263,7 @@ static void inherit__drop_import(RefOps *ops, uint32_t file, TSNode old) {
   /* One name imported: the module (for from ...) and that name. */
   uint32_t names = ts_node_is_null(statement) ? 0 : ts_node_named_child_count(statement);
   uint32_t wanted = ref_node_is(statement, "import_from_statement") ? 2 : 1;
-  if (names == wanted)
-    ref_ops_remove_lines(ops, file, ts_node_start_byte(statement), ts_node_end_byte(statement));
+  return names == wanted ? statement : none;
 }
 
 /* ---------------------------------------------------------------- the operation */
@@ -311,10 +323,17 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
                          "%s: %s is %s or a subclass of it: the inheritance would be a cycle",
                          word, new_name, args->spec);
   if (to_object) self.new_base = (RefTarget){REF_TARGET_NONE, 0, 0};
+  if (rc == 0 && self.replaced < bases.len &&
+      ref_target_equal(bases.items[self.replaced].klass, self.new_base))
+    rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(bases.items[self.replaced].node),
+                         "%s: %s already inherits from %s", word, args->spec, new_name);
   if (rc == 0 && !to_object) rc = inherit__check_order(&self, word);
   if (rc == 0) rc = inherit__check_uses(&self, word);
   StrBuf text = {0};
-  if (rc == 0 && !to_object) rc = inherit__new_name(&self, word, &text);
+  TSNode old_import = {0};
+  if (rc == 0 && self.replaced < bases.len)
+    old_import = inherit__old_import(ops, klass.file, bases.items[self.replaced].node);
+  if (rc == 0 && !to_object) rc = inherit__new_name(&self, word, old_import, &text);
   if (rc == 0) {
     TSNode list = ts_node_child_by_field_name(node, "superclasses", 12);
     size_t others = bases.len - (self.replaced < bases.len ? 1 : 0);
@@ -351,8 +370,9 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
       ref_ops_edit(ops, klass.file, at, at, first.data, first.len);
       eddi_strbuf_free(&first);
     }
-    if (self.replaced < bases.len)
-      inherit__drop_import(ops, klass.file, bases.items[self.replaced].node);
+    if (!ts_node_is_null(old_import) && to_object)
+      ref_ops_remove_lines(ops, klass.file, ts_node_start_byte(old_import),
+                           ts_node_end_byte(old_import));
     eddi_strbuf_printf(&ops->facts, "%s now inherits from %s", args->spec,
                        to_object ? "object" : new_name);
   }
