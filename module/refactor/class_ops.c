@@ -148,8 +148,7 @@ void ref_words_free(RefWords *self) {
 
 /* ---------------------------------------------------------------- Move_Method */
 
-/* The delegate's arguments: each parameter but self, as it must be passed. */
-static void class__forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
+void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
   uint32_t n = ts_node_named_child_count(params);
   bool keyword_only = false;
   size_t written = 0;
@@ -287,7 +286,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
     char *self_text = ref_ops_text(ops, method.file, self_param);
     eddi_strbuf_printf(&delegate, "return %s.%s.%s(", self_text,
                        ref_names_str(&ops->index->names, file->syms.items[holder].name), to_name);
-    class__forward(ops, method.file, params, &delegate);
+    ref_class_forward(ops, method.file, params, &delegate);
     eddi_strbuf_putc(&delegate, ')');
     TSNode first = ts_node_named_child(body, 0);
     ref_ops_edit(ops, method.file, ts_node_start_byte(first), ts_node_end_byte(body), delegate.data,

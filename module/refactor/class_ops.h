@@ -22,6 +22,9 @@ int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
 uint32_t ref_class_import_at(RefOps *ops, uint32_t file, bool *blank);
 /* Append the dotted module name of file ("pkg.mod"). */
 void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out);
+/* Append a delegate's arguments: each parameter of params (a method's)
+ * but self, as it must be passed on (name=name past a *). */
+void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out);
 /* Split "a,b c" at commas and spaces into words (new strings). */
 typedef Array(char *) RefWords;
 void ref_words_split(const char *text, RefWords *out);
