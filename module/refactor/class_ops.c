@@ -1,5 +1,6 @@
 /* class_ops.c - Refactor Move_Method <A.m> <B.m> and Extract_Interface
- * <Class> <Interface>, for Python.
+ * <Class> <Interface>, for Python (TypeScript's interface is
+ * class_interface.c's), and what the class operations share.
  *
  * Moving a method puts it in class B under its new name and leaves A's
  * method delegating to it through the attribute of A that holds a B, so
@@ -307,6 +308,12 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
 int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget klass;
   int rc = ref_ops_find(ops, args->spec, &klass);
+  const EddiLang *lang = rc == 0 ? ops->index->sources.items[klass.file].lang : NULL;
+  bool typescript = lang && (!strcmp(lang->name, "typescript") || !strcmp(lang->name, "tsx"));
+  if (rc == 0 && typescript &&
+      ops->program.files.items[klass.file]->syms.items[klass.index].kind != REF_SYM_CLASS)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", args->spec);
+  if (rc == 0 && typescript) return ref_ts_extract_interface_plan(ops, args, klass);
   if (rc == 0) rc = ref_ops_python(ops, klass.file, "Extract_Interface");
   const RefFile *file = rc == 0 ? ops->program.files.items[klass.file] : NULL;
   if (rc == 0 && file->syms.items[klass.index].kind != REF_SYM_CLASS)

@@ -25,6 +25,8 @@ void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out);
 /* Append a delegate's arguments: each parameter of params (a method's)
  * but self, as it must be passed on (name=name past a *). */
 void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out);
+/* Extract_Interface for a TypeScript class (class_interface.c). */
+int ref_ts_extract_interface_plan(RefOps *ops, const RefOpArgs *args, RefTarget klass);
 /* Split "a,b c" at commas and spaces into words (new strings). */
 typedef Array(char *) RefWords;
 void ref_words_split(const char *text, RefWords *out);
