@@ -109,12 +109,12 @@ static int extract__field(Extract *self, ExtractMember *m, const RefSym *sym) {
   const char *name = extract__str(self, m->name);
   TSNode at = ref_ops_node(ops, self->klass.file, def->start, def->end);
   TSNode assign = ref_node_up(at, "assignment");
-  TSNode statement = ts_node_parent(assign);
+  TSNode statement = ts_node_is_null(assign) ? assign : ts_node_parent(assign);
   bool top = !ts_node_is_null(self->init) && ref_node_is(statement, "expression_statement") &&
              ts_node_eq(ts_node_parent(statement),
                         ts_node_child_by_field_name(self->init, "body", 4));
-  TSNode left = ts_node_child_by_field_name(assign, "left", 4);
-  m->value = ts_node_child_by_field_name(assign, "right", 5);
+  TSNode left = top ? ts_node_child_by_field_name(assign, "left", 4) : assign;
+  m->value = top ? ts_node_child_by_field_name(assign, "right", 5) : assign;
   if (!top || !ref_node_is(left, "attribute") || ts_node_is_null(m->value))
     return ref_ops_fail_at(ops, self->klass.file, def->start,
                            "%s: %s is not first set by self.%s = ... in __init__'s body",

@@ -130,6 +130,7 @@ static bool merge__drop_import(Merge *self, uint32_t file, uint32_t start, bool 
     return false;
   }
   TSNode name = ref_node_up(node, "dotted_name");
+  if (ts_node_is_null(name)) return false;
   uint32_t names = ts_node_named_child_count(statement) - 1; /* the module is the first */
   if (names <= 1) {
     ref_ops_remove_lines(ops, file, ts_node_start_byte(statement), ts_node_end_byte(statement));

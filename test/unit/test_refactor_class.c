@@ -10,60 +10,22 @@
  * one statement, a class whose type parameters have constraints. The
  * typed calls (the refactor and preview tools) carry the further words in
  * new_name, as the commands do. */
-#include "refactor_support.h"
+#include "refactor_ops_support.h"
 
 #include "eddi.h"
-#include "refactor/ops.h"
-
-typedef struct {
-  RefIndex index;
-  char answer[4096];
-} ClassFixture;
-
-static ClassFixture *class_fixture(const char *path, ...) {
-  ClassFixture *self = calloc(1, sizeof *self);
-  ref_index_init(&self->index, (size_t)1 << 24, 1000);
-  va_list ap;
-  va_start(ap, path);
-  unit_index_add_files(&self->index, path, ap);
-  va_end(ap);
-  return self;
-}
-
-static void class_fixture_free(ClassFixture *self) {
-  ref_index_free(&self->index);
-  free(self);
-}
 
 /* Plan kind on spec with other: the new texts, or "Fail: <message>". */
-static const char *class_plan(ClassFixture *self, RefOpKind kind, const char *word,
-                              const char *spec, const char *other) {
+static const char *class_plan(UnitOps *self, RefOpKind kind, const char *word, const char *spec,
+                              const char *other) {
   RefOpArgs args = {.spec = spec, .other = other};
-  RefPlan plan;
-  StrBuf facts = {0};
-  EddiError err = {0};
-  if (ref_op_plan(&self->index, kind, word, &args, &plan, &facts, &err) < 0) {
-    snprintf(self->answer, sizeof self->answer, "Fail: %s", err.what);
-    eddi_strbuf_free(&facts);
-    return self->answer;
-  }
-  StrBuf out = {0};
-  eddi_strbuf_puts(&out, "");
-  for (size_t i = 0; i < plan.changes.len; i++)
-    eddi_strbuf_printf(&out, "%s:\n%s", self->index.sources.items[plan.changes.items[i].source].path,
-                       plan.changes.items[i].after);
-  snprintf(self->answer, sizeof self->answer, "%s", out.data);
-  eddi_strbuf_free(&out);
-  eddi_strbuf_free(&facts);
-  ref_plan_free(&plan);
-  return self->answer;
+  return unit_ops_plan(self, kind, word, &args);
 }
 
 /* ---------------------------------------------------------------- Change_Inheritance */
 
 static void test_inheritance_through_a_package(void **state) {
   EDDI_UNUSED(state);
-  ClassFixture *fx = class_fixture(
+  UnitOps *fx = unit_ops_new(
       "pkg/__init__.py", "",
       "pkg/shapes.py", "class Shape:\n    def area(self):\n        return 0\n\n\n"
                        "class Polygon(Shape):\n    pass\n",
@@ -81,14 +43,14 @@ static void test_inheritance_through_a_package(void **state) {
                                  "object"),
                       "Fail: Change_Inheritance: Square would no longer have area "
                       "(pkg/shapes.py:Shape.area) at app.py:5:20");
-  class_fixture_free(fx);
+  unit_ops_free(fx);
 }
 
 /* ---------------------------------------------------------------- ExtractClass, Split_Class */
 
 static void test_extract_class_holder_name(void **state) {
   EDDI_UNUSED(state);
-  ClassFixture *fx = class_fixture(
+  UnitOps *fx = unit_ops_new(
       "bill.py", "class Bill:\n    def __init__(self, total):\n        self.total = total\n"
                  "        self.note = ''\n\n    def show(self):\n        return self.total\n\n"
                  "    def twice(self):\n        return self.show() * 2\n",
@@ -108,20 +70,20 @@ static void test_extract_class_holder_name(void **state) {
       "        self.note = ''\n\n    def show(self):\n        return self.payment_info.show()\n\n"
       "    def twice(self):\n        return self.show() * 2\n");
   /* A field whose value reads self cannot be made before the holder. */
-  class_fixture_free(fx);
-  fx = class_fixture("b.py", "class B:\n    def __init__(self):\n        self.a = 1\n"
+  unit_ops_free(fx);
+  fx = unit_ops_new("b.py", "class B:\n    def __init__(self):\n        self.a = 1\n"
                              "        self.b = self.a + 1\n",
                      NULL);
   assert_string_equal(class_plan(fx, REF_OP_EXTRACT_CLASS, "ExtractClass", "B", "Part b"),
                       "Fail: ExtractClass: the value of b reads self at b.py:3:17");
-  class_fixture_free(fx);
+  unit_ops_free(fx);
 }
 
 /* ---------------------------------------------------------------- Merge_Classes */
 
 static void test_merge_keeps_one_import(void **state) {
   EDDI_UNUSED(state);
-  ClassFixture *fx = class_fixture(
+  UnitOps *fx = unit_ops_new(
       "m.py", "class A:\n    def a(self):\n        return 1\n\n\nclass B:\n    def b(self):\n"
               "        return 2\n",
       "use.py", "from m import A, B\n\nprint(A().a(), B().b())\n",
@@ -130,14 +92,14 @@ static void test_merge_keeps_one_import(void **state) {
                       "m.py:\nclass AB:\n    def a(self):\n        return 1\n\n"
                       "    def b(self):\n        return 2\n"
                       "use.py:\nfrom m import AB\n\nprint(AB().a(), AB().b())\n");
-  class_fixture_free(fx);
+  unit_ops_free(fx);
 }
 
 /* ---------------------------------------------------------------- Extract_Interface (TypeScript) */
 
 static void test_ts_interface_of_a_generic_class(void **state) {
   EDDI_UNUSED(state);
-  ClassFixture *fx = class_fixture(
+  UnitOps *fx = unit_ops_new(
       "s.ts", "export class Store<K extends string, V> {\n  size: number = 0;\n"
               "  get(key: K): V | undefined {\n    return undefined;\n  }\n"
               "  private drop(): void {}\n}\n",
@@ -149,7 +111,7 @@ static void test_ts_interface_of_a_generic_class(void **state) {
       "export class Store<K extends string, V> implements Lookup<K, V> {\n  size: number = 0;\n"
       "  get(key: K): V | undefined {\n    return undefined;\n  }\n"
       "  private drop(): void {}\n}\n");
-  class_fixture_free(fx);
+  unit_ops_free(fx);
 }
 
 /* ---------------------------------------------------------------- typed calls */
