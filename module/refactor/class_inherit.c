@@ -71,12 +71,13 @@ typedef struct {
   size_t replaced;              /* the index of the old base in bases, or bases->len */
 } Inherit;
 
-/* The member name of the class as its new bases would give it. */
-static RefTarget inherit__after(Inherit *self, uint32_t name) {
+/* The member name of the class as its new bases would give it (only its
+ * bases when bases_only: super() in the class's own methods). */
+static RefTarget inherit__after(Inherit *self, uint32_t name, bool bases_only) {
   RefProgram *program = &self->ops->program;
   const RefFile *f = program->files.items[self->klass.file];
   const RefSym *sym = &f->syms.items[self->klass.index];
-  uint32_t own = ref_file_bound(f, sym->own_scope, name);
+  uint32_t own = bases_only ? REF_NONE : ref_file_bound(f, sym->own_scope, name);
   if (own != REF_NONE)
     return ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, self->klass.file, own});
   size_t count = self->bases->len + (self->replaced == self->bases->len ? 1 : 0);
@@ -87,7 +88,7 @@ static RefTarget inherit__after(Inherit *self, uint32_t name) {
     RefTarget found = ref_program_class_member(program, base.file, base.index, name);
     if (found.kind != REF_TARGET_NONE) return found;
   }
-  uint32_t set = ref_map_get(&f->members, ref_key(self->klass.index, name));
+  uint32_t set = bases_only ? REF_NONE : ref_map_get(&f->members, ref_key(self->klass.index, name));
   return set == REF_NONE ? (RefTarget){REF_TARGET_NONE, 0, 0}
                          : (RefTarget){REF_TARGET_SYM, self->klass.file, set};
 }
@@ -118,18 +119,22 @@ static int inherit__check_uses(Inherit *self, const char *word) {
                                                  occ->name);
         if (was.kind == REF_TARGET_SYM &&
             !ref_target_equal(ref_program_canonical(program, was),
-                              ref_program_canonical(program, inherit__after(self, occ->name))))
+                              ref_program_canonical(program,
+                                                    inherit__after(self, occ->name, false))))
           ref_ops_unsure(ops, f, occ->start);
         continue;
       }
       if (!inherit__affects(self, receiver)) continue;
       RefTarget now = ref_program_canonical(program, ref_program_target(program, f, i));
+      /* super() in the class's own methods looks in its bases only. */
+      bool bases_only = receiver.kind == REF_VALUE_SUPER && receiver.file == self->klass.file &&
+                        receiver.index == self->klass.index;
       /* What the class itself gives (a subclass may define it first). */
       RefTarget mine = ref_program_canonical(
           program, ref_program_class_member(program, self->klass.file, self->klass.index,
                                             occ->name));
-      if (!ref_target_equal(now, mine)) continue;
-      RefTarget after = ref_program_canonical(program, inherit__after(self, occ->name));
+      if (!bases_only && !ref_target_equal(now, mine)) continue;
+      RefTarget after = ref_program_canonical(program, inherit__after(self, occ->name, bases_only));
       if (ref_target_equal(now, after)) continue;
       const char *name = ref_names_str(&ops->index->names, occ->name);
       StrBuf was = {0}, will = {0};
