@@ -14,7 +14,10 @@
  * the workspace (or object, to drop the base), defined before the class
  * when it is in the same module, must not be the class or one of its
  * subclasses (a cycle), and must give a base list Python can linearise
- * (no base twice, no base before one of its own subclasses). Its import
+ * (no base twice, no base before one of its own subclasses). The class
+ * may not stop being a class some code tests for (isinstance, except, a
+ * comparison of types) or a library's class a base gave it (Exception).
+ * Its import
  * is added when the module does not bind it; the old base's import goes
  * when the base was its only use. The differential check then runs as for
  * every operation. */
@@ -158,6 +161,91 @@ static int inherit__check_uses(Inherit *self, const char *word) {
     }
   }
   return 0;
+}
+
+/* ---------------------------------------------------------------- what the class would stop being */
+
+/* Append a class and its workspace ancestors to out (each once). */
+static void inherit__chain(RefOps *ops, RefTarget klass, RefTargets *out, unsigned depth) {
+  if (klass.kind != REF_TARGET_SYM || ref_targets_has(out, klass) || depth > REF_CLASS_DEPTH_MAX)
+    return;
+  array_push(out, klass);
+  RefIds bases = {0};
+  ref_program_bases(&ops->program, klass.file, klass.index, &bases);
+  for (size_t i = 0; i + 1 < bases.len; i += 2)
+    inherit__chain(ops, (RefTarget){REF_TARGET_SYM, bases.items[i], bases.items[i + 1]}, out,
+                   depth + 1);
+  array_free(&bases);
+}
+
+/* Whether a class of chain has a base written as text (a library's class). */
+static bool inherit__has_external(RefOps *ops, const RefTargets *chain, const char *text) {
+  bool found = false;
+  for (size_t i = 0; i < chain->len && !found; i++) {
+    InheritBases bases = {0};
+    inherit__bases(ops, chain->items[i].file,
+                   ref_class_node(ops, chain->items[i].file, chain->items[i].index), &bases);
+    for (size_t b = 0; b < bases.len && !found; b++) {
+      char *t = ref_ops_text(ops, chain->items[i].file, bases.items[b].node);
+      found = bases.items[b].klass.kind == REF_TARGET_NONE && !strcmp(t, text);
+      eddi_free(t);
+    }
+    array_free(&bases);
+  }
+  return found;
+}
+
+/* Refuse a change after which the class is no longer an instance of a
+ * class it was: one some code tests for (isinstance, except, a type
+ * comparison), or a library's class (Exception) its old base gave. */
+static int inherit__check_lost(Inherit *self, const char *word) {
+  RefOps *ops = self->ops;
+  RefTargets before = {0}, after = {0};
+  inherit__chain(ops, self->old_base, &before, 0);
+  inherit__chain(ops, self->new_base, &after, 0);
+  for (size_t i = 0; i < self->bases->len; i++)
+    if (i != self->replaced) inherit__chain(ops, self->bases->items[i].klass, &after, 0);
+  const char *kname = ref_names_str(&ops->index->names,
+                                    ops->program.files.items[self->klass.file]
+                                        ->syms.items[self->klass.index]
+                                        .name);
+  int rc = 0;
+  for (size_t i = 0; i < before.len && rc == 0; i++) {
+    RefTarget lost = before.items[i];
+    if (ref_targets_has(&after, lost)) continue;
+    const char *lname = ref_names_str(&ops->index->names,
+                                      ops->program.files.items[lost.file]->syms.items[lost.index].name);
+    /* A library's class it stops being. */
+    InheritBases bases = {0};
+    inherit__bases(ops, lost.file, ref_class_node(ops, lost.file, lost.index), &bases);
+    for (size_t b = 0; b < bases.len && rc == 0; b++) {
+      if (bases.items[b].klass.kind != REF_TARGET_NONE) continue;
+      char *text = ref_ops_text(ops, lost.file, bases.items[b].node);
+      if (strcmp(text, "object") != 0 && !inherit__has_external(ops, &after, text))
+        rc = ref_ops_fail_at(ops, lost.file, ts_node_start_byte(bases.items[b].node),
+                             "%s: %s would no longer inherit from %s (through %s)", word, kname, text,
+                             lname);
+      eddi_free(text);
+    }
+    array_free(&bases);
+    /* A test for it anywhere. */
+    for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
+      const RefFile *file = ops->program.files.items[f];
+      for (uint32_t o = 0; o < file->occs.len && rc == 0; o++) {
+        const RefOcc *occ = &file->occs.items[o];
+        if (occ->kind != REF_OCC_NAME && occ->kind != REF_OCC_MEMBER) continue;
+        if (occ->name != ops->program.files.items[lost.file]->syms.items[lost.index].name) continue;
+        RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, o));
+        if (ref_target_equal(t, lost) && ref_class_type_test(ops, f, occ->start, occ->end))
+          rc = ref_ops_fail_at(ops, f, occ->start,
+                               "%s: %s would no longer inherit from %s, which this tests", word, kname,
+                               lname);
+      }
+    }
+  }
+  array_free(&before);
+  array_free(&after);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- the base list */
@@ -334,6 +422,7 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
                          "%s: %s already inherits from %s", word, args->spec, new_name);
   if (rc == 0 && !to_object) rc = inherit__check_order(&self, word);
   if (rc == 0) rc = inherit__check_uses(&self, word);
+  if (rc == 0) rc = inherit__check_lost(&self, word);
   StrBuf text = {0};
   TSNode old_import = {0};
   if (rc == 0 && self.replaced < bases.len)

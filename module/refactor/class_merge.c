@@ -97,25 +97,6 @@ static char *merge__bases(Merge *self, RefTarget klass) {
   return ts_node_is_null(list) ? eddi_strdup("") : ref_ops_text(self->ops, klass.file, list);
 }
 
-/* A reference that asks which class an object is. */
-static bool merge__type_test(Merge *self, uint32_t file, uint32_t start, uint32_t end) {
-  TSNode node = ref_ops_node(self->ops, file, start, end);
-  for (TSNode up = ts_node_parent(node); !ts_node_is_null(up); up = ts_node_parent(up)) {
-    const char *type = ts_node_type(up);
-    if (!strcmp(type, "except_clause") || !strcmp(type, "comparison_operator")) return true;
-    if (!strcmp(type, "call")) {
-      char *callee = ref_ops_text(self->ops, file, ts_node_child_by_field_name(up, "function", 8));
-      bool test = !strcmp(callee, "isinstance") || !strcmp(callee, "issubclass");
-      eddi_free(callee);
-      return test;
-    }
-    if (strcmp(type, "argument_list") && strcmp(type, "tuple") && strcmp(type, "attribute") &&
-        strcmp(type, "parenthesized_expression"))
-      return false;
-  }
-  return false;
-}
-
 /* ---------------------------------------------------------------- the references */
 
 /* The name of an import statement that binds a renamed class, and the
@@ -172,7 +153,7 @@ static int merge__rename(Merge *self) {
       /* B's own definition goes with its text. */
       if (f == self->b.file && ref_in(occ->start, ts_node_start_byte(b_def), ts_node_end_byte(b_def)))
         continue;
-      if (merge__type_test(self, f, occ->start, occ->end))
+      if (ref_class_type_test(ops, f, occ->start, occ->end))
         return ref_ops_fail_at(ops, f, occ->start,
                                "Merge_Classes: this asks whether an object is a %s, which every "
                                "%s then is",

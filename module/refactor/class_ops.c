@@ -78,13 +78,10 @@ TSNode ref_class_body(RefOps *ops, uint32_t file, uint32_t klass) {
   return ts_node_child_by_field_name(ref_class_node(ops, file, klass), "body", 4);
 }
 
-/* Deepest chain of bases followed: deeper hierarchies are cycles or absurd. */
-#define CLASS_ANCESTRY_MAX 64
-
 static bool class__descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
                             uint32_t aklass, unsigned depth) {
   if (file == afile && klass == aklass) return true;
-  if (depth > CLASS_ANCESTRY_MAX) return false;
+  if (depth > REF_CLASS_DEPTH_MAX) return false;
   RefIds bases = {0};
   ref_program_bases(&ops->program, file, klass, &bases);
   bool found = false;
@@ -145,6 +142,26 @@ void ref_words_split(const char *text, RefWords *out) {
 void ref_words_free(RefWords *self) {
   for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i]);
   array_free(self);
+}
+
+bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end) {
+  TSNode node = ref_ops_node(ops, file, start, end);
+  for (TSNode up = ts_node_parent(node); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    const char *type = ts_node_type(up);
+    if (!strcmp(type, "except_clause") || !strcmp(type, "except_group_clause") ||
+        !strcmp(type, "comparison_operator"))
+      return true;
+    if (!strcmp(type, "call")) {
+      char *callee = ref_ops_text(ops, file, ts_node_child_by_field_name(up, "function", 8));
+      bool test = !strcmp(callee, "isinstance") || !strcmp(callee, "issubclass");
+      eddi_free(callee);
+      return test;
+    }
+    if (strcmp(type, "argument_list") && strcmp(type, "tuple") && strcmp(type, "attribute") &&
+        strcmp(type, "parenthesized_expression") && strcmp(type, "as_pattern"))
+      return false;
+  }
+  return false;
 }
 
 /* ---------------------------------------------------------------- Move_Method */

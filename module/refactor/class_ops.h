@@ -6,6 +6,9 @@
 
 #include "refactor/ops.h"
 
+/* Deepest chain of bases followed: deeper hierarchies are cycles or absurd. */
+#define REF_CLASS_DEPTH_MAX 64
+
 /* The class_definition of a class target (inside its decorated_definition). */
 TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass);
 /* A class target's body block. */
@@ -14,6 +17,10 @@ TSNode ref_class_body(RefOps *ops, uint32_t file, uint32_t klass);
  * through the bases the workspace knows. */
 bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
                         uint32_t aklass);
+/* Whether the reference at [start, end) of file asks which class an
+ * object is: an argument of isinstance or issubclass, an except clause's
+ * class, a side of a comparison (type(x) is A). */
+bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end);
 /* Find spec as a class (refusing any other symbol). */
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
 /* Where a new "from ... import ..." line goes in file: after the module's
