@@ -21,7 +21,10 @@
  * sure or unsure, keep working; the fields' uses are rewritten as
  * ExtractClass rewrites them. Refused, with the place: a member that is
  * not the class's own (inherited: move it in its class), a class
- * attribute, a decorated method or a dunder, a subclass that overrides a
+ * attribute, a decorated method or a dunder, a library's class in the
+ * hierarchy (its code may use a moved member by name; Split_Class moving
+ * methods only passes), a lookup by a computed name (getattr(self, n)) on
+ * the hierarchy, a subclass that overrides a
  * moved member, a use through the class itself (Account.fee), a moved
  * name used as a plain name in the class body, a holder name the class
  * already has, a new class name the module binds. */
@@ -243,6 +246,44 @@ static int extract__check_subclasses(Extract *self, uint32_t holder) {
           return ref_ops_fail_at(ops, f, other->start, "%s: %s defines %s too", self->word,
                                  extract__str(self, sym->name), extract__str(self, other->name));
       }
+    }
+  }
+  return 0;
+}
+
+/* Whether a class is the class, one of its ancestors or descendants. */
+static bool extract__related(Extract *self, uint32_t file, uint32_t klass) {
+  return ref_class_descends(self->ops, file, klass, self->klass.file, self->klass.index) ||
+         ref_class_descends(self->ops, self->klass.file, self->klass.index, file, klass);
+}
+
+/* What may reach a moved member by its name without the workspace
+ * saying so: a library's class in the hierarchy (its code may call
+ * self.fee), a lookup by a computed name (getattr(self, name)). Methods
+ * left as delegates still answer to their names. */
+static int extract__check_hierarchy(Extract *self) {
+  RefOps *ops = self->ops;
+  RefProgram *program = &ops->program;
+  if (self->delegate && !self->fields.len) return 0;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t s = 0; s < file->syms.len; s++) {
+      if (file->syms.items[s].kind != REF_SYM_CLASS || !extract__related(self, f, s)) continue;
+      uint32_t at = ref_class_foreign_base(ops, (RefTarget){REF_TARGET_SYM, f, s});
+      if (at != REF_NONE)
+        return ref_ops_fail_at(ops, f, at, "%s: this base is no class of the workspace; its code "
+                               "may use the moved members by name", self->word);
+    }
+    for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
+      bool ours = (value.kind == REF_VALUE_INSTANCE || value.kind == REF_VALUE_CLASS ||
+                   value.kind == REF_VALUE_SUPER) &&
+                  extract__related(self, value.file, value.index);
+      if (ours)
+        return ref_ops_fail_at(ops, f, file->dynamics.items[i + 1],
+                               "%s: a member of %s may be looked up by a computed name",
+                               self->word,
+                               extract__str(self, self->file->syms.items[self->klass.index].name));
     }
   }
   return 0;
@@ -489,6 +530,7 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
   for (size_t i = 0; i < self.methods.len && rc == 0; i++)
     rc = extract__check_method(&self, &self.methods.items[i]);
   if (rc == 0) rc = extract__check_subclasses(&self, holder);
+  if (rc == 0) rc = extract__check_hierarchy(&self);
   if (rc == 0) rc = extract__rewrite_uses(&self);
   if (rc == 0) rc = extract__holder_edits(&self, name);
   if (rc == 0) {

@@ -23,54 +23,13 @@
  * every operation. */
 #include "refactor/class_ops.h"
 
-/* ---------------------------------------------------------------- the bases */
-
-typedef struct {
-  TSNode node;      /* the base expression */
-  RefTarget klass;  /* the class it resolves to, or NONE (external, object) / UNSURE */
-} InheritBase;
-
-typedef Array(InheritBase) InheritBases;
-
-/* The class an expression of file names: the value of its last name. */
-static RefTarget inherit__class_of(RefOps *ops, uint32_t file, TSNode node) {
-  const RefFile *f = ops->program.files.items[file];
-  RefTarget found = {REF_TARGET_UNSURE, 0, 0};
-  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-  for (uint32_t i = 0; i < f->occs.len; i++) {
-    const RefOcc *occ = &f->occs.items[i];
-    if (!ref_in(occ->start, start, end) || occ->end != end) continue;
-    RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, file, i));
-    if (t.kind == REF_TARGET_SYM &&
-        ops->program.files.items[t.file]->syms.items[t.index].kind == REF_SYM_CLASS)
-      return t;
-    found = t.kind == REF_TARGET_NONE ? t : (RefTarget){REF_TARGET_UNSURE, 0, 0};
-  }
-  return found;
-}
-
-/* The base expressions of a class (keyword arguments such as metaclass=
- * are no bases). */
-static void inherit__bases(RefOps *ops, uint32_t file, TSNode klass, InheritBases *out) {
-  TSNode list = ts_node_child_by_field_name(klass, "superclasses", 12);
-  uint32_t n = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode base = ts_node_named_child(list, i);
-    if (ref_node_is(base, "keyword_argument") || ref_node_is(base, "comment") ||
-        ref_node_is(base, "list_splat") || ref_node_is(base, "dictionary_splat"))
-      continue;
-    InheritBase b = {base, inherit__class_of(ops, file, base)};
-    array_push(out, b);
-  }
-}
-
 /* ---------------------------------------------------------------- what members would mean */
 
 typedef struct {
   RefOps *ops;
   RefTarget klass;
   RefTarget old_base, new_base; /* NONE for object */
-  const InheritBases *bases;    /* today's */
+  const RefClassBases *bases;    /* today's */
   size_t replaced;              /* the index of the old base in bases, or bases->len */
 } Inherit;
 
@@ -182,8 +141,8 @@ static void inherit__chain(RefOps *ops, RefTarget klass, RefTargets *out, unsign
 static bool inherit__has_external(RefOps *ops, const RefTargets *chain, const char *text) {
   bool found = false;
   for (size_t i = 0; i < chain->len && !found; i++) {
-    InheritBases bases = {0};
-    inherit__bases(ops, chain->items[i].file,
+    RefClassBases bases = {0};
+    ref_class_bases(ops, chain->items[i].file,
                    ref_class_node(ops, chain->items[i].file, chain->items[i].index), &bases);
     for (size_t b = 0; b < bases.len && !found; b++) {
       char *t = ref_ops_text(ops, chain->items[i].file, bases.items[b].node);
@@ -216,8 +175,8 @@ static int inherit__check_lost(Inherit *self, const char *word) {
     const char *lname = ref_names_str(&ops->index->names,
                                       ops->program.files.items[lost.file]->syms.items[lost.index].name);
     /* A library's class it stops being. */
-    InheritBases bases = {0};
-    inherit__bases(ops, lost.file, ref_class_node(ops, lost.file, lost.index), &bases);
+    RefClassBases bases = {0};
+    ref_class_bases(ops, lost.file, ref_class_node(ops, lost.file, lost.index), &bases);
     for (size_t b = 0; b < bases.len && rc == 0; b++) {
       if (bases.items[b].klass.kind != REF_TARGET_NONE) continue;
       char *text = ref_ops_text(ops, lost.file, bases.items[b].node);
@@ -372,14 +331,14 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
                                 "Refactor %s takes <Class> [<OldParent>] <NewParent>", word);
   if (rc == 0) rc = ref_class_find(ops, args->spec, &klass);
   if (rc == 0) rc = ref_ops_python(ops, klass.file, word);
-  InheritBases bases = {0};
+  RefClassBases bases = {0};
   Inherit self = {.ops = ops, .klass = klass, .bases = &bases};
   TSNode node = {0};
   const char *old_name = words.len == 2 ? words.items[0] : NULL;
   const char *new_name = words.len ? words.items[words.len - 1] : "";
   if (rc == 0) {
     node = ref_class_node(ops, klass.file, klass.index);
-    inherit__bases(ops, klass.file, node, &bases);
+    ref_class_bases(ops, klass.file, node, &bases);
     self.replaced = bases.len;
     for (size_t i = 0; i < bases.len && old_name; i++) {
       char *text = ref_ops_text(ops, klass.file, bases.items[i].node);

@@ -12,7 +12,8 @@
  * comparison of types), whose answer changes. Also refused, with the
  * place: a member both classes define (their __init__ too: one would be
  * lost), the only __init__ needing arguments that calls of the other class
- * do not pass, different bases, one class a subclass of the other,
+ * do not pass, a lookup by a computed name on either (hasattr may answer
+ * otherwise), different bases, one class a subclass of the other,
  * classes of two modules or not at module level, a module-level use of B
  * before A's definition (where Target then is), and a Target name the
  * module binds otherwise. A string naming A or B is listed as unsure. */
@@ -85,6 +86,29 @@ static int merge__check_init(Merge *self) {
         return ref_ops_fail_at(ops, both[i].file, ts_node_start_byte(param),
                                "Merge_Classes: %s() would need %s's __init__ arguments",
                                merge__name(self, both[1 - i]), merge__name(self, both[i]));
+    }
+  }
+  return 0;
+}
+
+/* A lookup by a computed name (getattr, hasattr) on an A or a B may ask
+ * for what only the other had: its answer would change. */
+static int merge__check_dynamic(Merge *self) {
+  RefOps *ops = self->ops;
+  RefProgram *program = &ops->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
+      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
+          value.kind != REF_VALUE_SUPER)
+        continue;
+      RefTarget both[2] = {self->a, self->b};
+      for (int k = 0; k < 2; k++)
+        if (ref_class_descends(ops, value.file, value.index, both[k].file, both[k].index))
+          return ref_ops_fail_at(ops, f, file->dynamics.items[i + 1],
+                                 "Merge_Classes: a member of %s is looked up by a computed name",
+                                 merge__name(self, both[k]));
     }
   }
   return 0;
@@ -285,6 +309,7 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
   }
   if (rc == 0) rc = merge__check_members(&self);
   if (rc == 0) rc = merge__check_init(&self);
+  if (rc == 0) rc = merge__check_dynamic(&self);
   if (rc == 0) rc = merge__rename(&self);
   if (rc == 0) {
     merge__bodies(&self);

@@ -96,6 +96,50 @@ bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afi
   return class__descends(ops, file, klass, afile, aklass, 0);
 }
 
+/* The class an expression of file names: the value of its last name. */
+static RefTarget class__class_of(RefOps *ops, uint32_t file, TSNode node) {
+  const RefFile *f = ops->program.files.items[file];
+  RefTarget found = {REF_TARGET_UNSURE, 0, 0};
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  for (uint32_t i = 0; i < f->occs.len; i++) {
+    const RefOcc *occ = &f->occs.items[i];
+    if (!ref_in(occ->start, start, end) || occ->end != end) continue;
+    RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, file, i));
+    if (t.kind == REF_TARGET_SYM &&
+        ops->program.files.items[t.file]->syms.items[t.index].kind == REF_SYM_CLASS)
+      return t;
+    found = t.kind == REF_TARGET_NONE ? t : (RefTarget){REF_TARGET_UNSURE, 0, 0};
+  }
+  return found;
+}
+
+void ref_class_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBases *out) {
+  TSNode list = ts_node_child_by_field_name(klass, "superclasses", 12);
+  uint32_t n = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode base = ts_node_named_child(list, i);
+    if (ref_node_is(base, "keyword_argument") || ref_node_is(base, "comment") ||
+        ref_node_is(base, "list_splat") || ref_node_is(base, "dictionary_splat"))
+      continue;
+    RefClassBase b = {base, class__class_of(ops, file, base)};
+    array_push(out, b);
+  }
+}
+
+uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass) {
+  RefClassBases bases = {0};
+  ref_class_bases(ops, klass.file, ref_class_node(ops, klass.file, klass.index), &bases);
+  uint32_t at = REF_NONE;
+  for (size_t i = 0; i < bases.len && at == REF_NONE; i++) {
+    if (bases.items[i].klass.kind == REF_TARGET_SYM) continue;
+    char *text = ref_ops_text(ops, klass.file, bases.items[i].node);
+    if (strcmp(text, "object") != 0) at = ts_node_start_byte(bases.items[i].node);
+    eddi_free(text);
+  }
+  array_free(&bases);
+  return at;
+}
+
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {
   int rc = ref_ops_find(ops, spec, out);
   if (rc == 0 && ops->program.files.items[out->file]->syms.items[out->index].kind != REF_SYM_CLASS)

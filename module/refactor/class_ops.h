@@ -21,6 +21,19 @@ bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afi
  * object is: an argument of isinstance or issubclass, an except clause's
  * class, a side of a comparison (type(x) is A). */
 bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end);
+typedef struct {
+  TSNode node;      /* the base expression */
+  RefTarget klass;  /* the class it resolves to, or NONE (external, object) / UNSURE */
+} RefClassBase;
+
+typedef Array(RefClassBase) RefClassBases;
+
+/* The base expressions of a class (keyword arguments such as metaclass=
+ * are no bases), each with the class it resolves to. */
+void ref_class_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBases *out);
+/* The offset of the first base of a class that is no class of the
+ * workspace and not object (a library's class, or unknown), or REF_NONE. */
+uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass);
 /* Find spec as a class (refusing any other symbol). */
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
 /* Where a new "from ... import ..." line goes in file: after the module's
