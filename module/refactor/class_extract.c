@@ -113,9 +113,9 @@ static int extract__field(Extract *self, ExtractMember *m, const RefSym *sym) {
   TSNode at = ref_ops_node(ops, self->klass.file, def->start, def->end);
   TSNode assign = ref_node_up(at, "assignment");
   TSNode statement = ts_node_is_null(assign) ? assign : ts_node_parent(assign);
-  bool top = !ts_node_is_null(self->init) && ref_node_is(statement, "expression_statement") &&
-             ts_node_eq(ts_node_parent(statement),
-                        ts_node_child_by_field_name(self->init, "body", 4));
+  bool top =
+      !ts_node_is_null(self->init) && ref_node_is(statement, "expression_statement") &&
+      ts_node_eq(ts_node_parent(statement), ts_node_child_by_field_name(self->init, "body", 4));
   TSNode left = top ? ts_node_child_by_field_name(assign, "left", 4) : assign;
   m->value = top ? ts_node_child_by_field_name(assign, "right", 5) : assign;
   if (!top || !ref_node_is(left, "attribute") || ts_node_is_null(m->value))
@@ -132,8 +132,8 @@ static int extract__field(Extract *self, ExtractMember *m, const RefSym *sym) {
     RefTarget t = ref_program_target(&ops->program, self->klass.file, i);
     if (t.kind == REF_TARGET_SYM && t.file == self->klass.file &&
         self->file->syms.items[t.index].flags & REF_SYM_SELF)
-      return ref_ops_fail_at(ops, self->klass.file, occ->start,
-                             "%s: the value of %s reads self", self->word, name);
+      return ref_ops_fail_at(ops, self->klass.file, occ->start, "%s: the value of %s reads self",
+                             self->word, name);
   }
   return 0;
 }
@@ -158,8 +158,10 @@ static int extract__member(Extract *self, const char *word) {
   if (!own) {
     StrBuf where = {0};
     ref_target_name(program, ops->index, t, &where);
-    int rc = ref_ops_fail_at(ops, t.file, sym->start, "%s: %s is inherited (%s): move it in its "
-                             "class", self->word, word, where.data);
+    int rc = ref_ops_fail_at(ops, t.file, sym->start,
+                             "%s: %s is inherited (%s): move it in its "
+                             "class",
+                             self->word, word, where.data);
     eddi_strbuf_free(&where);
     return rc;
   }
@@ -206,8 +208,8 @@ static int extract__check_method(Extract *self, const ExtractMember *m) {
     const char *name = extract__str(self, occ->name);
     RefTarget t = ref_program_target(&ops->program, self->klass.file, i);
     if (t.kind == REF_TARGET_NONE && !strcmp(name, "super"))
-      return ref_ops_fail_at(ops, self->klass.file, occ->start, "%s: %s calls super()",
-                             self->word, mname);
+      return ref_ops_fail_at(ops, self->klass.file, occ->start, "%s: %s calls super()", self->word,
+                             mname);
     if (t.kind != REF_TARGET_SYM || t.file != self->klass.file ||
         !(f->syms.items[t.index].flags & REF_SYM_SELF))
       continue;
@@ -216,8 +218,8 @@ static int extract__check_method(Extract *self, const ExtractMember *m) {
     bool member = next && next->kind == REF_OCC_MEMBER && next->start == occ->end + 1 &&
                   self->src->text[occ->end] == '.';
     if (!member)
-      return ref_ops_fail_at(ops, self->klass.file, occ->start, "%s: %s uses its self",
-                             self->word, mname);
+      return ref_ops_fail_at(ops, self->klass.file, occ->start, "%s: %s uses its self", self->word,
+                             mname);
     if (!extract__moved_name(self, next->name))
       return ref_ops_fail_at(ops, self->klass.file, next->start,
                              "%s: %s uses self.%s, which stays in %s", self->word, mname,
@@ -271,8 +273,10 @@ static int extract__check_hierarchy(Extract *self) {
       if (file->syms.items[s].kind != REF_SYM_CLASS || !extract__related(self, f, s)) continue;
       uint32_t at = ref_class_foreign_base(ops, (RefTarget){REF_TARGET_SYM, f, s});
       if (at != REF_NONE)
-        return ref_ops_fail_at(ops, f, at, "%s: this base is no class of the workspace; its code "
-                               "may use the moved members by name", self->word);
+        return ref_ops_fail_at(ops, f, at,
+                               "%s: this base is no class of the workspace; its code "
+                               "may use the moved members by name",
+                               self->word);
     }
     for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
       RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
@@ -281,8 +285,7 @@ static int extract__check_hierarchy(Extract *self) {
                   extract__related(self, value.file, value.index);
       if (ours)
         return ref_ops_fail_at(ops, f, file->dynamics.items[i + 1],
-                               "%s: a member of %s may be looked up by a computed name",
-                               self->word,
+                               "%s: a member of %s may be looked up by a computed name", self->word,
                                extract__str(self, self->file->syms.items[self->klass.index].name));
     }
   }
@@ -316,14 +319,15 @@ static int extract__rewrite_uses(Extract *self) {
       if (t.kind == REF_TARGET_UNSURE) {
         /* A delegate answers for a method, whoever calls it. */
         bool method = false;
-        for (size_t m = 0; m < self->methods.len; m++) method |= self->methods.items[m].name == occ->name;
+        for (size_t m = 0; m < self->methods.len; m++)
+          method |= self->methods.items[m].name == occ->name;
         if (!(self->delegate && method)) ref_ops_unsure(ops, f, occ->start);
         continue;
       }
       if (t.kind != REF_TARGET_SYM || !extract__moved(self, t, true, true)) continue;
       if (ref_program_expr_value(program, f, occ->expr).kind == REF_VALUE_CLASS) {
-        rc = ref_ops_fail_at(ops, f, occ->start, "%s: %s is used through the class",
-                             self->word, extract__str(self, occ->name));
+        rc = ref_ops_fail_at(ops, f, occ->start, "%s: %s is used through the class", self->word,
+                             extract__str(self, occ->name));
         continue;
       }
       if (self->delegate && extract__moved(self, t, true, false)) continue;
@@ -331,8 +335,10 @@ static int extract__rewrite_uses(Extract *self) {
       if (f == self->klass.file && !ts_node_is_null(self->init) &&
           ref_in(occ->start, ts_node_start_byte(self->init), ts_node_end_byte(self->init)) &&
           self->fields.len && occ->start < ts_node_start_byte(self->fields.items[0].node)) {
-        rc = ref_ops_fail_at(ops, f, occ->start, "%s: %s is used in __init__ before the fields "
-                             "are set", self->word, extract__str(self, occ->name));
+        rc = ref_ops_fail_at(ops, f, occ->start,
+                             "%s: %s is used in __init__ before the fields "
+                             "are set",
+                             self->word, extract__str(self, occ->name));
         continue;
       }
       ref_ops_edit(ops, f, occ->start, occ->start, insert.data, insert.len);
@@ -398,8 +404,7 @@ static int extract__holder_edits(Extract *self, const char *name) {
       while (ref_node_is(prev, "comment")) prev = ts_node_next_named_sibling(prev);
       if (!ts_node_eq(prev, self->fields.items[i].node))
         rc = ref_ops_fail_at(ops, file, ts_node_start_byte(prev),
-                             "%s: a statement between the moved fields' assignments",
-                             self->word);
+                             "%s: a statement between the moved fields' assignments", self->word);
     }
     if (rc == 0) {
       TSNode first = self->fields.items[0].node;
@@ -417,8 +422,9 @@ static int extract__holder_edits(Extract *self, const char *name) {
     bool doc = ref_node_is(first, "expression_statement") &&
                ref_node_is(ts_node_named_child(first, 0), "string");
     TSNode before = doc ? ts_node_next_named_sibling(first) : first;
-    uint32_t at = ts_node_is_null(before) ? ref_ops_next_line(self->src, ts_node_end_byte(first) - 1)
-                                          : ref_ops_line_start(self->src, ts_node_start_byte(before));
+    uint32_t at = ts_node_is_null(before)
+                      ? ref_ops_next_line(self->src, ts_node_end_byte(first) - 1)
+                      : ref_ops_line_start(self->src, ts_node_start_byte(before));
     uint32_t indent = ref_ops_indent(self->src, ts_node_start_byte(first));
     StrBuf text = {0};
     const char *margin = self->src->text + ref_ops_line_start(self->src, ts_node_start_byte(first));
@@ -494,8 +500,7 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
   }
   const RefSym *klass = rc == 0 ? &self.file->syms.items[self.klass.index] : NULL;
   if (rc == 0 && klass->scope != 0)
-    rc = ref_ops_fail_at(ops, self.klass.file, klass->start, "%s needs a module-level class",
-                         word);
+    rc = ref_ops_fail_at(ops, self.klass.file, klass->start, "%s needs a module-level class", word);
   uint32_t new_id = ref_names_intern(&ops->index->names, name, strlen(name));
   if (rc == 0 && ref_file_bound(self.file, 0, new_id) != REF_NONE)
     rc = ref_ops_fail_at(ops, self.klass.file,
@@ -515,8 +520,8 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
     uint32_t init = ref_file_bound(self.file, klass->own_scope, init_name);
     if (init != REF_NONE) {
       TSNode name_node;
-      self.init = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, self.klass.file, init},
-                                     &name_node);
+      self.init =
+          ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, self.klass.file, init}, &name_node);
       if (!ref_node_is(self.init, "function_definition"))
         rc = ref_ops_fail_at(ops, self.klass.file, self.file->syms.items[init].start,
                              "%s: %s's __init__ is no plain method", word, args->spec);
@@ -545,8 +550,9 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
     StrBuf list = {0};
     for (size_t i = 1; i < words.len; i++)
       eddi_strbuf_printf(&list, "%s%s", i > 1 ? ", " : "", words.items[i]);
-    eddi_strbuf_printf(&ops->facts, "%s %s from %s: %s\n%s holds it in self.%s", delegate ? "Split" : "Extracted",
-                       name, args->spec, list.data, args->spec, self.holder);
+    eddi_strbuf_printf(&ops->facts, "%s %s from %s: %s\n%s holds it in self.%s",
+                       delegate ? "Split" : "Extracted", name, args->spec, list.data, args->spec,
+                       self.holder);
     if (delegate && self.methods.len) eddi_strbuf_puts(&ops->facts, ", its methods delegate");
     eddi_strbuf_printf(&ops->facts, "\n%zu %s updated", self.updated,
                        self.updated == 1 ? "use" : "uses");

@@ -29,7 +29,7 @@ typedef struct {
   RefOps *ops;
   RefTarget klass;
   RefTarget old_base, new_base; /* NONE for object */
-  const RefClassBases *bases;    /* today's */
+  const RefClassBases *bases;   /* today's */
   size_t replaced;              /* the index of the old base in bases, or bases->len */
 } Inherit;
 
@@ -77,12 +77,12 @@ static int inherit__check_uses(Inherit *self, const char *word) {
       RefValue receiver = ref_program_expr_value(program, f, occ->expr);
       if (receiver.kind == REF_VALUE_UNKNOWN) {
         /* A name the old base gives, on a receiver of unknown class. */
-        RefTarget was = ref_program_class_member(program, self->klass.file, self->klass.index,
-                                                 occ->name);
+        RefTarget was =
+            ref_program_class_member(program, self->klass.file, self->klass.index, occ->name);
         if (was.kind == REF_TARGET_SYM &&
-            !ref_target_equal(ref_program_canonical(program, was),
-                              ref_program_canonical(program,
-                                                    inherit__after(self, occ->name, false))))
+            !ref_target_equal(
+                ref_program_canonical(program, was),
+                ref_program_canonical(program, inherit__after(self, occ->name, false))))
           ref_ops_unsure(ops, f, occ->start);
         continue;
       }
@@ -92,9 +92,9 @@ static int inherit__check_uses(Inherit *self, const char *word) {
       bool bases_only = receiver.kind == REF_VALUE_SUPER && receiver.file == self->klass.file &&
                         receiver.index == self->klass.index;
       /* What the class itself gives (a subclass may define it first). */
-      RefTarget mine = ref_program_canonical(
-          program, ref_program_class_member(program, self->klass.file, self->klass.index,
-                                            occ->name));
+      RefTarget mine =
+          ref_program_canonical(program, ref_program_class_member(program, self->klass.file,
+                                                                  self->klass.index, occ->name));
       if (!bases_only && !ref_target_equal(now, mine)) continue;
       RefTarget after = ref_program_canonical(program, inherit__after(self, occ->name, bases_only));
       if (ref_target_equal(now, after)) continue;
@@ -102,19 +102,18 @@ static int inherit__check_uses(Inherit *self, const char *word) {
       StrBuf was = {0}, will = {0};
       ref_target_name(program, ops->index, now, &was);
       ref_target_name(program, ops->index, after, &will);
-      int rc = after.kind == REF_TARGET_NONE
-                   ? ref_ops_fail_at(ops, f, occ->start, "%s: %s would no longer have %s (%s)",
-                                     word, ref_names_str(&ops->index->names,
-                                                         program->files.items[self->klass.file]
-                                                             ->syms.items[self->klass.index]
-                                                             .name),
-                                     name, was.data ? was.data : name)
-               : after.kind == REF_TARGET_UNSURE
-                   ? ref_ops_fail_at(ops, f, occ->start,
-                                     "%s: what %s would mean cannot be told (now %s)", word, name,
-                                     was.data)
-                   : ref_ops_fail_at(ops, f, occ->start, "%s: %s would mean %s instead of %s",
-                                     word, name, will.data, was.data);
+      const RefSym *klass = &program->files.items[self->klass.file]->syms.items[self->klass.index];
+      int rc;
+      if (after.kind == REF_TARGET_NONE)
+        rc = ref_ops_fail_at(ops, f, occ->start, "%s: %s would no longer have %s (%s)", word,
+                             ref_names_str(&ops->index->names, klass->name), name,
+                             was.data ? was.data : name);
+      else if (after.kind == REF_TARGET_UNSURE)
+        rc = ref_ops_fail_at(ops, f, occ->start, "%s: what %s would mean cannot be told (now %s)",
+                             word, name, was.data);
+      else
+        rc = ref_ops_fail_at(ops, f, occ->start, "%s: %s would mean %s instead of %s", word, name,
+                             will.data, was.data);
       eddi_strbuf_free(&was), eddi_strbuf_free(&will);
       return rc;
     }
@@ -122,7 +121,7 @@ static int inherit__check_uses(Inherit *self, const char *word) {
   return 0;
 }
 
-/* ---------------------------------------------------------------- what the class would stop being */
+/* ---------------------------------------------------------------- what it would stop being */
 
 /* Append a class and its workspace ancestors to out (each once). */
 static void inherit__chain(RefOps *ops, RefTarget klass, RefTargets *out, unsigned depth) {
@@ -143,7 +142,7 @@ static bool inherit__has_external(RefOps *ops, const RefTargets *chain, const ch
   for (size_t i = 0; i < chain->len && !found; i++) {
     RefClassBases bases = {0};
     ref_class_bases(ops, chain->items[i].file,
-                   ref_class_node(ops, chain->items[i].file, chain->items[i].index), &bases);
+                    ref_class_node(ops, chain->items[i].file, chain->items[i].index), &bases);
     for (size_t b = 0; b < bases.len && !found; b++) {
       char *t = ref_ops_text(ops, chain->items[i].file, bases.items[b].node);
       found = bases.items[b].klass.kind == REF_TARGET_NONE && !strcmp(t, text);
@@ -164,16 +163,15 @@ static int inherit__check_lost(Inherit *self, const char *word) {
   inherit__chain(ops, self->new_base, &after, 0);
   for (size_t i = 0; i < self->bases->len; i++)
     if (i != self->replaced) inherit__chain(ops, self->bases->items[i].klass, &after, 0);
-  const char *kname = ref_names_str(&ops->index->names,
-                                    ops->program.files.items[self->klass.file]
-                                        ->syms.items[self->klass.index]
-                                        .name);
+  const char *kname =
+      ref_names_str(&ops->index->names,
+                    ops->program.files.items[self->klass.file]->syms.items[self->klass.index].name);
   int rc = 0;
   for (size_t i = 0; i < before.len && rc == 0; i++) {
     RefTarget lost = before.items[i];
     if (ref_targets_has(&after, lost)) continue;
-    const char *lname = ref_names_str(&ops->index->names,
-                                      ops->program.files.items[lost.file]->syms.items[lost.index].name);
+    const char *lname = ref_names_str(
+        &ops->index->names, ops->program.files.items[lost.file]->syms.items[lost.index].name);
     /* A library's class it stops being. */
     RefClassBases bases = {0};
     ref_class_bases(ops, lost.file, ref_class_node(ops, lost.file, lost.index), &bases);
@@ -182,8 +180,8 @@ static int inherit__check_lost(Inherit *self, const char *word) {
       char *text = ref_ops_text(ops, lost.file, bases.items[b].node);
       if (strcmp(text, "object") != 0 && !inherit__has_external(ops, &after, text))
         rc = ref_ops_fail_at(ops, lost.file, ts_node_start_byte(bases.items[b].node),
-                             "%s: %s would no longer inherit from %s (through %s)", word, kname, text,
-                             lname);
+                             "%s: %s would no longer inherit from %s (through %s)", word, kname,
+                             text, lname);
       eddi_free(text);
     }
     array_free(&bases);
@@ -197,8 +195,8 @@ static int inherit__check_lost(Inherit *self, const char *word) {
         RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, o));
         if (ref_target_equal(t, lost) && ref_class_type_test(ops, f, occ->start, occ->end))
           rc = ref_ops_fail_at(ops, f, occ->start,
-                               "%s: %s would no longer inherit from %s, which this tests", word, kname,
-                               lname);
+                               "%s: %s would no longer inherit from %s, which this tests", word,
+                               kname, lname);
       }
     }
   }
@@ -226,8 +224,7 @@ static int inherit__check_order(Inherit *self, const char *word) {
                                      ops->program.files.items[b.file]->syms.items[b.index].name);
       uint32_t at = ts_node_start_byte(self->bases->items[i < self->bases->len ? i : 0].node);
       if (ref_target_equal(a, b) && i < j)
-        return ref_ops_fail_at(ops, self->klass.file, at, "%s: %s would be a base twice", word,
-                               an);
+        return ref_ops_fail_at(ops, self->klass.file, at, "%s: %s would be a base twice", word, an);
       if (i < j && ref_class_descends(ops, b.file, b.index, a.file, a.index))
         return ref_ops_fail_at(ops, self->klass.file, at,
                                "%s: %s before its subclass %s gives no consistent method "
@@ -252,17 +249,16 @@ static int inherit__new_name(Inherit *self, const char *word, TSNode old_import,
                            "%s needs a module-level class as the new base", word);
   uint32_t bound = ref_file_bound(file, 0, base->name);
   if (bound != REF_NONE) {
-    RefTarget there = ref_program_canonical(program,
-                                            (RefTarget){REF_TARGET_SYM, self->klass.file, bound});
+    RefTarget there =
+        ref_program_canonical(program, (RefTarget){REF_TARGET_SYM, self->klass.file, bound});
     if (!ref_target_equal(there, self->new_base))
       return ref_ops_fail_at(ops, self->klass.file, file->syms.items[bound].start,
                              "%s: %s means something else in %s", word, name, file->path);
     if (self->new_base.file == self->klass.file &&
         base->start > file->syms.items[self->klass.index].start)
-      return ref_ops_fail_at(ops, self->klass.file, base->start,
-                             "%s: %s is defined after %s", word, name,
-                             ref_names_str(&ops->index->names,
-                                           file->syms.items[self->klass.index].name));
+      return ref_ops_fail_at(
+          ops, self->klass.file, base->start, "%s: %s is defined after %s", word, name,
+          ref_names_str(&ops->index->names, file->syms.items[self->klass.index].name));
     if (!ts_node_is_null(old_import))
       ref_ops_remove_lines(ops, self->klass.file, ts_node_start_byte(old_import),
                            ts_node_end_byte(old_import));
@@ -308,8 +304,8 @@ static TSNode inherit__old_import(RefOps *ops, uint32_t file, TSNode old) {
       return none;
   }
   RefTarget t = {REF_TARGET_SYM, file, bound};
-  TSNode def = ref_ops_node(ops, file, f->syms.items[t.index].start,
-                            f->syms.items[t.index].start + 1);
+  TSNode def =
+      ref_ops_node(ops, file, f->syms.items[t.index].start, f->syms.items[t.index].start + 1);
   TSNode statement = ref_node_up(def, "import_from_statement");
   if (ts_node_is_null(statement)) statement = ref_node_up(def, "import_statement");
   /* One name imported: the module (for from ...) and that name. */
@@ -345,14 +341,15 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
       if (!strcmp(text, old_name)) self.replaced = i;
       eddi_free(text);
     }
-    if (!old_name && bases.len == 1) self.replaced = 0;
+    if (!old_name && bases.len == 1)
+      self.replaced = 0;
     else if (!old_name && bases.len > 1)
       rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(bases.items[0].node),
                            "%s: %s has several bases: name the one to replace", word, args->spec);
     bool implicit = self.replaced == bases.len && (!old_name || !strcmp(old_name, "object"));
     if (rc == 0 && self.replaced == bases.len && !implicit)
-      rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(node), "%s: %s has no base %s",
-                           word, args->spec, old_name);
+      rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(node), "%s: %s has no base %s", word,
+                           args->spec, old_name);
     if (rc == 0 && !implicit) {
       self.old_base = bases.items[self.replaced].klass;
       if (self.old_base.kind == REF_TARGET_UNSURE ||
@@ -368,12 +365,11 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0 && !to_object) rc = ref_ops_python(ops, self.new_base.file, word);
   if (rc == 0 && !to_object &&
       ref_class_descends(ops, self.new_base.file, self.new_base.index, klass.file, klass.index))
-    rc = ref_ops_fail_at(ops, self.new_base.file,
-                         ops->program.files.items[self.new_base.file]
-                             ->syms.items[self.new_base.index]
-                             .start,
-                         "%s: %s is %s or a subclass of it: the inheritance would be a cycle",
-                         word, new_name, args->spec);
+    rc = ref_ops_fail_at(
+        ops, self.new_base.file,
+        ops->program.files.items[self.new_base.file]->syms.items[self.new_base.index].start,
+        "%s: %s is %s or a subclass of it: the inheritance would be a cycle", word, new_name,
+        args->spec);
   if (to_object) self.new_base = (RefTarget){REF_TARGET_NONE, 0, 0};
   if (rc == 0 && self.replaced < bases.len &&
       ref_target_equal(bases.items[self.replaced].klass, self.new_base))
@@ -400,8 +396,10 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
       TSNode next = ts_node_next_named_sibling(base);
       TSNode prev = ts_node_prev_named_sibling(base);
       uint32_t start = ts_node_start_byte(base), end = ts_node_end_byte(base);
-      if (!ts_node_is_null(next)) end = ts_node_start_byte(next);
-      else start = ts_node_end_byte(prev);
+      if (!ts_node_is_null(next))
+        end = ts_node_start_byte(next);
+      else
+        start = ts_node_end_byte(prev);
       ref_ops_edit(ops, klass.file, start, end, "", 0);
     } else if (self.replaced < bases.len) {
       TSNode base = bases.items[self.replaced].node;
@@ -418,8 +416,7 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
       /* "()" or only keywords: the base goes first. */
       uint32_t at = ts_node_start_byte(list) + 1;
       StrBuf first = {0};
-      eddi_strbuf_printf(&first, "%s%s", text.data,
-                         ts_node_named_child_count(list) ? ", " : "");
+      eddi_strbuf_printf(&first, "%s%s", text.data, ts_node_named_child_count(list) ? ", " : "");
       ref_ops_edit(ops, klass.file, at, at, first.data, first.len);
       eddi_strbuf_free(&first);
     }

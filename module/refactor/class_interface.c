@@ -110,8 +110,8 @@ static int interface__member(RefOps *ops, uint32_t file, TSNode member, const ch
     eddi_free(name_text);
     return rc;
   }
-  TSNode end = ts_node_child_by_field_name(member, method ? "return_type" : "type",
-                                           method ? 11 : 4);
+  TSNode end =
+      ts_node_child_by_field_name(member, method ? "return_type" : "type", method ? 11 : 4);
   if (method && (interface__has(member, "get") || interface__has(member, "set")))
     rc = ref_ops_fail_at(ops, file, ts_node_start_byte(name),
                          "Extract_Interface cannot yet write an accessor (%s)", name_text);
@@ -171,8 +171,10 @@ int ref_ts_extract_interface_plan(RefOps *ops, const RefOpArgs *args, RefTarget 
   TSNode decl = ref_node_up(node, "class_declaration");
   if (ts_node_is_null(decl)) decl = ref_node_up(node, "abstract_class_declaration");
   if (ts_node_is_null(decl))
-    return ref_ops_fail_at(ops, klass.file, sym->start, "Extract_Interface: %s is no class "
-                           "declaration", args->spec);
+    return ref_ops_fail_at(ops, klass.file, sym->start,
+                           "Extract_Interface: %s is no class "
+                           "declaration",
+                           args->spec);
   TSNode statement = ts_node_parent(decl);
   bool exported = ref_node_is(statement, "export_statement");
   if (!exported) statement = decl;
@@ -193,8 +195,8 @@ int ref_ts_extract_interface_plan(RefOps *ops, const RefOpArgs *args, RefTarget 
   for (uint32_t i = 0; i < n && rc == 0; i++)
     rc = interface__member(ops, klass.file, ts_node_named_child(body, i), unit, &text, &members);
   if (rc == 0 && !members)
-    rc = ref_ops_fail_at(ops, klass.file, sym->start,
-                         "Extract_Interface: %s has no public member", args->spec);
+    rc = ref_ops_fail_at(ops, klass.file, sym->start, "Extract_Interface: %s has no public member",
+                         args->spec);
   if (rc == 0) {
     eddi_strbuf_puts(&text, "}\n");
     for (size_t b = 0; b < (src->lang->blank_lines ? src->lang->blank_lines : 1); b++)
@@ -219,10 +221,9 @@ int ref_ts_extract_interface_plan(RefOps *ops, const RefOpArgs *args, RefTarget 
       where = ts_node_end_byte(implements);
     } else {
       eddi_strbuf_printf(&clause, " implements %s%s", args->other, type_args.data);
-      TSNode after = !ts_node_is_null(heritage) ? heritage
-                     : !ts_node_is_null(type_params)
-                         ? type_params
-                         : ts_node_child_by_field_name(decl, "name", 4);
+      TSNode after = !ts_node_is_null(heritage)      ? heritage
+                     : !ts_node_is_null(type_params) ? type_params
+                                                     : ts_node_child_by_field_name(decl, "name", 4);
       where = ts_node_end_byte(after);
       /* The heritage node may end with the space before the body. */
       while (where > ts_node_start_byte(after) && src->text[where - 1] == ' ') where--;

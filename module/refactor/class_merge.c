@@ -72,7 +72,8 @@ static int merge__check_init(Merge *self) {
   uint32_t init = ref_names_intern(&ops->index->names, "__init__", strlen("__init__"));
   RefTarget both[2] = {self->a, self->b};
   for (int i = 0; i < 2; i++) {
-    uint32_t own = ref_file_bound(self->file, self->file->syms.items[both[i].index].own_scope, init);
+    uint32_t own =
+        ref_file_bound(self->file, self->file->syms.items[both[i].index].own_scope, init);
     if (own == REF_NONE) continue;
     TSNode name;
     TSNode def = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, both[i].file, own}, &name);
@@ -129,7 +130,8 @@ static bool merge__drop_import(Merge *self, uint32_t file, uint32_t start, bool 
   RefOps *ops = self->ops;
   TSNode node = ref_ops_node(ops, file, start, start + 1);
   TSNode statement = ref_node_up(node, "import_from_statement");
-  if (ts_node_is_null(statement) || !ts_node_is_null(ref_node_up(node, "aliased_import"))) return false;
+  if (ts_node_is_null(statement) || !ts_node_is_null(ref_node_up(node, "aliased_import")))
+    return false;
   if (!*seen) {
     *seen = true;
     return false;
@@ -175,7 +177,8 @@ static int merge__rename(Merge *self) {
       RefTarget t = ref_program_canonical(program, ref_program_target(program, f, i));
       if (!merge__either(self, t)) continue;
       /* B's own definition goes with its text. */
-      if (f == self->b.file && ref_in(occ->start, ts_node_start_byte(b_def), ts_node_end_byte(b_def)))
+      if (f == self->b.file &&
+          ref_in(occ->start, ts_node_start_byte(b_def), ts_node_end_byte(b_def)))
         continue;
       if (ref_class_type_test(ops, f, occ->start, occ->end))
         return ref_ops_fail_at(ops, f, occ->start,
@@ -185,13 +188,12 @@ static int merge__rename(Merge *self) {
                                ref_target_equal(t, self->a) ? merge__name(self, self->b)
                                                             : merge__name(self, self->a));
       if (f == self->a.file && occ->scope == 0 && occ->start < a->start &&
-          occ->kind != REF_OCC_EXPORT &&
-          !(occ->flags & REF_OCC_DEF) && ts_node_is_null(ref_node_up(
-              ref_ops_node(ops, f, occ->start, occ->end), "function_definition")))
-        return ref_ops_fail_at(ops, f, occ->start,
-                               "Merge_Classes: %s is used before %s's definition, where %s goes",
-                               ref_names_str(&ops->index->names, occ->name),
-                               merge__name(self, self->a), self->target);
+          occ->kind != REF_OCC_EXPORT && !(occ->flags & REF_OCC_DEF) &&
+          ts_node_is_null(
+              ref_node_up(ref_ops_node(ops, f, occ->start, occ->end), "function_definition")))
+        return ref_ops_fail_at(
+            ops, f, occ->start, "Merge_Classes: %s is used before %s's definition, where %s goes",
+            ref_names_str(&ops->index->names, occ->name), merge__name(self, self->a), self->target);
       last = occ->start;
       if ((occ->kind == REF_OCC_IMPORT_NAME || occ->flags & REF_OCC_DEF) &&
           merge__drop_import(self, f, occ->start, &imported))
@@ -234,7 +236,8 @@ static void merge__bodies(Merge *self) {
     uint32_t bline = ref_ops_line_start(self->src, ts_node_start_byte(bfirst));
     uint32_t bindent = ts_node_start_byte(bfirst) - bline;
     StrBuf text = {0};
-    const char *margin = self->src->text + ref_ops_line_start(self->src, ts_node_start_byte(afirst));
+    const char *margin =
+        self->src->text + ref_ops_line_start(self->src, ts_node_start_byte(afirst));
     ref_ops_reindent(&text, self->src->text + bline, ts_node_end_byte(bbody) - bline, bindent,
                      margin, aindent);
     eddi_strbuf_putc(&text, '\n');
@@ -265,9 +268,9 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
   RefWords words = {0};
   ref_words_split(args->other, &words);
   Merge self = {.ops = ops};
-  int rc = words.len == 2 ? 0
-                          : eddi_error_set(ops->err, EDDI_EINVAL,
-                                           "Refactor %s takes <A> <B> <Target>", word);
+  int rc = words.len == 2
+               ? 0
+               : eddi_error_set(ops->err, EDDI_EINVAL, "Refactor %s takes <A> <B> <Target>", word);
   if (rc == 0) rc = ref_class_find(ops, args->spec, &self.a);
   if (rc == 0) rc = ref_class_find(ops, words.items[0], &self.b);
   if (rc == 0) rc = ref_ops_python(ops, self.a.file, word);
@@ -282,7 +285,8 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
     rc = ref_ops_valid_name(ops, self.file->lang, self.target);
   }
   if (rc == 0 && self.a.file != self.b.file)
-    rc = ref_ops_fail_at(ops, self.b.file, ops->program.files.items[self.b.file]->syms.items[self.b.index].start,
+    rc = ref_ops_fail_at(ops, self.b.file,
+                         ops->program.files.items[self.b.file]->syms.items[self.b.index].start,
                          "%s needs both classes in one module", word);
   const RefSym *a = rc == 0 ? &self.file->syms.items[self.a.index] : NULL;
   const RefSym *b = rc == 0 ? &self.file->syms.items[self.b.index] : NULL;
@@ -303,8 +307,8 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) {
     char *abases = merge__bases(&self, self.a), *bbases = merge__bases(&self, self.b);
     if (strcmp(abases, bbases) != 0)
-      rc = ref_ops_fail_at(ops, self.b.file, b->start, "%s: %s and %s have different bases",
-                           word, args->spec, words.items[0]);
+      rc = ref_ops_fail_at(ops, self.b.file, b->start, "%s: %s and %s have different bases", word,
+                           args->spec, words.items[0]);
     eddi_free(abases), eddi_free(bbases);
   }
   if (rc == 0) rc = merge__check_members(&self);

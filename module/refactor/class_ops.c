@@ -64,7 +64,7 @@ static int class__split(RefOps *ops, const char *spec, RefTarget *klass, char **
   return rc;
 }
 
-/* ---------------------------------------------------------------- shared by the class operations */
+/* ---------------------------------------------------------------- shared by the class ops */
 
 TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass) {
   TSNode name;

@@ -22,8 +22,8 @@ bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afi
  * class, a side of a comparison (type(x) is A). */
 bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end);
 typedef struct {
-  TSNode node;      /* the base expression */
-  RefTarget klass;  /* the class it resolves to, or NONE (external, object) / UNSURE */
+  TSNode node;     /* the base expression */
+  RefTarget klass; /* the class it resolves to, or NONE (external, object) / UNSURE */
 } RefClassBase;
 
 typedef Array(RefClassBase) RefClassBases;

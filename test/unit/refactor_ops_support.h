@@ -46,7 +46,8 @@ static inline const char *unit_ops_plan(UnitOps *self, RefOpKind kind, const cha
   StrBuf out = {0};
   eddi_strbuf_puts(&out, "");
   for (size_t i = 0; i < plan.changes.len; i++)
-    eddi_strbuf_printf(&out, "%s:\n%s", self->index.sources.items[plan.changes.items[i].source].path,
+    eddi_strbuf_printf(&out, "%s:\n%s",
+                       self->index.sources.items[plan.changes.items[i].source].path,
                        plan.changes.items[i].after);
   snprintf(self->answer, sizeof self->answer, "%s", out.data);
   eddi_strbuf_free(&out);

@@ -25,13 +25,13 @@ static const char *class_plan(UnitOps *self, RefOpKind kind, const char *word, c
 
 static void test_inheritance_through_a_package(void **state) {
   EDDI_UNUSED(state);
-  UnitOps *fx = unit_ops_new(
-      "pkg/__init__.py", "",
-      "pkg/shapes.py", "class Shape:\n    def area(self):\n        return 0\n\n\n"
-                       "class Polygon(Shape):\n    pass\n",
-      "app.py", "import pkg.shapes\n\n\nclass Square(pkg.shapes.Shape):\n"
-                "    def size(self):\n        return self.area()\n",
-      NULL);
+  UnitOps *fx = unit_ops_new("pkg/__init__.py", "", "pkg/shapes.py",
+                             "class Shape:\n    def area(self):\n        return 0\n\n\n"
+                             "class Polygon(Shape):\n    pass\n",
+                             "app.py",
+                             "import pkg.shapes\n\n\nclass Square(pkg.shapes.Shape):\n"
+                             "    def size(self):\n        return self.area()\n",
+                             NULL);
   /* The base written as a module attribute; the new one imported from
    * the package's module. */
   assert_string_equal(class_plan(fx, REF_OP_CHANGE_INHERITANCE, "Change_Inheritance", "Square",
@@ -39,10 +39,10 @@ static void test_inheritance_through_a_package(void **state) {
                       "app.py:\nimport pkg.shapes\nfrom pkg.shapes import Polygon\n\n\n"
                       "class Square(Polygon):\n    def size(self):\n        return self.area()\n");
   /* Dropping the only base loses area, which size uses through self. */
-  assert_string_equal(class_plan(fx, REF_OP_CHANGE_INHERITANCE, "Change_Inheritance", "Square",
-                                 "object"),
-                      "Fail: Change_Inheritance: Square would no longer have area "
-                      "(pkg/shapes.py:Shape.area) at app.py:5:20");
+  assert_string_equal(
+      class_plan(fx, REF_OP_CHANGE_INHERITANCE, "Change_Inheritance", "Square", "object"),
+      "Fail: Change_Inheritance: Square would no longer have area "
+      "(pkg/shapes.py:Shape.area) at app.py:5:20");
   unit_ops_free(fx);
 }
 
@@ -50,30 +50,35 @@ static void test_inheritance_through_a_package(void **state) {
 
 static void test_extract_class_holder_name(void **state) {
   EDDI_UNUSED(state);
-  UnitOps *fx = unit_ops_new(
-      "bill.py", "class Bill:\n    def __init__(self, total):\n        self.total = total\n"
-                 "        self.note = ''\n\n    def show(self):\n        return self.total\n\n"
-                 "    def twice(self):\n        return self.show() * 2\n",
-      NULL);
+  UnitOps *fx =
+      unit_ops_new("bill.py",
+                   "class Bill:\n    def __init__(self, total):\n        self.total = total\n"
+                   "        self.note = ''\n\n    def show(self):\n        return self.total\n\n"
+                   "    def twice(self):\n        return self.show() * 2\n",
+                   NULL);
   assert_string_equal(
       class_plan(fx, REF_OP_EXTRACT_CLASS, "ExtractClass", "Bill", "PaymentInfo total,show"),
       "bill.py:\nclass PaymentInfo:\n    def __init__(self, total):\n        self.total = total\n\n"
       "    def show(self):\n        return self.total\n\n\n"
-      "class Bill:\n    def __init__(self, total):\n        self.payment_info = PaymentInfo(total)\n"
-      "        self.note = ''\n\n    def twice(self):\n        return self.payment_info.show() * 2\n");
+      "class Bill:\n    def __init__(self, total):\n        self.payment_info = "
+      "PaymentInfo(total)\n"
+      "        self.note = ''\n\n    def twice(self):\n        return self.payment_info.show() * "
+      "2\n");
   /* Split_Class leaves show as a delegate; twice keeps calling it. */
   assert_string_equal(
       class_plan(fx, REF_OP_SPLIT_CLASS, "Split_Class", "Bill", "PaymentInfo total,show"),
       "bill.py:\nclass PaymentInfo:\n    def __init__(self, total):\n        self.total = total\n\n"
       "    def show(self):\n        return self.total\n\n\n"
-      "class Bill:\n    def __init__(self, total):\n        self.payment_info = PaymentInfo(total)\n"
+      "class Bill:\n    def __init__(self, total):\n        self.payment_info = "
+      "PaymentInfo(total)\n"
       "        self.note = ''\n\n    def show(self):\n        return self.payment_info.show()\n\n"
       "    def twice(self):\n        return self.show() * 2\n");
   /* A field whose value reads self cannot be made before the holder. */
   unit_ops_free(fx);
-  fx = unit_ops_new("b.py", "class B:\n    def __init__(self):\n        self.a = 1\n"
-                             "        self.b = self.a + 1\n",
-                     NULL);
+  fx = unit_ops_new("b.py",
+                    "class B:\n    def __init__(self):\n        self.a = 1\n"
+                    "        self.b = self.a + 1\n",
+                    NULL);
   assert_string_equal(class_plan(fx, REF_OP_EXTRACT_CLASS, "ExtractClass", "B", "Part b"),
                       "Fail: ExtractClass: the value of b reads self at b.py:3:17");
   unit_ops_free(fx);
@@ -83,11 +88,11 @@ static void test_extract_class_holder_name(void **state) {
 
 static void test_merge_keeps_one_import(void **state) {
   EDDI_UNUSED(state);
-  UnitOps *fx = unit_ops_new(
-      "m.py", "class A:\n    def a(self):\n        return 1\n\n\nclass B:\n    def b(self):\n"
-              "        return 2\n",
-      "use.py", "from m import A, B\n\nprint(A().a(), B().b())\n",
-      NULL);
+  UnitOps *fx =
+      unit_ops_new("m.py",
+                   "class A:\n    def a(self):\n        return 1\n\n\nclass B:\n    def b(self):\n"
+                   "        return 2\n",
+                   "use.py", "from m import A, B\n\nprint(A().a(), B().b())\n", NULL);
   assert_string_equal(class_plan(fx, REF_OP_MERGE_CLASSES, "Merge_Classes", "A", "B AB"),
                       "m.py:\nclass AB:\n    def a(self):\n        return 1\n\n"
                       "    def b(self):\n        return 2\n"
@@ -95,15 +100,16 @@ static void test_merge_keeps_one_import(void **state) {
   unit_ops_free(fx);
 }
 
-/* ---------------------------------------------------------------- Extract_Interface (TypeScript) */
+/* ---------------------------------------------------------------- Extract_Interface (TypeScript)
+ */
 
 static void test_ts_interface_of_a_generic_class(void **state) {
   EDDI_UNUSED(state);
-  UnitOps *fx = unit_ops_new(
-      "s.ts", "export class Store<K extends string, V> {\n  size: number = 0;\n"
-              "  get(key: K): V | undefined {\n    return undefined;\n  }\n"
-              "  private drop(): void {}\n}\n",
-      NULL);
+  UnitOps *fx = unit_ops_new("s.ts",
+                             "export class Store<K extends string, V> {\n  size: number = 0;\n"
+                             "  get(key: K): V | undefined {\n    return undefined;\n  }\n"
+                             "  private drop(): void {}\n}\n",
+                             NULL);
   assert_string_equal(
       class_plan(fx, REF_OP_EXTRACT_INTERFACE, "Extract_Interface", "Store", "Lookup"),
       "s.ts:\nexport interface Lookup<K extends string, V> {\n  size: number;\n"
@@ -126,8 +132,10 @@ static void test_class_operations_as_typed_calls(void **state) {
   long live = unit_live();
   EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
   if (!engine) fail_msg("eddi_engine_new: %s", error);
-  EddiCall preview = {.kind = EDDI_CALL_PREVIEW, .operation = "Change_Inheritance",
-                      .text = "Round", .new_name = "object Shape"};
+  EddiCall preview = {.kind = EDDI_CALL_PREVIEW,
+                      .operation = "Change_Inheritance",
+                      .text = "Round",
+                      .new_name = "object Shape"};
   EddiRequest req = {.sender = "a", .text = "Preview", .len = strlen("Preview")};
   EddiReply reply;
   EddiCallOutcome outcome;
@@ -139,13 +147,16 @@ static void test_class_operations_as_typed_calls(void **state) {
                       "+class Round(Shape):\n"
                       "     pass");
   eddi_reply_free(&reply);
-  EddiCall merge = {.kind = EDDI_CALL_REFACTOR, .operation = "Merge_Classes", .text = "Shape",
+  EddiCall merge = {.kind = EDDI_CALL_REFACTOR,
+                    .operation = "Merge_Classes",
+                    .text = "Shape",
                     .new_name = "Round Shape"};
   req.text = "Refactor", req.len = strlen("Refactor");
   eddi_request_call(engine, &req, &merge, &reply, &outcome);
   assert_int_equal(reply.count, 1);
-  assert_string_equal(reply.items[0].text,
-                      "Ok, Merged Shape and Round into Shape, 0 references updated, 1 file modified");
+  assert_string_equal(
+      reply.items[0].text,
+      "Ok, Merged Shape and Round into Shape, 0 references updated, 1 file modified");
   assert_int_equal(outcome.files, 1);
   eddi_reply_free(&reply);
   size_t len = 0;
