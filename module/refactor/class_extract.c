@@ -278,17 +278,12 @@ static int extract__check_hierarchy(Extract *self) {
                                "may use the moved members by name",
                                self->word);
     }
-    for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
-      RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
-      bool ours = (value.kind == REF_VALUE_INSTANCE || value.kind == REF_VALUE_CLASS ||
-                   value.kind == REF_VALUE_SUPER) &&
-                  extract__related(self, value.file, value.index);
-      if (ours)
-        return ref_ops_fail_at(ops, f, file->dynamics.items[i + 1],
-                               "%s: a member of %s may be looked up by a computed name", self->word,
-                               extract__str(self, self->file->syms.items[self->klass.index].name));
-    }
   }
+  uint32_t file, offset;
+  if (ref_class_computed_lookup(ops, self->klass, true, &file, &offset))
+    return ref_ops_fail_at(ops, file, offset,
+                           "%s: a member of %s may be looked up by a computed name", self->word,
+                           extract__str(self, self->file->syms.items[self->klass.index].name));
   return 0;
 }
 

@@ -95,23 +95,13 @@ static int merge__check_init(Merge *self) {
 /* A lookup by a computed name (getattr, hasattr) on an A or a B may ask
  * for what only the other had: its answer would change. */
 static int merge__check_dynamic(Merge *self) {
-  RefOps *ops = self->ops;
-  RefProgram *program = &ops->program;
-  for (uint32_t f = 0; f < program->files.len; f++) {
-    const RefFile *file = program->files.items[f];
-    for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
-      RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
-      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
-          value.kind != REF_VALUE_SUPER)
-        continue;
-      RefTarget both[2] = {self->a, self->b};
-      for (int k = 0; k < 2; k++)
-        if (ref_class_descends(ops, value.file, value.index, both[k].file, both[k].index))
-          return ref_ops_fail_at(ops, f, file->dynamics.items[i + 1],
-                                 "Merge_Classes: a member of %s is looked up by a computed name",
-                                 merge__name(self, both[k]));
-    }
-  }
+  RefTarget both[2] = {self->a, self->b};
+  uint32_t file, offset;
+  for (int k = 0; k < 2; k++)
+    if (ref_class_computed_lookup(self->ops, both[k], false, &file, &offset))
+      return ref_ops_fail_at(self->ops, file, offset,
+                             "Merge_Classes: a member of %s is looked up by a computed name",
+                             merge__name(self, both[k]));
   return 0;
 }
 

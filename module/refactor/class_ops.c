@@ -140,6 +140,27 @@ uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass) {
   return at;
 }
 
+bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
+                               uint32_t *offset) {
+  RefProgram *program = &ops->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *source = program->files.items[f];
+    for (size_t i = 0; i + 1 < source->dynamics.len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, source->dynamics.items[i]);
+      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
+          value.kind != REF_VALUE_SUPER)
+        continue;
+      bool related =
+          ref_class_descends(ops, value.file, value.index, klass.file, klass.index) ||
+          (ancestors && ref_class_descends(ops, klass.file, klass.index, value.file, value.index));
+      if (!related) continue;
+      *file = f, *offset = source->dynamics.items[i + 1];
+      return true;
+    }
+  }
+  return false;
+}
+
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {
   int rc = ref_ops_find(ops, spec, out);
   if (rc == 0 && ops->program.files.items[out->file]->syms.items[out->index].kind != REF_SYM_CLASS)

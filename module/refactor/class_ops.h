@@ -34,6 +34,11 @@ void ref_class_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBases *ou
 /* The offset of the first base of a class that is no class of the
  * workspace and not object (a library's class, or unknown), or REF_NONE. */
 uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass);
+/* Whether a member of the class (or of a subclass; of an ancestor too
+ * when ancestors) is looked up by a computed name somewhere (getattr(self,
+ * name), hasattr): *file and *offset get the place. */
+bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
+                               uint32_t *offset);
 /* Find spec as a class (refusing any other symbol). */
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
 /* Where a new "from ... import ..." line goes in file: after the module's

@@ -17,11 +17,13 @@ Exit status 1 when a write is wrong.
 """
 import argparse
 import os
-import py_compile
 import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from systematic import compiles  # noqa: E402  (the renames' check)
 
 
 def files_of(transcript):
@@ -43,18 +45,6 @@ def undefined(root):
     out = subprocess.run(['pyflakes3', '.'], cwd=root, capture_output=True, text=True).stdout
     return {l.split(':', 1)[0] + ':' + l.rsplit(' ', 1)[-1]
             for l in out.splitlines() if 'undefined name' in l}
-
-
-def compiles(root):
-    for dp, _, fn in os.walk(root):
-        for f in fn:
-            if f.endswith('.py'):
-                try:
-                    py_compile.compile(os.path.join(dp, f), doraise=True,
-                                       cfile=os.path.join(tempfile.gettempdir(), 'oracle.pyc'))
-                except py_compile.PyCompileError as e:
-                    return str(e)
-    return None
 
 
 def ts_errors(eddi, root):
