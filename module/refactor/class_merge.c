@@ -4,11 +4,11 @@
  * members and then B's; B's definition goes; every reference the
  * workspace resolves to A or to B (calls, annotations, bases of
  * subclasses, imports, __all__) is renamed to Target, and a file that
- * imported both keeps one import of Target. The instances of either class
- * are then instances of one class that has every member either had, so
- * what a caller did with an A or a B it can still do, with one exception
- * the operation cannot see through and so refuses: a question about which
- * of the two an object is (isinstance, issubclass, an except clause, a
+ * imported (or listed in __all__) both keeps one of Target. The
+ * instances of either class are then instances of one class that has
+ * every member either had, so what a caller did with an A or a B it can
+ * still do, with one exception the operation cannot see through and so
+ * refuses: a question about which of the two an object is (isinstance, issubclass, an except clause, a
  * comparison of types), whose answer changes. Also refused, with the
  * place: a member both classes define (their __init__ too: one would be
  * lost), the only __init__ needing arguments that calls of the other class
@@ -114,6 +114,29 @@ static char *merge__bases(Merge *self, RefTarget klass) {
 
 /* ---------------------------------------------------------------- the references */
 
+/* Remove item of a comma-separated list with the comma before it (after
+ * it when it is the list's first). */
+static void merge__drop_item(RefOps *ops, uint32_t file, TSNode item, bool first) {
+  TSNode prev = ts_node_prev_named_sibling(item), next = ts_node_next_named_sibling(item);
+  uint32_t from = first ? ts_node_start_byte(item) : ts_node_end_byte(prev);
+  uint32_t to = first && !ts_node_is_null(next) ? ts_node_start_byte(next) : ts_node_end_byte(item);
+  ref_ops_edit(ops, file, from, to, "", 0);
+}
+
+/* The second name of A or B in one __all__ list: it goes. */
+static bool merge__drop_export(Merge *self, uint32_t file, const RefOcc *occ, bool *seen) {
+  TSNode item = ref_node_up(ref_ops_node(self->ops, file, occ->start, occ->end), "string");
+  TSNode list = ts_node_parent(item);
+  bool listed = ref_node_is(list, "list") || ref_node_is(list, "tuple");
+  if (ts_node_is_null(item) || !listed || ts_node_named_child_count(list) < 2) return false;
+  if (!*seen) {
+    *seen = true;
+    return false;
+  }
+  merge__drop_item(self->ops, file, item, ts_node_is_null(ts_node_prev_named_sibling(item)));
+  return true;
+}
+
 /* The name of an import statement that binds a renamed class, and the
  * statement, when the file already imports the other one: it goes. */
 static bool merge__drop_import(Merge *self, uint32_t file, uint32_t start, bool *seen) {
@@ -133,12 +156,10 @@ static bool merge__drop_import(Merge *self, uint32_t file, uint32_t start, bool 
     ref_ops_remove_lines(ops, file, ts_node_start_byte(statement), ts_node_end_byte(statement));
     return true;
   }
-  /* One name of several: it and the comma before it (after it when first). */
-  TSNode prev = ts_node_prev_named_sibling(name), next = ts_node_next_named_sibling(name);
-  bool first = ts_node_eq(prev, ts_node_child_by_field_name(statement, "module_name", 11));
-  uint32_t from = first ? ts_node_start_byte(name) : ts_node_end_byte(prev);
-  uint32_t to = first && !ts_node_is_null(next) ? ts_node_start_byte(next) : ts_node_end_byte(name);
-  ref_ops_edit(ops, file, from, to, "", 0);
+  /* One name of several (the module is the statement's first child). */
+  TSNode prev = ts_node_prev_named_sibling(name);
+  merge__drop_item(ops, file, name,
+                   ts_node_eq(prev, ts_node_child_by_field_name(statement, "module_name", 11)));
   return true;
 }
 
@@ -150,7 +171,7 @@ static int merge__rename(Merge *self) {
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *file = program->files.items[f];
     uint32_t last = REF_NONE;
-    bool imported = false;
+    bool imported = false, exported = false;
     TSNode b_def = ref_class_node(ops, self->b.file, self->b.index);
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
@@ -188,6 +209,10 @@ static int merge__rename(Merge *self) {
       if ((occ->kind == REF_OCC_IMPORT_NAME || occ->flags & REF_OCC_DEF) &&
           merge__drop_import(self, f, occ->start, &imported))
         continue;
+      if (occ->kind == REF_OCC_EXPORT && merge__drop_export(self, f, occ, &exported)) {
+        self->renamed++;
+        continue;
+      }
       const char *now = ref_names_str(&ops->index->names, occ->name);
       if (strcmp(now, self->target) != 0) {
         if (occ->kind == REF_OCC_EXPORT) {
