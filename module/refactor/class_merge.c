@@ -8,8 +8,9 @@
  * instances of either class are then instances of one class that has
  * every member either had, so what a caller did with an A or a B it can
  * still do, with one exception the operation cannot see through and so
- * refuses: a question about which of the two an object is (isinstance, issubclass, an except clause, a
- * comparison of types), whose answer changes. Also refused, with the
+ * refuses: a question about which of the two an object is (isinstance,
+ * issubclass, an except clause, a comparison of types), whose answer
+ * changes. Also refused, with the
  * place: a member both classes define (their __init__ too: one would be
  * lost), the only __init__ needing arguments that calls of the other class
  * do not pass, a lookup by a computed name on either (hasattr may answer
