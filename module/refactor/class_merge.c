@@ -10,13 +10,13 @@
  * still do, with one exception the operation cannot see through and so
  * refuses: a question about which of the two an object is (isinstance,
  * issubclass, an except clause, a comparison of types), whose answer
- * changes. Also refused, with the
- * place: a member both classes define (their __init__ too: one would be
- * lost), the only __init__ needing arguments that calls of the other class
- * do not pass, a lookup by a computed name on either (hasattr may answer
- * otherwise), different bases, one class a subclass of the other,
- * classes of two modules or not at module level, a module-level use of B
- * before A's definition (where Target then is), and a Target name the
+ * changes. Also refused, with the place: a member both classes define
+ * (their __init__ too: one would be lost), the only __init__ needing
+ * arguments that calls of the other class do not pass, a lookup by a
+ * computed name on either (hasattr may answer otherwise), different
+ * bases, one class a subclass of the other, classes of two modules or not
+ * at module level, a module-level use of B before A's definition (where
+ * Target then is), and a Target name the
  * module binds otherwise. A string naming A or B is listed as unsure. */
 #include "refactor/class_ops.h"
 
