@@ -1,5 +1,6 @@
 /* class_ops.c - Refactor Move_Method <A.m> <B.m> and Extract_Interface
- * <Class> <Interface>, for Python.
+ * <Class> <Interface>, for Python (TypeScript's interface is
+ * class_interface.c's), and what the class operations share.
  *
  * Moving a method puts it in class B under its new name and leaves A's
  * method delegating to it through the attribute of A that holds a B, so
@@ -14,7 +15,7 @@
  * Protocol): the class conforms to it structurally, so no caller changes.
  * Refused when the interface's name is taken or Protocol means something
  * else in the module. */
-#include "refactor/ops.h"
+#include "refactor/class_ops.h"
 
 /* The function_definition of a method target, refusing decorators. */
 static int class__method(RefOps *ops, RefTarget target, const char *spec, TSNode *function) {
@@ -28,15 +29,6 @@ static int class__method(RefOps *ops, RefTarget target, const char *spec, TSNode
     return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a method", spec);
   *function = def;
   return 0;
-}
-
-/* A class target's body block. */
-static TSNode class__body(RefOps *ops, uint32_t file, uint32_t klass) {
-  TSNode name;
-  TSNode def = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, file, klass}, &name);
-  if (ref_node_is(def, "decorated_definition"))
-    def = ts_node_child_by_field_name(def, "definition", 10);
-  return ts_node_child_by_field_name(def, "body", 4);
 }
 
 /* The attribute of class (file, klass) that holds an instance of the
@@ -72,10 +64,174 @@ static int class__split(RefOps *ops, const char *spec, RefTarget *klass, char **
   return rc;
 }
 
+/* ---------------------------------------------------------------- shared by the class ops */
+
+TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass) {
+  TSNode name;
+  TSNode def = ref_ops_definition(ops, (RefTarget){REF_TARGET_SYM, file, klass}, &name);
+  if (ref_node_is(def, "decorated_definition"))
+    def = ts_node_child_by_field_name(def, "definition", 10);
+  return def;
+}
+
+TSNode ref_class_body(RefOps *ops, uint32_t file, uint32_t klass) {
+  return ts_node_child_by_field_name(ref_class_node(ops, file, klass), "body", 4);
+}
+
+static bool class__descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
+                            uint32_t aklass, unsigned depth) {
+  if (file == afile && klass == aklass) return true;
+  if (depth > REF_CLASS_DEPTH_MAX) return false;
+  RefIds bases = {0};
+  ref_program_bases(&ops->program, file, klass, &bases);
+  bool found = false;
+  for (size_t i = 0; i + 1 < bases.len && !found; i += 2)
+    found = class__descends(ops, bases.items[i], bases.items[i + 1], afile, aklass, depth + 1);
+  array_free(&bases);
+  return found;
+}
+
+bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
+                        uint32_t aklass) {
+  return class__descends(ops, file, klass, afile, aklass, 0);
+}
+
+/* The class an expression of file names: the value of its last name. */
+static RefTarget class__class_of(RefOps *ops, uint32_t file, TSNode node) {
+  const RefFile *f = ops->program.files.items[file];
+  RefTarget found = {REF_TARGET_UNSURE, 0, 0};
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  for (uint32_t i = 0; i < f->occs.len; i++) {
+    const RefOcc *occ = &f->occs.items[i];
+    if (!ref_in(occ->start, start, end) || occ->end != end) continue;
+    RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, file, i));
+    if (t.kind == REF_TARGET_SYM &&
+        ops->program.files.items[t.file]->syms.items[t.index].kind == REF_SYM_CLASS)
+      return t;
+    found = t.kind == REF_TARGET_NONE ? t : (RefTarget){REF_TARGET_UNSURE, 0, 0};
+  }
+  return found;
+}
+
+void ref_class_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBases *out) {
+  TSNode list = ts_node_child_by_field_name(klass, "superclasses", 12);
+  uint32_t n = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode base = ts_node_named_child(list, i);
+    if (ref_node_is(base, "keyword_argument") || ref_node_is(base, "comment") ||
+        ref_node_is(base, "list_splat") || ref_node_is(base, "dictionary_splat"))
+      continue;
+    RefClassBase b = {base, class__class_of(ops, file, base)};
+    array_push(out, b);
+  }
+}
+
+uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass) {
+  RefClassBases bases = {0};
+  ref_class_bases(ops, klass.file, ref_class_node(ops, klass.file, klass.index), &bases);
+  uint32_t at = REF_NONE;
+  for (size_t i = 0; i < bases.len && at == REF_NONE; i++) {
+    if (bases.items[i].klass.kind == REF_TARGET_SYM) continue;
+    char *text = ref_ops_text(ops, klass.file, bases.items[i].node);
+    if (strcmp(text, "object") != 0) at = ts_node_start_byte(bases.items[i].node);
+    eddi_free(text);
+  }
+  array_free(&bases);
+  return at;
+}
+
+bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
+                               uint32_t *offset) {
+  RefProgram *program = &ops->program;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *source = program->files.items[f];
+    for (size_t i = 0; i + 1 < source->dynamics.len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, source->dynamics.items[i]);
+      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
+          value.kind != REF_VALUE_SUPER)
+        continue;
+      bool related =
+          ref_class_descends(ops, value.file, value.index, klass.file, klass.index) ||
+          (ancestors && ref_class_descends(ops, klass.file, klass.index, value.file, value.index));
+      if (!related) continue;
+      *file = f, *offset = source->dynamics.items[i + 1];
+      return true;
+    }
+  }
+  return false;
+}
+
+int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {
+  int rc = ref_ops_find(ops, spec, out);
+  if (rc == 0 && ops->program.files.items[out->file]->syms.items[out->index].kind != REF_SYM_CLASS)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", spec);
+  return rc;
+}
+
+/* A docstring and comments before the imports stay first. */
+uint32_t ref_class_import_at(RefOps *ops, uint32_t file, bool *blank) {
+  TSNode root = ref_ops_root(ops, file);
+  const RefSource *src = &ops->index->sources.items[file];
+  uint32_t at = 0, n = ts_node_named_child_count(root);
+  *blank = true;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode child = ts_node_named_child(root, i);
+    bool doc = i == 0 && ref_node_is(child, "expression_statement") &&
+               ref_node_is(ts_node_named_child(child, 0), "string");
+    bool import = ref_node_is(child, "import_statement") ||
+                  ref_node_is(child, "import_from_statement") ||
+                  ref_node_is(child, "future_import_statement");
+    if (!doc && !import && !ref_node_is(child, "comment")) break;
+    if (doc || import) at = ref_ops_next_line(src, ts_node_end_byte(child) - 1);
+    if (import) *blank = false;
+  }
+  return at;
+}
+
+void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out) {
+  uint32_t module = ref_program_file_module(&ops->program, file);
+  const char *path = ref_names_str(&ops->index->names, ops->program.modules.items[module].path);
+  for (const char *p = path; *p; p++) eddi_strbuf_putc(out, *p == '/' ? '.' : *p);
+}
+
+void ref_words_split(const char *text, RefWords *out) {
+  for (const char *p = text; *p;) {
+    while (*p == ',' || *p == ' ') p++;
+    const char *end = p;
+    while (*end && *end != ',' && *end != ' ') end++;
+    if (end > p) array_push(out, eddi_strndup(p, (size_t)(end - p)));
+    p = end;
+  }
+}
+
+void ref_words_free(RefWords *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i]);
+  array_free(self);
+}
+
+bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end) {
+  TSNode node = ref_ops_node(ops, file, start, end);
+  for (TSNode up = ts_node_parent(node); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    const char *type = ts_node_type(up);
+    if (!strcmp(type, "except_clause") || !strcmp(type, "except_group_clause") ||
+        !strcmp(type, "comparison_operator"))
+      return true;
+    if (!strcmp(type, "call")) {
+      char *callee = ref_ops_text(ops, file, ts_node_child_by_field_name(up, "function", 8));
+      bool test = !strcmp(callee, "isinstance") || !strcmp(callee, "issubclass");
+      eddi_free(callee);
+      return test;
+    }
+    if (strcmp(type, "argument_list") && strcmp(type, "tuple") && strcmp(type, "attribute") &&
+        strcmp(type, "parenthesized_expression") && strcmp(type, "as_pattern"))
+      return false;
+  }
+  return false;
+}
+
 /* ---------------------------------------------------------------- Move_Method */
 
-/* The delegate's arguments: each parameter but self, as it must be passed. */
-static void class__forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
+void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
   uint32_t n = ts_node_named_child_count(params);
   bool keyword_only = false;
   size_t written = 0;
@@ -177,7 +333,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) {
     /* The method in B, renamed. */
     const RefSource *dsrc = &ops->index->sources.items[to_class.file];
-    TSNode bbody = class__body(ops, to_class.file, to_class.index);
+    TSNode bbody = ref_class_body(ops, to_class.file, to_class.index);
     uint32_t def_line = ref_ops_line_start(src, ts_node_start_byte(function));
     uint32_t indent = ts_node_start_byte(function) - def_line;
     TSNode bfirst = ts_node_named_child(bbody, 0);
@@ -213,7 +369,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
     char *self_text = ref_ops_text(ops, method.file, self_param);
     eddi_strbuf_printf(&delegate, "return %s.%s.%s(", self_text,
                        ref_names_str(&ops->index->names, file->syms.items[holder].name), to_name);
-    class__forward(ops, method.file, params, &delegate);
+    ref_class_forward(ops, method.file, params, &delegate);
     eddi_strbuf_putc(&delegate, ')');
     TSNode first = ts_node_named_child(body, 0);
     ref_ops_edit(ops, method.file, ts_node_start_byte(first), ts_node_end_byte(body), delegate.data,
@@ -231,30 +387,19 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
 
 /* ---------------------------------------------------------------- Extract_Interface */
 
-/* Where "from typing import Protocol" goes: after the module's leading
- * imports (a docstring and comments before them stay first). */
-static uint32_t class__import_at(RefOps *ops, uint32_t file, bool *blank) {
-  TSNode root = ref_ops_root(ops, file);
-  const RefSource *src = &ops->index->sources.items[file];
-  uint32_t at = 0, n = ts_node_named_child_count(root);
-  *blank = true;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode child = ts_node_named_child(root, i);
-    bool doc = i == 0 && ref_node_is(child, "expression_statement") &&
-               ref_node_is(ts_node_named_child(child, 0), "string");
-    bool import = ref_node_is(child, "import_statement") ||
-                  ref_node_is(child, "import_from_statement") ||
-                  ref_node_is(child, "future_import_statement");
-    if (!doc && !import && !ref_node_is(child, "comment")) break;
-    if (doc || import) at = ref_ops_next_line(src, ts_node_end_byte(child) - 1);
-    if (import) *blank = false;
-  }
-  return at;
-}
-
 int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget klass;
   int rc = ref_ops_find(ops, args->spec, &klass);
+  const EddiLang *lang = rc == 0 ? ops->index->sources.items[klass.file].lang : NULL;
+  bool typescript = lang && (!strcmp(lang->name, "typescript") || !strcmp(lang->name, "tsx"));
+  if (rc == 0 && typescript &&
+      ops->program.files.items[klass.file]->syms.items[klass.index].kind != REF_SYM_CLASS)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", args->spec);
+  if (rc == 0 && typescript) return ref_ts_extract_interface_plan(ops, args, klass);
+  if (rc == 0 && lang && !strcmp(lang->name, "javascript"))
+    return eddi_error_set(ops->err, EDDI_EINVAL,
+                          "Not supported for javascript: Refactor Extract_Interface: JavaScript "
+                          "has no interfaces (TypeScript has)");
   if (rc == 0) rc = ref_ops_python(ops, klass.file, "Extract_Interface");
   const RefFile *file = rc == 0 ? ops->program.files.items[klass.file] : NULL;
   if (rc == 0 && file->syms.items[klass.index].kind != REF_SYM_CLASS)
@@ -286,7 +431,7 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   }
   TSNode name;
   TSNode def = ref_ops_definition(ops, klass, &name);
-  TSNode body = class__body(ops, klass.file, klass.index);
+  TSNode body = ref_class_body(ops, klass.file, klass.index);
   const char *unit = src->lang->indent ? src->lang->indent : "    ";
   StrBuf text = {0};
   eddi_strbuf_printf(&text, "class %s(Protocol):\n", args->other);
@@ -328,7 +473,7 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
   uint32_t where = at;
   if (!imported) {
     bool blank;
-    where = class__import_at(ops, klass.file, &blank);
+    where = ref_class_import_at(ops, klass.file, &blank);
     eddi_strbuf_puts(&import, blank || where == at ? "from typing import Protocol\n\n\n"
                                                    : "from typing import Protocol\n");
   }

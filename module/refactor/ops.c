@@ -446,21 +446,13 @@ int ref_op_plan(RefIndex *index, RefOpKind kind, const char *word, const RefOpAr
   case REF_OP_INLINE_VARIABLE: rc = ref_inline_variable_plan(&ops, args); break;
   case REF_OP_MOVE_METHOD: rc = ref_move_method_plan(&ops, args); break;
   case REF_OP_EXTRACT_INTERFACE: rc = ref_extract_interface_plan(&ops, args); break;
-  default: {
-    /* What each of the class operations would have to get right that
-     * name resolution alone cannot tell yet. */
-    static const char *const reasons[][2] = {
-        {"Split_Class", "the members moved out are reached through self and through instances "
-                        "whose class is not known"},
-        {"Merge_Classes", "isinstance checks and the callers of both classes cannot be told apart "
-                          "safely"},
-        {"Change_Inheritance", "the members the old parent gave may be used through self"},
-    };
-    const char *why = "no plan is built for this operation";
-    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-      if (!strcmp(reasons[i][0], word)) why = reasons[i][1];
-    rc = eddi_error_set(err, EDDI_EINVAL, "Not supported for python: Refactor %s: %s", word, why);
-  }
+  case REF_OP_CHANGE_INHERITANCE: rc = ref_change_inheritance_plan(&ops, args); break;
+  case REF_OP_EXTRACT_CLASS: rc = ref_extract_class_plan(&ops, args); break;
+  case REF_OP_SPLIT_CLASS: rc = ref_split_class_plan(&ops, args); break;
+  case REF_OP_MERGE_CLASSES: rc = ref_merge_classes_plan(&ops, args); break;
+  default:
+    rc = eddi_error_set(err, EDDI_EINVAL, "Not supported: Refactor %s: no plan is built for it",
+                        word);
   }
   if (rc == 0 && ops.edits.len == 0)
     rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s would change nothing", word);

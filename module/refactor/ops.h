@@ -12,8 +12,9 @@
  * command writes in one transaction as it writes a rename.
  *
  * They are built for Python (the tree-sitter node types they read are
- * Python's, named in ops.c); a file of another language is refused with
- * "Not supported for <lang>: <why>". */
+ * Python's, named in ops.c; Extract_Interface reads TypeScript's too); a
+ * file of another language is refused with "Not supported for <lang>:
+ * <why>". */
 #ifndef EDDI_REFACTOR_OPS_H
 #define EDDI_REFACTOR_OPS_H
 
@@ -56,7 +57,11 @@ typedef enum {
   REF_OP_INLINE_VARIABLE,
   REF_OP_MOVE_METHOD,
   REF_OP_EXTRACT_INTERFACE,
-  REF_OP_UNSUPPORTED, /* Split_Class, Merge_Classes, Change_Inheritance, ExtractClass */
+  REF_OP_CHANGE_INHERITANCE, /* other: "[OldParent] NewParent" */
+  REF_OP_EXTRACT_CLASS,      /* other: "NewClass member,member" */
+  REF_OP_SPLIT_CLASS,        /* other: "NewClass member,member" */
+  REF_OP_MERGE_CLASSES,      /* other: "B Target" */
+  REF_OP_UNSUPPORTED, /* an operation no plan is built for */
 } RefOpKind;
 
 /* Plan operation kind (named word, for messages) over index; out gets the
@@ -125,6 +130,10 @@ int ref_inline_variable_plan(RefOps *self, const RefOpArgs *args);
 int ref_extract_plan(RefOps *self, const RefOpArgs *args);
 int ref_move_method_plan(RefOps *self, const RefOpArgs *args);
 int ref_extract_interface_plan(RefOps *self, const RefOpArgs *args);
+int ref_change_inheritance_plan(RefOps *self, const RefOpArgs *args);
+int ref_extract_class_plan(RefOps *self, const RefOpArgs *args);
+int ref_split_class_plan(RefOps *self, const RefOpArgs *args);
+int ref_merge_classes_plan(RefOps *self, const RefOpArgs *args);
 
 /* ---------------------------------------------------------------- in one file */
 

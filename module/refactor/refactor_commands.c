@@ -38,6 +38,7 @@ static const char *const refactor__operations[] = {
     "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
     "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
     "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
+    "ExtractClass",
 };
 enum {
   OP_RENAME_SYMBOL,
@@ -49,6 +50,10 @@ enum {
   OP_INLINE_VARIABLE,
   OP_MOVE_METHOD,
   OP_EXTRACT_INTERFACE,
+  OP_SPLIT_CLASS,
+  OP_MERGE_CLASSES,
+  OP_CHANGE_INHERITANCE,
+  OP_EXTRACT_CLASS,
 };
 #define REFACTOR_OPERATION_COUNT (sizeof refactor__operations / sizeof refactor__operations[0])
 
@@ -62,6 +67,10 @@ static RefOpKind refactor__kind(int op) {
   case OP_INLINE_VARIABLE: return REF_OP_INLINE_VARIABLE;
   case OP_MOVE_METHOD: return REF_OP_MOVE_METHOD;
   case OP_EXTRACT_INTERFACE: return REF_OP_EXTRACT_INTERFACE;
+  case OP_SPLIT_CLASS: return REF_OP_SPLIT_CLASS;
+  case OP_MERGE_CLASSES: return REF_OP_MERGE_CLASSES;
+  case OP_CHANGE_INHERITANCE: return REF_OP_CHANGE_INHERITANCE;
+  case OP_EXTRACT_CLASS: return REF_OP_EXTRACT_CLASS;
   default: return REF_OP_UNSUPPORTED;
   }
 }
@@ -453,6 +462,29 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
       return eddi_command_usage(ctx, "Refactor %s takes a name and a new name", name);
     return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
                            eddi_command_token_string(&args[1]), unsure, preview, NULL);
+  }
+  case OP_SPLIT_CLASS:
+  case OP_MERGE_CLASSES:
+  case OP_CHANGE_INHERITANCE:
+  case OP_EXTRACT_CLASS: {
+    /* The class, then the rest as one argument (ops.h's RefOpKind says
+     * what each reads there), as a typed call's new_name gives it. */
+    static const char *const usage[] = {
+        [OP_SPLIT_CLASS] = "<Class> <NewClass> <m1,m2>",
+        [OP_MERGE_CLASSES] = "<A> <B> <Target>",
+        [OP_CHANGE_INHERITANCE] = "<Class> [<OldParent>] <NewParent>",
+        [OP_EXTRACT_CLASS] = "<Class> <NewClass> <m1,m2>",
+    };
+    if (argc < (op == OP_CHANGE_INHERITANCE ? 2u : 3u))
+      return eddi_command_usage(ctx, "Refactor %s takes %s", name, usage[op]);
+    StrBuf rest = {0};
+    for (size_t i = 1; i < argc; i++) {
+      char *word = eddi_command_token_string(&args[i]);
+      eddi_strbuf_printf(&rest, "%s%s", i > 1 ? " " : "", word);
+      eddi_free(word);
+    }
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
+                           eddi_strbuf_take(&rest), false, preview, NULL);
   }
   default:
     if (argc < 1) return eddi_command_usage(ctx, "Refactor %s takes a class", name);

@@ -7,54 +7,16 @@
  * at all, an operator around a substituted argument, a variable live after
  * the extracted lines or carried round a loop, an assignment's value read
  * before its target is written, a call through *args. */
-#include "refactor_support.h"
+#include "refactor_ops_support.h"
 
 #include "refactor/flow.h"
 #include "refactor/ops.h"
 
-typedef struct {
-  RefIndex index;
-  char answer[4096];
-} OpsFixture;
-
-/* An index of path, text, path, text, ..., NULL. */
-static OpsFixture *ops_fixture(const char *path, ...) {
-  OpsFixture *self = calloc(1, sizeof *self);
-  ref_index_init(&self->index, (size_t)1 << 24, 1000);
-  va_list ap;
-  va_start(ap, path);
-  unit_index_add_files(&self->index, path, ap);
-  va_end(ap);
-  return self;
-}
-
-static void ops_fixture_free(OpsFixture *self) {
-  ref_index_free(&self->index);
-  free(self);
-}
-
-/* Plan kind with args: the new texts, or "Fail: <message>". */
-static const char *ops_plan(OpsFixture *self, RefOpKind kind, const char *word,
-                            const RefOpArgs *args) {
-  RefPlan plan;
-  StrBuf facts = {0};
-  EddiError err = {0};
-  if (ref_op_plan(&self->index, kind, word, args, &plan, &facts, &err) < 0) {
-    snprintf(self->answer, sizeof self->answer, "Fail: %s", err.what);
-    eddi_strbuf_free(&facts);
-    return self->answer;
-  }
-  StrBuf out = {0};
-  eddi_strbuf_puts(&out, "");
-  for (size_t i = 0; i < plan.changes.len; i++)
-    eddi_strbuf_printf(&out, "%s:\n%s", self->index.sources.items[plan.changes.items[i].source].path,
-                       plan.changes.items[i].after);
-  snprintf(self->answer, sizeof self->answer, "%s", out.data);
-  eddi_strbuf_free(&out);
-  eddi_strbuf_free(&facts);
-  ref_plan_free(&plan);
-  return self->answer;
-}
+/* The fixture and plan of refactor_ops_support.h, under this file's names. */
+typedef UnitOps OpsFixture;
+#define ops_fixture unit_ops_new
+#define ops_fixture_free unit_ops_free
+#define ops_plan unit_ops_plan
 
 static const char *signature(OpsFixture *self, const char *from, const char *to) {
   RefOpArgs args = {.spec = from, .other = to};

@@ -1,0 +1,60 @@
+/* class_ops.h - what the class refactorings (class_*.c) share: a class's
+ * body, its ancestry, the place and the text of an import, and the member
+ * lists the commands take. See ops.h for the frame they run in. */
+#ifndef EDDI_REFACTOR_CLASS_OPS_H
+#define EDDI_REFACTOR_CLASS_OPS_H
+
+#include "refactor/ops.h"
+
+/* Deepest chain of bases followed: deeper hierarchies are cycles or absurd. */
+#define REF_CLASS_DEPTH_MAX 64
+
+/* The class_definition of a class target (inside its decorated_definition). */
+TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass);
+/* A class target's body block. */
+TSNode ref_class_body(RefOps *ops, uint32_t file, uint32_t klass);
+/* Whether class (file, klass) is (afile, aklass) or inherits from it,
+ * through the bases the workspace knows. */
+bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afile,
+                        uint32_t aklass);
+/* Whether the reference at [start, end) of file asks which class an
+ * object is: an argument of isinstance or issubclass, an except clause's
+ * class, a side of a comparison (type(x) is A). */
+bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end);
+typedef struct {
+  TSNode node;     /* the base expression */
+  RefTarget klass; /* the class it resolves to, or NONE (external, object) / UNSURE */
+} RefClassBase;
+
+typedef Array(RefClassBase) RefClassBases;
+
+/* The base expressions of a class (keyword arguments such as metaclass=
+ * are no bases), each with the class it resolves to. */
+void ref_class_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBases *out);
+/* The offset of the first base of a class that is no class of the
+ * workspace and not object (a library's class, or unknown), or REF_NONE. */
+uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass);
+/* Whether a member of the class (or of a subclass; of an ancestor too
+ * when ancestors) is looked up by a computed name somewhere (getattr(self,
+ * name), hasattr): *file and *offset get the place. */
+bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
+                               uint32_t *offset);
+/* Find spec as a class (refusing any other symbol). */
+int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
+/* Where a new "from ... import ..." line goes in file: after the module's
+ * leading imports; *blank says whether none is there (two blank lines
+ * must then follow it). */
+uint32_t ref_class_import_at(RefOps *ops, uint32_t file, bool *blank);
+/* Append the dotted module name of file ("pkg.mod"). */
+void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out);
+/* Append a delegate's arguments: each parameter of params (a method's)
+ * but self, as it must be passed on (name=name past a *). */
+void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out);
+/* Extract_Interface for a TypeScript class (class_interface.c). */
+int ref_ts_extract_interface_plan(RefOps *ops, const RefOpArgs *args, RefTarget klass);
+/* Split "a,b c" at commas and spaces into words (new strings). */
+typedef Array(char *) RefWords;
+void ref_words_split(const char *text, RefWords *out);
+void ref_words_free(RefWords *self);
+
+#endif
