@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the class refactorings of a transcript with Python itself.
 
-    class_oracle.py EDDI TRANSCRIPT [--run PROGRAM]
+    class_oracle.py EDDI TRANSCRIPT [--run PROGRAM] [--tsc TSC]
 
 The transcript's @file blocks make a workspace in a temporary folder. Its
 `Refactor ...` commands (and its @rm lines) run there one after another
@@ -11,7 +11,9 @@ name it did not report before, and `python3 PROGRAM` (when given) must print wha
 printed on the untouched files. A TypeScript file (.ts) must parse with
 tree-sitter's TypeScript grammar without an ERROR or MISSING node: eddi
 reads it with that grammar, so the check is eddi's own check of the
-file's syntax, Validate File (there is no tsc here). A write that breaks any of these is
+file's syntax, Validate File; with --tsc, the TypeScript compiler must also
+type-check every .ts file strictly (tsc --strict --noEmit), as it does the
+untouched files. A write that breaks any of these is
 WRONG, unless eddi listed unsure uses it left alone (a MISS, printed).
 Exit status 1 when a write is wrong.
 """
@@ -62,6 +64,22 @@ def ts_errors(eddi, root):
     return bad
 
 
+def tsc_errors(tsc, root):
+    """What tsc --strict reports over the workspace's .ts files (its first
+    line), or None when it is content."""
+    if not tsc:
+        return None
+    files = sorted(os.path.relpath(os.path.join(dp, f), root)
+                   for dp, _, fn in os.walk(root) for f in fn if f.endswith('.ts'))
+    if not files:
+        return None
+    out = subprocess.run([tsc, '--strict', '--noEmit', '--target', 'es2022', '--module',
+                          'commonjs'] + files, cwd=root, capture_output=True, text=True)
+    if out.returncode == 0:
+        return None
+    return (out.stdout.strip() or out.stderr.strip()).splitlines()[0]
+
+
 def run(eddi, root, commands):
     state = tempfile.mkdtemp(prefix='eddi-oracle-state-')
     args = [eddi, '--root', root]
@@ -79,6 +97,7 @@ def main():
     parser.add_argument('eddi')
     parser.add_argument('transcript')
     parser.add_argument('--run', help='a Python program of the workspace to run')
+    parser.add_argument('--tsc', help='the TypeScript compiler to type-check .ts files with')
     args = parser.parse_args()
     lines = open(args.transcript, encoding='utf-8').read().split('\n')
     # The refactorings, and the files the transcript removes between them.
@@ -96,6 +115,10 @@ def main():
             print('the program fails on the untouched files:\n' + expected.stderr)
             return 1
         known = undefined(root)
+        untouched = tsc_errors(args.tsc, root)
+        if untouched:
+            print('tsc fails on the untouched files: ' + untouched)
+            return 1
         wrote = wrong = 0
         for command in steps:
             if command.startswith('@rm '):
@@ -117,6 +140,9 @@ def main():
             if now.returncode != 0 or now.stdout != expected.stdout:
                 problems.append('the program prints otherwise: ' + (now.stderr or now.stdout))
             problems += ts_errors(args.eddi, root)
+            typed = tsc_errors(args.tsc, root)
+            if typed:
+                problems.append('tsc: ' + typed)
             if problems and 'unsure left unchanged' in answer:
                 # A use eddi could not resolve, listed and left, as asked.
                 print('MISS (unsure listed): ' + command + '\n  ' + '\n  '.join(problems))
