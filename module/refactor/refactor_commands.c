@@ -25,6 +25,7 @@
 #include "core/diff.h"
 #include "core/path.h"
 #include "edit/transaction.h"
+#include "edit/txn_history.h"
 #include "refactor/ops.h"
 #include "refactor/refactor_call.h"
 #include "refactor/rename.h"
@@ -261,6 +262,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   }
   EddiEditReport report = {0};
   if (rc == 0) rc = eddi_edit_txn_commit(&txn, &report, ctx->err);
+  if (rc == 0) eddi_txn_history_note(&txn);
   eddi_edit_txn_free(&txn);
   if (rc < 0) {
     eddi_edit_report_free(&report);

@@ -278,7 +278,8 @@ static void test_refactor_calls(void **state) {
   free(bytes);
 
   /* With a session, a document open in it is renamed through it: Undo
-   * takes the change back there. */
+   * takes the change back there, and in the file not open (one step of
+   * the session's multi-file history, edit/txn_history.h). */
   request(fx->engine, "s", NULL, "Start s\nOpen app.py", false, "Ok\nOk, At 0:0, Length 2");
   EddiCall back = {.kind = EDDI_CALL_REFACTOR, .operation = "RenameSymbol",
                    .text = "app.py:welcome", .new_name = "greet"};
@@ -288,7 +289,14 @@ static void test_refactor_calls(void **state) {
   assert_string_equal(bytes, app);
   free(bytes);
   request(fx->engine, "s", NULL, "Undo\nStatus", false,
-          "Ok, Undid 1 step, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
+          "Ok, Undid 1 step, 2 files: app.py, main.py, At 0:0\n"
+          "Ok: Session s, File app.py, At 0:0, Length 2");
+  bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, "def welcome(name):\n    return 'hi ' + name\n");
+  free(bytes);
+  bytes = unit_read_file(main_path, &len);
+  assert_string_equal(bytes, "from app import welcome\n\nprint(welcome('x'))\n");
+  free(bytes);
 }
 
 /* The operations past rename take their arguments as data too: Extract's
