@@ -34,7 +34,13 @@
  * stay in.
  *
  * Analyses run on several threads when there are many (names are interned
- * under a lock for that time). */
+ * under a lock for that time).
+ *
+ * Each analysed source keeps its syntax tree, so that an edit of it (a
+ * rename's new text, checked before it is written) is parsed again only
+ * where it changed: the old tree, edited with ts_tree_edit, is where the
+ * new parse starts (RefAnalysis.base). The analysis is still made whole
+ * from the new tree; what is saved is the parse. */
 #ifndef EDDI_REFACTOR_INDEX_H
 #define EDDI_REFACTOR_INDEX_H
 
@@ -59,6 +65,7 @@ typedef struct {
   bool open; /* from a session's document */
   RefFile *file;
   struct stat seen; /* what the scan saw on disk (zero for an open document) */
+  TSTree *tree;     /* text's syntax tree, with file (owned; NULL without one) */
 } RefSource;
 
 typedef Array(char *) RefPaths;
@@ -82,13 +89,17 @@ int ref_index_scan(RefIndex *self, const char *root, const RefOpenTexts *open, E
 int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *open,
                        const char *const *words, size_t count, EddiError *err);
 /* Analyse texts[i] (lang[i], path[i]) into out[i] for i < count, on
- * several threads when count is large; names go into self's. */
+ * several threads when count is large; names go into self's. base (may be
+ * NULL, borrowed) is an earlier tree edited to text (scope.h); tree
+ * receives the new one, which the caller owns. */
 typedef struct {
   const char *path;
   const EddiLang *lang;
   const char *text;
   size_t len;
   RefFile *out;
+  TSTree *base;
+  TSTree *tree;
 } RefAnalysis;
 int ref_index_analyze_all(RefIndex *self, RefAnalysis *items, size_t count, EddiError *err);
 /* Add one file's text (copied) and analyse it; used by the scan and by

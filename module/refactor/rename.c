@@ -52,6 +52,7 @@ void ref_plan_free(RefPlan *self) {
     eddi_free(change->new_path);
     eddi_free(change->after);
     ref_file_free(change->after_file);
+    if (change->after_tree) ts_tree_delete(change->after_tree);
   }
   array_free(&self->changes);
   eddi_strbuf_free(&self->unsure);
@@ -309,6 +310,48 @@ static int rename__by_source(const void *a, const void *b) {
   return x->source < y->source ? -1 : x->source > y->source;
 }
 
+/* The point (row, byte column) of offset in text, counted on from *at,
+ * *point (the point of *at): edits come in text order, so each count
+ * goes on from the last. */
+static TSPoint rename__point(const char *text, uint32_t offset, uint32_t *at, TSPoint *point) {
+  for (; *at < offset; (*at)++) {
+    if (text[*at] == '\n') point->row++, point->column = 0;
+    else point->column++;
+  }
+  return *point;
+}
+
+/* The source's tree, edited to the change's spans: where the parse of the
+ * new text starts, so that only the renamed names are parsed again
+ * (index.h). NULL when the source has no tree. */
+static TSTree *rename__edited_tree(const RefSource *source, const RefChange *change,
+                                   const char *after, uint32_t new_len) {
+  if (!source->tree) return NULL;
+  TSTree *tree = ts_tree_copy(source->tree);
+  int64_t shift = 0; /* what the edits before moved the text by */
+  uint32_t at = 0, last = 0;
+  TSPoint point = {0, 0};
+  for (size_t e = 0; e < change->edits.len; e++) {
+    RefSpan span = change->edits.items[e];
+    if (span.start < last) continue; /* as rename__texts: the same name once */
+    last = span.end;
+    uint32_t start = (uint32_t)((int64_t)span.start + shift);
+    /* A name holds no line break: the edit's ends are on its start's row. */
+    TSPoint from = rename__point(after, start, &at, &point);
+    TSInputEdit edit = {
+        .start_byte = start,
+        .old_end_byte = start + (span.end - span.start),
+        .new_end_byte = start + new_len,
+        .start_point = from,
+        .old_end_point = {from.row, from.column + (span.end - span.start)},
+        .new_end_point = {from.row, from.column + new_len},
+    };
+    ts_tree_edit(tree, &edit);
+    shift += (int64_t)new_len - (int64_t)(span.end - span.start);
+  }
+  return tree;
+}
+
 static int rename__texts(Rename *self) {
   size_t n = strlen(self->new_text);
   if (self->plan->changes.len)
@@ -333,18 +376,28 @@ static int rename__texts(Rename *self) {
     change->after_len = out.len;
     change->after = eddi_strbuf_take(&out);
   }
-  /* The changed files analysed again, for the differential check. */
+  /* The changed files analysed again, for the differential check, each
+   * parsed from its old tree where the index kept one. */
   Array(RefAnalysis) items = {0};
   for (size_t c = 0; c < self->plan->changes.len; c++) {
     const RefChange *change = &self->plan->changes.items[c];
     const RefSource *source = &self->index->sources.items[change->source];
-    RefAnalysis item = {change->new_path ? change->new_path : source->path, source->lang,
-                        change->after, change->after_len, NULL};
+    RefAnalysis item = {change->new_path ? change->new_path : source->path,
+                        source->lang,
+                        change->after,
+                        change->after_len,
+                        NULL,
+                        rename__edited_tree(source, change, change->after, (uint32_t)n),
+                        NULL};
     array_push(&items, item);
   }
   int rc = ref_index_analyze_all(self->index, items.items, items.len, self->err);
-  for (size_t c = 0; rc == 0 && c < items.len; c++)
+  for (size_t c = 0; c < items.len; c++) {
+    if (items.items[c].base) ts_tree_delete(items.items[c].base);
+    if (rc < 0) continue;
     self->plan->changes.items[c].after_file = items.items[c].out;
+    self->plan->changes.items[c].after_tree = items.items[c].tree;
+  }
   array_free(&items);
   return rc;
 }

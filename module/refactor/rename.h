@@ -9,7 +9,8 @@
  * same scope or imported there, a reference the new name would shadow or
  * that would be shadowed, a member a base class or subclass already has.
  * Then the differential check: the changed files are analysed again in
- * memory and every occurrence of the old and the new name (and every
+ * memory (parsed from their kept trees, edited to the renamed spans, so
+ * that only those are parsed again; index.h) and every occurrence of the old and the new name (and every
  * attribute and keyword of a changed file) must resolve to exactly what it
  * resolved to before, with no new syntax error. Only a plan that passes is
  * returned; the caller writes its texts in one transaction. */
@@ -29,6 +30,7 @@ typedef struct {
   char *after;          /* the new text */
   size_t after_len;
   RefFile *after_file; /* its analysis */
+  TSTree *after_tree;  /* its syntax tree, when the plan made one (owned) */
 } RefChange;
 
 typedef struct {

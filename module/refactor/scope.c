@@ -905,10 +905,17 @@ static void scope__bases(ScopeBuild *self) {
 
 int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, size_t len,
                      RefNames *names, RefFile **out, EddiError *err) {
+  return ref_file_analyze_tree(path, lang, text, len, NULL, names, out, NULL, err);
+}
+
+int ref_file_analyze_tree(const char *path, const EddiLang *lang, const char *text, size_t len,
+                          const TSTree *base, RefNames *names, RefFile **out, TSTree **kept,
+                          EddiError *err) {
   *out = NULL;
+  if (kept) *kept = NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, lang->ts);
-  TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  TSTree *tree = ts_parser_parse_string(parser, base, text, (uint32_t)len);
   ts_parser_delete(parser);
   if (!tree) return eddi_error_set(err, EDDI_EIO, "The parser gave up on %s", path);
   RefFile *file = eddi_calloc(1, sizeof *file);
@@ -939,7 +946,8 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
     scope__default_export(&build);
     array_free(&tails);
   }
-  ts_tree_delete(tree);
+  if (kept && rc == 0) *kept = tree;
+  else ts_tree_delete(tree);
   ref_map_free(&build.nodes);
   array_free(&build.infos);
   array_free(&build.expr_refs);
