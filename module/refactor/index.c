@@ -95,7 +95,8 @@ static void *index__analyze_thread(void *context) {
     RefAnalysis *item = &self->items[i];
     EddiError err = {0};
     int rc = ref_file_analyze_tree(item->path, item->lang, item->text, item->len, item->base,
-                                   &self->index->names, &item->out, &item->tree, &err);
+                                   &self->index->names, &item->out,
+                                   item->keep ? &item->tree : NULL, &err);
     if (rc < 0) {
       item->out = NULL;
       item->tree = NULL;
@@ -387,7 +388,8 @@ static int index__analyze_wanted(RefIndex *self, RefSource *entries, size_t len,
                   index__reached(entry, &reach);
       if (!want) continue;
       array_push(&wanted, i);
-      RefAnalysis item = {entry->path, entry->lang, entry->text, entry->len, NULL, NULL, NULL};
+      RefAnalysis item = {entry->path, entry->lang, entry->text, entry->len, NULL, NULL,
+                          count && index__holds_word(entry, words, count), NULL};
       array_push(&items, item);
     }
     bool more = wanted.len > 0;
@@ -446,9 +448,12 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
   array_free(&old);
   if (rc == 0)
     rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count, err);
-  /* The entries with an analysis are the sources, in the walk's order. */
+  /* The entries with an analysis are the sources, in the walk's order;
+   * only those holding a word keep their trees (index.h). */
   for (size_t i = 0; i < scan.entries.len; i++) {
     RefSource *entry = &scan.entries.items[i];
+    if (entry->tree && !(count && index__holds_word(entry, words, count)))
+      ts_tree_delete(entry->tree), entry->tree = NULL;
     if (entry->file) array_push(&self->sources, *entry);
     else array_push(&self->held, *entry);
   }

@@ -36,11 +36,15 @@
  * Analyses run on several threads when there are many (names are interned
  * under a lock for that time).
  *
- * Each analysed source keeps its syntax tree, so that an edit of it (a
- * rename's new text, checked before it is written) is parsed again only
- * where it changed: the old tree, edited with ts_tree_edit, is where the
- * new parse starts (RefAnalysis.base). The analysis is still made whole
- * from the new tree; what is saved is the parse. */
+ * A source that holds one of the scan's words keeps its syntax tree, so
+ * that an edit of it (a rename's new text, checked before it is written)
+ * is parsed again only where it changed: the old tree, edited with
+ * ts_tree_edit, is where the new parse starts (RefAnalysis.base). The
+ * analysis is still made whole from the new tree; what is saved is the
+ * parse. Only those sources keep one: a tree takes about 35 times its
+ * text's bytes (pygments' 4 MB: 145 MB of trees), and the files a rename
+ * changes all hold its old name. A scan for other words, or for none,
+ * drops the trees of the files that hold none of them. */
 #ifndef EDDI_REFACTOR_INDEX_H
 #define EDDI_REFACTOR_INDEX_H
 
@@ -90,8 +94,8 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
                        const char *const *words, size_t count, EddiError *err);
 /* Analyse texts[i] (lang[i], path[i]) into out[i] for i < count, on
  * several threads when count is large; names go into self's. base (may be
- * NULL, borrowed) is an earlier tree edited to text (scope.h); tree
- * receives the new one, which the caller owns. */
+ * NULL, borrowed) is an earlier tree edited to text (scope.h); with keep,
+ * tree receives the new one, which the caller owns. */
 typedef struct {
   const char *path;
   const EddiLang *lang;
@@ -99,6 +103,7 @@ typedef struct {
   size_t len;
   RefFile *out;
   TSTree *base;
+  bool keep;
   TSTree *tree;
 } RefAnalysis;
 int ref_index_analyze_all(RefIndex *self, RefAnalysis *items, size_t count, EddiError *err);

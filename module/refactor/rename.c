@@ -388,6 +388,7 @@ static int rename__texts(Rename *self) {
                         change->after_len,
                         NULL,
                         rename__edited_tree(source, change, change->after, (uint32_t)n),
+                        true,
                         NULL};
     array_push(&items, item);
   }

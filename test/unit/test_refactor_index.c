@@ -14,6 +14,7 @@
 
 #include "refactor/index.h"
 #include "refactor/rename.h"
+#include "refactor/workspace.h"
 
 /* Limits as the engine's defaults would give: far above what a test has. */
 #define TEST_MAX_FILE_BYTES ((size_t)1 << 24)
@@ -221,7 +222,17 @@ static void test_parallel_equals_serial(void **state) {
  * and a fresh parse of the same text, as S-expressions must agree; and so
  * must the analyses, occurrence for occurrence. Names longer and shorter,
  * several on a line, after multi-byte characters and on later lines. */
-static void check_incremental(RefIndex *index, const char *spec, const char *new_name) {
+static void check_incremental(RefIndex *index, const char *root, const char *spec,
+                              const char *new_name) {
+  /* Scanned for the rename's words, as the engine does (workspace.h). */
+  RefScanWords words = {0};
+  ref_rename_scan_words(spec, new_name, &words);
+  RefOpenTexts open = {0};
+  scan(index, root, &open, (const char *const *)words.items, words.len);
+  ref_scan_words_free(&words);
+  /* A file without the words keeps no tree. */
+  assert_non_null(ref_index_source(index, "other.py"));
+  assert_null(ref_index_source(index, "other.py")->tree);
   RefPlan plan;
   EddiError err = {0};
   if (ref_rename_plan(index, spec, new_name, 0, &plan, &err) < 0) fail_msg("%s", err.what);
@@ -258,16 +269,15 @@ static void test_rename_reparses_from_kept_trees(void **state) {
   const char *root = *state;
   write_at(root, "lib.py", "# \xc3\xa9t\xc3\xa9\ndef total(a, b):\n    return a + b\n\n\n"
                            "def twice(x):\n    return total(x, x) + total(x, 0)\n");
-  write_at(root, "use.py", "from lib import total\n\n\nclass Cart:\n    def sum(self):\n"
+  write_at(root, "use.py", "import other\nfrom lib import total\n\n\nclass Cart:\n    def sum(self):\n"
                            "        s = \"\xe2\x82\xac\"; return total(1, 2) * total(3, 4)\n\n"
                            "print(total(5, 6))\n");
-  RefOpenTexts open = {0};
+  write_at(root, "other.py", "import lib\n");
   RefIndex index;
   ref_index_init(&index, TEST_MAX_FILE_BYTES, TEST_MAX_ENTRIES);
-  scan(&index, root, &open, NULL, 0);
-  check_incremental(&index, "lib.py:total", "grand_total");
-  check_incremental(&index, "lib.py:total", "t");
-  check_incremental(&index, "lib.py:twice.x", "value");
+  check_incremental(&index, root, "lib.py:total", "grand_total");
+  check_incremental(&index, root, "lib.py:total", "t");
+  check_incremental(&index, root, "lib.py:twice.x", "value");
   ref_index_free(&index);
 }
 
