@@ -40,6 +40,7 @@ static void index__source_free(RefSource *source) {
 }
 
 void ref_index_free(RefIndex *self) {
+  if (self->kept_plan) self->kept_plan_free(self->kept_plan);
   eddi_free(self->root);
   for (size_t i = 0; i < self->sources.len; i++) index__source_free(&self->sources.items[i]);
   for (size_t i = 0; i < self->held.len; i++) index__source_free(&self->held.items[i]);
@@ -72,6 +73,7 @@ int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len
   if (rc < 0) return rc;
   RefSource source = {eddi_strdup(path), lang, eddi_strndup(text, len), len, open, file, {0}, tree};
   array_push(&self->sources, source);
+  self->generation++;
   return 0;
 }
 
@@ -157,6 +159,7 @@ typedef struct {
    * still compares, is freed with the old list). */
   unsigned char *state;
   Array(RefSource) entries; /* the new list, in the walk's order */
+  bool changed; /* a text differs, or a file came or went (the generation moves) */
   EddiError *err;
 } IndexScan;
 
@@ -204,6 +207,7 @@ static void index__entry(IndexScan *self, const char *rel, const EddiLang *lang,
   RefSource entry = {eddi_strdup(rel), lang, text, len, open, NULL, {0}, NULL};
   if (seen) entry.seen = *seen;
   RefSource *old = index__find_old(self, rel);
+  self->changed |= !old || old->len != len || memcmp(old->text, text, len) != 0;
   if (old) {
     if (old->file && old->len == len && memcmp(old->text, text, len) == 0) {
       entry.file = old->file, old->file = NULL;
@@ -368,9 +372,11 @@ static void index__modules_free(IndexModules *self) {
 }
 
 /* Analyse every entry without an analysis that can matter to words (all,
- * with none), in rounds until the imports reach no more files. */
+ * with none), in rounds until the imports reach no more files; *analysed
+ * is set when any was. */
 static int index__analyze_wanted(RefIndex *self, RefSource *entries, size_t len,
-                                 const char *const *words, size_t count, EddiError *err) {
+                                 const char *const *words, size_t count, bool *analysed,
+                                 EddiError *err) {
   IndexModules reach = {0};
   for (size_t i = 0; i < len; i++)
     if (entries[i].file) index__import_modules(self, entries[i].file, &reach);
@@ -393,6 +399,7 @@ static int index__analyze_wanted(RefIndex *self, RefSource *entries, size_t len,
       array_push(&items, item);
     }
     bool more = wanted.len > 0;
+    *analysed |= more;
     if (more) rc = ref_index_analyze_all(self, items.items, items.len, err);
     for (size_t i = 0; rc == 0 && i < wanted.len; i++) {
       entries[wanted.items[i]].file = items.items[i].out;
@@ -442,12 +449,16 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
       index__entry(&scan, doc->path, lang, eddi_strndup(doc->text, doc->len), doc->len, true,
                    NULL);
   }
-  for (size_t i = 0; i < old.len; i++)
+  for (size_t i = 0; i < old.len; i++) {
+    scan.changed |= scan.state[i] == OLD_UNTOUCHED; /* gone from the disk */
     if (scan.state[i] != OLD_MOVED) index__source_free(&old.items[i]);
+  }
   eddi_free(scan.state);
   array_free(&old);
   if (rc == 0)
-    rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count, err);
+    rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count,
+                               &scan.changed, err);
+  if (scan.changed || rc < 0) self->generation++;
   /* The entries with an analysis are the sources, in the walk's order;
    * only those holding a word keep their trees (index.h). */
   for (size_t i = 0; i < scan.entries.len; i++) {

@@ -44,7 +44,11 @@
  * parse. Only those sources keep one: a tree takes about 35 times its
  * text's bytes (pygments' 4 MB: 145 MB of trees), and the files a rename
  * changes all hold its old name. A scan for other words, or for none,
- * drops the trees of the files that hold none of them. */
+ * drops the trees of the files that hold none of them.
+ *
+ * A scan that finds every source as it was leaves the generation as it
+ * was, so that a rename planned by a Preview is the Refactor's plan too,
+ * without its differential check made again (rename.h). */
 #ifndef EDDI_REFACTOR_INDEX_H
 #define EDDI_REFACTOR_INDEX_H
 
@@ -81,6 +85,14 @@ typedef struct {
   Array(RefSource) held;    /* read but not analysed (file NULL): kept for the next scan */
   size_t max_file_bytes;
   size_t max_entries;
+  /* Moves on with every scan or add that changes a source's text or an
+   * analysis: what was planned from the index at one generation holds
+   * while it stays the same. */
+  uint64_t generation;
+  /* The last rename planned, for a Refactor that follows its Preview
+   * (rename.h, ref_rename_plan_kept); freed with the index. */
+  void *kept_plan;
+  void (*kept_plan_free)(void *plan);
 } RefIndex;
 
 void ref_index_init(RefIndex *self, size_t max_file_bytes, size_t max_entries);

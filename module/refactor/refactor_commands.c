@@ -130,7 +130,9 @@ static void refactor__work(EddiJob *base) {
   for (int pass = 0; pass < 2; pass++) {
     self->rc = ref_index_scan_for(self->index, self->root, &self->open,
                                   (const char *const *)words.items, count, &self->err);
-    if (self->rc == 0)
+    /* A Refactor after its Preview, the index unchanged: the same plan. */
+    if (self->rc == 0 && (pass > 0 || ref_rename_plan_kept(self->index, self->spec, self->new_name,
+                                                           self->flags, &self->plan) < 0))
       self->rc = ref_rename_plan(self->index, self->spec, self->new_name, self->flags,
                                  &self->plan, &self->err);
     if (self->rc == 0 || count == 0) break;

@@ -669,9 +669,83 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
   return rc;
 }
 
+/* ---------------------------------------------------------------- the kept plan */
+
+typedef struct {
+  uint64_t generation;
+  char *spec;
+  char *new_name;
+  unsigned flags;
+  RefPlan plan;
+} RenameKept;
+
+static void rename__kept_free(void *kept) {
+  RenameKept *self = kept;
+  eddi_free(self->spec);
+  eddi_free(self->new_name);
+  ref_plan_free(&self->plan);
+  eddi_free(self);
+}
+
+static char *rename__dup(const char *text) { return text ? eddi_strdup(text) : NULL; }
+
+static void rename__paths_copy(const RefPaths *from, RefPaths *to) {
+  for (size_t i = 0; i < from->len; i++) array_push(to, eddi_strdup(from->items[i]));
+}
+
+/* A copy of from in to, without the analyses of the new texts. */
+static void rename__plan_copy(const RefPlan *from, RefPlan *to) {
+  memset(to, 0, sizeof *to);
+  to->old_name = rename__dup(from->old_name);
+  to->new_name = rename__dup(from->new_name);
+  for (size_t i = 0; i < from->changes.len; i++) {
+    const RefChange *change = &from->changes.items[i];
+    RefChange copy = {.source = change->source,
+                      .new_path = rename__dup(change->new_path),
+                      .after = eddi_strndup(change->after, change->after_len),
+                      .after_len = change->after_len};
+    for (size_t e = 0; e < change->edits.len; e++) array_push(&copy.edits, change->edits.items[e]);
+    array_push(&to->changes, copy);
+  }
+  to->references = from->references;
+  to->unsure_count = from->unsure_count;
+  eddi_strbuf_puts(&to->unsure, "");
+  eddi_strbuf_append(&to->unsure, from->unsure.data ? from->unsure.data : "", from->unsure.len);
+  to->moved_from = rename__dup(from->moved_from);
+  to->moved_to = rename__dup(from->moved_to);
+  rename__paths_copy(&from->carry_from, &to->carry_from);
+  rename__paths_copy(&from->carry_to, &to->carry_to);
+  to->emptied = rename__dup(from->emptied);
+}
+
+static void rename__keep(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                         const RefPlan *plan) {
+  if (index->kept_plan) index->kept_plan_free(index->kept_plan);
+  RenameKept *kept = eddi_calloc(1, sizeof *kept);
+  kept->generation = index->generation;
+  kept->spec = eddi_strdup(spec);
+  kept->new_name = eddi_strdup(new_name);
+  kept->flags = flags;
+  rename__plan_copy(plan, &kept->plan);
+  index->kept_plan = kept;
+  index->kept_plan_free = rename__kept_free;
+}
+
+int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                         RefPlan *out) {
+  const RenameKept *kept = index->kept_plan_free == rename__kept_free ? index->kept_plan : NULL;
+  if (!kept || kept->generation != index->generation || kept->flags != flags ||
+      strcmp(kept->spec, spec) != 0 || strcmp(kept->new_name, new_name) != 0)
+    return EDDI_ENOENT;
+  rename__plan_copy(&kept->plan, out);
+  return 0;
+}
+
 int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                     RefPlan *out, EddiError *err) {
-  return rename__plan(index, spec, 0, 0, new_name, flags, out, err);
+  int rc = rename__plan(index, spec, 0, 0, new_name, flags, out, err);
+  if (rc == 0) rename__keep(index, spec, new_name, flags, out);
+  return rc;
 }
 
 int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,

@@ -63,6 +63,14 @@ int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const 
                        unsigned flags, RefPlan *out, EddiError *err);
 void ref_plan_free(RefPlan *self);
 
+/* The plan ref_rename_plan last made over index for the same spec,
+ * new_name and flags, when the index has not changed since (index.h,
+ * generation): a Refactor after its Preview. A copy without the
+ * analyses of the new texts (after_file, after_tree: the check that used
+ * them passed). EDDI_ENOENT when there is none. */
+int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                         RefPlan *out);
+
 /* 0-based line and column (in characters) of offset in text. */
 void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col);
 

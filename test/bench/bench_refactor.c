@@ -9,10 +9,13 @@
  *     Start, then Refactor RenameSymbol
  *     (the first command after start: the index is built from nothing);
  *   warm: in one engine, after a Preview of the same rename built the
- *     index: the Refactor alone, in-process; and, to say where its time
- *     goes, a second Preview (the plan and its differential check, no
- *     write: the rest of the Refactor is the write), and the Refactor on
- *     an engine with the journal (the crash-safe commit of several files);
+ *     index: the Refactor alone, in-process (the Preview's plan is kept,
+ *     rename.h: the Refactor scans, finds nothing changed, and writes);
+ *     the same on an engine with the journal (the crash-safe commit of
+ *     several files); and, to say where the time goes, a Refactor whose
+ *     plan is made anew (after a Preview of another new name built the
+ *     index: the plan, its differential check and the write) and a
+ *     Preview made anew (the plan and its check alone);
  *   reference: `ast-grep run -p OLD -r NEW -l python -U`, whole process
  *     (npm @ast-grep/cli; found on PATH or through $AST_GREP). It matches
  *     text patterns, resolves nothing and does not fsync, so it is the speed
@@ -93,16 +96,21 @@ static double bench__timed_exec(EddiEngine *engine, const char *message, char *r
   return took;
 }
 
-/* The in-process rename after a Preview built the index; its ms, and
- * (preview not NULL) that of a second Preview before it. With state, the
+/* The in-process rename after a Preview built the index; its ms. The
+ * Preview is of the same rename, or (anew) of another new name, so that
+ * the Refactor makes its plan again; with preview not NULL, a Preview of
+ * the rename is timed there too, before the Refactor. With state, the
  * engine keeps its journal there. */
 static double bench__warm(const char *root, const char *state, const char *old_name,
-                          const char *new_name, double *preview, char *reply, size_t reply_size) {
+                          const char *new_name, bool anew, double *preview, char *reply,
+                          size_t reply_size) {
   EddiEngine *engine = bench__engine(root, state);
   char message[BENCH_COMMAND_MAX];
   eddi_string_free(bench__exec(engine, "Start s"));
-  snprintf(message, sizeof message, "Preview Refactor RenameSymbol %s %s", old_name, new_name);
+  snprintf(message, sizeof message, "Preview Refactor RenameSymbol %s %s%s", old_name, new_name,
+           anew ? "_preview" : "");
   eddi_string_free(bench__exec(engine, message));
+  snprintf(message, sizeof message, "Preview Refactor RenameSymbol %s %s", old_name, new_name);
   if (preview) *preview = bench__timed_exec(engine, message, NULL, 0);
   snprintf(message, sizeof message, "Refactor RenameSymbol %s %s", old_name, new_name);
   double took = bench__timed_exec(engine, message, reply, reply_size);
@@ -145,6 +153,7 @@ int main(int argc, char **argv) {
   snprintf(state, sizeof state, "%s/state", work);
   double cold[BENCH_REFACTOR_ROUNDS], warm[BENCH_REFACTOR_ROUNDS], ref[BENCH_REFACTOR_ROUNDS];
   double preview[BENCH_REFACTOR_ROUNDS], journaled[BENCH_REFACTOR_ROUNDS];
+  double anew[BENCH_REFACTOR_ROUNDS];
   char reply[1024] = "";
   int same = 0;
   char command[BENCH_COMMAND_MAX];
@@ -160,12 +169,17 @@ int main(int argc, char **argv) {
     snprintf(command, sizeof command, "cd '%s' && '%s' run -p '%s' -r '%s' -l python -U . >/dev/null",
              ref_tree, ast_grep, old_name, new_name);
     ref[round] = bench__timed(command);
-    warm[round] = bench__warm(warm_tree, NULL, old_name, new_name, &preview[round], reply,
-                              sizeof reply);
+    warm[round] =
+        bench__warm(warm_tree, NULL, old_name, new_name, false, NULL, reply, sizeof reply);
     bench__copy(tree, warm_tree);
     snprintf(command, sizeof command, "rm -rf '%s' && mkdir -p '%s'", state, state);
     if (system(command) != 0) return 1;
-    journaled[round] = bench__warm(warm_tree, state, old_name, new_name, NULL, reply, sizeof reply);
+    journaled[round] =
+        bench__warm(warm_tree, state, old_name, new_name, false, NULL, reply, sizeof reply);
+    bench__copy(tree, warm_tree);
+    anew[round] = bench__warm(warm_tree, NULL, old_name, new_name, true, NULL, reply, sizeof reply);
+    bench__copy(tree, warm_tree);
+    bench__warm(warm_tree, NULL, old_name, new_name, true, &preview[round], reply, sizeof reply);
     snprintf(command, sizeof command, "diff -rq '%s' '%s' >/dev/null", eddi_tree, ref_tree);
     same += system(command) == 0;
   }
@@ -182,9 +196,11 @@ int main(int argc, char **argv) {
   printf("eddi cold (whole process)     %8.1f ms  %.2fx ast-grep\n", c, c / r);
   double p = bench_median(preview, BENCH_REFACTOR_ROUNDS);
   double j = bench_median(journaled, BENCH_REFACTOR_ROUNDS);
-  printf("eddi warm (in-process)        %8.1f ms  %.2fx ast-grep\n", w, w / r);
-  printf("  of which the plan (Preview) %8.1f ms, the write %.1f ms\n", p, w - p);
+  double a = bench_median(anew, BENCH_REFACTOR_ROUNDS);
+  printf("eddi warm (in-process)        %8.1f ms  %.2fx ast-grep (the Preview's plan)\n", w, w / r);
   printf("eddi warm, journaled          %8.1f ms  %.2fx ast-grep\n", j, j / r);
+  printf("eddi warm, plan made anew     %8.1f ms  %.2fx ast-grep\n", a, a / r);
+  printf("  of which the plan (Preview) %8.1f ms, the write %.1f ms\n", p, a - p);
   printf("same bytes as ast-grep in %d of %d rounds\n", same, BENCH_REFACTOR_ROUNDS);
   snprintf(command, sizeof command, "rm -rf '%s'", work);
   return system(command) == 0 ? 0 : 1;

@@ -281,6 +281,37 @@ static void test_rename_reparses_from_kept_trees(void **state) {
   ref_index_free(&index);
 }
 
+/* A rename planned over an index is kept for the same rename while a
+ * scan finds nothing changed (a Refactor after its Preview); a change on
+ * disk, another new name or other flags make it plan anew. */
+static void test_rename_plan_kept(void **state) {
+  const char *root = *state;
+  write_at(root, "lib.py", "def total(a):\n    return a\n");
+  write_at(root, "use.py", "from lib import total\nprint(total(1))\n");
+  const char *words[] = {"total", "sum_of"};
+  RefOpenTexts open = {0};
+  RefIndex index;
+  ref_index_init(&index, TEST_MAX_FILE_BYTES, TEST_MAX_ENTRIES);
+  scan(&index, root, &open, words, 2);
+  StrBuf first = {0}, again = {0};
+  plan_rename(&index, "lib.py:total", "sum_of", &first);
+  scan(&index, root, &open, words, 2);
+  RefPlan kept;
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "sum_of", 0, &kept), 0);
+  plan_text(&index, &kept, &again);
+  assert_string_equal(first.data, again.data);
+  assert_null(kept.changes.items[0].after_file);
+  ref_plan_free(&kept);
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "other", 0, &kept), EDDI_ENOENT);
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "sum_of", 1, &kept), EDDI_ENOENT);
+  /* Changed on disk (another size, so the stat differs): planned anew. */
+  write_at(root, "use.py", "from lib import total\nprint(total(22))\n");
+  scan(&index, root, &open, words, 2);
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "sum_of", 0, &kept), EDDI_ENOENT);
+  eddi_strbuf_free(&first), eddi_strbuf_free(&again);
+  ref_index_free(&index);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_scan_follows_imports, unit_folder_setup,
@@ -292,6 +323,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_parallel_equals_serial, unit_folder_setup,
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_rename_reparses_from_kept_trees, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_rename_plan_kept, unit_folder_setup,
                                       unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
