@@ -196,6 +196,9 @@ static int txn_history__load(EddiTxnHistoryStep *step, EddiEditTxn *txn, EddiSes
     TxnHistoryFile *file = &step->files.items[i];
     bool fresh;
     if (txn_history__doc_open(file, session)) {
+      /* A change on disk behind the document becomes its newest step. */
+      EddiError ignored;
+      eddi_doc_sync(file->doc, &ignored);
       fresh = txn_history__top_group(file->doc, undo) == file->group;
     } else {
       int rc = eddi_edit_txn_file(txn, file->rel, &entries[i], err);
