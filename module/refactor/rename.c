@@ -677,10 +677,17 @@ typedef struct {
   char *new_name;
   unsigned flags;
   RefPlan plan;
+  /* Each change's source as planned: checked again, besides the
+   * generation, before the plan is used (paths owned). */
+  Array(char *) paths;
+  Array(size_t) lens;
 } RenameKept;
 
 static void rename__kept_free(void *kept) {
   RenameKept *self = kept;
+  for (size_t i = 0; i < self->paths.len; i++) eddi_free(self->paths.items[i]);
+  array_free(&self->paths);
+  array_free(&self->lens);
   eddi_free(self->spec);
   eddi_free(self->new_name);
   ref_plan_free(&self->plan);
@@ -727,6 +734,11 @@ static void rename__keep(RefIndex *index, const char *spec, const char *new_name
   kept->new_name = eddi_strdup(new_name);
   kept->flags = flags;
   rename__plan_copy(plan, &kept->plan);
+  for (size_t i = 0; i < plan->changes.len; i++) {
+    const RefSource *source = &index->sources.items[plan->changes.items[i].source];
+    array_push(&kept->paths, eddi_strdup(source->path));
+    array_push(&kept->lens, source->len);
+  }
   index->kept_plan = kept;
   index->kept_plan_free = rename__kept_free;
 }
@@ -737,6 +749,12 @@ int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name
   if (!kept || kept->generation != index->generation || kept->flags != flags ||
       strcmp(kept->spec, spec) != 0 || strcmp(kept->new_name, new_name) != 0)
     return EDDI_ENOENT;
+  for (size_t i = 0; i < kept->plan.changes.len; i++) {
+    uint32_t at = kept->plan.changes.items[i].source;
+    if (at >= index->sources.len || strcmp(index->sources.items[at].path, kept->paths.items[i]) ||
+        index->sources.items[at].len != kept->lens.items[i])
+      return EDDI_ENOENT;
+  }
   rename__plan_copy(&kept->plan, out);
   return 0;
 }
