@@ -17,6 +17,7 @@
  * noise is the same as in every other format.
  */
 #include "edit/edit_state.h"
+#include "edit/txn_history.h"
 
 #include <ctype.h>
 
@@ -391,6 +392,7 @@ int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *
     array_push(&changes, changed);
   }
   if (rc == 0) rc = eddi_edit_txn_commit(&txn, report, err);
+  if (rc == 0) eddi_txn_history_note(&txn);
   if (rc == 0) {
     for (size_t i = 0; i < hunks.len; i++) {
       PatchHunk *h = &hunks.items[i];

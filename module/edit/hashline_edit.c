@@ -7,6 +7,7 @@
  * transaction. */
 #define _GNU_SOURCE /* memmem */
 #include "edit/hashline.h"
+#include "edit/txn_history.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -515,6 +516,7 @@ int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *inp
     }
   } else if (rc == 0) {
     rc = eddi_edit_txn_commit(&txn, report, err);
+    if (rc == 0) eddi_txn_history_note(&txn);
     for (size_t i = 0; i < runs.len && rc == 0; i++) {
       HlRun *run = &runs.items[i];
       report->files++;

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE /* memmem */
 #include "edit/edit_state.h"
+#include "edit/txn_history.h"
 
 #include <ctype.h>
 
@@ -148,6 +149,7 @@ static int search_replace__finish(EddiEditTxn *txn, EddiEditReport *report, Eddi
     return 0;
   }
   int rc = eddi_edit_txn_commit(txn, report, err);
+  if (rc == 0) eddi_txn_history_note(txn);
   if (rc == 0) search_replace__report(txn, report);
   return rc;
 }

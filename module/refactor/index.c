@@ -36,9 +36,11 @@ static void index__source_free(RefSource *source) {
   eddi_free(source->path);
   eddi_free(source->text);
   ref_file_free(source->file);
+  if (source->tree) ts_tree_delete(source->tree);
 }
 
 void ref_index_free(RefIndex *self) {
+  if (self->kept_plan) self->kept_plan_free(self->kept_plan);
   eddi_free(self->root);
   for (size_t i = 0; i < self->sources.len; i++) index__source_free(&self->sources.items[i]);
   for (size_t i = 0; i < self->held.len; i++) index__source_free(&self->held.items[i]);
@@ -66,10 +68,12 @@ int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len
   const EddiLang *lang = eddi_lang_detect(path, text, len);
   if (!lang || !lang->ts || !lang->locals) return 0;
   RefFile *file;
-  int rc = ref_file_analyze(path, lang, text, len, &self->names, &file, err);
+  TSTree *tree;
+  int rc = ref_file_analyze_tree(path, lang, text, len, NULL, &self->names, &file, &tree, err);
   if (rc < 0) return rc;
-  RefSource source = {eddi_strdup(path), lang, eddi_strndup(text, len), len, open, file, {0}};
+  RefSource source = {eddi_strdup(path), lang, eddi_strndup(text, len), len, open, file, {0}, tree};
   array_push(&self->sources, source);
+  self->generation++;
   return 0;
 }
 
@@ -92,10 +96,12 @@ static void *index__analyze_thread(void *context) {
     if (i >= self->count) break;
     RefAnalysis *item = &self->items[i];
     EddiError err = {0};
-    int rc = ref_file_analyze(item->path, item->lang, item->text, item->len, &self->index->names,
-                              &item->out, &err);
+    int rc = ref_file_analyze_tree(item->path, item->lang, item->text, item->len, item->base,
+                                   &self->index->names, &item->out,
+                                   item->keep ? &item->tree : NULL, &err);
     if (rc < 0) {
       item->out = NULL;
+      item->tree = NULL;
       pthread_mutex_lock(&self->lock);
       if (self->rc == 0) self->rc = rc, self->err = err;
       pthread_mutex_unlock(&self->lock);
@@ -131,7 +137,10 @@ int ref_index_analyze_all(RefIndex *self, RefAnalysis *items, size_t count, Eddi
   pthread_mutex_destroy(&names_lock);
   pthread_mutex_destroy(&run.lock);
   if (run.rc < 0) {
-    for (size_t i = 0; i < count; i++) ref_file_free(items[i].out), items[i].out = NULL;
+    for (size_t i = 0; i < count; i++) {
+      ref_file_free(items[i].out), items[i].out = NULL;
+      if (items[i].tree) ts_tree_delete(items[i].tree), items[i].tree = NULL;
+    }
     *err = run.err;
   }
   return run.rc;
@@ -150,6 +159,7 @@ typedef struct {
    * still compares, is freed with the old list). */
   unsigned char *state;
   Array(RefSource) entries; /* the new list, in the walk's order */
+  bool changed; /* a text differs, or a file came or went (the generation moves) */
   EddiError *err;
 } IndexScan;
 
@@ -194,14 +204,18 @@ static void index__keep(IndexScan *self, RefSource entry) { array_push(&self->en
  * text is the same. */
 static void index__entry(IndexScan *self, const char *rel, const EddiLang *lang, char *text,
                          size_t len, bool open, const struct stat *seen) {
-  RefSource entry = {eddi_strdup(rel), lang, text, len, open, NULL, {0}};
+  RefSource entry = {eddi_strdup(rel), lang, text, len, open, NULL, {0}, NULL};
   if (seen) entry.seen = *seen;
   RefSource *old = index__find_old(self, rel);
+  self->changed |= !old || old->len != len || memcmp(old->text, text, len) != 0;
   if (old) {
-    if (old->file && old->len == len && memcmp(old->text, text, len) == 0)
+    if (old->file && old->len == len && memcmp(old->text, text, len) == 0) {
       entry.file = old->file, old->file = NULL;
+      entry.tree = old->tree, old->tree = NULL;
+    }
     eddi_free(old->text), old->text = NULL;
     ref_file_free(old->file), old->file = NULL;
+    if (old->tree) ts_tree_delete(old->tree), old->tree = NULL;
     self->state[old - self->old] = OLD_SPENT;
   }
   index__keep(self, entry);
@@ -358,9 +372,11 @@ static void index__modules_free(IndexModules *self) {
 }
 
 /* Analyse every entry without an analysis that can matter to words (all,
- * with none), in rounds until the imports reach no more files. */
+ * with none), in rounds until the imports reach no more files; *analysed
+ * is set when any was. */
 static int index__analyze_wanted(RefIndex *self, RefSource *entries, size_t len,
-                                 const char *const *words, size_t count, EddiError *err) {
+                                 const char *const *words, size_t count, bool *analysed,
+                                 EddiError *err) {
   IndexModules reach = {0};
   for (size_t i = 0; i < len; i++)
     if (entries[i].file) index__import_modules(self, entries[i].file, &reach);
@@ -378,13 +394,16 @@ static int index__analyze_wanted(RefIndex *self, RefSource *entries, size_t len,
                   index__reached(entry, &reach);
       if (!want) continue;
       array_push(&wanted, i);
-      RefAnalysis item = {entry->path, entry->lang, entry->text, entry->len, NULL};
+      RefAnalysis item = {entry->path, entry->lang, entry->text, entry->len, NULL, NULL,
+                          count && index__holds_word(entry, words, count), NULL};
       array_push(&items, item);
     }
     bool more = wanted.len > 0;
+    *analysed |= more;
     if (more) rc = ref_index_analyze_all(self, items.items, items.len, err);
     for (size_t i = 0; rc == 0 && i < wanted.len; i++) {
       entries[wanted.items[i]].file = items.items[i].out;
+      entries[wanted.items[i]].tree = items.items[i].tree;
       index__import_modules(self, items.items[i].out, &reach);
     }
     array_free(&wanted);
@@ -430,15 +449,22 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
       index__entry(&scan, doc->path, lang, eddi_strndup(doc->text, doc->len), doc->len, true,
                    NULL);
   }
-  for (size_t i = 0; i < old.len; i++)
+  for (size_t i = 0; i < old.len; i++) {
+    scan.changed |= scan.state[i] == OLD_UNTOUCHED; /* gone from the disk */
     if (scan.state[i] != OLD_MOVED) index__source_free(&old.items[i]);
+  }
   eddi_free(scan.state);
   array_free(&old);
   if (rc == 0)
-    rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count, err);
-  /* The entries with an analysis are the sources, in the walk's order. */
+    rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count,
+                               &scan.changed, err);
+  if (scan.changed || rc < 0) self->generation++;
+  /* The entries with an analysis are the sources, in the walk's order;
+   * only those holding a word keep their trees (index.h). */
   for (size_t i = 0; i < scan.entries.len; i++) {
     RefSource *entry = &scan.entries.items[i];
+    if (entry->tree && !(count && index__holds_word(entry, words, count)))
+      ts_tree_delete(entry->tree), entry->tree = NULL;
     if (entry->file) array_push(&self->sources, *entry);
     else array_push(&self->held, *entry);
   }

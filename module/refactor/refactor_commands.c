@@ -25,6 +25,7 @@
 #include "core/diff.h"
 #include "core/path.h"
 #include "edit/transaction.h"
+#include "edit/txn_history.h"
 #include "refactor/ops.h"
 #include "refactor/refactor_call.h"
 #include "refactor/rename.h"
@@ -138,7 +139,9 @@ static void refactor__work(EddiJob *base) {
   for (int pass = 0; pass < 2; pass++) {
     self->rc = ref_index_scan_for(self->index, self->root, &self->open,
                                   (const char *const *)words.items, count, &self->err);
-    if (self->rc == 0)
+    /* A Refactor after its Preview, the index unchanged: the same plan. */
+    if (self->rc == 0 && (pass > 0 || ref_rename_plan_kept(self->index, self->spec, self->new_name,
+                                                           self->flags, &self->plan) < 0))
       self->rc = ref_rename_plan(self->index, self->spec, self->new_name, self->flags,
                                  &self->plan, &self->err);
     if (self->rc == 0 || count == 0) break;
@@ -270,6 +273,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   }
   EddiEditReport report = {0};
   if (rc == 0) rc = eddi_edit_txn_commit(&txn, &report, ctx->err);
+  if (rc == 0) eddi_txn_history_note(&txn);
   eddi_edit_txn_free(&txn);
   if (rc < 0) {
     eddi_edit_report_free(&report);

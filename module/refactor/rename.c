@@ -52,6 +52,7 @@ void ref_plan_free(RefPlan *self) {
     eddi_free(change->new_path);
     eddi_free(change->after);
     ref_file_free(change->after_file);
+    if (change->after_tree) ts_tree_delete(change->after_tree);
   }
   array_free(&self->changes);
   eddi_strbuf_free(&self->unsure);
@@ -309,6 +310,48 @@ static int rename__by_source(const void *a, const void *b) {
   return x->source < y->source ? -1 : x->source > y->source;
 }
 
+/* The point (row, byte column) of offset in text, counted on from *at,
+ * *point (the point of *at): edits come in text order, so each count
+ * goes on from the last. */
+static TSPoint rename__point(const char *text, uint32_t offset, uint32_t *at, TSPoint *point) {
+  for (; *at < offset; (*at)++) {
+    if (text[*at] == '\n') point->row++, point->column = 0;
+    else point->column++;
+  }
+  return *point;
+}
+
+/* The source's tree, edited to the change's spans: where the parse of the
+ * new text starts, so that only the renamed names are parsed again
+ * (index.h). NULL when the source has no tree. */
+static TSTree *rename__edited_tree(const RefSource *source, const RefChange *change,
+                                   const char *after, uint32_t new_len) {
+  if (!source->tree) return NULL;
+  TSTree *tree = ts_tree_copy(source->tree);
+  int64_t shift = 0; /* what the edits before moved the text by */
+  uint32_t at = 0, last = 0;
+  TSPoint point = {0, 0};
+  for (size_t e = 0; e < change->edits.len; e++) {
+    RefSpan span = change->edits.items[e];
+    if (span.start < last) continue; /* as rename__texts: the same name once */
+    last = span.end;
+    uint32_t start = (uint32_t)((int64_t)span.start + shift);
+    /* A name holds no line break: the edit's ends are on its start's row. */
+    TSPoint from = rename__point(after, start, &at, &point);
+    TSInputEdit edit = {
+        .start_byte = start,
+        .old_end_byte = start + (span.end - span.start),
+        .new_end_byte = start + new_len,
+        .start_point = from,
+        .old_end_point = {from.row, from.column + (span.end - span.start)},
+        .new_end_point = {from.row, from.column + new_len},
+    };
+    ts_tree_edit(tree, &edit);
+    shift += (int64_t)new_len - (int64_t)(span.end - span.start);
+  }
+  return tree;
+}
+
 static int rename__texts(Rename *self) {
   size_t n = strlen(self->new_text);
   if (self->plan->changes.len)
@@ -333,18 +376,29 @@ static int rename__texts(Rename *self) {
     change->after_len = out.len;
     change->after = eddi_strbuf_take(&out);
   }
-  /* The changed files analysed again, for the differential check. */
+  /* The changed files analysed again, for the differential check, each
+   * parsed from its old tree where the index kept one. */
   Array(RefAnalysis) items = {0};
   for (size_t c = 0; c < self->plan->changes.len; c++) {
     const RefChange *change = &self->plan->changes.items[c];
     const RefSource *source = &self->index->sources.items[change->source];
-    RefAnalysis item = {change->new_path ? change->new_path : source->path, source->lang,
-                        change->after, change->after_len, NULL};
+    RefAnalysis item = {change->new_path ? change->new_path : source->path,
+                        source->lang,
+                        change->after,
+                        change->after_len,
+                        NULL,
+                        rename__edited_tree(source, change, change->after, (uint32_t)n),
+                        true,
+                        NULL};
     array_push(&items, item);
   }
   int rc = ref_index_analyze_all(self->index, items.items, items.len, self->err);
-  for (size_t c = 0; rc == 0 && c < items.len; c++)
+  for (size_t c = 0; c < items.len; c++) {
+    if (items.items[c].base) ts_tree_delete(items.items[c].base);
+    if (rc < 0) continue;
     self->plan->changes.items[c].after_file = items.items[c].out;
+    self->plan->changes.items[c].after_tree = items.items[c].tree;
+  }
   array_free(&items);
   return rc;
 }
@@ -615,9 +669,101 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
   return rc;
 }
 
+/* ---------------------------------------------------------------- the kept plan */
+
+typedef struct {
+  uint64_t generation;
+  char *spec;
+  char *new_name;
+  unsigned flags;
+  RefPlan plan;
+  /* Each change's source as planned: checked again, besides the
+   * generation, before the plan is used (paths owned). */
+  Array(char *) paths;
+  Array(size_t) lens;
+} RenameKept;
+
+static void rename__kept_free(void *kept) {
+  RenameKept *self = kept;
+  for (size_t i = 0; i < self->paths.len; i++) eddi_free(self->paths.items[i]);
+  array_free(&self->paths);
+  array_free(&self->lens);
+  eddi_free(self->spec);
+  eddi_free(self->new_name);
+  ref_plan_free(&self->plan);
+  eddi_free(self);
+}
+
+static char *rename__dup(const char *text) { return text ? eddi_strdup(text) : NULL; }
+
+static void rename__paths_copy(const RefPaths *from, RefPaths *to) {
+  for (size_t i = 0; i < from->len; i++) array_push(to, eddi_strdup(from->items[i]));
+}
+
+/* A copy of from in to, without the analyses of the new texts. */
+static void rename__plan_copy(const RefPlan *from, RefPlan *to) {
+  memset(to, 0, sizeof *to);
+  to->old_name = rename__dup(from->old_name);
+  to->new_name = rename__dup(from->new_name);
+  for (size_t i = 0; i < from->changes.len; i++) {
+    const RefChange *change = &from->changes.items[i];
+    RefChange copy = {.source = change->source,
+                      .new_path = rename__dup(change->new_path),
+                      .after = eddi_strndup(change->after, change->after_len),
+                      .after_len = change->after_len};
+    for (size_t e = 0; e < change->edits.len; e++) array_push(&copy.edits, change->edits.items[e]);
+    array_push(&to->changes, copy);
+  }
+  to->references = from->references;
+  to->unsure_count = from->unsure_count;
+  eddi_strbuf_puts(&to->unsure, "");
+  eddi_strbuf_append(&to->unsure, from->unsure.data ? from->unsure.data : "", from->unsure.len);
+  to->moved_from = rename__dup(from->moved_from);
+  to->moved_to = rename__dup(from->moved_to);
+  rename__paths_copy(&from->carry_from, &to->carry_from);
+  rename__paths_copy(&from->carry_to, &to->carry_to);
+  to->emptied = rename__dup(from->emptied);
+}
+
+static void rename__keep(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                         const RefPlan *plan) {
+  if (index->kept_plan) index->kept_plan_free(index->kept_plan);
+  RenameKept *kept = eddi_calloc(1, sizeof *kept);
+  kept->generation = index->generation;
+  kept->spec = eddi_strdup(spec);
+  kept->new_name = eddi_strdup(new_name);
+  kept->flags = flags;
+  rename__plan_copy(plan, &kept->plan);
+  for (size_t i = 0; i < plan->changes.len; i++) {
+    const RefSource *source = &index->sources.items[plan->changes.items[i].source];
+    array_push(&kept->paths, eddi_strdup(source->path));
+    array_push(&kept->lens, source->len);
+  }
+  index->kept_plan = kept;
+  index->kept_plan_free = rename__kept_free;
+}
+
+int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                         RefPlan *out) {
+  const RenameKept *kept = index->kept_plan_free == rename__kept_free ? index->kept_plan : NULL;
+  if (!kept || kept->generation != index->generation || kept->flags != flags ||
+      strcmp(kept->spec, spec) != 0 || strcmp(kept->new_name, new_name) != 0)
+    return EDDI_ENOENT;
+  for (size_t i = 0; i < kept->plan.changes.len; i++) {
+    uint32_t at = kept->plan.changes.items[i].source;
+    if (at >= index->sources.len || strcmp(index->sources.items[at].path, kept->paths.items[i]) ||
+        index->sources.items[at].len != kept->lens.items[i])
+      return EDDI_ENOENT;
+  }
+  rename__plan_copy(&kept->plan, out);
+  return 0;
+}
+
 int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                     RefPlan *out, EddiError *err) {
-  return rename__plan(index, spec, 0, 0, new_name, flags, out, err);
+  int rc = rename__plan(index, spec, 0, 0, new_name, flags, out, err);
+  if (rc == 0) rename__keep(index, spec, new_name, flags, out);
+  return rc;
 }
 
 int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,

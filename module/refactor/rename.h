@@ -9,7 +9,8 @@
  * same scope or imported there, a reference the new name would shadow or
  * that would be shadowed, a member a base class or subclass already has.
  * Then the differential check: the changed files are analysed again in
- * memory and every occurrence of the old and the new name (and every
+ * memory (parsed from their kept trees, edited to the renamed spans, so
+ * that only those are parsed again; index.h) and every occurrence of the old and the new name (and every
  * attribute and keyword of a changed file) must resolve to exactly what it
  * resolved to before, with no new syntax error. Only a plan that passes is
  * returned; the caller writes its texts in one transaction. */
@@ -29,6 +30,7 @@ typedef struct {
   char *after;          /* the new text */
   size_t after_len;
   RefFile *after_file; /* its analysis */
+  TSTree *after_tree;  /* its syntax tree, when the plan made one (owned) */
 } RefChange;
 
 typedef struct {
@@ -60,6 +62,14 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
 int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
                        unsigned flags, RefPlan *out, EddiError *err);
 void ref_plan_free(RefPlan *self);
+
+/* The plan ref_rename_plan last made over index for the same spec,
+ * new_name and flags, when the index has not changed since (index.h,
+ * generation): a Refactor after its Preview. A copy without the
+ * analyses of the new texts (after_file, after_tree: the check that used
+ * them passed). EDDI_ENOENT when there is none. */
+int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
+                         RefPlan *out);
 
 /* 0-based line and column (in characters) of offset in text. */
 void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col);

@@ -392,34 +392,57 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
   scope__import(self, query, match);
 }
 
+/* A namespace capture whose prefix is not interned yet (scope__query). */
+#define SCOPE_PREFIX_PENDING (REF_NONE - 1)
+
+/* Per capture id of query: the role its name gives (0: none) and whether
+ * it is a namespace capture (prefix SCOPE_PREFIX_PENDING, else REF_NONE),
+ * so that a match's captures are not compared by name one by one. */
+static void scope__capture_table(const TSQuery *query, uint64_t *roles, uint32_t *prefixes,
+                                 uint32_t count) {
+  size_t ns = strlen(SCOPE_NAMESPACE_CAPTURE);
+  for (uint32_t id = 0; id < count; id++) {
+    uint32_t len;
+    const char *name = ts_query_capture_name_for_id(query, id, &len);
+    roles[id] = 0;
+    for (size_t k = 0; k < SCOPE_ROLE_COUNT && !roles[id]; k++)
+      if (strlen(scope__roles[k].capture) == len && memcmp(scope__roles[k].capture, name, len) == 0)
+        roles[id] = scope__roles[k].role;
+    prefixes[id] = len > ns && memcmp(name, SCOPE_NAMESPACE_CAPTURE, ns) == 0 ? SCOPE_PREFIX_PENDING
+                                                                             : REF_NONE;
+  }
+}
+
 static int scope__query(ScopeBuild *self, TSNode root, EddiError *err) {
   const TSQuery *query = self->file->lang->locals;
+  uint32_t captures = ts_query_capture_count(query);
+  uint64_t *roles = eddi_malloc((captures ? captures : 1) * sizeof *roles);
+  uint32_t *prefixes = eddi_malloc((captures ? captures : 1) * sizeof *prefixes);
+  scope__capture_table(query, roles, prefixes, captures);
+  size_t ns = strlen(SCOPE_NAMESPACE_CAPTURE);
   TSQueryCursor *cursor = ts_query_cursor_new();
   ts_query_cursor_exec(cursor, query, root);
   TSQueryMatch match;
   while (ts_query_cursor_next_match(cursor, &match)) {
     if (!eddi_syntax_predicates_hold(query, &match, scope__slice, self->text)) continue;
     for (uint16_t i = 0; i < match.capture_count; i++) {
-      uint32_t len;
-      const char *name = ts_query_capture_name_for_id(query, match.captures[i].index, &len);
-      for (size_t k = 0; k < SCOPE_ROLE_COUNT; k++) {
-        if (strlen(scope__roles[k].capture) == len &&
-            memcmp(scope__roles[k].capture, name, len) == 0) {
-          scope__info(self, scope__key(match.captures[i].node))->roles |= scope__roles[k].role;
-          break;
-        }
-      }
-      size_t ns = strlen(SCOPE_NAMESPACE_CAPTURE);
-      if (len > ns && memcmp(name, SCOPE_NAMESPACE_CAPTURE, ns) == 0) {
+      uint32_t id = match.captures[i].index;
+      if (roles[id]) scope__info(self, scope__key(match.captures[i].node))->roles |= roles[id];
+      if (prefixes[id] == REF_NONE) continue;
+      if (prefixes[id] == SCOPE_PREFIX_PENDING) {
+        uint32_t len;
+        const char *name = ts_query_capture_name_for_id(query, id, &len);
         StrBuf prefix = {0};
         eddi_strbuf_printf(&prefix, "%.*s ", (int)(len - ns), name + ns);
-        scope__info(self, scope__key(match.captures[i].node))->prefix =
-            ref_names_intern(self->names, prefix.data, prefix.len);
+        prefixes[id] = ref_names_intern(self->names, prefix.data, prefix.len);
         eddi_strbuf_free(&prefix);
       }
+      scope__info(self, scope__key(match.captures[i].node))->prefix = prefixes[id];
     }
     scope__link(self, query, &match);
   }
+  eddi_free(roles);
+  eddi_free(prefixes);
   bool exceeded = ts_query_cursor_did_exceed_match_limit(cursor);
   ts_query_cursor_delete(cursor);
   /* A partial analysis could rename some references and miss others. */
@@ -965,10 +988,17 @@ static void scope__bases(ScopeBuild *self) {
 
 int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, size_t len,
                      RefNames *names, RefFile **out, EddiError *err) {
+  return ref_file_analyze_tree(path, lang, text, len, NULL, names, out, NULL, err);
+}
+
+int ref_file_analyze_tree(const char *path, const EddiLang *lang, const char *text, size_t len,
+                          const TSTree *base, RefNames *names, RefFile **out, TSTree **kept,
+                          EddiError *err) {
   *out = NULL;
+  if (kept) *kept = NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, lang->ts);
-  TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+  TSTree *tree = ts_parser_parse_string(parser, base, text, (uint32_t)len);
   ts_parser_delete(parser);
   if (!tree) return eddi_error_set(err, EDDI_EIO, "The parser gave up on %s", path);
   RefFile *file = eddi_calloc(1, sizeof *file);
@@ -1000,7 +1030,8 @@ int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, s
     scope__default_export(&build);
     array_free(&tails);
   }
-  ts_tree_delete(tree);
+  if (kept && rc == 0) *kept = tree;
+  else ts_tree_delete(tree);
   ref_map_free(&build.nodes);
   array_free(&build.infos);
   array_free(&build.expr_refs);

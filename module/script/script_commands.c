@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "edit/transaction.h"
+#include "edit/txn_history.h"
 #include "script/changeset.h"
 #include "script/script_run.h"
 #include "script/script_commands.h"
@@ -452,6 +453,7 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
     eddi_error_hint(ctx->err, "Run the script again");
   }
   if (rc == 0 && !set && changed) rc = eddi_edit_txn_commit(&txn, NULL, ctx->err);
+  if (rc == 0 && !set && changed) eddi_txn_history_note(&txn);
   if (rc == 0 && set && !ctx->session) {
     rc = eddi_error_set(ctx->err, EDDI_ESTATE, "collect changes keeps them in a session: none is open");
     eddi_error_hint(ctx->err, "Start one with \"Start <name>\"");

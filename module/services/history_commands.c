@@ -1,7 +1,14 @@
-/* history_commands.c - Undo, Redo, Diff. */
+/* history_commands.c - Undo, Redo, Diff.
+ *
+ * Undo and Redo move the current document's undo history, or, when the
+ * newest change there (or anywhere, with no document open) was a command
+ * that wrote several files or files not open (a Refactor, a multi-file
+ * Patch, a script), that command's step in every file it touched
+ * (edit/txn_history.h). */
 #include "lang/command.h"
 
 #include "core/diff.h"
+#include "edit/txn_history.h"
 #include "session/job.h"
 #include "services/structure.h"
 
@@ -61,11 +68,9 @@ static void replay__destroy(EddiJob *base) {
   eddi_free(self);
 }
 
-static int history__move(CommandContext *ctx, bool undo) {
-  size_t count, done;
-  int rc = history__count(ctx, &count);
-  if (rc < 0) return rc;
-  EddiDoc *doc = ctx->session->current;
+/* The one document's Undo or Redo, as before there were multi-file steps. */
+static int history__move_doc(CommandContext *ctx, EddiDoc *doc, size_t count, bool undo) {
+  size_t done;
   const DocEditGroup *group = count == 1 && eddi_text_len(&doc->text) >= EDDI_DOC_LONG_WORK_BYTES
                                   ? eddi_doc_replay_next(doc, undo)
                                   : NULL;
@@ -82,7 +87,8 @@ static int history__move(CommandContext *ctx, bool undo) {
     eddi_text_view(&doc->text, &job->view);
     return eddi_job_start(ctx, &job->base);
   }
-  rc = undo ? eddi_doc_undo(doc, count, &done, ctx->err) : eddi_doc_redo(doc, count, &done, ctx->err);
+  int rc = undo ? eddi_doc_undo(doc, count, &done, ctx->err)
+                : eddi_doc_redo(doc, count, &done, ctx->err);
   if (rc == EDDI_ENOENT && !ctx->err->hint[0])
     eddi_error_hint(ctx->err, undo ? "%s has no edit left to undo" : "%s has nothing undone to redo",
                     doc->path);
@@ -91,6 +97,82 @@ static int history__move(CommandContext *ctx, bool undo) {
                           done == 1 ? "step" : "steps");
   eddi_command_fact_cursor(ctx, doc);
   return 0;
+}
+
+/* Add the comma-separated names in more to list, each once. */
+static void history__add_files(StrBuf *list, size_t *count, const char *more) {
+  for (const char *name = more; name && *name;) {
+    const char *end = strstr(name, ", ");
+    size_t len = end ? (size_t)(end - name) : strlen(name);
+    bool known = false;
+    for (const char *at = list->data; at && *at && !known;) {
+      const char *stop = strstr(at, ", ");
+      size_t n = stop ? (size_t)(stop - at) : strlen(at);
+      known = n == len && memcmp(at, name, len) == 0;
+      at = stop ? stop + 2 : at + n;
+    }
+    if (!known) eddi_strbuf_printf(list, "%s%.*s", (*count)++ ? ", " : "", (int)len, name);
+    name = end ? end + 2 : name + len;
+  }
+}
+
+/* Undo or Redo count steps, each a multi-file step or one of the
+ * document's groups, whichever is newest; stops at the first that cannot
+ * be moved (its refusal is the reply when it is the first). */
+static int history__move_steps(CommandContext *ctx, EddiDoc *doc, size_t count, bool undo) {
+  StrBuf files = {0};
+  size_t done = 0, file_count = 0;
+  int rc = 0;
+  for (; done < count; done++) {
+    EddiTxnHistoryStep *step = eddi_txn_history_find(ctx->session, doc, undo);
+    if (step) {
+      StrBuf moved = {0};
+      rc = eddi_txn_history_move(step, ctx->engine, ctx->session, undo, &moved, ctx->err);
+      if (rc == 0) history__add_files(&files, &file_count, moved.data);
+      eddi_strbuf_free(&moved);
+    } else if (doc) {
+      size_t one;
+      rc = undo ? eddi_doc_undo(doc, 1, &one, ctx->err) : eddi_doc_redo(doc, 1, &one, ctx->err);
+    } else {
+      rc = EDDI_ENOENT;
+    }
+    if (rc < 0) break;
+  }
+  if (done == 0) {
+    eddi_strbuf_free(&files);
+    return rc;
+  }
+  eddi_error_clear(ctx->err);
+  eddi_reply_builder_fact(ctx->reply, "%s %zu %s", undo ? "Undid" : "Redid", done,
+                          done == 1 ? "step" : "steps");
+  if (file_count)
+    eddi_reply_builder_fact(ctx->reply, "%zu %s: %s", file_count, file_count == 1 ? "file" : "files",
+                            files.data);
+  if (doc) eddi_command_fact_cursor(ctx, doc);
+  eddi_strbuf_free(&files);
+  return 0;
+}
+
+static int history__move(CommandContext *ctx, bool undo) {
+  EddiDoc *doc = ctx->session->current;
+  bool steps = eddi_txn_history_find(ctx->session, doc, undo) != NULL;
+  /* What the command table's CMD_FILE asked for before Undo could run
+   * without a document: the same refusal, the same sync. */
+  if (!doc && !steps) {
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No file open");
+    eddi_error_hint(ctx->err, "Open one with \"Open <file>\"");
+    return EDDI_ESTATE;
+  }
+  int rc = doc ? eddi_doc_sync(doc, ctx->err) : 0;
+  size_t count;
+  if (rc == 0) rc = history__count(ctx, &count);
+  if (rc < 0) return rc;
+  /* The sync may have made an undo step of a change on disk. Several
+   * steps go one by one, as a multi-file step may come after the
+   * document's own. */
+  steps = eddi_txn_history_find(ctx->session, doc, undo) != NULL ||
+          (count > 1 && eddi_txn_history_steps(ctx->session, undo));
+  return steps ? history__move_steps(ctx, doc, count, undo) : history__move_doc(ctx, doc, count, undo);
 }
 
 int eddi_run_undo(CommandContext *ctx) { return history__move(ctx, true); }
@@ -150,8 +232,8 @@ int eddi_run_diff(CommandContext *ctx) {
 /* ---------------------------------------------------------------- table */
 
 static const CommandSpec history_commands[] = {
-    {"Undo", "Undo [count]", "undo commands", CMD_FILE, eddi_run_undo},
-    {"Redo", "Redo [count]", "redo undone commands", CMD_FILE, eddi_run_redo},
+    {"Undo", "Undo [count]", "undo commands", CMD_SESSION, eddi_run_undo},
+    {"Redo", "Redo [count]", "redo undone commands", CMD_SESSION, eddi_run_redo},
     {"Diff", "Diff [<file>]", "changes since the last save", CMD_FILE | CMD_READ_ONLY, eddi_run_diff},
 };
 COMMAND_GROUP(eddi_history_commands, history_commands);

@@ -42,6 +42,7 @@ static void session__free(EddiSession *self) {
   eddi_session_cancel_confirm(self);
   eddi_edit_state_free(self->edit_state);
   eddi_script_state_free(self->script);
+  eddi_txn_history_free(self->txn_history);
   for (size_t i = 0; i < self->docs.len; i++) eddi_doc_free(self->docs.items[i]);
   array_free(&self->docs);
   for (size_t i = 0; i < self->changes.len; i++) {
@@ -97,6 +98,7 @@ void eddi_session_close_doc(EddiSession *self, EddiDoc *doc) {
     break;
   }
   if (self->current == doc) self->current = self->docs.len ? *array_back(&self->docs) : NULL;
+  eddi_txn_history_forget_doc(self->txn_history, doc);
   eddi_doc_free(doc);
 }
 

@@ -52,6 +52,9 @@ typedef struct EddiSession {
   /* Scripts' variables, changesets, stored positions and context stack
    * (module/script/script_state.h), made on first use. */
   struct EddiScriptState *script;
+  /* Undo and Redo of changes to several files (module/edit/txn_history.h),
+   * made on first use. */
+  struct EddiTxnHistory *txn_history;
   /* Brought back from the journal after a restart: what was restored, for
    * the reply of the sender's next Start (then NULL). Owned. */
   char *resumed;
@@ -63,6 +66,10 @@ typedef struct EddiSession {
 void eddi_script_state_free(struct EddiScriptState *state);
 
 void eddi_edit_state_free(struct EddiEditState *state);
+
+void eddi_txn_history_free(struct EddiTxnHistory *self);
+/* doc is closed: its changes in the history are the disk's from now on. */
+void eddi_txn_history_forget_doc(struct EddiTxnHistory *self, const EddiDoc *doc);
 
 typedef struct {
   Array(EddiSession *) sessions;

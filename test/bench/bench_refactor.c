@@ -9,7 +9,13 @@
  *     Start, then Refactor RenameSymbol
  *     (the first command after start: the index is built from nothing);
  *   warm: in one engine, after a Preview of the same rename built the
- *     index: the Refactor alone, in-process;
+ *     index: the Refactor alone, in-process (the Preview's plan is kept,
+ *     rename.h: the Refactor scans, finds nothing changed, and writes);
+ *     the same on an engine with the journal (the crash-safe commit of
+ *     several files); and, to say where the time goes, a Refactor whose
+ *     plan is made anew (after a Preview of another new name built the
+ *     index: the plan, its differential check and the write) and a
+ *     Preview made anew (the plan and its check alone);
  *   reference: `ast-grep run -p OLD -r NEW -l python -U`, whole process
  *     (npm @ast-grep/cli; found on PATH or through $AST_GREP). It matches
  *     text patterns, resolves nothing and does not fsync, so it is the speed
@@ -64,25 +70,50 @@ static char *bench__exec(EddiEngine *engine, const char *message) {
   return eddi_exec(engine, BENCH_SENDER, message, strlen(message));
 }
 
-/* The in-process rename after a Preview built the index; its ms. */
-static double bench__warm(const char *root, const char *old_name, const char *new_name,
-                          char *reply, size_t reply_size) {
-  char error[256];
-  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
-  if (!engine) {
+/* An engine over root; with state, its journal there (outside the tree). */
+static EddiEngine *bench__engine(const char *root, const char *state) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = state;
+  char error[512], report[512];
+  EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
+  if (!engine ||
+      (state && eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error) < 0)) {
     fprintf(stderr, "%s\n", error);
     exit(1);
   }
-  char message[BENCH_COMMAND_MAX];
-  eddi_string_free(bench__exec(engine, "Start s"));
-  snprintf(message, sizeof message, "Preview Refactor RenameSymbol %s %s", old_name, new_name);
-  eddi_string_free(bench__exec(engine, message));
-  snprintf(message, sizeof message, "Refactor RenameSymbol %s %s", old_name, new_name);
+  return engine;
+}
+
+/* The ms of message in engine. */
+static double bench__timed_exec(EddiEngine *engine, const char *message, char *reply,
+                                size_t reply_size) {
   double start = bench_now_ms();
   char *answer = bench__exec(engine, message);
   double took = bench_now_ms() - start;
-  snprintf(reply, reply_size, "%s", answer);
+  if (reply) snprintf(reply, reply_size, "%s", answer);
   eddi_string_free(answer);
+  return took;
+}
+
+/* The in-process rename after a Preview built the index; its ms. The
+ * Preview is of the same rename, or (anew) of another new name, so that
+ * the Refactor makes its plan again; with preview not NULL, a Preview of
+ * the rename is timed there too, before the Refactor. With state, the
+ * engine keeps its journal there. */
+static double bench__warm(const char *root, const char *state, const char *old_name,
+                          const char *new_name, bool anew, double *preview, char *reply,
+                          size_t reply_size) {
+  EddiEngine *engine = bench__engine(root, state);
+  char message[BENCH_COMMAND_MAX];
+  eddi_string_free(bench__exec(engine, "Start s"));
+  snprintf(message, sizeof message, "Preview Refactor RenameSymbol %s %s%s", old_name, new_name,
+           anew ? "_preview" : "");
+  eddi_string_free(bench__exec(engine, message));
+  snprintf(message, sizeof message, "Preview Refactor RenameSymbol %s %s", old_name, new_name);
+  if (preview) *preview = bench__timed_exec(engine, message, NULL, 0);
+  snprintf(message, sizeof message, "Refactor RenameSymbol %s %s", old_name, new_name);
+  double took = bench__timed_exec(engine, message, reply, reply_size);
   eddi_engine_free(engine);
   return took;
 }
@@ -115,10 +146,14 @@ int main(int argc, char **argv) {
   char work[] = "/tmp/eddi-bench-refactor-XXXXXX";
   if (!mkdtemp(work)) return 1;
   char eddi_tree[BENCH_PATH_MAX], ref_tree[BENCH_PATH_MAX], warm_tree[BENCH_PATH_MAX];
+  char state[BENCH_PATH_MAX];
   snprintf(eddi_tree, sizeof eddi_tree, "%s/eddi", work);
   snprintf(ref_tree, sizeof ref_tree, "%s/ast-grep", work);
   snprintf(warm_tree, sizeof warm_tree, "%s/warm", work);
+  snprintf(state, sizeof state, "%s/state", work);
   double cold[BENCH_REFACTOR_ROUNDS], warm[BENCH_REFACTOR_ROUNDS], ref[BENCH_REFACTOR_ROUNDS];
+  double preview[BENCH_REFACTOR_ROUNDS], journaled[BENCH_REFACTOR_ROUNDS];
+  double anew[BENCH_REFACTOR_ROUNDS];
   char reply[1024] = "";
   int same = 0;
   char command[BENCH_COMMAND_MAX];
@@ -134,7 +169,17 @@ int main(int argc, char **argv) {
     snprintf(command, sizeof command, "cd '%s' && '%s' run -p '%s' -r '%s' -l python -U . >/dev/null",
              ref_tree, ast_grep, old_name, new_name);
     ref[round] = bench__timed(command);
-    warm[round] = bench__warm(warm_tree, old_name, new_name, reply, sizeof reply);
+    warm[round] =
+        bench__warm(warm_tree, NULL, old_name, new_name, false, NULL, reply, sizeof reply);
+    bench__copy(tree, warm_tree);
+    snprintf(command, sizeof command, "rm -rf '%s' && mkdir -p '%s'", state, state);
+    if (system(command) != 0) return 1;
+    journaled[round] =
+        bench__warm(warm_tree, state, old_name, new_name, false, NULL, reply, sizeof reply);
+    bench__copy(tree, warm_tree);
+    anew[round] = bench__warm(warm_tree, NULL, old_name, new_name, true, NULL, reply, sizeof reply);
+    bench__copy(tree, warm_tree);
+    bench__warm(warm_tree, NULL, old_name, new_name, true, &preview[round], reply, sizeof reply);
     snprintf(command, sizeof command, "diff -rq '%s' '%s' >/dev/null", eddi_tree, ref_tree);
     same += system(command) == 0;
   }
@@ -149,7 +194,13 @@ int main(int argc, char **argv) {
          r = bench_median(ref, BENCH_REFACTOR_ROUNDS);
   printf("ast-grep -U (whole process)   %8.1f ms\n", r);
   printf("eddi cold (whole process)     %8.1f ms  %.2fx ast-grep\n", c, c / r);
-  printf("eddi warm (in-process)        %8.1f ms  %.2fx ast-grep\n", w, w / r);
+  double p = bench_median(preview, BENCH_REFACTOR_ROUNDS);
+  double j = bench_median(journaled, BENCH_REFACTOR_ROUNDS);
+  double a = bench_median(anew, BENCH_REFACTOR_ROUNDS);
+  printf("eddi warm (in-process)        %8.1f ms  %.2fx ast-grep (the Preview's plan)\n", w, w / r);
+  printf("eddi warm, journaled          %8.1f ms  %.2fx ast-grep\n", j, j / r);
+  printf("eddi warm, plan made anew     %8.1f ms  %.2fx ast-grep\n", a, a / r);
+  printf("  of which the plan (Preview) %8.1f ms, the write %.1f ms\n", p, a - p);
   printf("same bytes as ast-grep in %d of %d rounds\n", same, BENCH_REFACTOR_ROUNDS);
   snprintf(command, sizeof command, "rm -rf '%s'", work);
   return system(command) == 0 ? 0 : 1;

@@ -3,8 +3,10 @@
  * Real files in a scratch folder: which files a scan for some words
  * analyses (those holding a word, those their imports reach, package
  * files), that a rename planned over that part equals the one planned over
- * every file, and that scanning again keeps what did not change and
- * follows what did (the disk, an open document's text). */
+ * every file, that scanning again keeps what did not change and
+ * follows what did (the disk, an open document's text), and that a
+ * rename's new texts parsed from the kept trees give the trees and
+ * analyses a parse from nothing gives. */
 #include "unit_support.h"
 
 #include <sys/stat.h>
@@ -12,6 +14,7 @@
 
 #include "refactor/index.h"
 #include "refactor/rename.h"
+#include "refactor/workspace.h"
 
 /* Limits as the engine's defaults would give: far above what a test has. */
 #define TEST_MAX_FILE_BYTES ((size_t)1 << 24)
@@ -215,6 +218,100 @@ static void test_parallel_equals_serial(void **state) {
   ref_index_free(&parallel), ref_index_free(&serial);
 }
 
+/* The tree a rename's change was parsed to from its source's kept tree,
+ * and a fresh parse of the same text, as S-expressions must agree; and so
+ * must the analyses, occurrence for occurrence. Names longer and shorter,
+ * several on a line, after multi-byte characters and on later lines. */
+static void check_incremental(RefIndex *index, const char *root, const char *spec,
+                              const char *new_name) {
+  /* Scanned for the rename's words, as the engine does (workspace.h). */
+  RefScanWords words = {0};
+  ref_rename_scan_words(spec, new_name, &words);
+  RefOpenTexts open = {0};
+  scan(index, root, &open, (const char *const *)words.items, words.len);
+  ref_scan_words_free(&words);
+  /* A file without the words keeps no tree. */
+  assert_non_null(ref_index_source(index, "other.py"));
+  assert_null(ref_index_source(index, "other.py")->tree);
+  RefPlan plan;
+  EddiError err = {0};
+  if (ref_rename_plan(index, spec, new_name, 0, &plan, &err) < 0) fail_msg("%s", err.what);
+  assert_true(plan.changes.len > 0);
+  for (size_t i = 0; i < plan.changes.len; i++) {
+    const RefChange *change = &plan.changes.items[i];
+    const RefSource *source = &index->sources.items[change->source];
+    assert_non_null(source->tree);
+    assert_non_null(change->after_tree);
+    RefFile *fresh;
+    TSTree *tree;
+    assert_int_equal(ref_file_analyze_tree(source->path, source->lang, change->after,
+                                           change->after_len, NULL, &index->names, &fresh, &tree,
+                                           &err),
+                     0);
+    char *a = ts_node_string(ts_tree_root_node(change->after_tree));
+    char *b = ts_node_string(ts_tree_root_node(tree));
+    assert_string_equal(a, b);
+    free(a), free(b);
+    const RefFile *kept = change->after_file;
+    assert_int_equal(kept->occs.len, fresh->occs.len);
+    for (size_t k = 0; k < fresh->occs.len; k++) {
+      assert_int_equal(kept->occs.items[k].start, fresh->occs.items[k].start);
+      assert_int_equal(kept->occs.items[k].name, fresh->occs.items[k].name);
+      assert_int_equal(kept->occs.items[k].sym, fresh->occs.items[k].sym);
+    }
+    ts_tree_delete(tree);
+    ref_file_free(fresh);
+  }
+  ref_plan_free(&plan);
+}
+
+static void test_rename_reparses_from_kept_trees(void **state) {
+  const char *root = *state;
+  write_at(root, "lib.py", "# \xc3\xa9t\xc3\xa9\ndef total(a, b):\n    return a + b\n\n\n"
+                           "def twice(x):\n    return total(x, x) + total(x, 0)\n");
+  write_at(root, "use.py", "import other\nfrom lib import total\n\n\nclass Cart:\n    def sum(self):\n"
+                           "        s = \"\xe2\x82\xac\"; return total(1, 2) * total(3, 4)\n\n"
+                           "print(total(5, 6))\n");
+  write_at(root, "other.py", "import lib\n");
+  RefIndex index;
+  ref_index_init(&index, TEST_MAX_FILE_BYTES, TEST_MAX_ENTRIES);
+  check_incremental(&index, root, "lib.py:total", "grand_total");
+  check_incremental(&index, root, "lib.py:total", "t");
+  check_incremental(&index, root, "lib.py:twice.x", "value");
+  ref_index_free(&index);
+}
+
+/* A rename planned over an index is kept for the same rename while a
+ * scan finds nothing changed (a Refactor after its Preview); a change on
+ * disk, another new name or other flags make it plan anew. */
+static void test_rename_plan_kept(void **state) {
+  const char *root = *state;
+  write_at(root, "lib.py", "def total(a):\n    return a\n");
+  write_at(root, "use.py", "from lib import total\nprint(total(1))\n");
+  const char *words[] = {"total", "sum_of"};
+  RefOpenTexts open = {0};
+  RefIndex index;
+  ref_index_init(&index, TEST_MAX_FILE_BYTES, TEST_MAX_ENTRIES);
+  scan(&index, root, &open, words, 2);
+  StrBuf first = {0}, again = {0};
+  plan_rename(&index, "lib.py:total", "sum_of", &first);
+  scan(&index, root, &open, words, 2);
+  RefPlan kept;
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "sum_of", 0, &kept), 0);
+  plan_text(&index, &kept, &again);
+  assert_string_equal(first.data, again.data);
+  assert_null(kept.changes.items[0].after_file);
+  ref_plan_free(&kept);
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "other", 0, &kept), EDDI_ENOENT);
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "sum_of", 1, &kept), EDDI_ENOENT);
+  /* Changed on disk (another size, so the stat differs): planned anew. */
+  write_at(root, "use.py", "from lib import total\nprint(total(22))\n");
+  scan(&index, root, &open, words, 2);
+  assert_int_equal(ref_rename_plan_kept(&index, "lib.py:total", "sum_of", 0, &kept), EDDI_ENOENT);
+  eddi_strbuf_free(&first), eddi_strbuf_free(&again);
+  ref_index_free(&index);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_scan_follows_imports, unit_folder_setup,
@@ -224,6 +321,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rescan_follows_changes, unit_folder_setup,
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_parallel_equals_serial, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_rename_reparses_from_kept_trees, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_rename_plan_kept, unit_folder_setup,
                                       unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -229,6 +229,17 @@ static void test_typed_calls(void **state) {
   call(fx->engine, "r", "Read", &read, "[notes.txt#8B8A]\n1:one\n2:2", 0, false);
 }
 
+/* app.py and main.py hold the rename of greet to welcome. */
+static void expect_renamed(const char *app_path, const char *main_path) {
+  size_t len = 0;
+  char *bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, "def welcome(name):\n    return 'hi ' + name\n");
+  free(bytes);
+  bytes = unit_read_file(main_path, &len);
+  assert_string_equal(bytes, "from app import welcome\n\nprint(welcome('x'))\n");
+  free(bytes);
+}
+
 /* refactor and preview run the Refactor command's job: its reply, Preview's
  * with the diff; a read-only sender may preview, not refactor. */
 static void test_refactor_calls(void **state) {
@@ -270,15 +281,11 @@ static void test_refactor_calls(void **state) {
   eddi_engine_set_policy(fx->engine, NULL);
   call(fx->engine, "a", "Refactor", &refactor, "Ok, Renamed in 2 files, 3 references updated", 2,
        false);
-  bytes = unit_read_file(app_path, &len);
-  assert_string_equal(bytes, "def welcome(name):\n    return 'hi ' + name\n");
-  free(bytes);
-  bytes = unit_read_file(main_path, &len);
-  assert_string_equal(bytes, "from app import welcome\n\nprint(welcome('x'))\n");
-  free(bytes);
+  expect_renamed(app_path, main_path);
 
   /* With a session, a document open in it is renamed through it: Undo
-   * takes the change back there. */
+   * takes the change back there, and in the file not open (one step of
+   * the session's multi-file history, edit/txn_history.h). */
   request(fx->engine, "s", NULL, "Start s\nOpen app.py", false, "Ok\nOk, At 0:0, Length 2");
   EddiCall back = {.kind = EDDI_CALL_REFACTOR, .operation = "RenameSymbol",
                    .text = "app.py:welcome", .new_name = "greet"};
@@ -288,7 +295,9 @@ static void test_refactor_calls(void **state) {
   assert_string_equal(bytes, app);
   free(bytes);
   request(fx->engine, "s", NULL, "Undo\nStatus", false,
-          "Ok, Undid 1 step, At 0:0\nOk: Session s, File app.py, At 0:0, Length 2, Modified");
+          "Ok, Undid 1 step, 2 files: app.py, main.py, At 0:0\n"
+          "Ok: Session s, File app.py, At 0:0, Length 2");
+  expect_renamed(app_path, main_path);
 }
 
 /* The operations past rename take their arguments as data too: Extract's

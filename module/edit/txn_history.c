@@ -1,0 +1,331 @@
+/* txn_history.c - the session's multi-file Undo and Redo; see txn_history.h.
+ *
+ * A step is a list of files, each holding "the other side": for Undo, what
+ * the file held before the command; after an Undo, what it held after
+ * (for Redo). What the file must hold now for the move to be safe is its
+ * disk stamp (size and hash) or, for a document open when the command
+ * wrote it, the document's top undo (or redo) group. A move reads the disk
+ * files into one transaction, checks them all, moves the open documents
+ * through their own undo, commits the disk files, and saves the
+ * documents; then every file's side is swapped with what was just
+ * replaced, and the step goes to the other list. */
+#include "edit/txn_history.h"
+
+/* ---------------------------------------------------------------- state */
+
+typedef struct {
+  char *rel;
+  /* The document the command wrote the file through, while it stays open
+   * (NULL otherwise: then the disk is what counts), and its group. */
+  EddiDoc *doc;
+  uint64_t group;
+  /* The other side. */
+  bool exists;
+  StrBuf text; /* decoded */
+  EddiFileFormat format;
+  unsigned mode;
+  /* The disk now, as the command (or the last move) left it. */
+  EddiFileStamp now;
+} TxnHistoryFile;
+
+struct EddiTxnHistoryStep {
+  Array(TxnHistoryFile) files;
+};
+
+typedef Array(EddiTxnHistoryStep *) TxnHistorySteps;
+
+struct EddiTxnHistory {
+  TxnHistorySteps undo;
+  TxnHistorySteps redo;
+};
+
+static void txn_history__step_free(EddiTxnHistoryStep *step) {
+  for (size_t i = 0; i < step->files.len; i++) {
+    eddi_free(step->files.items[i].rel);
+    eddi_strbuf_free(&step->files.items[i].text);
+  }
+  array_free(&step->files);
+  eddi_free(step);
+}
+
+static void txn_history__clear(TxnHistorySteps *steps) {
+  for (size_t i = 0; i < steps->len; i++) txn_history__step_free(steps->items[i]);
+  array_clear(steps);
+}
+
+void eddi_txn_history_free(EddiTxnHistory *self) {
+  if (!self) return;
+  txn_history__clear(&self->undo);
+  txn_history__clear(&self->redo);
+  array_free(&self->undo);
+  array_free(&self->redo);
+  eddi_free(self);
+}
+
+void eddi_txn_history_forget_doc(EddiTxnHistory *self, const EddiDoc *doc) {
+  for (int list = 0; self && list < 2; list++) {
+    TxnHistorySteps *steps = list ? &self->redo : &self->undo;
+    for (size_t i = 0; i < steps->len; i++)
+      for (size_t j = 0; j < steps->items[i]->files.len; j++)
+        if (steps->items[i]->files.items[j].doc == doc) steps->items[i]->files.items[j].doc = NULL;
+  }
+}
+
+size_t eddi_txn_history_steps(const EddiSession *session, bool undo) {
+  const EddiTxnHistory *self = session->txn_history;
+  return !self ? 0 : undo ? self->undo.len : self->redo.len;
+}
+
+/* The id of doc's newest undo (or redo) group, 0 when it has none. */
+static uint64_t txn_history__top_group(const EddiDoc *doc, bool undo) {
+  const DocEditGroupList *list = undo ? &doc->undo : &doc->redo;
+  return list->len ? list->items[list->len - 1].id : 0;
+}
+
+/* The stamp of rel's disk file now ({0} when missing or unreadable). */
+static EddiFileStamp txn_history__disk_stamp(EddiEngine *engine, const char *rel) {
+  StrBuf raw = {0};
+  EddiFileStamp stamp = {0};
+  EddiError ignored;
+  if (eddi_fs_read(engine->root_fd, rel, engine->config.max_file_bytes, &raw, &stamp, NULL,
+                   &ignored) < 0)
+    memset(&stamp, 0, sizeof stamp);
+  eddi_strbuf_free(&raw);
+  return stamp;
+}
+
+static void txn_history__set_text(TxnHistoryFile *file, const StrBuf *text) {
+  eddi_strbuf_clear(&file->text);
+  eddi_strbuf_puts(&file->text, "");
+  eddi_strbuf_append(&file->text, text->data ? text->data : "", text->len);
+}
+
+/* ---------------------------------------------------------------- note */
+
+/* Whether a committed transaction file changed anything. */
+static bool txn_history__changed(const EddiEditFile *file) {
+  if (file->action == EDIT_DELETE) return true;
+  if (file->action != EDIT_WRITE) return false;
+  return !file->exists || file->text.len != file->result.len ||
+         memcmp(file->text.data ? file->text.data : "", file->result.data ? file->result.data : "",
+                file->text.len) != 0;
+}
+
+void eddi_txn_history_note(const EddiEditTxn *txn) {
+  EddiSession *session = txn->session;
+  if (!session) return;
+  size_t changed = 0, disk = 0;
+  for (size_t i = 0; i < txn->files.len; i++) {
+    const EddiEditFile *file = txn->files.items[i];
+    if (!txn_history__changed(file)) continue;
+    changed++;
+    disk += !file->doc;
+  }
+  if (changed < 2 && !disk) return;
+  if (!session->txn_history) session->txn_history = eddi_calloc(1, sizeof *session->txn_history);
+  EddiTxnHistory *self = session->txn_history;
+  txn_history__clear(&self->redo);
+  EddiTxnHistoryStep *step = eddi_calloc(1, sizeof *step);
+  for (size_t i = 0; i < txn->files.len; i++) {
+    const EddiEditFile *file = txn->files.items[i];
+    if (!txn_history__changed(file)) continue;
+    TxnHistoryFile entry = {
+        .rel = eddi_strdup(file->rel),
+        .doc = file->doc,
+        .group = file->doc ? txn_history__top_group(file->doc, true) : 0,
+        .exists = file->exists,
+        .format = file->format,
+        .mode = file->mode,
+    };
+    txn_history__set_text(&entry, &file->text);
+    if (file->doc) entry.now = txn_history__disk_stamp(txn->engine, file->rel);
+    else if (file->action == EDIT_WRITE) entry.now = file->written;
+    array_push(&step->files, entry);
+  }
+  if (self->undo.len == EDDI_TXN_HISTORY_STEPS) {
+    txn_history__step_free(self->undo.items[0]);
+    array_remove(&self->undo, 0);
+  }
+  array_push(&self->undo, step);
+}
+
+/* ---------------------------------------------------------------- find */
+
+/* Whether file's change is the newest in doc (undo) or the one undone
+ * last (redo). */
+static bool txn_history__doc_top(const TxnHistoryFile *file, const EddiDoc *doc, bool undo) {
+  if (file->doc == doc) return txn_history__top_group(doc, undo) == file->group;
+  /* Opened since, with no edit of its own yet. */
+  return !file->doc && !txn_history__top_group(doc, undo);
+}
+
+EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *doc, bool undo) {
+  EddiTxnHistory *self = session->txn_history;
+  if (!self) return NULL;
+  const TxnHistorySteps *list = undo ? &self->undo : &self->redo;
+  EddiTxnHistoryStep **steps = list->items;
+  size_t len = list->len;
+  if (!len) return NULL;
+  if (!doc) return steps[len - 1];
+  for (size_t i = len; i-- > 0;)
+    for (size_t j = 0; j < steps[i]->files.len; j++) {
+      const TxnHistoryFile *file = &steps[i]->files.items[j];
+      if (strcmp(file->rel, doc->path) != 0) continue;
+      /* The document's own edits since come first. */
+      return txn_history__doc_top(file, doc, undo) ? steps[i] : NULL;
+    }
+  return txn_history__top_group(doc, undo) ? NULL : steps[len - 1];
+}
+
+/* ---------------------------------------------------------------- move */
+
+/* Whether file's document is open in session. */
+static bool txn_history__doc_open(const TxnHistoryFile *file, const EddiSession *session) {
+  for (size_t i = 0; file->doc && i < session->docs.len; i++)
+    if (session->docs.items[i] == file->doc) return true;
+  return false;
+}
+
+/* Load every file of step that is not moved through its document into
+ * txn (entries[i], NULL for documents) and name in stale those that are
+ * not what the step left. */
+static int txn_history__load(EddiTxnHistoryStep *step, EddiEditTxn *txn, EddiSession *session,
+                             bool undo, EddiEditFile **entries, StrBuf *stale, size_t *count,
+                             EddiError *err) {
+  for (size_t i = 0; i < step->files.len; i++) {
+    TxnHistoryFile *file = &step->files.items[i];
+    bool fresh;
+    if (txn_history__doc_open(file, session)) {
+      /* A change on disk behind the document becomes its newest step. */
+      EddiError ignored;
+      eddi_doc_sync(file->doc, &ignored);
+      fresh = txn_history__top_group(file->doc, undo) == file->group;
+    } else {
+      int rc = eddi_edit_txn_file(txn, file->rel, &entries[i], err);
+      if (rc < 0) return rc;
+      EddiEditFile *entry = entries[i];
+      EddiFileStamp disk = entry->doc ? txn_history__disk_stamp(txn->engine, file->rel)
+                           : entry->exists ? entry->stamp
+                                           : (EddiFileStamp){0};
+      fresh = eddi_fs_stamp_same(&disk, &file->now) && !(entry->doc && eddi_doc_modified(entry->doc));
+      if (!file->exists) {
+        eddi_edit_file_delete(entry);
+      } else {
+        eddi_edit_file_write(entry, file->text.data ? file->text.data : "", file->text.len);
+        entry->format = file->format;
+        entry->mode = file->mode;
+      }
+    }
+    if (!fresh) eddi_strbuf_printf(stale, "%s%s", (*count)++ ? ", " : "", file->rel);
+  }
+  return 0;
+}
+
+/* Move the documents of step one group (undo or back); stop at the first
+ * that fails, *moved counting those done. */
+static int txn_history__move_docs(EddiTxnHistoryStep *step, EddiEditFile **entries, bool undo,
+                                  size_t *moved, EddiError *err) {
+  for (*moved = 0; *moved < step->files.len; (*moved)++) {
+    TxnHistoryFile *file = &step->files.items[*moved];
+    if (entries[*moved]) continue;
+    size_t done;
+    int rc = undo ? eddi_doc_undo(file->doc, 1, &done, err) : eddi_doc_redo(file->doc, 1, &done, err);
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+static void txn_history__unmove_docs(EddiTxnHistoryStep *step, EddiEditFile **entries, bool undo,
+                                     size_t moved) {
+  EddiError ignored;
+  size_t done;
+  for (size_t i = 0; i < moved; i++)
+    if (!entries[i])
+      undo ? eddi_doc_redo(step->files.items[i].doc, 1, &done, &ignored)
+           : eddi_doc_undo(step->files.items[i].doc, 1, &done, &ignored);
+}
+
+/* After the move: every file's side becomes what the move replaced. */
+static void txn_history__swap(EddiTxnHistoryStep *step, EddiEditFile **entries, StrBuf *before,
+                              EddiEngine *engine) {
+  for (size_t i = 0; i < step->files.len; i++) {
+    TxnHistoryFile *file = &step->files.items[i];
+    EddiEditFile *entry = entries[i];
+    if (!entry) {
+      txn_history__set_text(file, &before[i]);
+      file->now = txn_history__disk_stamp(engine, file->rel);
+      continue;
+    }
+    /* Written through a document opened since: its own history holds the
+     * move as a new edit, so the step goes by the disk from now on. */
+    file->doc = NULL;
+    file->exists = entry->exists;
+    file->format = entry->format;
+    file->mode = entry->mode;
+    txn_history__set_text(file, &entry->text);
+    file->now = entry->doc ? txn_history__disk_stamp(engine, file->rel)
+                : entry->action == EDIT_WRITE ? entry->written
+                                              : (EddiFileStamp){0};
+  }
+}
+
+/* Take step from the list it is on (undo: the undo list) to the other. */
+static void txn_history__transfer(EddiTxnHistory *self, EddiTxnHistoryStep *step, bool undo) {
+  TxnHistorySteps *from = undo ? &self->undo : &self->redo;
+  TxnHistorySteps *to = undo ? &self->redo : &self->undo;
+  for (size_t i = 0; i < from->len; i++) {
+    if (from->items[i] != step) continue;
+    array_remove(from, i);
+    array_push(to, step);
+    return;
+  }
+}
+
+int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSession *session,
+                          bool undo, StrBuf *files, EddiError *err) {
+  size_t n = step->files.len, stale_count = 0, moved = 0;
+  EddiEditFile **entries = eddi_calloc(n ? n : 1, sizeof *entries);
+  StrBuf *before = eddi_calloc(n ? n : 1, sizeof *before);
+  StrBuf stale = {0};
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, engine, session);
+  int rc = txn_history__load(step, &txn, session, undo, entries, &stale, &stale_count, err);
+  if (rc == 0 && stale_count) {
+    rc = eddi_error_set(err, EDDI_ESTALE, "%s: %zu file%s changed since: %s; nothing %s",
+                        undo ? "Undo" : "Redo", stale_count, stale_count == 1 ? "" : "s",
+                        stale.data, undo ? "put back" : "redone");
+    eddi_error_hint(err, "Those files were edited after the change: eddi does not overwrite them");
+  }
+  /* What each document holds before its move, for the other side. */
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    if (entries[i]) continue;
+    EddiDoc *doc = step->files.items[i].doc;
+    size_t len = eddi_text_len(&doc->text);
+    char *copy = eddi_text_dup(&doc->text, 0, len);
+    eddi_strbuf_puts(&before[i], "");
+    eddi_strbuf_append(&before[i], copy, len);
+    eddi_free(copy);
+  }
+  if (rc == 0) rc = txn_history__move_docs(step, entries, undo, &moved, err);
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, NULL, err);
+  if (rc < 0) txn_history__unmove_docs(step, entries, undo, moved);
+  /* The documents are saved last: the disk files went back all or none,
+   * and a document's save is the one write that can still fail here. */
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    if (entries[i] || !eddi_doc_modified(step->files.items[i].doc)) continue;
+    size_t bytes;
+    rc = eddi_engine_save_doc(engine, step->files.items[i].doc, &bytes, err);
+  }
+  if (rc == 0) {
+    txn_history__swap(step, entries, before, engine);
+    for (size_t i = 0; i < n; i++)
+      eddi_strbuf_printf(files, "%s%s", i ? ", " : "", step->files.items[i].rel);
+    txn_history__transfer(session->txn_history, step, undo);
+  }
+  for (size_t i = 0; i < n; i++) eddi_strbuf_free(&before[i]);
+  eddi_free(before);
+  eddi_free(entries);
+  eddi_strbuf_free(&stale);
+  eddi_edit_txn_free(&txn);
+  return rc;
+}
