@@ -667,6 +667,7 @@ static const char *const script__refactor_ops[] = {
     "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
     "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
     "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
+    "ExtractClass",
 };
 
 /* Names compared without case and underscores: rename_class = Rename_Class

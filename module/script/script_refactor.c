@@ -105,7 +105,9 @@ static int refactor__region_text(ScriptRun *run, const char *region, char **path
 typedef struct {
   const char *op;
   RefOpKind kind; /* REF_OP_UNSUPPORTED for the renames (rename.h plans them) */
-  size_t args;    /* how many it takes */
+  size_t args;    /* how many it takes (at least, for the class operations) */
+  bool rest;      /* the arguments after the first go to the plan as one, space-joined
+                   * (ops.h's RefOpKind says what each reads there) */
   const char *usage;
   const char *done[2]; /* the reply's words for one and for several */
 } RefactorForm;
@@ -114,22 +116,30 @@ typedef struct {
  * its reply names them in this order ("2 methods extracted, 1 class
  * renamed", as the design words it). */
 static const RefactorForm refactor__forms[] = {
-    {"Signature", REF_OP_SIGNATURE, 2, "a signature and the new one: \"f(a)\" \"f(a, b=1)\"",
+    {"Signature", REF_OP_SIGNATURE, 2, false, "a signature and the new one: \"f(a)\" \"f(a, b=1)\"",
      {"signature changed", "signatures changed"}},
-    {"Extract_Method", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name",
+    {"Extract_Method", REF_OP_EXTRACT, 2, false, "a function (or lines a:b) and the new name",
      {"method extracted", "methods extracted"}},
-    {"ExtractFunction", REF_OP_EXTRACT, 2, "a function (or lines a:b) and the new name",
+    {"ExtractFunction", REF_OP_EXTRACT, 2, false, "a function (or lines a:b) and the new name",
      {"function extracted", "functions extracted"}},
-    {"InlineFunction", REF_OP_INLINE_FUNCTION, 1, "a function",
+    {"InlineFunction", REF_OP_INLINE_FUNCTION, 1, false, "a function",
      {"function inlined", "functions inlined"}},
-    {"Inline_Variable", REF_OP_INLINE_VARIABLE, 1, "a variable",
+    {"Inline_Variable", REF_OP_INLINE_VARIABLE, 1, false, "a variable",
      {"variable inlined", "variables inlined"}},
-    {"Move_Method", REF_OP_MOVE_METHOD, 2, "A.m and B.m", {"method moved", "methods moved"}},
-    {"Extract_Interface", REF_OP_EXTRACT_INTERFACE, 2, "a class and the interface's name",
+    {"Move_Method", REF_OP_MOVE_METHOD, 2, false, "A.m and B.m", {"method moved", "methods moved"}},
+    {"Extract_Interface", REF_OP_EXTRACT_INTERFACE, 2, false, "a class and the interface's name",
      {"interface extracted", "interfaces extracted"}},
-    {"RenameSymbol", REF_OP_UNSUPPORTED, 2, "a name and a new name",
+    {"ExtractClass", REF_OP_EXTRACT_CLASS, 3, true, "a class, the new class and its members (m1,m2)",
+     {"class extracted", "classes extracted"}},
+    {"Split_Class", REF_OP_SPLIT_CLASS, 3, true, "a class, the new class and its members (m1,m2)",
+     {"class split", "classes split"}},
+    {"Merge_Classes", REF_OP_MERGE_CLASSES, 3, true, "two classes and the merged class's name",
+     {"classes merged", "classes merged"}},
+    {"Change_Inheritance", REF_OP_CHANGE_INHERITANCE, 2, true,
+     "a class, [its old base] and its new base", {"base changed", "bases changed"}},
+    {"RenameSymbol", REF_OP_UNSUPPORTED, 2, false, "a name and a new name",
      {"symbol renamed", "symbols renamed"}},
-    {"Rename_Class", REF_OP_UNSUPPORTED, 2, "a name and a new name",
+    {"Rename_Class", REF_OP_UNSUPPORTED, 2, false, "a name and a new name",
      {"class renamed", "classes renamed"}},
 };
 #define REFACTOR_FORM_COUNT (sizeof refactor__forms / sizeof refactor__forms[0])
@@ -167,9 +177,15 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
                         const ScriptElement **elements, EddiError *err) {
   /* extract_method name lines a:b, the command's word order. */
   bool words = args->len == 3 && strcasecmp(args->items[1], "lines") == 0;
-  if (args->len != form->args && !(form->kind == REF_OP_EXTRACT && words))
+  bool count_ok = form->rest ? args->len >= form->args && args->len <= form->args + 1
+                             : args->len == form->args || (form->kind == REF_OP_EXTRACT && words);
+  if (!count_ok)
     return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes %s", form->op, form->usage);
-  RefOpArgs op = {.spec = args->items[0], .other = args->len > 1 ? args->items[1] : NULL};
+  StrBuf rest = {0};
+  for (size_t i = 1; form->rest && i < args->len; i++)
+    eddi_strbuf_printf(&rest, "%s%s", i > 1 ? " " : "", args->items[i]);
+  RefOpArgs op = {.spec = args->items[0],
+                  .other = form->rest ? rest.data : args->len > 1 ? args->items[1] : NULL};
   char *spec = elements[0] ? refactor__spec(run, elements[0]) : NULL;
   char *path = NULL;
   int rc = 0;
@@ -218,6 +234,7 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
   eddi_strbuf_free(&facts);
   eddi_free(spec);
   eddi_free(path);
+  eddi_strbuf_free(&rest);
   return rc;
 }
 
@@ -274,19 +291,7 @@ int script_refactor_run(ScriptRun *run, const char *op, ScriptStrings *args,
     rc = form->kind == REF_OP_UNSUPPORTED ? refactor__rename(run, form, args, elements, err)
                                           : refactor__op(run, form, args, elements, err);
   }
-  if (rc > 0) {
-    /* Split_Class, Merge_Classes, Change_Inheritance: the engine's answer. */
-    RefOpArgs none = {.spec = args->items[0]};
-    RefIndex *index;
-    RefProgram *program;
-    RefPlan plan = {0};
-    StrBuf facts = {0};
-    rc = script_files_program(&run->files, &index, &program, err);
-    if (rc == 0) rc = ref_op_plan(index, REF_OP_UNSUPPORTED, op, &none, &plan, &facts, err);
-    if (rc == 0) rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
-    ref_plan_free(&plan);
-    eddi_strbuf_free(&facts);
-  }
+  if (rc > 0) rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s is not built yet", op);
   eddi_free(elements);
   return rc;
 }
