@@ -338,6 +338,8 @@ typedef struct {
   const char *summary;  /* one line for Help */
   bool read_only;       /* a read-only sender may run it */
   bool takes_body;      /* the rest of the message is its body */
+  bool script;          /* a script: a read-only sender may run it when its
+                         * statements write nothing (read_only is false) */
 } EddiCommandInfo;
 
 size_t eddi_command_count(void);

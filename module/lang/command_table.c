@@ -161,6 +161,7 @@ static void command__infos_make(void) {
         .syntax = spec->syntax,
         .summary = spec->summary,
         .read_only = (spec->flags & CMD_READ_ONLY) != 0,
+        .script = (spec->flags & CMD_SCRIPT) != 0,
         .takes_body = (spec->flags & CMD_TAKES_BODY) != 0,
     };
   }
