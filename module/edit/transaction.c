@@ -206,7 +206,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       /* The first try renames the staged bytes in; it consumes them. */
       rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
                                   file->mode, &expected, max_bytes, file->staged,
-                                  &file->written, &conflict, err);
+                                  EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
@@ -307,15 +307,17 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
 
 static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, EddiError *err);
 
-/* Whether commit is to stage its disk files and record an intent: with a
- * journal, when two or more of them change (one rename is atomic alone). */
-static bool transaction__needs_intent(const EddiEditTxn *self) {
+/* Whether commit is to stage its disk files: when two or more of them
+ * change (one rename is atomic alone). Their new bytes are then all written
+ * first and made durable together, and with a journal the intent is
+ * recorded before the first rename. */
+static bool transaction__needs_stage(const EddiEditTxn *self) {
   size_t changing = 0;
   for (size_t i = 0; i < self->files.len; i++) {
     const EddiEditFile *file = self->files.items[i];
     changing += !file->doc && file->action != EDIT_KEEP;
   }
-  return self->engine->journal && changing >= 2;
+  return changing >= 2;
 }
 
 /* Remove what staging left: temps not renamed in, backups. */
@@ -329,11 +331,13 @@ static void transaction__unstage(EddiEditTxn *self) {
   }
 }
 
-/* Write each changing disk file's new bytes beside it, link its old file
- * to a backup, and record the change's intent: after this the renames may
- * run. A failure leaves nothing behind. */
+/* Write each changing disk file's new bytes beside it and, with a journal,
+ * link its old file to a backup; then make all of it durable at once (one
+ * syncfs, not an fsync of every file and folder) and record the change's
+ * intent: after this the renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
   int root_fd = self->engine->root_fd;
+  EddiJournal *journal = self->engine->journal;
   Array(EddiJournalIntentFile) files = {0};
   int rc = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
@@ -341,21 +345,24 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     if (file->doc || file->action == EDIT_KEEP) continue;
     char path[EDDI_FS_PATH_MAX];
     EddiError ignored;
-    eddi_journal_note_folder(self->engine->journal, file->rel);
+    if (journal) eddi_journal_note_folder(journal, file->rel);
     if (file->action == EDIT_WRITE) {
       StrBuf raw = {0};
       eddi_strbuf_puts(&raw, "");
       eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len,
                        file->format, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage(root_fd, file->rel, raw.data, raw.len, file->mode, path, sizeof path,
-                         err);
+      rc = eddi_fs_stage_unsynced(root_fd, file->rel, raw.data, raw.len, file->mode, path,
+                                  sizeof path, err);
       eddi_strbuf_free(&raw);
       if (rc < 0) break;
       file->staged = eddi_strdup(path);
     }
+    /* Without a journal nothing rolls back after a crash: no backup. */
+    if (!journal) continue;
     /* Without hard links a change can still roll forward, not back. */
-    if (file->exists && eddi_fs_backup(root_fd, file->rel, path, sizeof path, &ignored) == 0)
+    if (file->exists &&
+        eddi_fs_backup_unsynced(root_fd, file->rel, path, sizeof path, &ignored) == 0)
       file->backup = eddi_strdup(path);
     EddiJournalIntentFile entry = {
         .rel = file->rel,
@@ -368,16 +375,42 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     };
     array_push(&files, entry);
   }
-  if (rc == 0) rc = eddi_journal_intent_begin(self->engine->journal, files.items, files.len,
-                                              intent, err);
+  /* The temporaries and links must be on the disk before the intent that
+   * names them (recovery rolls forward only onto complete temporaries). */
+  if (rc == 0) rc = eddi_fs_sync_all(root_fd, err);
+  if (rc == 0 && journal)
+    rc = eddi_journal_intent_begin(journal, files.items, files.len, intent, err);
   array_free(&files);
   if (rc < 0) transaction__unstage(self);
   return rc;
 }
 
+/* After the renames of a staged commit: each folder written into is
+ * fsynced (and swept) once, so that the renames are durable before the
+ * intent is forgotten. */
+static void transaction__settle(EddiEditTxn *self) {
+  Array(const char *) folders = {0};
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (file->doc || file->action != EDIT_WRITE || !file->done) continue;
+    const char *slash = strrchr(file->rel, '/');
+    size_t len = slash ? (size_t)(slash - file->rel) : 0;
+    bool seen = false;
+    for (size_t k = 0; k < folders.len && !seen; k++) {
+      const char *other = strrchr(folders.items[k], '/');
+      size_t other_len = other ? (size_t)(other - folders.items[k]) : 0;
+      seen = other_len == len && strncmp(folders.items[k], file->rel, len) == 0;
+    }
+    if (seen) continue;
+    array_push(&folders, file->rel);
+    eddi_fs_settle_folder(self->engine->root_fd, file->rel);
+  }
+  array_free(&folders);
+}
+
 int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int64_t intent = 0;
-  bool staged = transaction__needs_intent(self);
+  bool staged = transaction__needs_stage(self);
   if (staged) {
     int rc = transaction__stage(self, &intent, err);
     if (rc < 0) return rc;
@@ -388,7 +421,8 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
   }
   int rc = transaction__commit_files(self, report, err);
   if (staged) {
-    eddi_journal_intent_done(self->engine->journal, intent);
+    transaction__settle(self);
+    if (self->engine->journal) eddi_journal_intent_done(self->engine->journal, intent);
     transaction__unstage(self);
   }
   return rc;
