@@ -28,6 +28,7 @@ static void transaction__file_free(EddiEditFile *file) {
   eddi_strbuf_free(&file->raw);
   eddi_strbuf_free(&file->text);
   eddi_strbuf_free(&file->result);
+  eddi_strbuf_free(&file->written_raw);
   eddi_free(file);
 }
 
@@ -157,6 +158,12 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
                            eddi_lines_count(a + head, n - head - tail));
 }
 
+/* Whether a file was on disk before the change: an open document's file
+ * as its backend saw it. */
+static bool transaction__existed(const EddiEditFile *file) {
+  return file->through_intent ? file->stamp.exists : file->exists;
+}
+
 /* Put text into an open document as one replacement of the part that
  * differs, then save it. */
 static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
@@ -220,7 +227,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     eddi_strbuf_clear(&merged);
     int merged_rc = eddi_merge3(base.data ? base.data : "", base.len, raw.data, raw.len, theirs,
                                 conflict.theirs.len, &merged, &merge);
-    if (merged_rc < 0 || (!conflict.theirs_exist && file->exists)) {
+    if (merged_rc < 0 || (!conflict.theirs_exist && transaction__existed(file))) {
       rc = conflict.theirs_exist
                ? eddi_error_set(err, EDDI_ESTALE,
                                 "%s changed on disk since it was read, at lines %zu:%zu, "
@@ -260,6 +267,11 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     eddi_error_hint(err, "Try again when it is quiet");
   }
   if (rc == 0) eddi_engine_note_write(self->engine, file->rel, &file->stamp, &file->written);
+  if (rc == 0 && file->through_intent) {
+    StrBuf kept = file->written_raw;
+    file->written_raw = raw;
+    raw = kept;
+  }
   eddi_fs_conflict_free(&conflict);
   eddi_strbuf_free(&raw);
   eddi_strbuf_free(&merged);
@@ -287,11 +299,11 @@ static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiE
 static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   EddiError ignored;
   size_t max_bytes = self->engine->config.max_file_bytes;
-  if (file->doc && file->action == EDIT_WRITE) {
+  if (file->doc && !file->through_intent && file->action == EDIT_WRITE) {
     size_t done, bytes;
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
       eddi_doc_save(file->doc, &bytes, &ignored);
-  } else if (file->exists) {
+  } else if (transaction__existed(file)) {
     EddiFsConflict conflict = {0};
     EddiFileStamp restored;
     const EddiFileStamp *now = file->action == EDIT_WRITE ? &file->written : &(EddiFileStamp){0};
@@ -307,17 +319,42 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
 
 static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, EddiError *err);
 
-/* Whether commit is to stage its disk files: when two or more of them
- * change (one rename is atomic alone). Their new bytes are then all written
- * first and made durable together, and with a journal the intent is
- * recorded before the first rename. */
-static bool transaction__needs_stage(const EddiEditTxn *self) {
+/* Whether file goes through the rename of a batch: a disk file that
+ * changes, or an open document written as one. */
+static bool transaction__renamed(const EddiEditFile *file) {
+  return file->action != EDIT_KEEP && (!file->doc || file->through_intent);
+}
+
+/* Whether an open document's file is to be written with the others of the
+ * change: its text changes or has unsaved edits, and its disk backend can
+ * tell what its file is (eddi_disk_backend_state, taken into file). */
+static bool transaction__doc_joins(EddiEditFile *file) {
+  if (!file->doc || file->action != EDIT_WRITE) return false;
+  bool changes = file->result.len != file->text.len ||
+                 memcmp(file->result.data ? file->result.data : "",
+                        file->text.data ? file->text.data : "", file->result.len) != 0;
+  if (!changes && !eddi_doc_modified(file->doc)) return false;
+  eddi_strbuf_clear(&file->raw);
+  eddi_strbuf_puts(&file->raw, "");
+  return eddi_disk_backend_state(file->doc->backend, &file->format, &file->mode, &file->stamp,
+                                 &file->raw);
+}
+
+/* Whether commit is to stage its files: when two or more of them are
+ * renamed into place (one rename is atomic alone). Their new bytes are then
+ * all written first and made durable together, and with a journal the
+ * intent is recorded before the first rename. The open documents that
+ * join the batch are marked through_intent. */
+static bool transaction__needs_stage(EddiEditTxn *self) {
   size_t changing = 0;
   for (size_t i = 0; i < self->files.len; i++) {
-    const EddiEditFile *file = self->files.items[i];
-    changing += !file->doc && file->action != EDIT_KEEP;
+    EddiEditFile *file = self->files.items[i];
+    file->through_intent = transaction__doc_joins(file);
+    changing += transaction__renamed(file);
   }
-  return changing >= 2;
+  if (changing >= 2) return true;
+  for (size_t i = 0; i < self->files.len; i++) self->files.items[i]->through_intent = false;
+  return false;
 }
 
 /* Remove what staging left: temps not renamed in, backups. */
@@ -342,7 +379,7 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
   int rc = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
     EddiEditFile *file = self->files.items[i];
-    if (file->doc || file->action == EDIT_KEEP) continue;
+    if (!transaction__renamed(file)) continue;
     char path[EDDI_FS_PATH_MAX];
     EddiError ignored;
     if (journal) eddi_journal_note_folder(journal, file->rel);
@@ -361,13 +398,13 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     /* Without a journal nothing rolls back after a crash: no backup. */
     if (!journal) continue;
     /* Without hard links a change can still roll forward, not back. */
-    if (file->exists &&
+    if (transaction__existed(file) &&
         eddi_fs_backup_unsynced(root_fd, file->rel, path, sizeof path, &ignored) == 0)
       file->backup = eddi_strdup(path);
     EddiJournalIntentFile entry = {
         .rel = file->rel,
         .action = file->action == EDIT_WRITE ? JOURNAL_FILE_WRITE : JOURNAL_FILE_DELETE,
-        .existed = file->exists,
+        .existed = transaction__existed(file),
         .old_hash = file->stamp.hash,
         .new_hash = file->new_hash,
         .temp = file->staged,
@@ -392,7 +429,7 @@ static void transaction__settle(EddiEditTxn *self) {
   Array(const char *) folders = {0};
   for (size_t i = 0; i < self->files.len; i++) {
     const EddiEditFile *file = self->files.items[i];
-    if (file->doc || file->action != EDIT_WRITE || !file->done) continue;
+    if (!transaction__renamed(file) || file->action != EDIT_WRITE || !file->done) continue;
     const char *slash = strrchr(file->rel, '/');
     size_t len = slash ? (size_t)(slash - file->rel) : 0;
     bool seen = false;
@@ -428,6 +465,24 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
   return rc;
 }
 
+/* Every file of the change is written: an open document written as one of
+ * them takes the new text (one undo step, the cursor after the edit, as if
+ * typed) and is saved as of the bytes written. */
+static void transaction__adopt(EddiEditFile *file) {
+  EddiDoc *doc = file->doc;
+  const char *b = file->result.data ? file->result.data : "";
+  size_t m = file->result.len;
+  bool changes = m != file->text.len || memcmp(b, file->text.data ? file->text.data : "", m) != 0;
+  size_t changed_end = 0;
+  EddiError ignored;
+  /* The disk backend takes every replacement: this cannot fail. */
+  if (changes && eddi_doc_replace_all(doc, b, m, &changed_end, &ignored) == 0)
+    doc->cursor = changed_end;
+  eddi_disk_backend_written(doc->backend, file->written_raw.data ? file->written_raw.data : "",
+                            file->written_raw.len, &file->written);
+  eddi_doc_mark_saved(doc);
+}
+
 /* Write, then delete; on a failure put back what was done. */
 static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int rc = 0;
@@ -437,8 +492,8 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
       EddiEditFile *file = self->files.items[i];
       if (file->action != action) continue;
       if (action == EDIT_WRITE) {
-        rc = file->doc ? transaction__write_doc(self, file, err)
-                       : transaction__write_disk(self, file, report, err);
+        rc = file->doc && !file->through_intent ? transaction__write_doc(self, file, err)
+                                                : transaction__write_disk(self, file, report, err);
       } else {
         rc = transaction__delete_disk(self, file, err);
       }
@@ -455,6 +510,7 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->action == EDIT_KEEP) continue;
+    if (file->through_intent) transaction__adopt(file);
     transaction__record(self, file);
     /* A deleted file's document has nothing left to show. */
     if (file->action == EDIT_DELETE && file->doc && self->session) {
