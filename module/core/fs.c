@@ -880,6 +880,28 @@ int eddi_fs_sync_all(int root_fd, EddiError *err) {
   return rc;
 }
 
+int eddi_fs_sync_file(int root_fd, const char *rel, EddiError *err) {
+  int fd = fs__open_beneath(root_fd, rel, O_RDONLY | O_NOCTTY, 0);
+  if (fd < 0) return fs__resolve_error(errno, rel, err);
+  int rc = fsync(fd) < 0 ? eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno)) : 0;
+  close(fd);
+  return rc;
+}
+
+int eddi_fs_sync_folder(int root_fd, const char *rel, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  /* The parent's descriptor is O_PATH: fsync needs one opened for reading. */
+  int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
+  if (fd >= 0) close(fd);
+  close(dir_fd);
+  return rc;
+}
+
 void eddi_fs_settle_folder(int root_fd, const char *rel) {
   int dir_fd;
   const char *leaf;

@@ -134,6 +134,11 @@ int eddi_fs_backup_unsynced(int root_fd, const char *rel, char *backup, size_t b
 /* Make everything written beneath root_fd so far durable: one syncfs(2) of
  * its file system (every temporary file and link of a batch at once). */
 int eddi_fs_sync_all(int root_fd, EddiError *err);
+/* fsync rel's file (a temporary file of a small batch). */
+int eddi_fs_sync_file(int root_fd, const char *rel, EddiError *err);
+/* fsync the folder holding rel: its new entries (temporary files, links,
+ * renames) are durable. */
+int eddi_fs_sync_folder(int root_fd, const char *rel, EddiError *err);
 /* After a batch's renames into rel's folder (EDDI_FS_SYNC_LATER): make them
  * durable (one fsync of the folder) and sweep the folder's leftovers. */
 void eddi_fs_settle_folder(int root_fd, const char *rel);

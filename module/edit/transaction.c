@@ -368,10 +368,65 @@ static void transaction__unstage(EddiEditTxn *self) {
   }
 }
 
+/* Whether file's folder is already among the first `count` files' of self
+ * that pass keep (one visit per folder). */
+static bool transaction__folder_seen(const EddiEditTxn *self, size_t count,
+                                     bool (*keep)(const EddiEditFile *),
+                                     const EddiEditFile *file) {
+  const char *slash = strrchr(file->rel, '/');
+  size_t len = slash ? (size_t)(slash - file->rel) : 0;
+  for (size_t k = 0; k < count; k++) {
+    const EddiEditFile *other = self->files.items[k];
+    if (!keep(other)) continue;
+    const char *other_slash = strrchr(other->rel, '/');
+    size_t other_len = other_slash ? (size_t)(other_slash - other->rel) : 0;
+    if (other_len == len && strncmp(other->rel, file->rel, len) == 0) return true;
+  }
+  return false;
+}
+
+static bool transaction__is_staged(const EddiEditFile *file) {
+  return file->staged || file->backup;
+}
+
+static bool transaction__is_renamed_in(const EddiEditFile *file) {
+  return transaction__renamed(file) && file->action == EDIT_WRITE && file->done;
+}
+
+/* A batch of at least this many staged files is made durable with one
+ * syncfs(2) of the workspace's file system; a smaller one with an fsync of
+ * each temporary file and one of each folder. syncfs costs about the same
+ * for 2 files as for 500 (one flush), but it also writes out whatever else
+ * is dirty on that file system (another program's build: 380 ms for a
+ * 2-file batch once, against 6-24 ms for the fsyncs; doc/performance.org),
+ * so a few files take the few fsyncs, whose cost is their own. */
+#define TRANSACTION_SYNCFS_MIN_FILES 8
+
+/* Make every staged temporary file and backup link durable. */
+static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
+  int root_fd = self->engine->root_fd;
+  size_t staged = 0;
+  for (size_t i = 0; i < self->files.len; i++) staged += transaction__is_staged(self->files.items[i]);
+  if (staged >= TRANSACTION_SYNCFS_MIN_FILES) return eddi_fs_sync_all(root_fd, err);
+  int rc = 0;
+  for (size_t i = 0; i < self->files.len && rc == 0; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (file->staged) rc = eddi_fs_sync_file(root_fd, file->staged, err);
+  }
+  for (size_t i = 0; i < self->files.len && rc == 0; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (transaction__is_staged(file) &&
+        !transaction__folder_seen(self, i, transaction__is_staged, file))
+      rc = eddi_fs_sync_folder(root_fd, file->rel, err);
+  }
+  return rc;
+}
+
 /* Write each changing disk file's new bytes beside it and, with a journal,
  * link its old file to a backup; then make all of it durable at once (one
- * syncfs, not an fsync of every file and folder) and record the change's
- * intent: after this the renames may run. A failure leaves nothing behind. */
+ * syncfs, or for a few files an fsync of each and of each folder, not two
+ * or three fsyncs per file) and record the change's intent: after this the
+ * renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
   int root_fd = self->engine->root_fd;
   EddiJournal *journal = self->engine->journal;
@@ -414,7 +469,7 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
   }
   /* The temporaries and links must be on the disk before the intent that
    * names them (recovery rolls forward only onto complete temporaries). */
-  if (rc == 0) rc = eddi_fs_sync_all(root_fd, err);
+  if (rc == 0) rc = transaction__sync_staged(self, err);
   if (rc == 0 && journal)
     rc = eddi_journal_intent_begin(journal, files.items, files.len, intent, err);
   array_free(&files);
@@ -426,23 +481,12 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
  * fsynced (and swept) once, so that the renames are durable before the
  * intent is forgotten. */
 static void transaction__settle(EddiEditTxn *self) {
-  Array(const char *) folders = {0};
   for (size_t i = 0; i < self->files.len; i++) {
     const EddiEditFile *file = self->files.items[i];
-    if (!transaction__renamed(file) || file->action != EDIT_WRITE || !file->done) continue;
-    const char *slash = strrchr(file->rel, '/');
-    size_t len = slash ? (size_t)(slash - file->rel) : 0;
-    bool seen = false;
-    for (size_t k = 0; k < folders.len && !seen; k++) {
-      const char *other = strrchr(folders.items[k], '/');
-      size_t other_len = other ? (size_t)(other - folders.items[k]) : 0;
-      seen = other_len == len && strncmp(folders.items[k], file->rel, len) == 0;
-    }
-    if (seen) continue;
-    array_push(&folders, file->rel);
-    eddi_fs_settle_folder(self->engine->root_fd, file->rel);
+    if (transaction__is_renamed_in(file) &&
+        !transaction__folder_seen(self, i, transaction__is_renamed_in, file))
+      eddi_fs_settle_folder(self->engine->root_fd, file->rel);
   }
-  array_free(&folders);
 }
 
 int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {

@@ -21,8 +21,9 @@
  *
  * A change of two or more files is written as a batch: every new file is
  * written beside its target first, all of them are made durable at once
- * (one syncfs of the workspace's file system, not two fsyncs per file),
- * the renames run, and each folder is fsynced once after them. With the
+ * (one syncfs of the workspace's file system, or for a few files an fsync
+ * of each and of each folder; before, two or three fsyncs per file), the
+ * renames run, and each folder is fsynced once after them. With the
  * journal on it is also crash-safe: every old file is hard-linked to a
  * backup, and the intent (files, old and new hashes, temporary names) is
  * recorded in the journal (durably) before the first rename and forgotten

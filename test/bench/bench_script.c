@@ -6,10 +6,10 @@
  *    "from new_auth import" }` (GLOB: every .py file below the root, as
  *    the script below writes it) as one script (all files or none), against
  *    `rg -l old_auth | xargs sed -i` (neither atomic nor checked) on the
- *    same tree, reset before each run. The target: at most 2x. The script
- *    runs twice: on an engine with the journal (the crash-safe commit: the
- *    intent recorded, all or nothing under kill -9) and without (all or
- *    nothing while the process lives).
+ *    same tree, reset (and synced) before each run. The target: at most
+ *    2x. The script runs twice: on an engine with the journal (the
+ *    crash-safe commit: the intent recorded, all or nothing under kill -9)
+ *    and without (all or nothing while the process lives).
  * 2. `foreach caller of lib.f() replace with f($1, timeout=30)` over 200
  *    call sites in 50 files, warm (the engine made, the files in the page
  *    cache): every call resolved by name resolution. The target: < 1 s.
@@ -61,6 +61,8 @@ static void bench__migration_tree(const char *root) {
     bench__write(path, text.data);
   }
   eddi_strbuf_free(&text);
+  /* The tree's own writes are not the measured run's to flush. */
+  sync();
 }
 
 static void bench__caller_tree(const char *root) {
