@@ -143,6 +143,22 @@ static int commit_three(EddiEngine *engine, bool conflict_on_disk, const char *r
   return rc;
 }
 
+/* a.txt, b.txt and c.txt hold expected[0..2]. */
+static void assert_files(const char *root, const char *const expected[3]) {
+  static const char *const names[] = {"a.txt", "b.txt", "c.txt"};
+  for (size_t i = 0; i < 3; i++) {
+    char *bytes = read_in(root, names[i]);
+    assert_string_equal(bytes, expected[i]);
+    free(bytes);
+  }
+}
+
+static void assert_doc_text(const EddiDoc *doc, const char *expected) {
+  char *text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
+  assert_string_equal(text, expected);
+  eddi_free(text);
+}
+
 static void test_txn_open_doc_joins_the_intent(void **state) {
   long live = unit_live();
   const char *root = *state;
@@ -152,17 +168,9 @@ static void test_txn_open_doc_joins_the_intent(void **state) {
   EddiEngine *engine = open_doc_engine(root, stdir, &doc);
   EddiError err;
   assert_int_equal(commit_three(engine, false, root, &err), 0);
-  static const char *const expected[] = {"new a\n", "new b\n", "new c\n"};
-  static const char *const names[] = {"a.txt", "b.txt", "c.txt"};
-  for (size_t i = 0; i < 3; i++) {
-    char *bytes = read_in(root, names[i]);
-    assert_string_equal(bytes, expected[i]);
-    free(bytes);
-  }
+  assert_files(root, (const char *const[]){"new a\n", "new b\n", "new c\n"});
   /* The document has the new text, saved, as one undo step. */
-  char *text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
-  assert_string_equal(text, "new a\n");
-  eddi_free(text);
+  assert_doc_text(doc, "new a\n");
   assert_false(eddi_doc_modified(doc));
   /* Its backend knows the bytes written: an edit saves without a conflict. */
   exec_ok(engine, "Insert Line \"more\"\nSave");
@@ -171,9 +179,7 @@ static void test_txn_open_doc_joins_the_intent(void **state) {
   assert_non_null(strstr(bytes, "more"));
   free(bytes);
   exec_ok(engine, "Undo 2");
-  text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
-  assert_string_equal(text, "old a\n");
-  eddi_free(text);
+  assert_doc_text(doc, "old a\n");
   /* No temporary file or backup is left. */
   char path[PATH_MAX];
   unit_path(path, root, ".");
@@ -197,17 +203,9 @@ static void test_txn_open_doc_untouched_when_a_file_fails(void **state) {
   assert_int_equal(commit_three(engine, true, root, &err), EDDI_ESTALE);
   assert_non_null(strstr(err.what, "c.txt changed on disk since it was read"));
   /* All old on disk (c.txt keeps the other writer's bytes) ... */
-  static const char *const expected[] = {"old a\n", "old b\n", "their c\n"};
-  static const char *const names[] = {"a.txt", "b.txt", "c.txt"};
-  for (size_t i = 0; i < 3; i++) {
-    char *bytes = read_in(root, names[i]);
-    assert_string_equal(bytes, expected[i]);
-    free(bytes);
-  }
+  assert_files(root, (const char *const[]){"old a\n", "old b\n", "their c\n"});
   /* ... and the document as it was: its text, saved, no new undo step. */
-  char *text = eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text));
-  assert_string_equal(text, "old a\n");
-  eddi_free(text);
+  assert_doc_text(doc, "old a\n");
   assert_false(eddi_doc_modified(doc));
   assert_int_equal(doc->undo.len, groups);
   assert_int_equal(doc->redo.len, 0); /* never changed, so nothing taken back */
