@@ -95,26 +95,51 @@ static void exec_ok(EddiEngine *engine, const char *text) {
   eddi_string_free(reply);
 }
 
-/* An engine over root with its journal in state, the sender t's session
- * holding a.txt open (a.txt, b.txt and c.txt hold "old <name>\n"). */
-static EddiEngine *open_doc_engine(const char *root, const char *state, EddiDoc **doc) {
-  write_in(root, "a.txt", "old a\n", 6);
-  write_in(root, "b.txt", "old b\n", 6);
-  write_in(root, "c.txt", "old c\n", 6);
+/* A workspace holding a.txt, b.txt and c.txt ("old <name>\n"), an engine
+ * over it with its journal in a folder of its own, and the sender t's
+ * session holding a.txt open (doc). */
+typedef struct {
+  char root[PATH_MAX];
+  char state[PATH_MAX];
+  EddiEngine *engine;
+  EddiDoc *doc;
+  long live;
+} DocFixture;
+
+static int doc_setup(void **state) {
+  DocFixture *fx = calloc(1, sizeof *fx);
+  fx->live = unit_live();
+  unit_workspace_new(fx->root);
+  unit_workspace_new(fx->state);
+  write_in(fx->root, "a.txt", "old a\n", 6);
+  write_in(fx->root, "b.txt", "old b\n", 6);
+  write_in(fx->root, "c.txt", "old c\n", 6);
   EddiConfig config;
   eddi_config_default(&config);
-  config.state_dir = state;
+  config.state_dir = fx->state;
   char error[256], report[256];
-  EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
-  assert_non_null(engine);
-  assert_int_equal(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error), 0);
-  exec_ok(engine, "Start s\nOpen a.txt");
-  EddiSession *session = eddi_sessions_by_sender(&engine->sessions, "t");
+  fx->engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_non_null(fx->engine);
+  assert_int_equal(
+      eddi_engine_open_journal(fx->engine, report, sizeof report, error, sizeof error), 0);
+  exec_ok(fx->engine, "Start s\nOpen a.txt");
+  EddiSession *session = eddi_sessions_by_sender(&fx->engine->sessions, "t");
   assert_non_null(session);
   bool ambiguous;
-  *doc = eddi_session_find_doc(session, "a.txt", &ambiguous);
-  assert_non_null(*doc);
-  return engine;
+  fx->doc = eddi_session_find_doc(session, "a.txt", &ambiguous);
+  assert_non_null(fx->doc);
+  *state = fx;
+  return 0;
+}
+
+static int doc_teardown(void **state) {
+  DocFixture *fx = *state;
+  eddi_engine_free(fx->engine);
+  unit_assert_no_leak(fx->live);
+  unit_remove_tree(fx->root);
+  unit_remove_tree(fx->state);
+  free(fx);
+  return 0;
 }
 
 /* a.txt (open) and b.txt, c.txt (disk) begin "new" instead of "old" after
@@ -160,12 +185,10 @@ static void assert_doc_text(const EddiDoc *doc, const char *expected) {
 }
 
 static void test_txn_open_doc_joins_the_intent(void **state) {
-  long live = unit_live();
-  const char *root = *state;
-  char stdir[PATH_MAX];
-  unit_workspace_new(stdir);
-  EddiDoc *doc;
-  EddiEngine *engine = open_doc_engine(root, stdir, &doc);
+  DocFixture *fx = *state;
+  const char *root = fx->root;
+  EddiEngine *engine = fx->engine;
+  EddiDoc *doc = fx->doc;
   EddiError err;
   assert_int_equal(commit_three(engine, false, root, &err), 0);
   assert_files(root, (const char *const[]){"new a\n", "new b\n", "new c\n"});
@@ -186,21 +209,15 @@ static void test_txn_open_doc_joins_the_intent(void **state) {
   DIR *dir = opendir(path);
   for (struct dirent *entry; (entry = readdir(dir));) assert_null(strstr(entry->d_name, ".eddi-"));
   closedir(dir);
-  eddi_engine_free(engine);
-  unit_remove_tree(stdir);
-  unit_assert_no_leak(live);
 }
 
 static void test_txn_open_doc_untouched_when_a_file_fails(void **state) {
-  long live = unit_live();
-  const char *root = *state;
-  char stdir[PATH_MAX];
-  unit_workspace_new(stdir);
-  EddiDoc *doc;
-  EddiEngine *engine = open_doc_engine(root, stdir, &doc);
+  DocFixture *fx = *state;
+  const char *root = fx->root;
+  EddiDoc *doc = fx->doc;
   size_t groups = doc->undo.len;
   EddiError err;
-  assert_int_equal(commit_three(engine, true, root, &err), EDDI_ESTALE);
+  assert_int_equal(commit_three(fx->engine, true, root, &err), EDDI_ESTALE);
   assert_non_null(strstr(err.what, "c.txt changed on disk since it was read"));
   /* All old on disk (c.txt keeps the other writer's bytes) ... */
   assert_files(root, (const char *const[]){"old a\n", "old b\n", "their c\n"});
@@ -209,18 +226,13 @@ static void test_txn_open_doc_untouched_when_a_file_fails(void **state) {
   assert_false(eddi_doc_modified(doc));
   assert_int_equal(doc->undo.len, groups);
   assert_int_equal(doc->redo.len, 0); /* never changed, so nothing taken back */
-  eddi_engine_free(engine);
-  unit_remove_tree(stdir);
-  unit_assert_no_leak(live);
 }
 
 static void test_txn_open_doc_unsaved_edits_are_written(void **state) {
-  long live = unit_live();
-  const char *root = *state;
-  char stdir[PATH_MAX];
-  unit_workspace_new(stdir);
-  EddiDoc *doc;
-  EddiEngine *engine = open_doc_engine(root, stdir, &doc);
+  DocFixture *fx = *state;
+  const char *root = fx->root;
+  EddiEngine *engine = fx->engine;
+  EddiDoc *doc = fx->doc;
   /* Unsaved: a line typed at the end. The change, computed on the
    * document's text, is written with it, as a save would. */
   exec_ok(engine, "Goto EndOfFile\nInsert Line \"typed\"");
@@ -231,21 +243,18 @@ static void test_txn_open_doc_unsaved_edits_are_written(void **state) {
   assert_string_equal(bytes, "new a\ntyped\n");
   free(bytes);
   assert_false(eddi_doc_modified(doc));
-  eddi_engine_free(engine);
-  unit_remove_tree(stdir);
-  unit_assert_no_leak(live);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_txn_file_loads_from_disk, unit_folder_setup,
                                       unit_folder_teardown),
-      cmocka_unit_test_setup_teardown(test_txn_open_doc_joins_the_intent, unit_folder_setup,
-                                      unit_folder_teardown),
-      cmocka_unit_test_setup_teardown(test_txn_open_doc_untouched_when_a_file_fails,
-                                      unit_folder_setup, unit_folder_teardown),
-      cmocka_unit_test_setup_teardown(test_txn_open_doc_unsaved_edits_are_written,
-                                      unit_folder_setup, unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_open_doc_joins_the_intent, doc_setup,
+                                      doc_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_open_doc_untouched_when_a_file_fails, doc_setup,
+                                      doc_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_open_doc_unsaved_edits_are_written, doc_setup,
+                                      doc_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
