@@ -164,13 +164,20 @@ static bool transaction__existed(const EddiEditFile *file) {
   return file->through_intent ? file->stamp.exists : file->exists;
 }
 
+/* Whether file's new text differs from the text it had. */
+static bool transaction__changes(const EddiEditFile *file) {
+  const char *b = file->result.data ? file->result.data : "";
+  return file->result.len != file->text.len ||
+         memcmp(b, file->text.data ? file->text.data : "", file->result.len) != 0;
+}
+
 /* Put text into an open document as one replacement of the part that
  * differs, then save it. */
 static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
   const char *b = file->result.data ? file->result.data : "";
   size_t m = file->result.len;
-  bool changes = m != file->text.len || memcmp(b, file->text.data ? file->text.data : "", m) != 0;
+  bool changes = transaction__changes(file);
   size_t changed_end = 0;
   int rc = changes ? eddi_doc_replace_all(doc, b, m, &changed_end, err) : 0;
   /* The cursor ends after the edit, as if it had been typed. */
@@ -330,10 +337,7 @@ static bool transaction__renamed(const EddiEditFile *file) {
  * tell what its file is (eddi_disk_backend_state, taken into file). */
 static bool transaction__doc_joins(EddiEditFile *file) {
   if (!file->doc || file->action != EDIT_WRITE) return false;
-  bool changes = file->result.len != file->text.len ||
-                 memcmp(file->result.data ? file->result.data : "",
-                        file->text.data ? file->text.data : "", file->result.len) != 0;
-  if (!changes && !eddi_doc_modified(file->doc)) return false;
+  if (!transaction__changes(file) && !eddi_doc_modified(file->doc)) return false;
   eddi_strbuf_clear(&file->raw);
   eddi_strbuf_puts(&file->raw, "");
   return eddi_disk_backend_state(file->doc->backend, &file->format, &file->mode, &file->stamp,
@@ -515,12 +519,11 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
 static void transaction__adopt(EddiEditFile *file) {
   EddiDoc *doc = file->doc;
   const char *b = file->result.data ? file->result.data : "";
-  size_t m = file->result.len;
-  bool changes = m != file->text.len || memcmp(b, file->text.data ? file->text.data : "", m) != 0;
   size_t changed_end = 0;
   EddiError ignored;
   /* The disk backend takes every replacement: this cannot fail. */
-  if (changes && eddi_doc_replace_all(doc, b, m, &changed_end, &ignored) == 0)
+  if (transaction__changes(file) &&
+      eddi_doc_replace_all(doc, b, file->result.len, &changed_end, &ignored) == 0)
     doc->cursor = changed_end;
   eddi_disk_backend_written(doc->backend, file->written_raw.data ? file->written_raw.data : "",
                             file->written_raw.len, &file->written);
