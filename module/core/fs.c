@@ -1,6 +1,7 @@
 /* fs.c - see fs.h. Longer than most files: the checked replace and the
- * staged steps of a multi-file change share the same resolving, temporary
- * file and sweep helpers, which must not be visible outside. */
+ * staged steps of a multi-file change (with their batched syncs) share the
+ * same resolving, temporary file, folder sync and sweep helpers, which must
+ * not be visible outside. */
 #define _GNU_SOURCE
 #include "core/fs.h"
 
