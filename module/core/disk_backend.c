@@ -556,3 +556,24 @@ int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_by
   *backend = &self->base;
   return 0;
 }
+
+bool eddi_disk_backend_state(EddiBackend *backend, EddiFileFormat *format, unsigned *mode,
+                             EddiFileStamp *stamp, StrBuf *saved) {
+  if (backend->vtable != &disk_vtable) return false;
+  DiskBackend *self = (DiskBackend *)backend;
+  EddiError ignored;
+  if (!self->saved_kept || disk__check_writable(self, &ignored) < 0) return false;
+  *format = self->format;
+  *mode = self->mode;
+  *stamp = self->stamp;
+  eddi_strbuf_append(saved, self->saved.data ? self->saved.data : "", self->saved.len);
+  return true;
+}
+
+void eddi_disk_backend_written(EddiBackend *backend, const char *raw, size_t len,
+                               const EddiFileStamp *written) {
+  if (backend->vtable != &disk_vtable) return;
+  DiskBackend *self = (DiskBackend *)backend;
+  self->stamp = *written;
+  disk__remember(self, raw, len);
+}

@@ -388,12 +388,17 @@ bool eddi_doc_modified(const EddiDoc *self) {
   return self->is_new || doc__top_group(self) != self->saved_group_id;
 }
 
+void eddi_doc_mark_saved(EddiDoc *self) {
+  eddi_doc_end_group(self);
+  self->saved_group_id = doc__top_group(self);
+  self->is_new = false;
+}
+
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err) {
   eddi_doc_end_group(self);
   int rc = self->backend->vtable->save(self->backend, self, bytes, err);
   if (rc < 0) return rc;
-  self->saved_group_id = doc__top_group(self);
-  self->is_new = false;
+  eddi_doc_mark_saved(self);
   return 0;
 }
 

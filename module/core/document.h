@@ -136,6 +136,10 @@ int eddi_doc_redo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
 bool eddi_doc_modified(const EddiDoc *self);
 /* Save through the backend and remember the state as saved. */
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err);
+/* The document's text was written to its file by someone else than its
+ * backend's save (a change of several files, edit/transaction.c): remember
+ * the state as saved, as eddi_doc_save does after its write. */
+void eddi_doc_mark_saved(EddiDoc *self);
 /* Replace the whole text with text[0, len) as one replacement of the part
  * that differs, so that the cursor and marks outside it stay on their text;
  * *changed_end (may be NULL) receives the end of the changed part. */

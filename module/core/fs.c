@@ -1,6 +1,7 @@
 /* fs.c - see fs.h. Longer than most files: the checked replace and the
- * staged steps of a multi-file change share the same resolving, temporary
- * file and sweep helpers, which must not be visible outside. */
+ * staged steps of a multi-file change (with their batched syncs) share the
+ * same resolving, temporary file, folder sync and sweep helpers, which must
+ * not be visible outside. */
 #define _GNU_SOURCE
 #include "core/fs.h"
 
@@ -391,19 +392,25 @@ static void fs__watch_stop(FsWatch *self) {
   pthread_mutex_unlock(&fs__watch_lock);
 }
 
+/* A fresh temporary name ".<leaf>.eddi-<pid>-XXXXXXXXXXXX" into name; attempt
+ * varies the fallback when the kernel gives no random bytes. */
+static void fs__temp_name(const char *leaf, int attempt, char *name, size_t name_size) {
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  unsigned char random[FS_TEMP_RANDOM];
+  if (getrandom(random, sizeof random, 0) != (ssize_t)sizeof random) {
+    for (size_t i = 0; i < sizeof random; i++)
+      random[i] = (unsigned char)(rand() ^ (int)getpid() ^ attempt);
+  }
+  char suffix[FS_TEMP_RANDOM + 1];
+  for (size_t i = 0; i < FS_TEMP_RANDOM; i++) suffix[i] = letters[random[i] % 36];
+  suffix[FS_TEMP_RANDOM] = '\0';
+  snprintf(name, name_size, ".%.200s" FS_TEMP_MARK "%ld-%s", leaf, (long)getpid(), suffix);
+}
+
 /* A new temporary file ".<leaf>.eddi-XXXXXXXXXXXX" in dir_fd, mode 0600. */
 static int fs__temp_open(int dir_fd, const char *leaf, char *name, size_t name_size) {
-  static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   for (int attempt = 0; attempt < EDDI_FS_REPLACE_TRIES; attempt++) {
-    unsigned char random[FS_TEMP_RANDOM];
-    if (getrandom(random, sizeof random, 0) != (ssize_t)sizeof random) {
-      for (size_t i = 0; i < sizeof random; i++)
-        random[i] = (unsigned char)(rand() ^ (int)getpid() ^ attempt);
-    }
-    char suffix[FS_TEMP_RANDOM + 1];
-    for (size_t i = 0; i < FS_TEMP_RANDOM; i++) suffix[i] = letters[random[i] % 36];
-    suffix[FS_TEMP_RANDOM] = '\0';
-    snprintf(name, name_size, ".%.200s" FS_TEMP_MARK "%ld-%s", leaf, (long)getpid(), suffix);
+    fs__temp_name(leaf, attempt, name, name_size);
     int fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
@@ -420,10 +427,12 @@ static int fs__write_all(int fd, const char *bytes, size_t len) {
   return 0;
 }
 
-/* Write bytes into a new temporary file of dir_fd, fsynced; its fd stays
- * open in *fd (for the stamp) and its name in name. */
+/* Write bytes into a new temporary file of dir_fd, fsynced unless the
+ * caller syncs a whole batch later (sync); its fd stays open in *fd (for
+ * the stamp) and its name in name. */
 static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_t len,
-                          unsigned mode, char *name, size_t name_size, int *fd, EddiError *err) {
+                          unsigned mode, EddiFsSync sync, char *name, size_t name_size, int *fd,
+                          EddiError *err) {
   *fd = fs__temp_open(dir_fd, leaf, name, name_size);
   if (*fd < 0) {
     if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Write permission denied");
@@ -434,7 +443,7 @@ static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_
     rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
   else if (fchmod(*fd, mode) < 0)
     rc = eddi_error_set(err, EDDI_EIO, "Cannot set mode: %s", strerror(errno));
-  else if (fsync(*fd) < 0)
+  else if (sync == EDDI_FS_SYNC_NOW && fsync(*fd) < 0)
     rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
   if (rc < 0) {
     close(*fd);
@@ -566,7 +575,7 @@ static int fs__put_back(int dir_fd, const char *leaf, int old_fd, int new_fd,
     char name[EDDI_FS_PATH_MAX];
     int fd;
     rc = fs__temp_write(dir_fd, leaf, theirs.data ? theirs.data : "", theirs.len,
-                        st.st_mode & 07777, name, sizeof name, &fd, err);
+                        st.st_mode & 07777, EDDI_FS_SYNC_NOW, name, sizeof name, &fd, err);
     if (rc == 0) {
       if (!fs__still(dir_fd, leaf, new_fd, ours)) {
         unlinkat(dir_fd, name, 0);
@@ -603,13 +612,14 @@ static int fs__replace_temp(int dir_fd, const char *leaf, const char *staged, bo
     /* The staged bytes lack what was carried over: a new temp takes them. */
     unlinkat(dir_fd, staged, 0);
   }
-  return fs__temp_write(dir_fd, leaf, mine->data ? mine->data : "", mine->len, mode, temp,
-                        temp_size, fd, err);
+  return fs__temp_write(dir_fd, leaf, mine->data ? mine->data : "", mine->len, mode,
+                        EDDI_FS_SYNC_NOW, temp, temp_size, fd, err);
 }
 
 static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                        const EddiFileStamp *expected, size_t max_bytes, const char *staged,
-                       EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
+                       EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
+                       EddiError *err) {
   conflict->changed = conflict->theirs_exist = false;
   eddi_strbuf_clear(&conflict->theirs);
   int dir_fd;
@@ -692,9 +702,9 @@ static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t l
     }
     goto done;
   }
-  fs__sync_dir(dir_fd);
+  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
   fs__watch_settle(&watch); /* a late writer of the old file is done */
-  fs__sweep(dir_fd);
+  if (sync == EDDI_FS_SYNC_NOW) fs__sweep(dir_fd);
   /* Right after: a write that reached the old file in between is theirs.
    * An append is carried over to the new file (appended there, as the
    * writer meant); any other change is put back and refused. */
@@ -756,17 +766,17 @@ done:
 int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                     const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
                     EddiFsConflict *conflict, EddiError *err) {
-  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, NULL, written, conflict,
-                     err);
+  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, NULL, EDDI_FS_SYNC_NOW,
+                     written, conflict, err);
 }
 
 int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size_t len,
                            unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
-                           const char *staged, EddiFileStamp *written, EddiFsConflict *conflict,
-                           EddiError *err) {
+                           const char *staged, EddiFsSync sync, EddiFileStamp *written,
+                           EddiFsConflict *conflict, EddiError *err) {
   const char *slash = strrchr(staged, '/');
   return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes,
-                     slash ? slash + 1 : staged, written, conflict, err);
+                     slash ? slash + 1 : staged, sync, written, conflict, err);
 }
 
 int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
@@ -799,18 +809,54 @@ static void fs__beside(const char *rel, const char *leaf, char *out, size_t out_
   else snprintf(out, out_size, "%s", leaf);
 }
 
-int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                  char *temp, size_t temp_size, EddiError *err) {
+static int fs__stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
   int dir_fd, fd;
   const char *leaf;
   int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
   char name[EDDI_FS_PATH_MAX];
-  rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, name, sizeof name, &fd, err);
+  rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, sync, name, sizeof name, &fd, err);
   if (rc == 0) {
     close(fd);
-    fs__sync_dir(dir_fd);
+    if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
     fs__beside(rel, name, temp, temp_size);
+  }
+  close(dir_fd);
+  return rc;
+}
+
+int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                  char *temp, size_t temp_size, EddiError *err) {
+  return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_NOW, temp, temp_size, err);
+}
+
+int eddi_fs_stage_unsynced(int root_fd, const char *rel, const char *bytes, size_t len,
+                           unsigned mode, char *temp, size_t temp_size, EddiError *err) {
+  return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_LATER, temp, temp_size, err);
+}
+
+static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,
+                      size_t backup_size, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  /* The link is made under a fresh temporary name directly: reserving the
+   * name with a file first would cost an inode made and freed per file. */
+  char name[EDDI_FS_PATH_MAX];
+  int linked = -1;
+  for (int attempt = 0; attempt < EDDI_FS_REPLACE_TRIES && linked < 0; attempt++) {
+    fs__temp_name(leaf, attempt, name, sizeof name);
+    linked = linkat(dir_fd, leaf, dir_fd, name, 0);
+    if (linked < 0 && errno != EEXIST) break;
+  }
+  if (linked < 0) {
+    rc = eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
+                        rel, strerror(errno));
+  } else {
+    if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
+    fs__beside(rel, name, backup, backup_size);
   }
   close(dir_fd);
   return rc;
@@ -818,26 +864,53 @@ int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, u
 
 int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
                    EddiError *err) {
+  return fs__backup(root_fd, rel, EDDI_FS_SYNC_NOW, backup, backup_size, err);
+}
+
+int eddi_fs_backup_unsynced(int root_fd, const char *rel, char *backup, size_t backup_size,
+                            EddiError *err) {
+  return fs__backup(root_fd, rel, EDDI_FS_SYNC_LATER, backup, backup_size, err);
+}
+
+int eddi_fs_sync_all(int root_fd, EddiError *err) {
+  /* root_fd is O_PATH: syncfs needs a descriptor it can use. */
+  int fd = openat(root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return eddi_error_set(err, EDDI_EIO, "Cannot sync: %s", strerror(errno));
+  int rc = syncfs(fd) < 0 ? eddi_error_set(err, EDDI_EIO, "syncfs failed: %s", strerror(errno)) : 0;
+  close(fd);
+  return rc;
+}
+
+int eddi_fs_sync_file(int root_fd, const char *rel, EddiError *err) {
+  int fd = fs__open_beneath(root_fd, rel, O_RDONLY | O_NOCTTY, 0);
+  if (fd < 0) return fs__resolve_error(errno, rel, err);
+  int rc = fsync(fd) < 0 ? eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno)) : 0;
+  close(fd);
+  return rc;
+}
+
+int eddi_fs_sync_folder(int root_fd, const char *rel, EddiError *err) {
   int dir_fd;
   const char *leaf;
   int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
-  char name[EDDI_FS_PATH_MAX];
-  int fd = fs__temp_open(dir_fd, leaf, name, sizeof name);
-  if (fd < 0) {
-    rc = eddi_error_set(err, EDDI_EIO, "Cannot back up %s: %s", rel, strerror(errno));
-  } else {
-    /* The name is reserved; the link takes its place. */
-    close(fd);
-    unlinkat(dir_fd, name, 0);
-    if (linkat(dir_fd, leaf, dir_fd, name, 0) < 0)
-      rc = eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
-                          rel, strerror(errno));
-    else
-      fs__sync_dir(dir_fd), fs__beside(rel, name, backup, backup_size);
-  }
+  /* The parent's descriptor is O_PATH: fsync needs one opened for reading. */
+  int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) < 0)
+    rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
+  if (fd >= 0) close(fd);
   close(dir_fd);
   return rc;
+}
+
+void eddi_fs_settle_folder(int root_fd, const char *rel) {
+  int dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return;
+  fs__sync_dir(dir_fd);
+  fs__sweep(dir_fd);
+  close(dir_fd);
 }
 
 int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, uint64_t *hash) {

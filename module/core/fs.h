@@ -107,22 +107,50 @@ int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
  * file), so the sweep of a dead process's leftovers takes them too. Paths
  * in and out are workspace paths. */
 
+/* When a staged step's work reaches the disk. A change of many files
+ * leaves it (EDDI_FS_SYNC_LATER) to one eddi_fs_sync_all after the last
+ * temporary file and one eddi_fs_settle_folder per folder after the last
+ * rename, instead of two or three fsyncs per file. */
+typedef enum {
+  EDDI_FS_SYNC_NOW,   /* fsynced (file and folder) before the call returns */
+  EDDI_FS_SYNC_LATER, /* the caller syncs the whole batch */
+} EddiFsSync;
+
 /* Write bytes (mode) into a new temporary file beside rel, fsynced, the
  * folders made; its path into temp. */
 int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                   char *temp, size_t temp_size, EddiError *err);
+/* The same, its fsyncs left to eddi_fs_sync_all. */
+int eddi_fs_stage_unsynced(int root_fd, const char *rel, const char *bytes, size_t len,
+                           unsigned mode, char *temp, size_t temp_size, EddiError *err);
 /* A hard link to rel's file under a temporary name beside it (its path into
  * backup): the old bytes stay reachable after a rename replaces rel.
  * EDDI_ENOENT when rel is missing, EDDI_EIO when links are refused. */
 int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
                    EddiError *err);
+/* The same, its folder's fsync left to eddi_fs_sync_all. */
+int eddi_fs_backup_unsynced(int root_fd, const char *rel, char *backup, size_t backup_size,
+                            EddiError *err);
+/* Make everything written beneath root_fd so far durable: one syncfs(2) of
+ * its file system (every temporary file and link of a batch at once). */
+int eddi_fs_sync_all(int root_fd, EddiError *err);
+/* fsync rel's file (a temporary file of a small batch). */
+int eddi_fs_sync_file(int root_fd, const char *rel, EddiError *err);
+/* fsync the folder holding rel: its new entries (temporary files, links,
+ * renames) are durable. */
+int eddi_fs_sync_folder(int root_fd, const char *rel, EddiError *err);
+/* After a batch's renames into rel's folder (EDDI_FS_SYNC_LATER): make them
+ * durable (one fsync of the folder) and sweep the folder's leftovers. */
+void eddi_fs_settle_folder(int root_fd, const char *rel);
 /* eddi_fs_replace with the new bytes already in staged (eddi_fs_stage's,
  * beside rel): renamed into place instead of a new temporary file; it is
- * consumed (renamed or removed) either way. */
+ * consumed (renamed or removed) either way. With EDDI_FS_SYNC_LATER the
+ * rename's folder is neither fsynced nor swept: eddi_fs_settle_folder does
+ * both once per folder of the batch. */
 int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size_t len,
                            unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
-                           const char *staged, EddiFileStamp *written, EddiFsConflict *conflict,
-                           EddiError *err);
+                           const char *staged, EddiFsSync sync, EddiFileStamp *written,
+                           EddiFsConflict *conflict, EddiError *err);
 /* The XXH3 of rel's bytes; *exists false (and 0) when it is missing. */
 int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, uint64_t *hash);
 /* Rename from over to (the same folder), durably. */

@@ -28,6 +28,7 @@ static void transaction__file_free(EddiEditFile *file) {
   eddi_strbuf_free(&file->raw);
   eddi_strbuf_free(&file->text);
   eddi_strbuf_free(&file->result);
+  eddi_strbuf_free(&file->written_raw);
   eddi_free(file);
 }
 
@@ -157,13 +158,26 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
                            eddi_lines_count(a + head, n - head - tail));
 }
 
+/* Whether a file was on disk before the change: an open document's file
+ * as its backend saw it. */
+static bool transaction__existed(const EddiEditFile *file) {
+  return file->through_intent ? file->stamp.exists : file->exists;
+}
+
+/* Whether file's new text differs from the text it had. */
+static bool transaction__changes(const EddiEditFile *file) {
+  const char *b = file->result.data ? file->result.data : "";
+  return file->result.len != file->text.len ||
+         memcmp(b, file->text.data ? file->text.data : "", file->result.len) != 0;
+}
+
 /* Put text into an open document as one replacement of the part that
  * differs, then save it. */
 static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
   const char *b = file->result.data ? file->result.data : "";
   size_t m = file->result.len;
-  bool changes = m != file->text.len || memcmp(b, file->text.data ? file->text.data : "", m) != 0;
+  bool changes = transaction__changes(file);
   size_t changed_end = 0;
   int rc = changes ? eddi_doc_replace_all(doc, b, m, &changed_end, err) : 0;
   /* The cursor ends after the edit, as if it had been typed. */
@@ -206,7 +220,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       /* The first try renames the staged bytes in; it consumes them. */
       rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
                                   file->mode, &expected, max_bytes, file->staged,
-                                  &file->written, &conflict, err);
+                                  EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
@@ -220,7 +234,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     eddi_strbuf_clear(&merged);
     int merged_rc = eddi_merge3(base.data ? base.data : "", base.len, raw.data, raw.len, theirs,
                                 conflict.theirs.len, &merged, &merge);
-    if (merged_rc < 0 || (!conflict.theirs_exist && file->exists)) {
+    if (merged_rc < 0 || (!conflict.theirs_exist && transaction__existed(file))) {
       rc = conflict.theirs_exist
                ? eddi_error_set(err, EDDI_ESTALE,
                                 "%s changed on disk since it was read, at lines %zu:%zu, "
@@ -260,6 +274,11 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     eddi_error_hint(err, "Try again when it is quiet");
   }
   if (rc == 0) eddi_engine_note_write(self->engine, file->rel, &file->stamp, &file->written);
+  if (rc == 0 && file->through_intent) {
+    StrBuf kept = file->written_raw;
+    file->written_raw = raw;
+    raw = kept;
+  }
   eddi_fs_conflict_free(&conflict);
   eddi_strbuf_free(&raw);
   eddi_strbuf_free(&merged);
@@ -287,11 +306,11 @@ static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiE
 static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   EddiError ignored;
   size_t max_bytes = self->engine->config.max_file_bytes;
-  if (file->doc && file->action == EDIT_WRITE) {
+  if (file->doc && !file->through_intent && file->action == EDIT_WRITE) {
     size_t done, bytes;
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
       eddi_doc_save(file->doc, &bytes, &ignored);
-  } else if (file->exists) {
+  } else if (transaction__existed(file)) {
     EddiFsConflict conflict = {0};
     EddiFileStamp restored;
     const EddiFileStamp *now = file->action == EDIT_WRITE ? &file->written : &(EddiFileStamp){0};
@@ -307,15 +326,39 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
 
 static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, EddiError *err);
 
-/* Whether commit is to stage its disk files and record an intent: with a
- * journal, when two or more of them change (one rename is atomic alone). */
-static bool transaction__needs_intent(const EddiEditTxn *self) {
+/* Whether file goes through the rename of a batch: a disk file that
+ * changes, or an open document written as one. */
+static bool transaction__renamed(const EddiEditFile *file) {
+  return file->action != EDIT_KEEP && (!file->doc || file->through_intent);
+}
+
+/* Whether an open document's file is to be written with the others of the
+ * change: its text changes or has unsaved edits, and its disk backend can
+ * tell what its file is (eddi_disk_backend_state, taken into file). */
+static bool transaction__doc_joins(EddiEditFile *file) {
+  if (!file->doc || file->action != EDIT_WRITE) return false;
+  if (!transaction__changes(file) && !eddi_doc_modified(file->doc)) return false;
+  eddi_strbuf_clear(&file->raw);
+  eddi_strbuf_puts(&file->raw, "");
+  return eddi_disk_backend_state(file->doc->backend, &file->format, &file->mode, &file->stamp,
+                                 &file->raw);
+}
+
+/* Whether commit is to stage its files: when two or more of them are
+ * renamed into place (one rename is atomic alone). Their new bytes are then
+ * all written first and made durable together, and with a journal the
+ * intent is recorded before the first rename. The open documents that
+ * join the batch are marked through_intent. */
+static bool transaction__needs_stage(EddiEditTxn *self) {
   size_t changing = 0;
   for (size_t i = 0; i < self->files.len; i++) {
-    const EddiEditFile *file = self->files.items[i];
-    changing += !file->doc && file->action != EDIT_KEEP;
+    EddiEditFile *file = self->files.items[i];
+    file->through_intent = transaction__doc_joins(file);
+    changing += transaction__renamed(file);
   }
-  return self->engine->journal && changing >= 2;
+  if (changing >= 2) return true;
+  for (size_t i = 0; i < self->files.len; i++) self->files.items[i]->through_intent = false;
+  return false;
 }
 
 /* Remove what staging left: temps not renamed in, backups. */
@@ -329,38 +372,98 @@ static void transaction__unstage(EddiEditTxn *self) {
   }
 }
 
-/* Write each changing disk file's new bytes beside it, link its old file
- * to a backup, and record the change's intent: after this the renames may
- * run. A failure leaves nothing behind. */
+/* Whether file's folder is already among the first `count` files' of self
+ * that pass keep (one visit per folder). */
+static bool transaction__folder_seen(const EddiEditTxn *self, size_t count,
+                                     bool (*keep)(const EddiEditFile *),
+                                     const EddiEditFile *file) {
+  const char *slash = strrchr(file->rel, '/');
+  size_t len = slash ? (size_t)(slash - file->rel) : 0;
+  for (size_t k = 0; k < count; k++) {
+    const EddiEditFile *other = self->files.items[k];
+    if (!keep(other)) continue;
+    const char *other_slash = strrchr(other->rel, '/');
+    size_t other_len = other_slash ? (size_t)(other_slash - other->rel) : 0;
+    if (other_len == len && strncmp(other->rel, file->rel, len) == 0) return true;
+  }
+  return false;
+}
+
+static bool transaction__is_staged(const EddiEditFile *file) {
+  return file->staged || file->backup;
+}
+
+static bool transaction__is_renamed_in(const EddiEditFile *file) {
+  return transaction__renamed(file) && file->action == EDIT_WRITE && file->done;
+}
+
+/* A batch of at least this many staged files is made durable with one
+ * syncfs(2) of the workspace's file system; a smaller one with an fsync of
+ * each temporary file and one of each folder. syncfs costs about the same
+ * for 2 files as for 500 (one flush), but it also writes out whatever else
+ * is dirty on that file system (another program's build: 380 ms for a
+ * 2-file batch once, against 6-24 ms for the fsyncs; doc/performance.org),
+ * so a few files take the few fsyncs, whose cost is their own. */
+#define TRANSACTION_SYNCFS_MIN_FILES 8
+
+/* Make every staged temporary file and backup link durable. */
+static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
+  int root_fd = self->engine->root_fd;
+  size_t staged = 0;
+  for (size_t i = 0; i < self->files.len; i++) staged += transaction__is_staged(self->files.items[i]);
+  if (staged >= TRANSACTION_SYNCFS_MIN_FILES) return eddi_fs_sync_all(root_fd, err);
+  int rc = 0;
+  for (size_t i = 0; i < self->files.len && rc == 0; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (file->staged) rc = eddi_fs_sync_file(root_fd, file->staged, err);
+  }
+  for (size_t i = 0; i < self->files.len && rc == 0; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (transaction__is_staged(file) &&
+        !transaction__folder_seen(self, i, transaction__is_staged, file))
+      rc = eddi_fs_sync_folder(root_fd, file->rel, err);
+  }
+  return rc;
+}
+
+/* Write each changing disk file's new bytes beside it and, with a journal,
+ * link its old file to a backup; then make all of it durable at once (one
+ * syncfs, or for a few files an fsync of each and of each folder, not two
+ * or three fsyncs per file) and record the change's intent: after this the
+ * renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
   int root_fd = self->engine->root_fd;
+  EddiJournal *journal = self->engine->journal;
   Array(EddiJournalIntentFile) files = {0};
   int rc = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
     EddiEditFile *file = self->files.items[i];
-    if (file->doc || file->action == EDIT_KEEP) continue;
+    if (!transaction__renamed(file)) continue;
     char path[EDDI_FS_PATH_MAX];
     EddiError ignored;
-    eddi_journal_note_folder(self->engine->journal, file->rel);
+    if (journal) eddi_journal_note_folder(journal, file->rel);
     if (file->action == EDIT_WRITE) {
       StrBuf raw = {0};
       eddi_strbuf_puts(&raw, "");
       eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len,
                        file->format, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage(root_fd, file->rel, raw.data, raw.len, file->mode, path, sizeof path,
-                         err);
+      rc = eddi_fs_stage_unsynced(root_fd, file->rel, raw.data, raw.len, file->mode, path,
+                                  sizeof path, err);
       eddi_strbuf_free(&raw);
       if (rc < 0) break;
       file->staged = eddi_strdup(path);
     }
+    /* Without a journal nothing rolls back after a crash: no backup. */
+    if (!journal) continue;
     /* Without hard links a change can still roll forward, not back. */
-    if (file->exists && eddi_fs_backup(root_fd, file->rel, path, sizeof path, &ignored) == 0)
+    if (transaction__existed(file) &&
+        eddi_fs_backup_unsynced(root_fd, file->rel, path, sizeof path, &ignored) == 0)
       file->backup = eddi_strdup(path);
     EddiJournalIntentFile entry = {
         .rel = file->rel,
         .action = file->action == EDIT_WRITE ? JOURNAL_FILE_WRITE : JOURNAL_FILE_DELETE,
-        .existed = file->exists,
+        .existed = transaction__existed(file),
         .old_hash = file->stamp.hash,
         .new_hash = file->new_hash,
         .temp = file->staged,
@@ -368,16 +471,31 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     };
     array_push(&files, entry);
   }
-  if (rc == 0) rc = eddi_journal_intent_begin(self->engine->journal, files.items, files.len,
-                                              intent, err);
+  /* The temporaries and links must be on the disk before the intent that
+   * names them (recovery rolls forward only onto complete temporaries). */
+  if (rc == 0) rc = transaction__sync_staged(self, err);
+  if (rc == 0 && journal)
+    rc = eddi_journal_intent_begin(journal, files.items, files.len, intent, err);
   array_free(&files);
   if (rc < 0) transaction__unstage(self);
   return rc;
 }
 
+/* After the renames of a staged commit: each folder written into is
+ * fsynced (and swept) once, so that the renames are durable before the
+ * intent is forgotten. */
+static void transaction__settle(EddiEditTxn *self) {
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (transaction__is_renamed_in(file) &&
+        !transaction__folder_seen(self, i, transaction__is_renamed_in, file))
+      eddi_fs_settle_folder(self->engine->root_fd, file->rel);
+  }
+}
+
 int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int64_t intent = 0;
-  bool staged = transaction__needs_intent(self);
+  bool staged = transaction__needs_stage(self);
   if (staged) {
     int rc = transaction__stage(self, &intent, err);
     if (rc < 0) return rc;
@@ -388,10 +506,28 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
   }
   int rc = transaction__commit_files(self, report, err);
   if (staged) {
-    eddi_journal_intent_done(self->engine->journal, intent);
+    transaction__settle(self);
+    if (self->engine->journal) eddi_journal_intent_done(self->engine->journal, intent);
     transaction__unstage(self);
   }
   return rc;
+}
+
+/* Every file of the change is written: an open document written as one of
+ * them takes the new text (one undo step, the cursor after the edit, as if
+ * typed) and is saved as of the bytes written. */
+static void transaction__adopt(EddiEditFile *file) {
+  EddiDoc *doc = file->doc;
+  const char *b = file->result.data ? file->result.data : "";
+  size_t changed_end = 0;
+  EddiError ignored;
+  /* The disk backend takes every replacement: this cannot fail. */
+  if (transaction__changes(file) &&
+      eddi_doc_replace_all(doc, b, file->result.len, &changed_end, &ignored) == 0)
+    doc->cursor = changed_end;
+  eddi_disk_backend_written(doc->backend, file->written_raw.data ? file->written_raw.data : "",
+                            file->written_raw.len, &file->written);
+  eddi_doc_mark_saved(doc);
 }
 
 /* Write, then delete; on a failure put back what was done. */
@@ -403,8 +539,8 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
       EddiEditFile *file = self->files.items[i];
       if (file->action != action) continue;
       if (action == EDIT_WRITE) {
-        rc = file->doc ? transaction__write_doc(self, file, err)
-                       : transaction__write_disk(self, file, report, err);
+        rc = file->doc && !file->through_intent ? transaction__write_doc(self, file, err)
+                                                : transaction__write_disk(self, file, report, err);
       } else {
         rc = transaction__delete_disk(self, file, err);
       }
@@ -421,6 +557,7 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->action == EDIT_KEEP) continue;
+    if (file->through_intent) transaction__adopt(file);
     transaction__record(self, file);
     /* A deleted file's document has nothing left to show. */
     if (file->action == EDIT_DELETE && file->doc && self->session) {

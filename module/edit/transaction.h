@@ -4,8 +4,10 @@
  * touches (the open document's text when the session has the file open, the
  * decoded disk file otherwise), computes each file's new text in memory and
  * fails with nothing written if any part is wrong. Only then does commit
- * write: open documents through eddi_doc_replace and a save, so that undo
- * and a live Emacs buffer see the edit; other files through core/fs.h
+ * write: an open document alone through eddi_doc_replace and a save, so
+ * that undo and a live Emacs buffer see the edit; other files, and the open
+ * documents of the disk backend in a change of several files, through
+ * core/fs.h
  * (resolved beneath the workspace root; temp file, fsync, rename; checked
  * against what was read just before and after the rename), keeping their
  * BOM, line endings and mode. Deletions come last. When a write fails, the
@@ -17,13 +19,23 @@
  * rebased onto the new disk text, written, and a warning says so; if they
  * overlap, nothing is written and the reply names the lines.
  *
- * With the journal on, a change of two or more disk files is made
- * crash-safe: every new file is written and fsynced beside its target and
- * every old one hard-linked to a backup first, the intent (files, old and
- * new hashes, temporary names) is recorded in the journal, and only then
- * do the renames run; the intent is forgotten after the last. A crash in
- * between is rolled forward or back on the next start
- * (session/journal_recover.c), so the files end all old or all new.
+ * A change of two or more files is written as a batch: every new file is
+ * written beside its target first, all of them are made durable at once
+ * (one syncfs of the workspace's file system, or for a few files an fsync
+ * of each and of each folder; before, two or three fsyncs per file), the
+ * renames run, and each folder is fsynced once after them. With the
+ * journal on it is also crash-safe: every old file is hard-linked to a
+ * backup, and the intent (files, old and new hashes, temporary names) is
+ * recorded in the journal (durably) before the first rename and forgotten
+ * after the last. A crash in between is rolled forward or back on the next
+ * start (session/journal_recover.c), so the files end all old or all new.
+ * The open documents of such a change are among its files: their new
+ * bytes are in the intent, and each document's text, saved stamp, modified
+ * flag and undo step are updated only once every file is written (a
+ * failure leaves the documents as they were). A document with unsaved
+ * edits is written with them, as its save would (the change was computed
+ * on its text). A document of another backend (an Emacs buffer) saves
+ * itself, outside the intent.
  */
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H
@@ -60,6 +72,13 @@ typedef struct {
   char *staged;
   char *backup;
   uint64_t new_hash;
+  /* An open document of the disk backend in a change of several files: its
+   * file is written as one of the disk files of the change (raw, stamp,
+   * format and mode are its backend's, raw the merge base), inside the
+   * intent, and the document takes the new text, saved, only after the
+   * commit. written_raw: the bytes written. */
+  bool through_intent;
+  StrBuf written_raw;
 } EddiEditFile;
 
 typedef struct {

@@ -1,4 +1,5 @@
-// kill -9 of eddi-server at random moments during a 30-file Patch and a
+// kill -9 of eddi-server at random moments during a 30-file Patch, the same
+// Patch with one of its files open (and unmodified) in the session, and a
 // Refactor RenameSymbol across 20 Python files: after a restart each group
 // of files is all old or all new, and no temporary file of eddi's is left.
 import { test } from "node:test";
@@ -23,7 +24,8 @@ function eddiLeftovers(dir) {
 
 // Run a group change tries times, killing the server at a random moment
 // in [0, spread) ms after sending it; check after each restart.
-async function crashTries(t, { prepare, change, classify, expectedReply }) {
+// opening: commands sent after Start, before the change (files to open).
+async function crashTries(t, { prepare, change, classify, expectedReply, opening = [] }) {
   const workspace = tempWorkspace();
   const state = mkdtempSync(join(tmpdir(), "eddi-journal-state-"));
   t.after(() => {
@@ -34,6 +36,7 @@ async function crashTries(t, { prepare, change, classify, expectedReply }) {
   prepare(workspace.dir, -1);
   let eddi = await stdioServer(workspace.dir, state);
   await eddi.send("Start s");
+  for (const command of opening) assert.match(await eddi.send(command), /^Ok/);
   const began = Date.now();
   assert.match(await eddi.send(change(-1)), expectedReply);
   const spread = Math.max(5, (Date.now() - began) * 1.5);
@@ -45,6 +48,8 @@ async function crashTries(t, { prepare, change, classify, expectedReply }) {
     prepare(workspace.dir, k);
     eddi = await stdioServer(workspace.dir, state);
     await eddi.send("Start s");
+    // A restored session may hold the file open already: either reply will do.
+    for (const command of opening) await eddi.send(command);
     const reply = eddi.send(change(k)).catch(() => "killed");
     await sleep(Math.random() * spread);
     await eddi.kill();
@@ -61,9 +66,13 @@ async function crashTries(t, { prepare, change, classify, expectedReply }) {
   return seen;
 }
 
-test("kill -9 during a 30-file Patch leaves all old or all new", async (t) => {
-  const name = (i) => `f${String(i).padStart(2, "0")}.txt`;
-  const seen = await crashTries(t, {
+const patchName = (i) => `f${String(i).padStart(2, "0")}.txt`;
+
+// The 30-file Patch of marker k, with opening sent before it.
+function patchCase(opening) {
+  const name = patchName;
+  return {
+    opening,
     prepare(dir, k) {
       for (let i = 0; i < PATCH_FILES; i++)
         writeFileSync(join(dir, name(i)), `${padding}\nmarker ${k} old ${i}\n${padding}\n`);
@@ -83,8 +92,18 @@ test("kill -9 during a 30-file Patch leaves all old or all new", async (t) => {
       return states.size === 1 ? [...states][0] : [...states].join("+");
     },
     expectedReply: /^Ok/,
-  });
+  };
+}
+
+test("kill -9 during a 30-file Patch leaves all old or all new", async (t) => {
+  const seen = await crashTries(t, patchCase([]));
   t.diagnostic(`patch: ${seen.old} all old, ${seen.new} all new`);
+});
+
+test("kill -9 during a 30-file Patch with a file open leaves all old or all new", async (t) => {
+  // The open document's new bytes are in the same intent as the others'.
+  const seen = await crashTries(t, patchCase([`Open ${patchName(7)}`]));
+  t.diagnostic(`patch with ${patchName(7)} open: ${seen.old} all old, ${seen.new} all new`);
 });
 
 test("kill -9 during a Refactor RenameSymbol across 20 files leaves all old or all new", async (t) => {
