@@ -8,6 +8,7 @@
 
 #include <xxhash.h>
 
+#include "core/diff.h"
 #include "core/path.h"
 #include "core/merge.h"
 #include "session/journal.h"
@@ -142,7 +143,9 @@ void eddi_edit_file_delete(EddiEditFile *self) {
 
 /* ---------------------------------------------------------------- commit */
 
-/* For Summary: the changed middle of the two texts, as lines removed and added. */
+/* For Summary: the lines removed and added, by a line diff of the part
+ * between the common beginning and end (two changed lines far apart are
+ * two lines each way, not everything between them). */
 static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   if (!self->session) return;
   const char *a = file->text.data ? file->text.data : "";
@@ -153,9 +156,9 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   while (head && a[head - 1] != '\n') head--;
   while (tail < n - head && tail < m - head && a[n - 1 - tail] == b[m - 1 - tail]) tail++;
   while (tail && a[n - tail] != '\n' && tail < n - head) tail--;
-  eddi_session_record_save(self->session, file->rel, !file->exists,
-                           eddi_lines_count(b + head, m - head - tail),
-                           eddi_lines_count(a + head, n - head - tail));
+  EddiDiffStats stats;
+  eddi_diff(a + head, n - head - tail, b + head, m - head - tail, file->rel, &stats, NULL);
+  eddi_session_record_save(self->session, file->rel, !file->exists, stats.added, stats.deleted);
 }
 
 /* Whether a file was on disk before the change: an open document's file
