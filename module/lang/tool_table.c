@@ -87,7 +87,8 @@ static const EddiToolArg tool__replace_args[] = {
 static const EddiToolArg tool__refactor_args[] = {
     {"operation", "string",
      "RenameSymbol, Rename_Class, Signature, Extract_Method, InlineFunction, Inline_Variable, "
-     "Move_Method or Extract_Interface",
+     "Move_Method, Extract_Interface, ExtractClass, Split_Class, Merge_Classes or "
+     "Change_Inheritance",
      true, NULL},
     {"target", "string",
      "name, Class.method, module.func, path.py:func or path:L:C; Signature: f(old params); "
@@ -96,7 +97,8 @@ static const EddiToolArg tool__refactor_args[] = {
     {"new_name", "string",
      "the new name; Signature: f(new params) (p=default, p:=value for the calls); "
      "Extract_Method: the function's; Move_Method: B.m; Extract_Interface: the Protocol's; "
-     "none for inlining",
+     "ExtractClass/Split_Class: \"NewClass m1,m2\"; Merge_Classes: \"B Target\"; "
+     "Change_Inheritance: \"[OldParent] NewParent\"; none for inlining",
      false, NULL},
     {"unsure", "boolean", "also rewrite the references listed as unsure", false, NULL},
     {NULL, NULL, NULL, false, NULL},
