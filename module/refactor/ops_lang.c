@@ -1,0 +1,159 @@
+/* ops_lang.c - the per-language tables of ops_lang.h, and the reasons an
+ * operation gives where it is not made safe for a language. */
+#include "refactor/ops_lang.h"
+
+#include <string.h>
+
+static const char *const ops_lang__python_spreads[] = {"list_splat", "dictionary_splat", NULL};
+static const char *const ops_lang__js_spreads[] = {"spread_element", NULL};
+static const char *const ops_lang__none[] = {NULL};
+static const char *const ops_lang__comments[] = {"comment", NULL};
+
+static const RefOpsLang ops_lang__tables[] = {
+    {.name = "python", .call = "call", .arguments = "argument_list", .member = "attribute",
+     .spreads = ops_lang__python_spreads, .skipped = ops_lang__comments, .defaults = true,
+     .keywords = true, .self_param = true},
+    {.name = "c", .call = "call_expression", .arguments = "argument_list",
+     .member = "field_expression", .spreads = ops_lang__none, .skipped = ops_lang__comments,
+     .typed_params = true, .no_params = "void"},
+    {.name = "javascript", .call = "call_expression", .arguments = "arguments",
+     .member = "member_expression", .spreads = ops_lang__js_spreads,
+     .skipped = ops_lang__comments, .defaults = true, .rest = "..."},
+    {.name = "typescript", .call = "call_expression", .arguments = "arguments",
+     .member = "member_expression", .spreads = ops_lang__js_spreads,
+     .skipped = ops_lang__comments, .defaults = true, .rest = "..."},
+    {.name = "tsx", .call = "call_expression", .arguments = "arguments",
+     .member = "member_expression", .spreads = ops_lang__js_spreads,
+     .skipped = ops_lang__comments, .defaults = true, .rest = "..."},
+};
+
+const RefOpsLang *ref_ops_lang(const char *name) {
+  for (size_t i = 0; name && i < sizeof ops_lang__tables / sizeof ops_lang__tables[0]; i++)
+    if (!strcmp(ops_lang__tables[i].name, name)) return &ops_lang__tables[i];
+  return NULL;
+}
+
+/* What an operation would have to get right in a language that its plan
+ * does not check yet: refused with this reason rather than guessed. */
+static const char *const ops_lang__reasons[][3] = {
+    {"c", "InlineFunction",
+     "InlineFunction writes a body as an expression, and a C body is statements whose returns, "
+     "locals and macros cannot be written at a call safely yet"},
+    {"c", "Extract_Method",
+     "Extract reads Python's statements only: the reads and writes of a C block through "
+     "pointers and macros are not analysed yet"},
+    {"javascript", "InlineFunction",
+     "InlineFunction cannot yet tell this, arguments and hoisted declarations of the body apart "
+     "at the call"},
+    {"javascript", "Extract_Method",
+     "Extract reads Python's statements only: a JavaScript block's this, hoisting and closures "
+     "are not analysed yet"},
+    {"typescript", "InlineFunction",
+     "InlineFunction cannot yet tell this, arguments and hoisted declarations of the body apart "
+     "at the call"},
+    {"typescript", "Extract_Method",
+     "Extract reads Python's statements only: a TypeScript block's this, hoisting, closures and "
+     "types are not analysed yet"},
+    {"tsx", "InlineFunction",
+     "InlineFunction cannot yet tell this, arguments and hoisted declarations of the body apart "
+     "at the call"},
+    {"tsx", "Extract_Method",
+     "Extract reads Python's statements only: a TSX block's this, hoisting, closures and types "
+     "are not analysed yet"},
+};
+
+const char *ref_ops_lang_why(const char *name, const char *word) {
+  for (size_t i = 0; name && i < sizeof ops_lang__reasons / sizeof ops_lang__reasons[0]; i++)
+    if (!strcmp(ops_lang__reasons[i][0], name) && !strcmp(ops_lang__reasons[i][1], word))
+      return ops_lang__reasons[i][2];
+  return NULL;
+}
+
+bool ref_ops_lang_is(TSNode node, const char *const *types) {
+  if (ts_node_is_null(node)) return false;
+  const char *type = ts_node_type(node);
+  for (size_t i = 0; types[i]; i++)
+    if (!strcmp(types[i], type)) return true;
+  return false;
+}
+
+const char *ref_ops_lang_title(const EddiLang *lang) {
+  if (!lang) return "plain text";
+  return lang->title ? lang->title : lang->name;
+}
+
+int ref_ops_syntax(RefOps *self, uint32_t source, const char *word, const RefOpsLang **out) {
+  const EddiLang *lang = self->index->sources.items[source].lang;
+  *out = lang ? ref_ops_lang(lang->name) : NULL;
+  if (*out) return 0;
+  return eddi_error_set(self->err, EDDI_EINVAL, "Not supported for %s: Refactor %s reads Python, "
+                        "C, JavaScript and TypeScript only", ref_ops_lang_title(lang), word);
+}
+
+/* ---------------------------------------------------------------- text of a language */
+
+static bool ops_lang__word_char(char c) {
+  return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z') ||
+         (unsigned char)c >= 0x80;
+}
+
+void ref_ops_c_param_name(const char *text, size_t *at, size_t *len) {
+  *at = 0, *len = 0;
+  size_t n = strlen(text);
+  int brackets = 0, parens = 0;
+  for (size_t i = 0; i < n;) {
+    char c = text[i];
+    if (c == '[') brackets++;
+    else if (c == ']') brackets--;
+    else if (c == '(') {
+      /* "(*name)": a pointer to a function, named inside. */
+      size_t j = i + 1;
+      while (j < n && text[j] == ' ') j++;
+      if (j < n && text[j] == '*') {
+        while (j < n && (text[j] == ' ' || text[j] == '*')) j++;
+        size_t k = j;
+        while (k < n && ops_lang__word_char(text[k])) k++;
+        *at = j, *len = k - j;
+        return;
+      }
+      parens++;
+    } else if (c == ')') parens--;
+    if (ops_lang__word_char(c) && !(c >= '0' && c <= '9')) {
+      size_t k = i;
+      while (k < n && ops_lang__word_char(text[k])) k++;
+      if (!brackets && !parens) *at = i, *len = k - i;
+      i = k;
+      continue;
+    }
+    i++;
+  }
+}
+
+bool ref_ops_literal(const char *text) {
+  static const char *const words[] = {"true", "false", "null", "undefined", NULL};
+  for (size_t i = 0; words[i]; i++)
+    if (!strcmp(text, words[i])) return true;
+  size_t n = strlen(text);
+  if (n >= 2 && (text[0] == '"' || text[0] == '\'') && text[n - 1] == text[0])
+    return !memchr(text + 1, text[0], n - 2) && !strchr(text, '\\');
+  const char *p = text;
+  if (*p == '-') p++;
+  if (!*p) return false;
+  for (; *p; p++)
+    if (!((*p >= '0' && *p <= '9') || *p == '.' || *p == '_')) return false;
+  return true;
+}
+
+bool ref_ops_effects(const RefOpsLang *lang, const char *text) {
+  if (strchr(text, '(')) return true;
+  /* Python's keyword pieces hold "name=value": only calls count there. */
+  if (lang->keywords) return false;
+  if (strstr(text, "++") || strstr(text, "--")) return true;
+  for (const char *p = strchr(text, '='); p; p = strchr(p + 1, '=')) {
+    bool shift = p > text + 1 && (p[-1] == '<' || p[-1] == '>') && p[-2] == p[-1];
+    bool comparison = p[1] == '=' || p[1] == '>' ||
+                      (p > text && strchr("=!<>", p[-1]) && !shift);
+    if (!comparison) return true;
+  }
+  return false;
+}
