@@ -28,7 +28,7 @@ typedef struct {
   char *value;    /* "p:=v": what call sites pass; else NULL */
   int stars;      /* 1: *args, 2: **kwargs (or JavaScript's ...rest) */
   bool defaulted; /* has "=" (or TypeScript's "?") */
-  bool bare;      /* C: the name alone, no type (the definition's is kept) */
+  bool bare;      /* C, JavaScript: the name alone (the definition's text is kept) */
   size_t name_at; /* where name is in text */
 } SigParam;
 
@@ -76,6 +76,7 @@ static void signature__param_of(SigParam *p, char *text, const RefOpsLang *lang)
     p->name = eddi_strndup(n, k);
     p->name_at = (size_t)(n - text);
     p->defaulted = n[k] == '?';
+    p->bare = k && !n[k] && n == text;
   }
   p->defaulted |= signature__has_default(text);
   p->text = text;
@@ -270,21 +271,25 @@ static int signature__check_old(Signature *self) {
   return rc;
 }
 
-/* C's parameters: no defaults; one written by name alone keeps the
- * definition's type (renamed: the definition's text with the new name);
- * an added one needs its type. */
-static int signature__typed(Signature *self) {
+/* Parameters of C, JavaScript and TypeScript: one written by its name
+ * alone keeps the definition's text, its type and default (renamed: the
+ * definition's text with the new name); C has no defaults, and an added C
+ * parameter needs its type. */
+static int signature__kept_texts(Signature *self) {
   RefOps *ops = self->ops;
   const char *title = ref_ops_lang_title(ops->index->sources.items[self->file].lang);
   for (size_t k = 0; k < self->now.len; k++) {
     SigParam *p = &self->now.items[k];
-    if (p->defaulted) {
+    if (p->defaulted && self->lang->typed_params) {
       eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for %s: a parameter has no default "
                      "(%s)", title, p->text);
       eddi_error_hint(ops->err, "Give the calls a value instead: int %s:=0", p->name);
       return EDDI_EINVAL;
     }
     if (!p->bare) continue;
+    if ((self->from[k] < 0 || (size_t)self->from[k] >= self->actual.len) &&
+        !self->lang->typed_params)
+      continue;
     if (self->from[k] < 0 || (size_t)self->from[k] >= self->actual.len) {
       eddi_error_set(ops->err, EDDI_EINVAL, "%s needs its type in %s", p->name, title);
       eddi_error_hint(ops->err, "Write the new parameter as a declaration: int %s:=0", p->name);
@@ -297,6 +302,7 @@ static int signature__typed(Signature *self) {
     eddi_strbuf_puts(&text, was->text + was->name_at + strlen(was->name));
     eddi_free(p->text);
     p->text = eddi_strbuf_take(&text);
+    p->defaulted = was->defaulted;
   }
   return 0;
 }
@@ -329,7 +335,7 @@ static int signature__match(Signature *self) {
           self->now.items[k].stars == self->old.items[k].stars)
         self->from[k] = (int)k, renamed++;
   EDDI_UNUSED(renamed);
-  return self->lang->typed_params ? signature__typed(self) : 0;
+  return self->lang->keywords ? 0 : signature__kept_texts(self);
 }
 
 /* The definition's new parameter list. */
