@@ -90,6 +90,44 @@ int ref_ops_syntax(RefOps *self, uint32_t source, const char *word, const RefOps
                         "C, JavaScript and TypeScript only", ref_ops_lang_title(lang), word);
 }
 
+/* ---------------------------------------------------------------- functions */
+
+/* The parameter list of the function a definition's name node names (C's
+ * declarator's, a JavaScript function's, method's or the function
+ * assigned to a variable), or a null node; *fn gets the node that holds
+ * it. */
+TSNode ref_ops_params_of(TSNode name, TSNode *fn) {
+  /* Levels between a name and its function: C's pointer declarators. */
+  enum { OPS_NAME_DEPTH_MAX = 8 };
+  TSNode at = ts_node_parent(name);
+  for (int depth = 0; depth < OPS_NAME_DEPTH_MAX && !ts_node_is_null(at); depth++) {
+    TSNode params = ts_node_child_by_field_name(at, "parameters", 10);
+    if (!ts_node_is_null(params)) {
+      *fn = at;
+      /* C: the declarator belongs to a definition or a declaration. */
+      while (ref_node_is(*fn, "function_declarator") || ref_node_is(*fn, "pointer_declarator"))
+        *fn = ts_node_parent(*fn);
+      return params;
+    }
+    if (ref_node_is(at, "variable_declarator")) {
+      TSNode value = ts_node_child_by_field_name(at, "value", 5);
+      if (ref_node_is(value, "arrow_function") || ref_node_is(value, "function_expression") ||
+          ref_node_is(value, "function")) {
+        *fn = value;
+        params = ts_node_child_by_field_name(value, "parameters", 10);
+        return ts_node_is_null(params) ? ts_node_child_by_field_name(value, "parameter", 9)
+                                       : params;
+      }
+      break;
+    }
+    if (!ref_node_is(at, "pointer_declarator") && !ref_node_is(at, "parenthesized_declarator"))
+      break;
+    at = ts_node_parent(at);
+  }
+  *fn = (TSNode){0};
+  return (TSNode){0};
+}
+
 /* ---------------------------------------------------------------- text of a language */
 
 static bool ops_lang__word_char(char c) {

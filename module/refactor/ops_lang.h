@@ -43,6 +43,13 @@ int ref_ops_syntax(RefOps *self, uint32_t source, const char *word, const RefOps
 /* The language's name for messages ("C", "JavaScript"). */
 const char *ref_ops_lang_title(const EddiLang *lang);
 
+/* The parameter list of the function a definition's name node names: C's
+ * declarator's, a JavaScript function's or method's, or that of the
+ * function a variable is initialized with (an arrow function's one
+ * parameter without brackets is its identifier); or a null node. *fn
+ * gets the function node (C: the definition or declaration). */
+TSNode ref_ops_params_of(TSNode name, TSNode *fn);
+
 /* ---------------------------------------------------------------- text of a language */
 
 /* The name a C parameter declares ("const int *p", "int (*op)(int)",

@@ -719,43 +719,6 @@ static bool signature__exported(RefOps *ops, const RefOpsLang *lang, uint32_t f,
   return exports && ts_node_eq(ts_node_child_by_field_name(assignment, "right", 5), parent);
 }
 
-/* The parameter list of the function a definition's name node names (C's
- * declarator's, a JavaScript function's, method's or the function
- * assigned to a variable), or a null node; *fn gets the node that holds
- * it. */
-static TSNode signature__params_of(RefOps *ops, uint32_t f, TSNode name, TSNode *fn) {
-  EDDI_UNUSED(ops), EDDI_UNUSED(f);
-  /* Levels between a name and its function: C's pointer declarators. */
-  enum { SIGNATURE_NAME_DEPTH_MAX = 8 };
-  TSNode at = ts_node_parent(name);
-  for (int depth = 0; depth < SIGNATURE_NAME_DEPTH_MAX && !ts_node_is_null(at); depth++) {
-    TSNode params = ts_node_child_by_field_name(at, "parameters", 10);
-    if (!ts_node_is_null(params)) {
-      *fn = at;
-      /* C: the declarator belongs to a definition or a declaration. */
-      while (ref_node_is(*fn, "function_declarator") || ref_node_is(*fn, "pointer_declarator"))
-        *fn = ts_node_parent(*fn);
-      return params;
-    }
-    if (ref_node_is(at, "variable_declarator")) {
-      TSNode value = ts_node_child_by_field_name(at, "value", 5);
-      if (ref_node_is(value, "arrow_function") || ref_node_is(value, "function_expression") ||
-          ref_node_is(value, "function")) {
-        *fn = value;
-        params = ts_node_child_by_field_name(value, "parameters", 10);
-        return ts_node_is_null(params) ? ts_node_child_by_field_name(value, "parameter", 9)
-                                       : params;
-      }
-      break;
-    }
-    if (!ref_node_is(at, "pointer_declarator") && !ref_node_is(at, "parenthesized_declarator"))
-      break;
-    at = ts_node_parent(at);
-  }
-  *fn = (TSNode){0};
-  return (TSNode){0};
-}
-
 /* A C prototype of the function (a declaration in a header or another
  * file, occurrence i of f): its parameter list follows the definition's,
  * each kept parameter with the prototype's own text (its own name, or
@@ -768,7 +731,7 @@ static int signature__prototype(Signature *self, uint32_t f, uint32_t i) {
   RefTarget t = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, f, occ->sym});
   if (!ref_target_equal(t, self->identity)) return 0;
   TSNode fn;
-  TSNode params = signature__params_of(ops, f, ref_ops_node(ops, f, occ->start, occ->end), &fn);
+  TSNode params = ref_ops_params_of(ref_ops_node(ops, f, occ->start, occ->end), &fn);
   if (ts_node_is_null(params))
     return ref_ops_fail_at(ops, f, occ->start, "Signature cannot rewrite this declaration of %s",
                            ref_names_str(&ops->index->names, occ->name));
@@ -1010,8 +973,7 @@ static int signature__other_definition(Signature *self, const char *old_name) {
   const RefSym *sym = &file->syms.items[self->target.index];
   const RefOcc *def = &file->occs.items[sym->first_def];
   TSNode fn;
-  self->params = signature__params_of(ops, self->file,
-                                      ref_ops_node(ops, self->file, def->start, def->end), &fn);
+  self->params = ref_ops_params_of(ref_ops_node(ops, self->file, def->start, def->end), &fn);
   if (ts_node_is_null(self->params))
     return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", old_name);
   if (self->lang->typed_params && !ref_node_is(fn, "function_definition"))
