@@ -27,14 +27,6 @@ typedef struct {
   StrBuf cast;
 } InlineDecl;
 
-/* Whether a C value needs no conversion to type: an integer literal for an int. */
-static bool inline_variable__same_type(const char *type, TSNode value, const char *text) {
-  if (strcmp(type, "int") || !ref_node_is(value, "number_literal")) return false;
-  for (const char *p = text; *p; p++)
-    if (!(*p >= '0' && *p <= '9')) return false;
-  return true;
-}
-
 static int inline_variable__declaration(RefOps *ops, uint32_t f, TSNode id, const char *name,
                                         const RefOpsLang *lang, InlineDecl *out) {
   const char *title = ref_ops_lang_title(ops->index->sources.items[f].lang);
@@ -97,7 +89,7 @@ static int inline_variable__declaration(RefOps *ops, uint32_t f, TSNode id, cons
   uint32_t from = ts_node_start_byte(statement), to = ts_node_start_byte(declarator);
   while (to > from && (src->text[to - 1] == ' ' || src->text[to - 1] == '	')) to--;
   char *base = eddi_strndup(src->text + from, to - from);
-  if (!stars && inline_variable__same_type(base, out->value, value)) {
+  if (!stars && ref_ops_c_same_type(base, out->value, value)) {
     eddi_free(base), eddi_free(value);
     return 0;
   }

@@ -36,27 +36,15 @@ const RefOpsLang *ref_ops_lang(const char *name) {
 /* What an operation would have to get right in a language that its plan
  * does not check yet: refused with this reason rather than guessed. */
 static const char *const ops_lang__reasons[][3] = {
-    {"c", "InlineFunction",
-     "InlineFunction writes a body as an expression, and a C body is statements whose returns, "
-     "locals and macros cannot be written at a call safely yet"},
     {"c", "Extract_Method",
      "Extract reads Python's statements only: the reads and writes of a C block through "
      "pointers and macros are not analysed yet"},
-    {"javascript", "InlineFunction",
-     "InlineFunction cannot yet tell this, arguments and hoisted declarations of the body apart "
-     "at the call"},
     {"javascript", "Extract_Method",
      "Extract reads Python's statements only: a JavaScript block's this, hoisting and closures "
      "are not analysed yet"},
-    {"typescript", "InlineFunction",
-     "InlineFunction cannot yet tell this, arguments and hoisted declarations of the body apart "
-     "at the call"},
     {"typescript", "Extract_Method",
      "Extract reads Python's statements only: a TypeScript block's this, hoisting, closures and "
      "types are not analysed yet"},
-    {"tsx", "InlineFunction",
-     "InlineFunction cannot yet tell this, arguments and hoisted declarations of the body apart "
-     "at the call"},
     {"tsx", "Extract_Method",
      "Extract reads Python's statements only: a TSX block's this, hoisting, closures and types "
      "are not analysed yet"},
@@ -194,4 +182,11 @@ bool ref_ops_effects(const RefOpsLang *lang, const char *text) {
     if (!comparison) return true;
   }
   return false;
+}
+
+bool ref_ops_c_same_type(const char *type, TSNode value, const char *text) {
+  if (strcmp(type, "int") || strcmp(ts_node_type(value), "number_literal")) return false;
+  for (const char *p = text; *p; p++)
+    if (!(*p >= '0' && *p <= '9')) return false;
+  return true;
 }

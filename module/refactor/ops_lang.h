@@ -65,6 +65,10 @@ bool ref_ops_literal(const char *text);
  * assignment (lang's operators). Such ones must keep their order. */
 bool ref_ops_effects(const RefOpsLang *lang, const char *text);
 
+/* Whether a C value (node value, its text) needs no conversion to type:
+ * an integer literal for an int. */
+bool ref_ops_c_same_type(const char *type, TSNode value, const char *text);
+
 /* Whether node's type is one of types (NULL-terminated). */
 bool ref_ops_lang_is(TSNode node, const char *const *types);
 

@@ -204,6 +204,53 @@ static void test_js_inline_variable(void **state) {
   lang_fixture_free(f);
 }
 
+/* ---------------------------------------------------------------- InlineFunction */
+
+static void test_c_inline_function_converts(void **state) {
+  (void)state;
+  /* A double argument to an int parameter is truncated by the call: the
+   * cast keeps that; an int variable for an int parameter needs none. */
+  LangFixture *f = lang_fixture("m.c",
+                                "static int twice(int x) {\n    return x + x;\n}\n"
+                                "int g(int n, double d) {\n    return twice(n) + twice(d);\n}\n",
+                                NULL);
+  assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "twice", NULL),
+                      "m.c:\nint g(int n, double d) {\n"
+                      "    return (n + n) + (((int)(d)) + ((int)(d)));\n}\n");
+  lang_fixture_free(f);
+  f = lang_fixture("m.c", "static int *at(int *p, int i) {\n    return &p[i];\n}\n"
+                   "static int bump(int x) {\n    return x++;\n}\n"
+                   "int g(int *v) {\n    return *at(v, 1) + bump(2);\n}\n", NULL);
+  assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "at", NULL),
+                      "m.c:\nstatic int bump(int x) {\n    return x++;\n}\n"
+                      "int g(int *v) {\n    return *((int *)(&v[1])) + bump(2);\n}\n");
+  assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "bump", NULL),
+                      "Fail: InlineFunction cannot inline an assignment to parameter x at m.c:4:11");
+  lang_fixture_free(f);
+}
+
+static void test_js_inline_function(void **state) {
+  (void)state;
+  LangFixture *f = lang_fixture("a.js",
+                                "function add(a, b = 1) {\n  return a + b;\n}\n"
+                                "const id = (v) => v;\n"
+                                "function me() {\n  return this;\n}\n"
+                                "console.log(add(2), add(g(), 3) * 2, id([1]), me());\n",
+                                NULL);
+  assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "add", NULL),
+                      "a.js:\nconst id = (v) => v;\n"
+                      "function me() {\n  return this;\n}\n"
+                      "console.log(2 + 1, (g() + 3) * 2, id([1]), me());\n");
+  /* A lone argument is written as it is. */
+  assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "id", NULL),
+                      "a.js:\nfunction add(a, b = 1) {\n  return a + b;\n}\n"
+                      "function me() {\n  return this;\n}\n"
+                      "console.log(add(2), add(g(), 3) * 2, [1], me());\n");
+  assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "me", NULL),
+                      "Fail: InlineFunction cannot take this to the call at a.js:5:9");
+  lang_fixture_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_c_param_names),
@@ -212,6 +259,8 @@ int main(void) {
       cmocka_unit_test(test_js_signature_calls),
       cmocka_unit_test(test_c_inline_variable_converts),
       cmocka_unit_test(test_js_inline_variable),
+      cmocka_unit_test(test_c_inline_function_converts),
+      cmocka_unit_test(test_js_inline_function),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
