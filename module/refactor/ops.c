@@ -78,9 +78,12 @@ int ref_ops_python(RefOps *self, uint32_t source, const char *word) {
   const EddiLang *lang = self->index->sources.items[source].lang;
   if (lang && strcmp(lang->name, "python") == 0) return 0;
   const char *why = lang ? ref_ops_lang_why(lang->name, word) : NULL;
-  if (why)
-    return eddi_error_set(self->err, EDDI_EINVAL, "Not supported for %s: %s",
-                          ref_ops_lang_title(lang), why);
+  if (why) {
+    eddi_error_set(self->err, EDDI_EINVAL, "Not supported for %s: %s", ref_ops_lang_title(lang),
+                   why);
+    ref_ops_lang_hint(self->err, word);
+    return EDDI_EINVAL;
+  }
   return eddi_error_set(self->err, EDDI_EINVAL,
                         "Not supported for %s: Refactor %s reads Python's syntax only",
                         lang ? lang->name : "plain text", word);

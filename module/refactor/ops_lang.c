@@ -37,17 +37,8 @@ const RefOpsLang *ref_ops_lang(const char *name) {
  * does not check yet: refused with this reason rather than guessed. */
 static const char *const ops_lang__reasons[][3] = {
     {"c", "Extract_Method",
-     "Extract reads Python's statements only: the reads and writes of a C block through "
-     "pointers and macros are not analysed yet"},
-    {"javascript", "Extract_Method",
-     "Extract reads Python's statements only: a JavaScript block's this, hoisting and closures "
-     "are not analysed yet"},
-    {"typescript", "Extract_Method",
-     "Extract reads Python's statements only: a TypeScript block's this, hoisting, closures and "
-     "types are not analysed yet"},
-    {"tsx", "Extract_Method",
-     "Extract reads Python's statements only: a TSX block's this, hoisting, closures and types "
-     "are not analysed yet"},
+     "Extract cannot yet tell what a C block reads and writes through pointers and macros, "
+     "nor write the types of the new function's parameters"},
 };
 
 const char *ref_ops_lang_why(const char *name, const char *word) {
@@ -55,6 +46,16 @@ const char *ref_ops_lang_why(const char *name, const char *word) {
     if (!strcmp(ops_lang__reasons[i][0], name) && !strcmp(ops_lang__reasons[i][1], word))
       return ops_lang__reasons[i][2];
   return NULL;
+}
+
+void ref_ops_lang_hint(EddiError *err, const char *word) {
+  StrBuf names = {0};
+  eddi_strbuf_puts(&names, "");
+  for (size_t i = 0; i < sizeof ops_lang__tables / sizeof ops_lang__tables[0]; i++)
+    if (!ref_ops_lang_why(ops_lang__tables[i].name, word))
+      eddi_strbuf_printf(&names, "%s%s", names.len ? ", " : "", ops_lang__tables[i].name);
+  eddi_error_hint(err, "Refactor %s works in %s", word, names.data);
+  eddi_strbuf_free(&names);
 }
 
 bool ref_ops_lang_is(TSNode node, const char *const *types) {

@@ -36,6 +36,10 @@ const RefOpsLang *ref_ops_lang(const char *name);
  * it can (or when no reason is known). */
 const char *ref_ops_lang_why(const char *name, const char *word);
 
+/* Hint at the languages operation word is built for ("Refactor
+ * Extract_Method works in python, javascript, ..."). */
+void ref_ops_lang_hint(EddiError *err, const char *word);
+
 /* The table of source's language when operation word is built for it;
  * else fails with "Not supported for <lang>: <why>". */
 int ref_ops_syntax(RefOps *self, uint32_t source, const char *word, const RefOpsLang **out);

@@ -974,8 +974,11 @@ static int signature__other_definition(Signature *self, const char *old_name) {
   const RefOcc *def = &file->occs.items[sym->first_def];
   TSNode fn;
   self->params = ref_ops_params_of(ref_ops_node(ops, self->file, def->start, def->end), &fn);
-  if (ts_node_is_null(self->params))
-    return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", old_name);
+  if (ts_node_is_null(self->params)) {
+    eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", old_name);
+    eddi_error_hint(ops->err, "Signature changes the parameters of a function");
+    return EDDI_EINVAL;
+  }
   if (self->lang->typed_params && !ref_node_is(fn, "function_definition"))
     return eddi_error_set(ops->err, EDDI_EINVAL, "No definition of %s in the workspace: only its "
                           "declaration at %s", old_name, file->path);
