@@ -251,6 +251,58 @@ static void test_js_inline_function(void **state) {
   lang_fixture_free(f);
 }
 
+/* ---------------------------------------------------------------- Extract */
+
+static const char *lang_extract(LangFixture *self, const char *path, uint32_t a, uint32_t b,
+                                const char *name) {
+  RefOpArgs args = {.path = path, .first = a, .last = b, .name = name};
+  RefPlan plan;
+  StrBuf facts = {0};
+  EddiError err = {0};
+  if (ref_op_plan(&self->index, REF_OP_EXTRACT, "Extract_Method", &args, &plan, &facts, &err) < 0) {
+    snprintf(self->answer, sizeof self->answer, "Fail: %s", err.what);
+  } else {
+    snprintf(self->answer, sizeof self->answer, "%s", plan.changes.items[0].after);
+    ref_plan_free(&plan);
+  }
+  eddi_strbuf_free(&facts);
+  return self->answer;
+}
+
+static void test_js_extract(void **state) {
+  (void)state;
+  LangFixture *f = lang_fixture("a.js",
+                                "function f(xs) {\n  let n = 0;\n  for (const x of xs) {\n"
+                                "    n += x;\n  }\n  const m = n * 2;\n  return m + n;\n}\n",
+                                NULL);
+  /* n is read and written: a parameter and the result, assigned back. */
+  assert_string_equal(lang_extract(f, "a.js", 2, 4, "sum"),
+                      "function f(xs) {\n  let n = 0;\n  n = sum(xs, n);\n"
+                      "  const m = n * 2;\n  return m + n;\n}\n\n"
+                      "function sum(xs, n) {\n  for (const x of xs) {\n    n += x;\n  }\n"
+                      "  return n;\n}\n");
+  /* Two results declared in the lines: declared by the call. */
+  assert_string_equal(lang_extract(f, "a.js", 1, 5, "both"),
+                      "function f(xs) {\n  let [n, m] = both(xs);\n  return m + n;\n}\n\n"
+                      "function both(xs) {\n  let n = 0;\n  for (const x of xs) {\n"
+                      "    n += x;\n  }\n  const m = n * 2;\n  return [n, m];\n}\n");
+  /* The loop's body alone: x is the loop's, n assigned and live. */
+  assert_string_equal(lang_extract(f, "a.js", 3, 3, "add"),
+                      "function f(xs) {\n  let n = 0;\n  for (const x of xs) {\n"
+                      "    n = add(x, n);\n  }\n  const m = n * 2;\n  return m + n;\n}\n\n"
+                      "function add(x, n) {\n  n += x;\n  return n;\n}\n");
+  assert_string_equal(lang_extract(f, "a.js", 1, 1, "xs"),
+                      "Fail: Extract: xs is already defined where the lines call it at a.js:0:11");
+  lang_fixture_free(f);
+  f = lang_fixture("b.js", "function g(k) {\n  const h = () => this.v;\n  continue_();\n}\n"
+                   "while (true) {\n  if (g(1)) break;\n}\n", NULL);
+  assert_string_equal(lang_extract(f, "b.js", 1, 1, "mk"),
+                      "Fail: Not supported for JavaScript: Extract: the lines read this at b.js:1:18");
+  assert_string_equal(lang_extract(f, "b.js", 5, 5, "stop"),
+                      "Fail: Extract: a break leaves the lines at b.js:5:12");
+  lang_fixture_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_c_param_names),
@@ -261,6 +313,7 @@ int main(void) {
       cmocka_unit_test(test_js_inline_variable),
       cmocka_unit_test(test_c_inline_function_converts),
       cmocka_unit_test(test_js_inline_function),
+      cmocka_unit_test(test_js_extract),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
