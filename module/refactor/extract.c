@@ -32,7 +32,22 @@
  * the code around), that yield or await, a break, continue or return that
  * leaves them (but a return as their last statement), results declared
  * both in the lines and before them, or several declared before them.
- * No duplicates are looked for. */
+ * No duplicates are looked for.
+ *
+ * C: the lines of a function become a static function before it (C
+ * declares before use) that takes the variables it reads first, each with
+ * the type it is declared with, and returns the one it gives (declared by
+ * the call when the lines declared it, else assigned); a variable declared
+ * before that the lines assign without taking is declared again in it.
+ * Refused: more than one result (C returns one value), a variable whose
+ * type cannot be written (an array, whose sizeof would see a pointer; a
+ * function pointer), an address taken of a variable from outside the
+ * lines (it would be the copy's), a goto or a label, a workspace macro (it
+ * may name the function's variables), a static local, a return from a
+ * void function, a name some file declares at file scope.
+ *
+ * The file holds one operation over three languages' regions, sharing the
+ * region, the flow and the checks of the new name; hence its length. */
 #include "refactor/expr.h"
 #include "refactor/flow.h"
 #include "refactor/ops_lang.h"
@@ -70,7 +85,8 @@ static TSNode extract__statement_at(RefOps *ops, uint32_t f, uint32_t offset) {
     TSNode parent = ts_node_parent(node);
     if (ts_node_is_null(parent)) return (TSNode){0};
     if (ref_node_is(parent, "block") || ref_node_is(parent, "module") ||
-        ref_node_is(parent, "statement_block") || ref_node_is(parent, "program"))
+        ref_node_is(parent, "statement_block") || ref_node_is(parent, "program") ||
+        ref_node_is(parent, "compound_statement"))
       return ts_node_start_byte(node) == offset && ts_node_is_named(node) ? node : (TSNode){0};
     node = parent;
   }
@@ -656,6 +672,226 @@ static int extract__js(Extract *self, const RefOpArgs *args) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- C */
+
+/* Whether the lines declare variable name. */
+static bool extract__c_declared_in(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  for (uint32_t i = 0; id != REF_NONE && i < file->occs.len; i++)
+    if (file->occs.items[i].name == id && (file->occs.items[i].flags & REF_OCC_DEF) &&
+        ref_in(file->occs.items[i].start, ts_node_start_byte(self->first),
+               ts_node_end_byte(self->last)))
+      return true;
+  return false;
+}
+
+/* What C lines hold that a function of their own cannot have: a jump, a
+ * workspace macro, a static local, the address of a variable from outside
+ * them; the node and why ("%s" the node's text), or a null node. */
+static TSNode extract__c_bound(Extract *self, TSNode node, const char **why) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  if (ref_node_is(node, "goto_statement") || ref_node_is(node, "labeled_statement"))
+    return *why = "the lines jump (%s)", node;
+  if (ref_node_is(node, "storage_class_specifier"))
+    return *why = "the lines declare a %s variable", node;
+  if (ref_node_is(node, "identifier")) {
+    uint32_t occ = ref_expr_occ_at(file, ts_node_start_byte(node));
+    RefTarget t = occ == REF_NONE ? (RefTarget){REF_TARGET_NONE, 0, 0}
+                                  : ref_program_target(&ops->program, self->file, occ);
+    if (t.kind == REF_TARGET_SYM &&
+        (ops->program.files.items[t.file]->syms.items[t.index].flags & REF_SYM_MACRO))
+      return *why = "the lines use the macro %s, which may name the function's variables", node;
+    TSNode parent = ts_node_parent(node);
+    TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
+    if (t.kind == REF_TARGET_SYM && t.file == self->file && ref_node_is(parent, "pointer_expression") &&
+        !ts_node_is_null(op) && !strcmp(ts_node_type(op), "&")) {
+      const RefSym *sym = &file->syms.items[t.index];
+      uint32_t def = file->occs.items[sym->first_def].start;
+      if (sym->scope != 0 && !ref_in(def, ts_node_start_byte(self->first), ts_node_end_byte(self->last)))
+        return *why = "the lines take the address of %s, which would be the new function's copy", node;
+    }
+  }
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode found = extract__c_bound(self, ts_node_named_child(node, i), why);
+    if (!ts_node_is_null(found)) return found;
+  }
+  return (TSNode){0};
+}
+
+/* The symbol of the function's variable name (the lines' scope sees it). */
+static uint32_t extract__c_sym(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  uint32_t scope = ref_expr_scope_at(file, ts_node_start_byte(self->first));
+  uint32_t sym = id == REF_NONE ? REF_NONE : ref_file_lookup(file, scope, id);
+  /* One the lines declare is in a scope of theirs: any of its name. */
+  for (uint32_t i = 0; sym == REF_NONE && id != REF_NONE && i < file->occs.len; i++)
+    if (file->occs.items[i].name == id && (file->occs.items[i].flags & REF_OCC_DEF) &&
+        ref_in(file->occs.items[i].start, ts_node_start_byte(self->first),
+               ts_node_end_byte(self->last)))
+      sym = file->occs.items[i].sym;
+  return sym;
+}
+
+/* "T name" of variable name, or a refusal. */
+static int extract__c_typed(Extract *self, const char *name, StrBuf *out) {
+  uint32_t sym = extract__c_sym(self, name);
+  char *type = sym == REF_NONE ? NULL : ref_ops_c_declared_type(self->ops, self->file, sym);
+  if (!type) {
+    ref_ops_fail_at(self->ops, self->file, ts_node_start_byte(self->first),
+                    "Not supported for C: Extract cannot write the type of %s (an array or a "
+                    "function pointer)", name);
+    eddi_error_hint(self->ops->err, "Extract lines that do not use %s, or give it a typedef",
+                    name);
+    return EDDI_EINVAL;
+  }
+  eddi_strbuf_printf(out, "%s%s%s", type, type[strlen(type) - 1] == '*' ? "" : " ", name);
+  eddi_free(type);
+  return 0;
+}
+
+static int extract__c(Extract *self, const RefOpArgs *args) {
+  RefOps *ops = self->ops;
+  const RefSource *source = self->src;
+  int rc = 0;
+  for (TSNode at = ts_node_parent(self->first); !ts_node_is_null(at); at = ts_node_parent(at))
+    if (ref_node_is(at, "function_definition")) self->function = at;
+  if (ts_node_is_null(self->function))
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first),
+                           "Extract needs statements of a function");
+  self->container = self->function;
+  const char *why = NULL;
+  for (TSNode s = self->first; rc == 0; s = ts_node_next_named_sibling(s)) {
+    TSNode found = extract__c_bound(self, s, &why);
+    if (!ts_node_is_null(found)) {
+      char *text = ref_ops_text(ops, self->file, found);
+      char message[EDDI_ERROR_MAX];
+      snprintf(message, sizeof message, why, text);
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(found),
+                           "Not supported for C: Extract: %s", message);
+      eddi_free(text);
+    }
+    if (ts_node_eq(s, self->last)) break;
+  }
+  if (rc == 0)
+    rc = ref_flow_region(ops, self->file, self->function, self->first, self->last, &self->flow);
+  if (rc < 0) return rc;
+  if (self->flow.exit_error)
+    rc = ref_ops_fail_at(ops, self->file, self->flow.exit_at, "Extract: %s", self->flow.exit_error);
+  self->returns = self->flow.returns;
+  size_t results = self->returns ? 0 : self->flow.results.len;
+  if (rc == 0 && results > 1)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for C: Extract of lines that give "
+                        "%zu variables (%s, %s): a C function returns one value", results,
+                        self->flow.results.items[0], self->flow.results.items[1]);
+  if (rc == 0) rc = extract__name_free(self, true);
+  /* Nor may another file declare it at file scope (a header it includes). */
+  uint32_t id = ref_names_find(&ops->index->names, self->name, strlen(self->name));
+  for (uint32_t f = 0; rc == 0 && id != REF_NONE && f < ops->program.files.len; f++) {
+    uint32_t there = ref_file_bound(ops->program.files.items[f], 0, id);
+    if (there != REF_NONE)
+      rc = ref_ops_fail_at(ops, f, ops->program.files.items[f]->syms.items[there].start,
+                           "Extract: %s is already defined", self->name);
+  }
+  /* The return type: the result's, the function's (the lines return), or void. */
+  StrBuf returns = {0}, params = {0}, call = {0}, def = {0}, locals = {0};
+  eddi_strbuf_puts(&returns, ""), eddi_strbuf_puts(&params, "");
+  if (rc == 0 && self->returns) {
+    TSNode type = ts_node_child_by_field_name(self->function, "type", 4);
+    char *text = ts_node_is_null(type) ? eddi_strdup("int") : ref_ops_text(ops, self->file, type);
+    TSNode d = ts_node_child_by_field_name(self->function, "declarator", 10);
+    eddi_strbuf_puts(&returns, text);
+    for (; ref_node_is(d, "pointer_declarator"); d = ts_node_child_by_field_name(d, "declarator", 10))
+      eddi_strbuf_puts(&returns, returns.data[returns.len - 1] == '*' ? "*" : " *");
+    if (!strcmp(text, "void") && returns.len == 4)
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->last), "Not supported for C: "
+                           "Extract of lines that return from a void function");
+    eddi_free(text);
+  } else if (rc == 0 && results) {
+    uint32_t sym = extract__c_sym(self, self->flow.results.items[0]);
+    char *type = sym == REF_NONE ? NULL : ref_ops_c_declared_type(ops, self->file, sym);
+    if (!type) {
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first), "Not supported for "
+                           "C: Extract cannot write the type of %s", self->flow.results.items[0]);
+      eddi_error_hint(ops->err, "Extract lines that do not give %s", self->flow.results.items[0]);
+    } else {
+      eddi_strbuf_puts(&returns, type);
+    }
+    eddi_free(type);
+  } else if (rc == 0) {
+    eddi_strbuf_puts(&returns, "void");
+  }
+  for (size_t i = 0; rc == 0 && i < self->flow.params.len; i++) {
+    if (i) eddi_strbuf_puts(&params, ", ");
+    rc = extract__c_typed(self, self->flow.params.items[i], &params);
+  }
+  if (rc == 0 && !self->flow.params.len) eddi_strbuf_puts(&params, "void");
+  /* The variables from outside the lines they assign without taking them:
+   * declared again, each with its type. */
+  StrBuf names = {0};
+  eddi_strbuf_puts(&names, "");
+  if (rc == 0) extract__js_locals(self, &names);
+  for (const char *p = names.data; rc == 0 && *p;) {
+    const char *end = strchr(p, ',');
+    char *name = eddi_strndup(p, end ? (size_t)(end - p) : strlen(p));
+    rc = extract__c_typed(self, name, &locals);
+    if (rc == 0) eddi_strbuf_puts(&locals, ";\n");
+    eddi_free(name);
+    p = end ? end + 2 : p + strlen(p);
+  }
+  eddi_strbuf_free(&names);
+  if (rc < 0) {
+    eddi_strbuf_free(&returns), eddi_strbuf_free(&params), eddi_strbuf_free(&locals);
+    ref_flow_free(&self->flow);
+    return rc;
+  }
+  const char *result = results ? self->flow.results.items[0] : NULL;
+  if (self->returns) eddi_strbuf_puts(&call, "return ");
+  else if (result && extract__c_declared_in(self, result))
+    eddi_strbuf_printf(&call, "%s%s%s = ", returns.data,
+                       returns.data[returns.len - 1] == '*' ? "" : " ", result);
+  else if (result) eddi_strbuf_printf(&call, "%s = ", result);
+  eddi_strbuf_printf(&call, "%s(", self->name);
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(&call, "%s%s", i ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_puts(&call, ");");
+  ref_ops_edit(ops, self->file, ts_node_start_byte(self->first), ts_node_end_byte(self->last),
+               call.data, call.len);
+  const char *unit = source->lang->indent ? source->lang->indent : "    ";
+  eddi_strbuf_printf(&def, "static %s%s%s(%s) {\n", returns.data,
+                     returns.data[returns.len - 1] == '*' ? "" : " ", self->name, params.data);
+  ref_ops_reindent(&def, locals.data, locals.len, 0, unit, strlen(unit));
+  uint32_t from = ts_node_start_byte(self->first), to = ts_node_end_byte(self->last);
+  uint32_t first_line = ref_ops_line_start(source, from);
+  ref_ops_reindent(&def, source->text + first_line, to - first_line, from - first_line, unit,
+                   strlen(unit));
+  eddi_strbuf_putc(&def, '\n');
+  if (result) eddi_strbuf_printf(&def, "%sreturn %s;\n", unit, result);
+  eddi_strbuf_puts(&def, "}\n\n");
+  /* Before the function and the comments right above it. */
+  TSNode above = self->function;
+  for (TSNode prev = ts_node_prev_named_sibling(above); ref_node_is(prev, "comment") &&
+       ts_node_end_point(prev).row + 1 >= ts_node_start_point(above).row;
+       prev = ts_node_prev_named_sibling(prev))
+    above = prev;
+  self->insert_at = ref_ops_line_start(source, ts_node_start_byte(above));
+  ref_ops_edit(ops, self->file, self->insert_at, self->insert_at, def.data, def.len);
+  eddi_strbuf_printf(&ops->facts, "Extracted %s(", args->name);
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(&ops->facts, "%s%s", i ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_printf(&ops->facts, ") from %s:%u:%u", source->path, args->first, args->last);
+  if (result) eddi_strbuf_printf(&ops->facts, "\nreturns %s", result);
+  eddi_strbuf_free(&returns), eddi_strbuf_free(&params), eddi_strbuf_free(&call);
+  eddi_strbuf_free(&def), eddi_strbuf_free(&locals);
+  ref_flow_free(&self->flow);
+  return 0;
+}
+
 int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   Extract self = {.ops = ops, .name = args->name};
   RefSource *source = ref_index_source(ops->index, args->path);
@@ -669,13 +905,15 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
    * ref_ops_python with its reason. */
   const RefOpsLang *lang = source->lang ? ref_ops_lang(source->lang->name) : NULL;
   bool js = lang && !lang->self_param && !lang->typed_params;
-  if (rc < 0 && js) rc = 0;
+  bool c = lang && lang->typed_params;
+  if (rc < 0 && (js || c)) rc = 0;
   if (rc == 0) rc = ref_ops_valid_name(ops, source->lang, args->name);
   if (rc == 0 && ops->program.files.items[self.file]->errors)
     rc = ref_ops_fail_at(ops, self.file, ops->program.files.items[self.file]->first_error,
                          "%s has a syntax error", source->path);
   if (rc == 0) rc = extract__region(&self, args->first, args->last);
   if (rc == 0 && js) return extract__js(&self, args);
+  if (rc == 0 && c) return extract__c(&self, args);
   if (rc == 0) rc = extract__place(&self);
   if (rc == 0) rc = ref_flow_region(ops, self.file, self.function, self.first, self.last, &self.flow);
   bool flowed = rc == 0;

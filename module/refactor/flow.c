@@ -99,12 +99,17 @@ static uint32_t flow__key(TSNode node, uint32_t start, bool *augmented) {
        child = parent, parent = ts_node_parent(parent)) {
     const char *type = ts_node_type(parent);
     if (!strcmp(type, "block") || !strcmp(type, "module") || !strcmp(type, "statement_block") ||
-        !strcmp(type, "program"))
+        !strcmp(type, "program") || !strcmp(type, "compound_statement"))
       break;
     /* x++ reads and writes x where it stands. */
     if (!strcmp(type, "update_expression") && ts_node_eq(child, node)) {
       *augmented = true;
       return start;
+    }
+    if (!strcmp(type, "init_declarator") &&
+        ts_node_eq(ts_node_child_by_field_name(parent, "declarator", 10), child)) {
+      TSNode value = ts_node_child_by_field_name(parent, "value", 5);
+      return ts_node_is_null(value) ? start : ts_node_end_byte(value);
     }
     if (!strcmp(type, "variable_declarator") &&
         ts_node_eq(ts_node_child_by_field_name(parent, "name", 4), child)) {
@@ -120,8 +125,13 @@ static uint32_t flow__key(TSNode node, uint32_t start, bool *augmented) {
       TSNode left = ts_node_child_by_field_name(parent, "left", 4);
       TSNode right = ts_node_child_by_field_name(parent, "right", 5);
       if (ts_node_eq(left, child) && !ts_node_is_null(right)) {
+        /* C writes a compound assignment as an assignment_expression
+         * whose operator is not "=". */
+        TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
+        bool compound = !strcmp(type, "assignment_expression") && !ts_node_is_null(op) &&
+                        strcmp(ts_node_type(op), "=") != 0;
         *augmented = (!strcmp(type, "augmented_assignment") ||
-                      !strcmp(type, "augmented_assignment_expression")) &&
+                      !strcmp(type, "augmented_assignment_expression") || compound) &&
                      ts_node_eq(left, node);
         return ts_node_end_byte(right);
       }
@@ -148,7 +158,8 @@ static bool flow__nested(TSNode node, TSNode statement) {
   for (TSNode at = ts_node_parent(node); !ts_node_is_null(at) && !ts_node_eq(at, statement);
        at = ts_node_parent(at))
     if (ref_node_is(at, "block") || ref_node_is(at, "for_statement") ||
-        ref_node_is(at, "statement_block") || ref_node_is(at, "for_in_statement"))
+        ref_node_is(at, "statement_block") || ref_node_is(at, "for_in_statement") ||
+        ref_node_is(at, "compound_statement"))
       return true;
   return ref_node_is(statement, "for_statement") || ref_node_is(statement, "with_statement") ||
          ref_node_is(statement, "try_statement") || ref_node_is(statement, "for_in_statement") ||
@@ -204,6 +215,11 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
      * may start where the body does. */
     TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
     if (ts_node_is_null(params)) params = ts_node_child_by_field_name(function, "parameter", 9);
+    /* C: the parameters are the declarator's. */
+    for (TSNode d = ts_node_child_by_field_name(function, "declarator", 10);
+         ts_node_is_null(params) && !ts_node_is_null(d);
+         d = ts_node_child_by_field_name(d, "declarator", 10))
+      params = ts_node_child_by_field_name(d, "parameters", 10);
     uint32_t at = ts_node_start_byte(params) + 1;
     for (uint32_t s = 0; s < file->scopes.len; s++) {
       const RefScope *sc = &file->scopes.items[s];

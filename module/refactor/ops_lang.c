@@ -36,16 +36,61 @@ const RefOpsLang *ref_ops_lang(const char *name) {
 /* What an operation would have to get right in a language that its plan
  * does not check yet: refused with this reason rather than guessed. */
 static const char *const ops_lang__reasons[][3] = {
-    {"c", "Extract_Method",
-     "Extract cannot yet tell what a C block reads and writes through pointers and macros, "
-     "nor write the types of the new function's parameters"},
+    /* {language, operation, why}: none left; the list ends with NULLs. */
+    {NULL, NULL, NULL},
 };
 
 const char *ref_ops_lang_why(const char *name, const char *word) {
-  for (size_t i = 0; name && i < sizeof ops_lang__reasons / sizeof ops_lang__reasons[0]; i++)
+  for (size_t i = 0; name && ops_lang__reasons[i][0]; i++)
     if (!strcmp(ops_lang__reasons[i][0], name) && !strcmp(ops_lang__reasons[i][1], word))
       return ops_lang__reasons[i][2];
   return NULL;
+}
+
+char *ref_ops_c_declared_type(RefOps *ops, uint32_t f, uint32_t sym) {
+  const RefFile *file = ops->program.files.items[f];
+  const RefSource *src = &ops->index->sources.items[f];
+  const RefOcc *def = &file->occs.items[file->syms.items[sym].first_def];
+  TSNode id = ref_ops_node(ops, f, def->start, def->end);
+  TSNode at = ts_node_parent(id);
+  size_t stars = 0;
+  while (ref_node_is(at, "pointer_declarator")) stars++, at = ts_node_parent(at);
+  /* The declarator: the identifier itself when it stands alone. */
+  TSNode declarator = ref_node_is(at, "pointer_declarator") || ref_node_is(at, "init_declarator")
+                          ? at
+                          : id;
+  if (stars) {
+    declarator = id;
+    for (TSNode d = ts_node_parent(id); ref_node_is(d, "pointer_declarator"); d = ts_node_parent(d))
+      declarator = d;
+  }
+  if (ref_node_is(at, "init_declarator")) declarator = at, at = ts_node_parent(at);
+  if (!ref_node_is(at, "declaration") && !ref_node_is(at, "parameter_declaration")) return NULL;
+  /* Every specifier before the first declarator: qualifiers and the type,
+   * no storage class. */
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "");
+  uint32_t count = ts_node_named_child_count(at);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode child = ts_node_named_child(at, i);
+    if (ts_node_eq(child, declarator) || ts_node_eq(child, id) ||
+        ts_node_start_byte(child) >= ts_node_start_byte(declarator))
+      break;
+    if (ref_node_is(child, "storage_class_specifier")) {
+      eddi_strbuf_free(&out);
+      return NULL;
+    }
+    eddi_strbuf_printf(&out, "%s%.*s", out.len ? " " : "",
+                       (int)(ts_node_end_byte(child) - ts_node_start_byte(child)),
+                       src->text + ts_node_start_byte(child));
+  }
+  if (!out.len) {
+    eddi_strbuf_free(&out);
+    return NULL;
+  }
+  if (stars) eddi_strbuf_putc(&out, ' ');
+  for (size_t i = 0; i < stars; i++) eddi_strbuf_putc(&out, '*');
+  return eddi_strbuf_take(&out);
 }
 
 void ref_ops_lang_hint(EddiError *err, const char *word) {

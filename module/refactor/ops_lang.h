@@ -69,6 +69,12 @@ bool ref_ops_literal(const char *text);
  * assignment (lang's operators). Such ones must keep their order. */
 bool ref_ops_effects(const RefOpsLang *lang, const char *text);
 
+/* The type a C variable or parameter (symbol sym of file f) is declared
+ * with: its declaration's specifiers and qualifiers, and the stars of a
+ * pointer ("const char *"); NULL for one declared otherwise (an array, a
+ * function pointer, a static). A new string the caller frees. */
+char *ref_ops_c_declared_type(RefOps *ops, uint32_t f, uint32_t sym);
+
 /* Whether a C value (node value, its text) needs no conversion to type:
  * an integer literal for an int. */
 bool ref_ops_c_same_type(const char *type, TSNode value, const char *text);

@@ -16,7 +16,18 @@
  * *args or **kwargs, a reference that is not a call (the function passed
  * as a value, functools.partial) cannot be rewritten: it is left alone and
  * listed as unsure, and only a change it survives is made. __init__'s
- * calls are its class's calls. */
+ * calls are its class's calls.
+ *
+ * C, JavaScript and TypeScript (ops_lang.h gives their syntax): calls pass
+ * arguments by position only, so a rename changes no call and a parameter
+ * left to its default before a given one is passed undefined; C has no
+ * defaults, writes every parameter with its type and keeps its prototypes
+ * (in headers, in other files) in step with the definition; a JavaScript
+ * function's exports are no calls, f.call(...) and spreads are unsure.
+ *
+ * The file holds one operation over four languages' definitions, calls
+ * and prototypes, sharing the matching of the lists and the rewriting of
+ * a call; hence its length. */
 #include "refactor/ops_lang.h"
 
 /* Most parameters a signature may have. */
