@@ -303,6 +303,30 @@ static void test_js_extract(void **state) {
   lang_fixture_free(f);
 }
 
+static void test_c_extract(void **state) {
+  (void)state;
+  LangFixture *f = lang_fixture("m.c",
+                                "/* Sums. */\nint f(const char *s, int n) {\n    int k = 0;\n"
+                                "    k += n;\n    int t = k * 2;\n    return t + s[0];\n}\n",
+                                NULL);
+  /* k is read and written: taken and given back; the function goes before
+   * f and its comment. */
+  assert_string_equal(lang_extract(f, "m.c", 3, 3, "bump"),
+                      "static int bump(int n, int k) {\n    k += n;\n    return k;\n}\n\n"
+                      "/* Sums. */\nint f(const char *s, int n) {\n    int k = 0;\n"
+                      "    k = bump(n, k);\n    int t = k * 2;\n    return t + s[0];\n}\n");
+  assert_string_equal(lang_extract(f, "m.c", 5, 5, "tail"),
+                      "static int tail(int t, const char *s) {\n    return t + s[0];\n}\n\n"
+                      "/* Sums. */\nint f(const char *s, int n) {\n    int k = 0;\n    k += n;\n"
+                      "    int t = k * 2;\n    return tail(t, s);\n}\n");
+  /* k is the lines' own: only t is given, declared by the call. */
+  assert_string_equal(lang_extract(f, "m.c", 2, 4, "both"),
+                      "static int both(int n) {\n    int k = 0;\n    k += n;\n    int t = k * 2;\n"
+                      "    return t;\n}\n\n/* Sums. */\nint f(const char *s, int n) {\n"
+                      "    int t = both(n);\n    return t + s[0];\n}\n");
+  lang_fixture_free(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_c_param_names),
@@ -314,6 +338,7 @@ int main(void) {
       cmocka_unit_test(test_c_inline_function_converts),
       cmocka_unit_test(test_js_inline_function),
       cmocka_unit_test(test_js_extract),
+      cmocka_unit_test(test_c_extract),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
