@@ -427,6 +427,39 @@ static int extract__name_free(Extract *self, bool blocks) {
   return 0;
 }
 
+/* A check of the flow for JavaScript and C, whose new function stands
+ * outside the enclosing one: every name of the lines bound to a variable
+ * of the enclosing function from outside the lines must reach the new
+ * function as a parameter or be declared in it (locals, ", "-separated);
+ * else the flow missed it, and the lines are refused rather than written
+ * wrong. */
+static int extract__reaches(Extract *self, const char *locals) {
+  RefOps *ops = self->ops;
+  if (ts_node_is_null(self->function)) return 0;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t rs = ts_node_start_byte(self->first), re = ts_node_end_byte(self->last);
+  uint32_t fs = ts_node_start_byte(self->function), fe = ts_node_end_byte(self->function);
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, rs, re) || occ->kind != REF_OCC_NAME) continue;
+    uint32_t sym = ref_file_lookup(file, occ->scope, occ->name);
+    if (sym == REF_NONE) continue;
+    uint32_t def = file->occs.items[file->syms.items[sym].first_def].start;
+    if (!ref_in(def, fs, fe) || ref_in(def, rs, re)) continue;
+    const char *name = ref_names_str(&ops->index->names, occ->name);
+    bool reaches = false;
+    for (size_t k = 0; k < self->flow.params.len && !reaches; k++)
+      reaches = !strcmp(self->flow.params.items[k], name);
+    size_t n = strlen(name);
+    for (const char *p = locals; !reaches && (p = strstr(p, name)); p += n)
+      reaches = (p == locals || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0');
+    if (!reaches)
+      return ref_ops_fail_at(ops, self->file, occ->start, "Extract cannot tell how %s would "
+                             "reach the new function", name);
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- JavaScript */
 
 /* What the lines hold that a function of their own cannot: this (also in
@@ -598,7 +631,12 @@ static int extract__js(Extract *self, const RefOpArgs *args) {
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "Extract: the lines assign %zu variables declared "
                         "before them; one statement cannot take them back", results);
   if (rc == 0) rc = extract__name_free(self, true);
+  StrBuf locals = {0};
+  eddi_strbuf_puts(&locals, "");
+  if (rc == 0) extract__js_locals(self, &locals);
+  if (rc == 0) rc = extract__reaches(self, locals.data);
   if (rc < 0) {
+    eddi_strbuf_free(&locals);
     ref_flow_free(&self->flow);
     return rc;
   }
@@ -630,8 +668,6 @@ static int extract__js(Extract *self, const RefOpArgs *args) {
   eddi_strbuf_puts(&inner, unit);
   eddi_strbuf_append(&def, source->text + line, base);
   eddi_strbuf_printf(&def, "function %s(%s) {\n", self->name, params.data);
-  StrBuf locals = {0};
-  extract__js_locals(self, &locals);
   if (locals.len) {
     eddi_strbuf_append(&def, inner.data, inner.len);
     eddi_strbuf_printf(&def, "let %s;\n", locals.data);
@@ -836,6 +872,7 @@ static int extract__c(Extract *self, const RefOpArgs *args) {
   StrBuf names = {0};
   eddi_strbuf_puts(&names, "");
   if (rc == 0) extract__js_locals(self, &names);
+  if (rc == 0) rc = extract__reaches(self, names.data);
   for (const char *p = names.data; rc == 0 && *p;) {
     const char *end = strchr(p, ',');
     char *name = eddi_strndup(p, end ? (size_t)(end - p) : strlen(p));

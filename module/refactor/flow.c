@@ -223,7 +223,10 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     uint32_t at = ts_node_start_byte(params) + 1;
     for (uint32_t s = 0; s < file->scopes.len; s++) {
       const RefScope *sc = &file->scopes.items[s];
-      if (sc->kind == REF_SCOPE_FUNCTION && at >= sc->start && at < sc->end && sc->start >= fs &&
+      /* JavaScript's arrow functions open lambda scopes. */
+      bool function_scope = sc->kind == REF_SCOPE_FUNCTION ||
+                            (sc->kind == REF_SCOPE_LAMBDA && strcmp(file->lang->name, "python"));
+      if (function_scope && at >= sc->start && at < sc->end && sc->start >= fs &&
           (scope == 0 || sc->end - sc->start <= file->scopes.items[scope].end -
                                                      file->scopes.items[scope].start))
         scope = s;
