@@ -427,6 +427,53 @@ static int extract__name_free(Extract *self, bool blocks) {
   return 0;
 }
 
+/* The variable of the enclosing function, declared outside the lines,
+ * that name occurrence i (in the lines) binds, or REF_NONE. */
+static uint32_t extract__outer_variable(const Extract *self, uint32_t i) {
+  const RefFile *file = self->ops->program.files.items[self->file];
+  const RefOcc *occ = &file->occs.items[i];
+  if (ts_node_is_null(self->function) || occ->kind != REF_OCC_NAME ||
+      !ref_in(occ->start, ts_node_start_byte(self->first), ts_node_end_byte(self->last)))
+    return REF_NONE;
+  uint32_t sym = ref_file_lookup(file, occ->scope, occ->name);
+  if (sym == REF_NONE) return REF_NONE;
+  uint32_t def = file->occs.items[file->syms.items[sym].first_def].start;
+  bool outer = ref_in(def, ts_node_start_byte(self->function), ts_node_end_byte(self->function)) &&
+               !ref_in(def, ts_node_start_byte(self->first), ts_node_end_byte(self->last));
+  return outer ? sym : REF_NONE;
+}
+
+/* The call "name(a, b);" after what call holds (a declaration, an
+ * assignment, a return), in place of the lines. */
+static void extract__put_call(Extract *self, StrBuf *call) {
+  eddi_strbuf_printf(call, "%s(", self->name);
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(call, "%s%s", i ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_puts(call, ");");
+  ref_ops_edit(self->ops, self->file, ts_node_start_byte(self->first),
+               ts_node_end_byte(self->last), call->data, call->len);
+}
+
+/* The flow of the lines (self->flow, freed by the caller even on
+ * failure); fails on an exit the lines cannot have. */
+static int extract__flow(Extract *self) {
+  int rc = ref_flow_region(self->ops, self->file, self->function, self->first, self->last,
+                           &self->flow);
+  if (rc < 0) return rc;
+  self->returns = self->flow.returns;
+  if (self->flow.exit_error)
+    return ref_ops_fail_at(self->ops, self->file, self->flow.exit_at, "Extract: %s",
+                           self->flow.exit_error);
+  return 0;
+}
+
+/* Whether the new function takes name as a parameter. */
+static bool extract__takes(const Extract *self, const char *name) {
+  for (size_t k = 0; k < self->flow.params.len; k++)
+    if (!strcmp(self->flow.params.items[k], name)) return true;
+  return false;
+}
+
 /* A check of the flow for JavaScript and C, whose new function stands
  * outside the enclosing one: every name of the lines bound to a variable
  * of the enclosing function from outside the lines must reach the new
@@ -435,21 +482,12 @@ static int extract__name_free(Extract *self, bool blocks) {
  * wrong. */
 static int extract__reaches(Extract *self, const char *locals) {
   RefOps *ops = self->ops;
-  if (ts_node_is_null(self->function)) return 0;
   const RefFile *file = ops->program.files.items[self->file];
-  uint32_t rs = ts_node_start_byte(self->first), re = ts_node_end_byte(self->last);
-  uint32_t fs = ts_node_start_byte(self->function), fe = ts_node_end_byte(self->function);
   for (uint32_t i = 0; i < file->occs.len; i++) {
     const RefOcc *occ = &file->occs.items[i];
-    if (!ref_in(occ->start, rs, re) || occ->kind != REF_OCC_NAME) continue;
-    uint32_t sym = ref_file_lookup(file, occ->scope, occ->name);
-    if (sym == REF_NONE) continue;
-    uint32_t def = file->occs.items[file->syms.items[sym].first_def].start;
-    if (!ref_in(def, fs, fe) || ref_in(def, rs, re)) continue;
+    if (extract__outer_variable(self, i) == REF_NONE) continue;
     const char *name = ref_names_str(&ops->index->names, occ->name);
-    bool reaches = false;
-    for (size_t k = 0; k < self->flow.params.len && !reaches; k++)
-      reaches = !strcmp(self->flow.params.items[k], name);
+    bool reaches = extract__takes(self, name);
     size_t n = strlen(name);
     for (const char *p = locals; !reaches && (p = strstr(p, name)); p += n)
       reaches = (p == locals || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0');
@@ -563,23 +601,14 @@ static char *extract__js_type(Extract *self, const char *name) {
  * global). Appends ", "-separated names to out. */
 static void extract__js_locals(Extract *self, StrBuf *out) {
   RefOps *ops = self->ops;
-  if (ts_node_is_null(self->function)) return;
   const RefFile *file = ops->program.files.items[self->file];
-  uint32_t rs = ts_node_start_byte(self->first), re = ts_node_end_byte(self->last);
-  uint32_t fs = ts_node_start_byte(self->function), fe = ts_node_end_byte(self->function);
   Array(uint32_t) seen = {0};
   for (uint32_t i = 0; i < file->occs.len; i++) {
     const RefOcc *occ = &file->occs.items[i];
-    if (!ref_in(occ->start, rs, re) || !(occ->flags & REF_OCC_WRITE) || occ->kind != REF_OCC_NAME)
-      continue;
-    uint32_t sym = ref_file_lookup(file, occ->scope, occ->name);
-    if (sym == REF_NONE) continue;
-    uint32_t def = file->occs.items[file->syms.items[sym].first_def].start;
-    if (!ref_in(def, fs, fe) || ref_in(def, rs, re)) continue;
+    uint32_t sym = extract__outer_variable(self, i);
+    if (sym == REF_NONE || !(occ->flags & REF_OCC_WRITE)) continue;
     const char *name = ref_names_str(&ops->index->names, occ->name);
-    bool skip = false;
-    for (size_t k = 0; k < self->flow.params.len && !skip; k++)
-      skip = !strcmp(self->flow.params.items[k], name);
+    bool skip = extract__takes(self, name);
     for (size_t k = 0; k < seen.len && !skip; k++) skip = seen.items[k] == sym;
     if (skip) continue;
     array_push(&seen, sym);
@@ -607,12 +636,7 @@ static int extract__js(Extract *self, const RefOpArgs *args) {
     if (ts_node_eq(s, self->last)) break;
   }
   if (rc == 0) rc = extract__js_place(self, title);
-  if (rc == 0)
-    rc = ref_flow_region(ops, self->file, self->function, self->first, self->last, &self->flow);
-  if (rc < 0) return rc;
-  if (self->flow.exit_error)
-    rc = ref_ops_fail_at(ops, self->file, self->flow.exit_at, "Extract: %s", self->flow.exit_error);
-  self->returns = self->flow.returns;
+  if (rc == 0) rc = extract__flow(self);
   /* The call declares the results the lines declared, or assigns one. */
   const char *keyword = NULL, *declared = NULL, *before = NULL;
   size_t inside = 0;
@@ -653,12 +677,7 @@ static int extract__js(Extract *self, const RefOpArgs *args) {
   if (self->returns) eddi_strbuf_puts(&call, "return ");
   else if (keyword) eddi_strbuf_printf(&call, results > 1 ? "%s [%s] = " : "%s %s = ", keyword, list.data);
   else if (results) eddi_strbuf_printf(&call, "%s = ", list.data);
-  eddi_strbuf_printf(&call, "%s(", self->name);
-  for (size_t i = 0; i < self->flow.params.len; i++)
-    eddi_strbuf_printf(&call, "%s%s", i ? ", " : "", self->flow.params.items[i]);
-  eddi_strbuf_puts(&call, ");");
-  ref_ops_edit(ops, self->file, ts_node_start_byte(self->first), ts_node_end_byte(self->last),
-               call.data, call.len);
+  extract__put_call(self, &call);
   /* The function, at the container's indentation. */
   const char *unit = source->lang->indent ? source->lang->indent : "  ";
   uint32_t line = ref_ops_line_start(source, ts_node_start_byte(self->container));
@@ -814,12 +833,7 @@ static int extract__c(Extract *self, const RefOpArgs *args) {
     }
     if (ts_node_eq(s, self->last)) break;
   }
-  if (rc == 0)
-    rc = ref_flow_region(ops, self->file, self->function, self->first, self->last, &self->flow);
-  if (rc < 0) return rc;
-  if (self->flow.exit_error)
-    rc = ref_ops_fail_at(ops, self->file, self->flow.exit_at, "Extract: %s", self->flow.exit_error);
-  self->returns = self->flow.returns;
+  if (rc == 0) rc = extract__flow(self);
   size_t results = self->returns ? 0 : self->flow.results.len;
   if (rc == 0 && results > 1)
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for C: Extract of lines that give "
@@ -893,12 +907,7 @@ static int extract__c(Extract *self, const RefOpArgs *args) {
     eddi_strbuf_printf(&call, "%s%s%s = ", returns.data,
                        returns.data[returns.len - 1] == '*' ? "" : " ", result);
   else if (result) eddi_strbuf_printf(&call, "%s = ", result);
-  eddi_strbuf_printf(&call, "%s(", self->name);
-  for (size_t i = 0; i < self->flow.params.len; i++)
-    eddi_strbuf_printf(&call, "%s%s", i ? ", " : "", self->flow.params.items[i]);
-  eddi_strbuf_puts(&call, ");");
-  ref_ops_edit(ops, self->file, ts_node_start_byte(self->first), ts_node_end_byte(self->last),
-               call.data, call.len);
+  extract__put_call(self, &call);
   const char *unit = source->lang->indent ? source->lang->indent : "    ";
   eddi_strbuf_printf(&def, "static %s%s%s(%s) {\n", returns.data,
                      returns.data[returns.len - 1] == '*' ? "" : " ", self->name, params.data);
