@@ -63,6 +63,7 @@ static const char *lang_plan(LangFixture *self, RefOpKind kind, const char *word
 
 static void test_c_param_names(void **state) {
   (void)state;
+  long live = unit_live();
   static const char *const cases[][2] = {
       {"int a", "a"},           {"const struct pt *p", "p"}, {"int (*op)(int, int)", "op"},
       {"char s[N]", "s"},       {"unsigned long n", "n"},    {"int", "int"},
@@ -75,10 +76,12 @@ static void test_c_param_names(void **state) {
     snprintf(name, sizeof name, "%.*s", (int)len, cases[i][0] + at);
     assert_string_equal(name, cases[i][1]);
   }
+  unit_assert_no_leak(live);
 }
 
 static void test_literals_and_effects(void **state) {
   (void)state;
+  long live = unit_live();
   assert_true(ref_ops_literal("0"));
   assert_true(ref_ops_literal("-1.5"));
   assert_true(ref_ops_literal("\"cm\""));
@@ -97,12 +100,14 @@ static void test_literals_and_effects(void **state) {
   /* Python's keyword pieces hold "name=value". */
   assert_false(ref_ops_effects(py, "rate=2"));
   assert_null(ref_ops_lang("cobol"));
+  unit_assert_no_leak(live);
 }
 
 /* ---------------------------------------------------------------- Signature */
 
 static void test_c_signature_prototypes(void **state) {
   (void)state;
+  long live = unit_live();
   /* A prototype without names keeps its own texts; one with other names
    * keeps them; all parameters removed is (void). */
   LangFixture *f = lang_fixture("m.h", "int f(int, long);\nint g(int count);\n",
@@ -128,10 +133,12 @@ static void test_c_signature_prototypes(void **state) {
   assert_string_equal(lang_plan(f, REF_OP_SIGNATURE, "Signature", "f(a, b)", "f(a)"),
                       "Fail: Signature would drop the evaluation of n++ at m.c:2:21");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 static void test_js_signature_calls(void **state) {
   (void)state;
+  long live = unit_live();
   /* f.call is no call of f: unsure; an arrow's one parameter gets brackets. */
   LangFixture *f = lang_fixture("a.js",
                                 "const k = x => x;\nfunction f(a, b = 1) { return a + b; }\n"
@@ -162,12 +169,14 @@ static void test_js_signature_calls(void **state) {
                                 "g(a, b=D, c=2, d)"),
                       "Fail: The call would lack d at b.js:2:0");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 /* ---------------------------------------------------------------- Inline_Variable */
 
 static void test_c_inline_variable_converts(void **state) {
   (void)state;
+  long live = unit_live();
   LangFixture *f = lang_fixture("m.c",
                                 "double half(int n) {\n    double d = n;\n    int k = 2;\n"
                                 "    return d / k;\n}\n",
@@ -186,10 +195,12 @@ static void test_c_inline_variable_converts(void **state) {
                       "Fail: Not supported for C: Inline_Variable cannot tell what converting to "
                       "the typedef num does at t.c:3:8");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 static void test_js_inline_variable(void **state) {
   (void)state;
+  long live = unit_live();
   LangFixture *f = lang_fixture("a.js",
                                 "function f(x) {\n  const unit = \"cm\";\n  return { unit, x };\n}\n"
                                 "function g(x) {\n  const y = x + 1;\n  return () => y * 2;\n}\n",
@@ -202,12 +213,14 @@ static void test_js_inline_variable(void **state) {
                       "a.js:\nfunction f(x) {\n  const unit = \"cm\";\n  return { unit, x };\n}\n"
                       "function g(x) {\n  return () => (x + 1) * 2;\n}\n");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 /* ---------------------------------------------------------------- InlineFunction */
 
 static void test_c_inline_function_converts(void **state) {
   (void)state;
+  long live = unit_live();
   /* A double argument to an int parameter is truncated by the call: the
    * cast keeps that; an int variable for an int parameter needs none. */
   LangFixture *f = lang_fixture("m.c",
@@ -227,10 +240,12 @@ static void test_c_inline_function_converts(void **state) {
   assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "bump", NULL),
                       "Fail: InlineFunction cannot inline an assignment to parameter x at m.c:4:11");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 static void test_js_inline_function(void **state) {
   (void)state;
+  long live = unit_live();
   LangFixture *f = lang_fixture("a.js",
                                 "function add(a, b = 1) {\n  return a + b;\n}\n"
                                 "const id = (v) => v;\n"
@@ -249,6 +264,7 @@ static void test_js_inline_function(void **state) {
   assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "me", NULL),
                       "Fail: InlineFunction cannot take this to the call at a.js:5:9");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 /* ---------------------------------------------------------------- Extract */
@@ -271,6 +287,7 @@ static const char *lang_extract(LangFixture *self, const char *path, uint32_t a,
 
 static void test_js_extract(void **state) {
   (void)state;
+  long live = unit_live();
   LangFixture *f = lang_fixture("a.js",
                                 "function f(xs) {\n  let n = 0;\n  for (const x of xs) {\n"
                                 "    n += x;\n  }\n  const m = n * 2;\n  return m + n;\n}\n",
@@ -301,10 +318,12 @@ static void test_js_extract(void **state) {
   assert_string_equal(lang_extract(f, "b.js", 5, 5, "stop"),
                       "Fail: Extract: a break leaves the lines at b.js:5:12");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 static void test_c_extract(void **state) {
   (void)state;
+  long live = unit_live();
   LangFixture *f = lang_fixture("m.c",
                                 "/* Sums. */\nint f(const char *s, int n) {\n    int k = 0;\n"
                                 "    k += n;\n    int t = k * 2;\n    return t + s[0];\n}\n",
@@ -325,6 +344,7 @@ static void test_c_extract(void **state) {
                       "    return t;\n}\n\n/* Sums. */\nint f(const char *s, int n) {\n"
                       "    int t = both(n);\n    return t + s[0];\n}\n");
   lang_fixture_free(f);
+  unit_assert_no_leak(live);
 }
 
 int main(void) {
