@@ -1,5 +1,11 @@
 /* expr.c - what the refactorings past rename ask of an expression; see
- * expr.h. */
+ * expr.h.
+ *
+ * The node types named here are Python's, C's and JavaScript's (and
+ * TypeScript's, which are JavaScript's) side by side: the grammars share
+ * the names they mean alike (identifier, parenthesized_expression, pair)
+ * and name the rest apart (call, call_expression), so one list serves
+ * every language without asking which one a node is of. */
 #include "refactor/expr.h"
 
 /* The occurrence of file f that starts at offset, or REF_NONE. */
@@ -64,11 +70,17 @@ bool ref_expr_pure(RefOps *ops, uint32_t f, TSNode node) {
     TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
     return ts_node_is_null(args) || ref_expr_pure(ops, f, args);
   }
-  if (!strcmp(type, "call") || !strcmp(type, "await") || !strcmp(type, "yield") ||
-      !strcmp(type, "named_expression") || !strcmp(type, "list_comprehension") ||
-      !strcmp(type, "generator_expression") || !strcmp(type, "dictionary_comprehension") ||
-      !strcmp(type, "set_comprehension"))
-    return false;
+  /* Python's effects, then C's and JavaScript's; a JavaScript object,
+   * array, function or class literal makes a new object each time. */
+  static const char *const effects[] = {
+      "call", "await", "yield", "named_expression", "list_comprehension",
+      "generator_expression", "dictionary_comprehension", "set_comprehension",
+      "call_expression", "new_expression", "await_expression", "yield_expression",
+      "assignment_expression", "augmented_assignment_expression", "update_expression",
+      "arrow_function", "function_expression", "function", "class", "object", "array", "regex",
+      "compound_literal_expression", "gnu_asm_expression", NULL};
+  for (size_t i = 0; effects[i]; i++)
+    if (!strcmp(type, effects[i])) return false;
   uint32_t count = ts_node_named_child_count(node);
   for (uint32_t i = 0; i < count; i++)
     if (!ref_expr_pure(ops, f, ts_node_named_child(node, i))) return false;
@@ -78,7 +90,10 @@ bool ref_expr_pure(RefOps *ops, uint32_t f, TSNode node) {
 /* Whether an expression reads state that code in between could change:
  * a subscript, an attribute of anything but a module or a class. */
 bool ref_expr_reads_state(RefOps *ops, uint32_t f, TSNode node) {
-  if (ref_node_is(node, "subscript")) return true;
+  if (ref_node_is(node, "subscript") || ref_node_is(node, "subscript_expression") ||
+      ref_node_is(node, "member_expression") || ref_node_is(node, "field_expression") ||
+      ref_node_is(node, "pointer_expression"))
+    return true;
   if (ref_node_is(node, "attribute")) {
     TSNode name = ts_node_child_by_field_name(node, "attribute", 9);
     const RefFile *file = ops ? ops->program.files.items[f] : NULL;
@@ -106,7 +121,9 @@ bool ref_expr_stable(RefOps *ops, uint32_t f, TSNode node) {
 bool ref_expr_call_before(TSNode node, uint32_t offset) {
   if (ts_node_start_byte(node) >= offset) return false;
   bool holds = ts_node_end_byte(node) > offset;
-  if (ref_node_is(node, "call") && !holds) return true;
+  if ((ref_node_is(node, "call") || ref_node_is(node, "call_expression") ||
+       ref_node_is(node, "new_expression")) && !holds)
+    return true;
   uint32_t count = ts_node_named_child_count(node);
   for (uint32_t i = 0; i < count; i++)
     if (ref_expr_call_before(ts_node_named_child(node, i), offset)) return true;
@@ -120,7 +137,11 @@ static bool expr__primary(TSNode node) {
       "none",       "call",    "attribute",  "subscript",  "list",     "dictionary",
       "set",        "tuple",   "parenthesized_expression", "concatenated_string",
       "list_comprehension",    "dictionary_comprehension", "set_comprehension",
-      "generator_expression",  "ellipsis"};
+      "generator_expression",  "ellipsis",
+      /* C's and JavaScript's */
+      "number_literal", "string_literal", "char_literal", "number", "template_string",
+      "null", "undefined", "this", "call_expression", "member_expression",
+      "subscript_expression", "field_expression", "array"};
   for (size_t i = 0; i < sizeof primaries / sizeof primaries[0]; i++)
     if (ref_node_is(node, primaries[i])) return true;
   return false;
@@ -133,14 +154,17 @@ static bool expr__standalone(TSNode node) {
   if (ts_node_is_null(parent)) return true;
   static const char *const places[] = {
       "argument_list", "parenthesized_expression", "list",    "set",
-      "expression_statement", "return_statement", "subscript", "interpolation", "expression_list"};
+      "expression_statement", "return_statement", "subscript", "interpolation", "expression_list",
+      "arguments", "template_substitution"};
   for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
     if (ref_node_is(parent, places[i])) return !ref_node_is(parent, "subscript") ||
                                                !ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
   if (ref_node_is(parent, "keyword_argument") || ref_node_is(parent, "pair"))
     return ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
-  if (ref_node_is(parent, "assignment"))
+  if (ref_node_is(parent, "assignment") || ref_node_is(parent, "assignment_expression"))
     return ts_node_eq(ts_node_child_by_field_name(parent, "right", 5), node);
+  if (ref_node_is(parent, "variable_declarator") || ref_node_is(parent, "init_declarator"))
+    return ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node);
   return false;
 }
 
@@ -184,7 +208,9 @@ char *ref_expr_flat(RefOps *ops, uint32_t f, TSNode node) {
 TSNode ref_expr_statement(TSNode node) {
   while (!ts_node_is_null(node)) {
     TSNode parent = ts_node_parent(node);
-    if (ts_node_is_null(parent) || ref_node_is(parent, "block") || ref_node_is(parent, "module"))
+    if (ts_node_is_null(parent) || ref_node_is(parent, "block") || ref_node_is(parent, "module") ||
+        ref_node_is(parent, "statement_block") || ref_node_is(parent, "program") ||
+        ref_node_is(parent, "compound_statement") || ref_node_is(parent, "translation_unit"))
       return node;
     node = parent;
   }

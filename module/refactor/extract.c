@@ -20,8 +20,37 @@
  * region. Other runs of the same statements in the same class or module
  * (the same text, read at their own indentation) are replaced by calls
  * too, when their flow gives the same parameters. The same code with
- * other variable names is no duplicate: it is left as it is. */
+ * other variable names is no duplicate: it is left as it is.
+ *
+ * JavaScript and TypeScript: the lines of a function (not a method: its
+ * this) or of the module become a function declaration beside the
+ * statement holding the enclosing function (before the module's statement
+ * holding the lines); results declared in the lines are declared by the
+ * call (const [a, b] = f(...), let when one was a let), one declared
+ * before is assigned. Refused: lines that read this, super, arguments or
+ * new.target, that declare a var or a function or class (hoisted, seen by
+ * the code around), that yield or await, a break, continue or return that
+ * leaves them (but a return as their last statement), results declared
+ * both in the lines and before them, or several declared before them.
+ * No duplicates are looked for.
+ *
+ * C: the lines of a function become a static function before it (C
+ * declares before use) that takes the variables it reads first, each with
+ * the type it is declared with, and returns the one it gives (declared by
+ * the call when the lines declared it, else assigned); a variable declared
+ * before that the lines assign without taking is declared again in it.
+ * Refused: more than one result (C returns one value), a variable whose
+ * type cannot be written (an array, whose sizeof would see a pointer; a
+ * function pointer), an address taken of a variable from outside the
+ * lines (it would be the copy's), a goto or a label, a workspace macro (it
+ * may name the function's variables), a static local, a return from a
+ * void function, a name some file declares at file scope.
+ *
+ * The file holds one operation over three languages' regions, sharing the
+ * region, the flow and the checks of the new name; hence its length. */
+#include "refactor/expr.h"
 #include "refactor/flow.h"
+#include "refactor/ops_lang.h"
 
 /* Most statements a region (and so a duplicate) may hold. */
 #define EXTRACT_STATEMENTS_MAX 4096
@@ -55,7 +84,9 @@ static TSNode extract__statement_at(RefOps *ops, uint32_t f, uint32_t offset) {
   while (!ts_node_is_null(node)) {
     TSNode parent = ts_node_parent(node);
     if (ts_node_is_null(parent)) return (TSNode){0};
-    if (ref_node_is(parent, "block") || ref_node_is(parent, "module"))
+    if (ref_node_is(parent, "block") || ref_node_is(parent, "module") ||
+        ref_node_is(parent, "statement_block") || ref_node_is(parent, "program") ||
+        ref_node_is(parent, "compound_statement"))
       return ts_node_start_byte(node) == offset && ts_node_is_named(node) ? node : (TSNode){0};
     node = parent;
   }
@@ -360,6 +391,553 @@ static int extract__duplicates(Extract *self, TSNode node, const char *text) {
 
 /* ---------------------------------------------------------------- the plan */
 
+/* Fail when the new name is bound where the function goes: the scope the
+ * container is bound in, around it, not its own (which may start where it
+ * does); blocks count where they bind (JavaScript's). */
+static int extract__name_free(Extract *self, bool blocks) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t id = ref_names_find(&ops->index->names, self->name, strlen(self->name));
+  uint32_t scope = 0;
+  if (!ts_node_is_null(self->function) || blocks) {
+    uint32_t at = ts_node_start_byte(self->container), end = ts_node_end_byte(self->container);
+    for (uint32_t s = 0; s < file->scopes.len; s++) {
+      const RefScope *sc = &file->scopes.items[s];
+      if (sc->start < at && end <= sc->end && (blocks || sc->kind != REF_SCOPE_BLOCK) &&
+          sc->end - sc->start <= file->scopes.items[scope].end - file->scopes.items[scope].start)
+        scope = s;
+    }
+  }
+  uint32_t there = id == REF_NONE ? REF_NONE : ref_file_bound(file, scope, id);
+  if (there != REF_NONE)
+    return ref_ops_fail_at(ops, self->file, file->syms.items[there].start,
+                           "Extract: %s is already defined", self->name);
+  /* Nor may the call's scope see another of that name: the call would
+   * call it. */
+  uint32_t at = ref_expr_scope_at(file, ts_node_start_byte(self->first));
+  there = id == REF_NONE ? REF_NONE : ref_file_lookup(file, at, id);
+  /* One the lines declare goes with them into the new function. */
+  if (there != REF_NONE &&
+      ref_in(file->occs.items[file->syms.items[there].first_def].start,
+             ts_node_start_byte(self->first), ts_node_end_byte(self->last)))
+    there = REF_NONE;
+  if (there != REF_NONE)
+    return ref_ops_fail_at(ops, self->file, file->syms.items[there].start,
+                           "Extract: %s is already defined where the lines call it", self->name);
+  return 0;
+}
+
+/* The variable of the enclosing function, declared outside the lines,
+ * that name occurrence i (in the lines) binds, or REF_NONE. */
+static uint32_t extract__outer_variable(const Extract *self, uint32_t i) {
+  const RefFile *file = self->ops->program.files.items[self->file];
+  const RefOcc *occ = &file->occs.items[i];
+  if (ts_node_is_null(self->function) || occ->kind != REF_OCC_NAME ||
+      !ref_in(occ->start, ts_node_start_byte(self->first), ts_node_end_byte(self->last)))
+    return REF_NONE;
+  uint32_t sym = ref_file_lookup(file, occ->scope, occ->name);
+  if (sym == REF_NONE) return REF_NONE;
+  uint32_t def = file->occs.items[file->syms.items[sym].first_def].start;
+  bool outer = ref_in(def, ts_node_start_byte(self->function), ts_node_end_byte(self->function)) &&
+               !ref_in(def, ts_node_start_byte(self->first), ts_node_end_byte(self->last));
+  return outer ? sym : REF_NONE;
+}
+
+/* The call "name(a, b);" after what call holds (a declaration, an
+ * assignment, a return), in place of the lines. */
+static void extract__put_call(Extract *self, StrBuf *call) {
+  eddi_strbuf_printf(call, "%s(", self->name);
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(call, "%s%s", i ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_puts(call, ");");
+  ref_ops_edit(self->ops, self->file, ts_node_start_byte(self->first),
+               ts_node_end_byte(self->last), call->data, call->len);
+}
+
+/* The flow of the lines (self->flow, freed by the caller even on
+ * failure); fails on an exit the lines cannot have. */
+static int extract__flow(Extract *self) {
+  int rc = ref_flow_region(self->ops, self->file, self->function, self->first, self->last,
+                           &self->flow);
+  if (rc < 0) return rc;
+  self->returns = self->flow.returns;
+  if (self->flow.exit_error)
+    return ref_ops_fail_at(self->ops, self->file, self->flow.exit_at, "Extract: %s",
+                           self->flow.exit_error);
+  return 0;
+}
+
+/* Whether the new function takes name as a parameter. */
+static bool extract__takes(const Extract *self, const char *name) {
+  for (size_t k = 0; k < self->flow.params.len; k++)
+    if (!strcmp(self->flow.params.items[k], name)) return true;
+  return false;
+}
+
+/* A check of the flow for JavaScript and C, whose new function stands
+ * outside the enclosing one: every name of the lines bound to a variable
+ * of the enclosing function from outside the lines must reach the new
+ * function as a parameter or be declared in it (locals, ", "-separated);
+ * else the flow missed it, and the lines are refused rather than written
+ * wrong. */
+static int extract__reaches(Extract *self, const char *locals) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (extract__outer_variable(self, i) == REF_NONE) continue;
+    const char *name = ref_names_str(&ops->index->names, occ->name);
+    bool reaches = extract__takes(self, name);
+    size_t n = strlen(name);
+    for (const char *p = locals; !reaches && (p = strstr(p, name)); p += n)
+      reaches = (p == locals || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0');
+    if (!reaches)
+      return ref_ops_fail_at(ops, self->file, occ->start, "Extract cannot tell how %s would "
+                             "reach the new function", name);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- JavaScript */
+
+/* What the lines hold that a function of their own cannot: this (also in
+ * an arrow function, which has the lines' this), a var, a hoisted
+ * declaration at their level; the node and why, or a null node. */
+static TSNode extract__js_bound(RefOps *ops, uint32_t f, TSNode node, bool top, const char **why) {
+  static const char *const reads[] = {"this", "super", "meta_property", NULL};
+  static const char *const hoisted[] = {"function_declaration", "generator_function_declaration",
+                                        "class_declaration", NULL};
+  static const char *const apart[] = {"function_declaration", "generator_function_declaration",
+                                      "function_expression", "function", "generator_function",
+                                      "method_definition", "class_declaration", "class", NULL};
+  if (ref_ops_lang_is(node, reads)) return *why = "the lines read %s", node;
+  if (top && ref_ops_lang_is(node, hoisted))
+    return *why = "the lines declare a function or class, which the code around sees", node;
+  if (ref_ops_lang_is(node, apart)) return (TSNode){0};
+  if (ref_node_is(node, "variable_declaration"))
+    return *why = "the lines declare a var, which is hoisted to the whole function", node;
+  if (ref_node_is(node, "identifier")) {
+    char *text = ref_ops_text(ops, f, node);
+    bool arguments = !strcmp(text, "arguments");
+    eddi_free(text);
+    if (arguments) return *why = "the lines read %s", node;
+  }
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode found = extract__js_bound(ops, f, ts_node_named_child(node, i), false, why);
+    if (!ts_node_is_null(found)) return found;
+  }
+  return (TSNode){0};
+}
+
+/* The enclosing function and the statement the new function goes beside. */
+static int extract__js_place(Extract *self, const char *title) {
+  RefOps *ops = self->ops;
+  static const char *const functions[] = {"function_declaration", "generator_function_declaration",
+                                          "function_expression", "function", "arrow_function",
+                                          "generator_function", NULL};
+  for (TSNode node = ts_node_parent(self->first); !ts_node_is_null(node);
+       node = ts_node_parent(node)) {
+    if (ref_node_is(node, "method_definition") || ref_node_is(node, "class_body"))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first),
+                             "Not supported for %s: Extract from a method (the new function "
+                             "would need its this)", title);
+    if (ref_ops_lang_is(node, functions)) {
+      self->function = node;
+      break;
+    }
+  }
+  TSNode at = ts_node_is_null(self->function) ? self->first : self->function;
+  while (!ts_node_is_null(ts_node_parent(at)) && !ref_node_is(ts_node_parent(at), "program") &&
+         !ref_node_is(ts_node_parent(at), "statement_block")) {
+    if (ref_node_is(ts_node_parent(at), "class_body"))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first),
+                             "Not supported for %s: Extract from a class member", title);
+    at = ts_node_parent(at);
+  }
+  self->container = at;
+  return 0;
+}
+
+/* The declaration keyword of a result declared in the lines ("let",
+ * "const"), or NULL when it is declared before them. */
+static const char *extract__js_declared(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t rs = ts_node_start_byte(self->first), re = ts_node_end_byte(self->last);
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->name != id || !(occ->flags & REF_OCC_DEF) || !ref_in(occ->start, rs, re)) continue;
+    TSNode declaration = ref_node_up(ref_ops_node(ops, self->file, occ->start, occ->end),
+                                     "lexical_declaration");
+    if (ts_node_is_null(declaration)) continue;
+    return ref_node_is(ts_node_child(declaration, 0), "let") ? "let" : "const";
+  }
+  return NULL;
+}
+
+/* A parameter's TypeScript type, when its variable is declared with one
+ * (": number"), or "". */
+static char *extract__js_type(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  uint32_t fs = ts_node_is_null(self->function) ? 0 : ts_node_start_byte(self->function);
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->name != id || !(occ->flags & REF_OCC_DEF) || occ->start < fs) continue;
+    TSNode holder = ts_node_parent(ref_ops_node(ops, self->file, occ->start, occ->end));
+    TSNode type = ts_node_child_by_field_name(holder, "type", 4);
+    if (ref_node_is(type, "type_annotation")) return ref_ops_text(ops, self->file, type);
+    break;
+  }
+  return eddi_strdup("");
+}
+
+/* The variables of the enclosing function, declared outside the lines,
+ * that the lines assign and do not take as parameters: the new function
+ * declares them (an assignment of an undeclared name would make a
+ * global). Appends ", "-separated names to out. */
+static void extract__js_locals(Extract *self, StrBuf *out) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  Array(uint32_t) seen = {0};
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    uint32_t sym = extract__outer_variable(self, i);
+    if (sym == REF_NONE || !(occ->flags & REF_OCC_WRITE)) continue;
+    const char *name = ref_names_str(&ops->index->names, occ->name);
+    bool skip = extract__takes(self, name);
+    for (size_t k = 0; k < seen.len && !skip; k++) skip = seen.items[k] == sym;
+    if (skip) continue;
+    array_push(&seen, sym);
+    eddi_strbuf_printf(out, "%s%s", out->len ? ", " : "", name);
+  }
+  array_free(&seen);
+}
+
+static int extract__js(Extract *self, const RefOpArgs *args) {
+  RefOps *ops = self->ops;
+  const RefSource *source = self->src;
+  const char *title = ref_ops_lang_title(source->lang);
+  const char *why = NULL;
+  int rc = 0;
+  for (TSNode s = self->first; rc == 0; s = ts_node_next_named_sibling(s)) {
+    TSNode found = extract__js_bound(ops, self->file, s, true, &why);
+    if (!ts_node_is_null(found)) {
+      char *text = ref_ops_text(ops, self->file, found);
+      char message[EDDI_ERROR_MAX];
+      snprintf(message, sizeof message, why, text);
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(found), "Not supported for %s: "
+                           "Extract: %s", title, message);
+      eddi_free(text);
+    }
+    if (ts_node_eq(s, self->last)) break;
+  }
+  if (rc == 0) rc = extract__js_place(self, title);
+  if (rc == 0) rc = extract__flow(self);
+  /* The call declares the results the lines declared, or assigns one. */
+  const char *keyword = NULL, *declared = NULL, *before = NULL;
+  size_t inside = 0;
+  for (size_t i = 0; rc == 0 && !self->returns && i < self->flow.results.len; i++) {
+    const char *kw = extract__js_declared(self, self->flow.results.items[i]);
+    if (kw) inside++, keyword = !keyword || !strcmp(kw, "let") ? kw : keyword;
+    if (kw) declared = self->flow.results.items[i];
+    else before = self->flow.results.items[i];
+  }
+  size_t results = self->returns ? 0 : self->flow.results.len;
+  if (rc == 0 && inside && inside != results)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "Extract: the lines declare %s but assign %s, "
+                        "declared before them; one statement cannot take both back", declared,
+                        before);
+  if (rc == 0 && !inside && results > 1)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "Extract: the lines assign %zu variables declared "
+                        "before them; one statement cannot take them back", results);
+  if (rc == 0) rc = extract__name_free(self, true);
+  StrBuf locals = {0};
+  eddi_strbuf_puts(&locals, "");
+  if (rc == 0) extract__js_locals(self, &locals);
+  if (rc == 0) rc = extract__reaches(self, locals.data);
+  if (rc < 0) {
+    eddi_strbuf_free(&locals);
+    ref_flow_free(&self->flow);
+    return rc;
+  }
+  StrBuf call = {0}, def = {0}, list = {0}, params = {0};
+  eddi_strbuf_puts(&list, "");
+  for (size_t i = 0; i < results; i++)
+    eddi_strbuf_printf(&list, "%s%s", i ? ", " : "", self->flow.results.items[i]);
+  for (size_t i = 0; i < self->flow.params.len; i++) {
+    char *type = extract__js_type(self, self->flow.params.items[i]);
+    eddi_strbuf_printf(&params, "%s%s%s", i ? ", " : "", self->flow.params.items[i], type);
+    eddi_free(type);
+  }
+  eddi_strbuf_puts(&params, "");
+  if (self->returns) eddi_strbuf_puts(&call, "return ");
+  else if (keyword) eddi_strbuf_printf(&call, results > 1 ? "%s [%s] = " : "%s %s = ", keyword, list.data);
+  else if (results) eddi_strbuf_printf(&call, "%s = ", list.data);
+  extract__put_call(self, &call);
+  /* The function, at the container's indentation. */
+  const char *unit = source->lang->indent ? source->lang->indent : "  ";
+  uint32_t line = ref_ops_line_start(source, ts_node_start_byte(self->container));
+  uint32_t base = ref_ops_indent(source, ts_node_start_byte(self->container));
+  StrBuf inner = {0};
+  eddi_strbuf_append(&inner, source->text + line, base);
+  eddi_strbuf_puts(&inner, unit);
+  eddi_strbuf_append(&def, source->text + line, base);
+  eddi_strbuf_printf(&def, "function %s(%s) {\n", self->name, params.data);
+  if (locals.len) {
+    eddi_strbuf_append(&def, inner.data, inner.len);
+    eddi_strbuf_printf(&def, "let %s;\n", locals.data);
+  }
+  eddi_strbuf_free(&locals);
+  uint32_t from = ts_node_start_byte(self->first), to = ts_node_end_byte(self->last);
+  uint32_t first_line = ref_ops_line_start(source, from);
+  ref_ops_reindent(&def, source->text + first_line, to - first_line, from - first_line, inner.data,
+                   inner.len);
+  eddi_strbuf_putc(&def, '\n');
+  if (results) {
+    eddi_strbuf_append(&def, inner.data, inner.len);
+    eddi_strbuf_printf(&def, results > 1 ? "return [%s];\n" : "return %s;\n", list.data);
+  }
+  eddi_strbuf_append(&def, source->text + line, base);
+  eddi_strbuf_puts(&def, "}\n");
+  StrBuf insert = {0};
+  if (ts_node_is_null(self->function)) {
+    /* Before the module's statement holding the lines. */
+    self->insert_at = line;
+    eddi_strbuf_append(&insert, def.data, def.len);
+    eddi_strbuf_putc(&insert, '\n');
+  } else {
+    uint32_t end = ts_node_end_byte(self->container);
+    self->insert_at = end < source->len && source->text[end] == '\n' ? end + 1 : end;
+    eddi_strbuf_putc(&insert, '\n');
+    eddi_strbuf_append(&insert, def.data, def.len);
+  }
+  ref_ops_edit(ops, self->file, self->insert_at, self->insert_at, insert.data, insert.len);
+  eddi_strbuf_printf(&ops->facts, "Extracted %s(", args->name);
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(&ops->facts, "%s%s", i ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_printf(&ops->facts, ") from %s:%u:%u", source->path, args->first, args->last);
+  if (results) eddi_strbuf_printf(&ops->facts, "\nreturns %s", list.data);
+  eddi_strbuf_free(&call), eddi_strbuf_free(&def), eddi_strbuf_free(&insert);
+  eddi_strbuf_free(&list), eddi_strbuf_free(&params), eddi_strbuf_free(&inner);
+  ref_flow_free(&self->flow);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- C */
+
+/* Whether the lines declare variable name. */
+static bool extract__c_declared_in(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  for (uint32_t i = 0; id != REF_NONE && i < file->occs.len; i++)
+    if (file->occs.items[i].name == id && (file->occs.items[i].flags & REF_OCC_DEF) &&
+        ref_in(file->occs.items[i].start, ts_node_start_byte(self->first),
+               ts_node_end_byte(self->last)))
+      return true;
+  return false;
+}
+
+/* What C lines hold that a function of their own cannot have: a jump, a
+ * workspace macro, a static local, the address of a variable from outside
+ * them; the node and why ("%s" the node's text), or a null node. */
+static TSNode extract__c_bound(Extract *self, TSNode node, const char **why) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  if (ref_node_is(node, "goto_statement") || ref_node_is(node, "labeled_statement"))
+    return *why = "the lines jump (%s)", node;
+  if (ref_node_is(node, "storage_class_specifier"))
+    return *why = "the lines declare a %s variable", node;
+  if (ref_node_is(node, "identifier")) {
+    uint32_t occ = ref_expr_occ_at(file, ts_node_start_byte(node));
+    RefTarget t = occ == REF_NONE ? (RefTarget){REF_TARGET_NONE, 0, 0}
+                                  : ref_program_target(&ops->program, self->file, occ);
+    if (t.kind == REF_TARGET_SYM &&
+        (ops->program.files.items[t.file]->syms.items[t.index].flags & REF_SYM_MACRO))
+      return *why = "the lines use the macro %s, which may name the function's variables", node;
+    TSNode parent = ts_node_parent(node);
+    TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
+    if (t.kind == REF_TARGET_SYM && t.file == self->file && ref_node_is(parent, "pointer_expression") &&
+        !ts_node_is_null(op) && !strcmp(ts_node_type(op), "&")) {
+      const RefSym *sym = &file->syms.items[t.index];
+      uint32_t def = file->occs.items[sym->first_def].start;
+      if (sym->scope != 0 && !ref_in(def, ts_node_start_byte(self->first), ts_node_end_byte(self->last)))
+        return *why = "the lines take the address of %s, which would be the new function's copy", node;
+    }
+  }
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode found = extract__c_bound(self, ts_node_named_child(node, i), why);
+    if (!ts_node_is_null(found)) return found;
+  }
+  return (TSNode){0};
+}
+
+/* The symbol of the function's variable name (the lines' scope sees it). */
+static uint32_t extract__c_sym(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
+  uint32_t scope = ref_expr_scope_at(file, ts_node_start_byte(self->first));
+  uint32_t sym = id == REF_NONE ? REF_NONE : ref_file_lookup(file, scope, id);
+  /* One the lines declare is in a scope of theirs: any of its name. */
+  for (uint32_t i = 0; sym == REF_NONE && id != REF_NONE && i < file->occs.len; i++)
+    if (file->occs.items[i].name == id && (file->occs.items[i].flags & REF_OCC_DEF) &&
+        ref_in(file->occs.items[i].start, ts_node_start_byte(self->first),
+               ts_node_end_byte(self->last)))
+      sym = file->occs.items[i].sym;
+  return sym;
+}
+
+/* "T name" of variable name, or a refusal. */
+static int extract__c_typed(Extract *self, const char *name, StrBuf *out) {
+  uint32_t sym = extract__c_sym(self, name);
+  char *type = sym == REF_NONE ? NULL : ref_ops_c_declared_type(self->ops, self->file, sym);
+  if (!type) {
+    ref_ops_fail_at(self->ops, self->file, ts_node_start_byte(self->first),
+                    "Not supported for C: Extract cannot write the type of %s (an array or a "
+                    "function pointer)", name);
+    eddi_error_hint(self->ops->err, "Extract lines that do not use %s, or give it a typedef",
+                    name);
+    return EDDI_EINVAL;
+  }
+  eddi_strbuf_printf(out, "%s%s%s", type, type[strlen(type) - 1] == '*' ? "" : " ", name);
+  eddi_free(type);
+  return 0;
+}
+
+static int extract__c(Extract *self, const RefOpArgs *args) {
+  RefOps *ops = self->ops;
+  const RefSource *source = self->src;
+  int rc = 0;
+  for (TSNode at = ts_node_parent(self->first); !ts_node_is_null(at); at = ts_node_parent(at))
+    if (ref_node_is(at, "function_definition")) self->function = at;
+  if (ts_node_is_null(self->function))
+    return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first),
+                           "Extract needs statements of a function");
+  self->container = self->function;
+  const char *why = NULL;
+  for (TSNode s = self->first; rc == 0; s = ts_node_next_named_sibling(s)) {
+    TSNode found = extract__c_bound(self, s, &why);
+    if (!ts_node_is_null(found)) {
+      char *text = ref_ops_text(ops, self->file, found);
+      char message[EDDI_ERROR_MAX];
+      snprintf(message, sizeof message, why, text);
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(found),
+                           "Not supported for C: Extract: %s", message);
+      eddi_free(text);
+    }
+    if (ts_node_eq(s, self->last)) break;
+  }
+  if (rc == 0) rc = extract__flow(self);
+  size_t results = self->returns ? 0 : self->flow.results.len;
+  if (rc == 0 && results > 1)
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for C: Extract of lines that give "
+                        "%zu variables (%s, %s): a C function returns one value", results,
+                        self->flow.results.items[0], self->flow.results.items[1]);
+  if (rc == 0) rc = extract__name_free(self, true);
+  /* Nor may another file declare it at file scope (a header it includes). */
+  uint32_t id = ref_names_find(&ops->index->names, self->name, strlen(self->name));
+  for (uint32_t f = 0; rc == 0 && id != REF_NONE && f < ops->program.files.len; f++) {
+    uint32_t there = ref_file_bound(ops->program.files.items[f], 0, id);
+    if (there != REF_NONE)
+      rc = ref_ops_fail_at(ops, f, ops->program.files.items[f]->syms.items[there].start,
+                           "Extract: %s is already defined", self->name);
+  }
+  /* The return type: the result's, the function's (the lines return), or void. */
+  StrBuf returns = {0}, params = {0}, call = {0}, def = {0}, locals = {0};
+  eddi_strbuf_puts(&returns, ""), eddi_strbuf_puts(&params, "");
+  if (rc == 0 && self->returns) {
+    TSNode type = ts_node_child_by_field_name(self->function, "type", 4);
+    char *text = ts_node_is_null(type) ? eddi_strdup("int") : ref_ops_text(ops, self->file, type);
+    TSNode d = ts_node_child_by_field_name(self->function, "declarator", 10);
+    eddi_strbuf_puts(&returns, text);
+    for (; ref_node_is(d, "pointer_declarator"); d = ts_node_child_by_field_name(d, "declarator", 10))
+      eddi_strbuf_puts(&returns, returns.data[returns.len - 1] == '*' ? "*" : " *");
+    if (!strcmp(text, "void") && returns.len == 4)
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->last), "Not supported for C: "
+                           "Extract of lines that return from a void function");
+    eddi_free(text);
+  } else if (rc == 0 && results) {
+    uint32_t sym = extract__c_sym(self, self->flow.results.items[0]);
+    char *type = sym == REF_NONE ? NULL : ref_ops_c_declared_type(ops, self->file, sym);
+    if (!type) {
+      rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first), "Not supported for "
+                           "C: Extract cannot write the type of %s", self->flow.results.items[0]);
+      eddi_error_hint(ops->err, "Extract lines that do not give %s", self->flow.results.items[0]);
+    } else {
+      eddi_strbuf_puts(&returns, type);
+    }
+    eddi_free(type);
+  } else if (rc == 0) {
+    eddi_strbuf_puts(&returns, "void");
+  }
+  for (size_t i = 0; rc == 0 && i < self->flow.params.len; i++) {
+    if (i) eddi_strbuf_puts(&params, ", ");
+    rc = extract__c_typed(self, self->flow.params.items[i], &params);
+  }
+  if (rc == 0 && !self->flow.params.len) eddi_strbuf_puts(&params, "void");
+  /* The variables from outside the lines they assign without taking them:
+   * declared again, each with its type. */
+  StrBuf names = {0};
+  eddi_strbuf_puts(&names, "");
+  if (rc == 0) extract__js_locals(self, &names);
+  if (rc == 0) rc = extract__reaches(self, names.data);
+  for (const char *p = names.data; rc == 0 && *p;) {
+    const char *end = strchr(p, ',');
+    char *name = eddi_strndup(p, end ? (size_t)(end - p) : strlen(p));
+    rc = extract__c_typed(self, name, &locals);
+    if (rc == 0) eddi_strbuf_puts(&locals, ";\n");
+    eddi_free(name);
+    p = end ? end + 2 : p + strlen(p);
+  }
+  eddi_strbuf_free(&names);
+  if (rc < 0) {
+    eddi_strbuf_free(&returns), eddi_strbuf_free(&params), eddi_strbuf_free(&locals);
+    ref_flow_free(&self->flow);
+    return rc;
+  }
+  const char *result = results ? self->flow.results.items[0] : NULL;
+  if (self->returns) eddi_strbuf_puts(&call, "return ");
+  else if (result && extract__c_declared_in(self, result))
+    eddi_strbuf_printf(&call, "%s%s%s = ", returns.data,
+                       returns.data[returns.len - 1] == '*' ? "" : " ", result);
+  else if (result) eddi_strbuf_printf(&call, "%s = ", result);
+  extract__put_call(self, &call);
+  const char *unit = source->lang->indent ? source->lang->indent : "    ";
+  eddi_strbuf_printf(&def, "static %s%s%s(%s) {\n", returns.data,
+                     returns.data[returns.len - 1] == '*' ? "" : " ", self->name, params.data);
+  ref_ops_reindent(&def, locals.data, locals.len, 0, unit, strlen(unit));
+  uint32_t from = ts_node_start_byte(self->first), to = ts_node_end_byte(self->last);
+  uint32_t first_line = ref_ops_line_start(source, from);
+  ref_ops_reindent(&def, source->text + first_line, to - first_line, from - first_line, unit,
+                   strlen(unit));
+  eddi_strbuf_putc(&def, '\n');
+  if (result) eddi_strbuf_printf(&def, "%sreturn %s;\n", unit, result);
+  eddi_strbuf_puts(&def, "}\n\n");
+  /* Before the function and the comments right above it. */
+  TSNode above = self->function;
+  for (TSNode prev = ts_node_prev_named_sibling(above); ref_node_is(prev, "comment") &&
+       ts_node_end_point(prev).row + 1 >= ts_node_start_point(above).row;
+       prev = ts_node_prev_named_sibling(prev))
+    above = prev;
+  self->insert_at = ref_ops_line_start(source, ts_node_start_byte(above));
+  ref_ops_edit(ops, self->file, self->insert_at, self->insert_at, def.data, def.len);
+  eddi_strbuf_printf(&ops->facts, "Extracted %s(", args->name);
+  for (size_t i = 0; i < self->flow.params.len; i++)
+    eddi_strbuf_printf(&ops->facts, "%s%s", i ? ", " : "", self->flow.params.items[i]);
+  eddi_strbuf_printf(&ops->facts, ") from %s:%u:%u", source->path, args->first, args->last);
+  if (result) eddi_strbuf_printf(&ops->facts, "\nreturns %s", result);
+  eddi_strbuf_free(&returns), eddi_strbuf_free(&params), eddi_strbuf_free(&call);
+  eddi_strbuf_free(&def), eddi_strbuf_free(&locals);
+  ref_flow_free(&self->flow);
+  return 0;
+}
+
 int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   Extract self = {.ops = ops, .name = args->name};
   RefSource *source = ref_index_source(ops->index, args->path);
@@ -369,11 +947,19 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   self.file = (uint32_t)(source - ops->index->sources.items);
   self.src = source;
   int rc = ref_ops_python(ops, self.file, "Extract_Method");
+  /* JavaScript and TypeScript are read by extract__js; C is refused by
+   * ref_ops_python with its reason. */
+  const RefOpsLang *lang = source->lang ? ref_ops_lang(source->lang->name) : NULL;
+  bool js = lang && !lang->self_param && !lang->typed_params;
+  bool c = lang && lang->typed_params;
+  if (rc < 0 && (js || c)) rc = 0;
   if (rc == 0) rc = ref_ops_valid_name(ops, source->lang, args->name);
   if (rc == 0 && ops->program.files.items[self.file]->errors)
     rc = ref_ops_fail_at(ops, self.file, ops->program.files.items[self.file]->first_error,
                          "%s has a syntax error", source->path);
   if (rc == 0) rc = extract__region(&self, args->first, args->last);
+  if (rc == 0 && js) return extract__js(&self, args);
+  if (rc == 0 && c) return extract__c(&self, args);
   if (rc == 0) rc = extract__place(&self);
   if (rc == 0) rc = ref_flow_region(ops, self.file, self.function, self.first, self.last, &self.flow);
   bool flowed = rc == 0;
@@ -382,26 +968,7 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
     rc = ref_ops_fail_at(ops, self.file, self.flow.exit_at, "Extract: %s", self.flow.exit_error);
   if (rc == 0) self.returns = self.flow.returns;
   /* The new name must be free where the function goes. */
-  if (rc == 0) {
-    const RefFile *file = ops->program.files.items[self.file];
-    uint32_t id = ref_names_find(&ops->index->names, args->name, strlen(args->name));
-    uint32_t scope = 0;
-    if (!ts_node_is_null(self.function)) {
-      /* The scope the container is bound in: around it, not its own
-       * (which may start where it does). */
-      uint32_t at = ts_node_start_byte(self.container), end = ts_node_end_byte(self.container);
-      for (uint32_t s = 0; s < file->scopes.len; s++) {
-        const RefScope *sc = &file->scopes.items[s];
-        if (sc->start < at && end <= sc->end && sc->kind != REF_SCOPE_BLOCK &&
-            sc->end - sc->start <= file->scopes.items[scope].end - file->scopes.items[scope].start)
-          scope = s;
-      }
-    }
-    uint32_t there = id == REF_NONE ? REF_NONE : ref_file_bound(file, scope, id);
-    if (there != REF_NONE)
-      rc = ref_ops_fail_at(ops, self.file, file->syms.items[there].start,
-                           "Extract: %s is already defined", args->name);
-  }
+  if (rc == 0) rc = extract__name_free(&self, false);
   if (rc == 0) {
     uint32_t end = ts_node_end_byte(self.container);
     self.insert_at = !ts_node_is_null(self.function)

@@ -1,5 +1,13 @@
-/* flow.c - reads, writes and liveness of a region; see flow.h. */
+/* flow.c - reads, writes and liveness of a region; see flow.h.
+ *
+ * The node types are Python's and JavaScript's (TypeScript's) side by
+ * side, as in expr.c: the grammars name their statements apart. In
+ * JavaScript a let or const of a block inside the function is a variable
+ * of the function for the region as much as one of its body is (blocks
+ * are no boundary for the flow, only for where a name is seen). */
 #include "refactor/flow.h"
+
+#include "refactor/ops_lang.h"
 
 /* Deepest nesting the exit walk follows (deeper code is refused). */
 #define FLOW_DEPTH_MAX 256
@@ -26,20 +34,33 @@ static void flow__exit(FlowExits *self, TSNode node, const char *why) {
   self->out->unsafe = true;
 }
 
+/* Node types whose code runs apart from the region's: nested functions
+ * and classes. */
+static const char *const flow__apart[] = {
+    "function_definition", "class_definition", "lambda", "function_declaration",
+    "generator_function_declaration", "function_expression", "function", "generator_function",
+    "arrow_function", "class_declaration", "class", "method_definition", NULL};
+
 /* Returns, yields, awaits, breaks and continues of node (loops deep loops
- * around it inside the region). */
-static void flow__exits(FlowExits *self, TSNode node, unsigned loops, unsigned depth) {
+ * around it inside the region, switches deep switches, which a break
+ * leaves too). */
+static void flow__exits(FlowExits *self, TSNode node, unsigned loops, unsigned switches,
+                        unsigned depth) {
   const char *type = ts_node_type(node);
   if (depth > FLOW_DEPTH_MAX) return flow__exit(self, node, "the lines nest too deep");
-  if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
-      !strcmp(type, "lambda"))
-    return;
-  if (!strcmp(type, "yield")) return flow__exit(self, node, "the lines yield");
-  if (!strcmp(type, "await")) return flow__exit(self, node, "the lines await");
-  if (!strcmp(type, "for_statement") && ts_node_child_count(node) &&
-      ref_node_is(ts_node_child(node, 0), "async"))
+  if (ref_ops_lang_is(node, flow__apart)) return;
+  if (!strcmp(type, "yield") || !strcmp(type, "yield_expression"))
+    return flow__exit(self, node, "the lines yield");
+  if (!strcmp(type, "await") || !strcmp(type, "await_expression"))
+    return flow__exit(self, node, "the lines await");
+  if ((!strcmp(type, "for_statement") || !strcmp(type, "for_in_statement")) &&
+      ts_node_child_count(node) > 1 &&
+      (ref_node_is(ts_node_child(node, 0), "async") || ref_node_is(ts_node_child(node, 1), "await")))
     return flow__exit(self, node, "the lines hold an async for");
-  if ((!strcmp(type, "break_statement") || !strcmp(type, "continue_statement")) && loops == 0)
+  bool leaves = !strcmp(type, "break_statement") || !strcmp(type, "continue_statement");
+  if (leaves && !ts_node_is_null(ts_node_child_by_field_name(node, "label", 5)))
+    return flow__exit(self, node, "a labelled break or continue may leave the lines");
+  if (leaves && loops == 0 && (switches == 0 || !strcmp(type, "continue_statement")))
     return flow__exit(self, node, !strcmp(type, "break_statement")
                                       ? "a break leaves the lines"
                                       : "a continue leaves the lines");
@@ -47,12 +68,14 @@ static void flow__exits(FlowExits *self, TSNode node, unsigned loops, unsigned d
     if (ts_node_eq(node, self->last)) self->out->returns = true;
     else flow__exit(self, node, "the lines return from other than their last statement");
   }
-  bool loop = !strcmp(type, "for_statement") || !strcmp(type, "while_statement");
+  bool loop = !strcmp(type, "for_statement") || !strcmp(type, "while_statement") ||
+              !strcmp(type, "for_in_statement") || !strcmp(type, "do_statement");
+  bool switch_ = !strcmp(type, "switch_statement");
   uint32_t n = ts_node_named_child_count(node);
   for (uint32_t i = 0; i < n; i++) {
     TSNode child = ts_node_named_child(node, i);
     bool body = loop && !ref_node_is(child, "else_clause");
-    flow__exits(self, child, loops + (body ? 1 : 0), depth + 1);
+    flow__exits(self, child, loops + (body ? 1 : 0), switches + (switch_ ? 1 : 0), depth + 1);
   }
 }
 
@@ -75,14 +98,41 @@ static uint32_t flow__key(TSNode node, uint32_t start, bool *augmented) {
   for (TSNode child = node, parent = ts_node_parent(node); !ts_node_is_null(parent);
        child = parent, parent = ts_node_parent(parent)) {
     const char *type = ts_node_type(parent);
-    if (!strcmp(type, "block") || !strcmp(type, "module")) break;
+    if (!strcmp(type, "block") || !strcmp(type, "module") || !strcmp(type, "statement_block") ||
+        !strcmp(type, "program") || !strcmp(type, "compound_statement"))
+      break;
+    /* x++ reads and writes x where it stands. */
+    if (!strcmp(type, "update_expression") && ts_node_eq(child, node)) {
+      *augmented = true;
+      return start;
+    }
+    if (!strcmp(type, "init_declarator") &&
+        ts_node_eq(ts_node_child_by_field_name(parent, "declarator", 10), child)) {
+      TSNode value = ts_node_child_by_field_name(parent, "value", 5);
+      return ts_node_is_null(value) ? start : ts_node_end_byte(value);
+    }
+    if (!strcmp(type, "variable_declarator") &&
+        ts_node_eq(ts_node_child_by_field_name(parent, "name", 4), child)) {
+      TSNode value = ts_node_child_by_field_name(parent, "value", 5);
+      return ts_node_is_null(value) ? start : ts_node_end_byte(value);
+    }
     bool assignment = !strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") ||
-                      !strcmp(type, "for_statement") || !strcmp(type, "for_in_clause");
+                      !strcmp(type, "for_statement") || !strcmp(type, "for_in_clause") ||
+                      !strcmp(type, "assignment_expression") ||
+                      !strcmp(type, "augmented_assignment_expression") ||
+                      !strcmp(type, "for_in_statement");
     if (assignment) {
       TSNode left = ts_node_child_by_field_name(parent, "left", 4);
       TSNode right = ts_node_child_by_field_name(parent, "right", 5);
       if (ts_node_eq(left, child) && !ts_node_is_null(right)) {
-        *augmented = !strcmp(type, "augmented_assignment") && ts_node_eq(left, node);
+        /* C writes a compound assignment as an assignment_expression
+         * whose operator is not "=". */
+        TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
+        bool compound = !strcmp(type, "assignment_expression") && !ts_node_is_null(op) &&
+                        strcmp(ts_node_type(op), "=") != 0;
+        *augmented = (!strcmp(type, "augmented_assignment") ||
+                      !strcmp(type, "augmented_assignment_expression") || compound) &&
+                     ts_node_eq(left, node);
         return ts_node_end_byte(right);
       }
     }
@@ -107,9 +157,13 @@ static bool flow__handler_target(TSNode node) {
 static bool flow__nested(TSNode node, TSNode statement) {
   for (TSNode at = ts_node_parent(node); !ts_node_is_null(at) && !ts_node_eq(at, statement);
        at = ts_node_parent(at))
-    if (ref_node_is(at, "block") || ref_node_is(at, "for_statement")) return true;
+    if (ref_node_is(at, "block") || ref_node_is(at, "for_statement") ||
+        ref_node_is(at, "statement_block") || ref_node_is(at, "for_in_statement") ||
+        ref_node_is(at, "compound_statement"))
+      return true;
   return ref_node_is(statement, "for_statement") || ref_node_is(statement, "with_statement") ||
-         ref_node_is(statement, "try_statement");
+         ref_node_is(statement, "try_statement") || ref_node_is(statement, "for_in_statement") ||
+         ref_node_is(statement, "do_statement");
 }
 
 /* The top-level statement of a block holding node, or a null node. */
@@ -131,6 +185,15 @@ static bool flow__has(const RefFlowNames *list, const char *name) {
   return false;
 }
 
+/* Whether scope is outer or a block inside it (no function between). */
+static bool flow__block_of(const RefFile *file, uint32_t scope, uint32_t outer) {
+  for (; scope != REF_NONE; scope = file->scopes.items[scope].parent) {
+    if (scope == outer) return true;
+    if (file->scopes.items[scope].kind != REF_SCOPE_BLOCK) return false;
+  }
+  return false;
+}
+
 /* ---------------------------------------------------------------- the region */
 
 int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNode last,
@@ -140,7 +203,7 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
   uint32_t rs = ts_node_start_byte(first), re = ts_node_end_byte(last);
   FlowExits exits = {out, last};
   for (TSNode s = first;; s = ts_node_next_named_sibling(s)) {
-    flow__exits(&exits, s, 0, 0);
+    flow__exits(&exits, s, 0, 0, 0);
     if (ts_node_eq(s, last) || ts_node_is_null(s)) break;
   }
   /* The enclosing function's scope (the module's, 0). */
@@ -151,10 +214,19 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     /* The parameters are the function's own, a nested function's scope
      * may start where the body does. */
     TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
+    if (ts_node_is_null(params)) params = ts_node_child_by_field_name(function, "parameter", 9);
+    /* C: the parameters are the declarator's. */
+    for (TSNode d = ts_node_child_by_field_name(function, "declarator", 10);
+         ts_node_is_null(params) && !ts_node_is_null(d);
+         d = ts_node_child_by_field_name(d, "declarator", 10))
+      params = ts_node_child_by_field_name(d, "parameters", 10);
     uint32_t at = ts_node_start_byte(params) + 1;
     for (uint32_t s = 0; s < file->scopes.len; s++) {
       const RefScope *sc = &file->scopes.items[s];
-      if (sc->kind == REF_SCOPE_FUNCTION && at >= sc->start && at < sc->end && sc->start >= fs &&
+      /* JavaScript's arrow functions open lambda scopes. */
+      bool function_scope = sc->kind == REF_SCOPE_FUNCTION ||
+                            (sc->kind == REF_SCOPE_LAMBDA && strcmp(file->lang->name, "python"));
+      if (function_scope && at >= sc->start && at < sc->end && sc->start >= fs &&
           (scope == 0 || sc->end - sc->start <= file->scopes.items[scope].end -
                                                      file->scopes.items[scope].start))
         scope = s;
@@ -165,10 +237,14 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
   TSNode loop = {0};
   for (TSNode at = block; !ts_node_is_null(at) && !ts_node_eq(at, function);
        at = ts_node_parent(at))
-    if (ref_node_is(at, "for_statement") || ref_node_is(at, "while_statement")) {
+    if (ref_node_is(at, "for_statement") || ref_node_is(at, "while_statement") ||
+        ref_node_is(at, "for_in_statement") || ref_node_is(at, "do_statement")) {
       loop = at;
       break;
     }
+  /* Python has no block scopes of its own (its BLOCK scopes are the outer
+   * parts of a definition, evaluated where it stands). */
+  bool blocks = strcmp(file->lang->name, "python") != 0;
   Array(FlowUse) uses = {0};
   for (uint32_t i = 0; i < file->occs.len; i++) {
     const RefOcc *occ = &file->occs.items[i];
@@ -186,7 +262,7 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     bool write = (occ->flags & (REF_OCC_DEF | REF_OCC_WRITE)) != 0;
     if (bound == REF_NONE) continue;
     const RefSym *sym = &file->syms.items[t.index];
-    if (sym->scope != scope) {
+    if (sym->scope != scope && !(blocks && flow__block_of(file, sym->scope, scope))) {
       /* A global or nonlocal the region assigns. */
       uint32_t decl = ref_map_get(&file->declarations, ref_key(scope, occ->name));
       if (write && ref_in(occ->start, rs, re) && decl != REF_NONE && scope != 0) {
@@ -208,7 +284,9 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
       continue;
     }
     bool augmented;
-    FlowUse use = {.sym = t.index, .occ = i, .nested = occ->scope != scope};
+    FlowUse use = {.sym = t.index, .occ = i,
+                   .nested = blocks ? !flow__block_of(file, occ->scope, scope)
+                                    : occ->scope != scope};
     use.key = flow__key(node, occ->start, &augmented);
     use.write = write;
     use.read = !write || augmented;

@@ -12,8 +12,26 @@
  * written at every use, another only where it is used exactly once, in the
  * body's first statement before anything there calls, in the call's order.
  * The body's free names must mean the same at the call, and the names it
- * binds must not be bound there already. */
+ * binds must not be bound there already.
+ *
+ * JavaScript and TypeScript: a function whose body is one return of an
+ * expression (or an arrow function's expression body), so that the call
+ * becomes that expression; a body with statements, one that reads this,
+ * arguments or super, a generator or an async function, a method, rest or
+ * destructured parameters are refused with the reason. A parameter the
+ * call leaves out is its default (a literal only: a default may read the
+ * parameters before it) or undefined.
+ *
+ * C: a static function whose body is one return of an expression (one of
+ * external linkage may be called from outside the workspace); each
+ * argument is converted to its parameter's type and the value to the
+ * return type, as the call converted them, by casts.
+ *
+ * The file holds one operation for three kinds of definition (Python's,
+ * JavaScript's, C's), sharing the binding, evaluation and name checks of
+ * the calls; hence its length. */
 #include "refactor/expr.h"
+#include "refactor/ops_lang.h"
 
 /* Most parameters an inlined function may have. */
 #define INLINE_PARAMS_MAX 64
@@ -24,13 +42,19 @@ typedef struct {
   char *name;
   uint32_t sym;
   TSNode default_node; /* or null */
+  char *type;          /* C: the parameter's type, which the argument is converted to */
 } InlineParam;
 
 typedef struct {
   RefOps *ops;
+  const RefOpsLang *lang;
   RefTarget target;
   uint32_t file;
   const RefSym *sym;
+  uint32_t scope;  /* the function's own scope (its parameters') */
+  TSNode first;    /* the first statement of the body (after a docstring) */
+  TSNode value;    /* JavaScript, C: the expression a call evaluates to */
+  char *returns_as; /* C: the return type the value is converted to */
   TSNode def;      /* the statement (decorated_definition or function_definition) */
   TSNode function; /* the function_definition */
   TSNode body;
@@ -143,8 +167,9 @@ static int inline__definition(InlineFn *self) {
     }
     param->name = ref_ops_text(ops, self->file, id);
     uint32_t name_id = ref_names_find(&ops->index->names, param->name, strlen(param->name));
-    param->sym = ref_file_bound(file, self->sym->own_scope, name_id);
+    param->sym = ref_file_bound(file, self->scope, name_id);
   }
+  self->first = ts_node_named_child(self->body, self->body_first);
   if (self->method && self->kind != INLINE_STATIC && self->param_count == 0)
     return ref_ops_fail_at(ops, self->file, self->sym->start, "The method takes no self");
   int rc = inline__returns(self, self->body);
@@ -153,6 +178,278 @@ static int inline__definition(InlineFn *self) {
     if (!inline__final(self, self->returns.items[i]))
       return ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->returns.items[i]),
                              "InlineFunction cannot express this early return");
+  return 0;
+}
+
+/* The one expression a JavaScript or C body returns (an arrow function's
+ * expression body is one), or a refusal. */
+static int inline__one_return(InlineFn *self, const char *title, uint32_t at) {
+  RefOps *ops = self->ops;
+  self->value = self->body;
+  if (ref_node_is(self->body, "statement_block") || ref_node_is(self->body, "compound_statement")) {
+    TSNode only = {0};
+    uint32_t count = ts_node_named_child_count(self->body), statements = 0;
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode child = ts_node_named_child(self->body, i);
+      if (ref_node_is(child, "comment")) continue;
+      only = child, statements++;
+    }
+    if (statements != 1 || !ref_node_is(only, "return_statement") ||
+        ts_node_named_child_count(only) == 0)
+      return ref_ops_fail_at(ops, self->file, at, "Not supported for %s: InlineFunction "
+                             "inlines a body that is one return of a value (statements would "
+                             "need a block of their own at the call)", title);
+    self->value = ts_node_named_child(only, 0);
+  }
+  self->first = self->value;
+  return 0;
+}
+
+/* Whether node holds what a JavaScript body cannot take to the call: this,
+ * arguments, super, new.target, await or yield; the node, or a null one. */
+static TSNode inline__js_bound(RefOps *ops, uint32_t f, TSNode node) {
+  static const char *const bound[] = {"this", "super", "meta_property", "await_expression",
+                                      "yield_expression", NULL};
+  if (ref_ops_lang_is(node, bound)) return node;
+  if (ref_node_is(node, "identifier")) {
+    char *text = ref_ops_text(ops, f, node);
+    bool arguments = !strcmp(text, "arguments");
+    eddi_free(text);
+    if (arguments) return node;
+  }
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode found = inline__js_bound(ops, f, ts_node_named_child(node, i));
+    if (!ts_node_is_null(found)) return found;
+  }
+  return (TSNode){0};
+}
+
+/* A JavaScript or TypeScript function: its parameters, and the one
+ * expression its body returns. */
+static int inline__js_definition(InlineFn *self) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const char *title = ref_ops_lang_title(file->lang);
+  const RefOcc *def = &file->occs.items[self->sym->first_def];
+  TSNode fn;
+  TSNode params = ref_ops_params_of(ref_ops_node(ops, self->file, def->start, def->end), &fn);
+  if (ts_node_is_null(params))
+    return eddi_error_set(ops->err, EDDI_EINVAL, "No definition found for the function");
+  self->method = ref_node_is(fn, "method_definition");
+  if (self->method)
+    return ref_ops_fail_at(ops, self->file, def->start, "Not supported for %s: InlineFunction of "
+                           "a method (its this is the call's receiver)", title);
+  /* The statement the definition is: removed once every call is inlined. */
+  self->def = ref_node_is(fn, "function_declaration") ? fn : ts_node_parent(ts_node_parent(fn));
+  if (!ref_node_is(self->def, "function_declaration") &&
+      !ref_node_is(self->def, "lexical_declaration"))
+    return ref_ops_fail_at(ops, self->file, def->start, "Not supported for %s: InlineFunction of "
+                           "a function that is no declaration", title);
+  if (ref_node_is(ts_node_parent(self->def), "export_statement"))
+    return ref_ops_fail_at(ops, self->file, def->start, "InlineFunction cannot remove %s: it is "
+                           "exported", ref_names_str(&ops->index->names, self->sym->name));
+  for (uint32_t i = 0; i < ts_node_child_count(fn); i++) {
+    TSNode child = ts_node_child(fn, i);
+    if (ref_node_is(child, "async") || ref_node_is(child, "*"))
+      return ref_ops_fail_at(ops, self->file, def->start, "InlineFunction cannot inline %s "
+                             "function", ref_node_is(child, "async") ? "an async" : "a generator");
+  }
+  self->function = fn;
+  self->body = ts_node_child_by_field_name(fn, "body", 4);
+  int rc = inline__one_return(self, title, def->start);
+  if (rc < 0) return rc;
+  TSNode bound = inline__js_bound(ops, self->file, self->body);
+  if (!ts_node_is_null(bound)) {
+    char *text = ref_ops_text(ops, self->file, bound);
+    rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(bound),
+                         "InlineFunction cannot take %s to the call", text);
+    eddi_free(text);
+    return rc;
+  }
+  /* Parameters: a name, a name with a literal default, TypeScript's typed
+   * ones. */
+  self->scope = ref_expr_scope_at(file, ts_node_start_byte(self->value));
+  bool single = ref_node_is(params, "identifier");
+  uint32_t count = single ? 1 : ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = single ? params : ts_node_named_child(params, i);
+    if (ref_node_is(p, "comment")) continue;
+    TSNode id = p, value = {0};
+    if (ref_node_is(p, "required_parameter") || ref_node_is(p, "optional_parameter")) {
+      id = ts_node_child_by_field_name(p, "pattern", 7);
+      value = ts_node_child_by_field_name(p, "value", 5);
+    } else if (ref_node_is(p, "assignment_pattern")) {
+      id = ts_node_child_by_field_name(p, "left", 4);
+      value = ts_node_child_by_field_name(p, "right", 5);
+    }
+    if (!ref_node_is(id, "identifier"))
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p), "Not supported for %s: "
+                             "InlineFunction of a function with a %s parameter", title,
+                             ts_node_type(id));
+    if (self->param_count == INLINE_PARAMS_MAX)
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p), "Too many parameters");
+    InlineParam *param = &self->params[self->param_count++];
+    param->name = ref_ops_text(ops, self->file, id);
+    param->default_node = value;
+    if (!ts_node_is_null(value)) {
+      char *text = ref_ops_text(ops, self->file, value);
+      bool literal = ref_ops_literal(text);
+      eddi_free(text);
+      if (!literal)
+        return ref_ops_fail_at(ops, self->file, ts_node_start_byte(value),
+                               "InlineFunction cannot write the default of %s at the call (it "
+                               "may read the parameters before it)", param->name);
+    }
+    uint32_t name_id = ref_names_find(&ops->index->names, param->name, strlen(param->name));
+    for (uint32_t scope = self->scope; scope != REF_NONE; scope = file->scopes.items[scope].parent) {
+      param->sym = ref_file_bound(file, scope, name_id);
+      if (param->sym != REF_NONE) break;
+    }
+  }
+  return 0;
+}
+
+/* The declared type of what a C identifier names, when it is a variable
+ * or parameter declared as "T name" (new string), or NULL. */
+static char *inline__c_type_of(RefOps *ops, uint32_t f, TSNode node) {
+  if (!ref_node_is(node, "identifier")) return NULL;
+  uint32_t occ = ref_expr_occ_at(ops->program.files.items[f], ts_node_start_byte(node));
+  if (occ == REF_NONE) return NULL;
+  RefTarget t = ref_program_target(&ops->program, f, occ);
+  if (t.kind != REF_TARGET_SYM) return NULL;
+  const RefFile *file = ops->program.files.items[t.file];
+  const RefSym *sym = &file->syms.items[t.index];
+  if (sym->kind != REF_SYM_VARIABLE && sym->kind != REF_SYM_PARAMETER) return NULL;
+  const RefOcc *def = &file->occs.items[sym->first_def];
+  TSNode id = ref_ops_node(ops, t.file, def->start, def->end);
+  TSNode holder = ts_node_parent(id);
+  size_t stars = 0;
+  while (ref_node_is(holder, "pointer_declarator")) stars++, holder = ts_node_parent(holder);
+  if (ref_node_is(holder, "init_declarator")) holder = ts_node_parent(holder);
+  if (!ref_node_is(holder, "declaration") && !ref_node_is(holder, "parameter_declaration"))
+    return NULL;
+  TSNode type = ts_node_child_by_field_name(holder, "type", 4);
+  /* Only "T name" and "T *name": qualifiers are not compared. */
+  if (ts_node_is_null(type) || ts_node_named_child_count(holder) != 2) return NULL;
+  StrBuf out = {0};
+  char *text = ref_ops_text(ops, t.file, type);
+  eddi_strbuf_puts(&out, text);
+  eddi_free(text);
+  if (stars) eddi_strbuf_putc(&out, ' ');
+  for (size_t i = 0; i < stars; i++) eddi_strbuf_putc(&out, '*');
+  return eddi_strbuf_take(&out);
+}
+
+/* Whether a C value of the function needs no conversion to its int
+ * return type: ints only (int parameters, integer literals) and the
+ * operators between them. */
+static bool inline__c_int_value(InlineFn *self, TSNode node) {
+  if (ref_node_is(node, "number_literal")) {
+    char *text = ref_ops_text(self->ops, self->file, node);
+    bool digits = true;
+    for (const char *p = text; *p; p++) digits &= *p >= '0' && *p <= '9';
+    eddi_free(text);
+    return digits;
+  }
+  if (ref_node_is(node, "identifier")) {
+    char *text = ref_ops_text(self->ops, self->file, node);
+    bool param = false;
+    for (size_t p = 0; p < self->param_count; p++)
+      param |= !strcmp(text, self->params[p].name) && !strcmp(self->params[p].type, "int");
+    eddi_free(text);
+    return param;
+  }
+  if (!ref_node_is(node, "binary_expression") && !ref_node_is(node, "parenthesized_expression"))
+    return false;
+  uint32_t count = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < count; i++)
+    if (!inline__c_int_value(self, ts_node_named_child(node, i))) return false;
+  return true;
+}
+
+/* A C function: static, one return; its parameters with their types. */
+static int inline__c_definition(InlineFn *self) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSource *src = &ops->index->sources.items[self->file];
+  const char *title = ref_ops_lang_title(file->lang);
+  const RefOcc *def = &file->occs.items[self->sym->first_def];
+  TSNode fn;
+  TSNode params = ref_ops_params_of(ref_ops_node(ops, self->file, def->start, def->end), &fn);
+  if (!ref_node_is(fn, "function_definition"))
+    return eddi_error_set(ops->err, EDDI_EINVAL, "No definition found for the function");
+  if (!(self->sym->flags & REF_SYM_INTERNAL))
+    return ref_ops_fail_at(ops, self->file, def->start, "Not supported for %s: InlineFunction "
+                           "of a function with external linkage (code outside the workspace may "
+                           "call it); make it static first", title);
+  self->def = self->function = fn;
+  self->body = ts_node_child_by_field_name(fn, "body", 4);
+  int rc = inline__one_return(self, title, def->start);
+  if (rc < 0) return rc;
+  /* The return type: the definition's text before its declarator, less
+   * static and inline. */
+  TSNode declarator = ts_node_child_by_field_name(fn, "declarator", 10);
+  StrBuf type = {0};
+  eddi_strbuf_puts(&type, "");
+  uint32_t count = ts_node_named_child_count(fn);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode child = ts_node_named_child(fn, i);
+    if (ts_node_start_byte(child) >= ts_node_start_byte(declarator)) break;
+    if (ref_node_is(child, "storage_class_specifier")) continue;
+    char *text = ref_ops_text(ops, self->file, child);
+    eddi_strbuf_printf(&type, "%s%s", type.len ? " " : "", text);
+    eddi_free(text);
+  }
+  for (TSNode d = declarator; ref_node_is(d, "pointer_declarator");
+       d = ts_node_child_by_field_name(d, "declarator", 10))
+    eddi_strbuf_puts(&type, type.len && type.data[type.len - 1] != '*' ? " *" : "*");
+  self->returns_as = eddi_strbuf_take(&type);
+  self->scope = ref_expr_scope_at(file, ts_node_start_byte(self->value));
+  bool int_value = !strcmp(self->returns_as, "int");
+  count = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (ref_node_is(p, "comment")) continue;
+    char *text = ref_ops_text(ops, self->file, p);
+    size_t at, len;
+    ref_ops_c_param_name(text, &at, &len);
+    TSNode d = ts_node_child_by_field_name(p, "declarator", 10);
+    bool plain = ref_node_is(d, "identifier") || ref_node_is(d, "pointer_declarator");
+    if (!strcmp(text, "void") && count == 1) {
+      eddi_free(text);
+      break;
+    }
+    if (!ref_node_is(p, "parameter_declaration") || !plain || !len) {
+      eddi_free(text);
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p), "Not supported for %s: "
+                             "InlineFunction of a function with this parameter", title);
+    }
+    if (self->param_count == INLINE_PARAMS_MAX) {
+      eddi_free(text);
+      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p), "Too many parameters");
+    }
+    InlineParam *param = &self->params[self->param_count++];
+    param->name = eddi_strndup(text + at, len);
+    StrBuf t = {0};
+    eddi_strbuf_append(&t, text, at);
+    eddi_strbuf_puts(&t, text + at + len);
+    while (t.len && t.data[t.len - 1] == ' ') t.data[--t.len] = '\0';
+    param->type = eddi_strbuf_take(&t);
+    eddi_free(text);
+    uint32_t name_id = ref_names_find(&ops->index->names, param->name, strlen(param->name));
+    param->sym = ref_file_bound(file, self->sym->own_scope, name_id);
+    if (param->sym == REF_NONE)
+      for (uint32_t sc = self->scope; sc != REF_NONE && param->sym == REF_NONE;
+           sc = file->scopes.items[sc].parent)
+        param->sym = ref_file_bound(file, sc, name_id);
+  }
+  /* An int computed from ints is the int the function returns. */
+  if (int_value && inline__c_int_value(self, self->value)) {
+    eddi_free(self->returns_as);
+    self->returns_as = NULL;
+  }
+  EDDI_UNUSED(src);
   return 0;
 }
 
@@ -190,13 +487,13 @@ static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver
   uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (ref_node_is(a, "comment")) continue;
-    if (ref_node_is(a, "list_splat") || ref_node_is(a, "dictionary_splat"))
+    if (ref_ops_lang_is(a, self->lang->skipped)) continue;
+    if (ref_ops_lang_is(a, self->lang->spreads))
       return ref_ops_fail_at(ops, f, ts_node_start_byte(a),
                              "InlineFunction cannot bind the arguments of this call");
     size_t at = position;
     TSNode value = a;
-    if (ref_node_is(a, "keyword_argument")) {
+    if (self->lang->keywords && ref_node_is(a, "keyword_argument")) {
       char *key = ref_ops_text(ops, f, ts_node_child_by_field_name(a, "name", 4));
       value = ts_node_child_by_field_name(a, "value", 5);
       for (at = 0; at < self->param_count && strcmp(self->params[at].name, key); at++) {}
@@ -207,9 +504,26 @@ static int inline__bind(InlineFn *self, uint32_t f, TSNode call, TSNode receiver
     if (at >= self->param_count || out->text[at])
       return ref_ops_fail_at(ops, f, ts_node_start_byte(a), "The argument binds no parameter");
     out->node[at] = value, out->text[at] = ref_expr_flat(ops, f, value);
+    /* C: converted to the parameter's type, in parentheses of its own. */
+    char *declared = self->params[at].type ? inline__c_type_of(ops, f, value) : NULL;
+    bool same = declared && !strcmp(declared, self->params[at].type);
+    eddi_free(declared);
+    if (self->params[at].type && !same &&
+        !ref_ops_c_same_type(self->params[at].type, value, out->text[at])) {
+      StrBuf cast = {0};
+      eddi_strbuf_printf(&cast, "((%s)(%s))", self->params[at].type, out->text[at]);
+      eddi_free(out->text[at]);
+      out->text[at] = eddi_strbuf_take(&cast);
+    }
   }
   for (size_t i = 0; i < self->param_count; i++) {
     if (out->text[i]) continue;
+    /* JavaScript: a parameter not given is undefined. */
+    if (ts_node_is_null(self->params[i].default_node) && !self->lang->keywords &&
+        !self->lang->typed_params) {
+      out->text[i] = eddi_strdup("undefined");
+      continue;
+    }
     if (ts_node_is_null(self->params[i].default_node))
       return ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call gives no %s",
                              self->params[i].name);
@@ -241,7 +555,7 @@ static void inline__unreturn(const InlineFn *self, const RefSource *src, StrBuf 
  * container (a default [] is one list for every call). */
 static int inline__evaluation(InlineFn *self, InlineArgs *args) {
   RefOps *ops = self->ops;
-  TSNode first = ts_node_named_child(self->body, self->body_first);
+  TSNode first = self->first;
   uint32_t last_use = 0, last_arg = 0;
   bool any = false;
   for (size_t p = 0; p < self->param_count; p++) {
@@ -251,7 +565,7 @@ static int inline__evaluation(InlineFn *self, InlineArgs *args) {
     bool stable = ref_expr_stable(ops, f, node);
     if (args->from_default[p] && args->uses[p] &&
         (!stable || ref_node_is(node, "list") || ref_node_is(node, "dictionary") ||
-         ref_node_is(node, "set")))
+         ref_node_is(node, "set") || ref_node_is(node, "object") || ref_node_is(node, "array")))
       return eddi_error_set(ops->err, EDDI_EINVAL,
                             "InlineFunction would evaluate the default of %s at each call, not "
                             "once",
@@ -276,6 +590,36 @@ static int inline__evaluation(InlineFn *self, InlineArgs *args) {
     any = true, last_use = at, last_arg = arg_at;
   }
   return 0;
+}
+
+/* Append expr (of the function's file) with the parameters replaced by
+ * the arguments, counting their uses. */
+static void inline__substitute(InlineFn *self, InlineArgs *args, TSNode expr, StrBuf *v) {
+  RefOps *ops = self->ops;
+  const RefSource *src = &ops->index->sources.items[self->file];
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t at = ts_node_start_byte(expr);
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, ts_node_start_byte(expr), ts_node_end_byte(expr))) continue;
+    if (occ->kind != REF_OCC_NAME) continue;
+    for (size_t p = 0; p < self->param_count; p++) {
+      RefTarget t = ref_program_target(&ops->program, self->file, i);
+      if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
+        continue;
+      eddi_strbuf_append(v, src->text + at, occ->start - at);
+      /* A shorthand property { p } keeps its key. */
+      if (occ->flags & REF_OCC_KEYED) eddi_strbuf_printf(v, "%s: ", self->params[p].name);
+      /* A C argument converted by a cast is in parentheses already. */
+      bool cast = self->params[p].type && args->text[p][0] == '(' &&
+                  !ref_node_is(args->node[p], "parenthesized_expression");
+      ref_expr_put(v, cast ? (TSNode){0} : args->node[p], args->text[p],
+                   ref_ops_node(ops, self->file, occ->start, occ->end));
+      if (!args->uses[p]++) args->use_at[p] = occ->start;
+      at = occ->end;
+    }
+  }
+  eddi_strbuf_append(v, src->text + at, ts_node_end_byte(expr) - at);
 }
 
 /* The body with the arguments in; *value gets what the call evaluates to
@@ -318,24 +662,7 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
     StrBuf v = {0};
     eddi_strbuf_puts(&v, "");
     if (!ts_node_is_null(expr)) {
-      /* The value, with the parameters replaced. */
-      uint32_t at = ts_node_start_byte(expr);
-      for (uint32_t i = 0; i < file->occs.len; i++) {
-        const RefOcc *occ = &file->occs.items[i];
-        if (!ref_in(occ->start, ts_node_start_byte(expr), ts_node_end_byte(expr))) continue;
-        if (occ->kind != REF_OCC_NAME) continue;
-        for (size_t p = 0; p < self->param_count; p++) {
-          RefTarget t = ref_program_target(&ops->program, self->file, i);
-          if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
-            continue;
-          eddi_strbuf_append(&v, src->text + at, occ->start - at);
-          ref_expr_put(&v, args->node[p], args->text[p],
-                      ref_ops_node(ops, self->file, occ->start, occ->end));
-          if (!args->uses[p]++) args->use_at[p] = occ->start;
-          at = occ->end;
-        }
-      }
-      eddi_strbuf_append(&v, src->text + at, ts_node_end_byte(expr) - at);
+      inline__substitute(self, args, expr, &v);
     } else {
       eddi_strbuf_puts(&v, "None");
     }
@@ -385,6 +712,56 @@ static int inline__body(InlineFn *self, InlineArgs *args, bool used, StrBuf *out
   return inline__evaluation(self, args);
 }
 
+/* A JavaScript call's replacement: the value, or alone a statement of it. */
+static int inline__js_body(InlineFn *self, InlineArgs *args, bool alone, StrBuf *out,
+                           char **value, TSNode *value_node) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (!ref_in(occ->start, ts_node_start_byte(self->value), ts_node_end_byte(self->value)) ||
+        occ->kind != REF_OCC_NAME)
+      continue;
+    RefTarget t = ref_program_target(&ops->program, self->file, i);
+    for (size_t p = 0; p < self->param_count; p++) {
+      if (t.kind != REF_TARGET_SYM || t.file != self->file || t.index != self->params[p].sym)
+        continue;
+      TSNode use = ref_ops_node(ops, self->file, occ->start, occ->end);
+      TSNode parent = ts_node_parent(use);
+      TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
+      bool address = ref_node_is(parent, "pointer_expression") && !ts_node_is_null(op) &&
+                     !strcmp(ts_node_type(op), "&");
+      if ((occ->flags & (REF_OCC_WRITE | REF_OCC_DEF)) || address ||
+          ref_node_is(parent, "update_expression"))
+        return ref_ops_fail_at(ops, self->file, occ->start,
+                               "InlineFunction cannot inline %s parameter %s",
+                               address ? "the address of" : "an assignment to",
+                               self->params[p].name);
+    }
+  }
+  StrBuf v = {0};
+  eddi_strbuf_puts(&v, "");
+  if (self->returns_as) eddi_strbuf_printf(&v, "(%s)(", self->returns_as);
+  inline__substitute(self, args, self->value, &v);
+  if (self->returns_as) eddi_strbuf_putc(&v, ')');
+  *value_node = self->returns_as ? self->function : self->value;
+  /* A lone argument is written as it is: what it is decides. */
+  for (size_t p = 0; p < self->param_count && !self->returns_as; p++)
+    if (ref_node_is(self->value, "identifier") && !ts_node_is_null(args->node[p])) {
+      char *id = ref_ops_text(self->ops, self->file, self->value);
+      if (!strcmp(id, self->params[p].name)) *value_node = args->node[p];
+      eddi_free(id);
+    }
+  if (alone) {
+    eddi_strbuf_printf(out, "%s;", v.data);
+    eddi_strbuf_free(&v);
+    *value = NULL;
+  } else {
+    *value = eddi_strbuf_take(&v);
+  }
+  return inline__evaluation(self, args);
+}
+
 /* Whether the body's free names mean at (g, scope) what they mean in the
  * function, and the names it binds are free there. */
 static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at) {
@@ -396,13 +773,13 @@ static int inline__names(InlineFn *self, uint32_t g, uint32_t scope, uint32_t at
     if (!ref_in(occ->start, start, end) || occ->kind != REF_OCC_NAME) continue;
     RefTarget t = ref_program_target(&ops->program, self->file, i);
     bool local = t.kind == REF_TARGET_SYM && t.file == self->file &&
-                 ref_expr_within(file, file->syms.items[t.index].scope, self->sym->own_scope);
+                 ref_expr_within(file, file->syms.items[t.index].scope, self->scope);
     if (t.kind == REF_TARGET_UNSURE) continue;
     const char *name = ref_names_str(&ops->index->names, occ->name);
     if (local) {
       bool param = false;
       for (size_t p = 0; p < self->param_count; p++) param |= self->params[p].sym == t.index;
-      if (param || file->syms.items[t.index].scope != self->sym->own_scope) continue;
+      if (param || file->syms.items[t.index].scope != self->scope) continue;
       if (ref_file_lookup(ops->program.files.items[g], scope, occ->name) != REF_NONE)
         return ref_ops_fail_at(ops, g, at,
                                "InlineFunction would bind %s, which the call's scope already has",
@@ -434,7 +811,7 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
     if (self->method && value.kind == REF_VALUE_MODULE) on_class = false;
   }
   TSNode call = ts_node_parent(callee);
-  if (!ref_node_is(call, "call") ||
+  if (!ref_node_is(call, self->lang->call) ||
       !ts_node_eq(ts_node_child_by_field_name(call, "function", 8), callee))
     return ref_ops_fail_at(ops, f, occ->start,
                            "InlineFunction cannot inline a reference that is no call");
@@ -442,7 +819,11 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
       ts_node_end_byte(call) <= ts_node_end_byte(self->def) && f == self->file)
     return ref_ops_fail_at(ops, f, occ->start, "InlineFunction cannot inline a function that "
                                                "calls itself");
-  int rc = ref_ops_python(ops, f, "InlineFunction");
+  const RefOpsLang *lang;
+  int rc = ref_ops_syntax(ops, f, "InlineFunction", &lang);
+  if (rc == 0 && lang->self_param != self->lang->self_param)
+    rc = ref_ops_fail_at(ops, f, occ->start, "InlineFunction cannot write a %s body in %s",
+                         self->lang->name, lang->name);
   InlineArgs args = {0};
   if (rc == 0) rc = inline__bind(self, f, call, receiver, on_class, &args);
   TSNode statement = ref_expr_statement(call);
@@ -453,7 +834,10 @@ static int inline__call(InlineFn *self, uint32_t f, uint32_t occ_index) {
   eddi_strbuf_puts(&body, "");
   char *value = NULL;
   TSNode value_node = {0};
-  if (rc == 0) rc = inline__body(self, &args, !alone, &body, &value, &value_node);
+  if (rc == 0 && self->lang->self_param)
+    rc = inline__body(self, &args, !alone, &body, &value, &value_node);
+  else if (rc == 0)
+    rc = inline__js_body(self, &args, alone, &body, &value, &value_node);
   uint32_t scope = ref_expr_scope_at(file, occ->start);
   if (rc == 0) rc = inline__names(self, f, scope, occ->start);
   if (rc == 0 && (file->scopes.items[scope].kind == REF_SCOPE_CLASS ||
@@ -524,11 +908,22 @@ int ref_inline_function_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) {
     self.file = self.target.file;
     self.sym = &ops->program.files.items[self.file]->syms.items[self.target.index];
+    self.scope = self.sym->own_scope;
     rc = ref_ops_python(ops, self.file, "InlineFunction");
+    /* JavaScript and TypeScript read their own definitions; C is refused
+     * by ref_ops_python with its reason. */
+    const EddiLang *lang = ops->index->sources.items[self.file].lang;
+    const RefOpsLang *table = lang ? ref_ops_lang(lang->name) : NULL;
+    if (rc < 0 && table && !table->self_param) rc = 0, self.lang = table;
   }
-  if (rc == 0 && self.sym->kind != REF_SYM_FUNCTION)
+  if (rc == 0 && !self.lang) self.lang = ref_ops_lang("python");
+  bool python = rc == 0 && self.lang->self_param;
+  if (rc == 0 && python && self.sym->kind != REF_SYM_FUNCTION)
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", args->spec);
-  if (rc == 0) rc = inline__definition(&self);
+  if (rc == 0)
+    rc = python                     ? inline__definition(&self)
+         : self.lang->typed_params ? inline__c_definition(&self)
+                                   : inline__js_definition(&self);
   uint32_t name = rc == 0 ? self.sym->name : REF_NONE;
   for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
     const RefFile *file = ops->program.files.items[f];
@@ -556,7 +951,9 @@ int ref_inline_function_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0)
     eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, self.calls,
                        self.calls == 1 ? "call" : "calls");
-  for (size_t i = 0; i < self.param_count; i++) eddi_free(self.params[i].name);
+  for (size_t i = 0; i < self.param_count; i++)
+    eddi_free(self.params[i].name), eddi_free(self.params[i].type);
+  eddi_free(self.returns_as);
   array_free(&self.returns);
   return rc;
 }

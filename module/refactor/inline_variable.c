@@ -6,15 +6,142 @@
  * not be assigned again; a value that calls or reads state (expr.h) is
  * worth the same only right after the assignment, so it may have one use,
  * in the next statement, before anything there calls; inside an f-string
- * it must not hold the string's quote. */
+ * it must not hold the string's quote.
+ *
+ * JavaScript and TypeScript: a const or let of one name (a var is hoisted
+ * and function-wide: refused); a value that makes an object (an object,
+ * array or function literal) is one object, so it is inlined only once.
+ * C: a local with an initializer, one declarator, no storage class, never
+ * written and whose address is never taken; the value is converted to the
+ * variable's type as the initialization did, so it is written with a cast
+ * to it (but for an int initialized by an integer literal); a variable of
+ * a typedef'd type is refused, since whether a cast to it is valid C
+ * cannot be told from the syntax. */
 #include "refactor/expr.h"
+#include "refactor/ops_lang.h"
+
+/* The declaration of name in another language than Python: the statement,
+ * the value, and for C the cast the value needs (empty: none) in cast. */
+typedef struct {
+  TSNode statement, value;
+  StrBuf cast;
+} InlineDecl;
+
+static int inline_variable__declaration(RefOps *ops, uint32_t f, TSNode id, const char *name,
+                                        const RefOpsLang *lang, InlineDecl *out) {
+  const char *title = ref_ops_lang_title(ops->index->sources.items[f].lang);
+  uint32_t at = ts_node_start_byte(id);
+  TSNode declarator = ts_node_parent(id);
+  size_t stars = 0;
+  while (lang->typed_params && ref_node_is(declarator, "pointer_declarator"))
+    stars++, declarator = ts_node_parent(declarator);
+  bool js = !lang->typed_params;
+  const char *kind = js ? "variable_declarator" : "init_declarator";
+  TSNode statement = ts_node_parent(declarator);
+  if (!ref_node_is(declarator, kind) || ts_node_is_null(statement))
+    return ref_ops_fail_at(ops, f, at, "Inline_Variable needs a declaration of %s with a value",
+                           name);
+  out->value = ts_node_child_by_field_name(declarator, "value", 5);
+  out->statement = statement;
+  if (ts_node_is_null(out->value))
+    return ref_ops_fail_at(ops, f, at, "Inline_Variable needs a declaration of %s with a value",
+                           name);
+  uint32_t declarators = 0, count = ts_node_named_child_count(statement);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode child = ts_node_named_child(statement, i);
+    declarators += ref_node_is(child, kind) || ref_node_is(child, "identifier") ||
+                   ref_node_is(child, "pointer_declarator") || ref_node_is(child, "array_declarator");
+    if (ref_node_is(child, "storage_class_specifier")) {
+      char *storage = ref_ops_text(ops, f, child);
+      int rc = ref_ops_fail_at(ops, f, at, "Not supported for %s: Inline_Variable of a %s "
+                               "variable (its value lives between calls)", title, storage);
+      eddi_free(storage);
+      return rc;
+    }
+  }
+  if (declarators != 1)
+    return ref_ops_fail_at(ops, f, at, "Inline_Variable needs %s declared alone", name);
+  if (js) {
+    if (ref_node_is(statement, "variable_declaration"))
+      return ref_ops_fail_at(ops, f, at, "Not supported for %s: Inline_Variable of a var (it is "
+                             "hoisted to the whole function)", title);
+    if (ref_node_is(ts_node_child_by_field_name(declarator, "name", 4), "identifier") &&
+        !ts_node_is_null(ts_node_child_by_field_name(declarator, "type", 4)))
+      return ref_ops_fail_at(ops, f, at, "Not supported for %s: Inline_Variable of a variable "
+                             "with a type annotation (the value would lose the type it is "
+                             "checked as)", title);
+    return 0;
+  }
+  /* C: the type the initialization converts to. */
+  TSNode type = ts_node_child_by_field_name(statement, "type", 4);
+  if (ref_node_is(type, "type_identifier"))
+    return ref_ops_fail_at(ops, f, at, "Not supported for %s: Inline_Variable cannot tell what "
+                           "converting to the typedef %.*s does", title,
+                           (int)(ts_node_end_byte(type) - ts_node_start_byte(type)),
+                           ops->index->sources.items[f].text + ts_node_start_byte(type));
+  if (ref_node_is(out->value, "initializer_list"))
+    return ref_ops_fail_at(ops, f, at, "Inline_Variable cannot write an initializer list as a "
+                           "value");
+  if (ref_node_is(type, "struct_specifier") || ref_node_is(type, "union_specifier")) return 0;
+  const RefSource *src = &ops->index->sources.items[f];
+  char *value = ref_ops_text(ops, f, out->value);
+  /* The declaration's text before its declarator: "const unsigned int ". */
+  uint32_t from = ts_node_start_byte(statement), to = ts_node_start_byte(declarator);
+  while (to > from && (src->text[to - 1] == ' ' || src->text[to - 1] == '	')) to--;
+  char *base = eddi_strndup(src->text + from, to - from);
+  if (!stars && ref_ops_c_same_type(base, out->value, value)) {
+    eddi_free(base), eddi_free(value);
+    return 0;
+  }
+  eddi_strbuf_printf(&out->cast, "(%s%s", base, stars ? " " : "");
+  for (size_t i = 0; i < stars; i++) eddi_strbuf_putc(&out->cast, '*');
+  eddi_strbuf_putc(&out->cast, ')');
+  eddi_free(base), eddi_free(value);
+  return 0;
+}
+
+/* Whether a C use is an argument of a macro (which may evaluate it any
+ * number of times, or not at all). */
+static bool inline_variable__in_macro(RefOps *ops, uint32_t f, TSNode use) {
+  for (TSNode at = ts_node_parent(use); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (!ref_node_is(at, "call_expression")) continue;
+    TSNode fn = ts_node_child_by_field_name(at, "function", 8);
+    if (!ref_node_is(fn, "identifier") || ts_node_start_byte(use) < ts_node_end_byte(fn)) continue;
+    uint32_t occ = ref_expr_occ_at(ops->program.files.items[f], ts_node_start_byte(fn));
+    if (occ == REF_NONE) continue;
+    RefTarget t = ref_program_target(&ops->program, f, occ);
+    if (t.kind == REF_TARGET_SYM &&
+        (ops->program.files.items[t.file]->syms.items[t.index].flags & REF_SYM_MACRO))
+      return true;
+  }
+  return false;
+}
+
+/* Whether a JavaScript value is a literal that makes an object: each
+ * evaluation makes another one. */
+static bool inline_variable__literal(TSNode value) {
+  static const char *const literals[] = {"object", "array", "arrow_function",
+                                         "function_expression", "class", "regex", NULL};
+  return ref_ops_lang_is(value, literals);
+}
+
+/* Whether a C use takes the variable's address (&v): a pointer could
+ * write it, and a value has no address. */
+static bool inline_variable__address_taken(TSNode use) {
+  TSNode parent = ts_node_parent(use);
+  if (!ref_node_is(parent, "pointer_expression")) return false;
+  TSNode op = ts_node_child_by_field_name(parent, "operator", 8);
+  return !ts_node_is_null(op) && !strcmp(ts_node_type(op), "&");
+}
 
 int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget target;
   int rc = ref_ops_find(ops, args->spec, &target);
   if (rc < 0) return rc;
   uint32_t f0 = target.file;
-  if ((rc = ref_ops_python(ops, f0, "Inline_Variable")) < 0) return rc;
+  const RefOpsLang *lang;
+  if ((rc = ref_ops_syntax(ops, f0, "Inline_Variable", &lang)) < 0) return rc;
+  bool python = lang->self_param;
   const RefFile *home = ops->program.files.items[f0];
   const RefSym *sym = &home->syms.items[target.index];
   const char *name = ref_names_str(&ops->index->names, sym->name);
@@ -27,18 +154,39 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
                            name);
   TSNode id = ref_ops_node(ops, f0, def->start, def->end);
   TSNode assignment = ts_node_parent(id);
-  if (!ref_node_is(assignment, "assignment") ||
-      !ts_node_eq(ts_node_child_by_field_name(assignment, "left", 4), id) ||
-      !ref_node_is(ts_node_parent(assignment), "expression_statement"))
+  InlineDecl decl = {0};
+  if (!python) {
+    rc = inline_variable__declaration(ops, f0, id, name, lang, &decl);
+    if (rc < 0) {
+      eddi_strbuf_free(&decl.cast);
+      return rc;
+    }
+  } else if (!ref_node_is(assignment, "assignment") ||
+             !ts_node_eq(ts_node_child_by_field_name(assignment, "left", 4), id) ||
+             !ref_node_is(ts_node_parent(assignment), "expression_statement")) {
     return ref_ops_fail_at(ops, f0, def->start,
                            "Inline_Variable needs a plain assignment of %s", name);
-  TSNode value = ts_node_child_by_field_name(assignment, "right", 5);
+  }
+  TSNode value = python ? ts_node_child_by_field_name(assignment, "right", 5) : decl.value;
   if (ts_node_is_null(value) || ref_node_is(value, "assignment"))
     return ref_ops_fail_at(ops, f0, def->start, "Inline_Variable needs a plain assignment of %s",
                            name);
-  TSNode statement = ts_node_parent(assignment);
+  TSNode statement = python ? ts_node_parent(assignment) : decl.statement;
   const RefSource *src = &ops->index->sources.items[f0];
   char *text = ref_ops_text(ops, f0, value);
+  /* C: the value converted as the initialization converted it. */
+  char *written = text;
+  TSNode written_node = value;
+  if (decl.cast.len) {
+    StrBuf cast = {0};
+    eddi_strbuf_printf(&cast, "%s(%s)", decl.cast.data, text);
+    written = eddi_strbuf_take(&cast);
+    /* A cast binds looser than a subscript or a call after it: in
+     * parentheses unless the use stands alone (the declaration is no
+     * primary expression, which is all ref_expr_put asks). */
+    written_node = statement;
+  }
+  eddi_strbuf_free(&decl.cast);
   bool pure = ref_expr_pure(NULL, 0, value);
   bool stable = ref_expr_stable(ops, f0, value);
   TSNode next = ts_node_next_named_sibling(statement);
@@ -59,6 +207,16 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
       }
       if (occ->flags & (REF_OCC_WRITE | REF_OCC_DEF)) {
         rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s is written here", name);
+        break;
+      }
+      if (!pure && inline_variable__in_macro(ops, f, ref_ops_node(ops, f, occ->start, occ->end))) {
+        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: %s is a macro's argument here, "
+                             "which may evaluate %s any number of times", name, text);
+        break;
+      }
+      if (inline_variable__address_taken(ref_ops_node(ops, f, occ->start, occ->end))) {
+        rc = ref_ops_fail_at(ops, f, occ->start, "Inline_Variable: the address of %s is taken "
+                             "here", name);
         break;
       }
       uint32_t scope = ref_expr_scope_at(file, occ->start);
@@ -115,7 +273,9 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
       }
       StrBuf put = {0};
       eddi_strbuf_puts(&put, "");
-      ref_expr_put(&put, value, text, use);
+      /* A shorthand property { v } keeps its key. */
+      if (occ->flags & REF_OCC_KEYED) eddi_strbuf_printf(&put, "%s: ", name);
+      ref_expr_put(&put, written_node, written, use);
       ref_ops_edit(ops, f, occ->start, occ->end, put.data, put.len);
       eddi_strbuf_free(&put);
       uses++;
@@ -123,13 +283,14 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   }
   if (rc == 0 && !pure && uses > 1)
     rc = ref_ops_fail_at(ops, f0, vstart,
-                         "Inline_Variable would evaluate %s, which calls, %zu times", text,
-                         uses);
+                         "Inline_Variable would evaluate %s, which %s, %zu times", text,
+                         inline_variable__literal(value) ? "makes a new object" : "calls", uses);
   if (rc == 0) {
     ref_ops_remove_lines(ops, f0, ts_node_start_byte(statement), ts_node_end_byte(statement));
     eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, uses,
                        uses == 1 ? "use" : "uses");
   }
+  if (written != text) eddi_free(written);
   eddi_free(text);
   return rc;
 }

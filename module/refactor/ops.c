@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 
+#include "refactor/ops_lang.h"
 #include "refactor/target.h"
 
 /* Longest message a refusal formats before its place. */
@@ -76,6 +77,13 @@ int ref_ops_fail_at(RefOps *self, uint32_t source, uint32_t offset, const char *
 int ref_ops_python(RefOps *self, uint32_t source, const char *word) {
   const EddiLang *lang = self->index->sources.items[source].lang;
   if (lang && strcmp(lang->name, "python") == 0) return 0;
+  const char *why = lang ? ref_ops_lang_why(lang->name, word) : NULL;
+  if (why) {
+    eddi_error_set(self->err, EDDI_EINVAL, "Not supported for %s: %s", ref_ops_lang_title(lang),
+                   why);
+    ref_ops_lang_hint(self->err, word);
+    return EDDI_EINVAL;
+  }
   return eddi_error_set(self->err, EDDI_EINVAL,
                         "Not supported for %s: Refactor %s reads Python's syntax only",
                         lang ? lang->name : "plain text", word);

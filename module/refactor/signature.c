@@ -16,8 +16,19 @@
  * *args or **kwargs, a reference that is not a call (the function passed
  * as a value, functools.partial) cannot be rewritten: it is left alone and
  * listed as unsure, and only a change it survives is made. __init__'s
- * calls are its class's calls. */
-#include "refactor/ops.h"
+ * calls are its class's calls.
+ *
+ * C, JavaScript and TypeScript (ops_lang.h gives their syntax): calls pass
+ * arguments by position only, so a rename changes no call and a parameter
+ * left to its default before a given one is passed undefined; C has no
+ * defaults, writes every parameter with its type and keeps its prototypes
+ * (in headers, in other files) in step with the definition; a JavaScript
+ * function's exports are no calls, f.call(...) and spreads are unsure.
+ *
+ * The file holds one operation over four languages' definitions, calls
+ * and prototypes, sharing the matching of the lists and the rewriting of
+ * a call; hence its length. */
+#include "refactor/ops_lang.h"
 
 /* Most parameters a signature may have. */
 #define SIGNATURE_PARAMS_MAX 64
@@ -26,8 +37,10 @@ typedef struct {
   char *text;     /* as written (for the definition) */
   char *name;     /* without stars, annotation, default */
   char *value;    /* "p:=v": what call sites pass; else NULL */
-  int stars;      /* 1: *args, 2: **kwargs */
-  bool defaulted; /* has "=" */
+  int stars;      /* 1: *args, 2: **kwargs (or JavaScript's ...rest) */
+  bool defaulted; /* has "=" (or TypeScript's "?") */
+  bool bare;      /* C, JavaScript: the name alone (the definition's text is kept) */
+  size_t name_at; /* where name is in text */
 } SigParam;
 
 typedef Array(SigParam) SigParams;
@@ -47,7 +60,40 @@ static char *signature__trim(const char *s, size_t len) {
   return eddi_strndup(s, len);
 }
 
-static void signature__param(SigParams *out, const char *s, size_t len) {
+/* Whether text has an "=" that gives a default (not "=>" or "=="). */
+static bool signature__has_default(const char *text) {
+  for (const char *eq = strchr(text, '='); eq; eq = strchr(eq + 1, '='))
+    if (eq[1] != '>' && eq[1] != '=' && (eq == text || !strchr("=!<>", eq[-1]))) return true;
+  return false;
+}
+
+/* A parameter of a language other than Python: JavaScript's "...rest",
+ * "a = 1", TypeScript's "a?: T"; C's "int *p" (named by its declarator). */
+static void signature__param_of(SigParam *p, char *text, const RefOpsLang *lang) {
+  if (lang->typed_params) {
+    size_t at, len;
+    ref_ops_c_param_name(text, &at, &len);
+    p->name = eddi_strndup(text + at, len);
+    p->name_at = at;
+    p->bare = len && len == strlen(text);
+  } else {
+    const char *n = text;
+    if (lang->rest && !strncmp(n, lang->rest, strlen(lang->rest)))
+      p->stars = 1, n += strlen(lang->rest);
+    size_t k = 0;
+    while (n[k] && (n[k] == '_' || n[k] == '$' || (n[k] >= '0' && n[k] <= '9') ||
+                    ((n[k] | 32) >= 'a' && (n[k] | 32) <= 'z') || (unsigned char)n[k] >= 0x80))
+      k++;
+    p->name = eddi_strndup(n, k);
+    p->name_at = (size_t)(n - text);
+    p->defaulted = n[k] == '?';
+    p->bare = k && !n[k] && n == text;
+  }
+  p->defaulted |= signature__has_default(text);
+  p->text = text;
+}
+
+static void signature__param(SigParams *out, const char *s, size_t len, const RefOpsLang *lang) {
   SigParam p = {0};
   char *text = signature__trim(s, len);
   char *walrus = strstr(text, ":=");
@@ -57,6 +103,11 @@ static void signature__param(SigParams *out, const char *s, size_t len) {
     char *t = signature__trim(text, strlen(text));
     eddi_free(text);
     text = t;
+  }
+  if (!lang->keywords) {
+    signature__param_of(&p, text, lang);
+    array_push(out, p);
+    return;
   }
   const char *n = text;
   while (*n == '*') p.stars++, n++;
@@ -72,7 +123,8 @@ static void signature__param(SigParams *out, const char *s, size_t len) {
 
 /* "f(a, b=1)" into its name and its parameters; commas inside brackets
  * or strings do not split. */
-static int signature__parse(RefOps *self, const char *sig, char **name, SigParams *out) {
+static int signature__parse(RefOps *self, const char *sig, const RefOpsLang *lang, char **name,
+                            SigParams *out) {
   const char *open = strchr(sig, '(');
   size_t len = strlen(sig);
   if (!open || len < 2 || sig[len - 1] != ')')
@@ -93,7 +145,7 @@ static int signature__parse(RefOps *self, const char *sig, char **name, SigParam
     else if (c == ')' || c == ']' || c == '}') depth--;
     else if (c == ',' && depth == 0) {
       char *piece = signature__trim(from, (size_t)(at - from));
-      if (*piece) signature__param(out, from, (size_t)(at - from));
+      if (*piece) signature__param(out, from, (size_t)(at - from), lang);
       eddi_free(piece);
       from = at + 1;
     }
@@ -123,10 +175,13 @@ static int signature__find(const SigParams *list, const char *name) {
 
 typedef struct {
   RefOps *ops;
+  const RefOpsLang *lang; /* the definition's language */
   RefTarget target;
+  RefTarget identity; /* what its references resolve to (C: the definition of a prototype) */
   uint32_t file;
   TSNode params; /* the definition's parameters node */
   SigParams old, now;
+  SigParams actual; /* the definition's own parameters (without self) */
   int from[SIGNATURE_PARAMS_MAX]; /* per new parameter: its old index, or -1 */
   bool implicit;                  /* the definition has self or cls not in the lists */
   bool is_static;
@@ -134,34 +189,76 @@ typedef struct {
   size_t calls;
 } Signature;
 
+/* The parameters of a parameter list node of file f into out; a kind it
+ * cannot rewrite (Python's / and * markers, a C "...", a destructuring
+ * pattern) is refused. C's "(void)" is no parameter. */
+static int signature__read_params(Signature *self, uint32_t f, TSNode params, SigParams *out,
+                                  bool unnamed_ok) {
+  RefOps *ops = self->ops;
+  const RefSource *s = &ops->index->sources.items[f];
+  const RefOpsLang *lang = ref_ops_lang(s->lang->name);
+  /* An arrow function's one parameter without brackets. */
+  if (ref_node_is(params, "identifier")) {
+    signature__param(out, s->text + ts_node_start_byte(params),
+                     ts_node_end_byte(params) - ts_node_start_byte(params), lang);
+    return 0;
+  }
+  uint32_t count = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (ref_ops_lang_is(p, lang->skipped)) continue;
+    char *text = ref_ops_text(ops, f, p);
+    bool nothing = lang->no_params && count == 1 && !strcmp(text, lang->no_params);
+    eddi_free(text);
+    if (nothing) continue;
+    if (ref_node_is(p, "keyword_separator") || ref_node_is(p, "positional_separator") ||
+        ref_node_is(p, "variadic_parameter") || ref_node_is(p, "object_pattern") ||
+        ref_node_is(p, "array_pattern"))
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(p),
+                             "Refactor Signature cannot yet change a signature with %s",
+                             ts_node_type(p));
+    size_t before = out->len;
+    signature__param(out, s->text + ts_node_start_byte(p),
+                     ts_node_end_byte(p) - ts_node_start_byte(p), lang);
+    if (lang->typed_params) {
+      /* C: the name is the declarator's identifier, if it has one. */
+      TSNode d = ts_node_child_by_field_name(p, "declarator", 10);
+      while (!ts_node_is_null(d) && !ref_node_is(d, "identifier")) {
+        TSNode inner = ts_node_child_by_field_name(d, "declarator", 10);
+        if (ts_node_is_null(inner)) inner = ts_node_named_child(d, 0);
+        d = inner;
+      }
+      SigParam *q = &out->items[before];
+      eddi_free(q->name);
+      q->name = ts_node_is_null(d) ? eddi_strdup("") : ref_ops_text(ops, f, d);
+      q->name_at = ts_node_is_null(d) ? strlen(q->text) : ts_node_start_byte(d) - ts_node_start_byte(p);
+    }
+    if (!unnamed_ok && out->len > before && !*out->items[before].name)
+      return ref_ops_fail_at(ops, f, ts_node_start_byte(p),
+                             "Refactor Signature cannot yet change a signature with an unnamed "
+                             "or destructured parameter");
+  }
+  return 0;
+}
+
 /* The parameter names the definition has, checked against the old list. */
 static int signature__check_old(Signature *self) {
   RefOps *ops = self->ops;
-  const RefSource *s = &ops->index->sources.items[self->file];
   SigParams actual = {0};
-  uint32_t count = ts_node_named_child_count(self->params);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode p = ts_node_named_child(self->params, i);
-    if (ref_node_is(p, "comment")) continue;
-    if (ref_node_is(p, "keyword_separator") || ref_node_is(p, "positional_separator")) {
-      signature__free(&actual);
-      return ref_ops_fail_at(ops, self->file, ts_node_start_byte(p),
-                             "Refactor Signature cannot yet change a signature with %s",
-                             ts_node_type(p));
-    }
-    signature__param(&actual, s->text + ts_node_start_byte(p),
-                     ts_node_end_byte(p) - ts_node_start_byte(p));
+  int rc = signature__read_params(self, self->file, self->params, &actual, false);
+  if (rc < 0) {
+    signature__free(&actual);
+    return rc;
   }
   const RefSym *sym = &ops->program.files.items[self->file]->syms.items[self->target.index];
   bool method = ref_target_class(&ops->program, self->target) != REF_NONE;
   size_t skip = 0;
-  if (method && actual.len > self->old.len && (self->old.len == 0 ||
+  if (method && self->lang->self_param && actual.len > self->old.len && (self->old.len == 0 ||
       strcmp(actual.items[0].name, self->old.items[0].name) != 0) && !self->is_static)
     skip = 1, self->implicit = true;
   bool same = actual.len == self->old.len + skip;
   for (size_t i = 0; same && i < self->old.len; i++)
     same = strcmp(actual.items[i + skip].name, self->old.items[i].name) == 0;
-  int rc = 0;
   if (!same) {
     StrBuf list = {0};
     for (size_t i = 0; i < actual.len; i++)
@@ -172,8 +269,53 @@ static int signature__check_old(Signature *self) {
     eddi_error_hint(ops->err, "Write the old parameters as the definition has them");
     eddi_strbuf_free(&list);
   }
-  signature__free(&actual);
+  /* The definition's own texts, for C's parameters written by name alone. */
+  for (size_t i = 0; i < actual.len; i++) {
+    if (i >= skip) array_push(&self->actual, actual.items[i]);
+    else {
+      SigParams one = {0};
+      array_push(&one, actual.items[i]);
+      signature__free(&one);
+    }
+  }
+  array_free(&actual);
   return rc;
+}
+
+/* Parameters of C, JavaScript and TypeScript: one written by its name
+ * alone keeps the definition's text, its type and default (renamed: the
+ * definition's text with the new name); C has no defaults, and an added C
+ * parameter needs its type. */
+static int signature__kept_texts(Signature *self) {
+  RefOps *ops = self->ops;
+  const char *title = ref_ops_lang_title(ops->index->sources.items[self->file].lang);
+  for (size_t k = 0; k < self->now.len; k++) {
+    SigParam *p = &self->now.items[k];
+    if (p->defaulted && self->lang->typed_params) {
+      eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for %s: a parameter has no default "
+                     "(%s)", title, p->text);
+      eddi_error_hint(ops->err, "Give the calls a value instead: int %s:=0", p->name);
+      return EDDI_EINVAL;
+    }
+    if (!p->bare) continue;
+    if ((self->from[k] < 0 || (size_t)self->from[k] >= self->actual.len) &&
+        !self->lang->typed_params)
+      continue;
+    if (self->from[k] < 0 || (size_t)self->from[k] >= self->actual.len) {
+      eddi_error_set(ops->err, EDDI_EINVAL, "%s needs its type in %s", p->name, title);
+      eddi_error_hint(ops->err, "Write the new parameter as a declaration: int %s:=0", p->name);
+      return EDDI_EINVAL;
+    }
+    const SigParam *was = &self->actual.items[self->from[k]];
+    StrBuf text = {0};
+    eddi_strbuf_append(&text, was->text, was->name_at);
+    eddi_strbuf_puts(&text, p->name);
+    eddi_strbuf_puts(&text, was->text + was->name_at + strlen(was->name));
+    eddi_free(p->text);
+    p->text = eddi_strbuf_take(&text);
+    p->defaulted = was->defaulted;
+  }
+  return 0;
 }
 
 /* Match the lists: kept, added, removed, renamed. */
@@ -186,7 +328,7 @@ static int signature__match(Signature *self) {
   }
   /* Python's order: no parameter without a default after one with. */
   const SigParam *defaulted = NULL;
-  for (size_t k = 0; k < self->now.len; k++) {
+  for (size_t k = 0; k < self->now.len && self->lang->keywords; k++) {
     const SigParam *p = &self->now.items[k];
     if (p->stars) break;
     if (p->defaulted) defaulted = p;
@@ -204,7 +346,7 @@ static int signature__match(Signature *self) {
           self->now.items[k].stars == self->old.items[k].stars)
         self->from[k] = (int)k, renamed++;
   EDDI_UNUSED(renamed);
-  return 0;
+  return self->lang->keywords ? 0 : signature__kept_texts(self);
 }
 
 /* The definition's new parameter list. */
@@ -220,6 +362,7 @@ static void signature__definition(Signature *self) {
   }
   for (size_t k = 0; k < self->now.len; k++)
     eddi_strbuf_printf(&text, "%s%s", k ? ", " : "", self->now.items[k].text);
+  if (!self->now.len && self->lang->no_params) eddi_strbuf_puts(&text, self->lang->no_params);
   eddi_strbuf_putc(&text, ')');
   ref_ops_edit(ops, self->file, ts_node_start_byte(self->params), ts_node_end_byte(self->params),
                text.data, text.len);
@@ -309,12 +452,12 @@ static int signature__by_order(const void *a, const void *b) {
 
 /* Whether an argument's text may have effects (a call in it): such ones
  * must keep their order. */
-static bool signature__effects(const char *text) { return strchr(text, '(') != NULL; }
 
 /* The new argument list: the positional pieces, then the keywords in the
  * order the call gave them; fails when an argument with effects would be
  * evaluated before one it followed. */
-static int signature__join(RefOps *ops, uint32_t f, TSNode call, SigPieces *pieces, StrBuf *out) {
+static int signature__join(RefOps *ops, const RefOpsLang *lang, uint32_t f, TSNode call,
+                           SigPieces *pieces, StrBuf *out) {
   size_t first_kw = 0;
   while (first_kw < pieces->len && !pieces->items[first_kw].keyword) first_kw++;
   if (pieces->len > first_kw)
@@ -324,7 +467,7 @@ static int signature__join(RefOps *ops, uint32_t f, TSNode call, SigPieces *piec
   for (size_t i = 0; i < pieces->len; i++) {
     const SigPiece *p = &pieces->items[i];
     eddi_strbuf_printf(out, "%s%s", i ? ", " : "", p->text);
-    if (!signature__effects(p->text)) continue;
+    if (!ref_ops_effects(lang, p->text)) continue;
     if (p->order < last)
       return ref_ops_fail_at(ops, f, ts_node_start_byte(call),
                              "Signature would change the order in which this call evaluates its "
@@ -344,11 +487,12 @@ static void signature__piece(SigPieces *pieces, int order, bool keyword, const c
 }
 
 /* Rewrite one call; false when it cannot be (a splat): left alone. */
-static int signature__call(Signature *self, uint32_t f, TSNode call, bool implicit, bool *done) {
+static int signature__call(Signature *self, const RefOpsLang *lang, uint32_t f, TSNode call,
+                           bool implicit, bool *done) {
   RefOps *ops = self->ops;
   *done = false;
   TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-  if (!ref_node_is(args, "argument_list")) return 0;
+  if (!ref_node_is(args, lang->arguments)) return 0;
   size_t n = self->old.len + 1;
   SigArg *given = eddi_calloc(n, sizeof *given);
   Array(char *) extra_pos = {0};
@@ -368,17 +512,17 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
   uint32_t count = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < count && rc == 0 && !splat; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (ref_node_is(a, "comment")) continue;
+    if (ref_ops_lang_is(a, lang->skipped)) continue;
     if (wants_receiver && !receiver && !ref_node_is(a, "keyword_argument") &&
-        !ref_node_is(a, "list_splat") && !ref_node_is(a, "dictionary_splat")) {
+        !ref_ops_lang_is(a, lang->spreads)) {
       receiver = ref_ops_text(ops, f, a);
       continue;
     }
-    if (ref_node_is(a, "list_splat") || ref_node_is(a, "dictionary_splat")) {
+    if (ref_ops_lang_is(a, lang->spreads)) {
       splat = true;
       break;
     }
-    if (ref_node_is(a, "keyword_argument")) {
+    if (lang->keywords && ref_node_is(a, "keyword_argument")) {
       TSNode name = ts_node_child_by_field_name(a, "name", 4);
       TSNode value = ts_node_child_by_field_name(a, "value", 5);
       char *key = ref_ops_text(ops, f, name);
@@ -403,7 +547,7 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
   for (size_t i = 0; i < self->old.len && rc == 0 && !splat; i++) {
     bool kept = false;
     for (size_t k = 0; k < self->now.len; k++) kept |= self->from[k] == (int)i;
-    if (!kept && given[i].value && signature__effects(given[i].value))
+    if (!kept && given[i].value && ref_ops_effects(lang, given[i].value))
       rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call),
                            "Signature would drop the evaluation of %s", given[i].value);
   }
@@ -416,6 +560,9 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
     SigPieces pieces = {0};
     /* New values come after every argument the call gave. */
     int fresh = (int)count;
+    /* Without keywords, a parameter left to its default before one given
+     * is passed undefined, which JavaScript takes as "use the default". */
+    size_t skipped = 0;
     if (receiver) signature__piece(&pieces, -1, false, NULL, receiver);
     for (size_t k = 0; k < self->now.len && rc == 0; k++) {
       const SigParam *p = &self->now.items[k];
@@ -450,6 +597,15 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
         const char *eq = strchr(self->old.items[from].text, '=');
         if (!value && !p->defaulted && eq)
           value = old_default = signature__trim(eq + 1, strlen(eq + 1));
+        /* JavaScript evaluates a default at each call, in the function's
+         * scope: only a literal means the same at the call. */
+        if (old_default && !lang->keywords && !ref_ops_literal(old_default)) {
+          rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call),
+                               "The call would lack %s: its default %s cannot be written at the "
+                               "call", p->name, old_default);
+          eddi_free(old_default);
+          break;
+        }
       } else if (p->value) {
         value = p->value;
       }
@@ -460,9 +616,11 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
                         p->name, p->name, p->name);
       }
       if (!value) {
-        positional = false;
+        if (lang->keywords) positional = false;
+        else skipped++;
         continue;
       }
+      for (; skipped; skipped--) signature__piece(&pieces, fresh++, false, NULL, "undefined");
       if (keyword) positional = false;
       signature__piece(&pieces, order, !positional, p->name, value);
       eddi_free(old_default);
@@ -475,7 +633,7 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
         extra_pos.len)
       rc = ref_ops_fail_at(ops, f, ts_node_start_byte(call), "The call passes arguments to %s",
                            self->old.items[star].name);
-    if (rc == 0) rc = signature__join(ops, f, call, &pieces, &text);
+    if (rc == 0) rc = signature__join(ops, lang, f, call, &pieces, &text);
     for (size_t i = 0; i < pieces.len; i++) eddi_free(pieces.items[i].text);
     array_free(&pieces);
     eddi_strbuf_putc(&text, ')');
@@ -502,11 +660,18 @@ static int signature__call(Signature *self, uint32_t f, TSNode call, bool implic
 
 /* The call an occurrence names the callee of, or a null node; *implicit:
  * the call passes self (an attribute of an instance). */
-static TSNode signature__call_of(RefOps *ops, uint32_t f, const RefOcc *occ, bool *implicit) {
+static TSNode signature__call_of(RefOps *ops, const RefOpsLang *lang, uint32_t f,
+                                 const RefOcc *occ, bool *implicit) {
   TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
   TSNode parent = ts_node_parent(node);
   *implicit = false;
-  if (ref_node_is(parent, "attribute")) {
+  /* f.call(...), f.apply(...), f.bind(...): f is the receiver, no callee. */
+  if (!lang->self_param && ref_node_is(parent, lang->member) &&
+      !ts_node_eq(ts_node_child_by_field_name(parent, "property", 8), node))
+    return (TSNode){0};
+  if (ref_node_is(parent, lang->member) && !lang->self_param) {
+    node = parent, parent = ts_node_parent(parent);
+  } else if (ref_node_is(parent, "attribute")) {
     TSNode receiver = ts_node_child_by_field_name(parent, "object", 6);
     RefValue value = occ->expr != REF_NONE ? ref_program_expr_value(&ops->program, f, occ->expr)
                                            : (RefValue){REF_VALUE_UNKNOWN, 0, 0};
@@ -514,7 +679,7 @@ static TSNode signature__call_of(RefOps *ops, uint32_t f, const RefOcc *occ, boo
     EDDI_UNUSED(receiver);
     node = parent, parent = ts_node_parent(parent);
   }
-  if (!ref_node_is(parent, "call")) return (TSNode){0};
+  if (!ref_node_is(parent, lang->call)) return (TSNode){0};
   TSNode fn = ts_node_child_by_field_name(parent, "function", 8);
   if (ts_node_start_byte(fn) != ts_node_start_byte(node) ||
       ts_node_end_byte(fn) != ts_node_end_byte(node))
@@ -540,6 +705,83 @@ static bool signature__class_use_harmless(RefOps *ops, uint32_t f, TSNode node) 
   return false;
 }
 
+/* Whether an occurrence only exports the function under its name (a
+ * JavaScript export list, module.exports = { f }): the importers' calls
+ * are found through it, and it passes no arguments. */
+static bool signature__exported(RefOps *ops, const RefOpsLang *lang, uint32_t f,
+                                const RefOcc *occ) {
+  if (lang->keywords || lang->typed_params) return false;
+  TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
+  TSNode parent = ts_node_parent(node);
+  if (ref_node_is(parent, "export_specifier")) return true;
+  if (ref_node_is(parent, "pair")) {
+    if (!ts_node_eq(ts_node_child_by_field_name(parent, "value", 5), node)) return false;
+    node = parent, parent = ts_node_parent(parent);
+  }
+  if (!ref_node_is(parent, "object") && !ref_node_is(parent, "shorthand_property_identifier"))
+    return false;
+  if (ref_node_is(node, "shorthand_property_identifier")) node = parent, parent = ts_node_parent(parent);
+  /* The object is what module.exports (or exports.x) is assigned. */
+  TSNode assignment = ts_node_parent(parent);
+  if (!ref_node_is(assignment, "assignment_expression")) return false;
+  char *left = ref_ops_text(ops, f, ts_node_child_by_field_name(assignment, "left", 4));
+  bool exports = !strcmp(left, "module.exports") || !strncmp(left, "exports.", 8);
+  eddi_free(left);
+  return exports && ts_node_eq(ts_node_child_by_field_name(assignment, "right", 5), parent);
+}
+
+/* A C prototype of the function (a declaration in a header or another
+ * file, occurrence i of f): its parameter list follows the definition's,
+ * each kept parameter with the prototype's own text (its own name, or
+ * none), the renamed ones renamed where the prototype names them alike. */
+static int signature__prototype(Signature *self, uint32_t f, uint32_t i) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[f];
+  const RefOcc *occ = &file->occs.items[i];
+  if (f == self->file && occ->sym == self->target.index) return 0;
+  RefTarget t = ref_program_canonical(&ops->program, (RefTarget){REF_TARGET_SYM, f, occ->sym});
+  if (!ref_target_equal(t, self->identity)) return 0;
+  TSNode fn;
+  TSNode params = ref_ops_params_of(ref_ops_node(ops, f, occ->start, occ->end), &fn);
+  if (ts_node_is_null(params))
+    return ref_ops_fail_at(ops, f, occ->start, "Signature cannot rewrite this declaration of %s",
+                           ref_names_str(&ops->index->names, occ->name));
+  SigParams had = {0};
+  int rc = signature__read_params(self, f, params, &had, true);
+  if (rc == 0 && had.len != self->old.len)
+    rc = ref_ops_fail_at(ops, f, occ->start, "This declaration of %s has %zu parameters, not %zu",
+                         ref_names_str(&ops->index->names, occ->name), had.len, self->old.len);
+  StrBuf text = {0};
+  eddi_strbuf_putc(&text, '(');
+  for (size_t k = 0; k < self->now.len && rc == 0; k++) {
+    const SigParam *p = &self->now.items[k];
+    eddi_strbuf_puts(&text, k ? ", " : "");
+    int from = self->from[k];
+    if (from < 0) {
+      eddi_strbuf_puts(&text, p->text);
+      continue;
+    }
+    const SigParam *was = &had.items[from];
+    bool renamed = strcmp(self->old.items[from].name, p->name) != 0 &&
+                   !strcmp(was->name, self->old.items[from].name);
+    if (!renamed) {
+      eddi_strbuf_puts(&text, was->text);
+      continue;
+    }
+    eddi_strbuf_append(&text, was->text, was->name_at);
+    eddi_strbuf_puts(&text, p->name);
+    eddi_strbuf_puts(&text, was->text + was->name_at + strlen(was->name));
+  }
+  if (!self->now.len && self->lang->no_params) eddi_strbuf_puts(&text, self->lang->no_params);
+  eddi_strbuf_putc(&text, ')');
+  if (rc == 0)
+    ref_ops_edit(ops, f, ts_node_start_byte(params), ts_node_end_byte(params), text.data,
+                 text.len);
+  eddi_strbuf_free(&text);
+  signature__free(&had);
+  return rc;
+}
+
 static int signature__calls(Signature *self) {
   RefOps *ops = self->ops;
   const RefFile *home = ops->program.files.items[self->file];
@@ -555,17 +797,23 @@ static int signature__calls(Signature *self) {
     for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
       const RefOcc *occ = &file->occs.items[i];
       bool by_class = occ->name == class_name;
-      if ((occ->name != name && !by_class) || (occ->flags & REF_OCC_DEF)) continue;
+      if (occ->name != name && !by_class) continue;
+      if (occ->flags & REF_OCC_DEF) {
+        if (self->lang->typed_params) rc = signature__prototype(self, f, i);
+        continue;
+      }
       if (occ->kind == REF_OCC_IMPORT_NAME || occ->kind == REF_OCC_EXPORT) continue;
       RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
-      bool ours = ref_target_equal(t, by_class ? class_target : self->target);
+      bool ours = ref_target_equal(t, by_class ? class_target : self->identity);
       if (!ours) {
         if (t.kind == REF_TARGET_UNSURE && occ->kind != REF_OCC_STRING) ref_ops_unsure(ops, f, occ->start);
         continue;
       }
-      if ((rc = ref_ops_python(ops, f, "Signature")) < 0) break;
+      const RefOpsLang *lang;
+      if ((rc = ref_ops_syntax(ops, f, "Signature", &lang)) < 0) break;
+      if (signature__exported(ops, lang, f, occ)) continue;
       bool implicit;
-      TSNode call = signature__call_of(ops, f, occ, &implicit);
+      TSNode call = signature__call_of(ops, lang, f, occ, &implicit);
       if (by_class) implicit = true;
       if (ts_node_is_null(call)) {
         if (!by_class ||
@@ -582,7 +830,7 @@ static int signature__calls(Signature *self) {
                                ref_names_str(&ops->index->names, name));
       array_push(&seen, args);
       bool done = false;
-      if (rc == 0) rc = signature__call(self, f, call, implicit && !self->is_static, &done);
+      if (rc == 0) rc = signature__call(self, lang, f, call, implicit && !self->is_static, &done);
       if (done) self->calls++;
     }
   }
@@ -596,8 +844,9 @@ static bool signature__compatible(const Signature *self) {
   if (self->now.len < self->old.len) return false;
   for (size_t k = 0; k < self->now.len; k++) {
     if (k < self->old.len) {
+      /* Without keywords a call does not name the parameters. */
       if (self->from[k] != (int)k ||
-          strcmp(self->now.items[k].name, self->old.items[k].name) != 0)
+          (self->lang->keywords && strcmp(self->now.items[k].name, self->old.items[k].name) != 0))
         return false;
     } else if (!self->now.items[k].defaulted && !self->now.items[k].stars) {
       return false;
@@ -703,37 +952,104 @@ static int signature__callers_known(Signature *self) {
 
 /* ---------------------------------------------------------------- the plan */
 
-int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
-  Signature self = {.ops = ops};
-  char *old_name = NULL, *new_name = NULL;
-  int rc = signature__parse(ops, args->spec, &old_name, &self.old);
-  if (rc == 0) rc = signature__parse(ops, args->other, &new_name, &self.now);
-  if (rc == 0 && strcmp(old_name, new_name) != 0) {
-    const char *base = strrchr(old_name, '.');
-    const char *colon = strrchr(old_name, ':');
-    const char *last = base && (!colon || base > colon) ? base + 1 : colon ? colon + 1 : old_name;
-    if (strcmp(last, new_name) != 0)
+/* The two signatures of the command in lang's syntax; the new one must
+ * name the same function. */
+static int signature__lists(Signature *self, const RefOpArgs *args, const RefOpsLang *lang,
+                            char **old_name, char **new_name) {
+  RefOps *ops = self->ops;
+  int rc = signature__parse(ops, args->spec, lang, old_name, &self->old);
+  if (rc == 0) rc = signature__parse(ops, args->other, lang, new_name, &self->now);
+  if (rc == 0 && strcmp(*old_name, *new_name) != 0) {
+    const char *base = strrchr(*old_name, '.');
+    const char *colon = strrchr(*old_name, ':');
+    const char *last = base && (!colon || base > colon) ? base + 1 : colon ? colon + 1 : *old_name;
+    if (strcmp(last, *new_name) != 0)
       rc = eddi_error_set(ops->err, EDDI_EINVAL,
                           "Signature changes parameters, not names: %s and %s differ (RenameSymbol "
                           "renames)",
-                          old_name, new_name);
+                          *old_name, *new_name);
   }
+  return rc;
+}
+
+/* The definition of a function of another language than Python: C's
+ * with a body (the target may be a prototype, whose entity is the
+ * definition), a JavaScript function, method or function-valued variable. */
+static int signature__other_definition(Signature *self, const char *old_name) {
+  RefOps *ops = self->ops;
+  self->identity = ref_program_canonical(&ops->program, self->target);
+  if (self->identity.kind == REF_TARGET_SYM) self->target = self->identity;
+  self->file = self->target.file;
+  const RefFile *file = ops->program.files.items[self->file];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  const RefOcc *def = &file->occs.items[sym->first_def];
+  TSNode fn;
+  self->params = ref_ops_params_of(ref_ops_node(ops, self->file, def->start, def->end), &fn);
+  if (ts_node_is_null(self->params)) {
+    eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", old_name);
+    eddi_error_hint(ops->err, "Signature changes the parameters of a function");
+    return EDDI_EINVAL;
+  }
+  if (self->lang->typed_params && !ref_node_is(fn, "function_definition"))
+    return eddi_error_set(ops->err, EDDI_EINVAL, "No definition of %s in the workspace: only its "
+                          "declaration at %s", old_name, file->path);
+  if (ref_target_class(&ops->program, self->target) != REF_NONE &&
+      !strcmp(ref_names_str(&ops->index->names, sym->name), "constructor"))
+    return ref_ops_fail_at(ops, self->file, sym->start,
+                           "Not supported for %s: Signature of a constructor (new and super "
+                           "calls are not rewritten yet)",
+                           ref_ops_lang_title(file->lang));
+  /* A body that reads arguments sees every argument by position. */
+  TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+  if (!self->lang->typed_params && !ts_node_is_null(body)) {
+    uint32_t id = ref_names_find(&ops->index->names, "arguments", strlen("arguments"));
+    for (uint32_t i = 0; id != REF_NONE && i < file->occs.len; i++)
+      if (file->occs.items[i].name == id &&
+          ref_in(file->occs.items[i].start, ts_node_start_byte(body), ts_node_end_byte(body)))
+        return ref_ops_fail_at(ops, self->file, file->occs.items[i].start,
+                               "Signature cannot change %s: its body reads arguments", old_name);
+  }
+  return 0;
+}
+
+int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
+  Signature self = {.ops = ops};
+  char *old_name = NULL, *new_name = NULL;
+  /* Read as Python's first: the language is the definition's, which only
+   * the old name finds; Python's own failures keep their order. */
+  EddiError *err = ops->err, first = {0};
+  ops->err = &first;
+  int parsed = signature__lists(&self, args, ref_ops_lang("python"), &old_name, &new_name);
+  ops->err = err;
+  int rc = 0;
+  if (!old_name) *err = first, rc = parsed;
   if (rc == 0) {
     rc = ref_ops_find(ops, old_name, &self.target);
-    if (rc < 0 && !ops->err->hint[0])
+    if (rc < 0 && parsed < 0) *err = first, rc = parsed;
+    else if (rc < 0 && !ops->err->hint[0])
       eddi_error_hint(ops->err, "Name the function as RenameSymbol does: f, Class.m or path.py:f");
   }
   if (rc == 0) {
     self.file = self.target.file;
-    rc = ref_ops_python(ops, self.file, "Signature");
+    self.identity = self.target;
+    rc = ref_ops_syntax(ops, self.file, "Signature", &self.lang);
+  }
+  bool python = rc == 0 && self.lang->self_param;
+  if (rc == 0 && python && parsed < 0) *err = first, rc = parsed;
+  if (rc == 0 && !python) {
+    eddi_free(old_name), eddi_free(new_name);
+    old_name = new_name = NULL;
+    signature__free(&self.old), signature__free(&self.now);
+    rc = signature__lists(&self, args, self.lang, &old_name, &new_name);
+    if (rc == 0) rc = signature__other_definition(&self, old_name);
   }
   TSNode name;
-  if (rc == 0) {
+  if (rc == 0 && python) {
     const RefSym *sym = &ops->program.files.items[self.file]->syms.items[self.target.index];
     if (sym->kind != REF_SYM_FUNCTION)
       rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a function", old_name);
   }
-  if (rc == 0) {
+  if (rc == 0 && python) {
     TSNode def = ref_ops_definition(ops, self.target, &name);
     if (ref_node_is(def, "decorated_definition")) {
       char *text = ref_ops_text(ops, self.file, def);
@@ -767,6 +1083,7 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
   eddi_free(new_name);
   signature__free(&self.old);
   signature__free(&self.now);
+  signature__free(&self.actual);
   return rc;
 }
 

@@ -56,7 +56,8 @@ def main():
             reply = subprocess.run([args.eddi, '--root', tree, '-c', 'Start s', '-c', command],
                                    capture_output=True, text=True).stdout.splitlines()
             answer = reply[-1] if reply else '(no reply)'
-            if not answer.startswith('Ok, Renamed'):
+            # Every refactoring that answers Ok wrote (Preview is no Refactor command).
+            if not answer.startswith('Ok, '):
                 continue
             wrote += 1
             code, output, err = check(args.check, tree)
