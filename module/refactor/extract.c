@@ -577,11 +577,17 @@ static const char *extract__js_declared(Extract *self, const char *name) {
   return NULL;
 }
 
-/* A parameter's TypeScript type, when its variable is declared with one
- * (": number"), or "". */
+/* A parameter's TypeScript type: the one its variable is declared with
+ * (": number"), or the type of the literal a TypeScript const or let is
+ * initialized with (strict TypeScript refuses a parameter without a type:
+ * it would be an implicit any); "" in JavaScript and for a parameter of
+ * the enclosing function declared without one (it was any already). NULL
+ * when TypeScript needs a type eddi cannot tell. */
 static char *extract__js_type(Extract *self, const char *name) {
   RefOps *ops = self->ops;
   const RefFile *file = ops->program.files.items[self->file];
+  bool typed = strcmp(self->src->lang->name, "typescript") == 0 ||
+               strcmp(self->src->lang->name, "tsx") == 0;
   uint32_t id = ref_names_find(&ops->index->names, name, strlen(name));
   uint32_t fs = ts_node_is_null(self->function) ? 0 : ts_node_start_byte(self->function);
   for (uint32_t i = 0; i < file->occs.len; i++) {
@@ -590,7 +596,15 @@ static char *extract__js_type(Extract *self, const char *name) {
     TSNode holder = ts_node_parent(ref_ops_node(ops, self->file, occ->start, occ->end));
     TSNode type = ts_node_child_by_field_name(holder, "type", 4);
     if (ref_node_is(type, "type_annotation")) return ref_ops_text(ops, self->file, type);
-    break;
+    if (!typed || !ref_node_is(holder, "variable_declarator")) break;
+    static const struct {
+      const char *literal, *type;
+    } literals[] = {{"string", ": string"}, {"template_string", ": string"},
+                    {"number", ": number"}, {"true", ": boolean"}, {"false", ": boolean"}};
+    TSNode value = ts_node_child_by_field_name(holder, "value", 5);
+    for (size_t k = 0; k < sizeof literals / sizeof literals[0]; k++)
+      if (ref_node_is(value, literals[k].literal)) return eddi_strdup(literals[k].type);
+    return NULL;
   }
   return eddi_strdup("");
 }
@@ -668,10 +682,24 @@ static int extract__js(Extract *self, const RefOpArgs *args) {
   eddi_strbuf_puts(&list, "");
   for (size_t i = 0; i < results; i++)
     eddi_strbuf_printf(&list, "%s%s", i ? ", " : "", self->flow.results.items[i]);
-  for (size_t i = 0; i < self->flow.params.len; i++) {
+  for (size_t i = 0; rc == 0 && i < self->flow.params.len; i++) {
     char *type = extract__js_type(self, self->flow.params.items[i]);
+    if (!type) {
+      rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                          "Extract: the new function's parameter %s would have no type (%s is "
+                          "declared without one, from a value eddi cannot type)",
+                          self->flow.params.items[i], self->flow.params.items[i]);
+      eddi_error_hint(ops->err, "Declare it with its type (const %s: T = ...), then extract",
+                      self->flow.params.items[i]);
+      break;
+    }
     eddi_strbuf_printf(&params, "%s%s%s", i ? ", " : "", self->flow.params.items[i], type);
     eddi_free(type);
+  }
+  if (rc < 0) {
+    eddi_strbuf_free(&locals), eddi_strbuf_free(&list), eddi_strbuf_free(&params);
+    ref_flow_free(&self->flow);
+    return rc;
   }
   eddi_strbuf_puts(&params, "");
   if (self->returns) eddi_strbuf_puts(&call, "return ");
