@@ -11,10 +11,10 @@
  * before. Only a plan that passes becomes a RefPlan (rename.h), which the
  * command writes in one transaction as it writes a rename.
  *
- * They are built for Python (the tree-sitter node types they read are
- * Python's, named in ops.c; Extract_Interface reads TypeScript's too); a
- * file of another language is refused with "Not supported for <lang>:
- * <why>". */
+ * They read Python's syntax; Signature, the inlinings and Extract read
+ * C's, JavaScript's and TypeScript's too (their node types in ops_lang.c),
+ * and Extract_Interface TypeScript's. What an operation does not make safe
+ * in a language is refused with "Not supported for <lang>: <why>". */
 #ifndef EDDI_REFACTOR_OPS_H
 #define EDDI_REFACTOR_OPS_H
 

@@ -523,11 +523,14 @@ static int refactor__preview_command(CommandContext *ctx) {
 
 static const CommandSpec refactor_commands[] = {
     {"Refactor",
+     /* The alternatives after the first leave out "Refactor", so that the
+      * whole line fits a usage hint (EDDI_ERROR_MAX). */
      "Refactor <RenameSymbol|Rename_Class> <name|path.py:name|Class.method|path.py:L:C> <new> "
-     "[Unsure] | Refactor Signature <f(old)> <f(new)> | Refactor Extract_Method <name> lines "
-     "<a>:<b> | Refactor ExtractFunction <a>:<b> <name> | Refactor <InlineFunction|"
-     "Inline_Variable> <name> | Refactor Move_Method <A.m> <B.m> | Refactor Extract_Interface "
-     "<Class> <Interface>",
+     "[Unsure] | Signature <f(old)> <f(new)> | Extract_Method <name> lines <a>:<b> | "
+     "ExtractFunction <a>:<b> <name> | <InlineFunction|Inline_Variable> <name> | Move_Method "
+     "<A.m> <B.m> | Extract_Interface <Class> <Interface> | <ExtractClass|Split_Class> <Class> "
+     "<NewClass> <m1,m2> | Merge_Classes <A> <B> <Target> | Change_Inheritance <Class> "
+     "[<OldParent>] <NewParent>",
      "refactor across files: every reference, all files or none", CMD_SESSION, refactor__command},
     {"Preview", "Preview Refactor <operation> <arguments>",
      "what a refactoring would change, written nowhere", CMD_SESSION | CMD_READ_ONLY,

@@ -84,12 +84,15 @@ static void test_tool_schemas_are_json_of_their_args(void **state) {
 #define REFACTOR_SCHEMA                                                                         \
   "{\"type\":\"object\",\"properties\":{\"operation\":{\"type\":\"string\",\"description\":"   \
   "\"RenameSymbol, Rename_Class, Signature, Extract_Method, InlineFunction, Inline_Variable, "     \
-  "Move_Method or Extract_Interface\"},\"target\":{\"type\":\"string\",\"description\":\"name, "  \
+  "Move_Method, Extract_Interface, ExtractClass, Split_Class, Merge_Classes or "               \
+  "Change_Inheritance\"},\"target\":{\"type\":\"string\",\"description\":\"name, "             \
   "Class.method, module.func, path.py:func or path:L:C; Signature: f(old params); "              \
   "Extract_Method: path.py:A:B (0-based lines)\"},\"new_name\":{\"type\":\"string\","              \
   "\"description\":\"the new name; Signature: f(new params) (p=default, p:=value for the "        \
   "calls); Extract_Method: the function's; Move_Method: B.m; Extract_Interface: the Protocol's; " \
-  "none for inlining\"},\"unsure\":{\"type\":\"boolean\",\"description\":\"also rewrite the "      \
+  "ExtractClass/Split_Class: \\\"NewClass m1,m2\\\"; Merge_Classes: \\\"B Target\\\"; "           \
+  "Change_Inheritance: \\\"[OldParent] NewParent\\\"; none for inlining\"},"                    \
+  "\"unsure\":{\"type\":\"boolean\",\"description\":\"also rewrite the "                        \
   "references listed as unsure\"}},\"required\":[\"operation\",\"target\"],"                       \
   "\"additionalProperties\":false}"
 
