@@ -32,9 +32,10 @@ static inline void unit_ops_free(UnitOps *self) {
 }
 
 /* Plan kind with args: the new text of each changed file after "path:\n",
- * or "Fail: <message>" (owned by self, until the next plan). */
-static inline const char *unit_ops_plan(UnitOps *self, RefOpKind kind, const char *word,
-                                        const RefOpArgs *args) {
+ * then, when with_unsure, the unsure references after "unsure: "; or
+ * "Fail: <message>" (owned by self, until the next plan). */
+static inline const char *unit_ops_plan_listing(UnitOps *self, RefOpKind kind, const char *word,
+                                                const RefOpArgs *args, bool with_unsure) {
   RefPlan plan;
   StrBuf facts = {0};
   EddiError err = {0};
@@ -49,11 +50,17 @@ static inline const char *unit_ops_plan(UnitOps *self, RefOpKind kind, const cha
     eddi_strbuf_printf(&out, "%s:\n%s",
                        self->index.sources.items[plan.changes.items[i].source].path,
                        plan.changes.items[i].after);
+  if (with_unsure && plan.unsure_count) eddi_strbuf_printf(&out, "unsure: %s", plan.unsure.data);
   snprintf(self->answer, sizeof self->answer, "%s", out.data);
   eddi_strbuf_free(&out);
   eddi_strbuf_free(&facts);
   ref_plan_free(&plan);
   return self->answer;
+}
+
+static inline const char *unit_ops_plan(UnitOps *self, RefOpKind kind, const char *word,
+                                        const RefOpArgs *args) {
+  return unit_ops_plan_listing(self, kind, word, args, false);
 }
 
 #endif

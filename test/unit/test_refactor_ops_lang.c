@@ -7,56 +7,17 @@
  * traps are the ones that would write wrong code: a prototype without
  * parameter names, f.call(...) taken for a call of f, a default skipped
  * before a given argument, an implicit conversion lost by inlining. */
-#include "refactor_support.h"
+#include "refactor_ops_support.h"
 
 #include "refactor/ops.h"
 #include "refactor/ops_lang.h"
 
-typedef struct {
-  RefIndex index;
-  char answer[4096];
-} LangFixture;
-
-/* An index of path, text, path, text, ..., NULL. */
-static LangFixture *lang_fixture(const char *path, ...) {
-  LangFixture *self = calloc(1, sizeof *self);
-  ref_index_init(&self->index, (size_t)1 << 24, 1000);
-  va_list ap;
-  va_start(ap, path);
-  unit_index_add_files(&self->index, path, ap);
-  va_end(ap);
-  return self;
-}
-
-static void lang_fixture_free(LangFixture *self) {
-  ref_index_free(&self->index);
-  free(self);
-}
-
-/* Plan kind on spec (and other): the changed texts after "path:\n", or
- * "Fail: <message>"; the unsure references after "unsure: ". */
-static const char *lang_plan(LangFixture *self, RefOpKind kind, const char *word,
+/* Plan on spec (and other) over the operations' fixture
+ * (refactor_ops_support.h), with the unsure references after the texts. */
+static const char *lang_plan(UnitOps *self, RefOpKind kind, const char *word,
                              const char *spec, const char *other) {
   RefOpArgs args = {.spec = spec, .other = other};
-  RefPlan plan;
-  StrBuf facts = {0};
-  EddiError err = {0};
-  if (ref_op_plan(&self->index, kind, word, &args, &plan, &facts, &err) < 0) {
-    snprintf(self->answer, sizeof self->answer, "Fail: %s", err.what);
-    eddi_strbuf_free(&facts);
-    return self->answer;
-  }
-  StrBuf out = {0};
-  eddi_strbuf_puts(&out, "");
-  for (size_t i = 0; i < plan.changes.len; i++)
-    eddi_strbuf_printf(&out, "%s:\n%s", self->index.sources.items[plan.changes.items[i].source].path,
-                       plan.changes.items[i].after);
-  if (plan.unsure_count) eddi_strbuf_printf(&out, "unsure: %s", plan.unsure.data);
-  snprintf(self->answer, sizeof self->answer, "%s", out.data);
-  eddi_strbuf_free(&out);
-  eddi_strbuf_free(&facts);
-  ref_plan_free(&plan);
-  return self->answer;
+  return unit_ops_plan_listing(self, kind, word, &args, true);
 }
 
 /* ---------------------------------------------------------------- text of a language */
@@ -110,7 +71,7 @@ static void test_c_signature_prototypes(void **state) {
   long live = unit_live();
   /* A prototype without names keeps its own texts; one with other names
    * keeps them; all parameters removed is (void). */
-  LangFixture *f = lang_fixture("m.h", "int f(int, long);\nint g(int count);\n",
+  UnitOps *f = unit_ops_new("m.h", "int f(int, long);\nint g(int count);\n",
                                 "m.c",
                                 "#include \"m.h\"\nint f(int a, long b) { return a; }\n"
                                 "int g(int n) { return 1; }\nint h(void) { return f(1, 2) + g(3); }\n",
@@ -127,12 +88,12 @@ static void test_c_signature_prototypes(void **state) {
                       "m.c:\n#include \"m.h\"\nint f(int a, long b) { return a; }\n"
                       "int g(int n) { return 1; }\nint h(int k) { return f(1, 2) + g(3); }\n");
   /* A call whose dropped argument has effects. */
-  lang_fixture_free(f);
-  f = lang_fixture("m.c", "int n;\nint f(int a, int b) { return a; }\nint h(void) { return f(1, n++); }\n",
+  unit_ops_free(f);
+  f = unit_ops_new("m.c", "int n;\nint f(int a, int b) { return a; }\nint h(void) { return f(1, n++); }\n",
                    NULL);
   assert_string_equal(lang_plan(f, REF_OP_SIGNATURE, "Signature", "f(a, b)", "f(a)"),
                       "Fail: Signature would drop the evaluation of n++ at m.c:2:21");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
@@ -140,7 +101,7 @@ static void test_js_signature_calls(void **state) {
   (void)state;
   long live = unit_live();
   /* f.call is no call of f: unsure; an arrow's one parameter gets brackets. */
-  LangFixture *f = lang_fixture("a.js",
+  UnitOps *f = unit_ops_new("a.js",
                                 "const k = x => x;\nfunction f(a, b = 1) { return a + b; }\n"
                                 "f(1); f(1, 2); f.call(null, 3); k(4);\n",
                                 NULL);
@@ -153,10 +114,10 @@ static void test_js_signature_calls(void **state) {
                       "a.js:\nconst k = x => x;\nfunction f(a, b = 1, c = 0) { return a + b; }\n"
                       "f(1); f(1, 2); f.call(null, 3); k(4);\n"
                       "unsure: a.js:2");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   /* A default the new list drops is written out at the calls only when it
    * is a literal; a skipped default before a given argument is undefined. */
-  f = lang_fixture("b.js", "const D = 3;\nfunction g(a, b = D, c = 2) { return a + b + c; }\n"
+  f = unit_ops_new("b.js", "const D = 3;\nfunction g(a, b = D, c = 2) { return a + b + c; }\n"
                    "g(1);\ng(1, 2, 3);\n", NULL);
   assert_string_equal(lang_plan(f, REF_OP_SIGNATURE, "Signature", "g(a, b, c)", "g(a, c, b)"),
                       "b.js:\nconst D = 3;\nfunction g(a, c = 2, b = D) { return a + b + c; }\n"
@@ -168,7 +129,7 @@ static void test_js_signature_calls(void **state) {
   assert_string_equal(lang_plan(f, REF_OP_SIGNATURE, "Signature", "g(a, b, c)",
                                 "g(a, b=D, c=2, d)"),
                       "Fail: The call would lack d at b.js:2:0");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
@@ -177,7 +138,7 @@ static void test_js_signature_calls(void **state) {
 static void test_c_inline_variable_converts(void **state) {
   (void)state;
   long live = unit_live();
-  LangFixture *f = lang_fixture("m.c",
+  UnitOps *f = unit_ops_new("m.c",
                                 "double half(int n) {\n    double d = n;\n    int k = 2;\n"
                                 "    return d / k;\n}\n",
                                 NULL);
@@ -186,22 +147,22 @@ static void test_c_inline_variable_converts(void **state) {
                       "m.c:\ndouble half(int n) {\n    int k = 2;\n    return ((double)(n)) / k;\n}\n");
   assert_string_equal(lang_plan(f, REF_OP_INLINE_VARIABLE, "Inline_Variable", "half.k", NULL),
                       "m.c:\ndouble half(int n) {\n    double d = n;\n    return d / 2;\n}\n");
-  lang_fixture_free(f);
-  f = lang_fixture("t.c", "typedef int num;\nint g(void) {\n    num a = 1, b = 2;\n    num c = 3;\n"
+  unit_ops_free(f);
+  f = unit_ops_new("t.c", "typedef int num;\nint g(void) {\n    num a = 1, b = 2;\n    num c = 3;\n"
                    "    return a + b + c;\n}\n", NULL);
   assert_string_equal(lang_plan(f, REF_OP_INLINE_VARIABLE, "Inline_Variable", "g.a", NULL),
                       "Fail: Inline_Variable needs a declared alone at t.c:2:8");
   assert_string_equal(lang_plan(f, REF_OP_INLINE_VARIABLE, "Inline_Variable", "g.c", NULL),
                       "Fail: Not supported for C: Inline_Variable cannot tell what converting to "
                       "the typedef num does at t.c:3:8");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
 static void test_js_inline_variable(void **state) {
   (void)state;
   long live = unit_live();
-  LangFixture *f = lang_fixture("a.js",
+  UnitOps *f = unit_ops_new("a.js",
                                 "function f(x) {\n  const unit = \"cm\";\n  return { unit, x };\n}\n"
                                 "function g(x) {\n  const y = x + 1;\n  return () => y * 2;\n}\n",
                                 NULL);
@@ -212,7 +173,7 @@ static void test_js_inline_variable(void **state) {
   assert_string_equal(lang_plan(f, REF_OP_INLINE_VARIABLE, "Inline_Variable", "g.y", NULL),
                       "a.js:\nfunction f(x) {\n  const unit = \"cm\";\n  return { unit, x };\n}\n"
                       "function g(x) {\n  return () => (x + 1) * 2;\n}\n");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
@@ -223,15 +184,15 @@ static void test_c_inline_function_converts(void **state) {
   long live = unit_live();
   /* A double argument to an int parameter is truncated by the call: the
    * cast keeps that; an int variable for an int parameter needs none. */
-  LangFixture *f = lang_fixture("m.c",
+  UnitOps *f = unit_ops_new("m.c",
                                 "static int twice(int x) {\n    return x + x;\n}\n"
                                 "int g(int n, double d) {\n    return twice(n) + twice(d);\n}\n",
                                 NULL);
   assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "twice", NULL),
                       "m.c:\nint g(int n, double d) {\n"
                       "    return (n + n) + (((int)(d)) + ((int)(d)));\n}\n");
-  lang_fixture_free(f);
-  f = lang_fixture("m.c", "static int *at(int *p, int i) {\n    return &p[i];\n}\n"
+  unit_ops_free(f);
+  f = unit_ops_new("m.c", "static int *at(int *p, int i) {\n    return &p[i];\n}\n"
                    "static int bump(int x) {\n    return x++;\n}\n"
                    "int g(int *v) {\n    return *at(v, 1) + bump(2);\n}\n", NULL);
   assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "at", NULL),
@@ -239,14 +200,14 @@ static void test_c_inline_function_converts(void **state) {
                       "int g(int *v) {\n    return *((int *)(&v[1])) + bump(2);\n}\n");
   assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "bump", NULL),
                       "Fail: InlineFunction cannot inline an assignment to parameter x at m.c:4:11");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
 static void test_js_inline_function(void **state) {
   (void)state;
   long live = unit_live();
-  LangFixture *f = lang_fixture("a.js",
+  UnitOps *f = unit_ops_new("a.js",
                                 "function add(a, b = 1) {\n  return a + b;\n}\n"
                                 "const id = (v) => v;\n"
                                 "function me() {\n  return this;\n}\n"
@@ -263,13 +224,13 @@ static void test_js_inline_function(void **state) {
                       "console.log(add(2), add(g(), 3) * 2, [1], me());\n");
   assert_string_equal(lang_plan(f, REF_OP_INLINE_FUNCTION, "InlineFunction", "me", NULL),
                       "Fail: InlineFunction cannot take this to the call at a.js:5:9");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
 /* ---------------------------------------------------------------- Extract */
 
-static const char *lang_extract(LangFixture *self, const char *path, uint32_t a, uint32_t b,
+static const char *lang_extract(UnitOps *self, const char *path, uint32_t a, uint32_t b,
                                 const char *name) {
   RefOpArgs args = {.path = path, .first = a, .last = b, .name = name};
   RefPlan plan;
@@ -288,7 +249,7 @@ static const char *lang_extract(LangFixture *self, const char *path, uint32_t a,
 static void test_js_extract(void **state) {
   (void)state;
   long live = unit_live();
-  LangFixture *f = lang_fixture("a.js",
+  UnitOps *f = unit_ops_new("a.js",
                                 "function f(xs) {\n  let n = 0;\n  for (const x of xs) {\n"
                                 "    n += x;\n  }\n  const m = n * 2;\n  return m + n;\n}\n",
                                 NULL);
@@ -310,21 +271,21 @@ static void test_js_extract(void **state) {
                       "function add(x, n) {\n  n += x;\n  return n;\n}\n");
   assert_string_equal(lang_extract(f, "a.js", 1, 1, "xs"),
                       "Fail: Extract: xs is already defined where the lines call it at a.js:0:11");
-  lang_fixture_free(f);
-  f = lang_fixture("b.js", "function g(k) {\n  const h = () => this.v;\n  continue_();\n}\n"
+  unit_ops_free(f);
+  f = unit_ops_new("b.js", "function g(k) {\n  const h = () => this.v;\n  continue_();\n}\n"
                    "while (true) {\n  if (g(1)) break;\n}\n", NULL);
   assert_string_equal(lang_extract(f, "b.js", 1, 1, "mk"),
                       "Fail: Not supported for JavaScript: Extract: the lines read this at b.js:1:18");
   assert_string_equal(lang_extract(f, "b.js", 5, 5, "stop"),
                       "Fail: Extract: a break leaves the lines at b.js:5:12");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
 static void test_c_extract(void **state) {
   (void)state;
   long live = unit_live();
-  LangFixture *f = lang_fixture("m.c",
+  UnitOps *f = unit_ops_new("m.c",
                                 "/* Sums. */\nint f(const char *s, int n) {\n    int k = 0;\n"
                                 "    k += n;\n    int t = k * 2;\n    return t + s[0];\n}\n",
                                 NULL);
@@ -343,7 +304,7 @@ static void test_c_extract(void **state) {
                       "static int both(int n) {\n    int k = 0;\n    k += n;\n    int t = k * 2;\n"
                       "    return t;\n}\n\n/* Sums. */\nint f(const char *s, int n) {\n"
                       "    int t = both(n);\n    return t + s[0];\n}\n");
-  lang_fixture_free(f);
+  unit_ops_free(f);
   unit_assert_no_leak(live);
 }
 
