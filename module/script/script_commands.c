@@ -145,6 +145,12 @@ static int script__command(void *context, ScriptRun *run, const char *line, char
   ScriptJob *self = context;
   EDDI_UNUSED(run);
   size_t verb = strcspn(line, " \t");
+  char word[EDDI_COMMAND_NAME_MAX];
+  snprintf(word, sizeof word, "%.*s", (int)EDDI_MIN(verb, sizeof word - 1), line);
+  const CommandSpec *spec = eddi_command_find(word);
+  if (spec && (spec->flags & CMD_SCRIPT))
+    return eddi_error_set(err, EDDI_EINVAL, "%s cannot run as a command inside a script: write "
+                          "its statements in the script", word);
   for (size_t i = 0; i < sizeof script__refused_commands / sizeof *script__refused_commands; i++)
     if (strlen(script__refused_commands[i]) == verb &&
         strncasecmp(line, script__refused_commands[i], verb) == 0)
@@ -576,8 +582,10 @@ int eddi_script_preview_changeset(CommandContext *ctx) {
 }
 
 static int script__changeset_command(CommandContext *ctx, bool apply) {
-  if (ctx->argc >= 1 && !eddi_token_is(&ctx->args[0], "changeset"))
-    return script__run_command(ctx); /* rollback all, outside a script: a script of its own */
+  /* rollback all, outside a script: a script of its own (nothing else is:
+   * "apply x" run as a script would be the command Apply again). */
+  if (!apply && ctx->argc == 1 && eddi_token_is(&ctx->args[0], "all"))
+    return script__run_command(ctx);
   EddiChangeset *set;
   int rc = script__named_changeset(ctx, apply ? "Apply" : "Rollback", &set);
   if (rc == 0) rc = apply ? eddi_changeset_apply(set, ctx->engine, ctx->session, ctx->err)
