@@ -889,9 +889,21 @@ static void scope__member_values(ScopeBuild *self) {
   }
 }
 
+/* Whether scope lies inside outer through blocks only: a function, a
+ * lambda, a generator or a class defined there may run after x changed,
+ * so it is not narrowed. */
+static bool scope__same_frame(const RefFile *file, uint32_t scope, uint32_t outer) {
+  for (uint32_t s = scope; s != REF_NONE; s = file->scopes.items[s].parent) {
+    if (s == outer) return true;
+    if (file->scopes.items[s].kind != REF_SCOPE_BLOCK) return false;
+  }
+  return false;
+}
+
 /* Narrowings: inside the block of `if isinstance(x, T)` a reference to x
  * holds a T, unless x is assigned anywhere in the block (flow is not
- * followed, so one assignment anywhere cancels the block's narrowing). */
+ * followed, so one assignment anywhere cancels the block's narrowing), and
+ * not inside a function defined there. */
 static void scope__narrowings(ScopeBuild *self) {
   RefFile *file = self->file;
   for (size_t i = 0; i + 3 < self->narrowings.len; i += 4) {
@@ -906,10 +918,11 @@ static void scope__narrowings(ScopeBuild *self) {
       assigned = occ->name == name && occ->start >= start && occ->end <= end &&
                  (occ->flags & (REF_OCC_DEF | REF_OCC_WRITE));
     }
+    uint32_t outer = file->occs.items[name_occ].scope;
     for (uint32_t o = 0; o < file->occs.len && !assigned; o++) {
       RefOcc *occ = &file->occs.items[o];
       if (occ->name == name && occ->kind == REF_OCC_NAME && occ->start >= start &&
-          occ->end <= end)
+          occ->end <= end && scope__same_frame(file, occ->scope, outer))
         occ->narrow = type;
     }
   }
