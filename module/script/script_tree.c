@@ -5,6 +5,7 @@
 #include "script/script.h"
 
 #include "lang/command.h"
+#include "session/engine.h"
 
 /* A command line of a script that a read-only sender may not run. */
 typedef struct {
@@ -15,7 +16,17 @@ typedef struct {
 
 static bool parser__command_reads_only(const EddiCommandLine *line, void *closure) {
   ScriptWriteCheck *check = closure;
-  check->writes = !eddi_command_line_reads_only(line, check->word, check->size);
+  char verb[EDDI_COMMAND_NAME_MAX];
+  snprintf(verb, sizeof verb, "%.*s", (int)EDDI_MIN(line->verb_len, sizeof verb - 1), line->line);
+  const CommandSpec *spec = eddi_command_find(verb);
+  if ((spec && (spec->flags & CMD_SCRIPT)) || (line->len && line->line[0] == '{')) {
+    /* A script as a command of a script is refused when it runs; judging
+     * it here would parse it again, and again for what it holds. */
+    snprintf(check->word, check->size, "%s", verb);
+    check->writes = true;
+  } else {
+    check->writes = !eddi_command_line_reads_only(line, check->word, check->size);
+  }
   return !check->writes;
 }
 
