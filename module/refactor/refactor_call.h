@@ -18,4 +18,8 @@
 int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
                        const char *new_name, bool unsure, bool preview, size_t *files);
 
+/* The name of Refactor's operation i ("RenameSymbol", ...), NULL past the
+ * last: the one list scripts read their refactoring statements from. */
+const char *eddi_refactor_operation_name(size_t i);
+
 #endif

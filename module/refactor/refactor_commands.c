@@ -497,6 +497,10 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   }
 }
 
+const char *eddi_refactor_operation_name(size_t i) {
+  return i < REFACTOR_OPERATION_COUNT ? refactor__operations[i] : NULL;
+}
+
 int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
                        const char *new_name, bool unsure, bool preview, size_t *files) {
   /* The operation as the command's word, so that a wrong one fails alike. */

@@ -22,6 +22,7 @@
 
 #include "core/utf8.h"
 #include "lang/command.h"
+#include "refactor/refactor_call.h"
 
 /* Deepest nesting of blocks, conditions and expressions: deeper input is a
  * generated attack on the stack, not a script. */
@@ -663,13 +664,6 @@ static ScriptNode *parser__action(ScriptParser *self, ScriptToken *verb) {
   return node;
 }
 
-static const char *const script__refactor_ops[] = {
-    "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
-    "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
-    "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
-    "ExtractClass",
-};
-
 /* Names compared without case and underscores: rename_class = Rename_Class
  * = RenameClass. */
 static bool script__same_op(const char *a, const char *b) {
@@ -683,8 +677,11 @@ static bool script__same_op(const char *a, const char *b) {
 }
 
 const char *eddi_script_refactor_operation(const char *word) {
-  for (size_t i = 0; i < sizeof script__refactor_ops / sizeof *script__refactor_ops; i++)
-    if (script__same_op(word, script__refactor_ops[i])) return script__refactor_ops[i];
+  /* Refactor's own operations (refactor_commands.c). */
+  for (size_t i = 0; eddi_refactor_operation_name(i); i++) {
+    const char *op = eddi_refactor_operation_name(i);
+    if (script__same_op(word, op)) return op;
+  }
   if (script__same_op(word, "rename")) return "RenameSymbol";
   return NULL;
 }
