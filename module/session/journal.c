@@ -19,9 +19,6 @@
 
 #include "core/fs.h"
 
-/* How long a statement waits for another process holding the journal's
- * write lock (two eddi processes on one workspace) before failing. */
-#define JOURNAL_BUSY_TIMEOUT_MS 5000
 /* Room for a host name. */
 #define JOURNAL_HOST_MAX 256
 /* Statements kept prepared (the sync's handful, each prepared once). */
@@ -39,6 +36,7 @@ struct EddiJournal {
   Array(char *) folders; /* noted this process */
   sqlite3_stmt *note_folder;
   struct JournalMirror *mirror;
+  struct JournalLog *log;
   const char *statement_sql[JOURNAL_STATEMENTS_MAX];
   sqlite3_stmt *statements[JOURNAL_STATEMENTS_MAX];
   size_t statement_count;
@@ -101,6 +99,10 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     " collected_exists INTEGER NOT NULL, collected_size INTEGER, collected_hash INTEGER,"
     " before BLOB, after BLOB, applied_exists INTEGER NOT NULL DEFAULT 0, applied_size INTEGER,"
     " applied_hash INTEGER, PRIMARY KEY(session, changeset, ord));",
+    /* 2 -> 3: how far each process's redo log (journal_log.c) is applied:
+     * its generation and the offset in that generation's file. */
+    "CREATE TABLE redo_logs(name TEXT PRIMARY KEY, generation INTEGER NOT NULL,"
+    " applied INTEGER NOT NULL);",
 };
 
 const char *eddi_journal_migration(int from) {
@@ -182,7 +184,7 @@ static JournalOpening journal__try_open(const char *path, sqlite3 **out, EddiErr
     sqlite3_close(db);
     return rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? JOURNAL_CORRUPT : JOURNAL_FAILED;
   }
-  sqlite3_busy_timeout(db, JOURNAL_BUSY_TIMEOUT_MS);
+  sqlite3_busy_timeout(db, EDDI_JOURNAL_BUSY_TIMEOUT_MS);
   char *message = NULL;
   rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL,
                     &message);
@@ -255,12 +257,14 @@ int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal *
   self->host[sizeof self->host - 1] = '\0';
   sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO folders(path) VALUES(?)", -1, &self->note_folder,
                      NULL);
+  eddi_journal_log_start(self, state_dir, report);
   *out = self;
   return 0;
 }
 
 void eddi_journal_close(EddiJournal *self) {
   if (!self) return;
+  eddi_journal_log_stop(self);
   eddi_journal_sessions_free(self);
   for (size_t i = 0; i < self->statement_count; i++) sqlite3_finalize(self->statements[i]);
   sqlite3_finalize(self->note_folder);
@@ -278,6 +282,7 @@ long eddi_journal_pid(const EddiJournal *self) { return self->pid; }
 const char *eddi_journal_host(const EddiJournal *self) { return self->host; }
 const char *eddi_journal_instance(const EddiJournal *self) { return self->instance; }
 struct JournalMirror **eddi_journal_mirror(EddiJournal *self) { return &self->mirror; }
+struct JournalLog **eddi_journal_log(EddiJournal *self) { return &self->log; }
 
 bool eddi_journal_owner_dead(const EddiJournal *self, long pid, const char *host) {
   if (!host || strcmp(host, self->host) != 0) return false; /* another machine's: not ours to judge */
@@ -295,6 +300,7 @@ void eddi_journal_note_folder(EddiJournal *self, const char *rel) {
       return;
   if (self->folders.len < JOURNAL_FOLDERS_CACHED)
     array_push(&self->folders, eddi_strndup(rel, len));
+  eddi_journal_flush(self); /* the applier's transaction would hold the lock */
   sqlite3_reset(self->note_folder);
   sqlite3_bind_text(self->note_folder, 1, rel, (int)len, SQLITE_TRANSIENT);
   sqlite3_step(self->note_folder);
@@ -307,6 +313,7 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *fi
                               size_t count, int64_t *id, EddiError *err) {
   sqlite3 *db = self->db;
   sqlite3_stmt *intent = NULL, *file = NULL;
+  eddi_journal_flush(self);
   /* The intent must reach the disk before the renames it protects. */
   int rc = sqlite3_exec(db, "PRAGMA synchronous=FULL; BEGIN IMMEDIATE", NULL, NULL, NULL);
   if (rc == SQLITE_OK)
@@ -353,6 +360,7 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *fi
 
 void eddi_journal_intent_done(EddiJournal *self, int64_t id) {
   sqlite3_stmt *stmt = NULL;
+  eddi_journal_flush(self);
   sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL);
   static const char *const deletes[] = {"DELETE FROM intent_files WHERE intent=?",
                                         "DELETE FROM intents WHERE id=?"};

@@ -36,7 +36,11 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 2
+#define EDDI_JOURNAL_SCHEMA 3
+/* How long a statement waits for another connection holding the journal's
+ * write lock (two eddi processes on one workspace, or this process's
+ * applier) before failing. */
+#define EDDI_JOURNAL_BUSY_TIMEOUT_MS 5000
 /* The journal's file name inside the state folder. */
 #define EDDI_JOURNAL_FILE "journal.sqlite"
 
@@ -139,6 +143,34 @@ uint64_t eddi_journal_session_version(EddiJournal *self, const char *name);
  * its rows when they are still this process's own. */
 void eddi_journal_disown(EddiJournal *self, const char *name);
 
+/* ------------------------------------------------------------ the redo log */
+
+/* journal_log.c: the sessions' rows reach SQLite through a redo log (see
+ * its opening comment): a record of one session's statements is appended
+ * to this process's log before the command's reply and applied on the
+ * journal's applier thread after it. A record is built with the
+ * eddi_redo_* calls: begin, then each statement followed by its values in
+ * parameter order. claims: the record writes the session's row anew
+ * (Start); it is applied before eddi_journal_append returns. */
+void eddi_redo_begin(StrBuf *record, const char *session, bool claims);
+void eddi_redo_sql(StrBuf *record, const char *sql);
+void eddi_redo_int(StrBuf *record, int64_t value);
+void eddi_redo_text(StrBuf *record, const char *text); /* NULL: null */
+void eddi_redo_blob(StrBuf *record, const void *bytes, size_t len);
+void eddi_redo_null(StrBuf *record);
+void eddi_journal_append(EddiJournal *self, const char *record, size_t len, bool claims);
+/* Wait until every record appended is in SQLite: before reading the
+ * sessions' rows or writing them on the owner's connection. EDDI_EIO when
+ * the applier did not catch up in time (it keeps trying; the log keeps
+ * the records). */
+int eddi_journal_flush(EddiJournal *self);
+/* Apply the unapplied records of process pid's log (an instance found
+ * dead by liveness, perhaps only stopped), before its sessions are taken. */
+void eddi_journal_replay_of(EddiJournal *self, long pid);
+/* For tests: the applier leaves records queued while held (a flush then
+ * returns at once), as a process killed before its applier ran would. */
+void eddi_journal_hold_applier(EddiJournal *self, bool hold);
+
 /* ------------------------------------------------------------ for the parts */
 
 /* journal.c keeps the database; journal_sessions.c and journal_recover.c
@@ -167,5 +199,14 @@ bool eddi_journal_blob_next(const char *blob, size_t len, size_t *at, const char
 void eddi_journal_sessions_free(EddiJournal *self);
 struct JournalMirror;
 struct JournalMirror **eddi_journal_mirror(EddiJournal *self);
+/* Whether sql is one of the statements a sync writes with: the only ones a
+ * redo log may run (journal_sessions.c). */
+bool eddi_journal_statement_known(const char *sql, size_t len);
+/* The redo log (journal_log.c): started once the file is open (the logs
+ * of dead processes are applied first), stopped before it closes. */
+struct JournalLog;
+struct JournalLog **eddi_journal_log(EddiJournal *self);
+int eddi_journal_log_start(EddiJournal *self, const char *state_dir, StrBuf *report);
+void eddi_journal_log_stop(EddiJournal *self);
 
 #endif

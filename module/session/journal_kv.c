@@ -63,6 +63,7 @@ static void journal_record__number(StrBuf *out, const char *type, long long valu
 
 int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out) {
   sqlite3 *db = eddi_journal_db(self);
+  eddi_journal_flush(self); /* the rows as of the last command */
   eddi_journal_blob_put(out, JOURNAL_RECORD_MAGIC, strlen(JOURNAL_RECORD_MAGIC));
   journal_record__number(out, "", EDDI_JOURNAL_SCHEMA);
   size_t rows = 0;
@@ -211,6 +212,7 @@ static bool journal_record__known(sqlite3 *db, const char *record, size_t len) {
 int eddi_journal_import(EddiJournal *self, const char *instance, const char *record, size_t len,
                         EddiError *err) {
   sqlite3 *db = eddi_journal_db(self);
+  eddi_journal_flush(self);
   /* A journal that has the session (a shared state folder) knows it at
    * least as well as the bucket: its rows win. */
   if (journal_record__known(db, record, len)) return 0;

@@ -402,6 +402,7 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
     sqlite3_int64 pid;
   } Taken;
   Array(Taken) taken = {0};
+  eddi_journal_flush(self);
   if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host, instance FROM sessions"
                              " ORDER BY name",
                          -1, &stmt, NULL) != SQLITE_OK)
@@ -419,6 +420,13 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
     }
   }
   sqlite3_finalize(stmt);
+  /* What the holder's process logged and had not applied yet (it may be
+   * stopped rather than gone) goes in before its sessions are read. */
+  for (size_t i = 0; instance && i < taken.len; i++) {
+    bool seen = false;
+    for (size_t k = 0; k < i && !seen; k++) seen = taken.items[k].pid == taken.items[i].pid;
+    if (!seen) eddi_journal_replay_of(self, (long)taken.items[i].pid);
+  }
   for (size_t i = 0; i < taken.len; i++) {
     /* Claim it first: another process starting now must not take it too. */
     sqlite3_stmt *claim = NULL, *row = NULL;

@@ -131,49 +131,67 @@ static void mirror__drop(struct JournalMirror *self, MirrorSession *session) {
 
 /* ------------------------------------------------------------ statements */
 
-/* One sync's writes: a transaction begun on the first statement. */
+/* One sync's writes to one session's rows: a redo record (journal.h),
+ * appended to the journal's log when the sync is done. Statements are
+ * string literals; each is followed by its values in parameter order. */
 typedef struct {
   EddiJournal *journal;
-  bool open;
-  bool failed;
+  const char *session;
+  StrBuf record;
+  bool claims; /* writes the session's row anew: set before the first statement */
 } JournalWrite;
 
-static const char write__begin[] = "BEGIN", write__commit[] = "COMMIT",
-                  write__rollback[] = "ROLLBACK";
-
-/* Run a statement of the journal's cache (sql a literal) to its end. */
-static bool write__step(EddiJournal *journal, sqlite3_stmt *stmt) {
-  bool done = stmt && sqlite3_step(stmt) == SQLITE_DONE;
-  if (stmt && !eddi_journal_statement_cached(journal, stmt)) sqlite3_finalize(stmt);
-  else if (stmt) sqlite3_reset(stmt);
-  return done;
+static void write__statement(JournalWrite *self, const char *sql) {
+  if (!self->record.len) eddi_redo_begin(&self->record, self->session, self->claims);
+  eddi_redo_sql(&self->record, sql);
 }
 
-/* The statement of sql, in the sync's transaction (begun on the first).
- * Statements stay prepared in the journal: the sync runs once a command. */
-static sqlite3_stmt *write__prepare(JournalWrite *self, const char *sql) {
-  if (!self->open) {
-    self->open = write__step(self->journal, eddi_journal_statement(self->journal, write__begin));
-    if (!self->open) self->failed = true;
-  }
-  sqlite3_stmt *stmt = eddi_journal_statement(self->journal, sql);
-  if (!stmt) self->failed = true;
-  return stmt;
+static void write__text(JournalWrite *self, const char *text) {
+  eddi_redo_text(&self->record, text);
 }
 
-static void write__run(JournalWrite *self, sqlite3_stmt *stmt) {
-  if (stmt && !write__step(self->journal, stmt)) self->failed = true;
+static void write__int(JournalWrite *self, int64_t value) { eddi_redo_int(&self->record, value); }
+
+static void write__blob(JournalWrite *self, const char *bytes, size_t len) {
+  eddi_redo_blob(&self->record, bytes ? bytes : "", len);
 }
 
-static void write__finish(JournalWrite *self) {
-  if (!self->open) return;
-  write__step(self->journal,
-              eddi_journal_statement(self->journal, self->failed ? write__rollback : write__commit));
+/* Hand the record to the journal; whether there was anything to write. */
+static bool write__finish(JournalWrite *self) {
+  bool wrote = self->record.len > 0;
+  if (wrote) eddi_journal_append(self->journal, self->record.data, self->record.len, self->claims);
+  eddi_strbuf_free(&self->record);
+  return wrote;
 }
 
-static void bind_blob(sqlite3_stmt *stmt, int column, const char *bytes, size_t len) {
-  sqlite3_bind_blob64(stmt, column, bytes ? bytes : "", (sqlite3_uint64)len, SQLITE_TRANSIENT);
-}
+/* The statements of a sync besides the deletes below. Each is followed by
+ * its values in parameter order. */
+static const char sql_edit_put[] =
+    "INSERT OR REPLACE INTO edits(session, path, seq, grp, start, removed,"
+    " inserted) VALUES(?,?,?,?,?,?,?)";
+static const char sql_doc_base[] =
+    "UPDATE docs SET base_hash=?, base_text=?, is_new=? WHERE session=? AND path=?";
+static const char sql_doc_put[] =
+    "INSERT OR REPLACE INTO docs(session, path, ord, cursor, base_hash, is_new)"
+    " VALUES(?,?,?,?,?,?)";
+static const char sql_doc_cursor[] =
+    "UPDATE docs SET cursor=?, marks=? WHERE session=? AND path=?";
+static const char sql_session_state[] =
+    "UPDATE sessions SET current_path=?, raw_payloads=?, registers=?, updated=? WHERE name=?";
+static const char sql_snapshot_put[] =
+    "INSERT OR REPLACE INTO snapshots(session, stamp, path, tag, text, seen) VALUES(?,?,?,?,?,?)";
+static const char sql_snapshots_prune[] =
+    "DELETE FROM snapshots WHERE session=? AND stamp<?";
+static const char sql_changeset_put[] =
+    "INSERT OR REPLACE INTO changesets(session, name, ord, status) VALUES(?,?,?,?)";
+static const char sql_changeset_file_put[] =
+    "INSERT INTO changeset_files(session, changeset, ord, path, existed,"
+    " before_raw, collected_exists, collected_size, collected_hash, before, after,"
+    " applied_exists, applied_size, applied_hash)"
+    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char sql_session_put[] =
+    "INSERT INTO sessions(name, sender, description, instance, owner_pid,"
+    " owner_host, raw_payloads, updated) VALUES(?,?,?,?,?,?,?,?)";
 
 /* The deletes of a session's rows, by table, of all or of one path. */
 static const struct {
@@ -200,11 +218,28 @@ static void write__delete(JournalWrite *self, const char *table, const char *ses
     if (strcmp(write__deletes[i].table, table) == 0)
       sql = path ? write__deletes[i].of_path : write__deletes[i].all;
   if (!sql) return;
-  sqlite3_stmt *stmt = write__prepare(self, sql);
-  if (!stmt) return;
-  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
-  if (path) sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
-  write__run(self, stmt);
+  write__statement(self, sql);
+  write__text(self, session);
+  if (path) write__text(self, path);
+}
+
+/* Whether sql (len bytes) is one of the statements above: the redo log's
+ * applier runs no other (journal_log.c), for a log is a file on disk and
+ * its SQL is checked, not trusted. */
+bool eddi_journal_statement_known(const char *sql, size_t len) {
+  static const char *const statements[] = {sql_edit_put,        sql_doc_base,
+                                           sql_doc_put,         sql_doc_cursor,
+                                           sql_session_state,   sql_snapshot_put,
+                                           sql_snapshots_prune, sql_changeset_put,
+                                           sql_changeset_file_put, sql_session_put};
+  for (size_t i = 0; i < sizeof statements / sizeof *statements; i++)
+    if (strlen(statements[i]) == len && memcmp(statements[i], sql, len) == 0) return true;
+  for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++) {
+    const char *known[] = {write__deletes[i].all, write__deletes[i].of_path};
+    for (size_t k = 0; k < 2; k++)
+      if (known[k] && strlen(known[k]) == len && memcmp(known[k], sql, len) == 0) return true;
+  }
+  return false;
 }
 
 static void write__forget(JournalWrite *self, const char *name) {
@@ -250,18 +285,14 @@ static long doc__group_index(const EddiDoc *doc, uint64_t id) {
 static void write__edit(JournalWrite *self, const char *session, const char *path, int64_t seq,
                         uint64_t group, size_t start, const char *removed, size_t removed_len,
                         const char *inserted, size_t inserted_len) {
-  sqlite3_stmt *stmt = write__prepare(
-      self, "INSERT OR REPLACE INTO edits(session, path, seq, grp, start, removed, inserted)"
-            " VALUES(?,?,?,?,?,?,?)");
-  if (!stmt) return;
-  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
-  sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(stmt, 3, seq);
-  sqlite3_bind_int64(stmt, 4, (sqlite3_int64)group);
-  sqlite3_bind_int64(stmt, 5, (sqlite3_int64)start);
-  bind_blob(stmt, 6, removed, removed_len);
-  bind_blob(stmt, 7, inserted, inserted_len);
-  write__run(self, stmt);
+  write__statement(self, sql_edit_put);
+  write__text(self, session);
+  write__text(self, path);
+  write__int(self, seq);
+  write__int(self, (int64_t)group);
+  write__int(self, (int64_t)start);
+  write__blob(self, removed, removed_len);
+  write__blob(self, inserted, inserted_len);
 }
 
 /* Append the edits of undo groups [from, undo.len) of doc. */
@@ -297,17 +328,13 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
   bool modified = eddi_doc_modified(doc);
   if (modified && doc->backend->vtable->saved_text)
     doc->backend->vtable->saved_text(doc->backend, &base, &ignored);
-  sqlite3_stmt *stmt = write__prepare(self, "UPDATE docs SET base_hash=?, base_text=?, is_new=?"
-                                            " WHERE session=? AND path=?");
-  if (stmt) {
-    sqlite3_bind_int64(stmt, 1, (sqlite3_int64)doc__base_hash(doc));
-    if (modified && base.len <= JOURNAL_BASE_MAX) bind_blob(stmt, 2, base.data, base.len);
-    else sqlite3_bind_null(stmt, 2);
-    sqlite3_bind_int(stmt, 3, doc->is_new);
-    sqlite3_bind_text(stmt, 4, session, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 5, doc->path, -1, SQLITE_STATIC);
-    write__run(self, stmt);
-  }
+  write__statement(self, sql_doc_base);
+  write__int(self, (int64_t)doc__base_hash(doc));
+  if (modified && base.len <= JOURNAL_BASE_MAX) write__blob(self, base.data, base.len);
+  else write__text(self, NULL);
+  write__int(self, doc->is_new);
+  write__text(self, session);
+  write__text(self, doc->path);
   mirror->top = doc__top(doc);
   if (modified) {
     long saved = doc->saved_group_id == 0 ? -1 : doc__group_index(doc, doc->saved_group_id);
@@ -345,18 +372,13 @@ static void doc__sync(JournalWrite *self, const char *session, const EddiDoc *do
     MirrorDoc fresh = {.path = eddi_strdup(doc->path), .top = UINT64_MAX, .cursor = SIZE_MAX};
     array_push(&ms->docs, fresh);
     mirror = array_back(&ms->docs);
-    sqlite3_stmt *stmt = write__prepare(
-        self, "INSERT OR REPLACE INTO docs(session, path, ord, cursor, base_hash, is_new)"
-              " VALUES(?,?,?,?,?,?)");
-    if (stmt) {
-      sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
-      sqlite3_bind_text(stmt, 2, doc->path, -1, SQLITE_STATIC);
-      sqlite3_bind_int64(stmt, 3, (sqlite3_int64)ord);
-      sqlite3_bind_int64(stmt, 4, (sqlite3_int64)doc->cursor);
-      sqlite3_bind_int64(stmt, 5, (sqlite3_int64)doc__base_hash(doc));
-      sqlite3_bind_int(stmt, 6, doc->is_new);
-      write__run(self, stmt);
-    }
+    write__statement(self, sql_doc_put);
+    write__text(self, session);
+    write__text(self, doc->path);
+    write__int(self, (int64_t)ord);
+    write__int(self, (int64_t)doc->cursor);
+    write__int(self, (int64_t)doc__base_hash(doc));
+    write__int(self, doc->is_new);
     write__delete(self, "edits", session, doc->path);
     mirror->cursor = doc->cursor;
     mirror->top = doc__top(doc);
@@ -377,15 +399,11 @@ static void doc__sync(JournalWrite *self, const char *session, const EddiDoc *do
     }
   }
   if (mirror->cursor != doc->cursor || mirror->marks_hash != marks_hash) {
-    sqlite3_stmt *stmt =
-        write__prepare(self, "UPDATE docs SET cursor=?, marks=? WHERE session=? AND path=?");
-    if (stmt) {
-      sqlite3_bind_int64(stmt, 1, (sqlite3_int64)doc->cursor);
-      bind_blob(stmt, 2, marks.data, marks.len);
-      sqlite3_bind_text(stmt, 3, session, -1, SQLITE_STATIC);
-      sqlite3_bind_text(stmt, 4, doc->path, -1, SQLITE_STATIC);
-      write__run(self, stmt);
-    }
+    write__statement(self, sql_doc_cursor);
+    write__int(self, (int64_t)doc->cursor);
+    write__blob(self, marks.data, marks.len);
+    write__text(self, session);
+    write__text(self, doc->path);
     mirror->cursor = doc->cursor;
     mirror->marks_hash = marks_hash;
   }
@@ -404,18 +422,12 @@ static void session__sync_state(JournalWrite *self, const EddiSession *session,
   uint64_t registers_hash = XXH3_64bits(registers.data ? registers.data : "", registers.len);
   if (!current_same || ms->raw_payloads != session->raw_payloads ||
       ms->registers_hash != registers_hash) {
-    sqlite3_stmt *stmt = write__prepare(
-        self, "UPDATE sessions SET current_path=?, raw_payloads=?, registers=?, updated=?"
-              " WHERE name=?");
-    if (stmt) {
-      if (current) sqlite3_bind_text(stmt, 1, current, -1, SQLITE_STATIC);
-      else sqlite3_bind_null(stmt, 1);
-      sqlite3_bind_int(stmt, 2, session->raw_payloads);
-      bind_blob(stmt, 3, registers.data, registers.len);
-      sqlite3_bind_int64(stmt, 4, (sqlite3_int64)time(NULL));
-      sqlite3_bind_text(stmt, 5, session->name, -1, SQLITE_STATIC);
-      write__run(self, stmt);
-    }
+    write__statement(self, sql_session_state);
+    write__text(self, current);
+    write__int(self, session->raw_payloads);
+    write__blob(self, registers.data, registers.len);
+    write__int(self, (int64_t)time(NULL));
+    write__text(self, session->name);
     eddi_free(ms->current);
     ms->current = current ? eddi_strdup(current) : NULL;
     ms->raw_payloads = session->raw_payloads;
@@ -434,74 +446,57 @@ static void session__sync_snapshots(JournalWrite *self, const EddiSession *sessi
     const EddiSnapshot *snapshot = &state->snapshots.items[i];
     oldest = EDDI_MIN(oldest, snapshot->stamp);
     if (snapshot->stamp <= ms->snapshot_clock) continue;
-    sqlite3_stmt *stmt = write__prepare(
-        self, "INSERT OR REPLACE INTO snapshots(session, stamp, path, tag, text, seen)"
-              " VALUES(?,?,?,?,?,?)");
-    if (!stmt) continue;
-    sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 2, (sqlite3_int64)snapshot->stamp);
-    sqlite3_bind_text(stmt, 3, snapshot->path, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 4, snapshot->tag, -1, SQLITE_STATIC);
-    bind_blob(stmt, 5, snapshot->text, snapshot->len);
-    if (snapshot->seen) bind_blob(stmt, 6, (const char *)snapshot->seen, snapshot->seen_len);
-    else sqlite3_bind_null(stmt, 6);
-    write__run(self, stmt);
+    write__statement(self, sql_snapshot_put);
+    write__text(self, session->name);
+    write__int(self, (int64_t)snapshot->stamp);
+    write__text(self, snapshot->path);
+    write__text(self, snapshot->tag);
+    write__blob(self, snapshot->text, snapshot->len);
+    if (snapshot->seen) write__blob(self, (const char *)snapshot->seen, snapshot->seen_len);
+    else write__text(self, NULL);
     newest = EDDI_MAX(newest, snapshot->stamp);
     ms->snapshots_added++;
   }
   ms->snapshot_clock = newest;
   if (ms->snapshots_added > EDDI_SNAPSHOTS_MAX && oldest != UINT64_MAX) {
     /* Snapshots the store let go of are not worth keeping. */
-    sqlite3_stmt *stmt = write__prepare(self, "DELETE FROM snapshots WHERE session=? AND stamp<?");
-    if (stmt) {
-      sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
-      sqlite3_bind_int64(stmt, 2, (sqlite3_int64)oldest);
-      write__run(self, stmt);
-    }
+    write__statement(self, sql_snapshots_prune);
+    write__text(self, session->name);
+    write__int(self, (int64_t)oldest);
     ms->snapshots_added = 0;
   }
 }
 
 /* ------------------------------------------------------------ changesets */
 
-static void bind_stamp(sqlite3_stmt *stmt, int column, const EddiFileStamp *stamp) {
-  sqlite3_bind_int(stmt, column, stamp->exists);
-  sqlite3_bind_int64(stmt, column + 1, (sqlite3_int64)stamp->size);
-  sqlite3_bind_int64(stmt, column + 2, (sqlite3_int64)stamp->hash);
+static void write__stamp(JournalWrite *self, const EddiFileStamp *stamp) {
+  write__int(self, stamp->exists);
+  write__int(self, (int64_t)stamp->size);
+  write__int(self, (int64_t)stamp->hash);
 }
 
 /* Write changeset (the ord-th of the session) whole. */
 static void changeset__write(JournalWrite *self, const char *session,
                              const EddiChangeset *changeset, size_t ord) {
   write__delete(self, "changeset_files", session, changeset->name);
-  sqlite3_stmt *stmt = write__prepare(
-      self, "INSERT OR REPLACE INTO changesets(session, name, ord, status) VALUES(?,?,?,?)");
-  if (stmt) {
-    sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, changeset->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)ord);
-    sqlite3_bind_int(stmt, 4, (int)changeset->status);
-    write__run(self, stmt);
-  }
+  write__statement(self, sql_changeset_put);
+  write__text(self, session);
+  write__text(self, changeset->name);
+  write__int(self, (int64_t)ord);
+  write__int(self, (int)changeset->status);
   for (size_t i = 0; i < changeset->files.len; i++) {
     const EddiChangeFile *file = &changeset->files.items[i];
-    stmt = write__prepare(
-        self, "INSERT INTO changeset_files(session, changeset, ord, path, existed, before_raw,"
-              " collected_exists, collected_size, collected_hash, before, after,"
-              " applied_exists, applied_size, applied_hash)"
-              " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (!stmt) continue;
-    sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, changeset->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)i);
-    sqlite3_bind_text(stmt, 4, file->path, -1, SQLITE_STATIC);
-    sqlite3_bind_int(stmt, 5, file->existed);
-    bind_blob(stmt, 6, file->before_raw, file->before_raw_len);
-    bind_stamp(stmt, 7, &file->collected);
-    bind_blob(stmt, 10, file->before, file->before_len);
-    bind_blob(stmt, 11, file->after, file->after_len);
-    bind_stamp(stmt, 12, &file->applied);
-    write__run(self, stmt);
+    write__statement(self, sql_changeset_file_put);
+    write__text(self, session);
+    write__text(self, changeset->name);
+    write__int(self, (int64_t)i);
+    write__text(self, file->path);
+    write__int(self, file->existed);
+    write__blob(self, file->before_raw, file->before_raw_len);
+    write__stamp(self, &file->collected);
+    write__blob(self, file->before, file->before_len);
+    write__blob(self, file->after, file->after_len);
+    write__stamp(self, &file->applied);
   }
 }
 
@@ -569,23 +564,17 @@ static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
   array_push(&mirror__of(journal)->sessions, ms);
   ms->elsewhere = session__held_elsewhere(journal, session->name);
   if (ms->elsewhere) return ms;
+  self->claims = true; /* applied before the reply: see journal_log.c */
   write__forget(self, session->name);
-  sqlite3_stmt *stmt = write__prepare(
-      self, "INSERT INTO sessions(name, sender, description, instance, owner_pid, owner_host,"
-            " raw_payloads, updated) VALUES(?,?,?,?,?,?,?,?)");
-  if (stmt) {
-    const char *instance = eddi_journal_instance(journal);
-    sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, session->sender, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, session->description, -1, SQLITE_STATIC);
-    if (instance) sqlite3_bind_text(stmt, 4, instance, -1, SQLITE_STATIC);
-    else sqlite3_bind_null(stmt, 4);
-    sqlite3_bind_int64(stmt, 5, eddi_journal_pid(journal));
-    sqlite3_bind_text(stmt, 6, eddi_journal_host(journal), -1, SQLITE_STATIC);
-    sqlite3_bind_int(stmt, 7, session->raw_payloads);
-    sqlite3_bind_int64(stmt, 8, (sqlite3_int64)time(NULL));
-    write__run(self, stmt);
-  }
+  write__statement(self, sql_session_put);
+  write__text(self, session->name);
+  write__text(self, session->sender);
+  write__text(self, session->description);
+  write__text(self, eddi_journal_instance(journal));
+  write__int(self, eddi_journal_pid(journal));
+  write__text(self, eddi_journal_host(journal));
+  write__int(self, session->raw_payloads);
+  write__int(self, (int64_t)time(NULL));
   ms->raw_payloads = session->raw_payloads;
   return ms;
 }
@@ -614,16 +603,17 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   struct JournalMirror *mirror = mirror__of(self);
   EddiSession *session = eddi_sessions_by_sender(&engine->sessions, sender);
   MirrorSession *ms = mirror__by(mirror, NULL, sender);
-  JournalWrite write = {.journal = self};
   if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
-    if (!ms->elsewhere) write__forget(&write, ms->name); /* ended */
-    mirror__drop(mirror, ms);
+    if (!ms->elsewhere) eddi_journal_forget(self, ms->name); /* ended */
+    else mirror__drop(mirror, ms);
     ms = NULL;
   }
-  if (session) session__sync(&write, self, session, ms);
-  write__finish(&write);
-  ms = session ? mirror__by(mirror, session->name, NULL) : NULL;
-  if (ms && write.open && !write.failed) ms->version = ++mirror->clock;
+  if (!session) return;
+  JournalWrite write = {.journal = self, .session = session->name};
+  session__sync(&write, self, session, ms);
+  bool wrote = write__finish(&write);
+  ms = mirror__by(mirror, session->name, NULL);
+  if (ms && wrote) ms->version = ++mirror->clock;
 }
 
 uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {
@@ -639,13 +629,13 @@ void eddi_journal_disown(EddiJournal *self, const char *name) {
   bool mine = !ms->elsewhere && !session__held_elsewhere(self, name);
   mirror__drop(mirror, ms);
   if (!mine) return;
-  JournalWrite write = {.journal = self};
+  JournalWrite write = {.journal = self, .session = name};
   write__forget(&write, name);
   write__finish(&write);
 }
 
 void eddi_journal_forget(EddiJournal *self, const char *name) {
-  JournalWrite write = {.journal = self};
+  JournalWrite write = {.journal = self, .session = name};
   write__forget(&write, name);
   write__finish(&write);
   MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
@@ -669,7 +659,7 @@ void eddi_journal_adopt(EddiJournal *self, const EddiSession *session) {
     array_push(&ms->docs, doc);
   }
   /* The restored snapshots have new stamps: their rows are written anew. */
-  JournalWrite write = {.journal = self};
+  JournalWrite write = {.journal = self, .session = session->name};
   write__delete(&write, "snapshots", session->name, NULL);
   write__finish(&write);
 }

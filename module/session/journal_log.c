@@ -1,0 +1,820 @@
+/* journal_log.c - the journal's redo log: a command's journal rows reach
+ * the disk with one write(2) before the reply, and SQLite on a thread of
+ * the journal's own after it.
+ *
+ * Why: a one-line Insert's rows committed to SQLite on the command's path
+ * cost 15-30 us (a transaction: six lock calls, two WAL frames, the
+ * B-tree work), a fifth of the server's whole round trip. What a kill -9
+ * must not lose needs only to be in the kernel's hands, which one append
+ * to a file of this process's own does (the same promise as SQLite's WAL
+ * with synchronous=NORMAL: a power cut may lose the last commands, a
+ * crash of eddi none). So each sync's statements and values (a record,
+ * built with the eddi_redo_* calls) are framed, appended to the log, and
+ * queued; the applier thread runs the queued records in one SQLite
+ * transaction, and notes in it how far into the log it got (redo_logs).
+ *
+ * The log: redo-<pid>-<nonce>.<generation>.log in the state folder, held
+ * with flock(2) for the process's life, so that another process can tell
+ * a dead writer's log (the lock is free) from a live one's. Its first
+ * frame names the writer (pid, host). When a generation grows past
+ * REDO_GENERATION_BYTES and everything in it is applied, the applier opens
+ * the next one, records the switch in SQLite, then removes the old file:
+ * at every moment the file set and redo_logs say exactly what is left.
+ *
+ * On open, the logs of dead processes are applied (from where redo_logs
+ * says their applier stopped) and removed, before the journal gives back
+ * any session. A takeover of an instance found dead by liveness (stopped,
+ * not gone) applies that process's log first too, without its lock.
+ *
+ * A record belongs to one session; it is applied only while that session's
+ * row is absent or still held by the record's writer, so that a stopped
+ * process's records, applied when it comes back, cannot overwrite the
+ * session of the instance that took it over. A record that claims the
+ * session (its row written anew, at Start) is applied at once, before the
+ * reply, and unconditionally: it is the claim.
+ *
+ * Frames: a 4-byte length and an 8-byte XXH3 of the payload, little
+ * endian, then the payload. A payload is fields, each a 4-byte length, a
+ * type byte and its bytes (S session, C claims, Q statement, then its
+ * values: i 8-byte integer, t text, b bytes, n null; H a header: its pid
+ * and host follow as i and t). A frame cut short (kill -9 during the
+ * append: its command never replied) ends the log; one whose hash is wrong
+ * ends it too and is reported.
+ */
+#define _GNU_SOURCE /* memrchr */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "core/fs.h"
+#include "session/journal.h"
+
+/* A generation is closed and a new one begun past this many bytes, once
+ * everything in it is applied. */
+#define REDO_GENERATION_BYTES ((uint64_t)8 << 20)
+/* Frame header: payload length (4) and its hash (8). */
+#define REDO_FRAME_HEAD 12
+/* Statements kept prepared by an applier (a sync uses about twenty). */
+#define REDO_STATEMENTS_MAX 64
+/* An applier whose transaction fails (the disk is full, a lock held past
+ * the busy timeout) tries the same records again after this pause. */
+#define REDO_RETRY_MS 50
+/* The applier gathers records this long after the first of a batch (or
+ * until this many are queued, or someone waits for them): a batch costs one
+ * commit, and a stream of commands no wake-up each. */
+#define REDO_GATHER_MS 2
+#define REDO_GATHER_RECORDS 512
+/* A flush waits at most this long for the applier (it may be failing). */
+#define REDO_FLUSH_WAIT_MS 10000
+/* Room for a log's file name. */
+#define REDO_NAME_MAX 96
+#define REDO_MAGIC "eddi-redo"
+
+/* ------------------------------------------------------------ records */
+
+static void redo__field(StrBuf *out, char type, const void *bytes, size_t len) {
+  uint32_t size = (uint32_t)len + 1;
+  unsigned char head[5] = {(unsigned char)size, (unsigned char)(size >> 8),
+                           (unsigned char)(size >> 16), (unsigned char)(size >> 24),
+                           (unsigned char)type};
+  eddi_strbuf_append(out, (const char *)head, sizeof head);
+  eddi_strbuf_append(out, bytes ? bytes : "", len);
+}
+
+static void redo__u64(unsigned char *out, uint64_t value) {
+  for (int i = 0; i < 8; i++) out[i] = (unsigned char)(value >> (8 * i));
+}
+
+static uint64_t redo__read_u64(const unsigned char *in) {
+  uint64_t value = 0;
+  for (int i = 0; i < 8; i++) value |= (uint64_t)in[i] << (8 * i);
+  return value;
+}
+
+void eddi_redo_begin(StrBuf *record, const char *session, bool claims) {
+  redo__field(record, 'S', session, strlen(session));
+  if (claims) redo__field(record, 'C', NULL, 0);
+}
+
+void eddi_redo_sql(StrBuf *record, const char *sql) { redo__field(record, 'Q', sql, strlen(sql)); }
+
+void eddi_redo_int(StrBuf *record, int64_t value) {
+  unsigned char bytes[8];
+  redo__u64(bytes, (uint64_t)value);
+  redo__field(record, 'i', bytes, sizeof bytes);
+}
+
+void eddi_redo_text(StrBuf *record, const char *text) {
+  if (!text) redo__field(record, 'n', NULL, 0);
+  else redo__field(record, 't', text, strlen(text));
+}
+
+void eddi_redo_blob(StrBuf *record, const void *bytes, size_t len) {
+  redo__field(record, 'b', bytes, len);
+}
+
+void eddi_redo_null(StrBuf *record) { redo__field(record, 'n', NULL, 0); }
+
+/* The field at *at of payload: its type and bytes; false at the end or
+ * when it runs past the payload. */
+static bool redo__next(const char *payload, size_t len, size_t *at, char *type,
+                       const char **bytes, size_t *n) {
+  if (*at > len || len - *at < 5) return false;
+  const unsigned char *head = (const unsigned char *)payload + *at;
+  size_t size = head[0] | (size_t)head[1] << 8 | (size_t)head[2] << 16 | (size_t)head[3] << 24;
+  if (size < 1 || size > len - *at - 4) return false;
+  *type = (char)head[4];
+  *bytes = payload + *at + 5;
+  *n = size - 1;
+  *at += 4 + size;
+  return true;
+}
+
+/* ------------------------------------------------------------ applying */
+
+/* An applier's prepared statements, by their text. */
+typedef struct {
+  char *sql[REDO_STATEMENTS_MAX];
+  sqlite3_stmt *stmt[REDO_STATEMENTS_MAX];
+  size_t count;
+} RedoStatements;
+
+static void redo__statements_free(RedoStatements *self) {
+  for (size_t i = 0; i < self->count; i++) {
+    sqlite3_finalize(self->stmt[i]);
+    eddi_free(self->sql[i]);
+  }
+  self->count = 0;
+}
+
+/* The prepared statement of sql (n bytes); *owned when the caller must
+ * finalize it (the cache is full). */
+static sqlite3_stmt *redo__prepare(sqlite3 *db, RedoStatements *cache, const char *sql, size_t n,
+                                   bool *owned) {
+  *owned = false;
+  for (size_t i = 0; i < cache->count; i++)
+    if (strlen(cache->sql[i]) == n && memcmp(cache->sql[i], sql, n) == 0) {
+      sqlite3_reset(cache->stmt[i]);
+      sqlite3_clear_bindings(cache->stmt[i]);
+      return cache->stmt[i];
+    }
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v3(db, sql, (int)n, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+    return NULL;
+  if (cache->count == REDO_STATEMENTS_MAX) {
+    *owned = true;
+    return stmt;
+  }
+  cache->sql[cache->count] = eddi_strndup(sql, n);
+  cache->stmt[cache->count++] = stmt;
+  return stmt;
+}
+
+/* Whether session's row is absent or held by pid of host. */
+static bool redo__still_held(sqlite3 *db, RedoStatements *cache, const char *session, size_t n,
+                             long pid, const char *host) {
+  static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
+  bool owned;
+  sqlite3_stmt *stmt = redo__prepare(db, cache, sql, sizeof sql - 1, &owned);
+  if (!stmt) return false;
+  sqlite3_bind_text(stmt, 1, session, (int)n, SQLITE_STATIC);
+  bool held = true;
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *owner_host = (const char *)sqlite3_column_text(stmt, 1);
+    held = sqlite3_column_int64(stmt, 0) == pid && owner_host && strcmp(owner_host, host) == 0;
+  }
+  if (owned) sqlite3_finalize(stmt);
+  else sqlite3_reset(stmt);
+  return held;
+}
+
+/* Bind value (type, bytes) as parameter column of stmt; false for a type
+ * that is not a value. */
+static bool redo__bind(sqlite3_stmt *stmt, int column, char type, const char *bytes, size_t n) {
+  switch (type) {
+  case 'i':
+    if (n != 8) return false;
+    return sqlite3_bind_int64(stmt, column, (sqlite3_int64)redo__read_u64((const unsigned char *)bytes)) == SQLITE_OK;
+  case 't': return sqlite3_bind_text64(stmt, column, bytes, n, SQLITE_STATIC, SQLITE_UTF8) == SQLITE_OK;
+  case 'b': return sqlite3_bind_blob64(stmt, column, bytes, n, SQLITE_STATIC) == SQLITE_OK;
+  case 'n': return sqlite3_bind_null(stmt, column) == SQLITE_OK;
+  default: return false;
+  }
+}
+
+/* Run the statement being bound, if any; false when it fails. */
+static bool redo__step(sqlite3_stmt **stmt, bool *owned) {
+  if (!*stmt) return true;
+  bool done = sqlite3_step(*stmt) == SQLITE_DONE;
+  if (*owned) sqlite3_finalize(*stmt);
+  else sqlite3_reset(*stmt);
+  *stmt = NULL;
+  *owned = false;
+  return done;
+}
+
+/* Apply one record of the writer pid of host in db's open transaction.
+ * 1 when applied, 0 when skipped (its session is held by another now), -1
+ * when a statement failed or the record is malformed (its statements are
+ * then undone). */
+static int redo__apply(sqlite3 *db, RedoStatements *cache, const char *payload, size_t len,
+                       long pid, const char *host) {
+  size_t at = 0, n;
+  char type;
+  const char *bytes;
+  if (!redo__next(payload, len, &at, &type, &bytes, &n) || type != 'S') return -1;
+  const char *session = bytes;
+  size_t session_len = n;
+  size_t body = at;
+  bool claims = redo__next(payload, len, &at, &type, &bytes, &n) && type == 'C';
+  if (!claims) at = body;
+  if (!claims && !redo__still_held(db, cache, session, session_len, pid, host)) return 0;
+  if (sqlite3_exec(db, "SAVEPOINT redo_record", NULL, NULL, NULL) != SQLITE_OK) return -1;
+  sqlite3_stmt *stmt = NULL;
+  bool owned = false, good = true;
+  int column = 0;
+  while (good && at < len) {
+    if (!redo__next(payload, len, &at, &type, &bytes, &n)) {
+      good = false;
+    } else if (type == 'Q') {
+      good = redo__step(&stmt, &owned) && eddi_journal_statement_known(bytes, n);
+      stmt = good ? redo__prepare(db, cache, bytes, n, &owned) : NULL;
+      good = good && stmt;
+      column = 0;
+    } else {
+      good = stmt && redo__bind(stmt, ++column, type, bytes, n);
+    }
+  }
+  good = redo__step(&stmt, &owned) && good;
+  if (!good) sqlite3_exec(db, "ROLLBACK TO redo_record", NULL, NULL, NULL);
+  sqlite3_exec(db, "RELEASE redo_record", NULL, NULL, NULL);
+  return good ? 1 : -1;
+}
+
+/* Note in db's open transaction that log name is applied up to offset of
+ * generation. */
+static bool redo__note_applied(sqlite3 *db, RedoStatements *cache, const char *name,
+                               uint64_t generation, uint64_t offset) {
+  static const char sql[] =
+      "INSERT OR REPLACE INTO redo_logs(name, generation, applied) VALUES(?,?,?)";
+  bool owned;
+  sqlite3_stmt *stmt = redo__prepare(db, cache, sql, sizeof sql - 1, &owned);
+  if (!stmt) return false;
+  sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, (sqlite3_int64)generation);
+  sqlite3_bind_int64(stmt, 3, (sqlite3_int64)offset);
+  bool done = sqlite3_step(stmt) == SQLITE_DONE;
+  if (owned) sqlite3_finalize(stmt);
+  else sqlite3_reset(stmt);
+  return done;
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void redo__frame(StrBuf *out, const char *payload, size_t len) {
+  unsigned char head[REDO_FRAME_HEAD];
+  uint32_t size = (uint32_t)len;
+  for (int i = 0; i < 4; i++) head[i] = (unsigned char)(size >> (8 * i));
+  redo__u64(head + 4, XXH3_64bits(payload, len));
+  eddi_strbuf_append(out, (const char *)head, sizeof head);
+  eddi_strbuf_append(out, payload, len);
+}
+
+/* Why a frame could not be read. */
+typedef enum { FRAME_READ, FRAME_END, FRAME_TORN, FRAME_DAMAGED } FrameReading;
+
+/* The frame at *at of a log's bytes. */
+static FrameReading redo__frame_next(const char *log, size_t len, size_t *at, const char **payload,
+                                     size_t *n) {
+  if (*at == len) return FRAME_END;
+  if (len - *at < REDO_FRAME_HEAD) return FRAME_TORN;
+  const unsigned char *head = (const unsigned char *)log + *at;
+  size_t size = head[0] | (size_t)head[1] << 8 | (size_t)head[2] << 16 | (size_t)head[3] << 24;
+  if (size > len - *at - REDO_FRAME_HEAD) return FRAME_TORN;
+  *payload = log + *at + REDO_FRAME_HEAD;
+  *n = size;
+  if (XXH3_64bits(*payload, size) != redo__read_u64(head + 4)) return FRAME_DAMAGED;
+  *at += REDO_FRAME_HEAD + size;
+  return FRAME_READ;
+}
+
+/* The writer a log's header frame names. */
+static bool redo__header(const char *payload, size_t len, long *pid, char *host, size_t host_size) {
+  size_t at = 0, n;
+  char type;
+  const char *bytes;
+  if (!redo__next(payload, len, &at, &type, &bytes, &n) || type != 'H' ||
+      n != strlen(REDO_MAGIC) || memcmp(bytes, REDO_MAGIC, n) != 0)
+    return false;
+  if (!redo__next(payload, len, &at, &type, &bytes, &n) || type != 'i' || n != 8) return false;
+  *pid = (long)redo__read_u64((const unsigned char *)bytes);
+  if (!redo__next(payload, len, &at, &type, &bytes, &n) || type != 't' || n >= host_size)
+    return false;
+  memcpy(host, bytes, n);
+  host[n] = '\0';
+  return true;
+}
+
+/* ------------------------------------------------------------ the log */
+
+typedef struct {
+  char *payload;
+  size_t len;
+  uint64_t generation;
+  uint64_t end; /* offset just past its frame */
+  bool claims;
+} RedoQueued;
+
+typedef Array(RedoQueued) RedoQueue;
+
+struct JournalLog {
+  EddiJournal *journal;
+  int dir_fd;                /* the state folder */
+  char name[REDO_NAME_MAX];  /* redo-<pid>-<nonce> */
+  int fd;                    /* the current generation, flocked */
+  uint64_t generation;
+  uint64_t size; /* of the current generation */
+
+  pthread_t thread;
+  bool thread_started;
+  pthread_mutex_t lock;
+  pthread_cond_t wake; /* the applier: records queued, or stop */
+  pthread_cond_t done; /* flushers: the applier caught up */
+  RedoQueue queue;
+  uint64_t appended, applied; /* records */
+  bool stopping, holding;
+  bool urgent; /* a flush waits: apply without gathering */
+  bool failed; /* the applier stopped with records not applied */
+
+  sqlite3 *db; /* the applier's connection */
+  RedoStatements statements;
+};
+
+static void redo__file_name(char *out, size_t size, const char *name, uint64_t generation) {
+  snprintf(out, size, "%s.%llu.log", name, (unsigned long long)generation);
+}
+
+/* Open generation of self's log (new), lock it and write its header. */
+static int redo__open_generation(struct JournalLog *self, uint64_t generation, int *fd_out) {
+  char file[REDO_NAME_MAX + 32];
+  redo__file_name(file, sizeof file, self->name, generation);
+  int fd = openat(self->dir_fd, file, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+    close(fd);
+    unlinkat(self->dir_fd, file, 0);
+    return -1;
+  }
+  StrBuf header = {0}, frame = {0};
+  EddiJournal *journal = self->journal;
+  redo__field(&header, 'H', REDO_MAGIC, strlen(REDO_MAGIC));
+  eddi_redo_int(&header, eddi_journal_pid(journal));
+  eddi_redo_text(&header, eddi_journal_host(journal));
+  redo__frame(&frame, header.data, header.len);
+  bool written = write(fd, frame.data, frame.len) == (ssize_t)frame.len;
+  self->size = written ? frame.len : 0;
+  eddi_strbuf_free(&header);
+  eddi_strbuf_free(&frame);
+  if (!written) {
+    close(fd);
+    unlinkat(self->dir_fd, file, 0);
+    return -1;
+  }
+  *fd_out = fd;
+  return 0;
+}
+
+/* Applier: begin the next generation once everything in this one is
+ * applied (the lock held, the queue empty). */
+static void redo__rotate(struct JournalLog *self) {
+  int fd;
+  uint64_t old = self->generation, size = self->size;
+  if (redo__open_generation(self, old + 1, &fd) < 0) {
+    self->size = size;
+    return;
+  }
+  bool noted = sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+               redo__note_applied(self->db, &self->statements, self->name, old + 1, self->size) &&
+               sqlite3_exec(self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  char file[REDO_NAME_MAX + 32];
+  if (!noted) {
+    sqlite3_exec(self->db, "ROLLBACK", NULL, NULL, NULL);
+    close(fd);
+    redo__file_name(file, sizeof file, self->name, old + 1);
+    unlinkat(self->dir_fd, file, 0);
+    self->size = size;
+    return;
+  }
+  close(self->fd);
+  self->fd = fd;
+  self->generation = old + 1;
+  redo__file_name(file, sizeof file, self->name, old);
+  unlinkat(self->dir_fd, file, 0);
+}
+
+/* Applier: run the batch in one transaction with the note of how far it
+ * got; false when the transaction failed (the batch is tried again). */
+static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
+  sqlite3 *db = self->db;
+  if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) return false;
+  long pid = eddi_journal_pid(self->journal);
+  const char *host = eddi_journal_host(self->journal);
+  for (size_t i = 0; i < batch->len; i++)
+    redo__apply(db, &self->statements, batch->items[i].payload, batch->items[i].len, pid, host);
+  const RedoQueued *last = &batch->items[batch->len - 1];
+  if (!redo__note_applied(db, &self->statements, self->name, last->generation, last->end) ||
+      sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return false;
+  }
+  return true;
+}
+
+static void redo__queue_free(RedoQueue *queue) {
+  for (size_t i = 0; i < queue->len; i++) eddi_free(queue->items[i].payload);
+  array_clear(queue);
+}
+
+/* The moment ms milliseconds from now, for a timed wait. */
+static void redo__deadline(struct timespec *until, long ms) {
+  clock_gettime(CLOCK_REALTIME, until);
+  until->tv_sec += ms / 1000;
+  until->tv_nsec += (ms % 1000) * 1000000L;
+  if (until->tv_nsec >= 1000000000L) until->tv_sec++, until->tv_nsec -= 1000000000L;
+}
+
+static void *redo__applier(void *arg) {
+  struct JournalLog *self = arg;
+  RedoQueue batch = {0};
+  pthread_mutex_lock(&self->lock);
+  for (;;) {
+    while (!self->stopping && (self->holding || !self->queue.len))
+      pthread_cond_wait(&self->wake, &self->lock);
+    if (!self->queue.len) break; /* stopping, and everything applied */
+    struct timespec until;
+    redo__deadline(&until, REDO_GATHER_MS);
+    while (!self->stopping && !self->urgent && self->queue.len < REDO_GATHER_RECORDS &&
+           pthread_cond_timedwait(&self->wake, &self->lock, &until) != ETIMEDOUT)
+      continue;
+    self->urgent = false;
+    RedoQueue taken = self->queue;
+    self->queue = batch;
+    batch = taken;
+    pthread_mutex_unlock(&self->lock);
+    bool applied;
+    while (!(applied = redo__apply_batch(self, &batch))) {
+      pthread_mutex_lock(&self->lock);
+      bool give_up = self->stopping;
+      pthread_mutex_unlock(&self->lock);
+      if (give_up) break; /* the records stay in the log for the next start */
+      usleep(REDO_RETRY_MS * 1000);
+    }
+    size_t count = batch.len;
+    redo__queue_free(&batch);
+    pthread_mutex_lock(&self->lock);
+    if (!applied) {
+      self->failed = true;
+      break;
+    }
+    self->applied += count;
+    if (!self->queue.len && self->size > REDO_GENERATION_BYTES) redo__rotate(self);
+    pthread_cond_broadcast(&self->done);
+  }
+  pthread_mutex_unlock(&self->lock);
+  redo__queue_free(&batch);
+  array_free(&batch);
+  return NULL;
+}
+
+/* ------------------------------------------------------------ the owner's side */
+
+/* Write all of bytes to fd (an append); false on an error. */
+static bool redo__write_all(int fd, const char *bytes, size_t len) {
+  while (len) {
+    ssize_t n = write(fd, bytes, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes += n;
+    len -= (size_t)n;
+  }
+  return true;
+}
+
+/* Apply a record on the owner's connection at once (the log cannot take
+ * it, or there is no applier). */
+static void redo__apply_now(EddiJournal *journal, const char *payload, size_t len) {
+  sqlite3 *db = eddi_journal_db(journal);
+  RedoStatements cache = {0};
+  if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
+    redo__apply(db, &cache, payload, len, eddi_journal_pid(journal), eddi_journal_host(journal));
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  redo__statements_free(&cache);
+}
+
+void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self || !self->thread_started) {
+    redo__apply_now(journal, payload, len);
+    return;
+  }
+  StrBuf frame = {0};
+  redo__frame(&frame, payload, len);
+  pthread_mutex_lock(&self->lock);
+  bool logged = redo__write_all(self->fd, frame.data, frame.len);
+  if (logged) {
+    self->size += frame.len;
+    RedoQueued queued = {eddi_strndup(payload, len), len, self->generation, self->size, claims};
+    array_push(&self->queue, queued);
+    self->appended++;
+    if (self->queue.len == 1 || self->queue.len == REDO_GATHER_RECORDS)
+      pthread_cond_signal(&self->wake);
+  }
+  pthread_mutex_unlock(&self->lock);
+  eddi_strbuf_free(&frame);
+  if (!logged) {
+    /* A full disk: SQLite then holds it, or fails the same way. */
+    eddi_journal_flush(journal);
+    redo__apply_now(journal, payload, len);
+  } else if (claims) {
+    eddi_journal_flush(journal);
+  }
+}
+
+int eddi_journal_flush(EddiJournal *journal) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self || !self->thread_started) return 0;
+  struct timespec until;
+  redo__deadline(&until, REDO_FLUSH_WAIT_MS);
+  int rc = 0;
+  pthread_mutex_lock(&self->lock);
+  uint64_t target = self->appended;
+  if (self->applied < target) {
+    self->urgent = true;
+    pthread_cond_signal(&self->wake);
+  }
+  while (self->applied < target && !self->holding && rc == 0)
+    if (pthread_cond_timedwait(&self->done, &self->lock, &until) == ETIMEDOUT) rc = EDDI_EIO;
+  pthread_mutex_unlock(&self->lock);
+  return rc;
+}
+
+void eddi_journal_hold_applier(EddiJournal *journal, bool hold) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self || !self->thread_started) return;
+  pthread_mutex_lock(&self->lock);
+  self->holding = hold;
+  pthread_cond_signal(&self->wake);
+  pthread_mutex_unlock(&self->lock);
+}
+
+/* ------------------------------------------------------------ others' logs */
+
+/* A log file's name split: its log name and generation. */
+static bool redo__parse_file(const char *file, char *name, size_t name_size,
+                             uint64_t *generation) {
+  size_t len = strlen(file);
+  if (strncmp(file, "redo-", 5) != 0 || len < 9 || strcmp(file + len - 4, ".log") != 0)
+    return false;
+  const char *dot = memrchr(file, '.', len - 4);
+  if (!dot || (size_t)(dot - file) >= name_size) return false;
+  char *end;
+  errno = 0;
+  *generation = strtoull(dot + 1, &end, 10);
+  if (errno || end != file + len - 4 || end == dot + 1) return false;
+  memcpy(name, file, (size_t)(dot - file));
+  name[dot - file] = '\0';
+  return true;
+}
+
+typedef struct {
+  char name[REDO_NAME_MAX];
+  uint64_t generation;
+} RedoFile;
+
+typedef Array(RedoFile) RedoFiles;
+
+static int redo__file_order(const void *a, const void *b) {
+  const RedoFile *x = a, *y = b;
+  int by_name = strcmp(x->name, y->name);
+  if (by_name) return by_name;
+  return x->generation < y->generation ? -1 : x->generation > y->generation;
+}
+
+/* Where redo_logs says log name's applier stopped: (generation, offset),
+ * or (0, 0) for a log it never reached. */
+static void redo__applied_of(sqlite3 *db, const char *name, uint64_t *generation,
+                             uint64_t *offset) {
+  *generation = *offset = 0;
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT generation, applied FROM redo_logs WHERE name=?", -1, &stmt,
+                         NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    *generation = (uint64_t)sqlite3_column_int64(stmt, 0);
+    *offset = (uint64_t)sqlite3_column_int64(stmt, 1);
+  }
+  sqlite3_finalize(stmt);
+}
+
+/* Forget log name's row: its files are gone. */
+static void redo__forget_log(sqlite3 *db, const char *name) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "DELETE FROM redo_logs WHERE name=?", -1, &stmt, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+    sqlite3_step(stmt);
+  }
+  sqlite3_finalize(stmt);
+}
+
+/* Read all of the file open at fd into out. */
+static bool redo__read_file(int fd, StrBuf *out) {
+  char chunk[1 << 16];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    eddi_strbuf_append(out, chunk, (size_t)n);
+  }
+}
+
+/* Apply what is left of one generation file of another process's log (fd
+ * open on it) on db, the journal's connection. Returns false when the file
+ * could not be read whole and sound (it is then kept, reported). */
+static bool redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file,
+                              StrBuf *report) {
+  sqlite3 *db = eddi_journal_db(journal);
+  uint64_t applied_generation, applied_offset;
+  redo__applied_of(db, file->name, &applied_generation, &applied_offset);
+  if (file->generation < applied_generation) return true; /* applied whole */
+  StrBuf bytes = {0};
+  bool read = redo__read_file(fd, &bytes);
+  size_t at = 0, n;
+  const char *payload = NULL;
+  long pid = 0;
+  char host[256];
+  FrameReading reading = read ? redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)
+                              : FRAME_DAMAGED;
+  bool sound = reading == FRAME_READ && redo__header(payload, n, &pid, host, sizeof host) &&
+               strcmp(host, eddi_journal_host(journal)) == 0;
+  if (sound && file->generation == applied_generation && applied_offset > at)
+    at = applied_offset <= bytes.len ? (size_t)applied_offset : bytes.len;
+  RedoStatements cache = {0};
+  if (sound && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
+    while ((reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)) == FRAME_READ)
+      redo__apply(db, &cache, payload, n, pid, host);
+    if (reading == FRAME_DAMAGED) {
+      eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu: the "
+                         "commands after it were not restored\n", file->name,
+                         (unsigned long long)file->generation, at);
+    }
+    redo__note_applied(db, &cache, file->name, file->generation, at);
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+      sound = false;
+    }
+  }
+  redo__statements_free(&cache);
+  eddi_strbuf_free(&bytes);
+  return sound;
+}
+
+/* The redo log files in dir_fd, in order (by log, then generation). */
+static void redo__list(int dir_fd, RedoFiles *files) {
+  int fd = dup(dir_fd);
+  DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!dir) {
+    if (fd >= 0) close(fd);
+    return;
+  }
+  struct dirent *entry;
+  while ((entry = readdir(dir))) {
+    RedoFile file;
+    if (redo__parse_file(entry->d_name, file.name, sizeof file.name, &file.generation))
+      array_push(files, file);
+  }
+  closedir(dir);
+  if (files->len) qsort(files->items, files->len, sizeof *files->items, redo__file_order);
+}
+
+/* Apply the logs of other processes: those whose lock is free (dead
+ * writers; their files then go), or with only_pid set that process's
+ * (found dead by liveness though it may be stopped: its files stay). */
+static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *own, long only_pid,
+                                StrBuf *report) {
+  RedoFiles files = {0};
+  redo__list(dir_fd, &files);
+  char prefix[REDO_NAME_MAX];
+  snprintf(prefix, sizeof prefix, "redo-%ld-", only_pid);
+  for (size_t i = 0; i < files.len; i++) {
+    const RedoFile *file = &files.items[i];
+    if ((own && strcmp(file->name, own) == 0) ||
+        (only_pid && strncmp(file->name, prefix, strlen(prefix)) != 0))
+      continue;
+    char path[REDO_NAME_MAX + 32];
+    redo__file_name(path, sizeof path, file->name, file->generation);
+    int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    bool dead = flock(fd, LOCK_EX | LOCK_NB) == 0;
+    if ((dead || only_pid) && redo__replay_file(journal, fd, file, report) && dead) {
+      unlinkat(dir_fd, path, 0);
+      bool last = i + 1 == files.len || strcmp(files.items[i + 1].name, file->name) != 0;
+      if (last) redo__forget_log(eddi_journal_db(journal), file->name);
+    }
+    close(fd);
+  }
+  array_free(&files);
+}
+
+void eddi_journal_replay_of(EddiJournal *journal, long pid) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self || pid <= 0 || pid == eddi_journal_pid(journal)) return;
+  StrBuf ignored = {0};
+  eddi_journal_flush(journal);
+  redo__replay_others(journal, self->dir_fd, self->name, pid, &ignored);
+  eddi_strbuf_free(&ignored);
+}
+
+/* ------------------------------------------------------------ start and stop */
+
+int eddi_journal_log_start(EddiJournal *journal, const char *state_dir, StrBuf *report) {
+  int dir_fd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd < 0) return EDDI_EIO;
+  struct JournalLog *self = eddi_calloc(1, sizeof *self);
+  self->journal = journal;
+  self->dir_fd = dir_fd;
+  self->fd = -1;
+  uint64_t nonce;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  nonce = XXH3_64bits(&now, sizeof now) ^ (uint64_t)(uintptr_t)self;
+  snprintf(self->name, sizeof self->name, "redo-%ld-%016llx", eddi_journal_pid(journal),
+           (unsigned long long)nonce);
+  *eddi_journal_log(journal) = self;
+  redo__replay_others(journal, dir_fd, NULL, 0, report);
+
+  /* Without a log or a connection of its own, the journal writes on the
+   * owner's path as before: slower, never less safe. */
+  char path[EDDI_FS_PATH_MAX];
+  snprintf(path, sizeof path, "%s", eddi_journal_path(journal));
+  if (redo__open_generation(self, 1, &self->fd) < 0) return 0;
+  self->generation = 1;
+  if (sqlite3_open_v2(path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+          SQLITE_OK ||
+      sqlite3_exec(self->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
+    sqlite3_close(self->db);
+    self->db = NULL;
+    return 0;
+  }
+  sqlite3_busy_timeout(self->db, EDDI_JOURNAL_BUSY_TIMEOUT_MS);
+  pthread_mutex_init(&self->lock, NULL);
+  pthread_cond_init(&self->wake, NULL);
+  pthread_cond_init(&self->done, NULL);
+  self->thread_started = pthread_create(&self->thread, NULL, redo__applier, self) == 0;
+  return 0;
+}
+
+void eddi_journal_log_stop(EddiJournal *journal) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self) return;
+  bool clean = true;
+  if (self->thread_started) {
+    pthread_mutex_lock(&self->lock);
+    self->holding = false;
+    self->stopping = true;
+    pthread_cond_signal(&self->wake);
+    pthread_mutex_unlock(&self->lock);
+    pthread_join(self->thread, NULL);
+    clean = !self->failed && self->applied == self->appended;
+    redo__queue_free(&self->queue);
+    array_free(&self->queue);
+    pthread_mutex_destroy(&self->lock);
+    pthread_cond_destroy(&self->wake);
+    pthread_cond_destroy(&self->done);
+  }
+  redo__statements_free(&self->statements);
+  sqlite3_close(self->db);
+  if (self->fd >= 0) {
+    /* Everything applied: the log has nothing the journal lacks. Else it
+     * stays, for the next start to apply. */
+    if (clean) {
+      char file[REDO_NAME_MAX + 32];
+      redo__file_name(file, sizeof file, self->name, self->generation);
+      unlinkat(self->dir_fd, file, 0);
+      redo__forget_log(eddi_journal_db(journal), self->name);
+    }
+    close(self->fd);
+  }
+  close(self->dir_fd);
+  eddi_free(self);
+  *eddi_journal_log(journal) = NULL;
+}
