@@ -101,8 +101,8 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     " applied_hash INTEGER, PRIMARY KEY(session, changeset, ord));",
     /* 2 -> 3: how far each process's redo log (journal_log.c) is applied:
      * its generation and the offset in that generation's file. */
-    "CREATE TABLE redo_logs(name TEXT PRIMARY KEY, generation INTEGER NOT NULL,"
-    " applied INTEGER NOT NULL);",
+    ("CREATE TABLE redo_logs(name TEXT PRIMARY KEY, generation INTEGER NOT NULL,"
+     " applied INTEGER NOT NULL);"),
 };
 
 const char *eddi_journal_migration(int from) {

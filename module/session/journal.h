@@ -167,6 +167,10 @@ int eddi_journal_flush(EddiJournal *self);
 /* Apply the unapplied records of process pid's log (an instance found
  * dead by liveness, perhaps only stopped), before its sessions are taken. */
 void eddi_journal_replay_of(EddiJournal *self, long pid);
+/* A record (or a log's header naming its writer) framed as the log holds
+ * it: for tests and the fuzzer, which write logs of their own. */
+void eddi_redo_frame(StrBuf *out, const char *record, size_t len);
+void eddi_redo_header_frame(StrBuf *out, long pid, const char *host);
 /* For tests: the applier leaves records queued while held (a flush then
  * returns at once), as a process killed before its applier ran would. */
 void eddi_journal_hold_applier(EddiJournal *self, bool hold);

@@ -286,6 +286,17 @@ static void redo__frame(StrBuf *out, const char *payload, size_t len) {
   eddi_strbuf_append(out, payload, len);
 }
 
+void eddi_redo_frame(StrBuf *out, const char *payload, size_t len) { redo__frame(out, payload, len); }
+
+void eddi_redo_header_frame(StrBuf *out, long pid, const char *host) {
+  StrBuf header = {0};
+  redo__field(&header, 'H', REDO_MAGIC, strlen(REDO_MAGIC));
+  eddi_redo_int(&header, pid);
+  eddi_redo_text(&header, host);
+  redo__frame(out, header.data, header.len);
+  eddi_strbuf_free(&header);
+}
+
 /* Why a frame could not be read. */
 typedef enum { FRAME_READ, FRAME_END, FRAME_TORN, FRAME_DAMAGED } FrameReading;
 
@@ -371,15 +382,10 @@ static int redo__open_generation(struct JournalLog *self, uint64_t generation, i
     unlinkat(self->dir_fd, file, 0);
     return -1;
   }
-  StrBuf header = {0}, frame = {0};
-  EddiJournal *journal = self->journal;
-  redo__field(&header, 'H', REDO_MAGIC, strlen(REDO_MAGIC));
-  eddi_redo_int(&header, eddi_journal_pid(journal));
-  eddi_redo_text(&header, eddi_journal_host(journal));
-  redo__frame(&frame, header.data, header.len);
+  StrBuf frame = {0};
+  eddi_redo_header_frame(&frame, eddi_journal_pid(self->journal), eddi_journal_host(self->journal));
   bool written = write(fd, frame.data, frame.len) == (ssize_t)frame.len;
   self->size = written ? frame.len : 0;
-  eddi_strbuf_free(&header);
   eddi_strbuf_free(&frame);
   if (!written) {
     close(fd);
