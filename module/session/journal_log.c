@@ -68,7 +68,7 @@
 /* The applier gathers records this long after the first of a batch (or
  * until this many are queued, or someone waits for them): a batch costs one
  * commit, and a stream of commands no wake-up each. */
-#define REDO_GATHER_MS 2
+#define REDO_GATHER_MS 10
 #define REDO_GATHER_RECORDS 512
 /* A flush waits at most this long for the applier (it may be failing). */
 #define REDO_FLUSH_WAIT_MS 10000
