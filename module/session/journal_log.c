@@ -339,7 +339,6 @@ typedef struct {
   size_t len;
   uint64_t generation;
   uint64_t end; /* offset just past its frame */
-  bool claims;
 } RedoQueued;
 
 typedef Array(RedoQueued) RedoQueue;
@@ -371,8 +370,10 @@ static void redo__file_name(char *out, size_t size, const char *name, uint64_t g
   snprintf(out, size, "%s.%llu.log", name, (unsigned long long)generation);
 }
 
-/* Open generation of self's log (new), lock it and write its header. */
-static int redo__open_generation(struct JournalLog *self, uint64_t generation, int *fd_out) {
+/* Open generation of self's log (new), lock it and write its header; the
+ * file's size then goes to *size. */
+static int redo__open_generation(struct JournalLog *self, uint64_t generation, int *fd_out,
+                                 uint64_t *size) {
   char file[REDO_NAME_MAX + 32];
   redo__file_name(file, sizeof file, self->name, generation);
   int fd = openat(self->dir_fd, file, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
@@ -385,7 +386,7 @@ static int redo__open_generation(struct JournalLog *self, uint64_t generation, i
   StrBuf frame = {0};
   eddi_redo_header_frame(&frame, eddi_journal_pid(self->journal), eddi_journal_host(self->journal));
   bool written = write(fd, frame.data, frame.len) == (ssize_t)frame.len;
-  self->size = written ? frame.len : 0;
+  *size = frame.len;
   eddi_strbuf_free(&frame);
   if (!written) {
     close(fd);
@@ -400,13 +401,10 @@ static int redo__open_generation(struct JournalLog *self, uint64_t generation, i
  * applied (the lock held, the queue empty). */
 static void redo__rotate(struct JournalLog *self) {
   int fd;
-  uint64_t old = self->generation, size = self->size;
-  if (redo__open_generation(self, old + 1, &fd) < 0) {
-    self->size = size;
-    return;
-  }
+  uint64_t old = self->generation, size;
+  if (redo__open_generation(self, old + 1, &fd, &size) < 0) return;
   bool noted = sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
-               redo__note_applied(self->db, &self->statements, self->name, old + 1, self->size) &&
+               redo__note_applied(self->db, &self->statements, self->name, old + 1, size) &&
                sqlite3_exec(self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
   char file[REDO_NAME_MAX + 32];
   if (!noted) {
@@ -414,12 +412,12 @@ static void redo__rotate(struct JournalLog *self) {
     close(fd);
     redo__file_name(file, sizeof file, self->name, old + 1);
     unlinkat(self->dir_fd, file, 0);
-    self->size = size;
     return;
   }
   close(self->fd);
   self->fd = fd;
   self->generation = old + 1;
+  self->size = size;
   redo__file_name(file, sizeof file, self->name, old);
   unlinkat(self->dir_fd, file, 0);
 }
@@ -537,7 +535,7 @@ void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   bool logged = redo__write_all(self->fd, frame.data, frame.len);
   if (logged) {
     self->size += frame.len;
-    RedoQueued queued = {eddi_strndup(payload, len), len, self->generation, self->size, claims};
+    RedoQueued queued = {eddi_strndup(payload, len), len, self->generation, self->size};
     array_push(&self->queue, queued);
     self->appended++;
     if (self->queue.len == 1 || self->queue.len == REDO_GATHER_RECORDS)
@@ -728,7 +726,7 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
       continue;
     char path[REDO_NAME_MAX + 32];
     redo__file_name(path, sizeof path, file->name, file->generation);
-    int fd = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
     bool dead = flock(fd, LOCK_EX | LOCK_NB) == 0;
     if ((dead || only_pid) && redo__replay_file(journal, fd, file, report) && dead) {
@@ -772,7 +770,7 @@ int eddi_journal_log_start(EddiJournal *journal, const char *state_dir, StrBuf *
    * owner's path as before: slower, never less safe. */
   char path[EDDI_FS_PATH_MAX];
   snprintf(path, sizeof path, "%s", eddi_journal_path(journal));
-  if (redo__open_generation(self, 1, &self->fd) < 0) return 0;
+  if (redo__open_generation(self, 1, &self->fd, &self->size) < 0) return 0;
   self->generation = 1;
   if (sqlite3_open_v2(path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
           SQLITE_OK ||
