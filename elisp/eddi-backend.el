@@ -328,6 +328,65 @@ With `eddi-save-function' set, hand the buffer to it instead."
         (dolist (other eddi--buffer-trackers)
           (setf (eddi--tracker-user-saved other) nil))))))
 
+(defun eddi--save-bytes-uncertain ()
+  "Why the bytes a save of this buffer writes cannot be known exactly, or nil.
+A save that runs functions instead of `write-region' or around it (TRAMP
+and other file handlers, `write-contents-functions', `write-file-functions',
+annotations, file formats), or whose coding system leaves something open
+\(the end of lines, a character it cannot encode), might write other bytes
+than `encode-coding-string' gives."
+  (let ((coding buffer-file-coding-system))
+    (cond (eddi-save-function "its changes are held for review")
+          ((not buffer-file-name) "it visits no file")
+          ((find-file-name-handler buffer-file-name 'write-region) "a file handler writes it")
+          ((or write-contents-functions write-file-functions) "save hooks write it")
+          ((or write-region-annotate-functions buffer-file-format)
+           "it is saved in a file format")
+          ((not enable-multibyte-characters) "it is unibyte")
+          (selective-display "it hides lines")
+          ((or (not (coding-system-p coding))
+               (eq (coding-system-type coding) 'undecided)
+               (vectorp (coding-system-eol-type coding))
+               (coding-system-get coding :pre-write-conversion))
+           "its coding system decides on save")
+          ((save-restriction
+             (widen)
+             (unencodable-char-position (point-min) (point-max) coding))
+           "a character cannot be encoded"))))
+
+(defun eddi--backend-save-bytes (id)
+  "The bytes a save of ID's buffer would write, one character per byte.
+For a change of several files, which the module writes together (all or
+nothing, and crash-safe with the journal) instead of calling
+`save-buffer': the whole text encoded with `buffer-file-coding-system',
+as `write-region' encodes it.  Fails when that may not be what a save
+writes (`eddi--save-bytes-uncertain'): the module then saves the buffer
+itself after the others."
+  (let* ((tracker (eddi--live-tracker id))
+         (buffer (eddi--tracker-buffer tracker)))
+    (with-current-buffer buffer
+      (when-let ((why (eddi--save-bytes-uncertain)))
+        (eddi--fail (concat "Not written with the others: " why)))
+      (decode-coding-string (encode-coding-string (eddi--whole-text) buffer-file-coding-system t)
+                            'latin-1-unix t))))
+
+(defun eddi--backend-saved (id)
+  "The module wrote ID's buffer's bytes to its file: the buffer is saved.
+Its modified flag is cleared and it takes the file's new time, as after
+`save-buffer'.  `before-save-hook' did not run (the bytes written are
+the ones the change computed); `after-save-hook' runs now, the file
+being in place, and an error in it is only shown."
+  (let ((tracker (gethash id eddi--trackers)))
+    (when (and tracker (buffer-live-p (eddi--tracker-buffer tracker)))
+      (with-current-buffer (eddi--tracker-buffer tracker)
+        (set-visited-file-modtime)
+        (set-buffer-modified-p nil)
+        (dolist (other eddi--buffer-trackers)
+          (setf (eddi--tracker-user-saved other) nil))
+        (let ((eddi--saving t))
+          (with-demoted-errors "eddi: after-save-hook: %S"
+            (run-hooks 'after-save-hook)))))))
+
 (defun eddi--backend-release (id)
   "Stop tracking ID; kill its buffer if eddi visited it and nobody uses it."
   (let ((tracker (gethash id eddi--trackers)))

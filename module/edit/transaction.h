@@ -79,6 +79,14 @@ typedef struct {
    * commit. written_raw: the bytes written. */
   bool through_intent;
   StrBuf written_raw;
+  /* An embedder's document (an Emacs buffer) written as one of the disk
+   * files: it takes the new text before the batch (applied; a refusal of
+   * its editor comes before anything is written), its editor gives the
+   * bytes its save would write (save_bytes), and they are written with the
+   * others. */
+  bool embedded;
+  bool applied;
+  StrBuf save_bytes;
 } EddiEditFile;
 
 typedef struct {

@@ -452,6 +452,97 @@ buffers of the workspace are killed and no engine memory may leak."
       (with-current-buffer "*eddi-preview*" (eddi-preview-accept))
       (should (equal (eddi-test-text "a.txt") "x\none\n")))))
 
+;;;; A change of several files: live buffers in its batch
+
+(defconst eddi-test-patch-ab
+  (concat "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
+          "*** Update File: b.txt\n-old b\n+new b\n*** End Patch")
+  "A Patch of a.txt and b.txt: \"old\" becomes \"new\" in each.")
+
+(defvar-local eddi-test-saves nil
+  "The save hooks that ran in this buffer, newest first.")
+
+(defun eddi-test-watch-saves (rel)
+  "Note in `eddi-test-saves' each save hook that runs in REL's buffer."
+  (with-current-buffer (eddi-test-buffer rel)
+    (add-hook 'before-save-hook (lambda () (push 'before eddi-test-saves)) nil t)
+    (add-hook 'after-save-hook (lambda () (push 'after eddi-test-saves)) nil t)))
+
+(ert-deftest eddi-intent-buffer-written-with-the-others ()
+  "The buffer's file is written by the batch: exact bytes, saved, undoable."
+  (eddi-test-with-workspace '(("a.txt" . "old a\r\nsecond\r\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-test-watch-saves "a.txt")
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    ;; Exactly what save-buffer would write (CRLF kept by the coding system).
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\r\nsecond\r\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (should (equal (eddi-test-text "a.txt") "new a\nsecond\n"))
+      (should-not (buffer-modified-p))
+      (should (verify-visited-file-modtime))
+      ;; Not saved by save-buffer: before-save-hook did not run, after-save-hook did.
+      (should (equal eddi-test-saves '(after))))
+    ;; eddi's Undo takes the change back from both files, the buffer's too.
+    (should (equal (eddi-exec "Undo") "Ok, Undid 1 step, 2 files: a.txt, b.txt, At 0:0"))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\r\nsecond\r\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
+    (should (equal (eddi-test-text "a.txt") "old a\nsecond\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
+(ert-deftest eddi-intent-buffer-unsaved-edits-are-written ()
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-test-type "a.txt" 2 0 "t y p e d RET")
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\ntyped\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
+    ;; Emacs's own undo takes back eddi's change as one step; eddi's next
+    ;; Save is not taken for a change on disk.
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "old a\ntyped\n"))
+    (should (equal (eddi-exec "Save") "Ok, Bytes 12"))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\ntyped\n"))))
+
+(ert-deftest eddi-intent-latin-1-buffer-exact ()
+  "A buffer visiting its file as Latin-1 is written as Emacs would write it."
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (let ((coding-system-for-read 'latin-1-unix))
+      (find-file-noselect (eddi-test-path "a.txt")))
+    (eddi-exec "Open a.txt")
+    (should (string-prefix-p
+             "Ok" (eddi-exec (replace-regexp-in-string "\\+new a" "+café a" eddi-test-patch-ab))))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "caf\351 a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
+(ert-deftest eddi-intent-uncertain-buffer-saves-itself ()
+  "A buffer whose save runs write hooks keeps saving itself, after the batch."
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-test-watch-saves "a.txt")
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (add-hook 'write-file-functions (lambda () (push 'write eddi-test-saves) nil) nil t))
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (should-not (buffer-modified-p))
+      (should (equal eddi-test-saves '(after write before))))))
+
+(ert-deftest eddi-intent-read-only-file-refuses-the-change ()
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (set-file-modes (eddi-test-path "a.txt") #o444)
+    (should (equal (eddi-exec eddi-test-patch-ab)
+                   (concat "Fail \"a.txt is read-only; nothing written\", "
+                           "Make a.txt writable, then run the change again")))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
+    (should (equal (eddi-test-text "a.txt") "old a\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
+    (set-file-modes (eddi-test-path "a.txt") #o644)))
+
 ;;;; The transcript suite
 
 (ert-deftest eddi-transcripts-through-the-module ()
