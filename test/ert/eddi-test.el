@@ -490,6 +490,22 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-test-text "a.txt") "old a\nsecond\n"))
     (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
 
+(ert-deftest eddi-intent-refactor-writes-the-buffer ()
+  "A rename across files writes the open buffer's file with the others."
+  (eddi-test-with-workspace '(("p.h" . "int total(int a);\n")
+                              ("p.c" . "#include \"p.h\"\nint total(int a) { return a; }\n"))
+    (eddi-exec "Open p.c")
+    (eddi-test-watch-saves "p.c")
+    (should (string-prefix-p "Ok, Renamed in 2 files"
+                             (eddi-exec "Refactor RenameSymbol total sum")))
+    (should (equal (eddi-transcript--read (eddi-test-path "p.c"))
+                   "#include \"p.h\"\nint sum(int a) { return a; }\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "p.h")) "int sum(int a);\n"))
+    (should (equal (eddi-test-text "p.c") "#include \"p.h\"\nint sum(int a) { return a; }\n"))
+    (with-current-buffer (eddi-test-buffer "p.c")
+      (should-not (buffer-modified-p))
+      (should (equal eddi-test-saves '(after))))))
+
 (ert-deftest eddi-intent-buffer-unsaved-edits-are-written ()
   (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
     (eddi-exec "Open a.txt")
