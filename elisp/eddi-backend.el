@@ -328,6 +328,10 @@ With `eddi-save-function' set, hand the buffer to it instead."
         (dolist (other eddi--buffer-trackers)
           (setf (eddi--tracker-user-saved other) nil))))))
 
+(defun eddi--save-coding ()
+  "The coding system `basic-save-buffer' writes this buffer with."
+  (or save-buffer-coding-system buffer-file-coding-system))
+
 (defun eddi--save-bytes-uncertain ()
   "Why the bytes a save of this buffer writes cannot be known exactly, or nil.
 A save that runs functions instead of `write-region' or around it (TRAMP
@@ -335,11 +339,14 @@ and other file handlers, `write-contents-functions', `write-file-functions',
 annotations, file formats), or whose coding system leaves something open
 \(the end of lines, a character it cannot encode), might write other bytes
 than `encode-coding-string' gives."
-  (let ((coding buffer-file-coding-system))
+  (let ((coding (eddi--save-coding)))
     (cond (eddi-save-function "its changes are held for review")
           ((not buffer-file-name) "it visits no file")
+          ((buffer-base-buffer) "it is an indirect buffer")
           ((find-file-name-handler buffer-file-name 'write-region) "a file handler writes it")
-          ((or write-contents-functions write-file-functions) "save hooks write it")
+          ((or write-contents-functions write-file-functions
+               (bound-and-true-p local-write-file-hooks))
+           "save hooks write it")
           ((or write-region-annotate-functions buffer-file-format)
            "it is saved in a file format")
           ((not enable-multibyte-characters) "it is unibyte")
@@ -358,8 +365,8 @@ than `encode-coding-string' gives."
   "The bytes a save of ID's buffer would write, one character per byte.
 For a change of several files, which the module writes together (all or
 nothing, and crash-safe with the journal) instead of calling
-`save-buffer': the whole text encoded with `buffer-file-coding-system',
-as `write-region' encodes it.  Fails when that may not be what a save
+`save-buffer': the whole text encoded with the coding system a save
+uses (`eddi--save-coding'), as `write-region' encodes it.  Fails when that may not be what a save
 writes (`eddi--save-bytes-uncertain'): the module then saves the buffer
 itself after the others."
   (let* ((tracker (eddi--live-tracker id))
@@ -367,20 +374,27 @@ itself after the others."
     (with-current-buffer buffer
       (when-let ((why (eddi--save-bytes-uncertain)))
         (eddi--fail (concat "Not written with the others: " why)))
-      (decode-coding-string (encode-coding-string (eddi--whole-text) buffer-file-coding-system t)
+      ;; latin-1-unix: one character per byte, line ends untouched.
+      (decode-coding-string (encode-coding-string (eddi--whole-text) (eddi--save-coding) t)
                             'latin-1-unix t))))
 
 (defun eddi--backend-saved (id)
   "The module wrote ID's buffer's bytes to its file: the buffer is saved.
-Its modified flag is cleared and it takes the file's new time, as after
-`save-buffer'.  `before-save-hook' did not run (the bytes written are
-the ones the change computed); `after-save-hook' runs now, the file
-being in place, and an error in it is only shown."
+It takes the file's new time and inode, its modified flag is cleared and
+a recent auto-save file is deleted, as `basic-save-buffer' does after
+writing.  `before-save-hook' did not run (the bytes written are the ones
+the change computed); `after-save-hook' runs now, the file being in
+place, and an error in it is only shown."
   (let ((tracker (gethash id eddi--trackers)))
     (when (and tracker (buffer-live-p (eddi--tracker-buffer tracker)))
       (with-current-buffer (eddi--tracker-buffer tracker)
-        (set-visited-file-modtime)
-        (set-buffer-modified-p nil)
+        (let ((recent-save (recent-auto-save-p)))
+          (set-visited-file-modtime)
+          (setq buffer-file-number (nthcdr 10 (file-attributes buffer-file-name)))
+          (set-buffer-modified-p nil)
+          (delete-auto-save-file-if-necessary recent-save))
+        (with-demoted-errors "eddi: vc-after-save: %S"
+          (when (fboundp 'vc-after-save) (vc-after-save)))
         (dolist (other eddi--buffer-trackers)
           (setf (eddi--tracker-user-saved other) nil))
         (let ((eddi--saving t))

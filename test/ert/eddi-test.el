@@ -557,7 +557,13 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
     (should (equal (eddi-test-text "a.txt") "old a\n"))
     (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
-    (set-file-modes (eddi-test-path "a.txt") #o644)))
+    (set-file-modes (eddi-test-path "a.txt") #o644)
+    ;; A read-only buffer refuses its part before any file is written.
+    (with-current-buffer (eddi-test-buffer "a.txt") (setq buffer-read-only t))
+    (should (equal (eddi-exec eddi-test-patch-ab)
+                   "Fail \"Buffer is read-only\", Make it writable (C-x C-q) first"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
+    (should (equal (eddi-test-text "a.txt") "old a\n"))))
 
 ;;;; The transcript suite
 
