@@ -303,22 +303,19 @@ static int buffer__save_bytes(void *backend, EddiDoc *doc, EddiTextSink *out, Ed
   return bytes_only ? 0 : eddi_error_set(err, EDDI_EINVAL, "Not the bytes of a save");
 }
 
-/* The engine wrote those bytes: the buffer is saved (eddi--backend-saved). */
-static void buffer__saved(void *backend) {
-  BufferBackend *self = backend;
+/* Tell the buffer something it cannot refuse: fn with its id, when Emacs
+ * is there; an error in fn is Emacs's to show. */
+static void buffer__notify(BufferBackend *self, emacs_value fn) {
   if (!self->call->env) return;
   emacs_value id = self->call->env->make_integer(self->call->env, self->id);
   EddiError ignored;
-  eddi_emacs_funcall(self->call, sym_saved, 1, &id, NULL, &ignored);
+  eddi_emacs_funcall(self->call, fn, 1, &id, NULL, &ignored);
 }
 
-static void buffer__end_group(void *backend) {
-  BufferBackend *self = backend;
-  if (!self->call->env) return;
-  emacs_value id = self->call->env->make_integer(self->call->env, self->id);
-  EddiError ignored;
-  eddi_emacs_funcall(self->call, sym_end_group, 1, &id, NULL, &ignored);
-}
+/* The engine wrote those bytes: the buffer is saved (eddi--backend-saved). */
+static void buffer__saved(void *backend) { buffer__notify(backend, sym_saved); }
+
+static void buffer__end_group(void *backend) { buffer__notify(backend, sym_end_group); }
 
 static void buffer__destroy(void *backend) {
   BufferBackend *self = backend;

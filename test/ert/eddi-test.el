@@ -565,6 +565,66 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
     (should (equal (eddi-test-text "a.txt") "old a\n"))))
 
+(ert-deftest eddi-intent-kill-9-after-the-renames-rolls-back-the-buffer-too ()
+  "A batch Emacs killed with SIGKILL once every file is renamed in, before
+the intent is forgotten: the intent names the buffer's file, so a rollback
+of the group takes it back with the others."
+  (let* ((root (file-name-as-directory (make-temp-file "eddi-ert-" t)))
+         (state (make-temp-file "eddi-ert-state-" t))
+         (patch (concat "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
+                        "*** Update File: b.txt\n-old b\n+new b\n"
+                        "*** Update File: c.txt\n-old c\n+new c\n*** End Patch"))
+         (child
+          `(progn
+             (setq eddi-module-directory ,eddi-module-directory)
+             (require 'eddi)
+             (eddi-load-module)
+             (setq eddi--engine (eddi-module-new ,root))
+             (eddi-module-open-journal eddi--engine)
+             (let ((eddi-sender "tester") (make-backup-files nil) (create-lockfiles nil))
+               (eddi-exec "Start s\nOpen a.txt")
+               ;; The buffer learns it is saved after the last rename.
+               (advice-add 'eddi--backend-saved :before
+                           (lambda (&rest _) (signal-process (emacs-pid) 'SIGKILL)))
+               (eddi-exec ,patch))
+             (kill-emacs 3)))
+         ;; The next Emacs on the workspace: what its journal recovered.
+         (restart
+          `(progn
+             (setq eddi-module-directory ,eddi-module-directory)
+             (require 'eddi)
+             (eddi-load-module)
+             (princ (eddi-module-open-journal (eddi-module-new ,root)))))
+         ;; Both Emacs keep their journal in the test's own state folder.
+         (process-environment (cons (concat "XDG_STATE_HOME=" state) process-environment))
+         (emacs (expand-file-name invocation-name invocation-directory))
+         (elisp (file-name-directory (locate-library "eddi"))))
+    (unwind-protect
+        (progn
+          (dolist (name '("a" "b" "c"))
+            (eddi-transcript--write (expand-file-name (concat name ".txt") root)
+                                    (format "old %s\n" name)))
+          ;; Killed by a signal: call-process names it (in the locale's words).
+          (should (stringp (call-process emacs nil nil nil "--batch" "-Q" "-L" elisp
+                                         "--eval" (prin1-to-string child))))
+          (should (equal (eddi-transcript--read (expand-file-name "a.txt" root)) "new a\n"))
+          (should (equal (eddi-transcript--read (expand-file-name "c.txt" root)) "new c\n"))
+          ;; c.txt is put back by hand: only the intent can tell that a.txt
+          ;; and b.txt belong with it.
+          (eddi-transcript--write (expand-file-name "c.txt" root) "old c\n")
+          (with-temp-buffer
+            (should (equal (call-process emacs nil t nil "--batch" "-Q" "-L" elisp
+                                         "--eval" (prin1-to-string restart))
+                           0))
+            (should (string-match-p
+                     "Recovered an interrupted change of 3 files: rolled back (2 moved)"
+                     (buffer-string))))
+          (dolist (name '("a" "b" "c"))
+            (should (equal (eddi-transcript--read (expand-file-name (concat name ".txt") root))
+                           (format "old %s\n" name)))))
+      (delete-directory root t)
+      (delete-directory state t))))
+
 ;;;; The transcript suite
 
 (ert-deftest eddi-transcripts-through-the-module ()
