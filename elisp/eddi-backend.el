@@ -366,9 +366,9 @@ than `encode-coding-string' gives."
 For a change of several files, which the module writes together (all or
 nothing, and crash-safe with the journal) instead of calling
 `save-buffer': the whole text encoded with the coding system a save
-uses (`eddi--save-coding'), as `write-region' encodes it.  Fails when that may not be what a save
-writes (`eddi--save-bytes-uncertain'): the module then saves the buffer
-itself after the others."
+uses (`eddi--save-coding'), as `write-region' encodes it.  Fails when
+that may not be what a save writes (`eddi--save-bytes-uncertain'): the
+module then saves the buffer itself after the others."
   (let* ((tracker (eddi--live-tracker id))
          (buffer (eddi--tracker-buffer tracker)))
     (with-current-buffer buffer
