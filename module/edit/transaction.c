@@ -422,6 +422,7 @@ static int transaction__doc_joins(EddiEditTxn *self, EddiEditFile *file, EddiErr
   return rc;
 }
 
+/* No document is written with the others: each saves itself, as before. */
 static void transaction__leave_batch(EddiEditTxn *self) {
   for (size_t i = 0; i < self->files.len; i++)
     self->files.items[i]->through_intent = self->files.items[i]->embedded = false;

@@ -520,6 +520,13 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-exec "Save") "Ok, Bytes 12"))
     (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\ntyped\n"))))
 
+(ert-deftest eddi-intent-bom-kept ()
+  (eddi-test-with-workspace '(("a.txt" . "\357\273\277old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "\357\273\277new a\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
 (ert-deftest eddi-intent-latin-1-buffer-exact ()
   "A buffer visiting its file as Latin-1 is written as Emacs would write it."
   (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
