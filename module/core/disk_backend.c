@@ -561,6 +561,18 @@ int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_by
   return 0;
 }
 
+int eddi_disk_refuse_read_only(const char *rel, EddiError *err) {
+  eddi_error_set(err, EDDI_EIO, "%s is read-only; nothing written", rel);
+  eddi_error_hint(err, "Make %s writable, then run the change again", rel);
+  return EDDI_EIO;
+}
+
+int eddi_disk_refuse_changed(const char *rel, EddiError *err) {
+  eddi_error_set(err, EDDI_ESTALE, "%s changed on disk since Open; nothing written", rel);
+  eddi_error_hint(err, "Open Reload reads it again (unsaved edits are discarded)");
+  return EDDI_ESTALE;
+}
+
 bool eddi_disk_backend_owns(const EddiBackend *backend) {
   return backend && backend->vtable == &disk_vtable;
 }
@@ -576,10 +588,7 @@ static int disk__read_unkept(DiskBackend *self, StrBuf *saved, EddiError *err) {
   if (rc == 0 && !eddi_fs_stamp_same(&now, &self->stamp)) rc = EDDI_ESTALE;
   if (rc < 0) {
     eddi_strbuf_free(&raw);
-    eddi_error_set(err, EDDI_ESTALE, "%s changed on disk since Open; nothing written",
-                   self->rel_path);
-    eddi_error_hint(err, "Open Reload reads it again (unsaved edits are discarded)");
-    return EDDI_ESTALE;
+    return eddi_disk_refuse_changed(self->rel_path, err);
   }
   eddi_strbuf_append(saved, raw.data ? raw.data : "", raw.len);
   eddi_strbuf_free(&raw);
@@ -591,11 +600,8 @@ int eddi_disk_backend_state(EddiBackend *backend, EddiFileFormat *format, unsign
   if (!eddi_disk_backend_owns(backend))
     return eddi_error_set(err, EDDI_EINVAL, "Not a document of the disk backend");
   DiskBackend *self = (DiskBackend *)backend;
-  if (self->stamp.exists && !eddi_disk_writable_at(self->root_fd, self->rel_path)) {
-    eddi_error_set(err, EDDI_EIO, "%s is read-only; nothing written", self->rel_path);
-    eddi_error_hint(err, "Make %s writable, then run the change again", self->rel_path);
-    return EDDI_EIO;
-  }
+  if (self->stamp.exists && !eddi_disk_writable_at(self->root_fd, self->rel_path))
+    return eddi_disk_refuse_read_only(self->rel_path, err);
   if (self->saved_kept)
     eddi_strbuf_append(saved, self->saved.data ? self->saved.data : "", self->saved.len);
   else if (self->stamp.exists && disk__read_unkept(self, saved, err) < 0)

@@ -114,6 +114,12 @@ int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_by
  * missing (the write says what became of it). */
 bool eddi_disk_writable_at(int root_fd, const char *rel);
 
+/* The refusals of a change of several files (edit/transaction.c) over an
+ * open file, naming it: it is read-only, or it changed on disk since Open
+ * and cannot be merged. Each returns its code. */
+int eddi_disk_refuse_read_only(const char *rel, EddiError *err);
+int eddi_disk_refuse_changed(const char *rel, EddiError *err);
+
 /* Whether backend is the disk backend (not an embedder's, core/embedded_backend.h). */
 bool eddi_disk_backend_owns(const EddiBackend *backend);
 

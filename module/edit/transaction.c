@@ -254,12 +254,19 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
                            &expected, max_bytes, &file->written, &conflict, err);
     }
     if (!conflict.changed) break;
-    /* An editor's bytes are not merged with the disk's: its save would
-     * refuse the change too. */
+    /* An editor's bytes are not merged with the disk's: a change made
+     * meanwhile refuses the write (nothing of eddi's stays), as its save
+     * would, unless it was an append, which the rename carried over. */
     if (file->embedded) {
-      rc = eddi_error_set(err, EDDI_ESTALE, "%s changed on disk since Open; nothing written",
-                          file->rel);
-      eddi_error_hint(err, "Open Reload reads it again (unsaved edits are discarded)");
+      if (rc < 0) {
+        rc = eddi_disk_refuse_changed(file->rel, err);
+      } else {
+        file->carried_over = true;
+        if (report)
+          eddi_edit_report_warn(report, "%s changed on disk meanwhile: the edit was written "
+                                        "with the disk's change, which its buffer does not show",
+                                file->rel);
+      }
       break;
     }
     /* The disk has someone else's change: carried over (rc 0), or to merge. */
@@ -393,11 +400,8 @@ static int transaction__embedded_joins(EddiEditTxn *self, EddiEditFile *file, Ed
   bool as_known = found.finding == EDDI_DISK_READ ? known.exists && known.hash == now.hash
                                                   : found.finding == EDDI_DISK_MISSING && !known.exists;
   if (!as_known) return 0;
-  if (now.exists && !eddi_disk_writable_at(root_fd, file->rel)) {
-    eddi_error_set(err, EDDI_EIO, "%s is read-only; nothing written", file->rel);
-    eddi_error_hint(err, "Make %s writable, then run the change again", file->rel);
-    return EDDI_EIO;
-  }
+  if (now.exists && !eddi_disk_writable_at(root_fd, file->rel))
+    return eddi_disk_refuse_read_only(file->rel, err);
   file->stamp = now;
   file->mode = found.mode;
   file->embedded = file->through_intent = true;
@@ -640,9 +644,13 @@ static void transaction__adopt(EddiEditFile *file) {
   EddiDoc *doc = file->doc;
   if (file->embedded) {
     /* Its text is in already (transaction__apply_embedded): its editor
-     * learns that the file holds it. */
-    eddi_embedded_saved(doc->backend, &file->written);
-    eddi_doc_mark_saved(doc);
+     * learns that the file holds it. One whose file took an append
+     * meanwhile stays modified, its stamp the old one, so that its next
+     * save sees the disk's change instead of writing over it. */
+    if (!file->carried_over) {
+      eddi_embedded_saved(doc->backend, &file->written);
+      eddi_doc_mark_saved(doc);
+    }
     return;
   }
   const char *b = file->result.data ? file->result.data : "";

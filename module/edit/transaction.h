@@ -104,6 +104,10 @@ typedef struct {
   bool embedded;
   bool applied;
   StrBuf save_bytes;
+  /* Someone appended to that document's file while it was renamed in: the
+   * append was carried over onto the editor's bytes, which the buffer does
+   * not show, so it is not told it is saved. */
+  bool carried_over;
 } EddiEditFile;
 
 typedef struct {

@@ -31,6 +31,7 @@ typedef struct {
   int save_bytes, saved;     /* the calls of a change of several files */
   bool uncertain;            /* save_bytes cannot tell the bytes */
   bool die_when_saved;       /* saved ends the process: a crash after the renames */
+  const char *meanwhile;     /* save_bytes writes this to the file: someone else's change */
   EddiBackendFile last_file; /* the flags of the last open (paths not kept) */
   const char *give;          /* the text open gives; NULL: the file's */
   FakeBuffer *last;
@@ -100,6 +101,8 @@ static int fake_save_bytes(void *backend, EddiDoc *doc, EddiTextSink *out, EddiE
   int rc = fake_sync(backend, doc, err);
   if (rc < 0) return rc;
   if (fake_of_ops->uncertain) return eddi_error_set(err, EDDI_ESTATE, "A hook writes it");
+  if (fake_of_ops->meanwhile)
+    unit_write_file(buffer->abs_path, fake_of_ops->meanwhile, strlen(fake_of_ops->meanwhile));
   eddi_text_sink_append(out, buffer->text, buffer->len);
   return 0;
 }
@@ -391,6 +394,37 @@ static void test_embedded_batch_file_changed_on_disk_is_the_editors(void **state
   assert_string_equal(world->fake.last->text, "old a\n");
 }
 
+static void test_embedded_batch_change_on_disk_meanwhile_is_not_merged(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  /* Between the check and the rename: the editor's bytes cannot be merged
+   * with the disk's, so nothing is written and the buffer is put back. */
+  world->fake.meanwhile = "other a\n";
+  exchange(world, patch_ab, "Fail \"a.txt changed on disk since Open; nothing written\", Open "
+                            "Reload reads it again (unsaved edits are discarded)");
+  assert_file(world, "a.txt", "other a\n");
+  assert_file(world, "b.txt", "old b\n");
+  assert_string_equal(world->fake.last->text, "old a\n");
+  assert_int_equal(world->fake.saved, 0);
+}
+
+static void test_embedded_batch_append_meanwhile_is_kept(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  /* An append at that moment is carried over onto the editor's bytes: the
+   * disk keeps it, and the buffer, which does not show it, is not saved,
+   * so its next save sees the change. */
+  world->fake.meanwhile = "old a\ntheirs\n";
+  char *reply = eddi_exec(world->engine, "tester", patch_ab, strlen(patch_ab));
+  assert_non_null(strstr(reply, "a.txt changed on disk meanwhile"));
+  eddi_string_free(reply);
+  assert_file(world, "a.txt", "new a\ntheirs\n");
+  assert_file(world, "b.txt", "new b\n");
+  assert_int_equal(world->fake.saved, 0);
+  exchange(world, "Save", "Fail \"File changed on disk since Open\", Diff shows your changes; "
+                          "Open Reload a.txt reads the disk's version (your edits are discarded)");
+}
+
 /* A workspace and a state folder for the journal. */
 typedef struct {
   World world;
@@ -495,6 +529,10 @@ int main(void) {
                                       world_teardown),
       cmocka_unit_test_setup_teardown(test_embedded_batch_file_changed_on_disk_is_the_editors,
                                       world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_change_on_disk_meanwhile_is_not_merged,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_append_meanwhile_is_kept, world_setup,
+                                      world_teardown),
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
