@@ -328,6 +328,79 @@ With `eddi-save-function' set, hand the buffer to it instead."
         (dolist (other eddi--buffer-trackers)
           (setf (eddi--tracker-user-saved other) nil))))))
 
+(defun eddi--save-coding ()
+  "The coding system `basic-save-buffer' writes this buffer with."
+  (or save-buffer-coding-system buffer-file-coding-system))
+
+(defun eddi--save-bytes-uncertain ()
+  "Why the bytes a save of this buffer writes cannot be known exactly, or nil.
+A save that runs functions instead of `write-region' or around it (TRAMP
+and other file handlers, `write-contents-functions', `write-file-functions',
+annotations, file formats), or whose coding system leaves something open
+\(the end of lines, a character it cannot encode), might write other bytes
+than `encode-coding-string' gives."
+  (let ((coding (eddi--save-coding)))
+    (cond (eddi-save-function "its changes are held for review")
+          ((not buffer-file-name) "it visits no file")
+          ((buffer-base-buffer) "it is an indirect buffer")
+          ((find-file-name-handler buffer-file-name 'write-region) "a file handler writes it")
+          ((or write-contents-functions write-file-functions
+               (bound-and-true-p local-write-file-hooks))
+           "save hooks write it")
+          ((or write-region-annotate-functions buffer-file-format)
+           "it is saved in a file format")
+          ((not enable-multibyte-characters) "it is unibyte")
+          (selective-display "it hides lines")
+          ((or (not (coding-system-p coding))
+               (eq (coding-system-type coding) 'undecided)
+               (vectorp (coding-system-eol-type coding))
+               (coding-system-get coding :pre-write-conversion))
+           "its coding system decides on save")
+          ((save-restriction
+             (widen)
+             (unencodable-char-position (point-min) (point-max) coding))
+           "a character cannot be encoded"))))
+
+(defun eddi--backend-save-bytes (id)
+  "The bytes a save of ID's buffer would write, one character per byte.
+For a change of several files, which the module writes together (all or
+nothing, and crash-safe with the journal) instead of calling
+`save-buffer': the whole text encoded with the coding system a save
+uses (`eddi--save-coding'), as `write-region' encodes it.  Fails when
+that may not be what a save writes (`eddi--save-bytes-uncertain'): the
+module then saves the buffer itself after the others."
+  (let* ((tracker (eddi--live-tracker id))
+         (buffer (eddi--tracker-buffer tracker)))
+    (with-current-buffer buffer
+      (when-let ((why (eddi--save-bytes-uncertain)))
+        (eddi--fail (concat "Not written with the others: " why)))
+      ;; latin-1-unix: one character per byte, line ends untouched.
+      (decode-coding-string (encode-coding-string (eddi--whole-text) (eddi--save-coding) t)
+                            'latin-1-unix t))))
+
+(defun eddi--backend-saved (id)
+  "The module wrote ID's buffer's bytes to its file: the buffer is saved.
+It takes the file's new time and inode, its modified flag is cleared and
+a recent auto-save file is deleted, as `basic-save-buffer' does after
+writing.  `before-save-hook' did not run (the bytes written are the ones
+the change computed); `after-save-hook' runs now, the file being in
+place, and an error in it is only shown."
+  (let ((tracker (gethash id eddi--trackers)))
+    (when (and tracker (buffer-live-p (eddi--tracker-buffer tracker)))
+      (with-current-buffer (eddi--tracker-buffer tracker)
+        (let ((recent-save (recent-auto-save-p)))
+          (set-visited-file-modtime)
+          (setq buffer-file-number (nthcdr 10 (file-attributes buffer-file-name)))
+          (set-buffer-modified-p nil)
+          (delete-auto-save-file-if-necessary recent-save))
+        (with-demoted-errors "eddi: vc-after-save: %S"
+          (when (fboundp 'vc-after-save) (vc-after-save)))
+        (dolist (other eddi--buffer-trackers)
+          (setf (eddi--tracker-user-saved other) nil))
+        (let ((eddi--saving t))
+          (with-demoted-errors "eddi: after-save-hook: %S"
+            (run-hooks 'after-save-hook)))))))
+
 (defun eddi--backend-release (id)
   "Stop tracking ID; kill its buffer if eddi visited it and nobody uses it."
   (let ((tracker (gethash id eddi--trackers)))

@@ -407,18 +407,22 @@ static int disk__load(DiskBackend *self, bool create, StrBuf *text, EddiError *e
   return rc;
 }
 
-/* A save may not write a file made read-only since. */
-static int disk__check_writable(DiskBackend *self, EddiError *err) {
-  if (!self->stamp.exists) return 0;
+bool eddi_disk_writable_at(int root_fd, const char *rel) {
   int fd;
   EddiError ignored;
-  if (eddi_fs_open(self->root_fd, self->rel_path, O_RDONLY | O_NONBLOCK, 0, &fd, &ignored) < 0)
-    return 0; /* gone or moved: the replace says how */
+  if (eddi_fs_open(root_fd, rel, O_RDONLY | O_NONBLOCK, 0, &fd, &ignored) < 0)
+    return true; /* gone or moved: the replace says how */
   struct stat st;
   bool read_only = fstat(fd, &st) == 0 && (st.st_mode & 0222) == 0;
   close(fd);
-  if (!read_only) read_only = faccessat(self->root_fd, self->rel_path, W_OK, 0) < 0 && errno == EACCES;
-  return read_only ? eddi_error_set(err, EDDI_EIO, "File is read-only") : 0;
+  if (!read_only) read_only = faccessat(root_fd, rel, W_OK, 0) < 0 && errno == EACCES;
+  return !read_only;
+}
+
+/* A save may not write a file made read-only since. */
+static int disk__check_writable(DiskBackend *self, EddiError *err) {
+  if (!self->stamp.exists || eddi_disk_writable_at(self->root_fd, self->rel_path)) return 0;
+  return eddi_error_set(err, EDDI_EIO, "File is read-only");
 }
 
 /* The file changed on disk (theirs): merge it with the document's edits
@@ -557,17 +561,55 @@ int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_by
   return 0;
 }
 
-bool eddi_disk_backend_state(EddiBackend *backend, EddiFileFormat *format, unsigned *mode,
-                             EddiFileStamp *stamp, StrBuf *saved) {
-  if (backend->vtable != &disk_vtable) return false;
+int eddi_disk_refuse_read_only(const char *rel, EddiError *err) {
+  eddi_error_set(err, EDDI_EIO, "%s is read-only; nothing written", rel);
+  eddi_error_hint(err, "Make %s writable, then run the change again", rel);
+  return EDDI_EIO;
+}
+
+int eddi_disk_refuse_changed(const char *rel, EddiError *err) {
+  eddi_error_set(err, EDDI_ESTALE, "%s changed on disk since Open; nothing written", rel);
+  eddi_error_hint(err, "Open Reload reads it again (unsaved edits are discarded)");
+  return EDDI_ESTALE;
+}
+
+bool eddi_disk_backend_owns(const EddiBackend *backend) {
+  return backend && backend->vtable == &disk_vtable;
+}
+
+/* The bytes of a file whose copy is not kept, read now: they must be those
+ * eddi last read or wrote (its stamp), or the change could not be merged
+ * with the disk's and is refused. */
+static int disk__read_unkept(DiskBackend *self, StrBuf *saved, EddiError *err) {
+  StrBuf raw = {0};
+  EddiDiskFound found;
+  EddiFileStamp now;
+  int rc = disk__read_at(self->root_fd, self->rel_path, self->max_bytes, &raw, &found, &now, err);
+  if (rc == 0 && !eddi_fs_stamp_same(&now, &self->stamp)) rc = EDDI_ESTALE;
+  if (rc < 0) {
+    eddi_strbuf_free(&raw);
+    return eddi_disk_refuse_changed(self->rel_path, err);
+  }
+  eddi_strbuf_append(saved, raw.data ? raw.data : "", raw.len);
+  eddi_strbuf_free(&raw);
+  return 0;
+}
+
+int eddi_disk_backend_state(EddiBackend *backend, EddiFileFormat *format, unsigned *mode,
+                            EddiFileStamp *stamp, StrBuf *saved, EddiError *err) {
+  if (!eddi_disk_backend_owns(backend))
+    return eddi_error_set(err, EDDI_EINVAL, "Not a document of the disk backend");
   DiskBackend *self = (DiskBackend *)backend;
-  EddiError ignored;
-  if (!self->saved_kept || disk__check_writable(self, &ignored) < 0) return false;
+  if (self->stamp.exists && !eddi_disk_writable_at(self->root_fd, self->rel_path))
+    return eddi_disk_refuse_read_only(self->rel_path, err);
+  if (self->saved_kept)
+    eddi_strbuf_append(saved, self->saved.data ? self->saved.data : "", self->saved.len);
+  else if (self->stamp.exists && disk__read_unkept(self, saved, err) < 0)
+    return err->code;
   *format = self->format;
   *mode = self->mode;
   *stamp = self->stamp;
-  eddi_strbuf_append(saved, self->saved.data ? self->saved.data : "", self->saved.len);
-  return true;
+  return 0;
 }
 
 void eddi_disk_backend_written(EddiBackend *backend, const char *raw, size_t len,

@@ -110,15 +110,29 @@ int eddi_disk_load(const char *abs_path, bool create, size_t max_bytes, EddiFile
 int eddi_disk_open(int root_fd, const char *rel_path, bool create, size_t max_bytes,
                    EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err);
 
+/* Whether rel beneath root_fd may be written: true also when it is
+ * missing (the write says what became of it). */
+bool eddi_disk_writable_at(int root_fd, const char *rel);
+
+/* The refusals of a change of several files (edit/transaction.c) over an
+ * open file, naming it: it is read-only, or it changed on disk since Open
+ * and cannot be merged. Each returns its code. */
+int eddi_disk_refuse_read_only(const char *rel, EddiError *err);
+int eddi_disk_refuse_changed(const char *rel, EddiError *err);
+
+/* Whether backend is the disk backend (not an embedder's, core/embedded_backend.h). */
+bool eddi_disk_backend_owns(const EddiBackend *backend);
+
 /* For a change of several files (edit/transaction.c) that writes an open
  * document's file itself, inside its journaled intent: the file as the
  * document's disk backend last read or wrote it (format, mode, stamp, and
- * its bytes appended to saved). False, with nothing filled, when backend is
- * not the disk backend (an editor's live buffer saves itself), when the
- * bytes are not kept (a file over the base limit) or when the file was
- * made read-only: such a document is saved through its backend. */
-bool eddi_disk_backend_state(EddiBackend *backend, EddiFileFormat *format, unsigned *mode,
-                             EddiFileStamp *stamp, StrBuf *saved);
+ * its bytes appended to saved). A file over the size whose bytes the
+ * backend keeps is read now, and must still be as stamped. Fails, with a
+ * reply naming the file, when the file was made read-only or such a large
+ * file changed on disk since (it could not be merged): the change is then
+ * refused before anything is written. */
+int eddi_disk_backend_state(EddiBackend *backend, EddiFileFormat *format, unsigned *mode,
+                            EddiFileStamp *stamp, StrBuf *saved, EddiError *err);
 /* That change wrote raw to the document's file (stamped written): the
  * backend takes it as what it last wrote. */
 void eddi_disk_backend_written(EddiBackend *backend, const char *raw, size_t len,

@@ -94,6 +94,31 @@ static EmbeddedBackend *embedded__of_doc(EddiDoc *doc, EddiError *err) {
   return NULL;
 }
 
+/* ---------------------------------------------------------------- batches */
+
+bool eddi_embedded_gives_bytes(const EddiBackend *backend) {
+  if (!backend || backend->vtable != &embedded_vtable) return false;
+  const EmbeddedBackend *self = (const EmbeddedBackend *)backend;
+  return self->ops->save_bytes && self->ops->saved;
+}
+
+int eddi_embedded_save_bytes(EddiBackend *backend, EddiDoc *doc, StrBuf *out, EddiError *err) {
+  if (!eddi_embedded_gives_bytes(backend))
+    return eddi_error_set(err, EDDI_ESTATE, "The document saves itself");
+  EmbeddedBackend *self = (EmbeddedBackend *)backend;
+  EddiTextSink sink = {*out};
+  int rc = self->ops->save_bytes(self->self, doc, &sink, err);
+  *out = sink.text;
+  return rc;
+}
+
+void eddi_embedded_saved(EddiBackend *backend, const EddiFileStamp *written) {
+  if (!eddi_embedded_gives_bytes(backend)) return;
+  EmbeddedBackend *self = (EmbeddedBackend *)backend;
+  self->stamp = *written;
+  self->ops->saved(self->self);
+}
+
 /* ---------------------------------------------------------------- the file */
 
 int eddi_doc_file_check(EddiDoc *doc, bool *changed, EddiError *err) {

@@ -21,4 +21,15 @@ int eddi_embedded_open(EddiBackendOpen open, void *context, const char *abs_path
  * the document is not the embedder's. */
 void *eddi_embedded_backend_of(const EddiBackend *backend);
 
+/* For a change of several files written as one batch (edit/transaction.c):
+ * whether backend is an embedder's that can give the exact bytes of a save
+ * (EddiBackendOps.save_bytes). */
+bool eddi_embedded_gives_bytes(const EddiBackend *backend);
+/* Those bytes, appended to out; fails when the embedder cannot tell them
+ * exactly (the document then saves itself after the batch). */
+int eddi_embedded_save_bytes(EddiBackend *backend, EddiDoc *doc, StrBuf *out, EddiError *err);
+/* The batch wrote them (stamped written): the file is as the engine wrote
+ * it, and the embedder's copy counts as saved. */
+void eddi_embedded_saved(EddiBackend *backend, const EddiFileStamp *written);
+
 #endif

@@ -9,6 +9,7 @@
 #include <xxhash.h>
 
 #include "core/diff.h"
+#include "core/embedded_backend.h"
 #include "core/path.h"
 #include "core/merge.h"
 #include "session/journal.h"
@@ -30,6 +31,7 @@ static void transaction__file_free(EddiEditFile *file) {
   eddi_strbuf_free(&file->text);
   eddi_strbuf_free(&file->result);
   eddi_strbuf_free(&file->written_raw);
+  eddi_strbuf_free(&file->save_bytes);
   eddi_free(file);
 }
 
@@ -174,27 +176,50 @@ static bool transaction__changes(const EddiEditFile *file) {
          memcmp(b, file->text.data ? file->text.data : "", file->result.len) != 0;
 }
 
-/* Put text into an open document as one replacement of the part that
- * differs, then save it. */
+/* Put file's new text into its open document as one replacement of the
+ * part that differs, the cursor after it, as if it had been typed. */
+static int transaction__apply(EddiEditFile *file, EddiError *err) {
+  if (file->applied || !transaction__changes(file)) return 0;
+  size_t changed_end = 0;
+  int rc = eddi_doc_replace_all(file->doc, file->result.data ? file->result.data : "",
+                                file->result.len, &changed_end, err);
+  if (rc < 0) return rc;
+  file->doc->cursor = changed_end;
+  file->applied = true;
+  return 0;
+}
+
+/* Take back what transaction__apply put into the document. */
+static void transaction__unapply(EddiEditFile *file) {
+  if (!file->applied) return;
+  size_t done;
+  EddiError ignored;
+  eddi_doc_undo(file->doc, 1, &done, &ignored);
+  file->applied = false;
+}
+
+/* Put the new text into an open document, then save it. */
 static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
-  const char *b = file->result.data ? file->result.data : "";
-  size_t m = file->result.len;
-  bool changes = transaction__changes(file);
-  size_t changed_end = 0;
-  int rc = changes ? eddi_doc_replace_all(doc, b, m, &changed_end, err) : 0;
-  /* The cursor ends after the edit, as if it had been typed. */
-  if (rc == 0 && changes) doc->cursor = changed_end;
+  int rc = transaction__apply(file, err);
   size_t bytes = 0;
   if (rc == 0 && eddi_doc_modified(doc)) {
     rc = eddi_engine_save_doc(self->engine, doc, &bytes, err);
-    if (rc < 0 && changes) {
-      size_t done;
-      EddiError ignored;
-      eddi_doc_undo(doc, 1, &done, &ignored);
-    }
+    if (rc < 0) transaction__unapply(file);
   }
   return rc;
+}
+
+/* The bytes file's new text is written as: those its editor gave (an
+ * embedder's document), else its text encoded as it was found. */
+static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
+  eddi_strbuf_puts(raw, "");
+  if (file->embedded)
+    eddi_strbuf_append(raw, file->save_bytes.data ? file->save_bytes.data : "",
+                       file->save_bytes.len);
+  else
+    eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len, file->format,
+                     raw);
 }
 
 /* How many times a write merges a change made on disk meanwhile and tries
@@ -208,11 +233,9 @@ static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiErr
 static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEditReport *report,
                                    EddiError *err) {
   StrBuf raw = {0}, merged = {0}, base = {0};
-  eddi_strbuf_puts(&raw, "");
   /* What raw was derived from: the bytes read, then each disk text merged onto. */
   eddi_strbuf_append(&base, file->raw.data ? file->raw.data : "", file->raw.len);
-  eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len, file->format,
-                   &raw);
+  transaction__new_bytes(file, &raw);
   size_t max_bytes = self->engine->config.max_file_bytes;
   EddiFileStamp expected = file->stamp;
   EddiFsConflict conflict = {0};
@@ -231,6 +254,21 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
                            &expected, max_bytes, &file->written, &conflict, err);
     }
     if (!conflict.changed) break;
+    /* An editor's bytes are not merged with the disk's: a change made
+     * meanwhile refuses the write (nothing of eddi's stays), as its save
+     * would, unless it was an append, which the rename carried over. */
+    if (file->embedded) {
+      if (rc < 0) {
+        rc = eddi_disk_refuse_changed(file->rel, err);
+      } else {
+        file->carried_over = true;
+        if (report)
+          eddi_edit_report_warn(report, "%s changed on disk meanwhile: the edit was written "
+                                        "with the disk's change, which its buffer does not show",
+                                file->rel);
+      }
+      break;
+    }
     /* The disk has someone else's change: carried over (rc 0), or to merge. */
     EddiMergeReport merge;
     const char *theirs = conflict.theirs.data ? conflict.theirs.data : "";
@@ -313,6 +351,7 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
     size_t done, bytes;
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
       eddi_doc_save(file->doc, &bytes, &ignored);
+    file->applied = false;
   } else if (transaction__existed(file)) {
     EddiFsConflict conflict = {0};
     EddiFileStamp restored;
@@ -335,33 +374,112 @@ static bool transaction__renamed(const EddiEditFile *file) {
   return file->action != EDIT_KEEP && (!file->doc || file->through_intent);
 }
 
-/* Whether an open document's file is to be written with the others of the
- * change: its text changes or has unsaved edits, and its disk backend can
- * tell what its file is (eddi_disk_backend_state, taken into file). */
-static bool transaction__doc_joins(EddiEditFile *file) {
-  if (!file->doc || file->action != EDIT_WRITE) return false;
-  if (!transaction__changes(file) && !eddi_doc_modified(file->doc)) return false;
-  eddi_strbuf_clear(&file->raw);
-  eddi_strbuf_puts(&file->raw, "");
-  return eddi_disk_backend_state(file->doc->backend, &file->format, &file->mode, &file->stamp,
-                                 &file->raw);
+/* Whether file is written by the change: a disk file written or deleted,
+ * an open document whose text changes or has unsaved edits. */
+static bool transaction__writes(const EddiEditFile *file) {
+  if (file->action == EDIT_KEEP) return false;
+  if (!file->doc || file->action == EDIT_DELETE) return true;
+  return transaction__changes(file) || eddi_doc_modified(file->doc);
 }
 
-/* Whether commit is to stage its files: when two or more of them are
- * renamed into place (one rename is atomic alone). Their new bytes are then
- * all written first and made durable together, and with a journal the
+/* An embedder's document (an Emacs buffer) joins when its editor can give
+ * the exact bytes of its save and its file is as the engine last read or
+ * wrote it (one its editor saved since, or changed on disk, saves itself:
+ * its backend tells the two apart). The file's bytes now are the ones to
+ * put back on a failure. A read-only file refuses the change. */
+static int transaction__embedded_joins(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
+  EddiBackend *backend = file->doc->backend;
+  if (!eddi_embedded_gives_bytes(backend) || !backend->vtable->stamp) return 0;
+  EddiFileStamp known = {0}, now;
+  backend->vtable->stamp(backend, &known);
+  EddiDiskFound found;
+  int root_fd = self->engine->root_fd;
+  eddi_disk_read_found_at(root_fd, file->rel, self->engine->config.max_file_bytes, &file->raw,
+                          &found, &now);
+  /* The backend's stamp may be of the bytes alone: the hash decides. */
+  bool as_known = found.finding == EDDI_DISK_READ ? known.exists && known.hash == now.hash
+                                                  : found.finding == EDDI_DISK_MISSING && !known.exists;
+  if (!as_known) return 0;
+  if (now.exists && !eddi_disk_writable_at(root_fd, file->rel))
+    return eddi_disk_refuse_read_only(file->rel, err);
+  file->stamp = now;
+  file->mode = found.mode;
+  file->embedded = file->through_intent = true;
+  return 0;
+}
+
+/* Whether an open document's file is to be written with the others of the
+ * change (through_intent): its text changes or has unsaved edits, and its
+ * backend can tell what its file is (eddi_disk_backend_state, taken into
+ * file) or, an embedder's, what its save would write. Fails when it would
+ * have to be saved but cannot (read-only): nothing is written then. */
+static int transaction__doc_joins(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
+  file->through_intent = file->embedded = false;
+  if (!file->doc || file->action != EDIT_WRITE || !transaction__writes(file)) return 0;
+  eddi_strbuf_clear(&file->raw);
+  eddi_strbuf_puts(&file->raw, "");
+  EddiBackend *backend = file->doc->backend;
+  if (!eddi_disk_backend_owns(backend)) return transaction__embedded_joins(self, file, err);
+  int rc = eddi_disk_backend_state(backend, &file->format, &file->mode, &file->stamp, &file->raw,
+                                   err);
+  if (rc == 0) file->through_intent = true;
+  return rc;
+}
+
+/* No document is written with the others: each saves itself, as before. */
+static void transaction__leave_batch(EddiEditTxn *self) {
+  for (size_t i = 0; i < self->files.len; i++)
+    self->files.items[i]->through_intent = self->files.items[i]->embedded = false;
+}
+
+/* Whether commit is to stage its files (*staged): when two or more of them
+ * are renamed into place (one rename is atomic alone). Their new bytes are
+ * then all written first and made durable together, and with a journal the
  * intent is recorded before the first rename. The open documents that
- * join the batch are marked through_intent. */
-static bool transaction__needs_stage(EddiEditTxn *self) {
-  size_t changing = 0;
+ * join the batch are marked through_intent. A change that writes two or
+ * more files fails here, before anything is written, when an open
+ * document among them cannot be (read-only). */
+static int transaction__plan(EddiEditTxn *self, bool *staged, EddiError *err) {
+  *staged = false;
+  size_t writes = 0, changing = 0;
+  for (size_t i = 0; i < self->files.len; i++) writes += transaction__writes(self->files.items[i]);
+  if (writes < 2) return 0;
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
-    file->through_intent = transaction__doc_joins(file);
+    int rc = transaction__doc_joins(self, file, err);
+    if (rc < 0) {
+      transaction__leave_batch(self);
+      return rc;
+    }
     changing += transaction__renamed(file);
   }
-  if (changing >= 2) return true;
-  for (size_t i = 0; i < self->files.len; i++) self->files.items[i]->through_intent = false;
-  return false;
+  *staged = changing >= 2;
+  if (!*staged) transaction__leave_batch(self);
+  return 0;
+}
+
+/* Before the batch, each embedder's document in it takes its new text, so
+ * that its editor's refusal (a read-only buffer) comes before anything is
+ * written, and its editor gives the bytes its save would write. One whose
+ * editor cannot tell them exactly leaves the batch and is saved through
+ * its backend after it, as a document alone is. A failure takes back the
+ * texts put in. */
+static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
+  int rc = 0;
+  for (size_t i = 0; i < self->files.len && rc == 0; i++) {
+    EddiEditFile *file = self->files.items[i];
+    if (!file->embedded) continue;
+    rc = transaction__apply(file, err);
+    if (rc < 0) break;
+    EddiError uncertain;
+    eddi_strbuf_clear(&file->save_bytes);
+    eddi_strbuf_puts(&file->save_bytes, "");
+    if (eddi_embedded_save_bytes(file->doc->backend, file->doc, &file->save_bytes, &uncertain) < 0)
+      file->embedded = file->through_intent = false;
+  }
+  if (rc < 0)
+    for (size_t i = 0; i < self->files.len; i++) transaction__unapply(self->files.items[i]);
+  return rc;
 }
 
 /* Remove what staging left: temps not renamed in, backups. */
@@ -447,9 +565,7 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     if (journal) eddi_journal_note_folder(journal, file->rel);
     if (file->action == EDIT_WRITE) {
       StrBuf raw = {0};
-      eddi_strbuf_puts(&raw, "");
-      eddi_disk_encode(file->result.data ? file->result.data : "", file->result.len,
-                       file->format, &raw);
+      transaction__new_bytes(file, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
       rc = eddi_fs_stage_unsynced(root_fd, file->rel, raw.data, raw.len, file->mode, path,
                                   sizeof path, err);
@@ -498,16 +614,21 @@ static void transaction__settle(EddiEditTxn *self) {
 
 int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int64_t intent = 0;
-  bool staged = transaction__needs_stage(self);
-  if (staged) {
-    int rc = transaction__stage(self, &intent, err);
-    if (rc < 0) return rc;
-  } else if (self->engine->journal) {
+  bool staged;
+  int rc = transaction__plan(self, &staged, err);
+  if (rc == 0 && staged) rc = transaction__apply_embedded(self, err);
+  if (rc == 0 && staged) {
+    rc = transaction__stage(self, &intent, err);
+    if (rc < 0)
+      for (size_t i = 0; i < self->files.len; i++) transaction__unapply(self->files.items[i]);
+  }
+  if (rc < 0) return rc;
+  if (!staged && self->engine->journal) {
     for (size_t i = 0; i < self->files.len; i++)
       if (!self->files.items[i]->doc && self->files.items[i]->action != EDIT_KEEP)
         eddi_journal_note_folder(self->engine->journal, self->files.items[i]->rel);
   }
-  int rc = transaction__commit_files(self, report, err);
+  rc = transaction__commit_files(self, report, err);
   if (staged) {
     transaction__settle(self);
     if (self->engine->journal) eddi_journal_intent_done(self->engine->journal, intent);
@@ -521,6 +642,17 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
  * typed) and is saved as of the bytes written. */
 static void transaction__adopt(EddiEditFile *file) {
   EddiDoc *doc = file->doc;
+  if (file->embedded) {
+    /* Its text is in already (transaction__apply_embedded): its editor
+     * learns that the file holds it. One whose file took an append
+     * meanwhile stays modified, its stamp the old one, so that its next
+     * save sees the disk's change instead of writing over it. */
+    if (!file->carried_over) {
+      eddi_embedded_saved(doc->backend, &file->written);
+      eddi_doc_mark_saved(doc);
+    }
+    return;
+  }
   const char *b = file->result.data ? file->result.data : "";
   size_t changed_end = 0;
   EddiError ignored;
@@ -554,6 +686,7 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
     for (size_t i = self->files.len; i-- > 0;) {
       EddiEditFile *file = self->files.items[i];
       if (file->done) transaction__put_back(self, file), file->done = false;
+      transaction__unapply(file);
     }
     return rc;
   }

@@ -34,8 +34,25 @@
  * flag and undo step are updated only once every file is written (a
  * failure leaves the documents as they were). A document with unsaved
  * edits is written with them, as its save would (the change was computed
- * on its text). A document of another backend (an Emacs buffer) saves
- * itself, outside the intent.
+ * on its text). A file over the size whose bytes the disk backend keeps is
+ * read at commit time and must be as the document last saw it, else the
+ * change is refused (it could not be merged); a read-only open file
+ * refuses a change of several files before anything is written.
+ *
+ * An embedder's document (an Emacs buffer) joins the batch when its editor
+ * can tell the exact bytes its save would write (EddiBackendOps.save_bytes:
+ * Emacs encodes the buffer with its coding system) and its file is as the
+ * engine last read or wrote it. It takes the new text before anything is
+ * staged, so that its editor's refusal (a read-only buffer) comes first
+ * and is taken back on any failure; its bytes are staged and renamed in
+ * with the others, and the editor learns that it is saved (its file time,
+ * its modified flag; EddiBackendOps.saved) only after the last rename. Such
+ * a write is not the editor's save: Emacs runs no before-save-hook for it
+ * (the bytes are the change eddi computed and replied with) and runs
+ * after-save-hook once the change is committed. One whose bytes are not
+ * certain (write hooks, a remote file, a coding system that decides at
+ * save time, changes held for review) saves itself after the batch,
+ * outside the intent, as before; doc/journal.org lists the cases.
  */
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H
@@ -79,6 +96,18 @@ typedef struct {
    * commit. written_raw: the bytes written. */
   bool through_intent;
   StrBuf written_raw;
+  /* An embedder's document (an Emacs buffer) written as one of the disk
+   * files: it takes the new text before the batch (applied; a refusal of
+   * its editor comes before anything is written), its editor gives the
+   * bytes its save would write (save_bytes), and they are written with the
+   * others. */
+  bool embedded;
+  bool applied;
+  StrBuf save_bytes;
+  /* Someone appended to that document's file while it was renamed in: the
+   * append was carried over onto the editor's bytes, which the buffer does
+   * not show, so it is not told it is saved. */
+  bool carried_over;
 } EddiEditFile;
 
 typedef struct {

@@ -25,8 +25,8 @@ static long buffer_next_id = 1;
 
 /* ---------------------------------------------------------------- symbols */
 
-static emacs_value sym_open, sym_replace, sym_sync, sym_save, sym_user_saved, sym_end_group,
-    sym_release, sym_eddi_error, sym_quit, sym_nth, sym_cons, sym_error_message_string, sym_t,
+static emacs_value sym_open, sym_replace, sym_sync, sym_save, sym_save_bytes, sym_saved,
+    sym_user_saved, sym_end_group, sym_release, sym_eddi_error, sym_quit, sym_nth, sym_cons, sym_error_message_string, sym_t,
     sym_nil, sym_string;
 
 static bool buffer__global_symbol(emacs_env *env, emacs_value *slot, const char *name) {
@@ -47,6 +47,8 @@ bool eddi_emacs_symbols_init(emacs_env *env) {
       {&sym_replace, "eddi--backend-replace"},
       {&sym_sync, "eddi--backend-sync"},
       {&sym_save, "eddi--backend-save"},
+      {&sym_save_bytes, "eddi--backend-save-bytes"},
+      {&sym_saved, "eddi--backend-saved"},
       {&sym_user_saved, "eddi--backend-user-saved-p"},
       {&sym_end_group, "eddi--backend-end-group"},
       {&sym_release, "eddi--backend-release"},
@@ -255,13 +257,65 @@ static int buffer__save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *e
   return rc;
 }
 
-static void buffer__end_group(void *backend) {
+/* The bytes of a string whose characters are bytes (U+0000..U+00FF, one
+ * per byte: eddi--backend-save-bytes gives the encoded text so, because the
+ * module API copies strings out as UTF-8), appended to out. False when a
+ * character is not a byte. */
+static bool buffer__latin1_bytes(const char *utf8, size_t len, EddiTextSink *out) {
+  /* Bytes converted at a time: a small buffer on the stack. */
+  enum { CHUNK = 4096 };
+  char chunk[CHUNK];
+  size_t used = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)utf8[i];
+    if (c < 0x80) {
+      chunk[used++] = (char)c;
+      i++;
+    } else if ((c == 0xC2 || c == 0xC3) && i + 1 < len) {
+      chunk[used++] = (char)(((c & 0x03) << 6) | ((unsigned char)utf8[i + 1] & 0x3F));
+      i += 2;
+    } else {
+      return false;
+    }
+    if (used == CHUNK) eddi_text_sink_append(out, chunk, used), used = 0;
+  }
+  eddi_text_sink_append(out, chunk, used);
+  return true;
+}
+
+/* What save-buffer would write, exactly, for a batch of several files; a
+ * buffer whose bytes Emacs cannot promise (eddi--backend-save-bytes says
+ * why) saves itself after the batch. */
+static int buffer__save_bytes(void *backend, EddiDoc *doc, EddiTextSink *out, EddiError *err) {
   BufferBackend *self = backend;
+  int rc = buffer__sync(self, doc, err);
+  if (rc < 0) return rc;
+  emacs_env *env = self->call->env;
+  emacs_value id = env->make_integer(env, self->id);
+  emacs_value bytes = NULL; /* set when the call returns */
+  rc = eddi_emacs_funcall(self->call, sym_save_bytes, 1, &id, &bytes, err);
+  if (rc < 0) return rc;
+  size_t len = 0;
+  char *text = eddi_emacs_string(env, bytes, &len);
+  if (!text) return call__take_exit(self->call, err);
+  bool bytes_only = buffer__latin1_bytes(text, len, out);
+  free(text);
+  return bytes_only ? 0 : eddi_error_set(err, EDDI_EINVAL, "Not the bytes of a save");
+}
+
+/* Tell the buffer something it cannot refuse: fn with its id, when Emacs
+ * is there; an error in fn is Emacs's to show. */
+static void buffer__notify(BufferBackend *self, emacs_value fn) {
   if (!self->call->env) return;
   emacs_value id = self->call->env->make_integer(self->call->env, self->id);
   EddiError ignored;
-  eddi_emacs_funcall(self->call, sym_end_group, 1, &id, NULL, &ignored);
+  eddi_emacs_funcall(self->call, fn, 1, &id, NULL, &ignored);
 }
+
+/* The engine wrote those bytes: the buffer is saved (eddi--backend-saved). */
+static void buffer__saved(void *backend) { buffer__notify(backend, sym_saved); }
+
+static void buffer__end_group(void *backend) { buffer__notify(backend, sym_end_group); }
 
 static void buffer__destroy(void *backend) {
   BufferBackend *self = backend;
@@ -281,6 +335,8 @@ static const EddiBackendOps buffer_ops = {
     .save = buffer__save,
     .end_group = buffer__end_group,
     .destroy = buffer__destroy,
+    .save_bytes = buffer__save_bytes,
+    .saved = buffer__saved,
 };
 
 long eddi_emacs_backend_id(const void *backend) {

@@ -9,10 +9,19 @@
  * one dirty region, which sync copies over before the next command. When
  * nothing changed, nothing is copied.
  *
+ * A change of several files does not call save-buffer: Emacs gives the
+ * bytes it would write (the buffer encoded with its coding system), the
+ * engine writes them with the other files inside the change's journaled
+ * intent, and only then is the buffer told it is saved (its file time, its
+ * modified flag, after-save-hook). A buffer whose bytes Emacs cannot
+ * promise (write hooks, a remote file, a coding system that decides on
+ * save) is saved with save-buffer after the others, as a Save is.
+ *
  * The Emacs side of every operation is a small elisp function in eddi.el
- * (eddi--backend-open, -replace, -sync, -save, -end-group, -release) that
- * names the buffer by an integer id: the C side never holds a buffer object,
- * so no emacs_value outlives the call that made it.
+ * (eddi--backend-open, -replace, -sync, -save, -save-bytes, -saved,
+ * -end-group, -release) that names the buffer by an integer id: the C side
+ * never holds a buffer object, so no emacs_value outlives the call that
+ * made it.
  *
  * It is a backend of the public kind (eddi_backend.h): the engine reads the
  * file before the buffer is made, keeps the save check and the saved text,

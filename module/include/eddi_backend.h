@@ -87,6 +87,10 @@ typedef struct {
   bool crlf;            /* every line ends in CRLF: keep them on save */
 } EddiBackendFile;
 
+/* Where an opener puts the text of the backing copy, and save_bytes the
+ * bytes of a save (the engine's; eddi_text_sink_append below). */
+typedef struct EddiTextSink EddiTextSink;
+
 /* The operations of one backing copy; backend is what the opener gave. */
 typedef struct {
   /* Replace characters [start_char, end_char) of the backing text with
@@ -105,10 +109,22 @@ typedef struct {
   void (*end_group)(void *backend);
   /* The document is closed: free the backing copy's state. */
   void (*destroy)(void *backend);
+  /* For a change of several files, which the engine writes as one batch
+   * (crash-safe with the journal: all old or all new): the exact bytes a
+   * save of the backing text would write to the file now, appended to out.
+   * Fails (err says why) when they cannot be known exactly, say the save
+   * would run hooks that change them or an encoding cannot be reproduced;
+   * the document is then saved through save after the batch, outside it.
+   * What is encoded must be the mirror: sync first. NULL: always saved
+   * through save. */
+  int (*save_bytes)(void *backend, EddiDoc *doc, EddiTextSink *out, EddiError *err);
+  /* The engine wrote those bytes to the file with the rest of the batch:
+   * the backing copy counts as saved now (an editor clears its modified
+   * flag and takes the file's new time). Set when save_bytes is. */
+  void (*saved)(void *backend);
 } EddiBackendOps;
 
 /* Where an opener puts the text of the backing copy (the engine's). */
-typedef struct EddiTextSink EddiTextSink;
 void eddi_text_sink_append(EddiTextSink *self, const char *bytes, size_t len);
 
 /* Make the backing copy of file: set *ops and *backend, and append its text

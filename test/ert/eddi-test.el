@@ -452,6 +452,186 @@ buffers of the workspace are killed and no engine memory may leak."
       (with-current-buffer "*eddi-preview*" (eddi-preview-accept))
       (should (equal (eddi-test-text "a.txt") "x\none\n")))))
 
+;;;; A change of several files: live buffers in its batch
+
+(defconst eddi-test-patch-ab
+  (concat "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
+          "*** Update File: b.txt\n-old b\n+new b\n*** End Patch")
+  "A Patch of a.txt and b.txt: \"old\" becomes \"new\" in each.")
+
+(defvar-local eddi-test-saves nil
+  "The save hooks that ran in this buffer, newest first.")
+
+(defun eddi-test-watch-saves (rel)
+  "Note in `eddi-test-saves' each save hook that runs in REL's buffer."
+  (with-current-buffer (eddi-test-buffer rel)
+    (add-hook 'before-save-hook (lambda () (push 'before eddi-test-saves)) nil t)
+    (add-hook 'after-save-hook (lambda () (push 'after eddi-test-saves)) nil t)))
+
+(ert-deftest eddi-intent-buffer-written-with-the-others ()
+  "The buffer's file is written by the batch: exact bytes, saved, undoable."
+  (eddi-test-with-workspace '(("a.txt" . "old a\r\nsecond\r\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-test-watch-saves "a.txt")
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    ;; Exactly what save-buffer would write (CRLF kept by the coding system).
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\r\nsecond\r\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (should (equal (eddi-test-text "a.txt") "new a\nsecond\n"))
+      (should-not (buffer-modified-p))
+      (should (verify-visited-file-modtime))
+      ;; Not saved by save-buffer: before-save-hook did not run, after-save-hook did.
+      (should (equal eddi-test-saves '(after))))
+    ;; eddi's Undo takes the change back from both files, the buffer's too.
+    (should (equal (eddi-exec "Undo") "Ok, Undid 1 step, 2 files: a.txt, b.txt, At 0:0"))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\r\nsecond\r\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
+    (should (equal (eddi-test-text "a.txt") "old a\nsecond\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
+(ert-deftest eddi-intent-refactor-writes-the-buffer ()
+  "A rename across files writes the open buffer's file with the others."
+  (eddi-test-with-workspace '(("p.h" . "int total(int a);\n")
+                              ("p.c" . "#include \"p.h\"\nint total(int a) { return a; }\n"))
+    (eddi-exec "Open p.c")
+    (eddi-test-watch-saves "p.c")
+    (should (string-prefix-p "Ok, Renamed in 2 files"
+                             (eddi-exec "Refactor RenameSymbol total sum")))
+    (should (equal (eddi-transcript--read (eddi-test-path "p.c"))
+                   "#include \"p.h\"\nint sum(int a) { return a; }\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "p.h")) "int sum(int a);\n"))
+    (should (equal (eddi-test-text "p.c") "#include \"p.h\"\nint sum(int a) { return a; }\n"))
+    (with-current-buffer (eddi-test-buffer "p.c")
+      (should-not (buffer-modified-p))
+      (should (equal eddi-test-saves '(after))))))
+
+(ert-deftest eddi-intent-buffer-unsaved-edits-are-written ()
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-test-type "a.txt" 2 0 "t y p e d RET")
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\ntyped\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
+    ;; Emacs's own undo takes back eddi's change as one step; eddi's next
+    ;; Save is not taken for a change on disk.
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "old a\ntyped\n"))
+    (should (equal (eddi-exec "Save") "Ok, Bytes 12"))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\ntyped\n"))))
+
+(ert-deftest eddi-intent-bom-kept ()
+  (eddi-test-with-workspace '(("a.txt" . "\357\273\277old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "\357\273\277new a\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
+(ert-deftest eddi-intent-latin-1-buffer-exact ()
+  "A buffer visiting its file as Latin-1 is written as Emacs would write it."
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (let ((coding-system-for-read 'latin-1-unix))
+      (find-file-noselect (eddi-test-path "a.txt")))
+    (eddi-exec "Open a.txt")
+    (should (string-prefix-p
+             "Ok" (eddi-exec (replace-regexp-in-string "\\+new a" "+café a" eddi-test-patch-ab))))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "caf\351 a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))))
+
+(ert-deftest eddi-intent-uncertain-buffer-saves-itself ()
+  "A buffer whose save runs write hooks keeps saving itself, after the batch."
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-test-watch-saves "a.txt")
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (add-hook 'write-file-functions (lambda () (push 'write eddi-test-saves) nil) nil t))
+    (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (with-current-buffer (eddi-test-buffer "a.txt")
+      (should-not (buffer-modified-p))
+      (should (equal eddi-test-saves '(after write before))))))
+
+(ert-deftest eddi-intent-read-only-file-refuses-the-change ()
+  (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
+    (eddi-exec "Open a.txt")
+    (set-file-modes (eddi-test-path "a.txt") #o444)
+    (should (equal (eddi-exec eddi-test-patch-ab)
+                   (concat "Fail \"a.txt is read-only; nothing written\", "
+                           "Make a.txt writable, then run the change again")))
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
+    (should (equal (eddi-test-text "a.txt") "old a\n"))
+    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
+    (set-file-modes (eddi-test-path "a.txt") #o644)
+    ;; A read-only buffer refuses its part before any file is written.
+    (with-current-buffer (eddi-test-buffer "a.txt") (setq buffer-read-only t))
+    (should (equal (eddi-exec eddi-test-patch-ab)
+                   "Fail \"Buffer is read-only\", Make it writable (C-x C-q) first"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
+    (should (equal (eddi-test-text "a.txt") "old a\n"))))
+
+(ert-deftest eddi-intent-kill-9-after-the-renames-rolls-back-the-buffer-too ()
+  "A batch Emacs killed with SIGKILL once every file is renamed in, before
+the intent is forgotten: the intent names the buffer's file, so a rollback
+of the group takes it back with the others."
+  (let* ((root (file-name-as-directory (make-temp-file "eddi-ert-" t)))
+         (state (make-temp-file "eddi-ert-state-" t))
+         (patch (concat "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
+                        "*** Update File: b.txt\n-old b\n+new b\n"
+                        "*** Update File: c.txt\n-old c\n+new c\n*** End Patch"))
+         (child
+          `(progn
+             (setq eddi-module-directory ,eddi-module-directory)
+             (require 'eddi)
+             (eddi-load-module)
+             (setq eddi--engine (eddi-module-new ,root))
+             (eddi-module-open-journal eddi--engine)
+             (let ((eddi-sender "tester") (make-backup-files nil) (create-lockfiles nil))
+               (eddi-exec "Start s\nOpen a.txt")
+               ;; The buffer learns it is saved after the last rename.
+               (advice-add 'eddi--backend-saved :before
+                           (lambda (&rest _) (signal-process (emacs-pid) 'SIGKILL)))
+               (eddi-exec ,patch))
+             (kill-emacs 3)))
+         ;; The next Emacs on the workspace: what its journal recovered.
+         (restart
+          `(progn
+             (setq eddi-module-directory ,eddi-module-directory)
+             (require 'eddi)
+             (eddi-load-module)
+             (princ (eddi-module-open-journal (eddi-module-new ,root)))))
+         ;; Both Emacs keep their journal in the test's own state folder.
+         (process-environment (cons (concat "XDG_STATE_HOME=" state) process-environment))
+         (emacs (expand-file-name invocation-name invocation-directory))
+         (elisp (file-name-directory (locate-library "eddi"))))
+    (unwind-protect
+        (progn
+          (dolist (name '("a" "b" "c"))
+            (eddi-transcript--write (expand-file-name (concat name ".txt") root)
+                                    (format "old %s\n" name)))
+          ;; Killed by a signal: call-process names it (in the locale's words).
+          (should (stringp (call-process emacs nil nil nil "--batch" "-Q" "-L" elisp
+                                         "--eval" (prin1-to-string child))))
+          (should (equal (eddi-transcript--read (expand-file-name "a.txt" root)) "new a\n"))
+          (should (equal (eddi-transcript--read (expand-file-name "c.txt" root)) "new c\n"))
+          ;; c.txt is put back by hand: only the intent can tell that a.txt
+          ;; and b.txt belong with it.
+          (eddi-transcript--write (expand-file-name "c.txt" root) "old c\n")
+          (with-temp-buffer
+            (should (equal (call-process emacs nil t nil "--batch" "-Q" "-L" elisp
+                                         "--eval" (prin1-to-string restart))
+                           0))
+            (should (string-match-p
+                     "Recovered an interrupted change of 3 files: rolled back (2 moved)"
+                     (buffer-string))))
+          (dolist (name '("a" "b" "c"))
+            (should (equal (eddi-transcript--read (expand-file-name (concat name ".txt") root))
+                           (format "old %s\n" name)))))
+      (delete-directory root t)
+      (delete-directory state t))))
+
 ;;;; The transcript suite
 
 (ert-deftest eddi-transcripts-through-the-module ()

@@ -7,6 +7,10 @@
  * unit_support.h brings the engine's allocation count. */
 #include "unit_support.h"
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "eddi.h"
 #include "eddi_backend.h"
 
@@ -24,6 +28,10 @@ typedef struct {
 
 typedef struct {
   int opens, destroys, replaces, syncs, saves, end_groups;
+  int save_bytes, saved;     /* the calls of a change of several files */
+  bool uncertain;            /* save_bytes cannot tell the bytes */
+  bool die_when_saved;       /* saved ends the process: a crash after the renames */
+  const char *meanwhile;     /* save_bytes writes this to the file: someone else's change */
   EddiBackendFile last_file; /* the flags of the last open (paths not kept) */
   const char *give;          /* the text open gives; NULL: the file's */
   FakeBuffer *last;
@@ -86,6 +94,25 @@ static int fake_save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err)
   return eddi_doc_file_saved(doc, bytes, err);
 }
 
+/* The editor's own encoding of its text: the bytes as they are. */
+static int fake_save_bytes(void *backend, EddiDoc *doc, EddiTextSink *out, EddiError *err) {
+  FakeBuffer *buffer = backend;
+  fake_of_ops->save_bytes++;
+  int rc = fake_sync(backend, doc, err);
+  if (rc < 0) return rc;
+  if (fake_of_ops->uncertain) return eddi_error_set(err, EDDI_ESTATE, "A hook writes it");
+  if (fake_of_ops->meanwhile)
+    unit_write_file(buffer->abs_path, fake_of_ops->meanwhile, strlen(fake_of_ops->meanwhile));
+  eddi_text_sink_append(out, buffer->text, buffer->len);
+  return 0;
+}
+
+static void fake_saved(void *backend) {
+  (void)backend;
+  fake_of_ops->saved++;
+  if (fake_of_ops->die_when_saved) _exit(0);
+}
+
 static void fake_end_group(void *backend) { fake_of_ops->end_groups++; }
 
 static void fake_destroy(void *backend) {
@@ -103,6 +130,8 @@ static const EddiBackendOps fake_ops = {
     .save = fake_save,
     .end_group = fake_end_group,
     .destroy = fake_destroy,
+    .save_bytes = fake_save_bytes,
+    .saved = fake_saved,
 };
 
 static int fake_open(void *context, const EddiBackendFile *file, const EddiBackendOps **ops,
@@ -288,6 +317,196 @@ static void test_embedded_save_checks_the_file(void **state) {
            "changes first");
 }
 
+/* ---------------------------------------------------------------- batches */
+
+static const char patch_ab[] = "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
+                               "*** Update File: b.txt\n-old b\n+new b\n*** End Patch";
+
+static void assert_file(World *world, const char *rel, const char *expected) {
+  char path[PATH_MAX];
+  unit_path(path, world->root, rel);
+  size_t size = 0;
+  char *bytes = unit_read_file(path, &size);
+  assert_string_equal(bytes, expected);
+  free(bytes);
+}
+
+static void world_two_files(World *world) {
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  world->fake.refuse_changed = true;
+  exchange(world, "Start s\nOpen a.txt", "Ok\nOk, At 0:0, Length 1");
+}
+
+static void test_embedded_batch_writes_the_buffer(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  exchange(world, patch_ab, "Ok: M [a.txt#54CD]\\n1:new a\\nM [b.txt#5EB3]\\n1:new b");
+  assert_file(world, "a.txt", "new a\n");
+  assert_file(world, "b.txt", "new b\n");
+  /* Written by the batch, not by the editor's save; the editor was told. */
+  assert_int_equal(world->fake.saves, 0);
+  assert_int_equal(world->fake.save_bytes, 1);
+  assert_int_equal(world->fake.saved, 1);
+  assert_string_equal(world->fake.last->text, "new a\n");
+  /* The engine knows the file as written: no change on disk to refuse. */
+  exchange(world, "Diff\nInsert Line \"more\"\nSave",
+           "Ok: No changes\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 11");
+  assert_file(world, "a.txt", "more\nnew a\n");
+}
+
+static void test_embedded_batch_uncertain_buffer_saves_itself(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  world->fake.uncertain = true;
+  exchange(world, patch_ab, "Ok: M [a.txt#54CD]\\n1:new a\\nM [b.txt#5EB3]\\n1:new b");
+  assert_file(world, "a.txt", "new a\n");
+  assert_file(world, "b.txt", "new b\n");
+  assert_int_equal(world->fake.saves, 1);
+  assert_int_equal(world->fake.saved, 0);
+}
+
+static void test_embedded_batch_read_only_refuses(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  char path[PATH_MAX];
+  unit_path(path, world->root, "a.txt");
+  chmod(path, 0444);
+  exchange(world, patch_ab, "Fail \"a.txt is read-only; nothing written\", Make a.txt "
+                            "writable, then run the change again");
+  chmod(path, 0644);
+  assert_file(world, "a.txt", "old a\n");
+  assert_file(world, "b.txt", "old b\n");
+  /* The buffer was never touched. */
+  assert_int_equal(world->fake.replaces, 0);
+  assert_string_equal(world->fake.last->text, "old a\n");
+}
+
+static void test_embedded_batch_file_changed_on_disk_is_the_editors(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  /* Not as the engine last saw it: the editor's save decides (it refuses
+   * here), and the batch is put back. */
+  world_file(world, "a.txt", "old a\ntheirs\n", 13);
+  exchange(world, patch_ab, "Fail \"File changed on disk since Open\"");
+  assert_file(world, "a.txt", "old a\ntheirs\n");
+  assert_file(world, "b.txt", "old b\n");
+  assert_string_equal(world->fake.last->text, "old a\n");
+}
+
+static void test_embedded_batch_change_on_disk_meanwhile_is_not_merged(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  /* Between the check and the rename: the editor's bytes cannot be merged
+   * with the disk's, so nothing is written and the buffer is put back. */
+  world->fake.meanwhile = "other a\n";
+  exchange(world, patch_ab, "Fail \"a.txt changed on disk since Open; nothing written\", Open "
+                            "Reload reads it again (unsaved edits are discarded)");
+  assert_file(world, "a.txt", "other a\n");
+  assert_file(world, "b.txt", "old b\n");
+  assert_string_equal(world->fake.last->text, "old a\n");
+  assert_int_equal(world->fake.saved, 0);
+}
+
+static void test_embedded_batch_append_meanwhile_is_kept(void **state) {
+  World *world = *state;
+  world_two_files(world);
+  /* An append at that moment is carried over onto the editor's bytes: the
+   * disk keeps it, and the buffer, which does not show it, is not saved,
+   * so its next save sees the change. */
+  world->fake.meanwhile = "old a\ntheirs\n";
+  char *reply = eddi_exec(world->engine, "tester", patch_ab, strlen(patch_ab));
+  assert_non_null(strstr(reply, "a.txt changed on disk meanwhile"));
+  eddi_string_free(reply);
+  assert_file(world, "a.txt", "new a\ntheirs\n");
+  assert_file(world, "b.txt", "new b\n");
+  assert_int_equal(world->fake.saved, 0);
+  exchange(world, "Save", "Fail \"File changed on disk since Open\", Diff shows your changes; "
+                          "Open Reload a.txt reads the disk's version (your edits are discarded)");
+}
+
+/* A workspace and a state folder for the journal. */
+typedef struct {
+  World world;
+  char state[PATH_MAX];
+} JournalWorld;
+
+static EddiEngine *journal_engine(JournalWorld *jw, char *report, size_t size) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw->state;
+  char error[EDDI_ERROR_MAX] = "";
+  EddiEngine *engine = eddi_engine_new(jw->world.root, &config, error, sizeof error);
+  if (!engine) fail_msg("eddi_engine_new: %s", error);
+  if (eddi_engine_open_journal(engine, report, size, error, sizeof error) < 0)
+    fail_msg("eddi_engine_open_journal: %s", error);
+  return engine;
+}
+
+/* Bytes of big.txt: over the size whose copy the disk backend keeps. */
+#define BIG_BYTES ((size_t)17 << 20)
+
+static void test_embedded_batch_crash_after_renames_rolls_back(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "c.txt", "old c\n", 6);
+  char *big = malloc(BIG_BYTES);
+  memset(big, 'x', BIG_BYTES);
+  memcpy(big, "old big\n", 8);
+  world_file(world, "big.txt", big, BIG_BYTES);
+  fake_of_ops = &world->fake;
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    /* a.txt open in the editor, big.txt (no copy kept) in the disk
+     * backend; the process dies once every file is renamed in, before
+     * the intent is forgotten. */
+    char report[EDDI_ERROR_MAX];
+    EddiEngine *engine = journal_engine(&jw, report, sizeof report);
+    static const char patch[] =
+        "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
+        "*** Update File: big.txt\n-old big\n+new big\n"
+        "*** Update File: c.txt\n-old c\n+new c\n*** End Patch";
+    eddi_engine_set_backend(engine, fake_open, &world->fake);
+    eddi_string_free(eddi_exec(engine, "tester", "Start s\nOpen a.txt", 18));
+    eddi_engine_set_backend(engine, NULL, NULL);
+    eddi_string_free(eddi_exec(engine, "tester", "Open big.txt", 12));
+    world->fake.die_when_saved = true;
+    eddi_string_free(eddi_exec(engine, "tester", patch, strlen(patch)));
+    _exit(1); /* saved was not called */
+  }
+  int status;
+  waitpid(child, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  assert_file(world, "a.txt", "new a\n");
+  assert_file(world, "c.txt", "new c\n");
+  /* c.txt is put back by hand: the group is mixed now, and only the
+   * intent can tell which other files were in it. */
+  world_file(world, "c.txt", "old c\n", 6);
+  char report[EDDI_ERROR_MAX] = "";
+  EddiEngine *engine = journal_engine(&jw, report, sizeof report);
+  assert_non_null(strstr(report, "Recovered an interrupted change of 3 files: rolled back (2 moved)"));
+  assert_file(world, "a.txt", "old a\n");
+  char path[PATH_MAX];
+  unit_path(path, world->root, "big.txt");
+  size_t size = 0;
+  char *bytes = unit_read_file(path, &size);
+  assert_int_equal(size, BIG_BYTES);
+  assert_memory_equal(bytes, big, BIG_BYTES);
+  free(bytes);
+  free(big);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_embedded_open_says_how_the_file_is_encoded,
@@ -302,6 +521,19 @@ int main(void) {
                                       world_teardown),
       cmocka_unit_test_setup_teardown(test_embedded_save_checks_the_file, world_setup,
                                       world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_writes_the_buffer, world_setup,
+                                      world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_uncertain_buffer_saves_itself,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_read_only_refuses, world_setup,
+                                      world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_file_changed_on_disk_is_the_editors,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_change_on_disk_meanwhile_is_not_merged,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_append_meanwhile_is_kept, world_setup,
+                                      world_teardown),
+      cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

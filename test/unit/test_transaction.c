@@ -10,6 +10,7 @@
 #include "unit_support.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "edit/transaction.h"
@@ -245,6 +246,85 @@ static void test_txn_open_doc_unsaved_edits_are_written(void **state) {
   assert_false(eddi_doc_modified(doc));
 }
 
+static void test_txn_read_only_doc_refuses_the_change(void **state) {
+  DocFixture *fx = *state;
+  const char *root = fx->root;
+  char path[PATH_MAX];
+  unit_path(path, root, "a.txt");
+  chmod(path, 0444);
+  EddiError err;
+  /* Refused before anything is written: no file is replaced and put back. */
+  assert_int_equal(commit_three(fx->engine, false, root, &err), EDDI_EIO);
+  assert_string_equal(err.what, "a.txt is read-only; nothing written");
+  assert_string_equal(err.hint, "Make a.txt writable, then run the change again");
+  assert_files(root, (const char *const[]){"old a\n", "old b\n", "old c\n"});
+  assert_doc_text(fx->doc, "old a\n");
+  assert_false(eddi_doc_modified(fx->doc));
+  chmod(path, 0644);
+}
+
+/* Bytes of big.txt: over the size whose copy the disk backend keeps. */
+#define BIG_BYTES ((size_t)17 << 20)
+
+/* big.txt: "old big\n", then lines of x up to BIG_BYTES. */
+static void write_big(const char *root, const char *first) {
+  char *bytes = malloc(BIG_BYTES);
+  memset(bytes, 'x', BIG_BYTES);
+  size_t head = strlen(first);
+  memcpy(bytes, first, head);
+  for (size_t i = head + 63; i < BIG_BYTES; i += 64) bytes[i] = '\n';
+  bytes[BIG_BYTES - 1] = '\n';
+  write_in(root, "big.txt", bytes, BIG_BYTES);
+  free(bytes);
+}
+
+static const char patch_big[] = "Patch\n*** Begin Patch\n*** Update File: big.txt\n-old big\n+new big\n"
+                                "*** Update File: b.txt\n-old b\n+new b\n*** End Patch";
+
+static char *exec_reply(EddiEngine *engine, const char *text) {
+  return eddi_exec(engine, "t", text, strlen(text));
+}
+
+static void test_txn_large_doc_joins_the_intent(void **state) {
+  DocFixture *fx = *state;
+  write_big(fx->root, "old big\n");
+  exec_ok(fx->engine, "Open big.txt\nInsert Line \"typed\"");
+  exec_ok(fx->engine, patch_big);
+  size_t len;
+  char path[PATH_MAX];
+  unit_path(path, fx->root, "big.txt");
+  char *bytes = unit_read_file(path, &len);
+  assert_int_equal(len, BIG_BYTES + 6);
+  assert_memory_equal(bytes, "typed\nnew big\nxxx", 17);
+  free(bytes);
+  char *b = read_in(fx->root, "b.txt");
+  assert_string_equal(b, "new b\n");
+  free(b);
+  /* The backend knows what was written: its next save is no conflict. */
+  exec_ok(fx->engine, "Diff\nGoto 0:0\nInsert Line \"more\"\nSave");
+}
+
+static void test_txn_large_doc_changed_on_disk_refuses(void **state) {
+  DocFixture *fx = *state;
+  write_big(fx->root, "old big\n");
+  exec_ok(fx->engine, "Open big.txt");
+  /* Someone else changes its last line: without a copy of what eddi read,
+   * the two cannot be merged. */
+  char path[PATH_MAX];
+  unit_path(path, fx->root, "big.txt");
+  FILE *file = fopen(path, "r+");
+  fseek(file, -2, SEEK_END);
+  fputc('y', file);
+  fclose(file);
+  char *reply = exec_reply(fx->engine, patch_big);
+  assert_string_equal(reply, "Fail \"big.txt changed on disk since Open; nothing written\", Open "
+                             "Reload reads it again (unsaved edits are discarded)");
+  eddi_string_free(reply);
+  char *b = read_in(fx->root, "b.txt");
+  assert_string_equal(b, "old b\n");
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_txn_file_loads_from_disk, unit_folder_setup,
@@ -254,6 +334,12 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_txn_open_doc_untouched_when_a_file_fails, doc_setup,
                                       doc_teardown),
       cmocka_unit_test_setup_teardown(test_txn_open_doc_unsaved_edits_are_written, doc_setup,
+                                      doc_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_read_only_doc_refuses_the_change, doc_setup,
+                                      doc_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_large_doc_joins_the_intent, doc_setup,
+                                      doc_teardown),
+      cmocka_unit_test_setup_teardown(test_txn_large_doc_changed_on_disk_refuses, doc_setup,
                                       doc_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
