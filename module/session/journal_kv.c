@@ -35,6 +35,13 @@
 #define JOURNAL_RECORD_MAGIC "eddi-session"
 /* Longest column count or integer written as a field, in decimal. */
 #define JOURNAL_RECORD_NUMBER_MAX 32
+/* A file's base text (the disk text its edits apply to, kept for a rebase)
+ * larger than this is left out of a record: every changing command puts
+ * the record, and JetStream refuses values over its max (1 MiB by
+ * default). A taker whose disk still has the base's hash re-applies the
+ * edits without it; one whose disk changed keeps the unsaved text aside
+ * and reports it, as for a file too large to keep a base of. */
+#define JOURNAL_RECORD_BASE_MAX ((size_t)64 << 10)
 /* Most columns a journal table has (changeset_files has 14). */
 #define JOURNAL_RECORD_COLUMNS_MAX 32
 
@@ -82,6 +89,9 @@ int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out) {
       journal_record__number(out, "", columns);
       for (int c = 0; c < columns; c++) {
         int type = sqlite3_column_type(stmt, c);
+        if (type != SQLITE_NULL && (size_t)sqlite3_column_bytes(stmt, c) > JOURNAL_RECORD_BASE_MAX &&
+            strcmp(sqlite3_column_name(stmt, c), "base_text") == 0)
+          type = SQLITE_NULL;
         if (type == SQLITE_NULL) {
           eddi_journal_blob_put(out, "n", 1);
         } else if (type == SQLITE_INTEGER) {

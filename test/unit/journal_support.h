@@ -63,6 +63,21 @@ static inline EddiEngine *engine_journaled(const Fixture *fx, char *report, size
   return engine;
 }
 
+/* An engine with the journal in the state folder "elsewhere" of fx, as
+ * instance beta: another instance's journal. */
+static inline EddiEngine *engine_elsewhere(const Fixture *fx) {
+  char elsewhere[PATH_MAX], report[1024], error[512];
+  unit_path(elsewhere, fx->scratch, "elsewhere");
+  assert_int_equal(mkdir(elsewhere, 0700), 0);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = elsewhere;
+  EddiEngine *beta = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_int_equal(eddi_engine_set_instance(beta, "beta"), 0);
+  assert_int_equal(eddi_engine_open_journal(beta, report, sizeof report, error, sizeof error), 0);
+  return beta;
+}
+
 static inline void expect_reply(EddiEngine *engine, const char *text, const char *expected) {
   char *reply = eddi_exec(engine, "cli", text, strlen(text));
   assert_string_equal(reply, expected);

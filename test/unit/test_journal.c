@@ -411,16 +411,8 @@ static void test_journal_record_carries_a_session_elsewhere(void **state) {
   eddi_engine_free(alpha);
 
   /* Another state folder: the journal there has never seen s. */
-  char elsewhere[PATH_MAX];
-  unit_path(elsewhere, fx->scratch, "elsewhere");
-  assert_int_equal(mkdir(elsewhere, 0700), 0);
-  EddiConfig config;
-  eddi_config_default(&config);
-  config.state_dir = elsewhere;
+  EddiEngine *beta = engine_elsewhere(fx);
   char error[512];
-  EddiEngine *beta = eddi_engine_new(fx->root, &config, error, sizeof error);
-  assert_int_equal(eddi_engine_set_instance(beta, "beta"), 0);
-  assert_int_equal(eddi_engine_open_journal(beta, report, sizeof report, error, sizeof error), 0);
   assert_true(eddi_engine_import_session(beta, "alpha", "junk", 4, error, sizeof error) < 0);
   assert_string_equal(error, "Not a session record");
   assert_int_equal(eddi_engine_session_record(beta, "s", &none, &none_len), EDDI_ENOENT);
@@ -432,6 +424,34 @@ static void test_journal_record_carries_a_session_elsewhere(void **state) {
   expect_reply(beta, "Status", "Ok: Session s, File a.txt, At 1:0, Length 3, Modified");
   expect_reply(beta, "Goto Bookmark m", "Ok, At 2:0");
   expect_reply(beta, "Preview changeset c", "Ok, Changeset c (collected): 1 file: b.py +1 -1");
+  eddi_engine_free(beta);
+}
+
+/* A record leaves out a large file's base text, so that it stays small;
+ * the taker re-applies the edits to the unchanged disk text. */
+static void test_journal_record_leaves_out_a_large_base(void **state) {
+  Fixture *fx = *state;
+  enum { LINES = 20000 }; /* 100 KB */
+  char *text = malloc(LINES * 5 + 1);
+  for (int i = 0; i < LINES; i++) memcpy(text + i * 5, "line\n", 5);
+  text[LINES * 5] = '\0';
+  write_in(fx->root, "big.txt", text);
+  free(text);
+  char report[1024];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  expect_reply(alpha, "Start s\nOpen big.txt\nInsert Line \"zero\"",
+               "Ok\nOk, At 0:0, Length 20000\nOk, Inserted 1 line at 0, At 1:0");
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  assert_true(len < 4096);
+  eddi_engine_free(alpha);
+  EddiEngine *beta = engine_elsewhere(fx);
+  char error[512];
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  expect_reply(beta, "Status", "Ok: Session s, File big.txt, At 1:0, Length 20001, Modified");
   eddi_engine_free(beta);
 }
 
@@ -487,6 +507,7 @@ int main(void) {
       T(test_journal_changesets_come_back),
       T(test_journal_changeset_collected_again_is_rewritten),
       T(test_journal_record_carries_a_session_elsewhere),
+      T(test_journal_record_leaves_out_a_large_base),
       T(test_journal_leaves_a_live_process_session_alone),
 #undef T
   };
