@@ -39,8 +39,8 @@
  * larger than this is left out of a record: every changing command puts
  * the record, and JetStream refuses values over its max (1 MiB by
  * default). A taker whose disk still has the base's hash re-applies the
- * edits without it; one whose disk changed keeps the unsaved text aside
- * and reports it, as for a file too large to keep a base of. */
+ * edits without it; one whose disk changed keeps the edits aside and
+ * reports it, as for a file too large to keep a base of. */
 #define JOURNAL_RECORD_BASE_MAX ((size_t)64 << 10)
 /* Most columns a journal table has (changeset_files has 14). */
 #define JOURNAL_RECORD_COLUMNS_MAX 32

@@ -131,6 +131,23 @@ static void restore__keep(EddiEngine *engine, const char *session, const char *p
   fclose(out);
 }
 
+/* The edits as a reader can apply them by hand: each one's offset (into
+ * the text the edits apply to, after the edits before it), the bytes it
+ * removed and the bytes it inserted. */
+static void restore__edits_listing(const char *path, const RestoreEdits *edits, StrBuf *out) {
+  eddi_strbuf_printf(out, "Unsaved edits of %s, in order, each at a byte offset of the text as "
+                          "the edits before it left it:\n", path);
+  for (size_t i = 0; i < edits->len; i++) {
+    const RestoreEdit *edit = &edits->items[i];
+    eddi_strbuf_printf(out, "\n@@ at byte %zu, %zu bytes removed:\n", edit->start,
+                       edit->removed.len);
+    eddi_strbuf_append(out, edit->removed.data ? edit->removed.data : "", edit->removed.len);
+    eddi_strbuf_printf(out, "\n@@ %zu bytes inserted:\n", edit->inserted.len);
+    eddi_strbuf_append(out, edit->inserted.data ? edit->inserted.data : "", edit->inserted.len);
+    eddi_strbuf_puts(out, "\n");
+  }
+}
+
 /* ------------------------------------------------------------ files */
 
 /* Whether doc's text differs from what a save would replace: a live
@@ -192,14 +209,24 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   } else if (edits.len && disk_hash == base_hash) {
     if (restore__replay(doc, &edits)) count->edits += edits.len;
     else eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
+  } else if (edits.len && !has_base) {
+    /* The disk changed and the text the edits apply to was not kept (a
+     * large file): their offsets mean nothing in the new text, so they
+     * are kept aside, never applied to it. */
+    StrBuf listing = {0};
+    char kept[EDDI_FS_PATH_MAX];
+    restore__edits_listing(path, &edits, &listing);
+    restore__keep(engine, session->name, path, &listing, kept, sizeof kept);
+    eddi_strbuf_printf(&count->notes,
+                       "; %s changed on disk, and the text its %zu unsaved edits apply to was "
+                       "not kept: not applied, the edits are kept in %s",
+                       path, edits.len, kept[0] ? kept : "the journal");
+    eddi_strbuf_free(&listing);
   } else if (edits.len) {
     /* The disk changed: merge the edits onto it, or keep them aside. */
     StrBuf base = {0}, mine = {0}, merged = {0};
     eddi_strbuf_puts(&base, "");
-    if (has_base)
-      eddi_strbuf_append(&base, sqlite3_column_blob(row, 4), (size_t)sqlite3_column_bytes(row, 4));
-    else
-      eddi_strbuf_append(&base, text.data ? text.data : "", text.len);
+    eddi_strbuf_append(&base, sqlite3_column_blob(row, 4), (size_t)sqlite3_column_bytes(row, 4));
     eddi_strbuf_append(&mine, base.data, base.len);
     eddi_strbuf_puts(&mine, "");
     bool fits = restore__apply_text(&mine, &edits);

@@ -455,6 +455,46 @@ static void test_journal_record_leaves_out_a_large_base(void **state) {
   eddi_engine_free(beta);
 }
 
+/* Without the base (left out of the record), edits to a file changed on
+ * disk since are not applied to its new text: they are kept aside. */
+static void test_journal_edits_without_a_base_are_kept_when_the_disk_changed(void **state) {
+  Fixture *fx = *state;
+  enum { LINES = 20000 }; /* 100 KB */
+  char *text = malloc(LINES * 5 + 1);
+  for (int i = 0; i < LINES; i++) memcpy(text + i * 5, "line\n", 5);
+  text[LINES * 5] = '\0';
+  write_in(fx->root, "big.txt", text);
+  char report[1024];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  expect_reply(alpha, "Start s\nOpen big.txt\nGoto 2:0\nInsert Line \"mine\"",
+               "Ok\nOk, At 0:0, Length 20000\nOk, At 2:0\nOk, Inserted 1 line at 2, At 3:0");
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  eddi_engine_free(alpha);
+  memcpy(text, "LINE\n", 5); /* someone changed the file meanwhile */
+  write_in(fx->root, "big.txt", text);
+  free(text);
+  EddiEngine *beta = engine_elsewhere(fx);
+  char error[512];
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  const char *kept = strstr(report, "the edits are kept in ");
+  assert_non_null(kept);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%.*s", (int)strcspn(kept + 22, "\n"), kept + 22);
+  size_t kept_len;
+  char *listing = unit_read_file(path, &kept_len);
+  assert_string_equal(listing, "Unsaved edits of big.txt, in order, each at a byte offset of the "
+                               "text as the edits before it left it:\n\n@@ at byte 10, 0 bytes "
+                               "removed:\n\n@@ 5 bytes inserted:\nmine\n\n");
+  free(listing);
+  /* The disk's text, unmodified (the cursor where it was). */
+  expect_reply(beta, "Status", "Ok: Session s, File big.txt, At 3:0, Length 20000");
+  eddi_engine_free(beta);
+}
+
 /* A live process's session of the same name is left to it: the second
  * process keeps its own in memory only. */
 static void test_journal_leaves_a_live_process_session_alone(void **state) {
@@ -508,6 +548,7 @@ int main(void) {
       T(test_journal_changeset_collected_again_is_rewritten),
       T(test_journal_record_carries_a_session_elsewhere),
       T(test_journal_record_leaves_out_a_large_base),
+      T(test_journal_edits_without_a_base_are_kept_when_the_disk_changed),
       T(test_journal_leaves_a_live_process_session_alone),
 #undef T
   };
