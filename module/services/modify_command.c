@@ -9,6 +9,7 @@
 #include "services/structure.h"
 
 #include "refactor/ops.h"
+#include "refactor/ops_lang.h"
 #include "refactor/refactor.h"
 
 /* ---------------------------------------------------------------- Modify */
@@ -88,8 +89,9 @@ static int modify__rename_resolved(CommandContext *ctx, EddiDoc *doc, const Eddi
   return 0;
 }
 
-/* AddParam, RemoveParam and ChangeSignature in Python are Refactor
- * Signature within the file: the definition's edit (edits holds it alone)
+/* AddParam, RemoveParam and ChangeSignature are Refactor Signature within
+ * the file in the languages it is built for (Python, C, JavaScript,
+ * TypeScript; refactor/ops_lang.c): the definition's edit (edits holds it alone)
  * gives the new parameter list, and the calls of the function in the file
  * are rewritten with it; a change that would break the function or a call
  * is refused as Signature refuses it. */
@@ -263,7 +265,8 @@ int eddi_run_modify(CommandContext *ctx) {
       }
       modify__edit(&edits, s, f, "", 0);
     }
-    if (rc == 0 && resolved && parens && edits.len == 1 && !strcmp(lang->name, "python"))
+    if (rc == 0 && resolved && parens && edits.len == 1 && ref_ops_lang(lang->name) &&
+        !ref_ops_lang_why(lang->name, "Signature"))
       rc = modify__signature_calls(ctx, doc, e, &edits, &calls, &unsure);
     break;
   }
