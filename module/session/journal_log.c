@@ -49,6 +49,7 @@
 #include <sqlite3.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -60,6 +61,9 @@
 #define REDO_GENERATION_BYTES ((uint64_t)8 << 20)
 /* Frame header: payload length (4) and its hash (8). */
 #define REDO_FRAME_HEAD 12
+/* A record longer than a frame's length can say is committed on the
+ * command's path instead. */
+#define REDO_RECORD_MAX ((size_t)UINT32_MAX)
 /* Statements kept prepared by an applier (a sync uses about twenty). */
 #define REDO_STATEMENTS_MAX 64
 /* An applier whose transaction fails (the disk is full, a lock held past
@@ -277,11 +281,15 @@ static bool redo__note_applied(sqlite3 *db, RedoStatements *cache, const char *n
 
 /* ------------------------------------------------------------ frames */
 
-static void redo__frame(StrBuf *out, const char *payload, size_t len) {
-  unsigned char head[REDO_FRAME_HEAD];
+static void redo__frame_head(unsigned char *head, const char *payload, size_t len) {
   uint32_t size = (uint32_t)len;
   for (int i = 0; i < 4; i++) head[i] = (unsigned char)(size >> (8 * i));
   redo__u64(head + 4, XXH3_64bits(payload, len));
+}
+
+static void redo__frame(StrBuf *out, const char *payload, size_t len) {
+  unsigned char head[REDO_FRAME_HEAD];
+  redo__frame_head(head, payload, len);
   eddi_strbuf_append(out, (const char *)head, sizeof head);
   eddi_strbuf_append(out, payload, len);
 }
@@ -360,7 +368,7 @@ struct JournalLog {
   uint64_t appended, applied; /* records */
   bool stopping, holding;
   bool urgent; /* a flush waits: apply without gathering */
-  bool failed; /* the applier stopped with records not applied */
+  bool failed; /* records not applied at stop, or a frame cut short left in the log: keep it */
 
   sqlite3 *db; /* the applier's connection */
   RedoStatements statements;
@@ -498,14 +506,24 @@ static void *redo__applier(void *arg) {
 
 /* ------------------------------------------------------------ the owner's side */
 
-/* Write all of bytes to fd (an append); false on an error. */
-static bool redo__write_all(int fd, const char *bytes, size_t len) {
-  while (len) {
-    ssize_t n = write(fd, bytes, len);
+/* Append payload to fd as a frame (its head and the payload, one writev
+ * when the file takes it whole); false on an error. */
+static bool redo__write_frame(int fd, const char *payload, size_t len) {
+  unsigned char head[REDO_FRAME_HEAD];
+  redo__frame_head(head, payload, len);
+  struct iovec parts[2] = {{head, sizeof head}, {(void *)payload, len}};
+  size_t done = 0, total = sizeof head + len;
+  while (done < total) {
+    ssize_t n;
+    if (done < sizeof head) n = writev(fd, parts, 2);
+    else n = write(fd, payload + (done - sizeof head), total - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    bytes += n;
-    len -= (size_t)n;
+    done += (size_t)n;
+    if (done < sizeof head) {
+      parts[0].iov_base = head + done;
+      parts[0].iov_len = sizeof head - done;
+    }
   }
   return true;
 }
@@ -525,16 +543,17 @@ static void redo__apply_now(EddiJournal *journal, const char *payload, size_t le
 
 void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
   struct JournalLog *self = *eddi_journal_log(journal);
-  if (!self || !self->thread_started) {
+  if (!self || !self->thread_started || len > REDO_RECORD_MAX) {
+    eddi_journal_flush(journal);
     redo__apply_now(journal, payload, len);
     return;
   }
-  StrBuf frame = {0};
-  redo__frame(&frame, payload, len);
   pthread_mutex_lock(&self->lock);
-  bool logged = redo__write_all(self->fd, frame.data, frame.len);
+  bool logged = redo__write_frame(self->fd, payload, len);
+  /* A frame cut short (a full disk) must not stay before the next one. */
+  if (!logged && ftruncate(self->fd, (off_t)self->size) < 0) self->failed = true;
   if (logged) {
-    self->size += frame.len;
+    self->size += REDO_FRAME_HEAD + len;
     RedoQueued queued = {eddi_strndup(payload, len), len, self->generation, self->size};
     array_push(&self->queue, queued);
     self->appended++;
@@ -542,7 +561,6 @@ void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
       pthread_cond_signal(&self->wake);
   }
   pthread_mutex_unlock(&self->lock);
-  eddi_strbuf_free(&frame);
   if (!logged) {
     /* A full disk: SQLite then holds it, or fails the same way. */
     eddi_journal_flush(journal);
