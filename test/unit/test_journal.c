@@ -427,30 +427,44 @@ static void test_journal_record_carries_a_session_elsewhere(void **state) {
   eddi_engine_free(beta);
 }
 
-/* A record leaves out a large file's base text, so that it stays small;
- * the taker re-applies the edits to the unchanged disk text. */
-static void test_journal_record_leaves_out_a_large_base(void **state) {
-  Fixture *fx = *state;
-  enum { LINES = 20000 }; /* 100 KB */
-  char *text = malloc(LINES * 5 + 1);
-  for (int i = 0; i < LINES; i++) memcpy(text + i * 5, "line\n", 5);
-  text[LINES * 5] = '\0';
-  write_in(fx->root, "big.txt", text);
-  free(text);
+/* A session s over big.txt, 20,000 lines (100 KB: above what a record
+ * keeps of a base), given commands with their replies; its record. */
+static void record_of_big_file_session(const Fixture *fx, const char *commands,
+                                       const char *replies, char **record, size_t *len) {
+  enum { LINES = 20000 };
+  StrBuf text = {0};
+  for (int i = 0; i < LINES; i++) eddi_strbuf_puts(&text, "line\n");
+  write_in(fx->root, "big.txt", text.data);
+  eddi_strbuf_free(&text);
   char report[1024];
   EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
-  expect_reply(alpha, "Start s\nOpen big.txt\nInsert Line \"zero\"",
-               "Ok\nOk, At 0:0, Length 20000\nOk, Inserted 1 line at 0, At 1:0");
-  char *record = NULL;
-  size_t len = 0;
-  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
-  assert_true(len < 4096);
+  expect_reply(alpha, commands, replies);
+  assert_int_equal(eddi_engine_session_record(alpha, "s", record, len), 0);
   eddi_engine_free(alpha);
+}
+
+/* Instance beta (another state folder) takes session s over from record. */
+static EddiEngine *take_over_elsewhere(const Fixture *fx, char *record, size_t len,
+                                       char *report, size_t report_size) {
   EddiEngine *beta = engine_elsewhere(fx);
   char error[512];
   assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
   eddi_string_free(record);
-  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, report_size), 1);
+  return beta;
+}
+
+/* A record leaves out a large file's base text, so that it stays small;
+ * the taker re-applies the edits to the unchanged disk text. */
+static void test_journal_record_leaves_out_a_large_base(void **state) {
+  Fixture *fx = *state;
+  char *record = NULL, report[1024];
+  size_t len = 0;
+  record_of_big_file_session(fx, "Start s\nOpen big.txt\nInsert Line \"zero\"",
+                             "Ok\nOk, At 0:0, Length 20000\nOk, Inserted 1 line at 0, At 1:0",
+                             &record, &len);
+  assert_true(len < 4096);
+  EddiEngine *beta = take_over_elsewhere(fx, record, len, report, sizeof report);
   expect_reply(beta, "Status", "Ok: Session s, File big.txt, At 1:0, Length 20001, Modified");
   eddi_engine_free(beta);
 }
@@ -459,27 +473,16 @@ static void test_journal_record_leaves_out_a_large_base(void **state) {
  * disk since are not applied to its new text: they are kept aside. */
 static void test_journal_edits_without_a_base_are_kept_when_the_disk_changed(void **state) {
   Fixture *fx = *state;
-  enum { LINES = 20000 }; /* 100 KB */
-  char *text = malloc(LINES * 5 + 1);
-  for (int i = 0; i < LINES; i++) memcpy(text + i * 5, "line\n", 5);
-  text[LINES * 5] = '\0';
-  write_in(fx->root, "big.txt", text);
-  char report[1024];
-  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
-  expect_reply(alpha, "Start s\nOpen big.txt\nGoto 2:0\nInsert Line \"mine\"",
-               "Ok\nOk, At 0:0, Length 20000\nOk, At 2:0\nOk, Inserted 1 line at 2, At 3:0");
-  char *record = NULL;
+  char *record = NULL, report[1024];
   size_t len = 0;
-  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
-  eddi_engine_free(alpha);
+  record_of_big_file_session(
+      fx, "Start s\nOpen big.txt\nGoto 2:0\nInsert Line \"mine\"",
+      "Ok\nOk, At 0:0, Length 20000\nOk, At 2:0\nOk, Inserted 1 line at 2, At 3:0", &record, &len);
+  char *text = read_in(fx->root, "big.txt");
   memcpy(text, "LINE\n", 5); /* someone changed the file meanwhile */
   write_in(fx->root, "big.txt", text);
   free(text);
-  EddiEngine *beta = engine_elsewhere(fx);
-  char error[512];
-  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
-  eddi_string_free(record);
-  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  EddiEngine *beta = take_over_elsewhere(fx, record, len, report, sizeof report);
   const char *kept = strstr(report, "the edits are kept in ");
   assert_non_null(kept);
   char path[PATH_MAX];
