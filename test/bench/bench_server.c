@@ -222,37 +222,42 @@ static void bench_journal_setup(natsConnection *nc, const char *subject, const c
 }
 
 static void bench_journal_costs(natsConnection *nc, size_t rounds) {
-  const char *subjects[2] = {"eddi.bench.cmd", "eddi.bench_nj.cmd"};
-  const char *senders[2] = {"journaled", "memory"};
-  for (int k = 0; k < 2; k++) bench_journal_setup(nc, subjects[k], senders[k]);
-  int64_t *insert[2], *patch[2];
-  for (int k = 0; k < 2; k++) {
+  /* The journal, none, and the journal mirrored to a JetStream bucket. */
+  enum { KINDS = 3 };
+  const char *subjects[KINDS] = {"eddi.bench.cmd", "eddi.bench_nj.cmd", "eddi.bench_kv.cmd"};
+  const char *senders[KINDS] = {"journaled", "memory", "mirrored"};
+  for (int k = 0; k < KINDS; k++) bench_journal_setup(nc, subjects[k], senders[k]);
+  int64_t *insert[KINDS], *patch[KINDS];
+  for (int k = 0; k < KINDS; k++) {
     insert[k] = calloc(rounds, sizeof **insert);
     patch[k] = calloc(rounds, sizeof **patch);
   }
   char body[BENCH_JOURNAL_PATCH_MAX + 128];
   for (size_t done = 0; done < rounds; done += BENCH_BLOCK) {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < KINDS; k++) {
       snprintf(body, sizeof body, "{\"sender\":\"%s\",\"text\":\"Insert Line \\\"x\\\"\"}",
                senders[k]);
       for (size_t i = 0; i < BENCH_BLOCK && done + i < rounds; i++)
         insert[k][done + i] = bench_request(nc, subjects[k], body, NULL, 0);
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < KINDS; k++)
       for (size_t i = 0; i < BENCH_BLOCK && done + i < rounds; i++) {
         bench_journal_patch(body, sizeof body, senders[k], (int)((done + i) % 2));
         patch[k][done + i] = bench_request(nc, subjects[k], body, NULL, 0);
       }
   }
-  double ins[2], pat[2];
-  for (int k = 0; k < 2; k++) {
+  double ins[KINDS], pat[KINDS];
+  for (int k = 0; k < KINDS; k++) {
     ins[k] = bench_percentile_us(insert[k], rounds, 0.50);
     pat[k] = bench_percentile_us(patch[k], rounds, 0.50);
   }
   printf("journal cost, %zu requests each (p50 us)  journal  --no-journal  ratio\n", rounds);
   printf("  one-line Insert (unsaved)          %8.1f  %12.1f  %5.2f\n", ins[0], ins[1], ins[0] / ins[1]);
   printf("  10-hunk Patch of one file (saved)  %8.1f  %12.1f  %5.2f\n", pat[0], pat[1], pat[0] / pat[1]);
-  for (int k = 0; k < 2; k++) free(insert[k]), free(patch[k]);
+  printf("with --kv (a JetStream put before each reply) (p50 us)  --kv  ratio to --no-journal\n");
+  printf("  one-line Insert (unsaved)          %8.1f  %5.2f\n", ins[2], ins[2] / ins[1]);
+  printf("  10-hunk Patch of one file (saved)  %8.1f  %5.2f\n", pat[2], pat[2] / pat[1]);
+  for (int k = 0; k < KINDS; k++) free(insert[k]), free(patch[k]);
 }
 
 /* ---------------------------------------------------------------- main */
@@ -281,7 +286,10 @@ int main(int argc, char **argv) {
   char line[BENCH_LINE_MAX], url[BENCH_URL_MAX], workspace[] = "/tmp/eddi-bench-XXXXXX";
   if (!mkdtemp(workspace)) return EXIT_FAILURE;
   int nats_fd, eddi_fd;
-  char *nats_argv[] = {"nats-server", "-a", "127.0.0.1", "-p", "-1", NULL};
+  /* JetStream for the --kv instance's bucket, in a folder of the bench's. */
+  char store[] = "/tmp/eddi-bench-js-XXXXXX";
+  if (!mkdtemp(store)) return EXIT_FAILURE;
+  char *nats_argv[] = {"nats-server", "-a", "127.0.0.1", "-p", "-1", "-js", "-sd", store, NULL};
   pid_t nats_pid = bench_spawn(nats_argv, &nats_fd);
   if (bench_wait_line(nats_fd, "Listening for client connections on ", line, sizeof line))
     return EXIT_FAILURE;
@@ -308,6 +316,15 @@ int main(int argc, char **argv) {
   pid_t eddi_nj_pid = bench_spawn(eddi_nj_argv, &eddi_nj_fd);
   if (bench_wait_line(eddi_nj_fd, "serving eddi.cmd", line, sizeof line)) return EXIT_FAILURE;
   bench_drain_in_background(eddi_nj_fd);
+  /* And one whose journal is mirrored to a JetStream key-value bucket. */
+  char workspace_kv[] = "/tmp/eddi-bench-XXXXXX", state_kv[] = "/tmp/eddi-bench-state-XXXXXX";
+  if (!mkdtemp(workspace_kv) || !mkdtemp(state_kv)) return EXIT_FAILURE;
+  char *eddi_kv_argv[] = {argv[1], "--nats", url, "--root", workspace_kv, "--name", "bench_kv",
+                          "--quiet", "--state", state_kv, "--kv", "eddi-bench-sessions", NULL};
+  int eddi_kv_fd;
+  pid_t eddi_kv_pid = bench_spawn(eddi_kv_argv, &eddi_kv_fd);
+  if (bench_wait_line(eddi_kv_fd, "serving eddi.cmd", line, sizeof line)) return EXIT_FAILURE;
+  bench_drain_in_background(eddi_kv_fd);
 
   natsConnection *echo_nc = bench_connect(url, true);
   natsSubscription *echo_sub = NULL;
@@ -360,8 +377,12 @@ int main(int argc, char **argv) {
   free(eddi);
   kill(eddi_nj_pid, SIGTERM);
   waitpid(eddi_nj_pid, NULL, 0);
-  char remove_nj[sizeof workspace_nj + sizeof state + 16];
-  snprintf(remove_nj, sizeof remove_nj, "rm -rf %s %s", workspace_nj, state);
+  kill(eddi_kv_pid, SIGTERM);
+  waitpid(eddi_kv_pid, NULL, 0);
+  char remove_nj[sizeof workspace_nj + sizeof state + sizeof workspace_kv + sizeof state_kv +
+                 sizeof store + 16];
+  snprintf(remove_nj, sizeof remove_nj, "rm -rf %s %s %s %s %s", workspace_nj, state, workspace_kv,
+           state_kv, store);
   if (system(remove_nj) != 0) fprintf(stderr, "bench_server: could not remove %s\n", workspace_nj);
   natsSubscription_Destroy(echo_sub);
   natsConnection_Destroy(echo_nc);
