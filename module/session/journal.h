@@ -23,8 +23,11 @@
  * corrupt is set aside (renamed) and a fresh one started. doc/journal.org
  * says what a user sees.
  *
- * The journal belongs to the engine's owner thread, like the rest of the
- * engine.
+ * The session records go through a redo log first (journal_log.c: one
+ * write before the reply, SQLite on the journal's applier thread after
+ * it). Everything else of the journal belongs to the engine's owner
+ * thread, like the rest of the engine; the two threads meet only at the
+ * log's queue, and each has its own SQLite connection.
  */
 #ifndef EDDI_JOURNAL_H
 #define EDDI_JOURNAL_H
