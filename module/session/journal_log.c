@@ -728,6 +728,20 @@ static void redo__list(int dir_fd, RedoFiles *files) {
   if (files->len) qsort(files->items, files->len, sizeof *files->items, redo__file_order);
 }
 
+/* Whether the writer a log's header names (the file open at fd) is a
+ * process of this host that is gone. */
+static bool redo__writer_gone(EddiJournal *journal, int fd) {
+  char head[REDO_FRAME_HEAD + 512];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  size_t at = 0, len;
+  const char *payload;
+  long pid;
+  char host[256];
+  return n > 0 && redo__frame_next(head, (size_t)n, &at, &payload, &len) == FRAME_READ &&
+         redo__header(payload, len, &pid, host, sizeof host) &&
+         eddi_journal_owner_dead(journal, pid, host);
+}
+
 /* Apply the logs of other processes: those whose lock is free (dead
  * writers; their files then go), or with only_pid set that process's
  * (found dead by liveness though it may be stopped: its files stay). */
@@ -747,6 +761,16 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
     int fd = openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
     bool dead = flock(fd, LOCK_EX | LOCK_NB) == 0;
+    struct stat st;
+    if (!dead && !only_pid && redo__writer_gone(journal, fd)) {
+      /* Another process starting now applies it: wait for it, so that
+       * no session of the dead writer is given back without its tail. */
+      dead = flock(fd, LOCK_EX) == 0;
+      if (dead && fstat(fd, &st) == 0 && st.st_nlink == 0) { /* applied and gone */
+        close(fd);
+        continue;
+      }
+    }
     if ((dead || only_pid) && redo__replay_file(journal, fd, file, report) && dead) {
       unlinkat(dir_fd, path, 0);
       bool last = i + 1 == files.len || strcmp(files.items[i + 1].name, file->name) != 0;

@@ -6,6 +6,9 @@
  * is not one of the journal's own is refused. */
 #include "journal_support.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+
 /* The one integer a query on the journal's file gives. */
 static long query_number(const Fixture *fx, const char *sql) {
   char path[PATH_MAX];
@@ -147,6 +150,36 @@ static void test_redo_log_skips_a_session_held_by_another(void **state) {
   eddi_engine_free(engine);
 }
 
+/* Two processes start at once after a crash: while one applies the dead
+ * writer's log (it holds the log's lock), the other waits for it instead
+ * of taking the dead writer's session without the log's tail. */
+static void test_redo_log_being_applied_elsewhere_is_waited_for(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  const char *const texts[] = {"Start s", "Open a.txt", "Insert Line \"zero\"", NULL};
+  run_each_held_and_die(fx, texts, 0);
+  char path[PATH_MAX];
+  assert_int_equal(redo_files(fx, ".log", path), 1);
+  int locked[2];
+  assert_int_equal(pipe(locked), 0);
+  pid_t other = fork();
+  assert_true(other >= 0);
+  if (other == 0) { /* the other start: holds the lock a while */
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || flock(fd, LOCK_EX) < 0 || write(locked[1], "x", 1) != 1) _exit(1);
+    usleep(300 * 1000);
+    _exit(0);
+  }
+  char byte;
+  assert_int_equal(read(locked[0], &byte, 1), 1);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied");
+  eddi_engine_free(engine);
+  waitpid(other, NULL, 0);
+  close(locked[0]), close(locked[1]);
+}
+
 /* Bytes of one record of session s whose statement is sql. */
 static void record_of(StrBuf *record, const char *sql) {
   eddi_redo_begin(record, "s", false);
@@ -217,6 +250,7 @@ int main(void) {
       T(test_redo_log_torn_tail_is_dropped),
       T(test_redo_log_damage_is_reported),
       T(test_redo_log_skips_a_session_held_by_another),
+      T(test_redo_log_being_applied_elsewhere_is_waited_for),
       T(test_redo_log_runs_only_the_journals_statements),
       T(test_redo_log_goes_on_in_the_next_generation),
 #undef T
