@@ -57,6 +57,7 @@ static const struct {
     {"snapshots", "SELECT * FROM snapshots WHERE session=?"},
     {"changesets", "SELECT * FROM changesets WHERE session=?"},
     {"changeset_files", "SELECT * FROM changeset_files WHERE session=?"},
+    {"txn_files", "SELECT * FROM txn_files WHERE session=?"},
 };
 #define JOURNAL_RECORD_TABLES (sizeof journal_record__tables / sizeof *journal_record__tables)
 

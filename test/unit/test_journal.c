@@ -528,6 +528,173 @@ static void test_journal_leaves_a_live_process_session_alone(void **state) {
   eddi_engine_free(engine);
 }
 
+/* ------------------------------------------------------------ multi-file undo */
+
+/* A Patch of two files (one with CRLF endings, one it adds): what Undo
+ * must put back exactly after a restart. */
+static const char patch_two[] = "Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n"
+                                "*** Add File: c.txt\n+new\n*** End Patch";
+
+static void expect_file(const Fixture *fx, const char *name, const char *expected) {
+  char *text = read_in(fx->root, name);
+  if (!expected) assert_null(text);
+  else assert_string_equal(text, expected);
+  free(text);
+}
+
+/* How many rows of the multi-file history engine's journal holds. */
+static int txn_rows(const Fixture *fx, EddiEngine *engine) {
+  assert_int_equal(eddi_journal_flush(engine->journal), 0);
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  sqlite3_stmt *stmt;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM txn_files", -1, &stmt, NULL),
+                   SQLITE_OK);
+  assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+  int rows = sqlite3_column_int(stmt, 0);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return rows;
+}
+
+/* The next process's Undo takes a dead one's Patch back in every file,
+ * byte for byte; the one after it redoes it, and its Undo is the only
+ * step left. */
+static void test_journal_undo_of_a_patch_survives(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\r\ntwo\r\n");
+  const char *const texts[] = {"Start s", patch_two, NULL};
+  run_each_and_die(fx, texts);
+  expect_file(fx, "a.txt", "one\r\nTWO\r\n");
+  expect_file(fx, "c.txt", "new\n");
+  run_and_die(fx, "Undo");
+  expect_file(fx, "a.txt", "one\r\ntwo\r\n");
+  expect_file(fx, "c.txt", NULL);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 0 files open, 2 snapshots");
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, 2 files: a.txt, c.txt");
+  expect_file(fx, "a.txt", "one\r\nTWO\r\n");
+  expect_file(fx, "c.txt", "new\n");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_reply(engine, "Undo", "Fail \"No file open\", Open one with \"Open <file>\"");
+  expect_file(fx, "a.txt", "one\r\ntwo\r\n");
+  assert_int_equal(txn_rows(fx, engine), 2); /* the one step, on the redo list */
+  eddi_engine_free(engine);
+}
+
+/* A file written through an open document, which had an unsaved edit
+ * after the change: the restored document's own edit is undone first,
+ * then the change, through the document and saved. */
+static void test_journal_undo_through_a_restored_document(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  const char *const texts[] = {"Start s\nOpen a.txt", patch_two, "Goto 0:0\nInsert Line \"zero\"",
+                               NULL};
+  run_each_and_die(fx, texts);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied, "
+                              "2 snapshots");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, At 0:0");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt, At 1:3");
+  expect_file(fx, "a.txt", "one\ntwo\n");
+  expect_file(fx, "c.txt", NULL);
+  expect_reply(engine, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2");
+  eddi_engine_free(engine);
+}
+
+/* Files changed between the runs refuse the restored step, which names
+ * them and writes nothing: one changed on disk, one whose restored
+ * document has unsaved edits (not the current document). */
+static void test_journal_restored_undo_refuses_a_changed_file(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  const char *const texts[] = {"Start s", patch_two,
+                               "Open a.txt\nInsert Line \"mine\"\nOpen c.txt", NULL};
+  run_each_and_die(fx, texts);
+  write_in(fx->root, "c.txt", "someone else\n");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  expect_reply(engine, "Undo",
+               "Fail \"Undo: 2 files changed since: a.txt, c.txt; nothing put back\", Those files "
+               "were edited after the change: eddi does not overwrite them");
+  expect_file(fx, "a.txt", "one\nTWO\n");
+  expect_file(fx, "c.txt", "someone else\n");
+  eddi_engine_free(engine);
+}
+
+/* End forgets the history with the session. */
+static void test_journal_end_forgets_the_undo_steps(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  const char *const texts[] = {"Start s", patch_two, "End", NULL};
+  run_each_and_die(fx, texts);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "");
+  assert_int_equal(txn_rows(fx, engine), 0);
+  expect_reply(engine, "Start s\nUndo", "Ok\nFail \"No file open\", Open one with \"Open <file>\"");
+  expect_file(fx, "c.txt", "new\n");
+  eddi_engine_free(engine);
+}
+
+/* A session's KV record carries its Undo steps to another state folder. */
+static void test_journal_record_carries_the_undo_steps(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  const char *const texts[] = {"Start s", patch_two, NULL};
+  run_each_and_die(fx, texts);
+  char report[1024], error[512];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  eddi_engine_free(alpha);
+  EddiEngine *beta = engine_elsewhere(fx);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  expect_reply(beta, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_file(fx, "a.txt", "one\ntwo\n");
+  expect_file(fx, "c.txt", NULL);
+  eddi_engine_free(beta);
+}
+
+/* A journal of schema 3 (made by the scripts up to it, with a session)
+ * migrates to 4: the session comes back and its Patch is undone after
+ * the next restart. */
+static void test_journal_schema_3_migrates(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  for (int from = 0; from < 3; from++)
+    assert_int_equal(sqlite3_exec(db, eddi_journal_migration(from), NULL, NULL, NULL), SQLITE_OK);
+  char hostname[256] = "";
+  gethostname(hostname, sizeof hostname - 1);
+  char sql[1024];
+  snprintf(sql, sizeof sql,
+           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
+           " VALUES('s', 'cli', '', 0, '%s', 0);"
+           "PRAGMA user_version=3;",
+           hostname);
+  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  run_and_die(fx, patch_two);
+  assert_int_equal(eddi_journal_file_schema(path), 4);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 0 files open, 2 snapshots");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_file(fx, "a.txt", "one\ntwo\n");
+  eddi_engine_free(engine);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -550,6 +717,12 @@ int main(void) {
       T(test_journal_record_leaves_out_a_large_base),
       T(test_journal_edits_without_a_base_are_kept_when_the_disk_changed),
       T(test_journal_leaves_a_live_process_session_alone),
+      T(test_journal_undo_of_a_patch_survives),
+      T(test_journal_undo_through_a_restored_document),
+      T(test_journal_restored_undo_refuses_a_changed_file),
+      T(test_journal_end_forgets_the_undo_steps),
+      T(test_journal_record_carries_the_undo_steps),
+      T(test_journal_schema_3_migrates),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
