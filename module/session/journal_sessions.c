@@ -555,9 +555,18 @@ static void session__sync_changesets(JournalWrite *self, const EddiSession *sess
 
 /* ------------------------------------------------------------ multi-file undo */
 
-/* Write step (on the undo list, or the redo list) whole. */
+static void txn_step__drop(JournalWrite *self, const char *session, uint64_t serial) {
+  write__statement(self, sql_txn_step_drop);
+  write__text(self, session);
+  write__int(self, (int64_t)serial);
+}
+
+/* Write step (on the undo list, or the redo list) whole: rows of its
+ * serial left by a journal the mirror did not know (restored past the
+ * steps kept) go first. */
 static void txn_step__write(JournalWrite *self, const char *session,
                             const EddiTxnHistoryStep *step, bool undo) {
+  txn_step__drop(self, session, eddi_txn_history_step_serial(step));
   for (size_t i = 0; i < eddi_txn_history_step_files(step); i++) {
     EddiTxnHistoryFileView file;
     eddi_txn_history_step_file(step, i, &file);
@@ -583,7 +592,7 @@ static bool txn_steps__has(const MirrorSession *ms, uint64_t serial) {
 }
 
 /* Whether session's history has a step of serial. */
-static bool txn_history__has(const EddiSession *session, uint64_t serial) {
+static bool txn_steps__in_history(const EddiSession *session, uint64_t serial) {
   for (int list = 0; list < 2; list++)
     for (size_t i = 0; i < eddi_txn_history_steps(session, list == 0); i++)
       if (eddi_txn_history_step_serial(eddi_txn_history_step(session, list == 0, i)) == serial)
@@ -607,10 +616,8 @@ static void session__sync_txn_history(JournalWrite *self, const EddiSession *ses
                                       MirrorSession *ms) {
   if (eddi_txn_history_serial(session) == ms->txn_serial) return;
   for (size_t i = 0; i < ms->txn_steps.len; i++) {
-    if (txn_history__has(session, ms->txn_steps.items[i])) continue;
-    write__statement(self, sql_txn_step_drop);
-    write__text(self, session->name);
-    write__int(self, (int64_t)ms->txn_steps.items[i]);
+    if (!txn_steps__in_history(session, ms->txn_steps.items[i]))
+      txn_step__drop(self, session->name, ms->txn_steps.items[i]);
   }
   for (int list = 0; list < 2; list++)
     for (size_t i = 0; i < eddi_txn_history_steps(session, list == 0); i++) {

@@ -178,30 +178,39 @@ static void test_journal_sweeps_a_dead_save_temp(void **state) {
   eddi_engine_free(engine);
 }
 
+/* Make the journal of fx as schema's scripts (never edited since) made it,
+ * with session s of cli (its process gone) and rows (more SQL). */
+static void journal_of_schema(const Fixture *fx, int schema, const char *rows) {
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  for (int from = 0; from < schema; from++)
+    assert_int_equal(sqlite3_exec(db, eddi_journal_migration(from), NULL, NULL, NULL), SQLITE_OK);
+  char hostname[256] = "";
+  gethostname(hostname, sizeof hostname - 1);
+  char sql[1024];
+  snprintf(sql, sizeof sql,
+           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
+           " VALUES('s', 'cli', '', 0, '%s', 0); %s PRAGMA user_version=%d;",
+           hostname, rows, schema);
+  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+}
+
 /* A journal of schema 1 (made by schema 1's own script, with a session
  * holding an unsaved edit) migrates: its session comes back and
  * changesets can be kept in it. */
 static void test_journal_schema_1_migrates(void **state) {
   Fixture *fx = *state;
   write_in(fx->root, "a.txt", "one\n");
-  char path[PATH_MAX];
+  char path[PATH_MAX], rows[512];
   unit_path(path, fx->state, EDDI_JOURNAL_FILE);
-  sqlite3 *db;
-  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-  char hostname[256] = "";
-  gethostname(hostname, sizeof hostname - 1);
-  /* Schema 1's script (never edited since), a session in it, version 1. */
-  assert_int_equal(sqlite3_exec(db, eddi_journal_migration(0), NULL, NULL, NULL), SQLITE_OK);
-  char sql[1024];
-  snprintf(sql, sizeof sql,
-           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
-           " VALUES('s', 'cli', '', 0, '%s', 0);"
+  snprintf(rows, sizeof rows,
            "INSERT INTO docs(session, path, ord, cursor, base_hash) VALUES('s', 'a.txt', 0, 0, %lld);"
-           "INSERT INTO edits VALUES('s', 'a.txt', 0, 1, 0, x'', CAST('zero\n' AS BLOB));"
-           "PRAGMA user_version=1;",
-           hostname, (long long)XXH3_64bits("one\n", 4));
-  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-  sqlite3_close(db);
+           "INSERT INTO edits VALUES('s', 'a.txt', 0, 1, 0, x'', CAST('zero\n' AS BLOB));",
+           (long long)XXH3_64bits("one\n", 4));
+  journal_of_schema(fx, 1, rows);
   /* A process migrates it, takes the session, collects a changeset, dies. */
   run_and_die(fx, "{ foreach file matching \"*.txt\" replace \"one\" with \"uno\" collect "
                   "changes as \"c\" }");
@@ -542,6 +551,14 @@ static void expect_file(const Fixture *fx, const char *name, const char *expecte
   free(text);
 }
 
+/* A child starts session s, runs patch_two over a.txt (holding a_text),
+ * then after (when not NULL), and dies. */
+static void patch_and_die(const Fixture *fx, const char *a_text, const char *after) {
+  write_in(fx->root, "a.txt", a_text);
+  const char *const texts[] = {"Start s", patch_two, after, NULL};
+  run_each_and_die(fx, texts);
+}
+
 /* How many rows of the multi-file history engine's journal holds. */
 static int txn_rows(const Fixture *fx, EddiEngine *engine) {
   assert_int_equal(eddi_journal_flush(engine->journal), 0);
@@ -564,9 +581,7 @@ static int txn_rows(const Fixture *fx, EddiEngine *engine) {
  * step left. */
 static void test_journal_undo_of_a_patch_survives(void **state) {
   Fixture *fx = *state;
-  write_in(fx->root, "a.txt", "one\r\ntwo\r\n");
-  const char *const texts[] = {"Start s", patch_two, NULL};
-  run_each_and_die(fx, texts);
+  patch_and_die(fx, "one\r\ntwo\r\n", NULL);
   expect_file(fx, "a.txt", "one\r\nTWO\r\n");
   expect_file(fx, "c.txt", "new\n");
   run_and_die(fx, "Undo");
@@ -611,10 +626,7 @@ static void test_journal_undo_through_a_restored_document(void **state) {
  * document has unsaved edits (not the current document). */
 static void test_journal_restored_undo_refuses_a_changed_file(void **state) {
   Fixture *fx = *state;
-  write_in(fx->root, "a.txt", "one\ntwo\n");
-  const char *const texts[] = {"Start s", patch_two,
-                               "Open a.txt\nInsert Line \"mine\"\nOpen c.txt", NULL};
-  run_each_and_die(fx, texts);
+  patch_and_die(fx, "one\ntwo\n", "Open a.txt\nInsert Line \"mine\"\nOpen c.txt");
   write_in(fx->root, "c.txt", "someone else\n");
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
@@ -629,9 +641,7 @@ static void test_journal_restored_undo_refuses_a_changed_file(void **state) {
 /* End forgets the history with the session. */
 static void test_journal_end_forgets_the_undo_steps(void **state) {
   Fixture *fx = *state;
-  write_in(fx->root, "a.txt", "one\ntwo\n");
-  const char *const texts[] = {"Start s", patch_two, "End", NULL};
-  run_each_and_die(fx, texts);
+  patch_and_die(fx, "one\ntwo\n", "End");
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_string_equal(report, "");
@@ -644,9 +654,7 @@ static void test_journal_end_forgets_the_undo_steps(void **state) {
 /* A session's KV record carries its Undo steps to another state folder. */
 static void test_journal_record_carries_the_undo_steps(void **state) {
   Fixture *fx = *state;
-  write_in(fx->root, "a.txt", "one\ntwo\n");
-  const char *const texts[] = {"Start s", patch_two, NULL};
-  run_each_and_die(fx, texts);
+  patch_and_die(fx, "one\ntwo\n", NULL);
   char report[1024], error[512];
   EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
   char *record = NULL;
@@ -671,20 +679,7 @@ static void test_journal_schema_3_migrates(void **state) {
   write_in(fx->root, "a.txt", "one\ntwo\n");
   char path[PATH_MAX];
   unit_path(path, fx->state, EDDI_JOURNAL_FILE);
-  sqlite3 *db;
-  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-  for (int from = 0; from < 3; from++)
-    assert_int_equal(sqlite3_exec(db, eddi_journal_migration(from), NULL, NULL, NULL), SQLITE_OK);
-  char hostname[256] = "";
-  gethostname(hostname, sizeof hostname - 1);
-  char sql[1024];
-  snprintf(sql, sizeof sql,
-           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
-           " VALUES('s', 'cli', '', 0, '%s', 0);"
-           "PRAGMA user_version=3;",
-           hostname);
-  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-  sqlite3_close(db);
+  journal_of_schema(fx, 3, "");
   run_and_die(fx, patch_two);
   assert_int_equal(eddi_journal_file_schema(path), 4);
   char report[1024];
