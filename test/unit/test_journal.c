@@ -600,6 +600,28 @@ static void test_journal_undo_of_a_patch_survives(void **state) {
   eddi_engine_free(engine);
 }
 
+/* A Refactor of two files, one of them open: the next process's Undo puts
+ * both back (the open one through its restored document, saved). */
+static void test_journal_undo_of_a_refactor_survives(void **state) {
+  Fixture *fx = *state;
+  static const char util[] = "def helper(x):\n    return x + 1\n";
+  static const char user[] = "from util import helper\r\n\r\nSECOND = helper(2)\r\n";
+  write_in(fx->root, "util.py", util);
+  write_in(fx->root, "user.py", user);
+  const char *const texts[] = {"Start s\nOpen user.py", "Refactor RenameSymbol helper assist", NULL};
+  run_each_and_die(fx, texts);
+  expect_file(fx, "util.py", "def assist(x):\n    return x + 1\n");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  /* The document takes the Undo as an edit of its own: the cursor is where
+   * that edit leaves it. */
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: user.py, util.py, At 2:15");
+  expect_file(fx, "util.py", util);
+  expect_file(fx, "user.py", user);
+  expect_reply(engine, "Save", "Fail \"No changes to save\", user.py is as on disk");
+  eddi_engine_free(engine);
+}
+
 /* A file written through an open document, which had an unsaved edit
  * after the change: the restored document's own edit is undone first,
  * then the change, through the document and saved. */
@@ -714,6 +736,7 @@ int main(void) {
       T(test_journal_leaves_a_live_process_session_alone),
       T(test_journal_undo_of_a_patch_survives),
       T(test_journal_undo_through_a_restored_document),
+      T(test_journal_undo_of_a_refactor_survives),
       T(test_journal_restored_undo_refuses_a_changed_file),
       T(test_journal_end_forgets_the_undo_steps),
       T(test_journal_record_carries_the_undo_steps),
