@@ -693,6 +693,44 @@ static void test_journal_record_carries_the_undo_steps(void **state) {
   eddi_engine_free(beta);
 }
 
+/* A record carries the newest Undo steps whose texts fit its bound: the
+ * step of a Patch of a 300 KB file is left out, the small one after it
+ * comes along. */
+static void test_journal_record_leaves_out_a_large_undo_step(void **state) {
+  Fixture *fx = *state;
+  enum { LINES = 60000 }; /* 300 KB */
+  char *text = malloc(6 + LINES * 5 + 1);
+  memcpy(text, "first\n", 6);
+  for (int i = 0; i < LINES; i++) memcpy(text + 6 + i * 5, "line\n", 5);
+  text[6 + LINES * 5] = '\0';
+  write_in(fx->root, "big.txt", text);
+  free(text);
+  patch_and_die(fx, "one\ntwo\n",
+                "Patch\n*** Begin Patch\n*** Update File: big.txt\n@@\n-first\n+FIRST\n"
+                "*** Add File: d.txt\n+big\n*** End Patch");
+  const char *const small[] = {"Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n"
+                               "*** Delete File: c.txt\n*** End Patch",
+                               NULL};
+  run_each_and_die(fx, small);
+  char report[1024], error[512];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  assert_int_equal(txn_rows(fx, alpha), 6);
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  assert_true(len < 64 * 1024);
+  eddi_engine_free(alpha);
+  EddiEngine *beta = engine_elsewhere(fx);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  expect_reply(beta, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_reply(beta, "Undo", "Fail \"No file open\", Open one with \"Open <file>\"");
+  expect_file(fx, "a.txt", "one\nTWO\n");
+  expect_file(fx, "d.txt", "big\n");
+  eddi_engine_free(beta);
+}
+
 /* A journal of schema 3 (made by the scripts up to it, with a session)
  * migrates to 4: the session comes back and its Patch is undone after
  * the next restart. */
@@ -740,6 +778,7 @@ int main(void) {
       T(test_journal_restored_undo_refuses_a_changed_file),
       T(test_journal_end_forgets_the_undo_steps),
       T(test_journal_record_carries_the_undo_steps),
+      T(test_journal_record_leaves_out_a_large_undo_step),
       T(test_journal_schema_3_migrates),
 #undef T
   };
