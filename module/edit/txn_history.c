@@ -25,6 +25,12 @@ typedef struct {
    * (NULL otherwise: then the disk is what counts), and its group. */
   EddiDoc *doc;
   uint64_t group;
+  /* A document opened since that the last move wrote through (the step
+   * goes by the disk then), and the edit that move made in it: while that
+   * edit is the document's newest, the step is still the document's newest
+   * change. NULL when the document closes. */
+  const EddiDoc *moved_in;
+  uint64_t moved_group;
   /* The other side. */
   bool exists;
   StrBuf text; /* decoded */
@@ -74,8 +80,11 @@ void eddi_txn_history_forget_doc(EddiTxnHistory *self, const EddiDoc *doc) {
   for (int list = 0; self && list < 2; list++) {
     TxnHistorySteps *steps = list ? &self->redo : &self->undo;
     for (size_t i = 0; i < steps->len; i++)
-      for (size_t j = 0; j < steps->items[i]->files.len; j++)
-        if (steps->items[i]->files.items[j].doc == doc) steps->items[i]->files.items[j].doc = NULL;
+      for (size_t j = 0; j < steps->items[i]->files.len; j++) {
+        TxnHistoryFile *file = &steps->items[i]->files.items[j];
+        if (file->doc == doc) file->doc = NULL;
+        if (file->moved_in == doc) file->moved_in = NULL;
+      }
   }
 }
 
@@ -176,8 +185,11 @@ void eddi_txn_history_note(const EddiEditTxn *txn) {
  * last (redo). */
 static bool txn_history__doc_top(const TxnHistoryFile *file, const EddiDoc *doc, bool undo) {
   if (file->doc == doc) return txn_history__top_group(doc, undo) == file->group;
-  /* Opened since, with no edit of its own yet. */
-  return !file->doc && !txn_history__top_group(doc, undo);
+  if (file->doc) return false;
+  /* Opened since, with no edit of its own yet, or none since the edit the
+   * step's last move made in it (an Undo after a Redo). */
+  return !txn_history__top_group(doc, undo) ||
+         (undo && file->moved_in == doc && txn_history__top_group(doc, true) == file->moved_group);
 }
 
 EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *doc, bool undo) {
@@ -278,8 +290,11 @@ static void txn_history__swap(EddiTxnHistoryStep *step, EddiEditFile **entries, 
       continue;
     }
     /* Written through a document opened since: its own history holds the
-     * move as a new edit, so the step goes by the disk from now on. */
+     * move as a new edit, so the step goes by the disk from now on (and
+     * knows that edit, see moved_in). */
     file->doc = NULL;
+    file->moved_in = entry->doc;
+    file->moved_group = entry->doc ? txn_history__top_group(entry->doc, true) : 0;
     file->exists = entry->exists;
     file->format = entry->format;
     file->mode = entry->mode;

@@ -600,21 +600,26 @@ static void test_journal_undo_of_a_patch_survives(void **state) {
   eddi_engine_free(engine);
 }
 
-/* A Refactor of two files, one of them open: the next process's Undo puts
- * both back (the open one through its restored document, saved). */
+/* A Refactor of two files, one of them open, undone in its process (the
+ * open one through its document's own undo): the next process redoes it
+ * and undoes it again, the open file through its restored document. */
 static void test_journal_undo_of_a_refactor_survives(void **state) {
   Fixture *fx = *state;
   static const char util[] = "def helper(x):\n    return x + 1\n";
   static const char user[] = "from util import helper\r\n\r\nSECOND = helper(2)\r\n";
   write_in(fx->root, "util.py", util);
   write_in(fx->root, "user.py", user);
-  const char *const texts[] = {"Start s\nOpen user.py", "Refactor RenameSymbol helper assist", NULL};
+  const char *const texts[] = {"Start s\nOpen user.py", "Refactor RenameSymbol helper assist",
+                               "Undo", NULL};
   run_each_and_die(fx, texts);
-  expect_file(fx, "util.py", "def assist(x):\n    return x + 1\n");
+  expect_file(fx, "util.py", util);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
-  /* The document takes the Undo as an edit of its own: the cursor is where
-   * that edit leaves it. */
+  /* The document takes each move as an edit of its own: the cursor is
+   * where that edit leaves it. */
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, 2 files: user.py, util.py, At 2:15");
+  expect_file(fx, "util.py", "def assist(x):\n    return x + 1\n");
+  expect_file(fx, "user.py", "from util import assist\r\n\r\nSECOND = assist(2)\r\n");
   expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: user.py, util.py, At 2:15");
   expect_file(fx, "util.py", util);
   expect_file(fx, "user.py", user);
