@@ -2,7 +2,8 @@
  * journal set aside, a newer one refused), the recovery of a multi-file
  * change a dead process left (forward and back), and sessions that come
  * back in a new process with their unsaved edits, bookmarks and snapshots,
- * rebased or kept when the file changed on disk meanwhile.
+ * rebased or kept when the file changed on disk meanwhile, and their
+ * multi-file Undo and Redo steps.
  *
  * A "dead process" is a forked child that does its work and _exits without
  * cleaning up, as kill -9 would leave it. */
