@@ -157,3 +157,20 @@ test("the eddi CLI undoes a multi-file Patch of the previous process", (t) => {
   assert.equal(readFileSync(join(root, "b.txt"), "utf8"), "bee\r\nsea\r\n");
   assert.equal(cli("End"), "Ok, Session ended\n");
 });
+
+// eddi-server killed with -9 right after a multi-file Patch: the restarted
+// server's Undo takes the Patch back in both files.
+test("a multi-file Patch is undone after eddi-server was killed", async (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "b.txt"), "bee\n");
+  let eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Start s"), "Ok");
+  assert.equal(await eddi.send("Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** Delete File: b.txt\n*** End Patch"),
+               "Ok: M [a.txt#CFBD]\\n1:one\\n2:TWO\\n3:three\\nD b.txt");
+  await eddi.stop("SIGKILL");
+  eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Undo"), "Ok, Undid 1 step, 2 files: a.txt, b.txt");
+  await eddi.stop();
+  assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
+  assert.equal(readFileSync(join(root, "b.txt"), "utf8"), "bee\n");
+});
