@@ -560,9 +560,10 @@ static void patch_and_die(const Fixture *fx, const char *a_text, const char *aft
   run_each_and_die(fx, texts);
 }
 
-/* How many rows of the multi-file history engine's journal holds. */
+/* How many rows of the multi-file history the journal of fx holds, once
+ * engine (NULL: none runs) has put its log's records in SQLite. */
 static int txn_rows(const Fixture *fx, EddiEngine *engine) {
-  assert_int_equal(eddi_journal_flush(engine->journal), 0);
+  if (engine) assert_int_equal(eddi_journal_flush(engine->journal), 0);
   char path[PATH_MAX];
   unit_path(path, fx->state, EDDI_JOURNAL_FILE);
   sqlite3 *db;
@@ -679,20 +680,29 @@ static void test_journal_end_forgets_the_undo_steps(void **state) {
   eddi_engine_free(engine);
 }
 
-/* A session's KV record carries its Undo steps to another state folder. */
-static void test_journal_record_carries_the_undo_steps(void **state) {
-  Fixture *fx = *state;
-  patch_and_die(fx, "one\ntwo\n", NULL);
+/* Session s of the journal restored in an engine of fx (alpha), carried in
+ * its KV record (under record_max bytes) to another state folder and taken
+ * over there: the engine there (beta). */
+static EddiEngine *carry_elsewhere(const Fixture *fx, size_t record_max) {
   char report[1024], error[512];
   EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
   char *record = NULL;
   size_t len = 0;
   assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  assert_true(len < record_max);
   eddi_engine_free(alpha);
   EddiEngine *beta = engine_elsewhere(fx);
   assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
   eddi_string_free(record);
   assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  return beta;
+}
+
+/* A session's KV record carries its Undo steps to another state folder. */
+static void test_journal_record_carries_the_undo_steps(void **state) {
+  Fixture *fx = *state;
+  patch_and_die(fx, "one\ntwo\n", NULL);
+  EddiEngine *beta = carry_elsewhere(fx, SIZE_MAX);
   expect_reply(beta, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
   expect_file(fx, "a.txt", "one\ntwo\n");
   expect_file(fx, "c.txt", NULL);
@@ -718,18 +728,8 @@ static void test_journal_record_leaves_out_a_large_undo_step(void **state) {
                                "*** Delete File: c.txt\n*** End Patch",
                                NULL};
   run_each_and_die(fx, small);
-  char report[1024], error[512];
-  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
-  assert_int_equal(txn_rows(fx, alpha), 6);
-  char *record = NULL;
-  size_t len = 0;
-  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
-  assert_true(len < 64 * 1024);
-  eddi_engine_free(alpha);
-  EddiEngine *beta = engine_elsewhere(fx);
-  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
-  eddi_string_free(record);
-  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  EddiEngine *beta = carry_elsewhere(fx, 64 * 1024);
+  assert_int_equal(txn_rows(fx, NULL), 6); /* the journal keeps all three */
   expect_reply(beta, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
   expect_reply(beta, "Undo", "Fail \"No file open\", Open one with \"Open <file>\"");
   expect_file(fx, "a.txt", "one\nTWO\n");
