@@ -8,7 +8,13 @@
  * files into one transaction, checks them all, moves the open documents
  * through their own undo, commits the disk files, and saves the
  * documents; then every file's side is swapped with what was just
- * replaced, and the step goes to the other list. */
+ * replaced, and the step goes to the other list.
+ *
+ * Serials: a step takes the history's next serial when it is made and
+ * whenever it moves to the other list (its sides are swapped then), so
+ * each list is in ascending serial order and a serial names one version
+ * of one step: the journal writes a serial's rows once and deletes them
+ * when the serial is gone. */
 #include "edit/txn_history.h"
 
 /* ---------------------------------------------------------------- state */
@@ -19,6 +25,12 @@ typedef struct {
    * (NULL otherwise: then the disk is what counts), and its group. */
   EddiDoc *doc;
   uint64_t group;
+  /* A document opened since that the last move wrote through (the step
+   * goes by the disk then), and the edit that move made in it: while that
+   * edit is the document's newest, the step is still the document's newest
+   * change. NULL when the document closes. */
+  const EddiDoc *moved_in;
+  uint64_t moved_group;
   /* The other side. */
   bool exists;
   StrBuf text; /* decoded */
@@ -30,6 +42,7 @@ typedef struct {
 
 struct EddiTxnHistoryStep {
   Array(TxnHistoryFile) files;
+  uint64_t serial; /* see the opening comment */
 };
 
 typedef Array(EddiTxnHistoryStep *) TxnHistorySteps;
@@ -37,6 +50,7 @@ typedef Array(EddiTxnHistoryStep *) TxnHistorySteps;
 struct EddiTxnHistory {
   TxnHistorySteps undo;
   TxnHistorySteps redo;
+  uint64_t serial; /* the newest given */
 };
 
 static void txn_history__step_free(EddiTxnHistoryStep *step) {
@@ -66,8 +80,11 @@ void eddi_txn_history_forget_doc(EddiTxnHistory *self, const EddiDoc *doc) {
   for (int list = 0; self && list < 2; list++) {
     TxnHistorySteps *steps = list ? &self->redo : &self->undo;
     for (size_t i = 0; i < steps->len; i++)
-      for (size_t j = 0; j < steps->items[i]->files.len; j++)
-        if (steps->items[i]->files.items[j].doc == doc) steps->items[i]->files.items[j].doc = NULL;
+      for (size_t j = 0; j < steps->items[i]->files.len; j++) {
+        TxnHistoryFile *file = &steps->items[i]->files.items[j];
+        if (file->doc == doc) file->doc = NULL;
+        if (file->moved_in == doc) file->moved_in = NULL;
+      }
   }
 }
 
@@ -94,10 +111,26 @@ static EddiFileStamp txn_history__disk_stamp(EddiEngine *engine, const char *rel
   return stamp;
 }
 
-static void txn_history__set_text(TxnHistoryFile *file, const StrBuf *text) {
+static void txn_history__set_bytes(TxnHistoryFile *file, const char *text, size_t len) {
   eddi_strbuf_clear(&file->text);
   eddi_strbuf_puts(&file->text, "");
-  eddi_strbuf_append(&file->text, text->data ? text->data : "", text->len);
+  eddi_strbuf_append(&file->text, text ? text : "", len);
+}
+
+static void txn_history__set_text(TxnHistoryFile *file, const StrBuf *text) {
+  txn_history__set_bytes(file, text->data, text->len);
+}
+
+static EddiTxnHistory *txn_history__of(EddiSession *session) {
+  if (!session->txn_history) session->txn_history = eddi_calloc(1, sizeof *session->txn_history);
+  return session->txn_history;
+}
+
+/* Make room on the undo list for one more step: the oldest goes. */
+static void txn_history__make_room(EddiTxnHistory *self) {
+  if (self->undo.len < EDDI_TXN_HISTORY_STEPS) return;
+  txn_history__step_free(self->undo.items[0]);
+  array_remove(&self->undo, 0);
 }
 
 /* ---------------------------------------------------------------- note */
@@ -122,10 +155,10 @@ void eddi_txn_history_note(const EddiEditTxn *txn) {
     disk += !file->doc;
   }
   if (changed < 2 && !disk) return;
-  if (!session->txn_history) session->txn_history = eddi_calloc(1, sizeof *session->txn_history);
-  EddiTxnHistory *self = session->txn_history;
+  EddiTxnHistory *self = txn_history__of(session);
   txn_history__clear(&self->redo);
   EddiTxnHistoryStep *step = eddi_calloc(1, sizeof *step);
+  step->serial = ++self->serial;
   for (size_t i = 0; i < txn->files.len; i++) {
     const EddiEditFile *file = txn->files.items[i];
     if (!txn_history__changed(file)) continue;
@@ -142,10 +175,7 @@ void eddi_txn_history_note(const EddiEditTxn *txn) {
     else if (file->action == EDIT_WRITE) entry.now = file->written;
     array_push(&step->files, entry);
   }
-  if (self->undo.len == EDDI_TXN_HISTORY_STEPS) {
-    txn_history__step_free(self->undo.items[0]);
-    array_remove(&self->undo, 0);
-  }
+  txn_history__make_room(self);
   array_push(&self->undo, step);
 }
 
@@ -155,8 +185,11 @@ void eddi_txn_history_note(const EddiEditTxn *txn) {
  * last (redo). */
 static bool txn_history__doc_top(const TxnHistoryFile *file, const EddiDoc *doc, bool undo) {
   if (file->doc == doc) return txn_history__top_group(doc, undo) == file->group;
-  /* Opened since, with no edit of its own yet. */
-  return !file->doc && !txn_history__top_group(doc, undo);
+  if (file->doc) return false;
+  /* Opened since, with no edit of its own yet, or none since the edit the
+   * step's last move made in it (an Undo after a Redo). */
+  return !txn_history__top_group(doc, undo) ||
+         (undo && file->moved_in == doc && txn_history__top_group(doc, true) == file->moved_group);
 }
 
 EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *doc, bool undo) {
@@ -257,8 +290,11 @@ static void txn_history__swap(EddiTxnHistoryStep *step, EddiEditFile **entries, 
       continue;
     }
     /* Written through a document opened since: its own history holds the
-     * move as a new edit, so the step goes by the disk from now on. */
+     * move as a new edit, so the step goes by the disk from now on (and
+     * knows that edit, see moved_in). */
     file->doc = NULL;
+    file->moved_in = entry->doc;
+    file->moved_group = entry->doc ? txn_history__top_group(entry->doc, true) : 0;
     file->exists = entry->exists;
     file->format = entry->format;
     file->mode = entry->mode;
@@ -276,6 +312,7 @@ static void txn_history__transfer(EddiTxnHistory *self, EddiTxnHistoryStep *step
   for (size_t i = 0; i < from->len; i++) {
     if (from->items[i] != step) continue;
     array_remove(from, i);
+    step->serial = ++self->serial;
     array_push(to, step);
     return;
   }
@@ -328,4 +365,59 @@ int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSess
   eddi_strbuf_free(&stale);
   eddi_edit_txn_free(&txn);
   return rc;
+}
+
+/* ---------------------------------------------------------------- the journal */
+
+uint64_t eddi_txn_history_serial(const EddiSession *session) {
+  return session->txn_history ? session->txn_history->serial : 0;
+}
+
+const EddiTxnHistoryStep *eddi_txn_history_step(const EddiSession *session, bool undo,
+                                                size_t index) {
+  const EddiTxnHistory *self = session->txn_history;
+  const TxnHistorySteps *list = !self ? NULL : undo ? &self->undo : &self->redo;
+  return list && index < list->len ? list->items[index] : NULL;
+}
+
+uint64_t eddi_txn_history_step_serial(const EddiTxnHistoryStep *step) { return step->serial; }
+
+size_t eddi_txn_history_step_files(const EddiTxnHistoryStep *step) { return step->files.len; }
+
+void eddi_txn_history_step_file(const EddiTxnHistoryStep *step, size_t index,
+                                EddiTxnHistoryFileView *out) {
+  const TxnHistoryFile *file = &step->files.items[index];
+  *out = (EddiTxnHistoryFileView){
+      .rel = file->rel,
+      .exists = file->exists,
+      .text = file->text.data ? file->text.data : "",
+      .len = file->text.len,
+      .format = file->format,
+      .mode = file->mode,
+      .now = file->now,
+  };
+}
+
+EddiTxnHistoryStep *eddi_txn_history_restore_step(EddiSession *session, bool undo,
+                                                  uint64_t serial) {
+  EddiTxnHistory *self = txn_history__of(session);
+  EddiTxnHistoryStep *step = eddi_calloc(1, sizeof *step);
+  step->serial = serial;
+  self->serial = EDDI_MAX(self->serial, serial);
+  if (undo) txn_history__make_room(self);
+  array_push(undo ? &self->undo : &self->redo, step);
+  return step;
+}
+
+void eddi_txn_history_restore_file(EddiTxnHistoryStep *step, const EddiTxnHistoryFileView *file) {
+  /* No document: the restored documents' groups are new (see txn_history.h). */
+  TxnHistoryFile entry = {
+      .rel = eddi_strdup(file->rel),
+      .exists = file->exists,
+      .format = file->format,
+      .mode = file->mode,
+      .now = file->now,
+  };
+  txn_history__set_bytes(&entry, file->text, file->len);
+  array_push(&step->files, entry);
 }

@@ -16,8 +16,19 @@
  *
  * Only transactions that change two files or more, or a file that is not
  * an open document, make a step: a change to one open document is that
- * document's undo step, as before. The steps live in memory with the
- * session (not in the journal); they are lost with it. */
+ * document's undo step, as before.
+ *
+ * The steps are journaled with the session (session/journal_sessions.c,
+ * table txn_files, schema 4), so that Undo after a restart, a takeover or
+ * in the next eddi CLI process takes the last change back as it would
+ * have before. A restored step knows its files by the disk only: the
+ * restored documents' undo groups are made anew, so a file written
+ * through a document is checked by its disk stamp (and the document, when
+ * open again, must have no unsaved edits), never by a group id that no
+ * longer means the same. Each step carries a serial, new whenever the
+ * step is made or moves to the other list; the journal's sync compares
+ * the history's newest serial with the one it wrote, so a command that
+ * did not touch the history costs it one comparison. */
 #ifndef EDDI_EDIT_TXN_HISTORY_H
 #define EDDI_EDIT_TXN_HISTORY_H
 
@@ -49,5 +60,38 @@ int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSess
 
 /* How many steps session has to undo (undo true) or redo. */
 size_t eddi_txn_history_steps(const EddiSession *session, bool undo);
+
+/* ---------------------------------------------------------------- the journal */
+
+/* A step's file as the journal keeps it: the path, its other side and the
+ * disk stamp it must have for a move (text borrowed from the step). */
+typedef struct {
+  const char *rel;
+  bool exists;
+  const char *text; /* decoded */
+  size_t len;
+  EddiFileFormat format;
+  unsigned mode;
+  EddiFileStamp now;
+} EddiTxnHistoryFileView;
+
+/* The newest serial given in session's history (0: it never had a step):
+ * it changes whenever the history does. */
+uint64_t eddi_txn_history_serial(const EddiSession *session);
+/* The index-th step (oldest first) of session's undo (undo true) or redo
+ * list, and its serial, its files and each file. */
+const EddiTxnHistoryStep *eddi_txn_history_step(const EddiSession *session, bool undo,
+                                                size_t index);
+uint64_t eddi_txn_history_step_serial(const EddiTxnHistoryStep *step);
+size_t eddi_txn_history_step_files(const EddiTxnHistoryStep *step);
+void eddi_txn_history_step_file(const EddiTxnHistoryStep *step, size_t index,
+                                EddiTxnHistoryFileView *out);
+
+/* Restore: append a step of serial (above every serial restored before it)
+ * to the end of session's undo or redo list; then its files, in order.
+ * Files refer to the disk only (see above). */
+EddiTxnHistoryStep *eddi_txn_history_restore_step(EddiSession *session, bool undo,
+                                                  uint64_t serial);
+void eddi_txn_history_restore_file(EddiTxnHistoryStep *step, const EddiTxnHistoryFileView *file);
 
 #endif

@@ -103,6 +103,15 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
      * its generation and the offset in that generation's file. */
     ("CREATE TABLE redo_logs(name TEXT PRIMARY KEY, generation INTEGER NOT NULL,"
      " applied INTEGER NOT NULL);"),
+    /* 3 -> 4: the session's multi-file Undo and Redo (edit/txn_history.h):
+     * each file of each step, keyed by the step's serial, in which list
+     * (redo 0: to undo), its other side (exists, decoded text, BOM, CRLF,
+     * mode) and the stamp the disk must have for the move. */
+    ("CREATE TABLE txn_files(session TEXT NOT NULL, step INTEGER NOT NULL,"
+     " redo INTEGER NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL,"
+     " side_exists INTEGER NOT NULL, side_text BLOB, side_bom INTEGER NOT NULL,"
+     " side_crlf INTEGER NOT NULL, side_mode INTEGER NOT NULL, now_exists INTEGER NOT NULL,"
+     " now_size INTEGER, now_hash INTEGER, PRIMARY KEY(session, step, ord));"),
 };
 
 const char *eddi_journal_migration(int from) {

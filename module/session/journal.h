@@ -3,8 +3,8 @@
  * What a crash or a restart must not lose is written here as it happens:
  * the sessions (open files, cursors, bookmarks, registers, hashline
  * snapshots, the unsaved edits of each file as the edits made since it
- * was read, with the hash of the disk text they apply to, and the named
- * changesets of scripts), and the intent
+ * was read, with the hash of the disk text they apply to, the named
+ * changesets of scripts and the multi-file Undo and Redo steps), and the intent
  * of every change that renames more than one file into place (the files,
  * their old and new content hashes, the temporary and backup names). On
  * start the journal rolls an interrupted change forward or back, sweeps
@@ -39,7 +39,7 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 3
+#define EDDI_JOURNAL_SCHEMA 4
 /* How long a statement waits for another connection holding the journal's
  * write lock (two eddi processes on one workspace, or this process's
  * applier) before failing. */

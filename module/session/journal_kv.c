@@ -42,6 +42,12 @@
  * edits without it; one whose disk changed keeps the edits aside and
  * reports it, as for a file too large to keep a base of. */
 #define JOURNAL_RECORD_BASE_MAX ((size_t)64 << 10)
+/* The multi-file Undo steps (txn_files) keep whole texts: a record carries
+ * the newest steps whose texts add up to this, and leaves the older ones
+ * out (the taker's Undo history is shorter, never wrong), so that one
+ * large Refactor does not push the whole session past JetStream's max and
+ * out of the bucket. */
+#define JOURNAL_RECORD_HISTORY_MAX ((size_t)256 << 10)
 /* Most columns a journal table has (changeset_files has 14). */
 #define JOURNAL_RECORD_COLUMNS_MAX 32
 
@@ -57,6 +63,8 @@ static const struct {
     {"snapshots", "SELECT * FROM snapshots WHERE session=?"},
     {"changesets", "SELECT * FROM changesets WHERE session=?"},
     {"changeset_files", "SELECT * FROM changeset_files WHERE session=?"},
+    /* The second parameter: the oldest step kept (journal_record__history_from). */
+    {"txn_files", "SELECT * FROM txn_files WHERE session=? AND step>=?"},
 };
 #define JOURNAL_RECORD_TABLES (sizeof journal_record__tables / sizeof *journal_record__tables)
 
@@ -68,6 +76,26 @@ static void journal_record__number(StrBuf *out, const char *type, long long valu
 
 /* ------------------------------------------------------------ writing */
 
+/* The oldest serial of session's Undo steps a record carries: of the
+ * newest steps whose texts fit JOURNAL_RECORD_HISTORY_MAX (INT64_MAX: none). */
+static int64_t journal_record__history_from(sqlite3 *db, const char *session) {
+  sqlite3_stmt *stmt = NULL;
+  int64_t from = INT64_MAX;
+  size_t total = 0;
+  if (sqlite3_prepare_v2(db, "SELECT step, sum(length(side_text)) FROM txn_files"
+                             " WHERE session=? GROUP BY step ORDER BY step DESC",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    return from;
+  sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    total += (size_t)sqlite3_column_int64(stmt, 1);
+    if (total > JOURNAL_RECORD_HISTORY_MAX) break;
+    from = sqlite3_column_int64(stmt, 0);
+  }
+  sqlite3_finalize(stmt);
+  return from;
+}
+
 int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out) {
   sqlite3 *db = eddi_journal_db(self);
   eddi_journal_flush(self); /* the rows as of the last command */
@@ -77,11 +105,13 @@ int eddi_journal_record(EddiJournal *self, const char *session, StrBuf *out) {
   /* One read transaction: the rows of every table as of one moment (a
    * savepoint, which nests in a transaction a caller may have open). */
   sqlite3_exec(db, "SAVEPOINT journal_record", NULL, NULL, NULL);
+  int64_t history_from = journal_record__history_from(db, session);
   for (size_t t = 0; t < JOURNAL_RECORD_TABLES; t++) {
     sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(db, journal_record__tables[t].select, -1, &stmt, NULL) != SQLITE_OK)
       continue;
     sqlite3_bind_text(stmt, 1, session, -1, SQLITE_STATIC);
+    if (sqlite3_bind_parameter_count(stmt) > 1) sqlite3_bind_int64(stmt, 2, history_from);
     while (sqlite3_step(stmt) == SQLITE_ROW) {
       int columns = sqlite3_column_count(stmt);
       const char *table = journal_record__tables[t].table;

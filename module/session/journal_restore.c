@@ -2,6 +2,10 @@
  * back: their files opened again, the unsaved edits re-applied onto the
  * disk text they were made against, or merged onto a newer one, or (when
  * they overlap a change on disk) kept in the state folder and reported.
+ * The session's multi-file Undo and Redo steps come back as they were
+ * journaled; their files are checked by the disk when moved (see
+ * edit/txn_history.h), so a step restored over files changed since is
+ * refused with their names, as before the restart.
  * See journal_sessions.c for how they were written.
  */
 #include <errno.h>
@@ -11,6 +15,7 @@
 #include "core/merge.h"
 #include "core/path.h"
 #include "edit/edit_state.h"
+#include "edit/txn_history.h"
 #include "script/changeset.h"
 #include "session/engine.h"
 #include "session/journal.h"
@@ -364,6 +369,44 @@ static size_t restore__changesets(sqlite3 *db, EddiSession *session) {
   return restored;
 }
 
+/* ------------------------------------------------------------ multi-file undo */
+
+/* The session's Undo and Redo steps, each list in its order (ascending
+ * serials), each step's files in theirs. */
+static void restore__txn_history(sqlite3 *db, EddiSession *session) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT step, redo, path, side_exists, side_text, side_bom,"
+                             " side_crlf, side_mode, now_exists, now_size, now_hash"
+                             " FROM txn_files WHERE session=? ORDER BY step, ord",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(stmt, 1, session->name, -1, SQLITE_STATIC);
+  EddiTxnHistoryStep *step = NULL;
+  uint64_t serial = 0;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *path = restore__text(stmt, 2);
+    if (!path) continue; /* NOT NULL in the schema */
+    uint64_t row_serial = (uint64_t)sqlite3_column_int64(stmt, 0);
+    if (!step || row_serial != serial) {
+      serial = row_serial;
+      step = eddi_txn_history_restore_step(session, sqlite3_column_int(stmt, 1) == 0, serial);
+    }
+    const void *text = sqlite3_column_blob(stmt, 4);
+    EddiTxnHistoryFileView file = {
+        .rel = path,
+        .exists = sqlite3_column_int(stmt, 3) != 0,
+        .text = text ? text : "",
+        .len = (size_t)sqlite3_column_bytes(stmt, 4),
+        .format = {.bom = sqlite3_column_int(stmt, 5) != 0,
+                   .crlf = sqlite3_column_int(stmt, 6) != 0},
+        .mode = (unsigned)sqlite3_column_int(stmt, 7),
+        .now = restore__stamp(stmt, 8),
+    };
+    eddi_txn_history_restore_file(step, &file);
+  }
+  sqlite3_finalize(stmt);
+}
+
 /* ------------------------------------------------------------ the session row */
 
 /* Bring back one session row (name, sender, description, raw, current,
@@ -395,6 +438,7 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   size_t registers = session->edit_state ? session->edit_state->registers.len : 0;
   size_t snapshots = restore__snapshots(db, session);
   size_t changesets = restore__changesets(db, session);
+  restore__txn_history(db, session);
 
   StrBuf what = {0};
   eddi_strbuf_printf(&what, "%zu file%s open", count.files, count.files == 1 ? "" : "s");

@@ -23,6 +23,13 @@
  * their own keyed by session (schema 2): a changeset is rewritten whole
  * when it is new, replaced or changes status (apply, rollback), which is
  * rare next to typing, so the mirror keeps only its identity and status.
+ *
+ * The multi-file Undo and Redo steps (edit/txn_history.h) are rows of
+ * their own too (schema 4), one per file of a step, keyed by the step's
+ * serial: a serial names one version of a step, so its rows are written
+ * once and deleted when the history no longer has it. The mirror keeps
+ * the serials written and the history's newest serial, so that a command
+ * that left the history alone (a typed line) costs one comparison.
  */
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -32,6 +39,7 @@
 #include "core/merge.h"
 #include "core/path.h"
 #include "edit/edit_state.h"
+#include "edit/txn_history.h"
 #include "script/script_state.h"
 #include "session/engine.h"
 #include "session/journal.h"
@@ -74,6 +82,10 @@ typedef struct {
    * workspace: this one is kept in memory only, the other's rows stay. */
   bool elsewhere;
   uint64_t version; /* the mirror's clock when a sync last wrote its rows */
+  /* The txn history's steps in the journal, by serial, and the history's
+   * newest serial when they were written. */
+  Array(uint64_t) txn_steps;
+  uint64_t txn_serial;
 } MirrorSession;
 
 struct JournalMirror {
@@ -88,6 +100,7 @@ static void mirror__session_free(MirrorSession *session) {
   array_free(&session->docs);
   for (size_t i = 0; i < session->changesets.len; i++) eddi_free(session->changesets.items[i].name);
   array_free(&session->changesets);
+  array_free(&session->txn_steps);
   eddi_free(session->name);
   eddi_free(session->sender);
   eddi_free(session->current);
@@ -189,6 +202,11 @@ static const char sql_changeset_file_put[] =
     " before_raw, collected_exists, collected_size, collected_hash, before, after,"
     " applied_exists, applied_size, applied_hash)"
     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char sql_txn_file_put[] =
+    "INSERT OR REPLACE INTO txn_files(session, step, redo, ord, path, side_exists, side_text,"
+    " side_bom, side_crlf, side_mode, now_exists, now_size, now_hash)"
+    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char sql_txn_step_drop[] = "DELETE FROM txn_files WHERE session=? AND step=?";
 static const char sql_session_put[] =
     "INSERT INTO sessions(name, sender, description, instance, owner_pid,"
     " owner_host, raw_payloads, updated) VALUES(?,?,?,?,?,?,?,?)";
@@ -207,6 +225,7 @@ static const struct {
      "DELETE FROM changesets WHERE session=? AND name=?"},
     {"changeset_files", "DELETE FROM changeset_files WHERE session=?",
      "DELETE FROM changeset_files WHERE session=? AND changeset=?"},
+    {"txn_files", "DELETE FROM txn_files WHERE session=?", NULL},
     {"sessions", "DELETE FROM sessions WHERE name=?", NULL},
 };
 
@@ -231,7 +250,8 @@ bool eddi_journal_statement_known(const char *sql, size_t len) {
                                            sql_doc_put,         sql_doc_cursor,
                                            sql_session_state,   sql_snapshot_put,
                                            sql_snapshots_prune, sql_changeset_put,
-                                           sql_changeset_file_put, sql_session_put};
+                                           sql_changeset_file_put, sql_session_put,
+                                           sql_txn_file_put,    sql_txn_step_drop};
   for (size_t i = 0; i < sizeof statements / sizeof *statements; i++)
     if (strlen(statements[i]) == len && memcmp(statements[i], sql, len) == 0) return true;
   for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++) {
@@ -243,8 +263,9 @@ bool eddi_journal_statement_known(const char *sql, size_t len) {
 }
 
 static void write__forget(JournalWrite *self, const char *name) {
-  static const char *const tables[] = {"edits",      "docs",           "snapshots",
-                                       "changesets", "changeset_files", "sessions"};
+  static const char *const tables[] = {"edits",      "docs",            "snapshots",
+                                       "changesets", "changeset_files", "txn_files",
+                                       "sessions"};
   for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
     write__delete(self, tables[i], name, NULL);
 }
@@ -532,6 +553,81 @@ static void session__sync_changesets(JournalWrite *self, const EddiSession *sess
   }
 }
 
+/* ------------------------------------------------------------ multi-file undo */
+
+static void txn_step__drop(JournalWrite *self, const char *session, uint64_t serial) {
+  write__statement(self, sql_txn_step_drop);
+  write__text(self, session);
+  write__int(self, (int64_t)serial);
+}
+
+/* Write step (on the undo list, or the redo list) whole: rows of its
+ * serial left by a journal the mirror did not know (restored past the
+ * steps kept) go first. */
+static void txn_step__write(JournalWrite *self, const char *session,
+                            const EddiTxnHistoryStep *step, bool undo) {
+  txn_step__drop(self, session, eddi_txn_history_step_serial(step));
+  for (size_t i = 0; i < eddi_txn_history_step_files(step); i++) {
+    EddiTxnHistoryFileView file;
+    eddi_txn_history_step_file(step, i, &file);
+    write__statement(self, sql_txn_file_put);
+    write__text(self, session);
+    write__int(self, (int64_t)eddi_txn_history_step_serial(step));
+    write__int(self, !undo);
+    write__int(self, (int64_t)i);
+    write__text(self, file.rel);
+    write__int(self, file.exists);
+    write__blob(self, file.text, file.len);
+    write__int(self, file.format.bom);
+    write__int(self, file.format.crlf);
+    write__int(self, file.mode);
+    write__stamp(self, &file.now);
+  }
+}
+
+static bool txn_steps__has(const MirrorSession *ms, uint64_t serial) {
+  for (size_t i = 0; i < ms->txn_steps.len; i++)
+    if (ms->txn_steps.items[i] == serial) return true;
+  return false;
+}
+
+/* Whether session's history has a step of serial. */
+static bool txn_steps__in_history(const EddiSession *session, uint64_t serial) {
+  for (int list = 0; list < 2; list++)
+    for (size_t i = 0; i < eddi_txn_history_steps(session, list == 0); i++)
+      if (eddi_txn_history_step_serial(eddi_txn_history_step(session, list == 0, i)) == serial)
+        return true;
+  return false;
+}
+
+/* The mirror's serials become the history's. */
+static void txn_steps__take(MirrorSession *ms, const EddiSession *session) {
+  array_clear(&ms->txn_steps);
+  for (int list = 0; list < 2; list++)
+    for (size_t i = 0; i < eddi_txn_history_steps(session, list == 0); i++)
+      array_push(&ms->txn_steps,
+                 eddi_txn_history_step_serial(eddi_txn_history_step(session, list == 0, i)));
+  ms->txn_serial = eddi_txn_history_serial(session);
+}
+
+/* Steps new since the last sync written, gone ones deleted; nothing when
+ * the history's newest serial is the one written. */
+static void session__sync_txn_history(JournalWrite *self, const EddiSession *session,
+                                      MirrorSession *ms) {
+  if (eddi_txn_history_serial(session) == ms->txn_serial) return;
+  for (size_t i = 0; i < ms->txn_steps.len; i++) {
+    if (!txn_steps__in_history(session, ms->txn_steps.items[i]))
+      txn_step__drop(self, session->name, ms->txn_steps.items[i]);
+  }
+  for (int list = 0; list < 2; list++)
+    for (size_t i = 0; i < eddi_txn_history_steps(session, list == 0); i++) {
+      const EddiTxnHistoryStep *step = eddi_txn_history_step(session, list == 0, i);
+      if (!txn_steps__has(ms, eddi_txn_history_step_serial(step)))
+        txn_step__write(self, session->name, step, list == 0);
+    }
+  txn_steps__take(ms, session);
+}
+
 /* ------------------------------------------------------------ the session's row */
 
 /* Whether a live process other than this one journals session name. */
@@ -597,6 +693,7 @@ static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSe
   session__sync_state(self, session, ms);
   session__sync_snapshots(self, session, ms);
   session__sync_changesets(self, session, ms);
+  session__sync_txn_history(self, session, ms);
 }
 
 void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char *sender) {
@@ -658,6 +755,8 @@ void eddi_journal_adopt(EddiJournal *self, const EddiSession *session) {
                      .seq = 1, .cursor = SIZE_MAX};
     array_push(&ms->docs, doc);
   }
+  /* The restored steps are the journal's rows (journal_restore.c). */
+  txn_steps__take(ms, session);
   /* The restored snapshots have new stamps: their rows are written anew. */
   JournalWrite write = {.journal = self, .session = session->name};
   write__delete(&write, "snapshots", session->name, NULL);

@@ -1,11 +1,12 @@
 // Sessions survive restarts: eddi-server stopped with SIGTERM or killed
 // with -9 while a session holds unsaved edits and bookmarks, the eddi CLI
 // across processes, a file changed on disk between the runs, and
-// --no-journal that keeps today's memory-only behaviour.
+// --no-journal that keeps today's memory-only behaviour; the multi-file
+// Undo history across CLI processes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tempWorkspace } from "./helpers.mjs";
@@ -119,3 +120,57 @@ for (const signal of ["SIGTERM", "SIGKILL"]) {
     assert.equal(readFileSync(join(root, "a.py"), "utf8"), before["a.py"]);
   });
 }
+
+// The multi-file Undo history is the session's too: an agent framework
+// runs the eddi CLI once per tool call, so the Patch of one call is
+// undone by the next call's Undo, exactly (CRLF kept, the added file
+// removed), redone by the one after, and refused, naming the file, when
+// someone changed a file in between.
+test("the eddi CLI undoes a multi-file Patch of the previous process", (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "b.txt"), "bee\r\nsee\r\n");
+  const cli = (...commands) =>
+    execFileSync(process.env.EDDI_CLI, ["--root", root, "--state", state, ...commands.flatMap((c) => ["-c", c])], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  const patch = "Patch\n*** Begin Patch\n*** Update File: b.txt\n@@\n-see\n+sea\n*** Add File: c.txt\n+new\n*** End Patch";
+  assert.equal(cli("Start s", patch), "Ok\nOk: M [b.txt#F6D2]\\n1:bee\\n2:sea\\nA [c.txt#BB9E]\n");
+  assert.equal(readFileSync(join(root, "b.txt"), "utf8"), "bee\r\nsea\r\n");
+  assert.equal(cli("Undo"), "Ok, Undid 1 step, 2 files: b.txt, c.txt\n");
+  assert.equal(readFileSync(join(root, "b.txt"), "utf8"), "bee\r\nsee\r\n");
+  assert.equal(existsSync(join(root, "c.txt")), false);
+  assert.equal(cli("Redo"), "Ok, Redid 1 step, 2 files: b.txt, c.txt\n");
+  assert.equal(readFileSync(join(root, "c.txt"), "utf8"), "new\n");
+  writeFileSync(join(root, "c.txt"), "someone else\n");
+  // A Fail reply makes the CLI exit non-zero: its stdout is the reply.
+  const failing = (command) => {
+    try {
+      cli(command);
+    } catch (error) {
+      return error.stdout;
+    }
+    assert.fail(`${command} did not fail`);
+  };
+  assert.equal(failing("Undo"),
+               'Fail "Undo: 1 file changed since: c.txt; nothing put back", Those files were edited after the change: eddi does not overwrite them\n');
+  assert.equal(readFileSync(join(root, "b.txt"), "utf8"), "bee\r\nsea\r\n");
+  assert.equal(cli("End"), "Ok, Session ended\n");
+});
+
+// eddi-server killed with -9 right after a multi-file Patch: the restarted
+// server's Undo takes the Patch back in both files.
+test("a multi-file Patch is undone after eddi-server was killed", async (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "b.txt"), "bee\n");
+  let eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Start s"), "Ok");
+  assert.equal(await eddi.send("Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** Delete File: b.txt\n*** End Patch"),
+               "Ok: M [a.txt#CFBD]\\n1:one\\n2:TWO\\n3:three\\nD b.txt");
+  await eddi.stop("SIGKILL");
+  eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Undo"), "Ok, Undid 1 step, 2 files: a.txt, b.txt");
+  await eddi.stop();
+  assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "one\ntwo\nthree\n");
+  assert.equal(readFileSync(join(root, "b.txt"), "utf8"), "bee\n");
+});

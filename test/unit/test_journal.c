@@ -2,7 +2,8 @@
  * journal set aside, a newer one refused), the recovery of a multi-file
  * change a dead process left (forward and back), and sessions that come
  * back in a new process with their unsaved edits, bookmarks and snapshots,
- * rebased or kept when the file changed on disk meanwhile.
+ * rebased or kept when the file changed on disk meanwhile, and their
+ * multi-file Undo and Redo steps.
  *
  * A "dead process" is a forked child that does its work and _exits without
  * cleaning up, as kill -9 would leave it. */
@@ -178,30 +179,39 @@ static void test_journal_sweeps_a_dead_save_temp(void **state) {
   eddi_engine_free(engine);
 }
 
+/* Make the journal of fx as schema's scripts (never edited since) made it,
+ * with session s of cli (its process gone) and rows (more SQL). */
+static void journal_of_schema(const Fixture *fx, int schema, const char *rows) {
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  for (int from = 0; from < schema; from++)
+    assert_int_equal(sqlite3_exec(db, eddi_journal_migration(from), NULL, NULL, NULL), SQLITE_OK);
+  char hostname[256] = "";
+  gethostname(hostname, sizeof hostname - 1);
+  char sql[1024];
+  snprintf(sql, sizeof sql,
+           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
+           " VALUES('s', 'cli', '', 0, '%s', 0); %s PRAGMA user_version=%d;",
+           hostname, rows, schema);
+  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+}
+
 /* A journal of schema 1 (made by schema 1's own script, with a session
  * holding an unsaved edit) migrates: its session comes back and
  * changesets can be kept in it. */
 static void test_journal_schema_1_migrates(void **state) {
   Fixture *fx = *state;
   write_in(fx->root, "a.txt", "one\n");
-  char path[PATH_MAX];
+  char path[PATH_MAX], rows[512];
   unit_path(path, fx->state, EDDI_JOURNAL_FILE);
-  sqlite3 *db;
-  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-  char hostname[256] = "";
-  gethostname(hostname, sizeof hostname - 1);
-  /* Schema 1's script (never edited since), a session in it, version 1. */
-  assert_int_equal(sqlite3_exec(db, eddi_journal_migration(0), NULL, NULL, NULL), SQLITE_OK);
-  char sql[1024];
-  snprintf(sql, sizeof sql,
-           "INSERT INTO sessions(name, sender, description, owner_pid, owner_host, updated)"
-           " VALUES('s', 'cli', '', 0, '%s', 0);"
+  snprintf(rows, sizeof rows,
            "INSERT INTO docs(session, path, ord, cursor, base_hash) VALUES('s', 'a.txt', 0, 0, %lld);"
-           "INSERT INTO edits VALUES('s', 'a.txt', 0, 1, 0, x'', CAST('zero\n' AS BLOB));"
-           "PRAGMA user_version=1;",
-           hostname, (long long)XXH3_64bits("one\n", 4));
-  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-  sqlite3_close(db);
+           "INSERT INTO edits VALUES('s', 'a.txt', 0, 1, 0, x'', CAST('zero\n' AS BLOB));",
+           (long long)XXH3_64bits("one\n", 4));
+  journal_of_schema(fx, 1, rows);
   /* A process migrates it, takes the session, collects a changeset, dies. */
   run_and_die(fx, "{ foreach file matching \"*.txt\" replace \"one\" with \"uno\" collect "
                   "changes as \"c\" }");
@@ -531,6 +541,224 @@ static void test_journal_leaves_a_live_process_session_alone(void **state) {
   eddi_engine_free(engine);
 }
 
+/* ------------------------------------------------------------ multi-file undo */
+
+/* A Patch of two files (one with CRLF endings, one it adds): what Undo
+ * must put back exactly after a restart. */
+static const char patch_two[] = "Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n"
+                                "*** Add File: c.txt\n+new\n*** End Patch";
+
+static void expect_file(const Fixture *fx, const char *name, const char *expected) {
+  char *text = read_in(fx->root, name);
+  if (!expected) assert_null(text);
+  else assert_string_equal(text, expected);
+  free(text);
+}
+
+/* A child starts session s, runs patch_two over a.txt (holding a_text),
+ * then after (when not NULL), and dies. */
+static void patch_and_die(const Fixture *fx, const char *a_text, const char *after) {
+  write_in(fx->root, "a.txt", a_text);
+  const char *const texts[] = {"Start s", patch_two, after, NULL};
+  run_each_and_die(fx, texts);
+}
+
+/* How many rows of the multi-file history the journal of fx holds, once
+ * engine (NULL: none runs) has put its log's records in SQLite. */
+static int txn_rows(const Fixture *fx, EddiEngine *engine) {
+  if (engine) assert_int_equal(eddi_journal_flush(engine->journal), 0);
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  sqlite3_stmt *stmt;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM txn_files", -1, &stmt, NULL),
+                   SQLITE_OK);
+  assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+  int rows = sqlite3_column_int(stmt, 0);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return rows;
+}
+
+/* The next process's Undo takes a dead one's Patch back in every file,
+ * byte for byte; the one after it redoes it, and its Undo is the only
+ * step left. */
+static void test_journal_undo_of_a_patch_survives(void **state) {
+  Fixture *fx = *state;
+  patch_and_die(fx, "one\r\ntwo\r\n", NULL);
+  expect_file(fx, "a.txt", "one\r\nTWO\r\n");
+  expect_file(fx, "c.txt", "new\n");
+  run_and_die(fx, "Undo");
+  expect_file(fx, "a.txt", "one\r\ntwo\r\n");
+  expect_file(fx, "c.txt", NULL);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 0 files open, 2 snapshots");
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, 2 files: a.txt, c.txt");
+  expect_file(fx, "a.txt", "one\r\nTWO\r\n");
+  expect_file(fx, "c.txt", "new\n");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_reply(engine, "Undo", "Fail \"No file open\", Open one with \"Open <file>\"");
+  expect_file(fx, "a.txt", "one\r\ntwo\r\n");
+  assert_int_equal(txn_rows(fx, engine), 2); /* the one step, on the redo list */
+  eddi_engine_free(engine);
+}
+
+/* A Refactor of two files, one of them open, undone in its process (the
+ * open one through its document's own undo): the next process redoes it
+ * and undoes it again, the open file through its restored document. */
+static void test_journal_undo_of_a_refactor_survives(void **state) {
+  Fixture *fx = *state;
+  static const char util[] = "def helper(x):\n    return x + 1\n";
+  static const char user[] = "from util import helper\r\n\r\nSECOND = helper(2)\r\n";
+  write_in(fx->root, "util.py", util);
+  write_in(fx->root, "user.py", user);
+  const char *const texts[] = {"Start s\nOpen user.py", "Refactor RenameSymbol helper assist",
+                               "Undo", NULL};
+  run_each_and_die(fx, texts);
+  expect_file(fx, "util.py", util);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  /* The document takes each move as an edit of its own: the cursor is
+   * where that edit leaves it. */
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, 2 files: user.py, util.py, At 2:15");
+  expect_file(fx, "util.py", "def assist(x):\n    return x + 1\n");
+  expect_file(fx, "user.py", "from util import assist\r\n\r\nSECOND = assist(2)\r\n");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: user.py, util.py, At 2:15");
+  expect_file(fx, "util.py", util);
+  expect_file(fx, "user.py", user);
+  expect_reply(engine, "Save", "Fail \"No changes to save\", user.py is as on disk");
+  eddi_engine_free(engine);
+}
+
+/* A file written through an open document, which had an unsaved edit
+ * after the change: the restored document's own edit is undone first,
+ * then the change, through the document and saved. */
+static void test_journal_undo_through_a_restored_document(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  const char *const texts[] = {"Start s\nOpen a.txt", patch_two, "Goto 0:0\nInsert Line \"zero\"",
+                               NULL};
+  run_each_and_die(fx, texts);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied, "
+                              "2 snapshots");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, At 0:0");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt, At 1:3");
+  expect_file(fx, "a.txt", "one\ntwo\n");
+  expect_file(fx, "c.txt", NULL);
+  expect_reply(engine, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2");
+  eddi_engine_free(engine);
+}
+
+/* Files changed between the runs refuse the restored step, which names
+ * them and writes nothing: one changed on disk, one whose restored
+ * document has unsaved edits (not the current document). */
+static void test_journal_restored_undo_refuses_a_changed_file(void **state) {
+  Fixture *fx = *state;
+  patch_and_die(fx, "one\ntwo\n", "Open a.txt\nInsert Line \"mine\"\nOpen c.txt");
+  write_in(fx->root, "c.txt", "someone else\n");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  expect_reply(engine, "Undo",
+               "Fail \"Undo: 2 files changed since: a.txt, c.txt; nothing put back\", Those files "
+               "were edited after the change: eddi does not overwrite them");
+  expect_file(fx, "a.txt", "one\nTWO\n");
+  expect_file(fx, "c.txt", "someone else\n");
+  eddi_engine_free(engine);
+}
+
+/* End forgets the history with the session. */
+static void test_journal_end_forgets_the_undo_steps(void **state) {
+  Fixture *fx = *state;
+  patch_and_die(fx, "one\ntwo\n", "End");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "");
+  assert_int_equal(txn_rows(fx, engine), 0);
+  expect_reply(engine, "Start s\nUndo", "Ok\nFail \"No file open\", Open one with \"Open <file>\"");
+  expect_file(fx, "c.txt", "new\n");
+  eddi_engine_free(engine);
+}
+
+/* Session s of the journal restored in an engine of fx (alpha), carried in
+ * its KV record (under record_max bytes) to another state folder and taken
+ * over there: the engine there (beta). */
+static EddiEngine *carry_elsewhere(const Fixture *fx, size_t record_max) {
+  char report[1024], error[512];
+  EddiEngine *alpha = engine_journaled(fx, report, sizeof report);
+  char *record = NULL;
+  size_t len = 0;
+  assert_int_equal(eddi_engine_session_record(alpha, "s", &record, &len), 0);
+  assert_true(len < record_max);
+  eddi_engine_free(alpha);
+  EddiEngine *beta = engine_elsewhere(fx);
+  assert_int_equal(eddi_engine_import_session(beta, "alpha", record, len, error, sizeof error), 1);
+  eddi_string_free(record);
+  assert_int_equal(eddi_engine_take_over(beta, "alpha", report, sizeof report), 1);
+  return beta;
+}
+
+/* A session's KV record carries its Undo steps to another state folder. */
+static void test_journal_record_carries_the_undo_steps(void **state) {
+  Fixture *fx = *state;
+  patch_and_die(fx, "one\ntwo\n", NULL);
+  EddiEngine *beta = carry_elsewhere(fx, SIZE_MAX);
+  expect_reply(beta, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_file(fx, "a.txt", "one\ntwo\n");
+  expect_file(fx, "c.txt", NULL);
+  eddi_engine_free(beta);
+}
+
+/* A record carries the newest Undo steps whose texts fit its bound: the
+ * step of a Patch of a 300 KB file is left out, the small one after it
+ * comes along. */
+static void test_journal_record_leaves_out_a_large_undo_step(void **state) {
+  Fixture *fx = *state;
+  enum { LINES = 60000 }; /* 300 KB */
+  char *text = malloc(6 + LINES * 5 + 1);
+  memcpy(text, "first\n", 6);
+  for (int i = 0; i < LINES; i++) memcpy(text + 6 + i * 5, "line\n", 5);
+  text[6 + LINES * 5] = '\0';
+  write_in(fx->root, "big.txt", text);
+  free(text);
+  patch_and_die(fx, "one\ntwo\n",
+                "Patch\n*** Begin Patch\n*** Update File: big.txt\n@@\n-first\n+FIRST\n"
+                "*** Add File: d.txt\n+big\n*** End Patch");
+  const char *const small[] = {"Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n"
+                               "*** Delete File: c.txt\n*** End Patch",
+                               NULL};
+  run_each_and_die(fx, small);
+  EddiEngine *beta = carry_elsewhere(fx, 64 * 1024);
+  assert_int_equal(txn_rows(fx, NULL), 6); /* the journal keeps all three */
+  expect_reply(beta, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_reply(beta, "Undo", "Fail \"No file open\", Open one with \"Open <file>\"");
+  expect_file(fx, "a.txt", "one\nTWO\n");
+  expect_file(fx, "d.txt", "big\n");
+  eddi_engine_free(beta);
+}
+
+/* A journal of schema 3 (made by the scripts up to it, with a session)
+ * migrates to 4: the session comes back and its Patch is undone after
+ * the next restart. */
+static void test_journal_schema_3_migrates(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  journal_of_schema(fx, 3, "");
+  run_and_die(fx, patch_two);
+  assert_int_equal(eddi_journal_file_schema(path), 4);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 0 files open, 2 snapshots");
+  expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
+  expect_file(fx, "a.txt", "one\ntwo\n");
+  eddi_engine_free(engine);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -553,6 +781,14 @@ int main(void) {
       T(test_journal_record_leaves_out_a_large_base),
       T(test_journal_edits_without_a_base_are_kept_when_the_disk_changed),
       T(test_journal_leaves_a_live_process_session_alone),
+      T(test_journal_undo_of_a_patch_survives),
+      T(test_journal_undo_through_a_restored_document),
+      T(test_journal_undo_of_a_refactor_survives),
+      T(test_journal_restored_undo_refuses_a_changed_file),
+      T(test_journal_end_forgets_the_undo_steps),
+      T(test_journal_record_carries_the_undo_steps),
+      T(test_journal_record_leaves_out_a_large_undo_step),
+      T(test_journal_schema_3_migrates),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
