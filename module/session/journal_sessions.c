@@ -3,7 +3,8 @@
  *
  * After each command (eddi_engine_end_groups) the sender's session is
  * compared with a small mirror of what the journal holds, and only the
- * difference is written, in one SQLite transaction: a moved cursor is one
+ * difference is written, as one record of the redo log (journal_log.c;
+ * one SQLite transaction when the applier runs it): a moved cursor is one
  * UPDATE, a typed line one INSERT of its edit. An open file's unsaved work
  * is kept as the undo groups made since it was read or saved (each edit:
  * offset, bytes removed, bytes inserted), with the hash of the disk bytes
