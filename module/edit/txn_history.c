@@ -210,6 +210,22 @@ EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *d
   return txn_history__top_group(doc, undo) ? NULL : steps[len - 1];
 }
 
+bool eddi_txn_history_holds_group(const EddiSession *session, const EddiDoc *doc,
+                                  uint64_t group) {
+  const EddiTxnHistory *self = session->txn_history;
+  if (!self) return false;
+  const TxnHistorySteps *lists[] = {&self->undo, &self->redo};
+  for (size_t l = 0; l < 2; l++)
+    for (size_t i = 0; i < lists[l]->len; i++)
+      for (size_t j = 0; j < lists[l]->items[i]->files.len; j++) {
+        const TxnHistoryFile *file = &lists[l]->items[i]->files.items[j];
+        if ((file->doc == doc && file->group == group) ||
+            (file->moved_in == doc && file->moved_group == group))
+          return true;
+      }
+  return false;
+}
+
 /* ---------------------------------------------------------------- move */
 
 /* Whether file's document is open in session. */

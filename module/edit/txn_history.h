@@ -58,6 +58,11 @@ EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *d
 int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSession *session,
                           bool undo, StrBuf *files, EddiError *err);
 
+/* Whether doc's undo group group is the part of a step of session's
+ * history in that document: the step, not the document, moves it. */
+bool eddi_txn_history_holds_group(const EddiSession *session, const EddiDoc *doc,
+                                  uint64_t group);
+
 /* How many steps session has to undo (undo true) or redo. */
 size_t eddi_txn_history_steps(const EddiSession *session, bool undo);
 

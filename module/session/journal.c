@@ -112,6 +112,9 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
      " side_exists INTEGER NOT NULL, side_text BLOB, side_bom INTEGER NOT NULL,"
      " side_crlf INTEGER NOT NULL, side_mode INTEGER NOT NULL, now_exists INTEGER NOT NULL,"
      " now_size INTEGER, now_hash INTEGER, PRIMARY KEY(session, step, ord));"),
+    /* 4 -> 5: how many of a file's journaled groups are undone (Redo's,
+     * after the others in edits): a restore makes them and undoes them. */
+    "ALTER TABLE docs ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;",
 };
 
 const char *eddi_journal_migration(int from) {

@@ -43,11 +43,17 @@ typedef struct {
 
 typedef Array(RestoreEdit) RestoreEdits;
 
-static void restore__edits_free(RestoreEdits *edits) {
-  for (size_t i = 0; i < edits->len; i++) {
+/* Drop the edits from the at-th on. */
+static void restore__edits_drop_from(RestoreEdits *edits, size_t at) {
+  for (size_t i = at; i < edits->len; i++) {
     eddi_strbuf_free(&edits->items[i].removed);
     eddi_strbuf_free(&edits->items[i].inserted);
   }
+  if (at < edits->len) edits->len = at;
+}
+
+static void restore__edits_free(RestoreEdits *edits) {
+  restore__edits_drop_from(edits, 0);
   array_free(edits);
 }
 
@@ -107,9 +113,22 @@ static bool restore__replay(EddiDoc *doc, const RestoreEdits *edits) {
                          edit->inserted.data ? edit->inserted.data : "", edit->inserted.len,
                          &err) < 0)
       return false;
+    /* Redo of the group puts it after the edit, as typing left it. */
+    doc->cursor = edit->start + edit->inserted.len;
   }
   eddi_doc_end_group(doc);
   return true;
+}
+
+/* Where the last `undone` groups of edits begin: the groups Undo took
+ * back, journaled after the others so that Redo has them again. */
+static size_t restore__undone_from(const RestoreEdits *edits, size_t undone) {
+  size_t at = edits->len;
+  for (size_t groups = 0; groups < undone && at > 0; groups++) {
+    uint64_t group = edits->items[at - 1].group;
+    while (at > 0 && edits->items[at - 1].group == group) at--;
+  }
+  return at;
 }
 
 /* Keep unsaved text that could not be applied in the state folder. */
@@ -183,6 +202,7 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   uint64_t base_hash = (uint64_t)sqlite3_column_int64(row, 3);
   bool has_base = sqlite3_column_type(row, 4) != SQLITE_NULL;
   bool was_new = sqlite3_column_int(row, 5) != 0;
+  size_t undone = (size_t)sqlite3_column_int64(row, 6);
   char *rel = NULL, *abs = NULL;
   EddiError err;
   if (!path || eddi_path_resolve(engine->root, path, &rel, &abs, &err) < 0) return;
@@ -193,6 +213,7 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
                                 engine->config.max_file_bytes, &backend, &text, &is_new, &err);
   RestoreEdits edits = {0};
   restore__load_edits(db, session->name, path, &edits);
+  size_t live = restore__undone_from(&edits, undone);
   if (rc < 0) {
     eddi_strbuf_printf(&count->notes, "; %s cannot be opened (%s)%s", path, err.what,
                        edits.len ? ": its unsaved edits stay in the journal until End" : "");
@@ -207,13 +228,21 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   EddiFileStamp stamp = {0};
   if (backend->vtable->stamp) backend->vtable->stamp(backend, &stamp);
   uint64_t disk_hash = stamp.exists ? stamp.hash : 0;
+  bool disk_as_base = disk_hash == base_hash;
+  /* On another disk text the undone groups (Redo's) are of no use. */
+  if (!disk_as_base) restore__edits_drop_from(&edits, live);
   if (edits.len && restore__buffer_edited(doc)) {
     /* A live buffer edited since its file was read: its text wins. */
     eddi_strbuf_printf(&count->notes, "; %s: the buffer's text was kept, not %zu unsaved edits",
-                       path, edits.len);
-  } else if (edits.len && disk_hash == base_hash) {
-    if (restore__replay(doc, &edits)) count->edits += edits.len;
-    else eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
+                       path, live);
+  } else if (edits.len && disk_as_base) {
+    /* The undone groups are made too, and undone again: Redo has them. */
+    size_t done;
+    if (restore__replay(doc, &edits) &&
+        (live == edits.len || eddi_doc_undo(doc, undone, &done, &err) == 0))
+      count->edits += live;
+    else
+      eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
   } else if (edits.len && !has_base) {
     /* The disk changed and the text the edits apply to was not kept (a
      * large file): their offsets mean nothing in the new text, so they
@@ -423,7 +452,8 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   session->raw_payloads = sqlite3_column_int(row, 3) != 0;
   RestoreCount count = {0};
   sqlite3_stmt *docs = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT path, cursor, marks, base_hash, base_text, is_new FROM docs"
+  if (sqlite3_prepare_v2(db, "SELECT path, cursor, marks, base_hash, base_text, is_new, undone"
+                             " FROM docs"
                              " WHERE session=? ORDER BY ord",
                          -1, &docs, NULL) == SQLITE_OK) {
     sqlite3_bind_text(docs, 1, name, -1, SQLITE_STATIC);

@@ -57,6 +57,7 @@ typedef struct {
   int64_t seq;        /* edit rows of this file */
   size_t cursor;
   uint64_t marks_hash;
+  size_t undone;      /* undone groups journaled after the others (Redo's) */
   bool present;       /* seen in this sync */
 } MirrorDoc;
 
@@ -188,6 +189,8 @@ static const char sql_doc_base[] =
 static const char sql_doc_put[] =
     "INSERT OR REPLACE INTO docs(session, path, ord, cursor, base_hash, is_new)"
     " VALUES(?,?,?,?,?,?)";
+static const char sql_doc_undone[] =
+    "UPDATE docs SET undone=? WHERE session=? AND path=?";
 static const char sql_doc_cursor[] =
     "UPDATE docs SET cursor=?, marks=? WHERE session=? AND path=?";
 static const char sql_session_state[] =
@@ -247,12 +250,11 @@ static void write__delete(JournalWrite *self, const char *table, const char *ses
  * applier runs no other (journal_log.c), for a log is a file on disk and
  * its SQL is checked, not trusted. */
 bool eddi_journal_statement_known(const char *sql, size_t len) {
-  static const char *const statements[] = {sql_edit_put,        sql_doc_base,
-                                           sql_doc_put,         sql_doc_cursor,
-                                           sql_session_state,   sql_snapshot_put,
-                                           sql_snapshots_prune, sql_changeset_put,
-                                           sql_changeset_file_put, sql_session_put,
-                                           sql_txn_file_put,    sql_txn_step_drop};
+  static const char *const statements[] = {
+      sql_edit_put,      sql_doc_base,           sql_doc_put,     sql_doc_cursor,
+      sql_doc_undone,    sql_session_state,      sql_snapshot_put, sql_snapshots_prune,
+      sql_changeset_put, sql_changeset_file_put, sql_session_put, sql_txn_file_put,
+      sql_txn_step_drop};
   for (size_t i = 0; i < sizeof statements / sizeof *statements; i++)
     if (strlen(statements[i]) == len && memcmp(statements[i], sql, len) == 0) return true;
   for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++) {
@@ -318,16 +320,38 @@ static void write__edit(JournalWrite *self, const char *session, const char *pat
 }
 
 /* Append the edits of undo groups [from, undo.len) of doc. */
+static void doc__append_group(JournalWrite *self, const char *session, const EddiDoc *doc,
+                              const DocEditGroup *group, MirrorDoc *mirror) {
+  for (size_t e = 0; e < group->edits.len; e++) {
+    const DocEdit *edit = &group->edits.items[e];
+    write__edit(self, session, doc->path, mirror->seq++, group->id, edit->start, edit->removed,
+                edit->removed_len, edit->inserted, edit->inserted_len);
+  }
+}
+
 static void doc__append_groups(JournalWrite *self, const char *session, const EddiDoc *doc,
                                size_t from, MirrorDoc *mirror) {
-  for (size_t g = from; g < doc->undo.len; g++) {
-    const DocEditGroup *group = &doc->undo.items[g];
-    for (size_t e = 0; e < group->edits.len; e++) {
-      const DocEdit *edit = &group->edits.items[e];
-      write__edit(self, session, doc->path, mirror->seq++, group->id, edit->start, edit->removed,
-                  edit->removed_len, edit->inserted, edit->inserted_len);
-    }
-  }
+  for (size_t g = from; g < doc->undo.len; g++)
+    doc__append_group(self, session, doc, &doc->undo.items[g], mirror);
+}
+
+/* How many of doc's undone groups (the last undone first) are the
+ * document's own: those of a multi-file step are the step's to redo
+ * (edit/txn_history.h), and the ones under them too. */
+static size_t doc__own_undone(const EddiSession *session, const EddiDoc *doc) {
+  size_t own = 0;
+  for (size_t g = doc->redo.len; g-- > 0; own++)
+    if (eddi_txn_history_holds_group(session, doc, doc->redo.items[g].id)) break;
+  return own;
+}
+
+/* The groups Undo took back, as Redo would make them again (the last one
+ * undone first), after the others; the docs row counts them (undone), and
+ * a restore makes them all and undoes that many, so Redo has them again. */
+static void doc__append_undone(JournalWrite *self, const char *session, const EddiDoc *doc,
+                               size_t count, MirrorDoc *mirror) {
+  for (size_t g = doc->redo.len; g-- > doc->redo.len - count;)
+    doc__append_group(self, session, doc, &doc->redo.items[g], mirror);
 }
 
 /* The doc's base: the stamp hash of the disk bytes its edits apply to. */
@@ -340,7 +364,7 @@ static uint64_t doc__base_hash(const EddiDoc *doc) {
 /* Write doc's record afresh: its base text, and its unsaved work as the
  * groups since the save when they are all there, else as one edit. */
 static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc *doc,
-                         MirrorDoc *mirror) {
+                         size_t undone, MirrorDoc *mirror) {
   write__delete(self, "edits", session, doc->path);
   mirror->seq = 0;
   StrBuf base = {0};
@@ -358,32 +382,39 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
   write__text(self, session);
   write__text(self, doc->path);
   mirror->top = doc__top(doc);
-  if (modified) {
-    long saved = doc->saved_group_id == 0 ? -1 : doc__group_index(doc, doc->saved_group_id);
-    bool groups_whole = !doc->is_new && doc->saved_group_id != UINT64_MAX &&
-                        (saved >= 0 || (doc->saved_group_id == 0 && doc->undo.len < doc->undo_limit));
-    if (groups_whole) {
-      doc__append_groups(self, session, doc, (size_t)(saved + 1), mirror);
-    } else {
-      /* One edit from the base to the text: the common ends trimmed. */
-      size_t len = eddi_text_len(&doc->text);
-      char *text = eddi_text_dup(&doc->text, 0, len);
-      size_t head = 0, tail = 0;
-      while (head < len && head < base.len && text[head] == base.data[head]) head++;
-      while (tail < len - head && tail < base.len - head &&
-             text[len - 1 - tail] == base.data[base.len - 1 - tail])
-        tail++;
-      write__edit(self, session, doc->path, mirror->seq++, mirror->top, head, base.data + head,
-                  base.len - head - tail, text + head, len - head - tail);
-      eddi_free(text);
-    }
+  long saved = doc->saved_group_id == 0 ? -1 : doc__group_index(doc, doc->saved_group_id);
+  bool groups_whole = !doc->is_new && doc->saved_group_id != UINT64_MAX &&
+                      (saved >= 0 || (doc->saved_group_id == 0 && doc->undo.len < doc->undo_limit));
+  /* Undone groups are kept only after the whole groups since the save. */
+  bool with_undone = groups_whole && undone;
+  if (groups_whole && (modified || with_undone)) {
+    doc__append_groups(self, session, doc, (size_t)(saved + 1), mirror);
+    if (with_undone) doc__append_undone(self, session, doc, undone, mirror);
+  } else if (modified) {
+    /* One edit from the base to the text: the common ends trimmed. */
+    size_t len = eddi_text_len(&doc->text);
+    char *text = eddi_text_dup(&doc->text, 0, len);
+    size_t head = 0, tail = 0;
+    while (head < len && head < base.len && text[head] == base.data[head]) head++;
+    while (tail < len - head && tail < base.len - head &&
+           text[len - 1 - tail] == base.data[base.len - 1 - tail])
+      tail++;
+    write__edit(self, session, doc->path, mirror->seq++, mirror->top, head, base.data + head,
+                base.len - head - tail, text + head, len - head - tail);
+    eddi_free(text);
   }
+  mirror->undone = with_undone ? undone : 0;
+  write__statement(self, sql_doc_undone);
+  write__int(self, (int64_t)mirror->undone);
+  write__text(self, session);
+  write__text(self, doc->path);
   eddi_strbuf_free(&base);
 }
 
-/* Bring one doc's record up to date. */
+/* Bring one doc's record up to date; undone: how many of its undone
+ * groups are its own (doc__own_undone). */
 static void doc__sync(JournalWrite *self, const char *session, const EddiDoc *doc, size_t ord,
-                      MirrorSession *ms) {
+                      size_t undone, MirrorSession *ms) {
   MirrorDoc *mirror = NULL;
   for (size_t i = 0; i < ms->docs.len && !mirror; i++)
     if (strcmp(ms->docs.items[i].path, doc->path) == 0) mirror = &ms->docs.items[i];
@@ -404,20 +435,23 @@ static void doc__sync(JournalWrite *self, const char *session, const EddiDoc *do
     write__delete(self, "edits", session, doc->path);
     mirror->cursor = doc->cursor;
     mirror->top = doc__top(doc);
-    if (eddi_doc_modified(doc)) doc__rewrite(self, session, doc, mirror);
+    if (eddi_doc_modified(doc) || undone) doc__rewrite(self, session, doc, undone, mirror);
   }
   mirror->present = true;
 
   uint64_t top = doc__top(doc);
+  bool undone_same = mirror->undone == undone;
   if (!eddi_doc_modified(doc)) {
-    if (mirror->seq > 0 || mirror->top != top) doc__rewrite(self, session, doc, mirror);
-  } else if (top != mirror->top) {
+    if (mirror->seq > 0 || mirror->top != top || !undone_same)
+      doc__rewrite(self, session, doc, undone, mirror);
+  } else if (top != mirror->top || !undone_same) {
+    /* New groups on top of the journaled ones: appended (a typed line). */
     long at = mirror->seq > 0 ? doc__group_index(doc, mirror->top) : -1;
-    if (at >= 0 && top > mirror->top) {
+    if (at >= 0 && top > mirror->top && !mirror->undone && !undone) {
       doc__append_groups(self, session, doc, (size_t)at + 1, mirror);
       mirror->top = top;
     } else {
-      doc__rewrite(self, session, doc, mirror);
+      doc__rewrite(self, session, doc, undone, mirror);
     }
   }
   if (mirror->cursor != doc->cursor || mirror->marks_hash != marks_hash) {
@@ -682,7 +716,8 @@ static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSe
   if (ms->elsewhere) return;
   for (size_t i = 0; i < ms->docs.len; i++) ms->docs.items[i].present = false;
   for (size_t i = 0; i < session->docs.len; i++)
-    doc__sync(self, session->name, session->docs.items[i], i, ms);
+    doc__sync(self, session->name, session->docs.items[i], i,
+              doc__own_undone(session, session->docs.items[i]), ms);
   for (size_t i = ms->docs.len; i-- > 0;) {
     MirrorDoc *doc = &ms->docs.items[i];
     if (doc->present) continue;

@@ -750,12 +750,61 @@ static void test_journal_schema_3_migrates(void **state) {
   unit_path(path, fx->state, EDDI_JOURNAL_FILE);
   journal_of_schema(fx, 3, "");
   run_and_die(fx, patch_two);
-  assert_int_equal(eddi_journal_file_schema(path), 4);
+  assert_int_equal(eddi_journal_file_schema(path), EDDI_JOURNAL_SCHEMA);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_string_equal(report, "Session s of cli restored: 0 files open, 2 snapshots");
   expect_reply(engine, "Undo", "Ok, Undid 1 step, 2 files: a.txt, c.txt");
   expect_file(fx, "a.txt", "one\ntwo\n");
+  eddi_engine_free(engine);
+}
+
+/* A file's undone edits come back as Redo's: in the next process (an
+ * agent's next CLI call) Redo makes them again, one step each. */
+static void test_journal_redo_of_a_document_survives(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  run_and_die(fx, "Start s\nOpen a.txt\nInsert Line \"zero\"\nInsert Line \"half\"\n"
+                  "Insert Line \"more\"\nUndo 2");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied");
+  expect_reply(engine, "Status", "Ok: Session s, File a.txt, At 1:0, Length 2, Modified");
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, At 2:0");
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, At 3:0");
+  expect_reply(engine, "Redo", "Fail \"Nothing to redo\", a.txt has nothing undone to redo");
+  expect_reply(engine, "Save", "Ok, Bytes 19");
+  expect_file(fx, "a.txt", "zero\nhalf\nmore\none\n");
+  eddi_engine_free(engine);
+}
+
+/* Everything undone: the file is as on disk, and Redo still has it. */
+static void test_journal_redo_of_an_unmodified_document_survives(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  run_and_die(fx, "Start s\nOpen a.txt\nInsert Line \"zero\"\nUndo");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open");
+  expect_reply(engine, "Redo", "Ok, Redid 1 step, At 1:0");
+  expect_reply(engine, "Status", "Ok: Session s, File a.txt, At 1:0, Length 2, Modified");
+  eddi_engine_free(engine);
+}
+
+/* The file changed on disk between the runs: the live edits are rebased
+ * onto it, the undone ones are of no use there and go. */
+static void test_journal_undone_edits_go_when_the_disk_changed(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\nthree\n");
+  run_and_die(fx, "Start s\nOpen a.txt\nInsert Line \"zero\"\nInsert Line \"half\"\nUndo");
+  write_in(fx->root, "a.txt", "one\ntwo\nTHREE\n");
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied; "
+                              "a.txt changed on disk: 1 unsaved edits rebased onto it");
+  expect_reply(engine, "Redo", "Fail \"Nothing to redo\", a.txt has nothing undone to redo");
+  expect_reply(engine, "Save", "Ok, Bytes 19");
+  expect_file(fx, "a.txt", "zero\none\ntwo\nTHREE\n");
   eddi_engine_free(engine);
 }
 
@@ -779,6 +828,9 @@ int main(void) {
       T(test_journal_changeset_collected_again_is_rewritten),
       T(test_journal_record_carries_a_session_elsewhere),
       T(test_journal_record_leaves_out_a_large_base),
+      T(test_journal_redo_of_a_document_survives),
+      T(test_journal_redo_of_an_unmodified_document_survives),
+      T(test_journal_undone_edits_go_when_the_disk_changed),
       T(test_journal_edits_without_a_base_are_kept_when_the_disk_changed),
       T(test_journal_leaves_a_live_process_session_alone),
       T(test_journal_undo_of_a_patch_survives),
