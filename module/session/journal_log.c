@@ -361,6 +361,7 @@ struct JournalLog {
   bool stopping, holding;
   bool urgent; /* a flush waits: apply without gathering */
   bool failed; /* the applier stopped with records not applied */
+  bool broken; /* an append cut short could not be cut back: unused since */
 
   sqlite3 *db; /* the applier's connection */
   RedoStatements statements;
@@ -532,7 +533,13 @@ void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   StrBuf frame = {0};
   redo__frame(&frame, payload, len);
   pthread_mutex_lock(&self->lock);
-  bool logged = redo__write_all(self->fd, frame.data, frame.len);
+  bool logged = !self->broken && redo__write_all(self->fd, frame.data, frame.len);
+  /* A full disk may take part of the frame: its bytes must go, or the next
+   * frame would follow them and a replay would read the two as one frame
+   * cut short (losing that command), the applied offsets no longer
+   * matching the file. A log that cannot be cut back is not used again. */
+  if (!logged && !self->broken && ftruncate(self->fd, (off_t)self->size) < 0)
+    self->broken = true;
   if (logged) {
     self->size += frame.len;
     RedoQueued queued = {eddi_strndup(payload, len), len, self->generation, self->size};
@@ -710,6 +717,31 @@ static void redo__list(int dir_fd, RedoFiles *files) {
   if (files->len) qsort(files->items, files->len, sizeof *files->items, redo__file_order);
 }
 
+/* Open another process's log file path of dir_fd for reading: a regular
+ * file of this user's, or -1 (reported). A FIFO would block the open until
+ * a writer came, a folder cannot be read, and a file someone else wrote
+ * there is not a log this user's eddi kept: its statements would be run. */
+static int redo__open_other(int dir_fd, const char *path, StrBuf *report) {
+  int fd = openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) return fd;
+  if (fd >= 0 || errno == ELOOP)
+    eddi_strbuf_printf(report, "Journal: %s is not a redo log of this user's: left alone\n", path);
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
+/* Whether fd, just locked, is still the file path names in dir_fd: another
+ * start may have applied and removed it between our open and our lock (its
+ * redo_logs row then gone too: applying it again would run every record a
+ * second time). */
+static bool redo__still_linked(int fd, int dir_fd, const char *path) {
+  struct stat held, named;
+  return fstat(fd, &held) == 0 && held.st_nlink > 0 &&
+         fstatat(dir_fd, path, &named, AT_SYMLINK_NOFOLLOW) == 0 && held.st_dev == named.st_dev &&
+         held.st_ino == named.st_ino;
+}
+
 /* Apply the logs of other processes: those whose lock is free (dead
  * writers; their files then go), or with only_pid set that process's
  * (found dead by liveness though it may be stopped: its files stay). */
@@ -726,10 +758,11 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
       continue;
     char path[REDO_NAME_MAX + 32];
     redo__file_name(path, sizeof path, file->name, file->generation);
-    int fd = openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = redo__open_other(dir_fd, path, report);
     if (fd < 0) continue;
     bool dead = flock(fd, LOCK_EX | LOCK_NB) == 0;
-    if ((dead || only_pid) && redo__replay_file(journal, fd, file, report) && dead) {
+    if ((dead || only_pid) && redo__still_linked(fd, dir_fd, path) &&
+        redo__replay_file(journal, fd, file, report) && dead) {
       unlinkat(dir_fd, path, 0);
       bool last = i + 1 == files.len || strcmp(files.items[i + 1].name, file->name) != 0;
       if (last) redo__forget_log(eddi_journal_db(journal), file->name);

@@ -1,0 +1,135 @@
+/* test_journal_attack.c - the journal's redo log under hostile or careless
+ * conditions: files in the state folder that only look like redo logs (a
+ * FIFO, a folder), an append that the disk takes only part of, and two
+ * starts that race for one dead process's log. Each case was a bug found
+ * by trying: a start that hung, acknowledged commands lost, records
+ * applied twice. */
+#include "journal_support.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+
+/* How long a start may take before the test calls it hung. */
+#define ATTACK_START_SECONDS 20
+
+static void log_path_of(const Fixture *fx, char *path) {
+  DIR *dir = opendir(fx->state);
+  assert_non_null(dir);
+  int count = 0;
+  for (struct dirent *entry; (entry = readdir(dir));) {
+    size_t len = strlen(entry->d_name);
+    if (strncmp(entry->d_name, "redo-", 5) != 0 || len < 4 ||
+        strcmp(entry->d_name + len - 4, ".log") != 0)
+      continue;
+    count++;
+    unit_path(path, fx->state, entry->d_name);
+  }
+  closedir(dir);
+  assert_int_equal(count, 1);
+}
+
+/* ------------------------------------------------------------ not a log */
+
+/* A FIFO named like a dead process's log: opening it for reading waited
+ * for a writer that never comes, and the start hung. */
+static void test_fifo_named_like_a_log_does_not_hang_the_start(void **state) {
+  Fixture *fx = *state;
+  char fifo[PATH_MAX];
+  unit_path(fifo, fx->state, "redo-1-00000000000000aa.1.log");
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  unit_path(fifo, fx->state, "redo-2-00000000000000bb.1.log");
+  assert_int_equal(mkdir(fifo, 0700), 0);
+  write_in(fx->root, "a.txt", "one\n");
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    alarm(ATTACK_START_SECONDS);
+    char report[1024];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    char *reply = eddi_exec(engine, "cli", "Start s", 7);
+    bool ok = strcmp(reply, "Ok") == 0 && strstr(report, "left alone");
+    eddi_string_free(reply);
+    eddi_engine_free(engine);
+    _exit(ok ? 0 : 1);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  /* Neither is taken for a log nor removed: they are not eddi's. */
+  struct stat st;
+  unit_path(fifo, fx->state, "redo-1-00000000000000aa.1.log");
+  assert_int_equal(lstat(fifo, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode));
+}
+
+/* ------------------------------------------------------------ a full disk */
+
+/* The file size limit of the process: an append past it is cut short, as on
+ * a full disk (without needing one). */
+static void limit_file_size(rlim_t bytes) {
+  struct rlimit limit = {bytes, RLIM_INFINITY};
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &limit), 0);
+}
+
+/* An append the disk took only part of left its bytes in the log: the next
+ * command's frame came after them, the start read the two as one frame cut
+ * short, and that acknowledged command was lost (and the applier's offsets
+ * no longer matched the file's). */
+static void test_an_append_cut_short_loses_no_later_command(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  /* A line big enough that the log outgrows the journal's WAL pages. */
+  enum { BIG_LINE = 200000, ROOM = 24 };
+  char *big = malloc(BIG_LINE + 32);
+  size_t used = (size_t)sprintf(big, "Insert Line \"");
+  memset(big + used, 'x', BIG_LINE);
+  strcpy(big + used + BIG_LINE, "\"");
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    char report[1024], log[PATH_MAX], db_path[PATH_MAX];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    free(eddi_exec(engine, "cli", "Start s\nOpen a.txt", 18));
+    free(eddi_exec(engine, "cli", big, strlen(big)));
+    if (eddi_journal_flush(engine->journal) < 0) _exit(2);
+    /* The WAL's pages go back into the database: SQLite's next commit
+     * needs few bytes, the log's next append more than ROOM. */
+    unit_path(db_path, fx->state, EDDI_JOURNAL_FILE);
+    sqlite3 *db;
+    if (sqlite3_open(db_path, &db) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK)
+      _exit(3);
+    sqlite3_close(db);
+    log_path_of(fx, log);
+    struct stat st;
+    if (stat(log, &st) < 0) _exit(4);
+    limit_file_size((rlim_t)st.st_size + ROOM);
+    free(eddi_exec(engine, "cli", "Insert Line \"second line of the session\"", 40));
+    limit_file_size(RLIM_INFINITY);
+    eddi_journal_hold_applier(engine->journal, true);
+    free(eddi_exec(engine, "cli", "Insert Line \"third\"", 19));
+    _exit(0);
+  }
+  free(big);
+  int status;
+  waitpid(child, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 3 unsaved edits re-applied");
+  expect_reply(engine, "Goto 0:0\nFind \"third\"", "Ok, At 0:0\nOk, At 2:0");
+  eddi_engine_free(engine);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+      T(test_fifo_named_like_a_log_does_not_hang_the_start),
+      T(test_an_append_cut_short_loses_no_later_command),
+#undef T
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
