@@ -423,17 +423,35 @@ static void redo__rotate(struct JournalLog *self) {
   unlinkat(self->dir_fd, file, 0);
 }
 
+static void redo__applied_of(sqlite3 *db, const char *name, uint64_t *generation,
+                             uint64_t *offset);
+
 /* Applier: run the batch in one transaction with the note of how far it
  * got; false when the transaction failed (the batch is tried again). */
 static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
   sqlite3 *db = self->db;
-  if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) return false;
+  /* IMMEDIATE: the note read below stays true until the commit. */
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return false;
   long pid = eddi_journal_pid(self->journal);
   const char *host = eddi_journal_host(self->journal);
-  for (size_t i = 0; i < batch->len; i++)
-    redo__apply(db, &self->statements, batch->items[i].payload, batch->items[i].len, pid, host);
+  /* Another process may have applied part of this log already: one that
+   * took this one's sessions while it was stopped (eddi_journal_replay_of).
+   * What it applied is not applied twice. */
+  uint64_t noted_generation, noted_offset;
+  redo__applied_of(db, self->name, &noted_generation, &noted_offset);
+  for (size_t i = 0; i < batch->len; i++) {
+    const RedoQueued *item = &batch->items[i];
+    if (item->generation < noted_generation ||
+        (item->generation == noted_generation && item->end <= noted_offset))
+      continue;
+    redo__apply(db, &self->statements, item->payload, item->len, pid, host);
+  }
   const RedoQueued *last = &batch->items[batch->len - 1];
-  if (!redo__note_applied(db, &self->statements, self->name, last->generation, last->end) ||
+  /* Applied further than this batch by another: its note stays. */
+  bool behind = last->generation < noted_generation ||
+                (last->generation == noted_generation && last->end < noted_offset);
+  if ((!behind &&
+       !redo__note_applied(db, &self->statements, self->name, last->generation, last->end)) ||
       sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return false;
@@ -708,6 +726,9 @@ static void redo__list(int dir_fd, RedoFiles *files) {
     return;
   }
   struct dirent *entry;
+  /* The copy shares the folder's read position with dir_fd: a listing
+   * before (at start) left it at the end, and the next one saw nothing. */
+  rewinddir(dir);
   while ((entry = readdir(dir))) {
     RedoFile file;
     if (redo__parse_file(entry->d_name, file.name, sizeof file.name, &file.generation))

@@ -124,11 +124,127 @@ static void test_an_append_cut_short_loses_no_later_command(void **state) {
   eddi_engine_free(engine);
 }
 
+/* ------------------------------------------------------------ a stopped instance */
+
+/* An engine of instance on fx's state folder. */
+static EddiEngine *engine_of_instance(const Fixture *fx, const char *instance) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = fx->state;
+  char error[256], report[1024];
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_non_null(engine);
+  assert_int_equal(eddi_engine_set_instance(engine, instance), 0);
+  assert_int_equal(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error), 0);
+  return engine;
+}
+
+/* The one number sql gives on the journal's file (-1: no row). */
+static long query_count(const Fixture *fx, const char *sql) {
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  sqlite3_stmt *stmt;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+  long value = sqlite3_step(stmt) == SQLITE_ROW ? (long)sqlite3_column_int64(stmt, 0) : -1;
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return value;
+}
+
+static long session_owner(const Fixture *fx, const char *name) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "SELECT owner_pid FROM sessions WHERE name='%s'", name);
+  return query_count(fx, sql);
+}
+
+/* An instance stopped (not gone) with commands in its log only is found
+ * dead by liveness; the taker must apply that log before it reads the
+ * session. It never did: the folder's listing shared its read position
+ * with the journal's folder handle, which the start's own listing had
+ * left at the end, so the stopped one's acknowledged edits were lost (and
+ * skipped when it came back: the session is the taker's then). */
+/* A child of instance alpha with session s started, a.txt open and one
+ * line inserted, the last two in its log only, stopped (SIGSTOP). */
+static pid_t alpha_stopped_with_edits_logged(const Fixture *fx) {
+  write_in(fx->root, "a.txt", "one\n");
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    EddiEngine *alpha = engine_of_instance(fx, "alpha");
+    free(eddi_exec(alpha, "cli", "Start s", 7));
+    eddi_journal_hold_applier(alpha->journal, true);
+    free(eddi_exec(alpha, "cli", "Open a.txt\nInsert Line \"alpha\"", 30));
+    raise(SIGSTOP);
+    /* Back: its applier runs what it queued before it was stopped. */
+    eddi_journal_hold_applier(alpha->journal, false);
+    _exit(eddi_journal_flush(alpha->journal) == 0 ? 0 : 1);
+  }
+  int status;
+  assert_int_equal(waitpid(child, &status, WUNTRACED), child);
+  assert_true(WIFSTOPPED(status));
+  return child;
+}
+
+/* Instance beta takes alpha's sessions (found dead by liveness). */
+static EddiEngine *beta_takes_alpha(const Fixture *fx) {
+  EddiEngine *beta = engine_of_instance(fx, "beta");
+  char report_text[1024];
+  StrBuf report = {0};
+  assert_int_equal(eddi_journal_take_over(beta->journal, beta, "alpha", &report), 0);
+  snprintf(report_text, sizeof report_text, "%s", report.data ? report.data : "");
+  eddi_strbuf_free(&report);
+  assert_non_null(
+      strstr(report_text, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied"));
+  assert_int_equal(session_owner(fx, "s"), (long)getpid());
+  return beta;
+}
+
+static void alpha_resumes(pid_t child) {
+  int status;
+  kill(child, SIGCONT);
+  assert_int_equal(waitpid(child, &status, 0), child);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_a_stopped_instance_s_logged_edits_are_taken_with_its_session(void **state) {
+  Fixture *fx = *state;
+  pid_t alpha = alpha_stopped_with_edits_logged(fx);
+  EddiEngine *beta = beta_takes_alpha(fx);
+  alpha_resumes(alpha);
+  /* The session is still the taker's, and its records are journaled. */
+  assert_int_equal(session_owner(fx, "s"), (long)getpid());
+  free(eddi_exec(beta, "cli", "Insert Line \"beta\"", 18));
+  assert_int_equal(eddi_journal_flush(beta->journal), 0);
+  assert_int_equal(query_count(fx, "SELECT count(*) FROM edits"), 2);
+  eddi_engine_free(beta);
+}
+
+/* The taker ended the session before the stopped one came back: the
+ * stopped one's applier ran the records the taker had applied for it a
+ * second time (a session without a row is nobody's), leaving its files'
+ * rows behind without a session. */
+static void test_a_stopped_instance_s_records_are_not_applied_twice(void **state) {
+  Fixture *fx = *state;
+  pid_t alpha = alpha_stopped_with_edits_logged(fx);
+  EddiEngine *beta = beta_takes_alpha(fx);
+  expect_reply(beta, "Save\nEnd", "Ok, Bytes 10\nOk, Session ended");
+  assert_int_equal(eddi_journal_flush(beta->journal), 0);
+  assert_int_equal(query_count(fx, "SELECT count(*) FROM docs"), 0);
+  alpha_resumes(alpha);
+  assert_int_equal(query_count(fx, "SELECT count(*) FROM docs"), 0);
+  assert_int_equal(query_count(fx, "SELECT count(*) FROM edits"), 0);
+  eddi_engine_free(beta);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
       T(test_fifo_named_like_a_log_does_not_hang_the_start),
       T(test_an_append_cut_short_loses_no_later_command),
+      T(test_a_stopped_instance_s_logged_edits_are_taken_with_its_session),
+      T(test_a_stopped_instance_s_records_are_not_applied_twice),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
