@@ -616,16 +616,14 @@ static int fs__replace_temp(int dir_fd, const char *leaf, const char *staged, bo
                         EDDI_FS_SYNC_NOW, temp, temp_size, fd, err);
 }
 
-static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                       const EddiFileStamp *expected, size_t max_bytes, const char *staged,
-                       EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
-                       EddiError *err) {
+/* The replace of leaf in the folder dir_fd (rel names it in replies). */
+static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const char *bytes,
+                          size_t len, unsigned mode, const EddiFileStamp *expected,
+                          size_t max_bytes, const char *staged, EddiFsSync sync,
+                          EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
   conflict->changed = conflict->theirs_exist = false;
   eddi_strbuf_clear(&conflict->theirs);
-  int dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
+  int rc = 0;
   int old_fd = -1, new_fd = -1;
   EddiFileStamp now;
   StrBuf current = {0}, mine = {0};
@@ -758,9 +756,37 @@ done:
   fs__watch_stop(&watch);
   if (old_fd >= 0) close(old_fd);
   if (new_fd >= 0) close(new_fd);
-  close(dir_fd);
   eddi_strbuf_free(&current);
   return rc;
+}
+
+static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                       const EddiFileStamp *expected, size_t max_bytes, const char *staged,
+                       EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
+                       EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged, sync,
+                      written, conflict, err);
+  close(dir_fd);
+  return rc;
+}
+
+/* The leaf of a workspace path. */
+static const char *fs__leaf(const char *rel) {
+  const char *slash = strrchr(rel, '/');
+  return slash ? slash + 1 : rel;
+}
+
+int eddi_fs_replace_staged_in(int dir_fd, const char *rel, const char *bytes, size_t len,
+                              unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
+                              const char *staged, EddiFileStamp *written,
+                              EddiFsConflict *conflict, EddiError *err) {
+  return fs__replace_in(dir_fd, fs__leaf(rel), rel, bytes, len, mode, expected, max_bytes,
+                        staged ? fs__leaf(staged) : NULL, EDDI_FS_SYNC_NOW, written, conflict,
+                        err);
 }
 
 int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
@@ -774,18 +800,14 @@ int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size
                            unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
                            const char *staged, EddiFsSync sync, EddiFileStamp *written,
                            EddiFsConflict *conflict, EddiError *err) {
-  const char *slash = strrchr(staged, '/');
-  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes,
-                     slash ? slash + 1 : staged, sync, written, conflict, err);
+  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, fs__leaf(staged), sync,
+                     written, conflict, err);
 }
 
-int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
-                   size_t max_bytes, EddiError *err) {
-  int dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
-  int fd;
+int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
+                      size_t max_bytes, EddiError *err) {
+  const char *leaf = fs__leaf(rel);
+  int rc = 0, fd;
   EddiFileStamp now;
   StrBuf current = {0};
   rc = fs__current(dir_fd, leaf, max_bytes, &fd, &now, &current, err);
@@ -795,9 +817,41 @@ int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
     rc = eddi_error_set(err, EDDI_EIO, "Cannot delete %s: %s", rel, strerror(errno));
   if (rc == 0) fs__sync_dir(dir_fd);
   if (fd >= 0) close(fd);
-  close(dir_fd);
   eddi_strbuf_free(&current);
   return rc;
+}
+
+int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
+                   size_t max_bytes, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = eddi_fs_unlink_in(dir_fd, rel, expected, max_bytes, err);
+  close(dir_fd);
+  return rc;
+}
+
+bool eddi_fs_folder_inside(int root_fd, int dir_fd) {
+  struct stat root, at_stat, up_stat;
+  if (fstat(root_fd, &root) < 0) return false;
+  bool inside = false;
+  int at = dup(dir_fd);
+  /* Up by "..", never through a symlink, until the root or "/" (its own
+   * parent); a folder deeper than a path may be is not walked. */
+  for (int depth = 0; at >= 0 && depth <= EDDI_FS_DEPTH_MAX && !inside; depth++) {
+    if (fstat(at, &at_stat) < 0) break;
+    inside = at_stat.st_dev == root.st_dev && at_stat.st_ino == root.st_ino;
+    if (inside) break;
+    int up = openat(at, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    bool top = up < 0 || fstat(up, &up_stat) < 0 ||
+               (up_stat.st_dev == at_stat.st_dev && up_stat.st_ino == at_stat.st_ino);
+    close(at);
+    at = up;
+    if (top) break;
+  }
+  if (at >= 0) close(at);
+  return inside;
 }
 
 /* ------------------------------------------------------------ staged changes */
@@ -809,19 +863,27 @@ static void fs__beside(const char *rel, const char *leaf, char *out, size_t out_
   else snprintf(out, out_size, "%s", leaf);
 }
 
-static int fs__stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+int eddi_fs_stage_in(int dir_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                      EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
-  int dir_fd, fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
+  int fd;
   char name[EDDI_FS_PATH_MAX];
-  rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, sync, name, sizeof name, &fd, err);
+  int rc = fs__temp_write(dir_fd, fs__leaf(rel), bytes, len, mode, sync, name, sizeof name, &fd,
+                          err);
   if (rc == 0) {
     close(fd);
     if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
     fs__beside(rel, name, temp, temp_size);
   }
+  return rc;
+}
+
+static int fs__stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = eddi_fs_stage_in(dir_fd, rel, bytes, len, mode, sync, temp, temp_size, err);
   close(dir_fd);
   return rc;
 }
@@ -831,17 +893,9 @@ int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, u
   return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_NOW, temp, temp_size, err);
 }
 
-int eddi_fs_stage_unsynced(int root_fd, const char *rel, const char *bytes, size_t len,
-                           unsigned mode, char *temp, size_t temp_size, EddiError *err) {
-  return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_LATER, temp, temp_size, err);
-}
-
-static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,
+int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err) {
-  int dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
+  const char *leaf = fs__leaf(rel);
   /* The link is made under a fresh temporary name directly: reserving the
    * name with a file first would cost an inode made and freed per file. */
   char name[EDDI_FS_PATH_MAX];
@@ -851,13 +905,21 @@ static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backu
     linked = linkat(dir_fd, leaf, dir_fd, name, 0);
     if (linked < 0 && errno != EEXIST) break;
   }
-  if (linked < 0) {
-    rc = eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
-                        rel, strerror(errno));
-  } else {
-    if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
-    fs__beside(rel, name, backup, backup_size);
-  }
+  if (linked < 0)
+    return eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
+                          rel, strerror(errno));
+  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
+  fs__beside(rel, name, backup, backup_size);
+  return 0;
+}
+
+static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,
+                      size_t backup_size, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = eddi_fs_backup_in(dir_fd, rel, sync, backup, backup_size, err);
   close(dir_fd);
   return rc;
 }
@@ -865,11 +927,6 @@ static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backu
 int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
                    EddiError *err) {
   return fs__backup(root_fd, rel, EDDI_FS_SYNC_NOW, backup, backup_size, err);
-}
-
-int eddi_fs_backup_unsynced(int root_fd, const char *rel, char *backup, size_t backup_size,
-                            EddiError *err) {
-  return fs__backup(root_fd, rel, EDDI_FS_SYNC_LATER, backup, backup_size, err);
 }
 
 int eddi_fs_sync_all(int root_fd, EddiError *err) {

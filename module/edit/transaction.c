@@ -23,6 +23,7 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
 }
 
 static void transaction__file_free(EddiEditFile *file) {
+  if (file->folder_held) close(file->folder_fd);
   eddi_free(file->staged);
   eddi_free(file->backup);
   eddi_free(file->rel);
@@ -222,6 +223,20 @@ static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
                      raw);
 }
 
+/* Remove eddi's temporary file temp of file: in the folder it was staged
+ * in while that is inside the workspace (its path may lead elsewhere now),
+ * else by its path. */
+static void transaction__remove_temp(EddiEditTxn *self, const EddiEditFile *file,
+                                     const char *temp) {
+  int root_fd = self->engine->root_fd;
+  if (file->folder_held && eddi_fs_folder_inside(root_fd, file->folder_fd)) {
+    const char *slash = strrchr(temp, '/');
+    unlinkat(file->folder_fd, slash ? slash + 1 : temp, 0);
+  } else {
+    eddi_fs_remove(root_fd, temp);
+  }
+}
+
 /* How many times a write merges a change made on disk meanwhile and tries
  * again, before it gives up on a file that keeps changing (a file appended
  * to every few milliseconds needs a few). */
@@ -247,6 +262,10 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
                                   file->mode, &expected, max_bytes, file->staged,
                                   EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
+      /* Consumed, unless its folder could not be reached any more (a
+       * folder on the way swapped meanwhile): then it goes from the
+       * folder it was staged in. */
+      if (rc < 0) transaction__remove_temp(self, file, file->staged);
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
@@ -341,6 +360,24 @@ static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiE
   return rc;
 }
 
+/* The folder to put file back in: the one it was staged in, held, while
+ * that is still inside the workspace (its path may lead elsewhere now, or
+ * nowhere: a folder on the way renamed, or swapped for a symlink, after
+ * the first rename); else the one its path leads to now (-1 when none).
+ * *opened: the caller closes it. */
+static int transaction__put_back_folder(EddiEditTxn *self, const EddiEditFile *file,
+                                        bool *opened) {
+  *opened = false;
+  int root_fd = self->engine->root_fd;
+  if (file->folder_held && eddi_fs_folder_inside(root_fd, file->folder_fd)) return file->folder_fd;
+  int dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  if (eddi_fs_parent_open(root_fd, file->rel, false, &dir_fd, &leaf, &ignored) < 0) return -1;
+  *opened = true;
+  return dir_fd;
+}
+
 /* Undo what commit did to file; best effort, the first error already
  * decided the reply. A file that changed again since commit wrote it is
  * left alone: it is someone else's now. */
@@ -352,16 +389,30 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
       eddi_doc_save(file->doc, &bytes, &ignored);
     file->applied = false;
-  } else if (transaction__existed(file)) {
+    return;
+  }
+  bool opened;
+  int dir_fd = transaction__put_back_folder(self, file, &opened);
+  if (dir_fd < 0) return;
+  if (transaction__existed(file)) {
     EddiFsConflict conflict = {0};
     EddiFileStamp restored;
     const EddiFileStamp *now = file->action == EDIT_WRITE ? &file->written : &(EddiFileStamp){0};
-    eddi_fs_replace(self->engine->root_fd, file->rel, file->raw.data ? file->raw.data : "",
-                    file->raw.len, file->mode, now, max_bytes, &restored, &conflict, &ignored);
+    /* The backup is the old file itself (a link): renamed back, it needs
+     * no room, where a copy of its bytes fails on the full disk that may
+     * be why the change failed, leaving the group half new. The rename
+     * has the checks of any replace and consumes the backup; without one
+     * (or when it is gone) the old bytes are written anew. */
+    eddi_fs_replace_staged_in(dir_fd, file->rel, file->raw.data ? file->raw.data : "",
+                              file->raw.len, file->mode, now, max_bytes, file->backup, &restored,
+                              &conflict, &ignored);
+    eddi_free(file->backup);
+    file->backup = NULL;
     eddi_fs_conflict_free(&conflict);
   } else {
-    eddi_fs_unlink(self->engine->root_fd, file->rel, &file->written, max_bytes, &ignored);
+    eddi_fs_unlink_in(dir_fd, file->rel, &file->written, max_bytes, &ignored);
   }
+  if (opened) close(dir_fd);
 }
 
 /* ---------------------------------------------------------------- staging */
@@ -486,8 +537,8 @@ static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
 static void transaction__unstage(EddiEditTxn *self) {
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
-    if (file->staged) eddi_fs_remove(self->engine->root_fd, file->staged);
-    if (file->backup) eddi_fs_remove(self->engine->root_fd, file->backup);
+    if (file->staged) transaction__remove_temp(self, file, file->staged);
+    if (file->backup) transaction__remove_temp(self, file, file->backup);
     eddi_free(file->staged), eddi_free(file->backup);
     file->staged = file->backup = NULL;
   }
@@ -563,12 +614,19 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     char path[EDDI_FS_PATH_MAX];
     EddiError ignored;
     if (journal) eddi_journal_note_folder(journal, file->rel);
+    /* The folder is held from here: its temporary file and backup are
+     * made in it, and removed from it (or the file put back) on a failure,
+     * wherever its path leads by then. */
+    const char *leaf;
+    rc = eddi_fs_parent_open(root_fd, file->rel, true, &file->folder_fd, &leaf, err);
+    if (rc < 0) break;
+    file->folder_held = true;
     if (file->action == EDIT_WRITE) {
       StrBuf raw = {0};
       transaction__new_bytes(file, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage_unsynced(root_fd, file->rel, raw.data, raw.len, file->mode, path,
-                                  sizeof path, err);
+      rc = eddi_fs_stage_in(file->folder_fd, file->rel, raw.data, raw.len, file->mode,
+                            EDDI_FS_SYNC_LATER, path, sizeof path, err);
       eddi_strbuf_free(&raw);
       if (rc < 0) break;
       file->staged = eddi_strdup(path);
@@ -577,7 +635,8 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     if (!journal) continue;
     /* Without hard links a change can still roll forward, not back. */
     if (transaction__existed(file) &&
-        eddi_fs_backup_unsynced(root_fd, file->rel, path, sizeof path, &ignored) == 0)
+        eddi_fs_backup_in(file->folder_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
+                          &ignored) == 0)
       file->backup = eddi_strdup(path);
     EddiJournalIntentFile entry = {
         .rel = file->rel,

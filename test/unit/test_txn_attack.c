@@ -1,0 +1,281 @@
+/* test_txn_attack.c - a change of several files (edit/transaction.c) when
+ * the disk is full or the workspace's folders move under it.
+ *
+ * The standards: a group ends all old or all new; nothing is ever written
+ * outside the workspace, whatever a folder is swapped for; a failure
+ * leaves nothing of eddi's behind where it could be reached. The full
+ * disk is a small tmpfs, which needs root: without it that case skips. */
+#include "unit_support.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/inotify.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "edit/transaction.h"
+#include "session/session.h"
+
+/* The tmpfs of the full-disk case, and the old file too big to copy back
+ * into what is left of it. */
+#define ATTACK_TMPFS_OPTIONS "size=1m"
+#define ATTACK_OLD_BYTES (256 * 1024)
+/* Room left on the full disk: the two small temporary files of the change. */
+#define ATTACK_ROOM_BYTES (16 * 1024)
+
+static void write_at(const char *root, const char *name, const char *bytes, size_t len) {
+  char path[PATH_MAX];
+  unit_path(path, root, name);
+  unit_write_file(path, bytes, len);
+}
+
+static char *read_at(const char *root, const char *name, size_t *len) {
+  char path[PATH_MAX];
+  unit_path(path, root, name);
+  return unit_read_file(path, len);
+}
+
+static EddiEngine *engine_with_journal(const char *root, const char *state) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = state;
+  char error[256], report[256];
+  EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
+  assert_non_null(engine);
+  assert_int_equal(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error),
+                   0);
+  return engine;
+}
+
+/* The files of names (n of them) get text in one transaction. */
+static int commit_all(EddiEngine *engine, const char *const *names, size_t n, const char *text,
+                      EddiError *err) {
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, engine, NULL);
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    EddiEditFile *file;
+    rc = eddi_edit_txn_file(&txn, names[i], &file, err);
+    if (rc == 0) eddi_edit_file_write(file, text, strlen(text));
+  }
+  if (rc == 0) rc = eddi_edit_txn_commit(&txn, NULL, err);
+  eddi_edit_txn_free(&txn);
+  return rc;
+}
+
+/* Fill the file system of dir until it is full, then free room bytes. */
+static void fill_leaving(const char *dir, size_t room) {
+  char path[PATH_MAX];
+  unit_path(path, dir, "filler");
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  assert_true(fd >= 0);
+  static char block[4096];
+  memset(block, 'f', sizeof block);
+  off_t size = 0;
+  for (ssize_t n; (n = write(fd, block, sizeof block)) > 0;) size += n;
+  assert_int_equal(errno, ENOSPC);
+  assert_true(size > (off_t)room);
+  assert_int_equal(ftruncate(fd, size - (off_t)room), 0);
+  close(fd);
+}
+
+/* ------------------------------------------------------------ a full disk */
+
+/* The first file was renamed in, the second refused (changed on disk): the
+ * first was put back by writing a copy of its old bytes, which a full disk
+ * refused, so the group stayed half new. Its backup link is the old file
+ * already: renamed back, it needs no room. */
+static void test_full_disk_puts_the_first_file_back(void **state) {
+  (void)state;
+  if (geteuid() != 0) skip(); /* mounting a tmpfs needs root */
+  char mount_point[PATH_MAX], state_dir[PATH_MAX], root[PATH_MAX];
+  unit_workspace_new(mount_point);
+  unit_workspace_new(state_dir);
+  if (mount("tmpfs", mount_point, "tmpfs", 0, ATTACK_TMPFS_OPTIONS) < 0) {
+    unit_remove_tree(mount_point);
+    unit_remove_tree(state_dir);
+    skip(); /* no tmpfs here (a container without the capability) */
+  }
+  unit_path(root, mount_point, "ws");
+  assert_int_equal(mkdir(root, 0700), 0);
+  char *old = malloc(ATTACK_OLD_BYTES);
+  memset(old, 'a', ATTACK_OLD_BYTES);
+  old[ATTACK_OLD_BYTES - 1] = '\n';
+  write_at(root, "a.txt", old, ATTACK_OLD_BYTES);
+  write_at(root, "b.txt", "old b\n", 6);
+  EddiEngine *engine = engine_with_journal(root, state_dir);
+
+  EddiEditTxn txn;
+  eddi_edit_txn_init(&txn, engine, NULL);
+  EddiEditFile *file;
+  EddiError err;
+  static const char *const names[] = {"a.txt", "b.txt"};
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(eddi_edit_txn_file(&txn, names[i], &file, &err), 0);
+    eddi_edit_file_write(file, "new\n", 4);
+  }
+  /* Someone rewrites b.txt's only line: the change is refused there. */
+  write_at(root, "b.txt", "their b\n", 8);
+  fill_leaving(mount_point, ATTACK_ROOM_BYTES);
+  int rc = eddi_edit_txn_commit(&txn, NULL, &err);
+  eddi_edit_txn_free(&txn);
+  eddi_engine_free(engine);
+
+  size_t a_len, b_len;
+  char *a = read_at(root, "a.txt", &a_len);
+  char *b = read_at(root, "b.txt", &b_len);
+  bool a_old = a_len == ATTACK_OLD_BYTES && memcmp(a, old, ATTACK_OLD_BYTES) == 0;
+  free(a);
+  free(old);
+  umount2(mount_point, MNT_DETACH);
+  unit_remove_tree(mount_point);
+  unit_remove_tree(state_dir);
+  assert_int_equal(rc, EDDI_ESTALE);
+  assert_true(a_old);
+  assert_string_equal(b, "their b\n");
+  free(b);
+}
+
+/* ------------------------------------------------------------ folders swapped */
+
+/* When the watcher swaps the workspace's folder sub for a symlink to the
+ * folder outside: at the first event of kind in sub. */
+typedef struct {
+  char sub[PATH_MAX], moved[PATH_MAX], outside[PATH_MAX];
+  uint32_t kind;
+  int inotify;
+  bool swapped;
+} Swap;
+
+/* How long the watcher waits for its event before it gives up. */
+#define ATTACK_WATCH_MS 5000
+
+static void *swap__watch(void *arg) {
+  Swap *swap = arg;
+  struct pollfd poll_fd = {swap->inotify, POLLIN, 0};
+  char events[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+  while (poll(&poll_fd, 1, ATTACK_WATCH_MS) > 0) {
+    ssize_t n = read(swap->inotify, events, sizeof events);
+    if (n <= 0) break;
+    bool seen = false;
+    for (char *at = events; at < events + n;) {
+      const struct inotify_event *event = (const struct inotify_event *)at;
+      seen = seen || (event->mask & swap->kind);
+      at += sizeof *event + event->len;
+    }
+    if (!seen) continue;
+    swap->swapped = rename(swap->sub, swap->moved) == 0 && symlink(swap->outside, swap->sub) == 0;
+    break;
+  }
+  return NULL;
+}
+
+/* The names in dir, sorted, one a line. */
+static void listing(const char *dir, StrBuf *out) {
+  char command[PATH_MAX + 32];
+  snprintf(command, sizeof command, "ls -A %s", dir);
+  FILE *pipe = popen(command, "r");
+  assert_non_null(pipe);
+  char line[PATH_MAX];
+  while (fgets(line, sizeof line, pipe)) eddi_strbuf_puts(out, line);
+  pclose(pipe);
+}
+
+/* sub/a.txt, sub/b.txt (large: its read takes a while) and sub/c.txt
+ * change in one transaction; at the first event of kind in sub, sub
+ * becomes a symlink to a folder outside the workspace holding the same
+ * files (the same bytes, so that a stamp taken through the link would
+ * match). Nothing outside may change, and the group must end all old or
+ * all new in the folder that was sub. */
+static void swap_during_commit(uint32_t kind) {
+  char root[PATH_MAX], scratch[PATH_MAX], state_dir[PATH_MAX];
+  unit_workspace_new(root);
+  unit_workspace_new(scratch);
+  unit_workspace_new(state_dir);
+  Swap swap = {.kind = kind};
+  unit_path(swap.sub, root, "sub");
+  unit_path(swap.moved, root, "sub.real");
+  unit_path(swap.outside, scratch, "out");
+  enum { BIG = 8 << 20 };
+  char *big = malloc(BIG);
+  memset(big, 'b', BIG);
+  big[BIG - 1] = '\n';
+  static const char *const leaves[] = {"a.txt", "b.txt", "c.txt"};
+  const char *dirs[] = {swap.sub, swap.outside};
+  for (size_t d = 0; d < 2; d++) {
+    assert_int_equal(mkdir(dirs[d], 0700), 0);
+    for (size_t i = 0; i < 3; i++)
+      if (i == 1) write_at(dirs[d], leaves[i], big, BIG);
+      else write_at(dirs[d], leaves[i], "old\n", 4);
+  }
+  StrBuf outside_before = {0}, outside_after = {0};
+  listing(swap.outside, &outside_before);
+  EddiEngine *engine = engine_with_journal(root, state_dir);
+  swap.inotify = inotify_init1(IN_CLOEXEC);
+  assert_true(swap.inotify >= 0);
+  assert_true(inotify_add_watch(swap.inotify, swap.sub, kind) >= 0);
+  pthread_t watcher;
+  assert_int_equal(pthread_create(&watcher, NULL, swap__watch, &swap), 0);
+  static const char *const names[] = {"sub/a.txt", "sub/b.txt", "sub/c.txt"};
+  EddiError err;
+  int rc = commit_all(engine, names, 3, "new\n", &err);
+  pthread_join(watcher, NULL);
+  close(swap.inotify);
+  eddi_engine_free(engine);
+
+  /* Nothing outside changed: the same names, the same bytes. */
+  listing(swap.outside, &outside_after);
+  assert_string_equal(outside_before.data, outside_after.data);
+  size_t len;
+  for (size_t i = 0; i < 3; i++) {
+    char *bytes = read_at(swap.outside, leaves[i], &len);
+    assert_int_equal(len, i == 1 ? (size_t)BIG : 4);
+    if (i != 1) assert_string_equal(bytes, "old\n");
+    free(bytes);
+  }
+  /* The group is all old or all new where it was. */
+  const char *real = swap.swapped ? swap.moved : swap.sub;
+  int news = 0;
+  for (size_t i = 0; i < 3; i++) {
+    char *bytes = read_at(real, leaves[i], &len);
+    news += len == 4 && strcmp(bytes, "new\n") == 0;
+    free(bytes);
+  }
+  if (news != 0 && news != 3) fail_msg("%d of 3 files new (rc %d: %s)", news, rc, err.what);
+  /* No temporary file or backup of eddi's is left there. */
+  StrBuf left = {0};
+  listing(real, &left);
+  if (strstr(left.data, ".eddi-")) fail_msg("left behind:\n%s", left.data);
+  eddi_strbuf_free(&left);
+  assert_true(swap.swapped);
+  assert_true(rc == 0 ? news == 3 : news == 0);
+  eddi_strbuf_free(&outside_before);
+  eddi_strbuf_free(&outside_after);
+  free(big);
+  unit_remove_tree(root);
+  unit_remove_tree(scratch);
+  unit_remove_tree(state_dir);
+}
+
+/* Swapped while the new files are being written beside the old. */
+static void test_folder_swapped_while_staging(void **state) {
+  (void)state;
+  swap_during_commit(IN_CREATE);
+}
+
+/* Swapped right after the first file was renamed in. */
+static void test_folder_swapped_between_renames(void **state) {
+  (void)state;
+  swap_during_commit(IN_MOVED_TO);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_full_disk_puts_the_first_file_back),
+      cmocka_unit_test(test_folder_swapped_while_staging),
+      cmocka_unit_test(test_folder_swapped_between_renames),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
