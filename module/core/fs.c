@@ -120,6 +120,16 @@ static int fs__open_beneath(int dir_fd, const char *rel, int flags, mode_t mode)
   return fs__walk(dir_fd, rel, flags, mode);
 }
 
+/* Open rel beneath dir_fd for reading without waiting: a FIFO put where a
+ * file was would hold the open until a writer came (O_NONBLOCK changes
+ * nothing for a regular file's reads). An open that another process's
+ * write lease holds back (EWOULDBLOCK then) waits for it, as before. */
+static int fs__open_read(int dir_fd, const char *rel) {
+  int fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
+  if (fd < 0 && errno == EWOULDBLOCK) fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY, 0);
+  return fd;
+}
+
 int eddi_fs_root_open(const char *root, int *fd, EddiError *err) {
   *fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (*fd < 0)
@@ -205,6 +215,8 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
   memset(stamp, 0, sizeof *stamp);
   if (fstat(fd, &st) < 0) return eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
   if (S_ISDIR(st.st_mode)) return eddi_error_set(err, EDDI_EINVAL, "Is a folder");
+  /* A FIFO or a device where a file was: its bytes are not a file's. */
+  if (!S_ISREG(st.st_mode)) return eddi_error_set(err, EDDI_EINVAL, "Not a regular file");
   stamp->exists = true;
   stamp->dev = st.st_dev;
   stamp->ino = st.st_ino;
@@ -254,12 +266,11 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
 int eddi_fs_read(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
                  EddiFileStamp *stamp, unsigned *mode, EddiError *err) {
   memset(stamp, 0, sizeof *stamp);
-  int fd;
-  int rc = eddi_fs_open(root_fd, rel, O_RDONLY | O_NOCTTY, 0, &fd, err);
-  if (rc < 0) return rc;
+  int fd = fs__open_read(root_fd, rel);
+  if (fd < 0) return fs__resolve_error(errno, rel, err);
   struct stat st;
   if (mode && fstat(fd, &st) == 0) *mode = st.st_mode & 07777;
-  rc = eddi_fs_stamp_fd(fd, max_bytes, stamp, out, err);
+  int rc = eddi_fs_stamp_fd(fd, max_bytes, stamp, out, err);
   close(fd);
   return rc;
 }
@@ -533,7 +544,7 @@ static int fs__current(int dir_fd, const char *leaf, size_t max_bytes, int *fd,
                        EddiFileStamp *stamp, StrBuf *bytes, EddiError *err) {
   memset(stamp, 0, sizeof *stamp);
   eddi_strbuf_clear(bytes);
-  *fd = fs__open_beneath(dir_fd, leaf, O_RDONLY | O_NOCTTY, 0);
+  *fd = fs__open_read(dir_fd, leaf);
   if (*fd < 0) return errno == ENOENT ? 0 : fs__resolve_error(errno, leaf, err);
   int rc = eddi_fs_stamp_fd(*fd, max_bytes, stamp, bytes, err);
   if (rc < 0) close(*fd), *fd = -1;
@@ -939,7 +950,7 @@ int eddi_fs_sync_all(int root_fd, EddiError *err) {
 }
 
 int eddi_fs_sync_file(int root_fd, const char *rel, EddiError *err) {
-  int fd = fs__open_beneath(root_fd, rel, O_RDONLY | O_NOCTTY, 0);
+  int fd = fs__open_read(root_fd, rel);
   if (fd < 0) return fs__resolve_error(errno, rel, err);
   int rc = fsync(fd) < 0 ? eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno)) : 0;
   close(fd);

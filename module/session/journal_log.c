@@ -342,6 +342,7 @@ typedef struct {
 } RedoQueued;
 
 typedef Array(RedoQueued) RedoQueue;
+typedef Array(char *) RedoNames;
 
 struct JournalLog {
   EddiJournal *journal;
@@ -362,6 +363,13 @@ struct JournalLog {
   bool urgent; /* a flush waits: apply without gathering */
   bool failed; /* the applier stopped with records not applied */
   bool broken; /* an append cut short could not be cut back: unused since */
+  /* Sessions one of whose records reached neither the log nor SQLite (a
+   * full disk): their later records are left out too, until the session's
+   * row is written anew (a claim). The next record is a difference from
+   * the lost one's rows: applied without it, a restore would put its edits
+   * at offsets of a text the file never had, and a Save would write that.
+   * Left out, the journal keeps the session as it was before the loss. */
+  RedoNames lost;
 
   sqlite3 *db; /* the applier's connection */
   RedoStatements statements;
@@ -530,22 +538,66 @@ static bool redo__write_all(int fd, const char *bytes, size_t len) {
 }
 
 /* Apply a record on the owner's connection at once (the log cannot take
- * it, or there is no applier). */
-static void redo__apply_now(EddiJournal *journal, const char *payload, size_t len) {
+ * it, or there is no applier); false when SQLite did not take it. */
+static bool redo__apply_now(EddiJournal *journal, const char *payload, size_t len) {
   sqlite3 *db = eddi_journal_db(journal);
   RedoStatements cache = {0};
+  bool committed = false;
   if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     redo__apply(db, &cache, payload, len, eddi_journal_pid(journal), eddi_journal_host(journal));
-    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    committed = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+    if (!committed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   }
   redo__statements_free(&cache);
+  return committed;
+}
+
+/* Whether record payload's session is in self->lost: a record of it that
+ * does not claim is to be left out (*leave_out); a claim takes the session
+ * off the list (its rows are written anew). */
+static void redo__lost_check(struct JournalLog *self, const char *payload, size_t len,
+                             bool claims, bool *leave_out) {
+  *leave_out = false;
+  size_t at = 0, n;
+  char type;
+  const char *session;
+  if (!self->lost.len || !redo__next(payload, len, &at, &type, &session, &n) || type != 'S')
+    return;
+  for (size_t i = 0; i < self->lost.len; i++) {
+    if (strlen(self->lost.items[i]) != n || memcmp(self->lost.items[i], session, n) != 0) continue;
+    if (!claims) {
+      *leave_out = true;
+      return;
+    }
+    eddi_free(self->lost.items[i]);
+    array_remove(&self->lost, i);
+    return;
+  }
+}
+
+/* The record reached neither the log nor SQLite: its session's later
+ * records are left out (see lost). */
+static void redo__lost_note(struct JournalLog *self, const char *payload, size_t len) {
+  size_t at = 0, n;
+  char type;
+  const char *session;
+  if (redo__next(payload, len, &at, &type, &session, &n) && type == 'S')
+    array_push(&self->lost, eddi_strndup(session, n));
+}
+
+/* Apply a record at once, noting a loss. */
+static void redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, const char *payload,
+                                size_t len) {
+  if (!redo__apply_now(journal, payload, len) && self) redo__lost_note(self, payload, len);
 }
 
 void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
   struct JournalLog *self = *eddi_journal_log(journal);
+  bool leave_out = false;
+  if (self) redo__lost_check(self, payload, len, claims, &leave_out);
+  if (leave_out) return;
   if (!self || !self->thread_started) {
-    redo__apply_now(journal, payload, len);
+    redo__apply_or_lose(journal, self, payload, len);
     return;
   }
   StrBuf frame = {0};
@@ -571,7 +623,7 @@ void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   if (!logged) {
     /* A full disk: SQLite then holds it, or fails the same way. */
     eddi_journal_flush(journal);
-    redo__apply_now(journal, payload, len);
+    redo__apply_or_lose(journal, self, payload, len);
   } else if (claims) {
     eddi_journal_flush(journal);
   }
@@ -860,6 +912,8 @@ void eddi_journal_log_stop(EddiJournal *journal) {
     pthread_cond_destroy(&self->done);
   }
   redo__statements_free(&self->statements);
+  for (size_t i = 0; i < self->lost.len; i++) eddi_free(self->lost.items[i]);
+  array_free(&self->lost);
   sqlite3_close(self->db);
   if (self->fd >= 0) {
     /* Everything applied: the log has nothing the journal lacks. Else it

@@ -124,6 +124,44 @@ static void test_an_append_cut_short_loses_no_later_command(void **state) {
   eddi_engine_free(engine);
 }
 
+/* A command whose record neither the log nor SQLite could take (the state
+ * folder's disk full for both), followed by one that got through: the
+ * journal held the edits before and after the lost one, and the restore
+ * put the later edit at offsets of a text the file never had ("twothird"),
+ * which a Save then wrote. The session's later records are left out now:
+ * the journal keeps it as it was before the loss. */
+static void test_a_record_lost_to_a_full_disk_does_not_garble_the_restore(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\ntwo\n");
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    char report[1024];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    free(eddi_exec(engine, "cli", "Start s\nOpen a.txt\nInsert Line \"first\"", 38));
+    if (eddi_journal_flush(engine->journal) < 0) _exit(2);
+    limit_file_size(1); /* nothing more reaches the state folder */
+    free(eddi_exec(engine, "cli", "Insert Line \"second\"", 20));
+    limit_file_size(RLIM_INFINITY);
+    free(eddi_exec(engine, "cli", "Insert Line \"third\"", 19));
+    if (eddi_journal_flush(engine->journal) < 0) _exit(3);
+    _exit(0);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied");
+  expect_reply(engine, "Save", "Ok, Bytes 14");
+  char *a = read_in(fx->root, "a.txt");
+  assert_string_equal(a, "first\none\ntwo\n");
+  free(a);
+  eddi_engine_free(engine);
+}
+
 /* ------------------------------------------------------------ a stopped instance */
 
 /* An engine of instance on fx's state folder. */
@@ -238,13 +276,66 @@ static void test_a_stopped_instance_s_records_are_not_applied_twice(void **state
   eddi_engine_free(beta);
 }
 
+/* ------------------------------------------------------------ the state folder */
+
+/* The error an engine's journal gives with its state in dir. */
+static void journal_error_in(const Fixture *fx, const char *dir, char *error, size_t error_size) {
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = dir;
+  char report[256];
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, error_size);
+  assert_non_null(engine);
+  assert_true(eddi_engine_open_journal(engine, report, sizeof report, error, error_size) < 0);
+  eddi_engine_free(engine);
+}
+
+/* A state folder another user can write into, or owns, was used as it
+ * was: they could put a journal or redo log of their own there, whose
+ * intents rename files in the workspace and whose sessions' edits are
+ * re-applied to its files. */
+static void test_a_state_folder_others_can_change_is_refused(void **state) {
+  Fixture *fx = *state;
+  char open_to_all[PATH_MAX], inside[PATH_MAX], error[512], journal[PATH_MAX];
+  unit_path(open_to_all, fx->scratch, "open");
+  assert_int_equal(mkdir(open_to_all, 0700), 0);
+  assert_int_equal(chmod(open_to_all, 0777), 0);
+  journal_error_in(fx, open_to_all, error, sizeof error);
+  assert_non_null(strstr(error, "is writable by every user"));
+  unit_path(journal, open_to_all, EDDI_JOURNAL_FILE);
+  assert_int_equal(access(journal, F_OK), -1); /* nothing made there */
+  /* A folder on the way counts too: ours inside it could be swapped. */
+  unit_path(inside, open_to_all, "eddi");
+  journal_error_in(fx, inside, error, sizeof error);
+  assert_non_null(strstr(error, "the folder"));
+  /* Sticky, like /tmp: only we may rename ours. */
+  assert_int_equal(chmod(open_to_all, 01777), 0);
+  char report[256];
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = inside;
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  assert_int_equal(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error), 0);
+  eddi_engine_free(engine);
+  if (geteuid() == 0) { /* only root gives a folder away */
+    char theirs[PATH_MAX];
+    unit_path(theirs, fx->scratch, "theirs");
+    assert_int_equal(mkdir(theirs, 0700), 0);
+    assert_int_equal(chown(theirs, 65534, 65534), 0);
+    journal_error_in(fx, theirs, error, sizeof error);
+    assert_non_null(strstr(error, "is owned by another user"));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
       T(test_fifo_named_like_a_log_does_not_hang_the_start),
       T(test_an_append_cut_short_loses_no_later_command),
+      T(test_a_record_lost_to_a_full_disk_does_not_garble_the_restore),
       T(test_a_stopped_instance_s_logged_edits_are_taken_with_its_session),
       T(test_a_stopped_instance_s_records_are_not_applied_twice),
+      T(test_a_state_folder_others_can_change_is_refused),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,7 +14,9 @@
 #include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include "core/fs.h"
 #include "edit/transaction.h"
 #include "session/session.h"
 
@@ -271,11 +273,74 @@ static void test_folder_swapped_between_renames(void **state) {
   swap_during_commit(IN_MOVED_TO);
 }
 
+/* ------------------------------------------------------------ not a file any more */
+
+/* How long a write may take before the test calls it hung. */
+#define ATTACK_HANG_SECONDS 20
+
+/* A file swapped for a FIFO after eddi read it: the write's check of what
+ * is there now opened the FIFO for reading, which waits for a writer that
+ * never comes, and the command (the server with it) hung; the start's
+ * recovery, hashing the files of an intent, too. */
+static void test_a_fifo_in_place_of_a_file_is_refused_not_waited_for(void **state) {
+  (void)state;
+  char root[PATH_MAX], state_dir[PATH_MAX], path[PATH_MAX];
+  unit_workspace_new(root);
+  unit_workspace_new(state_dir);
+  write_at(root, "a.txt", "old a\n", 6);
+  write_at(root, "b.txt", "old b\n", 6);
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    alarm(ATTACK_HANG_SECONDS);
+    EddiEngine *engine = engine_with_journal(root, state_dir);
+    char *reply = eddi_exec(engine, "t", "Start s\nOpen a.txt\nInsert Line \"x\"", 34);
+    eddi_string_free(reply);
+    unit_path(path, root, "a.txt");
+    if (unlink(path) < 0 || mkfifo(path, 0600) < 0) _exit(2);
+    reply = eddi_exec(engine, "t", "Save", 4);
+    bool refused = strncmp(reply, "Fail", 4) == 0;
+    eddi_string_free(reply);
+    /* And a change of two files, one of them the FIFO. */
+    static const char *const names[] = {"a.txt", "b.txt"};
+    EddiEditTxn txn;
+    eddi_edit_txn_init(&txn, engine, NULL);
+    EddiEditFile *file;
+    EddiError err;
+    if (eddi_edit_txn_file(&txn, "b.txt", &file, &err) < 0) _exit(3);
+    eddi_edit_file_write(file, "new\n", 4);
+    unit_path(path, root, "b.txt");
+    if (unlink(path) < 0 || mkfifo(path, 0600) < 0) _exit(4);
+    if (eddi_edit_txn_file(&txn, "a.txt", &file, &err) == 0) {
+      eddi_edit_file_write(file, "new\n", 4);
+      refused = refused && eddi_edit_txn_commit(&txn, NULL, &err) < 0;
+    }
+    eddi_edit_txn_free(&txn);
+    bool exists;
+    uint64_t hash;
+    eddi_fs_hash(engine->root_fd, names[0], 1 << 20, &exists, &hash);
+    eddi_engine_free(engine);
+    _exit(refused ? 0 : 1);
+  }
+  int status;
+  assert_int_equal(waitpid(child, &status, 0), child);
+  if (WIFSIGNALED(status)) fail_msg("hung (signal %d)", WTERMSIG(status));
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+  struct stat st;
+  unit_path(path, root, "a.txt");
+  assert_int_equal(lstat(path, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode)); /* left as it is */
+  unit_remove_tree(root);
+  unit_remove_tree(state_dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_full_disk_puts_the_first_file_back),
       cmocka_unit_test(test_folder_swapped_while_staging),
       cmocka_unit_test(test_folder_swapped_between_renames),
+      cmocka_unit_test(test_a_fifo_in_place_of_a_file_is_refused_not_waited_for),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
