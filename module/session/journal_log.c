@@ -40,6 +40,19 @@
  * and host follow as i and t). A frame cut short (kill -9 during the
  * append: its command never replied) ends the log; one whose hash is wrong
  * ends it too and is reported.
+ *
+ * What is found in the state folder is not trusted: only regular files of
+ * this user's are read as logs (a FIFO there would hold the start), a log
+ * is applied only while it is still the file its name gives (another start
+ * may have applied and removed it meanwhile), and a log is applied from
+ * where redo_logs says, by whoever gets there first: its writer's applier
+ * skips what a taker applied. An append the disk takes only part of is cut
+ * back; a record neither the log nor SQLite takes leaves its session's
+ * later records out (see JournalLog.lost).
+ *
+ * Longer than most files: the writer, its applier thread and the replay of
+ * other processes' logs share the frames, the records' application and the
+ * redo_logs notes, which are not for anyone else.
  */
 #define _GNU_SOURCE /* memrchr */
 #include <dirent.h>

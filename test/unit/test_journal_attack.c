@@ -28,6 +28,14 @@ static void log_path_of(const Fixture *fx, char *path) {
   assert_int_equal(count, 1);
 }
 
+/* The child ends, and well (exit status 0; a hang is its alarm). */
+static void child_exits_well(pid_t child) {
+  int status;
+  assert_int_equal(waitpid(child, &status, 0), child);
+  assert_true(WIFEXITED(status));
+  assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* ------------------------------------------------------------ not a log */
 
 /* A FIFO named like a dead process's log: opening it for reading waited
@@ -52,10 +60,7 @@ static void test_fifo_named_like_a_log_does_not_hang_the_start(void **state) {
     eddi_engine_free(engine);
     _exit(ok ? 0 : 1);
   }
-  int status;
-  waitpid(child, &status, 0);
-  assert_true(WIFEXITED(status));
-  assert_int_equal(WEXITSTATUS(status), 0);
+  child_exits_well(child);
   /* Neither is taken for a log nor removed: they are not eddi's. */
   struct stat st;
   unit_path(fifo, fx->state, "redo-1-00000000000000aa.1.log");
@@ -113,10 +118,7 @@ static void test_an_append_cut_short_loses_no_later_command(void **state) {
     _exit(0);
   }
   free(big);
-  int status;
-  waitpid(child, &status, 0);
-  assert_true(WIFEXITED(status));
-  assert_int_equal(WEXITSTATUS(status), 0);
+  child_exits_well(child);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_string_equal(report, "Session s of cli restored: 1 file open, 3 unsaved edits re-applied");
@@ -148,10 +150,7 @@ static void test_a_record_lost_to_a_full_disk_does_not_garble_the_restore(void *
     if (eddi_journal_flush(engine->journal) < 0) _exit(3);
     _exit(0);
   }
-  int status;
-  waitpid(child, &status, 0);
-  assert_true(WIFEXITED(status));
-  assert_int_equal(WEXITSTATUS(status), 0);
+  child_exits_well(child);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied");
@@ -240,10 +239,8 @@ static EddiEngine *beta_takes_alpha(const Fixture *fx) {
 }
 
 static void alpha_resumes(pid_t child) {
-  int status;
   kill(child, SIGCONT);
-  assert_int_equal(waitpid(child, &status, 0), child);
-  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  child_exits_well(child);
 }
 
 static void test_a_stopped_instance_s_logged_edits_are_taken_with_its_session(void **state) {
