@@ -23,7 +23,7 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
 }
 
 static void transaction__file_free(EddiEditFile *file) {
-  if (file->folder_held) close(file->folder_fd);
+  if (file->folder_held && !file->folder_shared) close(file->folder_fd);
   eddi_free(file->staged);
   eddi_free(file->backup);
   eddi_free(file->rel);
@@ -544,21 +544,57 @@ static void transaction__unstage(EddiEditTxn *self) {
   }
 }
 
+/* Whether two files' paths name the same folder. */
+static bool transaction__same_folder(const EddiEditFile *a, const EddiEditFile *b) {
+  const char *slash = strrchr(a->rel, '/'), *other_slash = strrchr(b->rel, '/');
+  size_t len = slash ? (size_t)(slash - a->rel) : 0;
+  size_t other_len = other_slash ? (size_t)(other_slash - b->rel) : 0;
+  return other_len == len && strncmp(a->rel, b->rel, len) == 0;
+}
+
 /* Whether file's folder is already among the first `count` files' of self
  * that pass keep (one visit per folder). */
 static bool transaction__folder_seen(const EddiEditTxn *self, size_t count,
                                      bool (*keep)(const EddiEditFile *),
                                      const EddiEditFile *file) {
-  const char *slash = strrchr(file->rel, '/');
-  size_t len = slash ? (size_t)(slash - file->rel) : 0;
   for (size_t k = 0; k < count; k++) {
     const EddiEditFile *other = self->files.items[k];
-    if (!keep(other)) continue;
-    const char *other_slash = strrchr(other->rel, '/');
-    size_t other_len = other_slash ? (size_t)(other_slash - other->rel) : 0;
-    if (other_len == len && strncmp(other->rel, file->rel, len) == 0) return true;
+    if (keep(other) && transaction__same_folder(other, file)) return true;
   }
   return false;
+}
+
+/* Folders a change holds at most (each a descriptor, shared by the files
+ * in it): a change across more folders stages the rest through their
+ * paths, as before, rather than run out of descriptors. */
+#define TRANSACTION_HELD_FOLDERS_MAX 256
+
+/* The folder the i-th file of self is staged in, into *dir_fd: one an
+ * earlier file holds, or newly held (*held counts them), or past the
+ * limit opened for the staging alone (*close_after). */
+static int transaction__hold_folder(EddiEditTxn *self, size_t i, size_t *held, int *dir_fd,
+                                    bool *close_after, EddiError *err) {
+  EddiEditFile *file = self->files.items[i];
+  *close_after = false;
+  for (size_t k = 0; k < i; k++) {
+    const EddiEditFile *other = self->files.items[k];
+    if (other->folder_held && transaction__same_folder(other, file)) {
+      file->folder_fd = *dir_fd = other->folder_fd;
+      file->folder_held = file->folder_shared = true;
+      return 0;
+    }
+  }
+  const char *leaf;
+  int rc = eddi_fs_parent_open(self->engine->root_fd, file->rel, true, dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  if (*held < TRANSACTION_HELD_FOLDERS_MAX) {
+    file->folder_fd = *dir_fd;
+    file->folder_held = true;
+    (*held)++;
+  } else {
+    *close_after = true;
+  }
+  return 0;
 }
 
 static bool transaction__is_staged(const EddiEditFile *file) {
@@ -604,10 +640,10 @@ static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
  * or three fsyncs per file) and record the change's intent: after this the
  * renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
-  int root_fd = self->engine->root_fd;
   EddiJournal *journal = self->engine->journal;
   Array(EddiJournalIntentFile) files = {0};
   int rc = 0;
+  size_t held = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
     EddiEditFile *file = self->files.items[i];
     if (!transaction__renamed(file)) continue;
@@ -617,27 +653,28 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     /* The folder is held from here: its temporary file and backup are
      * made in it, and removed from it (or the file put back) on a failure,
      * wherever its path leads by then. */
-    const char *leaf;
-    rc = eddi_fs_parent_open(root_fd, file->rel, true, &file->folder_fd, &leaf, err);
+    int dir_fd;
+    bool close_after;
+    rc = transaction__hold_folder(self, i, &held, &dir_fd, &close_after, err);
     if (rc < 0) break;
-    file->folder_held = true;
     if (file->action == EDIT_WRITE) {
       StrBuf raw = {0};
       transaction__new_bytes(file, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage_in(file->folder_fd, file->rel, raw.data, raw.len, file->mode,
+      rc = eddi_fs_stage_in(dir_fd, file->rel, raw.data, raw.len, file->mode,
                             EDDI_FS_SYNC_LATER, path, sizeof path, err);
       eddi_strbuf_free(&raw);
-      if (rc < 0) break;
-      file->staged = eddi_strdup(path);
+      if (rc == 0) file->staged = eddi_strdup(path);
     }
-    /* Without a journal nothing rolls back after a crash: no backup. */
-    if (!journal) continue;
-    /* Without hard links a change can still roll forward, not back. */
-    if (transaction__existed(file) &&
-        eddi_fs_backup_in(file->folder_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
+    /* Without a journal nothing rolls back after a crash: no backup.
+     * Without hard links a change can still roll forward, not back. */
+    if (rc == 0 && journal && transaction__existed(file) &&
+        eddi_fs_backup_in(dir_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
                           &ignored) == 0)
       file->backup = eddi_strdup(path);
+    if (close_after) close(dir_fd);
+    if (rc < 0) break;
+    if (!journal) continue;
     EddiJournalIntentFile entry = {
         .rel = file->rel,
         .action = file->action == EDIT_WRITE ? JOURNAL_FILE_WRITE : JOURNAL_FILE_DELETE,

@@ -94,6 +94,7 @@ typedef struct {
    * way renamed or swapped for a symlink meanwhile). */
   int folder_fd;
   bool folder_held;
+  bool folder_shared; /* an earlier file's of the same folder: it closes it */
   /* An open document of the disk backend in a change of several files: its
    * file is written as one of the disk files of the change (raw, stamp,
    * format and mode are its backend's, raw the merge base), inside the

@@ -7,12 +7,14 @@
  * disk is a small tmpfs, which needs root: without it that case skips. */
 #include "unit_support.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/inotify.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -24,6 +26,9 @@
  * into what is left of it. */
 #define ATTACK_TMPFS_OPTIONS "size=1m"
 #define ATTACK_OLD_BYTES (256 * 1024)
+/* The descriptors a process may have in the many-folders case: fewer than
+ * the files of its change. */
+#define ATTACK_DESCRIPTORS 512
 /* Room left on the full disk: the two small temporary files of the change. */
 #define ATTACK_ROOM_BYTES (16 * 1024)
 
@@ -352,6 +357,65 @@ static void test_a_fifo_in_place_of_a_file_is_refused_not_waited_for(void **stat
   unit_remove_tree(state_dir);
 }
 
+/* ------------------------------------------------------------ many folders */
+
+/* How many descriptors this process has open. */
+static int open_descriptors(void) {
+  int count = 0;
+  DIR *dir = opendir("/proc/self/fd");
+  assert_non_null(dir);
+  for (struct dirent *entry; (entry = readdir(dir));) count += entry->d_name[0] != '.';
+  closedir(dir);
+  return count - 1; /* the listing's own */
+}
+
+/* The folders a change holds are bounded and shared: a change across more
+ * folders than that (and more files than the descriptors a process may
+ * have, with a few per folder) is written whole, and closes them all. */
+static void test_a_change_across_many_folders_holds_few_descriptors(void **state) {
+  (void)state;
+  enum { FOLDERS = 600, PER_FOLDER = 3 };
+  char root[PATH_MAX], state_dir[PATH_MAX], name[64];
+  unit_workspace_new(root);
+  unit_workspace_new(state_dir);
+  char **names = calloc(FOLDERS * PER_FOLDER, sizeof *names);
+  for (size_t i = 0; i < FOLDERS; i++) {
+    char folder[PATH_MAX];
+    snprintf(name, sizeof name, "d%03zu", i);
+    unit_path(folder, root, name);
+    assert_int_equal(mkdir(folder, 0700), 0);
+    for (size_t k = 0; k < PER_FOLDER; k++) {
+      snprintf(name, sizeof name, "d%03zu/f%zu.txt", i, k);
+      write_at(root, name, "old\n", 4);
+      names[i * PER_FOLDER + k] = strdup(name);
+    }
+  }
+  EddiEngine *engine = engine_with_journal(root, state_dir);
+  int before = open_descriptors();
+  /* Fewer descriptors than the change has files, wherever the test runs. */
+  struct rlimit limit, lowered;
+  assert_int_equal(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  lowered = limit;
+  lowered.rlim_cur = ATTACK_DESCRIPTORS;
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &lowered), 0);
+  EddiError err;
+  int rc = commit_all(engine, (const char *const *)names, FOLDERS * PER_FOLDER, "new\n", &err);
+  assert_int_equal(setrlimit(RLIMIT_NOFILE, &limit), 0);
+  assert_int_equal(rc, 0);
+  assert_int_equal(open_descriptors(), before);
+  eddi_engine_free(engine);
+  size_t len;
+  for (size_t i = 0; i < FOLDERS * PER_FOLDER; i++) {
+    char *bytes = read_at(root, names[i], &len);
+    assert_string_equal(bytes, "new\n");
+    free(bytes);
+    free(names[i]);
+  }
+  free(names);
+  unit_remove_tree(root);
+  unit_remove_tree(state_dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_full_disk_puts_the_first_file_back, full_disk_setup,
@@ -359,6 +423,7 @@ int main(void) {
       cmocka_unit_test(test_folder_swapped_while_staging),
       cmocka_unit_test(test_folder_swapped_between_renames),
       cmocka_unit_test(test_a_fifo_in_place_of_a_file_is_refused_not_waited_for),
+      cmocka_unit_test(test_a_change_across_many_folders_holds_few_descriptors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
