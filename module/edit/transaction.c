@@ -226,10 +226,28 @@ static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
 /* Remove eddi's temporary file temp of file: in the folder it was staged
  * in while that is inside the workspace (its path may lead elsewhere now),
  * else by its path. */
+/* Whether file's held folder may be written in: still inside the
+ * workspace. Its path leading to it still (one open, as a write by path
+ * costs) says so; else its parents are walked up to the root. */
+static bool transaction__folder_usable(EddiEditTxn *self, const EddiEditFile *file) {
+  if (!file->folder_held) return false;
+  int root_fd = self->engine->root_fd, dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  struct stat held, now;
+  if (eddi_fs_parent_open(root_fd, file->rel, false, &dir_fd, &leaf, &ignored) == 0) {
+    bool same = fstat(dir_fd, &now) == 0 && fstat(file->folder_fd, &held) == 0 &&
+                now.st_dev == held.st_dev && now.st_ino == held.st_ino;
+    close(dir_fd);
+    if (same) return true;
+  }
+  return eddi_fs_folder_inside(root_fd, file->folder_fd);
+}
+
 static void transaction__remove_temp(EddiEditTxn *self, const EddiEditFile *file,
                                      const char *temp) {
   int root_fd = self->engine->root_fd;
-  if (file->folder_held && eddi_fs_folder_inside(root_fd, file->folder_fd)) {
+  if (transaction__folder_usable(self, file)) {
     const char *slash = strrchr(temp, '/');
     unlinkat(file->folder_fd, slash ? slash + 1 : temp, 0);
   } else {
@@ -369,7 +387,7 @@ static int transaction__put_back_folder(EddiEditTxn *self, const EddiEditFile *f
                                         bool *opened) {
   *opened = false;
   int root_fd = self->engine->root_fd;
-  if (file->folder_held && eddi_fs_folder_inside(root_fd, file->folder_fd)) return file->folder_fd;
+  if (transaction__folder_usable(self, file)) return file->folder_fd;
   int dir_fd;
   const char *leaf;
   EddiError ignored;
