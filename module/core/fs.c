@@ -771,16 +771,83 @@ done:
   return rc;
 }
 
+/* The path of the file descriptor fd opened (from /proc), into out. */
+static bool fs__fd_path(int fd, char *out, size_t size) {
+  char link[64];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, out, size - 1);
+  if (n <= 0 || (size_t)n >= size - 1) return false;
+  out[n] = '\0';
+  return true;
+}
+
+/* When leaf of dir_fd is a symlink to a file inside the workspace: that
+ * file's workspace path, into target. A write goes to the file the link
+ * leads to, as an editor's save does: renamed over the link itself, the
+ * new bytes would take its place and the file it led to keep its old
+ * ones. A link that leads out, or nowhere, is not followed (the open
+ * beneath the root refuses the one, the other is written as before). */
+static bool fs__link_target(int root_fd, int dir_fd, const char *leaf, char *target,
+                            size_t size) {
+  struct stat st;
+  if (fstatat(dir_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)) return false;
+  int fd = fs__open_beneath(dir_fd, leaf, O_PATH, 0);
+  if (fd < 0) return false;
+  char root[EDDI_FS_PATH_MAX], file[EDDI_FS_PATH_MAX];
+  bool found = fs__fd_path(root_fd, root, sizeof root) && fs__fd_path(fd, file, sizeof file) &&
+               fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  close(fd);
+  size_t root_len = strlen(root);
+  if (!found || strncmp(file, root, root_len) != 0 || file[root_len] != '/') return false;
+  snprintf(target, size, "%s", file + root_len + 1);
+  return true;
+}
+
+bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size) {
+  int dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return false;
+  bool link = fs__link_target(root_fd, dir_fd, leaf, target, size);
+  close(dir_fd);
+  return link;
+}
+
+/* Follow a symlink at *leaf of *dir_fd to the file it leads to (see
+ * fs__link_target): *dir_fd and *leaf become the target's folder (opened:
+ * *opened, for the caller to close) and name in target; the staged bytes
+ * beside the link go, the target's folder takes a temporary file of its
+ * own (a rename stays in one folder). */
+static int fs__follow(int root_fd, int *dir_fd, const char **leaf, const char **staged,
+                      char *target, size_t size, bool *opened, EddiError *err) {
+  *opened = false;
+  if (!fs__link_target(root_fd, *dir_fd, *leaf, target, size)) return 0;
+  if (*staged) unlinkat(*dir_fd, *staged, 0);
+  *staged = NULL;
+  int target_dir_fd;
+  int rc = eddi_fs_parent_open(root_fd, target, false, &target_dir_fd, leaf, err);
+  if (rc < 0) return rc;
+  *dir_fd = target_dir_fd;
+  *opened = true;
+  return 0;
+}
+
 static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                        const EddiFileStamp *expected, size_t max_bytes, const char *staged,
                        EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
                        EddiError *err) {
-  int dir_fd;
+  int dir_fd, link_dir_fd;
   const char *leaf;
   int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
-  rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged, sync,
-                      written, conflict, err);
+  char target[EDDI_FS_PATH_MAX];
+  bool followed;
+  link_dir_fd = dir_fd;
+  rc = fs__follow(root_fd, &dir_fd, &leaf, &staged, target, sizeof target, &followed, err);
+  if (followed) close(link_dir_fd);
+  if (rc == 0)
+    rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged, sync,
+                        written, conflict, err);
   close(dir_fd);
   return rc;
 }
@@ -791,13 +858,20 @@ static const char *fs__leaf(const char *rel) {
   return slash ? slash + 1 : rel;
 }
 
-int eddi_fs_replace_staged_in(int dir_fd, const char *rel, const char *bytes, size_t len,
-                              unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
-                              const char *staged, EddiFileStamp *written,
+int eddi_fs_replace_staged_in(int root_fd, int dir_fd, const char *rel, const char *bytes,
+                              size_t len, unsigned mode, const EddiFileStamp *expected,
+                              size_t max_bytes, const char *staged, EddiFileStamp *written,
                               EddiFsConflict *conflict, EddiError *err) {
-  return fs__replace_in(dir_fd, fs__leaf(rel), rel, bytes, len, mode, expected, max_bytes,
-                        staged ? fs__leaf(staged) : NULL, EDDI_FS_SYNC_NOW, written, conflict,
-                        err);
+  const char *leaf = fs__leaf(rel);
+  staged = staged ? fs__leaf(staged) : NULL;
+  char target[EDDI_FS_PATH_MAX];
+  bool followed;
+  int rc = fs__follow(root_fd, &dir_fd, &leaf, &staged, target, sizeof target, &followed, err);
+  if (rc == 0)
+    rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged,
+                        EDDI_FS_SYNC_NOW, written, conflict, err);
+  if (followed) close(dir_fd);
+  return rc;
 }
 
 int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,

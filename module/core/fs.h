@@ -151,10 +151,12 @@ int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size
  * since the change was staged, rel naming the file in replies (its leaf is
  * used). The caller checks first that the folder is still inside the
  * workspace (eddi_fs_folder_inside). staged may be NULL (a new temporary
- * file takes bytes); the rename is fsynced. */
-int eddi_fs_replace_staged_in(int dir_fd, const char *rel, const char *bytes, size_t len,
-                              unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
-                              const char *staged, EddiFileStamp *written,
+ * file takes bytes); the rename is fsynced. A symlink at rel to a file
+ * inside the workspace (root_fd) is followed, as by every replace here:
+ * the file it leads to is written, the link stays. */
+int eddi_fs_replace_staged_in(int root_fd, int dir_fd, const char *rel, const char *bytes,
+                              size_t len, unsigned mode, const EddiFileStamp *expected,
+                              size_t max_bytes, const char *staged, EddiFileStamp *written,
                               EddiFsConflict *conflict, EddiError *err);
 int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
                       size_t max_bytes, EddiError *err);
@@ -166,6 +168,11 @@ int eddi_fs_stage_in(int dir_fd, const char *rel, const char *bytes, size_t len,
                      EddiFsSync sync, char *temp, size_t temp_size, EddiError *err);
 int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err);
+/* Whether rel is a symlink to a file inside the workspace: that file's
+ * workspace path into target. A replace writes that file (the link
+ * stays); a change of several files refuses such a path, since its intent
+ * and recovery work on the paths it names. */
+bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size);
 /* Whether the folder dir_fd is beneath root_fd now: its parents, walked up
  * by "..", reach the root. */
 bool eddi_fs_folder_inside(int root_fd, int dir_fd);

@@ -421,7 +421,8 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
      * be why the change failed, leaving the group half new. The rename
      * has the checks of any replace and consumes the backup; without one
      * (or when it is gone) the old bytes are written anew. */
-    eddi_fs_replace_staged_in(dir_fd, file->rel, file->raw.data ? file->raw.data : "",
+    eddi_fs_replace_staged_in(self->engine->root_fd, dir_fd, file->rel,
+                              file->raw.data ? file->raw.data : "",
                               file->raw.len, file->mode, now, max_bytes, file->backup, &restored,
                               &conflict, &ignored);
     eddi_free(file->backup);
@@ -671,6 +672,15 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     /* The folder is held from here: its temporary file and backup are
      * made in it, and removed from it (or the file put back) on a failure,
      * wherever its path leads by then. */
+    /* A symlink's file is the one it leads to, but an intent's renames and
+     * its recovery work on the path: renamed over, the link would be
+     * replaced by a copy. */
+    if (eddi_fs_link_target(self->engine->root_fd, file->rel, path, sizeof path)) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is a symlink to %s; nothing written", file->rel,
+                          path);
+      eddi_error_hint(err, "Change %s, the file it leads to", path);
+      break;
+    }
     int dir_fd;
     bool close_after;
     rc = transaction__hold_folder(self, i, &held, &dir_fd, &close_after, err);

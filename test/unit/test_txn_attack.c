@@ -416,6 +416,66 @@ static void test_a_change_across_many_folders_holds_few_descriptors(void **state
   unit_remove_tree(state_dir);
 }
 
+/* ------------------------------------------------------------ symlinks inside */
+
+static bool is_symlink(const char *root, const char *name) {
+  char path[PATH_MAX];
+  struct stat st;
+  unit_path(path, root, name);
+  return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* A symlink inside the workspace to a file inside opens as that file; its
+ * Save renamed the new bytes over the link itself: the link was gone, a
+ * copy in its place, and the file it led to kept its old text. A Save
+ * writes the file the link leads to, the link stays; a change of several
+ * files refuses the link's path before writing anything (it renamed over
+ * the link too, and its recovery would). */
+static void test_a_save_through_a_symlink_writes_the_file_it_leads_to(void **state) {
+  (void)state;
+  char root[PATH_MAX], state_dir[PATH_MAX], path[PATH_MAX];
+  unit_workspace_new(root);
+  unit_workspace_new(state_dir);
+  unit_path(path, root, "real");
+  assert_int_equal(mkdir(path, 0700), 0);
+  write_at(root, "real/notes.txt", "one\n", 4);
+  write_at(root, "b.txt", "old b\n", 6);
+  unit_path(path, root, "notes.txt");
+  assert_int_equal(symlink("real/notes.txt", path), 0);
+  EddiEngine *engine = engine_with_journal(root, state_dir);
+  char *reply = eddi_exec(engine, "t", "Start s\nOpen notes.txt\nInsert Line \"zero\"\nSave", 46);
+  assert_string_equal(reply, "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\n"
+                             "Ok, Bytes 9");
+  eddi_string_free(reply);
+  assert_true(is_symlink(root, "notes.txt"));
+  size_t len;
+  char *bytes = read_at(root, "real/notes.txt", &len);
+  assert_string_equal(bytes, "zero\none\n");
+  free(bytes);
+  /* A change of several files names the file itself: the intent and its
+   * recovery rename by path. */
+  static const char *const names[] = {"b.txt", "notes.txt"};
+  EddiError err;
+  assert_int_equal(commit_all(engine, names, 2, "new\n", &err), EDDI_EINVAL);
+  assert_string_equal(err.what, "notes.txt is a symlink to real/notes.txt; nothing written");
+  assert_true(is_symlink(root, "notes.txt"));
+  bytes = read_at(root, "real/notes.txt", &len);
+  assert_string_equal(bytes, "zero\none\n");
+  free(bytes);
+  bytes = read_at(root, "b.txt", &len);
+  assert_string_equal(bytes, "old b\n");
+  free(bytes);
+  StrBuf left = {0};
+  listing(root, &left);
+  unit_path(path, root, "real");
+  listing(path, &left);
+  assert_null(strstr(left.data, ".eddi-"));
+  eddi_strbuf_free(&left);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+  unit_remove_tree(state_dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_full_disk_puts_the_first_file_back, full_disk_setup,
@@ -424,6 +484,7 @@ int main(void) {
       cmocka_unit_test(test_folder_swapped_between_renames),
       cmocka_unit_test(test_a_fifo_in_place_of_a_file_is_refused_not_waited_for),
       cmocka_unit_test(test_a_change_across_many_folders_holds_few_descriptors),
+      cmocka_unit_test(test_a_save_through_a_symlink_writes_the_file_it_leads_to),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
