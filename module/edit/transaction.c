@@ -223,9 +223,6 @@ static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
                      raw);
 }
 
-/* Remove eddi's temporary file temp of file: in the folder it was staged
- * in while that is inside the workspace (its path may lead elsewhere now),
- * else by its path. */
 /* Whether file's held folder may be written in: still inside the
  * workspace. Its path leading to it still (one open, as a write by path
  * costs) says so; else its parents are walked up to the root. */
@@ -244,6 +241,9 @@ static bool transaction__folder_usable(EddiEditTxn *self, const EddiEditFile *fi
   return eddi_fs_folder_inside(root_fd, file->folder_fd);
 }
 
+/* Remove eddi's temporary file temp of file: in the folder it was staged
+ * in while that is inside the workspace (its path may lead elsewhere now),
+ * else by its path. */
 static void transaction__remove_temp(EddiEditTxn *self, const EddiEditFile *file,
                                      const char *temp) {
   int root_fd = self->engine->root_fd;
