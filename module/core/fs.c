@@ -120,6 +120,16 @@ static int fs__open_beneath(int dir_fd, const char *rel, int flags, mode_t mode)
   return fs__walk(dir_fd, rel, flags, mode);
 }
 
+/* Open rel beneath dir_fd for reading without waiting: a FIFO put where a
+ * file was would hold the open until a writer came (O_NONBLOCK changes
+ * nothing for a regular file's reads). An open that another process's
+ * write lease holds back (EWOULDBLOCK then) waits for it, as before. */
+static int fs__open_read(int dir_fd, const char *rel) {
+  int fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
+  if (fd < 0 && errno == EWOULDBLOCK) fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY, 0);
+  return fd;
+}
+
 int eddi_fs_root_open(const char *root, int *fd, EddiError *err) {
   *fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (*fd < 0)
@@ -205,6 +215,8 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
   memset(stamp, 0, sizeof *stamp);
   if (fstat(fd, &st) < 0) return eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
   if (S_ISDIR(st.st_mode)) return eddi_error_set(err, EDDI_EINVAL, "Is a folder");
+  /* A FIFO or a device where a file was: its bytes are not a file's. */
+  if (!S_ISREG(st.st_mode)) return eddi_error_set(err, EDDI_EINVAL, "Not a regular file");
   stamp->exists = true;
   stamp->dev = st.st_dev;
   stamp->ino = st.st_ino;
@@ -254,12 +266,11 @@ int eddi_fs_stamp_fd(int fd, size_t max_bytes, EddiFileStamp *stamp, StrBuf *byt
 int eddi_fs_read(int root_fd, const char *rel, size_t max_bytes, StrBuf *out,
                  EddiFileStamp *stamp, unsigned *mode, EddiError *err) {
   memset(stamp, 0, sizeof *stamp);
-  int fd;
-  int rc = eddi_fs_open(root_fd, rel, O_RDONLY | O_NOCTTY, 0, &fd, err);
-  if (rc < 0) return rc;
+  int fd = fs__open_read(root_fd, rel);
+  if (fd < 0) return fs__resolve_error(errno, rel, err);
   struct stat st;
   if (mode && fstat(fd, &st) == 0) *mode = st.st_mode & 07777;
-  rc = eddi_fs_stamp_fd(fd, max_bytes, stamp, out, err);
+  int rc = eddi_fs_stamp_fd(fd, max_bytes, stamp, out, err);
   close(fd);
   return rc;
 }
@@ -533,7 +544,7 @@ static int fs__current(int dir_fd, const char *leaf, size_t max_bytes, int *fd,
                        EddiFileStamp *stamp, StrBuf *bytes, EddiError *err) {
   memset(stamp, 0, sizeof *stamp);
   eddi_strbuf_clear(bytes);
-  *fd = fs__open_beneath(dir_fd, leaf, O_RDONLY | O_NOCTTY, 0);
+  *fd = fs__open_read(dir_fd, leaf);
   if (*fd < 0) return errno == ENOENT ? 0 : fs__resolve_error(errno, leaf, err);
   int rc = eddi_fs_stamp_fd(*fd, max_bytes, stamp, bytes, err);
   if (rc < 0) close(*fd), *fd = -1;
@@ -616,16 +627,14 @@ static int fs__replace_temp(int dir_fd, const char *leaf, const char *staged, bo
                         EDDI_FS_SYNC_NOW, temp, temp_size, fd, err);
 }
 
-static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                       const EddiFileStamp *expected, size_t max_bytes, const char *staged,
-                       EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
-                       EddiError *err) {
+/* The replace of leaf in the folder dir_fd (rel names it in replies). */
+static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const char *bytes,
+                          size_t len, unsigned mode, const EddiFileStamp *expected,
+                          size_t max_bytes, const char *staged, EddiFsSync sync,
+                          EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
   conflict->changed = conflict->theirs_exist = false;
   eddi_strbuf_clear(&conflict->theirs);
-  int dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
+  int rc = 0;
   int old_fd = -1, new_fd = -1;
   EddiFileStamp now;
   StrBuf current = {0}, mine = {0};
@@ -758,8 +767,110 @@ done:
   fs__watch_stop(&watch);
   if (old_fd >= 0) close(old_fd);
   if (new_fd >= 0) close(new_fd);
-  close(dir_fd);
   eddi_strbuf_free(&current);
+  return rc;
+}
+
+/* The path of the file descriptor fd opened (from /proc), into out. */
+static bool fs__fd_path(int fd, char *out, size_t size) {
+  char link[64];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, out, size - 1);
+  if (n <= 0 || (size_t)n >= size - 1) return false;
+  out[n] = '\0';
+  return true;
+}
+
+/* When leaf of dir_fd is a symlink to a file inside the workspace: that
+ * file's workspace path, into target. A write goes to the file the link
+ * leads to, as an editor's save does: renamed over the link itself, the
+ * new bytes would take its place and the file it led to keep its old
+ * ones. A link that leads out, or nowhere, is not followed (the open
+ * beneath the root refuses the one, the other is written as before). */
+static bool fs__link_target(int root_fd, int dir_fd, const char *leaf, char *target,
+                            size_t size) {
+  struct stat st;
+  if (fstatat(dir_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)) return false;
+  int fd = fs__open_beneath(dir_fd, leaf, O_PATH, 0);
+  if (fd < 0) return false;
+  char root[EDDI_FS_PATH_MAX], file[EDDI_FS_PATH_MAX];
+  bool found = fs__fd_path(root_fd, root, sizeof root) && fs__fd_path(fd, file, sizeof file) &&
+               fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  close(fd);
+  size_t root_len = strlen(root);
+  if (!found || strncmp(file, root, root_len) != 0 || file[root_len] != '/') return false;
+  snprintf(target, size, "%s", file + root_len + 1);
+  return true;
+}
+
+bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size) {
+  int dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return false;
+  bool link = fs__link_target(root_fd, dir_fd, leaf, target, size);
+  close(dir_fd);
+  return link;
+}
+
+/* Follow a symlink at *leaf of *dir_fd to the file it leads to (see
+ * fs__link_target): *dir_fd and *leaf become the target's folder (opened:
+ * *opened, for the caller to close) and name in target; the staged bytes
+ * beside the link go, the target's folder takes a temporary file of its
+ * own (a rename stays in one folder). */
+static int fs__follow(int root_fd, int *dir_fd, const char **leaf, const char **staged,
+                      char *target, size_t size, bool *opened, EddiError *err) {
+  *opened = false;
+  if (!fs__link_target(root_fd, *dir_fd, *leaf, target, size)) return 0;
+  if (*staged) unlinkat(*dir_fd, *staged, 0);
+  *staged = NULL;
+  int target_dir_fd;
+  int rc = eddi_fs_parent_open(root_fd, target, false, &target_dir_fd, leaf, err);
+  if (rc < 0) return rc;
+  *dir_fd = target_dir_fd;
+  *opened = true;
+  return 0;
+}
+
+static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                       const EddiFileStamp *expected, size_t max_bytes, const char *staged,
+                       EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
+                       EddiError *err) {
+  int dir_fd, link_dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  char target[EDDI_FS_PATH_MAX];
+  bool followed;
+  link_dir_fd = dir_fd;
+  rc = fs__follow(root_fd, &dir_fd, &leaf, &staged, target, sizeof target, &followed, err);
+  if (followed) close(link_dir_fd);
+  if (rc == 0)
+    rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged, sync,
+                        written, conflict, err);
+  close(dir_fd);
+  return rc;
+}
+
+/* The leaf of a workspace path. */
+static const char *fs__leaf(const char *rel) {
+  const char *slash = strrchr(rel, '/');
+  return slash ? slash + 1 : rel;
+}
+
+int eddi_fs_replace_staged_in(int root_fd, int dir_fd, const char *rel, const char *bytes,
+                              size_t len, unsigned mode, const EddiFileStamp *expected,
+                              size_t max_bytes, const char *staged, EddiFileStamp *written,
+                              EddiFsConflict *conflict, EddiError *err) {
+  const char *leaf = fs__leaf(rel);
+  staged = staged ? fs__leaf(staged) : NULL;
+  char target[EDDI_FS_PATH_MAX];
+  bool followed;
+  int rc = fs__follow(root_fd, &dir_fd, &leaf, &staged, target, sizeof target, &followed, err);
+  if (rc == 0)
+    rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged,
+                        EDDI_FS_SYNC_NOW, written, conflict, err);
+  if (followed) close(dir_fd);
   return rc;
 }
 
@@ -774,18 +885,14 @@ int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size
                            unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
                            const char *staged, EddiFsSync sync, EddiFileStamp *written,
                            EddiFsConflict *conflict, EddiError *err) {
-  const char *slash = strrchr(staged, '/');
-  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes,
-                     slash ? slash + 1 : staged, sync, written, conflict, err);
+  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, fs__leaf(staged), sync,
+                     written, conflict, err);
 }
 
-int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
-                   size_t max_bytes, EddiError *err) {
-  int dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
-  int fd;
+int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
+                      size_t max_bytes, EddiError *err) {
+  const char *leaf = fs__leaf(rel);
+  int rc = 0, fd;
   EddiFileStamp now;
   StrBuf current = {0};
   rc = fs__current(dir_fd, leaf, max_bytes, &fd, &now, &current, err);
@@ -795,9 +902,41 @@ int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
     rc = eddi_error_set(err, EDDI_EIO, "Cannot delete %s: %s", rel, strerror(errno));
   if (rc == 0) fs__sync_dir(dir_fd);
   if (fd >= 0) close(fd);
-  close(dir_fd);
   eddi_strbuf_free(&current);
   return rc;
+}
+
+int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
+                   size_t max_bytes, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = eddi_fs_unlink_in(dir_fd, rel, expected, max_bytes, err);
+  close(dir_fd);
+  return rc;
+}
+
+bool eddi_fs_folder_inside(int root_fd, int dir_fd) {
+  struct stat root, at_stat, up_stat;
+  if (fstat(root_fd, &root) < 0) return false;
+  bool inside = false;
+  int at = dup(dir_fd);
+  /* Up by "..", never through a symlink, until the root or "/" (its own
+   * parent); a folder deeper than a path may be is not walked. */
+  for (int depth = 0; at >= 0 && depth <= EDDI_FS_DEPTH_MAX && !inside; depth++) {
+    if (fstat(at, &at_stat) < 0) break;
+    inside = at_stat.st_dev == root.st_dev && at_stat.st_ino == root.st_ino;
+    if (inside) break;
+    int up = openat(at, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    bool top = up < 0 || fstat(up, &up_stat) < 0 ||
+               (up_stat.st_dev == at_stat.st_dev && up_stat.st_ino == at_stat.st_ino);
+    close(at);
+    at = up;
+    if (top) break;
+  }
+  if (at >= 0) close(at);
+  return inside;
 }
 
 /* ------------------------------------------------------------ staged changes */
@@ -809,19 +948,27 @@ static void fs__beside(const char *rel, const char *leaf, char *out, size_t out_
   else snprintf(out, out_size, "%s", leaf);
 }
 
-static int fs__stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+int eddi_fs_stage_in(int dir_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                      EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
-  int dir_fd, fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
+  int fd;
   char name[EDDI_FS_PATH_MAX];
-  rc = fs__temp_write(dir_fd, leaf, bytes, len, mode, sync, name, sizeof name, &fd, err);
+  int rc = fs__temp_write(dir_fd, fs__leaf(rel), bytes, len, mode, sync, name, sizeof name, &fd,
+                          err);
   if (rc == 0) {
     close(fd);
     if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
     fs__beside(rel, name, temp, temp_size);
   }
+  return rc;
+}
+
+static int fs__stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = eddi_fs_stage_in(dir_fd, rel, bytes, len, mode, sync, temp, temp_size, err);
   close(dir_fd);
   return rc;
 }
@@ -831,17 +978,9 @@ int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, u
   return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_NOW, temp, temp_size, err);
 }
 
-int eddi_fs_stage_unsynced(int root_fd, const char *rel, const char *bytes, size_t len,
-                           unsigned mode, char *temp, size_t temp_size, EddiError *err) {
-  return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_LATER, temp, temp_size, err);
-}
-
-static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,
+int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err) {
-  int dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
+  const char *leaf = fs__leaf(rel);
   /* The link is made under a fresh temporary name directly: reserving the
    * name with a file first would cost an inode made and freed per file. */
   char name[EDDI_FS_PATH_MAX];
@@ -851,13 +990,21 @@ static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backu
     linked = linkat(dir_fd, leaf, dir_fd, name, 0);
     if (linked < 0 && errno != EEXIST) break;
   }
-  if (linked < 0) {
-    rc = eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
-                        rel, strerror(errno));
-  } else {
-    if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
-    fs__beside(rel, name, backup, backup_size);
-  }
+  if (linked < 0)
+    return eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
+                          rel, strerror(errno));
+  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
+  fs__beside(rel, name, backup, backup_size);
+  return 0;
+}
+
+static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,
+                      size_t backup_size, EddiError *err) {
+  int dir_fd;
+  const char *leaf;
+  int rc = eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  rc = eddi_fs_backup_in(dir_fd, rel, sync, backup, backup_size, err);
   close(dir_fd);
   return rc;
 }
@@ -865,11 +1012,6 @@ static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backu
 int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
                    EddiError *err) {
   return fs__backup(root_fd, rel, EDDI_FS_SYNC_NOW, backup, backup_size, err);
-}
-
-int eddi_fs_backup_unsynced(int root_fd, const char *rel, char *backup, size_t backup_size,
-                            EddiError *err) {
-  return fs__backup(root_fd, rel, EDDI_FS_SYNC_LATER, backup, backup_size, err);
 }
 
 int eddi_fs_sync_all(int root_fd, EddiError *err) {
@@ -882,7 +1024,7 @@ int eddi_fs_sync_all(int root_fd, EddiError *err) {
 }
 
 int eddi_fs_sync_file(int root_fd, const char *rel, EddiError *err) {
-  int fd = fs__open_beneath(root_fd, rel, O_RDONLY | O_NOCTTY, 0);
+  int fd = fs__open_read(root_fd, rel);
   if (fd < 0) return fs__resolve_error(errno, rel, err);
   int rc = fsync(fd) < 0 ? eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno)) : 0;
   close(fd);

@@ -120,17 +120,11 @@ typedef enum {
  * folders made; its path into temp. */
 int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
                   char *temp, size_t temp_size, EddiError *err);
-/* The same, its fsyncs left to eddi_fs_sync_all. */
-int eddi_fs_stage_unsynced(int root_fd, const char *rel, const char *bytes, size_t len,
-                           unsigned mode, char *temp, size_t temp_size, EddiError *err);
 /* A hard link to rel's file under a temporary name beside it (its path into
  * backup): the old bytes stay reachable after a rename replaces rel.
  * EDDI_ENOENT when rel is missing, EDDI_EIO when links are refused. */
 int eddi_fs_backup(int root_fd, const char *rel, char *backup, size_t backup_size,
                    EddiError *err);
-/* The same, its folder's fsync left to eddi_fs_sync_all. */
-int eddi_fs_backup_unsynced(int root_fd, const char *rel, char *backup, size_t backup_size,
-                            EddiError *err);
 /* Make everything written beneath root_fd so far durable: one syncfs(2) of
  * its file system (every temporary file and link of a batch at once). */
 int eddi_fs_sync_all(int root_fd, EddiError *err);
@@ -151,6 +145,37 @@ int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size
                            unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
                            const char *staged, EddiFsSync sync, EddiFileStamp *written,
                            EddiFsConflict *conflict, EddiError *err);
+/* Putting back a file of a change whose path may no longer lead to it (a
+ * folder on the way renamed, or swapped for a symlink, while the change
+ * ran): the replace and the delete above in dir_fd, the file's folder held
+ * since the change was staged, rel naming the file in replies (its leaf is
+ * used). The caller checks first that the folder is still inside the
+ * workspace (eddi_fs_folder_inside). staged may be NULL (a new temporary
+ * file takes bytes); the rename is fsynced. A symlink at rel to a file
+ * inside the workspace (root_fd) is followed, as by every replace here:
+ * the file it leads to is written, the link stays. */
+int eddi_fs_replace_staged_in(int root_fd, int dir_fd, const char *rel, const char *bytes,
+                              size_t len, unsigned mode, const EddiFileStamp *expected,
+                              size_t max_bytes, const char *staged, EddiFileStamp *written,
+                              EddiFsConflict *conflict, EddiError *err);
+int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
+                      size_t max_bytes, EddiError *err);
+/* eddi_fs_stage and eddi_fs_backup in the folder dir_fd of rel, held by a
+ * change of several files: each of its temporary files and links is in
+ * the folder it holds, even when a folder on the way is renamed or
+ * swapped while it runs, so that it can remove them on a failure. */
+int eddi_fs_stage_in(int dir_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
+                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err);
+int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
+                      size_t backup_size, EddiError *err);
+/* Whether rel is a symlink to a file inside the workspace: that file's
+ * workspace path into target. A replace writes that file (the link
+ * stays); a change of several files refuses such a path, since its intent
+ * and recovery work on the paths it names. */
+bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size);
+/* Whether the folder dir_fd is beneath root_fd now: its parents, walked up
+ * by "..", reach the root. */
+bool eddi_fs_folder_inside(int root_fd, int dir_fd);
 /* The XXH3 of rel's bytes; *exists false (and 0) when it is missing. */
 int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, uint64_t *hash);
 /* Rename from over to (the same folder), durably. */

@@ -23,6 +23,7 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *sess
 }
 
 static void transaction__file_free(EddiEditFile *file) {
+  if (file->folder_held && !file->folder_shared) close(file->folder_fd);
   eddi_free(file->staged);
   eddi_free(file->backup);
   eddi_free(file->rel);
@@ -222,6 +223,38 @@ static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
                      raw);
 }
 
+/* Whether file's held folder may be written in: still inside the
+ * workspace. Its path leading to it still (one open, as a write by path
+ * costs) says so; else its parents are walked up to the root. */
+static bool transaction__folder_usable(EddiEditTxn *self, const EddiEditFile *file) {
+  if (!file->folder_held) return false;
+  int root_fd = self->engine->root_fd, dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  struct stat held, now;
+  if (eddi_fs_parent_open(root_fd, file->rel, false, &dir_fd, &leaf, &ignored) == 0) {
+    bool same = fstat(dir_fd, &now) == 0 && fstat(file->folder_fd, &held) == 0 &&
+                now.st_dev == held.st_dev && now.st_ino == held.st_ino;
+    close(dir_fd);
+    if (same) return true;
+  }
+  return eddi_fs_folder_inside(root_fd, file->folder_fd);
+}
+
+/* Remove eddi's temporary file temp of file: in the folder it was staged
+ * in while that is inside the workspace (its path may lead elsewhere now),
+ * else by its path. */
+static void transaction__remove_temp(EddiEditTxn *self, const EddiEditFile *file,
+                                     const char *temp) {
+  int root_fd = self->engine->root_fd;
+  if (transaction__folder_usable(self, file)) {
+    const char *slash = strrchr(temp, '/');
+    unlinkat(file->folder_fd, slash ? slash + 1 : temp, 0);
+  } else {
+    eddi_fs_remove(root_fd, temp);
+  }
+}
+
 /* How many times a write merges a change made on disk meanwhile and tries
  * again, before it gives up on a file that keeps changing (a file appended
  * to every few milliseconds needs a few). */
@@ -247,6 +280,10 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
                                   file->mode, &expected, max_bytes, file->staged,
                                   EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
+      /* Consumed, unless its folder could not be reached any more (a
+       * folder on the way swapped meanwhile): then it goes from the
+       * folder it was staged in. */
+      if (rc < 0) transaction__remove_temp(self, file, file->staged);
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
@@ -341,6 +378,24 @@ static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiE
   return rc;
 }
 
+/* The folder to put file back in: the one it was staged in, held, while
+ * that is still inside the workspace (its path may lead elsewhere now, or
+ * nowhere: a folder on the way renamed, or swapped for a symlink, after
+ * the first rename); else the one its path leads to now (-1 when none).
+ * *opened: the caller closes it. */
+static int transaction__put_back_folder(EddiEditTxn *self, const EddiEditFile *file,
+                                        bool *opened) {
+  *opened = false;
+  int root_fd = self->engine->root_fd;
+  if (transaction__folder_usable(self, file)) return file->folder_fd;
+  int dir_fd;
+  const char *leaf;
+  EddiError ignored;
+  if (eddi_fs_parent_open(root_fd, file->rel, false, &dir_fd, &leaf, &ignored) < 0) return -1;
+  *opened = true;
+  return dir_fd;
+}
+
 /* Undo what commit did to file; best effort, the first error already
  * decided the reply. A file that changed again since commit wrote it is
  * left alone: it is someone else's now. */
@@ -352,16 +407,31 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
       eddi_doc_save(file->doc, &bytes, &ignored);
     file->applied = false;
-  } else if (transaction__existed(file)) {
+    return;
+  }
+  bool opened;
+  int dir_fd = transaction__put_back_folder(self, file, &opened);
+  if (dir_fd < 0) return;
+  if (transaction__existed(file)) {
     EddiFsConflict conflict = {0};
     EddiFileStamp restored;
     const EddiFileStamp *now = file->action == EDIT_WRITE ? &file->written : &(EddiFileStamp){0};
-    eddi_fs_replace(self->engine->root_fd, file->rel, file->raw.data ? file->raw.data : "",
-                    file->raw.len, file->mode, now, max_bytes, &restored, &conflict, &ignored);
+    /* The backup is the old file itself (a link): renamed back, it needs
+     * no room, where a copy of its bytes fails on the full disk that may
+     * be why the change failed, leaving the group half new. The rename
+     * has the checks of any replace and consumes the backup; without one
+     * (or when it is gone) the old bytes are written anew. */
+    eddi_fs_replace_staged_in(self->engine->root_fd, dir_fd, file->rel,
+                              file->raw.data ? file->raw.data : "",
+                              file->raw.len, file->mode, now, max_bytes, file->backup, &restored,
+                              &conflict, &ignored);
+    eddi_free(file->backup);
+    file->backup = NULL;
     eddi_fs_conflict_free(&conflict);
   } else {
-    eddi_fs_unlink(self->engine->root_fd, file->rel, &file->written, max_bytes, &ignored);
+    eddi_fs_unlink_in(dir_fd, file->rel, &file->written, max_bytes, &ignored);
   }
+  if (opened) close(dir_fd);
 }
 
 /* ---------------------------------------------------------------- staging */
@@ -486,11 +556,19 @@ static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
 static void transaction__unstage(EddiEditTxn *self) {
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
-    if (file->staged) eddi_fs_remove(self->engine->root_fd, file->staged);
-    if (file->backup) eddi_fs_remove(self->engine->root_fd, file->backup);
+    if (file->staged) transaction__remove_temp(self, file, file->staged);
+    if (file->backup) transaction__remove_temp(self, file, file->backup);
     eddi_free(file->staged), eddi_free(file->backup);
     file->staged = file->backup = NULL;
   }
+}
+
+/* Whether two files' paths name the same folder. */
+static bool transaction__same_folder(const EddiEditFile *a, const EddiEditFile *b) {
+  const char *slash = strrchr(a->rel, '/'), *other_slash = strrchr(b->rel, '/');
+  size_t len = slash ? (size_t)(slash - a->rel) : 0;
+  size_t other_len = other_slash ? (size_t)(other_slash - b->rel) : 0;
+  return other_len == len && strncmp(a->rel, b->rel, len) == 0;
 }
 
 /* Whether file's folder is already among the first `count` files' of self
@@ -498,16 +576,44 @@ static void transaction__unstage(EddiEditTxn *self) {
 static bool transaction__folder_seen(const EddiEditTxn *self, size_t count,
                                      bool (*keep)(const EddiEditFile *),
                                      const EddiEditFile *file) {
-  const char *slash = strrchr(file->rel, '/');
-  size_t len = slash ? (size_t)(slash - file->rel) : 0;
   for (size_t k = 0; k < count; k++) {
     const EddiEditFile *other = self->files.items[k];
-    if (!keep(other)) continue;
-    const char *other_slash = strrchr(other->rel, '/');
-    size_t other_len = other_slash ? (size_t)(other_slash - other->rel) : 0;
-    if (other_len == len && strncmp(other->rel, file->rel, len) == 0) return true;
+    if (keep(other) && transaction__same_folder(other, file)) return true;
   }
   return false;
+}
+
+/* Folders a change holds at most (each a descriptor, shared by the files
+ * in it): a change across more folders stages the rest through their
+ * paths, as before, rather than run out of descriptors. */
+#define TRANSACTION_HELD_FOLDERS_MAX 256
+
+/* The folder the i-th file of self is staged in, into *dir_fd: one an
+ * earlier file holds, or newly held (*held counts them), or past the
+ * limit opened for the staging alone (*close_after). */
+static int transaction__hold_folder(EddiEditTxn *self, size_t i, size_t *held, int *dir_fd,
+                                    bool *close_after, EddiError *err) {
+  EddiEditFile *file = self->files.items[i];
+  *close_after = false;
+  for (size_t k = 0; k < i; k++) {
+    const EddiEditFile *other = self->files.items[k];
+    if (other->folder_held && transaction__same_folder(other, file)) {
+      file->folder_fd = *dir_fd = other->folder_fd;
+      file->folder_held = file->folder_shared = true;
+      return 0;
+    }
+  }
+  const char *leaf;
+  int rc = eddi_fs_parent_open(self->engine->root_fd, file->rel, true, dir_fd, &leaf, err);
+  if (rc < 0) return rc;
+  if (*held < TRANSACTION_HELD_FOLDERS_MAX) {
+    file->folder_fd = *dir_fd;
+    file->folder_held = true;
+    (*held)++;
+  } else {
+    *close_after = true;
+  }
+  return 0;
 }
 
 static bool transaction__is_staged(const EddiEditFile *file) {
@@ -553,32 +659,50 @@ static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
  * or three fsyncs per file) and record the change's intent: after this the
  * renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
-  int root_fd = self->engine->root_fd;
   EddiJournal *journal = self->engine->journal;
   Array(EddiJournalIntentFile) files = {0};
   int rc = 0;
+  size_t held = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
     EddiEditFile *file = self->files.items[i];
     if (!transaction__renamed(file)) continue;
     char path[EDDI_FS_PATH_MAX];
     EddiError ignored;
     if (journal) eddi_journal_note_folder(journal, file->rel);
+    /* The folder is held from here: its temporary file and backup are
+     * made in it, and removed from it (or the file put back) on a failure,
+     * wherever its path leads by then. */
+    /* A symlink's file is the one it leads to, but an intent's renames and
+     * its recovery work on the path: renamed over, the link would be
+     * replaced by a copy. */
+    if (eddi_fs_link_target(self->engine->root_fd, file->rel, path, sizeof path)) {
+      rc = eddi_error_set(err, EDDI_EINVAL, "%s is a symlink to %s; nothing written", file->rel,
+                          path);
+      eddi_error_hint(err, "Change %s, the file it leads to", path);
+      break;
+    }
+    int dir_fd;
+    bool close_after;
+    rc = transaction__hold_folder(self, i, &held, &dir_fd, &close_after, err);
+    if (rc < 0) break;
     if (file->action == EDIT_WRITE) {
       StrBuf raw = {0};
       transaction__new_bytes(file, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage_unsynced(root_fd, file->rel, raw.data, raw.len, file->mode, path,
-                                  sizeof path, err);
+      rc = eddi_fs_stage_in(dir_fd, file->rel, raw.data, raw.len, file->mode,
+                            EDDI_FS_SYNC_LATER, path, sizeof path, err);
       eddi_strbuf_free(&raw);
-      if (rc < 0) break;
-      file->staged = eddi_strdup(path);
+      if (rc == 0) file->staged = eddi_strdup(path);
     }
-    /* Without a journal nothing rolls back after a crash: no backup. */
-    if (!journal) continue;
-    /* Without hard links a change can still roll forward, not back. */
-    if (transaction__existed(file) &&
-        eddi_fs_backup_unsynced(root_fd, file->rel, path, sizeof path, &ignored) == 0)
+    /* Without a journal nothing rolls back after a crash: no backup.
+     * Without hard links a change can still roll forward, not back. */
+    if (rc == 0 && journal && transaction__existed(file) &&
+        eddi_fs_backup_in(dir_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
+                          &ignored) == 0)
       file->backup = eddi_strdup(path);
+    if (close_after) close(dir_fd);
+    if (rc < 0) break;
+    if (!journal) continue;
     EddiJournalIntentFile entry = {
         .rel = file->rel,
         .action = file->action == EDIT_WRITE ? JOURNAL_FILE_WRITE : JOURNAL_FILE_DELETE,

@@ -89,6 +89,12 @@ typedef struct {
   char *staged;
   char *backup;
   uint64_t new_hash;
+  /* The folder it was staged in, held (folder_held) so that a failure can
+   * put it back even when its path no longer leads there (a folder on the
+   * way renamed or swapped for a symlink meanwhile). */
+  int folder_fd;
+  bool folder_held;
+  bool folder_shared; /* an earlier file's of the same folder: it closes it */
   /* An open document of the disk backend in a change of several files: its
    * file is written as one of the disk files of the change (raw, stamp,
    * format and mode are its backend's, raw the merge base), inside the

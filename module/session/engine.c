@@ -121,6 +121,35 @@ static int engine__make_folders(const char *path) {
   return mkdir(partial, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Whether path and each folder above it can be changed only by this user
+ * (or root): the state folder holds the journal, whose intents rename
+ * files in the workspace and whose sessions are re-applied to its files,
+ * and the redo logs, whose records are run; a folder another user owns,
+ * or may write into (not sticky), anywhere on the way lets them put their
+ * own there, or swap ours. The reason goes to error. */
+static bool engine__state_private(const char *path, char *error, size_t error_size) {
+  char folder[PATH_MAX];
+  snprintf(folder, sizeof folder, "%s", path);
+  for (;;) {
+    struct stat st;
+    if (stat(folder, &st) < 0) break;
+    bool owned = st.st_uid == geteuid() || st.st_uid == 0;
+    bool open_to_all = (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX);
+    if (!owned || open_to_all) {
+      snprintf(error, error_size,
+               "State folder %s: %s %s is %s; eddi keeps its journal there only when no other "
+               "user can change it",
+               path, strcmp(folder, path) == 0 ? "it" : "the folder", folder,
+               !owned ? "owned by another user" : "writable by every user");
+      return false;
+    }
+    char *slash = strrchr(folder, '/');
+    if (!slash || slash == folder) break;
+    *slash = '\0';
+  }
+  return true;
+}
+
 /* The workspace id names the state folder: the first 16 hex digits of the
  * xxh64 of the canonical root, so two checkouts never share a folder and
  * the same checkout always finds its own. */
@@ -145,6 +174,7 @@ const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_si
     snprintf(error, error_size, "State folder %s: %s", path, strerror(errno));
     return NULL;
   }
+  if (!engine__state_private(path, error, error_size)) return NULL;
   self->state_dir = eddi_strdup(path);
   self->config.state_dir = self->state_dir;
   return self->state_dir;

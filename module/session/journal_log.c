@@ -40,6 +40,19 @@
  * and host follow as i and t). A frame cut short (kill -9 during the
  * append: its command never replied) ends the log; one whose hash is wrong
  * ends it too and is reported.
+ *
+ * What is found in the state folder is not trusted: only regular files of
+ * this user's are read as logs (a FIFO there would hold the start), a log
+ * is applied only while it is still the file its name gives (another start
+ * may have applied and removed it meanwhile), and a log is applied from
+ * where redo_logs says, by whoever gets there first: its writer's applier
+ * skips what a taker applied. An append the disk takes only part of is cut
+ * back; a record neither the log nor SQLite takes leaves its session's
+ * later records out (see JournalLog.lost).
+ *
+ * Longer than most files: the writer, its applier thread and the replay of
+ * other processes' logs share the frames, the records' application and the
+ * redo_logs notes, which are not for anyone else.
  */
 #define _GNU_SOURCE /* memrchr */
 #include <dirent.h>
@@ -350,6 +363,7 @@ typedef struct {
 } RedoQueued;
 
 typedef Array(RedoQueued) RedoQueue;
+typedef Array(char *) RedoNames;
 
 struct JournalLog {
   EddiJournal *journal;
@@ -368,7 +382,15 @@ struct JournalLog {
   uint64_t appended, applied; /* records */
   bool stopping, holding;
   bool urgent; /* a flush waits: apply without gathering */
-  bool failed; /* records not applied at stop, or a frame cut short left in the log: keep it */
+  bool failed; /* the applier stopped with records not applied */
+  bool broken; /* an append cut short could not be cut back: unused since */
+  /* Sessions one of whose records reached neither the log nor SQLite (a
+   * full disk): their later records are left out too, until the session's
+   * row is written anew (a claim). The next record is a difference from
+   * the lost one's rows: applied without it, a restore would put its edits
+   * at offsets of a text the file never had, and a Save would write that.
+   * Left out, the journal keeps the session as it was before the loss. */
+  RedoNames lost;
 
   sqlite3 *db; /* the applier's connection */
   RedoStatements statements;
@@ -430,17 +452,35 @@ static void redo__rotate(struct JournalLog *self) {
   unlinkat(self->dir_fd, file, 0);
 }
 
+static void redo__applied_of(sqlite3 *db, const char *name, uint64_t *generation,
+                             uint64_t *offset);
+
 /* Applier: run the batch in one transaction with the note of how far it
  * got; false when the transaction failed (the batch is tried again). */
 static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
   sqlite3 *db = self->db;
-  if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) return false;
+  /* IMMEDIATE: the note read below stays true until the commit. */
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return false;
   long pid = eddi_journal_pid(self->journal);
   const char *host = eddi_journal_host(self->journal);
-  for (size_t i = 0; i < batch->len; i++)
-    redo__apply(db, &self->statements, batch->items[i].payload, batch->items[i].len, pid, host);
+  /* Another process may have applied part of this log already: one that
+   * took this one's sessions while it was stopped (eddi_journal_replay_of).
+   * What it applied is not applied twice. */
+  uint64_t noted_generation, noted_offset;
+  redo__applied_of(db, self->name, &noted_generation, &noted_offset);
+  for (size_t i = 0; i < batch->len; i++) {
+    const RedoQueued *item = &batch->items[i];
+    if (item->generation < noted_generation ||
+        (item->generation == noted_generation && item->end <= noted_offset))
+      continue;
+    redo__apply(db, &self->statements, item->payload, item->len, pid, host);
+  }
   const RedoQueued *last = &batch->items[batch->len - 1];
-  if (!redo__note_applied(db, &self->statements, self->name, last->generation, last->end) ||
+  /* Applied further than this batch by another: its note stays. */
+  bool behind = last->generation < noted_generation ||
+                (last->generation == noted_generation && last->end < noted_offset);
+  if ((!behind &&
+       !redo__note_applied(db, &self->statements, self->name, last->generation, last->end)) ||
       sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return false;
@@ -529,29 +569,77 @@ static bool redo__write_frame(int fd, const char *payload, size_t len) {
 }
 
 /* Apply a record on the owner's connection at once (the log cannot take
- * it, or there is no applier). */
-static void redo__apply_now(EddiJournal *journal, const char *payload, size_t len) {
+ * it, or there is no applier); false when SQLite did not take it. */
+static bool redo__apply_now(EddiJournal *journal, const char *payload, size_t len) {
   sqlite3 *db = eddi_journal_db(journal);
   RedoStatements cache = {0};
+  bool committed = false;
   if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     redo__apply(db, &cache, payload, len, eddi_journal_pid(journal), eddi_journal_host(journal));
-    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    committed = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+    if (!committed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   }
   redo__statements_free(&cache);
+  return committed;
+}
+
+/* Whether record payload's session is in self->lost: a record of it that
+ * does not claim is to be left out (*leave_out); a claim takes the session
+ * off the list (its rows are written anew). */
+static void redo__lost_check(struct JournalLog *self, const char *payload, size_t len,
+                             bool claims, bool *leave_out) {
+  *leave_out = false;
+  size_t at = 0, n;
+  char type;
+  const char *session;
+  if (!self->lost.len || !redo__next(payload, len, &at, &type, &session, &n) || type != 'S')
+    return;
+  for (size_t i = 0; i < self->lost.len; i++) {
+    if (strlen(self->lost.items[i]) != n || memcmp(self->lost.items[i], session, n) != 0) continue;
+    if (!claims) {
+      *leave_out = true;
+      return;
+    }
+    eddi_free(self->lost.items[i]);
+    array_remove(&self->lost, i);
+    return;
+  }
+}
+
+/* The record reached neither the log nor SQLite: its session's later
+ * records are left out (see lost). */
+static void redo__lost_note(struct JournalLog *self, const char *payload, size_t len) {
+  size_t at = 0, n;
+  char type;
+  const char *session;
+  if (redo__next(payload, len, &at, &type, &session, &n) && type == 'S')
+    array_push(&self->lost, eddi_strndup(session, n));
+}
+
+/* Apply a record at once, noting a loss. */
+static void redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, const char *payload,
+                                size_t len) {
+  if (!redo__apply_now(journal, payload, len) && self) redo__lost_note(self, payload, len);
 }
 
 void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
   struct JournalLog *self = *eddi_journal_log(journal);
+  bool leave_out = false;
+  if (self) redo__lost_check(self, payload, len, claims, &leave_out);
+  if (leave_out) return;
   if (!self || !self->thread_started || len > REDO_RECORD_MAX) {
     eddi_journal_flush(journal);
-    redo__apply_now(journal, payload, len);
+    redo__apply_or_lose(journal, self, payload, len);
     return;
   }
   pthread_mutex_lock(&self->lock);
-  bool logged = redo__write_frame(self->fd, payload, len);
-  /* A frame cut short (a full disk) must not stay before the next one. */
-  if (!logged && ftruncate(self->fd, (off_t)self->size) < 0) self->failed = true;
+  bool logged = !self->broken && redo__write_frame(self->fd, payload, len);
+  /* A full disk may take part of the frame: its bytes must go, or the next
+   * frame would follow them and a replay would read the two as one frame
+   * cut short (losing that command), the applied offsets no longer
+   * matching the file. A log that cannot be cut back is not used again. */
+  if (!logged && !self->broken && ftruncate(self->fd, (off_t)self->size) < 0)
+    self->broken = true;
   if (logged) {
     self->size += REDO_FRAME_HEAD + len;
     RedoQueued queued = {eddi_strndup(payload, len), len, self->generation, self->size};
@@ -564,7 +652,7 @@ void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   if (!logged) {
     /* A full disk: SQLite then holds it, or fails the same way. */
     eddi_journal_flush(journal);
-    redo__apply_now(journal, payload, len);
+    redo__apply_or_lose(journal, self, payload, len);
   } else if (claims) {
     eddi_journal_flush(journal);
   }
@@ -719,6 +807,9 @@ static void redo__list(int dir_fd, RedoFiles *files) {
     return;
   }
   struct dirent *entry;
+  /* The copy shares the folder's read position with dir_fd: a listing
+   * before (at start) left it at the end, and the next one saw nothing. */
+  rewinddir(dir);
   while ((entry = readdir(dir))) {
     RedoFile file;
     if (redo__parse_file(entry->d_name, file.name, sizeof file.name, &file.generation))
@@ -742,6 +833,31 @@ static bool redo__writer_gone(EddiJournal *journal, int fd) {
          eddi_journal_owner_dead(journal, pid, host);
 }
 
+/* Open another process's log file path of dir_fd for reading: a regular
+ * file of this user's, or -1 (reported). A FIFO would block the open until
+ * a writer came, a folder cannot be read, and a file someone else wrote
+ * there is not a log this user's eddi kept: its statements would be run. */
+static int redo__open_other(int dir_fd, const char *path, StrBuf *report) {
+  int fd = openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) return fd;
+  if (fd >= 0 || errno == ELOOP)
+    eddi_strbuf_printf(report, "Journal: %s is not a redo log of this user's: left alone\n", path);
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
+/* Whether fd, just locked, is still the file path names in dir_fd: another
+ * start may have applied and removed it between our open and our lock (its
+ * redo_logs row then gone too: applying it again would run every record a
+ * second time). */
+static bool redo__still_linked(int fd, int dir_fd, const char *path) {
+  struct stat held, named;
+  return fstat(fd, &held) == 0 && held.st_nlink > 0 &&
+         fstatat(dir_fd, path, &named, AT_SYMLINK_NOFOLLOW) == 0 && held.st_dev == named.st_dev &&
+         held.st_ino == named.st_ino;
+}
+
 /* Apply the logs of other processes: those whose lock is free (dead
  * writers; their files then go), or with only_pid set that process's
  * (found dead by liveness though it may be stopped: its files stay). */
@@ -758,20 +874,17 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
       continue;
     char path[REDO_NAME_MAX + 32];
     redo__file_name(path, sizeof path, file->name, file->generation);
-    int fd = openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = redo__open_other(dir_fd, path, report);
     if (fd < 0) continue;
     bool dead = flock(fd, LOCK_EX | LOCK_NB) == 0;
-    struct stat st;
     if (!dead && !only_pid && redo__writer_gone(journal, fd)) {
-      /* Another process starting now applies it: wait for it, so that
-       * no session of the dead writer is given back without its tail. */
+      /* Another process starting now applies it: wait for it, so that no
+       * session of the dead writer is given back without its tail (and
+       * then see below whether that one applied and removed it). */
       dead = flock(fd, LOCK_EX) == 0;
-      if (dead && fstat(fd, &st) == 0 && st.st_nlink == 0) { /* applied and gone */
-        close(fd);
-        continue;
-      }
     }
-    if ((dead || only_pid) && redo__replay_file(journal, fd, file, report) && dead) {
+    if ((dead || only_pid) && redo__still_linked(fd, dir_fd, path) &&
+        redo__replay_file(journal, fd, file, report) && dead) {
       unlinkat(dir_fd, path, 0);
       bool last = i + 1 == files.len || strcmp(files.items[i + 1].name, file->name) != 0;
       if (last) redo__forget_log(eddi_journal_db(journal), file->name);
@@ -848,6 +961,8 @@ void eddi_journal_log_stop(EddiJournal *journal) {
     pthread_cond_destroy(&self->done);
   }
   redo__statements_free(&self->statements);
+  for (size_t i = 0; i < self->lost.len; i++) eddi_free(self->lost.items[i]);
+  array_free(&self->lost);
   sqlite3_close(self->db);
   if (self->fd >= 0) {
     /* Everything applied: the log has nothing the journal lacks. Else it
