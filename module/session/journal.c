@@ -115,6 +115,11 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
     /* 4 -> 5: how many of a file's journaled groups are undone (Redo's,
      * after the others in edits): a restore makes them and undoes them. */
     "ALTER TABLE docs ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;",
+    /* 5 -> 6: the owner's redo log by name (journal_log.c), held locked for
+     * the owner's life: a pid alone cannot tell this process from a dead
+     * one that had the same pid (a fresh container per call). */
+    ("ALTER TABLE sessions ADD COLUMN owner_log TEXT;"
+     "ALTER TABLE intents ADD COLUMN owner_log TEXT;"),
 };
 
 const char *eddi_journal_migration(int from) {
@@ -296,8 +301,12 @@ const char *eddi_journal_instance(const EddiJournal *self) { return self->instan
 struct JournalMirror **eddi_journal_mirror(EddiJournal *self) { return &self->mirror; }
 struct JournalLog **eddi_journal_log(EddiJournal *self) { return &self->log; }
 
-bool eddi_journal_owner_dead(const EddiJournal *self, long pid, const char *host) {
+bool eddi_journal_owner_dead(EddiJournal *self, long pid, const char *host, const char *log) {
   if (!host || strcmp(host, self->host) != 0) return false; /* another machine's: not ours to judge */
+  /* The owner's log, locked while it lives, tells even a process that had
+   * this one's pid (it died; this one got its pid) from this one. */
+  const char *mine = eddi_journal_log_name(self);
+  if (log && *log) return !(mine && strcmp(log, mine) == 0) && !eddi_journal_log_held(self, log);
   if (pid == self->pid) return false;
   return pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH);
 }
@@ -329,12 +338,16 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *fi
   /* The intent must reach the disk before the renames it protects. */
   int rc = sqlite3_exec(db, "PRAGMA synchronous=FULL; BEGIN IMMEDIATE", NULL, NULL, NULL);
   if (rc == SQLITE_OK)
-    rc = sqlite3_prepare_v2(db, "INSERT INTO intents(owner_pid, owner_host, created) VALUES(?,?,?)",
+    rc = sqlite3_prepare_v2(db, "INSERT INTO intents(owner_pid, owner_host, created, owner_log)"
+                                " VALUES(?,?,?,?)",
                             -1, &intent, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_bind_int64(intent, 1, self->pid);
     sqlite3_bind_text(intent, 2, self->host, -1, SQLITE_STATIC);
     sqlite3_bind_int64(intent, 3, (sqlite3_int64)time(NULL));
+    const char *log = eddi_journal_log_name(self);
+    if (log) sqlite3_bind_text(intent, 4, log, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(intent, 4);
     rc = sqlite3_step(intent) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
   }
   *id = sqlite3_last_insert_rowid(db);

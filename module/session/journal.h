@@ -39,7 +39,7 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 5
+#define EDDI_JOURNAL_SCHEMA 6
 /* How long a statement waits for another connection holding the journal's
  * write lock (two eddi processes on one workspace, or this process's
  * applier) before failing. */
@@ -194,8 +194,13 @@ bool eddi_journal_statement_cached(EddiJournal *self, struct sqlite3_stmt *stmt)
 long eddi_journal_pid(const EddiJournal *self);
 const char *eddi_journal_host(const EddiJournal *self);
 const char *eddi_journal_instance(const EddiJournal *self);
-/* Whether the process pid of host is gone (so its records may be taken). */
-bool eddi_journal_owner_dead(const EddiJournal *self, long pid, const char *host);
+/* Whether the process pid of host, whose redo log is log (NULL: not
+ * known), is gone (so its records may be taken). */
+bool eddi_journal_owner_dead(EddiJournal *self, long pid, const char *host, const char *log);
+/* This process's redo log's name (NULL without one), and whether a live
+ * process holds the log called name (journal_log.c). */
+const char *eddi_journal_log_name(EddiJournal *self);
+bool eddi_journal_log_held(EddiJournal *self, const char *name);
 /* Records in a blob (marks, registers): each a 4-byte little-endian length
  * and its bytes. next gives the record at *at, false at the end or when
  * damaged. */

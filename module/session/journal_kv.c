@@ -263,7 +263,7 @@ int eddi_journal_import(EddiJournal *self, const char *instance, const char *rec
   /* Held by the dead instance through a process that is surely gone (pid
    * 0 of this host), so that the takeover claims it. */
   sqlite3_stmt *stmt = NULL;
-  if (rc == 0 && sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=0, owner_host=?, instance=?"
+  if (rc == 0 && sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=0, owner_host=?, instance=?, owner_log=NULL"
                                         " WHERE name=?",
                                     -1, &stmt, NULL) == SQLITE_OK) {
     sqlite3_bind_text(stmt, 1, eddi_journal_host(self), -1, SQLITE_STATIC);

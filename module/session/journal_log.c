@@ -193,10 +193,20 @@ static sqlite3_stmt *redo__prepare(sqlite3 *db, RedoStatements *cache, const cha
   return stmt;
 }
 
-/* Whether session's row is absent or held by pid of host. */
+/* Who wrote a record: the process (pid, host) and its log's name (NULL
+ * when not known). */
+typedef struct {
+  long pid;
+  const char *host;
+  const char *log;
+} RedoWriter;
+
+/* Whether session's row is absent or held by writer: by its log when the
+ * row names one (a pid may be another process's since), else by pid and
+ * host. */
 static bool redo__still_held(sqlite3 *db, RedoStatements *cache, const char *session, size_t n,
-                             long pid, const char *host) {
-  static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
+                             const RedoWriter *writer) {
+  static const char sql[] = "SELECT owner_pid, owner_host, owner_log FROM sessions WHERE name=?";
   bool owned;
   sqlite3_stmt *stmt = redo__prepare(db, cache, sql, sizeof sql - 1, &owned);
   if (!stmt) return false;
@@ -204,7 +214,12 @@ static bool redo__still_held(sqlite3 *db, RedoStatements *cache, const char *ses
   bool held = true;
   if (sqlite3_step(stmt) == SQLITE_ROW) {
     const char *owner_host = (const char *)sqlite3_column_text(stmt, 1);
-    held = sqlite3_column_int64(stmt, 0) == pid && owner_host && strcmp(owner_host, host) == 0;
+    const char *owner_log = (const char *)sqlite3_column_text(stmt, 2);
+    if (owner_log)
+      held = writer->log && strcmp(owner_log, writer->log) == 0;
+    else
+      held = sqlite3_column_int64(stmt, 0) == writer->pid && owner_host &&
+             strcmp(owner_host, writer->host) == 0;
   }
   if (owned) sqlite3_finalize(stmt);
   else sqlite3_reset(stmt);
@@ -241,7 +256,7 @@ static bool redo__step(sqlite3_stmt **stmt, bool *owned) {
  * when a statement failed or the record is malformed (its statements are
  * then undone). */
 static int redo__apply(sqlite3 *db, RedoStatements *cache, const char *payload, size_t len,
-                       long pid, const char *host) {
+                       const RedoWriter *writer) {
   size_t at = 0, n;
   char type;
   const char *bytes;
@@ -251,7 +266,7 @@ static int redo__apply(sqlite3 *db, RedoStatements *cache, const char *payload, 
   size_t body = at;
   bool claims = redo__next(payload, len, &at, &type, &bytes, &n) && type == 'C';
   if (!claims) at = body;
-  if (!claims && !redo__still_held(db, cache, session, session_len, pid, host)) return 0;
+  if (!claims && !redo__still_held(db, cache, session, session_len, writer)) return 0;
   if (sqlite3_exec(db, "SAVEPOINT redo_record", NULL, NULL, NULL) != SQLITE_OK) return -1;
   sqlite3_stmt *stmt = NULL;
   bool owned = false, good = true;
@@ -461,8 +476,8 @@ static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
   sqlite3 *db = self->db;
   /* IMMEDIATE: the note read below stays true until the commit. */
   if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return false;
-  long pid = eddi_journal_pid(self->journal);
-  const char *host = eddi_journal_host(self->journal);
+  RedoWriter writer = {eddi_journal_pid(self->journal), eddi_journal_host(self->journal),
+                       self->name};
   /* Another process may have applied part of this log already: one that
    * took this one's sessions while it was stopped (eddi_journal_replay_of).
    * What it applied is not applied twice. */
@@ -473,7 +488,7 @@ static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
     if (item->generation < noted_generation ||
         (item->generation == noted_generation && item->end <= noted_offset))
       continue;
-    redo__apply(db, &self->statements, item->payload, item->len, pid, host);
+    redo__apply(db, &self->statements, item->payload, item->len, &writer);
   }
   const RedoQueued *last = &batch->items[batch->len - 1];
   /* Applied further than this batch by another: its note stays. */
@@ -575,7 +590,9 @@ static bool redo__apply_now(EddiJournal *journal, const char *payload, size_t le
   RedoStatements cache = {0};
   bool committed = false;
   if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
-    redo__apply(db, &cache, payload, len, eddi_journal_pid(journal), eddi_journal_host(journal));
+    RedoWriter writer = {eddi_journal_pid(journal), eddi_journal_host(journal),
+                         eddi_journal_log_name(journal)};
+    redo__apply(db, &cache, payload, len, &writer);
     committed = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
     if (!committed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   }
@@ -781,7 +798,7 @@ static bool redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file
   RedoStatements cache = {0};
   if (sound && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     while ((reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)) == FRAME_READ)
-      redo__apply(db, &cache, payload, n, pid, host);
+      redo__apply(db, &cache, payload, n, &(RedoWriter){pid, host, file->name});
     if (reading == FRAME_DAMAGED) {
       eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu: the "
                          "commands after it were not restored\n", file->name,
@@ -830,7 +847,7 @@ static bool redo__writer_gone(EddiJournal *journal, int fd) {
   char host[256];
   return n > 0 && redo__frame_next(head, (size_t)n, &at, &payload, &len) == FRAME_READ &&
          redo__header(payload, len, &pid, host, sizeof host) &&
-         eddi_journal_owner_dead(journal, pid, host);
+         eddi_journal_owner_dead(journal, pid, host, NULL);
 }
 
 /* Open another process's log file path of dir_fd for reading: a regular
@@ -892,6 +909,30 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
     close(fd);
   }
   array_free(&files);
+}
+
+const char *eddi_journal_log_name(EddiJournal *journal) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  return self && self->fd >= 0 ? self->name : NULL;
+}
+
+bool eddi_journal_log_held(EddiJournal *journal, const char *name) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self) return true; /* no folder to look in: taken for alive, the safe side */
+  RedoFiles files = {0};
+  redo__list(self->dir_fd, &files);
+  bool held = false;
+  for (size_t i = 0; i < files.len && !held; i++) {
+    if (strcmp(files.items[i].name, name) != 0) continue;
+    char path[REDO_NAME_MAX + 32];
+    redo__file_name(path, sizeof path, name, files.items[i].generation);
+    int fd = openat(self->dir_fd, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    close(fd);
+  }
+  array_free(&files);
+  return held;
 }
 
 void eddi_journal_replay_of(EddiJournal *journal, long pid) {

@@ -149,11 +149,12 @@ void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report)
   sqlite3 *db = eddi_journal_db(self);
   sqlite3_stmt *stmt = NULL;
   Array(int64_t) dead = {0};
-  if (sqlite3_prepare_v2(db, "SELECT id, owner_pid, owner_host FROM intents ORDER BY id", -1,
-                         &stmt, NULL) == SQLITE_OK) {
+  if (sqlite3_prepare_v2(db, "SELECT id, owner_pid, owner_host, owner_log FROM intents ORDER BY id",
+                         -1, &stmt, NULL) == SQLITE_OK) {
     while (sqlite3_step(stmt) == SQLITE_ROW)
       if (eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1),
-                                  (const char *)sqlite3_column_text(stmt, 2)))
+                                  (const char *)sqlite3_column_text(stmt, 2),
+                                  (const char *)sqlite3_column_text(stmt, 3)))
         array_push(&dead, sqlite3_column_int64(stmt, 0));
   }
   sqlite3_finalize(stmt);

@@ -504,7 +504,7 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
   } Taken;
   Array(Taken) taken = {0};
   eddi_journal_flush(self);
-  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host, instance FROM sessions"
+  if (sqlite3_prepare_v2(db, "SELECT name, owner_pid, owner_host, instance, owner_log FROM sessions"
                              " ORDER BY name",
                          -1, &stmt, NULL) != SQLITE_OK)
     return EDDI_EIO;
@@ -515,7 +515,8 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
      * the timeout) is taken at its word even when its process still
      * exists (stopped): it stands down when it comes back. */
     if (instance ||
-        eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2))) {
+        eddi_journal_owner_dead(self, (long)sqlite3_column_int64(stmt, 1), restore__text(stmt, 2),
+                                restore__text(stmt, 4))) {
       Taken entry = {eddi_strdup(restore__text(stmt, 0)), sqlite3_column_int64(stmt, 1)};
       array_push(&taken, entry);
     }
@@ -532,16 +533,18 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
     /* Claim it first: another process starting now must not take it too. */
     sqlite3_stmt *claim = NULL, *row = NULL;
     bool claimed = false;
-    if (sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=?, owner_host=?, instance=?"
-                               " WHERE name=? AND owner_pid=?",
+    if (sqlite3_prepare_v2(db, "UPDATE sessions SET owner_pid=?, owner_host=?, instance=?,"
+                               " owner_log=? WHERE name=? AND owner_pid=?",
                            -1, &claim, NULL) == SQLITE_OK) {
-      const char *mine = eddi_journal_instance(self);
+      const char *mine = eddi_journal_instance(self), *log = eddi_journal_log_name(self);
       sqlite3_bind_int64(claim, 1, eddi_journal_pid(self));
       sqlite3_bind_text(claim, 2, eddi_journal_host(self), -1, SQLITE_STATIC);
       if (mine) sqlite3_bind_text(claim, 3, mine, -1, SQLITE_STATIC);
       else sqlite3_bind_null(claim, 3);
-      sqlite3_bind_text(claim, 4, taken.items[i].name, -1, SQLITE_STATIC);
-      sqlite3_bind_int64(claim, 5, taken.items[i].pid);
+      if (log) sqlite3_bind_text(claim, 4, log, -1, SQLITE_STATIC);
+      else sqlite3_bind_null(claim, 4);
+      sqlite3_bind_text(claim, 5, taken.items[i].name, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(claim, 6, taken.items[i].pid);
       claimed = sqlite3_step(claim) == SQLITE_DONE && sqlite3_changes(db) == 1;
     }
     sqlite3_finalize(claim);

@@ -189,6 +189,7 @@ static const char sql_doc_base[] =
 static const char sql_doc_put[] =
     "INSERT OR REPLACE INTO docs(session, path, ord, cursor, base_hash, is_new)"
     " VALUES(?,?,?,?,?,?)";
+static const char sql_session_owner_log[] = "UPDATE sessions SET owner_log=? WHERE name=?";
 static const char sql_doc_undone[] =
     "UPDATE docs SET undone=? WHERE session=? AND path=?";
 static const char sql_doc_cursor[] =
@@ -254,7 +255,7 @@ bool eddi_journal_statement_known(const char *sql, size_t len) {
       sql_edit_put,      sql_doc_base,           sql_doc_put,     sql_doc_cursor,
       sql_doc_undone,    sql_session_state,      sql_snapshot_put, sql_snapshots_prune,
       sql_changeset_put, sql_changeset_file_put, sql_session_put, sql_txn_file_put,
-      sql_txn_step_drop};
+      sql_txn_step_drop, sql_session_owner_log};
   for (size_t i = 0; i < sizeof statements / sizeof *statements; i++)
     if (strlen(statements[i]) == len && memcmp(statements[i], sql, len) == 0) return true;
   for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++) {
@@ -667,7 +668,7 @@ static void session__sync_txn_history(JournalWrite *self, const EddiSession *ses
 
 /* Whether a live process other than this one journals session name. */
 static bool session__held_elsewhere(EddiJournal *journal, const char *name) {
-  static const char sql[] = "SELECT owner_pid, owner_host FROM sessions WHERE name=?";
+  static const char sql[] = "SELECT owner_pid, owner_host, owner_log FROM sessions WHERE name=?";
   sqlite3_stmt *stmt = eddi_journal_statement(journal, sql);
   if (!stmt) return false;
   sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
@@ -675,11 +676,14 @@ static bool session__held_elsewhere(EddiJournal *journal, const char *name) {
   if (sqlite3_step(stmt) == SQLITE_ROW) {
     long pid = (long)sqlite3_column_int64(stmt, 0);
     const char *host = (const char *)sqlite3_column_text(stmt, 1);
+    const char *log = (const char *)sqlite3_column_text(stmt, 2);
+    const char *my_log = eddi_journal_log_name(journal);
     bool mine = pid == eddi_journal_pid(journal) && host &&
-                strcmp(host, eddi_journal_host(journal)) == 0;
+                strcmp(host, eddi_journal_host(journal)) == 0 &&
+                (!log || !my_log || strcmp(log, my_log) == 0);
     /* A row of another machine's process is not ours to overwrite either
      * (owner_dead judges this host's processes only). */
-    elsewhere = !mine && host && !eddi_journal_owner_dead(journal, pid, host);
+    elsewhere = !mine && host && !eddi_journal_owner_dead(journal, pid, host, log);
   }
   if (!eddi_journal_statement_cached(journal, stmt)) sqlite3_finalize(stmt);
   else sqlite3_reset(stmt);
@@ -706,6 +710,9 @@ static MirrorSession *session__insert(JournalWrite *self, EddiJournal *journal,
   write__text(self, eddi_journal_host(journal));
   write__int(self, session->raw_payloads);
   write__int(self, (int64_t)time(NULL));
+  write__statement(self, sql_session_owner_log);
+  write__text(self, eddi_journal_log_name(journal));
+  write__text(self, session->name);
   ms->raw_payloads = session->raw_payloads;
   return ms;
 }

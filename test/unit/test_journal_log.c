@@ -137,9 +137,10 @@ static void test_redo_log_skips_a_session_held_by_another(void **state) {
   write_in(fx->root, "a.txt", "one\n");
   const char *const texts[] = {"Start s", "Open a.txt", "Insert Line \"zero\"", NULL};
   run_each_held_and_die(fx, texts, 1);
-  /* Another live process (this one) took the session over meanwhile. */
+  /* Another live process (this one, known by its pid alone) took the
+   * session over meanwhile. */
   char sql[256];
-  snprintf(sql, sizeof sql, "UPDATE sessions SET owner_pid=%ld", (long)getpid());
+  snprintf(sql, sizeof sql, "UPDATE sessions SET owner_pid=%ld, owner_log=NULL", (long)getpid());
   query_run(fx, sql);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
@@ -178,6 +179,24 @@ static void test_redo_log_being_applied_elsewhere_is_waited_for(void **state) {
   eddi_engine_free(engine);
   waitpid(other, NULL, 0);
   close(locked[0]), close(locked[1]);
+}
+
+/* A dead process had the pid this one has (a fresh container per call
+ * starts at the same pid): its redo log, no longer locked, says it is gone,
+ * and its session is taken with its edits. */
+static void test_redo_log_tells_a_dead_process_with_this_pid(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  run_and_die(fx, "Start s\nOpen a.txt\nInsert Line \"zero\"");
+  char sql[256];
+  snprintf(sql, sizeof sql, "UPDATE sessions SET owner_pid=%ld", (long)getpid());
+  query_run(fx, sql);
+  assert_int_equal(query_number(fx, "SELECT count(*) FROM sessions WHERE owner_log LIKE 'redo-%'"),
+                   1);
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_string_equal(report, "Session s of cli restored: 1 file open, 1 unsaved edit re-applied");
+  eddi_engine_free(engine);
 }
 
 /* Bytes of one record of session s whose statement is sql. */
@@ -251,6 +270,7 @@ int main(void) {
       T(test_redo_log_damage_is_reported),
       T(test_redo_log_skips_a_session_held_by_another),
       T(test_redo_log_being_applied_elsewhere_is_waited_for),
+      T(test_redo_log_tells_a_dead_process_with_this_pid),
       T(test_redo_log_runs_only_the_journals_statements),
       T(test_redo_log_goes_on_in_the_next_generation),
 #undef T
