@@ -263,8 +263,9 @@ static void swap_during_commit(uint32_t kind) {
   const char *real = swap.swapped ? swap.moved : swap.sub;
   int news = 0;
   for (size_t i = 0; i < 3; i++) {
+    len = 0;
     char *bytes = read_at(real, leaves[i], &len);
-    news += len == 4 && strcmp(bytes, "new\n") == 0;
+    news += bytes && len == 4 && strcmp(bytes, "new\n") == 0;
     free(bytes);
   }
   if (news != 0 && news != 3) fail_msg("%d of 3 files new (rc %d: %s)", news, rc, err.what);
