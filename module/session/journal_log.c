@@ -199,6 +199,7 @@ typedef struct {
   long pid;
   const char *host;
   const char *log;
+  EddiJournal *journal; /* to ask whether another log is held */
 } RedoWriter;
 
 /* Whether session's row is absent or held by writer: by its log when the
@@ -224,6 +225,29 @@ static bool redo__still_held(sqlite3 *db, RedoStatements *cache, const char *ses
   if (owned) sqlite3_finalize(stmt);
   else sqlite3_reset(stmt);
   return held;
+}
+
+/* Whether session's row names a live writer other than writer: a claim
+ * then comes second (two processes started the session at once, each
+ * finding no live holder) and is not applied; its process, checking after
+ * the claim, keeps the session in memory only. */
+static bool redo__claimed_by_another(sqlite3 *db, RedoStatements *cache, const char *session,
+                                     size_t n, const RedoWriter *writer) {
+  static const char sql[] = "SELECT owner_log FROM sessions WHERE name=?";
+  if (!writer->log || !writer->journal) return false;
+  bool owned;
+  sqlite3_stmt *stmt = redo__prepare(db, cache, sql, sizeof sql - 1, &owned);
+  if (!stmt) return false;
+  sqlite3_bind_text(stmt, 1, session, (int)n, SQLITE_STATIC);
+  bool other = false;
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char *owner_log = (const char *)sqlite3_column_text(stmt, 0);
+    other = owner_log && strcmp(owner_log, writer->log) != 0 &&
+            eddi_journal_log_held(writer->journal, owner_log);
+  }
+  if (owned) sqlite3_finalize(stmt);
+  else sqlite3_reset(stmt);
+  return other;
 }
 
 /* Bind value (type, bytes) as parameter column of stmt; false for a type
@@ -267,6 +291,7 @@ static int redo__apply(sqlite3 *db, RedoStatements *cache, const char *payload, 
   bool claims = redo__next(payload, len, &at, &type, &bytes, &n) && type == 'C';
   if (!claims) at = body;
   if (!claims && !redo__still_held(db, cache, session, session_len, writer)) return 0;
+  if (claims && redo__claimed_by_another(db, cache, session, session_len, writer)) return 0;
   if (sqlite3_exec(db, "SAVEPOINT redo_record", NULL, NULL, NULL) != SQLITE_OK) return -1;
   sqlite3_stmt *stmt = NULL;
   bool owned = false, good = true;
@@ -477,7 +502,7 @@ static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
   /* IMMEDIATE: the note read below stays true until the commit. */
   if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return false;
   RedoWriter writer = {eddi_journal_pid(self->journal), eddi_journal_host(self->journal),
-                       self->name};
+                       self->name, self->journal};
   /* Another process may have applied part of this log already: one that
    * took this one's sessions while it was stopped (eddi_journal_replay_of).
    * What it applied is not applied twice. */
@@ -591,7 +616,7 @@ static bool redo__apply_now(EddiJournal *journal, const char *payload, size_t le
   bool committed = false;
   if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     RedoWriter writer = {eddi_journal_pid(journal), eddi_journal_host(journal),
-                         eddi_journal_log_name(journal)};
+                         eddi_journal_log_name(journal), journal};
     redo__apply(db, &cache, payload, len, &writer);
     committed = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
     if (!committed) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -798,7 +823,7 @@ static bool redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file
   RedoStatements cache = {0};
   if (sound && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     while ((reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)) == FRAME_READ)
-      redo__apply(db, &cache, payload, n, &(RedoWriter){pid, host, file->name});
+      redo__apply(db, &cache, payload, n, &(RedoWriter){pid, host, file->name, journal});
     if (reading == FRAME_DAMAGED) {
       eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu: the "
                          "commands after it were not restored\n", file->name,

@@ -753,7 +753,10 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   session__sync(&write, self, session, ms);
   bool wrote = write__finish(&write);
   ms = mirror__by(mirror, session->name, NULL);
-  if (ms && wrote) ms->version = ++mirror->clock;
+  /* Another process that started the session at the same moment claimed
+   * it first (journal_log.c refused this claim): it is theirs to journal. */
+  if (ms && write.claims && !ms->elsewhere) ms->elsewhere = session__held_elsewhere(self, ms->name);
+  if (ms && wrote && !ms->elsewhere) ms->version = ++mirror->clock;
 }
 
 uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {

@@ -199,6 +199,40 @@ static void test_redo_log_tells_a_dead_process_with_this_pid(void **state) {
   eddi_engine_free(engine);
 }
 
+/* Two processes start session s at the same moment, each finding no live
+ * holder: the claim applied second is refused, the first stays. */
+static void test_redo_log_second_claim_of_a_session_is_refused(void **state) {
+  Fixture *fx = *state;
+  int ready[2], go[2];
+  assert_int_equal(pipe(ready), 0);
+  assert_int_equal(pipe(go), 0);
+  pid_t first = fork();
+  assert_true(first >= 0);
+  if (first == 0) { /* its claim waits in its log while the other claims */
+    char report[1024], byte = 'x';
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    eddi_journal_hold_applier(engine->journal, true);
+    free(eddi_exec(engine, "cli", "Start s", 7));
+    if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1) _exit(2);
+    eddi_journal_hold_applier(engine->journal, false);
+    _exit(eddi_journal_flush(engine->journal) == 0 ? 0 : 3);
+  }
+  char byte, report[1024];
+  assert_int_equal(read(ready[0], &byte, 1), 1);
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  expect_reply(engine, "Start s", "Ok");
+  assert_int_equal(write(go[1], "x", 1), 1);
+  int status;
+  waitpid(first, &status, 0);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  char sql[256];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM sessions WHERE owner_log='%s'",
+           eddi_journal_log_name(engine->journal));
+  assert_int_equal(query_number(fx, sql), 1);
+  eddi_engine_free(engine);
+  close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+}
+
 /* Bytes of one record of session s whose statement is sql. */
 static void record_of(StrBuf *record, const char *sql) {
   eddi_redo_begin(record, "s", false);
@@ -271,6 +305,7 @@ int main(void) {
       T(test_redo_log_skips_a_session_held_by_another),
       T(test_redo_log_being_applied_elsewhere_is_waited_for),
       T(test_redo_log_tells_a_dead_process_with_this_pid),
+      T(test_redo_log_second_claim_of_a_session_is_refused),
       T(test_redo_log_runs_only_the_journals_statements),
       T(test_redo_log_goes_on_in_the_next_generation),
 #undef T
