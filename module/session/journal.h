@@ -154,14 +154,17 @@ void eddi_journal_disown(EddiJournal *self, const char *name);
  * journal's applier thread after it. A record is built with the
  * eddi_redo_* calls: begin, then each statement followed by its values in
  * parameter order. claims: the record writes the session's row anew
- * (Start); it is applied before eddi_journal_append returns. */
+ * (Start); it is applied before eddi_journal_append returns. false: the
+ * record reached neither the log nor SQLite (a full disk), or follows one
+ * that did not: the session's rows are to be written anew by its next
+ * sync (a claim). */
 void eddi_redo_begin(StrBuf *record, const char *session, bool claims);
 void eddi_redo_sql(StrBuf *record, const char *sql);
 void eddi_redo_int(StrBuf *record, int64_t value);
 void eddi_redo_text(StrBuf *record, const char *text); /* NULL: null */
 void eddi_redo_blob(StrBuf *record, const void *bytes, size_t len);
 void eddi_redo_null(StrBuf *record);
-void eddi_journal_append(EddiJournal *self, const char *record, size_t len, bool claims);
+bool eddi_journal_append(EddiJournal *self, const char *record, size_t len, bool claims);
 /* Wait until every record appended is in SQLite: before reading the
  * sessions' rows or writing them on the owner's connection. EDDI_EIO when
  * the applier did not catch up in time (it keeps trying; the log keeps

@@ -659,20 +659,21 @@ static void redo__lost_note(struct JournalLog *self, const char *payload, size_t
 }
 
 /* Apply a record at once, noting a loss. */
-static void redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, const char *payload,
+static bool redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, const char *payload,
                                 size_t len) {
-  if (!redo__apply_now(journal, payload, len) && self) redo__lost_note(self, payload, len);
+  if (redo__apply_now(journal, payload, len)) return true;
+  if (self) redo__lost_note(self, payload, len);
+  return false;
 }
 
-void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
+bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
   struct JournalLog *self = *eddi_journal_log(journal);
   bool leave_out = false;
   if (self) redo__lost_check(self, payload, len, claims, &leave_out);
-  if (leave_out) return;
+  if (leave_out) return false;
   if (!self || !self->thread_started || len > REDO_RECORD_MAX) {
     eddi_journal_flush(journal);
-    redo__apply_or_lose(journal, self, payload, len);
-    return;
+    return redo__apply_or_lose(journal, self, payload, len);
   }
   pthread_mutex_lock(&self->lock);
   bool logged = !self->broken && redo__write_frame(self->fd, payload, len);
@@ -694,10 +695,10 @@ void eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   if (!logged) {
     /* A full disk: SQLite then holds it, or fails the same way. */
     eddi_journal_flush(journal);
-    redo__apply_or_lose(journal, self, payload, len);
-  } else if (claims) {
-    eddi_journal_flush(journal);
+    return redo__apply_or_lose(journal, self, payload, len);
   }
+  if (claims) eddi_journal_flush(journal);
+  return true;
 }
 
 int eddi_journal_flush(EddiJournal *journal) {

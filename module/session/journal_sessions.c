@@ -154,6 +154,7 @@ typedef struct {
   const char *session;
   StrBuf record;
   bool claims; /* writes the session's row anew: set before the first statement */
+  bool lost;   /* the journal could not take the record */
 } JournalWrite;
 
 static void write__statement(JournalWrite *self, const char *sql) {
@@ -174,7 +175,9 @@ static void write__blob(JournalWrite *self, const char *bytes, size_t len) {
 /* Hand the record to the journal; whether there was anything to write. */
 static bool write__finish(JournalWrite *self) {
   bool wrote = self->record.len > 0;
-  if (wrote) eddi_journal_append(self->journal, self->record.data, self->record.len, self->claims);
+  if (wrote)
+    self->lost =
+        !eddi_journal_append(self->journal, self->record.data, self->record.len, self->claims);
   eddi_strbuf_free(&self->record);
   return wrote;
 }
@@ -753,6 +756,12 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   session__sync(&write, self, session, ms);
   bool wrote = write__finish(&write);
   ms = mirror__by(mirror, session->name, NULL);
+  /* The journal lacks this record: the mirror no longer says what it
+   * holds, so the next sync writes the whole session anew (a claim). */
+  if (ms && write.lost) {
+    mirror__drop(mirror, ms);
+    return;
+  }
   /* Another process that started the session at the same moment claimed
    * it first (journal_log.c refused this claim): it is theirs to journal. */
   if (ms && write.claims && !ms->elsewhere) ms->elsewhere = session__held_elsewhere(self, ms->name);
