@@ -116,4 +116,27 @@ static inline void run_and_die(const Fixture *fx, const char *text) {
   run_each_and_die(fx, texts);
 }
 
+/* The one number sql gives on the journal's file of fx (-1: no row). */
+static inline long journal_query_number(const Fixture *fx, const char *sql) {
+  char path[PATH_MAX];
+  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
+  sqlite3 *db;
+  sqlite3_stmt *stmt;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+  long value = sqlite3_step(stmt) == SQLITE_ROW ? (long)sqlite3_column_int64(stmt, 0) : -1;
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return value;
+}
+
+/* "Insert Line \"xxx...\"" with a line of bytes x's (the caller frees). */
+static inline char *journal_big_insert(size_t bytes) {
+  char *command = malloc(bytes + 32);
+  size_t used = (size_t)sprintf(command, "Insert Line \"");
+  memset(command + used, 'x', bytes);
+  strcpy(command + used + bytes, "\"");
+  return command;
+}
+
 #endif

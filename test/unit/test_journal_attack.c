@@ -86,10 +86,7 @@ static void test_an_append_cut_short_loses_no_later_command(void **state) {
   write_in(fx->root, "a.txt", "one\n");
   /* A line big enough that the log outgrows the journal's WAL pages. */
   enum { BIG_LINE = 200000, ROOM = 24 };
-  char *big = malloc(BIG_LINE + 32);
-  size_t used = (size_t)sprintf(big, "Insert Line \"");
-  memset(big + used, 'x', BIG_LINE);
-  strcpy(big + used + BIG_LINE, "\"");
+  char *big = journal_big_insert(BIG_LINE);
   pid_t child = fork();
   assert_true(child >= 0);
   if (child == 0) {
@@ -177,24 +174,11 @@ static EddiEngine *engine_of_instance(const Fixture *fx, const char *instance) {
   return engine;
 }
 
-/* The one number sql gives on the journal's file (-1: no row). */
-static long query_count(const Fixture *fx, const char *sql) {
-  char path[PATH_MAX];
-  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
-  sqlite3 *db;
-  sqlite3_stmt *stmt;
-  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-  long value = sqlite3_step(stmt) == SQLITE_ROW ? (long)sqlite3_column_int64(stmt, 0) : -1;
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  return value;
-}
 
 static long session_owner(const Fixture *fx, const char *name) {
   char sql[128];
   snprintf(sql, sizeof sql, "SELECT owner_pid FROM sessions WHERE name='%s'", name);
-  return query_count(fx, sql);
+  return journal_query_number(fx, sql);
 }
 
 /* An instance stopped (not gone) with commands in its log only is found
@@ -253,7 +237,7 @@ static void test_a_stopped_instance_s_logged_edits_are_taken_with_its_session(vo
   assert_int_equal(session_owner(fx, "s"), (long)getpid());
   free(eddi_exec(beta, "cli", "Insert Line \"beta\"", 18));
   assert_int_equal(eddi_journal_flush(beta->journal), 0);
-  assert_int_equal(query_count(fx, "SELECT count(*) FROM edits"), 2);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM edits"), 2);
   eddi_engine_free(beta);
 }
 
@@ -267,10 +251,10 @@ static void test_a_stopped_instance_s_records_are_not_applied_twice(void **state
   EddiEngine *beta = beta_takes_alpha(fx);
   expect_reply(beta, "Save\nEnd", "Ok, Bytes 10\nOk, Session ended");
   assert_int_equal(eddi_journal_flush(beta->journal), 0);
-  assert_int_equal(query_count(fx, "SELECT count(*) FROM docs"), 0);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM docs"), 0);
   alpha_resumes(alpha);
-  assert_int_equal(query_count(fx, "SELECT count(*) FROM docs"), 0);
-  assert_int_equal(query_count(fx, "SELECT count(*) FROM edits"), 0);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM docs"), 0);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM edits"), 0);
   eddi_engine_free(beta);
 }
 

@@ -9,20 +9,6 @@
 #include <fcntl.h>
 #include <sys/file.h>
 
-/* The one integer a query on the journal's file gives. */
-static long query_number(const Fixture *fx, const char *sql) {
-  char path[PATH_MAX];
-  unit_path(path, fx->state, EDDI_JOURNAL_FILE);
-  sqlite3 *db;
-  sqlite3_stmt *stmt;
-  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-  assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-  long value = (long)sqlite3_column_int64(stmt, 0);
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  return value;
-}
 
 static void query_run(const Fixture *fx, const char *sql) {
   char path[PATH_MAX];
@@ -76,7 +62,7 @@ static void test_redo_log_is_applied_on_start(void **state) {
   const char *const texts[] = {"Start s",        "Open a.txt",          "Insert Line \"zero\"",
                                "Bookmark m 2:0", "Insert Line \"half\"", NULL};
   run_each_held_and_die(fx, texts, 0);
-  assert_int_equal(query_number(fx, "SELECT count(*) FROM sessions"), 0);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM sessions"), 0);
   assert_int_equal(redo_files(fx, ".1.log", NULL), 1);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
@@ -145,8 +131,8 @@ static void test_redo_log_skips_a_session_held_by_another(void **state) {
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_string_equal(report, "");
-  assert_int_equal(query_number(fx, "SELECT count(*) FROM docs"), 0);
-  assert_int_equal(query_number(fx, "SELECT count(*) FROM edits"), 0);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM docs"), 0);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM edits"), 0);
   assert_int_equal(redo_files(fx, ".log", NULL), 1); /* the dead one's went */
   eddi_engine_free(engine);
 }
@@ -191,7 +177,7 @@ static void test_redo_log_tells_a_dead_process_with_this_pid(void **state) {
   char sql[256];
   snprintf(sql, sizeof sql, "UPDATE sessions SET owner_pid=%ld", (long)getpid());
   query_run(fx, sql);
-  assert_int_equal(query_number(fx, "SELECT count(*) FROM sessions WHERE owner_log LIKE 'redo-%'"),
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM sessions WHERE owner_log LIKE 'redo-%'"),
                    1);
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
@@ -228,7 +214,7 @@ static void test_redo_log_second_claim_of_a_session_is_refused(void **state) {
   char sql[256];
   snprintf(sql, sizeof sql, "SELECT count(*) FROM sessions WHERE owner_log='%s'",
            eddi_journal_log_name(engine->journal));
-  assert_int_equal(query_number(fx, sql), 1);
+  assert_int_equal(journal_query_number(fx, sql), 1);
   eddi_engine_free(engine);
   close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
 }
@@ -256,7 +242,7 @@ static void test_redo_log_runs_only_the_journals_statements(void **state) {
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_string_equal(report, "Session s of cli restored: 1 file open");
-  assert_int_equal(query_number(fx, "SELECT count(*) FROM docs"), 1);
+  assert_int_equal(journal_query_number(fx, "SELECT count(*) FROM docs"), 1);
   eddi_engine_free(engine);
 }
 
@@ -267,10 +253,7 @@ static void test_redo_log_goes_on_in_the_next_generation(void **state) {
   /* Nine lines of 1,000,000 bytes (a message holds at most 1 MiB) make
    * more than one generation's 8 MiB. */
   enum { LINE_BYTES = 1000000, LINES = 9 };
-  char *command = malloc(LINE_BYTES + 32);
-  size_t used = (size_t)sprintf(command, "Insert Line \"");
-  memset(command + used, 'x', LINE_BYTES);
-  strcpy(command + used + LINE_BYTES, "\"");
+  char *command = journal_big_insert(LINE_BYTES);
   pid_t child = fork();
   assert_true(child >= 0);
   if (child == 0) {
