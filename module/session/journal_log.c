@@ -31,7 +31,7 @@
  * process's records, applied when it comes back, cannot overwrite the
  * session of the instance that took it over. A record that claims the
  * session (its row written anew, at Start) is applied at once, before the
- * reply, and unconditionally: it is the claim.
+ * reply, unless another live writer claimed it first (redo__may_apply).
  *
  * Frames: a 4-byte length and an 8-byte XXH3 of the payload, little
  * endian, then the payload. A payload is fields, each a 4-byte length, a
@@ -202,52 +202,36 @@ typedef struct {
   EddiJournal *journal; /* to ask whether another log is held */
 } RedoWriter;
 
-/* Whether session's row is absent or held by writer: by its log when the
- * row names one (a pid may be another process's since), else by pid and
- * host. */
-static bool redo__still_held(sqlite3 *db, RedoStatements *cache, const char *session, size_t n,
-                             const RedoWriter *writer) {
+/* Whether a record of writer for session may be applied, by the
+ * session's row. A change: while the row is absent or held by writer (by
+ * its log when the row names one, as a pid may be another process's
+ * since; else by pid and host), so that a stopped process's records,
+ * applied when it comes back, cannot overwrite the session of the instance
+ * that took it over. A claim (the row written anew): unless the row names
+ * another writer whose log is held, that is, two processes started the
+ * session at once, each finding no live holder, and this claim comes
+ * second; its process, checking after it, keeps the session in memory. */
+static bool redo__may_apply(sqlite3 *db, RedoStatements *cache, const char *session, size_t n,
+                            bool claims, const RedoWriter *writer) {
   static const char sql[] = "SELECT owner_pid, owner_host, owner_log FROM sessions WHERE name=?";
   bool owned;
   sqlite3_stmt *stmt = redo__prepare(db, cache, sql, sizeof sql - 1, &owned);
   if (!stmt) return false;
   sqlite3_bind_text(stmt, 1, session, (int)n, SQLITE_STATIC);
-  bool held = true;
+  bool may = true;
   if (sqlite3_step(stmt) == SQLITE_ROW) {
     const char *owner_host = (const char *)sqlite3_column_text(stmt, 1);
     const char *owner_log = (const char *)sqlite3_column_text(stmt, 2);
-    if (owner_log)
-      held = writer->log && strcmp(owner_log, writer->log) == 0;
-    else
-      held = sqlite3_column_int64(stmt, 0) == writer->pid && owner_host &&
-             strcmp(owner_host, writer->host) == 0;
+    bool writers = owner_log ? writer->log && strcmp(owner_log, writer->log) == 0
+                             : sqlite3_column_int64(stmt, 0) == writer->pid && owner_host &&
+                                   strcmp(owner_host, writer->host) == 0;
+    if (!claims) may = writers;
+    else if (owner_log && !writers && writer->log && writer->journal)
+      may = !eddi_journal_log_held(writer->journal, owner_log);
   }
   if (owned) sqlite3_finalize(stmt);
   else sqlite3_reset(stmt);
-  return held;
-}
-
-/* Whether session's row names a live writer other than writer: a claim
- * then comes second (two processes started the session at once, each
- * finding no live holder) and is not applied; its process, checking after
- * the claim, keeps the session in memory only. */
-static bool redo__claimed_by_another(sqlite3 *db, RedoStatements *cache, const char *session,
-                                     size_t n, const RedoWriter *writer) {
-  static const char sql[] = "SELECT owner_log FROM sessions WHERE name=?";
-  if (!writer->log || !writer->journal) return false;
-  bool owned;
-  sqlite3_stmt *stmt = redo__prepare(db, cache, sql, sizeof sql - 1, &owned);
-  if (!stmt) return false;
-  sqlite3_bind_text(stmt, 1, session, (int)n, SQLITE_STATIC);
-  bool other = false;
-  if (sqlite3_step(stmt) == SQLITE_ROW) {
-    const char *owner_log = (const char *)sqlite3_column_text(stmt, 0);
-    other = owner_log && strcmp(owner_log, writer->log) != 0 &&
-            eddi_journal_log_held(writer->journal, owner_log);
-  }
-  if (owned) sqlite3_finalize(stmt);
-  else sqlite3_reset(stmt);
-  return other;
+  return may;
 }
 
 /* Bind value (type, bytes) as parameter column of stmt; false for a type
@@ -290,8 +274,7 @@ static int redo__apply(sqlite3 *db, RedoStatements *cache, const char *payload, 
   size_t body = at;
   bool claims = redo__next(payload, len, &at, &type, &bytes, &n) && type == 'C';
   if (!claims) at = body;
-  if (!claims && !redo__still_held(db, cache, session, session_len, writer)) return 0;
-  if (claims && redo__claimed_by_another(db, cache, session, session_len, writer)) return 0;
+  if (!redo__may_apply(db, cache, session, session_len, claims, writer)) return 0;
   if (sqlite3_exec(db, "SAVEPOINT redo_record", NULL, NULL, NULL) != SQLITE_OK) return -1;
   sqlite3_stmt *stmt = NULL;
   bool owned = false, good = true;
