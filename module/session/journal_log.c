@@ -89,6 +89,9 @@
 #define REDO_GATHER_RECORDS 512
 /* A flush waits at most this long for the applier (it may be failing). */
 #define REDO_FLUSH_WAIT_MS 10000
+/* The most of another process's log a start reads (a generation closes
+ * past 8 MiB; one record may take it further, never this far). */
+#define REDO_LOG_READ_MAX ((size_t)1 << 40)
 /* Room for a log's file name. */
 #define REDO_NAME_MAX 96
 #define REDO_MAGIC "eddi-redo"
@@ -771,18 +774,6 @@ static void redo__forget_log(sqlite3 *db, const char *name) {
   sqlite3_finalize(stmt);
 }
 
-/* Read all of the file open at fd into out. */
-static bool redo__read_file(int fd, StrBuf *out) {
-  char chunk[1 << 16];
-  for (;;) {
-    ssize_t n = read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) return true;
-    eddi_strbuf_append(out, chunk, (size_t)n);
-  }
-}
-
 /* Apply what is left of one generation file of another process's log (fd
  * open on it) on db, the journal's connection. Returns false when the file
  * could not be read whole and sound (it is then kept, reported). */
@@ -793,7 +784,9 @@ static bool redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file
   redo__applied_of(db, file->name, &applied_generation, &applied_offset);
   if (file->generation < applied_generation) return true; /* applied whole */
   StrBuf bytes = {0};
-  bool read = redo__read_file(fd, &bytes);
+  EddiFileStamp stamp;
+  EddiError ignored;
+  bool read = eddi_fs_stamp_fd(fd, REDO_LOG_READ_MAX, &stamp, &bytes, &ignored) == 0;
   size_t at = 0, n;
   const char *payload = NULL;
   long pid = 0;
