@@ -76,6 +76,19 @@ static uint32_t names__intern(RefNames *self, const char *bytes, size_t len) {
   return id;
 }
 
+uint32_t ref_names_intern_after(RefNames *self, uint32_t prefix, const char *bytes, size_t len) {
+  /* Under the lock: the prefix's bytes live in the table another thread's
+   * intern may move. */
+  if (self->lock) pthread_mutex_lock(self->lock);
+  StrBuf full = {0};
+  eddi_strbuf_append(&full, ref_names_str(self, prefix), ref_names_len(self, prefix));
+  eddi_strbuf_append(&full, bytes, len);
+  uint32_t id = names__intern(self, full.data, full.len);
+  if (self->lock) pthread_mutex_unlock(self->lock);
+  eddi_strbuf_free(&full);
+  return id;
+}
+
 uint32_t ref_names_intern(RefNames *self, const char *bytes, size_t len) {
   if (!self->lock) return names__intern(self, bytes, len);
   pthread_mutex_lock(self->lock);

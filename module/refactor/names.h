@@ -32,6 +32,9 @@ void ref_names_init(RefNames *self);
 void ref_names_free(RefNames *self);
 /* The id of bytes[0, len), added when new. */
 uint32_t ref_names_intern(RefNames *self, const char *bytes, size_t len);
+/* The id of name prefix's text followed by bytes, interned (safe while
+ * other threads intern: the prefix is read under the lock). */
+uint32_t ref_names_intern_after(RefNames *self, uint32_t prefix, const char *bytes, size_t len);
 /* The id of a name already interned, or REF_NONE. */
 uint32_t ref_names_find(const RefNames *self, const char *bytes, size_t len);
 /* The name of id, NUL-terminated; borrowed until the next intern. */

@@ -469,11 +469,7 @@ static uint32_t scope__add_span(ScopeBuild *self, uint32_t start, uint32_t end, 
   if (prefix == REF_NONE) {
     name = ref_names_intern(self->names, self->text + start, end - start);
   } else {
-    StrBuf full = {0};
-    eddi_strbuf_printf(&full, "%s%.*s", ref_names_str(self->names, prefix), (int)(end - start),
-                       self->text + start);
-    name = ref_names_intern(self->names, full.data, full.len);
-    eddi_strbuf_free(&full);
+    name = ref_names_intern_after(self->names, prefix, self->text + start, end - start);
   }
   RefOcc occ = {
       .start = start,
