@@ -340,12 +340,12 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
   return rc;
 }
 
-int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *patch,
+int eddi_edit_apply_patch(EddiWorkspace *workspace, EddiSession *session, const char *patch,
                           size_t len, EddiEditReport *report, EddiError *err) {
   EddiLineList lines = {0};
   PatchHunkList hunks = {0};
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   Array(EddiChangedList) changes = {0};
   int rc = patch__parse(patch, len, &lines, &hunks, err);
   for (size_t i = 0; i < hunks.len && rc == 0; i++) {

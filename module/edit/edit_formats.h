@@ -13,7 +13,8 @@
 #ifndef EDDI_EDIT_FORMATS_H
 #define EDDI_EDIT_FORMATS_H
 
-#include "session/engine.h"
+#include "workspace/session.h"
+#include "workspace/workspace.h"
 
 /* What an edit did, for the reply. */
 typedef struct {
@@ -42,43 +43,43 @@ void eddi_hashline_tag(const char *text, size_t len, char tag[5]);
 /* Hashline read: "[PATH#TAG]" then "N:TEXT" rows from line offset (1-based;
  * 0 = 1) for at most limit lines (0 or more than a page: a page), and a
  * footer naming the next offset. Records a snapshot of the file. */
-int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, size_t offset,
+int eddi_edit_read(EddiWorkspace *workspace, EddiSession *session, const char *path, size_t offset,
                    size_t limit, StrBuf *out, EddiError *err);
 
 /* Hashline grep: matches of a PCRE2 regex (flags as the lexer's REGEX_*) in
  * the files whose paths match glob (NULL: all), grouped under "[PATH#TAG]"
  * headers, a page of matches from match offset. A hit records a snapshot
  * (so the file may be edited straight away). */
-int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
+int eddi_edit_grep(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
                    unsigned flags, const char *glob, size_t offset, StrBuf *out,
                    EddiError *err);
 
 /* Hashline edit: "[PATH#TAG]" sections of PUT/CUT/REM/MV operations. */
-int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *input, size_t len,
+int eddi_edit_hashline(EddiWorkspace *workspace, EddiSession *session, const char *input, size_t len,
                        EddiEditReport *report, EddiError *err);
 
 /* Codex apply_patch: "*** Begin Patch" ... "*** End Patch". */
-int eddi_edit_apply_patch(EddiEngine *engine, EddiSession *session, const char *patch,
+int eddi_edit_apply_patch(EddiWorkspace *workspace, EddiSession *session, const char *patch,
                           size_t len, EddiEditReport *report, EddiError *err);
 
 /* SEARCH/REPLACE blocks ("<<<<<<< SEARCH" / "=======" / ">>>>>>> REPLACE",
  * markers of 5 to 9 characters), each after a line naming its file (fenced
  * or not); path is used for blocks that name none (may be NULL). */
-int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_search_replace(EddiWorkspace *workspace, EddiSession *session, const char *path,
                              const char *body, size_t len, EddiEditReport *report,
                              EddiError *err);
 
 /* file.update: content holds <change><original>..</original><modified>..
  * </modified></change> blocks (XML entities, CDATA). A missing file is
  * created with content as it is. */
-int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_file_update(EddiWorkspace *workspace, EddiSession *session, const char *path,
                           const char *content, size_t len, EddiEditReport *report,
                           EddiError *err);
 
 /* Replace mode: old_string -> new_string edits (EddiReplaceEdit, eddi.h) of
  * one file, atomic. */
 
-int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_replace(EddiWorkspace *workspace, EddiSession *session, const char *path,
                       const EddiReplaceEdit *edits, size_t count, EddiEditReport *report,
                       EddiError *err);
 
@@ -87,7 +88,7 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
  * name no file, may be NULL) or <change> blocks for path. <change> blocks
  * without a path: EDDI_EINVAL, with no hint, so that a command can add its
  * usage. */
-int eddi_edit_update(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_update(EddiWorkspace *workspace, EddiSession *session, const char *path,
                      const char *body, size_t len, EddiEditReport *report, EddiError *err);
 
 /* Whether a bodyless body starts with a SEARCH/REPLACE marker line, so

@@ -43,11 +43,6 @@ void eddi_hashline_tag(const char *text, size_t len, char tag[5]) {
 
 /* ---------------------------------------------------------------- state */
 
-EddiEditState *eddi_edit_state_of(EddiSession *session) {
-  if (!session) return NULL;
-  if (!session->edit_state) session->edit_state = eddi_calloc(1, sizeof(EddiEditState));
-  return session->edit_state;
-}
 
 static void snapshot__free(EddiSnapshot *snap) {
   eddi_free(snap->path);
@@ -55,12 +50,28 @@ static void snapshot__free(EddiSnapshot *snap) {
   eddi_free(snap->seen);
 }
 
-void eddi_edit_state_free(EddiEditState *state) {
-  if (!state) return;
+static void edit_state__free(void *data) {
+  EddiEditState *state = data;
   for (size_t i = 0; i < state->snapshots.len; i++) snapshot__free(&state->snapshots.items[i]);
   array_free(&state->snapshots);
   eddi_registers_free(&state->registers);
   eddi_free(state);
+}
+
+static const EddiSlotType edit_state_slot = {"edit formats' state", edit_state__free, NULL};
+
+EddiEditState *eddi_edit_state_find(const EddiSession *session) {
+  return session ? eddi_session_slot(session, &edit_state_slot) : NULL;
+}
+
+EddiEditState *eddi_edit_state_of(EddiSession *session) {
+  if (!session) return NULL;
+  EddiEditState *state = eddi_edit_state_find(session);
+  if (!state) {
+    state = eddi_calloc(1, sizeof *state);
+    eddi_session_set_slot(session, &edit_state_slot, state);
+  }
+  return state;
 }
 
 static void snapshot__mark_seen(EddiSnapshot *snap, size_t first, size_t last) {

@@ -50,6 +50,8 @@ typedef struct EddiEditState EddiEditState;
 
 /* The session's state, made on first use; NULL when session is. */
 EddiEditState *eddi_edit_state_of(EddiSession *session);
+/* The session's state, or NULL when it has none yet. */
+EddiEditState *eddi_edit_state_find(const EddiSession *session);
 
 /* Record that text of path was shown under tag; lines [first, last]
  * (1-based) were displayed, or all of them when first is 0. */

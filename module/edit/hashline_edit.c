@@ -13,7 +13,7 @@
 #include <stdarg.h>
 
 #include "core/path.h"
-#include "services/grep.h"
+#include "edit/grep.h"
 
 /* Rows of fresh context in a refusal's hint. */
 #define HASHLINE_HINT_ROWS 3
@@ -33,10 +33,10 @@ static int hashline__load(EddiEditTxn *txn, const char *path, EddiEditFile **fil
   return 0;
 }
 
-int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, size_t offset,
+int eddi_edit_read(EddiWorkspace *workspace, EddiSession *session, const char *path, size_t offset,
                    size_t limit, StrBuf *out, EddiError *err) {
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   EddiEditFile *file;
   int rc = hashline__load(&txn, path, &file, err);
   if (rc == 0) {
@@ -70,14 +70,14 @@ int eddi_edit_read(EddiEngine *engine, EddiSession *session, const char *path, s
 
 /* The walk and the search are services/grep.c's, in its three steps run
  * one after the other here (the server's tool calls wait for it). */
-int eddi_edit_grep(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
+int eddi_edit_grep(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
                    unsigned flags, const char *glob, size_t offset, StrBuf *out,
                    EddiError *err) {
   EddiGrep *grep;
-  int rc = eddi_grep_prepare(engine, session, regex, len, flags, glob, offset, &grep, err);
+  int rc = eddi_grep_prepare(workspace, session, regex, len, flags, glob, offset, &grep, err);
   if (rc < 0) return rc;
   eddi_grep_run(grep);
-  rc = eddi_grep_finish(grep, engine, session, out, err);
+  rc = eddi_grep_finish(grep, workspace, session, out, err);
   eddi_grep_free(grep);
   return rc;
 }
@@ -440,11 +440,11 @@ static void hashline__copy_registers(const EddiRegisterList *from, EddiRegisterL
     eddi_register_set(to, from->items[i].name, from->items[i].text, from->items[i].len);
 }
 
-int eddi_edit_hashline(EddiEngine *engine, EddiSession *session, const char *input, size_t len,
+int eddi_edit_hashline(EddiWorkspace *workspace, EddiSession *session, const char *input, size_t len,
                        EddiEditReport *report, EddiError *err) {
   HlRunList runs = {0};
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   EddiEditState *state = eddi_edit_state_of(session);
   EddiRegisterList registers = {0};
   if (state) hashline__copy_registers(&state->registers, &registers);

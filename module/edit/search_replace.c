@@ -155,9 +155,9 @@ static int search_replace__finish(EddiEditTxn *txn, EddiEditReport *report, Eddi
 }
 
 /* A transaction for the one file path names, which must not be a folder. */
-static int search_replace__open(EddiEditTxn *txn, EddiEngine *engine, EddiSession *session,
+static int search_replace__open(EddiEditTxn *txn, EddiWorkspace *workspace, EddiSession *session,
                                 const char *path, EddiEditFile **file, EddiError *err) {
-  eddi_edit_txn_init(txn, engine, session);
+  eddi_edit_txn_init(txn, workspace, session);
   int rc = eddi_edit_txn_file(txn, path, file, err);
   if (rc == 0 && (*file)->is_dir)
     rc = eddi_error_set(err, EDDI_EINVAL, "Is a directory: %s", (*file)->rel);
@@ -218,13 +218,13 @@ static char *search_replace__file_name(EddiLine line) {
   return line.len ? eddi_strndup(line.bytes, line.len) : NULL;
 }
 
-int eddi_edit_search_replace(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_search_replace(EddiWorkspace *workspace, EddiSession *session, const char *path,
                              const char *body, size_t len, EddiEditReport *report,
                              EddiError *err) {
   EddiLineList lines = {0};
   eddi_lines_split(body, len, &lines, NULL);
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   char *current_path = path ? eddi_strdup(path) : NULL;
   size_t blocks = 0, after_last = 0; /* first line after the previous block */
   int rc = 0;
@@ -419,12 +419,12 @@ static void xml__trim_block(StrBuf *text) {
   text->data[text->len] = '\0';
 }
 
-int eddi_edit_file_update(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_file_update(EddiWorkspace *workspace, EddiSession *session, const char *path,
                           const char *content, size_t len, EddiEditReport *report,
                           EddiError *err) {
   EddiEditTxn txn;
   EddiEditFile *file;
-  int rc = search_replace__open(&txn, engine, session, path, &file, err);
+  int rc = search_replace__open(&txn, workspace, session, path, &file, err);
   const char *end = content + len;
   bool has_changes = memmem(content, len, "<change", 7) != NULL;
   if (rc == 0 && !has_changes) {
@@ -510,12 +510,12 @@ static size_t replace__occurrences(const char *text, size_t len, const char *old
   return count;
 }
 
-int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_replace(EddiWorkspace *workspace, EddiSession *session, const char *path,
                       const EddiReplaceEdit *edits, size_t count, EddiEditReport *report,
                       EddiError *err) {
   EddiEditTxn txn;
   EddiEditFile *file;
-  int rc = search_replace__open(&txn, engine, session, path, &file, err);
+  int rc = search_replace__open(&txn, workspace, session, path, &file, err);
   if (rc == 0 && count == 0) rc = eddi_error_set(err, EDDI_EINVAL, "No edits given");
   for (size_t i = 0; i < count && rc == 0; i++) {
     const EddiReplaceEdit *e = &edits[i];
@@ -583,12 +583,12 @@ int eddi_edit_replace(EddiEngine *engine, EddiSession *session, const char *path
 
 /* ------------------------------------------------------------ Update */
 
-int eddi_edit_update(EddiEngine *engine, EddiSession *session, const char *path,
+int eddi_edit_update(EddiWorkspace *workspace, EddiSession *session, const char *path,
                      const char *body, size_t len, EddiEditReport *report, EddiError *err) {
   if (eddi_edit_is_search_replace(body, len))
-    return eddi_edit_search_replace(engine, session, path, body, len, report, err);
+    return eddi_edit_search_replace(workspace, session, path, body, len, report, err);
   if (!path)
     return eddi_error_set(err, EDDI_EINVAL,
                           "Update needs the path of the file the <change> blocks are for");
-  return eddi_edit_file_update(engine, session, path, body, len, report, err);
+  return eddi_edit_file_update(workspace, session, path, body, len, report, err);
 }

@@ -12,13 +12,12 @@
 #include "core/embedded_backend.h"
 #include "core/path.h"
 #include "core/merge.h"
-#include "session/journal.h"
 #include "edit/edit_state.h"
 #include "edit/matcher.h"
 
-void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session) {
+void eddi_edit_txn_init(EddiEditTxn *self, EddiWorkspace *workspace, EddiSession *session) {
   memset(self, 0, sizeof *self);
-  self->engine = engine;
+  self->workspace = workspace;
   self->session = session;
 }
 
@@ -86,7 +85,7 @@ static int transaction__read_disk(EddiEditFile *file, int root_fd, size_t max_by
 int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
                        EddiError *err) {
   char *rel = NULL, *abs = NULL;
-  int rc = eddi_path_resolve(self->engine->root, path, &rel, &abs, err);
+  int rc = eddi_path_resolve(eddi_workspace_root(self->workspace), path, &rel, &abs, err);
   if (rc < 0) return rc;
   if (!rel[0]) {
     eddi_free(rel), eddi_free(abs);
@@ -120,7 +119,7 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
       eddi_free(copy);
     }
   } else {
-    rc = transaction__read_disk(entry, self->engine->root_fd, self->engine->config.max_file_bytes,
+    rc = transaction__read_disk(entry, eddi_workspace_root_fd(self->workspace), eddi_workspace_config(self->workspace)->max_file_bytes,
                                  err);
   }
   if (rc < 0) {
@@ -205,7 +204,7 @@ static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiErr
   int rc = transaction__apply(file, err);
   size_t bytes = 0;
   if (rc == 0 && eddi_doc_modified(doc)) {
-    rc = eddi_engine_save_doc(self->engine, doc, &bytes, err);
+    rc = eddi_workspace_save_doc(self->workspace, doc, &bytes, err);
     if (rc < 0) transaction__unapply(file);
   }
   return rc;
@@ -228,7 +227,7 @@ static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
  * costs) says so; else its parents are walked up to the root. */
 static bool transaction__folder_usable(EddiEditTxn *self, const EddiEditFile *file) {
   if (!file->folder_held) return false;
-  int root_fd = self->engine->root_fd, dir_fd;
+  int root_fd = eddi_workspace_root_fd(self->workspace), dir_fd;
   const char *leaf;
   EddiError ignored;
   struct stat held, now;
@@ -246,7 +245,7 @@ static bool transaction__folder_usable(EddiEditTxn *self, const EddiEditFile *fi
  * else by its path. */
 static void transaction__remove_temp(EddiEditTxn *self, const EddiEditFile *file,
                                      const char *temp) {
-  int root_fd = self->engine->root_fd;
+  int root_fd = eddi_workspace_root_fd(self->workspace);
   if (transaction__folder_usable(self, file)) {
     const char *slash = strrchr(temp, '/');
     unlinkat(file->folder_fd, slash ? slash + 1 : temp, 0);
@@ -269,7 +268,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
   /* What raw was derived from: the bytes read, then each disk text merged onto. */
   eddi_strbuf_append(&base, file->raw.data ? file->raw.data : "", file->raw.len);
   transaction__new_bytes(file, &raw);
-  size_t max_bytes = self->engine->config.max_file_bytes;
+  size_t max_bytes = eddi_workspace_config(self->workspace)->max_file_bytes;
   EddiFileStamp expected = file->stamp;
   EddiFsConflict conflict = {0};
   int rc = EDDI_ESTALE;
@@ -277,7 +276,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
   for (; rc == EDDI_ESTALE && tries < TRANSACTION_MERGE_TRIES; tries++) {
     if (file->staged) {
       /* The first try renames the staged bytes in; it consumes them. */
-      rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
+      rc = eddi_fs_replace_staged(eddi_workspace_root_fd(self->workspace), file->rel, raw.data, raw.len,
                                   file->mode, &expected, max_bytes, file->staged,
                                   EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
       /* Consumed, unless its folder could not be reached any more (a
@@ -287,7 +286,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
-      rc = eddi_fs_replace(self->engine->root_fd, file->rel, raw.data, raw.len, file->mode,
+      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), file->rel, raw.data, raw.len, file->mode,
                            &expected, max_bytes, &file->written, &conflict, err);
     }
     if (!conflict.changed) break;
@@ -351,7 +350,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     eddi_error_set(err, rc, "%s keeps changing on disk; nothing written", file->rel);
     eddi_error_hint(err, "Try again when it is quiet");
   }
-  if (rc == 0) eddi_engine_note_write(self->engine, file->rel, &file->stamp, &file->written);
+  if (rc == 0) eddi_workspace_note_write(self->workspace, file->rel, &file->stamp, &file->written);
   if (rc == 0 && file->through_intent) {
     StrBuf kept = file->written_raw;
     file->written_raw = raw;
@@ -365,15 +364,15 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
 }
 
 static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
-  int rc = eddi_fs_unlink(self->engine->root_fd, file->rel, &file->stamp,
-                          self->engine->config.max_file_bytes, err);
+  int rc = eddi_fs_unlink(eddi_workspace_root_fd(self->workspace), file->rel, &file->stamp,
+                          eddi_workspace_config(self->workspace)->max_file_bytes, err);
   if (rc == EDDI_ESTALE) {
     eddi_error_set(err, rc, "%s changed on disk since it was read; not deleted", file->rel);
     eddi_error_hint(err, "Read it again and redo the edit");
   }
   if (rc == 0) {
     EddiFileStamp gone = {0};
-    eddi_engine_note_write(self->engine, file->rel, &file->stamp, &gone);
+    eddi_workspace_note_write(self->workspace, file->rel, &file->stamp, &gone);
   }
   return rc;
 }
@@ -386,7 +385,7 @@ static int transaction__delete_disk(EddiEditTxn *self, EddiEditFile *file, EddiE
 static int transaction__put_back_folder(EddiEditTxn *self, const EddiEditFile *file,
                                         bool *opened) {
   *opened = false;
-  int root_fd = self->engine->root_fd;
+  int root_fd = eddi_workspace_root_fd(self->workspace);
   if (transaction__folder_usable(self, file)) return file->folder_fd;
   int dir_fd;
   const char *leaf;
@@ -401,7 +400,7 @@ static int transaction__put_back_folder(EddiEditTxn *self, const EddiEditFile *f
  * left alone: it is someone else's now. */
 static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   EddiError ignored;
-  size_t max_bytes = self->engine->config.max_file_bytes;
+  size_t max_bytes = eddi_workspace_config(self->workspace)->max_file_bytes;
   if (file->doc && !file->through_intent && file->action == EDIT_WRITE) {
     size_t done, bytes;
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
@@ -421,7 +420,7 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
      * be why the change failed, leaving the group half new. The rename
      * has the checks of any replace and consumes the backup; without one
      * (or when it is gone) the old bytes are written anew. */
-    eddi_fs_replace_staged_in(self->engine->root_fd, dir_fd, file->rel,
+    eddi_fs_replace_staged_in(eddi_workspace_root_fd(self->workspace), dir_fd, file->rel,
                               file->raw.data ? file->raw.data : "",
                               file->raw.len, file->mode, now, max_bytes, file->backup, &restored,
                               &conflict, &ignored);
@@ -463,8 +462,8 @@ static int transaction__embedded_joins(EddiEditTxn *self, EddiEditFile *file, Ed
   EddiFileStamp known = {0}, now;
   backend->vtable->stamp(backend, &known);
   EddiDiskFound found;
-  int root_fd = self->engine->root_fd;
-  eddi_disk_read_found_at(root_fd, file->rel, self->engine->config.max_file_bytes, &file->raw,
+  int root_fd = eddi_workspace_root_fd(self->workspace);
+  eddi_disk_read_found_at(root_fd, file->rel, eddi_workspace_config(self->workspace)->max_file_bytes, &file->raw,
                           &found, &now);
   /* The backend's stamp may be of the bytes alone: the hash decides. */
   bool as_known = found.finding == EDDI_DISK_READ ? known.exists && known.hash == now.hash
@@ -604,7 +603,7 @@ static int transaction__hold_folder(EddiEditTxn *self, size_t i, size_t *held, i
     }
   }
   const char *leaf;
-  int rc = eddi_fs_parent_open(self->engine->root_fd, file->rel, true, dir_fd, &leaf, err);
+  int rc = eddi_fs_parent_open(eddi_workspace_root_fd(self->workspace), file->rel, true, dir_fd, &leaf, err);
   if (rc < 0) return rc;
   if (*held < TRANSACTION_HELD_FOLDERS_MAX) {
     file->folder_fd = *dir_fd;
@@ -635,7 +634,7 @@ static bool transaction__is_renamed_in(const EddiEditFile *file) {
 
 /* Make every staged temporary file and backup link durable. */
 static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
-  int root_fd = self->engine->root_fd;
+  int root_fd = eddi_workspace_root_fd(self->workspace);
   size_t staged = 0;
   for (size_t i = 0; i < self->files.len; i++) staged += transaction__is_staged(self->files.items[i]);
   if (staged >= TRANSACTION_SYNCFS_MIN_FILES) return eddi_fs_sync_all(root_fd, err);
@@ -659,8 +658,8 @@ static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
  * or three fsyncs per file) and record the change's intent: after this the
  * renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
-  EddiJournal *journal = self->engine->journal;
-  Array(EddiJournalIntentFile) files = {0};
+  bool keeps_intents = eddi_workspace_keeps_intents(self->workspace);
+  Array(EddiIntentFile) files = {0};
   int rc = 0;
   size_t held = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
@@ -668,14 +667,14 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     if (!transaction__renamed(file)) continue;
     char path[EDDI_FS_PATH_MAX];
     EddiError ignored;
-    if (journal) eddi_journal_note_folder(journal, file->rel);
+    eddi_workspace_note_folder(self->workspace, file->rel);
     /* The folder is held from here: its temporary file and backup are
      * made in it, and removed from it (or the file put back) on a failure,
      * wherever its path leads by then. */
     /* A symlink's file is the one it leads to, but an intent's renames and
      * its recovery work on the path: renamed over, the link would be
      * replaced by a copy. */
-    if (eddi_fs_link_target(self->engine->root_fd, file->rel, path, sizeof path)) {
+    if (eddi_fs_link_target(eddi_workspace_root_fd(self->workspace), file->rel, path, sizeof path)) {
       rc = eddi_error_set(err, EDDI_EINVAL, "%s is a symlink to %s; nothing written", file->rel,
                           path);
       eddi_error_hint(err, "Change %s, the file it leads to", path);
@@ -696,16 +695,16 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     }
     /* Without a journal nothing rolls back after a crash: no backup.
      * Without hard links a change can still roll forward, not back. */
-    if (rc == 0 && journal && transaction__existed(file) &&
+    if (rc == 0 && keeps_intents && transaction__existed(file) &&
         eddi_fs_backup_in(dir_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
                           &ignored) == 0)
       file->backup = eddi_strdup(path);
     if (close_after) close(dir_fd);
     if (rc < 0) break;
-    if (!journal) continue;
-    EddiJournalIntentFile entry = {
+    if (!keeps_intents) continue;
+    EddiIntentFile entry = {
         .rel = file->rel,
-        .action = file->action == EDIT_WRITE ? JOURNAL_FILE_WRITE : JOURNAL_FILE_DELETE,
+        .action = file->action == EDIT_WRITE ? EDDI_INTENT_WRITE : EDDI_INTENT_DELETE,
         .existed = transaction__existed(file),
         .old_hash = file->stamp.hash,
         .new_hash = file->new_hash,
@@ -717,8 +716,8 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
   /* The temporaries and links must be on the disk before the intent that
    * names them (recovery rolls forward only onto complete temporaries). */
   if (rc == 0) rc = transaction__sync_staged(self, err);
-  if (rc == 0 && journal)
-    rc = eddi_journal_intent_begin(journal, files.items, files.len, intent, err);
+  if (rc == 0 && keeps_intents)
+    rc = eddi_workspace_intent_begin(self->workspace, files.items, files.len, intent, err);
   array_free(&files);
   if (rc < 0) transaction__unstage(self);
   return rc;
@@ -732,7 +731,7 @@ static void transaction__settle(EddiEditTxn *self) {
     const EddiEditFile *file = self->files.items[i];
     if (transaction__is_renamed_in(file) &&
         !transaction__folder_seen(self, i, transaction__is_renamed_in, file))
-      eddi_fs_settle_folder(self->engine->root_fd, file->rel);
+      eddi_fs_settle_folder(eddi_workspace_root_fd(self->workspace), file->rel);
   }
 }
 
@@ -747,15 +746,15 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
       for (size_t i = 0; i < self->files.len; i++) transaction__unapply(self->files.items[i]);
   }
   if (rc < 0) return rc;
-  if (!staged && self->engine->journal) {
+  if (!staged) {
     for (size_t i = 0; i < self->files.len; i++)
       if (!self->files.items[i]->doc && self->files.items[i]->action != EDIT_KEEP)
-        eddi_journal_note_folder(self->engine->journal, self->files.items[i]->rel);
+        eddi_workspace_note_folder(self->workspace, self->files.items[i]->rel);
   }
   rc = transaction__commit_files(self, report, err);
   if (staged) {
     transaction__settle(self);
-    if (self->engine->journal) eddi_journal_intent_done(self->engine->journal, intent);
+    eddi_workspace_intent_done(self->workspace, intent);
     transaction__unstage(self);
   }
   return rc;

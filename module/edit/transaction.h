@@ -60,7 +60,8 @@
 #include "core/disk_backend.h"
 #include "core/fs.h"
 #include "edit/edit_formats.h"
-#include "session/engine.h"
+#include "workspace/session.h"
+#include "workspace/workspace.h"
 
 typedef enum {
   EDIT_KEEP,   /* read only */
@@ -117,12 +118,12 @@ typedef struct {
 } EddiEditFile;
 
 typedef struct {
-  EddiEngine *engine;
+  EddiWorkspace *workspace;
   EddiSession *session; /* may be NULL (JSON-RPC calls without a session) */
   Array(EddiEditFile *) files;
 } EddiEditTxn;
 
-void eddi_edit_txn_init(EddiEditTxn *self, EddiEngine *engine, EddiSession *session);
+void eddi_edit_txn_init(EddiEditTxn *self, EddiWorkspace *workspace, EddiSession *session);
 void eddi_edit_txn_free(EddiEditTxn *self);
 
 /* The transaction's entry for path (resolved inside the workspace; a path

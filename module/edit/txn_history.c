@@ -67,8 +67,8 @@ static void txn_history__clear(TxnHistorySteps *steps) {
   array_clear(steps);
 }
 
-void eddi_txn_history_free(EddiTxnHistory *self) {
-  if (!self) return;
+static void txn_history__free(void *data) {
+  EddiTxnHistory *self = data;
   txn_history__clear(&self->undo);
   txn_history__clear(&self->redo);
   array_free(&self->undo);
@@ -76,8 +76,10 @@ void eddi_txn_history_free(EddiTxnHistory *self) {
   eddi_free(self);
 }
 
-void eddi_txn_history_forget_doc(EddiTxnHistory *self, const EddiDoc *doc) {
-  for (int list = 0; self && list < 2; list++) {
+/* doc is closing: its changes in the history are the disk's from now on. */
+static bool txn_history__forget_doc(void *data, const EddiDoc *doc) {
+  EddiTxnHistory *self = data;
+  for (int list = 0; list < 2; list++) {
     TxnHistorySteps *steps = list ? &self->redo : &self->undo;
     for (size_t i = 0; i < steps->len; i++)
       for (size_t j = 0; j < steps->items[i]->files.len; j++) {
@@ -86,10 +88,20 @@ void eddi_txn_history_forget_doc(EddiTxnHistory *self, const EddiDoc *doc) {
         if (file->moved_in == doc) file->moved_in = NULL;
       }
   }
+  return false;
 }
 
+static const EddiSlotType txn_history_slot = {"multi-file history", txn_history__free,
+                                              txn_history__forget_doc};
+
+/* The session's history, or NULL when it has none. */
+static EddiTxnHistory *txn_history__find(const EddiSession *session) {
+  return eddi_session_slot(session, &txn_history_slot);
+}
+
+
 size_t eddi_txn_history_steps(const EddiSession *session, bool undo) {
-  const EddiTxnHistory *self = session->txn_history;
+  const EddiTxnHistory *self = txn_history__find(session);
   return !self ? 0 : undo ? self->undo.len : self->redo.len;
 }
 
@@ -100,11 +112,11 @@ static uint64_t txn_history__top_group(const EddiDoc *doc, bool undo) {
 }
 
 /* The stamp of rel's disk file now ({0} when missing or unreadable). */
-static EddiFileStamp txn_history__disk_stamp(EddiEngine *engine, const char *rel) {
+static EddiFileStamp txn_history__disk_stamp(EddiWorkspace *workspace, const char *rel) {
   StrBuf raw = {0};
   EddiFileStamp stamp = {0};
   EddiError ignored;
-  if (eddi_fs_read(engine->root_fd, rel, engine->config.max_file_bytes, &raw, &stamp, NULL,
+  if (eddi_fs_read(eddi_workspace_root_fd(workspace), rel, eddi_workspace_config(workspace)->max_file_bytes, &raw, &stamp, NULL,
                    &ignored) < 0)
     memset(&stamp, 0, sizeof stamp);
   eddi_strbuf_free(&raw);
@@ -121,9 +133,14 @@ static void txn_history__set_text(TxnHistoryFile *file, const StrBuf *text) {
   txn_history__set_bytes(file, text->data, text->len);
 }
 
+/* The session's history, made on first use. */
 static EddiTxnHistory *txn_history__of(EddiSession *session) {
-  if (!session->txn_history) session->txn_history = eddi_calloc(1, sizeof *session->txn_history);
-  return session->txn_history;
+  EddiTxnHistory *self = txn_history__find(session);
+  if (!self) {
+    self = eddi_calloc(1, sizeof *self);
+    eddi_session_set_slot(session, &txn_history_slot, self);
+  }
+  return self;
 }
 
 /* Make room on the undo list for one more step: the oldest goes. */
@@ -171,7 +188,7 @@ void eddi_txn_history_note(const EddiEditTxn *txn) {
         .mode = file->mode,
     };
     txn_history__set_text(&entry, &file->text);
-    if (file->doc) entry.now = txn_history__disk_stamp(txn->engine, file->rel);
+    if (file->doc) entry.now = txn_history__disk_stamp(txn->workspace, file->rel);
     else if (file->action == EDIT_WRITE) entry.now = file->written;
     array_push(&step->files, entry);
   }
@@ -193,7 +210,7 @@ static bool txn_history__doc_top(const TxnHistoryFile *file, const EddiDoc *doc,
 }
 
 EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *doc, bool undo) {
-  EddiTxnHistory *self = session->txn_history;
+  EddiTxnHistory *self = txn_history__find(session);
   if (!self) return NULL;
   const TxnHistorySteps *list = undo ? &self->undo : &self->redo;
   EddiTxnHistoryStep **steps = list->items;
@@ -212,7 +229,7 @@ EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *d
 
 bool eddi_txn_history_holds_group(const EddiSession *session, const EddiDoc *doc,
                                   uint64_t group) {
-  const EddiTxnHistory *self = session->txn_history;
+  const EddiTxnHistory *self = txn_history__find(session);
   if (!self) return false;
   const TxnHistorySteps *lists[] = {&self->undo, &self->redo};
   for (size_t l = 0; l < 2; l++)
@@ -253,7 +270,7 @@ static int txn_history__load(EddiTxnHistoryStep *step, EddiEditTxn *txn, EddiSes
       int rc = eddi_edit_txn_file(txn, file->rel, &entries[i], err);
       if (rc < 0) return rc;
       EddiEditFile *entry = entries[i];
-      EddiFileStamp disk = entry->doc ? txn_history__disk_stamp(txn->engine, file->rel)
+      EddiFileStamp disk = entry->doc ? txn_history__disk_stamp(txn->workspace, file->rel)
                            : entry->exists ? entry->stamp
                                            : (EddiFileStamp){0};
       fresh = eddi_fs_stamp_same(&disk, &file->now) && !(entry->doc && eddi_doc_modified(entry->doc));
@@ -296,13 +313,13 @@ static void txn_history__unmove_docs(EddiTxnHistoryStep *step, EddiEditFile **en
 
 /* After the move: every file's side becomes what the move replaced. */
 static void txn_history__swap(EddiTxnHistoryStep *step, EddiEditFile **entries, StrBuf *before,
-                              EddiEngine *engine) {
+                              EddiWorkspace *workspace) {
   for (size_t i = 0; i < step->files.len; i++) {
     TxnHistoryFile *file = &step->files.items[i];
     EddiEditFile *entry = entries[i];
     if (!entry) {
       txn_history__set_text(file, &before[i]);
-      file->now = txn_history__disk_stamp(engine, file->rel);
+      file->now = txn_history__disk_stamp(workspace, file->rel);
       continue;
     }
     /* Written through a document opened since: its own history holds the
@@ -315,7 +332,7 @@ static void txn_history__swap(EddiTxnHistoryStep *step, EddiEditFile **entries, 
     file->format = entry->format;
     file->mode = entry->mode;
     txn_history__set_text(file, &entry->text);
-    file->now = entry->doc ? txn_history__disk_stamp(engine, file->rel)
+    file->now = entry->doc ? txn_history__disk_stamp(workspace, file->rel)
                 : entry->action == EDIT_WRITE ? entry->written
                                               : (EddiFileStamp){0};
   }
@@ -334,14 +351,14 @@ static void txn_history__transfer(EddiTxnHistory *self, EddiTxnHistoryStep *step
   }
 }
 
-int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSession *session,
+int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiWorkspace *workspace, EddiSession *session,
                           bool undo, StrBuf *files, EddiError *err) {
   size_t n = step->files.len, stale_count = 0, moved = 0;
   EddiEditFile **entries = eddi_calloc(n ? n : 1, sizeof *entries);
   StrBuf *before = eddi_calloc(n ? n : 1, sizeof *before);
   StrBuf stale = {0};
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   int rc = txn_history__load(step, &txn, session, undo, entries, &stale, &stale_count, err);
   if (rc == 0 && stale_count) {
     rc = eddi_error_set(err, EDDI_ESTALE, "%s: %zu file%s changed since: %s; nothing %s",
@@ -367,13 +384,13 @@ int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSess
   for (size_t i = 0; rc == 0 && i < n; i++) {
     if (entries[i] || !eddi_doc_modified(step->files.items[i].doc)) continue;
     size_t bytes;
-    rc = eddi_engine_save_doc(engine, step->files.items[i].doc, &bytes, err);
+    rc = eddi_workspace_save_doc(workspace, step->files.items[i].doc, &bytes, err);
   }
   if (rc == 0) {
-    txn_history__swap(step, entries, before, engine);
+    txn_history__swap(step, entries, before, workspace);
     for (size_t i = 0; i < n; i++)
       eddi_strbuf_printf(files, "%s%s", i ? ", " : "", step->files.items[i].rel);
-    txn_history__transfer(session->txn_history, step, undo);
+    txn_history__transfer(txn_history__find(session), step, undo);
   }
   for (size_t i = 0; i < n; i++) eddi_strbuf_free(&before[i]);
   eddi_free(before);
@@ -386,12 +403,13 @@ int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSess
 /* ---------------------------------------------------------------- the journal */
 
 uint64_t eddi_txn_history_serial(const EddiSession *session) {
-  return session->txn_history ? session->txn_history->serial : 0;
+  const EddiTxnHistory *self = txn_history__find(session);
+  return self ? self->serial : 0;
 }
 
 const EddiTxnHistoryStep *eddi_txn_history_step(const EddiSession *session, bool undo,
                                                 size_t index) {
-  const EddiTxnHistory *self = session->txn_history;
+  const EddiTxnHistory *self = txn_history__find(session);
   const TxnHistorySteps *list = !self ? NULL : undo ? &self->undo : &self->redo;
   return list && index < list->len ? list->items[index] : NULL;
 }

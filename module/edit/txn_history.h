@@ -55,7 +55,7 @@ EddiTxnHistoryStep *eddi_txn_history_find(EddiSession *session, const EddiDoc *d
 /* Undo (undo true) or Redo step in every file, all or nothing; refused
  * with EDDI_ESTALE and the files when one changed since. files receives
  * the files' names, comma-separated. */
-int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiEngine *engine, EddiSession *session,
+int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiWorkspace *workspace, EddiSession *session,
                           bool undo, StrBuf *files, EddiError *err);
 
 /* Whether doc's undo group group is the part of a step of session's

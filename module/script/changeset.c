@@ -34,8 +34,8 @@ void eddi_changeset_free(EddiChangeset *self) {
   eddi_free(self);
 }
 
-void eddi_script_state_free(EddiScriptState *self) {
-  if (!self) return;
+static void script_state__free(void *data) {
+  EddiScriptState *self = data;
   for (size_t i = 0; i < self->vars.len; i++) {
     eddi_free(self->vars.items[i].name);
     eddi_free(self->vars.items[i].query);
@@ -58,9 +58,19 @@ void eddi_script_state_free(EddiScriptState *self) {
   eddi_free(self);
 }
 
+static const EddiSlotType script_state_slot = {"scripts' state", script_state__free, NULL};
+
+EddiScriptState *eddi_script_state_find(const EddiSession *session) {
+  return eddi_session_slot(session, &script_state_slot);
+}
+
 EddiScriptState *eddi_script_state_of(EddiSession *session) {
-  if (!session->script) session->script = eddi_calloc(1, sizeof *session->script);
-  return session->script;
+  EddiScriptState *self = eddi_script_state_find(session);
+  if (!self) {
+    self = eddi_calloc(1, sizeof *self);
+    eddi_session_set_slot(session, &script_state_slot, self);
+  }
+  return self;
 }
 
 EddiChangeset *eddi_script_state_changeset(const EddiScriptState *self, const char *name) {
@@ -103,12 +113,12 @@ void eddi_script_state_set_var(EddiScriptState *self, const char *name, const ch
 
 /* ---------------------------------------------------------------- collect */
 
-int eddi_changeset_add_file(EddiChangeset *self, EddiEngine *engine, const char *path,
+int eddi_changeset_add_file(EddiChangeset *self, EddiWorkspace *workspace, const char *path,
                             const char *before, size_t before_len, const char *after,
                             size_t after_len, EddiError *err) {
   EddiChangeFile file = {.path = eddi_strdup(path)};
   StrBuf raw = {0};
-  int rc = eddi_fs_read(engine->root_fd, path, engine->config.max_file_bytes, &raw,
+  int rc = eddi_fs_read(eddi_workspace_root_fd(workspace), path, eddi_workspace_config(workspace)->max_file_bytes, &raw,
                         &file.collected, NULL, err);
   if (rc == EDDI_ENOENT) rc = 0, eddi_error_clear(err);
   else if (rc == 0) file.existed = true;
@@ -148,11 +158,11 @@ static bool changeset__doc_holds(EddiDoc *doc, const char *text, size_t len) {
 }
 
 /* Whether path's disk file is as stamp says (missing when !stamp->exists). */
-static bool changeset__disk_is(EddiEngine *engine, const char *path, const EddiFileStamp *stamp) {
+static bool changeset__disk_is(EddiWorkspace *workspace, const char *path, const EddiFileStamp *stamp) {
   StrBuf raw = {0};
   EddiFileStamp now = {0};
   EddiError ignored;
-  int rc = eddi_fs_read(engine->root_fd, path, engine->config.max_file_bytes, &raw, &now, NULL,
+  int rc = eddi_fs_read(eddi_workspace_root_fd(workspace), path, eddi_workspace_config(workspace)->max_file_bytes, &raw, &now, NULL,
                         &ignored);
   eddi_strbuf_free(&raw);
   if (rc == EDDI_ENOENT) return !stamp->exists;
@@ -160,25 +170,25 @@ static bool changeset__disk_is(EddiEngine *engine, const char *path, const EddiF
 }
 
 /* Whether a file is what it must be before apply (collected) or rollback. */
-static bool changeset__file_ready(EddiEngine *engine, EddiSession *session,
+static bool changeset__file_ready(EddiWorkspace *workspace, EddiSession *session,
                                   const EddiChangeFile *file, bool applied) {
   EddiDoc *doc = changeset__doc(session, file->path);
   if (applied)
-    return changeset__disk_is(engine, file->path, &file->applied) &&
+    return changeset__disk_is(workspace, file->path, &file->applied) &&
            (!doc || changeset__doc_holds(doc, file->after, file->after_len));
-  if (!doc) return changeset__disk_is(engine, file->path, &file->collected);
+  if (!doc) return changeset__disk_is(workspace, file->path, &file->collected);
   return changeset__doc_holds(doc, file->before, file->before_len) &&
-         (doc->is_new || changeset__disk_is(engine, file->path, &file->collected));
+         (doc->is_new || changeset__disk_is(workspace, file->path, &file->collected));
 }
 
 /* Refuse, naming them, when any file is not ready for apply (applied
  * false) or rollback. */
-static int changeset__check(const EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+static int changeset__check(const EddiChangeset *self, EddiWorkspace *workspace, EddiSession *session,
                             bool applied, EddiError *err) {
   StrBuf stale = {0};
   size_t count = 0;
   for (size_t i = 0; i < self->files.len; i++)
-    if (!changeset__file_ready(engine, session, &self->files.items[i], applied))
+    if (!changeset__file_ready(workspace, session, &self->files.items[i], applied))
       eddi_strbuf_printf(&stale, "%s%s", count++ ? ", " : "", self->files.items[i].path);
   if (!count) return 0;
   eddi_error_set(err, EDDI_ESTALE, "Changeset %s: %zu file%s changed since it was %s: %s",
@@ -192,14 +202,14 @@ static int changeset__check(const EddiChangeset *self, EddiEngine *engine, EddiS
 
 /* ---------------------------------------------------------------- apply */
 
-int eddi_changeset_apply(EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+int eddi_changeset_apply(EddiChangeset *self, EddiWorkspace *workspace, EddiSession *session,
                          EddiError *err) {
   if (self->status == EDDI_CHANGESET_APPLIED)
     return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is applied already", self->name);
-  int rc = changeset__check(self, engine, session, false, err);
+  int rc = changeset__check(self, workspace, session, false, err);
   if (rc < 0) return rc;
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
     EddiEditFile *entry;
     rc = eddi_edit_txn_file(&txn, self->files.items[i].path, &entry, err);
@@ -212,7 +222,7 @@ int eddi_changeset_apply(EddiChangeset *self, EddiEngine *engine, EddiSession *s
   for (size_t i = 0; i < self->files.len; i++) {
     StrBuf raw = {0};
     EddiError ignored;
-    eddi_fs_read(engine->root_fd, self->files.items[i].path, engine->config.max_file_bytes, &raw,
+    eddi_fs_read(eddi_workspace_root_fd(workspace), self->files.items[i].path, eddi_workspace_config(workspace)->max_file_bytes, &raw,
                  &self->files.items[i].applied, NULL, &ignored);
     eddi_strbuf_free(&raw);
   }
@@ -222,17 +232,17 @@ int eddi_changeset_apply(EddiChangeset *self, EddiEngine *engine, EddiSession *s
 
 /* ---------------------------------------------------------------- rollback */
 
-int eddi_changeset_rollback(EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+int eddi_changeset_rollback(EddiChangeset *self, EddiWorkspace *workspace, EddiSession *session,
                             EddiError *err) {
   if (self->status != EDDI_CHANGESET_APPLIED)
     return eddi_error_set(err, EDDI_ESTATE, "Changeset %s is not applied", self->name);
-  int rc = changeset__check(self, engine, session, true, err);
+  int rc = changeset__check(self, workspace, session, true, err);
   if (rc < 0) return rc;
   /* One transaction, as apply's: all files or none (journaled, also under
    * kill -9), open documents through their documents. The bytes from before
    * apply decode to a text and a format that encode back to them. */
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, session);
+  eddi_edit_txn_init(&txn, workspace, session);
   for (size_t i = 0; rc == 0 && i < self->files.len; i++) {
     EddiChangeFile *file = &self->files.items[i];
     EddiEditFile *entry;

@@ -4,22 +4,25 @@
 #define EDDI_SCRIPT_CHANGESET_H
 
 #include "script/script_state.h"
-#include "session/engine.h"
+#include "workspace/session.h"
+#include "workspace/workspace.h"
 
 /* The session's script state, made on first use. */
 EddiScriptState *eddi_script_state_of(EddiSession *session);
+/* The session's script state, or NULL when it has none yet. */
+EddiScriptState *eddi_script_state_find(const EddiSession *session);
 
 /* Add path to self: before is the text the script read, after the text to
  * write; the disk's bytes now are kept with their stamp. */
-int eddi_changeset_add_file(EddiChangeset *self, EddiEngine *engine, const char *path,
+int eddi_changeset_add_file(EddiChangeset *self, EddiWorkspace *workspace, const char *path,
                             const char *before, size_t before_len, const char *after,
                             size_t after_len, EddiError *err);
 /* Write it, or refuse with the files that changed since it was collected. */
-int eddi_changeset_apply(EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+int eddi_changeset_apply(EddiChangeset *self, EddiWorkspace *workspace, EddiSession *session,
                          EddiError *err);
 /* Put back the bytes from before apply, or refuse with the files that
  * changed since. */
-int eddi_changeset_rollback(EddiChangeset *self, EddiEngine *engine, EddiSession *session,
+int eddi_changeset_rollback(EddiChangeset *self, EddiWorkspace *workspace, EddiSession *session,
                             EddiError *err);
 /* "Changeset n (collected): 2 files: a.py +1 -1, b.py +2 -0" into facts,
  * the unified diff of every file into unified (may be NULL). */

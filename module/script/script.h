@@ -18,6 +18,7 @@
 #define EDDI_SCRIPT_H
 
 #include "core/common.h"
+#include "workspace/command.h"
 
 /* ---------------------------------------------------------------- tokens */
 
@@ -184,7 +185,9 @@ typedef struct {
 
 /* Parse src (a whole script, or one single-line form) into out. On a
  * syntax error fills err with "Script line L:C: ..." and leaves out empty. */
-int eddi_script_parse(const char *src, size_t len, Script *out, EddiError *err);
+/* commands tells which statement words are EddiSpeak commands. */
+int eddi_script_parse(const char *src, size_t len, const EddiCommandPorts *commands, Script *out,
+                      EddiError *err);
 void eddi_script_free(Script *self);
 
 /* Parse one query (a let's source kept between messages). */
@@ -199,7 +202,8 @@ bool eddi_script_needs_owner(const ScriptNode *node);
  * other than flag and suggest, a refactoring, apply or rollback of a
  * changeset, or a command a read-only sender may not run. word receives
  * the first such statement's word ("replace", "Refactor Signature"). */
-bool eddi_script_writes(const ScriptNode *node, char *word, size_t word_size);
+bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands, char *word,
+                        size_t word_size);
 
 /* Refactor operation names a script may write as statements
  * (rename_class A B, extract_method(...)); the canonical name or NULL. */

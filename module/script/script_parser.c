@@ -21,8 +21,8 @@
 #include <strings.h>
 
 #include "core/utf8.h"
-#include "lang/command.h"
-#include "refactor/refactor_call.h"
+#include "workspace/command.h"
+#include "refactor/operations.h"
 
 /* Deepest nesting of blocks, conditions and expressions: deeper input is a
  * generated attack on the stack, not a script. */
@@ -36,11 +36,16 @@ typedef struct {
   size_t depth;
   EddiError *err;
   bool failed;
+  const EddiCommandPorts *commands; /* which words are commands */
 } ScriptParser;
 
 /* ---------------------------------------------------------------- tokens */
 
 /* The token at the parser's place; never past the EOF token. */
+static bool parser__is_command(const ScriptParser *self, const ScriptToken *word) {
+  return self->commands->find(self->commands->engine, word->text) != NULL;
+}
+
 static ScriptToken *parser__peek(ScriptParser *self) {
   EDDI_ASSERT(self->at < self->tokens.len);
   return &self->tokens.items[self->at];
@@ -906,9 +911,9 @@ static ScriptNode *parser__statement(ScriptParser *self) {
     }
     self->at++;
     return parser__refactor(self, verb, op);
-  } else if (eddi_script_refactor_operation(verb->text) && !eddi_command_find(verb->text)) {
+  } else if (eddi_script_refactor_operation(verb->text) && !parser__is_command(self, verb)) {
     return parser__refactor(self, verb, eddi_script_refactor_operation(verb->text));
-  } else if (eddi_command_find(verb->text)) {
+  } else if (parser__is_command(self, verb)) {
     self->at--;
     node = node__new(SN_COMMAND, verb);
     node->text = parser__raw(self, false);
@@ -927,9 +932,10 @@ fail:
 
 /* ---------------------------------------------------------------- entry points */
 
-int eddi_script_parse(const char *src, size_t len, Script *out, EddiError *err) {
+int eddi_script_parse(const char *src, size_t len, const EddiCommandPorts *commands, Script *out,
+                      EddiError *err) {
   memset(out, 0, sizeof *out);
-  ScriptParser self = {.src = src, .len = len, .err = err};
+  ScriptParser self = {.src = src, .len = len, .err = err, .commands = commands};
   int rc = eddi_script_lex(src, len, &self.tokens, err);
   if (rc < 0) return rc;
   parser__skip_newlines(&self);

@@ -59,7 +59,6 @@ typedef struct EddiScriptState {
   Array(char *) session_flags;
 } EddiScriptState;
 
-void eddi_script_state_free(struct EddiScriptState *self);
 EddiChangeset *eddi_script_state_changeset(const EddiScriptState *self, const char *name);
 /* Put changeset (taken) in self, replacing one of the same name. */
 void eddi_script_state_add_changeset(EddiScriptState *self, EddiChangeset *changeset);

@@ -4,11 +4,11 @@
  * sender may run only a script that does not). */
 #include "script/script.h"
 
-#include "lang/command.h"
-#include "session/engine.h"
+#include "workspace/command.h"
 
 /* A command line of a script that a read-only sender may not run. */
 typedef struct {
+  const EddiCommandPorts *commands;
   char *word;
   size_t size;
   bool writes;
@@ -18,14 +18,15 @@ static bool parser__command_reads_only(const EddiCommandLine *line, void *closur
   ScriptWriteCheck *check = closure;
   char verb[EDDI_COMMAND_NAME_MAX];
   snprintf(verb, sizeof verb, "%.*s", (int)EDDI_MIN(line->verb_len, sizeof verb - 1), line->line);
-  const CommandSpec *spec = eddi_command_find(verb);
+  const CommandSpec *spec = check->commands->find(check->commands->engine, verb);
   if ((spec && (spec->flags & CMD_SCRIPT)) || (line->len && line->line[0] == '{')) {
     /* A script as a command of a script is refused when it runs; judging
      * it here would parse it again, and again for what it holds. */
     snprintf(check->word, check->size, "%s", verb);
     check->writes = true;
   } else {
-    check->writes = !eddi_command_line_reads_only(line, check->word, check->size);
+    check->writes = !check->commands->line_reads_only(check->commands->engine, line, check->word,
+                                                      check->size);
   }
   return !check->writes;
 }
@@ -36,7 +37,8 @@ static const char *const parser__action_words[] = {
     [SA_ADD_IMPORT] = "add import", [SA_ADD_LINE] = "add line",
 };
 
-bool eddi_script_writes(const ScriptNode *node, char *word, size_t word_size) {
+bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands, char *word,
+                        size_t word_size) {
   if (!node) return false;
   switch (node->kind) {
   case SN_ACTION:
@@ -49,18 +51,18 @@ bool eddi_script_writes(const ScriptNode *node, char *word, size_t word_size) {
     snprintf(word, word_size, "%s changeset", node->text);
     return true;
   case SN_COMMAND: {
-    ScriptWriteCheck check = {word, word_size, false};
+    ScriptWriteCheck check = {commands, word, word_size, false};
     eddi_each_command(node->text, strlen(node->text), parser__command_reads_only, &check);
     if (check.writes) return true;
     break;
   }
   default: break;
   }
-  if (eddi_script_writes(node->body, word, word_size) ||
-      eddi_script_writes(node->else_body, word, word_size))
+  if (eddi_script_writes(node->body, commands, word, word_size) ||
+      eddi_script_writes(node->else_body, commands, word, word_size))
     return true;
   for (size_t i = 0; i < node->children.len; i++)
-    if (eddi_script_writes(node->children.items[i], word, word_size)) return true;
+    if (eddi_script_writes(node->children.items[i], commands, word, word_size)) return true;
   return false;
 }
 

@@ -209,7 +209,7 @@ static bool analyze__import_local(CommandContext *ctx, EddiDoc *doc, const char 
       const char *ext = k == 0 ? "" : lang->extensions[k - 1];
       if (!ext) break;
       StrBuf path = {0};
-      eddi_strbuf_printf(&path, "%s/%s%s%s%s", ctx->engine->root, beside ? dir : "",
+      eddi_strbuf_printf(&path, "%s/%s%s%s%s", eddi_workspace_root(ctx->workspace), beside ? dir : "",
                          beside ? "/" : "", rel, ext);
       struct stat st;
       found = *rel && stat(path.data, &st) == 0 && S_ISREG(st.st_mode);
@@ -352,7 +352,7 @@ static int analyze__read_file(CommandContext *ctx, const Token *name, const char
   EddiBackend *backend = NULL;
   StrBuf text = {0};
   bool is_new = false;
-  int rc = eddi_disk_open(ctx->engine->root_fd, rel, false, ctx->engine->config.max_file_bytes,
+  int rc = eddi_disk_open(eddi_workspace_root_fd(ctx->workspace), rel, false, eddi_workspace_config(ctx->workspace)->max_file_bytes,
                           &backend, &text, &is_new, ctx->err);
   if (rc == EDDI_ENOENT) {
     const char *near = name->kind == TOKEN_WORD

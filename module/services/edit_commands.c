@@ -1,5 +1,5 @@
 /* edit_commands.c - Insert and Delete. */
-#include "lang/command.h"
+#include "services/commands.h"
 #include "edit/matcher.h"
 #include "services/structure.h"
 

@@ -5,11 +5,10 @@
  * change carries the file's new tag and a numbered preview of the changed
  * region, so a model can chain edits without reading the file again; in raw
  * mode they follow the reply line, otherwise they are escaped into it. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include "edit/edit_formats.h"
-#include "services/grep.h"
-#include "session/job.h"
+#include "edit/grep.h"
 
 /* The payload text: escaped into the reply line, or after it in raw mode. */
 static void edit_format__block(CommandContext *ctx, const char *text, size_t len) {
@@ -60,7 +59,7 @@ static int cmd_read(CommandContext *ctx) {
     }
   }
   StrBuf out = {0};
-  if (rc == 0) rc = eddi_edit_read(ctx->engine, ctx->session, path, offset, limit, &out, ctx->err);
+  if (rc == 0) rc = eddi_edit_read(ctx->workspace, ctx->session, path, offset, limit, &out, ctx->err);
   if (rc == 0) edit_format__block(ctx, out.data, out.len);
   eddi_strbuf_free(&out);
   eddi_free(path);
@@ -78,7 +77,7 @@ static void grep_job__work(EddiJob *base) { eddi_grep_run(((GrepJob *)base)->gre
 
 static int grep_job__finish(EddiJob *base, CommandContext *ctx) {
   StrBuf out = {0};
-  int rc = eddi_grep_finish(((GrepJob *)base)->grep, ctx->engine, ctx->session, &out, ctx->err);
+  int rc = eddi_grep_finish(((GrepJob *)base)->grep, ctx->workspace, ctx->session, &out, ctx->err);
   if (rc == 0) edit_format__block(ctx, out.data, out.len);
   eddi_strbuf_free(&out);
   return rc;
@@ -109,7 +108,7 @@ static int cmd_grep(CommandContext *ctx) {
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\Q");
     eddi_strbuf_append(&regex, pattern->text, pattern->len);
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\E");
-    rc = eddi_grep_prepare(ctx->engine, ctx->session, regex.data, regex.len, pattern->flags,
+    rc = eddi_grep_prepare(ctx->workspace, ctx->session, regex.data, regex.len, pattern->flags,
                            glob, offset, &grep, ctx->err);
     if (rc < 0) eddi_command_hint_pattern(ctx, pattern);
     eddi_strbuf_free(&regex);
@@ -140,7 +139,7 @@ static int cmd_edit(CommandContext *ctx) {
   int rc = edit_format__need_body(ctx, "Edit");
   if (rc < 0) return rc;
   EddiEditReport report = {0};
-  rc = eddi_edit_hashline(ctx->engine, ctx->session, ctx->body, ctx->body_len, &report, ctx->err);
+  rc = eddi_edit_hashline(ctx->workspace, ctx->session, ctx->body, ctx->body_len, &report, ctx->err);
   return edit_format__report(ctx, &report, rc);
 }
 
@@ -149,7 +148,7 @@ static int cmd_patch(CommandContext *ctx) {
   int rc = edit_format__need_body(ctx, "Patch");
   if (rc < 0) return rc;
   EddiEditReport report = {0};
-  rc = eddi_edit_apply_patch(ctx->engine, ctx->session, ctx->body, ctx->body_len, &report,
+  rc = eddi_edit_apply_patch(ctx->workspace, ctx->session, ctx->body, ctx->body_len, &report,
                              ctx->err);
   return edit_format__report(ctx, &report, rc);
 }
@@ -160,7 +159,7 @@ static int cmd_update(CommandContext *ctx) {
   if (rc < 0) return rc;
   char *path = ctx->argc ? eddi_command_token_string(&ctx->args[0]) : NULL;
   EddiEditReport report = {0};
-  rc = eddi_edit_update(ctx->engine, ctx->session, path, ctx->body, ctx->body_len, &report,
+  rc = eddi_edit_update(ctx->workspace, ctx->session, path, ctx->body, ctx->body_len, &report,
                         ctx->err);
   if (rc == EDDI_EINVAL && !path && !ctx->err->hint[0])
     eddi_error_hint(ctx->err, "Usage: %s", ctx->spec->syntax);

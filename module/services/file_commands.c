@@ -1,5 +1,5 @@
 /* file_commands.c - Open, Save, Close, List. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -95,7 +95,7 @@ static void file__hint_open_refused(CommandContext *ctx, const char *rel) {
 }
 
 int eddi_command_resolve(CommandContext *ctx, const char *input, char **rel, char **abs) {
-  int rc = eddi_path_resolve(ctx->engine->root, input, rel, abs, ctx->err);
+  int rc = eddi_path_resolve(eddi_workspace_root(ctx->workspace), input, rel, abs, ctx->err);
   if (rc < 0 && !ctx->err->hint[0] && strcmp(ctx->err->what, "Path outside workspace") == 0)
     eddi_error_hint(ctx->err, "Give a path inside the workspace, from its root");
   return rc;
@@ -132,17 +132,17 @@ int eddi_run_open(CommandContext *ctx) {
   } else if (doc) {
     session->current = doc;
     file__reply_opened(ctx, doc);
-  } else if (session->docs.len >= ctx->engine->config.max_open_files) {
+  } else if (session->docs.len >= eddi_workspace_config(ctx->workspace)->max_open_files) {
     rc = eddi_error_set(ctx->err, EDDI_ETOOBIG, "Too many open files (limit %zu)",
-                        ctx->engine->config.max_open_files);
+                        eddi_workspace_config(ctx->workspace)->max_open_files);
     eddi_error_hint(ctx->err, "Close some first");
   } else {
     EddiBackend *backend = NULL;
     StrBuf text = {0};
     bool is_new = false;
-    rc = ctx->engine->open_backend(ctx->engine->open_backend_context, abs, rel, create,
-                                   ctx->engine->config.max_file_bytes, &backend, &text,
-                                   &is_new, ctx->err);
+    EddiDocRequest request = {.rel = rel, .abs = abs, .create = create};
+    rc = eddi_workspace_open_backend(ctx->workspace, &request, &backend, &text, &is_new,
+                                     ctx->err);
     if (rc == EDDI_ENOENT && !create) {
       eddi_error_set(ctx->err, EDDI_ENOENT, "File not found: %s", rel);
       file__suggest_sibling(ctx, abs, rel);
@@ -150,7 +150,7 @@ int eddi_run_open(CommandContext *ctx) {
       file__hint_open_refused(ctx, rel);
     }
     if (rc == 0) {
-      doc = eddi_doc_new_taking(rel, backend, &text, is_new, ctx->engine->config.undo_groups);
+      doc = eddi_doc_new_taking(rel, backend, &text, is_new, eddi_workspace_config(ctx->workspace)->undo_groups);
       eddi_session_add_doc(session, doc);
       session->current = doc;
       file__reply_opened(ctx, doc);
@@ -185,7 +185,7 @@ int eddi_command_named_doc(CommandContext *ctx, const Token *name, EddiDoc **doc
     /* "./a.py" or "src/../a.py" name the same file as "a.py". */
     char *rel = NULL, *abs = NULL;
     EddiError ignored;
-    if (eddi_path_resolve(ctx->engine->root, path, &rel, &abs, &ignored) == 0)
+    if (eddi_path_resolve(eddi_workspace_root(ctx->workspace), path, &rel, &abs, &ignored) == 0)
       *doc = eddi_session_find_doc(session, rel, &ambiguous);
     eddi_free(rel);
     eddi_free(abs);
@@ -259,7 +259,7 @@ int eddi_run_save(CommandContext *ctx) {
   if (rc == 0 && !file__changes_of(ctx->session, doc->path))
     before = eddi_structure_outline_saved(ctx, doc);
   if (rc == 0) {
-    rc = eddi_engine_save_doc(ctx->engine, doc, &bytes, ctx->err);
+    rc = eddi_workspace_save_doc(ctx->workspace, doc, &bytes, ctx->err);
     if (rc < 0) file__hint_save_refused(ctx, doc, rc);
   }
   if (rc < 0) {
@@ -349,7 +349,7 @@ static bool list__has_glob_chars(const char *text) { return strpbrk(text, "*?[")
 
 /* Walk root (canonical) for list; false when the entry limit stopped it. */
 static bool list__walk(CommandContext *ctx, const char *root, size_t max_depth, ListFound *list) {
-  EddiWalkOptions options = {.max_entries = ctx->engine->config.max_walk_entries,
+  EddiWalkOptions options = {.max_entries = eddi_workspace_config(ctx->workspace)->max_walk_entries,
                              .max_depth = max_depth,
                              .hidden = list->glob && list->glob[0] == '.'};
   EddiWalk *walk = eddi_walk_new(root, &options);
@@ -369,7 +369,7 @@ static int list__folder(CommandContext *ctx, const char *arg, char **rel, char *
   bool slash = len > 0 && arg[len - 1] == '/';
   EddiError ignored;
   int rc = slash ? eddi_command_resolve(ctx, arg, rel, abs)
-                 : eddi_path_resolve(ctx->engine->root, arg, rel, abs, &ignored);
+                 : eddi_path_resolve(eddi_workspace_root(ctx->workspace), arg, rel, abs, &ignored);
   if (rc < 0) return slash ? rc : 0;
   struct stat st;
   if (stat(*abs, &st) == 0 && S_ISDIR(st.st_mode)) return 1;
@@ -384,7 +384,7 @@ static int list__folder(CommandContext *ctx, const char *arg, char **rel, char *
   if (cut) *cut = '\0';
   char *parent_rel = NULL, *parent_abs = NULL;
   NameList names = {0};
-  if (eddi_path_resolve(ctx->engine->root, cut ? parent : ".", &parent_rel, &parent_abs,
+  if (eddi_path_resolve(eddi_workspace_root(ctx->workspace), cut ? parent : ".", &parent_rel, &parent_abs,
                         &ignored) == 0)
     file__folder_names(parent_abs, true, &names);
   const char *near = eddi_suggest(base, (const char *const *)names.items, names.len);
@@ -429,7 +429,7 @@ int eddi_run_list(CommandContext *ctx) {
   const char *glob = in_folder ? words[1] : words[0];
 
   ListFound list = {.glob = glob};
-  size_t limit = ctx->engine->config.max_walk_entries;
+  size_t limit = eddi_workspace_config(ctx->workspace)->max_walk_entries;
   bool truncated = false;
   if (open_only) {
     for (size_t k = 0; k < ctx->session->docs.len; k++) {
@@ -442,7 +442,7 @@ int eddi_run_list(CommandContext *ctx) {
      * they leave out (or a hidden one) is listed from itself when asked
      * for by name. The walk's order is strcmp order of what is listed. */
     list.folder = folder_rel, list.folder_len = strlen(folder_rel);
-    truncated = !list__walk(ctx, ctx->engine->root, 0, &list);
+    truncated = !list__walk(ctx, eddi_workspace_root(ctx->workspace), 0, &list);
     if (!list.reached && !truncated) {
       list.folder = NULL, list.prefix = folder_rel;
       truncated = !list__walk(ctx, folder_abs, glob ? 0 : 1, &list);
@@ -450,10 +450,10 @@ int eddi_run_list(CommandContext *ctx) {
   } else {
     /* Without a glob, the root's own entries; hidden ones only when the
      * glob asks for them by starting with '.'. */
-    truncated = !list__walk(ctx, ctx->engine->root, glob ? 0 : 1, &list);
+    truncated = !list__walk(ctx, eddi_workspace_root(ctx->workspace), glob ? 0 : 1, &list);
   }
 
-  size_t total = list.found.len, page = ctx->engine->config.page_size;
+  size_t total = list.found.len, page = eddi_workspace_config(ctx->workspace)->page_size;
   const char *noun = open_only ? "open files" : "files";
   /* A lone word that matched nothing and is near an option was meant as one. */
   const char *option = total == 0 && !in_folder && !open_only && !count_only && word_count == 1 &&

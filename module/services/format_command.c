@@ -31,7 +31,6 @@
 #include "core/path.h"
 #include "core/utf8.h"
 #include "services/structure.h"
-#include "session/job.h"
 
 /* The most output a formatter may write: more is not a formatted file. */
 #define STRUCTURE_FORMAT_MAX_BYTES ((size_t)16 << 20)
@@ -139,7 +138,7 @@ int eddi_run_format(CommandContext *ctx) {
     return EDDI_ENOENT;
   }
   char why[EDDI_ERROR_MAX];
-  const char *state = eddi_engine_state_dir(ctx->engine, why, sizeof why);
+  const char *state = eddi_workspace_state_dir(ctx->workspace, why, sizeof why);
   if (!state) {
     format__destroy(&job->base);
     return eddi_error_set(ctx->err, EDDI_EIO, "%s", why);
@@ -149,7 +148,7 @@ int eddi_run_format(CommandContext *ctx) {
   job->path = eddi_strdup(doc->path);
   job->len = eddi_text_len(&doc->text);
   job->text = eddi_text_dup(&doc->text, 0, job->len);
-  unsigned timeout = eddi_engine_config(ctx->engine)->format_timeout_ms;
+  unsigned timeout = eddi_workspace_config(ctx->workspace)->format_timeout_ms;
   job->timeout_ms = timeout ? timeout : FORMAT_TIMEOUT_DEFAULT_MS;
   return eddi_job_start(ctx, &job->base);
 }

@@ -5,11 +5,10 @@
  * that wrote several files or files not open (a Refactor, a multi-file
  * Patch, a script), that command's step in every file it touched
  * (edit/txn_history.h). */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include "core/diff.h"
 #include "edit/txn_history.h"
-#include "session/job.h"
 #include "services/structure.h"
 
 static int history__count(CommandContext *ctx, size_t *count) {
@@ -127,7 +126,7 @@ static int history__move_steps(CommandContext *ctx, EddiDoc *doc, size_t count, 
     EddiTxnHistoryStep *step = eddi_txn_history_find(ctx->session, doc, undo);
     if (step) {
       StrBuf moved = {0};
-      rc = eddi_txn_history_move(step, ctx->engine, ctx->session, undo, &moved, ctx->err);
+      rc = eddi_txn_history_move(step, ctx->workspace, ctx->session, undo, &moved, ctx->err);
       if (rc == 0) history__add_files(&files, &file_count, moved.data);
       eddi_strbuf_free(&moved);
     } else if (doc) {

@@ -1,5 +1,5 @@
 /* navigation_commands.c - Goto, Bookmark, Show. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include "services/structure.h"
 #include "lang/suggest.h"
@@ -185,7 +185,7 @@ int eddi_run_show(CommandContext *ctx) {
   }
   size_t from = first > context ? first - context : 0;
   size_t to = EDDI_MIN(lines - 1, last + context);
-  size_t page = ctx->engine->config.page_size;
+  size_t page = eddi_workspace_config(ctx->workspace)->page_size;
   bool truncated = to - from + 1 > page;
   if (truncated) to = from + page - 1;
   if (which != CURRENT) eddi_command_goto_line(doc, first);

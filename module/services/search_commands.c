@@ -2,13 +2,13 @@
  *
  * Patterns run over the text store in place (EddiTextSearch): no copy of
  * the file per search. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include <ctype.h>
 #include <strings.h>
 
 #include "core/utf8.h"
-#include "session/job.h"
+#include "edit/search.h"
 
 /* Lines listed by Find All before "and N more". */
 #define FIND_ALL_LINES_MAX 50
@@ -21,6 +21,34 @@ typedef struct {
 } Match;
 
 typedef Array(Match) MatchList;
+
+/* ---------------------------------------------------------------- Confirm's state */
+
+/* Replace ... Confirm in progress: the sender's next message answers it. */
+typedef struct {
+  EddiDoc *doc;
+  EddiPattern pattern;
+  char *replacement;
+  size_t replacement_len;
+  size_t match_start; /* the match being asked about */
+  size_t match_end;
+  size_t replaced;
+} ReplaceConfirm;
+
+static void confirm__free(void *data) {
+  ReplaceConfirm *confirm = data;
+  eddi_pattern_free(&confirm->pattern);
+  eddi_free(confirm->replacement);
+  eddi_free(confirm);
+}
+
+/* A dialogue on a closing document ends with it. */
+static bool confirm__forget_doc(void *data, const EddiDoc *doc) {
+  const ReplaceConfirm *confirm = data;
+  return confirm->doc == doc;
+}
+
+static const EddiSlotType confirm_slot = {"Replace Confirm", confirm__free, confirm__forget_doc};
 
 /* How much of a pattern a "not found" quotes: enough to know it by. */
 #define MATCH_SHOWN_MAX 64
@@ -370,8 +398,7 @@ int eddi_run_replace(CommandContext *ctx) {
     rc = match__not_found(ctx, "Pattern not found", &ctx->args[0], &pattern, mode != ALL,
                           "Goto StartOfFile first, or Replace ... All");
   if (rc == 0 && mode == CONFIRM) {
-    ReplaceConfirm *confirm = &ctx->session->confirm;
-    confirm->active = true;
+    ReplaceConfirm *confirm = eddi_calloc(1, sizeof *confirm);
     confirm->doc = doc;
     confirm->pattern = pattern;
     confirm->replacement = eddi_strndup(ctx->args[1].text, ctx->args[1].len);
@@ -381,6 +408,7 @@ int eddi_run_replace(CommandContext *ctx) {
     confirm->replaced = 0;
     memset(&pattern, 0, sizeof pattern); /* now owned by the confirm state */
     doc->cursor = confirm->match_start;
+    eddi_session_set_slot(ctx->session, &confirm_slot, confirm);
     eddi_command_fact_cursor(ctx, doc);
     eddi_reply_builder_fact(ctx->reply, "Replace? (y/n)");
   } else if (rc == 0) {
@@ -398,6 +426,14 @@ int eddi_run_replace(CommandContext *ctx) {
   array_free(&matches);
   eddi_pattern_free(&pattern);
   return rc;
+}
+
+bool eddi_replace_confirm_pending(const EddiSession *session) {
+  return eddi_session_slot(session, &confirm_slot) != NULL;
+}
+
+void eddi_replace_confirm_cancel(EddiSession *session) {
+  eddi_session_set_slot(session, &confirm_slot, NULL);
 }
 
 bool eddi_command_is_confirm_answer(const char *text, size_t len, char *answer, size_t answer_size) {
@@ -438,7 +474,7 @@ static int confirm__replace_one(CommandContext *ctx, ReplaceConfirm *confirm,
 }
 
 int eddi_command_replace_answer(CommandContext *ctx, const char *answer) {
-  ReplaceConfirm *confirm = &ctx->session->confirm;
+  ReplaceConfirm *confirm = eddi_session_slot(ctx->session, &confirm_slot);
   EddiDoc *doc = confirm->doc;
   bool all = strcmp(answer, "all") == 0;
   bool yes = all || answer[0] == 'y';
@@ -469,7 +505,7 @@ int eddi_command_replace_answer(CommandContext *ctx, const char *answer) {
     }
   }
   size_t replaced = confirm->replaced;
-  eddi_session_cancel_confirm(ctx->session);
+  eddi_replace_confirm_cancel(ctx->session);
   if (rc < 0) return rc;
   eddi_reply_builder_fact(ctx->reply, "Replaced %zu %s", replaced, replaced == 1 ? "occurrence" : "occurrences");
   return 0;

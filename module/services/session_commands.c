@@ -1,11 +1,11 @@
 /* session_commands.c - Start, End, Summary, Status, Set. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include <sys/stat.h>
 
 #include "core/disk_backend.h"
 #include "core/path.h"
-#include "script/script_commands.h"
+#include "services/script_commands.h"
 #include "services/structure.h"
 
 /* "1 file" / "2 files" */
@@ -24,7 +24,7 @@ int eddi_run_start(CommandContext *ctx) {
   }
   if (ctx->argc == 2 && ctx->args[1].kind != TOKEN_STRING)
     return eddi_command_usage(ctx, "Start's description must be a \"quoted string\"");
-  EddiSessionManager *sessions = &ctx->engine->sessions;
+  EddiSessionManager *sessions = eddi_workspace_sessions(ctx->workspace);
   EddiSession *existing = eddi_sessions_by_name(sessions, name->text);
   if (existing && existing == ctx->session && existing->resumed) {
     /* Back after a restart (session/journal.h): say what came back, once. */
@@ -75,7 +75,7 @@ int eddi_run_end(CommandContext *ctx) {
     eddi_strbuf_free(&unsaved);
     return EDDI_ESTATE;
   }
-  eddi_sessions_end(&ctx->engine->sessions, ctx->session);
+  eddi_sessions_end(eddi_workspace_sessions(ctx->workspace), ctx->session);
   ctx->session = NULL;
   /* Nothing of the session is kept yet (the journal is to come): say what
    * was done, not "saved". */
@@ -139,14 +139,14 @@ static int summary__files(CommandContext *ctx, SummaryFiles *files) {
 /* The file as it is now: the open document, else the file on disk. */
 static EddiOutline *summary__outline_now(CommandContext *ctx, const SummaryFile *file) {
   if (file->doc) return eddi_structure_outline_doc(ctx, file->doc);
-  char *abs = eddi_path_join(ctx->engine->root, file->path);
+  char *abs = eddi_path_join(eddi_workspace_root(ctx->workspace), file->path);
   StrBuf text = {0};
   EddiFileFormat format;
   EddiFileStamp stamp;
   unsigned mode;
   EddiError ignored;
   EddiOutline *outline = NULL;
-  if (eddi_disk_load(abs, false, ctx->engine->config.max_file_bytes, &format, &stamp, &mode,
+  if (eddi_disk_load(abs, false, eddi_workspace_config(ctx->workspace)->max_file_bytes, &format, &stamp, &mode,
                      &text, &ignored) == 0)
     outline = eddi_structure_outline_text(ctx, file->path, text.data, text.len);
   eddi_strbuf_free(&text);
@@ -177,7 +177,7 @@ static void summary__say_file(CommandContext *ctx, const SummaryFile *file, StrB
     if (file->doc && file->unsaved) {
       bytes = eddi_text_len(&file->doc->text);
     } else {
-      char *abs = eddi_path_join(ctx->engine->root, file->path);
+      char *abs = eddi_path_join(eddi_workspace_root(ctx->workspace), file->path);
       struct stat st;
       if (stat(abs, &st) == 0) bytes = (size_t)st.st_size;
       eddi_free(abs);
@@ -271,7 +271,12 @@ static const CommandSpec session_commands[] = {
     {"End", "End [<name>]", "end the session", CMD_SESSION | CMD_READ_ONLY, eddi_run_end},
     {"Summary", "Summary [<name>]", "what the session changed", CMD_SESSION | CMD_READ_ONLY, eddi_run_summary},
     {"Status", "Status", "session, file, cursor", CMD_SESSION | CMD_READ_ONLY, eddi_run_status},
-    {"Help", "Help [<command>]", "commands, or one command's syntax", CMD_READ_ONLY, eddi_run_help},
-    {"Set", "Set response_format <escaped|raw>", "session preferences", CMD_SESSION, eddi_run_set},
 };
 COMMAND_GROUP(eddi_session_commands, session_commands);
+
+/* Help (the table's own, session/command_table.c) comes between the two in
+ * Help's list. */
+static const CommandSpec settings_commands[] = {
+    {"Set", "Set response_format <escaped|raw>", "session preferences", CMD_SESSION, eddi_run_set},
+};
+COMMAND_GROUP(eddi_settings_commands, settings_commands);

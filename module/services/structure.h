@@ -18,7 +18,7 @@
 #define EDDI_STRUCTURE_H
 
 #include "edit/matcher.h" /* eddi_lines_count */
-#include "lang/command.h"
+#include "services/commands.h"
 #include "syntax/outline.h"
 #include "syntax/syntax.h"
 

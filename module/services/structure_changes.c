@@ -15,13 +15,13 @@
 EddiOutline *eddi_structure_outline_doc(CommandContext *ctx, EddiDoc *doc) {
   EddiSyntax *syn;
   EddiError ignored;
-  if (eddi_syntax_get(doc, ctx->engine->config.max_syntax_bytes, &syn, &ignored) < 0) return NULL;
+  if (eddi_syntax_get(doc, eddi_workspace_config(ctx->workspace)->max_syntax_bytes, &syn, &ignored) < 0) return NULL;
   return eddi_outline_of_syntax(syn, &doc->text);
 }
 
 EddiOutline *eddi_structure_outline_text(CommandContext *ctx, const char *path, const char *text,
                                          size_t len) {
-  size_t limit = ctx->engine->config.max_syntax_bytes;
+  size_t limit = eddi_workspace_config(ctx->workspace)->max_syntax_bytes;
   return eddi_outline_of_text(path, text ? text : "", len,
                               limit ? limit : EDDI_SYNTAX_MAX_BYTES_DEFAULT);
 }

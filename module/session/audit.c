@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lang/command.h"
+#include "workspace/command.h"
 
 /* Command words kept per record; a longer message says how many more. */
 #define AUDIT_WORDS_MAX 64

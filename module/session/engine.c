@@ -21,13 +21,13 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "core/disk_backend.h"
 #include "core/embedded_backend.h"
 #include "core/utf8.h"
-#include "lang/command.h"
-#include "services/grep.h"
-#include "services/search.h"
+#include "edit/search.h"
+#include "services/commands.h"
+#include "session/command_table.h"
 #include "session/job.h"
+#include "session/audit.h"
 #include "session/journal.h"
 
 void eddi_config_default(EddiConfig *config) {
@@ -42,14 +42,28 @@ void eddi_config_default(EddiConfig *config) {
   config->format_timeout_ms = 10000;
 }
 
-/* context is the engine: files open beneath its root descriptor. */
-static int engine__open_disk(void *context, const char *abs_path, const char *rel_path,
-                             bool create, size_t max_bytes, EddiBackend **backend,
-                             StrBuf *text, bool *is_new, EddiError *err) {
-  const EddiEngine *engine = context;
-  return eddi_disk_open(engine->root_fd, rel_path, create, max_bytes, backend, text, is_new,
-                        err);
+/* ---------------------------------------------------------------- ports */
+
+static const CommandSpec *engine__port_find(void *engine, const char *name) {
+  return eddi_engine_find_command(engine, name);
 }
+
+static bool engine__port_reads_only(void *engine, const EddiCommandLine *line, char *word,
+                                    size_t word_size) {
+  EDDI_UNUSED(engine);
+  return eddi_command_line_reads_only(line, word, word_size);
+}
+
+/* A script's command runs to its end: its work is the script's. */
+static void engine__port_run_commands(void *engine, const char *sender, const char *text,
+                                      size_t len, EddiReply *reply, bool *failed) {
+  bool could = eddi_jobs_may_pend(engine, false);
+  size_t rest;
+  eddi_engine_run_commands(engine, sender, text, len, reply, failed, &rest);
+  eddi_jobs_may_pend(engine, could);
+}
+
+/* ---------------------------------------------------------------- the engine */
 
 EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *error,
                             size_t error_size) {
@@ -70,14 +84,15 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
     return NULL;
   }
   EddiEngine *self = eddi_calloc(1, sizeof *self);
-  self->root_fd = root_fd;
-  if (config) self->config = *config;
-  else eddi_config_default(&self->config);
-  self->root = eddi_strdup(real);
-  self->config.state_dir = NULL; /* the copy below is the engine's own */
-  self->state_dir_asked = config && config->state_dir ? eddi_strdup(config->state_dir) : NULL;
-  self->open_backend = engine__open_disk;
-  self->open_backend_context = self;
+  self->workspace = eddi_workspace_new(real, root_fd, config);
+  self->sessions = eddi_workspace_sessions(self->workspace);
+  self->ports = (EddiCommandPorts){
+      .engine = self,
+      .find = engine__port_find,
+      .line_reads_only = engine__port_reads_only,
+      .start_job = eddi_engine_start_job,
+      .run_commands = engine__port_run_commands,
+  };
   eddi_registry_init(&self->registry);
   self->every_sender_allowed = true;
   return self;
@@ -86,98 +101,30 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
 void eddi_engine_free(EddiEngine *self) {
   if (!self) return;
   eddi_jobs_free(self); /* first: no work may outlive what it was for */
-  if (self->refactor_index) self->refactor_index_free(self->refactor_index);
   eddi_journal_close(self->journal);
-  eddi_sessions_free(&self->sessions);
-  eddi_grep_cache_free(self->grep_cache);
+  eddi_workspace_free(self->workspace);
   eddi_pattern_cache_clear();
-  eddi_free(self->root);
-  close(self->root_fd);
-  eddi_free(self->state_dir_asked);
-  eddi_free(self->state_dir);
   eddi_registry_destroy(&self->registry);
-  eddi_engine_set_audit(self, NULL, NULL, 0);
+  eddi_audit_free(self->audit);
   eddi_free(self->instance);
   eddi_engine_set_policy(self, NULL);
   eddi_free(self);
 }
 
-const char *eddi_engine_root(const EddiEngine *self) { return self->root; }
-
-const EddiConfig *eddi_engine_config(const EddiEngine *self) { return &self->config; }
-
-/* mkdir -p with mode 0700 for each folder made. */
-static int engine__make_folders(const char *path) {
-  char partial[PATH_MAX];
-  size_t n = strlen(path);
-  if (n == 0 || n >= sizeof partial) return -1;
-  memcpy(partial, path, n + 1);
-  for (char *at = partial + 1; *at; at++) {
-    if (*at != '/') continue;
-    *at = '\0';
-    if (mkdir(partial, 0700) < 0 && errno != EEXIST) return -1;
-    *at = '/';
-  }
-  return mkdir(partial, 0700) < 0 && errno != EEXIST ? -1 : 0;
+const char *eddi_engine_root(const EddiEngine *self) {
+  return eddi_workspace_root(self->workspace);
 }
 
-/* Whether path and each folder above it can be changed only by this user
- * (or root): the state folder holds the journal, whose intents rename
- * files in the workspace and whose sessions are re-applied to its files,
- * and the redo logs, whose records are run; a folder another user owns,
- * or may write into (not sticky), anywhere on the way lets them put their
- * own there, or swap ours. The reason goes to error. */
-static bool engine__state_private(const char *path, char *error, size_t error_size) {
-  char folder[PATH_MAX];
-  snprintf(folder, sizeof folder, "%s", path);
-  for (;;) {
-    struct stat st;
-    if (stat(folder, &st) < 0) break;
-    bool owned = st.st_uid == geteuid() || st.st_uid == 0;
-    bool open_to_all = (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX);
-    if (!owned || open_to_all) {
-      snprintf(error, error_size,
-               "State folder %s: %s %s is %s; eddi keeps its journal there only when no other "
-               "user can change it",
-               path, strcmp(folder, path) == 0 ? "it" : "the folder", folder,
-               !owned ? "owned by another user" : "writable by every user");
-      return false;
-    }
-    char *slash = strrchr(folder, '/');
-    if (!slash || slash == folder) break;
-    *slash = '\0';
-  }
-  return true;
+const EddiConfig *eddi_engine_config(const EddiEngine *self) {
+  return eddi_workspace_config(self->workspace);
 }
 
-/* The workspace id names the state folder: the first 16 hex digits of the
- * xxh64 of the canonical root, so two checkouts never share a folder and
- * the same checkout always finds its own. */
 const char *eddi_engine_state_dir(EddiEngine *self, char *error, size_t error_size) {
-  if (self->state_dir) return self->state_dir;
-  char path[PATH_MAX];
-  if (self->state_dir_asked) {
-    snprintf(path, sizeof path, "%s", self->state_dir_asked);
-  } else {
-    const char *state_home = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char id[EDDI_WORKSPACE_ID_SIZE];
-    eddi_engine_workspace_id(self, id);
-    if (state_home && state_home[0] == '/')
-      snprintf(path, sizeof path, "%.*s/eddi/%s", PATH_MAX / 2, state_home, id);
-    else if (home && home[0] == '/')
-      snprintf(path, sizeof path, "%.*s/.local/state/eddi/%s", PATH_MAX / 2, home, id);
-    else
-      snprintf(path, sizeof path, "/tmp/eddi-state-%ld/eddi/%s", (long)getuid(), id);
-  }
-  struct stat st;
-  if (engine__make_folders(path) < 0 || stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(error, error_size, "State folder %s: %s", path, strerror(errno));
-    return NULL;
-  }
-  if (!engine__state_private(path, error, error_size)) return NULL;
-  self->state_dir = eddi_strdup(path);
-  self->config.state_dir = self->state_dir;
-  return self->state_dir;
+  return eddi_workspace_state_dir(self->workspace, error, error_size);
+}
+
+void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID_SIZE]) {
+  eddi_workspace_id(self->workspace, out);
 }
 
 /* ---------------------------------------------------------------- journal */
@@ -195,7 +142,8 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
   if (rc < 0) {
     snprintf(error, error_size, "%s", err.what);
   } else {
-    eddi_journal_recover_writes(self->journal, self->root_fd, &lines);
+    eddi_journal_recover_writes(self->journal, eddi_workspace_root_fd(self->workspace), &lines);
+    eddi_engine_update_hooks(self);
     rc = eddi_journal_restore(self->journal, self, &lines);
     if (rc < 0) snprintf(error, error_size, "Journal: cannot read its sessions");
   }
@@ -212,12 +160,12 @@ size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *repor
                              size_t report_size) {
   if (report_size) report[0] = '\0';
   if (!self->journal || !instance) return 0;
-  size_t before = self->sessions.sessions.len;
+  size_t before = self->sessions->sessions.len;
   StrBuf lines = {0};
   eddi_journal_take_over(self->journal, self, instance, &lines);
   /* The other instances learn where the sessions live now. */
-  for (size_t i = before; i < self->sessions.sessions.len && self->session_listener; i++) {
-    EddiSession *session = self->sessions.sessions.items[i];
+  for (size_t i = before; i < self->sessions->sessions.len && self->session_listener; i++) {
+    EddiSession *session = self->sessions->sessions.items[i];
     EddiSessionEvent event = {EDDI_SESSION_STARTED, session->name, session->sender,
                               self->instance ? self->instance : ""};
     self->session_listener(self->session_listener_closure, &event);
@@ -225,17 +173,12 @@ size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *repor
   if (lines.len && lines.data[lines.len - 1] == '\n') lines.data[--lines.len] = '\0';
   if (report_size) snprintf(report, report_size, "%s", lines.len ? lines.data : "");
   eddi_strbuf_free(&lines);
-  return self->sessions.sessions.len - before;
-}
-
-void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID_SIZE]) {
-  snprintf(out, EDDI_WORKSPACE_ID_SIZE, "%016llx",
-           (unsigned long long)XXH64(self->root, strlen(self->root), 0));
+  return self->sessions->sessions.len - before;
 }
 
 /* The first reply to a sender whose session was taken over says so. */
 static void engine__note_taken_over(EddiEngine *self, const char *sender, EddiReply *reply) {
-  EddiSession *session = sender ? eddi_sessions_by_sender(&self->sessions, sender) : NULL;
+  EddiSession *session = sender ? eddi_sessions_by_sender(self->sessions, sender) : NULL;
   if (!session || !session->taken_from || reply->pending || reply->count == 0) return;
   StrBuf text = {0};
   eddi_strbuf_printf(&text, "Ok, Session %s taken over from %s\n%s", session->name,
@@ -271,24 +214,13 @@ bool eddi_engine_instances_unverified(EddiEngine *self) {
 
 /* ---------------------------------------------------------------- backends */
 
-static int engine__open_embedded(void *context, const char *abs_path, const char *rel_path,
-                                 bool create, size_t max_bytes, EddiBackend **backend,
-                                 StrBuf *text, bool *is_new, EddiError *err) {
-  EddiEngine *self = context;
-  return eddi_embedded_open(self->embedder_open, self->embedder_context, abs_path, rel_path,
-                            create, max_bytes, backend, text, is_new, err);
-}
-
 void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *context) {
-  self->embedder_open = open;
-  self->embedder_context = context;
-  self->open_backend = open ? engine__open_embedded : engine__open_disk;
-  self->open_backend_context = self;
+  eddi_workspace_set_backend(self->workspace, open, context);
 }
 
 bool eddi_engine_cursor(const EddiEngine *self, const char *sender, void **backend,
                         size_t *char_index) {
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
   EddiDoc *doc = session ? session->current : NULL;
   if (!doc) return false;
   *backend = eddi_embedded_backend_of(doc->backend);
@@ -297,7 +229,7 @@ bool eddi_engine_cursor(const EddiEngine *self, const char *sender, void **backe
 }
 
 const char *eddi_engine_session_of(const EddiEngine *self, const char *sender) {
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
   return session ? session->name : NULL;
 }
 
@@ -307,9 +239,8 @@ void eddi_engine_set_extra_commands(EddiEngine *self, const CommandSpec *command
   self->extra_command_count = count;
 }
 
-/* The command named name: the table's, else one of the engine's extras. */
-static const CommandSpec *engine__find_command(const EddiEngine *self, const char *name) {
-  const CommandSpec *spec = eddi_command_find(name);
+const CommandSpec *eddi_engine_find_command(const EddiEngine *self, const char *name) {
+  const CommandSpec *spec = eddi_command_table_find(name);
   for (size_t i = 0; !spec && i < self->extra_command_count; i++)
     if (strcasecmp(self->extra_commands[i].name, name) == 0) spec = &self->extra_commands[i];
   return spec;
@@ -366,23 +297,8 @@ static int engine__prepare(CommandContext *ctx, const CommandSpec *spec) {
   return eddi_doc_sync(ctx->session->current, ctx->err);
 }
 
-int eddi_engine_save_doc(EddiEngine *self, EddiDoc *doc, size_t *bytes, EddiError *err) {
-  EddiFileStamp before = {0}, after = {0};
-  const EddiBackendVtable *ops = doc->backend->vtable;
-  if (ops->stamp) ops->stamp(doc->backend, &before);
-  /* A crash inside the save leaves a temporary file: the next start sweeps
-   * the folders the journal knows. */
-  if (self->journal) eddi_journal_note_folder(self->journal, doc->path);
-  int rc = eddi_doc_save(doc, bytes, err);
-  if (rc == 0 && ops->stamp) {
-    ops->stamp(doc->backend, &after);
-    eddi_engine_note_write(self, doc->path, &before, &after);
-  }
-  return rc;
-}
-
 void eddi_engine_end_groups(EddiEngine *self, const char *sender) {
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
   for (size_t i = 0; session && i < session->docs.len; i++)
     eddi_doc_end_group(session->docs.items[i]);
   /* The command is complete: the journal catches up with it. */
@@ -395,11 +311,12 @@ void eddi_engine_end_groups(EddiEngine *self, const char *sender) {
 static int engine__run_spec(EddiEngine *self, const char *sender, const CommandSpec *spec,
                             const TokenList *tokens, const EddiCommandLine *line, EddiJob *job,
                             char **reply_text, EddiError *err) {
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
   EddiReplyBuilder reply;
   eddi_reply_builder_init(&reply, session && session->raw_payloads);
   CommandContext ctx = {
-      .engine = self,
+      .workspace = self->workspace,
+      .ports = &self->ports,
       .spec = spec,
       .session = session,
       .sender = sender,
@@ -432,7 +349,7 @@ static int engine__run_line(EddiEngine *self, const char *sender, const EddiComm
   int rc = eddi_lex_line(line->line, line->len, &tokens, err);
   if (rc < 0) return rc;
   const Token *verb = &tokens.items[0];
-  const CommandSpec *spec = verb->kind == TOKEN_WORD ? engine__find_command(self, verb->text)
+  const CommandSpec *spec = verb->kind == TOKEN_WORD ? eddi_engine_find_command(self, verb->text)
                                                      : NULL;
   if (!spec) {
     if (verb->source[0] == '{') {
@@ -462,9 +379,9 @@ static int engine__check_message(EddiEngine *self, const char *sender, const cha
                                  size_t len, EddiError *err) {
   if (!sender || !sender[0] || strlen(sender) > EDDI_SENDER_NAME_MAX)
     return eddi_error_set(err, EDDI_EINVAL, "Invalid sender");
-  if (len > self->config.max_message_bytes)
+  if (len > eddi_engine_config(self)->max_message_bytes)
     return eddi_error_set(err, EDDI_ETOOBIG, "Message too large (%zu bytes, limit %zu)", len,
-                          self->config.max_message_bytes);
+                          eddi_engine_config(self)->max_message_bytes);
   size_t valid = eddi_utf8_valid_prefix(text, len);
   if (valid != len)
     return eddi_error_set(err, EDDI_EINVAL, "Message is not valid UTF-8 (byte %zu)", valid);
@@ -493,7 +410,7 @@ void eddi_each_command(const char *text, size_t len,
     if (line.verb_len < sizeof verb) {
       memcpy(verb, p, line.verb_len);
       verb[line.verb_len] = '\0';
-      const CommandSpec *spec = eddi_command_find(verb);
+      const CommandSpec *spec = eddi_command_table_find(verb);
       line.takes_body = spec && (spec->flags & CMD_TAKES_BODY);
     }
     line.takes_body |= *p == '{'; /* a script runs to the end of the message */
@@ -566,14 +483,15 @@ static bool engine__exec(EddiEngine *self, const char *sender, const char *text,
   }
 
   /* A pending Replace Confirm takes y/n/all/quit; anything else ends it. */
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
-  if (session && session->confirm.active) {
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
+  if (session && eddi_replace_confirm_pending(session)) {
     char answer[8];
     if (eddi_command_is_confirm_answer(text, len, answer, sizeof answer)) {
       EddiReplyBuilder builder;
       eddi_reply_builder_init(&builder, session->raw_payloads);
-      CommandContext ctx = {.engine = self, .session = session, .sender = sender,
-                            .reply = &builder, .err = &err};
+      CommandContext ctx = {.workspace = self->workspace, .ports = &self->ports,
+                            .session = session, .sender = sender, .reply = &builder,
+                            .err = &err};
       int rc = eddi_command_replace_answer(&ctx, answer);
       eddi_engine_end_groups(self, sender);
       if (rc == 0) engine__push(reply, true, eddi_reply_builder_finish(&builder), &cap);
@@ -581,7 +499,7 @@ static bool engine__exec(EddiEngine *self, const char *sender, const char *text,
       eddi_reply_builder_free(&builder);
       return false;
     }
-    eddi_session_cancel_confirm(session);
+    eddi_replace_confirm_cancel(session);
   }
 
   if (eddi_engine_run_commands(self, sender, text, len, reply, failed, rest)) return true;

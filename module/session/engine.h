@@ -1,37 +1,28 @@
-/* engine.h - the engine's insides, shared by the command files, the
- * request layer (session/request.c) and long work (session/job.c). */
+/* engine.h - the engine's insides, shared by the files of session/: the
+ * message walk (engine.c), the request layer (request.c), long work
+ * (job.c), the journal and the command table. The layers below see the
+ * workspace (workspace/workspace.h) and the ports of workspace/command.h,
+ * never this struct. */
 #ifndef EDDI_ENGINE_H
 #define EDDI_ENGINE_H
 
 #include "eddi.h"
 #include "core/fs.h"
 #include "session/registry.h"
-#include "session/session.h"
+#include "workspace/command.h"
+#include "workspace/session.h"
+#include "workspace/workspace.h"
 
 typedef Array(char *) EddiStringList;
 
-/* Opens the backend of a document: the disk by default, an embedder's
- * (eddi_engine_set_backend) through core/embedded_backend.c. create allows
- * a missing file (the document then starts empty and *is_new is set); text
- * receives the decoded text. */
-typedef int (*EddiDocOpener)(void *context, const char *abs_path, const char *rel_path,
-                             bool create, size_t max_bytes, EddiBackend **backend,
-                             StrBuf *text, bool *is_new, EddiError *err);
-
-struct CommandSpec;
 struct EddiJobs;
 
 struct EddiEngine {
-  EddiConfig config;
-  char *root; /* canonical, no trailing slash */
-  int root_fd; /* O_PATH descriptor of root: every write resolves beneath it (core/fs.h) */
-  EddiSessionManager sessions;
-  char *state_dir_asked; /* EddiConfig.state_dir as given, or NULL */
-  char *state_dir;       /* made on first use */
-  EddiDocOpener open_backend;
-  void *open_backend_context;
-  EddiBackendOpen embedder_open; /* eddi_engine_set_backend's, or NULL */
-  void *embedder_context;
+  /* The root, the configuration, the state folder, the sessions. */
+  EddiWorkspace *workspace;
+  EddiSessionManager *sessions; /* the workspace's */
+  /* What commands may ask of the engine (engine.c fills it). */
+  EddiCommandPorts ports;
   /* Requests (session/request.c): who holds which session, this instance's
    * id, the sender policy, and who hears of sessions started and ended. */
   EddiRegistry registry;
@@ -46,26 +37,14 @@ struct EddiEngine {
   struct EddiJournal *journal;
   /* Long work (session/job.c): NULL until a waker is set. */
   struct EddiJobs *jobs;
-  /* Grep's file texts (services/grep.c), kept while long work is possible. */
-  struct EddiGrepCache *grep_cache;
   /* Commands besides the table (a test's own); looked up after it. */
-  const struct CommandSpec *extra_commands;
+  const CommandSpec *extra_commands;
   size_t extra_command_count;
-  /* The refactoring layer's workspace index, kept between commands so that
-   * only changed files are read and analysed again; NULL while a job has it
-   * checked out (module/refactor/refactor_commands.c). Freed with free_fn. */
-  void *refactor_index;
-  void (*refactor_index_free)(void *index);
 };
 
-/* A write of the current request, for the audit log: path's bytes went
- * from before to after (either may be missing). A no-op when not auditing. */
-void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
-                            const EddiFileStamp *after);
-
-/* Save doc through its backend (eddi_doc_save) and note the write for the
- * audit log. */
-int eddi_engine_save_doc(EddiEngine *self, EddiDoc *doc, size_t *bytes, EddiError *err);
+/* The workspace's write hooks, which tell the journal and the audit log
+ * (request.c): installed when either changes. */
+void eddi_engine_update_hooks(EddiEngine *self);
 
 /* A command (or call) of sender is over: its edits become one undo step in
  * every document of sender's session. */
@@ -73,11 +52,10 @@ void eddi_engine_end_groups(EddiEngine *self, const char *sender);
 
 /* Commands this engine knows besides the command table (borrowed; they take
  * no body). Tests add their own this way, a slow job among them. */
-void eddi_engine_set_extra_commands(EddiEngine *self, const struct CommandSpec *commands,
+void eddi_engine_set_extra_commands(EddiEngine *self, const CommandSpec *commands,
                                     size_t count);
-
-/* Longest command word looked up (longer ones are no command). */
-#define EDDI_COMMAND_NAME_MAX 32
+/* The command named name: the table's, else one of the engine's extras. */
+const CommandSpec *eddi_engine_find_command(const EddiEngine *self, const char *name);
 
 /* ---------------------------------------------------------------- requests */
 

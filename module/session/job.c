@@ -184,8 +184,8 @@ static void *job__thread(void *closure) {
   return NULL;
 }
 
-int eddi_job_start(CommandContext *ctx, EddiJob *job) {
-  EddiJobs *jobs = ctx->engine->jobs;
+int eddi_engine_start_job(void *engine, CommandContext *ctx, EddiJob *job) {
+  EddiJobs *jobs = ((EddiEngine *)engine)->jobs;
   bool later = jobs && jobs->wake && jobs->may_pend && !jobs->started;
   JobRun *run = eddi_calloc(1, sizeof *run);
   run->job = job;
@@ -338,6 +338,8 @@ void eddi_engine_set_waker(EddiEngine *self, EddiWaker wake, void *closure) {
     self->jobs = eddi_calloc(1, sizeof *self->jobs);
     pthread_mutex_init(&self->jobs->mutex, NULL);
     pthread_cond_init(&self->jobs->done, NULL);
+    /* The engine now lives across requests: Grep keeps its file texts. */
+    eddi_workspace_set_keeps_caches(self->workspace, true);
   }
   pthread_mutex_lock(&self->jobs->mutex);
   self->jobs->wake = wake;

@@ -1,19 +1,9 @@
-/* job.h - long work off the owner thread.
+/* job.h - long work off the owner thread: the engine's side.
  *
- * A command that can take long (Format runs a program; later a workspace
- * index, a refactoring, a script) is split in three steps so that the
- * engine's state is only ever touched by its owner thread:
- * - the command, on the owner thread, copies what the work needs out of the
- *   engine into a job and returns eddi_job_start(ctx, job);
- * - work() runs on a worker thread and touches nothing of the engine;
- * - finish() runs on the owner thread again: it checks that what the job
- *   read has not changed meanwhile, applies the result, and builds the reply
- *   in ctx. That ctx is a fresh one for the same sender and session
- *   (ctx->args is NULL: a job keeps what it needs), made after the same
- *   checks as the command's own (a session, a current file in step).
- *
- * Without a waker (eddi_engine_set_waker) eddi_job_start waits for the work
- * and finishes at once, so the CLI and Emacs see a plain command. With one,
+ * A command splits long work into a job (workspace/command.h says how)
+ * and starts it through its ports; eddi_engine_start_job is the port.
+ * Without a waker (eddi_engine_set_waker) it waits for the work and
+ * finishes at once, so the CLI and Emacs see a plain command. With one,
  * inside eddi_request_exec, it returns EDDI_EPENDING, the request's reply
  * becomes pending and comes from eddi_engine_take_finished; see job.c for
  * how a message and the sender's later requests wait for it.
@@ -21,21 +11,13 @@
 #ifndef EDDI_JOB_H
 #define EDDI_JOB_H
 
-#include "lang/command.h"
+#include "session/engine.h"
 
-typedef struct EddiJob EddiJob;
-
-struct EddiJob {
-  void (*work)(EddiJob *self);
-  int (*finish)(EddiJob *self, CommandContext *ctx);
-  void (*destroy)(EddiJob *self); /* frees the job; called once, last */
-};
-
-/* Run job for the command in ctx, which returns what this returns: what
- * finish returned, or (with a waker) EDDI_EPENDING, and the engine then
- * owns job. One job per command: a second one runs at once. On a failure
- * to start, destroys job and fills ctx->err. */
-int eddi_job_start(CommandContext *ctx, EddiJob *job);
+/* The start_job port (engine is the EddiEngine): what finish returned,
+ * or (with a waker) EDDI_EPENDING, and the engine then owns job. One job
+ * per command: a second one runs at once. On a failure to start,
+ * destroys job and fills ctx->err. */
+int eddi_engine_start_job(void *engine, CommandContext *ctx, EddiJob *job);
 
 /* ---------------------------------------------------------------- the engine's side */
 

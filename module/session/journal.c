@@ -330,7 +330,7 @@ void eddi_journal_note_folder(EddiJournal *self, const char *rel) {
 
 /* ------------------------------------------------------------ intents */
 
-int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *files,
+int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
                               size_t count, int64_t *id, EddiError *err) {
   sqlite3 *db = self->db;
   sqlite3_stmt *intent = NULL, *file = NULL;
@@ -357,7 +357,7 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *fi
                             " old_hash, new_hash, temp, backup) VALUES(?,?,?,?,?,?,?,?,?)",
                             -1, &file, NULL);
   for (size_t i = 0; i < count && rc == SQLITE_OK; i++) {
-    const EddiJournalIntentFile *f = &files[i];
+    const EddiIntentFile *f = &files[i];
     sqlite3_reset(file);
     sqlite3_bind_int64(file, 1, *id);
     sqlite3_bind_int64(file, 2, (sqlite3_int64)i);

@@ -33,6 +33,7 @@
 #define EDDI_JOURNAL_H
 
 #include "core/common.h"
+#include "workspace/workspace.h"
 
 typedef struct EddiJournal EddiJournal;
 struct EddiEngine;
@@ -73,29 +74,10 @@ void eddi_journal_note_folder(EddiJournal *self, const char *rel);
 
 /* ------------------------------------------------------------ intents */
 
-typedef enum {
-  JOURNAL_FILE_WRITE = 1, /* rel becomes the temp file's bytes */
-  JOURNAL_FILE_DELETE = 2,
-} EddiJournalAction;
-
-/* One file of a multi-file change. temp and backup are workspace paths of
- * eddi's temporary files (".<leaf>.eddi-<pid>-<random>" beside rel): temp
- * holds the new bytes, written and fsynced before the intent is recorded;
- * backup is a hard link to the old file (NULL when there was none or the
- * file system has no hard links). */
-typedef struct {
-  const char *rel;
-  EddiJournalAction action;
-  bool existed;
-  uint64_t old_hash; /* XXH3 of the old bytes (EddiFileStamp.hash) */
-  uint64_t new_hash; /* of the new bytes (WRITE) */
-  const char *temp;
-  const char *backup;
-} EddiJournalIntentFile;
-
-/* Record the intent of a change (durably, before its first rename); *id
- * names it for eddi_journal_intent_done. */
-int eddi_journal_intent_begin(EddiJournal *self, const EddiJournalIntentFile *files,
+/* Record the intent of a change of several files (workspace.h's
+ * EddiIntentFile), durably, before its first rename; *id names it for
+ * eddi_journal_intent_done. */
+int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
                               size_t count, int64_t *id, EddiError *err);
 /* The change is complete (or was put back): forget it. */
 void eddi_journal_intent_done(EddiJournal *self, int64_t id);

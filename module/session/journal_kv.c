@@ -309,11 +309,11 @@ int eddi_engine_import_session(EddiEngine *self, const char *instance, const cha
 }
 
 int eddi_engine_stand_down(EddiEngine *self, const char *session, const char *holder) {
-  EddiSession *held = eddi_sessions_by_name(&self->sessions, session);
+  EddiSession *held = eddi_sessions_by_name(self->sessions, session);
   if (!held) return EDDI_ENOENT;
   char *sender = eddi_strdup(held->sender);
   if (self->journal) eddi_journal_disown(self->journal, session);
-  eddi_sessions_end(&self->sessions, held);
+  eddi_sessions_end(self->sessions, held);
   eddi_registry_remove(&self->registry, session, NULL);
   eddi_registry_add(&self->registry, session, sender, holder);
   eddi_free(sender);

@@ -77,7 +77,7 @@ static void recover__inspect(int root_fd, RecoverFile *file) {
   uint64_t hash = 0, temp_hash = 0;
   eddi_fs_hash(root_fd, file->rel, RECOVER_MAX_BYTES, &exists, &hash);
   file->is_old = file->existed ? exists && hash == file->old_hash : !exists;
-  if (file->action == JOURNAL_FILE_DELETE) {
+  if (file->action == EDDI_INTENT_DELETE) {
     file->is_new = !exists;
     file->temp_ready = true; /* a delete needs no bytes */
     return;
@@ -94,7 +94,7 @@ static size_t recover__forward(int root_fd, RecoverFiles *files) {
   for (size_t i = 0; i < files->len; i++) {
     RecoverFile *file = &files->items[i];
     if (file->is_new || !file->is_old) continue;
-    if (file->action == JOURNAL_FILE_DELETE) eddi_fs_remove(root_fd, file->rel), moved++;
+    if (file->action == EDDI_INTENT_DELETE) eddi_fs_remove(root_fd, file->rel), moved++;
     else moved += eddi_fs_rename(root_fd, file->temp, file->rel, &ignored) == 0;
   }
   return moved;

@@ -205,12 +205,14 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   size_t undone = (size_t)sqlite3_column_int64(row, 6);
   char *rel = NULL, *abs = NULL;
   EddiError err;
-  if (!path || eddi_path_resolve(engine->root, path, &rel, &abs, &err) < 0) return;
+  EddiWorkspace *workspace = engine->workspace;
+  if (!path || eddi_path_resolve(eddi_workspace_root(workspace), path, &rel, &abs, &err) < 0)
+    return;
   EddiBackend *backend = NULL;
   StrBuf text = {0};
   bool is_new = false;
-  int rc = engine->open_backend(engine->open_backend_context, abs, rel, was_new,
-                                engine->config.max_file_bytes, &backend, &text, &is_new, &err);
+  EddiDocRequest request = {.rel = rel, .abs = abs, .create = was_new};
+  int rc = eddi_workspace_open_backend(workspace, &request, &backend, &text, &is_new, &err);
   RestoreEdits edits = {0};
   restore__load_edits(db, session->name, path, &edits);
   size_t live = restore__undone_from(&edits, undone);
@@ -222,7 +224,7 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
     return;
   }
   EddiDoc *doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, is_new,
-                              engine->config.undo_groups);
+                              eddi_workspace_config(workspace)->undo_groups);
   eddi_session_add_doc(session, doc);
   count->files++;
   EddiFileStamp stamp = {0};
@@ -444,11 +446,11 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
                              StrBuf *report) {
   sqlite3 *db = eddi_journal_db(self);
   const char *name = restore__text(row, 0), *sender = restore__text(row, 1);
-  if (!name || !sender || eddi_sessions_by_name(&engine->sessions, name) ||
-      eddi_sessions_by_sender(&engine->sessions, sender))
+  if (!name || !sender || eddi_sessions_by_name(engine->sessions, name) ||
+      eddi_sessions_by_sender(engine->sessions, sender))
     return;
   EddiSession *session =
-      eddi_sessions_start(&engine->sessions, name, restore__text(row, 2), sender);
+      eddi_sessions_start(engine->sessions, name, restore__text(row, 2), sender);
   session->raw_payloads = sqlite3_column_int(row, 3) != 0;
   RestoreCount count = {0};
   sqlite3_stmt *docs = NULL;
@@ -465,7 +467,7 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   EddiDoc *doc = current ? eddi_session_find_doc(session, current, &ambiguous) : NULL;
   session->current = doc ? doc : session->docs.len ? *array_back(&session->docs) : NULL;
   restore__registers(session, sqlite3_column_blob(row, 5), (size_t)sqlite3_column_bytes(row, 5));
-  size_t registers = session->edit_state ? session->edit_state->registers.len : 0;
+  size_t registers = eddi_edit_state_find(session) ? eddi_edit_state_find(session)->registers.len : 0;
   size_t snapshots = restore__snapshots(db, session);
   size_t changesets = restore__changesets(db, session);
   restore__txn_history(db, session);
@@ -556,7 +558,7 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
       if (sqlite3_step(row) == SQLITE_ROW) restore__session(self, engine, row, report);
     }
     sqlite3_finalize(row);
-    EddiSession *session = claimed ? eddi_sessions_by_name(&engine->sessions, taken.items[i].name)
+    EddiSession *session = claimed ? eddi_sessions_by_name(engine->sessions, taken.items[i].name)
                                    : NULL;
     if (session && instance) session->taken_from = eddi_strdup(instance);
     if (claimed) eddi_journal_adopt(self, session);

@@ -41,6 +41,7 @@
 #include "core/path.h"
 #include "edit/edit_state.h"
 #include "edit/txn_history.h"
+#include "script/changeset.h"
 #include "script/script_state.h"
 #include "session/engine.h"
 #include "session/journal.h"
@@ -289,8 +290,9 @@ static void marks__encode(const EddiDoc *doc, StrBuf *out) {
 }
 
 static void registers__encode(const EddiSession *session, StrBuf *out) {
-  if (!session->edit_state) return;
-  const EddiRegisterList *list = &session->edit_state->registers;
+  const EddiEditState *state = eddi_edit_state_find(session);
+  if (!state) return;
+  const EddiRegisterList *list = &state->registers;
   for (size_t i = 0; i < list->len; i++) {
     eddi_journal_blob_put(out, list->items[i].name, strlen(list->items[i].name));
     eddi_journal_blob_put(out, list->items[i].text, list->items[i].len);
@@ -499,8 +501,8 @@ static void session__sync_state(JournalWrite *self, const EddiSession *session,
 /* New snapshots since the last sync; old rows pruned now and then. */
 static void session__sync_snapshots(JournalWrite *self, const EddiSession *session,
                                     MirrorSession *ms) {
-  if (!session->edit_state) return;
-  const EddiEditState *state = session->edit_state;
+  const EddiEditState *state = eddi_edit_state_find(session);
+  if (!state) return;
   uint64_t newest = ms->snapshot_clock, oldest = UINT64_MAX;
   for (size_t i = 0; i < state->snapshots.len; i++) {
     const EddiSnapshot *snapshot = &state->snapshots.items[i];
@@ -564,7 +566,7 @@ static void changeset__write(JournalWrite *self, const char *session,
 static void session__sync_changesets(JournalWrite *self, const EddiSession *session,
                                      MirrorSession *ms) {
   for (size_t i = 0; i < ms->changesets.len; i++) ms->changesets.items[i].present = false;
-  const EddiScriptState *script = session->script;
+  const EddiScriptState *script = eddi_script_state_find(session);
   for (size_t i = 0; script && i < script->changesets.len; i++) {
     const EddiChangeset *changeset = script->changesets.items[i];
     MirrorChangeset *mirror = NULL;
@@ -744,7 +746,7 @@ static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSe
 
 void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char *sender) {
   struct JournalMirror *mirror = mirror__of(self);
-  EddiSession *session = eddi_sessions_by_sender(&engine->sessions, sender);
+  EddiSession *session = eddi_sessions_by_sender(engine->sessions, sender);
   MirrorSession *ms = mirror__by(mirror, NULL, sender);
   if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
     if (!ms->elsewhere) eddi_journal_forget(self, ms->name); /* ended */

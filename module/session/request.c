@@ -23,12 +23,15 @@
 #include <strings.h>
 
 #include "edit/edit_formats.h"
-#include "lang/command.h"
+#include "workspace/command.h"
 #include "lang/lexer.h"
-#include "refactor/refactor_call.h"
+#include "services/refactor_call.h"
 #include "session/audit.h"
 #include "session/engine.h"
+#include "session/command_table.h"
 #include "session/job.h"
+#include "session/journal.h"
+#include "services/commands.h"
 
 /* Enough for ", Instance <id>" after a reply. */
 #define REQUEST_INSTANCE_SUFFIX_MAX (EDDI_INSTANCE_NAME_MAX + 16)
@@ -116,12 +119,44 @@ int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char 
     file = path;
   }
   self->audit = eddi_audit_new(file, config->sink, config->closure, error, error_size);
+  eddi_engine_update_hooks(self);
   return self->audit ? 0 : EDDI_EIO;
 }
 
-void eddi_engine_note_write(EddiEngine *self, const char *path, const EddiFileStamp *before,
-                            const EddiFileStamp *after) {
-  if (self->audit) eddi_audit_note_file(self->audit, path, before, after);
+/* ---------------------------------------------------------------- write hooks */
+
+/* A write of the current request, for the audit log. */
+static void request__note_write(void *context, const char *rel, const EddiFileStamp *before,
+                                const EddiFileStamp *after) {
+  EddiEngine *self = context;
+  eddi_audit_note_file(self->audit, rel, before, after);
+}
+
+static void request__note_folder(void *context, const char *rel) {
+  EddiEngine *self = context;
+  eddi_journal_note_folder(self->journal, rel);
+}
+
+static int request__intent_begin(void *context, const EddiIntentFile *files, size_t count,
+                                 int64_t *id, EddiError *err) {
+  EddiEngine *self = context;
+  return eddi_journal_intent_begin(self->journal, files, count, id, err);
+}
+
+static void request__intent_done(void *context, int64_t id) {
+  EddiEngine *self = context;
+  eddi_journal_intent_done(self->journal, id);
+}
+
+void eddi_engine_update_hooks(EddiEngine *self) {
+  EddiWriteHooks hooks = {.context = self};
+  if (self->audit) hooks.note_write = request__note_write;
+  if (self->journal) {
+    hooks.note_folder = request__note_folder;
+    hooks.intent_begin = request__intent_begin;
+    hooks.intent_done = request__intent_done;
+  }
+  eddi_workspace_set_hooks(self->workspace, &hooks);
 }
 
 /* The record of a request that ran (or was refused) as sender. */
@@ -189,7 +224,7 @@ static int request__route(EddiEngine *self, const EddiRequest *request, char *se
   if (request->session) {
     /* A session is acted in only by its own sender: naming it is not
      * enough (session names are public: events, sync answers). */
-    EddiSession *held = eddi_sessions_by_name(&self->sessions, request->session);
+    EddiSession *held = eddi_sessions_by_name(self->sessions, request->session);
     if (held) {
       const char *asking = sender ? sender : EDDI_ANONYMOUS_SENDER;
       if (strcmp(asking, held->sender) != 0)
@@ -208,7 +243,7 @@ static int request__route(EddiEngine *self, const EddiRequest *request, char *se
   if (!sender) sender = EDDI_ANONYMOUS_SENDER;
   snprintf(sender_out, sender_size, "%s", sender);
 
-  if (!eddi_sessions_by_sender(&self->sessions, sender)) {
+  if (!eddi_sessions_by_sender(self->sessions, sender)) {
     char found[EDDI_SESSION_NAME_MAX + 1];
     if (eddi_registry_find_remote(&self->registry, NULL, sender, instance, sizeof instance,
                                   found, sizeof found))
@@ -360,8 +395,8 @@ static int request__run_refactor(EddiEngine *self, EddiSession *session, const c
     return eddi_error_set(err, EDDI_EINVAL, "Refactor needs an operation and a target");
   EddiReplyBuilder builder;
   eddi_reply_builder_init(&builder, true);
-  CommandContext ctx = {.engine = self, .session = session, .sender = sender,
-                        .reply = &builder, .err = err};
+  CommandContext ctx = {.workspace = self->workspace, .ports = &self->ports,
+                        .session = session, .sender = sender, .reply = &builder, .err = err};
   bool could = eddi_jobs_may_pend(self, false);
   int rc = eddi_refactor_call(&ctx, call->operation, call->text, call->new_name, call->unsure,
                               call->kind == EDDI_CALL_PREVIEW, &outcome->files);
@@ -384,26 +419,26 @@ static int request__run_call(EddiEngine *self, EddiSession *session, const char 
   int rc;
   switch (call->kind) {
   case EDDI_CALL_READ:
-    return eddi_edit_read(self, session, call->path, call->offset, call->limit, out, err);
+    return eddi_edit_read(self->workspace, session, call->path, call->offset, call->limit, out, err);
   case EDDI_CALL_GREP:
-    return eddi_edit_grep(self, session, call->text, call->text_len,
+    return eddi_edit_grep(self->workspace, session, call->text, call->text_len,
                           call->ignore_case ? REGEX_CASELESS : 0, call->glob, call->offset,
                           out, err);
   case EDDI_CALL_HASHLINE:
-    rc = eddi_edit_hashline(self, session, call->text, call->text_len, &report, err);
+    rc = eddi_edit_hashline(self->workspace, session, call->text, call->text_len, &report, err);
     break;
   case EDDI_CALL_APPLY_PATCH:
-    rc = eddi_edit_apply_patch(self, session, call->text, call->text_len, &report, err);
+    rc = eddi_edit_apply_patch(self->workspace, session, call->text, call->text_len, &report, err);
     break;
   case EDDI_CALL_SEARCH_REPLACE:
-    rc = eddi_edit_search_replace(self, session, call->path, call->text, call->text_len,
+    rc = eddi_edit_search_replace(self->workspace, session, call->path, call->text, call->text_len,
                                   &report, err);
     break;
   case EDDI_CALL_FILE_UPDATE:
-    rc = eddi_edit_update(self, session, call->path, call->text, call->text_len, &report, err);
+    rc = eddi_edit_update(self->workspace, session, call->path, call->text, call->text_len, &report, err);
     break;
   case EDDI_CALL_REPLACE:
-    rc = eddi_edit_replace(self, session, call->path, call->edits, call->edit_count, &report,
+    rc = eddi_edit_replace(self->workspace, session, call->path, call->edits, call->edit_count, &report,
                            err);
     break;
   case EDDI_CALL_REFACTOR:
@@ -432,8 +467,8 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
 
   /* What eddi_exec does around a command: a pending Replace Confirm ends,
    * and the call's edits are one undo step per document. */
-  EddiSession *session = eddi_sessions_by_sender(&self->sessions, sender);
-  if (session) eddi_session_cancel_confirm(session);
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
+  if (session) eddi_replace_confirm_cancel(session);
   StrBuf out = {0};
   EddiError err;
   eddi_error_clear(&err);

@@ -117,7 +117,7 @@ int main(void) {
     EddiEditReport report = {0};
     EddiError err;
     double start = bench_now_ms();
-    int rc = eddi_edit_hashline(engine, NULL, input.data, input.len, &report, &err);
+    int rc = eddi_edit_hashline(engine->workspace, NULL, input.data, input.len, &report, &err);
     t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "hashline: %s\n", err.what);
     eddi_edit_report_free(&report);
@@ -145,7 +145,7 @@ int main(void) {
     EddiEditReport report = {0};
     EddiError err;
     double start = bench_now_ms();
-    int rc = eddi_edit_apply_patch(engine, NULL, patch.data, patch.len, &report, &err);
+    int rc = eddi_edit_apply_patch(engine->workspace, NULL, patch.data, patch.len, &report, &err);
     t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "apply_patch: %s\n", err.what);
     eddi_edit_report_free(&report);
@@ -158,14 +158,14 @@ int main(void) {
   /* Stale-tag rebase: Read, someone inserts a line at the top, Edit with the old tag. */
   char *reply = eddi_exec(engine, "bench", "Start bench", 11);
   eddi_string_free(reply);
-  EddiSession *session = eddi_sessions_by_sender(&engine->sessions, "bench");
+  EddiSession *session = eddi_sessions_by_sender(engine->sessions, "bench");
   for (int r = 0; r < RUNS; r++) {
     StrBuf base = {0};
     make_text(&base, r);
     write_file(base.data, base.len);
     StrBuf shown = {0};
     EddiError err;
-    eddi_edit_read(engine, session, "big.py", 1, 10, &shown, &err);
+    eddi_edit_read(engine->workspace, session, "big.py", 1, 10, &shown, &err);
     char tag[5];
     eddi_hashline_tag(base.data, base.len, tag);
     StrBuf moved = {0};
@@ -179,7 +179,7 @@ int main(void) {
                     h, r);
     EddiEditReport report = {0};
     double start = bench_now_ms();
-    int rc = eddi_edit_hashline(engine, session, input.data, input.len, &report, &err);
+    int rc = eddi_edit_hashline(engine->workspace, session, input.data, input.len, &report, &err);
     t[r] = bench_now_ms() - start;
     if (rc < 0) fprintf(stderr, "rebase: %s\n", err.what);
     eddi_edit_report_free(&report);

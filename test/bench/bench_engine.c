@@ -25,7 +25,7 @@
 
 #include "bench_support.h"
 #include "session/engine.h"
-#include "services/search.h"
+#include "edit/search.h"
 
 #define BENCH_SENDER "bench"
 #define BENCH_EDIT_SAMPLES 1000
@@ -183,7 +183,7 @@ static void bench_memory(const char *dir, size_t file_len) {
   EddiEngine *engine = eddi_engine_new(dir, NULL, error, sizeof error);
   exec_timed(engine, "Start memory");
   exec_timed(engine, "Open bench.txt");
-  EddiDoc *doc = eddi_sessions_by_sender(&engine->sessions, BENCH_SENDER)->current;
+  EddiDoc *doc = eddi_sessions_by_sender(engine->sessions, BENCH_SENDER)->current;
   char message[128];
   for (size_t i = 0; i < BENCH_EDIT_SAMPLES; i++) {
     size_t lines = eddi_text_line_count(&doc->text);

@@ -17,6 +17,7 @@
 #include "core/common.h"
 #include "eddi.h"
 #include "script/script.h"
+#include "session/command_table.h"
 
 /* Inputs larger than this are not scripts a model sends. */
 #define FUZZ_SCRIPT_MAX 65536
@@ -58,7 +59,7 @@ static void fuzz__parse(const char *text, size_t len) {
   Script script;
   EddiError err;
   eddi_error_clear(&err);
-  if (eddi_script_parse(text, len, &script, &err) == 0) {
+  if (eddi_script_parse(text, len, eddi_command_table_ports(), &script, &err) == 0) {
     eddi_script_needs_owner(script.root);
     eddi_script_free(&script);
   } else if (strncmp(err.what, "Script line ", 12) != 0) {

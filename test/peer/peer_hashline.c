@@ -70,7 +70,7 @@ static void patcher_case(json_object *c) {
   char error[512];
   EddiEngine *engine = eddi_engine_new(workspace, NULL, error, sizeof error);
   eddi_string_free(eddi_exec(engine, "peer", "Start peer", 10));
-  EddiSession *session = eddi_sessions_by_sender(&engine->sessions, "peer");
+  EddiSession *session = eddi_sessions_by_sender(engine->sessions, "peer");
   EddiEditState *state = eddi_edit_state_of(session);
   json_object *policy = get(c, "policy");
   if (policy && get(policy, "enforceSeenLines"))

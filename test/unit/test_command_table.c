@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "eddi.h"
-#include "lang/command.h" /* eddi_command_line_reads_only */
+#include "session/command_table.h" /* eddi_command_line_reads_only */
 
 /* ---------------------------------------------------------------- tools */
 

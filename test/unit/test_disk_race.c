@@ -16,6 +16,7 @@
 
 #include "eddi.h"
 #include "edit/transaction.h"
+#include "session/engine.h"
 
 #define APPENDS 200
 #define APPEND_PAUSE_US 3000
@@ -110,7 +111,7 @@ static void commit_after_disk_change(const char *disk_change, const char *expect
   EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
   long live = unit_live();
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, NULL);
+  eddi_edit_txn_init(&txn, engine->workspace, NULL);
   EddiEditFile *file;
   EddiError err;
   eddi_error_clear(&err);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "eddi.h"
+#include "services/commands.h"
 #include "session/job.h"
 
 /* How long a test waits for a worker before it fails. */

@@ -110,12 +110,12 @@ static void stage_and_die(const Fixture *fx, bool lose_temp) {
       _exit(1);
     static const char *const names[] = {"a.txt", "b.txt"};
     char temps[2][EDDI_FS_PATH_MAX], backups[2][EDDI_FS_PATH_MAX];
-    EddiJournalIntentFile files[2];
+    EddiIntentFile files[2];
     for (int i = 0; i < 2; i++) {
       if (eddi_fs_stage(root_fd, names[i], "new\n", 4, 0644, temps[i], sizeof temps[i], &err) < 0 ||
           eddi_fs_backup(root_fd, names[i], backups[i], sizeof backups[i], &err) < 0)
         _exit(2);
-      files[i] = (EddiJournalIntentFile){names[i], JOURNAL_FILE_WRITE, true, hash_of("old\n"),
+      files[i] = (EddiIntentFile){names[i], EDDI_INTENT_WRITE, true, hash_of("old\n"),
                                          hash_of("new\n"), temps[i], backups[i]};
     }
     int64_t id;

@@ -12,7 +12,7 @@
 #include "unit_support.h"
 
 #include "refactor/rename.h"
-#include "refactor/workspace.h"
+#include "refactor/kept_index.h"
 
 #define TEST_PACKAGE        "/usr/lib/python3/dist-packages/pyflakes"
 #define TEST_MAX_FILE_BYTES ((size_t)1 << 24)

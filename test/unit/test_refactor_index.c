@@ -14,7 +14,7 @@
 
 #include "refactor/index.h"
 #include "refactor/rename.h"
-#include "refactor/workspace.h"
+#include "refactor/kept_index.h"
 
 /* Limits as the engine's defaults would give: far above what a test has. */
 #define TEST_MAX_FILE_BYTES ((size_t)1 << 24)

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "script/script.h"
+#include "session/command_table.h"
 #include "script/script_run.h"
 
 /* How long a test waits for a worker before it fails. */
@@ -20,7 +21,7 @@ static void assert_parse_error(const char *src, const char *message) {
   Script script;
   EddiError err;
   eddi_error_clear(&err);
-  assert_int_equal(eddi_script_parse(src, strlen(src), &script, &err), EDDI_EINVAL);
+  assert_int_equal(eddi_script_parse(src, strlen(src), eddi_command_table_ports(), &script, &err), EDDI_EINVAL);
   assert_string_equal(err.what, message);
   assert_null(script.root);
 }
@@ -37,7 +38,7 @@ static void test_parse_tree(void **state) {
   Script script;
   EddiError err;
   eddi_error_clear(&err);
-  assert_int_equal(eddi_script_parse(src, strlen(src), &script, &err), 0);
+  assert_int_equal(eddi_script_parse(src, strlen(src), eddi_command_table_ports(), &script, &err), 0);
   assert_true(script.braced);
   const ScriptNodes *top = &script.root->children;
   assert_int_equal(top->len, 5);
@@ -83,7 +84,7 @@ static void test_parse_errors_have_positions(void **state) {
   Script script;
   EddiError err;
   eddi_error_clear(&err);
-  assert_int_equal(eddi_script_parse(deep, strlen(deep), &script, &err), EDDI_EINVAL);
+  assert_int_equal(eddi_script_parse(deep, strlen(deep), eddi_command_table_ports(), &script, &err), EDDI_EINVAL);
   assert_non_null(strstr(err.what, "nested too deeply"));
   unit_assert_no_leak(live);
 }

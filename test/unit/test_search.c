@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "lang/lexer.h"
-#include "services/search.h"
+#include "edit/search.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -14,7 +14,8 @@
 #include <sys/types.h>
 
 #include "edit/transaction.h"
-#include "session/session.h"
+#include "session/engine.h"
+#include "workspace/session.h"
 
 static void write_in(const char *root, const char *name, const char *bytes, size_t len) {
   char path[PATH_MAX];
@@ -41,7 +42,7 @@ static void test_txn_file_loads_from_disk(void **state) {
   EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
   assert_non_null(engine);
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, NULL);
+  eddi_edit_txn_init(&txn, engine->workspace, NULL);
   EddiEditFile *file;
   EddiError err;
 
@@ -124,7 +125,7 @@ static int doc_setup(void **state) {
   assert_int_equal(
       eddi_engine_open_journal(fx->engine, report, sizeof report, error, sizeof error), 0);
   exec_ok(fx->engine, "Start s\nOpen a.txt");
-  EddiSession *session = eddi_sessions_by_sender(&fx->engine->sessions, "t");
+  EddiSession *session = eddi_sessions_by_sender(fx->engine->sessions, "t");
   assert_non_null(session);
   bool ambiguous;
   fx->doc = eddi_session_find_doc(session, "a.txt", &ambiguous);
@@ -148,8 +149,8 @@ static int doc_teardown(void **state) {
 static int commit_three(EddiEngine *engine, bool conflict_on_disk, const char *root,
                         EddiError *err) {
   EddiEditTxn txn;
-  EddiSession *session = eddi_sessions_by_sender(&engine->sessions, "t");
-  eddi_edit_txn_init(&txn, engine, session);
+  EddiSession *session = eddi_sessions_by_sender(engine->sessions, "t");
+  eddi_edit_txn_init(&txn, engine->workspace, session);
   static const char *const names[] = {"a.txt", "b.txt", "c.txt"};
   for (size_t i = 0; i < 3; i++) {
     EddiEditFile *file;

@@ -20,7 +20,8 @@
 
 #include "core/fs.h"
 #include "edit/transaction.h"
-#include "session/session.h"
+#include "session/engine.h"
+#include "workspace/session.h"
 
 /* The tmpfs of the full-disk case, and the old file too big to copy back
  * into what is left of it. */
@@ -60,7 +61,7 @@ static EddiEngine *engine_with_journal(const char *root, const char *state) {
 static int commit_all(EddiEngine *engine, const char *const *names, size_t n, const char *text,
                       EddiError *err) {
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, NULL);
+  eddi_edit_txn_init(&txn, engine->workspace, NULL);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     EddiEditFile *file;
@@ -136,7 +137,7 @@ static void test_full_disk_puts_the_first_file_back(void **state) {
   EddiEngine *engine = engine_with_journal(root, disk->state_dir);
 
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, engine, NULL);
+  eddi_edit_txn_init(&txn, engine->workspace, NULL);
   EddiEditFile *file;
   EddiError err;
   static const char *const names[] = {"a.txt", "b.txt"};
@@ -327,7 +328,7 @@ static void test_a_fifo_in_place_of_a_file_is_refused_not_waited_for(void **stat
     /* And a change of two files, one of them the FIFO. */
     static const char *const names[] = {"a.txt", "b.txt"};
     EddiEditTxn txn;
-    eddi_edit_txn_init(&txn, engine, NULL);
+    eddi_edit_txn_init(&txn, engine->workspace, NULL);
     EddiEditFile *file;
     EddiError err;
     if (eddi_edit_txn_file(&txn, "b.txt", &file, &err) < 0) _exit(3);
@@ -341,7 +342,7 @@ static void test_a_fifo_in_place_of_a_file_is_refused_not_waited_for(void **stat
     eddi_edit_txn_free(&txn);
     bool exists;
     uint64_t hash;
-    eddi_fs_hash(engine->root_fd, names[0], 1 << 20, &exists, &hash);
+    eddi_fs_hash(eddi_workspace_root_fd(engine->workspace), names[0], 1 << 20, &exists, &hash);
     eddi_engine_free(engine);
     _exit(refused ? 0 : 1);
   }

@@ -17,7 +17,7 @@
  *   Ok, Preview: Would modify 3 files: a.py, b.py, test_a.py[, 2 unsure ...]
  *     (and in raw mode the unified diff of every file)
  * Lines in the unsure list are 0-based, as every position eddi reports. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -27,37 +27,13 @@
 #include "edit/transaction.h"
 #include "edit/txn_history.h"
 #include "refactor/ops.h"
-#include "refactor/refactor_call.h"
+#include "refactor/operations.h"
+#include "services/refactor_call.h"
 #include "refactor/rename.h"
-#include "refactor/workspace.h"
-#include "script/script_commands.h"
-#include "session/job.h"
+#include "refactor/kept_index.h"
+#include "services/script_commands.h"
 
-/* The operations of EDDISPEAK.md's "Refactoring", and what each plans
- * with (ops.h; the two renames are rename.h's). */
-static const char *const refactor__operations[] = {
-    "RenameSymbol",      "Rename_Class",   "Signature",       "Extract_Method",
-    "ExtractFunction",   "InlineFunction", "Inline_Variable", "Move_Method",
-    "Extract_Interface", "Split_Class",    "Merge_Classes",   "Change_Inheritance",
-    "ExtractClass",
-};
-enum {
-  OP_RENAME_SYMBOL,
-  OP_RENAME_CLASS,
-  OP_SIGNATURE,
-  OP_EXTRACT_METHOD,
-  OP_EXTRACT_FUNCTION,
-  OP_INLINE_FUNCTION,
-  OP_INLINE_VARIABLE,
-  OP_MOVE_METHOD,
-  OP_EXTRACT_INTERFACE,
-  OP_SPLIT_CLASS,
-  OP_MERGE_CLASSES,
-  OP_CHANGE_INHERITANCE,
-  OP_EXTRACT_CLASS,
-};
-#define REFACTOR_OPERATION_COUNT (sizeof refactor__operations / sizeof refactor__operations[0])
-
+/* What each operation plans with (ops.h; the two renames are rename.h's). */
 /* The plan kind of an operation past the renames. */
 static RefOpKind refactor__kind(int op) {
   switch (op) {
@@ -91,7 +67,7 @@ typedef struct {
   unsigned flags;
   bool preview;
   size_t *files_out; /* a typed call's count of files renamed in, or NULL */
-  EddiEngine *engine; /* to give the index back to, on the owner thread */
+  EddiWorkspace *workspace; /* to give the index back to, on the owner thread */
   /* The engine's kept index, or a new one; filled on the worker thread. */
   RefIndex *index;
   RefPlan plan;
@@ -109,7 +85,7 @@ static void refactor__destroy(EddiJob *base) {
   eddi_free(self->path);
   eddi_strbuf_free(&self->facts);
   ref_plan_free(&self->plan);
-  ref_index_checkin(self->engine, self->index);
+  ref_index_checkin(self->workspace, self->index);
   eddi_free(self);
 }
 
@@ -125,7 +101,7 @@ static void refactor__work(EddiJob *base) {
     if (self->rc < 0) return;
     RefOpArgs args = {.spec = self->spec, .other = self->new_name, .name = self->new_name,
                       .path = self->path, .first = self->first, .last = self->last};
-    self->rc = ref_op_plan(self->index, refactor__kind(self->op), refactor__operations[self->op],
+    self->rc = ref_op_plan(self->index, refactor__kind(self->op), eddi_refactor_operations[self->op],
                            &args, &self->plan, &self->facts, &self->err);
     return;
   }
@@ -247,7 +223,7 @@ static void refactor__remove_empty(const char *root, const char *rel) {
  * the new ones in the same transaction. */
 static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, ctx->engine, ctx->session);
+  eddi_edit_txn_init(&txn, ctx->workspace, ctx->session);
   RefPlan *plan = &self->plan;
   int rc = 0;
   for (size_t i = 0; i < plan->changes.len && rc == 0; i++) {
@@ -279,7 +255,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
     eddi_edit_report_free(&report);
     return rc;
   }
-  if (plan->emptied) refactor__remove_empty(ctx->engine->root, plan->emptied);
+  if (plan->emptied) refactor__remove_empty(eddi_workspace_root(ctx->workspace), plan->emptied);
   size_t files = plan->changes.len, refs = plan->references;
   if (self->files_out) *self->files_out = files;
   if (self->facts.len) {
@@ -333,8 +309,8 @@ static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
 
 /* The operation token names, or a Fail. */
 static int refactor__operation(CommandContext *ctx, const Token *token) {
-  return eddi_command_choose(ctx, token, "operation", refactor__operations,
-                             REFACTOR_OPERATION_COUNT);
+  return eddi_command_choose(ctx, token, "operation", eddi_refactor_operations,
+                             EDDI_REFACTOR_OPERATION_COUNT);
 }
 
 /* Extract's region "a:b" (the current file's lines) or "path.py:a:b",
@@ -381,9 +357,9 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->base.work = refactor__work;
   job->base.finish = refactor__finish;
   job->base.destroy = refactor__destroy;
-  job->root = eddi_strdup(ctx->engine->root);
-  job->max_file_bytes = ctx->engine->config.max_file_bytes;
-  job->max_entries = ctx->engine->config.max_walk_entries;
+  job->root = eddi_strdup(eddi_workspace_root(ctx->workspace));
+  job->max_file_bytes = eddi_workspace_config(ctx->workspace)->max_file_bytes;
+  job->max_entries = eddi_workspace_config(ctx->workspace)->max_walk_entries;
   job->op = op;
   job->spec = spec;
   job->new_name = new_name ? new_name : eddi_strdup("");
@@ -392,8 +368,8 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->flags = (unsure ? REF_RENAME_UNSURE : 0) | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
   job->preview = preview;
   job->files_out = files_out;
-  job->engine = ctx->engine;
-  job->index = ref_index_checkout(ctx->engine);
+  job->workspace = ctx->workspace;
+  job->index = ref_index_checkout(ctx->workspace);
   refactor__copy_open(job, ctx->session);
   return eddi_job_start(ctx, &job->base);
 }
@@ -432,7 +408,7 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   if (op < 0) return op;
   size_t argc = ctx->argc - first - 1;
   const Token *args = &ctx->args[first + 1];
-  const char *name = refactor__operations[op];
+  const char *name = eddi_refactor_operations[op];
   switch (op) {
   case OP_SIGNATURE: {
     char *sigs[2] = {NULL, NULL};
@@ -497,9 +473,6 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   }
 }
 
-const char *eddi_refactor_operation_name(size_t i) {
-  return i < REFACTOR_OPERATION_COUNT ? refactor__operations[i] : NULL;
-}
 
 int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
                        const char *new_name, bool unsure, bool preview, size_t *files) {

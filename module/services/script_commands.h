@@ -2,7 +2,7 @@
 #ifndef EDDI_SCRIPT_COMMANDS_H
 #define EDDI_SCRIPT_COMMANDS_H
 
-#include "lang/command.h"
+#include "services/commands.h"
 
 /* Run text (a script, or one single-line form) in ctx as one transaction;
  * the reply goes into ctx->reply. */
@@ -12,9 +12,11 @@ int eddi_script_preview_changeset(CommandContext *ctx);
 /* Add the flags of the session's scripts to ctx's reply (Summary), a page:
  * "Flagged: a.py:3:0 f: note; ...; and 150 more". Returns how many. */
 size_t eddi_script_session_flags(CommandContext *ctx);
-/* Whether the script line starts (its body included) only reads: a
- * read-only sender may run it. word receives the statement that writes.
- * A script that does not parse reads only: it fails before it runs. */
-bool eddi_script_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size);
+/* Whether the script line starts (its body included) only reads, its
+ * commands judged through commands: a read-only sender may run it. word
+ * receives the statement that writes. A script that does not parse reads
+ * only: it fails before it runs. */
+bool eddi_script_line_reads_only(const EddiCommandPorts *commands, const EddiCommandLine *line,
+                                 char *word, size_t word_size);
 
 #endif

@@ -1,21 +1,22 @@
-/* workspace.h - the workspace index an engine keeps between refactorings.
+/* kept_index.h - the index a workspace keeps between refactorings.
  *
- * A job takes the engine's index on the owner thread when it starts, uses
+ * A job takes the workspace's index on the owner thread when it starts, uses
  * it on its worker (scanning again updates it, index.h) and gives it back
  * on the owner thread when it is destroyed. While one job has it, another
  * job gets a new, empty index; of two given back, the later one is kept.
  * So the index is only ever touched by one thread at a time, and no job
  * waits for another. */
-#ifndef EDDI_REFACTOR_WORKSPACE_H
-#define EDDI_REFACTOR_WORKSPACE_H
+#ifndef EDDI_REFACTOR_KEPT_INDEX_H
+#define EDDI_REFACTOR_KEPT_INDEX_H
 
 #include "refactor/index.h"
-#include "session/engine.h"
+#include "workspace/session.h"
+#include "workspace/workspace.h"
 
-/* The engine's index, or a new one made for its limits (owner thread). */
-RefIndex *ref_index_checkout(EddiEngine *engine);
-/* Give index back to engine (owner thread); NULL is ignored. */
-void ref_index_checkin(EddiEngine *engine, RefIndex *index);
+/* The workspace's index, or a new one made for its limits (owner thread). */
+RefIndex *ref_index_checkout(EddiWorkspace *workspace);
+/* Give index back to workspace (owner thread); NULL is ignored. */
+void ref_index_checkin(EddiWorkspace *workspace, RefIndex *index);
 
 /* The words a scan for a rename of spec to new_name looks for (index.h):
  * the name spec ends in (Class.method, path.py:func, mod.func), the new

@@ -1,29 +1,36 @@
-/* command_table.c - the command table, Help, and helpers every handler uses.
+/* command_table.c - the command table, Help and the read-only check.
  *
- * Each *_commands.c file holds its commands' specs (name, syntax, summary,
- * flags, handler); this file lists the groups and is the only reader of
- * them. Help, usage errors, the read-only check and the public table
+ * Each *_commands.c file of services/ holds its commands' specs (name,
+ * syntax, summary, flags, handler); this file lists the groups and is the
+ * only reader of them. Help, the read-only check and the public table
  * (eddi_command_info) all come from those specs, so a command is described
  * once, where it is implemented.
  */
-#include "lang/command.h"
+#include "session/command_table.h"
 
 #include <ctype.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <strings.h>
 
 #include "lang/suggest.h"
-#include "script/script_commands.h"
-#include "core/utf8.h"
+#include "services/commands.h"
+#include "services/script_commands.h"
 
-/* Scripts (module/script/script_commands.c). */
-extern const CommandGroup eddi_script_commands;
+static int command__run_help(CommandContext *ctx);
+
+/* Help reads the table, so it lives beside it. */
+static const CommandSpec help_commands[] = {
+    {"Help", "Help [<command>]", "commands, or one command's syntax", CMD_READ_ONLY,
+     command__run_help},
+};
+static COMMAND_GROUP(eddi_help_commands, help_commands);
 
 /* Every command group; Help lists them in this order. Add a new area's
  * group here (one line) and define it in its own *_commands.c. */
 static const CommandGroup *const command_groups[] = {
     &eddi_session_commands,
+    &eddi_help_commands,
+    &eddi_settings_commands,
     &eddi_file_commands,
     &eddi_navigation_commands,
     &eddi_search_commands,
@@ -43,7 +50,7 @@ static const CommandGroup *const command_groups[] = {
     for (const CommandSpec *spec = command_groups[group_]->commands;           \
          spec < command_groups[group_]->commands + command_groups[group_]->count; spec++)
 
-const CommandSpec *eddi_command_find(const char *name) {
+const CommandSpec *eddi_command_table_find(const char *name) {
   FOR_EACH_COMMAND(spec) {
     if (strcasecmp(spec->name, name) == 0) return spec;
   }
@@ -75,7 +82,7 @@ const char *eddi_command_suggest(const char *name) {
 
 /* ---------------------------------------------------------------- Help */
 
-int eddi_run_help(CommandContext *ctx) {
+static int command__run_help(CommandContext *ctx) {
   if (ctx->argc > 1) return eddi_command_usage(ctx, "Help takes at most one command name");
   if (ctx->argc == 0) {
     bool first = true;
@@ -85,7 +92,7 @@ int eddi_run_help(CommandContext *ctx) {
     }
     return 0;
   }
-  const CommandSpec *spec = eddi_command_find(ctx->args[0].text);
+  const CommandSpec *spec = eddi_command_table_find(ctx->args[0].text);
   if (!spec) {
     eddi_error_set(ctx->err, EDDI_ENOENT, "Unknown command '%s'", ctx->args[0].text);
     const char *near = eddi_command_suggest(ctx->args[0].text);
@@ -94,55 +101,6 @@ int eddi_run_help(CommandContext *ctx) {
   }
   eddi_reply_builder_payload(ctx->reply, "%s - %s", spec->syntax, spec->summary);
   return 0;
-}
-
-/* ---------------------------------------------------------------- helpers */
-
-int eddi_command_usage(CommandContext *ctx, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char what[EDDI_ERROR_MAX];
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  eddi_error_set(ctx->err, EDDI_EINVAL, "%s", what);
-  if (ctx->spec) eddi_error_hint(ctx->err, "Usage: %s", ctx->spec->syntax);
-  return EDDI_EINVAL;
-}
-
-int eddi_command_choose(CommandContext *ctx, const Token *token, const char *what,
-               const char *const *choices, size_t count) {
-  for (size_t i = 0; i < count; i++)
-    if (eddi_token_is(token, choices[i])) return (int)i;
-  eddi_error_set(ctx->err, EDDI_EINVAL, "Unknown %s '%.*s'", what,
-                 (int)eddi_utf8_complete_prefix(token->source,
-                                           EDDI_MIN(token->source_len, (size_t)64)),
-                 token->source);
-  const char *near = token->kind == TOKEN_WORD ? eddi_suggest(token->text, choices, count) : NULL;
-  if (near) {
-    eddi_error_hint(ctx->err, "Did you mean \"%s\"", near);
-  } else {
-    StrBuf list = {0};
-    for (size_t i = 0; i < count; i++) eddi_strbuf_printf(&list, "%s%s", i ? ", " : "", choices[i]);
-    eddi_error_hint(ctx->err, "Expected one of %s", list.data);
-    eddi_strbuf_free(&list);
-  }
-  return EDDI_EINVAL;
-}
-
-char *eddi_command_token_string(const Token *token) {
-  if (token->kind == TOKEN_STRING) return eddi_strndup(token->text, token->len);
-  return eddi_strndup(token->source, token->source_len);
-}
-
-void eddi_command_fact_cursor(CommandContext *ctx, const EddiDoc *doc) {
-  size_t line, col;
-  eddi_text_position_of(&doc->text, doc->cursor, &line, &col);
-  eddi_reply_builder_fact(ctx->reply, "At %zu:%zu", line, col);
-}
-
-void eddi_command_goto_line(EddiDoc *doc, size_t line) {
-  line = EDDI_MIN(line, doc->text.newlines);
-  doc->cursor = eddi_text_line_start(&doc->text, line);
 }
 
 /* ------------------------------------------------------------ the public table */
@@ -186,15 +144,15 @@ const EddiCommandInfo *eddi_command_info(size_t index) {
  * "Unknown command" with its suggestion rather than a refusal. */
 static const char *const command__read_only_non_commands[] = {"Count"};
 
-/* Whether the command word of line is read-only: its spec says so. */
 /* The spec of line's command word, or NULL. */
 static const CommandSpec *command__line_spec(const EddiCommandLine *line) {
   if (line->verb_len >= COMMAND_NAME_MAX) return NULL;
   char verb[COMMAND_NAME_MAX];
   snprintf(verb, sizeof verb, "%.*s", (int)line->verb_len, line->line);
-  return eddi_command_find(verb);
+  return eddi_command_table_find(verb);
 }
 
+/* Whether the command word of line is read-only: its spec says so. */
 static bool command__verb_reads_only(const EddiCommandLine *line) {
   const CommandSpec *spec = command__line_spec(line);
   if (spec) return (spec->flags & CMD_READ_ONLY) != 0;
@@ -220,7 +178,7 @@ bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_
   snprintf(word, word_size, "%.*s", (int)line->verb_len, line->line);
   const CommandSpec *spec = command__line_spec(line);
   if ((spec && (spec->flags & CMD_SCRIPT)) || (line->len && line->line[0] == '{'))
-    return eddi_script_line_reads_only(line, word, word_size);
+    return eddi_script_line_reads_only(eddi_command_table_ports(), line, word, word_size);
   if (!command__verb_reads_only(line)) return false;
   if (command__is_open_create(line)) {
     snprintf(word, word_size, "Open Create");
@@ -228,3 +186,23 @@ bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_
   }
   return true;
 }
+
+/* ------------------------------------------------------------ ports */
+
+static const CommandSpec *command__port_find(void *engine, const char *name) {
+  EDDI_UNUSED(engine);
+  return eddi_command_table_find(name);
+}
+
+static bool command__port_reads_only(void *engine, const EddiCommandLine *line, char *word,
+                                     size_t word_size) {
+  EDDI_UNUSED(engine);
+  return eddi_command_line_reads_only(line, word, word_size);
+}
+
+static const EddiCommandPorts command__table_ports = {
+    .find = command__port_find,
+    .line_reads_only = command__port_reads_only,
+};
+
+const EddiCommandPorts *eddi_command_table_ports(void) { return &command__table_ports; }

@@ -17,7 +17,7 @@
  * it runs on the owner thread; its commands see the script's changes (the
  * documents get them before each command) and a failure puts the
  * documents back. */
-#include "lang/command.h"
+#include "services/commands.h"
 
 #include <strings.h>
 
@@ -25,8 +25,7 @@
 #include "edit/txn_history.h"
 #include "script/changeset.h"
 #include "script/script_run.h"
-#include "script/script_commands.h"
-#include "session/job.h"
+#include "services/script_commands.h"
 
 /* The budgets a script starts with; `limit steps N` and `limit time N`
  * change them for one script, up to the maxima. */
@@ -39,7 +38,8 @@ typedef struct {
   EddiJob base;
   Script script;
   ScriptRun run;
-  EddiEngine *engine;
+  EddiWorkspace *workspace;
+  const EddiCommandPorts *ports;
   EddiSession *session; /* for the owner-thread steps; never touched on the worker */
   const char *sender;
   int rc;
@@ -147,7 +147,7 @@ static int script__command(void *context, ScriptRun *run, const char *line, char
   size_t verb = strcspn(line, " \t");
   char word[EDDI_COMMAND_NAME_MAX];
   snprintf(word, sizeof word, "%.*s", (int)EDDI_MIN(verb, sizeof word - 1), line);
-  const CommandSpec *spec = eddi_command_find(word);
+  const CommandSpec *spec = self->ports->find(self->ports->engine, word);
   if (spec && (spec->flags & CMD_SCRIPT))
     return eddi_error_set(err, EDDI_EINVAL, "%s cannot run as a command inside a script: write "
                           "its statements in the script", word);
@@ -162,13 +162,11 @@ static int script__command(void *context, ScriptRun *run, const char *line, char
   ScriptDocTexts before = {0};
   script__note_docs(self, &before);
   EddiReply replies = {0};
-  bool failed = false, could = eddi_jobs_may_pend(self->engine, false);
-  size_t rest;
-  eddi_engine_run_commands(self->engine, self->sender, line, strlen(line), &replies, &failed,
-                           &rest);
-  eddi_jobs_may_pend(self->engine, could);
+  bool failed = false;
+  self->ports->run_commands(self->ports->engine, self->sender, line, strlen(line), &replies,
+                            &failed);
   /* The command may have opened or switched documents. */
-  self->session = eddi_sessions_by_sender(&self->engine->sessions, self->sender);
+  self->session = eddi_sessions_by_sender(eddi_workspace_sessions(self->workspace), self->sender);
   if (self->session && self->session->current) {
     eddi_free(self->run.current);
     self->run.current = eddi_strdup(self->session->current->path);
@@ -195,8 +193,8 @@ static int script__changeset(void *context, ScriptRun *run, const char *verb, co
     return 0;
   }
   int rc = strcasecmp(verb, "apply") == 0
-               ? eddi_changeset_apply(set, self->engine, self->session, err)
-               : eddi_changeset_rollback(set, self->engine, self->session, err);
+               ? eddi_changeset_apply(set, self->workspace, self->session, err)
+               : eddi_changeset_rollback(set, self->workspace, self->session, err);
   if (rc == 0) {
     StrBuf note = {0};
     eddi_strbuf_printf(&note, "Changeset %s %s", name,
@@ -291,7 +289,7 @@ static void script__work(EddiJob *base) {
 static void script__list_page(CommandContext *ctx, const char *key, char *const *items,
                               size_t count, size_t offset, bool pages) {
   if (offset >= count) return;
-  size_t page = ctx->engine->config.page_size ? ctx->engine->config.page_size : count;
+  size_t page = eddi_workspace_config(ctx->workspace)->page_size ? eddi_workspace_config(ctx->workspace)->page_size : count;
   size_t end = EDDI_MIN(count, offset + page);
   StrBuf text = {0};
   eddi_strbuf_printf(&text, "%s:", key);
@@ -309,7 +307,7 @@ static void script__list_fact(CommandContext *ctx, const char *key, const Script
 }
 
 size_t eddi_script_session_flags(CommandContext *ctx) {
-  const EddiScriptState *state = ctx->session->script;
+  const EddiScriptState *state = eddi_script_state_find(ctx->session);
   size_t count = state ? state->session_flags.len : 0;
   script__list_page(ctx, "Flagged", state ? state->session_flags.items : NULL, count, 0, false);
   return count;
@@ -317,7 +315,7 @@ size_t eddi_script_session_flags(CommandContext *ctx) {
 
 /* Flags [<offset>]: the last script's flags from offset, a page. */
 static int script__flags_command(CommandContext *ctx) {
-  const EddiScriptState *state = ctx->session->script;
+  const EddiScriptState *state = eddi_script_state_find(ctx->session);
   size_t count = state ? state->flags.len : 0;
   if (ctx->argc > 1 || (ctx->argc == 1 && ctx->args[0].kind != TOKEN_INT))
     return eddi_command_usage(ctx, "Flags takes an offset");
@@ -428,7 +426,7 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
     return self->rc;
   }
   EddiEditTxn txn;
-  eddi_edit_txn_init(&txn, ctx->engine, ctx->session);
+  eddi_edit_txn_init(&txn, ctx->workspace, ctx->session);
   int rc = 0;
   size_t changed = 0;
   StrBuf stale = {0};
@@ -449,7 +447,7 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
     }
     changed++;
     if (set)
-      rc = eddi_changeset_add_file(set, ctx->engine, file->rel, file->original, file->original_len,
+      rc = eddi_changeset_add_file(set, ctx->workspace, file->rel, file->original, file->original_len,
                                    file->text.data, file->text.len, ctx->err);
     else eddi_edit_file_write(entry, file->text.data, file->text.len);
   }
@@ -509,17 +507,19 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
   job->base.work = script__work;
   job->base.finish = script__finish;
   job->base.destroy = script__destroy;
-  int rc = eddi_script_parse(text, len, &job->script, ctx->err);
+  int rc = eddi_script_parse(text, len, ctx->ports, &job->script, ctx->err);
   if (rc < 0) {
     eddi_free(job);
     return rc;
   }
-  EddiEngine *engine = ctx->engine;
-  job->engine = engine;
+  EddiWorkspace *workspace = ctx->workspace;
+  const EddiConfig *config = eddi_workspace_config(workspace);
+  job->workspace = workspace;
+  job->ports = ctx->ports;
   job->sender = ctx->sender;
   ScriptRun *run = &job->run;
-  script_files_init(&run->files, engine->root, engine->root_fd, engine->config.max_file_bytes,
-                    engine->config.max_walk_entries, engine->config.max_syntax_bytes);
+  script_files_init(&run->files, eddi_workspace_root(workspace), eddi_workspace_root_fd(workspace),
+                    config->max_file_bytes, config->max_walk_entries, config->max_syntax_bytes);
   for (size_t i = 0; ctx->session && i < ctx->session->docs.len; i++) {
     EddiDoc *doc = ctx->session->docs.items[i];
     EddiError ignored;
@@ -536,7 +536,7 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
   run->ms_cap = SCRIPT_TIME_MS_MAX;
   /* Variables kept between messages are read (not changed) on the worker;
    * the sender's later requests wait behind the job. */
-  run->state = ctx->session ? ctx->session->script : NULL;
+  run->state = ctx->session ? eddi_script_state_find(ctx->session) : NULL;
   if (!eddi_script_needs_owner(job->script.root)) return eddi_job_start(ctx, &job->base);
   job->session = ctx->session;
   run->host = (ScriptHost){script__command, script__changeset, script__position, job};
@@ -555,12 +555,13 @@ static int script__named_changeset(CommandContext *ctx, const char *verb, EddiCh
   if (ctx->argc != 2 || !eddi_token_is(&ctx->args[0], "changeset"))
     return eddi_command_usage(ctx, "%s takes changeset <name>", verb);
   char *name = eddi_command_token_string(&ctx->args[1]);
-  *out = ctx->session->script ? eddi_script_state_changeset(ctx->session->script, name) : NULL;
+  const EddiScriptState *state = eddi_script_state_find(ctx->session);
+  *out = state ? eddi_script_state_changeset(state, name) : NULL;
   int rc = *out ? 0 : eddi_error_set(ctx->err, EDDI_ENOENT, "No changeset named %s", name);
-  if (rc < 0 && ctx->session->script && ctx->session->script->changesets.len) {
+  if (rc < 0 && state && state->changesets.len) {
     StrBuf names = {0};
-    for (size_t i = 0; i < ctx->session->script->changesets.len; i++)
-      eddi_strbuf_printf(&names, "%s%s", i ? ", " : "", ctx->session->script->changesets.items[i]->name);
+    for (size_t i = 0; i < state->changesets.len; i++)
+      eddi_strbuf_printf(&names, "%s%s", i ? ", " : "", state->changesets.items[i]->name);
     eddi_error_hint(ctx->err, "Changesets: %s", names.data);
     eddi_strbuf_free(&names);
   }
@@ -588,8 +589,8 @@ static int script__changeset_command(CommandContext *ctx, bool apply) {
     return script__run_command(ctx);
   EddiChangeset *set;
   int rc = script__named_changeset(ctx, apply ? "Apply" : "Rollback", &set);
-  if (rc == 0) rc = apply ? eddi_changeset_apply(set, ctx->engine, ctx->session, ctx->err)
-                          : eddi_changeset_rollback(set, ctx->engine, ctx->session, ctx->err);
+  if (rc == 0) rc = apply ? eddi_changeset_apply(set, ctx->workspace, ctx->session, ctx->err)
+                          : eddi_changeset_rollback(set, ctx->workspace, ctx->session, ctx->err);
   if (rc < 0) return rc;
   eddi_reply_builder_fact(ctx->reply, "%s changeset %s: %zu file%s", apply ? "Applied" : "Rolled back",
                           set->name, set->files.len, set->files.len == 1 ? "" : "s");
@@ -606,12 +607,14 @@ static int script__run_command(CommandContext *ctx) {
   return rc;
 }
 
-bool eddi_script_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
+bool eddi_script_line_reads_only(const EddiCommandPorts *commands, const EddiCommandLine *line,
+                                 char *word, size_t word_size) {
   const char *end = line->takes_body ? line->body + line->body_len : line->line + line->len;
   Script script;
   EddiError ignored;
-  if (eddi_script_parse(line->line, (size_t)(end - line->line), &script, &ignored) < 0) return true;
-  bool writes = eddi_script_writes(script.root, word, word_size);
+  if (eddi_script_parse(line->line, (size_t)(end - line->line), commands, &script, &ignored) < 0)
+    return true;
+  bool writes = eddi_script_writes(script.root, commands, word, word_size);
   eddi_script_free(&script);
   return !writes;
 }

@@ -24,9 +24,9 @@
  *   cached (a write in the same timestamp tick would look unchanged), and
  *   the cache holds at most GREP_CACHE_BYTES_MAX bytes of text. */
 #define _GNU_SOURCE /* memrchr */
-#include "services/grep.h"
-#include "services/grep_cache.h"
-#include "services/grep_pattern.h"
+#include "edit/grep.h"
+#include "edit/grep_cache.h"
+#include "edit/grep_pattern.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -37,7 +37,7 @@
 #include "core/disk_backend.h"
 #include "core/walk.h"
 #include "edit/edit_state.h"
-#include "services/search.h"
+#include "edit/search.h"
 
 /* Searcher threads at most, whatever the core count says. */
 #define GREP_THREADS_MAX 16
@@ -511,14 +511,19 @@ void eddi_grep_run(EddiGrep *self) {
 
 /* ---------------------------------------------------------------- the owner's steps */
 
-int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
+static void grep__cache_free(void *cache) { eddi_grep_cache_free(cache); }
+
+/* The workspace's cache, while no Grep has it checked out. */
+static const EddiSlotType grep_cache_slot = {"grep cache", grep__cache_free, NULL};
+
+int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
                       unsigned flags, const char *glob, size_t offset, EddiGrep **out,
                       EddiError *err) {
   EddiPattern pattern;
   int rc = eddi_pattern_compile(&pattern, regex, len, true, flags, err);
   if (rc < 0) return rc;
   EddiGrep *self = eddi_calloc(1, sizeof *self);
-  self->root = eddi_strdup(engine->root);
+  self->root = eddi_strdup(eddi_workspace_root(workspace));
   self->regex = eddi_strndup(regex, len);
   self->regex_len = len;
   self->flags = flags;
@@ -530,8 +535,8 @@ int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *rege
   self->glob = glob ? eddi_strdup(glob) : NULL;
   self->offset = offset;
   self->page = EDDI_HASHLINE_PAGE;
-  self->max_entries = engine->config.max_walk_entries;
-  self->max_bytes = engine->config.max_file_bytes;
+  self->max_entries = eddi_workspace_config(workspace)->max_walk_entries;
+  self->max_bytes = eddi_workspace_config(workspace)->max_file_bytes;
   self->cutoff = SIZE_MAX;
   /* Open documents are searched as they are in the session, saved or not. */
   for (size_t i = 0; session && i < session->docs.len; i++) {
@@ -544,11 +549,8 @@ int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *rege
     array_push(&self->docs, copy);
   }
   /* The cache is the run's alone; a Grep running meanwhile does without. */
-  self->use_cache = engine->jobs != NULL;
-  if (self->use_cache) {
-    self->cache = engine->grep_cache;
-    engine->grep_cache = NULL;
-  }
+  self->use_cache = eddi_workspace_keeps_caches(workspace);
+  if (self->use_cache) self->cache = eddi_workspace_take_slot(workspace, &grep_cache_slot);
   pthread_mutex_init(&self->mutex, NULL);
   pthread_cond_init(&self->more, NULL);
   pthread_cond_init(&self->room, NULL);
@@ -556,10 +558,10 @@ int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *rege
   return 0;
 }
 
-int eddi_grep_finish(EddiGrep *self, EddiEngine *engine, EddiSession *session, StrBuf *out,
+int eddi_grep_finish(EddiGrep *self, EddiWorkspace *workspace, EddiSession *session, StrBuf *out,
                      EddiError *err) {
-  if (self->use_cache && !engine->grep_cache) {
-    engine->grep_cache = self->cache;
+  if (self->use_cache && !eddi_workspace_slot(workspace, &grep_cache_slot)) {
+    eddi_workspace_set_slot(workspace, &grep_cache_slot, self->cache);
     self->cache = NULL;
   }
   if (self->rc < 0) {

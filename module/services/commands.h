@@ -1,66 +1,14 @@
-/* command.h - what a command handler gets, and the command table.
- *
- * The engine looks the verb up in the table, checks the command's needs
- * (a session, a current file), and calls its handler with the arguments.
- * A handler either fills the reply and returns 0, or fills ctx->err and
- * returns a negative code; it changes nothing when it fails. */
-#ifndef EDDI_COMMAND_H
-#define EDDI_COMMAND_H
+/* commands.h - the command files' groups, for the engine's table
+ * (session/command_table.c), and the handlers and helpers the command
+ * files share among themselves. */
+#ifndef EDDI_COMMANDS_H
+#define EDDI_COMMANDS_H
 
-#include "session/engine.h"
-#include "lang/lexer.h"
-#include "lang/reply.h"
+#include "workspace/command.h"
 
-typedef struct CommandSpec CommandSpec;
-
-typedef struct {
-  EddiEngine *engine;
-  const CommandSpec *spec; /* the command being run (NULL for a Confirm answer) */
-  EddiSession *session;    /* NULL for commands that need none */
-  const char *sender;
-  const Token *args; /* after the verb */
-  size_t argc;
-  const char *body; /* the rest of the message, for commands that take one */
-  size_t body_len;
-  EddiReplyBuilder *reply;
-  EddiError *err;
-} CommandContext;
-
-enum {
-  CMD_NEEDS_SESSION = 1,
-  CMD_NEEDS_FILE = 2, /* a current document */
-  CMD_TAKES_BODY = 4,
-  /* It changes no file: a read-only sender may run it. (`Open Create` is
-   * the one form of such a command that writes; see
-   * eddi_command_line_reads_only.) */
-  CMD_READ_ONLY = 8,
-  /* A script: whether it writes depends on its statements
-   * (eddi_script_line_reads_only), not on its word. */
-  CMD_SCRIPT = 16,
-};
-
-struct CommandSpec {
-  const char *name;
-  const char *syntax; /* shown by Help and in usage errors */
-  const char *summary;
-  unsigned flags;
-  int (*run)(CommandContext *ctx);
-};
-
-/* The commands of one area (a *_commands.c file), listed in command_table.c. */
-typedef struct {
-  const CommandSpec *commands;
-  size_t count;
-} CommandGroup;
-
-#define COMMAND_GROUP(name, table) \
-  const CommandGroup name = {table, sizeof table / sizeof table[0]}
-
-/* Shorthands for CommandSpec.flags. */
-#define CMD_SESSION CMD_NEEDS_SESSION
-#define CMD_FILE (CMD_NEEDS_SESSION | CMD_NEEDS_FILE)
-
+/* Each *_commands.c file's group; the table lists them in Help's order. */
 extern const CommandGroup eddi_session_commands;
+extern const CommandGroup eddi_settings_commands;
 extern const CommandGroup eddi_file_commands;
 extern const CommandGroup eddi_navigation_commands;
 extern const CommandGroup eddi_search_commands;
@@ -69,17 +17,7 @@ extern const CommandGroup eddi_history_commands;
 extern const CommandGroup eddi_structure_commands;
 extern const CommandGroup eddi_edit_format_commands;
 extern const CommandGroup eddi_refactor_commands;
-
-const CommandSpec *eddi_command_find(const char *name);
-/* Whether name is a command of EDDISPEAK.md that is not built yet. */
-bool eddi_command_planned(const char *name);
-/* The name closest to a misspelt verb, or NULL. */
-const char *eddi_command_suggest(const char *name);
-
-/* Whether a command line only reads (a read-only sender may run it). When
- * it does not, word receives the command as the refusal names it ("Patch",
- * "Open Create"). */
-bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size);
+extern const CommandGroup eddi_script_commands;
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -106,12 +44,11 @@ void eddi_command_fact_cursor(CommandContext *ctx, const EddiDoc *doc);
 /* Set the cursor to the start of line (clamped to the last line slot). */
 void eddi_command_goto_line(EddiDoc *doc, size_t line);
 
-/* Handlers, by file. */
+/* ---------------------------------------------------------------- handlers, by file */
 int eddi_run_start(CommandContext *ctx);
 int eddi_run_end(CommandContext *ctx);
 int eddi_run_summary(CommandContext *ctx);
 int eddi_run_status(CommandContext *ctx);
-int eddi_run_help(CommandContext *ctx);
 int eddi_run_set(CommandContext *ctx);
 int eddi_run_open(CommandContext *ctx);
 int eddi_run_save(CommandContext *ctx);
@@ -128,10 +65,16 @@ int eddi_run_undo(CommandContext *ctx);
 int eddi_run_redo(CommandContext *ctx);
 int eddi_run_diff(CommandContext *ctx);
 
+/* ---------------------------------------------------------------- Replace Confirm */
+
+/* Whether session waits for the answer to a Replace ... Confirm. */
+bool eddi_replace_confirm_pending(const EddiSession *session);
 /* The answer to a pending Replace Confirm (y, n, all, quit). */
 int eddi_command_replace_answer(CommandContext *ctx, const char *answer);
 /* Whether text is an answer to Replace Confirm. */
 bool eddi_command_is_confirm_answer(const char *text, size_t len, char *answer, size_t answer_size);
+/* End session's pending Replace Confirm, if any. */
+void eddi_replace_confirm_cancel(EddiSession *session);
 
 /* Diff of a document against its saved text (shared by Diff and Summary). */
 int eddi_command_doc_diff(CommandContext *ctx, EddiDoc *doc, size_t *added, size_t *deleted,

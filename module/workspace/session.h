@@ -1,15 +1,20 @@
-/* session.h - SessionManager and SessionContext.
+/* session.h - the sessions of a workspace: each sender's work.
  *
  * A session groups one sender's work: its open documents, the current one,
- * the changes saved so far (for Summary), its reply preferences and a pending
- * Replace Confirm. A sender has at most one active session; session names
- * are unique among active sessions. Everything here is plain data so that a
- * session can be written to a journal later. */
+ * the changes saved so far (for Summary) and its reply preferences. A
+ * sender has at most one active session; session names are unique among
+ * active sessions. The layers above keep their own state on a session in
+ * slots (workspace/slot.h): the edit formats' snapshots, the multi-file
+ * history, scripts' variables, a pending Replace Confirm.
+ *
+ * Fields are marked as in libuv's uv.h: public ones may be read and set,
+ * read-only ones only read (they change through the functions below),
+ * private ones are session.c's. */
 #ifndef EDDI_SESSION_H
 #define EDDI_SESSION_H
 
 #include "core/document.h"
-#include "services/search.h"
+#include "workspace/slot.h"
 
 /* What saving did to one file over the session, for Summary. */
 typedef struct {
@@ -23,57 +28,32 @@ typedef struct {
   struct EddiOutline *before;
 } FileChanges;
 
-/* Replace ... Confirm in progress: the next message answers it. */
-typedef struct {
-  bool active;
-  EddiDoc *doc;
-  EddiPattern pattern;
-  char *replacement;
-  size_t replacement_len;
-  size_t match_start; /* the match being asked about */
-  size_t match_end;
-  size_t replaced;
-} ReplaceConfirm;
-
 typedef Array(EddiDoc *) DocList;
 
 typedef struct EddiSession {
+  /* read-only */
   char *name;
   char *description;
   char *sender;
-  DocList docs;
+  DocList docs; /* eddi_session_add_doc, eddi_session_close_doc */
+  Array(FileChanges) changes; /* eddi_session_record_save */
+  /* public */
   EddiDoc *current;
-  Array(FileChanges) changes;
   bool raw_payloads;
-  ReplaceConfirm confirm;
-  /* Edit formats' state (hashline snapshots, registers), made on first use
-   * and freed with eddi_edit_state_free (module/edit/). */
-  struct EddiEditState *edit_state;
-  /* Scripts' variables, changesets, stored positions and context stack
-   * (module/script/script_state.h), made on first use. */
-  struct EddiScriptState *script;
-  /* Undo and Redo of changes to several files (module/edit/txn_history.h),
-   * made on first use. */
-  struct EddiTxnHistory *txn_history;
   /* Brought back from the journal after a restart: what was restored, for
    * the reply of the sender's next Start (then NULL). Owned. */
   char *resumed;
   /* Taken over from this instance after it died: named in the sender's
    * next reply (then NULL). Owned. */
   char *taken_from;
+  /* private */
+  EddiSlots slots;
 } EddiSession;
 
-void eddi_script_state_free(struct EddiScriptState *state);
-
-void eddi_edit_state_free(struct EddiEditState *state);
-
-void eddi_txn_history_free(struct EddiTxnHistory *self);
-/* doc is closed: its changes in the history are the disk's from now on. */
-void eddi_txn_history_forget_doc(struct EddiTxnHistory *self, const EddiDoc *doc);
-
-typedef struct {
-  Array(EddiSession *) sessions;
-} EddiSessionManager;
+struct EddiSessionManager {
+  Array(EddiSession *) sessions; /* read-only */
+};
+typedef struct EddiSessionManager EddiSessionManager;
 
 /* Longest session name; names are letters, digits, '_', '-', '.'. */
 #define EDDI_SESSION_NAME_MAX 64
@@ -91,11 +71,15 @@ void eddi_sessions_free(EddiSessionManager *self);
  * only one open document has. *ambiguous is set when several match. */
 EddiDoc *eddi_session_find_doc(EddiSession *self, const char *path, bool *ambiguous);
 void eddi_session_add_doc(EddiSession *self, EddiDoc *doc);
-/* Close and free doc (also ends a Replace Confirm on it). */
+/* Close and free doc; every slot forgets it first. */
 void eddi_session_close_doc(EddiSession *self, EddiDoc *doc);
 /* Remember a save's line counts for Summary. */
 void eddi_session_record_save(EddiSession *self, const char *path, bool created,
                               size_t added, size_t deleted);
-void eddi_session_cancel_confirm(EddiSession *self);
+
+/* A subsystem's state kept on the session (NULL when it has none). */
+void *eddi_session_slot(const EddiSession *self, const EddiSlotType *type);
+/* Keep data for type, freeing what was kept before. */
+void eddi_session_set_slot(EddiSession *self, const EddiSlotType *type, void *data);
 
 #endif

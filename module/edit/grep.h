@@ -18,7 +18,8 @@
 #ifndef EDDI_GREP_H
 #define EDDI_GREP_H
 
-#include "session/engine.h"
+#include "workspace/session.h"
+#include "workspace/workspace.h"
 
 typedef struct EddiGrep EddiGrep;
 typedef struct EddiGrepCache EddiGrepCache;
@@ -27,14 +28,14 @@ typedef struct EddiGrepCache EddiGrepCache;
  * whose paths match glob (NULL: all), a page of hits from the match offset.
  * On success *out is a new EddiGrep for eddi_grep_run and eddi_grep_finish,
  * freed with eddi_grep_free; session may be NULL. */
-int eddi_grep_prepare(EddiEngine *engine, EddiSession *session, const char *regex, size_t len,
+int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
                       unsigned flags, const char *glob, size_t offset, EddiGrep **out,
                       EddiError *err);
 /* The walk and the search; touches nothing of the engine. */
 void eddi_grep_run(EddiGrep *self);
 /* Append the reply's text to out and record snapshots in session (may be
  * NULL; it is the session of the prepare); gives the cache back to engine. */
-int eddi_grep_finish(EddiGrep *self, EddiEngine *engine, EddiSession *session, StrBuf *out,
+int eddi_grep_finish(EddiGrep *self, EddiWorkspace *workspace, EddiSession *session, StrBuf *out,
                      EddiError *err);
 /* Frees self (and the cache if it was not given back). */
 void eddi_grep_free(EddiGrep *self);

@@ -1,27 +1,24 @@
-/* workspace.c - the engine's kept index; see workspace.h. */
-#include "refactor/workspace.h"
+/* kept_index.c - the workspace's kept index; see kept_index.h. */
+#include "refactor/kept_index.h"
 
-static void workspace__free(void *index) {
+static void kept_index__free(void *index) {
   ref_index_free(index);
   eddi_free(index);
 }
 
-RefIndex *ref_index_checkout(EddiEngine *engine) {
-  RefIndex *index = engine->refactor_index;
-  if (index) {
-    engine->refactor_index = NULL;
-    return index;
-  }
+static const EddiSlotType kept_index_slot = {"refactoring index", kept_index__free, NULL};
+
+RefIndex *ref_index_checkout(EddiWorkspace *workspace) {
+  RefIndex *index = eddi_workspace_take_slot(workspace, &kept_index_slot);
+  if (index) return index;
   index = eddi_malloc(sizeof *index);
-  ref_index_init(index, engine->config.max_file_bytes, engine->config.max_walk_entries);
+  const EddiConfig *config = eddi_workspace_config(workspace);
+  ref_index_init(index, config->max_file_bytes, config->max_walk_entries);
   return index;
 }
 
-void ref_index_checkin(EddiEngine *engine, RefIndex *index) {
-  if (!index) return;
-  if (engine->refactor_index) engine->refactor_index_free(engine->refactor_index);
-  engine->refactor_index = index;
-  engine->refactor_index_free = workspace__free;
+void ref_index_checkin(EddiWorkspace *workspace, RefIndex *index) {
+  if (index) eddi_workspace_set_slot(workspace, &kept_index_slot, index);
 }
 
 void ref_rename_scan_words(const char *spec, const char *new_name, RefScanWords *out) {

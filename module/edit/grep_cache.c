@@ -1,5 +1,5 @@
 /* grep_cache.c - Grep's file texts in a running engine; see grep_cache.h. */
-#include "services/grep_cache.h"
+#include "edit/grep_cache.h"
 
 #include <sys/inotify.h>
 #include <unistd.h>

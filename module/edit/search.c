@@ -1,5 +1,5 @@
 /* search.c - PCRE2 patterns; see search.h. */
-#include "services/search.h"
+#include "edit/search.h"
 
 #include <ctype.h>
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /* grep_pattern.c - how Grep searches with a pattern; see grep_pattern.h. */
-#include "services/grep_pattern.h"
+#include "edit/grep_pattern.h"
 
 #include "lang/lexer.h"
 

@@ -21,7 +21,7 @@
 
 #include <sys/stat.h>
 
-#include "services/grep.h"
+#include "edit/grep.h"
 
 /* What the cache knows of a file: its stamp, and its text or that it is
  * not text (binary, not UTF-8, too large). */

@@ -1,5 +1,5 @@
 /* session.c - sessions keyed by sender; see session.h. */
-#include "session/session.h"
+#include "workspace/session.h"
 
 #include <ctype.h>
 
@@ -39,10 +39,7 @@ EddiSession *eddi_sessions_start(EddiSessionManager *self, const char *name,
 }
 
 static void session__free(EddiSession *self) {
-  eddi_session_cancel_confirm(self);
-  eddi_edit_state_free(self->edit_state);
-  eddi_script_state_free(self->script);
-  eddi_txn_history_free(self->txn_history);
+  eddi_slots_free(&self->slots);
   for (size_t i = 0; i < self->docs.len; i++) eddi_doc_free(self->docs.items[i]);
   array_free(&self->docs);
   for (size_t i = 0; i < self->changes.len; i++) {
@@ -91,14 +88,13 @@ EddiDoc *eddi_session_find_doc(EddiSession *self, const char *path, bool *ambigu
 void eddi_session_add_doc(EddiSession *self, EddiDoc *doc) { array_push(&self->docs, doc); }
 
 void eddi_session_close_doc(EddiSession *self, EddiDoc *doc) {
-  if (self->confirm.active && self->confirm.doc == doc) eddi_session_cancel_confirm(self);
+  eddi_slots_forget_doc(&self->slots, doc);
   for (size_t i = 0; i < self->docs.len; i++) {
     if (self->docs.items[i] != doc) continue;
     array_remove(&self->docs, i);
     break;
   }
   if (self->current == doc) self->current = self->docs.len ? *array_back(&self->docs) : NULL;
-  eddi_txn_history_forget_doc(self->txn_history, doc);
   eddi_doc_free(doc);
 }
 
@@ -117,10 +113,10 @@ void eddi_session_record_save(EddiSession *self, const char *path, bool created,
   entry->deleted += deleted;
 }
 
-void eddi_session_cancel_confirm(EddiSession *self) {
-  ReplaceConfirm *confirm = &self->confirm;
-  if (!confirm->active) return;
-  eddi_pattern_free(&confirm->pattern);
-  eddi_free(confirm->replacement);
-  memset(confirm, 0, sizeof *confirm);
+void *eddi_session_slot(const EddiSession *self, const EddiSlotType *type) {
+  return eddi_slots_get(&self->slots, type);
+}
+
+void eddi_session_set_slot(EddiSession *self, const EddiSlotType *type, void *data) {
+  eddi_slots_set(&self->slots, type, data);
 }

@@ -4,10 +4,10 @@
  * EDDI_CALL_PREVIEW) take their arguments as data; this runs them through
  * the commands' own job (refactor_commands.c), so a call and a command
  * plan, check, write and answer alike. */
-#ifndef EDDI_REFACTOR_CALL_H
-#define EDDI_REFACTOR_CALL_H
+#ifndef EDDI_SERVICES_REFACTOR_CALL_H
+#define EDDI_SERVICES_REFACTOR_CALL_H
 
-#include "lang/command.h"
+#include "workspace/command.h"
 
 /* Run operation ("RenameSymbol", "Rename_Class") on target (as the
  * command's name argument) to new_name, in ctx (ctx->session may be NULL,
@@ -17,9 +17,5 @@
  * files is written when the job finishes. */
 int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
                        const char *new_name, bool unsure, bool preview, size_t *files);
-
-/* The name of Refactor's operation i ("RenameSymbol", ...), NULL past the
- * last: the one list scripts read their refactoring statements from. */
-const char *eddi_refactor_operation_name(size_t i);
 
 #endif
