@@ -1,4 +1,5 @@
-/* lexer.c - tokens of one EddiSpeak command line; see lexer.h. */
+/* lexer.c - tokens of one EddiSpeak command line, and the string and number
+ * readers the script lexer shares; see lexer.h. */
 #include "lang/lexer.h"
 
 #include <ctype.h>
@@ -10,53 +11,26 @@ static bool lex__space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 static bool lex__word_end(const char *p, const char *end) { return p >= end || lex__space(*p); }
 
-/* Digits only, at most EDDI_LEX_INT_MAX; -1 when not a number. */
-static long lex__number(const char *p, size_t len) {
-  if (len == 0 || len > 10) return -1;
-  long value = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (!isdigit((unsigned char)p[i])) return -1;
-    value = value * 10 + (p[i] - '0');
-  }
-  return value <= EDDI_LEX_INT_MAX ? value : -1;
-}
-
-/* "..." with \n \t \r \" \\ \/ escapes; *p is at the opening quote. */
+/* A "quoted string" (eddi_lex_string's rules); *p is at the opening quote. */
 static int lex__string(const char **p, const char *end, Token *token, EddiError *err) {
-  const char *start = *p;
-  StrBuf text = {0};
-  eddi_strbuf_puts(&text, "");
-  const char *q = start + 1;
-  for (; q < end && *q != '"'; q++) {
-    if (*q != '\\') {
-      eddi_strbuf_putc(&text, *q);
-      continue;
-    }
-    if (++q >= end) break;
-    switch (*q) {
-    case 'n': eddi_strbuf_putc(&text, '\n'); break;
-    case 't': eddi_strbuf_putc(&text, '\t'); break;
-    case 'r': eddi_strbuf_putc(&text, '\r'); break;
-    case '"': case '\\': case '/': eddi_strbuf_putc(&text, *q); break;
-    default:
-      eddi_strbuf_free(&text);
+  LexString string;
+  if (eddi_lex_string(*p, (size_t)(end - *p), &string) < 0) {
+    if (string.fault == LEX_STRING_BAD_ESCAPE) {
       /* The whole character after the backslash: the message must stay UTF-8. */
+      const char *q = *p + string.end + 1;
       return eddi_error_set(err, EDDI_EINVAL, "Unknown escape \\%.*s in string at column %zu",
                             (int)EDDI_MIN(eddi_utf8_char_len((unsigned char)*q), (size_t)(end - q)),
-                            q, token->column + (size_t)(q - 1 - token->source));
+                            q, token->column + string.end);
     }
-  }
-  if (q >= end) {
-    eddi_strbuf_free(&text);
     eddi_error_set(err, EDDI_EINVAL, "Unterminated string starting at column %zu",
                    token->column);
     eddi_error_hint(err, "Close it with \"");
     return EDDI_EINVAL;
   }
   token->kind = TOKEN_STRING;
-  token->len = text.len;
-  token->text = eddi_strbuf_take(&text);
-  *p = q + 1;
+  token->len = string.len;
+  token->text = string.text;
+  *p += string.end;
   return 0;
 }
 
@@ -99,18 +73,9 @@ static void lex__word(const char **p, const char *end, Token *token) {
   const char *q = *p;
   while (!lex__word_end(q, end)) q++;
   size_t len = (size_t)(q - *p);
-  token->kind = TOKEN_WORD;
   token->text = eddi_strndup(*p, len);
   token->len = len;
-  const char *colon = memchr(*p, ':', len);
-  if (colon) {
-    long a = lex__number(*p, (size_t)(colon - *p));
-    long b = lex__number(colon + 1, (size_t)(q - colon - 1));
-    if (a >= 0 && b >= 0) token->kind = TOKEN_PAIR, token->first = a, token->second = b;
-  } else {
-    long n = lex__number(*p, len);
-    if (n >= 0) token->kind = TOKEN_INT, token->first = n;
-  }
+  token->kind = eddi_lex_word_kind(*p, len, &token->first, &token->second);
   *p = q;
 }
 
@@ -148,4 +113,74 @@ void eddi_tokens_free(TokenList *tokens) {
 
 bool eddi_token_is(const Token *token, const char *keyword) {
   return token->kind == TOKEN_WORD && strcasecmp(token->text, keyword) == 0;
+}
+
+/* ---------------------------------------------------------------- strings and numbers */
+
+/* The character escape c stands for after a backslash, or 0 for none. */
+static char lex__unescape(char c) {
+  switch (c) {
+  case 'n': return '\n';
+  case 't': return '\t';
+  case 'r': return '\r';
+  case '"': case '\\': case '/': case '$': return c;
+  default: return 0;
+  }
+}
+
+int eddi_lex_string(const char *src, size_t len, LexString *out) {
+  *out = (LexString){0};
+  StrBuf text = {0};
+  eddi_strbuf_puts(&text, "");
+  size_t q = 1;
+  for (; q < len && src[q] != '"' && src[q] != '\n'; q++) {
+    if (src[q] != '\\') {
+      eddi_strbuf_putc(&text, src[q]);
+      continue;
+    }
+    /* A backslash that ends the line escapes nothing: the string is open. */
+    if (++q >= len || src[q] == '\n') break;
+    char c = lex__unescape(src[q]);
+    if (!c) {
+      eddi_strbuf_free(&text);
+      out->fault = LEX_STRING_BAD_ESCAPE;
+      out->end = q - 1;
+      return EDDI_EINVAL;
+    }
+    eddi_strbuf_putc(&text, c);
+  }
+  if (q >= len || src[q] != '"') {
+    eddi_strbuf_free(&text);
+    out->fault = LEX_STRING_UNTERMINATED;
+    return EDDI_EINVAL;
+  }
+  out->len = text.len;
+  out->text = eddi_strbuf_take(&text);
+  out->end = q + 1;
+  return 0;
+}
+
+bool eddi_lex_number(const char *text, size_t len, long *value) {
+  if (len == 0) return false;
+  long n = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (!isdigit((unsigned char)text[i])) return false;
+    long digit = text[i] - '0';
+    /* Checked before the multiplication, so that no digit string overflows. */
+    if (n > (EDDI_LEX_INT_MAX - digit) / 10) return false;
+    n = n * 10 + digit;
+  }
+  *value = n;
+  return true;
+}
+
+TokenKind eddi_lex_word_kind(const char *text, size_t len, long *first, long *second) {
+  const char *colon = memchr(text, ':', len);
+  if (!colon) return eddi_lex_number(text, len, first) ? TOKEN_INT : TOKEN_WORD;
+  long a, b;
+  if (!eddi_lex_number(text, (size_t)(colon - text), &a) ||
+      !eddi_lex_number(colon + 1, (size_t)(text + len - colon - 1), &b))
+    return TOKEN_WORD;
+  *first = a, *second = b;
+  return TOKEN_PAIR;
 }

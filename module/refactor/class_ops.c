@@ -17,6 +17,8 @@
  * else in the module. */
 #include "refactor/class_ops.h"
 
+#include "refactor/family.h"
+
 /* The function_definition of a method target, refusing decorators. */
 static int class__method(RefOps *ops, RefTarget target, const char *spec, TSNode *function) {
   TSNode name;
@@ -140,25 +142,25 @@ uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass) {
   return at;
 }
 
+typedef struct {
+  RefOps *ops;
+  RefTarget klass;
+  bool ancestors;
+} ClassKin;
+
+/* Whether class (file, klass) descends from the class asked about, or
+ * (with ancestors) is one of its ancestors. */
+static bool class__kin(void *context, uint32_t file, uint32_t klass) {
+  const ClassKin *kin = context;
+  return ref_class_descends(kin->ops, file, klass, kin->klass.file, kin->klass.index) ||
+         (kin->ancestors &&
+          ref_class_descends(kin->ops, kin->klass.file, kin->klass.index, file, klass));
+}
+
 bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
                                uint32_t *offset) {
-  RefProgram *program = &ops->program;
-  for (uint32_t f = 0; f < program->files.len; f++) {
-    const RefFile *source = program->files.items[f];
-    for (size_t i = 0; i + 1 < source->dynamics.len; i += 2) {
-      RefValue value = ref_program_expr_value(program, f, source->dynamics.items[i]);
-      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
-          value.kind != REF_VALUE_SUPER)
-        continue;
-      bool related =
-          ref_class_descends(ops, value.file, value.index, klass.file, klass.index) ||
-          (ancestors && ref_class_descends(ops, klass.file, klass.index, value.file, value.index));
-      if (!related) continue;
-      *file = f, *offset = source->dynamics.items[i + 1];
-      return true;
-    }
-  }
-  return false;
+  ClassKin kin = {ops, klass, ancestors};
+  return ref_family_computed_lookup(&ops->program, class__kin, &kin, file, offset);
 }
 
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {

@@ -173,33 +173,52 @@ static void family__mro_related(const Hierarchy *h, uint32_t c, RefIds *out) {
   array_free(&down);
 }
 
+bool ref_family_computed_lookup(RefProgram *program, RefClassFilter counts, void *context,
+                                uint32_t *file, uint32_t *offset) {
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *source = program->files.items[f];
+    for (size_t i = 0; i + 1 < source->dynamics.len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, source->dynamics.items[i]);
+      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
+          value.kind != REF_VALUE_SUPER)
+        continue;
+      if (!counts(context, value.file, value.index)) continue;
+      *file = f, *offset = source->dynamics.items[i + 1];
+      return true;
+    }
+  }
+  return false;
+}
+
+typedef struct {
+  const Hierarchy *h;
+  const RefIds *classes; /* indices into h */
+} FamilyClasses;
+
+static bool family__among(void *context, uint32_t file, uint32_t klass) {
+  const FamilyClasses *among = context;
+  uint32_t c = ref_map_get(&among->h->by_class, ref_key(file, klass));
+  for (size_t k = 0; k < among->classes->len; k++)
+    if (among->classes->items[k] == c) return true;
+  return false;
+}
+
 /* A member looked up by a computed name (getattr(self, name)) on a class
  * of the hierarchy: what the name is cannot be told, so the rename is
  * refused unless told Unsure. */
 static int family__dynamic(Family *self, const Hierarchy *h, const RefIds *classes) {
   if (self->query->unsure) return 0;
-  RefProgram *program = self->query->program;
-  for (uint32_t f = 0; f < program->files.len; f++) {
-    const RefFile *file = program->files.items[f];
-    for (size_t i = 0; i + 1 < file->dynamics.len; i += 2) {
-      RefValue value = ref_program_expr_value(program, f, file->dynamics.items[i]);
-      if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
-          value.kind != REF_VALUE_SUPER)
-        continue;
-      uint32_t c = ref_map_get(&h->by_class, ref_key(value.file, value.index));
-      bool ours = false;
-      for (size_t k = 0; k < classes->len && !ours; k++) ours = classes->items[k] == c;
-      if (!ours) continue;
-      StrBuf at = {0};
-      ref_target_place(self->query->index, f, file->dynamics.items[i + 1], &at);
-      eddi_error_set(self->query->err, EDDI_EINVAL, "%s may be looked up by a computed name at %s",
-                     ref_names_str(program->names, self->query->old_name), at.data);
-      eddi_error_hint(self->query->err, "Add Unsure to rename it anyway");
-      eddi_strbuf_free(&at);
-      return EDDI_EINVAL;
-    }
-  }
-  return 0;
+  FamilyClasses among = {h, classes};
+  uint32_t file, offset;
+  if (!ref_family_computed_lookup(self->query->program, family__among, &among, &file, &offset))
+    return 0;
+  StrBuf at = {0};
+  ref_target_place(self->query->index, file, offset, &at);
+  eddi_error_set(self->query->err, EDDI_EINVAL, "%s may be looked up by a computed name at %s",
+                 ref_names_str(self->query->program->names, self->query->old_name), at.data);
+  eddi_error_hint(self->query->err, "Add Unsure to rename it anyway");
+  eddi_strbuf_free(&at);
+  return EDDI_EINVAL;
 }
 
 /* The hierarchy conflicts of the family's classes: a class whose

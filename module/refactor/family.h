@@ -27,4 +27,15 @@ typedef struct {
  * fail with the conflict that refuses the rename. */
 int ref_family(const RefFamilyQuery *query, RefTarget target, RefTargets *family);
 
+/* Whether class (file, klass) is one a caller of ref_family_computed_lookup
+ * asks about. */
+typedef bool (*RefClassFilter)(void *context, uint32_t file, uint32_t klass);
+
+/* Whether a member is looked up by a computed name (getattr(obj, name),
+ * hasattr) on a class, an instance of one or super(), where counts says
+ * the class is one asked about: *file and *offset get the first such
+ * lookup's place, in the program's order. */
+bool ref_family_computed_lookup(RefProgram *program, RefClassFilter counts, void *context,
+                                uint32_t *file, uint32_t *offset);
+
 #endif

@@ -2,16 +2,16 @@
  *
  * A script spans lines, unlike a command, so it has its own lexer: the
  * command lexer (lang/lexer.c) knows no braces, parentheses or operators.
+ * Strings and numbers it reads with the command lexer's readers
+ * (eddi_lex_string, eddi_lex_word_kind): a one-line script passes the
+ * command lexer first, and must mean what it means on several lines.
  * Newlines are tokens, because a command inside a script ends with its
  * line. A '#' that starts a line (after blanks) comments the line out. */
 #include "script/script.h"
 
 #include <ctype.h>
 
-#include "core/utf8.h"
-
-/* Largest integer a script may write (as the command lexer's). */
-#define SCRIPT_INT_MAX 1000000000L
+#include "lang/lexer.h"
 
 typedef struct {
   const char *src;
@@ -36,48 +36,17 @@ static int lexer__fail(ScriptLexer *self, size_t at, const char *what) {
                         at - self->line_start + 1, what);
 }
 
-/* "..." with \n \t \r \" \\ escapes; self->at is at the quote. */
+/* A "quoted string" (eddi_lex_string's rules); self->at is at the quote. */
 static int lexer__string(ScriptLexer *self) {
   size_t start = self->at;
-  StrBuf text = {0};
-  eddi_strbuf_puts(&text, "");
-  size_t q = start + 1;
-  for (; q < self->len && self->src[q] != '"' && self->src[q] != '\n'; q++) {
-    char c = self->src[q];
-    if (c != '\\') {
-      eddi_strbuf_putc(&text, c);
-      continue;
-    }
-    if (++q >= self->len) break;
-    switch (self->src[q]) {
-    case 'n': eddi_strbuf_putc(&text, '\n'); break;
-    case 't': eddi_strbuf_putc(&text, '\t'); break;
-    case 'r': eddi_strbuf_putc(&text, '\r'); break;
-    case '"': case '\\': case '/': case '$': eddi_strbuf_putc(&text, self->src[q]); break;
-    default:
-      eddi_strbuf_free(&text);
-      return lexer__fail(self, q - 1, "unknown escape in string");
-    }
-  }
-  if (q >= self->len || self->src[q] != '"') {
-    eddi_strbuf_free(&text);
-    return lexer__fail(self, start, "unterminated string");
-  }
-  self->at = q + 1;
-  size_t n = text.len;
-  lexer__push(self, ST_STRING, start, eddi_strbuf_take(&text), n);
+  LexString string;
+  if (eddi_lex_string(self->src + start, self->len - start, &string) < 0)
+    return string.fault == LEX_STRING_BAD_ESCAPE
+               ? lexer__fail(self, start + string.end, "unknown escape in string")
+               : lexer__fail(self, start, "unterminated string");
+  self->at = start + string.end;
+  lexer__push(self, ST_STRING, start, string.text, string.len);
   return 0;
-}
-
-/* Digits only, at most SCRIPT_INT_MAX; -1 when not a number. */
-static long lexer__number(const char *p, size_t len) {
-  if (len == 0 || len > 10) return -1;
-  long value = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (!isdigit((unsigned char)p[i])) return -1;
-    value = value * 10 + (p[i] - '0');
-  }
-  return value <= SCRIPT_INT_MAX ? value : -1;
 }
 
 static void lexer__word(ScriptLexer *self, ScriptTokenKind kind) {
@@ -90,14 +59,10 @@ static void lexer__word(ScriptLexer *self, ScriptTokenKind kind) {
   lexer__push(self, kind, start, eddi_strndup(p, n), n);
   if (kind != ST_WORD) return;
   ScriptToken *token = array_back(self->out);
-  const char *colon = memchr(p, ':', n);
-  if (colon) {
-    long a = lexer__number(p, (size_t)(colon - p));
-    long b = lexer__number(colon + 1, (size_t)(p + n - colon - 1));
-    if (a >= 0 && b >= 0) token->kind = ST_PAIR, token->first = a, token->second = b;
-  } else {
-    long v = lexer__number(p, n);
-    if (v >= 0) token->kind = ST_INT, token->first = v;
+  switch (eddi_lex_word_kind(p, n, &token->first, &token->second)) {
+  case TOKEN_INT: token->kind = ST_INT; break;
+  case TOKEN_PAIR: token->kind = ST_PAIR; break;
+  default: break;
   }
 }
 

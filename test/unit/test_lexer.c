@@ -1,7 +1,9 @@
-/* test_lexer.c - EddiSpeak's tokens (lexer.h). */
+/* test_lexer.c - EddiSpeak's tokens (lexer.h), and the string and number
+ * readers the script lexer shares with the command lexer. */
 #include "unit_support.h"
 
 #include "lang/lexer.h"
+#include "script/script.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -114,12 +116,13 @@ static void test_keyword_test(void **state) {
 static void test_string_escapes(void **state) {
   long live = unit_live();
   TokenList tokens;
-  lex_ok("\"a\\nb\\t\\\"q\\\"\\\\ \\/ \\r\" \"\" \"日本\"", &tokens);
-  assert_int_equal(tokens.len, 3);
+  lex_ok("\"a\\nb\\t\\\"q\\\"\\\\ \\/ \\r\" \"\" \"日本\" \"a\\$b\"", &tokens);
+  assert_int_equal(tokens.len, 4);
   assert_token(&tokens.items[0], TOKEN_STRING, "a\nb\t\"q\"\\ / \r",
                "\"a\\nb\\t\\\"q\\\"\\\\ \\/ \\r\"", 0);
   assert_token(&tokens.items[1], TOKEN_STRING, "", "\"\"", 22);
   assert_token(&tokens.items[2], TOKEN_STRING, "日本", "\"日本\"", 25);
+  assert_token(&tokens.items[3], TOKEN_STRING, "a$b", "\"a\\$b\"", 34);
   eddi_tokens_free(&tokens);
   unit_assert_no_leak(live);
 }
@@ -134,6 +137,145 @@ static void test_string_errors(void **state) {
   /* The message names the whole character, not its first byte. */
   lex_fails("\"\\é\"", "Unknown escape \\é in string at column 1", "");
   lex_fails("ab \"\\🎉", "Unknown escape \\🎉 in string at column 4", "");
+  /* What C has and EddiSpeak does not. */
+  lex_fails("Find \"it\\'s\"", "Unknown escape \\' in string at column 8", "");
+  lex_fails("Find \"\\0\"", "Unknown escape \\0 in string at column 6", "");
+  lex_fails("Find \"a\\ b\"", "Unknown escape \\  in string at column 7", "");
+  unit_assert_no_leak(live);
+}
+
+/* ---------------------------------------------------------------- the shared readers */
+
+/* src as eddi_lex_string reads it must give text, having read used bytes. */
+static void assert_string_reads(const char *src, const char *text, size_t used) {
+  LexString string;
+  assert_int_equal(eddi_lex_string(src, strlen(src), &string), 0);
+  assert_int_equal(string.len, strlen(text));
+  assert_memory_equal(string.text, text, string.len);
+  assert_int_equal(string.text[string.len], '\0');
+  assert_int_equal(string.end, used);
+  eddi_free(string.text);
+}
+
+static void assert_string_fault(const char *src, LexStringFault fault, size_t at) {
+  LexString string;
+  assert_int_equal(eddi_lex_string(src, strlen(src), &string), EDDI_EINVAL);
+  assert_int_equal(string.fault, fault);
+  assert_null(string.text);
+  if (fault == LEX_STRING_BAD_ESCAPE) assert_int_equal(string.end, at);
+}
+
+static void test_each_escape(void **state) {
+  long live = unit_live();
+  assert_string_reads("\"\\n\"", "\n", 4);
+  assert_string_reads("\"\\t\"", "\t", 4);
+  assert_string_reads("\"\\r\"", "\r", 4);
+  assert_string_reads("\"\\\"\"", "\"", 4);
+  assert_string_reads("\"\\\\\"", "\\", 4);
+  assert_string_reads("\"\\/\"", "/", 4);
+  assert_string_reads("\"\\$\"", "$", 4);
+  /* A dollar needs no escape; the string ends at its closing quote. */
+  assert_string_reads("\"a$b\" rest", "a$b", 5);
+  assert_string_reads("\"a\\$b\"", "a$b", 6);
+  assert_string_reads("\"\"", "", 2);
+  assert_string_reads("\"日\\n本\"", "日\n本", 10);
+  unit_assert_no_leak(live);
+}
+
+static void test_string_faults(void **state) {
+  long live = unit_live();
+  assert_string_fault("\"a\\qb\"", LEX_STRING_BAD_ESCAPE, 2);
+  assert_string_fault("\"ok\\n \\x41\"", LEX_STRING_BAD_ESCAPE, 6);
+  assert_string_fault("\"", LEX_STRING_UNTERMINATED, 0);
+  assert_string_fault("\"abc", LEX_STRING_UNTERMINATED, 0);
+  assert_string_fault("\"abc\\\"", LEX_STRING_UNTERMINATED, 0); /* the quote is escaped */
+  assert_string_fault("\"ab\\", LEX_STRING_UNTERMINATED, 0);
+  /* A string ends with its line, a backslash before the newline too. */
+  assert_string_fault("\"ab\nc\"", LEX_STRING_UNTERMINATED, 0);
+  assert_string_fault("\"ab\\\nc\"", LEX_STRING_UNTERMINATED, 0);
+  unit_assert_no_leak(live);
+}
+
+static void assert_number(const char *text, bool is, long value) {
+  long got = -1;
+  assert_int_equal(eddi_lex_number(text, strlen(text), &got), is);
+  if (is) assert_int_equal(got, value);
+  else assert_int_equal(got, -1); /* left as it was */
+}
+
+static void test_number_edges(void **state) {
+  assert_number("0", true, 0);
+  assert_number("42", true, 42);
+  assert_number("1000000000", true, EDDI_LEX_INT_MAX);
+  /* Leading zeros are allowed, however many: the limit is on the value. */
+  assert_number("007", true, 7);
+  assert_number("0000000000000000000007", true, 7);
+  assert_number("0001000000000", true, EDDI_LEX_INT_MAX);
+  /* Over the limit, by one or by far: never an overflow. */
+  assert_number("1000000001", false, 0);
+  assert_number("9999999999", false, 0);
+  assert_number("99999999999999999999999999999999", false, 0);
+  assert_number("18446744073709551617", false, 0);
+  /* No sign, no blanks, no other base. */
+  assert_number("-1", false, 0);
+  assert_number("+1", false, 0);
+  assert_number("-0", false, 0);
+  assert_number(" 1", false, 0);
+  assert_number("1 ", false, 0);
+  assert_number("0x10", false, 0);
+  assert_number("1e3", false, 0);
+  assert_number("", false, 0);
+}
+
+static void test_word_kinds(void **state) {
+  long first = -1, second = -1;
+  assert_int_equal(eddi_lex_word_kind("12", 2, &first, &second), TOKEN_INT);
+  assert_int_equal(first, 12);
+  assert_int_equal(eddi_lex_word_kind("007:010", 7, &first, &second), TOKEN_PAIR);
+  assert_int_equal(first, 7);
+  assert_int_equal(second, 10);
+  first = second = -1;
+  const char *words[] = {"-1", "1:-2", "1:", ":1", "1:2:3", "1000000001:0", "a", "12a"};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    assert_int_equal(eddi_lex_word_kind(words[i], strlen(words[i]), &first, &second), TOKEN_WORD);
+  assert_int_equal(first, -1); /* a word sets no number */
+  assert_int_equal(second, -1);
+}
+
+/* The script lexer reads strings and numbers as the command lexer does: a
+ * one-line script passes through both, a script on several lines through
+ * the script lexer alone. */
+static void test_script_lexer_agrees(void **state) {
+  long live = unit_live();
+  const char *line = "\"a\\$b\" \"\\n\\t\\r\\\"\\\\\\/\\$\" 007 3:04 1000000001 -1";
+  TokenList tokens;
+  lex_ok(line, &tokens);
+  ScriptTokens script = {0};
+  EddiError err;
+  eddi_error_clear(&err);
+  assert_int_equal(eddi_script_lex(line, strlen(line), &script, &err), 0);
+  assert_int_equal(script.len, tokens.len + 1); /* and the end */
+  static const ScriptTokenKind kinds[] = {ST_STRING, ST_STRING, ST_INT, ST_PAIR, ST_WORD,
+                                          ST_WORD};
+  for (size_t i = 0; i < tokens.len; i++) {
+    const Token *a = &tokens.items[i];
+    const ScriptToken *b = &script.items[i];
+    assert_int_equal(b->kind, kinds[i]);
+    assert_int_equal(a->len, b->len);
+    assert_memory_equal(a->text, b->text, a->len);
+    assert_int_equal(a->first, b->first);
+    assert_int_equal(a->second, b->second);
+  }
+  assert_string_equal(tokens.items[0].text, "a$b");
+  eddi_tokens_free(&tokens);
+  eddi_script_tokens_free(&script);
+  /* A bad escape fails both, each with its own way of giving the place. */
+  const char *bad = "flag \"a\\qb\"";
+  lex_fails(bad, "Unknown escape \\q in string at column 7", "");
+  script = (ScriptTokens){0};
+  assert_int_equal(eddi_script_lex(bad, strlen(bad), &script, &err), EDDI_EINVAL);
+  assert_string_equal(err.what, "Script line 1:8: unknown escape in string");
+  assert_int_equal(script.len, 0);
   unit_assert_no_leak(live);
 }
 
@@ -239,6 +381,11 @@ int main(void) {
       cmocka_unit_test(test_keyword_test),
       cmocka_unit_test(test_string_escapes),
       cmocka_unit_test(test_string_errors),
+      cmocka_unit_test(test_each_escape),
+      cmocka_unit_test(test_string_faults),
+      cmocka_unit_test(test_number_edges),
+      cmocka_unit_test(test_word_kinds),
+      cmocka_unit_test(test_script_lexer_agrees),
       cmocka_unit_test(test_regex_flags_and_escapes),
       cmocka_unit_test(test_regex_or_path),
       cmocka_unit_test(test_int_limit),
