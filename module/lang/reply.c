@@ -108,3 +108,10 @@ char *eddi_fail_format(const EddiError *err) {
   }
   return eddi_strbuf_take(&out);
 }
+
+void eddi_reply_free(EddiReply *reply) {
+  for (size_t i = 0; i < reply->count; i++) eddi_free(reply->items[i].text);
+  eddi_free(reply->items);
+  reply->items = NULL;
+  reply->count = 0;
+}

@@ -4,6 +4,7 @@
  * sender may run only a script that does not). */
 #include "script/script.h"
 
+#include "lang/message.h"
 #include "workspace/command.h"
 
 /* A command line of a script that a read-only sender may not run. */
@@ -31,6 +32,13 @@ static bool parser__command_reads_only(const EddiCommandLine *line, void *closur
   return !check->writes;
 }
 
+/* Whether verb's command takes the rest of the text, by the ports' table. */
+static bool tree__takes_body(void *context, const char *verb) {
+  const EddiCommandPorts *commands = context;
+  const CommandSpec *spec = commands->find(commands->engine, verb);
+  return spec && (spec->flags & CMD_TAKES_BODY);
+}
+
 static const char *const parser__action_words[] = {
     [SA_REPLACE_WITH] = "replace", [SA_REPLACE_TEXT] = "replace", [SA_FLAG] = "flag",
     [SA_SUGGEST] = "suggest",      [SA_REMOVE] = "remove",        [SA_ADD] = "add",
@@ -52,7 +60,8 @@ bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands
     return true;
   case SN_COMMAND: {
     ScriptWriteCheck check = {commands, word, word_size, false};
-    eddi_each_command(node->text, strlen(node->text), parser__command_reads_only, &check);
+    eddi_message_each_line(node->text, strlen(node->text), tree__takes_body, (void *)commands,
+                           parser__command_reads_only, &check);
     if (check.writes) return true;
     break;
   }

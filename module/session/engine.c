@@ -24,23 +24,13 @@
 #include "core/embedded_backend.h"
 #include "core/utf8.h"
 #include "edit/search.h"
+#include "lang/message.h"
 #include "services/commands.h"
 #include "session/command_table.h"
 #include "session/job.h"
 #include "session/audit.h"
 #include "session/journal.h"
 
-void eddi_config_default(EddiConfig *config) {
-  config->max_message_bytes = 1024 * 1024;
-  config->max_file_bytes = 64 * 1024 * 1024;
-  config->max_open_files = 256;
-  config->page_size = 200;
-  config->undo_groups = 10000;
-  config->max_walk_entries = 100000;
-  config->max_syntax_bytes = (size_t)8 << 20;
-  config->state_dir = NULL;
-  config->format_timeout_ms = 10000;
-}
 
 /* ---------------------------------------------------------------- ports */
 
@@ -262,12 +252,6 @@ static void engine__push_fail(EddiReply *reply, const EddiError *err, size_t *ca
   engine__push(reply, false, eddi_fail_format(err), cap);
 }
 
-void eddi_reply_free(EddiReply *reply) {
-  for (size_t i = 0; i < reply->count; i++) eddi_free(reply->items[i].text);
-  eddi_free(reply->items);
-  reply->items = NULL;
-  reply->count = 0;
-}
 
 /* ---------------------------------------------------------------- commands */
 
@@ -392,34 +376,16 @@ static int engine__check_message(EddiEngine *self, const char *sender, const cha
 
 /* ---------------------------------------------------------------- messages */
 
-void eddi_each_command(const char *text, size_t len,
-                       bool (*visit)(const EddiCommandLine *line, void *closure), void *closure) {
-  const char *end = text + len;
-  for (const char *at = text; at < end;) {
-    const char *newline = memchr(at, '\n', (size_t)(end - at));
-    const char *line_end = newline ? newline : end, *next = newline ? newline + 1 : end;
-    const char *p = at, *q = line_end;
-    while (p < q && isspace((unsigned char)*p)) p++;
-    while (q > p && isspace((unsigned char)q[-1])) q--;
-    at = next;
-    if (p == q || *p == '#') continue;
-    EddiCommandLine line = {.line = p, .len = (size_t)(q - p), .body = next,
-                            .body_len = (size_t)(end - next)};
-    while (line.verb_len < line.len && !isspace((unsigned char)p[line.verb_len])) line.verb_len++;
-    char verb[EDDI_COMMAND_NAME_MAX];
-    if (line.verb_len < sizeof verb) {
-      memcpy(verb, p, line.verb_len);
-      verb[line.verb_len] = '\0';
-      const CommandSpec *spec = eddi_command_table_find(verb);
-      line.takes_body = spec && (spec->flags & CMD_TAKES_BODY);
-    }
-    line.takes_body |= *p == '{'; /* a script runs to the end of the message */
-    if (!visit(&line, closure) || line.takes_body) return;
-  }
+/* Whether verb's command takes the rest of the message (the table's). */
+static bool engine__takes_body(void *context, const char *verb) {
+  EDDI_UNUSED(context);
+  const CommandSpec *spec = eddi_command_table_find(verb);
+  return spec && (spec->flags & CMD_TAKES_BODY);
 }
 
-bool eddi_command_is(const EddiCommandLine *line, const char *word) {
-  return strlen(word) == line->verb_len && strncasecmp(line->line, word, line->verb_len) == 0;
+void eddi_each_command(const char *text, size_t len,
+                       bool (*visit)(const EddiCommandLine *line, void *closure), void *closure) {
+  eddi_message_each_line(text, len, engine__takes_body, NULL, visit, closure);
 }
 
 /* The state of a walk over a message's commands. */

@@ -26,6 +26,18 @@ struct EddiWorkspace {
   bool keeps_caches;
 };
 
+void eddi_config_default(EddiConfig *config) {
+  config->max_message_bytes = 1024 * 1024;
+  config->max_file_bytes = 64 * 1024 * 1024;
+  config->max_open_files = 256;
+  config->page_size = 200;
+  config->undo_groups = 10000;
+  config->max_walk_entries = 100000;
+  config->max_syntax_bytes = (size_t)8 << 20;
+  config->state_dir = NULL;
+  config->format_timeout_ms = 10000;
+}
+
 EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfig *config) {
   EddiWorkspace *self = eddi_calloc(1, sizeof *self);
   self->root_fd = root_fd;
