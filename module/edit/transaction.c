@@ -22,7 +22,7 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiWorkspace *workspace, EddiSession
 }
 
 static void transaction__file_free(EddiEditFile *file) {
-  if (file->folder_held && !file->folder_shared) close(file->folder_fd);
+  if (file->folder == EDIT_FOLDER_HELD) close(file->folder_fd);
   eddi_free(file->staged);
   eddi_free(file->backup);
   eddi_free(file->rel);
@@ -160,13 +160,14 @@ static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
   while (tail && a[n - tail] != '\n' && tail < n - head) tail--;
   EddiDiffStats stats;
   eddi_diff(a + head, n - head - tail, b + head, m - head - tail, file->rel, &stats, NULL);
-  eddi_session_record_save(self->session, file->rel, !file->exists, stats.added, stats.deleted);
+  eddi_session_record_save(self->session, file->rel, !file->exists, stats.added, stats.deleted,
+                           NULL);
 }
 
 /* Whether a file was on disk before the change: an open document's file
  * as its backend saw it. */
 static bool transaction__existed(const EddiEditFile *file) {
-  return file->through_intent ? file->stamp.exists : file->exists;
+  return file->route != EDIT_ROUTE_OWN ? file->stamp.exists : file->exists;
 }
 
 /* Whether file's new text differs from the text it had. */
@@ -214,7 +215,7 @@ static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiErr
  * embedder's document), else its text encoded as it was found. */
 static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
   eddi_strbuf_puts(raw, "");
-  if (file->embedded)
+  if (file->route == EDIT_ROUTE_EMBEDDED)
     eddi_strbuf_append(raw, file->save_bytes.data ? file->save_bytes.data : "",
                        file->save_bytes.len);
   else
@@ -226,7 +227,7 @@ static void transaction__new_bytes(const EddiEditFile *file, StrBuf *raw) {
  * workspace. Its path leading to it still (one open, as a write by path
  * costs) says so; else its parents are walked up to the root. */
 static bool transaction__folder_usable(EddiEditTxn *self, const EddiEditFile *file) {
-  if (!file->folder_held) return false;
+  if (file->folder == EDIT_FOLDER_NONE) return false;
   int root_fd = eddi_workspace_root_fd(self->workspace), dir_fd;
   const char *leaf;
   EddiError ignored;
@@ -293,7 +294,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     /* An editor's bytes are not merged with the disk's: a change made
      * meanwhile refuses the write (nothing of eddi's stays), as its save
      * would, unless it was an append, which the rename carried over. */
-    if (file->embedded) {
+    if (file->route == EDIT_ROUTE_EMBEDDED) {
       if (rc < 0) {
         rc = eddi_disk_refuse_changed(file->rel, err);
       } else {
@@ -351,7 +352,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     eddi_error_hint(err, "Try again when it is quiet");
   }
   if (rc == 0) eddi_workspace_note_write(self->workspace, file->rel, &file->stamp, &file->written);
-  if (rc == 0 && file->through_intent) {
+  if (rc == 0 && file->route != EDIT_ROUTE_OWN) {
     StrBuf kept = file->written_raw;
     file->written_raw = raw;
     raw = kept;
@@ -401,7 +402,7 @@ static int transaction__put_back_folder(EddiEditTxn *self, const EddiEditFile *f
 static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   EddiError ignored;
   size_t max_bytes = eddi_workspace_config(self->workspace)->max_file_bytes;
-  if (file->doc && !file->through_intent && file->action == EDIT_WRITE) {
+  if (file->doc && file->route == EDIT_ROUTE_OWN && file->action == EDIT_WRITE) {
     size_t done, bytes;
     if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
       eddi_doc_save(file->doc, &bytes, &ignored);
@@ -440,7 +441,7 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
 /* Whether file goes through the rename of a batch: a disk file that
  * changes, or an open document written as one. */
 static bool transaction__renamed(const EddiEditFile *file) {
-  return file->action != EDIT_KEEP && (!file->doc || file->through_intent);
+  return file->action != EDIT_KEEP && (!file->doc || file->route != EDIT_ROUTE_OWN);
 }
 
 /* Whether file is written by the change: a disk file written or deleted,
@@ -473,17 +474,17 @@ static int transaction__embedded_joins(EddiEditTxn *self, EddiEditFile *file, Ed
     return eddi_disk_refuse_read_only(file->rel, err);
   file->stamp = now;
   file->mode = found.mode;
-  file->embedded = file->through_intent = true;
+  file->route = EDIT_ROUTE_EMBEDDED;
   return 0;
 }
 
 /* Whether an open document's file is to be written with the others of the
- * change (through_intent): its text changes or has unsaved edits, and its
+ * change (EDIT_ROUTE_INTENT): its text changes or has unsaved edits, and its
  * backend can tell what its file is (eddi_disk_backend_state, taken into
  * file) or, an embedder's, what its save would write. Fails when it would
  * have to be saved but cannot (read-only): nothing is written then. */
 static int transaction__doc_joins(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
-  file->through_intent = file->embedded = false;
+  file->route = EDIT_ROUTE_OWN;
   if (!file->doc || file->action != EDIT_WRITE || !transaction__writes(file)) return 0;
   eddi_strbuf_clear(&file->raw);
   eddi_strbuf_puts(&file->raw, "");
@@ -491,21 +492,21 @@ static int transaction__doc_joins(EddiEditTxn *self, EddiEditFile *file, EddiErr
   if (!eddi_disk_backend_owns(backend)) return transaction__embedded_joins(self, file, err);
   int rc = eddi_disk_backend_state(backend, &file->format, &file->mode, &file->stamp, &file->raw,
                                    err);
-  if (rc == 0) file->through_intent = true;
+  if (rc == 0) file->route = EDIT_ROUTE_INTENT;
   return rc;
 }
 
 /* No document is written with the others: each saves itself, as before. */
 static void transaction__leave_batch(EddiEditTxn *self) {
   for (size_t i = 0; i < self->files.len; i++)
-    self->files.items[i]->through_intent = self->files.items[i]->embedded = false;
+    self->files.items[i]->route = EDIT_ROUTE_OWN;
 }
 
 /* Whether commit is to stage its files (*staged): when two or more of them
  * are renamed into place (one rename is atomic alone). Their new bytes are
  * then all written first and made durable together, and with a journal the
  * intent is recorded before the first rename. The open documents that
- * join the batch are marked through_intent. A change that writes two or
+ * join the batch are routed through the intent. A change that writes two or
  * more files fails here, before anything is written, when an open
  * document among them cannot be (read-only). */
 static int transaction__plan(EddiEditTxn *self, bool *staged, EddiError *err) {
@@ -537,14 +538,14 @@ static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
   int rc = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
     EddiEditFile *file = self->files.items[i];
-    if (!file->embedded) continue;
+    if (file->route != EDIT_ROUTE_EMBEDDED) continue;
     rc = transaction__apply(file, err);
     if (rc < 0) break;
     EddiError uncertain;
     eddi_strbuf_clear(&file->save_bytes);
     eddi_strbuf_puts(&file->save_bytes, "");
     if (eddi_embedded_save_bytes(file->doc->backend, file->doc, &file->save_bytes, &uncertain) < 0)
-      file->embedded = file->through_intent = false;
+      file->route = EDIT_ROUTE_OWN;
   }
   if (rc < 0)
     for (size_t i = 0; i < self->files.len; i++) transaction__unapply(self->files.items[i]);
@@ -596,9 +597,9 @@ static int transaction__hold_folder(EddiEditTxn *self, size_t i, size_t *held, i
   *close_after = false;
   for (size_t k = 0; k < i; k++) {
     const EddiEditFile *other = self->files.items[k];
-    if (other->folder_held && transaction__same_folder(other, file)) {
+    if (other->folder != EDIT_FOLDER_NONE && transaction__same_folder(other, file)) {
       file->folder_fd = *dir_fd = other->folder_fd;
-      file->folder_held = file->folder_shared = true;
+      file->folder = EDIT_FOLDER_SHARED;
       return 0;
     }
   }
@@ -607,7 +608,7 @@ static int transaction__hold_folder(EddiEditTxn *self, size_t i, size_t *held, i
   if (rc < 0) return rc;
   if (*held < TRANSACTION_HELD_FOLDERS_MAX) {
     file->folder_fd = *dir_fd;
-    file->folder_held = true;
+    file->folder = EDIT_FOLDER_HELD;
     (*held)++;
   } else {
     *close_after = true;
@@ -765,7 +766,7 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
  * typed) and is saved as of the bytes written. */
 static void transaction__adopt(EddiEditFile *file) {
   EddiDoc *doc = file->doc;
-  if (file->embedded) {
+  if (file->route == EDIT_ROUTE_EMBEDDED) {
     /* Its text is in already (transaction__apply_embedded): its editor
      * learns that the file holds it. One whose file took an append
      * meanwhile stays modified, its stamp the old one, so that its next
@@ -797,7 +798,7 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
       EddiEditFile *file = self->files.items[i];
       if (file->action != action) continue;
       if (action == EDIT_WRITE) {
-        rc = file->doc && !file->through_intent ? transaction__write_doc(self, file, err)
+        rc = file->doc && file->route == EDIT_ROUTE_OWN ? transaction__write_doc(self, file, err)
                                                 : transaction__write_disk(self, file, report, err);
       } else {
         rc = transaction__delete_disk(self, file, err);
@@ -816,7 +817,7 @@ static int transaction__commit_files(EddiEditTxn *self, EddiEditReport *report, 
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->action == EDIT_KEEP) continue;
-    if (file->through_intent) transaction__adopt(file);
+    if (file->route != EDIT_ROUTE_OWN) transaction__adopt(file);
     transaction__record(self, file);
     /* A deleted file's document has nothing left to show. */
     if (file->action == EDIT_DELETE && file->doc && self->session) {

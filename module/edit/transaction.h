@@ -69,6 +69,31 @@ typedef enum {
   EDIT_DELETE, /* the file goes */
 } EddiEditAction;
 
+/* How an open document's file is written in a change. */
+typedef enum {
+  /* A disk file, or an open document that saves itself after the change. */
+  EDIT_ROUTE_OWN,
+  /* An open document of the disk backend in a change of several files: its
+   * file is written as one of the disk files of the change (raw, stamp,
+   * format and mode are its backend's, raw the merge base), inside the
+   * intent, and the document takes the new text, saved, only after the
+   * commit. */
+  EDIT_ROUTE_INTENT,
+  /* An embedder's document (an Emacs buffer) written as one of the disk
+   * files: it takes the new text before the batch (applied; a refusal of
+   * its editor comes before anything is written), its editor gives the
+   * bytes its save would write (save_bytes), and they are written with the
+   * others, inside the intent. */
+  EDIT_ROUTE_EMBEDDED,
+} EddiEditRoute;
+
+/* The folder a file is staged in, while the change holds it. */
+typedef enum {
+  EDIT_FOLDER_NONE,
+  EDIT_FOLDER_HELD,   /* its descriptor is the file's: it closes it */
+  EDIT_FOLDER_SHARED, /* an earlier file's of the same folder: that one closes it */
+} EddiEditFolder;
+
 typedef struct {
   char *rel; /* workspace path */
   char *abs;
@@ -90,26 +115,14 @@ typedef struct {
   char *staged;
   char *backup;
   uint64_t new_hash;
-  /* The folder it was staged in, held (folder_held) so that a failure can
+  /* The folder it was staged in, held (folder) so that a failure can
    * put it back even when its path no longer leads there (a folder on the
    * way renamed or swapped for a symlink meanwhile). */
   int folder_fd;
-  bool folder_held;
-  bool folder_shared; /* an earlier file's of the same folder: it closes it */
-  /* An open document of the disk backend in a change of several files: its
-   * file is written as one of the disk files of the change (raw, stamp,
-   * format and mode are its backend's, raw the merge base), inside the
-   * intent, and the document takes the new text, saved, only after the
-   * commit. written_raw: the bytes written. */
-  bool through_intent;
-  StrBuf written_raw;
-  /* An embedder's document (an Emacs buffer) written as one of the disk
-   * files: it takes the new text before the batch (applied; a refusal of
-   * its editor comes before anything is written), its editor gives the
-   * bytes its save would write (save_bytes), and they are written with the
-   * others. */
-  bool embedded;
-  bool applied;
+  EddiEditFolder folder;
+  EddiEditRoute route;
+  StrBuf written_raw; /* EDIT_ROUTE_INTENT: the bytes written */
+  bool applied;       /* EDIT_ROUTE_EMBEDDED: its editor took the new text */
   StrBuf save_bytes;
   /* Someone appended to that document's file while it was renamed in: the
    * append was carried over onto the editor's bytes, which the buffer does

@@ -230,13 +230,6 @@ static void file__hint_save_refused(CommandContext *ctx, const EddiDoc *doc, int
     eddi_error_hint(ctx->err, "Make %s writable, then Save again", doc->path);
 }
 
-/* What the session saved of path so far, or NULL. */
-static FileChanges *file__changes_of(EddiSession *session, const char *path) {
-  for (size_t i = 0; i < session->changes.len; i++)
-    if (strcmp(session->changes.items[i].path, path) == 0) return &session->changes.items[i];
-  return NULL;
-}
-
 int eddi_run_save(CommandContext *ctx) {
   bool close = ctx->argc > 0 && eddi_token_is(&ctx->args[0], "Close");
   size_t first = close ? 1 : 0;
@@ -256,7 +249,7 @@ int eddi_run_save(CommandContext *ctx) {
   /* Summary compares the file's structure with what it was before the
    * session first saved it: keep that on the first save. */
   EddiOutline *before = NULL;
-  if (rc == 0 && !file__changes_of(ctx->session, doc->path))
+  if (rc == 0 && !eddi_session_saved(ctx->session, doc->path))
     before = eddi_structure_outline_saved(ctx, doc);
   if (rc == 0) {
     rc = eddi_workspace_save_doc(ctx->workspace, doc, &bytes, ctx->err);
@@ -266,10 +259,7 @@ int eddi_run_save(CommandContext *ctx) {
     eddi_outline_free(before);
     return rc;
   }
-  eddi_session_record_save(ctx->session, doc->path, created, added, deleted);
-  FileChanges *change = file__changes_of(ctx->session, doc->path);
-  if (!change->before) change->before = before, before = NULL;
-  eddi_outline_free(before);
+  eddi_session_record_save(ctx->session, doc->path, created, added, deleted, before);
   bool rebased = doc->rebased;
   if (close) {
     eddi_session_close_doc(ctx->session, doc);

@@ -98,11 +98,15 @@ void eddi_session_close_doc(EddiSession *self, EddiDoc *doc) {
   eddi_doc_free(doc);
 }
 
-void eddi_session_record_save(EddiSession *self, const char *path, bool created,
-                              size_t added, size_t deleted) {
-  FileChanges *entry = NULL;
+const FileChanges *eddi_session_saved(const EddiSession *self, const char *path) {
   for (size_t i = 0; i < self->changes.len; i++)
-    if (strcmp(self->changes.items[i].path, path) == 0) entry = &self->changes.items[i];
+    if (strcmp(self->changes.items[i].path, path) == 0) return &self->changes.items[i];
+  return NULL;
+}
+
+void eddi_session_record_save(EddiSession *self, const char *path, bool created,
+                              size_t added, size_t deleted, struct EddiOutline *before) {
+  FileChanges *entry = (FileChanges *)eddi_session_saved(self, path);
   if (!entry) {
     FileChanges fresh = {.path = eddi_strdup(path)};
     array_push(&self->changes, fresh);
@@ -111,6 +115,8 @@ void eddi_session_record_save(EddiSession *self, const char *path, bool created,
   entry->created |= created;
   entry->added += added;
   entry->deleted += deleted;
+  if (!entry->before) entry->before = before, before = NULL;
+  eddi_outline_free(before);
 }
 
 void *eddi_session_slot(const EddiSession *self, const EddiSlotType *type) {

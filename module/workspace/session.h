@@ -73,9 +73,12 @@ EddiDoc *eddi_session_find_doc(EddiSession *self, const char *path, bool *ambigu
 void eddi_session_add_doc(EddiSession *self, EddiDoc *doc);
 /* Close and free doc; every slot forgets it first. */
 void eddi_session_close_doc(EddiSession *self, EddiDoc *doc);
-/* Remember a save's line counts for Summary. */
+/* Remember a save's line counts for Summary, and before (taken; may be
+ * NULL) as path's structure before its first save when none is kept. */
 void eddi_session_record_save(EddiSession *self, const char *path, bool created,
-                              size_t added, size_t deleted);
+                              size_t added, size_t deleted, struct EddiOutline *before);
+/* What the session saved of path so far, or NULL. */
+const FileChanges *eddi_session_saved(const EddiSession *self, const char *path);
 
 /* A subsystem's state kept on the session (NULL when it has none). */
 void *eddi_session_slot(const EddiSession *self, const EddiSlotType *type);
