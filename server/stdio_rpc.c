@@ -222,9 +222,22 @@ static void stdio__job_run(WorkItem *item, void *context) {
 
 /* Queue a job; consumes text and call (one of them is set). Answers at
  * once when it cannot be queued. */
-static void stdio__submit(StdioRpc *self, json_object *id, StdioJobKind kind, const char *sender,
-                          const char *session, bool wants_session, char *text, size_t len,
-                          EditCall *call) {
+/* What one request asks of the engine: text (taken), or a typed call
+ * (taken), as sender in session; wants_session: the reply names it. */
+typedef struct {
+  StdioJobKind kind;
+  const char *sender;
+  const char *session;
+  bool wants_session;
+  char *text;
+  size_t len;
+  EditCall *call;
+} StdioWork;
+
+static void stdio__submit(StdioRpc *self, json_object *id, const StdioWork *work) {
+  const char *sender = work->sender, *session = work->session;
+  char *text = work->text;
+  EditCall *call = work->call;
   StdioJob *job = calloc(1, sizeof *job);
   if (!job || !(job->sender = strdup(sender)) || (session && !(job->session = strdup(session)))) {
     if (job) stdio__job_free(job);
@@ -236,11 +249,11 @@ static void stdio__submit(StdioRpc *self, json_object *id, StdioJobKind kind, co
   job->item.lane = job->sender;
   job->item.run = stdio__job_run;
   job->rpc = self;
-  job->kind = kind;
+  job->kind = work->kind;
   job->id = json_object_get(id);
-  job->wants_session = wants_session;
+  job->wants_session = work->wants_session;
   job->text = text;
-  job->len = len;
+  job->len = work->len;
   job->call = call;
   int status = engine_host_submit(self->host, &job->item);
   if (status != SERVER_OK) {
@@ -283,7 +296,8 @@ static void stdio__submit_text(StdioRpc *self, json_object *id, StdioJobKind kin
   }
   memcpy(copy, text, len);
   copy[len] = '\0';
-  stdio__submit(self, id, kind, sender, session, false, copy, len, NULL);
+  StdioWork work = {kind, sender, session, false, copy, len, NULL};
+  stdio__submit(self, id, &work);
 }
 
 static void stdio__initialize(StdioRpc *self, json_object *id, json_object *params) {
@@ -321,7 +335,8 @@ static void stdio__edit_call(StdioRpc *self, json_object *id, StdioJobKind kind,
   }
   /* These calls work without a Start from the caller: the sender gets a
    * session named after it the first time. */
-  stdio__submit(self, id, kind, sender, NULL, true, NULL, 0, call);
+  StdioWork work = {kind, sender, NULL, true, NULL, 0, call};
+  stdio__submit(self, id, &work);
 }
 
 static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *params) {

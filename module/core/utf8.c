@@ -84,3 +84,11 @@ size_t eddi_utf8_skip_chars(const char *text, size_t len, size_t chars) {
   }
   return len;
 }
+
+void eddi_utf8_line_col(const char *bytes, size_t len, size_t offset, size_t *line, size_t *col) {
+  *line = 0, *col = 0;
+  for (size_t i = 0; i < offset && i < len; i++) {
+    if (bytes[i] == '\n') (*line)++, *col = 0;
+    else if (eddi_utf8_is_lead((unsigned char)bytes[i])) (*col)++;
+  }
+}

@@ -29,4 +29,7 @@ size_t eddi_utf8_char_len(unsigned char lead);
  * truncated at a byte count stays valid UTF-8. */
 size_t eddi_utf8_complete_prefix(const char *bytes, size_t len);
 
+/* The 0-based line and column (in characters) of byte offset in bytes. */
+void eddi_utf8_line_col(const char *bytes, size_t len, size_t offset, size_t *line, size_t *col);
+
 #endif

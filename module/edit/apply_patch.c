@@ -315,8 +315,8 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
     }
     EddiMatch m;
     EddiError first_err;
-    rc = eddi_edit_apply_hunk(&file, from, &chunk->lines, chunk->at_end, what, h->path,
-                              &splices, &m, &first_err);
+    EddiHunkSearch search = {&file, from, chunk->at_end, what, h->path};
+    rc = eddi_edit_apply_hunk(&search, &chunk->lines, &splices, &m, &first_err);
     /* Not found: retried for the slips models make (the first as Codex
      * retries too). */
     static bool (*const repairs[])(EddiHunk *) = {patch__drop_trailing_blank,
@@ -324,8 +324,7 @@ static int patch__update(PatchHunk *h, size_t index, const char *text, size_t le
     for (size_t r = 0; rc == EDDI_ENOENT && r < sizeof repairs / sizeof *repairs; r++) {
       if (!repairs[r](&chunk->lines)) continue;
       EddiError retry_err;
-      rc = eddi_edit_apply_hunk(&file, from, &chunk->lines, chunk->at_end, what, h->path,
-                                &splices, &m, &retry_err);
+      rc = eddi_edit_apply_hunk(&search, &chunk->lines, &splices, &m, &retry_err);
       if (rc == EDDI_EINVAL) first_err = retry_err;
     }
     if (rc < 0) *err = first_err;

@@ -13,6 +13,7 @@
 #ifndef EDDI_EDIT_FORMATS_H
 #define EDDI_EDIT_FORMATS_H
 
+#include "edit/grep.h"
 #include "workspace/session.h"
 #include "workspace/workspace.h"
 
@@ -50,9 +51,8 @@ int eddi_edit_read(EddiWorkspace *workspace, EddiSession *session, const char *p
  * the files whose paths match glob (NULL: all), grouped under "[PATH#TAG]"
  * headers, a page of matches from match offset. A hit records a snapshot
  * (so the file may be edited straight away). */
-int eddi_edit_grep(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
-                   unsigned flags, const char *glob, size_t offset, StrBuf *out,
-                   EddiError *err);
+int eddi_edit_grep(EddiWorkspace *workspace, EddiSession *session, const EddiGrepQuery *query,
+                   StrBuf *out, EddiError *err);
 
 /* Hashline edit: "[PATH#TAG]" sections of PUT/CUT/REM/MV operations. */
 int eddi_edit_hashline(EddiWorkspace *workspace, EddiSession *session, const char *input, size_t len,

@@ -272,17 +272,17 @@ int eddi_edit_fail_ambiguous(EddiError *err, const char *what, const char *path,
   return EDDI_EINVAL;
 }
 
-int eddi_edit_apply_hunk(const EddiLineList *file, size_t from, const EddiHunk *hunk,
-                         bool at_end, const char *what, const char *path,
+int eddi_edit_apply_hunk(const EddiHunkSearch *search, const EddiHunk *hunk,
                          EddiSpliceList *splices, EddiMatch *match, EddiError *err) {
+  const EddiLineList *file = search->file;
   EddiLineList old_side = {0};
   eddi_hunk_old_side(hunk, &old_side);
-  int found = eddi_match_find(file, from, file->len, &old_side, at_end, match);
+  int found = eddi_match_find(file, search->from, file->len, &old_side, search->at_end, match);
   int rc = 0;
   if (found == EDDI_MATCH_AMBIGUOUS) {
-    rc = eddi_edit_fail_ambiguous(err, what, path, match);
+    rc = eddi_edit_fail_ambiguous(err, search->what, search->path, match);
   } else if (found == EDDI_MATCH_NONE) {
-    rc = eddi_edit_fail_not_found(err, what, path, file, &old_side);
+    rc = eddi_edit_fail_not_found(err, search->what, search->path, file, &old_side);
   } else {
     StrBuf text = {0};
     eddi_match_render(file, match, hunk, &text);

@@ -94,11 +94,20 @@ int eddi_edit_fail_not_found(EddiError *err, const char *what, const char *path,
 int eddi_edit_fail_ambiguous(EddiError *err, const char *what, const char *path,
                              const EddiMatch *match);
 
-/* Apply one hunk to file lines at its unique match in [from, file->len):
- * adds the splice and returns the match; fails (not found, ambiguous) with
- * err filled, what naming the hunk. */
-int eddi_edit_apply_hunk(const EddiLineList *file, size_t from, const EddiHunk *hunk,
-                         bool at_end, const char *what, const char *path,
+/* Where a hunk is looked for: file's lines from from on (at_end: it must
+ * end at the file's end), and how a failure names it (what, in path). */
+typedef struct {
+  const EddiLineList *file;
+  size_t from;
+  bool at_end;
+  const char *what;
+  const char *path;
+} EddiHunkSearch;
+
+/* Apply hunk at its unique match in [search->from, file->len): adds the
+ * splice and returns the match; fails (not found, ambiguous) with err
+ * filled. */
+int eddi_edit_apply_hunk(const EddiHunkSearch *search, const EddiHunk *hunk,
                          EddiSpliceList *splices, EddiMatch *match, EddiError *err);
 
 #endif

@@ -516,9 +516,11 @@ static void grep__cache_free(void *cache) { eddi_grep_cache_free(cache); }
 /* The workspace's cache, while no Grep has it checked out. */
 static const EddiSlotType grep_cache_slot = {"grep cache", grep__cache_free, NULL};
 
-int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
-                      unsigned flags, const char *glob, size_t offset, EddiGrep **out,
-                      EddiError *err) {
+int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const EddiGrepQuery *query,
+                      EddiGrep **out, EddiError *err) {
+  const char *regex = query->regex, *glob = query->glob;
+  size_t len = query->len, offset = query->offset;
+  unsigned flags = query->flags;
   EddiPattern pattern;
   int rc = eddi_pattern_compile(&pattern, regex, len, true, flags, err);
   if (rc < 0) return rc;

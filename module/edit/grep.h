@@ -24,23 +24,33 @@
 typedef struct EddiGrep EddiGrep;
 typedef struct EddiGrepCache EddiGrepCache;
 
-/* A Grep of regex (len bytes; flags as the lexer's REGEX_*) over the files
- * whose paths match glob (NULL: all), a page of hits from the match offset.
- * On success *out is a new EddiGrep for eddi_grep_run and eddi_grep_finish,
- * freed with eddi_grep_free; session may be NULL. */
-int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
-                      unsigned flags, const char *glob, size_t offset, EddiGrep **out,
-                      EddiError *err);
-/* The walk and the search; touches nothing of the engine. */
+/* What a Grep looks for: regex (len bytes; flags as the lexer's REGEX_*)
+ * in the files whose paths match glob (NULL: all), a page of hits from
+ * the match offset. Borrowed. */
+typedef struct {
+  const char *regex;
+  size_t len;
+  unsigned flags;
+  const char *glob;
+  size_t offset;
+} EddiGrepQuery;
+
+/* Prepare query over workspace. On success *out is a new EddiGrep for
+ * eddi_grep_run and eddi_grep_finish, freed with eddi_grep_free; session
+ * may be NULL. */
+int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const EddiGrepQuery *query,
+                      EddiGrep **out, EddiError *err);
+/* The walk and the search; touches nothing of the workspace. */
 void eddi_grep_run(EddiGrep *self);
 /* Append the reply's text to out and record snapshots in session (may be
- * NULL; it is the session of the prepare); gives the cache back to engine. */
+ * NULL; it is the session of the prepare); gives the cache back to the
+ * workspace. */
 int eddi_grep_finish(EddiGrep *self, EddiWorkspace *workspace, EddiSession *session, StrBuf *out,
                      EddiError *err);
 /* Frees self (and the cache if it was not given back). */
 void eddi_grep_free(EddiGrep *self);
 
-/* The engine's cache of file texts (see grep.c); eddi_engine_free frees it. */
+/* The workspace's cache of file texts (see grep.c), kept in a slot. */
 void eddi_grep_cache_free(EddiGrepCache *self);
 
 #endif

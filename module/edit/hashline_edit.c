@@ -68,13 +68,12 @@ int eddi_edit_read(EddiWorkspace *workspace, EddiSession *session, const char *p
 
 /* ---------------------------------------------------------------- Grep */
 
-/* The walk and the search are services/grep.c's, in its three steps run
- * one after the other here (the server's tool calls wait for it). */
-int eddi_edit_grep(EddiWorkspace *workspace, EddiSession *session, const char *regex, size_t len,
-                   unsigned flags, const char *glob, size_t offset, StrBuf *out,
-                   EddiError *err) {
+/* The walk and the search are grep.c's, in its three steps run one after
+ * the other here (the server's tool calls wait for it). */
+int eddi_edit_grep(EddiWorkspace *workspace, EddiSession *session, const EddiGrepQuery *query,
+                   StrBuf *out, EddiError *err) {
   EddiGrep *grep;
-  int rc = eddi_grep_prepare(workspace, session, regex, len, flags, glob, offset, &grep, err);
+  int rc = eddi_grep_prepare(workspace, session, query, &grep, err);
   if (rc < 0) return rc;
   eddi_grep_run(grep);
   rc = eddi_grep_finish(grep, workspace, session, out, err);

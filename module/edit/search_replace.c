@@ -52,9 +52,22 @@ static void search_replace__run_on(StrBuf *block, const char *new_text, size_t n
  * leaves one blank line), and a new without one where old has one runs into
  * the line after the block. The same edit then writes the same bytes
  * whether old was found byte for byte or only by the matcher. */
-static int search_replace__apply_block(StrBuf *text, const char *path, const char *old_text,
-                                       size_t old_len, const char *new_text, size_t new_len,
-                                       bool as_bytes, const char *what, EddiError *err) {
+/* One block to apply: old_text becomes new_text; as_bytes: old was given
+ * byte for byte (an edit), not as whole lines; what names it in a Fail. */
+typedef struct {
+  const char *old_text;
+  size_t old_len;
+  const char *new_text;
+  size_t new_len;
+  bool as_bytes;
+  const char *what;
+} SearchReplaceBlock;
+
+static int search_replace__apply_block(StrBuf *text, const char *path,
+                                       const SearchReplaceBlock *block, EddiError *err) {
+  const char *old_text = block->old_text, *new_text = block->new_text, *what = block->what;
+  size_t old_len = block->old_len, new_len = block->new_len;
+  bool as_bytes = block->as_bytes;
   EddiLineList file = {0}, old_lines = {0}, new_lines = {0};
   bool final_newline;
   eddi_lines_split(text->data ? text->data : "", text->len, &file, &final_newline);
@@ -78,11 +91,11 @@ static int search_replace__apply_block(StrBuf *text, const char *path, const cha
   } else {
     EddiHunk hunk = {0};
     eddi_hunk_from_match(&hunk, &file, &match, &old_lines, &new_lines);
-    StrBuf block = {0};
-    eddi_strbuf_puts(&block, "");
-    eddi_match_render(&file, &match, &hunk, &block);
-    if (runs_on) search_replace__run_on(&block, new_text, new_len);
-    eddi_splices_add(&splices, match.start, match.count, &block);
+    StrBuf rendered = {0};
+    eddi_strbuf_puts(&rendered, "");
+    eddi_match_render(&file, &match, &hunk, &rendered);
+    if (runs_on) search_replace__run_on(&rendered, new_text, new_len);
+    eddi_splices_add(&splices, match.start, match.count, &rendered);
     array_free(&hunk);
   }
   StrBuf out = {0};
@@ -296,9 +309,9 @@ int eddi_edit_search_replace(EddiWorkspace *workspace, EddiSession *session, con
       rc = eddi_error_set(err, EDDI_ENOENT, "File not found: %s (%s)", file->rel, what);
       eddi_error_hint(err, "To create it, leave the SEARCH part empty");
     } else {
-      rc = search_replace__apply_block(search_replace__current(file), file->rel, old_start,
-                                       (size_t)(old_end - old_start), new_start,
-                                       (size_t)(new_end - new_start), false, what, err);
+      SearchReplaceBlock block = {old_start, (size_t)(old_end - old_start), new_start,
+                                  (size_t)(new_end - new_start), false, what};
+      rc = search_replace__apply_block(search_replace__current(file), file->rel, &block, err);
     }
     after_last = end + 1;
     i = end;
@@ -477,9 +490,9 @@ int eddi_edit_file_update(EddiWorkspace *workspace, EddiSession *session, const 
         rc = eddi_error_set(err, EDDI_ENOENT, "File not found: %s (%s)", file->rel, what);
         eddi_error_hint(err, "To create it, send the content without <change> blocks");
       } else {
-        rc = search_replace__apply_block(search_replace__current(file), file->rel, original.data,
-                                         original.len, modified.data, modified.len, false, what,
-                                         err);
+        SearchReplaceBlock block = {original.data, original.len, modified.data, modified.len,
+                                    false, what};
+        rc = search_replace__apply_block(search_replace__current(file), file->rel, &block, err);
       }
     }
     eddi_strbuf_free(&original);
@@ -572,8 +585,9 @@ int eddi_edit_replace(EddiWorkspace *workspace, EddiSession *session, const char
                         lines[0], lines[1], found - 2);
     } else {
       /* Not there byte for byte: the tolerant matcher on whole lines. */
-      rc = search_replace__apply_block(text, file->rel, e->old_string, e->old_len, e->new_string,
-                                       e->new_len, true, what, err);
+      SearchReplaceBlock block = {e->old_string, e->old_len, e->new_string, e->new_len, true,
+                                  what};
+      rc = search_replace__apply_block(text, file->rel, &block, err);
     }
   }
   if (rc == 0) rc = search_replace__finish(&txn, report, err);

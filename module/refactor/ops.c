@@ -16,6 +16,7 @@
 
 #include <stdarg.h>
 
+#include "core/utf8.h"
 #include "refactor/ops_lang.h"
 #include "refactor/target.h"
 
@@ -56,7 +57,7 @@ void ref_ops_edit(RefOps *self, uint32_t source, uint32_t start, uint32_t end, c
 void ref_ops_unsure(RefOps *self, uint32_t source, uint32_t offset) {
   const RefSource *s = &self->index->sources.items[source];
   size_t line, col;
-  ref_text_position(s->text, s->len, offset, &line, &col);
+  eddi_utf8_line_col(s->text, s->len, offset, &line, &col);
   eddi_strbuf_printf(&self->unsure, "%s%s:%zu", self->unsure_count ? ", " : "", s->path, line);
   self->unsure_count++;
 }

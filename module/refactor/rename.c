@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include "core/utf8.h"
 #include "core/path.h"
 #include "refactor/family.h"
 #include "refactor/resolve.h"
@@ -34,35 +35,6 @@ typedef struct {
   char *module_from, *module_to; /* a module rename: the module paths */
   const EddiLang *lang;          /* the renamed entity's file's */
 } Rename;
-
-void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col) {
-  *line = 0, *col = 0;
-  for (size_t i = 0; i < offset && i < len; i++) {
-    if (text[i] == '\n') (*line)++, *col = 0;
-    else if (((unsigned char)text[i] & 0xC0) != 0x80) (*col)++;
-  }
-}
-
-void ref_plan_free(RefPlan *self) {
-  eddi_free(self->old_name);
-  eddi_free(self->new_name);
-  for (size_t i = 0; i < self->changes.len; i++) {
-    RefChange *change = &self->changes.items[i];
-    array_free(&change->edits);
-    eddi_free(change->new_path);
-    eddi_free(change->after);
-    ref_file_free(change->after_file);
-    if (change->after_tree) ts_tree_delete(change->after_tree);
-  }
-  array_free(&self->changes);
-  eddi_strbuf_free(&self->unsure);
-  eddi_free(self->moved_from);
-  eddi_free(self->moved_to);
-  ref_paths_free(&self->carry_from);
-  ref_paths_free(&self->carry_to);
-  eddi_free(self->emptied);
-  memset(self, 0, sizeof *self);
-}
 
 static void rename__place(Rename *self, uint32_t file, uint32_t offset, StrBuf *out) {
   ref_target_place(self->index, file, offset, out);
@@ -199,7 +171,7 @@ static int rename__collect(Rename *self) {
       if (!ours && (target.kind == REF_TARGET_UNSURE || keyed) && rename__could_be(self, occ)) {
         size_t line, col;
         const RefSource *s = &self->index->sources.items[f];
-        ref_text_position(s->text, s->len, occ->start, &line, &col);
+        eddi_utf8_line_col(s->text, s->len, occ->start, &line, &col);
         eddi_strbuf_printf(&plan->unsure, "%s%s:%zu", plan->unsure_count ? ", " : "", s->path,
                            line);
         plan->unsure_count++;

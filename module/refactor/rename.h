@@ -10,43 +10,16 @@
  * that would be shadowed, a member a base class or subclass already has.
  * Then the differential check: the changed files are analysed again in
  * memory (parsed from their kept trees, edited to the renamed spans, so
- * that only those are parsed again; index.h) and every occurrence of the old and the new name (and every
- * attribute and keyword of a changed file) must resolve to exactly what it
+ * that only those are parsed again; index.h) and every occurrence of the
+ * old and the new name (and every attribute and keyword of a changed file) must resolve to exactly what it
  * resolved to before, with no new syntax error. Only a plan that passes is
  * returned; the caller writes its texts in one transaction. */
 #ifndef EDDI_REFACTOR_RENAME_H
 #define EDDI_REFACTOR_RENAME_H
 
 #include "refactor/index.h"
+#include "refactor/plan.h"
 
-typedef struct {
-  uint32_t start, end;
-} RefSpan;
-
-typedef struct {
-  uint32_t source;      /* index into the index's sources */
-  char *new_path;       /* a module rename moves the file here; else NULL */
-  Array(RefSpan) edits; /* sorted; each becomes the new name */
-  char *after;          /* the new text */
-  size_t after_len;
-  RefFile *after_file; /* its analysis */
-  TSTree *after_tree;  /* its syntax tree, when the plan made one (owned) */
-} RefChange;
-
-typedef struct {
-  char *old_name;
-  char *new_name;
-  Array(RefChange) changes; /* in the index's order */
-  size_t references;        /* occurrences rewritten */
-  size_t unsure_count;
-  StrBuf unsure; /* "a.py:12, b.py:40": unsure occurrences, 0-based lines */
-  /* A module rename: what moves where ("pkg" -> "newpkg", "m.py" ->
-   * "n.py"), the package's files that are no sources (moved as they are),
-   * and the folder left empty (removed after the write), or NULL. */
-  char *moved_from, *moved_to;
-  RefPaths carry_from, carry_to;
-  char *emptied;
-} RefPlan;
 
 /* Also rewrite the unsure occurrences (the command said Unsure). */
 #define REF_RENAME_UNSURE 1u
@@ -61,7 +34,6 @@ int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, uns
 /* The same for the entity of the name at offset of source. */
 int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
                        unsigned flags, RefPlan *out, EddiError *err);
-void ref_plan_free(RefPlan *self);
 
 /* The plan ref_rename_plan last made over index for the same spec,
  * new_name and flags, when the index has not changed since (index.h,
@@ -70,8 +42,5 @@ void ref_plan_free(RefPlan *self);
  * them passed). EDDI_ENOENT when there is none. */
 int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                          RefPlan *out);
-
-/* 0-based line and column (in characters) of offset in text. */
-void ref_text_position(const char *text, size_t len, size_t offset, size_t *line, size_t *col);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 
+#include "core/utf8.h"
 #include "lang/suggest.h"
 #include "refactor/rename.h"
 
@@ -22,7 +23,7 @@ bool ref_targets_has(const RefTargets *list, RefTarget target) {
 void ref_target_place(RefIndex *index, uint32_t source, uint32_t offset, StrBuf *out) {
   const RefSource *s = &index->sources.items[source];
   size_t line, col;
-  ref_text_position(s->text, s->len, offset, &line, &col);
+  eddi_utf8_line_col(s->text, s->len, offset, &line, &col);
   eddi_strbuf_printf(out, "%s:%zu:%zu", s->path, line, col);
 }
 

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <strings.h>
 
+#include "core/utf8.h"
 #include "refactor/rename.h"
 #include "refactor/target.h"
 #include "syntax/syntax.h"
@@ -89,7 +90,7 @@ char *script_element_field(ScriptRun *run, const ScriptElement *el, const char *
     eddi_strbuf_puts(&out, file->rel);
   } else if (strcasecmp(field, "line") == 0) {
     size_t line, col;
-    ref_text_position(file->text.data, file->text.len, el->start, &line, &col);
+    eddi_utf8_line_col(file->text.data, file->text.len, el->start, &line, &col);
     eddi_strbuf_printf(&out, "%zu", line);
   } else if (strcasecmp(field, "text") == 0) {
     eddi_strbuf_append(&out, file->text.data + el->start, el->end - el->start);

@@ -20,6 +20,7 @@
 
 #include <strings.h>
 
+#include "core/utf8.h"
 #include "refactor/rename.h"
 #include "refactor/target.h"
 #include "syntax/syntax.h"
@@ -65,7 +66,7 @@ void script_element_refresh(ScriptFiles *files, ScriptElement *self) {
 void script_place(ScriptRun *run, uint32_t file, size_t offset, StrBuf *out) {
   ScriptFile *f = run->files.files.items[file];
   size_t line = 0, col = 0;
-  ref_text_position(f->text.data, f->text.len, EDDI_MIN(offset, f->text.len), &line, &col);
+  eddi_utf8_line_col(f->text.data, f->text.len, EDDI_MIN(offset, f->text.len), &line, &col);
   eddi_strbuf_printf(out, "%s:%zu:%zu", f->rel, line, col);
 }
 

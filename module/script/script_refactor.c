@@ -19,6 +19,7 @@
 
 #include <strings.h>
 
+#include "core/utf8.h"
 #include "refactor/ops.h"
 #include "refactor/rename.h"
 #include "syntax/syntax.h"
@@ -67,8 +68,8 @@ static int refactor__body_lines(ScriptRun *run, const ScriptElement *el, char **
     return eddi_error_set(err, EDDI_EINVAL, "%s is no function with a body to extract",
                           el->name ? el->name : "The element");
   size_t line, col, end_line;
-  ref_text_position(file->text.data, file->text.len, def->body_start, &line, &col);
-  ref_text_position(file->text.data, file->text.len, def->body_end > def->body_start
+  eddi_utf8_line_col(file->text.data, file->text.len, def->body_start, &line, &col);
+  eddi_utf8_line_col(file->text.data, file->text.len, def->body_end > def->body_start
                                                          ? def->body_end - 1 : def->body_start,
                     &end_line, &col);
   *path = eddi_strdup(file->rel);

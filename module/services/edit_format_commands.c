@@ -108,8 +108,8 @@ static int cmd_grep(CommandContext *ctx) {
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\Q");
     eddi_strbuf_append(&regex, pattern->text, pattern->len);
     if (pattern->kind == TOKEN_STRING) eddi_strbuf_puts(&regex, "\\E");
-    rc = eddi_grep_prepare(ctx->workspace, ctx->session, regex.data, regex.len, pattern->flags,
-                           glob, offset, &grep, ctx->err);
+    EddiGrepQuery query = {regex.data, regex.len, pattern->flags, glob, offset};
+    rc = eddi_grep_prepare(ctx->workspace, ctx->session, &query, &grep, ctx->err);
     if (rc < 0) eddi_command_hint_pattern(ctx, pattern);
     eddi_strbuf_free(&regex);
   }

@@ -420,10 +420,11 @@ static int request__run_call(EddiEngine *self, EddiSession *session, const char 
   switch (call->kind) {
   case EDDI_CALL_READ:
     return eddi_edit_read(self->workspace, session, call->path, call->offset, call->limit, out, err);
-  case EDDI_CALL_GREP:
-    return eddi_edit_grep(self->workspace, session, call->text, call->text_len,
-                          call->ignore_case ? REGEX_CASELESS : 0, call->glob, call->offset,
-                          out, err);
+  case EDDI_CALL_GREP: {
+    EddiGrepQuery query = {call->text, call->text_len, call->ignore_case ? REGEX_CASELESS : 0,
+                           call->glob, call->offset};
+    return eddi_edit_grep(self->workspace, session, &query, out, err);
+  }
   case EDDI_CALL_HASHLINE:
     rc = eddi_edit_hashline(self->workspace, session, call->text, call->text_len, &report, err);
     break;
