@@ -103,7 +103,7 @@ struct EddiGrep {
   char *glob;
   size_t offset, page, max_entries, max_bytes;
   Array(GrepDoc) docs;
-  EddiGrepCache *cache; /* the engine's, taken for the run; NULL: none */
+  EddiGrepCache *cache; /* the workspace's, taken for the run; NULL: none */
   bool use_cache;
 
   pthread_mutex_t mutex; /* guards the fields below while searchers run */

@@ -4,7 +4,7 @@
  * over a large workspace does not hold up the other senders:
  * - eddi_grep_prepare, on the owner thread: checks the pattern, copies what
  *   the work needs (the root, the limits, the texts of the session's open
- *   documents, which win over the disk) and takes the engine's file cache;
+ *   documents, which win over the disk) and takes the workspace's file cache;
  * - eddi_grep_run, on a worker: walks the workspace (core/walk.h, so Grep
  *   sees the files List sees, .gitignore and all) and searches the files on
  *   one thread per core while the walk goes on;

@@ -1,4 +1,4 @@
-/* grep_cache.c - Grep's file texts in a running engine; see grep_cache.h. */
+/* grep_cache.c - Grep's file texts in a long-lived workspace; see grep_cache.h. */
 #include "edit/grep_cache.h"
 
 #include <sys/inotify.h>

@@ -1,8 +1,8 @@
-/* grep_cache.h - the file texts a running engine keeps for Grep.
+/* grep_cache.h - the file texts a long-lived workspace keeps for Grep.
  *
- * In an engine with long work (a waker: eddi-server) Grep keeps the texts
- * it read, keyed by path and stamped with the file's device, inode, size,
- * mtime and ctime (services/grep.c decides what goes in). A later Grep
+ * In a workspace that keeps caches (an engine with long work: eddi-server)
+ * Grep keeps the texts it read, keyed by path and stamped with the file's
+ * device, inode, size, mtime and ctime (edit/grep.c decides what goes in). A later Grep
  * takes a file from the cache when it is known unchanged:
  * - by inotify: every folder the walk entered is watched before its files
  *   are read, and the events since the last Grep mark the files they name

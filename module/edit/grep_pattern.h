@@ -1,4 +1,4 @@
-/* grep_pattern.h - how Grep (services/grep.c) searches with a pattern.
+/* grep_pattern.h - how Grep (edit/grep.c) searches with a pattern.
  *
  * Grep matches each line on its own, but searching the whole buffer once
  * is several times faster than a match per line. Which of the two gives

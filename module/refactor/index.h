@@ -15,8 +15,8 @@
  * max_entries directory entries fails and says so, since a refactoring
  * over part of a workspace could leave the rest stale.
  *
- * An index is kept between commands (the engine holds one per workspace,
- * session/engine.h) and scanned again before each: a file whose stat is
+ * An index is kept between commands (a workspace holds one in a slot,
+ * kept_index.h) and scanned again before each: a file whose stat is
  * unchanged keeps its text and its analysis, an open document whose text
  * is unchanged keeps its analysis, everything else is read and analysed
  * again, so the index follows both the documents and the disk.

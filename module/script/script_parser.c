@@ -682,7 +682,7 @@ static bool script__same_op(const char *a, const char *b) {
 }
 
 const char *eddi_script_refactor_operation(const char *word) {
-  /* Refactor's own operations (refactor_commands.c). */
+  /* Refactor's own operations (refactor/operations.h). */
   for (size_t i = 0; eddi_refactor_operation_name(i); i++) {
     const char *op = eddi_refactor_operation_name(i);
     if (script__same_op(word, op)) return op;

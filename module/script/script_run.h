@@ -39,7 +39,7 @@ static inline uint32_t script_file_version(const ScriptFile *self) {
 }
 
 typedef struct {
-  const char *root; /* borrowed: the engine's canonical root */
+  const char *root; /* borrowed: the workspace's canonical root */
   int root_fd;
   size_t max_file_bytes, max_entries, max_syntax_bytes;
   RefOpenTexts docs; /* copies of the open documents' texts */

@@ -66,6 +66,8 @@ typedef struct {
 
 /* ---------------------------------------------------------------- a command */
 
+/* Made by the engine for one command; every field is read-only to the
+ * handler (it fills *reply or *err through them). */
 struct CommandContext {
   EddiWorkspace *workspace;
   const EddiCommandPorts *ports;

@@ -1,4 +1,4 @@
-/* test_grep.c - the workspace Grep (services/grep.c) through eddi_exec.
+/* test_grep.c - the workspace Grep (edit/grep.c) through eddi_exec.
  *
  * - Its hits against a plain reference: every line of every text file
  *   matched alone with pcre2, for patterns of each of Grep's three ways of
