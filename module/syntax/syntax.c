@@ -22,35 +22,20 @@
 
 /* ---------------------------------------------------------------- reading */
 
-typedef struct {
-  const EddiText *text;
-  size_t chunk;       /* the chunk the last read returned */
-  size_t chunk_start; /* its first byte's offset */
-} SyntaxReader;
-
-/* tree-sitter reads mostly forward, so start from the last chunk. */
+/* The rest of the chunk holding byte, in place (payload: the EddiText).
+ * The text store's lookup starts from the chunk it last found, and
+ * tree-sitter reads mostly forward. */
 static const char *syntax__read(void *payload, uint32_t byte, TSPoint point, uint32_t *read) {
-  SyntaxReader *self = payload;
-  const EddiText *text = self->text;
-  if (byte >= text->len) {
-    *read = 0;
-    return "";
-  }
-  if (byte < self->chunk_start) self->chunk = 0, self->chunk_start = 0;
-  while (self->chunk < text->chunks.len &&
-         byte >= self->chunk_start + text->chunks.items[self->chunk].len) {
-    self->chunk_start += text->chunks.items[self->chunk].len;
-    self->chunk++;
-  }
-  const TextChunk *chunk = &text->chunks.items[self->chunk];
-  size_t skip = byte - self->chunk_start;
-  *read = (uint32_t)(chunk->len - skip);
-  return chunk->bytes + skip;
+  EDDI_UNUSED(point);
+  size_t len;
+  const char *bytes = eddi_text_chunk_at(payload, byte, &len);
+  *read = (uint32_t)len;
+  return bytes;
 }
 
 TSTree *eddi_syntax_parse_text(TSParser *parser, const TSTree *old, const EddiText *text) {
-  SyntaxReader reader = {.text = text};
-  TSInput input = {.payload = &reader, .read = syntax__read, .encoding = TSInputEncodingUTF8};
+  TSInput input = {.payload = (void *)text, .read = syntax__read,
+                   .encoding = TSInputEncodingUTF8};
   return ts_parser_parse(parser, old, input);
 }
 
