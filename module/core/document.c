@@ -1,9 +1,54 @@
 /* document.c - FileContext: edits, marks, undo groups; see document.h. */
 #include "core/document.h"
 
-#include "syntax/syntax.h"
-
 #include "core/utf8.h"
+
+/* ---------------------------------------------------------------- listeners */
+
+void eddi_doc_listen(EddiDoc *self, EddiDocListener *listener) {
+  array_push(&self->listeners, listener);
+}
+
+bool eddi_doc_unlisten(EddiDoc *self, EddiDocListener *listener) {
+  for (size_t i = 0; i < self->listeners.len; i++) {
+    if (self->listeners.items[i] != listener) continue;
+    array_remove(&self->listeners, i);
+    return true;
+  }
+  return false;
+}
+
+/* Bytes [start, end) are about to become text[0, len). */
+static void doc__announce_edit(const EddiDoc *self, size_t start, size_t end, const char *text,
+                               size_t len) {
+  if (!self->listeners.len) return;
+  EddiDocChange change = {start, end, start + len, text};
+  for (size_t i = 0; i < self->listeners.len; i++) {
+    const EddiDocListener *listener = self->listeners.items[i];
+    if (listener->on_edit) listener->on_edit(listener->context, self, &change);
+  }
+}
+
+/* The whole text is about to be replaced. */
+static void doc__announce_reset(EddiDoc *self) {
+  for (size_t i = 0; i < self->listeners.len; i++) {
+    const EddiDocListener *listener = self->listeners.items[i];
+    if (listener->on_reset) listener->on_reset(listener->context, self);
+  }
+}
+
+/* The document is going: each listener is taken off before it hears it, so
+ * that it may free itself. */
+static void doc__announce_free(EddiDoc *self) {
+  while (self->listeners.len) {
+    EddiDocListener *listener = self->listeners.items[0];
+    array_remove(&self->listeners, 0);
+    if (listener->on_free) listener->on_free(listener->context, self);
+  }
+  array_free(&self->listeners);
+}
+
+/* ---------------------------------------------------------------- lifetime */
 
 EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
                       size_t len, bool is_new, size_t undo_limit) {
@@ -40,9 +85,9 @@ static void doc__free_groups(DocEditGroupList *groups) {
 
 void eddi_doc_free(EddiDoc *self) {
   if (!self) return;
+  doc__announce_free(self);
   if (self->backend) self->backend->vtable->destroy(self->backend);
   eddi_text_free(&self->text);
-  eddi_syntax_free(self->syntax);
   doc__free_groups(&self->undo);
   doc__free_groups(&self->redo);
   for (size_t i = 0; i < self->marks.len; i++) eddi_free(self->marks.items[i].name);
@@ -60,11 +105,12 @@ static size_t doc__shift(size_t offset, size_t start, size_t end, size_t len) {
 }
 
 /* Every change of the text goes through here (the backend has already taken
- * it): the syntax tree records the edit before the text changes, then the
- * text, cursor and marks follow. No undo. */
+ * it): listeners hear of the edit before the text changes (a parse tree
+ * records it at once and reparses when a command needs it), then the text,
+ * cursor and marks follow. No undo. */
 static void doc__change_text(EddiDoc *self, size_t start, size_t end, const char *text,
                              size_t len) {
-  eddi_syntax_note_edit(self->syntax, &self->text, start, end, text, len);
+  doc__announce_edit(self, start, end, text, len);
   eddi_text_replace(&self->text, start, end, text, len);
   self->cursor = doc__shift(self->cursor, start, end, len);
   for (size_t i = 0; i < self->marks.len; i++)
@@ -162,14 +208,13 @@ static int doc__backend_many(EddiDoc *self, const TextReplacement *edits, size_t
   return 0;
 }
 
-/* doc__change_text for a batch (the backend has taken it): the tree takes
+/* doc__change_text for a batch (the backend has taken it): listeners hear
  * the edits last to first (each one's positions in the text as it is now
  * are then still its positions when it is applied), the text one pass,
  * cursor and marks move past what changed before them. No undo. */
 static void doc__change_many(EddiDoc *self, const TextReplacement *edits, size_t count) {
   for (size_t k = count; k-- > 0;)
-    eddi_syntax_note_edit(self->syntax, &self->text, edits[k].start, edits[k].end,
-                          edits[k].bytes, edits[k].len);
+    doc__announce_edit(self, edits[k].start, edits[k].end, edits[k].bytes, edits[k].len);
   eddi_text_replace_many(&self->text, edits, count);
   self->cursor = doc__shift_many(self->cursor, edits, count);
   for (size_t i = 0; i < self->marks.len; i++)
@@ -212,7 +257,7 @@ void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement
                            size_t count, DocEdit *records) {
   EDDI_ASSERT(eddi_doc_can_commit_built(self));
   size_t cursor_before = self->cursor;
-  eddi_syntax_reset(self->syntax);
+  doc__announce_reset(self);
   eddi_text_free(&self->text);
   self->text = *built;
   eddi_text_init(built);
@@ -358,7 +403,7 @@ void eddi_doc_commit_replay(EddiDoc *self, bool undo, EddiText *built,
   DocEditGroupList *from = undo ? &self->undo : &self->redo;
   DocEditGroupList *to = undo ? &self->redo : &self->undo;
   DocEditGroup group = *array_back(from);
-  eddi_syntax_reset(self->syntax);
+  doc__announce_reset(self);
   eddi_text_free(&self->text);
   self->text = *built;
   eddi_text_init(built);
@@ -448,7 +493,7 @@ int eddi_doc_sync(EddiDoc *self, EddiError *err) {
 }
 
 void eddi_doc_reload(EddiDoc *self, const char *text, size_t len) {
-  eddi_syntax_reset(self->syntax);
+  doc__announce_reset(self);
   eddi_text_set(&self->text, text, len);
   size_t end = eddi_text_len(&self->text);
   self->cursor = EDDI_MIN(self->cursor, end);

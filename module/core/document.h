@@ -13,6 +13,12 @@
  * The vtable below is the engine's own form; an embedder implements the
  * public one of eddi_backend.h, which core/embedded_backend.c turns into
  * this.
+ *
+ * What a layer above keeps in step with the text (module/syntax/'s parse
+ * tree) listens to the document (EddiDocListener) instead of being called
+ * by name, so that core/ knows nothing above it: the document announces
+ * each change before making it, a wholesale replacement of its text, and
+ * its end.
  */
 #ifndef EDDI_DOCUMENT_H
 #define EDDI_DOCUMENT_H
@@ -95,10 +101,11 @@ struct EddiDoc {
   uint64_t saved_group_id; /* top undo group when last saved (0: none) */
   size_t undo_limit;       /* groups kept */
   Array(DocMark) marks;
-  /* The parse tree (module/syntax/), made on first use. Every change is
-   * reported to it before the text changes, so that the tree records the
-   * edit at once and reparses only when a command needs it. */
+  /* The parse tree (module/syntax/), made on first use; opaque here. Its
+   * owner listens to the document and frees it from its on_free. */
   struct EddiSyntax *syntax;
+  /* Borrowed, in registration order (eddi_doc_listen). */
+  Array(struct EddiDocListener *) listeners;
   /* The last save merged a change made on disk behind eddi's back into the
    * document (its Save reply says so). */
   bool rebased;
@@ -106,6 +113,33 @@ struct EddiDoc {
   size_t find_anchor;
   bool find_anchor_set;
 };
+
+/* One change of the text as listeners hear it: bytes [start, old_end)
+ * become inserted[0, new_end - start). */
+typedef struct {
+  size_t start;
+  size_t old_end;
+  size_t new_end;
+  const char *inserted;
+} EddiDocChange;
+
+/* A listener to a document: each callback may be NULL and gets context
+ * first. Callbacks run in registration order and must not listen or
+ * unlisten (on_free excepted, see there). */
+typedef struct EddiDocListener {
+  /* The text is about to change: doc's text is still the one the change's
+   * offsets are in. A batch (sorted, not overlapping) is announced last
+   * edit first, all before the text changes: each change's offsets then
+   * hold both in that text and after the changes announced before it. */
+  void (*on_edit)(void *context, const EddiDoc *doc, const EddiDocChange *change);
+  /* The whole text is about to be replaced (a built text put in, a
+   * reload): no change is announced for it. */
+  void (*on_reset)(void *context, EddiDoc *doc);
+  /* The document is being freed and still whole. The listener is already
+   * off the list: it may free itself and its context. */
+  void (*on_free)(void *context, EddiDoc *doc);
+  void *context;
+} EddiDocListener;
 
 /* New document over backend (taken over) with initial text; path is copied. */
 EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
@@ -115,6 +149,12 @@ EddiDoc *eddi_doc_new(const char *path, EddiBackend *backend, const char *text,
 EddiDoc *eddi_doc_new_taking(const char *path, EddiBackend *backend, StrBuf *text, bool is_new,
                              size_t undo_limit);
 void eddi_doc_free(EddiDoc *self);
+
+/* Add listener after those listening (borrowed: it must stay valid until
+ * eddi_doc_unlisten or its on_free). */
+void eddi_doc_listen(EddiDoc *self, EddiDocListener *listener);
+/* Take listener off; false when it was not listening. */
+bool eddi_doc_unlisten(EddiDoc *self, EddiDocListener *listener);
 
 /* Replace bytes [start, end) with text; the one way text changes. */
 int eddi_doc_replace(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
@@ -165,7 +205,7 @@ bool eddi_doc_can_commit_built(const EddiDoc *self);
  * in the frame of the text now) make of it, as one undo step whose records
  * (count of them, last edit first, as eddi_doc_replace_many keeps them)
  * are taken too; cursor and marks move as eddi_doc_replace_many moves them.
- * A syntax tree is dropped rather than told each edit. */
+ * Listeners hear a reset rather than each edit. */
 void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement *edits,
                            size_t count, DocEdit *records);
 /* Undo (undo true) or Redo built elsewhere: the group the next one would

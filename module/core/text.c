@@ -547,6 +547,17 @@ char eddi_text_byte_at(const EddiText *self, size_t offset) {
   return self->chunks.items[i].bytes[offset - chunk_start];
 }
 
+const char *eddi_text_chunk_at(const EddiText *self, size_t offset, size_t *len) {
+  if (offset >= self->len) {
+    *len = 0;
+    return "";
+  }
+  size_t chunk_start;
+  const TextChunk *chunk = &self->chunks.items[text__chunk_at(self, offset, &chunk_start)];
+  *len = chunk->len - (offset - chunk_start);
+  return chunk->bytes + (offset - chunk_start);
+}
+
 static void text__count_piece(const char *bytes, size_t len, void *context) {
   *(size_t *)context += eddi_utf8_count_chars(bytes, len);
 }

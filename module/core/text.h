@@ -128,6 +128,12 @@ void eddi_text_copy(const EddiText *self, size_t start, size_t end, char *out);
 char *eddi_text_dup(const EddiText *self, size_t start, size_t end);
 /* The byte at offset (offset < len). */
 char eddi_text_byte_at(const EddiText *self, size_t offset);
+/* The bytes from offset to the end of the chunk holding it, read in place,
+ * for a reader that asks for text a run at a time (tree-sitter's TSInput):
+ * borrowed, valid until the text changes. *len receives their count; at or
+ * past the end of the text it is 0 and the bytes are "". Lookups moving
+ * forward cost O(1), others O(log chunks). */
+const char *eddi_text_chunk_at(const EddiText *self, size_t offset, size_t *len);
 /* A run of whole lines, for searching the text without copying it: most
  * segments are a chunk's own bytes read in place; a line that crosses a chunk
  * boundary is copied into the caller's scratch buffer. A segment starts at a

@@ -1,7 +1,8 @@
 /* syntax.c - parse trees on documents, and the elements read from them.
  *
  * The parser reads the text store in place through a TSInput callback (no
- * copy of the file). Edits are recorded on the old tree as they happen;
+ * copy of the file). A document's syntax listens to it (EddiDocListener):
+ * edits are recorded on the old tree as they are announced;
  * eddi_syntax_get reparses only when the tree is stale, passing the edited
  * old tree so tree-sitter reuses what did not change. The element list and
  * the details are caches of one tree: any edit drops them. */
@@ -22,35 +23,20 @@
 
 /* ---------------------------------------------------------------- reading */
 
-typedef struct {
-  const EddiText *text;
-  size_t chunk;       /* the chunk the last read returned */
-  size_t chunk_start; /* its first byte's offset */
-} SyntaxReader;
-
-/* tree-sitter reads mostly forward, so start from the last chunk. */
+/* The rest of the chunk holding byte, in place (payload: the EddiText).
+ * The text store's lookup starts from the chunk it last found, and
+ * tree-sitter reads mostly forward. */
 static const char *syntax__read(void *payload, uint32_t byte, TSPoint point, uint32_t *read) {
-  SyntaxReader *self = payload;
-  const EddiText *text = self->text;
-  if (byte >= text->len) {
-    *read = 0;
-    return "";
-  }
-  if (byte < self->chunk_start) self->chunk = 0, self->chunk_start = 0;
-  while (self->chunk < text->chunks.len &&
-         byte >= self->chunk_start + text->chunks.items[self->chunk].len) {
-    self->chunk_start += text->chunks.items[self->chunk].len;
-    self->chunk++;
-  }
-  const TextChunk *chunk = &text->chunks.items[self->chunk];
-  size_t skip = byte - self->chunk_start;
-  *read = (uint32_t)(chunk->len - skip);
-  return chunk->bytes + skip;
+  EDDI_UNUSED(point);
+  size_t len;
+  const char *bytes = eddi_text_chunk_at(payload, byte, &len);
+  *read = (uint32_t)len;
+  return bytes;
 }
 
 TSTree *eddi_syntax_parse_text(TSParser *parser, const TSTree *old, const EddiText *text) {
-  SyntaxReader reader = {.text = text};
-  TSInput input = {.payload = &reader, .read = syntax__read, .encoding = TSInputEncodingUTF8};
+  TSInput input = {.payload = (void *)text, .read = syntax__read,
+                   .encoding = TSInputEncodingUTF8};
   return ts_parser_parse(parser, old, input);
 }
 
@@ -76,9 +62,10 @@ static void syntax__drop_caches(EddiSyntax *self) {
   self->details_ready = false;
 }
 
-void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start, size_t end,
-                           const char *inserted, size_t len) {
-  if (!self) return;
+/* Record an edit before the text changes: bytes [start, end) of text become
+ * inserted[0, len). */
+static void syntax__note_edit(EddiSyntax *self, const EddiText *text, size_t start, size_t end,
+                              const char *inserted, size_t len) {
   syntax__drop_caches(self);
   if (!self->tree) return;
   TSInputEdit edit = {
@@ -98,8 +85,8 @@ void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start,
   self->stale = true;
 }
 
-void eddi_syntax_reset(EddiSyntax *self) {
-  if (!self) return;
+/* The text was replaced wholesale: forget the tree. */
+static void syntax__reset(EddiSyntax *self) {
   syntax__drop_caches(self);
   if (self->tree) ts_tree_delete(self->tree);
   self->tree = NULL;
@@ -116,11 +103,44 @@ static void syntax__details_free(EddiDetails *d) {
 
 void eddi_syntax_free(EddiSyntax *self) {
   if (!self) return;
-  eddi_syntax_reset(self);
+  if (self->doc) {
+    eddi_doc_unlisten(self->doc, &self->listener);
+    if (self->doc->syntax == self) self->doc->syntax = NULL;
+  }
+  syntax__reset(self);
   array_free(&self->elements);
   syntax__details_free(&self->details);
   if (self->parser) ts_parser_delete(self->parser);
   eddi_free(self);
+}
+
+/* ---------------------------------------------------------------- listening */
+
+static void syntax__on_edit(void *context, const EddiDoc *doc, const EddiDocChange *change) {
+  syntax__note_edit(context, &doc->text, change->start, change->old_end, change->inserted,
+                    change->new_end - change->start);
+}
+
+static void syntax__on_reset(void *context, EddiDoc *doc) {
+  EDDI_UNUSED(doc);
+  syntax__reset(context);
+}
+
+/* The document goes, and its syntax with it (already off its list). */
+static void syntax__on_free(void *context, EddiDoc *doc) {
+  EddiSyntax *self = context;
+  self->doc = NULL;
+  doc->syntax = NULL;
+  eddi_syntax_free(self);
+}
+
+/* Hang self on doc, listening to its changes. */
+static void syntax__attach(EddiSyntax *self, EddiDoc *doc) {
+  self->doc = doc;
+  self->listener = (EddiDocListener){.on_edit = syntax__on_edit, .on_reset = syntax__on_reset,
+                                     .on_free = syntax__on_free, .context = self};
+  eddi_doc_listen(doc, &self->listener);
+  doc->syntax = self;
 }
 
 /* ---------------------------------------------------------------- elements */
@@ -531,7 +551,7 @@ static void *syntax__details_thread(void *closure) {
 static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes);
 
 void eddi_syntax_want_details(EddiDoc *doc) {
-  if (!doc->syntax) doc->syntax = syntax__new(doc, 0);
+  if (!doc->syntax) syntax__attach(syntax__new(doc, 0), doc);
   doc->syntax->details_wanted = true;
 }
 
@@ -602,7 +622,7 @@ static EddiSyntax *syntax__new(EddiDoc *doc, size_t max_bytes) {
 }
 
 int eddi_syntax_get(EddiDoc *doc, size_t max_bytes, EddiSyntax **out, EddiError *err) {
-  if (!doc->syntax) doc->syntax = syntax__new(doc, max_bytes);
+  if (!doc->syntax) syntax__attach(syntax__new(doc, max_bytes), doc);
   EddiSyntax *self = doc->syntax;
   if (!self->lang) {
     eddi_error_set(err, EDDI_EINVAL, "%s", self->plain);

@@ -8,10 +8,11 @@
  * indentation, blank lines and the formatter are in language.conf. Adding a
  * language is a grammar folder and its queries.
  *
- * A document's tree is kept on its EddiDoc. Every eddi_doc_replace reports
- * the edit here first (eddi_syntax_note_edit), which records it on the tree
- * with ts_tree_edit at once; the reparse waits until a command asks for the
- * tree (eddi_syntax_get), so a run of edits costs one incremental parse.
+ * A document's tree is kept on its EddiDoc, and listens to it
+ * (EddiDocListener): every change is announced to it before the text
+ * changes and recorded on the tree with ts_tree_edit at once; the reparse
+ * waits until a command asks for the tree (eddi_syntax_get), so a run of
+ * edits costs one incremental parse.
  */
 #ifndef EDDI_SYNTAX_H
 #define EDDI_SYNTAX_H
@@ -19,9 +20,8 @@
 #include <tree_sitter/api.h>
 
 #include "core/common.h"
+#include "core/document.h"
 #include "core/text.h"
-
-typedef struct EddiDoc EddiDoc;
 
 /* Files larger than this are not parsed: structural commands say so. */
 #define EDDI_SYNTAX_MAX_BYTES_DEFAULT ((size_t)8 << 20)
@@ -146,6 +146,8 @@ typedef struct EddiSyntax {
   bool details_wanted; /* eddi_syntax_want_details: for the next eddi_syntax_get */
   EddiDetails details;
   size_t parses; /* how many times the document was parsed (tests, bench) */
+  EddiDoc *doc;  /* the document listened to; NULL for eddi_syntax_of_text's */
+  EddiDocListener listener;
 } EddiSyntax;
 
 /* The document's syntax, parsed and with its elements listed; created on
@@ -167,12 +169,8 @@ const EddiDetails *eddi_syntax_details(EddiSyntax *self, const EddiText *text);
  * if it lists the elements, the details query runs beside it on a second
  * thread (Analyze asks; the two queries cost about the same). */
 void eddi_syntax_want_details(EddiDoc *doc);
-/* Record an edit before the text changes: bytes [start, end) of text become
- * inserted[0, len). NULL self is allowed (nothing parsed yet). */
-void eddi_syntax_note_edit(EddiSyntax *self, const EddiText *text, size_t start, size_t end,
-                           const char *inserted, size_t len);
-/* The text was replaced wholesale: forget the tree. */
-void eddi_syntax_reset(EddiSyntax *self);
+/* Free self; a document's stops listening and leaves doc->syntax NULL
+ * (the document frees its own when it is freed). NULL is allowed. */
 void eddi_syntax_free(EddiSyntax *self);
 
 /* Parse text that is no document's (a file's saved version) as lang, which

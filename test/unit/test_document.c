@@ -1,4 +1,5 @@
-/* test_document.c - edits, undo groups, cursor and marks (document.h).
+/* test_document.c - edits, undo groups, cursor and marks, listeners
+ * (document.h).
  *
  * The documents here sit on a tiny backend that keeps its own copy of the
  * text in characters (as the Emacs buffer would), records each call and can
@@ -520,8 +521,204 @@ static void test_replace_many_refused(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* ---------------------------------------------------------------- listeners */
+
+/* A listener that writes what it hears to a log shared with others, one
+ * line an event: "a edit 0 5 6 'hello'>'HELLO!'" (the bytes the range holds
+ * when it is told, then what replaces them). */
+typedef struct {
+  EddiDocListener listener;
+  const char *name;
+  StrBuf *log;
+  bool free_self; /* on_free frees this struct (it was allocated) */
+} LogListener;
+
+static void log_edit(void *context, const EddiDoc *doc, const EddiDocChange *change) {
+  LogListener *self = context;
+  char *was = eddi_text_dup(&doc->text, change->start, change->old_end);
+  eddi_strbuf_printf(self->log, "%s edit %zu %zu %zu '%s'>'%.*s'\n", self->name, change->start,
+                     change->old_end, change->new_end, was,
+                     (int)(change->new_end - change->start), change->inserted);
+  eddi_free(was);
+}
+
+static void log_reset(void *context, EddiDoc *doc) {
+  LogListener *self = context;
+  eddi_strbuf_printf(self->log, "%s reset %zu\n", self->name, eddi_text_len(&doc->text));
+}
+
+static void log_free(void *context, EddiDoc *doc) {
+  LogListener *self = context;
+  /* Already off the list: unlisten finds nothing. */
+  eddi_strbuf_printf(self->log, "%s free %s\n", self->name,
+                     eddi_doc_unlisten(doc, &self->listener) ? "listed" : "off");
+  if (self->free_self) eddi_free(self);
+}
+
+static void log_listen(EddiDoc *doc, LogListener *self, const char *name, StrBuf *log) {
+  *self = (LogListener){.name = name, .log = log};
+  self->listener = (EddiDocListener){.on_edit = log_edit, .on_reset = log_reset,
+                                     .on_free = log_free, .context = self};
+  eddi_doc_listen(doc, &self->listener);
+}
+
+/* The log so far is expected; it starts again empty. */
+static void assert_log(StrBuf *log, const char *expected) {
+  assert_string_equal(log->data ? log->data : "", expected);
+  eddi_strbuf_clear(log);
+}
+
+/* Each edit, told before the text changes, with its offsets: a replace,
+ * an insert, a delete, a batch (last edit first, all in the text before
+ * it), the undo and redo of it, a change mirrored from the backing text. */
+static void test_listener_hears_each_edit(void **state) {
+  long live = unit_live();
+  FakeBackend *fake;
+  EddiDoc *doc = doc_new("hello world", &fake);
+  StrBuf log = {0};
+  LogListener a;
+  log_listen(doc, &a, "a", &log);
+  replace(doc, 0, 5, "HELLO!");
+  assert_log(&log, "a edit 0 5 6 'hello'>'HELLO!'\n");
+  replace(doc, 12, 12, "!");
+  assert_log(&log, "a edit 12 12 13 ''>'!'\n");
+  replace(doc, 5, 6, "");
+  assert_log(&log, "a edit 5 6 5 '!'>''\n");
+  assert_doc_text(doc, fake, "HELLO world!");
+  const TextReplacement edits[] = {{0, 1, "J", 1}, {6, 11, "there", 5}};
+  EddiError err;
+  eddi_error_clear(&err);
+  assert_int_equal(eddi_doc_replace_many(doc, edits, 2, &err), 0);
+  assert_log(&log, "a edit 6 11 11 'world'>'there'\n"
+                   "a edit 0 1 1 'H'>'J'\n");
+  eddi_doc_end_group(doc);
+  assert_int_equal(undo(doc, 1), 1);
+  assert_log(&log, "a edit 0 1 1 'J'>'H'\n"
+                   "a edit 6 11 11 'there'>'world'\n"
+                   "a edit 5 5 6 ''>'!'\n"
+                   "a edit 12 13 12 '!'>''\n"
+                   "a edit 0 6 5 'HELLO!'>'hello'\n");
+  assert_doc_text(doc, fake, "hello world");
+  assert_int_equal(redo(doc, 1), 1);
+  assert_log(&log, "a edit 0 5 6 'hello'>'HELLO!'\n"
+                   "a edit 12 12 13 ''>'!'\n"
+                   "a edit 5 6 5 '!'>''\n"
+                   "a edit 6 11 11 'world'>'there'\n"
+                   "a edit 0 1 1 'H'>'J'\n");
+  eddi_doc_external_replace(doc, 11, 12, "?", 1);
+  assert_log(&log, "a edit 11 12 12 '!'>'?'\n");
+  eddi_doc_free(doc);
+  assert_log(&log, "a free off\n");
+  eddi_strbuf_free(&log);
+  unit_assert_no_leak(live);
+}
+
+/* A wholesale replacement of the text is one reset, told before it, and
+ * no edits. */
+static void test_listener_hears_reset(void **state) {
+  long live = unit_live();
+  EddiDoc *doc = eddi_doc_new("notes.txt", NULL, "one\ntwo\n", 8, false, 100);
+  StrBuf log = {0};
+  LogListener a;
+  log_listen(doc, &a, "a", &log);
+  eddi_doc_reload(doc, "three\n", 6);
+  assert_log(&log, "a reset 8\n");
+  EddiText built;
+  eddi_text_init(&built);
+  eddi_text_set(&built, "thre\n", 5);
+  DocEdit *records = eddi_malloc(sizeof *records);
+  records[0] = (DocEdit){.start = 4, .removed = eddi_strdup("e"), .removed_len = 1,
+                         .inserted = eddi_strdup(""), .inserted_len = 0};
+  const TextReplacement edit = {4, 5, "", 0};
+  eddi_doc_commit_built(doc, &built, &edit, 1, records);
+  assert_log(&log, "a reset 6\n");
+  eddi_doc_free(doc);
+  assert_log(&log, "a free off\n");
+  eddi_strbuf_free(&log);
+  unit_assert_no_leak(live);
+}
+
+/* Two listeners both hear every event, in the order they came. */
+static void test_listeners_hear_in_registration_order(void **state) {
+  long live = unit_live();
+  FakeBackend *fake;
+  EddiDoc *doc = doc_new("abc", &fake);
+  StrBuf log = {0};
+  LogListener b, a;
+  log_listen(doc, &b, "b", &log);
+  log_listen(doc, &a, "a", &log);
+  replace(doc, 1, 2, "X");
+  assert_log(&log, "b edit 1 2 2 'b'>'X'\n"
+                   "a edit 1 2 2 'b'>'X'\n");
+  const TextReplacement edits[] = {{0, 0, "<", 1}, {3, 3, ">", 1}};
+  EddiError err;
+  eddi_error_clear(&err);
+  assert_int_equal(eddi_doc_replace_many(doc, edits, 2, &err), 0);
+  /* Each edit is told to everyone before the next. */
+  assert_log(&log, "b edit 3 3 4 ''>'>'\n"
+                   "a edit 3 3 4 ''>'>'\n"
+                   "b edit 0 0 1 ''>'<'\n"
+                   "a edit 0 0 1 ''>'<'\n");
+  eddi_doc_reload(doc, "", 0);
+  assert_log(&log, "b reset 5\na reset 5\n");
+  eddi_doc_free(doc);
+  assert_log(&log, "b free off\na free off\n");
+  eddi_strbuf_free(&log);
+  unit_assert_no_leak(live);
+}
+
+/* A listener taken off hears nothing more; the others still do. */
+static void test_unlisten_stops_events(void **state) {
+  long live = unit_live();
+  FakeBackend *fake;
+  EddiDoc *doc = doc_new("abc", &fake);
+  StrBuf log = {0};
+  LogListener a, b, c;
+  log_listen(doc, &a, "a", &log);
+  log_listen(doc, &b, "b", &log);
+  log_listen(doc, &c, "c", &log);
+  assert_true(eddi_doc_unlisten(doc, &b.listener));
+  assert_false(eddi_doc_unlisten(doc, &b.listener));
+  replace(doc, 0, 1, "A");
+  assert_log(&log, "a edit 0 1 1 'a'>'A'\nc edit 0 1 1 'a'>'A'\n");
+  assert_true(eddi_doc_unlisten(doc, &a.listener));
+  assert_true(eddi_doc_unlisten(doc, &c.listener));
+  replace(doc, 1, 2, "B");
+  eddi_doc_reload(doc, "x", 1);
+  eddi_doc_free(doc);
+  assert_log(&log, "");
+  eddi_strbuf_free(&log);
+  unit_assert_no_leak(live);
+}
+
+/* Freeing the document tells each listener once, in order, already off the
+ * list: one that was allocated frees itself there. */
+static void test_free_tells_listeners(void **state) {
+  long live = unit_live();
+  EddiDoc *doc = eddi_doc_new("notes.txt", NULL, "x", 1, false, 100);
+  StrBuf log = {0};
+  LogListener a;
+  LogListener *owned = eddi_malloc(sizeof *owned);
+  log_listen(doc, &a, "a", &log);
+  log_listen(doc, owned, "owned", &log);
+  owned->free_self = true;
+  EddiDocListener quiet = {0}; /* no callbacks at all */
+  eddi_doc_listen(doc, &quiet);
+  replace(doc, 0, 1, "y");
+  assert_log(&log, "a edit 0 1 1 'x'>'y'\nowned edit 0 1 1 'x'>'y'\n");
+  eddi_doc_free(doc);
+  assert_log(&log, "a free off\nowned free off\n");
+  eddi_strbuf_free(&log);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_listener_hears_each_edit),
+      cmocka_unit_test(test_listener_hears_reset),
+      cmocka_unit_test(test_listeners_hear_in_registration_order),
+      cmocka_unit_test(test_unlisten_stops_events),
+      cmocka_unit_test(test_free_tells_listeners),
       cmocka_unit_test(test_replace_many),
       cmocka_unit_test(test_replace_many_refused),
       cmocka_unit_test(test_undo_redo_of_large_replace_many),

@@ -1,7 +1,8 @@
 /* test_syntax.c - the syntax layer: every grammar loads, every language's
  * sample gives its expected outline (test/syntax/<lang>/, data), edits are
- * recorded on the tree and reparsed lazily, plain text and huge files are
- * refused with a reason, languages are found by extension and shebang. */
+ * recorded on the tree and reparsed lazily (the tree listens to its
+ * document), plain text and huge files are refused with a reason,
+ * languages are found by extension and shebang. */
 #include "unit_support.h"
 
 #include "core/document.h"
@@ -182,6 +183,37 @@ static void test_edits_are_recorded_and_reparsed_lazily(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* A document's syntax listens to it from its first use: a reload forgets
+ * the tree, eddi_syntax_free takes it off the document (which then makes a
+ * new one on demand), and freeing the document frees the one it has. */
+static void test_syntax_listens_to_its_document(void **state) {
+  (void)state;
+  long live = unit_live();
+  EddiDoc *doc = doc_new("a.py", "def f():\n    pass\n");
+  EddiError err = {0};
+  EddiSyntax *syn;
+  assert_int_equal(doc->listeners.len, 0);
+  assert_int_equal(eddi_syntax_get(doc, 0, &syn, &err), 0);
+  assert_ptr_equal(doc->syntax, syn);
+  assert_int_equal(doc->listeners.len, 1);
+  assert_ptr_equal(doc->listeners.items[0], &syn->listener);
+  eddi_doc_reload(doc, "def g():\n    pass\n", 18);
+  assert_null(syn->tree);
+  assert_int_equal(syn->elements.len, 0);
+  eddi_syntax_free(syn);
+  assert_null(doc->syntax);
+  assert_int_equal(doc->listeners.len, 0);
+  assert_int_equal(eddi_doc_replace(doc, 4, 5, "h", 1, &err), 0); /* nobody listening */
+  assert_int_equal(eddi_syntax_get(doc, 0, &syn, &err), 0);
+  EddiIndexList found = {0};
+  eddi_syntax_find(syn, &doc->text, EDDI_ELEMENT_FUNCTION, "h", NULL, NULL, &found);
+  assert_int_equal(found.len, 1);
+  array_free(&found);
+  assert_int_equal(doc->listeners.len, 1);
+  eddi_doc_free(doc);
+  unit_assert_no_leak(live);
+}
+
 static void test_plain_and_huge_files_are_refused_with_a_reason(void **state) {
   Workspace *ws = *state;
   char path[PATH_MAX];
@@ -244,6 +276,7 @@ int main(void) {
       cmocka_unit_test(test_detect_by_extension_then_shebang),
       cmocka_unit_test(test_samples_give_expected_outlines),
       cmocka_unit_test(test_edits_are_recorded_and_reparsed_lazily),
+      cmocka_unit_test(test_syntax_listens_to_its_document),
       cmocka_unit_test_setup_teardown(test_plain_and_huge_files_are_refused_with_a_reason,
                                       workspace_setup, workspace_teardown),
       cmocka_unit_test_setup_teardown(test_edits_refuse_elements_with_errors, workspace_setup,

@@ -1,8 +1,9 @@
 /* test_text.c - the chunked text store (text.h).
  *
- * Exact line and offset queries on small texts, then a randomized property
- * test: thousands of replaces applied to an EddiText and to a plain buffer,
- * compared after every step. */
+ * Exact line and offset queries on small texts, reads of a chunk's bytes in
+ * place (eddi_text_chunk_at), then a randomized property test: thousands of
+ * replaces applied to an EddiText and to a plain buffer, compared after
+ * every step. */
 #include "unit_support.h"
 
 #include "core/text.h"
@@ -34,6 +35,27 @@ static void assert_position(const EddiText *text, size_t offset, size_t line, si
   eddi_text_position_of(text, offset, &got_line, &got_col);
   assert_int_equal(got_line, line);
   assert_int_equal(got_col, col);
+}
+
+/* Reading text run by run through eddi_text_chunk_at, from the start and
+ * from a random offset, gives ref[0, len); every run ends at a chunk's
+ * end, and the end of the text gives an empty run. */
+static void assert_runs_read_as(UnitRandom *rnd, const EddiText *text, const char *ref,
+                                size_t len) {
+  size_t from = len ? unit_random_below(rnd, len) : 0;
+  for (size_t at = 0; at < len;) {
+    size_t run;
+    const char *bytes = eddi_text_chunk_at(text, at, &run);
+    assert_true(run > 0 && run <= len - at);
+    assert_memory_equal(bytes, ref + at, run);
+    at += run;
+  }
+  size_t run = 99;
+  const char *bytes = eddi_text_chunk_at(text, from, &run);
+  assert_true(len == 0 || run > 0);
+  assert_memory_equal(bytes, ref + from, run);
+  assert_string_equal(eddi_text_chunk_at(text, len, &run), "");
+  assert_int_equal(run, 0);
 }
 
 /* ---------------------------------------------------------------- small texts */
@@ -207,6 +229,61 @@ static void test_chunk_boundaries(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* eddi_text_chunk_at gives a chunk's own bytes from the offset to its end:
+ * at a boundary the chunk it starts, just before it the last byte of the
+ * one before; at and past the end of the text, nothing. Lookups backwards
+ * (which the hint cannot answer) give the same. */
+static void test_chunk_at_reads_in_place(void **state) {
+  long live = unit_live();
+  EddiText text;
+  eddi_text_init(&text);
+  size_t run = 99;
+  assert_string_equal(eddi_text_chunk_at(&text, 0, &run), "");
+  assert_int_equal(run, 0);
+  size_t len = 3 * EDDI_TEXT_CHUNK_TARGET + 100;
+  char *bytes = malloc(len);
+  for (size_t i = 0; i < len; i++) bytes[i] = (i % 10 == 9) ? '\n' : (char)('a' + i % 7);
+  eddi_text_set(&text, bytes, len);
+  /* Chunks of unequal sizes: a grown one in the middle. */
+  eddi_text_replace(&text, EDDI_TEXT_CHUNK_TARGET + 3, EDDI_TEXT_CHUNK_TARGET + 3, "xyz", 3);
+  bytes = realloc(bytes, len + 3);
+  memmove(bytes + EDDI_TEXT_CHUNK_TARGET + 6, bytes + EDDI_TEXT_CHUNK_TARGET + 3,
+          len - EDDI_TEXT_CHUNK_TARGET - 3);
+  memcpy(bytes + EDDI_TEXT_CHUNK_TARGET + 3, "xyz", 3);
+  len += 3;
+  assert_text_is(&text, bytes, len);
+  assert_true(text.chunks.len >= 4);
+  for (int pass = 0; pass < 2; pass++) {
+    /* pass 0 forward, pass 1 from the last chunk back */
+    for (size_t k = 0; k < text.chunks.len; k++) {
+      size_t i = pass ? text.chunks.len - 1 - k : k, start = 0;
+      for (size_t j = 0; j < i; j++) start += text.chunks.items[j].len;
+      const TextChunk *chunk = &text.chunks.items[i];
+      assert_ptr_equal(eddi_text_chunk_at(&text, start, &run), chunk->bytes);
+      assert_int_equal(run, chunk->len);
+      assert_ptr_equal(eddi_text_chunk_at(&text, start + 5, &run), chunk->bytes + 5);
+      assert_int_equal(run, chunk->len - 5);
+      if (start > 0) {
+        const char *last = eddi_text_chunk_at(&text, start - 1, &run);
+        assert_int_equal(run, 1);
+        assert_ptr_equal(last, text.chunks.items[i - 1].bytes + text.chunks.items[i - 1].len - 1);
+        assert_int_equal(*last, bytes[start - 1]);
+      }
+    }
+  }
+  assert_int_equal(*eddi_text_chunk_at(&text, len - 1, &run), bytes[len - 1]);
+  assert_int_equal(run, 1);
+  assert_string_equal(eddi_text_chunk_at(&text, len, &run), "");
+  assert_int_equal(run, 0);
+  assert_string_equal(eddi_text_chunk_at(&text, len + 100, &run), "");
+  assert_int_equal(run, 0);
+  UnitRandom rnd = {7};
+  assert_runs_read_as(&rnd, &text, bytes, len);
+  eddi_text_free(&text);
+  free(bytes);
+  unit_assert_no_leak(live);
+}
+
 static void test_replace_larger_than_chunk(void **state) {
   long live = unit_live();
   size_t big_len = EDDI_TEXT_CHUNK_MAX * 2 + 77;
@@ -326,6 +403,7 @@ static void check_boundary(UnitRandom *rnd, const EddiText *text, const char *re
 static void check_against_reference(UnitRandom *rnd, const EddiText *text, const char *ref,
                                     size_t len) {
   assert_text_is(text, ref, len);
+  assert_runs_read_as(rnd, text, ref, len);
   size_t newlines = 0, chars = 0;
   for (size_t i = 0; i < len; i++) {
     newlines += ref[i] == '\n';
@@ -462,6 +540,7 @@ int main(void) {
       cmocka_unit_test(test_lines_without_final_newline),
       cmocka_unit_test(test_multibyte_columns),
       cmocka_unit_test(test_chunk_boundaries),
+      cmocka_unit_test(test_chunk_at_reads_in_place),
       cmocka_unit_test(test_replace_larger_than_chunk),
       cmocka_unit_test(test_random_replaces_match_reference),
       cmocka_unit_test(test_taken_text_matches_reference),
