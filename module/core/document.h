@@ -89,29 +89,32 @@ typedef struct {
 } DocMark;
 
 struct EddiDoc {
+  /* read-only: changed through the functions below */
   char *path; /* workspace-relative, '/'-separated */
   EddiText text;
-  size_t cursor; /* byte offset */
   EddiBackend *backend;
-  bool is_new; /* no file on disk yet */
   DocEditGroupList undo;
   DocEditGroupList redo;
-  bool group_open; /* the top undo group still takes edits */
-  uint64_t next_group_id;
   uint64_t saved_group_id; /* top undo group when last saved (0: none) */
   size_t undo_limit;       /* groups kept */
-  Array(DocMark) marks;
-  /* The parse tree (module/syntax/), made on first use; opaque here. Its
-   * owner listens to the document and frees it from its on_free. */
-  struct EddiSyntax *syntax;
-  /* Borrowed, in registration order (eddi_doc_listen). */
-  Array(struct EddiDocListener *) listeners;
   /* The last save merged a change made on disk behind eddi's back into the
    * document (its Save reply says so). */
   bool rebased;
+  Array(DocMark) marks; /* eddi_doc_set_mark, eddi_doc_remove_mark */
+  /* public */
+  size_t cursor; /* byte offset */
+  bool is_new;   /* no file on disk yet */
   /* Where the last Find left the cursor, so Find Next moves past it. */
   size_t find_anchor;
   bool find_anchor_set;
+  /* The parse tree (module/syntax/), made on first use; opaque here. Its
+   * owner listens to the document and frees it from its on_free. */
+  struct EddiSyntax *syntax;
+  /* private */
+  bool group_open; /* the top undo group still takes edits */
+  uint64_t next_group_id;
+  /* Borrowed, in registration order (eddi_doc_listen). */
+  Array(struct EddiDocListener *) listeners;
 };
 
 /* One change of the text as listeners hear it: bytes [start, old_end)

@@ -293,8 +293,9 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
          eddi_journal_blob_next(marks, marks_len, &at, &offset, &offset_len)) {
     char digits[32];
     snprintf(digits, sizeof digits, "%.*s", (int)EDDI_MIN(offset_len, sizeof digits - 1), offset);
-    DocMark mark = {eddi_strndup(name, name_len), EDDI_MIN((size_t)strtoull(digits, NULL, 10), len)};
-    array_push(&doc->marks, mark);
+    char *mark = eddi_strndup(name, name_len);
+    eddi_doc_set_mark(doc, mark, EDDI_MIN((size_t)strtoull(digits, NULL, 10), len));
+    eddi_free(mark);
     count->bookmarks++;
   }
   restore__edits_free(&edits);
