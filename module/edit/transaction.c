@@ -277,9 +277,10 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
   for (; rc == EDDI_ESTALE && tries < TRANSACTION_MERGE_TRIES; tries++) {
     if (file->staged) {
       /* The first try renames the staged bytes in; it consumes them. */
-      rc = eddi_fs_replace_staged(self->engine->root_fd, file->rel, raw.data, raw.len,
-                                  file->mode, &expected, max_bytes, file->staged,
-                                  EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
+      EddiFsReplace op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
+                          .mode = file->mode, .expected = &expected, .max_bytes = max_bytes,
+                          .staged = file->staged, .sync = EDDI_FS_SYNC_LATER};
+      rc = eddi_fs_replace(self->engine->root_fd, &op, &file->written, &conflict, err);
       /* Consumed, unless its folder could not be reached any more (a
        * folder on the way swapped meanwhile): then it goes from the
        * folder it was staged in. */
@@ -287,8 +288,9 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
-      rc = eddi_fs_replace(self->engine->root_fd, file->rel, raw.data, raw.len, file->mode,
-                           &expected, max_bytes, &file->written, &conflict, err);
+      EddiFsReplace op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
+                          .mode = file->mode, .expected = &expected, .max_bytes = max_bytes};
+      rc = eddi_fs_replace(self->engine->root_fd, &op, &file->written, &conflict, err);
     }
     if (!conflict.changed) break;
     /* An editor's bytes are not merged with the disk's: a change made
@@ -421,10 +423,10 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
      * be why the change failed, leaving the group half new. The rename
      * has the checks of any replace and consumes the backup; without one
      * (or when it is gone) the old bytes are written anew. */
-    eddi_fs_replace_staged_in(self->engine->root_fd, dir_fd, file->rel,
-                              file->raw.data ? file->raw.data : "",
-                              file->raw.len, file->mode, now, max_bytes, file->backup, &restored,
-                              &conflict, &ignored);
+    EddiFsReplace op = {.rel = file->rel, .bytes = file->raw.data ? file->raw.data : "",
+                        .len = file->raw.len, .mode = file->mode, .expected = now,
+                        .max_bytes = max_bytes, .staged = file->backup};
+    eddi_fs_replace_in(self->engine->root_fd, dir_fd, &op, &restored, &conflict, &ignored);
     eddi_free(file->backup);
     file->backup = NULL;
     eddi_fs_conflict_free(&conflict);
@@ -689,8 +691,9 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
       StrBuf raw = {0};
       transaction__new_bytes(file, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage_in(dir_fd, file->rel, raw.data, raw.len, file->mode,
-                            EDDI_FS_SYNC_LATER, path, sizeof path, err);
+      EddiFsStage op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
+                        .mode = file->mode, .sync = EDDI_FS_SYNC_LATER};
+      rc = eddi_fs_stage_in(dir_fd, &op, path, sizeof path, err);
       eddi_strbuf_free(&raw);
       if (rc == 0) file->staged = eddi_strdup(path);
     }

@@ -275,8 +275,10 @@ static int engine__open_embedded(void *context, const char *abs_path, const char
                                  bool create, size_t max_bytes, EddiBackend **backend,
                                  StrBuf *text, bool *is_new, EddiError *err) {
   EddiEngine *self = context;
-  return eddi_embedded_open(self->embedder_open, self->embedder_context, abs_path, rel_path,
-                            create, max_bytes, backend, text, is_new, err);
+  EddiEmbeddedOpen op = {.open = self->embedder_open, .context = self->embedder_context,
+                         .abs_path = abs_path, .rel_path = rel_path, .create = create,
+                         .max_bytes = max_bytes};
+  return eddi_embedded_open(&op, backend, text, is_new, err);
 }
 
 void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *context) {
