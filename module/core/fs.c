@@ -56,6 +56,13 @@ static int fs__outside(EddiError *err) {
   return eddi_error_set(err, EDDI_EPATH, "Path outside workspace");
 }
 
+/* Whether a write must be refused: an allocation failed, and what the
+ * engine would write may come from a half-made structure (fs.h). */
+static int fs__out_of_memory(EddiError *err) {
+  if (!eddi_alloc_failed()) return 0;
+  return eddi_error_set(err, EDDI_EIO, "eddi ran out of memory: nothing more is written");
+}
+
 /* An errno from resolving rel, as an engine error. */
 static int fs__resolve_error(int error, const char *rel, EddiError *err) {
   switch (error) {
@@ -454,12 +461,13 @@ typedef struct {
  * file->rel, fsynced unless the caller syncs a whole batch later
  * (file->sync); it stays open in temp (for the stamp). */
 static int fs__temp_write(int dir_fd, const EddiFsStage *file, FsTemp *temp, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return temp->fd = -1, rc;
   temp->fd = fs__temp_open(dir_fd, fs__leaf(file->rel), temp->name, sizeof temp->name);
   if (temp->fd < 0) {
     if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Write permission denied");
     return eddi_error_set(err, EDDI_EIO, "Cannot write: %s", strerror(errno));
   }
-  int rc = 0;
   if (fs__write_all(temp->fd, file->bytes, file->len) < 0)
     rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
   else if (fchmod(temp->fd, file->mode) < 0)
@@ -516,6 +524,8 @@ static long fs__temp_pid(const char *name) {
  * how many. */
 static size_t fs__sweep_now(int dir_fd) {
   size_t removed = 0;
+  EddiError ignored;
+  if (fs__out_of_memory(&ignored) < 0) return 0;
   int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
   if (!dir) {
@@ -856,11 +866,13 @@ static int fs__follow(int root_fd, FsReplaceRun *run, char *target, size_t size,
 
 int eddi_fs_replace(int root_fd, const EddiFsReplace *op, EddiFileStamp *written,
                     EddiFsConflict *conflict, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
   FsReplaceRun run = {.staged = op->staged ? fs__leaf(op->staged) : NULL,
                       .op = op,
                       .conflict = conflict,
                       .err = err};
-  int rc = eddi_fs_parent_open(root_fd, op->rel, true, &run.dir_fd, &run.leaf, err);
+  rc = eddi_fs_parent_open(root_fd, op->rel, true, &run.dir_fd, &run.leaf, err);
   if (rc < 0) return rc;
   int link_dir_fd = run.dir_fd;
   char target[EDDI_FS_PATH_MAX];
@@ -874,6 +886,8 @@ int eddi_fs_replace(int root_fd, const EddiFsReplace *op, EddiFileStamp *written
 
 int eddi_fs_replace_in(int root_fd, int dir_fd, const EddiFsReplace *op,
                        EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
   FsReplaceRun run = {.dir_fd = dir_fd,
                       .leaf = fs__leaf(op->rel),
                       .staged = op->staged ? fs__leaf(op->staged) : NULL,
@@ -882,7 +896,7 @@ int eddi_fs_replace_in(int root_fd, int dir_fd, const EddiFsReplace *op,
                       .err = err};
   char target[EDDI_FS_PATH_MAX];
   bool followed;
-  int rc = fs__follow(root_fd, &run, target, sizeof target, &followed);
+  rc = fs__follow(root_fd, &run, target, sizeof target, &followed);
   if (rc == 0) rc = fs__replace_in(&run, written);
   if (followed) close(run.dir_fd);
   return rc;
@@ -891,7 +905,8 @@ int eddi_fs_replace_in(int root_fd, int dir_fd, const EddiFsReplace *op,
 int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
                       size_t max_bytes, EddiError *err) {
   const char *leaf = fs__leaf(rel);
-  int rc = 0, fd;
+  int rc = fs__out_of_memory(err), fd;
+  if (rc < 0) return rc;
   EddiFileStamp now;
   StrBuf current = {0};
   rc = fs__current(dir_fd, leaf, max_bytes, &fd, &now, &current, err);
@@ -961,9 +976,11 @@ int eddi_fs_stage_in(int dir_fd, const EddiFsStage *op, char *temp, size_t temp_
 
 int eddi_fs_stage(int root_fd, const EddiFsStage *op, char *temp, size_t temp_size,
                   EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
   int dir_fd;
   const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, op->rel, true, &dir_fd, &leaf, err);
+  rc = eddi_fs_parent_open(root_fd, op->rel, true, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
   rc = eddi_fs_stage_in(dir_fd, op, temp, temp_size, err);
   close(dir_fd);
@@ -972,6 +989,8 @@ int eddi_fs_stage(int root_fd, const EddiFsStage *op, char *temp, size_t temp_si
 
 int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
   const char *leaf = fs__leaf(rel);
   /* The link is made under a fresh temporary name directly: reserving the
    * name with a file first would cost an inode made and freed per file. */
@@ -1061,7 +1080,8 @@ int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, u
 int eddi_fs_rename(int root_fd, const char *from, const char *to, EddiError *err) {
   int dir_fd;
   const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, to, false, &dir_fd, &leaf, err);
+  int rc = fs__out_of_memory(err);
+  if (rc == 0) rc = eddi_fs_parent_open(root_fd, to, false, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
   const char *from_leaf = strrchr(from, '/');
   from_leaf = from_leaf ? from_leaf + 1 : from;
@@ -1077,7 +1097,9 @@ void eddi_fs_remove(int root_fd, const char *rel) {
   int dir_fd;
   const char *leaf;
   EddiError ignored;
-  if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return;
+  if (fs__out_of_memory(&ignored) < 0 ||
+      eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0)
+    return;
   unlinkat(dir_fd, leaf, 0);
   close(dir_fd);
 }

@@ -18,6 +18,10 @@
  * landed between the last check and the rename is seen there, and its
  * bytes are given back to the caller, which merges and writes again or
  * puts them back and refuses.
+ *
+ * Once an allocation has failed in the process (eddi_alloc_failed), the
+ * engine's state may be half made: every function here that would create,
+ * rename or delete a file refuses (EDDI_EIO "eddi ran out of memory").
  */
 #ifndef EDDI_FS_H
 #define EDDI_FS_H
