@@ -130,7 +130,8 @@ static int fs__open_beneath(int dir_fd, const char *rel, int flags, mode_t mode)
 /* Open rel beneath dir_fd for reading without waiting: a FIFO put where a
  * file was would hold the open until a writer came (O_NONBLOCK changes
  * nothing for a regular file's reads). An open that another process's
- * write lease holds back (EWOULDBLOCK then) waits for it, as before. */
+ * write lease holds back (EWOULDBLOCK then) is made again without
+ * O_NONBLOCK, which waits for the lease to be released. */
 static int fs__open_read(int dir_fd, const char *rel) {
   int fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
   if (fd < 0 && errno == EWOULDBLOCK) fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY, 0);
@@ -819,7 +820,8 @@ static bool fs__fd_path(int fd, char *out, size_t size) {
  * leads to, as an editor's save does: renamed over the link itself, the
  * new bytes would take its place and the file it led to keep its old
  * ones. A link that leads out, or nowhere, is not followed (the open
- * beneath the root refuses the one, the other is written as before). */
+ * beneath the root refuses the one; the new file is renamed over the
+ * other, as over any file). */
 static bool fs__link_target(int root_fd, int dir_fd, const char *leaf, char *target,
                             size_t size) {
   struct stat st;

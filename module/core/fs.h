@@ -86,7 +86,7 @@ void eddi_fs_conflict_free(EddiFsConflict *self);
 /* When a staged step's work reaches the disk. A change of many files
  * leaves it (EDDI_FS_SYNC_LATER) to one eddi_fs_sync_all after the last
  * temporary file and one eddi_fs_settle_folder per folder after the last
- * rename, instead of two or three fsyncs per file. */
+ * rename: each file synced alone would take two or three fsyncs. */
 typedef enum {
   EDDI_FS_SYNC_NOW,   /* fsynced (file and folder) before the call returns */
   EDDI_FS_SYNC_LATER, /* the caller syncs the whole batch */

@@ -498,7 +498,8 @@ static int transaction__doc_joins(EddiEditTxn *self, EddiEditFile *file, EddiErr
   return rc;
 }
 
-/* No document is written with the others: each saves itself, as before. */
+/* No document is written with the others: each saves itself through its
+ * backend, as when it is the only file changed. */
 static void transaction__leave_batch(EddiEditTxn *self) {
   for (size_t i = 0; i < self->files.len; i++)
     self->files.items[i]->through_intent = self->files.items[i]->embedded = false;
@@ -586,8 +587,9 @@ static bool transaction__folder_seen(const EddiEditTxn *self, size_t count,
 }
 
 /* Folders a change holds at most (each a descriptor, shared by the files
- * in it): a change across more folders stages the rest through their
- * paths, as before, rather than run out of descriptors. */
+ * in it): past them, each further file's folder is opened through its path
+ * for its staging alone and closed again, rather than run out of
+ * descriptors. */
 #define TRANSACTION_HELD_FOLDERS_MAX 256
 
 /* The folder the i-th file of self is staged in, into *dir_fd: one an
@@ -657,9 +659,9 @@ static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
 
 /* Write each changing disk file's new bytes beside it and, with a journal,
  * link its old file to a backup; then make all of it durable at once (one
- * syncfs, or for a few files an fsync of each and of each folder, not two
- * or three fsyncs per file) and record the change's intent: after this the
- * renames may run. A failure leaves nothing behind. */
+ * syncfs, or for a few files an fsync of each and of each folder, where a
+ * file written alone takes two or three) and record the change's intent:
+ * after this the renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
   EddiJournal *journal = self->engine->journal;
   Array(EddiJournalIntentFile) files = {0};
