@@ -8,37 +8,74 @@
 
 /* ---------------------------------------------------------------- memory */
 
-static atomic_long alloc_live;
+/* The embedder's allocator (eddi_set_allocator); the C library's until it
+ * sets one. */
+static struct {
+  void *(*malloc_fn)(size_t size);
+  void *(*calloc_fn)(size_t count, size_t size);
+  void *(*realloc_fn)(void *ptr, size_t size);
+  void (*free_fn)(void *ptr);
+  void (*out_of_memory)(size_t size); /* NULL: abort */
+} common__allocator = {malloc, calloc, realloc, free, NULL};
 
-static void *common__check(void *p) {
-  if (!p) {
-    fputs("eddi: out of memory\n", stderr);
-    abort();
-  }
-  return p;
+static atomic_long alloc_live;
+static atomic_bool alloc_failed;
+
+void eddi_set_allocator(void *(*new_malloc)(size_t size),
+                        void *(*new_calloc)(size_t count, size_t size),
+                        void *(*new_realloc)(void *ptr, size_t size), void (*new_free)(void *ptr),
+                        void (*out_of_memory)(size_t size)) {
+  common__allocator.malloc_fn = new_malloc ? new_malloc : malloc;
+  common__allocator.calloc_fn = new_calloc ? new_calloc : calloc;
+  common__allocator.realloc_fn = new_realloc ? new_realloc : realloc;
+  common__allocator.free_fn = new_free ? new_free : free;
+  common__allocator.out_of_memory = out_of_memory;
 }
 
+/* An allocation of size bytes failed: the embedder's handler, which does
+ * not return, or abort. The flag is set first, so that whatever runs after
+ * a handler that jumps out writes no file (fs.c). */
+static _Noreturn void common__out_of_memory(size_t size) {
+  atomic_store(&alloc_failed, true);
+  if (common__allocator.out_of_memory) common__allocator.out_of_memory(size);
+  fputs("eddi: out of memory\n", stderr);
+  abort();
+}
+
+bool eddi_alloc_failed(void) { return atomic_load(&alloc_failed); }
+
 void *eddi_malloc(size_t size) {
-  void *p = common__check(malloc(size ? size : 1));
+  size = size ? size : 1;
+  void *p = common__allocator.malloc_fn(size);
+  if (!p) common__out_of_memory(size);
   atomic_fetch_add(&alloc_live, 1);
   return p;
 }
 
 void *eddi_calloc(size_t count, size_t size) {
-  void *p = common__check(calloc(count ? count : 1, size ? size : 1));
+  count = count ? count : 1;
+  size = size ? size : 1;
+  void *p = common__allocator.calloc_fn(count, size);
+  if (!p) {
+    size_t total;
+    common__out_of_memory(__builtin_mul_overflow(count, size, &total) ? SIZE_MAX : total);
+  }
   atomic_fetch_add(&alloc_live, 1);
   return p;
 }
 
 void *eddi_realloc(void *ptr, size_t size) {
   if (!ptr) return eddi_malloc(size);
-  return common__check(realloc(ptr, size ? size : 1));
+  size = size ? size : 1;
+  void *p = common__allocator.realloc_fn(ptr, size);
+  if (!p) common__out_of_memory(size);
+  return p;
 }
 
 void eddi_free(void *ptr) {
   if (!ptr) return;
   atomic_fetch_sub(&alloc_live, 1);
-  free(ptr);
+  common__allocator.free_fn(ptr);
 }
 
 long eddi_alloc_live(void) { return atomic_load(&alloc_live); }

@@ -1,7 +1,8 @@
 /* common.h - what every engine file needs: allocation, arrays, assertions, errors.
  *
  * All engine memory goes through eddi_malloc/eddi_realloc/eddi_free so that
- * tests can count live allocations and catch leaks without a sanitizer.
+ * tests can count live allocations and catch leaks without a sanitizer, and
+ * so that an embedder can bring its own allocator (eddi_set_allocator).
  * Fallible functions return 0 or a negative EDDI_E* code and, where a person
  * or a model must be told why, fill an EddiError with the message.
  */
@@ -19,13 +20,22 @@
 
 /* ---------------------------------------------------------------- memory */
 
-void *eddi_malloc(size_t size);              /* aborts on exhaustion */
+/* These never return NULL: on exhaustion they call the embedder's
+ * out-of-memory handler (eddi_set_allocator, eddi.h), which does not
+ * return, or abort. */
+void *eddi_malloc(size_t size);
 void *eddi_calloc(size_t count, size_t size);
 void *eddi_realloc(void *ptr, size_t size);
 void eddi_free(void *ptr);
 char *eddi_strdup(const char *s);            /* caller frees with eddi_free */
 char *eddi_strndup(const char *s, size_t n); /* always NUL-terminated */
 /* eddi_alloc_live (eddi.h) counts the live allocations made through these. */
+
+/* Whether an allocation failed in this process. The handler may have
+ * jumped out of the middle of any structure, so from then on nothing of
+ * the engine's state is trusted with the disk: fs.c writes no workspace
+ * file. */
+bool eddi_alloc_failed(void);
 
 /* ---------------------------------------------------------------- asserts */
 

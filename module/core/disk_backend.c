@@ -475,8 +475,9 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
   EddiFsConflict conflict = {0};
   rc = EDDI_ESTALE;
   for (int tries = 0; rc == EDDI_ESTALE && tries < DISK_MERGE_TRIES; tries++) {
-    rc = eddi_fs_replace(self->root_fd, self->rel_path, raw.data, raw.len, self->mode, &expected,
-                         self->max_bytes, &written, &conflict, err);
+    EddiFsReplace op = {.rel = self->rel_path, .bytes = raw.data, .len = raw.len,
+                        .mode = self->mode, .expected = &expected, .max_bytes = self->max_bytes};
+    rc = eddi_fs_replace(self->root_fd, &op, &written, &conflict, err);
     if (!conflict.changed) break;
     /* Carried over (rc 0: on disk already) or to write again: either way
      * the document takes the disk's change in. */

@@ -144,21 +144,21 @@ int eddi_doc_file_saved(EddiDoc *doc, size_t *bytes, EddiError *err) {
 
 /* ---------------------------------------------------------------- open */
 
-int eddi_embedded_open(EddiBackendOpen open, void *context, const char *abs_path,
-                       const char *rel_path, bool create, size_t max_bytes,
-                       EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err) {
+int eddi_embedded_open(const EddiEmbeddedOpen *op, EddiBackend **backend, StrBuf *text,
+                       bool *is_new, EddiError *err) {
+  size_t max_bytes = op->max_bytes;
   EddiFileFormat format;
   EddiFileStamp stamp;
   unsigned mode;
-  int rc = eddi_disk_load(abs_path, create, max_bytes, &format, &stamp, &mode, NULL, err);
+  int rc = eddi_disk_load(op->abs_path, op->create, max_bytes, &format, &stamp, &mode, NULL, err);
   if (rc < 0) return rc;
 
-  EddiBackendFile file = {.abs_path = abs_path, .rel_path = rel_path, .exists = stamp.exists,
-                          .bom = format.bom, .crlf = format.crlf};
+  EddiBackendFile file = {.abs_path = op->abs_path, .rel_path = op->rel_path,
+                          .exists = stamp.exists, .bom = format.bom, .crlf = format.crlf};
   const EddiBackendOps *ops = NULL;
   void *self = NULL;
   EddiTextSink sink = {{0}};
-  rc = open(context, &file, &ops, &self, &sink, err);
+  rc = op->open(op->context, &file, &ops, &self, &sink, err);
   if (rc < 0) {
     eddi_strbuf_free(&sink.text);
     return rc;
@@ -178,7 +178,7 @@ int eddi_embedded_open(EddiBackendOpen open, void *context, const char *abs_path
   adapter->base.vtable = &embedded_vtable;
   adapter->ops = ops;
   adapter->self = self;
-  adapter->abs_path = eddi_strdup(abs_path);
+  adapter->abs_path = eddi_strdup(op->abs_path);
   adapter->max_bytes = max_bytes;
   adapter->stamp = stamp;
   eddi_strbuf_append(text, sink.text.data ? sink.text.data : "", sink.text.len);

@@ -11,11 +11,20 @@
 
 #include "core/document.h"
 
-/* Open abs_path through the embedder's open (called with context), in the
- * engine's opener form (session/engine.h, EddiDocOpener). */
-int eddi_embedded_open(EddiBackendOpen open, void *context, const char *abs_path,
-                       const char *rel_path, bool create, size_t max_bytes,
-                       EddiBackend **backend, StrBuf *text, bool *is_new, EddiError *err);
+/* An Open through the embedder: its opener, and the file. */
+typedef struct {
+  EddiBackendOpen open; /* the embedder's opener, called with context */
+  void *context;
+  const char *abs_path;
+  const char *rel_path;
+  bool create;      /* a missing file opens empty (then *is_new is set) */
+  size_t max_bytes; /* a larger file or buffer text is refused */
+} EddiEmbeddedOpen;
+
+/* Open op's file through the embedder (the workspace's opener,
+ * workspace/workspace.h): *backend, the text into text. */
+int eddi_embedded_open(const EddiEmbeddedOpen *op, EddiBackend **backend, StrBuf *text,
+                       bool *is_new, EddiError *err);
 
 /* The embedder's own backend pointer of a document's backend, or NULL when
  * the document is not the embedder's. */

@@ -56,6 +56,13 @@ static int fs__outside(EddiError *err) {
   return eddi_error_set(err, EDDI_EPATH, "Path outside workspace");
 }
 
+/* Whether a write must be refused: an allocation failed, and what the
+ * engine would write may come from a half-made structure (fs.h). */
+static int fs__out_of_memory(EddiError *err) {
+  if (!eddi_alloc_failed()) return 0;
+  return eddi_error_set(err, EDDI_EIO, "eddi ran out of memory: nothing more is written");
+}
+
 /* An errno from resolving rel, as an engine error. */
 static int fs__resolve_error(int error, const char *rel, EddiError *err) {
   switch (error) {
@@ -123,7 +130,8 @@ static int fs__open_beneath(int dir_fd, const char *rel, int flags, mode_t mode)
 /* Open rel beneath dir_fd for reading without waiting: a FIFO put where a
  * file was would hold the open until a writer came (O_NONBLOCK changes
  * nothing for a regular file's reads). An open that another process's
- * write lease holds back (EWOULDBLOCK then) waits for it, as before. */
+ * write lease holds back (EWOULDBLOCK then) is made again without
+ * O_NONBLOCK, which waits for the lease to be released. */
 static int fs__open_read(int dir_fd, const char *rel) {
   int fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
   if (fd < 0 && errno == EWOULDBLOCK) fd = fs__open_beneath(dir_fd, rel, O_RDONLY | O_NOCTTY, 0);
@@ -403,6 +411,12 @@ static void fs__watch_stop(FsWatch *self) {
   pthread_mutex_unlock(&fs__watch_lock);
 }
 
+/* The leaf of a workspace path. */
+static const char *fs__leaf(const char *rel) {
+  const char *slash = strrchr(rel, '/');
+  return slash ? slash + 1 : rel;
+}
+
 /* A fresh temporary name ".<leaf>.eddi-<pid>-XXXXXXXXXXXX" into name; attempt
  * varies the fallback when the kernel gives no random bytes. */
 static void fs__temp_name(const char *leaf, int attempt, char *name, size_t name_size) {
@@ -438,28 +452,33 @@ static int fs__write_all(int fd, const char *bytes, size_t len) {
   return 0;
 }
 
-/* Write bytes into a new temporary file of dir_fd, fsynced unless the
- * caller syncs a whole batch later (sync); its fd stays open in *fd (for
- * the stamp) and its name in name. */
-static int fs__temp_write(int dir_fd, const char *leaf, const char *bytes, size_t len,
-                          unsigned mode, EddiFsSync sync, char *name, size_t name_size, int *fd,
-                          EddiError *err) {
-  *fd = fs__temp_open(dir_fd, leaf, name, name_size);
-  if (*fd < 0) {
+/* A temporary file eddi made in a folder: open, and its name there. */
+typedef struct {
+  int fd;
+  char name[EDDI_FS_PATH_MAX];
+} FsTemp;
+
+/* Write file->bytes into a new temporary file of dir_fd beside the leaf of
+ * file->rel, fsynced unless the caller syncs a whole batch later
+ * (file->sync); it stays open in temp (for the stamp). */
+static int fs__temp_write(int dir_fd, const EddiFsStage *file, FsTemp *temp, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return temp->fd = -1, rc;
+  temp->fd = fs__temp_open(dir_fd, fs__leaf(file->rel), temp->name, sizeof temp->name);
+  if (temp->fd < 0) {
     if (errno == EACCES) return eddi_error_set(err, EDDI_EIO, "Write permission denied");
     return eddi_error_set(err, EDDI_EIO, "Cannot write: %s", strerror(errno));
   }
-  int rc = 0;
-  if (fs__write_all(*fd, bytes, len) < 0)
+  if (fs__write_all(temp->fd, file->bytes, file->len) < 0)
     rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
-  else if (fchmod(*fd, mode) < 0)
+  else if (fchmod(temp->fd, file->mode) < 0)
     rc = eddi_error_set(err, EDDI_EIO, "Cannot set mode: %s", strerror(errno));
-  else if (sync == EDDI_FS_SYNC_NOW && fsync(*fd) < 0)
+  else if (file->sync == EDDI_FS_SYNC_NOW && fsync(temp->fd) < 0)
     rc = eddi_error_set(err, EDDI_EIO, "fsync failed: %s", strerror(errno));
   if (rc < 0) {
-    close(*fd);
-    *fd = -1;
-    unlinkat(dir_fd, name, 0);
+    close(temp->fd);
+    temp->fd = -1;
+    unlinkat(dir_fd, temp->name, 0);
   }
   return rc;
 }
@@ -506,6 +525,8 @@ static long fs__temp_pid(const char *name) {
  * how many. */
 static size_t fs__sweep_now(int dir_fd) {
   size_t removed = 0;
+  EddiError ignored;
+  if (fs__out_of_memory(&ignored) < 0) return 0;
   int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
   if (!dir) {
@@ -572,79 +593,93 @@ static int fs__changed(EddiFsConflict *conflict, const StrBuf *theirs, const Edd
   return eddi_error_set(err, EDDI_ESTALE, "%s changed on disk", rel);
 }
 
+/* One replace at work in a folder: where the file is, what to write, and
+ * where the outcome goes; fs__replace_in's steps share it. */
+typedef struct {
+  int dir_fd;              /* the file's folder */
+  const char *leaf;        /* its name there (a symlink's target's, once followed) */
+  const char *staged;      /* op->staged's leaf in dir_fd, or NULL */
+  const EddiFsReplace *op; /* op->rel names the file in replies */
+  EddiFsConflict *conflict;
+  EddiError *err;
+} FsReplaceRun;
+
 /* After the rename, the old file (old_fd) was written to: its bytes are
- * the other writer's. Put them back at leaf, over eddi's new file (new_fd),
- * unless that changed too. */
-static int fs__put_back(int dir_fd, const char *leaf, int old_fd, int new_fd,
-                        const EddiFileStamp *ours, size_t max_bytes, EddiFsConflict *conflict,
-                        const char *rel, EddiError *err) {
+ * the other writer's. Put them back at the leaf, over eddi's new file
+ * (new_fd, stamped ours), unless that changed too. */
+static int fs__put_back(const FsReplaceRun *run, int old_fd, int new_fd,
+                        const EddiFileStamp *ours) {
+  size_t max_bytes = run->op->max_bytes;
   StrBuf theirs = {0};
   EddiFileStamp their_stamp;
-  int rc = eddi_fs_stamp_fd(old_fd, max_bytes, &their_stamp, &theirs, err);
+  int rc = eddi_fs_stamp_fd(old_fd, max_bytes, &their_stamp, &theirs, run->err);
   struct stat st;
   if (rc == 0 && fstat(old_fd, &st) == 0) {
-    char name[EDDI_FS_PATH_MAX];
-    int fd;
-    rc = fs__temp_write(dir_fd, leaf, theirs.data ? theirs.data : "", theirs.len,
-                        st.st_mode & 07777, EDDI_FS_SYNC_NOW, name, sizeof name, &fd, err);
+    FsTemp temp;
+    EddiFsStage file = {.rel = run->leaf, .bytes = theirs.data ? theirs.data : "",
+                        .len = theirs.len, .mode = st.st_mode & 07777, .sync = EDDI_FS_SYNC_NOW};
+    rc = fs__temp_write(run->dir_fd, &file, &temp, run->err);
     if (rc == 0) {
-      if (!fs__still(dir_fd, leaf, new_fd, ours)) {
-        unlinkat(dir_fd, name, 0);
-        rc = eddi_error_set(err, EDDI_ESTALE, "%s keeps changing on disk", rel);
-      } else if (renameat(dir_fd, name, dir_fd, leaf) < 0) {
-        unlinkat(dir_fd, name, 0);
-        rc = eddi_error_set(err, EDDI_EIO, "Cannot replace file: %s", strerror(errno));
+      if (!fs__still(run->dir_fd, run->leaf, new_fd, ours)) {
+        unlinkat(run->dir_fd, temp.name, 0);
+        rc = eddi_error_set(run->err, EDDI_ESTALE, "%s keeps changing on disk", run->op->rel);
+      } else if (renameat(run->dir_fd, temp.name, run->dir_fd, run->leaf) < 0) {
+        unlinkat(run->dir_fd, temp.name, 0);
+        rc = eddi_error_set(run->err, EDDI_EIO, "Cannot replace file: %s", strerror(errno));
       } else {
-        fs__sync_dir(dir_fd);
-        eddi_fs_stamp_fd(fd, max_bytes, &their_stamp, NULL, err);
-        rc = fs__changed(conflict, &theirs, &their_stamp, rel, err);
+        fs__sync_dir(run->dir_fd);
+        eddi_fs_stamp_fd(temp.fd, max_bytes, &their_stamp, NULL, run->err);
+        rc = fs__changed(run->conflict, &theirs, &their_stamp, run->op->rel, run->err);
       }
-      close(fd);
+      close(temp.fd);
     }
   }
   eddi_strbuf_free(&theirs);
   return rc;
 }
 
-/* The temporary file of a replace: staged (a leaf of eddi_fs_stage's in
- * dir_fd, holding bytes) when there is one and nothing was carried over,
- * else a new one with mine. */
-static int fs__replace_temp(int dir_fd, const char *leaf, const char *staged, bool carried,
-                            const StrBuf *mine, unsigned mode, char *temp, size_t temp_size,
-                            int *fd, EddiError *err) {
-  if (staged) {
+/* The temporary file of a replace: the staged one (holding the op's
+ * bytes) when there is one and nothing was carried over, else a new one
+ * with mine. */
+static int fs__replace_temp(const FsReplaceRun *run, bool carried, const StrBuf *mine,
+                            FsTemp *temp) {
+  if (run->staged) {
     if (!carried) {
-      *fd = openat(dir_fd, staged, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-      if (*fd >= 0) {
-        snprintf(temp, temp_size, "%s", staged);
+      temp->fd = openat(run->dir_fd, run->staged, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+      if (temp->fd >= 0) {
+        snprintf(temp->name, sizeof temp->name, "%s", run->staged);
         return 0;
       }
     }
     /* The staged bytes lack what was carried over: a new temp takes them. */
-    unlinkat(dir_fd, staged, 0);
+    unlinkat(run->dir_fd, run->staged, 0);
   }
-  return fs__temp_write(dir_fd, leaf, mine->data ? mine->data : "", mine->len, mode,
-                        EDDI_FS_SYNC_NOW, temp, temp_size, fd, err);
+  EddiFsStage file = {.rel = run->leaf, .bytes = mine->data ? mine->data : "", .len = mine->len,
+                      .mode = run->op->mode, .sync = EDDI_FS_SYNC_NOW};
+  return fs__temp_write(run->dir_fd, &file, temp, run->err);
 }
 
-/* The replace of leaf in the folder dir_fd (rel names it in replies). */
-static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const char *bytes,
-                          size_t len, unsigned mode, const EddiFileStamp *expected,
-                          size_t max_bytes, const char *staged, EddiFsSync sync,
-                          EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
+/* The replace of run->leaf in the folder run->dir_fd. */
+static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
+  int dir_fd = run->dir_fd;
+  const char *leaf = run->leaf, *rel = run->op->rel;
+  const EddiFileStamp *expected = run->op->expected;
+  size_t max_bytes = run->op->max_bytes;
+  EddiFsConflict *conflict = run->conflict;
+  EddiError *err = run->err;
   conflict->changed = conflict->theirs_exist = false;
   eddi_strbuf_clear(&conflict->theirs);
   int rc = 0;
-  int old_fd = -1, new_fd = -1;
+  int old_fd = -1;
   EddiFileStamp now;
   StrBuf current = {0}, mine = {0};
-  char temp[EDDI_FS_PATH_MAX] = "";
+  FsTemp temp = {.fd = -1, .name = ""};
 
   FsWatch watch = {-1, -1, 0, 0};
   bool carried = false;
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
   if (rc == 0) fs__watch_start(&watch, old_fd);
-  eddi_strbuf_append(&mine, bytes, len);
+  eddi_strbuf_append(&mine, run->op->bytes, run->op->len);
   if (rc == 0 && !eddi_fs_stamp_same(&now, expected)) {
     /* Appended to since eddi read it: eddi's bytes take the tail too. */
     if (fs__grew_from(&current, expected)) {
@@ -656,10 +691,9 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
     }
   }
   if (rc == 0)
-    rc = fs__replace_temp(dir_fd, leaf, staged, carried, &mine, mode, temp, sizeof temp, &new_fd,
-                          err);
-  else if (staged)
-    unlinkat(dir_fd, staged, 0);
+    rc = fs__replace_temp(run, carried, &mine, &temp);
+  else if (run->staged)
+    unlinkat(dir_fd, run->staged, 0);
   if (rc < 0) goto done;
 
   /* Just before the rename: the same file, untouched, and no writer in it.
@@ -679,8 +713,8 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
         eddi_fs_stamp_fd(old_fd, max_bytes, &later_stamp, &later, err) == 0)
       appended = later.len > current.len && memcmp(later.data, current.data ? current.data : "",
                                                   current.len) == 0;
-    if (appended && fs__write_all(new_fd, later.data + current.len, later.len - current.len) == 0 &&
-        fsync(new_fd) == 0) {
+    if (appended && fs__write_all(temp.fd, later.data + current.len, later.len - current.len) == 0 &&
+        fsync(temp.fd) == 0) {
       eddi_strbuf_append(&mine, later.data + current.len, later.len - current.len);
       eddi_strbuf_free(&current);
       current = later;
@@ -689,7 +723,7 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
       continue;
     }
     eddi_strbuf_free(&later);
-    unlinkat(dir_fd, temp, 0);
+    unlinkat(dir_fd, temp.name, 0);
     if (old_fd >= 0) close(old_fd);
     rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
     if (rc == 0) rc = fs__changed(conflict, &current, &now, rel, err);
@@ -697,12 +731,12 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
   }
   /* A file that did not exist must not be created over one that appeared. */
   unsigned flags = old_fd < 0 ? RENAME_NOREPLACE : 0;
-  int renamed = renameat2(dir_fd, temp, dir_fd, leaf, flags);
+  int renamed = renameat2(dir_fd, temp.name, dir_fd, leaf, flags);
   int rename_errno = errno;
   if (fs__unquiet(old_fd, quiet) && watch.fd >= 0) watch.awaited++;
   if (renamed < 0) {
     int error = rename_errno;
-    unlinkat(dir_fd, temp, 0);
+    unlinkat(dir_fd, temp.name, 0);
     if (error == EEXIST) {
       rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
       if (rc == 0) rc = fs__changed(conflict, &current, &now, rel, err);
@@ -711,9 +745,9 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
     }
     goto done;
   }
-  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
+  if (run->op->sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
   fs__watch_settle(&watch); /* a late writer of the old file is done */
-  if (sync == EDDI_FS_SYNC_NOW) fs__sweep(dir_fd);
+  if (run->op->sync == EDDI_FS_SYNC_NOW) fs__sweep(dir_fd);
   /* Right after: a write that reached the old file in between is theirs.
    * An append is carried over to the new file (appended there, as the
    * writer meant); any other change is put back and refused. */
@@ -730,10 +764,10 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
                     memcmp(later.data ? later.data : "", current.data ? current.data : "",
                            current.len) == 0;
     if (appended && tries < EDDI_FS_REPLACE_TRIES) {
-      int fd_flags = fcntl(new_fd, F_GETFL);
-      if (fd_flags < 0 || fcntl(new_fd, F_SETFL, fd_flags | O_APPEND) < 0 ||
-          fs__write_all(new_fd, later.data + current.len, later.len - current.len) < 0 ||
-          fsync(new_fd) < 0)
+      int fd_flags = fcntl(temp.fd, F_GETFL);
+      if (fd_flags < 0 || fcntl(temp.fd, F_SETFL, fd_flags | O_APPEND) < 0 ||
+          fs__write_all(temp.fd, later.data + current.len, later.len - current.len) < 0 ||
+          fsync(temp.fd) < 0)
         rc = eddi_error_set(err, EDDI_EIO, "Write failed: %s", strerror(errno));
       eddi_strbuf_append(&mine, later.data + current.len, later.len - current.len);
       eddi_strbuf_free(&current);
@@ -745,12 +779,12 @@ static int fs__replace_in(int dir_fd, const char *leaf, const char *rel, const c
     }
     eddi_strbuf_free(&later);
     EddiFileStamp ours;
-    eddi_fs_stamp_fd(new_fd, max_bytes, &ours, NULL, err);
-    rc = fs__put_back(dir_fd, leaf, old_fd, new_fd, &ours, max_bytes, conflict, rel, err);
+    eddi_fs_stamp_fd(temp.fd, max_bytes, &ours, NULL, err);
+    rc = fs__put_back(run, old_fd, temp.fd, &ours);
     goto done;
   }
   struct stat st;
-  if (fstat(new_fd, &st) < 0) {
+  if (fstat(temp.fd, &st) < 0) {
     rc = eddi_error_set(err, EDDI_EIO, "Cannot stat: %s", strerror(errno));
     goto done;
   }
@@ -766,7 +800,7 @@ done:
   eddi_strbuf_free(&mine);
   fs__watch_stop(&watch);
   if (old_fd >= 0) close(old_fd);
-  if (new_fd >= 0) close(new_fd);
+  if (temp.fd >= 0) close(temp.fd);
   eddi_strbuf_free(&current);
   return rc;
 }
@@ -786,7 +820,8 @@ static bool fs__fd_path(int fd, char *out, size_t size) {
  * leads to, as an editor's save does: renamed over the link itself, the
  * new bytes would take its place and the file it led to keep its old
  * ones. A link that leads out, or nowhere, is not followed (the open
- * beneath the root refuses the one, the other is written as before). */
+ * beneath the root refuses the one; the new file is renamed over the
+ * other, as over any file). */
 static bool fs__link_target(int root_fd, int dir_fd, const char *leaf, char *target,
                             size_t size) {
   struct stat st;
@@ -813,86 +848,67 @@ bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size
   return link;
 }
 
-/* Follow a symlink at *leaf of *dir_fd to the file it leads to (see
- * fs__link_target): *dir_fd and *leaf become the target's folder (opened:
- * *opened, for the caller to close) and name in target; the staged bytes
- * beside the link go, the target's folder takes a temporary file of its
- * own (a rename stays in one folder). */
-static int fs__follow(int root_fd, int *dir_fd, const char **leaf, const char **staged,
-                      char *target, size_t size, bool *opened, EddiError *err) {
+/* Follow a symlink at run's leaf to the file it leads to (see
+ * fs__link_target): run's folder and leaf become the target's (the folder
+ * opened: *opened, for the caller to close; the leaf in target); the
+ * staged bytes beside the link go, the target's folder takes a temporary
+ * file of its own (a rename stays in one folder). */
+static int fs__follow(int root_fd, FsReplaceRun *run, char *target, size_t size, bool *opened) {
   *opened = false;
-  if (!fs__link_target(root_fd, *dir_fd, *leaf, target, size)) return 0;
-  if (*staged) unlinkat(*dir_fd, *staged, 0);
-  *staged = NULL;
+  if (!fs__link_target(root_fd, run->dir_fd, run->leaf, target, size)) return 0;
+  if (run->staged) unlinkat(run->dir_fd, run->staged, 0);
+  run->staged = NULL;
   int target_dir_fd;
-  int rc = eddi_fs_parent_open(root_fd, target, false, &target_dir_fd, leaf, err);
+  int rc = eddi_fs_parent_open(root_fd, target, false, &target_dir_fd, &run->leaf, run->err);
   if (rc < 0) return rc;
-  *dir_fd = target_dir_fd;
+  run->dir_fd = target_dir_fd;
   *opened = true;
   return 0;
 }
 
-static int fs__replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                       const EddiFileStamp *expected, size_t max_bytes, const char *staged,
-                       EddiFsSync sync, EddiFileStamp *written, EddiFsConflict *conflict,
-                       EddiError *err) {
-  int dir_fd, link_dir_fd;
-  const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
-  if (rc < 0) return rc;
-  char target[EDDI_FS_PATH_MAX];
-  bool followed;
-  link_dir_fd = dir_fd;
-  rc = fs__follow(root_fd, &dir_fd, &leaf, &staged, target, sizeof target, &followed, err);
-  if (followed) close(link_dir_fd);
-  if (rc == 0)
-    rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged, sync,
-                        written, conflict, err);
-  close(dir_fd);
-  return rc;
-}
-
-/* The leaf of a workspace path. */
-static const char *fs__leaf(const char *rel) {
-  const char *slash = strrchr(rel, '/');
-  return slash ? slash + 1 : rel;
-}
-
-int eddi_fs_replace_staged_in(int root_fd, int dir_fd, const char *rel, const char *bytes,
-                              size_t len, unsigned mode, const EddiFileStamp *expected,
-                              size_t max_bytes, const char *staged, EddiFileStamp *written,
-                              EddiFsConflict *conflict, EddiError *err) {
-  const char *leaf = fs__leaf(rel);
-  staged = staged ? fs__leaf(staged) : NULL;
-  char target[EDDI_FS_PATH_MAX];
-  bool followed;
-  int rc = fs__follow(root_fd, &dir_fd, &leaf, &staged, target, sizeof target, &followed, err);
-  if (rc == 0)
-    rc = fs__replace_in(dir_fd, leaf, rel, bytes, len, mode, expected, max_bytes, staged,
-                        EDDI_FS_SYNC_NOW, written, conflict, err);
-  if (followed) close(dir_fd);
-  return rc;
-}
-
-int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                    const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
+int eddi_fs_replace(int root_fd, const EddiFsReplace *op, EddiFileStamp *written,
                     EddiFsConflict *conflict, EddiError *err) {
-  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, NULL, EDDI_FS_SYNC_NOW,
-                     written, conflict, err);
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
+  FsReplaceRun run = {.staged = op->staged ? fs__leaf(op->staged) : NULL,
+                      .op = op,
+                      .conflict = conflict,
+                      .err = err};
+  rc = eddi_fs_parent_open(root_fd, op->rel, true, &run.dir_fd, &run.leaf, err);
+  if (rc < 0) return rc;
+  int link_dir_fd = run.dir_fd;
+  char target[EDDI_FS_PATH_MAX];
+  bool followed;
+  rc = fs__follow(root_fd, &run, target, sizeof target, &followed);
+  if (followed) close(link_dir_fd);
+  if (rc == 0) rc = fs__replace_in(&run, written);
+  close(run.dir_fd);
+  return rc;
 }
 
-int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size_t len,
-                           unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
-                           const char *staged, EddiFsSync sync, EddiFileStamp *written,
-                           EddiFsConflict *conflict, EddiError *err) {
-  return fs__replace(root_fd, rel, bytes, len, mode, expected, max_bytes, fs__leaf(staged), sync,
-                     written, conflict, err);
+int eddi_fs_replace_in(int root_fd, int dir_fd, const EddiFsReplace *op,
+                       EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
+  FsReplaceRun run = {.dir_fd = dir_fd,
+                      .leaf = fs__leaf(op->rel),
+                      .staged = op->staged ? fs__leaf(op->staged) : NULL,
+                      .op = op,
+                      .conflict = conflict,
+                      .err = err};
+  char target[EDDI_FS_PATH_MAX];
+  bool followed;
+  rc = fs__follow(root_fd, &run, target, sizeof target, &followed);
+  if (rc == 0) rc = fs__replace_in(&run, written);
+  if (followed) close(run.dir_fd);
+  return rc;
 }
 
 int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
                       size_t max_bytes, EddiError *err) {
   const char *leaf = fs__leaf(rel);
-  int rc = 0, fd;
+  int rc = fs__out_of_memory(err), fd;
+  if (rc < 0) return rc;
   EddiFileStamp now;
   StrBuf current = {0};
   rc = fs__current(dir_fd, leaf, max_bytes, &fd, &now, &current, err);
@@ -948,38 +964,35 @@ static void fs__beside(const char *rel, const char *leaf, char *out, size_t out_
   else snprintf(out, out_size, "%s", leaf);
 }
 
-int eddi_fs_stage_in(int dir_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
-  int fd;
-  char name[EDDI_FS_PATH_MAX];
-  int rc = fs__temp_write(dir_fd, fs__leaf(rel), bytes, len, mode, sync, name, sizeof name, &fd,
-                          err);
+int eddi_fs_stage_in(int dir_fd, const EddiFsStage *op, char *temp, size_t temp_size,
+                     EddiError *err) {
+  FsTemp file;
+  int rc = fs__temp_write(dir_fd, op, &file, err);
   if (rc == 0) {
-    close(fd);
-    if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
-    fs__beside(rel, name, temp, temp_size);
+    close(file.fd);
+    if (op->sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
+    fs__beside(op->rel, file.name, temp, temp_size);
   }
   return rc;
 }
 
-static int fs__stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err) {
+int eddi_fs_stage(int root_fd, const EddiFsStage *op, char *temp, size_t temp_size,
+                  EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
   int dir_fd;
   const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, rel, true, &dir_fd, &leaf, err);
+  rc = eddi_fs_parent_open(root_fd, op->rel, true, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
-  rc = eddi_fs_stage_in(dir_fd, rel, bytes, len, mode, sync, temp, temp_size, err);
+  rc = eddi_fs_stage_in(dir_fd, op, temp, temp_size, err);
   close(dir_fd);
   return rc;
 }
 
-int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                  char *temp, size_t temp_size, EddiError *err) {
-  return fs__stage(root_fd, rel, bytes, len, mode, EDDI_FS_SYNC_NOW, temp, temp_size, err);
-}
-
 int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err) {
+  int rc = fs__out_of_memory(err);
+  if (rc < 0) return rc;
   const char *leaf = fs__leaf(rel);
   /* The link is made under a fresh temporary name directly: reserving the
    * name with a file first would cost an inode made and freed per file. */
@@ -1069,7 +1082,8 @@ int eddi_fs_hash(int root_fd, const char *rel, size_t max_bytes, bool *exists, u
 int eddi_fs_rename(int root_fd, const char *from, const char *to, EddiError *err) {
   int dir_fd;
   const char *leaf;
-  int rc = eddi_fs_parent_open(root_fd, to, false, &dir_fd, &leaf, err);
+  int rc = fs__out_of_memory(err);
+  if (rc == 0) rc = eddi_fs_parent_open(root_fd, to, false, &dir_fd, &leaf, err);
   if (rc < 0) return rc;
   const char *from_leaf = strrchr(from, '/');
   from_leaf = from_leaf ? from_leaf + 1 : from;
@@ -1085,7 +1099,9 @@ void eddi_fs_remove(int root_fd, const char *rel) {
   int dir_fd;
   const char *leaf;
   EddiError ignored;
-  if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return;
+  if (fs__out_of_memory(&ignored) < 0 ||
+      eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0)
+    return;
   unlinkat(dir_fd, leaf, 0);
   close(dir_fd);
 }

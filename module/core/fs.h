@@ -18,6 +18,10 @@
  * landed between the last check and the rename is seen there, and its
  * bytes are given back to the caller, which merges and writes again or
  * puts them back and refuses.
+ *
+ * Once an allocation has failed in the process (eddi_alloc_failed), the
+ * engine's state may be half made: every function here that would create,
+ * rename or delete a file refuses (EDDI_EIO "eddi ran out of memory").
  */
 #ifndef EDDI_FS_H
 #define EDDI_FS_H
@@ -79,19 +83,44 @@ typedef struct {
 
 void eddi_fs_conflict_free(EddiFsConflict *self);
 
-/* Replace rel with bytes (mode for the new file), if the file is still as
- * expected says (expected->exists false: it must not exist). On success
- * *written is the new file's stamp; if another writer appended to the file
- * while it was being replaced, the append is carried over to the end of the
- * new file, and conflict->changed is set with the bytes now on disk. When the file is not as expected, or
- * changes during the write, nothing of eddi's stays on disk, the file
- * holds the other writer's bytes (put back when they had been replaced),
- * conflict->changed is set with those bytes, and EDDI_ESTALE is returned:
- * the caller may merge and call again with conflict->stamp. conflict starts
- * zeroed ({0}), may be passed again, and is freed with
- * eddi_fs_conflict_free. */
-int eddi_fs_replace(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                    const EddiFileStamp *expected, size_t max_bytes, EddiFileStamp *written,
+/* When a staged step's work reaches the disk. A change of many files
+ * leaves it (EDDI_FS_SYNC_LATER) to one eddi_fs_sync_all after the last
+ * temporary file and one eddi_fs_settle_folder per folder after the last
+ * rename: each file synced alone would take two or three fsyncs. */
+typedef enum {
+  EDDI_FS_SYNC_NOW,   /* fsynced (file and folder) before the call returns */
+  EDDI_FS_SYNC_LATER, /* the caller syncs the whole batch */
+} EddiFsSync;
+
+/* A replace: the new bytes of rel, and what the file must still be. Zeroed
+ * fields are the plain case: a new temporary file, fsynced now. */
+typedef struct {
+  const char *rel;               /* the workspace path; named in replies */
+  const char *bytes;             /* the new content, len bytes */
+  size_t len;
+  unsigned mode;                 /* of the new file */
+  const EddiFileStamp *expected; /* what eddi last read; exists false: rel must not exist */
+  size_t max_bytes;              /* the largest file read back for the checks */
+  /* A temporary file of eddi_fs_stage's beside rel that already holds
+   * bytes: renamed into place instead of writing a new one. It is consumed
+   * (renamed or removed) either way. NULL: none. */
+  const char *staged;
+  /* EDDI_FS_SYNC_LATER: the rename's folder is neither fsynced nor swept;
+   * eddi_fs_settle_folder does both once per folder of the batch. */
+  EddiFsSync sync;
+} EddiFsReplace;
+
+/* Replace op->rel with op->bytes if the file is still as op->expected says.
+ * On success *written is the new file's stamp; if another writer appended
+ * to the file while it was being replaced, the append is carried over to
+ * the end of the new file, and conflict->changed is set with the bytes now
+ * on disk. When the file is not as expected, or changes during the write,
+ * nothing of eddi's stays on disk, the file holds the other writer's bytes
+ * (put back when they had been replaced), conflict->changed is set with
+ * those bytes, and EDDI_ESTALE is returned: the caller may merge and call
+ * again with conflict->stamp. conflict starts zeroed ({0}), may be passed
+ * again, and is freed with eddi_fs_conflict_free. */
+int eddi_fs_replace(int root_fd, const EddiFsReplace *op, EddiFileStamp *written,
                     EddiFsConflict *conflict, EddiError *err);
 
 /* Delete rel if it is still as expected (EDDI_ESTALE otherwise). */
@@ -107,19 +136,20 @@ int eddi_fs_unlink(int root_fd, const char *rel, const EddiFileStamp *expected,
  * file), so the sweep of a dead process's leftovers takes them too. Paths
  * in and out are workspace paths. */
 
-/* When a staged step's work reaches the disk. A change of many files
- * leaves it (EDDI_FS_SYNC_LATER) to one eddi_fs_sync_all after the last
- * temporary file and one eddi_fs_settle_folder per folder after the last
- * rename, instead of two or three fsyncs per file. */
-typedef enum {
-  EDDI_FS_SYNC_NOW,   /* fsynced (file and folder) before the call returns */
-  EDDI_FS_SYNC_LATER, /* the caller syncs the whole batch */
-} EddiFsSync;
+/* A temporary file to write beside rel: its bytes and mode, and when they
+ * reach the disk (zeroed: now, file and folder). */
+typedef struct {
+  const char *rel; /* the file it is for (a workspace path) */
+  const char *bytes;
+  size_t len;
+  unsigned mode;
+  EddiFsSync sync;
+} EddiFsStage;
 
-/* Write bytes (mode) into a new temporary file beside rel, fsynced, the
- * folders made; its path into temp. */
-int eddi_fs_stage(int root_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                  char *temp, size_t temp_size, EddiError *err);
+/* Write op->bytes into a new temporary file beside op->rel, the folders
+ * made; its workspace path into temp. */
+int eddi_fs_stage(int root_fd, const EddiFsStage *op, char *temp, size_t temp_size,
+                  EddiError *err);
 /* A hard link to rel's file under a temporary name beside it (its path into
  * backup): the old bytes stay reachable after a rename replaces rel.
  * EDDI_ENOENT when rel is missing, EDDI_EIO when links are refused. */
@@ -136,36 +166,24 @@ int eddi_fs_sync_folder(int root_fd, const char *rel, EddiError *err);
 /* After a batch's renames into rel's folder (EDDI_FS_SYNC_LATER): make them
  * durable (one fsync of the folder) and sweep the folder's leftovers. */
 void eddi_fs_settle_folder(int root_fd, const char *rel);
-/* eddi_fs_replace with the new bytes already in staged (eddi_fs_stage's,
- * beside rel): renamed into place instead of a new temporary file; it is
- * consumed (renamed or removed) either way. With EDDI_FS_SYNC_LATER the
- * rename's folder is neither fsynced nor swept: eddi_fs_settle_folder does
- * both once per folder of the batch. */
-int eddi_fs_replace_staged(int root_fd, const char *rel, const char *bytes, size_t len,
-                           unsigned mode, const EddiFileStamp *expected, size_t max_bytes,
-                           const char *staged, EddiFsSync sync, EddiFileStamp *written,
-                           EddiFsConflict *conflict, EddiError *err);
 /* Putting back a file of a change whose path may no longer lead to it (a
  * folder on the way renamed, or swapped for a symlink, while the change
  * ran): the replace and the delete above in dir_fd, the file's folder held
- * since the change was staged, rel naming the file in replies (its leaf is
- * used). The caller checks first that the folder is still inside the
- * workspace (eddi_fs_folder_inside). staged may be NULL (a new temporary
- * file takes bytes); the rename is fsynced. A symlink at rel to a file
+ * since the change was staged, op->rel naming the file in replies (its
+ * leaf is used). The caller checks first that the folder is still inside
+ * the workspace (eddi_fs_folder_inside). A symlink at op->rel to a file
  * inside the workspace (root_fd) is followed, as by every replace here:
  * the file it leads to is written, the link stays. */
-int eddi_fs_replace_staged_in(int root_fd, int dir_fd, const char *rel, const char *bytes,
-                              size_t len, unsigned mode, const EddiFileStamp *expected,
-                              size_t max_bytes, const char *staged, EddiFileStamp *written,
-                              EddiFsConflict *conflict, EddiError *err);
+int eddi_fs_replace_in(int root_fd, int dir_fd, const EddiFsReplace *op,
+                       EddiFileStamp *written, EddiFsConflict *conflict, EddiError *err);
 int eddi_fs_unlink_in(int dir_fd, const char *rel, const EddiFileStamp *expected,
                       size_t max_bytes, EddiError *err);
 /* eddi_fs_stage and eddi_fs_backup in the folder dir_fd of rel, held by a
  * change of several files: each of its temporary files and links is in
  * the folder it holds, even when a folder on the way is renamed or
  * swapped while it runs, so that it can remove them on a failure. */
-int eddi_fs_stage_in(int dir_fd, const char *rel, const char *bytes, size_t len, unsigned mode,
-                     EddiFsSync sync, char *temp, size_t temp_size, EddiError *err);
+int eddi_fs_stage_in(int dir_fd, const EddiFsStage *op, char *temp, size_t temp_size,
+                     EddiError *err);
 int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err);
 /* Whether rel is a symlink to a file inside the workspace: that file's

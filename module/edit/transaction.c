@@ -277,9 +277,10 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
   for (; rc == EDDI_ESTALE && tries < TRANSACTION_MERGE_TRIES; tries++) {
     if (file->staged) {
       /* The first try renames the staged bytes in; it consumes them. */
-      rc = eddi_fs_replace_staged(eddi_workspace_root_fd(self->workspace), file->rel, raw.data, raw.len,
-                                  file->mode, &expected, max_bytes, file->staged,
-                                  EDDI_FS_SYNC_LATER, &file->written, &conflict, err);
+      EddiFsReplace op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
+                          .mode = file->mode, .expected = &expected, .max_bytes = max_bytes,
+                          .staged = file->staged, .sync = EDDI_FS_SYNC_LATER};
+      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), &op, &file->written, &conflict, err);
       /* Consumed, unless its folder could not be reached any more (a
        * folder on the way swapped meanwhile): then it goes from the
        * folder it was staged in. */
@@ -287,8 +288,9 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       eddi_free(file->staged);
       file->staged = NULL;
     } else {
-      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), file->rel, raw.data, raw.len, file->mode,
-                           &expected, max_bytes, &file->written, &conflict, err);
+      EddiFsReplace op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
+                          .mode = file->mode, .expected = &expected, .max_bytes = max_bytes};
+      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), &op, &file->written, &conflict, err);
     }
     if (!conflict.changed) break;
     /* An editor's bytes are not merged with the disk's: a change made
@@ -421,10 +423,10 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
      * be why the change failed, leaving the group half new. The rename
      * has the checks of any replace and consumes the backup; without one
      * (or when it is gone) the old bytes are written anew. */
-    eddi_fs_replace_staged_in(eddi_workspace_root_fd(self->workspace), dir_fd, file->rel,
-                              file->raw.data ? file->raw.data : "",
-                              file->raw.len, file->mode, now, max_bytes, file->backup, &restored,
-                              &conflict, &ignored);
+    EddiFsReplace op = {.rel = file->rel, .bytes = file->raw.data ? file->raw.data : "",
+                        .len = file->raw.len, .mode = file->mode, .expected = now,
+                        .max_bytes = max_bytes, .staged = file->backup};
+    eddi_fs_replace_in(eddi_workspace_root_fd(self->workspace), dir_fd, &op, &restored, &conflict, &ignored);
     eddi_free(file->backup);
     file->backup = NULL;
     eddi_fs_conflict_free(&conflict);
@@ -496,7 +498,8 @@ static int transaction__doc_joins(EddiEditTxn *self, EddiEditFile *file, EddiErr
   return rc;
 }
 
-/* No document is written with the others: each saves itself, as before. */
+/* No document is written with the others: each saves itself through its
+ * backend, as when it is the only file changed. */
 static void transaction__leave_batch(EddiEditTxn *self) {
   for (size_t i = 0; i < self->files.len; i++)
     self->files.items[i]->route = EDIT_ROUTE_OWN;
@@ -584,8 +587,9 @@ static bool transaction__folder_seen(const EddiEditTxn *self, size_t count,
 }
 
 /* Folders a change holds at most (each a descriptor, shared by the files
- * in it): a change across more folders stages the rest through their
- * paths, as before, rather than run out of descriptors. */
+ * in it): past them, each further file's folder is opened through its path
+ * for its staging alone and closed again, rather than run out of
+ * descriptors. */
 #define TRANSACTION_HELD_FOLDERS_MAX 256
 
 /* The folder the i-th file of self is staged in, into *dir_fd: one an
@@ -655,9 +659,9 @@ static int transaction__sync_staged(EddiEditTxn *self, EddiError *err) {
 
 /* Write each changing disk file's new bytes beside it and, with a journal,
  * link its old file to a backup; then make all of it durable at once (one
- * syncfs, or for a few files an fsync of each and of each folder, not two
- * or three fsyncs per file) and record the change's intent: after this the
- * renames may run. A failure leaves nothing behind. */
+ * syncfs, or for a few files an fsync of each and of each folder, where a
+ * file written alone takes two or three) and record the change's intent:
+ * after this the renames may run. A failure leaves nothing behind. */
 static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err) {
   bool keeps_intents = eddi_workspace_keeps_intents(self->workspace);
   Array(EddiIntentFile) files = {0};
@@ -689,8 +693,9 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
       StrBuf raw = {0};
       transaction__new_bytes(file, &raw);
       file->new_hash = XXH3_64bits(raw.data, raw.len);
-      rc = eddi_fs_stage_in(dir_fd, file->rel, raw.data, raw.len, file->mode,
-                            EDDI_FS_SYNC_LATER, path, sizeof path, err);
+      EddiFsStage op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
+                        .mode = file->mode, .sync = EDDI_FS_SYNC_LATER};
+      rc = eddi_fs_stage_in(dir_fd, &op, path, sizeof path, err);
       eddi_strbuf_free(&raw);
       if (rc == 0) file->staged = eddi_strdup(path);
     }

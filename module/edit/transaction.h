@@ -22,8 +22,8 @@
  * A change of two or more files is written as a batch: every new file is
  * written beside its target first, all of them are made durable at once
  * (one syncfs of the workspace's file system, or for a few files an fsync
- * of each and of each folder; before, two or three fsyncs per file), the
- * renames run, and each folder is fsynced once after them. With the
+ * of each and of each folder, where a file written alone takes two or
+ * three fsyncs), the renames run, and each folder is fsynced once after them. With the
  * journal on it is also crash-safe: every old file is hard-linked to a
  * backup, and the intent (files, old and new hashes, temporary names) is
  * recorded in the journal (durably) before the first rename and forgotten
@@ -52,7 +52,7 @@
  * after-save-hook once the change is committed. One whose bytes are not
  * certain (write hooks, a remote file, a coding system that decides at
  * save time, changes held for review) saves itself after the batch,
- * outside the intent, as before; doc/journal.org lists the cases.
+ * outside the intent (Emacs: save-buffer); doc/journal.org lists the cases.
  */
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H

@@ -15,8 +15,8 @@
  * side again.
  *
  * Only transactions that change two files or more, or a file that is not
- * an open document, make a step: a change to one open document is that
- * document's undo step, as before.
+ * an open document, make a step: a change to one open document is only
+ * that document's own undo step.
  *
  * The steps are journaled with the session (session/journal_sessions.c,
  * table txn_files, schema 4), so that Undo after a restart, a takeover or

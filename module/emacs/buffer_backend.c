@@ -85,6 +85,7 @@ char *eddi_emacs_string(emacs_env *env, emacs_value value, size_t *len) {
 static char *call__nth_string(emacs_env *env, emacs_value list, int n) {
   emacs_value args[2] = {env->make_integer(env, n), list};
   emacs_value item = env->funcall(env, sym_nth, 2, args);
+  eddi_emacs_stop_if_broken();
   char *text = NULL;
   if (env->non_local_exit_check(env) == emacs_funcall_exit_return)
     text = eddi_emacs_string(env, item, NULL);
@@ -125,6 +126,7 @@ static int call__take_exit(EmacsCall *call, EddiError *err) {
   emacs_value pair_args[2] = {symbol, data};
   emacs_value pair = env->funcall(env, sym_cons, 2, pair_args);
   emacs_value message = env->funcall(env, sym_error_message_string, 1, &pair);
+  eddi_emacs_stop_if_broken();
   char *text = env->non_local_exit_check(env) == emacs_funcall_exit_return
                    ? eddi_emacs_string(env, message, NULL)
                    : NULL;
@@ -138,7 +140,9 @@ int eddi_emacs_funcall(EmacsCall *call, emacs_value fn, ptrdiff_t nargs, emacs_v
                        emacs_value *result, EddiError *err) {
   emacs_env *env = call->env;
   if (!env) return eddi_error_set(err, EDDI_ESTATE, "Emacs is not available");
+  eddi_emacs_stop_if_broken();
   emacs_value value = env->funcall(env, fn, nargs, args);
+  eddi_emacs_stop_if_broken();
   if (env->non_local_exit_check(env) != emacs_funcall_exit_return)
     return call__take_exit(call, err);
   if (result) *result = value;

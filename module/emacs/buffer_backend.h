@@ -61,6 +61,13 @@ int eddi_emacs_open_backend(void *context, const EddiBackendFile *file,
  * for NULL (a document that is not a buffer). */
 long eddi_emacs_backend_id(const void *backend);
 
+/* Out of memory (eddi_module.c): Lisp the engine runs may call the module
+ * again, and that nested call may run out of memory and break the module.
+ * Then the engine code that ran the Lisp must not go on: this jumps back
+ * to the module call it runs in. It returns when the module is sound.
+ * Called after every funcall here. */
+void eddi_emacs_stop_if_broken(void);
+
 /* Call fn with args; on a non-local exit fill err (a quit or throw is put
  * aside in call) and return a negative code. */
 int eddi_emacs_funcall(EmacsCall *call, emacs_value fn, ptrdiff_t nargs, emacs_value *args,

@@ -22,8 +22,33 @@
  * on NATS. The bridge is stopped before its engine is freed.
  *
  * No waker is set: long work runs while Emacs waits, as a plain command.
+ *
+ * Out of memory. The engine's allocator calls the module's handler instead
+ * of aborting Emacs. Every call from Lisp into the engine (each module
+ * function, and the finalizer, which runs inside the garbage collector)
+ * sets a jump point first; calls nest, since the engine runs Lisp
+ * (buffer_backend.c) that may call the module again, and the handler jumps
+ * to the innermost one on its thread, which never skips a frame of
+ * Emacs's. The call then signals what Emacs itself signals when its memory
+ * runs out (memory-signal-data: "Memory exhausted--use C-x s then exit and
+ * restart Emacs"). What the jump left behind is not repaired: structures
+ * half made, and locks held, some of them shared by every engine of the
+ * process (the one inotify watch of fs.c, the language table). So the
+ * module is broken for good, in every engine: each later call signals that
+ * eddi ran out of memory and that Emacs must be restarted (a module cannot
+ * be unloaded, so M-x eddi-reset cannot make a sound engine), the engines
+ * are never freed, and from then on the engine itself writes no workspace
+ * file (fs.c). When the break happens in a nested call, the engine code of the
+ * outer call stops as soon as the Lisp it ran returns
+ * (eddi_emacs_stop_if_broken) and its call signals too. A failure on a
+ * thread that is not Emacs's (the engine's workers, the NATS bridge's
+ * threads) has no jump point to return to: there the handler returns and
+ * eddi aborts, the default.
  */
 #include <emacs-module.h>
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +75,83 @@ static bool module__ok(emacs_env *env) {
   return env->non_local_exit_check(env) == emacs_funcall_exit_return;
 }
 
+/* ---------------------------------------------------------------- out of memory */
+
+/* A call from Lisp into the engine in progress on this thread: where the
+ * out-of-memory handler jumps back to. */
+typedef struct ModuleEntry {
+  jmp_buf jump;
+  struct ModuleEntry *outer; /* the call this one is nested in, or NULL */
+} ModuleEntry;
+
+/* The innermost call of each thread (Lisp threads have their own stacks). */
+static _Thread_local ModuleEntry *module_entry;
+/* Set for good by the first failure; Lisp threads run one at a time. */
+static bool module_broken;
+static size_t module_failed_size;
+
+static const char module_broken_message[] =
+    "eddi ran out of memory and stopped: nothing more runs and no file is written;"
+    " save your buffers (C-x s) and restart Emacs to use eddi again";
+
+static void module__enter(ModuleEntry *entry) {
+  entry->outer = module_entry;
+  module_entry = entry;
+}
+
+static void module__exit(ModuleEntry *entry) { module_entry = entry->outer; }
+
+/* The engine's out-of-memory handler: back to the innermost call. Off
+ * Emacs's threads there is none; returning makes eddi abort. */
+static void module__out_of_memory(size_t size) {
+  ModuleEntry *entry = module_entry;
+  if (!entry) {
+    fprintf(stderr, "eddi: out of memory (%zu bytes) outside a call from Emacs\n", size);
+    return;
+  }
+  module_broken = true;
+  module_failed_size = size;
+  longjmp(entry->jump, 1);
+}
+
+void eddi_emacs_stop_if_broken(void) {
+  if (!module_broken) return;
+  if (!module_entry) {
+    /* Engine code runs only inside a call: nothing to return to. */
+    fputs("eddi: out of memory: engine code ran outside a call from Emacs\n", stderr);
+    abort();
+  }
+  longjmp(module_entry->jump, 1);
+}
+
+/* The jump came back to a call: say why in *Messages*, then signal what
+ * Emacs signals when its own memory runs out. What the call had put aside
+ * (a quit, a half-made signal) goes: this comes first. */
+static emacs_value module__memory_full(emacs_env *env) {
+  env->non_local_exit_clear(env);
+  char text[256];
+  int len = snprintf(text, sizeof text,
+                     "eddi: out of memory (%zu bytes); eddi is stopped until Emacs restarts",
+                     module_failed_size);
+  emacs_value args[2] = {env->make_string(env, "%s", 2),
+                         env->make_string(env, text, (ptrdiff_t)len)};
+  env->funcall(env, env->intern(env, "message"), 2, args);
+  env->non_local_exit_clear(env);
+  emacs_value name = env->intern(env, "memory-signal-data");
+  emacs_value data = env->funcall(env, env->intern(env, "symbol-value"), 1, &name);
+  emacs_value symbol = env->funcall(env, env->intern(env, "car-safe"), 1, &data);
+  emacs_value rest = env->funcall(env, env->intern(env, "cdr-safe"), 1, &data);
+  if (module__ok(env) && env->is_not_nil(env, symbol)) {
+    env->non_local_exit_signal(env, symbol, rest);
+  } else {
+    env->non_local_exit_clear(env);
+    emacs_value message = env->make_string(env, "Memory exhausted", 16);
+    env->non_local_exit_signal(env, env->intern(env, "error"),
+                               env->funcall(env, env->intern(env, "list"), 1, &message));
+  }
+  return env->intern(env, "nil");
+}
+
 /* Signal (error MESSAGE). */
 static emacs_value module__error(emacs_env *env, const char *message) {
   emacs_value text = env->make_string(env, message, (ptrdiff_t)strlen(message));
@@ -58,13 +160,23 @@ static emacs_value module__error(emacs_env *env, const char *message) {
   return env->intern(env, "nil");
 }
 
+/* The garbage collector's: a call into the engine of its own, since it
+ * may run inside any Lisp, the engine's callbacks included. A broken
+ * module's engines are never touched again: they stay as the jump left
+ * them, their NATS bridges too (joining its threads could wait forever on
+ * a lock the jump left held). */
 static void module__finalize(void *ptr) {
   ModuleEngine *self = ptr;
-  if (!self) return;
-  self->call.env = NULL; /* no Lisp from a finalizer */
-  eddi_nats_bridge_stop(self->nats);
-  eddi_engine_free(self->engine);
-  free(self);
+  if (!self || module_broken) return;
+  ModuleEntry entry;
+  module__enter(&entry);
+  if (setjmp(entry.jump) == 0) {
+    self->call.env = NULL; /* no Lisp from a finalizer */
+    eddi_nats_bridge_stop(self->nats);
+    eddi_engine_free(self->engine);
+    free(self);
+  }
+  module__exit(&entry);
 }
 
 /* The engine in value; signals when it is not one or was freed. */
@@ -175,6 +287,13 @@ static emacs_value Feddi_module_free(emacs_env *env, ptrdiff_t nargs, emacs_valu
                                      void *data) {
   ModuleEngine *self = module__engine(env, args[0]);
   if (!self) return NULL;
+  if (module_broken) {
+    /* Let go without touching it (see module__finalize): eddi-reset can
+     * forget it, and the next eddi-module-new says to restart Emacs. */
+    self->engine = NULL;
+    self->nats = NULL;
+    return env->intern(env, "nil");
+  }
   eddi_nats_bridge_stop(self->nats);
   self->nats = NULL;
   /* With env set, closing the documents releases their buffers. */
@@ -400,7 +519,68 @@ static emacs_value Feddi_module_tools(emacs_env *env, ptrdiff_t nargs, emacs_val
   return module__ok(env) ? tools : NULL;
 }
 
+#ifdef EDDI_MODULE_TESTING
+/* The test build's (test/ert/CMakeLists.txt) engine allocator: after a
+ * countdown every allocation fails, to reach the out-of-memory path for
+ * real. The shipped module has no such function. */
+static atomic_long module__allocations_left = -1; /* -1: none fails */
+static atomic_long module__allocations_made;      /* since the last countdown set */
+
+static bool module__allocation_fails(void) {
+  atomic_fetch_add(&module__allocations_made, 1);
+  long left = atomic_load(&module__allocations_left);
+  while (left > 0 && !atomic_compare_exchange_weak(&module__allocations_left, &left, left - 1)) {
+  }
+  return left == 0;
+}
+
+static void *module__test_malloc(size_t size) {
+  return module__allocation_fails() ? NULL : malloc(size);
+}
+
+static void *module__test_calloc(size_t count, size_t size) {
+  return module__allocation_fails() ? NULL : calloc(count, size);
+}
+
+static void *module__test_realloc(void *ptr, size_t size) {
+  return module__allocation_fails() ? NULL : realloc(ptr, size);
+}
+
+static emacs_value Feddi_module_fail_allocations(emacs_env *env, ptrdiff_t nargs,
+                                                 emacs_value *args, void *data) {
+  intmax_t count = env->extract_integer(env, args[0]);
+  if (!module__ok(env)) return NULL;
+  atomic_store(&module__allocations_left, count < 0 ? -1 : (long)count);
+  long made = atomic_exchange(&module__allocations_made, 0);
+  return env->make_integer(env, made);
+}
+#endif
+
 /* ---------------------------------------------------------------- init */
+
+/* How a function meets a module that ran out of memory. */
+enum { MODULE_REFUSES_BROKEN, MODULE_RUNS_BROKEN };
+
+/* A function as Lisp calls it: through module__call. */
+typedef struct {
+  emacs_value (*fn)(emacs_env *env, ptrdiff_t nargs, emacs_value *args, void *data);
+  bool runs_broken; /* it touches no engine, or only lets go of one */
+} ModuleFunction;
+
+/* Every function's entry: refuse once the module is broken, else set the
+ * jump point the out-of-memory handler comes back to. */
+static emacs_value module__call(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
+                                void *data) {
+  const ModuleFunction *function = data;
+  if (module_broken && !function->runs_broken) return module__error(env, module_broken_message);
+  ModuleEntry entry;
+  module__enter(&entry);
+  emacs_value result;
+  if (setjmp(entry.jump) == 0) result = function->fn(env, nargs, args, NULL);
+  else result = module__memory_full(env);
+  module__exit(&entry);
+  return result;
+}
 
 static void module__defalias(emacs_env *env, const char *name, emacs_value fn) {
   if (!module__ok(env)) return;
@@ -408,65 +588,80 @@ static void module__defalias(emacs_env *env, const char *name, emacs_value fn) {
   env->funcall(env, env->intern(env, "defalias"), 2, args);
 }
 
-#define DEFUN(lsym, csym, amin, amax, doc) \
-  module__defalias(env, lsym, env->make_function(env, amin, amax, csym, doc, NULL))
+#define DEFUN(lsym, csym, amin, amax, broken, doc)                                      \
+  do {                                                                                 \
+    static ModuleFunction csym##_function = {csym, broken == MODULE_RUNS_BROKEN};      \
+    module__defalias(env, lsym,                                                        \
+                     env->make_function(env, amin, amax, module__call, doc,            \
+                                        &csym##_function));                            \
+  } while (0)
 
 MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
   if ((size_t)runtime->size < sizeof *runtime) return 1;
   emacs_env *env = runtime->get_environment(runtime);
   if ((size_t)env->size < sizeof(struct emacs_env_28)) return 2;
   if (!eddi_emacs_symbols_init(env)) return 3;
+  eddi_set_allocator(NULL, NULL, NULL, NULL, module__out_of_memory);
 
-  DEFUN("eddi-module-new", Feddi_module_new, 1, 1,
+  DEFUN("eddi-module-new", Feddi_module_new, 1, 1, MODULE_REFUSES_BROKEN,
         "Make an eddi engine over the workspace folder ROOT.\n\n(fn ROOT)");
-  DEFUN("eddi-module-free", Feddi_module_free, 1, 1,
+  DEFUN("eddi-module-free", Feddi_module_free, 1, 1, MODULE_RUNS_BROKEN,
         "Free ENGINE now: end its sessions and release their buffers.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-exec", Feddi_module_exec, 3, 5,
+  DEFUN("eddi-module-exec", Feddi_module_exec, 3, 5, MODULE_REFUSES_BROKEN,
         "Run the EddiSpeak message TEXT from SENDER on ENGINE; return the replies,\n"
         "one line per command. VIA-NATS non-nil: the message came over ENGINE's\n"
         "NATS connection; a Start reply then names the instance, and SENDER may\n"
         "be nil when SESSION names the session to run in (its sender's).\n\n"
         "(fn ENGINE SENDER TEXT &optional VIA-NATS SESSION)");
-  DEFUN("eddi-module-open-journal", Feddi_module_open_journal, 1, 1,
+  DEFUN("eddi-module-open-journal", Feddi_module_open_journal, 1, 1, MODULE_REFUSES_BROKEN,
         "Keep ENGINE's sessions in the workspace's journal and take back those a\n"
         "previous process left; return what was restored (lines, maybe empty).\n\n"
         "(fn ENGINE)");
-  DEFUN("eddi-module-root", Feddi_module_root, 1, 1,
+  DEFUN("eddi-module-root", Feddi_module_root, 1, 1, MODULE_REFUSES_BROKEN,
         "The workspace folder of ENGINE.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-state-dir", Feddi_module_state_dir, 1, 1,
+  DEFUN("eddi-module-state-dir", Feddi_module_state_dir, 1, 1, MODULE_REFUSES_BROKEN,
         "The state folder of ENGINE's workspace (its journal lives there).\n\n(fn ENGINE)");
-  DEFUN("eddi-module-session", Feddi_module_session, 2, 2,
+  DEFUN("eddi-module-session", Feddi_module_session, 2, 2, MODULE_REFUSES_BROKEN,
         "The name of SENDER's active session on ENGINE, or nil.\n\n(fn ENGINE SENDER)");
-  DEFUN("eddi-module-cursor", Feddi_module_cursor, 2, 2,
+  DEFUN("eddi-module-cursor", Feddi_module_cursor, 2, 2, MODULE_REFUSES_BROKEN,
         "SENDER's cursor on ENGINE as (BUFFER-ID . CHARACTER-INDEX), or nil.\n\n"
         "(fn ENGINE SENDER)");
-  DEFUN("eddi-module-nats-connect", Feddi_module_nats_connect, 5, 5,
+  DEFUN("eddi-module-nats-connect", Feddi_module_nats_connect, 5, 5, MODULE_REFUSES_BROKEN,
         "Serve eddi.cmd and eddi.INSTANCE.cmd at URL with ENGINE.\n"
         "Arrivals write a byte to PROCESS (a pipe process), whose filter should\n"
         "call `eddi-module-nats-take'. At most MAX-QUEUE requests wait.\n\n"
         "(fn ENGINE PROCESS URL INSTANCE MAX-QUEUE)");
-  DEFUN("eddi-module-nats-take", Feddi_module_nats_take, 1, 1,
+  DEFUN("eddi-module-nats-take", Feddi_module_nats_take, 1, 1, MODULE_REFUSES_BROKEN,
         "The next NATS arrival on ENGINE: nil, a log line (a string), or a\n"
         "request [ID SENDER TEXT SESSION] to run with `eddi-module-exec' and\n"
         "answer with `eddi-module-nats-reply'. SENDER or SESSION may be nil.\n\n"
         "(fn ENGINE)");
-  DEFUN("eddi-module-nats-reply", Feddi_module_nats_reply, 3, 3,
+  DEFUN("eddi-module-nats-reply", Feddi_module_nats_reply, 3, 3, MODULE_REFUSES_BROKEN,
         "Publish REPLY to the NATS request ID of ENGINE. nil when ID is unknown.\n\n"
         "(fn ENGINE ID REPLY)");
-  DEFUN("eddi-module-nats-drain", Feddi_module_nats_drain, 1, 1,
+  DEFUN("eddi-module-nats-drain", Feddi_module_nats_drain, 1, 1, MODULE_REFUSES_BROKEN,
         "Stop taking NATS requests on ENGINE; those received are queued.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-nats-disconnect", Feddi_module_nats_disconnect, 1, 1,
+  DEFUN("eddi-module-nats-disconnect", Feddi_module_nats_disconnect, 1, 1, MODULE_REFUSES_BROKEN,
         "Close ENGINE's NATS connection and join its threads.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-nats-instance", Feddi_module_nats_instance, 1, 1,
+  DEFUN("eddi-module-nats-instance", Feddi_module_nats_instance, 1, 1, MODULE_REFUSES_BROKEN,
         "The instance id ENGINE serves NATS as, or nil.\n\n(fn ENGINE)");
-  DEFUN("eddi-module-version", Feddi_module_version, 0, 0,
+  DEFUN("eddi-module-version", Feddi_module_version, 0, 0, MODULE_RUNS_BROKEN,
         "The version of the eddi engine in this module.\n\n(fn)");
-  DEFUN("eddi-module-live-allocations", Feddi_module_live_allocations, 0, 0,
+  DEFUN("eddi-module-live-allocations", Feddi_module_live_allocations, 0, 0, MODULE_RUNS_BROKEN,
         "How many engine allocations are live (tests check for leaks).\n\n(fn)");
-  DEFUN("eddi-module-tools", Feddi_module_tools, 0, 0,
+  DEFUN("eddi-module-tools", Feddi_module_tools, 0, 0, MODULE_REFUSES_BROKEN,
         "The engine's tools, as MCP offers them: a list of plists (:name NAME\n"
         ":command COMMAND :description TEXT :schema JSON), COMMAND the EddiSpeak\n"
         "command a tool stands for (nil for the eddi tool), JSON its input schema.\n\n(fn)");
+#ifdef EDDI_MODULE_TESTING
+  eddi_set_allocator(module__test_malloc, module__test_calloc, module__test_realloc, NULL,
+                     module__out_of_memory);
+  DEFUN("eddi-module--fail-allocations", Feddi_module_fail_allocations, 1, 1,
+        MODULE_RUNS_BROKEN,
+        "Test build only: after COUNT more engine allocations, every one fails\n"
+        "(COUNT -1: none fails). Return how many were made since the last call.\n\n"
+        "(fn COUNT)");
+#endif
   if (!module__ok(env)) return 4;
 
   emacs_value feature = env->intern(env, "eddi-module");

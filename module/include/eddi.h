@@ -12,8 +12,9 @@
  *   same checks, Confirm handling and undo grouping as text;
  * - the command and tool table: one description per command and tool, from
  *   which Help, MCP tool lists and the Emacs agent's tools are made;
- * - long work: commands that run on worker threads answer later.
- * eddi_backend.h adds the one thing an embedder may bring: its own storage
+ * - long work: commands that run on worker threads answer later;
+ * - the allocator every engine allocation goes through (eddi_set_allocator).
+ * eddi_backend.h adds what else an embedder may bring: its own storage
  * for documents (the Emacs module's live buffers).
  *
  * Nothing above this boundary knows how a command works; nothing below it
@@ -430,6 +431,25 @@ int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char 
 
 /* Live allocations the engine made (tests check that none are left). */
 long eddi_alloc_live(void);
+
+/* The allocator of every engine allocation, as tree-sitter's
+ * ts_set_allocator; NULL for any of the four: the C library's. When one
+ * returns NULL, out_of_memory is called with the size asked for (NULL: the
+ * default, which prints "eddi: out of memory" and aborts). It must not
+ * return: it exits, aborts, or jumps (longjmp) out of the engine; if it
+ * returns, eddi aborts. A jump leaves the engine's structures half made and
+ * its locks held: do not call that engine again, nor any other of this
+ * process (they share locks). From the failure on, the engine writes no
+ * workspace file in this process ("eddi ran out of memory"). The handler
+ * runs on the thread that allocated, a worker thread of the engine's too.
+ * Not thread-safe: call it while no thread is in the engine; what the
+ * functions in force before allocated must be freeable by new_free.
+ * Libraries the engine uses (tree-sitter, SQLite, PCRE2, json-c, nats.c)
+ * allocate with their own allocators. */
+void eddi_set_allocator(void *(*new_malloc)(size_t size),
+                        void *(*new_calloc)(size_t count, size_t size),
+                        void *(*new_realloc)(void *ptr, size_t size), void (*new_free)(void *ptr),
+                        void (*out_of_memory)(size_t size));
 
 /* Whether bytes are valid UTF-8 (no overlongs, surrogates or past U+10FFFF). */
 bool eddi_utf8_valid(const char *bytes, size_t len);

@@ -69,7 +69,8 @@ int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len
   if (!lang || !lang->ts || !lang->locals) return 0;
   RefFile *file;
   TSTree *tree;
-  int rc = ref_file_analyze_tree(path, lang, text, len, NULL, &self->names, &file, &tree, err);
+  RefFileText analysed = {.path = path, .lang = lang, .text = text, .len = len};
+  int rc = ref_file_analyze_tree(&analysed, &self->names, &file, &tree, err);
   if (rc < 0) return rc;
   RefSource source = {eddi_strdup(path), lang, eddi_strndup(text, len), len, open, file, {0}, tree};
   array_push(&self->sources, source);
@@ -96,8 +97,9 @@ static void *index__analyze_thread(void *context) {
     if (i >= self->count) break;
     RefAnalysis *item = &self->items[i];
     EddiError err = {0};
-    int rc = ref_file_analyze_tree(item->path, item->lang, item->text, item->len, item->base,
-                                   &self->index->names, &item->out,
+    RefFileText source = {.path = item->path, .lang = item->lang, .text = item->text,
+                          .len = item->len, .base = item->base};
+    int rc = ref_file_analyze_tree(&source, &self->index->names, &item->out,
                                    item->keep ? &item->tree : NULL, &err);
     if (rc < 0) {
       item->out = NULL;

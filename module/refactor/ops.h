@@ -145,15 +145,22 @@ typedef struct {
 
 typedef Array(RefTextEdit) RefTextEdits;
 
-/* Refactor Signature within text alone (path's file, its language
- * Python): the definition named by old_sig ("path:L:C(a, b)", L:C the
- * name's position) gets new_sig's parameters, and the calls of it in the
- * text are rewritten; out gets the edits, *calls the calls rewritten,
- * unsure the references left alone ("a.py:12, ..."). Changes nothing on
- * failure. */
-int ref_signature_local(const char *path, const char *text, size_t len, const char *old_sig,
-                        const char *new_sig, RefTextEdits *out, size_t *calls, StrBuf *unsure,
-                        EddiError *err);
+/* A Refactor Signature within one text alone: path's file, its language
+ * Python. */
+typedef struct {
+  const char *path;
+  const char *text;
+  size_t len;
+  const char *old_sig; /* "path:L:C(a, b)": the definition, L:C its name's position */
+  const char *new_sig; /* the same with the new parameters */
+} RefSignatureLocal;
+
+/* The definition op->old_sig names gets op->new_sig's parameters, and the
+ * calls of it in the text are rewritten; out gets the edits, *calls the
+ * calls rewritten, unsure the references left alone ("a.py:12, ...").
+ * Changes nothing on failure. */
+int ref_signature_local(const RefSignatureLocal *op, RefTextEdits *out, size_t *calls,
+                        StrBuf *unsure, EddiError *err);
 void ref_text_edits_free(RefTextEdits *self);
 
 #endif

@@ -5,10 +5,10 @@
  *
  * Name resolution knows no language (its knowledge is in locals.scm), but
  * an operation that rewrites code has to write the language: a call's
- * arguments, a parameter with its type. Keeping those facts in one table
- * per language, rather than strings spread through the operations, lets
- * an operation say precisely what it cannot do in a language (the table's
- * reasons) instead of refusing every language but one. */
+ * arguments, a parameter with its type. Those facts live in one table per
+ * language, so that an operation works in every language the table
+ * describes and says precisely what it cannot do in one (the table's
+ * reasons). */
 #ifndef EDDI_REFACTOR_OPS_LANG_H
 #define EDDI_REFACTOR_OPS_LANG_H
 

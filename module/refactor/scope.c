@@ -460,24 +460,32 @@ static uint32_t scope__add_expr(ScopeBuild *self, RefExprKind kind, uint64_t ref
   return (uint32_t)self->file->exprs.len - 1;
 }
 
-/* An occurrence of the name at [start, end) (prefix: its namespace's, or
- * REF_NONE). */
-static uint32_t scope__add_span(ScopeBuild *self, uint32_t start, uint32_t end, uint32_t prefix,
-                                RefOccKind kind, unsigned flags, uint32_t scope, uint64_t roles,
-                                uint64_t link, uint64_t node) {
-  uint32_t name;
-  if (prefix == REF_NONE) {
-    name = ref_names_intern(self->names, self->text + start, end - start);
-  } else {
-    name = ref_names_intern_after(self->names, prefix, self->text + start, end - start);
-  }
+/* An occurrence to record: the name at [start, end) and what the walk
+ * knows of it. */
+typedef struct {
+  uint32_t start, end;
+  uint32_t prefix; /* its namespace's name, or REF_NONE */
+  RefOccKind kind;
+  unsigned flags;
+  uint32_t scope;
+  uint64_t roles; /* its node's capture roles (ROLE_*) */
+  uint64_t link;  /* the node key it links to (scope__link), or 0 */
+  uint64_t node;  /* its node's key, or 0 for a word of opaque text */
+} ScopeSpan;
+
+static uint32_t scope__add_span(ScopeBuild *self, const ScopeSpan *span) {
+  const char *at = self->text + span->start;
+  uint32_t len = span->end - span->start;
+  uint32_t name = span->prefix == REF_NONE
+                      ? ref_names_intern(self->names, at, len)
+                      : ref_names_intern_after(self->names, span->prefix, at, len);
   RefOcc occ = {
-      .start = start,
-      .end = end,
+      .start = span->start,
+      .end = span->end,
       .name = name,
-      .kind = kind,
-      .flags = flags,
-      .scope = scope,
+      .kind = span->kind,
+      .flags = span->flags,
+      .scope = span->scope,
       .sym = REF_NONE,
       .expr = REF_NONE,
       .import = REF_NONE,
@@ -488,18 +496,19 @@ static uint32_t scope__add_span(ScopeBuild *self, uint32_t start, uint32_t end, 
       .next_def = REF_NONE,
   };
   array_push(&self->file->occs, occ);
-  array_push(&self->occ_roles, roles);
-  array_push(&self->occ_links, link);
-  array_push(&self->occ_nodes, node);
+  array_push(&self->occ_roles, span->roles);
+  array_push(&self->occ_links, span->link);
+  array_push(&self->occ_nodes, span->node);
   return (uint32_t)self->file->occs.len - 1;
 }
 
 static uint32_t scope__add_occ(ScopeBuild *self, TSNode node, RefOccKind kind, unsigned flags,
                                uint32_t scope, uint64_t roles, uint64_t link) {
   const NodeInfo *info = scope__find(self, scope__key(node));
-  return scope__add_span(self, ts_node_start_byte(node), ts_node_end_byte(node),
-                         info ? info->prefix : REF_NONE, kind, flags, scope, roles, link,
-                         scope__key(node));
+  ScopeSpan span = {.start = ts_node_start_byte(node), .end = ts_node_end_byte(node),
+                    .prefix = info ? info->prefix : REF_NONE, .kind = kind, .flags = flags,
+                    .scope = scope, .roles = roles, .link = link, .node = scope__key(node)};
+  return scope__add_span(self, &span);
 }
 
 static bool scope__word_byte(unsigned char c, bool first) {
@@ -521,7 +530,9 @@ static void scope__text_words(ScopeBuild *self, TSNode node, uint32_t scope) {
     }
     uint32_t start = i;
     while (i < end && scope__word_byte((unsigned char)self->text[i], false)) i++;
-    scope__add_span(self, start, i, REF_NONE, REF_OCC_STRING, 0, scope, ROLE_TEXT, 0, 0);
+    ScopeSpan word = {.start = start, .end = i, .prefix = REF_NONE, .kind = REF_OCC_STRING,
+                      .scope = scope, .roles = ROLE_TEXT};
+    scope__add_span(self, &word);
   }
 }
 
@@ -997,17 +1008,20 @@ static void scope__bases(ScopeBuild *self) {
 
 int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, size_t len,
                      RefNames *names, RefFile **out, EddiError *err) {
-  return ref_file_analyze_tree(path, lang, text, len, NULL, names, out, NULL, err);
+  RefFileText source = {.path = path, .lang = lang, .text = text, .len = len};
+  return ref_file_analyze_tree(&source, names, out, NULL, err);
 }
 
-int ref_file_analyze_tree(const char *path, const EddiLang *lang, const char *text, size_t len,
-                          const TSTree *base, RefNames *names, RefFile **out, TSTree **kept,
-                          EddiError *err) {
+int ref_file_analyze_tree(const RefFileText *source, RefNames *names, RefFile **out,
+                          TSTree **kept, EddiError *err) {
+  const char *path = source->path, *text = source->text;
+  const EddiLang *lang = source->lang;
+  size_t len = source->len;
   *out = NULL;
   if (kept) *kept = NULL;
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, lang->ts);
-  TSTree *tree = ts_parser_parse_string(parser, base, text, (uint32_t)len);
+  TSTree *tree = ts_parser_parse_string(parser, source->base, text, (uint32_t)len);
   ts_parser_delete(parser);
   if (!tree) return eddi_error_set(err, EDDI_EIO, "The parser gave up on %s", path);
   RefFile *file = eddi_calloc(1, sizeof *file);

@@ -181,14 +181,23 @@ enum { REF_DECL_GLOBAL = 1, REF_DECL_NONLOCAL = 2 };
  * RefFile; names go into names. Fails only when the parser gives up. */
 int ref_file_analyze(const char *path, const EddiLang *lang, const char *text, size_t len,
                      RefNames *names, RefFile **out, EddiError *err);
-/* The same, parsing from base (may be NULL): an earlier tree of the file,
- * edited (ts_tree_edit) to the changes that made text, so that only what
- * changed is parsed again (borrowed). kept (may be NULL) receives the new
- * tree, which the caller deletes with ts_tree_delete; the analysis itself
- * holds no pointer into it. */
-int ref_file_analyze_tree(const char *path, const EddiLang *lang, const char *text, size_t len,
-                          const TSTree *base, RefNames *names, RefFile **out, TSTree **kept,
-                          EddiError *err);
+/* A text to analyse: a file of lang (which has a locals query) at path. */
+typedef struct {
+  const char *path;
+  const EddiLang *lang;
+  const char *text;
+  size_t len;
+  /* May be NULL: an earlier tree of the file, edited (ts_tree_edit) to the
+   * changes that made text, so that only what changed is parsed again
+   * (borrowed). */
+  const TSTree *base;
+} RefFileText;
+
+/* ref_file_analyze of source, parsing from source->base. kept (may be
+ * NULL) receives the new tree, which the caller deletes with
+ * ts_tree_delete; the analysis itself holds no pointer into it. */
+int ref_file_analyze_tree(const RefFileText *source, RefNames *names, RefFile **out,
+                          TSTree **kept, EddiError *err);
 void ref_file_free(RefFile *self);
 
 /* The symbol name resolves to from scope by the file's own scopes

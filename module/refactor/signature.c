@@ -1097,20 +1097,19 @@ void ref_text_edits_free(RefTextEdits *self) {
   array_free(self);
 }
 
-int ref_signature_local(const char *path, const char *text, size_t len, const char *old_sig,
-                        const char *new_sig, RefTextEdits *out, size_t *calls, StrBuf *unsure,
-                        EddiError *err) {
+int ref_signature_local(const RefSignatureLocal *op, RefTextEdits *out, size_t *calls,
+                        StrBuf *unsure, EddiError *err) {
   memset(out, 0, sizeof *out);
   *calls = 0;
   RefIndex index;
   ref_index_init(&index, SIGNATURE_LOCAL_MAX_BYTES, 1);
-  int rc = ref_index_add(&index, path, text, len, true, err);
+  int rc = ref_index_add(&index, op->path, op->text, op->len, true, err);
   if (rc == 0 && index.sources.len != 1)
-    rc = eddi_error_set(err, EDDI_EINVAL, "No name resolution for %s", path);
+    rc = eddi_error_set(err, EDDI_EINVAL, "No name resolution for %s", op->path);
   if (rc == 0) {
     RefOps ops;
     ref_ops_init(&ops, &index, err);
-    RefOpArgs args = {.spec = old_sig, .other = new_sig};
+    RefOpArgs args = {.spec = op->old_sig, .other = op->new_sig};
     RefPlan plan = {0};
     rc = ref_signature_plan(&ops, &args);
     if (rc == 0) rc = ref_ops_finish(&ops, "Signature", &plan);

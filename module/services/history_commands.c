@@ -67,7 +67,7 @@ static void replay__destroy(EddiJob *base) {
   eddi_free(self);
 }
 
-/* The one document's Undo or Redo, as before there were multi-file steps. */
+/* Undo or Redo within one document: its own undo groups, no multi-file step. */
 static int history__move_doc(CommandContext *ctx, EddiDoc *doc, size_t count, bool undo) {
   size_t done;
   const DocEditGroup *group = count == 1 && eddi_text_len(&doc->text) >= EDDI_DOC_LONG_WORK_BYTES

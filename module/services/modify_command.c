@@ -117,8 +117,9 @@ static int modify__signature_calls(CommandContext *ctx, EddiDoc *doc, const Eddi
   for (char *c = old_sig.data; *c; c++) if (*c == '\n') *c = ' ';
   for (char *c = new_sig.data; *c; c++) if (*c == '\n') *c = ' ';
   RefTextEdits found;
-  int rc = ref_signature_local(doc->path, text, len, old_sig.data, new_sig.data, &found, calls,
-                               unsure, ctx->err);
+  RefSignatureLocal op = {.path = doc->path, .text = text, .len = len,
+                          .old_sig = old_sig.data, .new_sig = new_sig.data};
+  int rc = ref_signature_local(&op, &found, calls, unsure, ctx->err);
   if (rc == 0) {
     for (size_t i = 0; i < edits->len; i++) eddi_free(edits->items[i].text);
     edits->len = 0;

@@ -77,8 +77,8 @@ int eddi_run_end(CommandContext *ctx) {
   }
   eddi_sessions_end(eddi_workspace_sessions(ctx->workspace), ctx->session);
   ctx->session = NULL;
-  /* Nothing of the session is kept yet (the journal is to come): say what
-   * was done, not "saved". */
+  /* An ended session keeps nothing (the journal forgets it at its next
+   * sync): say what was done, not "saved". */
   eddi_reply_builder_fact(ctx->reply, "Session ended");
   return 0;
 }

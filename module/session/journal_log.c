@@ -964,8 +964,8 @@ int eddi_journal_log_start(EddiJournal *journal, const char *state_dir, StrBuf *
   *eddi_journal_log(journal) = self;
   redo__replay_others(journal, dir_fd, NULL, 0, report);
 
-  /* Without a log or a connection of its own, the journal writes on the
-   * owner's path as before: slower, never less safe. */
+  /* Without a log or a connection of its own, the journal commits each
+   * record to SQLite on the command's path: slower, never less safe. */
   char path[EDDI_FS_PATH_MAX];
   snprintf(path, sizeof path, "%s", eddi_journal_path(journal));
   if (redo__open_generation(self, 1, &self->fd, &self->size) < 0) return 0;

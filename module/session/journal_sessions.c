@@ -312,17 +312,18 @@ static long doc__group_index(const EddiDoc *doc, uint64_t id) {
   return -1;
 }
 
+/* The row of edit: number seq of session's record of path, in the undo
+ * group group. */
 static void write__edit(JournalWrite *self, const char *session, const char *path, int64_t seq,
-                        uint64_t group, size_t start, const char *removed, size_t removed_len,
-                        const char *inserted, size_t inserted_len) {
+                        uint64_t group, const DocEdit *edit) {
   write__statement(self, sql_edit_put);
   write__text(self, session);
   write__text(self, path);
   write__int(self, seq);
   write__int(self, (int64_t)group);
-  write__int(self, (int64_t)start);
-  write__blob(self, removed, removed_len);
-  write__blob(self, inserted, inserted_len);
+  write__int(self, (int64_t)edit->start);
+  write__blob(self, edit->removed, edit->removed_len);
+  write__blob(self, edit->inserted, edit->inserted_len);
 }
 
 /* Append the edits of undo groups [from, undo.len) of doc. */
@@ -330,8 +331,7 @@ static void doc__append_group(JournalWrite *self, const char *session, const Edd
                               const DocEditGroup *group, MirrorDoc *mirror) {
   for (size_t e = 0; e < group->edits.len; e++) {
     const DocEdit *edit = &group->edits.items[e];
-    write__edit(self, session, doc->path, mirror->seq++, group->id, edit->start, edit->removed,
-                edit->removed_len, edit->inserted, edit->inserted_len);
+    write__edit(self, session, doc->path, mirror->seq++, group->id, edit);
   }
 }
 
@@ -405,8 +405,12 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
     while (tail < len - head && tail < base.len - head &&
            text[len - 1 - tail] == base.data[base.len - 1 - tail])
       tail++;
-    write__edit(self, session, doc->path, mirror->seq++, mirror->top, head, base.data + head,
-                base.len - head - tail, text + head, len - head - tail);
+    DocEdit whole = {.start = head,
+                     .removed = base.data + head,
+                     .removed_len = base.len - head - tail,
+                     .inserted = text + head,
+                     .inserted_len = len - head - tail};
+    write__edit(self, session, doc->path, mirror->seq++, mirror->top, &whole);
     eddi_free(text);
   }
   mirror->undone = with_undone ? undone : 0;

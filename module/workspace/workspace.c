@@ -162,9 +162,10 @@ int eddi_workspace_open_backend(EddiWorkspace *self, const EddiDocRequest *reque
   if (!self->embedder_open)
     return eddi_disk_open(self->root_fd, request->rel, request->create, max_bytes, backend,
                           text, is_new, err);
-  return eddi_embedded_open(self->embedder_open, self->embedder_context, request->abs,
-                            request->rel, request->create, max_bytes, backend, text, is_new,
-                            err);
+  EddiEmbeddedOpen op = {.open = self->embedder_open, .context = self->embedder_context,
+                         .abs_path = request->abs, .rel_path = request->rel,
+                         .create = request->create, .max_bytes = max_bytes};
+  return eddi_embedded_open(&op, backend, text, is_new, err);
 }
 
 /* ---------------------------------------------------------------- writes */

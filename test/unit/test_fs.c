@@ -58,8 +58,9 @@ static void stamp_of(Fixture *fx, const char *rel, EddiFileStamp *stamp) {
 static int replace(Fixture *fx, const char *rel, const char *text, const EddiFileStamp *expected,
                    EddiFsConflict *conflict, EddiError *err) {
   EddiFileStamp written;
-  return eddi_fs_replace(fx->root_fd, rel, text, strlen(text), 0644, expected, 1 << 20,
-                         &written, conflict, err);
+  EddiFsReplace op = {.rel = rel, .bytes = text, .len = strlen(text), .mode = 0644,
+                      .expected = expected, .max_bytes = 1 << 20};
+  return eddi_fs_replace(fx->root_fd, &op, &written, conflict, err);
 }
 
 /* ------------------------------------------------------------ paths */
@@ -295,8 +296,9 @@ static void test_concurrent_appends_survive(void **state) {
     eddi_strbuf_printf(&ours, "header %d\n%s", edit, rest);
     EddiFsConflict conflict = {0};
     EddiFileStamp written;
-    int rc = eddi_fs_replace(fx->root_fd, "log.txt", ours.data, ours.len, 0644, &stamp, 1 << 20,
-                             &written, &conflict, &err);
+    EddiFsReplace op = {.rel = "log.txt", .bytes = ours.data, .len = ours.len, .mode = 0644,
+                        .expected = &stamp, .max_bytes = 1 << 20};
+    int rc = eddi_fs_replace(fx->root_fd, &op, &written, &conflict, &err);
     assert_true(rc == 0 || rc == EDDI_ESTALE);
     conflicts += rc == EDDI_ESTALE;
     eddi_fs_conflict_free(&conflict);

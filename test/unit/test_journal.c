@@ -112,7 +112,8 @@ static void stage_and_die(const Fixture *fx, bool lose_temp) {
     char temps[2][EDDI_FS_PATH_MAX], backups[2][EDDI_FS_PATH_MAX];
     EddiIntentFile files[2];
     for (int i = 0; i < 2; i++) {
-      if (eddi_fs_stage(root_fd, names[i], "new\n", 4, 0644, temps[i], sizeof temps[i], &err) < 0 ||
+      EddiFsStage stage = {.rel = names[i], .bytes = "new\n", .len = 4, .mode = 0644};
+      if (eddi_fs_stage(root_fd, &stage, temps[i], sizeof temps[i], &err) < 0 ||
           eddi_fs_backup(root_fd, names[i], backups[i], sizeof backups[i], &err) < 0)
         _exit(2);
       files[i] = (EddiIntentFile){names[i], EDDI_INTENT_WRITE, true, hash_of("old\n"),

@@ -244,10 +244,9 @@ static void check_incremental(RefIndex *index, const char *root, const char *spe
     assert_non_null(change->after_tree);
     RefFile *fresh;
     TSTree *tree;
-    assert_int_equal(ref_file_analyze_tree(source->path, source->lang, change->after,
-                                           change->after_len, NULL, &index->names, &fresh, &tree,
-                                           &err),
-                     0);
+    RefFileText after = {.path = source->path, .lang = source->lang, .text = change->after,
+                         .len = change->after_len};
+    assert_int_equal(ref_file_analyze_tree(&after, &index->names, &fresh, &tree, &err), 0);
     char *a = ts_node_string(ts_tree_root_node(change->after_tree));
     char *b = ts_node_string(ts_tree_root_node(tree));
     assert_string_equal(a, b);

@@ -274,9 +274,9 @@ static void test_signature_local_for_modify(void **state) {
   size_t calls;
   StrBuf unsure = {0};
   EddiError err = {0};
-  assert_int_equal(ref_signature_local("m.py", text, strlen(text), "m.py:0:4(a, b)",
-                                       "m.py:0:4(a)", &edits, &calls, &unsure, &err),
-                   0);
+  RefSignatureLocal op = {.path = "m.py", .text = text, .len = strlen(text),
+                          .old_sig = "m.py:0:4(a, b)", .new_sig = "m.py:0:4(a)"};
+  assert_int_equal(ref_signature_local(&op, &edits, &calls, &unsure, &err), 0);
   assert_int_equal(calls, 2);
   assert_int_equal(edits.len, 3);
   ref_text_edits_free(&edits);
