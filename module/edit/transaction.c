@@ -119,8 +119,8 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
       eddi_free(copy);
     }
   } else {
-    rc = transaction__read_disk(entry, eddi_workspace_root_fd(self->workspace), eddi_workspace_config(self->workspace)->max_file_bytes,
-                                 err);
+    rc = transaction__read_disk(entry, eddi_workspace_root_fd(self->workspace),
+                                eddi_workspace_config(self->workspace)->max_file_bytes, err);
   }
   if (rc < 0) {
     transaction__file_free(entry);
@@ -280,7 +280,8 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       EddiFsReplace op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
                           .mode = file->mode, .expected = &expected, .max_bytes = max_bytes,
                           .staged = file->staged, .sync = EDDI_FS_SYNC_LATER};
-      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), &op, &file->written, &conflict, err);
+      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), &op, &file->written, &conflict,
+                           err);
       /* Consumed, unless its folder could not be reached any more (a
        * folder on the way swapped meanwhile): then it goes from the
        * folder it was staged in. */
@@ -290,7 +291,8 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     } else {
       EddiFsReplace op = {.rel = file->rel, .bytes = raw.data, .len = raw.len,
                           .mode = file->mode, .expected = &expected, .max_bytes = max_bytes};
-      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), &op, &file->written, &conflict, err);
+      rc = eddi_fs_replace(eddi_workspace_root_fd(self->workspace), &op, &file->written, &conflict,
+                           err);
     }
     if (!conflict.changed) break;
     /* An editor's bytes are not merged with the disk's: a change made
@@ -426,7 +428,8 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
     EddiFsReplace op = {.rel = file->rel, .bytes = file->raw.data ? file->raw.data : "",
                         .len = file->raw.len, .mode = file->mode, .expected = now,
                         .max_bytes = max_bytes, .staged = file->backup};
-    eddi_fs_replace_in(eddi_workspace_root_fd(self->workspace), dir_fd, &op, &restored, &conflict, &ignored);
+    eddi_fs_replace_in(eddi_workspace_root_fd(self->workspace), dir_fd, &op, &restored, &conflict,
+                       &ignored);
     eddi_free(file->backup);
     file->backup = NULL;
     eddi_fs_conflict_free(&conflict);
@@ -466,7 +469,8 @@ static int transaction__embedded_joins(EddiEditTxn *self, EddiEditFile *file, Ed
   backend->vtable->stamp(backend, &known);
   EddiDiskFound found;
   int root_fd = eddi_workspace_root_fd(self->workspace);
-  eddi_disk_read_found_at(root_fd, file->rel, eddi_workspace_config(self->workspace)->max_file_bytes, &file->raw,
+  eddi_disk_read_found_at(root_fd, file->rel,
+                          eddi_workspace_config(self->workspace)->max_file_bytes, &file->raw,
                           &found, &now);
   /* The backend's stamp may be of the bytes alone: the hash decides. */
   bool as_known = found.finding == EDDI_DISK_READ ? known.exists && known.hash == now.hash
@@ -608,7 +612,8 @@ static int transaction__hold_folder(EddiEditTxn *self, size_t i, size_t *held, i
     }
   }
   const char *leaf;
-  int rc = eddi_fs_parent_open(eddi_workspace_root_fd(self->workspace), file->rel, true, dir_fd, &leaf, err);
+  int rc = eddi_fs_parent_open(eddi_workspace_root_fd(self->workspace), file->rel, true, dir_fd,
+                               &leaf, err);
   if (rc < 0) return rc;
   if (*held < TRANSACTION_HELD_FOLDERS_MAX) {
     file->folder_fd = *dir_fd;
@@ -679,7 +684,8 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     /* A symlink's file is the one it leads to, but an intent's renames and
      * its recovery work on the path: renamed over, the link would be
      * replaced by a copy. */
-    if (eddi_fs_link_target(eddi_workspace_root_fd(self->workspace), file->rel, path, sizeof path)) {
+    if (eddi_fs_link_target(eddi_workspace_root_fd(self->workspace), file->rel, path,
+                            sizeof path)) {
       rc = eddi_error_set(err, EDDI_EINVAL, "%s is a symlink to %s; nothing written", file->rel,
                           path);
       eddi_error_hint(err, "Change %s, the file it leads to", path);

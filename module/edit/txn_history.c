@@ -116,7 +116,8 @@ static EddiFileStamp txn_history__disk_stamp(EddiWorkspace *workspace, const cha
   StrBuf raw = {0};
   EddiFileStamp stamp = {0};
   EddiError ignored;
-  if (eddi_fs_read(eddi_workspace_root_fd(workspace), rel, eddi_workspace_config(workspace)->max_file_bytes, &raw, &stamp, NULL,
+  if (eddi_fs_read(eddi_workspace_root_fd(workspace), rel,
+                   eddi_workspace_config(workspace)->max_file_bytes, &raw, &stamp, NULL,
                    &ignored) < 0)
     memset(&stamp, 0, sizeof stamp);
   eddi_strbuf_free(&raw);

@@ -118,8 +118,9 @@ int eddi_changeset_add_file(EddiChangeset *self, EddiWorkspace *workspace, const
                             size_t after_len, EddiError *err) {
   EddiChangeFile file = {.path = eddi_strdup(path)};
   StrBuf raw = {0};
-  int rc = eddi_fs_read(eddi_workspace_root_fd(workspace), path, eddi_workspace_config(workspace)->max_file_bytes, &raw,
-                        &file.collected, NULL, err);
+  int rc = eddi_fs_read(eddi_workspace_root_fd(workspace), path,
+                        eddi_workspace_config(workspace)->max_file_bytes, &raw, &file.collected,
+                        NULL, err);
   if (rc == EDDI_ENOENT) rc = 0, eddi_error_clear(err);
   else if (rc == 0) file.existed = true;
   if (rc < 0) {
@@ -162,8 +163,9 @@ static bool changeset__disk_is(EddiWorkspace *workspace, const char *path, const
   StrBuf raw = {0};
   EddiFileStamp now = {0};
   EddiError ignored;
-  int rc = eddi_fs_read(eddi_workspace_root_fd(workspace), path, eddi_workspace_config(workspace)->max_file_bytes, &raw, &now, NULL,
-                        &ignored);
+  int rc =
+      eddi_fs_read(eddi_workspace_root_fd(workspace), path,
+                   eddi_workspace_config(workspace)->max_file_bytes, &raw, &now, NULL, &ignored);
   eddi_strbuf_free(&raw);
   if (rc == EDDI_ENOENT) return !stamp->exists;
   return rc == 0 && eddi_fs_stamp_same(&now, stamp);
@@ -222,7 +224,8 @@ int eddi_changeset_apply(EddiChangeset *self, EddiWorkspace *workspace, EddiSess
   for (size_t i = 0; i < self->files.len; i++) {
     StrBuf raw = {0};
     EddiError ignored;
-    eddi_fs_read(eddi_workspace_root_fd(workspace), self->files.items[i].path, eddi_workspace_config(workspace)->max_file_bytes, &raw,
+    eddi_fs_read(eddi_workspace_root_fd(workspace), self->files.items[i].path,
+                 eddi_workspace_config(workspace)->max_file_bytes, &raw,
                  &self->files.items[i].applied, NULL, &ignored);
     eddi_strbuf_free(&raw);
   }

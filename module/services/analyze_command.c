@@ -209,8 +209,8 @@ static bool analyze__import_local(CommandContext *ctx, EddiDoc *doc, const char 
       const char *ext = k == 0 ? "" : lang->extensions[k - 1];
       if (!ext) break;
       StrBuf path = {0};
-      eddi_strbuf_printf(&path, "%s/%s%s%s%s", eddi_workspace_root(ctx->workspace), beside ? dir : "",
-                         beside ? "/" : "", rel, ext);
+      eddi_strbuf_printf(&path, "%s/%s%s%s%s", eddi_workspace_root(ctx->workspace),
+                         beside ? dir : "", beside ? "/" : "", rel, ext);
       struct stat st;
       found = *rel && stat(path.data, &st) == 0 && S_ISREG(st.st_mode);
       eddi_strbuf_free(&path);
@@ -352,8 +352,9 @@ static int analyze__read_file(CommandContext *ctx, const Token *name, const char
   EddiBackend *backend = NULL;
   StrBuf text = {0};
   bool is_new = false;
-  int rc = eddi_disk_open(eddi_workspace_root_fd(ctx->workspace), rel, false, eddi_workspace_config(ctx->workspace)->max_file_bytes,
-                          &backend, &text, &is_new, ctx->err);
+  int rc = eddi_disk_open(eddi_workspace_root_fd(ctx->workspace), rel, false,
+                          eddi_workspace_config(ctx->workspace)->max_file_bytes, &backend, &text,
+                          &is_new, ctx->err);
   if (rc == EDDI_ENOENT) {
     const char *near = name->kind == TOKEN_WORD
                            ? eddi_suggest(name->text, analyze__types, ANALYZE_TYPE_COUNT)

@@ -59,7 +59,8 @@ static int cmd_read(CommandContext *ctx) {
     }
   }
   StrBuf out = {0};
-  if (rc == 0) rc = eddi_edit_read(ctx->workspace, ctx->session, path, offset, limit, &out, ctx->err);
+  if (rc == 0)
+    rc = eddi_edit_read(ctx->workspace, ctx->session, path, offset, limit, &out, ctx->err);
   if (rc == 0) edit_format__block(ctx, out.data, out.len);
   eddi_strbuf_free(&out);
   eddi_free(path);
@@ -139,7 +140,8 @@ static int cmd_edit(CommandContext *ctx) {
   int rc = edit_format__need_body(ctx, "Edit");
   if (rc < 0) return rc;
   EddiEditReport report = {0};
-  rc = eddi_edit_hashline(ctx->workspace, ctx->session, ctx->body, ctx->body_len, &report, ctx->err);
+  rc =
+      eddi_edit_hashline(ctx->workspace, ctx->session, ctx->body, ctx->body_len, &report, ctx->err);
   return edit_format__report(ctx, &report, rc);
 }
 

@@ -150,7 +150,8 @@ int eddi_run_open(CommandContext *ctx) {
       file__hint_open_refused(ctx, rel);
     }
     if (rc == 0) {
-      doc = eddi_doc_new_taking(rel, backend, &text, is_new, eddi_workspace_config(ctx->workspace)->undo_groups);
+      doc = eddi_doc_new_taking(rel, backend, &text, is_new,
+                                eddi_workspace_config(ctx->workspace)->undo_groups);
       eddi_session_add_doc(session, doc);
       session->current = doc;
       file__reply_opened(ctx, doc);
@@ -374,8 +375,8 @@ static int list__folder(CommandContext *ctx, const char *arg, char **rel, char *
   if (cut) *cut = '\0';
   char *parent_rel = NULL, *parent_abs = NULL;
   NameList names = {0};
-  if (eddi_path_resolve(eddi_workspace_root(ctx->workspace), cut ? parent : ".", &parent_rel, &parent_abs,
-                        &ignored) == 0)
+  if (eddi_path_resolve(eddi_workspace_root(ctx->workspace), cut ? parent : ".", &parent_rel,
+                        &parent_abs, &ignored) == 0)
     file__folder_names(parent_abs, true, &names);
   const char *near = eddi_suggest(base, (const char *const *)names.items, names.len);
   if (near) eddi_error_hint(ctx->err, "Did you mean \"%s%s%s/\"", cut ? parent : "", cut ? "/" : "", near);

@@ -289,7 +289,9 @@ static void script__work(EddiJob *base) {
 static void script__list_page(CommandContext *ctx, const char *key, char *const *items,
                               size_t count, size_t offset, bool pages) {
   if (offset >= count) return;
-  size_t page = eddi_workspace_config(ctx->workspace)->page_size ? eddi_workspace_config(ctx->workspace)->page_size : count;
+  size_t page = eddi_workspace_config(ctx->workspace)->page_size
+                    ? eddi_workspace_config(ctx->workspace)->page_size
+                    : count;
   size_t end = EDDI_MIN(count, offset + page);
   StrBuf text = {0};
   eddi_strbuf_printf(&text, "%s:", key);
@@ -447,8 +449,8 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
     }
     changed++;
     if (set)
-      rc = eddi_changeset_add_file(set, ctx->workspace, file->rel, file->original, file->original_len,
-                                   file->text.data, file->text.len, ctx->err);
+      rc = eddi_changeset_add_file(set, ctx->workspace, file->rel, file->original,
+                                   file->original_len, file->text.data, file->text.len, ctx->err);
     else eddi_edit_file_write(entry, file->text.data, file->text.len);
   }
   if (rc == 0 && stale.len) {

@@ -146,8 +146,8 @@ static EddiOutline *summary__outline_now(CommandContext *ctx, const SummaryFile 
   unsigned mode;
   EddiError ignored;
   EddiOutline *outline = NULL;
-  if (eddi_disk_load(abs, false, eddi_workspace_config(ctx->workspace)->max_file_bytes, &format, &stamp, &mode,
-                     &text, &ignored) == 0)
+  if (eddi_disk_load(abs, false, eddi_workspace_config(ctx->workspace)->max_file_bytes, &format,
+                     &stamp, &mode, &text, &ignored) == 0)
     outline = eddi_structure_outline_text(ctx, file->path, text.data, text.len);
   eddi_strbuf_free(&text);
   eddi_free(abs);

@@ -12,7 +12,8 @@
 /* ---------------------------------------------------------------- helpers */
 
 int eddi_structure_syntax(CommandContext *ctx, EddiDoc *doc, EddiSyntax **syn) {
-  return eddi_syntax_get(doc, eddi_workspace_config(ctx->workspace)->max_syntax_bytes, syn, ctx->err);
+  return eddi_syntax_get(doc, eddi_workspace_config(ctx->workspace)->max_syntax_bytes, syn,
+                         ctx->err);
 }
 
 size_t eddi_structure_line_of(const EddiDoc *doc, size_t offset) {

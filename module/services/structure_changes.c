@@ -15,7 +15,9 @@
 EddiOutline *eddi_structure_outline_doc(CommandContext *ctx, EddiDoc *doc) {
   EddiSyntax *syn;
   EddiError ignored;
-  if (eddi_syntax_get(doc, eddi_workspace_config(ctx->workspace)->max_syntax_bytes, &syn, &ignored) < 0) return NULL;
+  if (eddi_syntax_get(doc, eddi_workspace_config(ctx->workspace)->max_syntax_bytes, &syn,
+                      &ignored) < 0)
+    return NULL;
   return eddi_outline_of_syntax(syn, &doc->text);
 }
 

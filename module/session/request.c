@@ -419,7 +419,8 @@ static int request__run_call(EddiEngine *self, EddiSession *session, const char 
   int rc;
   switch (call->kind) {
   case EDDI_CALL_READ:
-    return eddi_edit_read(self->workspace, session, call->path, call->offset, call->limit, out, err);
+    return eddi_edit_read(self->workspace, session, call->path, call->offset, call->limit, out,
+                          err);
   case EDDI_CALL_GREP: {
     EddiGrepQuery query = {call->text, call->text_len, call->ignore_case ? REGEX_CASELESS : 0,
                            call->glob, call->offset};
@@ -436,11 +437,12 @@ static int request__run_call(EddiEngine *self, EddiSession *session, const char 
                                   &report, err);
     break;
   case EDDI_CALL_FILE_UPDATE:
-    rc = eddi_edit_update(self->workspace, session, call->path, call->text, call->text_len, &report, err);
+    rc = eddi_edit_update(self->workspace, session, call->path, call->text, call->text_len, &report,
+                          err);
     break;
   case EDDI_CALL_REPLACE:
-    rc = eddi_edit_replace(self->workspace, session, call->path, call->edits, call->edit_count, &report,
-                           err);
+    rc = eddi_edit_replace(self->workspace, session, call->path, call->edits, call->edit_count,
+                           &report, err);
     break;
   case EDDI_CALL_REFACTOR:
   case EDDI_CALL_PREVIEW:

@@ -44,7 +44,7 @@ EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfi
   if (config) self->config = *config;
   else eddi_config_default(&self->config);
   self->root = eddi_strdup(root);
-  self->config.state_dir = NULL; /* the folder made below is the workspace's own */
+  self->config.state_dir = NULL; /* the folder made on first use is the workspace's own */
   self->state_dir_asked = config && config->state_dir ? eddi_strdup(config->state_dir) : NULL;
   return self;
 }
