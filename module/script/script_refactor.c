@@ -264,12 +264,10 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
   if (rc < 0) return rc;
   char *spec = elements[0] ? refactor__spec(run, elements[0]) : NULL;
   RefPlan plan = {0};
+  unsigned way = (unsure ? REF_UNSURE_CHANGE : 0) | (leave ? REF_UNSURE_LEAVE : 0);
   rc = ref_rename_plan(index, spec ? spec : args->items[0], args->items[1],
-                       (unsure ? REF_RENAME_UNSURE : 0) | (klass ? REF_RENAME_CLASS : 0), &plan,
-                       err);
-  if (rc == 0)
-    rc = ref_plan_unsure_check(&plan, (unsure ? REF_UNSURE_CHANGE : 0) |
-                                          (leave ? REF_UNSURE_LEAVE : 0), err);
+                       way | (klass ? REF_RENAME_CLASS : 0), &plan, err);
+  if (rc == 0) rc = ref_plan_unsure_check(&plan, way, err);
   eddi_free(spec);
   if (rc == 0 && (plan.moved_from || plan.carry_from.len))
     rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s moves files: run it outside a script", op);
@@ -286,6 +284,9 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
     StrBuf note = {0};
     eddi_strbuf_printf(&note, "%s %s %s: %zu references in %zu files", op, args->items[0],
                        args->items[1], plan.references, plan.changes.len);
+    if (plan.unsure_count)
+      eddi_strbuf_printf(&note, "; %zu unsure %s: %s", plan.unsure_count,
+                         unsure ? "renamed too" : "left unchanged", plan.unsure.data);
     array_push(&run->notes, eddi_strbuf_take(&note));
     run->counts.refactored[form - refactor__forms]++;
   }
