@@ -28,7 +28,7 @@
  *   HASHLINE, APPLY_PATCH {patch}         SEARCH_REPLACE {content, path?}
  *   FILE_UPDATE {path, content}: <change> or SEARCH/REPLACE blocks
  *   REPLACE {file_path, old_string, new_string, replace_all?} or {file_path, edits[]}
- *   REFACTOR, PREVIEW {operation, target, new_name, unsure?} */
+ *   REFACTOR, PREVIEW {operation, target, new_name, unsure?, leave?} */
 typedef EddiCallKind EditCallKind;
 #define EDIT_CALL_READ EDDI_CALL_READ
 #define EDIT_CALL_GREP EDDI_CALL_GREP

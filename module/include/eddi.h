@@ -281,7 +281,7 @@ typedef enum {
   EDDI_CALL_SEARCH_REPLACE, /* text = blocks, path? */
   EDDI_CALL_FILE_UPDATE,    /* path, text = <change> or SEARCH/REPLACE blocks */
   EDDI_CALL_REPLACE,        /* path, edits[] */
-  EDDI_CALL_REFACTOR,       /* operation, text = target, new_name, unsure? */
+  EDDI_CALL_REFACTOR,       /* operation, text = target, new_name, unsure?, leave? */
   EDDI_CALL_PREVIEW,        /* as EDDI_CALL_REFACTOR; writes nothing */
   EDDI_CALL_KIND_COUNT
 } EddiCallKind;
@@ -309,11 +309,13 @@ typedef struct {
    * text is the target as the Refactor command takes it (a name,
    * Class.method, module.func, path.py:func, path:L:C), NUL-terminated;
    * new_name the name it gets; unsure also rewrites the references the
-   * analysis is unsure of. The reply is the command's (Preview's with its
-   * diff, as in raw mode). */
+   * analysis is unsure of, leave writes without them (a change that leaves
+   * some is refused without one of the two). The reply is the command's
+   * (Preview's with its diff, as in raw mode). */
   const char *operation;
   const char *new_name;
   bool unsure;
+  bool leave;
 } EddiCall;
 
 /* What a call did, for results that report it. */

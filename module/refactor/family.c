@@ -46,7 +46,7 @@ static int family__external_base(Family *self, uint32_t file, uint32_t klass) {
         ref_names_str(self->query->program->names, sym->name),
         ref_names_str(self->query->program->names, self->query->old_name), what,
         base.kind == REF_VALUE_EXTERNAL ? "outside the workspace" : "which eddi cannot resolve");
-    eddi_error_hint(self->query->err, "Add Unsure to rename it anyway");
+    eddi_error_hint(self->query->err, "Add Unsure or Leave to rename it anyway");
     return EDDI_EINVAL;
   }
   return 0;
@@ -216,7 +216,7 @@ static int family__dynamic(Family *self, const Hierarchy *h, const RefIds *class
   ref_target_place(self->query->index, file, offset, &at);
   eddi_error_set(self->query->err, EDDI_EINVAL, "%s may be looked up by a computed name at %s",
                  ref_names_str(self->query->program->names, self->query->old_name), at.data);
-  eddi_error_hint(self->query->err, "Add Unsure to rename it anyway");
+  eddi_error_hint(self->query->err, "Add Unsure or Leave to rename it anyway");
   eddi_strbuf_free(&at);
   return EDDI_EINVAL;
 }

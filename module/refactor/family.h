@@ -19,7 +19,7 @@ typedef struct {
   RefIndex *index; /* the program's sources, for messages */
   uint32_t old_name, new_name;
   const char *new_text;
-  bool unsure; /* the command said Unsure */
+  bool unsure; /* the command said Unsure or Leave (plan.h) */
   EddiError *err;
 } RefFamilyQuery;
 

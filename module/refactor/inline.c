@@ -943,10 +943,8 @@ int ref_inline_function_plan(RefOps *ops, const RefOpArgs *args) {
       else rc = inline__call(&self, f, i);
     }
   }
-  if (rc == 0 && ops->unsure_count)
-    rc = eddi_error_set(ops->err, EDDI_EINVAL,
-                        "InlineFunction would leave unsure calls that may still need %s: %s",
-                        args->spec, ops->unsure.data);
+  /* Unsure calls would call nothing: the writer refuses them (plan.h). */
+  if (rc == 0 && ops->unsure_count) ops->unsure_of = eddi_strdup(args->spec);
   if (rc == 0) inline__remove(&self);
   if (rc == 0)
     eddi_strbuf_printf(&ops->facts, "Inlined %s\n%zu %s replaced", args->spec, self.calls,

@@ -46,6 +46,7 @@ void ref_ops_free(RefOps *self) {
   ref_program_free(&self->program);
   eddi_strbuf_free(&self->unsure);
   eddi_strbuf_free(&self->facts);
+  eddi_free(self->unsure_of);
 }
 
 void ref_ops_edit(RefOps *self, uint32_t source, uint32_t start, uint32_t end, const char *text,
@@ -435,6 +436,9 @@ int ref_ops_finish(RefOps *self, const char *what, RefPlan *out) {
   if (rc == 0 && self->unsure_count) {
     eddi_strbuf_printf(&out->unsure, "%s", self->unsure.data);
     out->unsure_count = self->unsure_count;
+    out->unsure_kept = self->unsure_kept;
+    out->unsure_of = self->unsure_of, self->unsure_of = NULL;
+    out->unsure_why = self->unsure_why;
   }
   return rc;
 }

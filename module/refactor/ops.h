@@ -36,6 +36,9 @@ typedef struct {
   TSParser *parser;
   size_t unsure_count;
   StrBuf unsure; /* "a.py:12, b.py:40": left alone, 0-based lines */
+  bool unsure_kept; /* the operation showed they keep working (plan.h) */
+  char *unsure_of;        /* what they may refer to (plan.h; owned), or NULL */
+  const char *unsure_why; /* static: what would have kept them working, or NULL */
   StrBuf facts;  /* the reply's facts, one a line */
   size_t count;  /* what the operation counts: calls rewritten, uses replaced */
   EddiError *err;

@@ -576,6 +576,7 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
                         const char *new_name, unsigned flags, RefPlan *out, EddiError *err) {
   memset(out, 0, sizeof *out);
   eddi_strbuf_puts(&out->unsure, "");
+  out->unsure_changeable = true;
   Rename self = {.index = index, .new_text = new_name, .flags = flags, .plan = out, .err = err};
   Array(RefFile *) files = {0};
   for (size_t i = 0; i < index->sources.len; i++) array_push(&files, index->sources.items[i].file);
@@ -622,11 +623,12 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
                             self.old_name,
                             self.new_name,
                             new_name,
-                            (flags & REF_RENAME_UNSURE) != 0,
+                            (flags & (REF_RENAME_UNSURE | REF_UNSURE_LEAVE)) != 0,
                             err};
     rc = ref_family(&query, self.target, &self.family);
   }
   if (rc == 0) rc = rename__collect(&self);
+  if (rc == 0 && out->unsure_count) out->unsure_of = eddi_strdup(spec);
   if (rc == 0) rc = rename__same_scope(&self);
   if (rc == 0) rc = rename__shadowing(&self);
   if (rc == 0) rc = rename__texts(&self);
@@ -688,6 +690,9 @@ static void rename__plan_copy(const RefPlan *from, RefPlan *to) {
   }
   to->references = from->references;
   to->unsure_count = from->unsure_count;
+  to->unsure_changeable = from->unsure_changeable;
+  to->unsure_kept = from->unsure_kept;
+  to->unsure_of = rename__dup(from->unsure_of);
   eddi_strbuf_puts(&to->unsure, "");
   eddi_strbuf_append(&to->unsure, from->unsure.data ? from->unsure.data : "", from->unsure.len);
   to->moved_from = rename__dup(from->moved_from);
@@ -718,7 +723,9 @@ static void rename__keep(RefIndex *index, const char *spec, const char *new_name
 int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                          RefPlan *out) {
   const RenameKept *kept = index->kept_plan_free == rename__kept_free ? index->kept_plan : NULL;
-  if (!kept || kept->generation != index->generation || kept->flags != flags ||
+  /* Leave only lifts refusals: a plan made without it holds with it. */
+  bool same = kept && (kept->flags == flags || kept->flags == (flags & ~REF_UNSURE_LEAVE));
+  if (!same || kept->generation != index->generation ||
       strcmp(kept->spec, spec) != 0 || strcmp(kept->new_name, new_name) != 0)
     return EDDI_ENOENT;
   for (size_t i = 0; i < kept->plan.changes.len; i++) {

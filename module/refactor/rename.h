@@ -21,8 +21,8 @@
 #include "refactor/plan.h"
 
 
-/* Also rewrite the unsure occurrences (the command said Unsure). */
-#define REF_RENAME_UNSURE 1u
+/* Also rewrite the unsure occurrences (the command said Unsure; plan.h). */
+#define REF_RENAME_UNSURE REF_UNSURE_CHANGE
 /* The entity must be a class (Rename_Class). */
 #define REF_RENAME_CLASS 2u
 

@@ -1068,11 +1068,11 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) signature__definition(&self);
   if (rc == 0) rc = signature__rename_uses(&self);
   if (rc == 0) rc = signature__calls(&self);
-  if (rc == 0 && ops->unsure_count && !signature__compatible(&self)) {
-    rc = eddi_error_set(ops->err, EDDI_EINVAL,
-                        "Signature would break the unsure references it leaves alone: %s",
-                        ops->unsure.data);
-    eddi_error_hint(ops->err, "Only parameters added at the end with a default leave them right");
+  /* Unsure references that survive the change need no way on (plan.h). */
+  if (rc == 0 && ops->unsure_count) {
+    ops->unsure_kept = signature__compatible(&self);
+    ops->unsure_of = eddi_strdup(old_name);
+    ops->unsure_why = "only parameters added at the end with a default leave them right";
   }
   if (rc == 0) {
     eddi_strbuf_printf(&ops->facts, "Changed signature of %s\n%zu %s updated", old_name,
@@ -1112,6 +1112,14 @@ int ref_signature_local(const RefSignatureLocal *op, RefTextEdits *out, size_t *
     RefOpArgs args = {.spec = op->old_sig, .other = op->new_sig};
     RefPlan plan = {0};
     rc = ref_signature_plan(&ops, &args);
+    /* Modify has no Leave: a change the unsure references would not
+     * survive is refused. */
+    if (rc == 0 && ops.unsure_count && !ops.unsure_kept) {
+      rc = eddi_error_set(err, EDDI_EINVAL,
+                          "Signature would break the unsure references it leaves alone: %s",
+                          ops.unsure.data);
+      eddi_error_hint(err, "Only parameters added at the end with a default leave them right");
+    }
     if (rc == 0) rc = ref_ops_finish(&ops, "Signature", &plan);
     for (size_t i = 0; rc == 0 && i < ops.edits.len; i++) {
       RefTextEdit edit = {ops.edits.items[i].start, ops.edits.items[i].end,

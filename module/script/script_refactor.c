@@ -11,6 +11,10 @@
  * so the sets computed before it keep their places; another operation's
  * new text replaces the part of each file that differs.
  *
+ * A last argument Leave (any operation) or Unsure (the renames) says what
+ * to do with the references the plan cannot resolve; without one, a plan
+ * that leaves some is refused, as the command refuses it (refactor/plan.h).
+ *
  * An argument that is an element (`$method` bound by foreach or let) names
  * it exactly (path.py:Class.method), so that a name two classes share is
  * not ambiguous; for Extract it is the function's body, the lines to
@@ -174,8 +178,12 @@ static void refactor__put(ScriptRun *run, ScriptFile *file, const char *text, si
 
 /* Plan the operation form names with the arguments (strings; elements
  * where an argument named one) and put its texts into the overlay. */
-static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings *args,
+static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings *all,
                         const ScriptElement **elements, EddiError *err) {
+  /* The arguments without a last Leave past the operation's own. */
+  ScriptStrings view = *all, *args = &view;
+  bool leave = view.len > form->args && strcasecmp(view.items[view.len - 1], "Leave") == 0;
+  if (leave) view.len--;
   /* extract_method name lines a:b, the command's word order. */
   bool words = args->len == 3 && strcasecmp(args->items[1], "lines") == 0;
   bool count_ok = form->rest ? args->len >= form->args && args->len <= form->args + 1
@@ -206,6 +214,7 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
   RefPlan plan = {0};
   StrBuf facts = {0};
   if (rc == 0) rc = ref_op_plan(index, form->kind, form->op, &op, &plan, &facts, err);
+  if (rc == 0) rc = ref_plan_unsure_check(&plan, leave ? REF_UNSURE_LEAVE : 0, err);
   for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
     const RefChange *change = &plan.changes.items[i];
     ScriptFile *file = refactor__changed_file(run, index, change, err);
@@ -246,7 +255,8 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
   const char *op = form->op;
   bool klass = strcmp(op, "Rename_Class") == 0;
   bool unsure = args->len == 3 && strcasecmp(args->items[2], "Unsure") == 0;
-  if (args->len != 2 && !unsure)
+  bool leave = args->len == 3 && strcasecmp(args->items[2], "Leave") == 0;
+  if (args->len != 2 && !unsure && !leave)
     return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes a name and a new name", op);
   RefIndex *index;
   RefProgram *program;
@@ -254,9 +264,10 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
   if (rc < 0) return rc;
   char *spec = elements[0] ? refactor__spec(run, elements[0]) : NULL;
   RefPlan plan = {0};
+  unsigned way = (unsure ? REF_UNSURE_CHANGE : 0) | (leave ? REF_UNSURE_LEAVE : 0);
   rc = ref_rename_plan(index, spec ? spec : args->items[0], args->items[1],
-                       (unsure ? REF_RENAME_UNSURE : 0) | (klass ? REF_RENAME_CLASS : 0), &plan,
-                       err);
+                       way | (klass ? REF_RENAME_CLASS : 0), &plan, err);
+  if (rc == 0) rc = ref_plan_unsure_check(&plan, way, err);
   eddi_free(spec);
   if (rc == 0 && (plan.moved_from || plan.carry_from.len))
     rc = eddi_error_set(err, EDDI_EINVAL, "Refactor %s moves files: run it outside a script", op);
@@ -273,6 +284,9 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
     StrBuf note = {0};
     eddi_strbuf_printf(&note, "%s %s %s: %zu references in %zu files", op, args->items[0],
                        args->items[1], plan.references, plan.changes.len);
+    if (plan.unsure_count)
+      eddi_strbuf_printf(&note, "; %zu unsure %s: %s", plan.unsure_count,
+                         unsure ? "renamed too" : "left unchanged", plan.unsure.data);
     array_push(&run->notes, eddi_strbuf_take(&note));
     run->counts.refactored[form - refactor__forms]++;
   }

@@ -14,8 +14,12 @@
  * Replies:
  *   Ok, Renamed in 4 files, 17 references updated[, 2 unsure left unchanged: a.py:12, b.py:40]
  *     (with Unsure: "2 unsure renamed too: ..."; the count includes them)
- *   Ok, Preview: Would modify 3 files: a.py, b.py, test_a.py[, 2 unsure ...]
- *     (and in raw mode the unified diff of every file)
+ *   Ok, Preview: Would modify 3 files: a.py, b.py, test_a.py[, 2 unsure ...,
+ *     Refactor needs Unsure or Leave] (and in raw mode the unified diff of every file)
+ * A write that would leave unsure references is refused unless the command
+ * says Unsure or Leave (refactor/plan.h: one rule for every operation):
+ *   Fail "2 references to total cannot be resolved: a.py:12, b.py:40; nothing written",
+ *     Add Unsure to change them too, or Leave to write without them
  * Lines in the unsure list are 0-based, as every position eddi reports. */
 #include "services/commands.h"
 
@@ -109,6 +113,7 @@ static void refactor__work(EddiJob *base) {
    * new name (index.h); a failure is made again over every file, so that
    * what it says (a name not found and its near misses) does not depend
    * on what was left out. */
+  unsigned flags = self->flags;
   RefScanWords words = {0};
   ref_rename_scan_words(self->spec, self->new_name, &words);
   size_t count = words.len;
@@ -117,9 +122,9 @@ static void refactor__work(EddiJob *base) {
                                   (const char *const *)words.items, count, &self->err);
     /* A Refactor after its Preview, the index unchanged: the same plan. */
     if (self->rc == 0 && (pass > 0 || ref_rename_plan_kept(self->index, self->spec, self->new_name,
-                                                           self->flags, &self->plan) < 0))
-      self->rc = ref_rename_plan(self->index, self->spec, self->new_name, self->flags,
-                                 &self->plan, &self->err);
+                                                           flags, &self->plan) < 0))
+      self->rc = ref_rename_plan(self->index, self->spec, self->new_name, flags, &self->plan,
+                                 &self->err);
     if (self->rc == 0 || count == 0) break;
     ref_plan_free(&self->plan);
     eddi_error_clear(&self->err);
@@ -154,10 +159,10 @@ static void refactor__diff(RefactorJob *self, StrBuf *out) {
 }
 
 static void refactor__unsure_fact(RefactorJob *self, CommandContext *ctx) {
+  bool changed = self->plan.unsure_changeable && (self->flags & REF_UNSURE_CHANGE);
   if (self->plan.unsure_count)
     eddi_reply_builder_fact(ctx->reply, "%zu unsure %s: %s", self->plan.unsure_count,
-                            self->flags & REF_RENAME_UNSURE ? "renamed too" : "left unchanged",
-                            self->plan.unsure.data);
+                            changed ? "renamed too" : "left unchanged", self->plan.unsure.data);
 }
 
 static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
@@ -174,6 +179,8 @@ static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
     eddi_reply_builder_fact(ctx->reply, "Would move %s to %s", self->plan.moved_from,
                             self->plan.moved_to);
   refactor__unsure_fact(self, ctx);
+  if (ref_plan_unsure_left(&self->plan, self->flags))
+    eddi_reply_builder_fact(ctx->reply, "Refactor needs %s", ref_plan_unsure_ways(&self->plan));
   if (ctx->reply->raw_mode) {
     StrBuf diff = {0};
     refactor__diff(self, &diff);
@@ -288,7 +295,9 @@ static int refactor__finish(EddiJob *base, CommandContext *ctx) {
     *ctx->err = self->err;
     return self->rc;
   }
-  return self->preview ? refactor__preview(self, ctx) : refactor__write(self, ctx);
+  if (self->preview) return refactor__preview(self, ctx);
+  int rc = ref_plan_unsure_check(&self->plan, self->flags, ctx->err);
+  return rc < 0 ? rc : refactor__write(self, ctx);
 }
 
 /* Copy the texts of the session's open documents that are source files (a
@@ -341,9 +350,10 @@ static int refactor__region(CommandContext *ctx, const char *region, char **path
 }
 
 /* Start the job of operation op on spec (taken) and new_name (taken; may
- * be NULL); Extract's spec is its region. */
+ * be NULL); Extract's spec is its region; way is what to do with unsure
+ * references (REF_UNSURE_*, plan.h). */
 static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_name,
-                           bool unsure, bool preview, size_t *files_out) {
+                           unsigned way, bool preview, size_t *files_out) {
   char *path = NULL;
   uint32_t first = 0, last = 0;
   if (op == OP_EXTRACT_METHOD || op == OP_EXTRACT_FUNCTION) {
@@ -365,7 +375,7 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->new_name = new_name ? new_name : eddi_strdup("");
   job->path = path;
   job->first = first, job->last = last;
-  job->flags = (unsure ? REF_RENAME_UNSURE : 0) | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
+  job->flags = way | (op == OP_RENAME_CLASS ? REF_RENAME_CLASS : 0);
   job->preview = preview;
   job->files_out = files_out;
   job->workspace = ctx->workspace;
@@ -409,6 +419,17 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   size_t argc = ctx->argc - first - 1;
   const Token *args = &ctx->args[first + 1];
   const char *name = eddi_refactor_operations[op];
+  /* A last word past the operation's least arguments says what to do with
+   * unsure references (plan.h): Leave for any operation, Unsure for the
+   * renames (the others cannot change what they could not resolve). */
+  size_t least = op == OP_EXTRACT_METHOD ? 3
+               : op == OP_INLINE_FUNCTION || op == OP_INLINE_VARIABLE ? 1
+               : op == OP_SPLIT_CLASS || op == OP_MERGE_CLASSES || op == OP_EXTRACT_CLASS ? 3
+               : 2;
+  unsigned way = 0;
+  if (argc > least && eddi_token_is(&args[argc - 1], "Leave")) way = REF_UNSURE_LEAVE, argc--;
+  else if (argc > least && op <= OP_RENAME_CLASS && eddi_token_is(&args[argc - 1], "Unsure"))
+    way = REF_UNSURE_CHANGE, argc--;
   switch (op) {
   case OP_SIGNATURE: {
     char *sigs[2] = {NULL, NULL};
@@ -417,31 +438,29 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
       eddi_free(sigs[0]), eddi_free(sigs[1]);
       return eddi_command_usage(ctx, "Refactor Signature takes f(old parameters) f(new parameters)");
     }
-    return refactor__start(ctx, op, sigs[0], sigs[1], false, preview, NULL);
+    return refactor__start(ctx, op, sigs[0], sigs[1], way, preview, NULL);
   }
   case OP_EXTRACT_METHOD:
     if (argc != 3 || !eddi_token_is(&args[1], "lines"))
       return eddi_command_usage(ctx, "Refactor Extract_Method takes <name> lines <a>:<b>");
     return refactor__start(ctx, op, eddi_command_token_string(&args[2]),
-                           eddi_command_token_string(&args[0]), false, preview, NULL);
+                           eddi_command_token_string(&args[0]), way, preview, NULL);
   case OP_EXTRACT_FUNCTION:
     if (argc != 2) return eddi_command_usage(ctx, "Refactor ExtractFunction takes <a>:<b> <name>");
     return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
-                           eddi_command_token_string(&args[1]), false, preview, NULL);
+                           eddi_command_token_string(&args[1]), way, preview, NULL);
   case OP_INLINE_FUNCTION:
   case OP_INLINE_VARIABLE:
     if (argc != 1) return eddi_command_usage(ctx, "Refactor %s takes a name", name);
-    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, false, preview,
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, way, preview,
                            NULL);
   case OP_RENAME_SYMBOL:
   case OP_RENAME_CLASS:
   case OP_MOVE_METHOD:
   case OP_EXTRACT_INTERFACE: {
-    bool unsure = argc == 3 && eddi_token_is(&args[2], "Unsure") && op <= OP_RENAME_CLASS;
-    if (argc != 2 && !unsure)
-      return eddi_command_usage(ctx, "Refactor %s takes a name and a new name", name);
+    if (argc != 2) return eddi_command_usage(ctx, "Refactor %s takes a name and a new name", name);
     return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
-                           eddi_command_token_string(&args[1]), unsure, preview, NULL);
+                           eddi_command_token_string(&args[1]), way, preview, NULL);
   }
   case OP_SPLIT_CLASS:
   case OP_MERGE_CLASSES:
@@ -464,25 +483,27 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
       eddi_free(word);
     }
     return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
-                           eddi_strbuf_take(&rest), false, preview, NULL);
+                           eddi_strbuf_take(&rest), way, preview, NULL);
   }
   default:
     if (argc < 1) return eddi_command_usage(ctx, "Refactor %s takes a class", name);
-    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, false, preview,
+    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, way, preview,
                            NULL);
   }
 }
 
 
 int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
-                       const char *new_name, bool unsure, bool preview, size_t *files) {
+                       const char *new_name, bool unsure, bool leave, bool preview,
+                       size_t *files) {
   /* The operation as the command's word, so that a wrong one fails alike. */
   Token word = {.kind = TOKEN_WORD, .text = (char *)operation, .len = strlen(operation),
                 .source = operation, .source_len = strlen(operation)};
   int op = refactor__operation(ctx, &word);
   if (op < 0) return op;
   return refactor__start(ctx, op, eddi_strdup(target), new_name ? eddi_strdup(new_name) : NULL,
-                         unsure, preview, files);
+                         (unsure ? REF_UNSURE_CHANGE : 0) | (leave ? REF_UNSURE_LEAVE : 0), preview,
+                         files);
 }
 
 static int refactor__command(CommandContext *ctx) { return refactor__run(ctx, 0, false); }
@@ -503,7 +524,7 @@ static const CommandSpec refactor_commands[] = {
      /* The alternatives after the first leave out "Refactor", so that the
       * whole line fits a usage hint (EDDI_ERROR_MAX). */
      "Refactor <RenameSymbol|Rename_Class> <name|path.py:name|Class.method|path.py:L:C> <new> "
-     "[Unsure] | Signature <f(old)> <f(new)> | Extract_Method <name> lines <a>:<b> | "
+     "[Unsure|Leave] | Signature <f(old)> <f(new)> | Extract_Method <name> lines <a>:<b> | "
      "ExtractFunction <a>:<b> <name> | <InlineFunction|Inline_Variable> <name> | Move_Method "
      "<A.m> <B.m> | Extract_Interface <Class> <Interface> | <ExtractClass|Split_Class> <Class> "
      "<NewClass> <m1,m2> | Merge_Classes <A> <B> <Target> | Change_Inheritance <Class> "

@@ -101,6 +101,7 @@ static const EddiToolArg tool__refactor_args[] = {
      "Change_Inheritance: \"[OldParent] NewParent\"; none for inlining",
      false, NULL},
     {"unsure", "boolean", "also rewrite the references listed as unsure", false, NULL},
+    {"leave", "boolean", "write without the references listed as unsure", false, NULL},
     {NULL, NULL, NULL, false, NULL},
 };
 

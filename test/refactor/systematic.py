@@ -2,7 +2,7 @@
 """Rename every function, class and method of a real Python tree, one at a
 time, and check each result with Python itself.
 
-    systematic.py EDDI PACKAGE_DIR [--limit N] [--seed S] [--test COMMAND]
+    systematic.py EDDI PACKAGE_DIR [--limit N] [--seed S] [--test COMMAND] [--way Unsure|Leave]
 
 The package is copied under its own name into a workspace (so that its
 absolute imports resolve inside it). For each definition whose name occurs
@@ -17,7 +17,9 @@ CLI. Then:
   discover -s pkg/test -t ."), when given, must not fail more tests than
   on the untouched tree. A change that breaks one of these is a WRONG
   write when eddi listed no unsure reference, and a MISS (listed) when it
-  did: the unsure references it left alone, as the command asked.
+  did: the unsure references it left alone (Leave) or changed too
+  (Unsure), as the command asked. Without --way, a rename that would leave
+  unsure references is refused.
 The tree is never written in place. Exit status 1 if any write was wrong.
 """
 import argparse
@@ -111,6 +113,9 @@ def main():
     parser.add_argument('--limit', type=int, default=0)
     parser.add_argument('--seed', type=int, default=1)
     parser.add_argument('--test', default=None)
+    # Unsure or Leave after each command: without one, a rename that leaves
+    # unsure references is refused (doc/refactoring.org, "Unsure references").
+    parser.add_argument('--way', choices=['Unsure', 'Leave'], default=None)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='eddi-systematic-')
     base = os.path.join(work, 'base')
@@ -133,6 +138,8 @@ def main():
         shutil.copytree(base, tree)
         new = name + '_x'
         command = 'Refactor RenameSymbol %s:%s %s' % (rel, qualified, new)
+        if args.way:
+            command += ' ' + args.way
         reply = subprocess.run([args.eddi, '--root', tree, '-c', 'Start s', '-c', command],
                                capture_output=True, text=True).stdout.splitlines()
         answer = reply[-1] if reply else '(no reply)'
@@ -153,7 +160,8 @@ def main():
             if failures > baseline_failures:
                 problem = 'tests: %d failing, %d before' % (failures, baseline_failures)
         if problem:
-            (missed if 'unsure left unchanged' in answer else wrong).append((command, answer, problem))
+            listed = 'unsure left unchanged' in answer or 'unsure renamed too' in answer
+            (missed if listed else wrong).append((command, answer, problem))
     print('definitions tried: %d, renamed: %d, refused: %d, wrong writes: %d, '
           'breaking misses listed as unsure: %d'
           % (len(cases), renamed, refused, len(wrong), len(missed)))

@@ -33,13 +33,20 @@ static inline void unit_ops_free(UnitOps *self) {
 
 /* Plan kind with args: the new text of each changed file after "path:\n",
  * then, when with_unsure, the unsure references after "unsure: "; or
- * "Fail: <message>" (owned by self, until the next plan). */
+ * "Fail: <message>" (owned by self, until the next plan). A plan that
+ * leaves unsure references is refused as the command refuses it without
+ * Leave (refactor/plan.h). */
 static inline const char *unit_ops_plan_listing(UnitOps *self, RefOpKind kind, const char *word,
                                                 const RefOpArgs *args, bool with_unsure) {
   RefPlan plan;
   StrBuf facts = {0};
   EddiError err = {0};
-  if (ref_op_plan(&self->index, kind, word, args, &plan, &facts, &err) < 0) {
+  int rc = ref_op_plan(&self->index, kind, word, args, &plan, &facts, &err);
+  if (rc == 0 && ref_plan_unsure_check(&plan, 0, &err) < 0) {
+    ref_plan_free(&plan);
+    rc = EDDI_EINVAL;
+  }
+  if (rc < 0) {
     snprintf(self->answer, sizeof self->answer, "Fail: %s", err.what);
     eddi_strbuf_free(&facts);
     return self->answer;

@@ -93,7 +93,8 @@ static void test_tool_schemas_are_json_of_their_args(void **state) {
   "ExtractClass/Split_Class: \\\"NewClass m1,m2\\\"; Merge_Classes: \\\"B Target\\\"; "           \
   "Change_Inheritance: \\\"[OldParent] NewParent\\\"; none for inlining\"},"                    \
   "\"unsure\":{\"type\":\"boolean\",\"description\":\"also rewrite the "                        \
-  "references listed as unsure\"}},\"required\":[\"operation\",\"target\"],"                       \
+  "references listed as unsure\"},\"leave\":{\"type\":\"boolean\",\"description\":"             \
+  "\"write without the references listed as unsure\"}},\"required\":[\"operation\",\"target\"],"                       \
   "\"additionalProperties\":false}"
 
 /* The schemas exactly as MCP clients and the integration tests know them. */

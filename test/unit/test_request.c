@@ -300,6 +300,38 @@ static void test_refactor_calls(void **state) {
   expect_renamed(app_path, main_path);
 }
 
+/* A call that would leave unsure references is refused as the command is
+ * (refactor/plan.h); leave writes without them, unsure changes them too. */
+static void test_refactor_call_unsure(void **state) {
+  Fixture *fx = *state;
+  static const char app[] = "class Cart:\n    def __init__(self):\n        self.total = 0\n\n\n"
+                            "def show(c):\n    return c.total\n";
+  char app_path[PATH_MAX];
+  unit_path(app_path, fx->root, "app.py");
+  unit_write_file(app_path, app, sizeof app - 1);
+  EddiCall rename = {.kind = EDDI_CALL_REFACTOR, .operation = "RenameSymbol",
+                     .text = "Cart.total", .new_name = "sum"};
+  call(fx->engine, "a", "Refactor", &rename,
+       "Fail \"1 reference to Cart.total cannot be resolved: app.py:6; nothing written\", Add "
+       "Unsure to change them too, or Leave to write without them",
+       0, false);
+  size_t len = 0;
+  char *bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, app);
+  free(bytes);
+  rename.leave = true;
+  call(fx->engine, "a", "Refactor", &rename,
+       "Ok, Renamed in 1 file, 1 reference updated, 1 unsure left unchanged: app.py:6", 1, false);
+  bytes = unit_read_file(app_path, &len);
+  assert_string_equal(bytes, "class Cart:\n    def __init__(self):\n        self.sum = 0\n\n\n"
+                             "def show(c):\n    return c.total\n");
+  free(bytes);
+  unit_write_file(app_path, app, sizeof app - 1);
+  rename.leave = false, rename.unsure = true;
+  call(fx->engine, "a", "Refactor", &rename,
+       "Ok, Renamed in 1 file, 2 references updated, 1 unsure renamed too: app.py:6", 1, false);
+}
+
 /* The operations past rename take their arguments as data too: Extract's
  * region as path:A:B, an inlining no new name. */
 static void test_refactor_operation_calls(void **state) {
@@ -437,6 +469,7 @@ int main(void) {
       FIXTURE_TEST(test_sender_policy),
       FIXTURE_TEST(test_typed_calls),
       FIXTURE_TEST(test_refactor_calls),
+      FIXTURE_TEST(test_refactor_call_unsure),
       FIXTURE_TEST(test_refactor_operation_calls),
       FIXTURE_TEST(test_audit_records),
       cmocka_unit_test(test_fail_line_and_utf8),
