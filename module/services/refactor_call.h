@@ -9,15 +9,13 @@
 
 #include "workspace/command.h"
 
-/* Run operation ("RenameSymbol", "Rename_Class") on target (as the
- * command's name argument) to new_name, in ctx (ctx->session may be NULL,
- * ctx->args is unused), with the command's Unsure (unsure) or Leave
- * (leave) word; the reply goes into ctx->reply as the command's,
- * and *files (may be NULL) gets the files a refactoring wrote. A caller
- * that must not go pending turns pending off first (eddi_jobs_may_pend):
- * files is written when the job finishes. */
-int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
-                       const char *new_name, bool unsure, bool leave, bool preview,
-                       size_t *files);
+/* Run call (EDDI_CALL_REFACTOR or EDDI_CALL_PREVIEW: its operation,
+ * "RenameSymbol" or "Rename_Class", on its text as the command's name
+ * argument, to its new_name, with the command's Unsure or Leave word) in
+ * ctx (ctx->session may be NULL, ctx->args is unused); the reply goes into
+ * ctx->reply as the command's, and *files (may be NULL) gets the files a
+ * refactoring wrote. A caller that must not go pending turns pending off
+ * first: files is written when the job finishes. */
+int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files);
 
 #endif

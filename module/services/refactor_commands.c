@@ -492,18 +492,17 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   }
 }
 
-
-int eddi_refactor_call(CommandContext *ctx, const char *operation, const char *target,
-                       const char *new_name, bool unsure, bool leave, bool preview,
-                       size_t *files) {
+int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files) {
+  const char *operation = call->operation;
   /* The operation as the command's word, so that a wrong one fails alike. */
   Token word = {.kind = TOKEN_WORD, .text = (char *)operation, .len = strlen(operation),
                 .source = operation, .source_len = strlen(operation)};
   int op = refactor__operation(ctx, &word);
   if (op < 0) return op;
-  return refactor__start(ctx, op, eddi_strdup(target), new_name ? eddi_strdup(new_name) : NULL,
-                         (unsure ? REF_UNSURE_CHANGE : 0) | (leave ? REF_UNSURE_LEAVE : 0), preview,
-                         files);
+  unsigned way = (call->unsure ? REF_UNSURE_CHANGE : 0) | (call->leave ? REF_UNSURE_LEAVE : 0);
+  return refactor__start(ctx, op, eddi_strdup(call->text),
+                         call->new_name ? eddi_strdup(call->new_name) : NULL, way,
+                         call->kind == EDDI_CALL_PREVIEW, files);
 }
 
 static int refactor__command(CommandContext *ctx) { return refactor__run(ctx, 0, false); }

@@ -398,8 +398,7 @@ static int request__run_refactor(EddiEngine *self, EddiSession *session, const c
   CommandContext ctx = {.workspace = self->workspace, .ports = &self->ports,
                         .session = session, .sender = sender, .reply = &builder, .err = err};
   bool could = eddi_jobs_may_pend(self, false);
-  int rc = eddi_refactor_call(&ctx, call->operation, call->text, call->new_name, call->unsure,
-                              call->leave, call->kind == EDDI_CALL_PREVIEW, &outcome->files);
+  int rc = eddi_refactor_call(&ctx, call, &outcome->files);
   eddi_jobs_may_pend(self, could);
   if (rc == 0) {
     char *text = eddi_reply_builder_finish(&builder);
