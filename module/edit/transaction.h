@@ -34,7 +34,7 @@
  * flag and undo step are updated only once every file is written (a
  * failure leaves the documents as they were). A document with unsaved
  * edits is written with them, as its save would (the change was computed
- * on its text). A file over the size whose bytes the disk backend keeps is
+ * on its text), unless they are a user's in an embedder's copy (below). A file over the size whose bytes the disk backend keeps is
  * read at commit time and must be as the document last saw it, else the
  * change is refused (it could not be merged); a read-only open file
  * refuses a change of several files before anything is written.

@@ -145,15 +145,19 @@ void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *conte
  * editor's buffers visiting them, perhaps with edits not saved. A change
  * of several files (a refactoring, a Patch) then reads such a file
  * through its copy and writes it through a backing copy made by the
- * opener, never behind it: a copy with unsaved edits takes the change and
- * keeps its edits unsaved (its file is not written), an unmodified one is
- * saved with the others. The calls are optional; without them the engine
+ * opener, never behind it: a copy with the user's unsaved edits takes the
+ * change as one undo step and keeps them unsaved (its file is not
+ * written), an unmodified one is saved with the others. The calls are optional; without them the engine
  * reads and writes those files on disk, as before. */
 
 /* What the embedder holds of one file. */
 typedef struct {
   bool found;    /* a copy of the file is open outside the engine */
-  bool modified; /* it holds edits not saved to the file */
+  /* It holds unsaved edits that were not made through the engine (the
+   * user's: typed, or there when the engine opened it). Such a copy is
+   * never saved by a change; edits the engine made itself are saved with
+   * it, as in every front end. */
+  bool modified;
 } EddiBackendCopy;
 
 typedef struct {
