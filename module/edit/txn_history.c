@@ -435,6 +435,11 @@ void eddi_txn_history_step_file(const EddiTxnHistoryStep *step, size_t index,
       .mode = file->mode,
       .now = file->now,
   };
+  /* A file that kept a user's unsaved edits goes by its document alone:
+   * restored (by the disk only), the step is refused for it ("changed
+   * since") rather than write its old text, the user's edits among it, to
+   * the disk. No file has this stamp. */
+  if (file->unsaved) out->now = (EddiFileStamp){.exists = true, .size = -1};
 }
 
 EddiTxnHistoryStep *eddi_txn_history_restore_step(EddiSession *session, bool undo,

@@ -594,6 +594,51 @@ static void test_embedded_batch_crash_after_renames_rolls_back(void **state) {
   unit_remove_tree(jw.state);
 }
 
+/* The step of a change that kept a user's unsaved edits, restored from
+ * the journal by the next engine: its Undo is refused rather than write
+ * the buffer's old text, the user's edits among it, to the disk. */
+static void test_embedded_restored_step_keeps_unsaved_edits_off_the_disk(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  fake_of_ops = &world->fake;
+  world->fake.copy_rel = "a.txt";
+  world->fake.copy_text = world->fake.give = "old a\ntyped\n";
+  world->fake.copy_modified = true;
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw.state;
+  for (int run = 0; run < 2; run++) {
+    char error[EDDI_ERROR_MAX] = "", report[EDDI_ERROR_MAX] = "";
+    world->engine = eddi_engine_new(world->root, &config, error, sizeof error);
+    if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+    eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+    eddi_engine_set_backend_copies(world->engine, &fake_copies);
+    if (eddi_engine_open_journal(world->engine, report, sizeof report, error, sizeof error) < 0)
+      fail_msg("eddi_engine_open_journal: %s", error);
+    if (run == 0) {
+      exchange(world, "Start s", "Ok");
+      exchange_prefix(world, patch_ab, "Ok: M [a.txt#2326]");
+      /* The buffer keeps its text across the engines, as Emacs does. */
+      world->fake.copy_text = world->fake.give = "new a\ntyped\n";
+    } else {
+      exchange_prefix(world, "Undo", "Fail \"Undo: 1 file changed since: a.txt; nothing put back\"");
+    }
+    eddi_engine_free(world->engine);
+    assert_file(world, "a.txt", "old a\n");
+    assert_file(world, "b.txt", "new b\n");
+  }
+  assert_int_equal(world->fake.saves, 0);
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_embedded_open_says_how_the_file_is_encoded,
@@ -625,6 +670,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_embedded_batch_append_meanwhile_is_kept, world_setup,
                                       world_teardown),
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
+      cmocka_unit_test(test_embedded_restored_step_keeps_unsaved_edits_off_the_disk),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
