@@ -32,7 +32,8 @@
   (change-count 0)                      ; > `eddi-sync-max-changes': use the region
   group                                 ; the open change group of this command
   (groups 0)                            ; undo groups closed during this message
-  user-saved)                           ; Emacs saved the buffer since eddi did
+  user-saved                            ; Emacs saved the buffer since eddi did
+  user-edits)                           ; unsaved edits not made by eddi (the user's)
 
 (defconst eddi-sync-max-changes 64
   "User edits remembered one by one between two commands.
@@ -60,6 +61,34 @@ Past this many, only the region covering them is kept (and copied).")
 
 (defvar eddi-after-edit-functions nil
   "Called with BUFFER BEG END after eddi changed the text of BUFFER.")
+
+(defun eddi--backend-copy (file text)
+  "What Emacs holds of FILE: nil, or [MODIFIED TEXT].
+A live buffer visiting FILE is its copy: MODIFIED is non-nil when it has
+unsaved edits that eddi did not make (the user's: typed, or there when eddi
+opened it), and TEXT is its whole text when TEXT is non-nil.  A change of
+several files reads and writes FILE through that buffer, never behind it,
+and leaves a MODIFIED one modified: the user's edits are never written by
+eddi.  Unsaved edits of eddi's own are saved with the change, as in every
+eddi front end."
+  (when-let ((buffer (find-buffer-visiting file)))
+    (with-current-buffer buffer
+      (vector (and (buffer-modified-p)
+                   (or (null eddi--buffer-trackers)
+                       (cl-some #'eddi--tracker-user-edits eddi--buffer-trackers))
+                   t)
+              (and text (eddi--whole-text))))))
+
+(defun eddi--backend-copies (root)
+  "A vector of the files below ROOT that a live buffer visits (true names)."
+  (let ((prefix (file-name-as-directory root))
+        (files nil))
+    (dolist (buffer (buffer-list))
+      (when-let ((name (and (buffer-live-p buffer) (not (buffer-base-buffer buffer))
+                            (buffer-local-value 'buffer-file-truename buffer))))
+        (let ((file (expand-file-name name)))
+          (when (string-prefix-p prefix file) (push file files)))))
+    (vconcat files)))
 
 ;;;; The session undo log
 
@@ -128,6 +157,8 @@ Past this many, only the region covering them is kept (and copied).")
 (defun eddi--note-change (beg end old-len)
   "Grow each tracker's dirty region by a change of the buffer (BEG END OLD-LEN)."
   (dolist (tracker eddi--buffer-trackers)
+    (unless (or eddi--editing eddi--undoing)
+      (setf (eddi--tracker-user-edits tracker) t))
     (unless (eq tracker eddi--editing)
       (when (<= (cl-incf (eddi--tracker-change-count tracker)) eddi-sync-max-changes)
         (push (vector (1- beg) old-len (buffer-substring-no-properties beg end))
@@ -149,8 +180,9 @@ Past this many, only the region covering them is kept (and copied).")
 
 (defun eddi--note-save ()
   "Remember that Emacs saved the buffer, not eddi."
-  (unless eddi--saving
-    (dolist (tracker eddi--buffer-trackers)
+  (dolist (tracker eddi--buffer-trackers)
+    (setf (eddi--tracker-user-edits tracker) nil)
+    (unless eddi--saving
       (setf (eddi--tracker-user-saved tracker) t))))
 (put 'eddi--note-save 'permanent-local-hook t)
 
@@ -176,7 +208,8 @@ Visit FILE with CODING when no buffer does yet."
           ;; Save makes the folder.
           (setq buffer-read-only nil)))
       (let ((tracker (eddi--tracker-create :id id :buffer buffer
-                                           :tick (buffer-chars-modified-tick))))
+                                           :tick (buffer-chars-modified-tick)
+                                           :user-edits (buffer-modified-p))))
         (puthash id tracker eddi--trackers)
         (push tracker eddi--buffer-trackers))
       (add-hook 'after-change-functions #'eddi--note-change nil t)
@@ -396,7 +429,8 @@ place, and an error in it is only shown."
         (with-demoted-errors "eddi: vc-after-save: %S"
           (when (fboundp 'vc-after-save) (vc-after-save)))
         (dolist (other eddi--buffer-trackers)
-          (setf (eddi--tracker-user-saved other) nil))
+          (setf (eddi--tracker-user-saved other) nil
+                (eddi--tracker-user-edits other) nil))
         (let ((eddi--saving t))
           (with-demoted-errors "eddi: after-save-hook: %S"
             (run-hooks 'after-save-hook)))))))

@@ -142,6 +142,30 @@ int eddi_doc_file_saved(EddiDoc *doc, size_t *bytes, EddiError *err) {
   return eddi_file_stamp_read(&self->stamp, self->abs_path, self->max_bytes, bytes, err);
 }
 
+/* ---------------------------------------------------------------- copies */
+
+int eddi_embedded_find_copy(const EddiBackendCopies *copies, void *context, const char *abs_path,
+                            size_t max_bytes, EddiBackendCopy *copy, StrBuf *text,
+                            EddiError *err) {
+  *copy = (EddiBackendCopy){0};
+  if (!copies || !copies->find) return 0;
+  EddiTextSink sink = {{0}};
+  int rc = copies->find(context, abs_path, copy, text ? &sink : NULL, err);
+  if (rc == 0 && copy->found && text) {
+    size_t valid = eddi_utf8_valid_prefix(sink.text.data ? sink.text.data : "", sink.text.len);
+    if (sink.text.len > max_bytes)
+      rc = eddi_error_set(err, EDDI_ETOOBIG, "Buffer too large (%zu bytes, limit %zu)",
+                          sink.text.len, max_bytes);
+    else if (valid != sink.text.len)
+      rc = eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
+    else
+      eddi_strbuf_append(text, sink.text.data ? sink.text.data : "", sink.text.len);
+  }
+  eddi_strbuf_free(&sink.text);
+  if (rc < 0) *copy = (EddiBackendCopy){0};
+  return rc;
+}
+
 /* ---------------------------------------------------------------- open */
 
 int eddi_embedded_open(const EddiEmbeddedOpen *op, EddiBackend **backend, StrBuf *text,

@@ -41,4 +41,12 @@ int eddi_embedded_save_bytes(EddiBackend *backend, EddiDoc *doc, StrBuf *out, Ed
  * it, and the embedder's copy counts as saved. */
 void eddi_embedded_saved(EddiBackend *backend, const EddiFileStamp *written);
 
+/* Ask an embedder's copies (eddi_backend.h; copies may be NULL: none)
+ * about the file at abs_path: *copy, and with text not NULL the copy's
+ * text appended to it, refused (EDDI_EINVAL, EDDI_ETOOBIG) when it is not
+ * UTF-8 or larger than max_bytes. */
+int eddi_embedded_find_copy(const EddiBackendCopies *copies, void *context, const char *abs_path,
+                            size_t max_bytes, EddiBackendCopy *copy, StrBuf *text,
+                            EddiError *err);
+
 #endif

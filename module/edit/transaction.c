@@ -22,6 +22,10 @@ void eddi_edit_txn_init(EddiEditTxn *self, EddiWorkspace *workspace, EddiSession
 }
 
 static void transaction__file_free(EddiEditFile *file) {
+  if (file->owns_doc && file->doc) {
+    eddi_doc_end_group(file->doc);
+    eddi_doc_free(file->doc);
+  }
   if (file->folder == EDIT_FOLDER_HELD) close(file->folder_fd);
   eddi_free(file->staged);
   eddi_free(file->backup);
@@ -82,6 +86,46 @@ static int transaction__read_disk(EddiEditFile *file, int root_fd, size_t max_by
   return rc;
 }
 
+/* A file the session has not open that the embedder holds a copy of (a
+ * buffer visiting it) is opened through the workspace's opener, so that
+ * the change reads and writes it through its copy, never behind it: into
+ * the session's documents (not as its current one), or, without a
+ * session, for the transaction alone. *doc stays NULL when there is no
+ * copy. */
+static int transaction__open_copy(EddiEditTxn *self, EddiEditFile *entry, EddiDoc **doc,
+                                  EddiError *err) {
+  EddiBackendCopy copy;
+  int rc = eddi_workspace_find_copy(self->workspace, entry->rel, entry->abs, &copy, NULL, err);
+  if (rc < 0 || !copy.found) return rc;
+  EddiBackend *backend = NULL;
+  StrBuf text = {0};
+  bool is_new = false;
+  /* A buffer may visit a file not made yet: its text is the file's. */
+  EddiDocRequest request = {.rel = entry->rel, .abs = entry->abs, .create = true};
+  rc = eddi_workspace_open_backend(self->workspace, &request, &backend, &text, &is_new, err);
+  if (rc == 0) {
+    *doc = eddi_doc_new_taking(entry->rel, backend, &text, is_new,
+                               eddi_workspace_config(self->workspace)->undo_groups);
+    if (self->session) eddi_session_add_doc(self->session, *doc);
+    else entry->owns_doc = true;
+  }
+  eddi_strbuf_free(&text);
+  return rc;
+}
+
+/* Whether doc is an embedder's copy with edits not saved to its file, as
+ * its embedder tells (without its copies' calls, none is: the document is
+ * then written with its edits, as before). */
+static bool transaction__unsaved_copy(EddiEditTxn *self, const EddiEditFile *entry,
+                                      const EddiDoc *doc) {
+  if (!eddi_embedded_backend_of(doc->backend)) return false;
+  EddiBackendCopy copy;
+  EddiError ignored;
+  return eddi_workspace_find_copy(self->workspace, entry->rel, entry->abs, &copy, NULL,
+                                  &ignored) == 0 &&
+         copy.found && copy.modified;
+}
+
 int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
                        EddiError *err) {
   char *rel = NULL, *abs = NULL;
@@ -107,9 +151,15 @@ int eddi_edit_txn_file(EddiEditTxn *self, const char *path, EddiEditFile **file,
     doc = eddi_session_find_doc(self->session, rel, &ambiguous);
     if (doc && strcmp(doc->path, rel) != 0) doc = NULL;
   }
+  rc = doc ? 0 : transaction__open_copy(self, entry, &doc, err);
+  if (rc < 0) {
+    transaction__file_free(entry);
+    return rc;
+  }
   if (doc) {
     rc = eddi_doc_sync(doc, err);
     entry->doc = doc;
+    entry->keeps_unsaved = rc == 0 && transaction__unsaved_copy(self, entry, doc);
     entry->exists = true;
     size_t len = eddi_text_len(&doc->text);
     eddi_strbuf_puts(&entry->text, "");
@@ -149,7 +199,7 @@ void eddi_edit_file_delete(EddiEditFile *self) {
  * between the common beginning and end (two changed lines far apart are
  * two lines each way, not everything between them). */
 static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
-  if (!self->session) return;
+  if (!self->session || file->keeps_unsaved) return;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
   size_t n = file->text.len, m = file->action == EDIT_WRITE ? file->result.len : 0;
@@ -199,12 +249,13 @@ static void transaction__unapply(EddiEditFile *file) {
   file->applied = false;
 }
 
-/* Put the new text into an open document, then save it. */
+/* Put the new text into an open document, then save it (unless it is a
+ * copy whose unsaved edits stay unsaved). */
 static int transaction__write_doc(EddiEditTxn *self, EddiEditFile *file, EddiError *err) {
   EddiDoc *doc = file->doc;
   int rc = transaction__apply(file, err);
   size_t bytes = 0;
-  if (rc == 0 && eddi_doc_modified(doc)) {
+  if (rc == 0 && !file->keeps_unsaved && eddi_doc_modified(doc)) {
     rc = eddi_workspace_save_doc(self->workspace, doc, &bytes, err);
     if (rc < 0) transaction__unapply(file);
   }
@@ -408,7 +459,7 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
   size_t max_bytes = eddi_workspace_config(self->workspace)->max_file_bytes;
   if (file->doc && file->route == EDIT_ROUTE_OWN && file->action == EDIT_WRITE) {
     size_t done, bytes;
-    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0)
+    if (eddi_doc_undo(file->doc, 1, &done, &ignored) == 0 && !file->keeps_unsaved)
       eddi_doc_save(file->doc, &bytes, &ignored);
     file->applied = false;
     return;
@@ -450,10 +501,12 @@ static bool transaction__renamed(const EddiEditFile *file) {
 }
 
 /* Whether file is written by the change: a disk file written or deleted,
- * an open document whose text changes or has unsaved edits. */
+ * an open document whose text changes or has unsaved edits (but not a copy
+ * that keeps them unsaved: its file is not written). */
 static bool transaction__writes(const EddiEditFile *file) {
   if (file->action == EDIT_KEEP) return false;
   if (!file->doc || file->action == EDIT_DELETE) return true;
+  if (file->keeps_unsaved) return false;
   return transaction__changes(file) || eddi_doc_modified(file->doc);
 }
 
@@ -539,12 +592,17 @@ static int transaction__plan(EddiEditTxn *self, bool *staged, EddiError *err) {
  * that its editor's refusal (a read-only buffer) comes before anything is
  * written, and its editor gives the bytes its save would write. One whose
  * editor cannot tell them exactly leaves the batch and is saved through
- * its backend after it, as a document alone is. A failure takes back the
- * texts put in. */
+ * its backend after it, as a document alone is. A copy that keeps its
+ * unsaved edits takes its text here too, and is not written. A failure
+ * takes back the texts put in. */
 static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
   int rc = 0;
   for (size_t i = 0; i < self->files.len && rc == 0; i++) {
     EddiEditFile *file = self->files.items[i];
+    if (file->keeps_unsaved && file->action == EDIT_WRITE) {
+      rc = transaction__apply(file, err);
+      continue;
+    }
     if (file->route != EDIT_ROUTE_EMBEDDED) continue;
     rc = transaction__apply(file, err);
     if (rc < 0) break;

@@ -34,7 +34,7 @@
  * flag and undo step are updated only once every file is written (a
  * failure leaves the documents as they were). A document with unsaved
  * edits is written with them, as its save would (the change was computed
- * on its text). A file over the size whose bytes the disk backend keeps is
+ * on its text), unless they are a user's in an embedder's copy (below). A file over the size whose bytes the disk backend keeps is
  * read at commit time and must be as the document last saw it, else the
  * change is refused (it could not be merged); a read-only open file
  * refuses a change of several files before anything is written.
@@ -53,6 +53,17 @@
  * certain (write hooks, a remote file, a coding system that decides at
  * save time, changes held for review) saves itself after the batch,
  * outside the intent (Emacs: save-buffer); doc/journal.org lists the cases.
+ */
+/*
+ * A file the embedder holds a copy of (a buffer visiting it) is read and
+ * changed through that copy whether or not the session opened it, as
+ * eglot applies a server's edits: the transaction opens it through the
+ * workspace's opener (it joins the session's documents, not as the
+ * current one). A copy that was unmodified is written as above, saved
+ * inside the change; one with edits not saved takes the change as one
+ * undo step and stays modified, and its file is not written at all
+ * (keeps_unsaved): eddi never writes a user's unsaved edits, nor a file
+ * behind the buffer visiting it.
  */
 #ifndef EDDI_EDIT_TRANSACTION_H
 #define EDDI_EDIT_TRANSACTION_H
@@ -128,6 +139,13 @@ typedef struct {
    * append was carried over onto the editor's bytes, which the buffer does
    * not show, so it is not told it is saved. */
   bool carried_over;
+  /* An embedder's copy (an Emacs buffer) with edits not saved: it takes
+   * the new text as one undo step and stays modified; its file is not
+   * written, the user's edits never are (see above). */
+  bool keeps_unsaved;
+  /* doc was opened by the change, for a file the embedder holds a copy of
+   * while there is no session to keep it: freed with the transaction. */
+  bool owns_doc;
 } EddiEditFile;
 
 typedef struct {

@@ -25,6 +25,9 @@ typedef struct {
    * (NULL otherwise: then the disk is what counts), and its group. */
   EddiDoc *doc;
   uint64_t group;
+  /* The document kept its unsaved edits (an embedder's modified copy,
+   * transaction.h): a move takes the change back in it, and saves it not. */
+  bool unsaved;
   /* A document opened since that the last move wrote through (the step
    * goes by the disk then), and the edit that move made in it: while that
    * edit is the document's newest, the step is still the document's newest
@@ -184,6 +187,7 @@ void eddi_txn_history_note(const EddiEditTxn *txn) {
         .rel = eddi_strdup(file->rel),
         .doc = file->doc,
         .group = file->doc ? txn_history__top_group(file->doc, true) : 0,
+        .unsaved = file->keeps_unsaved,
         .exists = file->exists,
         .format = file->format,
         .mode = file->mode,
@@ -383,7 +387,8 @@ int eddi_txn_history_move(EddiTxnHistoryStep *step, EddiWorkspace *workspace, Ed
   /* The documents are saved last: the disk files went back all or none,
    * and a document's save is the one write that can still fail here. */
   for (size_t i = 0; rc == 0 && i < n; i++) {
-    if (entries[i] || !eddi_doc_modified(step->files.items[i].doc)) continue;
+    if (entries[i] || step->files.items[i].unsaved || !eddi_doc_modified(step->files.items[i].doc))
+      continue;
     size_t bytes;
     rc = eddi_workspace_save_doc(workspace, step->files.items[i].doc, &bytes, err);
   }
@@ -431,6 +436,11 @@ void eddi_txn_history_step_file(const EddiTxnHistoryStep *step, size_t index,
       .mode = file->mode,
       .now = file->now,
   };
+  /* A file that kept a user's unsaved edits goes by its document alone:
+   * restored (by the disk only), the step is refused for it ("changed
+   * since") rather than write its old text, the user's edits among it, to
+   * the disk. No file has this stamp. */
+  if (file->unsaved) out->now = (EddiFileStamp){.exists = true, .size = -1};
 }
 
 EddiTxnHistoryStep *eddi_txn_history_restore_step(EddiSession *session, bool undo,

@@ -25,7 +25,10 @@
  * restored documents' undo groups are made anew, so a file written
  * through a document is checked by its disk stamp (and the document, when
  * open again, must have no unsaved edits), never by a group id that no
- * longer means the same. Each step carries a serial, new whenever the
+ * longer means the same. A file whose document kept a user's unsaved
+ * edits (transaction.h) is journaled with a stamp no disk file has, so that
+ * a restored step refuses to put it back rather than write the user's
+ * edits to the disk. Each step carries a serial, new whenever the
  * step is made or moves to the other list; the journal's sync compares
  * the history's newest serial with the one it wrote, so a command that
  * did not touch the history costs it one comparison. */

@@ -26,7 +26,7 @@ static long buffer_next_id = 1;
 /* ---------------------------------------------------------------- symbols */
 
 static emacs_value sym_open, sym_replace, sym_sync, sym_save, sym_save_bytes, sym_saved,
-    sym_user_saved, sym_end_group, sym_release, sym_eddi_error, sym_quit, sym_nth, sym_cons, sym_error_message_string, sym_t,
+    sym_user_saved, sym_copy, sym_copies, sym_end_group, sym_release, sym_eddi_error, sym_quit, sym_nth, sym_cons, sym_error_message_string, sym_t,
     sym_nil, sym_string;
 
 static bool buffer__global_symbol(emacs_env *env, emacs_value *slot, const char *name) {
@@ -50,6 +50,8 @@ bool eddi_emacs_symbols_init(emacs_env *env) {
       {&sym_save_bytes, "eddi--backend-save-bytes"},
       {&sym_saved, "eddi--backend-saved"},
       {&sym_user_saved, "eddi--backend-user-saved-p"},
+      {&sym_copy, "eddi--backend-copy"},
+      {&sym_copies, "eddi--backend-copies"},
       {&sym_end_group, "eddi--backend-end-group"},
       {&sym_release, "eddi--backend-release"},
       {&sym_eddi_error, "eddi-error"},
@@ -381,3 +383,63 @@ int eddi_emacs_open_backend(void *context, const EddiBackendFile *file,
   *backend = self;
   return 0;
 }
+
+/* ---------------------------------------------------------------- copies */
+
+/* eddi--backend-copy: nil, or [MODIFIED TEXT] (TEXT nil unless asked). */
+static int buffer__find_copy(void *context, const char *abs_path, EddiBackendCopy *copy,
+                             EddiTextSink *text, EddiError *err) {
+  EmacsCall *call = context;
+  emacs_env *env = call->env;
+  *copy = (EddiBackendCopy){0};
+  if (!env) return 0; /* no Emacs to ask: no buffer to write behind either */
+  emacs_value args[2] = {env->make_string(env, abs_path, (ptrdiff_t)strlen(abs_path)),
+                         text ? sym_t : sym_nil};
+  if (env->non_local_exit_check(env) != emacs_funcall_exit_return)
+    return call__take_exit(call, err);
+  emacs_value found = NULL; /* set when the call returns */
+  int rc = eddi_emacs_funcall(call, sym_copy, 2, args, &found, err);
+  if (rc < 0 || !env->is_not_nil(env, found)) return rc;
+  copy->found = true;
+  copy->modified = env->is_not_nil(env, env->vec_get(env, found, 0));
+  if (text) {
+    size_t len = 0;
+    char *bytes = eddi_emacs_string(env, env->vec_get(env, found, 1), &len);
+    if (!bytes) {
+      *copy = (EddiBackendCopy){0};
+      return call__take_exit(call, err);
+    }
+    eddi_text_sink_append(text, bytes, len);
+    free(bytes);
+  }
+  return env->non_local_exit_check(env) == emacs_funcall_exit_return ? 0
+                                                                      : call__take_exit(call, err);
+}
+
+/* eddi--backend-copies: a vector of the files' absolute true names. */
+static int buffer__each_copy(void *context, const char *root,
+                             void (*visit)(void *data, const char *abs_path), void *data,
+                             EddiError *err) {
+  EmacsCall *call = context;
+  emacs_env *env = call->env;
+  if (!env) return 0;
+  emacs_value arg = env->make_string(env, root, (ptrdiff_t)strlen(root));
+  if (env->non_local_exit_check(env) != emacs_funcall_exit_return)
+    return call__take_exit(call, err);
+  emacs_value files = NULL; /* set when the call returns */
+  int rc = eddi_emacs_funcall(call, sym_copies, 1, &arg, &files, err);
+  if (rc < 0) return rc;
+  ptrdiff_t count = env->vec_size(env, files);
+  for (ptrdiff_t i = 0; i < count && env->non_local_exit_check(env) == 0; i++) {
+    char *file = eddi_emacs_string(env, env->vec_get(env, files, i), NULL);
+    if (file) visit(data, file);
+    free(file);
+  }
+  return env->non_local_exit_check(env) == emacs_funcall_exit_return ? 0
+                                                                      : call__take_exit(call, err);
+}
+
+const EddiBackendCopies eddi_emacs_copies = {
+    .find = buffer__find_copy,
+    .each = buffer__each_copy,
+};

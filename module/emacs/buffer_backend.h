@@ -23,6 +23,11 @@
  * never holds a buffer object, so no emacs_value outlives the call that
  * made it.
  *
+ * A buffer visiting a file that no document holds is one of Emacs's
+ * copies (EddiBackendCopies): a change of several files asks whether one
+ * visits a file and is modified, and the refactoring reads its text, so
+ * that eddi never writes a file behind its buffer.
+ *
  * It is a backend of the public kind (eddi_backend.h): the engine reads the
  * file before the buffer is made, keeps the save check and the saved text,
  * and mirrors what sync reports. Memory here is the module's own (malloc),
@@ -56,6 +61,11 @@ bool eddi_emacs_symbols_init(emacs_env *env);
 int eddi_emacs_open_backend(void *context, const EddiBackendFile *file,
                             const EddiBackendOps **ops, void **backend, EddiTextSink *text,
                             EddiError *err);
+
+/* The buffers visiting files eddi has not opened (EddiBackendCopies):
+ * eddi--backend-copy and eddi--backend-copies; context is the engine's
+ * EmacsCall. */
+extern const EddiBackendCopies eddi_emacs_copies;
 
 /* The buffer id of a backend this opener made (eddi_engine_cursor's), or -1
  * for NULL (a document that is not a buffer). */

@@ -263,6 +263,7 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
   }
   self->engine = engine;
   eddi_engine_set_backend(engine, eddi_emacs_open_backend, &self->call);
+  eddi_engine_set_backend_copies(engine, &eddi_emacs_copies);
   eddi_engine_listen_sessions(engine, module__session_event, self);
   return env->make_user_ptr(env, module__finalize, self);
 }

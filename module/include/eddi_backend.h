@@ -139,6 +139,45 @@ typedef int (*EddiBackendOpen)(void *context, const EddiBackendFile *file,
  * backend). context is given back to every call. */
 void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *context);
 
+/* ------------------------------------------------------------ copies outside the engine */
+
+/* An embedder may hold copies of files the engine has not opened: an
+ * editor's buffers visiting them, perhaps with edits not saved. A change
+ * of several files (a refactoring, a Patch) then reads such a file
+ * through its copy and writes it through a backing copy made by the
+ * opener, never behind it: a copy with the user's unsaved edits takes the
+ * change as one undo step and keeps them unsaved (its file is not
+ * written), an unmodified one is saved with the others. The calls are optional; without them the engine
+ * reads and writes those files on disk, as before. */
+
+/* What the embedder holds of one file. */
+typedef struct {
+  bool found;    /* a copy of the file is open outside the engine */
+  /* It holds unsaved edits that were not made through the engine (the
+   * user's: typed, or there when the engine opened it). Such a copy is
+   * never saved by a change; edits the engine made itself are saved with
+   * it, as in every front end. */
+  bool modified;
+} EddiBackendCopy;
+
+typedef struct {
+  /* Fill *copy for the file at abs_path (canonical); when one is found and
+   * text is not NULL, append its whole text to text. 0 with copy->found
+   * false when there is none. Also asked of files the engine has open,
+   * for whether the copy is modified. */
+  int (*find)(void *context, const char *abs_path, EddiBackendCopy *copy, EddiTextSink *text,
+              EddiError *err);
+  /* Call visit(data, abs_path) for each file below root (canonical, no
+   * trailing slash) that has a copy, in any order. May be NULL. */
+  int (*each)(void *context, const char *root, void (*visit)(void *data, const char *abs_path),
+              void *data, EddiError *err);
+} EddiBackendCopies;
+
+/* Ask copies (borrowed: it must outlive the engine; NULL: none) about
+ * files the engine did not open, with the context given to
+ * eddi_engine_set_backend. */
+void eddi_engine_set_backend_copies(EddiEngine *self, const EddiBackendCopies *copies);
+
 /* Where sender's cursor is: in its session's current document, whose
  * backend (the opener's *backend, NULL for a document of the disk backend)
  * goes into *backend, at character *char_index. false when sender has no

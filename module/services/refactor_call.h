@@ -7,6 +7,7 @@
 #ifndef EDDI_SERVICES_REFACTOR_CALL_H
 #define EDDI_SERVICES_REFACTOR_CALL_H
 
+#include "refactor/index.h"
 #include "workspace/command.h"
 
 /* Run call (EDDI_CALL_REFACTOR or EDDI_CALL_PREVIEW: its operation,
@@ -17,5 +18,13 @@
  * refactoring wrote. A caller that must not go pending turns pending off
  * first: files is written when the job finishes. */
 int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files);
+
+/* Append to texts the texts of the files the embedder holds copies of
+ * (Emacs buffers visiting them, unsaved edits included) that texts does
+ * not hold yet, only source files of a language with a locals query when
+ * sources_only: a refactoring analyses what the buffer holds, as the
+ * transaction that writes the file reads it (edit/transaction.h). A copy
+ * that cannot be read is left to the disk. */
+void eddi_refactor_copy_buffers(EddiWorkspace *workspace, bool sources_only, RefOpenTexts *texts);
 
 #endif

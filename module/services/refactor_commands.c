@@ -316,6 +316,38 @@ static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
   }
 }
 
+void eddi_refactor_copy_buffers(EddiWorkspace *workspace, bool sources_only, RefOpenTexts *texts) {
+  EddiWorkspacePaths paths = {0};
+  EddiError ignored;
+  if (eddi_workspace_copies(workspace, &paths, &ignored) < 0) {
+    eddi_workspace_paths_free(&paths);
+    return;
+  }
+  for (size_t i = 0; i < paths.len; i++) {
+    const char *rel = paths.items[i];
+    bool open = false;
+    for (size_t k = 0; !open && k < texts->len; k++)
+      open = strcmp(texts->items[k].path, rel) == 0;
+    if (open) continue;
+    if (sources_only) {
+      const EddiLang *lang = eddi_lang_detect(rel, "", 0);
+      if (!lang || !lang->locals) continue;
+    }
+    char *abs = eddi_path_join(eddi_workspace_root(workspace), rel);
+    StrBuf text = {0};
+    EddiBackendCopy copy;
+    eddi_strbuf_puts(&text, "");
+    if (eddi_workspace_find_copy(workspace, rel, abs, &copy, &text, &ignored) == 0 && copy.found) {
+      size_t len = text.len;
+      RefOpenText entry = {eddi_strdup(rel), eddi_strbuf_take(&text), len};
+      array_push(texts, entry);
+    }
+    eddi_strbuf_free(&text);
+    eddi_free(abs);
+  }
+  eddi_workspace_paths_free(&paths);
+}
+
 /* The operation token names, or a Fail. */
 static int refactor__operation(CommandContext *ctx, const Token *token) {
   return eddi_command_choose(ctx, token, "operation", eddi_refactor_operations,
@@ -381,6 +413,7 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->workspace = ctx->workspace;
   job->index = ref_index_checkout(ctx->workspace);
   refactor__copy_open(job, ctx->session);
+  eddi_refactor_copy_buffers(ctx->workspace, true, &job->open);
   return eddi_job_start(ctx, &job->base);
 }
 

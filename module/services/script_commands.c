@@ -25,6 +25,7 @@
 #include "edit/txn_history.h"
 #include "script/changeset.h"
 #include "script/script_run.h"
+#include "services/refactor_call.h"
 #include "services/script_commands.h"
 
 /* The budgets a script starts with; `limit steps N` and `limit time N`
@@ -530,6 +531,7 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
     RefOpenText copy = {eddi_strdup(doc->path), eddi_text_dup(&doc->text, 0, n), n};
     array_push(&run->files.docs, copy);
   }
+  eddi_refactor_copy_buffers(workspace, false, &run->files.docs);
   run->current = ctx->session && ctx->session->current ? eddi_strdup(ctx->session->current->path)
                                                        : NULL;
   run->max_steps = SCRIPT_STEPS_DEFAULT;

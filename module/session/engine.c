@@ -208,6 +208,10 @@ void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *conte
   eddi_workspace_set_backend(self->workspace, open, context);
 }
 
+void eddi_engine_set_backend_copies(EddiEngine *self, const EddiBackendCopies *copies) {
+  eddi_workspace_set_backend_copies(self->workspace, copies);
+}
+
 bool eddi_engine_cursor(const EddiEngine *self, const char *sender, void **backend,
                         size_t *char_index) {
   EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);

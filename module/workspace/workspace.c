@@ -21,6 +21,7 @@ struct EddiWorkspace {
   EddiSessionManager sessions;
   EddiBackendOpen embedder_open; /* eddi_workspace_set_backend's, or NULL: the disk */
   void *embedder_context;
+  const EddiBackendCopies *embedder_copies; /* or NULL */
   EddiWriteHooks hooks;
   EddiSlots slots;
   bool keeps_caches;
@@ -154,6 +155,46 @@ void eddi_workspace_set_backend(EddiWorkspace *self, EddiBackendOpen open, void 
 }
 
 bool eddi_workspace_embedded(const EddiWorkspace *self) { return self->embedder_open != NULL; }
+
+void eddi_workspace_set_backend_copies(EddiWorkspace *self, const EddiBackendCopies *copies) {
+  self->embedder_copies = copies;
+}
+
+int eddi_workspace_find_copy(EddiWorkspace *self, const char *rel, const char *abs,
+                             EddiBackendCopy *copy, StrBuf *text, EddiError *err) {
+  (void)rel;
+  *copy = (EddiBackendCopy){0};
+  if (!self->embedder_open) return 0;
+  return eddi_embedded_find_copy(self->embedder_copies, self->embedder_context, abs,
+                                 self->config.max_file_bytes, copy, text, err);
+}
+
+typedef struct {
+  const char *root;
+  size_t root_len;
+  EddiWorkspacePaths *out;
+} WorkspaceCopies;
+
+/* One copy's file, kept when it is beneath the root. */
+static void workspace__copy(void *data, const char *abs_path) {
+  WorkspaceCopies *self = data;
+  if (strncmp(abs_path, self->root, self->root_len) != 0 || abs_path[self->root_len] != '/' ||
+      !abs_path[self->root_len + 1])
+    return;
+  array_push(self->out, eddi_strdup(abs_path + self->root_len + 1));
+}
+
+int eddi_workspace_copies(EddiWorkspace *self, EddiWorkspacePaths *out, EddiError *err) {
+  const EddiBackendCopies *copies = self->embedder_copies;
+  if (!self->embedder_open || !copies || !copies->each) return 0;
+  WorkspaceCopies found = {self->root, strlen(self->root), out};
+  return copies->each(self->embedder_context, self->root, workspace__copy, &found, err);
+}
+
+void eddi_workspace_paths_free(EddiWorkspacePaths *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i]);
+  array_free(self);
+}
 
 int eddi_workspace_open_backend(EddiWorkspace *self, const EddiDocRequest *request,
                                 EddiBackend **backend, StrBuf *text, bool *is_new,

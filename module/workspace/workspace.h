@@ -96,6 +96,22 @@ void eddi_workspace_set_backend(EddiWorkspace *self, EddiBackendOpen open, void 
 /* Whether an embedder's opener is set. */
 bool eddi_workspace_embedded(const EddiWorkspace *self);
 
+/* The embedder's copies of files eddi did not open (eddi_backend.h,
+ * EddiBackendCopies: Emacs's buffers visiting them); NULL: none. A change
+ * of several files and the refactoring index ask through the two calls
+ * below, never the engine. */
+void eddi_workspace_set_backend_copies(EddiWorkspace *self, const EddiBackendCopies *copies);
+/* What the embedder holds of rel (abs: its absolute path): *copy, and the
+ * copy's text appended to text (may be NULL) when one is found. Without an
+ * embedder's copies, none is. */
+int eddi_workspace_find_copy(EddiWorkspace *self, const char *rel, const char *abs,
+                             EddiBackendCopy *copy, StrBuf *text, EddiError *err);
+typedef Array(char *) EddiWorkspacePaths;
+/* The workspace paths of every file the embedder holds a copy of, appended
+ * to out (new strings, freed with eddi_workspace_paths_free). */
+int eddi_workspace_copies(EddiWorkspace *self, EddiWorkspacePaths *out, EddiError *err);
+void eddi_workspace_paths_free(EddiWorkspacePaths *self);
+
 /* A document to open: rel beneath the root (abs, the same file's absolute
  * path, for an embedder); create allows a missing file. */
 typedef struct {

@@ -506,15 +506,19 @@ buffers of the workspace are killed and no engine memory may leak."
       (should-not (buffer-modified-p))
       (should (equal eddi-test-saves '(after))))))
 
-(ert-deftest eddi-intent-buffer-unsaved-edits-are-written ()
+(ert-deftest eddi-intent-buffer-unsaved-edits-stay-unsaved ()
+  "A buffer with unsaved edits takes its part of the change and stays modified."
   (eddi-test-with-workspace '(("a.txt" . "old a\n") ("b.txt" . "old b\n"))
     (eddi-exec "Open a.txt")
     (eddi-test-type "a.txt" 2 0 "t y p e d RET")
     (should (string-prefix-p "Ok" (eddi-exec eddi-test-patch-ab)))
-    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "new a\ntyped\n"))
-    (should-not (buffer-modified-p (eddi-test-buffer "a.txt")))
+    ;; The user's edit is not written, and neither is eddi's part of a.txt.
+    (should (equal (eddi-transcript--read (eddi-test-path "a.txt")) "old a\n"))
+    (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "new b\n"))
+    (should (equal (eddi-test-text "a.txt") "new a\ntyped\n"))
+    (should (buffer-modified-p (eddi-test-buffer "a.txt")))
     ;; Emacs's own undo takes back eddi's change as one step; eddi's next
-    ;; Save is not taken for a change on disk.
+    ;; Save writes what the user chose to keep.
     (eddi-test-undo-one "a.txt")
     (should (equal (eddi-test-text "a.txt") "old a\ntyped\n"))
     (should (equal (eddi-exec "Save") "Ok, Bytes 12"))
@@ -631,6 +635,112 @@ of the group takes it back with the others."
                            (format "old %s\n" name)))))
       (delete-directory root t)
       (delete-directory state t))))
+
+;;;; A user's unsaved edits are theirs (issue 24)
+
+(defconst eddi-test-cart
+  '(("cart.py" . "class Cart:\n    def total(self):\n        return 0\n")
+    ("shop.py" . "from cart import Cart\n\n\ndef checkout(cart):\n    a = Cart().total()\n    return cart.total()\n"))
+  "Two Python files: Cart.total, called surely once and unsurely once (shop.py:5).")
+
+(defconst eddi-test-cart-renamed "class Cart:\n    def grand_total(self):\n        return 0\n"
+  "cart.py after the rename of Cart.total.")
+
+(defconst eddi-test-shop-renamed
+  "from cart import Cart\n\n\ndef checkout(cart):\n    a = Cart().grand_total()\n    return cart.total()\n"
+  "shop.py after the rename of Cart.total (the unsure call left as it was).")
+
+(defconst eddi-test-rename-total "Refactor RenameSymbol Cart.total grand_total"
+  "The rename of the tests of issue 24.")
+
+(defun eddi-test-visit-and-type (rel line keys)
+  "Visit REL in a buffer of the user's own and type KEYS at the start of LINE."
+  (find-file-noselect (eddi-test-path rel))
+  (eddi-test-type rel line 0 keys))
+
+(defun eddi-test-cart-kept-unsaved ()
+  "After the rename, cart.py's buffer holds it and the user's line, unsaved."
+  (should (equal (eddi-transcript--read (eddi-test-path "cart.py")) (cdar eddi-test-cart)))
+  (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) eddi-test-shop-renamed))
+  (should (equal (eddi-test-text "cart.py") (concat eddi-test-cart-renamed "# mine\n")))
+  (with-current-buffer (eddi-test-buffer "cart.py")
+    (should (buffer-modified-p))
+    ;; Its file was not rewritten behind it: Emacs would not ask.
+    (should (verify-visited-file-modtime))))
+
+(ert-deftest eddi-buffers-open-document-keeps-unsaved-edits ()
+  "A buffer with unsaved edits, Opened in the session: renamed, still unsaved."
+  (eddi-test-with-workspace eddi-test-cart
+    (eddi-test-visit-and-type "cart.py" 4 "# SPC m i n e RET")
+    (eddi-exec "Open cart.py")
+    (should (string-prefix-p "Ok, Renamed in 2 files" (eddi-exec eddi-test-rename-total)))
+    (eddi-test-cart-kept-unsaved)
+    ;; The rename is one undo step of the buffer.
+    (eddi-test-undo-one "cart.py")
+    (should (equal (eddi-test-text "cart.py") (concat (cdar eddi-test-cart) "# mine\n")))
+    (should (buffer-modified-p (eddi-test-buffer "cart.py")))))
+
+(ert-deftest eddi-buffers-open-document-undo-takes-the-change-back ()
+  "eddi's Undo takes the rename back in the disk file and the modified buffer."
+  (eddi-test-with-workspace eddi-test-cart
+    (eddi-test-visit-and-type "cart.py" 4 "# SPC m i n e RET")
+    (eddi-exec "Open cart.py")
+    (should (string-prefix-p "Ok, Renamed in 2 files" (eddi-exec eddi-test-rename-total)))
+    (should (string-prefix-p "Ok, Undid 1 step, 2 files: cart.py, shop.py" (eddi-exec "Undo")))
+    (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) (cdadr eddi-test-cart)))
+    (should (equal (eddi-transcript--read (eddi-test-path "cart.py")) (cdar eddi-test-cart)))
+    (should (equal (eddi-test-text "cart.py") (concat (cdar eddi-test-cart) "# mine\n")))
+    (should (buffer-modified-p (eddi-test-buffer "cart.py")))))
+
+(ert-deftest eddi-buffers-unopened-buffer-keeps-unsaved-edits ()
+  "A buffer with unsaved edits the session never Opened: changed through it."
+  (eddi-test-with-workspace eddi-test-cart
+    (eddi-test-visit-and-type "cart.py" 4 "# SPC m i n e RET")
+    (should (string-prefix-p "Ok, Renamed in 2 files" (eddi-exec eddi-test-rename-total)))
+    (eddi-test-cart-kept-unsaved)
+    (eddi-test-undo-one "cart.py")
+    (should (equal (eddi-test-text "cart.py") (concat (cdar eddi-test-cart) "# mine\n")))))
+
+(ert-deftest eddi-buffers-unopened-buffer-undo-takes-the-change-back ()
+  "eddi's Undo takes the rename back through the buffer it went through."
+  (eddi-test-with-workspace eddi-test-cart
+    (eddi-test-visit-and-type "cart.py" 4 "# SPC m i n e RET")
+    (should (string-prefix-p "Ok, Renamed in 2 files" (eddi-exec eddi-test-rename-total)))
+    (eddi-test-cart-kept-unsaved)
+    (should (string-prefix-p "Ok, Undid 1 step, 2 files: cart.py, shop.py" (eddi-exec "Undo")))
+    (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) (cdadr eddi-test-cart)))
+    (should (equal (eddi-transcript--read (eddi-test-path "cart.py")) (cdar eddi-test-cart)))
+    (should (equal (eddi-test-text "cart.py") (concat (cdar eddi-test-cart) "# mine\n")))
+    (should (buffer-modified-p (eddi-test-buffer "cart.py")))))
+
+(ert-deftest eddi-buffers-unmodified-buffer-saved-in-the-change ()
+  "An unmodified buffer the session never Opened takes the change, saved with it."
+  (eddi-test-with-workspace eddi-test-cart
+    ;; Visited as UTF-8 (an ASCII file's coding system would otherwise be
+    ;; decided on save, and the buffer would save itself after the others).
+    (let ((coding-system-for-read 'utf-8-unix))
+      (find-file-noselect (eddi-test-path "cart.py")))
+    (eddi-test-watch-saves "cart.py")
+    (should (string-prefix-p "Ok, Renamed in 2 files" (eddi-exec eddi-test-rename-total)))
+    (should (equal (eddi-transcript--read (eddi-test-path "cart.py")) eddi-test-cart-renamed))
+    (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) eddi-test-shop-renamed))
+    (should (equal (eddi-test-text "cart.py") eddi-test-cart-renamed))
+    (with-current-buffer (eddi-test-buffer "cart.py")
+      (should-not (buffer-modified-p))
+      (should (verify-visited-file-modtime))
+      ;; Written inside the change's transaction, as an open document's is.
+      (should (equal eddi-test-saves '(after))))))
+
+(ert-deftest eddi-buffers-preview-lines-from-the-buffer ()
+  "Preview's unsure lines are the buffer's, two lines typed above them."
+  (eddi-test-with-workspace eddi-test-cart
+    (eddi-test-visit-and-type "shop.py" 1 "# SPC a RET # SPC b RET")
+    (should (equal (eddi-exec (concat "Preview " eddi-test-rename-total))
+                   (concat "Ok, Preview: Would modify 2 files: cart.py, shop.py, "
+                           "1 unsure left unchanged: shop.py:7")))
+    (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) (cdadr eddi-test-cart)))
+    (should (equal (eddi-test-text "shop.py") (concat "# a\n# b\n" (cdadr eddi-test-cart))))
+    (should (buffer-modified-p (eddi-test-buffer "shop.py")))))
 
 ;;;; The transcript suite
 

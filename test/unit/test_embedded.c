@@ -36,6 +36,12 @@ typedef struct {
   const char *give;          /* the text open gives; NULL: the file's */
   FakeBuffer *last;
   bool refuse_changed;       /* save refuses a file changed on disk */
+  /* A buffer of the user's that no document holds (EddiBackendCopies):
+   * the file it visits (a workspace path), its text and whether it holds
+   * unsaved edits. */
+  const char *copy_rel;
+  const char *copy_text;
+  bool copy_modified;
 } Fake;
 
 static size_t fake_byte_of(const FakeBuffer *buffer, size_t chars) {
@@ -166,6 +172,37 @@ static int fake_open(void *context, const EddiBackendFile *file, const EddiBacke
   return 0;
 }
 
+/* Whether abs_path names the fake's copy's file. */
+static bool fake_is_copy(const Fake *fake, const char *abs_path) {
+  size_t n = fake->copy_rel ? strlen(fake->copy_rel) : 0, len = strlen(abs_path);
+  return n && len > n && abs_path[len - n - 1] == '/' &&
+         strcmp(abs_path + len - n, fake->copy_rel) == 0;
+}
+
+static int fake_find_copy(void *context, const char *abs_path, EddiBackendCopy *copy,
+                          EddiTextSink *text, EddiError *err) {
+  Fake *fake = context;
+  *copy = (EddiBackendCopy){0};
+  if (!fake_is_copy(fake, abs_path)) return 0;
+  copy->found = true;
+  copy->modified = fake->copy_modified;
+  if (text) eddi_text_sink_append(text, fake->copy_text, strlen(fake->copy_text));
+  return 0;
+}
+
+static int fake_each_copy(void *context, const char *root,
+                          void (*visit)(void *data, const char *abs_path), void *data,
+                          EddiError *err) {
+  Fake *fake = context;
+  if (!fake->copy_rel) return 0;
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", root, fake->copy_rel);
+  visit(data, path);
+  return 0;
+}
+
+static const EddiBackendCopies fake_copies = {.find = fake_find_copy, .each = fake_each_copy};
+
 /* ---------------------------------------------------------------- fixture */
 
 typedef struct {
@@ -184,6 +221,7 @@ static int world_setup(void **state) {
   if (!world->engine) fail_msg("eddi_engine_new: %s", error);
   fake_of_ops = &world->fake;
   eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+  eddi_engine_set_backend_copies(world->engine, &fake_copies);
   *state = world;
   return 0;
 }
@@ -319,6 +357,13 @@ static void test_embedded_save_checks_the_file(void **state) {
 
 /* ---------------------------------------------------------------- batches */
 
+/* An Undo's reply, which must start with prefix. */
+static void exchange_prefix(World *world, const char *message, const char *prefix) {
+  char *reply = eddi_exec(world->engine, "tester", message, strlen(message));
+  if (strncmp(reply, prefix, strlen(prefix)) != 0) fail_msg("reply: %s", reply);
+  eddi_string_free(reply);
+}
+
 static const char patch_ab[] = "Patch\n*** Begin Patch\n*** Update File: a.txt\n-old a\n+new a\n"
                                "*** Update File: b.txt\n-old b\n+new b\n*** End Patch";
 
@@ -353,6 +398,48 @@ static void test_embedded_batch_writes_the_buffer(void **state) {
   exchange(world, "Diff\nInsert Line \"more\"\nSave",
            "Ok: No changes\nOk, Inserted 1 line at 0, At 1:0\nOk, Bytes 11");
   assert_file(world, "a.txt", "more\nnew a\n");
+}
+
+/* A buffer of the user's with unsaved edits, never opened in the session:
+ * the change goes through it, opened by the change, and leaves it unsaved
+ * and its file as it was; Undo takes it back there too. */
+static void test_embedded_batch_unsaved_copy_stays_unsaved(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  world->fake.copy_rel = "a.txt";
+  world->fake.copy_text = world->fake.give = "old a\ntyped\n";
+  world->fake.copy_modified = true;
+  exchange(world, "Start s", "Ok");
+  exchange(world, patch_ab, "Ok: M [a.txt#2326]\\n1:new a\\n2:typed\\nM [b.txt#5EB3]\\n1:new b");
+  assert_file(world, "a.txt", "old a\n");
+  assert_file(world, "b.txt", "new b\n");
+  assert_int_equal(world->fake.opens, 1);
+  assert_int_equal(world->fake.saves, 0);
+  assert_int_equal(world->fake.saved, 0);
+  assert_string_equal(world->fake.last->text, "new a\ntyped\n");
+  exchange_prefix(world, "Undo", "Ok, Undid 1 step, 2 files: a.txt, b.txt");
+  assert_file(world, "a.txt", "old a\n");
+  assert_file(world, "b.txt", "old b\n");
+  assert_int_equal(world->fake.saves, 0);
+  assert_string_equal(world->fake.last->text, "old a\ntyped\n");
+}
+
+/* An unmodified buffer of the user's: opened by the change and saved in
+ * its batch. */
+static void test_embedded_batch_unmodified_copy_is_saved(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  world->fake.copy_rel = "a.txt";
+  world->fake.copy_text = "old a\n";
+  exchange(world, "Start s", "Ok");
+  exchange(world, patch_ab, "Ok: M [a.txt#54CD]\\n1:new a\\nM [b.txt#5EB3]\\n1:new b");
+  assert_file(world, "a.txt", "new a\n");
+  assert_file(world, "b.txt", "new b\n");
+  assert_int_equal(world->fake.opens, 1);
+  assert_int_equal(world->fake.saved, 1);
+  assert_string_equal(world->fake.last->text, "new a\n");
 }
 
 static void test_embedded_batch_uncertain_buffer_saves_itself(void **state) {
@@ -507,6 +594,51 @@ static void test_embedded_batch_crash_after_renames_rolls_back(void **state) {
   unit_remove_tree(jw.state);
 }
 
+/* The step of a change that kept a user's unsaved edits, restored from
+ * the journal by the next engine: its Undo is refused rather than write
+ * the buffer's old text, the user's edits among it, to the disk. */
+static void test_embedded_restored_step_keeps_unsaved_edits_off_the_disk(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  fake_of_ops = &world->fake;
+  world->fake.copy_rel = "a.txt";
+  world->fake.copy_text = world->fake.give = "old a\ntyped\n";
+  world->fake.copy_modified = true;
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw.state;
+  for (int run = 0; run < 2; run++) {
+    char error[EDDI_ERROR_MAX] = "", report[EDDI_ERROR_MAX] = "";
+    world->engine = eddi_engine_new(world->root, &config, error, sizeof error);
+    if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+    eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+    eddi_engine_set_backend_copies(world->engine, &fake_copies);
+    if (eddi_engine_open_journal(world->engine, report, sizeof report, error, sizeof error) < 0)
+      fail_msg("eddi_engine_open_journal: %s", error);
+    if (run == 0) {
+      exchange(world, "Start s", "Ok");
+      exchange_prefix(world, patch_ab, "Ok: M [a.txt#2326]");
+      /* The buffer keeps its text across the engines, as Emacs does. */
+      world->fake.copy_text = world->fake.give = "new a\ntyped\n";
+    } else {
+      exchange_prefix(world, "Undo", "Fail \"Undo: 1 file changed since: a.txt; nothing put back\"");
+    }
+    eddi_engine_free(world->engine);
+    assert_file(world, "a.txt", "old a\n");
+    assert_file(world, "b.txt", "new b\n");
+  }
+  assert_int_equal(world->fake.saves, 0);
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_embedded_open_says_how_the_file_is_encoded,
@@ -523,6 +655,10 @@ int main(void) {
                                       world_teardown),
       cmocka_unit_test_setup_teardown(test_embedded_batch_writes_the_buffer, world_setup,
                                       world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_unsaved_copy_stays_unsaved,
+                                      world_setup, world_teardown),
+      cmocka_unit_test_setup_teardown(test_embedded_batch_unmodified_copy_is_saved, world_setup,
+                                      world_teardown),
       cmocka_unit_test_setup_teardown(test_embedded_batch_uncertain_buffer_saves_itself,
                                       world_setup, world_teardown),
       cmocka_unit_test_setup_teardown(test_embedded_batch_read_only_refuses, world_setup,
@@ -534,6 +670,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_embedded_batch_append_meanwhile_is_kept, world_setup,
                                       world_teardown),
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
+      cmocka_unit_test(test_embedded_restored_step_keeps_unsaved_edits_off_the_disk),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
