@@ -147,8 +147,8 @@ void eddi_engine_set_backend(EddiEngine *self, EddiBackendOpen open, void *conte
  * through its copy and writes it through a backing copy made by the
  * opener, never behind it: a copy with the user's unsaved edits takes the
  * change as one undo step and keeps them unsaved (its file is not
- * written), an unmodified one is saved with the others. The calls are optional; without them the engine
- * reads and writes those files on disk, as before. */
+ * written), an unmodified one is saved with the others. The calls are
+ * optional; without them the engine reads and writes those files on disk. */
 
 /* What the embedder holds of one file. */
 typedef struct {

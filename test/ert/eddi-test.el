@@ -650,8 +650,8 @@ of the group takes it back with the others."
   "from cart import Cart\n\n\ndef checkout(cart):\n    a = Cart().grand_total()\n    return cart.total()\n"
   "shop.py after the rename of Cart.total (the unsure call left as it was).")
 
-(defconst eddi-test-rename-total "Refactor RenameSymbol Cart.total grand_total"
-  "The rename of the tests of issue 24.")
+(defconst eddi-test-rename-total "Refactor RenameSymbol Cart.total grand_total Leave"
+  "The rename of the tests of issue 24, writing without its unsure call.")
 
 (defun eddi-test-visit-and-type (rel line keys)
   "Visit REL in a buffer of the user's own and type KEYS at the start of LINE."
