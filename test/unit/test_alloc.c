@@ -114,6 +114,24 @@ static char *fixture_text(const Fixture *fx, const char *name) {
 /* An edit of a.txt, saved: it writes the file. */
 static const char edit_message[] = "Start s\nOpen a.txt\nInsert Line \"new\"\nSave\nEnd Session";
 
+/* Under LeakSanitizer, allocations made between these two are not
+ * reported: the engine a jump leaves half made is never freed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ALLOC_TEST_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ALLOC_TEST_LSAN 1
+#endif
+#endif
+#ifdef ALLOC_TEST_LSAN
+#include <sanitizer/lsan_interface.h>
+static void alloc_test__leaks_begin(void) { __lsan_disable(); }
+static void alloc_test__leaks_end(void) { __lsan_enable(); }
+#else
+static void alloc_test__leaks_begin(void) {}
+static void alloc_test__leaks_end(void) {}
+#endif
+
 static EddiEngine *fixture_engine(const Fixture *fx) {
   char error[256] = "";
   EddiEngine *engine = eddi_engine_new(fx->root, NULL, error, sizeof error);
@@ -171,6 +189,9 @@ static void test_engine_failure_jumps_to_the_handler(void **state) {
   Fixture *fx = *state;
   assert_true(edit_allocations > 2);
   assert_false(eddi_alloc_failed());
+  /* What the jump strands is leaked on purpose (see below): LeakSanitizer
+   * is told not to count it. */
+  alloc_test__leaks_begin();
   EddiEngine *engine = fixture_engine(fx);
   counted_install(edit_allocations / 2);
   if (setjmp(handler_jump) == 0) {
@@ -178,6 +199,7 @@ static void test_engine_failure_jumps_to_the_handler(void **state) {
     fail_msg("the edit ran to its end: %s", reply);
   }
   default_install();
+  alloc_test__leaks_end();
   assert_int_equal(handler_calls, 1);
   assert_true(handler_size > 0);
   assert_true(eddi_alloc_failed());
