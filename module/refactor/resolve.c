@@ -747,8 +747,9 @@ RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ) {
 /* What one definition of symbol sym brings under the symbol's name: a
  * named import's canonical target, the function or class a default
  * import gets, the name a module exports under another (export { f as g
- * }, exports.g = f); sym itself for anything else (an assignment, a whole
- * module: import a.b as c), which is a name of its own. */
+ * }, module.exports = { g: f }); sym itself for anything else (an
+ * assignment, a whole module: import a.b as c, exports.g = f, whose value
+ * the query does not give), which is a name of its own. */
 static RefTarget resolve__alias_of(RefProgram *self, RefTarget sym, uint32_t def, unsigned depth) {
   const RefFile *f = self->files.items[sym.file];
   const RefOcc *occ = &f->occs.items[def];

@@ -92,7 +92,7 @@ enum {
   REF_OCC_WRITE = 2, /* assigned to */
   REF_OCC_KEYED = 4, /* also a property key (shorthand { a }): renamed alone, the key changes */
   REF_OCC_EXPORTED = 8, /* a name of the module for a value (@definition.export: export { f as
-                         * g }, exports.g = f) */
+                         * g }, module.exports = { g: f }, exports.g = f) */
 };
 
 typedef struct {
