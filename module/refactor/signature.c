@@ -686,6 +686,9 @@ static TSNode signature__call_of(Signature *self, const RefOpsLang *lang, uint32
   if (ref_node_is(parent, lang->member) && !lang->self_param) {
     node = parent, parent = ts_node_parent(parent);
   } else if (ref_node_is(parent, "attribute")) {
+    /* Box.make(2) calls make, not Box (though make may call Box through
+     * cls): no call of the receiver. */
+    if (!ts_node_eq(ts_node_child_by_field_name(parent, "attribute", 9), node)) return (TSNode){0};
     RefValue value = occ->expr != REF_NONE ? ref_program_expr_value(&ops->program, f, occ->expr)
                                            : (RefValue){REF_VALUE_UNKNOWN, 0, 0};
     *implicit = signature__passes_self(self, value.kind);
