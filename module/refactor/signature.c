@@ -839,6 +839,17 @@ static void signature__names(Signature *self, RefTarget entity, RefIds *names) {
   }
 }
 
+/* Whether target is a class method's cls of class (cls(...) in it calls
+ * the class's __init__). */
+static bool signature__cls_of(Signature *self, RefTarget target, RefTarget klass) {
+  RefProgram *program = &self->ops->program;
+  if (target.kind != REF_TARGET_SYM) return false;
+  const RefSym *sym = &program->files.items[target.file]->syms.items[target.index];
+  if (!(sym->flags & REF_SYM_CLS)) return false;
+  RefValue value = ref_program_value(program, target);
+  return value.kind == REF_VALUE_CLASS && value.file == klass.file && value.index == klass.index;
+}
+
 static int signature__calls(Signature *self) {
   RefOps *ops = self->ops;
   /* __init__ is called through its class: Class(...) passes self. */
@@ -847,6 +858,12 @@ static int signature__calls(Signature *self) {
   RefIds names = {0}, class_names = {0};
   signature__names(self, self->identity, &names);
   if (klass != REF_NONE) signature__names(self, class_target, &class_names);
+  /* A class method's cls is the class too. */
+  const RefFile *home = ops->program.files.items[self->file];
+  for (uint32_t s = 0; klass != REF_NONE && s < home->syms.len; s++)
+    if (signature__cls_of(self, (RefTarget){REF_TARGET_SYM, self->file, s}, class_target) &&
+        !signature__named(&class_names, home->syms.items[s].name))
+      array_push(&class_names, home->syms.items[s].name);
   uint32_t name = names.items[0];
   Array(TSNode) seen = {0};
   int rc = 0;
@@ -863,7 +880,8 @@ static int signature__calls(Signature *self) {
       if (occ->kind == REF_OCC_IMPORT_NAME || occ->kind == REF_OCC_EXPORT) continue;
       /* Through an alias too: g(...) after from m import f as g calls f. */
       RefTarget t = ref_program_entity(&ops->program, ref_program_target(&ops->program, f, i));
-      bool by_class = klass != REF_NONE && ref_target_equal(t, class_target);
+      bool by_class = klass != REF_NONE && (ref_target_equal(t, class_target) ||
+                                            signature__cls_of(self, t, class_target));
       bool ours = by_class || ref_target_equal(t, self->identity);
       if (!ours) {
         if (t.kind == REF_TARGET_UNSURE && occ->kind != REF_OCC_STRING) ref_ops_unsure(ops, f, occ->start);
