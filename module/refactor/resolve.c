@@ -741,3 +741,58 @@ RefTarget ref_program_linked(RefProgram *self, RefTarget target, uint32_t name) 
 RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ) {
   return resolve__target(self, file, occ, 0);
 }
+
+/* ---------------------------------------------------------------- aliases */
+
+/* What one definition of symbol sym brings under the symbol's name: a
+ * named import's canonical target, the function or class a default
+ * import gets, the name a module exports under another (export { f as g
+ * }, module.exports = { g: f }); sym itself for anything else (an
+ * assignment, a whole module: import a.b as c, exports.g = f, whose value
+ * the query does not give), which is a name of its own. */
+static RefTarget resolve__alias_of(RefProgram *self, RefTarget sym, uint32_t def, unsigned depth) {
+  const RefFile *f = self->files.items[sym.file];
+  const RefOcc *occ = &f->occs.items[def];
+  if (occ->flags & REF_OCC_EXPORTED) {
+    const RefExpr *value = occ->value != REF_NONE ? &f->exprs.items[occ->value] : NULL;
+    if (!value || value->kind != REF_EXPR_OCC || value->ref == REF_NONE) return sym;
+    return ref_program_canonical(self, resolve__target(self, sym.file, value->ref, depth + 1));
+  }
+  if (occ->import == REF_NONE) return sym;
+  uint32_t import = occ->import;
+  const RefImport *entry = &f->imports.items[import];
+  if (entry->kind == REF_IMPORT_FROM)
+    return ref_program_canonical(self, resolve__import(self, sym.file, import, depth));
+  if (entry->kind == REF_IMPORT_DEFAULT) {
+    RefValue value = resolve__default(self, sym.file, import, depth);
+    if (value.kind == REF_VALUE_FUNCTION || value.kind == REF_VALUE_CLASS)
+      return resolve__sym(value.file, value.index);
+  }
+  return sym;
+}
+
+RefTarget ref_program_entity(RefProgram *self, RefTarget target) {
+  target = ref_program_canonical(self, target);
+  for (unsigned depth = 0; target.kind == REF_TARGET_SYM; depth++) {
+    if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
+    const RefFile *f = self->files.items[target.file];
+    const RefSym *sym = &f->syms.items[target.index];
+    RefTarget found = target;
+    bool aliased = false, other = false, differ = false;
+    for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+      RefTarget of = resolve__alias_of(self, target, d, depth);
+      if (ref_target_equal(of, target)) {
+        other = true;
+        continue;
+      }
+      if (aliased && !ref_target_equal(of, found)) differ = true;
+      found = of, aliased = true;
+    }
+    if (!aliased) break;
+    /* Bound by an alias and by something else (or two aliases of two
+     * things): which one a call meets depends on the flow. */
+    if (other || differ) return resolve__unsure;
+    target = found;
+  }
+  return target;
+}

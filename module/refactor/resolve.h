@@ -84,6 +84,15 @@ RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ);
 /* What a symbol stands for: an import without an alias for what it
  * imports, anything else for itself. */
 RefTarget ref_program_canonical(RefProgram *self, RefTarget target);
+/* What a call through target calls: its canonical target, with an import
+ * bound under a name of its own (from m import f as g, import { f as g },
+ * const { f: g } = require(...), a default import of a function or class)
+ * and a module's export under another name (export { f as g },
+ * module.exports = { g: f }) followed to what they stand for. UNSURE when
+ * the name is bound otherwise too (from m import f as g, then g = h) or
+ * its definitions disagree. A rename keeps the alias's own name, so only
+ * the operations that rewrite calls ask. */
+RefTarget ref_program_entity(RefProgram *self, RefTarget target);
 /* The value a symbol holds. */
 RefValue ref_program_value(RefProgram *self, RefTarget target);
 /* The value of expression expr of file. */

@@ -571,7 +571,8 @@ static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, Wal
     file->occs.items[occ].import = info->import;
     file->occs.items[occ].part = info->part;
   } else if (roles & ROLE_DEF_EXPORT) {
-    occ = scope__add_occ(self, node, REF_OCC_NAME, REF_OCC_DEF, scope, roles, 0);
+    occ = scope__add_occ(self, node, REF_OCC_NAME, REF_OCC_DEF | REF_OCC_EXPORTED, scope, roles,
+                         0);
   } else if (roles & ROLE_EXPORT) {
     occ = scope__add_occ(self, node, REF_OCC_EXPORT, 0, scope, roles, 0);
   } else if (roles & ROLE_MEMBER_NAME) {

@@ -91,6 +91,8 @@ enum {
   REF_OCC_DEF = 1,   /* it defines sym */
   REF_OCC_WRITE = 2, /* assigned to */
   REF_OCC_KEYED = 4, /* also a property key (shorthand { a }): renamed alone, the key changes */
+  REF_OCC_EXPORTED = 8, /* a name of the module for a value (@definition.export: export { f as
+                         * g }, module.exports = { g: f }, exports.g = f) */
 };
 
 typedef struct {

@@ -185,6 +185,7 @@ typedef struct {
   int from[SIGNATURE_PARAMS_MAX]; /* per new parameter: its old index, or -1 */
   bool implicit;                  /* the definition has self or cls not in the lists */
   bool is_static;
+  bool is_classmethod; /* its first parameter is the class, through a class or an instance */
   bool constructor; /* __init__: the class's calls are its calls */
   size_t calls;
 } Signature;
@@ -658,10 +659,23 @@ static int signature__call(Signature *self, const RefOpsLang *lang, uint32_t f, 
   return rc;
 }
 
+/* Whether a call through a receiver holding a value of kind receiver
+ * passes the definition's first parameter without writing it: an instance
+ * passes itself to a method, a class or an instance passes the class to a
+ * class method. A module passes nothing (lib.f(7) is f(7)), nor does a
+ * class to a plain method (Class.m(obj, ...) writes self), nor anything
+ * to a static method. */
+static bool signature__passes_self(const Signature *self, RefValueKind receiver) {
+  if (self->is_static) return false;
+  if (receiver == REF_VALUE_INSTANCE || receiver == REF_VALUE_SUPER) return true;
+  return self->is_classmethod && receiver == REF_VALUE_CLASS;
+}
+
 /* The call an occurrence names the callee of, or a null node; *implicit:
- * the call passes self (an attribute of an instance). */
-static TSNode signature__call_of(RefOps *ops, const RefOpsLang *lang, uint32_t f,
+ * the call passes the first parameter itself (signature__passes_self). */
+static TSNode signature__call_of(Signature *self, const RefOpsLang *lang, uint32_t f,
                                  const RefOcc *occ, bool *implicit) {
+  RefOps *ops = self->ops;
   TSNode node = ref_ops_node(ops, f, occ->start, occ->end);
   TSNode parent = ts_node_parent(node);
   *implicit = false;
@@ -672,11 +686,12 @@ static TSNode signature__call_of(RefOps *ops, const RefOpsLang *lang, uint32_t f
   if (ref_node_is(parent, lang->member) && !lang->self_param) {
     node = parent, parent = ts_node_parent(parent);
   } else if (ref_node_is(parent, "attribute")) {
-    TSNode receiver = ts_node_child_by_field_name(parent, "object", 6);
+    /* Box.make(2) calls make, not Box (though make may call Box through
+     * cls): no call of the receiver. */
+    if (!ts_node_eq(ts_node_child_by_field_name(parent, "attribute", 9), node)) return (TSNode){0};
     RefValue value = occ->expr != REF_NONE ? ref_program_expr_value(&ops->program, f, occ->expr)
                                            : (RefValue){REF_VALUE_UNKNOWN, 0, 0};
-    *implicit = value.kind != REF_VALUE_CLASS;
-    EDDI_UNUSED(receiver);
+    *implicit = signature__passes_self(self, value.kind);
     node = parent, parent = ts_node_parent(parent);
   }
   if (!ref_node_is(parent, lang->call)) return (TSNode){0};
@@ -705,9 +720,11 @@ static bool signature__class_use_harmless(RefOps *ops, uint32_t f, TSNode node) 
   return false;
 }
 
-/* Whether an occurrence only exports the function under its name (a
- * JavaScript export list, module.exports = { f }): the importers' calls
- * are found through it, and it passes no arguments. */
+/* Whether an occurrence only exports the function, under its name or
+ * another (a JavaScript export list, module.exports = { f, g: f }): the
+ * importers' calls are found through it (ref_program_entity follows the
+ * other name), and it passes no arguments. exports.g = f is no such
+ * export: its value is not read, so it stays an unsure reference. */
 static bool signature__exported(RefOps *ops, const RefOpsLang *lang, uint32_t f,
                                 const RefOcc *occ) {
   if (lang->keywords || lang->typed_params) return false;
@@ -782,29 +799,90 @@ static int signature__prototype(Signature *self, uint32_t f, uint32_t i) {
   return rc;
 }
 
+static bool signature__named(const RefIds *names, uint32_t name) {
+  for (size_t i = 0; i < names->len; i++)
+    if (names->items[i] == name) return true;
+  return false;
+}
+
+/* The names a call of entity may be written with: its own, and each
+ * import's that binds it under another (from m import f as g, import
+ * { f as g }, const { f: g } = require(...)), through imports of those
+ * too. An alias of one of these names that cannot be told (g bound by
+ * the import and by an assignment) counts, so that its calls are listed
+ * as unsure rather than missed. */
+static void signature__names(Signature *self, RefTarget entity, RefIds *names) {
+  RefProgram *program = &self->ops->program;
+  const RefFile *home = program->files.items[entity.file];
+  array_push(names, home->syms.items[entity.index].name);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (uint32_t f = 0; f < program->files.len; f++) {
+      const RefFile *file = program->files.items[f];
+      for (uint32_t s = 0; s < file->syms.len; s++) {
+        const RefSym *sym = &file->syms.items[s];
+        bool binds_other = false;
+        for (uint32_t d = sym->first_def; d != REF_NONE; d = file->occs.items[d].next_def)
+          binds_other |= file->occs.items[d].import != REF_NONE ||
+                         (file->occs.items[d].flags & REF_OCC_EXPORTED);
+        if (!binds_other || signature__named(names, sym->name)) continue;
+        RefTarget t = ref_program_entity(program, (RefTarget){REF_TARGET_SYM, f, s});
+        bool ours = ref_target_equal(t, entity);
+        for (uint32_t d = sym->first_def; !ours && t.kind == REF_TARGET_UNSURE && d != REF_NONE;
+             d = file->occs.items[d].next_def) {
+          uint32_t import = file->occs.items[d].import;
+          ours = import != REF_NONE && signature__named(names, file->imports.items[import].name);
+        }
+        if (ours) array_push(names, sym->name), grew = true;
+      }
+    }
+  }
+}
+
+/* Whether target is a class method's cls of class (cls(...) in it calls
+ * the class's __init__). */
+static bool signature__cls_of(Signature *self, RefTarget target, RefTarget klass) {
+  RefProgram *program = &self->ops->program;
+  if (target.kind != REF_TARGET_SYM) return false;
+  const RefSym *sym = &program->files.items[target.file]->syms.items[target.index];
+  if (!(sym->flags & REF_SYM_CLS)) return false;
+  RefValue value = ref_program_value(program, target);
+  return value.kind == REF_VALUE_CLASS && value.file == klass.file && value.index == klass.index;
+}
+
 static int signature__calls(Signature *self) {
   RefOps *ops = self->ops;
-  const RefFile *home = ops->program.files.items[self->file];
-  uint32_t name = home->syms.items[self->target.index].name;
   /* __init__ is called through its class: Class(...) passes self. */
   uint32_t klass = self->constructor ? ref_target_class(&ops->program, self->target) : REF_NONE;
   RefTarget class_target = {REF_TARGET_SYM, self->file, klass};
-  uint32_t class_name = klass != REF_NONE ? home->syms.items[klass].name : REF_NONE;
+  RefIds names = {0}, class_names = {0};
+  signature__names(self, self->identity, &names);
+  if (klass != REF_NONE) signature__names(self, class_target, &class_names);
+  /* A class method's cls is the class too. */
+  const RefFile *home = ops->program.files.items[self->file];
+  for (uint32_t s = 0; klass != REF_NONE && s < home->syms.len; s++)
+    if (signature__cls_of(self, (RefTarget){REF_TARGET_SYM, self->file, s}, class_target) &&
+        !signature__named(&class_names, home->syms.items[s].name))
+      array_push(&class_names, home->syms.items[s].name);
+  uint32_t name = names.items[0];
   Array(TSNode) seen = {0};
   int rc = 0;
   for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
     const RefFile *file = ops->program.files.items[f];
     for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
       const RefOcc *occ = &file->occs.items[i];
-      bool by_class = occ->name == class_name;
-      if (occ->name != name && !by_class) continue;
+      if (!signature__named(&names, occ->name) && !signature__named(&class_names, occ->name))
+        continue;
       if (occ->flags & REF_OCC_DEF) {
-        if (self->lang->typed_params) rc = signature__prototype(self, f, i);
+        if (self->lang->typed_params && occ->name == name) rc = signature__prototype(self, f, i);
         continue;
       }
       if (occ->kind == REF_OCC_IMPORT_NAME || occ->kind == REF_OCC_EXPORT) continue;
-      RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, i));
-      bool ours = ref_target_equal(t, by_class ? class_target : self->identity);
+      /* Through an alias too: g(...) after from m import f as g calls f. */
+      RefTarget t = ref_program_entity(&ops->program, ref_program_target(&ops->program, f, i));
+      bool by_class = klass != REF_NONE && (ref_target_equal(t, class_target) ||
+                                            signature__cls_of(self, t, class_target));
+      bool ours = by_class || ref_target_equal(t, self->identity);
       if (!ours) {
         if (t.kind == REF_TARGET_UNSURE && occ->kind != REF_OCC_STRING) ref_ops_unsure(ops, f, occ->start);
         continue;
@@ -813,7 +891,7 @@ static int signature__calls(Signature *self) {
       if ((rc = ref_ops_syntax(ops, f, "Signature", &lang)) < 0) break;
       if (signature__exported(ops, lang, f, occ)) continue;
       bool implicit;
-      TSNode call = signature__call_of(ops, lang, f, occ, &implicit);
+      TSNode call = signature__call_of(self, lang, f, occ, &implicit);
       if (by_class) implicit = true;
       if (ts_node_is_null(call)) {
         if (!by_class ||
@@ -830,11 +908,13 @@ static int signature__calls(Signature *self) {
                                ref_names_str(&ops->index->names, name));
       array_push(&seen, args);
       bool done = false;
-      if (rc == 0) rc = signature__call(self, lang, f, call, implicit && !self->is_static, &done);
+      if (rc == 0) rc = signature__call(self, lang, f, call, implicit, &done);
       if (done) self->calls++;
     }
   }
   array_free(&seen);
+  array_free(&names);
+  array_free(&class_names);
   return rc;
 }
 
@@ -1054,6 +1134,7 @@ int ref_signature_plan(RefOps *ops, const RefOpArgs *args) {
     if (ref_node_is(def, "decorated_definition")) {
       char *text = ref_ops_text(ops, self.file, def);
       self.is_static = strstr(text, "@staticmethod") != NULL;
+      self.is_classmethod = strstr(text, "@classmethod") != NULL;
       eddi_free(text);
       def = ts_node_child_by_field_name(def, "definition", 10);
     }
