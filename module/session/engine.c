@@ -19,7 +19,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "core/embedded_backend.h"
 #include "core/utf8.h"
@@ -27,10 +26,9 @@
 #include "lang/message.h"
 #include "services/commands.h"
 #include "session/command_table.h"
-#include "session/job.h"
 #include "session/audit.h"
+#include "session/job.h"
 #include "session/journal.h"
-
 
 /* ---------------------------------------------------------------- ports */
 
