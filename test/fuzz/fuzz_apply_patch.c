@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_reset();
   EddiEditReport report = {0};
   EddiError err;
-  eddi_edit_apply_patch(fuzz_engine, NULL, text, size, &report, &err);
+  eddi_edit_apply_patch(fuzz_engine->workspace, NULL, text, size, &report, &err);
   eddi_edit_report_free(&report);
   free(text);
   return 0;

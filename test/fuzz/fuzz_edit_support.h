@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "edit/edit_formats.h"
+#include "session/engine.h"
 #include "core/utf8.h"
 
 static char fuzz_workspace[256];

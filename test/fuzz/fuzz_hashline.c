@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   eddi_strbuf_printf(&input, "[a.txt#%s]\n", tag);
   eddi_strbuf_append(&input, text, size);
   EddiEditReport engine_report = {0};
-  eddi_edit_hashline(fuzz_engine, NULL, input.data, input.len, &engine_report, &err);
+  eddi_edit_hashline(fuzz_engine->workspace, NULL, input.data, input.len, &engine_report, &err);
   eddi_edit_report_free(&engine_report);
   eddi_strbuf_free(&input);
   free(text);

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_reset();
   EddiEditReport report = {0};
   EddiError err;
-  eddi_edit_search_replace(fuzz_engine, NULL, "a.txt", text, size, &report, &err);
+  eddi_edit_search_replace(fuzz_engine->workspace, NULL, "a.txt", text, size, &report, &err);
   eddi_edit_report_free(&report);
   free(text);
   return 0;
