@@ -125,7 +125,5 @@ typedef struct {
  * returns what this returns. One job per command: a second one runs at
  * once. */
 int eddi_job_start(CommandContext *ctx, EddiJob *job);
-/* The command named name, through the engine's port; NULL when none. */
-const CommandSpec *eddi_command_find(const CommandContext *ctx, const char *name);
 
 #endif
