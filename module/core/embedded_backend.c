@@ -144,6 +144,17 @@ int eddi_doc_file_saved(EddiDoc *doc, size_t *bytes, EddiError *err) {
 
 /* ---------------------------------------------------------------- copies */
 
+/* An embedder's text is taken only when it fits the limit and is UTF-8. */
+static int embedded__check_text(const StrBuf *text, size_t max_bytes, EddiError *err) {
+  size_t valid = eddi_utf8_valid_prefix(text->data ? text->data : "", text->len);
+  if (text->len > max_bytes)
+    return eddi_error_set(err, EDDI_ETOOBIG, "Buffer too large (%zu bytes, limit %zu)", text->len,
+                          max_bytes);
+  if (valid != text->len)
+    return eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
+  return 0;
+}
+
 int eddi_embedded_find_copy(const EddiBackendCopies *copies, void *context, const char *abs_path,
                             size_t max_bytes, EddiBackendCopy *copy, StrBuf *text,
                             EddiError *err) {
@@ -152,14 +163,8 @@ int eddi_embedded_find_copy(const EddiBackendCopies *copies, void *context, cons
   EddiTextSink sink = {{0}};
   int rc = copies->find(context, abs_path, copy, text ? &sink : NULL, err);
   if (rc == 0 && copy->found && text) {
-    size_t valid = eddi_utf8_valid_prefix(sink.text.data ? sink.text.data : "", sink.text.len);
-    if (sink.text.len > max_bytes)
-      rc = eddi_error_set(err, EDDI_ETOOBIG, "Buffer too large (%zu bytes, limit %zu)",
-                          sink.text.len, max_bytes);
-    else if (valid != sink.text.len)
-      rc = eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
-    else
-      eddi_strbuf_append(text, sink.text.data ? sink.text.data : "", sink.text.len);
+    rc = embedded__check_text(&sink.text, max_bytes, err);
+    if (rc == 0) eddi_strbuf_append(text, sink.text.data ? sink.text.data : "", sink.text.len);
   }
   eddi_strbuf_free(&sink.text);
   if (rc < 0) *copy = (EddiBackendCopy){0};
@@ -187,12 +192,7 @@ int eddi_embedded_open(const EddiEmbeddedOpen *op, EddiBackend **backend, StrBuf
     eddi_strbuf_free(&sink.text);
     return rc;
   }
-  size_t valid = eddi_utf8_valid_prefix(sink.text.data ? sink.text.data : "", sink.text.len);
-  if (sink.text.len > max_bytes)
-    rc = eddi_error_set(err, EDDI_ETOOBIG, "Buffer too large (%zu bytes, limit %zu)",
-                        sink.text.len, max_bytes);
-  else if (valid != sink.text.len)
-    rc = eddi_error_set(err, EDDI_EINVAL, "Buffer text is not valid UTF-8 (byte %zu)", valid);
+  rc = embedded__check_text(&sink.text, max_bytes, err);
   if (rc < 0) {
     ops->destroy(self);
     eddi_strbuf_free(&sink.text);
