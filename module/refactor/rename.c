@@ -377,21 +377,29 @@ static int rename__texts(Rename *self) {
 
 /* ---------------------------------------------------------------- the differential check */
 
-/* Whether a changed file's analysis has the shape of the old one. */
-static bool rename__same_shape(const RefFile *a, const RefFile *b) {
-  if (a->scopes.len != b->scopes.len || a->syms.len != b->syms.len || a->occs.len != b->occs.len ||
-      a->exprs.len != b->exprs.len || a->imports.len != b->imports.len)
-    return false;
-  for (size_t i = 0; i < a->occs.len; i++) {
+/* Where a changed file's analysis first departs from the old one's shape
+ * (a name bound to another symbol, a symbol of another kind): the offset
+ * in a of the first occurrence that differs, 0 when only the counts tell;
+ * SIZE_MAX when the shapes agree. */
+static size_t rename__shape_departs(const RefFile *a, const RefFile *b) {
+  size_t occs = EDDI_MIN(a->occs.len, b->occs.len);
+  for (size_t i = 0; i < occs; i++) {
     const RefOcc *x = &a->occs.items[i], *y = &b->occs.items[i];
     if (x->kind != y->kind || x->flags != y->flags || x->scope != y->scope || x->sym != y->sym)
-      return false;
+      return x->start;
+    if (x->sym != REF_NONE && x->sym < b->syms.len &&
+        (a->syms.items[x->sym].kind != b->syms.items[x->sym].kind ||
+         a->syms.items[x->sym].flags != b->syms.items[x->sym].flags))
+      return x->start;
   }
+  if (a->scopes.len != b->scopes.len || a->syms.len != b->syms.len || a->occs.len != b->occs.len ||
+      a->exprs.len != b->exprs.len || a->imports.len != b->imports.len)
+    return 0;
   for (size_t i = 0; i < a->syms.len; i++)
     if (a->syms.items[i].kind != b->syms.items[i].kind ||
         a->syms.items[i].flags != b->syms.items[i].flags)
-      return false;
-  return true;
+      return 0;
+  return SIZE_MAX;
 }
 
 static int rename__changed_meaning(Rename *self, uint32_t f, uint32_t i, RefTarget before,
@@ -460,14 +468,24 @@ static int rename__differential(Rename *self) {
     const RefChange *change = &self->plan->changes.items[c];
     const RefFile *old = before->files.items[change->source];
     const RefFile *now = change->after_file;
+    size_t departs;
     if (now->errors > old->errors) {
       StrBuf at = {0};
       rename__place(self, change->source, now->first_error, &at);
       rc =
           eddi_error_set(self->err, EDDI_EINVAL, "Rename would make a syntax error in %s", at.data);
       eddi_strbuf_free(&at);
-    } else if (!rename__same_shape(old, now)) {
-      rc = eddi_error_set(self->err, EDDI_EINVAL, "Rename would change how %s reads", old->path);
+    } else if ((departs = rename__shape_departs(old, now)) != SIZE_MAX) {
+      StrBuf at = {0};
+      rename__place(self, change->source, (uint32_t)departs, &at);
+      rc = eddi_error_set(self->err, EDDI_EINVAL,
+                          "Rename would change how %s binds its names, first at %s", old->path,
+                          at.data);
+      eddi_error_hint(self->err,
+                      "The name there would be bound otherwise than before, as when it is bound "
+                      "in two ways (two imports in a try, an import and an assignment) and only "
+                      "one of them is renamed; rename that file's uses by hand");
+      eddi_strbuf_free(&at);
     }
     files.items[change->source] = change->after_file;
     changed.items[change->source] = true;

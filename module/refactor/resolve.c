@@ -11,6 +11,9 @@
 
 /* Longest chain of imports, bases or receivers followed; longer is unsure. */
 #define REF_RESOLVE_DEPTH_MAX 64
+/* Depth one more import of the same name costs: bounds the alternatives
+ * followed (try: from a import f, except: from b import f) to 2^8. */
+#define REF_RESOLVE_ALTERNATE_COST 8
 
 enum { MEMO_TODO = 0, MEMO_BUSY = 1, MEMO_DONE = 2 };
 
@@ -326,16 +329,40 @@ static uint32_t resolve__foreign_writes(RefProgram *self, uint32_t name) {
 
 /* ---------------------------------------------------------------- canonical */
 
-RefTarget ref_program_canonical(RefProgram *self, RefTarget target) {
-  for (unsigned depth = 0; target.kind == REF_TARGET_SYM; depth++) {
+static RefTarget resolve__canonical(RefProgram *self, RefTarget target, unsigned depth);
+
+/* What an import symbol stands for: the one target all its imports agree
+ * on. Imported twice from two places (try: from a import f, except
+ * ImportError: from b import f), which one a use meets depends on the
+ * run: unsure. */
+static RefTarget resolve__imports_agree(RefProgram *self, uint32_t file, const RefSym *sym,
+                                        unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  uint32_t first = sym->first_def;
+  RefTarget agreed = resolve__import(self, file, f->occs.items[first].import, depth);
+  if (f->occs.items[first].next_def == REF_NONE) return agreed;
+  agreed = resolve__canonical(self, agreed, depth + REF_RESOLVE_ALTERNATE_COST);
+  for (uint32_t d = f->occs.items[first].next_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+    RefTarget one = resolve__import(self, file, f->occs.items[d].import, depth);
+    if (!ref_target_equal(resolve__canonical(self, one, depth + REF_RESOLVE_ALTERNATE_COST), agreed))
+      return resolve__unsure;
+  }
+  return agreed;
+}
+
+static RefTarget resolve__canonical(RefProgram *self, RefTarget target, unsigned depth) {
+  for (; target.kind == REF_TARGET_SYM; depth++) {
     if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unsure;
     const RefFile *file = self->files.items[target.file];
     const RefSym *sym = &file->syms.items[target.index];
     if (sym->kind != REF_SYM_IMPORT || !(sym->flags & REF_SYM_TRANSPARENT)) break;
-    uint32_t import = file->occs.items[sym->first_def].import;
-    target = resolve__import(self, target.file, import, depth);
+    target = resolve__imports_agree(self, target.file, sym, depth);
   }
   return ref_modules_c_canonical(self, target);
+}
+
+RefTarget ref_program_canonical(RefProgram *self, RefTarget target) {
+  return resolve__canonical(self, target, 0);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -425,6 +452,31 @@ static RefValue resolve__default(RefProgram *self, uint32_t file, uint32_t index
   return resolve__expr(self, of, self->files.items[of]->default_export, depth + 1);
 }
 
+static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned depth);
+
+/* An import symbol's value: the one value all its imports agree on
+ * (import json, except ImportError: import simplejson as json is
+ * unknown). */
+static RefValue resolve__import_value(RefProgram *self, uint32_t file, const RefSym *sym,
+                                      unsigned depth) {
+  const RefFile *f = self->files.items[file];
+  RefValue agreed = resolve__unknown;
+  bool first = true;
+  for (uint32_t d = sym->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+    uint32_t import = f->occs.items[d].import;
+    if (import == REF_NONE) return resolve__unknown;
+    RefValue value =
+        f->imports.items[import].kind == REF_IMPORT_DEFAULT
+            ? resolve__default(self, file, import, depth)
+            : resolve__value(
+                  self, ref_program_canonical(self, resolve__import(self, file, import, depth)),
+                  depth + (d == sym->first_def ? 1 : REF_RESOLVE_ALTERNATE_COST));
+    if (d == sym->first_def && f->occs.items[d].next_def == REF_NONE) return value;
+    if (!resolve__join(&agreed, value, &first)) return resolve__unknown;
+  }
+  return agreed;
+}
+
 static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned depth) {
   if (depth > REF_RESOLVE_DEPTH_MAX) return resolve__unknown;
   switch (target.kind) {
@@ -450,14 +502,8 @@ static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned dept
   } else if (sym->kind == REF_SYM_FUNCTION) {
     if (!(sym->flags & REF_SYM_DECORATED))
       value = (RefValue){REF_VALUE_FUNCTION, target.file, target.index};
-  } else if (sym->kind == REF_SYM_IMPORT &&
-             f->imports.items[f->occs.items[sym->first_def].import].kind == REF_IMPORT_DEFAULT) {
-    value = resolve__default(self, target.file, f->occs.items[sym->first_def].import, depth);
   } else if (sym->kind == REF_SYM_IMPORT) {
-    uint32_t import = f->occs.items[sym->first_def].import;
-    value = resolve__value(
-        self, ref_program_canonical(self, resolve__import(self, target.file, import, depth)),
-        depth + 1);
+    value = resolve__import_value(self, target.file, sym, depth);
   } else {
     value = resolve__variable(self, target.file, target.index, depth);
   }
