@@ -74,6 +74,9 @@ enum {
   ROLE_PATTERN_DEFAULT = 1ull << 46,
   ROLE_SCOPE_BODY = 1ull << 47,
   ROLE_SYNTAX_TOLERATED = 1ull << 48,
+  ROLE_ANNOTATION = 1ull << 49,
+  ROLE_ANNOTATION_VALUES = 1ull << 50,
+  ROLE_FORWARD = 1ull << 51,
 };
 
 #define ROLE_SCOPES                                                                        \
@@ -138,6 +141,9 @@ static const struct {
     {"pattern.default", ROLE_PATTERN_DEFAULT},
     {"scope.body", ROLE_SCOPE_BODY},
     {"syntax.tolerated", ROLE_SYNTAX_TOLERATED},
+    {"annotation", ROLE_ANNOTATION},
+    {"annotation.values", ROLE_ANNOTATION_VALUES},
+    {"forward", ROLE_FORWARD},
 };
 #define SCOPE_ROLE_COUNT (sizeof scope__roles / sizeof scope__roles[0])
 
@@ -167,6 +173,8 @@ typedef struct {
   bool written;      /* the node is written without being bound (@write) */
   bool internal;     /* inside a node of @linkage.internal: its definitions have no linkage */
   bool tolerant;     /* inside @syntax.tolerated: a MISSING token is no error */
+  bool annotation;   /* inside @annotation: a string is a type ... */
+  bool values;       /* ... unless inside @annotation.values (Literal["a"]) */
 } WalkFrame;
 
 typedef struct {
@@ -536,6 +544,41 @@ static void scope__text_words(ScopeBuild *self, TSNode node, uint32_t scope) {
   }
 }
 
+/* A forward reference (@forward, or a string in an annotation: "Node",
+ * "Optional[Node]", "mod.Node | None"): the type written as text. Each
+ * name that starts a dotted chain is a reference where the string
+ * stands; a name after a dot is a member of what eddi does not follow,
+ * unsure. Text that is more than names, dots, brackets, commas and | is
+ * opaque: each word unsure. */
+static void scope__forward_words(ScopeBuild *self, TSNode node, uint32_t scope) {
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  for (uint32_t i = start; i < end; i++) {
+    unsigned char c = (unsigned char)self->text[i];
+    if (!scope__word_byte(c, false) && !strchr(" .[],|", c)) {
+      scope__text_words(self, node, scope);
+      return;
+    }
+  }
+  bool after_dot = false;
+  for (uint32_t i = start; i < end;) {
+    unsigned char c = (unsigned char)self->text[i];
+    if (!scope__word_byte(c, true)) {
+      if (c != ' ') after_dot = c == '.';
+      i++;
+      while (c >= '0' && c <= '9' && i < end && scope__word_byte((unsigned char)self->text[i], false))
+        i++;
+      continue;
+    }
+    uint32_t from = i;
+    while (i < end && scope__word_byte((unsigned char)self->text[i], false)) i++;
+    ScopeSpan word = {.start = from, .end = i, .prefix = REF_NONE,
+                      .kind = after_dot ? REF_OCC_MEMBER : REF_OCC_NAME, .scope = scope,
+                      .roles = after_dot ? ROLE_MEMBER_UNKNOWN : ROLE_REFERENCE};
+    scope__add_span(self, &word);
+    after_dot = false;
+  }
+}
+
 static RefScopeKind scope__kind(uint64_t roles) {
   if (roles & ROLE_SCOPE_CLASS) return REF_SCOPE_CLASS;
   if (roles & ROLE_SCOPE_FUNCTION) return REF_SCOPE_FUNCTION;
@@ -583,6 +626,8 @@ static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, Wal
     occ = scope__add_occ(self, node, REF_OCC_KEYWORD, 0, scope, roles, info->callee);
   } else if (roles & ROLE_MEMBER_UNKNOWN) {
     occ = scope__add_occ(self, node, REF_OCC_MEMBER, 0, scope, roles, 0);
+  } else if ((roles & ROLE_FORWARD) || ((roles & ROLE_STRING) && frame->annotation && !frame->values)) {
+    scope__forward_words(self, node, scope);
   } else if (roles & ROLE_STRING) {
     occ = scope__add_occ(self, node, REF_OCC_STRING, 0, scope, roles, 0);
   } else if (roles & (ROLE_DECL_GLOBAL | ROLE_DECL_NONLOCAL)) {
@@ -649,6 +694,8 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   frame->hoisted = frame->assigned && ((info->roles & ROLE_DEF_HOISTED) || parent->hoisted);
   frame->internal = parent->internal || (info->roles & ROLE_LINKAGE_INTERNAL);
   frame->tolerant = parent->tolerant || (info->roles & ROLE_SYNTAX_TOLERATED);
+  frame->annotation = parent->annotation || (info->roles & ROLE_ANNOTATION);
+  frame->values = parent->values || (info->roles & ROLE_ANNOTATION_VALUES);
   if (info->roles & ROLE_TEXT) scope__text_words(self, node, frame->scope);
   if (info->roles & ROLE_EXPORT_DEFAULT) self->default_export = scope__key(node);
   if (info->roles & ROLE_SELF) {
@@ -671,7 +718,7 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
  * cannot exhaust the stack). */
 static void scope__walk(ScopeBuild *self, TSNode root) {
   Array(WalkFrame) frames = {0};
-  WalkFrame top = {0, false, false, false, false, false, false};
+  WalkFrame top = {.scope = 0};
   array_push(&frames, top);
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   size_t depth = 0;

@@ -174,6 +174,25 @@
 
 (string (string_content) @string)
 
+; An annotation's strings are types written as text (forward references:
+; "Node", Optional["Node"]); so are cast()'s first argument and a
+; TypeVar's bound. The strings of Literal[...] are values, and Annotated's
+; are metadata.
+(type) @annotation
+(generic_type (identifier) @_values (#any-of? @_values "Literal" "Annotated")
+  (type_parameter) @annotation.values)
+(subscript value: [(identifier) (attribute attribute: (identifier))] @_values
+  (#any-of? @_values "Literal" "Annotated" "typing.Literal" "typing.Annotated"
+            "typing_extensions.Literal" "typing_extensions.Annotated")
+  subscript: (_) @annotation.values)
+(call function: [(identifier) (attribute attribute: (identifier))] @_cast
+  (#any-of? @_cast "cast" "typing.cast")
+  arguments: (argument_list . (string (string_content) @forward)))
+(call function: [(identifier) (attribute attribute: (identifier))] @_typevar
+  (#any-of? @_typevar "TypeVar" "typing.TypeVar")
+  arguments: (argument_list (keyword_argument name: (identifier) @_bound (#eq? @_bound "bound")
+                                              value: (string (string_content) @forward))))
+
 ; Members looked up by a computed name: getattr(self, name) and its kin.
 (call function: (identifier) @_f (#eq? @_f "getattr")
   arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
