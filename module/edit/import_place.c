@@ -145,8 +145,12 @@ static void place__require_for(StrBuf *out, const char *s, size_t n) {
     if (e - b > 5 && memcmp(b, "* as ", 5) == 0) b += 5;
     eddi_strbuf_append(&binding, b, (size_t)(e - b));
   }
-  if (binding.len == 0) place__module_name(&binding, m, mlen);
-  eddi_strbuf_printf(out, "const %s = require(\"%.*s\");", binding.data, (int)mlen, m);
+  if (!from || from > q) /* import "m": for its effects alone */
+    eddi_strbuf_printf(out, "require(\"%.*s\");", (int)mlen, m);
+  else {
+    if (binding.len == 0) place__module_name(&binding, m, mlen);
+    eddi_strbuf_printf(out, "const %s = require(\"%.*s\");", binding.data, (int)mlen, m);
+  }
   eddi_strbuf_free(&binding);
 }
 
@@ -398,8 +402,8 @@ int eddi_import_plan(EddiImportPlan *self, const EddiLang *lang, const EddiSynta
   }
   self->line = line;
   char *key = place__key(line, strlen(line));
-  /* Present: a top-level import element, or (no tree, another form) a
-   * line of the file's top level. */
+  /* Present: a top-level import element, or without a tree a line of the
+   * file's top level (with one, a docstring's line is no import). */
   TSNode guard = {0};
   if (syn && syn->tree && place__c_family(lang)) guard = place__guard(syn);
   bool found_last = false;
@@ -407,8 +411,14 @@ int eddi_import_plan(EddiImportPlan *self, const EddiLang *lang, const EddiSynta
   for (size_t i = 0; syn && i < syn->elements.len; i++) {
     const EddiElement *e = &syn->elements.items[i];
     if (e->kind != EDDI_ELEMENT_IMPORT || e->parent >= 0 || e->end > len) continue;
-    if (self->present == EDDI_IMPORT_ABSENT) {
-      char *have = place__key(text + e->start, e->end - e->start);
+    /* The element, or its lines: Go's import "fmt" is an import_spec
+     * "fmt" on the line of its import keyword. */
+    size_t line_start = e->start;
+    while (line_start > 0 && text[line_start - 1] != '\n') line_start--;
+    size_t line_end = place__line_after(text, len, e->end > e->start ? e->end - 1 : e->end);
+    for (int pass = 0; pass < 2 && self->present == EDDI_IMPORT_ABSENT; pass++) {
+      char *have = pass == 0 ? place__key(text + e->start, e->end - e->start)
+                             : place__key(text + line_start, line_end - line_start);
       if (strcmp(have, key) == 0) self->present = e->start;
       eddi_free(have);
     }
@@ -417,7 +427,7 @@ int eddi_import_plan(EddiImportPlan *self, const EddiLang *lang, const EddiSynta
       last_end = place__line_after(text, len, e->end > e->start ? e->end - 1 : e->end);
     }
   }
-  for (size_t at = 0; self->present == EDDI_IMPORT_ABSENT && at < len;
+  for (size_t at = 0; !(syn && syn->tree) && self->present == EDDI_IMPORT_ABSENT && at < len;
        at = place__line_after(text, len, at)) {
     if (text[at] == ' ' || text[at] == '\t') continue;
     size_t eol = place__line_after(text, len, at);
