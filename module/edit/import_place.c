@@ -317,8 +317,13 @@ static size_t place__header_end(const EddiLang *lang, const char *text, size_t l
       next = place__line_after(text, len, at);
     else if (lang && lang->comment_block_start &&
              place__starts(text, len, at, lang->comment_block_start) && lang->comment_block_end) {
-      const char *end = strstr(text + at, lang->comment_block_end);
-      if (end) next = place__line_after(text, len, (size_t)(end - text));
+      /* The block comment's end, when nothing but a blank follows it. */
+      size_t close = strlen(lang->comment_block_end);
+      for (size_t p = at + strlen(lang->comment_block_start); p + close <= len && !next; p++)
+        if (memcmp(text + p, lang->comment_block_end, close) == 0) {
+          if (!place__rest_empty(lang, text, len, p + close)) break;
+          next = place__line_after(text, len, p + close);
+        }
     } else if (place__starts(text, len, at, "package ")) {
       next = place__line_after(text, len, at);
     } else if (python && place__starts(text, len, at, "from __future__ import")) {

@@ -281,14 +281,11 @@ static int action__add_import(ScriptRun *run, const ScriptNode *node, ScriptElem
   EddiImportPlan plan;
   int rc = action__import_plan(run, file, node->text, &plan, err);
   if (rc < 0) {
-    /* The place of the statement, before the plan's reason and hint. */
-    StrBuf place = {0};
-    script_place(run, el->file, el->start, &place);
+    /* The statement and the file's place around the plan's reason; its hint stays. */
     char *why = eddi_strdup(err->what), *hint = eddi_strdup(err->hint);
-    eddi_error_set(err, rc, "Script line %zu:%zu: %s at %s", node->pos.line, node->pos.col, why,
-                   place.data);
+    rc = action__fail(run, node, el, err, why);
     if (hint[0]) eddi_error_hint(err, "%s", hint);
-    eddi_free(why), eddi_free(hint), eddi_strbuf_free(&place);
+    eddi_free(why), eddi_free(hint);
     return rc;
   }
   if (plan.present == EDDI_IMPORT_ABSENT) {
