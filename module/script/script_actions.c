@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <strings.h>
 
+#include "edit/import_place.h"
 #include "syntax/syntax.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -265,73 +266,43 @@ static void action__insert_line(ScriptRun *run, ScriptElement *el, size_t at, co
   eddi_strbuf_free(&line);
 }
 
-/* After the last top-level import, or after the file's header (a shebang,
- * leading comments), as Insert Import places an import; *had_imports
- * says which. */
-static size_t action__import_place(ScriptRun *run, ScriptFile *file, bool *had_imports) {
+/* Where and in what form an import goes: edit/import_place.c's, as for
+ * Insert Import. */
+static int action__import_plan(ScriptRun *run, ScriptFile *file, const char *want,
+                               EddiImportPlan *plan, EddiError *err) {
   EddiSyntax *syn = script_file_syntax(&run->files, file);
-  size_t at = 0;
-  *had_imports = false;
-  for (size_t i = 0; syn && i < syn->elements.len; i++) {
-    const EddiElement *e = &syn->elements.items[i];
-    if (e->kind != EDDI_ELEMENT_IMPORT || e->parent >= 0) continue;
-    at = action__line_after(file, e->end > e->start ? e->end - 1 : e->end);
-    *had_imports = true;
-  }
-  if (*had_imports) return at;
-  const char *comment = file->lang && file->lang->comment_line ? file->lang->comment_line : "#";
-  while (at < file->text.len) {
-    const char *line = file->text.data + at;
-    bool header = (line[0] == '#' && line[1] == '!') ||
-                  strncmp(line, comment, strlen(comment)) == 0;
-    if (!header) break;
-    at = action__line_after(file, at);
-  }
-  return at;
+  return eddi_import_plan(plan, file->lang, syn, file->rel, file->text.data, file->text.len,
+                          want, strlen(want), err);
 }
 
-/* The import statement for module in the file's language. */
-static char *action__import_text(const ScriptFile *file, const char *module) {
-  StrBuf out = {0};
-  const char *lang = file->lang ? file->lang->name : "";
-  if (strchr(module, ' ') || module[0] == '#') eddi_strbuf_puts(&out, module);
-  else if (strcmp(lang, "c") == 0 || strcmp(lang, "cpp") == 0)
-    eddi_strbuf_printf(&out, strchr(module, '<') || strchr(module, '"') ? "#include %s"
-                             : "#include \"%s\"", module);
-  else if (strcmp(lang, "javascript") == 0 || strcmp(lang, "typescript") == 0 ||
-           strcmp(lang, "tsx") == 0)
-    eddi_strbuf_printf(&out, "import \"%s\";", module);
-  else if (strcmp(lang, "go") == 0) eddi_strbuf_printf(&out, "import \"%s\"", module);
-  else if (strcmp(lang, "rust") == 0) eddi_strbuf_printf(&out, "use %s;", module);
-  else eddi_strbuf_printf(&out, "import %s", module);
-  return eddi_strbuf_take(&out);
-}
-
-static bool action__line_present(const ScriptFile *file, const char *line) {
-  size_t n = strlen(line);
-  for (const char *p = file->text.data; p && p < file->text.data + file->text.len;) {
-    if (strncmp(p, line, n) == 0 && (p[n] == '\n' || p[n] == '\0' || p[n] == '\r')) return true;
-    p = memchr(p, '\n', (size_t)(file->text.data + file->text.len - p));
-    if (p) p++;
-  }
-  return false;
-}
-
-static int action__add_import(ScriptRun *run, const ScriptNode *node, ScriptElement *el) {
-  EDDI_UNUSED(node);
+static int action__add_import(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
+                              EddiError *err) {
   ScriptFile *file = action__file(run, el);
-  char *line = action__import_text(file, node->text);
-  if (!action__line_present(file, line)) {
-    bool had;
-    size_t at = action__import_place(run, file, &had);
-    action__insert_line(run, el, at, "", line);
-    /* No imports before: a blank line between the import and the code. */
-    size_t after = at + strlen(line) + 1;
-    if (!had && after < file->text.len && file->text.data[after] != '\n')
-      script_file_replace(&run->files, file, after, after, "\n", 1), script_element_refresh(&run->files, el);
+  EddiImportPlan plan;
+  int rc = action__import_plan(run, file, node->text, &plan, err);
+  if (rc < 0) {
+    /* The statement and the file's place around the plan's reason; its hint stays. */
+    char *why = eddi_strdup(err->what), *hint = eddi_strdup(err->hint);
+    rc = action__fail(run, node, el, err, why);
+    if (hint[0]) eddi_error_hint(err, "%s", hint);
+    eddi_free(why), eddi_free(hint);
+    return rc;
+  }
+  if (plan.present == EDDI_IMPORT_ABSENT) {
+    size_t at = plan.at;
+    const char *text = file->text.data;
+    if (plan.blank_before && at > 0 && !(at >= 2 && text[at - 1] == '\n' && text[at - 2] == '\n'))
+      script_file_replace(&run->files, file, at, at, "\n", 1), at++;
+    action__insert_line(run, el, at, "", plan.line);
+    /* After a header: a blank line between the import and the code. */
+    size_t after = at + strlen(plan.line) + 1;
+    text = file->text.data;
+    if (plan.blank_after && after < file->text.len && text[after] != '\n')
+      script_file_replace(&run->files, file, after, after, "\n", 1);
+    script_element_refresh(&run->files, el);
     run->counts.imports_added++;
   }
-  eddi_free(line);
+  eddi_import_plan_free(&plan);
   return 0;
 }
 
@@ -342,10 +313,15 @@ static int action__add(ScriptRun *run, const ScriptNode *node, ScriptElement *el
   if (rc < 0) return rc;
   ScriptFile *file = action__file(run, el);
   if (el->kind == SEL_FILE) {
-    bool had;
-    size_t at = action__import_place(run, file, &had);
-    if (!had) at = file->text.len;
-    action__insert_line(run, el, at, "", text);
+    /* After the file's imports, else at its end. */
+    EddiImportPlan plan;
+    rc = action__import_plan(run, file, "", &plan, err);
+    if (rc < 0) {
+      eddi_free(text);
+      return rc;
+    }
+    action__insert_line(run, el, plan.after_imports ? plan.at : file->text.len, "", text);
+    eddi_import_plan_free(&plan);
   } else {
     char *indent = action__indent(file, el->start);
     size_t at = action__line_after(file, el->end > el->start ? el->end - 1 : el->end);
@@ -372,7 +348,7 @@ int script_action_run(ScriptRun *run, const ScriptNode *node, ScriptElement *el,
   case SA_REMOVE: return action__remove(run, node, el, err);
   case SA_ADD: return action__add(run, node, el, false, err);
   case SA_ADD_LINE: return action__add(run, node, el, true, err);
-  case SA_ADD_IMPORT: return action__add_import(run, node, el);
+  case SA_ADD_IMPORT: return action__add_import(run, node, el, err);
   }
   return 0;
 }

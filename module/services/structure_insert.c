@@ -8,6 +8,8 @@
  * blank lines already there count toward them. */
 #include "services/structure.h"
 
+#include "edit/import_place.h"
+
 /* ---------------------------------------------------------------- helpers */
 
 /* The first non-blank character of a line, or 0. */
@@ -206,77 +208,38 @@ static int insert__definition(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn
   return rc;
 }
 
+/* Where and in what form is edit/import_place.c's, as for a script's add
+ * import; the blank lines around it are made as for a definition. */
 static int insert__import(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
                              const Token *text) {
-  /* The import as one trimmed line (or lines): compare with the ones there. */
-  const char *s = text->text;
-  size_t len = text->len;
-  while (len && (s[len - 1] == '\n' || s[len - 1] == ' ')) len--;
-  while (len && (*s == ' ' || *s == '\t')) s++, len--;
-  int last = -1;
-  for (size_t i = 0; i < syn->elements.len; i++) {
-    EddiElement *e = &syn->elements.items[i];
-    if (e->kind != EDDI_ELEMENT_IMPORT || e->parent >= 0) continue;
-    last = (int)i;
-    size_t el = e->end - e->start;
-    char *have = eddi_text_dup(&doc->text, e->start, e->end);
-    while (el && (have[el - 1] == '\n' || have[el - 1] == ' ' || have[el - 1] == ';')) el--;
-    size_t wl = len;
-    while (wl && s[wl - 1] == ';') wl--;
-    bool same = el == wl && memcmp(have, s, wl) == 0;
-    eddi_free(have);
-    if (same) {
-      doc->cursor = e->start;
-      size_t line, col;
-      eddi_structure_position(doc, e->start, &line, &col);
-      eddi_reply_builder_fact(ctx->reply, "Import already present at %zu", line);
-      eddi_command_fact_cursor(ctx, doc);
-      return 0;
-    }
+  size_t len = eddi_text_len(&doc->text);
+  char *bytes = eddi_text_dup(&doc->text, 0, len);
+  EddiImportPlan plan;
+  int rc = eddi_import_plan(&plan, syn->lang, syn, doc->path, bytes, len, text->text, text->len,
+                            ctx->err);
+  eddi_free(bytes);
+  if (rc < 0) return rc;
+  if (plan.present != EDDI_IMPORT_ABSENT) {
+    doc->cursor = plan.present;
+    size_t line, col;
+    eddi_structure_position(doc, plan.present, &line, &col);
+    eddi_reply_builder_fact(ctx->reply, "Import already present at %zu", line);
+    eddi_command_fact_cursor(ctx, doc);
+    eddi_import_plan_free(&plan);
+    return 0;
   }
-  size_t line = 0;
-  size_t want_after = 0;
-  if (last >= 0) {
-    line = insert__line_after(doc, &syn->elements.items[last]);
-  } else {
-    /* No imports yet: after the header (shebang, leading comments, a
-     * package line), then one blank line before the code. */
-    const EddiDetails *d = eddi_syntax_details(syn, &doc->text);
-    size_t header_end = 0;
-    for (bool moved = true; moved;) {
-      moved = false;
-      while (line < doc->text.newlines && eddi_structure_line_blank(doc, line)) line++;
-      size_t at = eddi_text_line_start(&doc->text, line);
-      if (at < eddi_text_len(&doc->text) && eddi_text_byte_at(&doc->text, at) == '#' &&
-          at + 1 < eddi_text_len(&doc->text) && eddi_text_byte_at(&doc->text, at + 1) == '!') {
-        line++, header_end = line, moved = true;
-        continue;
-      }
-      for (size_t i = 0; i < d->comments.len; i++)
-        if (d->comments.items[i].start == at) {
-          line = eddi_structure_line_of(doc, d->comments.items[i].end) + 1;
-          if (d->comments.items[i].end > 0 &&
-              eddi_text_byte_at(&doc->text, d->comments.items[i].end - 1) == '\n')
-            line--;
-          header_end = line, moved = true;
-          break;
-        }
-      if (!moved && line < doc->text.newlines + 1) {
-        char *row = eddi_text_dup(&doc->text, at, eddi_text_line_end(&doc->text, line));
-        if (strncmp(row, "package ", 8) == 0) line++, header_end = line, moved = true;
-        eddi_free(row);
-      }
-    }
-    line = header_end;
-    want_after = 1;
-  }
-  StrBuf body = {0};
-  insert__reindent(&body, s, len, "");
-  int rc = 0;
-  size_t want_before = last < 0 && line > 0 ? 1 : 0;
+  /* A last line without a newline is a line of its own: the import goes
+   * after it. */
+  size_t line = plan.at < len || len == 0 || eddi_text_byte_at(&doc->text, len - 1) == '\n'
+                    ? eddi_text_line_at(&doc->text, plan.at)
+                    : doc->text.newlines + 1;
+  size_t want_after = plan.blank_after ? 1 : 0;
   if (eddi_structure_line_blank(doc, line) && line >= doc->text.newlines) want_after = 0;
-  insert__at_line(ctx, doc, line, body.data, want_before, want_after, &rc);
+  StrBuf body = {0};
+  insert__reindent(&body, plan.line, strlen(plan.line), "");
+  insert__at_line(ctx, doc, line, body.data, plan.blank_before ? 1 : 0, want_after, &rc);
   eddi_strbuf_free(&body);
+  eddi_import_plan_free(&plan);
   return rc;
 }
 
