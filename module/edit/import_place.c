@@ -386,9 +386,12 @@ static bool place__top_level(const EddiLang *lang, const EddiSyntax *syn, const 
 
 /* ---------------------------------------------------------------- the plan */
 
-int eddi_import_plan(EddiImportPlan *self, const EddiLang *lang, const EddiSyntax *syn,
-                     const char *path, const char *text, size_t len, const char *want,
+int eddi_import_plan(EddiImportPlan *self, const EddiImportFile *file, const char *want,
                      size_t want_len, EddiError *err) {
+  const EddiLang *lang = file->lang;
+  const EddiSyntax *syn = file->syn;
+  const char *path = file->path, *text = file->text;
+  size_t len = file->len;
   *self = (EddiImportPlan){.present = EDDI_IMPORT_ABSENT};
   EddiImportStyle style = {.commonjs = place__commonjs(lang, path, text, len)};
   place__style(&style, syn, text, len);

@@ -28,15 +28,23 @@ typedef struct {
   bool blank_after;   /* wants a blank line below it (before the code) */
 } EddiImportPlan;
 
-/* Plan the import of want (want_len bytes): a module name ("os", "stdio.h",
- * "./log.js"), or a whole statement as the model wrote it (a text with a
- * blank or starting with '#'), in text[0, len), the file at path (for its
- * extension) in lang (NULL: plain text), parsed as syn (NULL: no tree; its
- * offsets are text's). Fills self, which the caller frees with
- * eddi_import_plan_free; fails, filling err, when the import would change
- * the file's module system. */
-int eddi_import_plan(EddiImportPlan *self, const EddiLang *lang, const EddiSyntax *syn,
-                     const char *path, const char *text, size_t len, const char *want,
+/* The file an import goes into: its text[0, len), its path (for its
+ * extension), its language (NULL: plain text), its tree (NULL: none; its
+ * offsets are text's). */
+typedef struct {
+  const EddiLang *lang;
+  const EddiSyntax *syn;
+  const char *path;
+  const char *text;
+  size_t len;
+} EddiImportFile;
+
+/* Plan the import of want (want_len bytes) into file: a module name ("os",
+ * "stdio.h", "./log.js"), or a whole statement as the model wrote it (a
+ * text with a blank or starting with '#'). Fills self, which the caller
+ * frees with eddi_import_plan_free; fails, filling err, when the import
+ * would change the file's module system. */
+int eddi_import_plan(EddiImportPlan *self, const EddiImportFile *file, const char *want,
                      size_t want_len, EddiError *err);
 void eddi_import_plan_free(EddiImportPlan *self);
 

@@ -271,8 +271,8 @@ static void action__insert_line(ScriptRun *run, ScriptElement *el, size_t at, co
 static int action__import_plan(ScriptRun *run, ScriptFile *file, const char *want,
                                EddiImportPlan *plan, EddiError *err) {
   EddiSyntax *syn = script_file_syntax(&run->files, file);
-  return eddi_import_plan(plan, file->lang, syn, file->rel, file->text.data, file->text.len,
-                          want, strlen(want), err);
+  EddiImportFile into = {file->lang, syn, file->rel, file->text.data, file->text.len};
+  return eddi_import_plan(plan, &into, want, strlen(want), err);
 }
 
 static int action__add_import(ScriptRun *run, const ScriptNode *node, ScriptElement *el,

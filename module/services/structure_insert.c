@@ -215,8 +215,8 @@ static int insert__import(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
   size_t len = eddi_text_len(&doc->text);
   char *bytes = eddi_text_dup(&doc->text, 0, len);
   EddiImportPlan plan;
-  int rc = eddi_import_plan(&plan, syn->lang, syn, doc->path, bytes, len, text->text, text->len,
-                            ctx->err);
+  EddiImportFile into = {syn->lang, syn, doc->path, bytes, len};
+  int rc = eddi_import_plan(&plan, &into, text->text, text->len, ctx->err);
   eddi_free(bytes);
   if (rc < 0) return rc;
   if (plan.present != EDDI_IMPORT_ABSENT) {
