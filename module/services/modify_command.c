@@ -11,6 +11,7 @@
 #include "refactor/ops.h"
 #include "refactor/ops_lang.h"
 #include "refactor/refactor.h"
+#include "services/refactor_call.h"
 
 /* ---------------------------------------------------------------- Modify */
 
@@ -89,33 +90,140 @@ static int modify__rename_resolved(CommandContext *ctx, EddiDoc *doc, const Eddi
   return 0;
 }
 
+/* ---------------------------------------------------------------- reach */
+
+/* Modify changes one file. A change that other files would feel (a
+ * rename, a new parameter list, a narrower visibility of an element they
+ * refer to) is refused, naming them, with the Refactor that changes every
+ * file; so is one that would leave unsure references, by the one rule of
+ * refactor/plan.h. Whether other files refer to the element is what a
+ * rename of it over the workspace would change (to the change's own new
+ * name, or to a name nothing has). */
+
+/* The element's name as a Refactor takes it: path:line:col, 0-based. */
+static void modify__spec(const EddiDoc *doc, const EddiElement *e, StrBuf *out) {
+  size_t line, col;
+  eddi_structure_position(doc, e->name_start, &line, &col);
+  eddi_strbuf_printf(out, "%s:%zu:%zu", doc->path, line, col);
+}
+
+/* Refuse the change of e when files besides doc's refer to e, or when
+ * references to it cannot be resolved. renamed_to: the name the change
+ * gives e, or NULL when it keeps its name; refactor: the Refactor command
+ * that makes the change everywhere, or NULL when none does (a narrower
+ * visibility: the uses must change first); left: NULL, or (the command
+ * said Leave) where the unsure references go instead of a refusal. */
+static int modify__check_reach(CommandContext *ctx, EddiDoc *doc, const EddiElement *e,
+                               const char *renamed_to, const char *refactor, StrBuf *left) {
+  StrBuf spec = {0}, probe = {0}, others = {0}, unsure = {0};
+  modify__spec(doc, e, &spec);
+  if (!renamed_to) eddi_strbuf_printf(&probe, "eddi_reach_of_%s", e->name);
+  int rc = eddi_refactor_rename_reach(ctx, spec.data, renamed_to ? renamed_to : probe.data,
+                                      doc->path, &others, &unsure);
+  if (rc < 0 && !renamed_to) {
+    /* The probe's own refusal says nothing about this change. */
+    char why[EDDI_ERROR_MAX];
+    snprintf(why, sizeof why, "%s", ctx->err->what);
+    eddi_error_set(ctx->err, EDDI_EINVAL, "Cannot tell which files refer to %s: %s", e->name,
+                   why);
+  } else if (others.len) {
+    rc = eddi_error_set(ctx->err, EDDI_EINVAL,
+                        "Modify changes %s alone, and %s %s to %s; nothing changed", doc->path,
+                        others.data, strchr(others.data, ',') ? "refer" : "refers", e->name);
+    if (refactor) eddi_error_hint(ctx->err, "%s changes every file", refactor);
+    else eddi_error_hint(ctx->err, "Change the uses first");
+  } else if (unsure.len && left) {
+    eddi_strbuf_puts(left, unsure.data);
+  } else if (unsure.len) {
+    rc = eddi_error_set(ctx->err, EDDI_EINVAL,
+                        "References to %s cannot be resolved: %s; nothing changed", e->name,
+                        unsure.data);
+    if (refactor)
+      eddi_error_hint(ctx->err, "Add Leave to change it without them, or %s Unsure changes them too",
+                      refactor);
+    else eddi_error_hint(ctx->err, "Add Leave to change it without them");
+  }
+  eddi_strbuf_free(&spec), eddi_strbuf_free(&probe);
+  eddi_strbuf_free(&others), eddi_strbuf_free(&unsure);
+  return rc;
+}
+
+/* Refuse a narrower visibility (private, protected) of a member that
+ * this file uses outside its class. */
+static int modify__check_outside(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
+                                 const EddiElement *e, const char *level) {
+  if (e->parent < 0) return 0;
+  const EddiElement *klass = &syn->elements.items[e->parent];
+  size_t len = eddi_text_len(&doc->text);
+  char *text = eddi_text_dup(&doc->text, 0, len);
+  StrBuf probe = {0};
+  eddi_strbuf_printf(&probe, "eddi_reach_of_%s", e->name);
+  EddiLocalRename uses;
+  int rc = eddi_refactor_rename_local(doc->path, text, len, e->name_start, probe.data, &uses,
+                                      ctx->err);
+  eddi_free(text);
+  eddi_strbuf_free(&probe);
+  if (rc < 0) return rc;
+  for (size_t i = 0; i < uses.spans.len && rc == 0; i++) {
+    size_t at = uses.spans.items[i].start;
+    if (at >= klass->start && at < klass->end) continue;
+    size_t line, col;
+    eddi_structure_position(doc, at, &line, &col);
+    rc = eddi_error_set(ctx->err, EDDI_EINVAL,
+                        "%s:%zu:%zu uses %s outside %s, which %s would forbid; nothing changed",
+                        doc->path, line, col, e->name, klass->name, level);
+    eddi_error_hint(ctx->err, "Change the uses first");
+  }
+  eddi_local_rename_free(&uses);
+  return rc;
+}
+
+/* A rename's reach: the hint is the RenameSymbol that renames everywhere. */
+static int modify__check_rename(CommandContext *ctx, EddiDoc *doc, const EddiElement *e,
+                                const char *new_name, StrBuf *left) {
+  StrBuf refactor = {0};
+  eddi_strbuf_puts(&refactor, "Refactor RenameSymbol ");
+  modify__spec(doc, e, &refactor);
+  eddi_strbuf_printf(&refactor, " %s", new_name);
+  int rc = modify__check_reach(ctx, doc, e, new_name, refactor.data, left);
+  eddi_strbuf_free(&refactor);
+  return rc;
+}
+
 /* AddParam, RemoveParam and ChangeSignature are Refactor Signature within
  * the file in the languages it is built for (Python, C, JavaScript,
  * TypeScript; refactor/ops_lang.c): the definition's edit (edits holds it alone)
  * gives the new parameter list, and the calls of the function in the file
  * are rewritten with it; a change that would break the function or a call
  * is refused as Signature refuses it. */
+/* The old and the new signature as Refactor Signature takes them,
+ * "a.py:3:4(x, y)": the definition's edit (edits holds it alone) gives
+ * the new parameter list; each on one line. */
+static void modify__signatures(const EddiDoc *doc, const EddiElement *e,
+                               const ModifyEditList *edits, StrBuf *old_sig, StrBuf *new_sig) {
+  const ModifyEdit *def = &edits->items[0];
+  size_t ps = e->params_start, pe = e->params_end;
+  char *params = eddi_text_dup(&doc->text, ps, pe);
+  StrBuf name = {0}, changed = {0};
+  modify__spec(doc, e, &name);
+  /* The lists without their parentheses. */
+  eddi_strbuf_printf(old_sig, "%s(%.*s)", name.data, (int)(pe - ps - 2), params + 1);
+  eddi_strbuf_append(&changed, params, def->start - ps);
+  eddi_strbuf_puts(&changed, def->text);
+  eddi_strbuf_puts(&changed, params + (def->end - ps));
+  eddi_strbuf_printf(new_sig, "%s(%.*s)", name.data, (int)(changed.len - 2), changed.data + 1);
+  for (char *c = old_sig->data; *c; c++) if (*c == '\n') *c = ' ';
+  for (char *c = new_sig->data; *c; c++) if (*c == '\n') *c = ' ';
+  eddi_strbuf_free(&name), eddi_strbuf_free(&changed);
+  eddi_free(params);
+}
+
 static int modify__signature_calls(CommandContext *ctx, EddiDoc *doc, const EddiElement *e,
                                    ModifyEditList *edits, size_t *calls, StrBuf *unsure) {
   size_t len = eddi_text_len(&doc->text);
   char *text = eddi_text_dup(&doc->text, 0, len);
-  const ModifyEdit *def = &edits->items[0];
-  size_t ps = e->params_start, pe = e->params_end;
-  StrBuf name = {0}, old_sig = {0}, new_sig = {0};
-  size_t line = 0, col = 0;
-  for (size_t i = 0; i < e->name_start; i++)
-    if (text[i] == '\n') line++, col = 0;
-    else if (((unsigned char)text[i] & 0xC0) != 0x80) col++;
-  eddi_strbuf_printf(&name, "%s:%zu:%zu", doc->path, line, col);
-  /* The lists without their parentheses, on one line each. */
-  eddi_strbuf_printf(&old_sig, "%s(%.*s)", name.data, (int)(pe - ps - 2), text + ps + 1);
-  StrBuf params = {0};
-  eddi_strbuf_append(&params, text + ps, def->start - ps);
-  eddi_strbuf_puts(&params, def->text);
-  eddi_strbuf_append(&params, text + def->end, pe - def->end);
-  eddi_strbuf_printf(&new_sig, "%s(%.*s)", name.data, (int)(params.len - 2), params.data + 1);
-  for (char *c = old_sig.data; *c; c++) if (*c == '\n') *c = ' ';
-  for (char *c = new_sig.data; *c; c++) if (*c == '\n') *c = ' ';
+  StrBuf old_sig = {0}, new_sig = {0};
+  modify__signatures(doc, e, edits, &old_sig, &new_sig);
   RefTextEdits found;
   RefSignatureLocal op = {.path = doc->path, .text = text, .len = len,
                           .old_sig = old_sig.data, .new_sig = new_sig.data};
@@ -128,9 +236,21 @@ static int modify__signature_calls(CommandContext *ctx, EddiDoc *doc, const Eddi
                    strlen(found.items[i].text));
     ref_text_edits_free(&found);
   }
-  eddi_strbuf_free(&params), eddi_strbuf_free(&name);
   eddi_strbuf_free(&old_sig), eddi_strbuf_free(&new_sig);
   eddi_free(text);
+  return rc;
+}
+
+/* A new parameter list's reach: the hint is the Signature that changes
+ * every call. */
+static int modify__check_signature(CommandContext *ctx, EddiDoc *doc, const EddiElement *e,
+                                   const ModifyEditList *edits, StrBuf *left) {
+  StrBuf old_sig = {0}, new_sig = {0}, refactor = {0};
+  modify__signatures(doc, e, edits, &old_sig, &new_sig);
+  const char *bare = strchr(new_sig.data, '(');
+  eddi_strbuf_printf(&refactor, "Refactor Signature \"%s\" \"%s%s\"", old_sig.data, e->name, bare);
+  int rc = modify__check_reach(ctx, doc, e, NULL, refactor.data, left);
+  eddi_strbuf_free(&old_sig), eddi_strbuf_free(&new_sig), eddi_strbuf_free(&refactor);
   return rc;
 }
 
@@ -190,7 +310,10 @@ int eddi_run_modify(CommandContext *ctx) {
   if (rc == 0 && next >= ctx->argc)
     rc = eddi_command_usage(ctx, "Modify %s needs a change", t.word);
   int change = rc == 0 ? eddi_command_choose(ctx, &ctx->args[next], "change", changes, 6) : rc;
-  if (change >= 0 && next + 2 != ctx->argc)
+  /* A last Leave: make the change without the references that cannot be
+   * resolved, listing them (modify__check_reach). */
+  bool leave = change >= 0 && next + 3 == ctx->argc && eddi_token_is(&ctx->args[next + 2], "Leave");
+  if (change >= 0 && next + 2 + leave != ctx->argc)
     change = eddi_command_usage(ctx, "Modify ... %s needs one argument", changes[change]);
   if (change >= 0) rc = eddi_structure_resolve(ctx, doc, syn, &t, &e);
   eddi_structure_target_free(&t);
@@ -204,11 +327,14 @@ int eddi_run_modify(CommandContext *ctx) {
   ModifyEditList edits = {0};
   size_t calls = 0;
   bool function = (e->kind & (EDDI_ELEMENT_FUNCTION | EDDI_ELEMENT_METHOD)) != 0;
-  StrBuf unsure = {0};
+  StrBuf unsure = {0}, left = {0};
+  StrBuf *leaving = leave ? &left : NULL;
   bool resolved = lang->locals != NULL;
   switch (change) {
   case RENAME:
-    if (resolved) rc = modify__rename_resolved(ctx, doc, e, value, &edits, &calls, &unsure);
+    if (resolved) rc = modify__check_rename(ctx, doc, e, value, leaving);
+    if (resolved && rc == 0)
+      rc = modify__rename_resolved(ctx, doc, e, value, &edits, &calls, &unsure);
     else modify__rename_edits(doc, syn, e, value, &edits, &calls);
     break;
   case ADD_PARAM:
@@ -266,6 +392,8 @@ int eddi_run_modify(CommandContext *ctx) {
       }
       modify__edit(&edits, s, f, "", 0);
     }
+    if (rc == 0 && resolved)
+      rc = modify__check_signature(ctx, doc, e, &edits, leaving);
     if (rc == 0 && resolved && parens && edits.len == 1 && ref_ops_lang(lang->name) &&
         !ref_ops_lang_why(lang->name, "Signature"))
       rc = modify__signature_calls(ctx, doc, e, &edits, &calls, &unsure);
@@ -307,6 +435,8 @@ int eddi_run_modify(CommandContext *ctx) {
       StrBuf b = {0};
       eddi_strbuf_printf(&b, "%s%s", level == 1 ? "__" : level == 2 ? "_" : "", base);
       if (strcmp(b.data, e->name) != 0 && resolved)
+        rc = modify__check_rename(ctx, doc, e, b.data, leaving);
+      if (rc == 0 && strcmp(b.data, e->name) != 0 && resolved)
         rc = modify__rename_resolved(ctx, doc, e, b.data, &edits, &calls, &unsure);
       else if (strcmp(b.data, e->name) != 0)
         modify__rename_edits(doc, syn, e, b.data, &edits, &calls);
@@ -334,6 +464,12 @@ int eddi_run_modify(CommandContext *ctx) {
         p = w;
       }
       const char *want = is_static ? (level == 1 ? "static" : "") : levels[level];
+      /* Narrower (private, protected, static): every use elsewhere breaks. */
+      if (level != 0 && resolved) {
+        rc = modify__check_reach(ctx, doc, e, NULL, NULL, leaving);
+        if (rc == 0 && !is_static) rc = modify__check_outside(ctx, doc, syn, e, levels[level]);
+        if (rc < 0) break;
+      }
       if (found) {
         size_t f = found_e;
         if (!*want) while (f < e->name_start && eddi_text_byte_at(&doc->text, f) == ' ') f++;
@@ -368,6 +504,13 @@ int eddi_run_modify(CommandContext *ctx) {
         display = eddi_element_display(&renamed);
       }
   }
+  if (left.len) {
+    /* Every file's unsure references, not only this file's. */
+    size_t count = 1;
+    for (const char *c = left.data; *c; c++) count += *c == ',';
+    eddi_strbuf_clear(&unsure);
+    eddi_strbuf_printf(&unsure, "%zu unsure left unchanged: %s", count, left.data);
+  }
   if (rc == 0) rc = modify__apply(ctx, doc, &edits);
   else {
     for (size_t i = 0; i < edits.len; i++) eddi_free(edits.items[i].text);
@@ -380,7 +523,7 @@ int eddi_run_modify(CommandContext *ctx) {
     eddi_command_fact_cursor(ctx, doc);
     if (unsure.len) eddi_reply_builder_fact(ctx->reply, "%s", unsure.data);
   }
-  eddi_strbuf_free(&unsure);
+  eddi_strbuf_free(&unsure), eddi_strbuf_free(&left);
   eddi_free(display);
   eddi_free(value);
   return rc;

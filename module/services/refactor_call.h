@@ -19,6 +19,15 @@
  * first: files is written when the job finishes. */
 int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files);
 
+/* What renaming the entity spec names to new_name would change beyond the
+ * file at path, planned as Refactor RenameSymbol plans it, now, on the
+ * caller's thread: the other files it changes, ", "-separated, appended
+ * to others, and its unsure references ("a.py:12, b.py:40") to unsure.
+ * Fails with the rename's refusal. Modify, which changes one file, asks
+ * this before a change that other files would feel. */
+int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char *new_name,
+                               const char *path, StrBuf *others, StrBuf *unsure);
+
 /* Append to texts the texts of the files the embedder holds copies of
  * (Emacs buffers visiting them, unsaved edits included) that texts does
  * not hold yet, only source files of a language with a locals query when

@@ -93,13 +93,17 @@ static void refactor__destroy(EddiJob *base) {
   eddi_free(self);
 }
 
+/* An index made with other limits starts again with the workspace's. */
+static void refactor__index_limits(RefIndex *index, size_t max_file_bytes, size_t max_entries) {
+  if (index->max_entries != max_entries || index->max_file_bytes != max_file_bytes) {
+    ref_index_free(index);
+    ref_index_init(index, max_file_bytes, max_entries);
+  }
+}
+
 static void refactor__work(EddiJob *base) {
   RefactorJob *self = (RefactorJob *)base;
-  if (self->index->max_entries != self->max_entries ||
-      self->index->max_file_bytes != self->max_file_bytes) {
-    ref_index_free(self->index);
-    ref_index_init(self->index, self->max_file_bytes, self->max_entries);
-  }
+  refactor__index_limits(self->index, self->max_file_bytes, self->max_entries);
   if (self->op != OP_RENAME_SYMBOL && self->op != OP_RENAME_CLASS) {
     self->rc = ref_index_scan(self->index, self->root, &self->open, &self->err);
     if (self->rc < 0) return;
@@ -302,7 +306,7 @@ static int refactor__finish(EddiJob *base, CommandContext *ctx) {
 
 /* Copy the texts of the session's open documents that are source files (a
  * typed call may run without a session: then there are none). */
-static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
+static void refactor__copy_open(RefOpenTexts *open, EddiSession *session) {
   for (size_t i = 0; session && i < session->docs.len; i++) {
     EddiDoc *doc = session->docs.items[i];
     size_t len = eddi_text_len(&doc->text);
@@ -312,7 +316,7 @@ static void refactor__copy_open(RefactorJob *self, EddiSession *session) {
     const EddiLang *lang = eddi_lang_detect(doc->path, first, n);
     if (!lang || !lang->locals) continue;
     RefOpenText text = {eddi_strdup(doc->path), eddi_text_dup(&doc->text, 0, len), len};
-    array_push(&self->open, text);
+    array_push(open, text);
   }
 }
 
@@ -412,9 +416,36 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->files_out = files_out;
   job->workspace = ctx->workspace;
   job->index = ref_index_checkout(ctx->workspace);
-  refactor__copy_open(job, ctx->session);
+  refactor__copy_open(&job->open, ctx->session);
   eddi_refactor_copy_buffers(ctx->workspace, true, &job->open);
   return eddi_job_start(ctx, &job->base);
+}
+
+int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char *new_name,
+                               const char *path, StrBuf *others, StrBuf *unsure) {
+  RefOpenTexts open = {0};
+  refactor__copy_open(&open, ctx->session);
+  eddi_refactor_copy_buffers(ctx->workspace, true, &open);
+  const EddiConfig *config = eddi_workspace_config(ctx->workspace);
+  RefIndex *index = ref_index_checkout(ctx->workspace);
+  refactor__index_limits(index, config->max_file_bytes, config->max_walk_entries);
+  RefScanWords words = {0};
+  ref_rename_scan_words(spec, new_name, &words);
+  RefPlan plan = {0};
+  int rc = ref_index_scan_for(index, eddi_workspace_root(ctx->workspace), &open,
+                              (const char *const *)words.items, words.len, ctx->err);
+  if (rc == 0) rc = ref_rename_plan(index, spec, new_name, 0, &plan, ctx->err);
+  for (size_t i = 0; rc == 0 && i < plan.changes.len; i++) {
+    const char *changed = index->sources.items[plan.changes.items[i].source].path;
+    if (strcmp(changed, path) != 0)
+      eddi_strbuf_printf(others, "%s%s", others->len ? ", " : "", changed);
+  }
+  if (rc == 0 && plan.unsure_count) eddi_strbuf_puts(unsure, plan.unsure.data);
+  ref_plan_free(&plan);
+  ref_scan_words_free(&words);
+  ref_open_texts_free(&open);
+  ref_index_checkin(ctx->workspace, index);
+  return rc;
 }
 
 /* The argument words of a Signature joined again: "f(a," "b)" is one
