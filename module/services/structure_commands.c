@@ -7,8 +7,9 @@ static const CommandSpec structure_commands[] = {
     {"Modify",
      "Modify <Function|Method|Class|Variable> <name> <Rename <new>|AddParam \"p\"|RemoveParam "
      "<p>|ChangeSignature \"(params)\"|AddDecorator \"@d\"|SetVisibility "
-     "<public|private|protected>>",
-     "change an element", CMD_FILE, eddi_run_modify},
+     "<public|private|protected>> [Leave]",
+     "change an element in this file (refused when other files would feel it)", CMD_FILE,
+     eddi_run_modify},
     {"Analyze",
      "Analyze <Function n|Class n|Method C.m|File [f]> [Structure|Dependencies|Complexity|Issues]",
      "outline, imports, complexity, issues", CMD_SESSION, eddi_run_analyze},
