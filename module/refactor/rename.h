@@ -28,7 +28,8 @@
 
 /* Plan renaming what spec names to new_name. spec: "path.py:name",
  * "path.py:Class.method", "path.py:L:C" (the name at a position, 0-based),
- * "module.name", "Class.method", or a name only one entity has. */
+ * "module.name", "Class.method", or a plain name: its one top-level
+ * definition, else the one entity that has it (target.h). */
 int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                     RefPlan *out, EddiError *err);
 /* The same for the entity of the name at offset of source. */

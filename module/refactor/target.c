@@ -241,6 +241,26 @@ static void target__suggest(TargetSearch *self, const char *word, EddiError *err
   array_free(&words);
 }
 
+/* A bare name means its one top-level definition (a module's function,
+ * class or variable, or a module) when there is one: a method is named
+ * Class.m, a local function.local. Ambiguity is among definitions of the
+ * same level. */
+static void target__prefer_top_level(TargetSearch *self) {
+  RefTargets top = {0};
+  for (size_t i = 0; i < self->found.len; i++) {
+    RefTarget t = self->found.items[i];
+    if (t.kind == REF_TARGET_MODULE ||
+        self->program->files.items[t.file]->syms.items[t.index].scope == 0)
+      array_push(&top, t);
+  }
+  if (top.len) {
+    array_free(&self->found);
+    self->found = top;
+  } else {
+    array_free(&top);
+  }
+}
+
 static int target__pick(TargetSearch *self, const char *spec, RefTarget *out, EddiError *err) {
   if (self->found.len == 1) {
     *out = self->found.items[0];
@@ -331,6 +351,7 @@ int ref_target_find(RefProgram *program, RefIndex *index, const char *spec, RefT
       target__named(&search, REF_NONE, parts[0]);
     }
   }
+  if (count == 1 && search.found.len > 1) target__prefer_top_level(&search);
   target__descend(&search, parts, count);
   rc = target__pick(&search, spec, out, err);
   if (rc == 0) rc = target__supported(program, *out, err);
