@@ -1,8 +1,8 @@
 /* rename.h - renaming one entity everywhere it is referred to.
  *
  * A plan is made from an index (index.h) and writes nothing: it names the
- * entity (a qualified name, a position, or a plain name that only one
- * definition has), refuses a new name that is no identifier or a keyword,
+ * entity (a qualified name, a position, or a plain name: its one
+ * top-level definition), refuses a new name that is no identifier or a keyword,
  * finds every occurrence that resolves to the entity (a method with the
  * methods it overrides or that override it), lists the unsure ones, and
  * refuses conflicts with their positions: a name already defined in the
