@@ -29,5 +29,10 @@ extern const char *const eddi_refactor_operations[EDDI_REFACTOR_OPERATION_COUNT]
 
 /* The name of operation i ("RenameSymbol", ...), NULL past the last. */
 const char *eddi_refactor_operation_name(size_t i);
+/* Whether two operation words are the same, case and underscores aside:
+ * move_method = Move_Method = MoveMethod, as the design writes them. */
+bool eddi_refactor_same_operation(const char *a, const char *b);
+/* The operation word names that way, or -1. */
+int eddi_refactor_operation_find(const char *word);
 
 #endif

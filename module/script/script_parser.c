@@ -669,25 +669,11 @@ static ScriptNode *parser__action(ScriptParser *self, ScriptToken *verb) {
   return node;
 }
 
-/* Names compared without case and underscores: rename_class = Rename_Class
- * = RenameClass. */
-static bool script__same_op(const char *a, const char *b) {
-  for (;;) {
-    while (*a == '_') a++;
-    while (*b == '_') b++;
-    if (!*a || !*b) return !*a && !*b;
-    if ((*a | 0x20) != (*b | 0x20)) return false;
-    a++, b++;
-  }
-}
-
 const char *eddi_script_refactor_operation(const char *word) {
-  /* Refactor's own operations (refactor/operations.h). */
-  for (size_t i = 0; eddi_refactor_operation_name(i); i++) {
-    const char *op = eddi_refactor_operation_name(i);
-    if (script__same_op(word, op)) return op;
-  }
-  if (script__same_op(word, "rename")) return "RenameSymbol";
+  /* Refactor's own operations (refactor/operations.h), and rename. */
+  int op = eddi_refactor_operation_find(word);
+  if (op >= 0) return eddi_refactor_operation_name((size_t)op);
+  if (eddi_refactor_same_operation(word, "rename")) return "RenameSymbol";
   return NULL;
 }
 

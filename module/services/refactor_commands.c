@@ -354,6 +354,8 @@ void eddi_refactor_copy_buffers(EddiWorkspace *workspace, bool sources_only, Ref
 
 /* The operation token names, or a Fail. */
 static int refactor__operation(CommandContext *ctx, const Token *token) {
+  int op = token->kind == TOKEN_WORD ? eddi_refactor_operation_find(token->text) : -1;
+  if (op >= 0) return op;
   return eddi_command_choose(ctx, token, "operation", eddi_refactor_operations,
                              EDDI_REFACTOR_OPERATION_COUNT);
 }
@@ -475,6 +477,15 @@ static size_t refactor__signatures(const Token *args, size_t argc, char **out, s
   return count;
 }
 
+/* A name argument as the design writes it too: User.validate() is
+ * User.validate (new string). */
+static char *refactor__name(const Token *token) {
+  char *name = eddi_command_token_string(token);
+  size_t len = strlen(name);
+  if (len > 2 && strcmp(name + len - 2, "()") == 0) name[len - 2] = '\0';
+  return name;
+}
+
 /* Refactor <operation> <args>; args start at ctx->args[first]. */
 static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   if (ctx->argc <= first) return eddi_command_usage(ctx, "Refactor needs an operation");
@@ -516,15 +527,14 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
   case OP_INLINE_FUNCTION:
   case OP_INLINE_VARIABLE:
     if (argc != 1) return eddi_command_usage(ctx, "Refactor %s takes a name", name);
-    return refactor__start(ctx, op, eddi_command_token_string(&args[0]), NULL, way, preview,
-                           NULL);
+    return refactor__start(ctx, op, refactor__name(&args[0]), NULL, way, preview, NULL);
   case OP_RENAME_SYMBOL:
   case OP_RENAME_CLASS:
   case OP_MOVE_METHOD:
   case OP_EXTRACT_INTERFACE: {
     if (argc != 2) return eddi_command_usage(ctx, "Refactor %s takes a name and a new name", name);
-    return refactor__start(ctx, op, eddi_command_token_string(&args[0]),
-                           eddi_command_token_string(&args[1]), way, preview, NULL);
+    return refactor__start(ctx, op, refactor__name(&args[0]), refactor__name(&args[1]), way,
+                           preview, NULL);
   }
   case OP_SPLIT_CLASS:
   case OP_MERGE_CLASSES:
