@@ -16,6 +16,7 @@
 #include "core/diff.h"
 #include "core/disk_backend.h"
 #include "edit/transaction.h"
+#include "script/script_undefined.h"
 
 /* ---------------------------------------------------------------- state */
 
@@ -282,4 +283,19 @@ void eddi_changeset_preview(const EddiChangeset *self, StrBuf *facts, StrBuf *un
     eddi_strbuf_printf(facts, "%s %s +%zu -%zu", i ? "," : ":", file->path, stats.added,
                        stats.deleted);
   }
+  Array(ScriptChangedText) changes = {0};
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiChangeFile *file = &self->files.items[i];
+    char first[EDDI_SYNTAX_NAME_MAX];
+    size_t n = EDDI_MIN(sizeof first, file->after_len);
+    memcpy(first, file->after, n);
+    ScriptChangedText change = {file->path, eddi_lang_detect(file->path, first, n),
+                                file->before, file->before_len, file->after, file->after_len};
+    array_push(&changes, change);
+  }
+  StrBuf undefined = {0};
+  script_undefined_fact(changes.items, changes.len, &undefined);
+  if (undefined.len) eddi_strbuf_printf(facts, ", %s", undefined.data);
+  eddi_strbuf_free(&undefined);
+  array_free(&changes);
 }

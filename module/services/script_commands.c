@@ -25,6 +25,7 @@
 #include "edit/txn_history.h"
 #include "script/changeset.h"
 #include "script/script_run.h"
+#include "script/script_undefined.h"
 #include "services/refactor_call.h"
 #include "services/script_commands.h"
 
@@ -342,6 +343,26 @@ static void script__part(StrBuf *out, size_t n, const char *what) {
   if (n) eddi_strbuf_printf(out, "%s%zu %s", out->len ? ", " : "", n, what);
 }
 
+/* The new references to undefined names in what the script changed. */
+static void script__undefined_fact(ScriptJob *self, CommandContext *ctx) {
+  Array(ScriptChangedText) changes = {0};
+  for (size_t i = 0; i < self->run.files.files.len; i++) {
+    const ScriptFile *file = self->run.files.files.items[i];
+    if (file->exists && file->text.len == file->original_len &&
+        memcmp(file->text.data ? file->text.data : "", file->original ? file->original : "",
+               file->original_len) == 0)
+      continue;
+    ScriptChangedText change = {file->rel,          file->lang,     file->original,
+                                file->original_len, file->text.data, file->text.len};
+    array_push(&changes, change);
+  }
+  StrBuf undefined = {0};
+  script_undefined_fact(changes.items, changes.len, &undefined);
+  if (undefined.len) eddi_reply_builder_fact(ctx->reply, "%s", undefined.data);
+  eddi_strbuf_free(&undefined);
+  array_free(&changes);
+}
+
 static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) {
   const ScriptCounts *c = &self->run.counts;
   const ScriptNode *root = self->script.root;
@@ -392,6 +413,7 @@ static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) 
     eddi_reply_builder_fact(ctx->reply, "Script completed: %s", parts.len ? parts.data : "no changes");
   }
   eddi_strbuf_free(&parts);
+  script__undefined_fact(self, ctx);
   script__list_fact(ctx, "Flagged", &self->run.flags);
   script__list_fact(ctx, "Suggested", &self->run.suggestions);
   script__list_fact(ctx, "Notes", &self->run.notes);

@@ -41,6 +41,17 @@ static void language__set_list(char **list, const char *value) {
   }
 }
 
+/* A list that spans lines (globals): each line's words are appended. */
+static void language__append_words(char **words, const char *value) {
+  size_t had = *words ? strlen(*words) : 0, more = strlen(value);
+  char *joined = malloc(had + more + 2);
+  if (!joined) return;
+  if (had) memcpy(joined, *words, had), joined[had++] = ' ';
+  memcpy(joined + had, value, more + 1);
+  free(*words);
+  *words = joined;
+}
+
 static void language__read_config(EddiLang *self, const char *config) {
   self->indent = strdup("    ");
   self->blank_lines = 1;
@@ -73,6 +84,7 @@ static void language__read_config(EddiLang *self, const char *config) {
         else if (strcmp(key, "formatter") == 0) slot = &self->formatter;
         else if (strcmp(key, "visibility") == 0) slot = &self->visibility;
         else if (strcmp(key, "keywords") == 0) slot = &self->keywords;
+        else if (strcmp(key, "globals") == 0) language__append_words(&self->globals, value);
         else if (strcmp(key, "identifier_pattern") == 0) slot = &self->identifier_pattern;
         else if (strcmp(key, "modules") == 0) slot = &self->modules;
         else if (strcmp(key, "module_index") == 0) slot = &self->module_index;

@@ -58,6 +58,7 @@ typedef struct {
   char *implicit_params[EDDI_LANG_LIST_MAX]; /* "self": Function f() matches f(self) */
   /* Names and scopes, for refactoring (module/refactor/, doc/refactoring.org). */
   char *keywords;           /* reserved words, space-separated; NULL if none listed */
+  char *globals;            /* names every module sees undefined (builtins), space-separated; NULL if none listed */
   char *identifier_pattern; /* PCRE2 pattern a whole name must match */
   char *modules;            /* how imports find files: "packages" (Python) */
   char *module_index;       /* a folder's own module file name, "__init__" */

@@ -225,7 +225,8 @@ static void test_script_runs_on_a_worker(void **state) {
   worker_wait(before);
   char answer[256] = "";
   eddi_engine_take_finished(engine, finished_visit, answer);
-  assert_string_equal(answer, "Ok, Script completed: 1 call updated, 1 file changed");
+  assert_string_equal(answer,
+                      "Ok, Script completed: 1 call updated, 1 file changed, Undefined: w.py:4 h");
   size_t len;
   char *now = unit_read_file(path, &len);
   assert_string_equal(now, "def g():\n    return 1\n\n\nh()\n");
