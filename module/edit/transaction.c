@@ -805,10 +805,28 @@ static void transaction__settle(EddiEditTxn *self) {
   }
 }
 
+/* A file the change deletes (a module moved) whose copy holds the user's
+ * unsaved edits: deleting it would lose them, so nothing is written. */
+static int transaction__refuse_lost_edits(EddiEditTxn *self, EddiError *err) {
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiEditFile *file = self->files.items[i];
+    if (file->action != EDIT_DELETE || !file->keeps_unsaved) continue;
+    eddi_error_set(err, EDDI_EINVAL,
+                   "%s has unsaved edits in a buffer, which the change would delete; nothing "
+                   "written",
+                   file->rel);
+    eddi_error_hint(err, "Save or revert that buffer, then run it again");
+    return EDDI_EINVAL;
+  }
+  return 0;
+}
+
 int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *err) {
   int64_t intent = 0;
   bool staged;
-  int rc = transaction__plan(self, &staged, err);
+  int rc = transaction__refuse_lost_edits(self, err);
+  if (rc < 0) return rc;
+  rc = transaction__plan(self, &staged, err);
   if (rc == 0 && staged) rc = transaction__apply_embedded(self, err);
   if (rc == 0 && staged) {
     rc = transaction__stage(self, &intent, err);

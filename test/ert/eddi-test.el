@@ -742,6 +742,20 @@ of the group takes it back with the others."
     (should (equal (eddi-test-text "shop.py") (concat "# a\n# b\n" (cdadr eddi-test-cart))))
     (should (buffer-modified-p (eddi-test-buffer "shop.py")))))
 
+(ert-deftest eddi-buffers-module-move-keeps-unsaved-edits ()
+  "A module rename would delete a file whose buffer has unsaved edits: refused."
+  (eddi-test-with-workspace eddi-test-cart
+    (eddi-test-visit-and-type "cart.py" 4 "# SPC m i n e RET")
+    (should (equal (eddi-exec "Refactor RenameSymbol cart basket")
+                   (concat "Fail \"cart.py has unsaved edits in a buffer, which the change "
+                           "would delete; nothing written\", Save or revert that buffer, then "
+                           "run it again")))
+    (should (file-exists-p (eddi-test-path "cart.py")))
+    (should-not (file-exists-p (eddi-test-path "basket.py")))
+    (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) (cdadr eddi-test-cart)))
+    (should (equal (eddi-test-text "cart.py") (concat (cdar eddi-test-cart) "# mine\n")))
+    (should (buffer-modified-p (eddi-test-buffer "cart.py")))))
+
 ;;;; The transcript suite
 
 (ert-deftest eddi-transcripts-through-the-module ()
