@@ -243,9 +243,10 @@ static void flow__covers(TSNode node, uint32_t key, uint32_t *from, uint32_t *to
   }
 }
 
-/* Whether statement gives the variable sym a value whichever way it runs:
- * a plain write of it, or an if with an else whose every branch has a
- * statement that does. */
+/* Whether statement gives the variable sym a value on every path that goes
+ * on past it: a plain write of it, an if with an else whose every branch
+ * has a statement that does (or raises), a try whose body and handlers do
+ * or whose finally clause does. */
 static bool flow__surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSNode statement);
 
 static bool flow__block_surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSNode block) {
@@ -259,7 +260,44 @@ static bool flow__block_surely_writes(const FlowUse *uses, size_t n, uint32_t sy
   return false;
 }
 
+/* The block a Python except or finally clause holds, or a null node. */
+static TSNode flow__clause_block(TSNode clause) {
+  for (uint32_t i = ts_node_named_child_count(clause); i > 0; i--)
+    if (ref_node_is(ts_node_named_child(clause, i - 1), "block"))
+      return ts_node_named_child(clause, i - 1);
+  return (TSNode){0};
+}
+
 static bool flow__surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSNode statement) {
+  /* No path goes on past a raise: what follows sees only the others. */
+  if (ref_node_is(statement, "raise_statement") || ref_node_is(statement, "throw_statement"))
+    return true;
+  if (ref_node_is(statement, "try_statement")) {
+    /* The finally clause runs on every path; else the body and every
+     * handler must give it a value. */
+    TSNode finalizer = ts_node_child_by_field_name(statement, "finalizer", 9);
+    if (ref_node_is(finalizer, "finally_clause")) /* JavaScript's: its block is its body */
+      finalizer = ts_node_child_by_field_name(finalizer, "body", 4);
+    uint32_t count = ts_node_named_child_count(statement);
+    for (uint32_t i = 0; i < count && ts_node_is_null(finalizer); i++)
+      if (ref_node_is(ts_node_named_child(statement, i), "finally_clause"))
+        finalizer = flow__clause_block(ts_node_named_child(statement, i));
+    if (flow__block_surely_writes(uses, n, sym, finalizer)) return true;
+    if (!flow__block_surely_writes(uses, n, sym,
+                                   ts_node_child_by_field_name(statement, "body", 4)))
+      return false;
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode clause = ts_node_named_child(statement, i);
+      bool catch_ = ref_node_is(clause, "catch_clause");
+      if (!catch_ && !ref_node_is(clause, "except_clause") &&
+          !ref_node_is(clause, "except_group_clause"))
+        continue;
+      TSNode handler = catch_ ? ts_node_child_by_field_name(clause, "body", 4)
+                              : flow__clause_block(clause);
+      if (!flow__block_surely_writes(uses, n, sym, handler)) return false;
+    }
+    return true;
+  }
   if (ref_node_is(statement, "if_statement")) {
     if (!flow__block_surely_writes(uses, n, sym,
                                    ts_node_child_by_field_name(statement, "consequence", 11)))
@@ -283,8 +321,9 @@ static bool flow__surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSN
   uint32_t from = ts_node_start_byte(statement), to = ts_node_end_byte(statement);
   for (size_t i = 0; i < n; i++) {
     const FlowUse *u = &uses[i];
-    if (u->sym == sym && u->write && !u->nested && !u->handler && ts_node_start_byte(u->node) >= from &&
-        ts_node_start_byte(u->node) < to && flow__plain_write(u->node, statement))
+    uint32_t at = ts_node_start_byte(u->node);
+    if (u->sym == sym && u->write && !u->nested && !u->handler && at >= from && at < to &&
+        flow__plain_write(u->node, statement))
       return true;
   }
   return false;

@@ -160,14 +160,15 @@ static const char *inline_variable__write_between(RefOps *ops, uint32_t f, uint3
       "generator_function", "class_definition", "class_declaration", NULL};
   const RefFile *file = ops->program.files.items[f];
   const RefOcc *write = &file->occs.items[w];
-  uint32_t def_scope = inline_variable__function_scope(file,
-                                                       ref_expr_scope_at(file, ts_node_start_byte(statement)));
   uint32_t assigned = ts_node_start_byte(statement), after = ts_node_end_byte(statement);
-  if (inline_variable__function_scope(file, write->scope) != def_scope ||
-      inline_variable__function_scope(file, use_scope) != def_scope)
-    return write->start >= after || inline_variable__function_scope(file, write->scope) != def_scope
-               ? "in another function, which may run between"
-               : NULL;
+  uint32_t def_scope = inline_variable__function_scope(file, ref_expr_scope_at(file, assigned));
+  bool written_apart = inline_variable__function_scope(file, write->scope) != def_scope;
+  /* A use in a function defined here runs when it is called: any write
+   * after the assignment may come first. */
+  bool used_apart = inline_variable__function_scope(file, use_scope) != def_scope;
+  if (written_apart || (used_apart && write->start >= after))
+    return "in another function, which may run between";
+  if (used_apart) return NULL;
   if (write->start >= after && write->start < use) return "between";
   for (TSNode at = ref_ops_node(ops, f, write->start, write->end); !ts_node_is_null(at);
        at = ts_node_parent(at)) {
