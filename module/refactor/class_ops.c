@@ -398,10 +398,8 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
       ops->program.files.items[klass.file]->syms.items[klass.index].kind != REF_SYM_CLASS)
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", args->spec);
   if (rc == 0 && typescript) return ref_ts_extract_interface_plan(ops, args, klass);
-  if (rc == 0 && lang && !strcmp(lang->name, "javascript"))
-    return eddi_error_set(ops->err, EDDI_EINVAL,
-                          "Not supported for javascript: Refactor Extract_Interface: JavaScript "
-                          "has no interfaces (TypeScript has)");
+  /* C and JavaScript are refused with their reasons (ops_lang.c), which
+   * also give the languages it works in. */
   if (rc == 0) rc = ref_ops_python(ops, klass.file, "Extract_Interface");
   const RefFile *file = rc == 0 ? ops->program.files.items[klass.file] : NULL;
   if (rc == 0 && file->syms.items[klass.index].kind != REF_SYM_CLASS)

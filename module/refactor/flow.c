@@ -18,6 +18,8 @@ void ref_flow_free(RefFlow *self) {
     for (size_t i = 0; i < lists[l]->len; i++) eddi_free(lists[l]->items[i]);
     array_free(lists[l]);
   }
+  eddi_free(self->exit_owned);
+  self->exit_owned = NULL;
 }
 
 /* ---------------------------------------------------------------- exits */
@@ -87,9 +89,12 @@ typedef struct {
   bool read, write;
   bool conditional; /* a write inside a compound statement of the region */
   bool handler;     /* an except clause's "as" target: unbound again after the clause */
-  bool plain_later; /* a write by a later statement of the region's block, unconditional */
   bool nested;      /* in a function, lambda or class inside the enclosing one: runs later */
+  /* A write after the region: the reads in [covers_from, covers_to) come
+   * after it on every path, so they read its value, not the region's. */
+  uint32_t covers_from, covers_to;
   uint32_t occ;
+  TSNode node;
 } FlowUse;
 
 /* When an occurrence happens: a target when its value has been computed. */
@@ -152,9 +157,16 @@ static bool flow__handler_target(TSNode node) {
   return false;
 }
 
+static bool flow__plain_path(TSNode node, TSNode top);
+
 /* Whether node lies in a block below statement (a compound's body), or in
- * a for's target. */
+ * a for's target; a plain write in C's for initializer is none, it runs
+ * whether the body does or not. */
 static bool flow__nested(TSNode node, TSNode statement) {
+  TSNode init = ts_node_child_by_field_name(statement, "initializer", 11);
+  if (ref_node_is(statement, "for_statement") && !ts_node_is_null(init) &&
+      flow__plain_path(node, init))
+    return false;
   for (TSNode at = ts_node_parent(node); !ts_node_is_null(at) && !ts_node_eq(at, statement);
        at = ts_node_parent(at))
     if (ref_node_is(at, "block") || ref_node_is(at, "for_statement") ||
@@ -164,6 +176,157 @@ static bool flow__nested(TSNode node, TSNode statement) {
   return ref_node_is(statement, "for_statement") || ref_node_is(statement, "with_statement") ||
          ref_node_is(statement, "try_statement") || ref_node_is(statement, "for_in_statement") ||
          ref_node_is(statement, "do_statement");
+}
+
+/* Node types that hold statements one after another. */
+static const char *const flow__blocks[] = {"block", "module", "statement_block", "program",
+                                           "compound_statement", "translation_unit", NULL};
+
+/* Node types a write passes through on the way up to its statement when
+ * the statement makes it whenever it runs (no branch, no loop, no
+ * function between). */
+static const char *const flow__plain_parts[] = {
+    "assignment", "pattern_list", "tuple_pattern", "list_pattern", "expression_list",
+    "parenthesized_expression", "assignment_expression", "variable_declarator",
+    "init_declarator", "array_pattern", "lexical_declaration", "variable_declaration",
+    "declaration", "expression_statement", "comma_expression", NULL};
+
+/* Whether every node from node's parent up to top is a plain part. */
+static bool flow__plain_path(TSNode node, TSNode top) {
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (!ref_ops_lang_is(at, flow__plain_parts)) return false;
+    if (ts_node_eq(at, top)) return true;
+  }
+  return false;
+}
+
+/* Whether statement writes node each time it runs: node sits in it through
+ * plain assignments and declarations only. */
+static bool flow__plain_write(TSNode node, TSNode statement) {
+  if (!ref_node_is(statement, "expression_statement") &&
+      !ref_node_is(statement, "lexical_declaration") &&
+      !ref_node_is(statement, "variable_declaration") && !ref_node_is(statement, "declaration"))
+    return false;
+  return flow__plain_path(node, statement);
+}
+
+/* The bytes a write at node (happening at key) reaches on every path: the
+ * body of the for whose target it is, or the rest of the block whose
+ * statement writes it plainly. Leaves *from == *to when there are none. */
+static void flow__covers(TSNode node, uint32_t key, uint32_t *from, uint32_t *to) {
+  *from = *to = 0;
+  for (TSNode child = node, parent = ts_node_parent(node); !ts_node_is_null(parent);
+       child = parent, parent = ts_node_parent(parent)) {
+    if (ref_node_is(parent, "for_statement") || ref_node_is(parent, "for_in_statement")) {
+      TSNode left = ts_node_child_by_field_name(parent, "left", 4);
+      TSNode body = ts_node_child_by_field_name(parent, "body", 4);
+      TSNode init = ts_node_child_by_field_name(parent, "initializer", 11);
+      /* C's initializer runs first, whether the body runs or not: it
+       * reaches the rest of the loop, and the rest of the block when the
+       * loop is a statement of one. */
+      if (!ts_node_is_null(init) && ts_node_eq(init, child) && flow__plain_path(node, init)) {
+        TSNode outer = ts_node_parent(parent);
+        *from = key + 1;
+        *to = ref_ops_lang_is(outer, flow__blocks) ? ts_node_end_byte(outer)
+                                                   : ts_node_end_byte(parent);
+        return;
+      }
+      if (ts_node_is_null(left) || !ts_node_eq(left, child) || ts_node_is_null(body)) return;
+      *from = ts_node_start_byte(body), *to = ts_node_end_byte(body);
+      return;
+    }
+    if (ref_ops_lang_is(parent, flow__blocks)) {
+      if (!flow__plain_write(node, child)) return;
+      *from = key + 1, *to = ts_node_end_byte(parent);
+      return;
+    }
+  }
+}
+
+/* Whether statement gives the variable sym a value on every path that goes
+ * on past it: a plain write of it, an if with an else whose every branch
+ * has a statement that does (or raises), a try whose body and handlers do
+ * or whose finally clause does. */
+static bool flow__surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSNode statement);
+
+static bool flow__block_surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSNode block) {
+  if (ts_node_is_null(block)) return false;
+  /* Python's else and elif clauses hold their block as "body" or
+   * "consequence"; a JavaScript or C else holds the statement itself. */
+  if (!ref_ops_lang_is(block, flow__blocks)) return flow__surely_writes(uses, n, sym, block);
+  uint32_t count = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < count; i++)
+    if (flow__surely_writes(uses, n, sym, ts_node_named_child(block, i))) return true;
+  return false;
+}
+
+/* The block a Python except or finally clause holds, or a null node. */
+static TSNode flow__clause_block(TSNode clause) {
+  for (uint32_t i = ts_node_named_child_count(clause); i > 0; i--)
+    if (ref_node_is(ts_node_named_child(clause, i - 1), "block"))
+      return ts_node_named_child(clause, i - 1);
+  return (TSNode){0};
+}
+
+static bool flow__surely_writes(const FlowUse *uses, size_t n, uint32_t sym, TSNode statement) {
+  /* No path goes on past a raise: what follows sees only the others. */
+  if (ref_node_is(statement, "raise_statement") || ref_node_is(statement, "throw_statement"))
+    return true;
+  if (ref_node_is(statement, "try_statement")) {
+    /* The finally clause runs on every path; else the body and every
+     * handler must give it a value. */
+    TSNode finalizer = ts_node_child_by_field_name(statement, "finalizer", 9);
+    if (ref_node_is(finalizer, "finally_clause")) /* JavaScript's: its block is its body */
+      finalizer = ts_node_child_by_field_name(finalizer, "body", 4);
+    uint32_t count = ts_node_named_child_count(statement);
+    for (uint32_t i = 0; i < count && ts_node_is_null(finalizer); i++)
+      if (ref_node_is(ts_node_named_child(statement, i), "finally_clause"))
+        finalizer = flow__clause_block(ts_node_named_child(statement, i));
+    if (flow__block_surely_writes(uses, n, sym, finalizer)) return true;
+    if (!flow__block_surely_writes(uses, n, sym,
+                                   ts_node_child_by_field_name(statement, "body", 4)))
+      return false;
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode clause = ts_node_named_child(statement, i);
+      bool catch_ = ref_node_is(clause, "catch_clause");
+      if (!catch_ && !ref_node_is(clause, "except_clause") &&
+          !ref_node_is(clause, "except_group_clause"))
+        continue;
+      TSNode handler = catch_ ? ts_node_child_by_field_name(clause, "body", 4)
+                              : flow__clause_block(clause);
+      if (!flow__block_surely_writes(uses, n, sym, handler)) return false;
+    }
+    return true;
+  }
+  if (ref_node_is(statement, "if_statement")) {
+    if (!flow__block_surely_writes(uses, n, sym,
+                                   ts_node_child_by_field_name(statement, "consequence", 11)))
+      return false;
+    bool has_else = false;
+    uint32_t count = ts_node_named_child_count(statement);
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode clause = ts_node_named_child(statement, i);
+      bool elif = ref_node_is(clause, "elif_clause"), else_ = ref_node_is(clause, "else_clause");
+      if (!elif && !else_) continue;
+      has_else |= else_;
+      TSNode body = ts_node_child_by_field_name(clause, elif ? "consequence" : "body",
+                                                elif ? 11 : 4);
+      /* JavaScript's and C's else_clause holds its statement unnamed by a field. */
+      if (ts_node_is_null(body) && ts_node_named_child_count(clause))
+        body = ts_node_named_child(clause, ts_node_named_child_count(clause) - 1);
+      if (!flow__block_surely_writes(uses, n, sym, body)) return false;
+    }
+    return has_else;
+  }
+  uint32_t from = ts_node_start_byte(statement), to = ts_node_end_byte(statement);
+  for (size_t i = 0; i < n; i++) {
+    const FlowUse *u = &uses[i];
+    uint32_t at = ts_node_start_byte(u->node);
+    if (u->sym == sym && u->write && !u->nested && !u->handler && at >= from && at < to &&
+        flow__plain_write(u->node, statement))
+      return true;
+  }
+  return false;
 }
 
 /* The top-level statement of a block holding node, or a null node. */
@@ -294,10 +457,9 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     /* A handler's name is bound wherever the handler's code reads it. */
     if (write && ref_in(occ->start, rs, re) && !use.handler)
       use.conditional = flow__nested(node, flow__statement_in(node, block));
-    if (write && !augmented && occ->start >= re) {
-      TSNode statement = flow__statement_in(node, block);
-      use.plain_later = !ts_node_is_null(statement) && !flow__nested(node, statement);
-    }
+    use.node = node;
+    if (write && !augmented && !use.nested && occ->start >= re)
+      flow__covers(node, use.key, &use.covers_from, &use.covers_to);
     array_push(&uses, use);
   }
   if (uses.len) qsort(uses.items, uses.len, sizeof *uses.items, flow__by_key);
@@ -312,7 +474,8 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     const RefSym *sym = &file->syms.items[u->sym];
     bool read_first = u->read, written = false, definite = false, read_in = false;
     bool before = sym->kind == REF_SYM_PARAMETER, live = false, loop_read = false;
-    bool after_plain = false, after_first = true, handler_only = true;
+    bool handler_only = true, used_after = false;
+    uint32_t live_at = REF_NONE; /* the first read after the lines that sees their value */
     for (size_t j = 0; j < uses.len; j++) {
       const FlowUse *v = &uses.items[j];
       if (v->sym != u->sym) continue;
@@ -327,13 +490,25 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
         if (!ts_node_is_null(loop) && start >= ts_node_start_byte(loop) && v->read) loop_read = true;
         /* A function defined before may read it after the lines ran. */
         if (v->read && v->nested) live = true;
+      } else if (!v->read) {
+        if (!v->nested) used_after = true;
       } else {
-        if (after_first && v->plain_later && !v->read) after_plain = true;
-        after_first = false;
-        if (v->read && !after_plain) live = true;
+        if (!v->nested) used_after = true;
+        /* Live unless a write after the lines comes first on every path. */
+        bool covered = false;
+        for (size_t k = 0; k < uses.len && !covered; k++) {
+          const FlowUse *w = &uses.items[k];
+          covered = w->sym == u->sym && w->covers_from < w->covers_to &&
+                    v->key >= w->covers_from && v->key < w->covers_to;
+        }
+        if (!covered && live_at == REF_NONE) live_at = start;
+        live |= !covered;
       }
     }
     if (!ts_node_is_null(loop) && (loop_read || read_first)) live = live || written;
+    /* A variable the lines declare (JavaScript, C) that code after them
+     * uses is declared by the call, live or not. */
+    if (blocks && used_after && ref_in(sym->start, rs, re)) live = true;
     const char *name = ref_names_str(&ops->index->names, sym->name);
     bool module = scope == 0;
     bool param = read_first || (written && !definite && before && (read_in || live));
@@ -349,6 +524,25 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     if (param) array_push(&out->params, eddi_strdup(name));
     /* A name only except clauses bind is gone after them. */
     if (written && handler_only) live = false;
+    /* Given a value only on some paths through the lines and none before
+     * them, it would be returned unbound when they give it none. */
+    bool surely = definite;
+    for (TSNode s = first; !surely && !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+      surely = flow__surely_writes(uses.items, uses.len, u->sym, s);
+      if (ts_node_eq(s, last)) break;
+    }
+    if (written && live && !out->returns && !surely && !param && !out->exit_error) {
+      StrBuf why = {0};
+      eddi_strbuf_printf(&why, "%s may be unbound after the lines (they assign it only "
+                               "conditionally) where it is read", name);
+      out->exit_owned = eddi_strbuf_take(&why);
+      eddi_strbuf_free(&why);
+      out->exit_error = out->exit_owned;
+      /* The read after them; for a read again in a loop around them or by
+       * a function defined before them, the lines' first write. */
+      out->exit_at = live_at != REF_NONE ? live_at : file->occs.items[u->occ].start;
+      out->unsafe = true;
+    }
     if (written && live && !out->returns) array_push(&out->results, eddi_strdup(name));
   }
   array_free(&uses);

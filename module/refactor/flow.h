@@ -25,6 +25,7 @@ typedef struct {
   bool unsafe;           /* exit_error is set */
   const char *exit_error; /* why the region cannot be a function, or NULL */
   uint32_t exit_at;
+  char *exit_owned;       /* exit_error when it names a variable (freed with the flow) */
 } RefFlow;
 
 /* The flow of statements first..last (siblings) of file f, inside function

@@ -3,7 +3,8 @@
  *
  * One assignment of a plain name, no other writes, every use after it in
  * the same module; the value's names must mean the same at each use and
- * not be assigned again; a value that calls or reads state (expr.h) is
+ * not be assigned again where that could reach a use (write_between); a
+ * value that calls or reads state (expr.h) is
  * worth the same only right after the assignment, so it may have one use,
  * in the next statement, before anything there calls; inside an f-string
  * it must not hold the string's quote.
@@ -134,6 +135,52 @@ static bool inline_variable__address_taken(TSNode use) {
   return !ts_node_is_null(op) && !strcmp(ts_node_type(op), "&");
 }
 
+/* The function scope holding scope (a block of it is no boundary). */
+static uint32_t inline_variable__function_scope(const RefFile *file, uint32_t scope) {
+  while (scope != REF_NONE && file->scopes.items[scope].kind == REF_SCOPE_BLOCK &&
+         file->scopes.items[scope].parent != REF_NONE)
+    scope = file->scopes.items[scope].parent;
+  return scope;
+}
+
+/* Why the write of a name the value reads at occurrence w of file f may
+ * run between the assignment (statement) and the use at offset use (in
+ * scope use_scope) and change the value the use would compute: it stands
+ * between them, in a loop holding one of them and not the other (another
+ * turn runs it in between), or one of them is in another function (run
+ * at another time). NULL when it cannot. */
+static const char *inline_variable__write_between(RefOps *ops, uint32_t f, uint32_t w,
+                                                  TSNode statement, uint32_t use,
+                                                  uint32_t use_scope) {
+  static const char *const loops[] = {"for_statement", "while_statement", "for_in_statement",
+                                      "do_statement", NULL};
+  static const char *const functions[] = {
+      "function_definition", "lambda", "function_declaration", "function_expression",
+      "function", "arrow_function", "method_definition", "generator_function_declaration",
+      "generator_function", "class_definition", "class_declaration", NULL};
+  const RefFile *file = ops->program.files.items[f];
+  const RefOcc *write = &file->occs.items[w];
+  uint32_t assigned = ts_node_start_byte(statement), after = ts_node_end_byte(statement);
+  uint32_t def_scope = inline_variable__function_scope(file, ref_expr_scope_at(file, assigned));
+  bool written_apart = inline_variable__function_scope(file, write->scope) != def_scope;
+  /* A use in a function defined here runs when it is called: any write
+   * after the assignment may come first. */
+  bool used_apart = inline_variable__function_scope(file, use_scope) != def_scope;
+  if (written_apart || (used_apart && write->start >= after))
+    return "in another function, which may run between";
+  if (used_apart) return NULL;
+  if (write->start >= after && write->start < use) return "between";
+  for (TSNode at = ref_ops_node(ops, f, write->start, write->end); !ts_node_is_null(at);
+       at = ts_node_parent(at)) {
+    if (ref_ops_lang_is(at, functions)) break;
+    if (!ref_ops_lang_is(at, loops)) continue;
+    bool holds_assignment = ref_in(assigned, ts_node_start_byte(at), ts_node_end_byte(at));
+    bool holds_use = ref_in(use, ts_node_start_byte(at), ts_node_end_byte(at));
+    if (holds_assignment != holds_use) return "in a loop that may run it between";
+  }
+  return NULL;
+}
+
 int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget target;
   int rc = ref_ops_find(ops, args->spec, &target);
@@ -238,10 +285,25 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
         else if (meant.kind == REF_TARGET_SYM) {
           const RefSym *vs = &ops->program.files.items[meant.file]->syms.items[meant.index];
           const RefFile *vf = ops->program.files.items[meant.file];
-          if ((vs->kind == REF_SYM_VARIABLE || vs->kind == REF_SYM_PARAMETER) &&
-              vf->occs.items[vs->first_def].next_def != REF_NONE)
+          bool variable = vs->kind == REF_SYM_VARIABLE || vs->kind == REF_SYM_PARAMETER;
+          /* Assigned again elsewhere than where the value is computed: it
+           * may change between the assignment and this use. */
+          for (uint32_t d = vs->first_def; variable && d != REF_NONE && rc == 0;
+               d = vf->occs.items[d].next_def) {
+            if (d == vs->first_def && vf->occs.items[d].next_def == REF_NONE) break;
+            const char *why = meant.file == f0
+                                  ? inline_variable__write_between(ops, f0, d, statement,
+                                                                   occ->start, scope)
+                                  : "in another module, which may run between";
+            if (!why) continue;
+            StrBuf again = {0};
+            ref_target_place(ops->index, meant.file, vf->occs.items[d].start, &again);
             rc = ref_ops_fail_at(ops, f, occ->start,
-                                 "Inline_Variable: %s is assigned more than once", vname);
+                                 "Inline_Variable: %s is assigned again at %s, %s the "
+                                 "assignment of %s and its use",
+                                 vname, again.data, why, name);
+            eddi_strbuf_free(&again);
+          }
         }
       }
       if (rc < 0) break;

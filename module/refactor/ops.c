@@ -356,6 +356,16 @@ static bool ops__same(OpsCheck *check, RefTarget was, RefTarget now) {
   uint32_t from = 0, to = 0;
   uint32_t mapped = ops__map(edits, a->start, &inside, &from, &to);
   if (!inside) return b->start == mapped;
+  /* A variable is identified by its first definition; when that one moved
+   * (into an extracted function) while others stayed, it is still the
+   * variable of the same name in the same scope. */
+  if (a->kind == REF_SYM_VARIABLE && b->kind == REF_SYM_VARIABLE) {
+    const RefScope *sa = &check->ops->program.files.items[was.file]->scopes.items[a->scope];
+    const RefScope *sb = &ops__after_file(check, now.file)->scopes.items[b->scope];
+    const RefEdit *scope_inside;
+    uint32_t scope_mapped = ops__map(edits, sa->start, &scope_inside, &from, &to);
+    if (!scope_inside && scope_mapped == sb->start && sa->kind == sb->kind) return true;
+  }
   /* Defined in edited text: now defined in new text (code an operation
    * moves goes from one edit to another). */
   int64_t delta = 0;

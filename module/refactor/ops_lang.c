@@ -53,6 +53,7 @@ static const char *const ops_lang__reasons[][3] = {
      "Merge_Classes reads Python's classes; JavaScript's constructors and this are not read yet"},
     {"javascript", "Change_Inheritance",
      "Change_Inheritance checks members through Python's method resolution order; JavaScript's prototype chain is not checked yet"},
+    {"javascript", "Extract_Interface", "JavaScript has no interfaces (TypeScript has)"},
     {"typescript", "Move_Method",
      "Move_Method reads Python's classes (self, the fields __init__ sets); TypeScript's this and constructor fields are not read yet"},
     {"typescript", "ExtractClass",

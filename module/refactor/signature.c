@@ -865,10 +865,13 @@ static int signature__calls(Signature *self) {
         !signature__named(&class_names, home->syms.items[s].name))
       array_push(&class_names, home->syms.items[s].name);
   uint32_t name = names.items[0];
+  /* The calls rewritten so far in the file being read: one inside the
+   * arguments of another would be rewritten twice over the same bytes. */
   Array(TSNode) seen = {0};
   int rc = 0;
   for (uint32_t f = 0; f < ops->program.files.len && rc == 0; f++) {
     const RefFile *file = ops->program.files.items[f];
+    seen.len = 0; /* byte ranges of another file are no place here */
     for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
       const RefOcc *occ = &file->occs.items[i];
       if (!signature__named(&names, occ->name) && !signature__named(&class_names, occ->name))
@@ -900,12 +903,21 @@ static int signature__calls(Signature *self) {
         continue;
       }
       TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
-      for (size_t s = 0; s < seen.len && rc == 0; s++)
-        if (ts_node_start_byte(seen.items[s]) < ts_node_end_byte(args) &&
-            ts_node_start_byte(args) < ts_node_end_byte(seen.items[s]))
-          rc = ref_ops_fail_at(ops, f, occ->start,
-                               "Refactor Signature cannot yet rewrite a call inside a call of %s",
-                               ref_names_str(&ops->index->names, name));
+      for (size_t s = 0; s < seen.len && rc == 0; s++) {
+        TSNode outer = seen.items[s];
+        if (ts_node_start_byte(outer) < ts_node_end_byte(args) &&
+            ts_node_start_byte(args) < ts_node_end_byte(outer)) {
+          const char *callee = ref_names_str(&ops->index->names, name);
+          StrBuf inner_at = {0}, outer_at = {0};
+          ref_target_place(ops->index, f, occ->start, &inner_at);
+          ref_target_place(ops->index, f, ts_node_start_byte(ts_node_parent(outer)), &outer_at);
+          rc = eddi_error_set(ops->err, EDDI_EINVAL,
+                              "Refactor Signature cannot yet rewrite the call of %s at %s: it is "
+                              "inside the arguments of another call of %s, at %s",
+                              callee, inner_at.data, callee, outer_at.data);
+          eddi_strbuf_free(&inner_at), eddi_strbuf_free(&outer_at);
+        }
+      }
       array_push(&seen, args);
       bool done = false;
       if (rc == 0) rc = signature__call(self, lang, f, call, implicit, &done);

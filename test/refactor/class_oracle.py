@@ -5,7 +5,9 @@
 
 The transcript's @file blocks make a workspace in a temporary folder. Its
 `Refactor ...` commands (and its @rm lines) run there one after another
-through the eddi CLI, as the transcript runs them; after each one that writes, every Python file
+through the eddi CLI, as the transcript runs them (an Undo puts back the
+files as they were before the last write, and a command works on the
+file the transcript opened last); after each one that writes, every Python file
 must compile (python3 -m py_compile), pyflakes must report no undefined
 name it did not report before, and `python3 PROGRAM` (when given) must print what it
 printed on the untouched files. A TypeScript file (.ts) must parse with
@@ -92,6 +94,27 @@ def run(eddi, root, commands):
         shutil.rmtree(state, ignore_errors=True)
 
 
+def snapshot(root):
+    """Every file of the workspace: {path: bytes}."""
+    out = {}
+    for dp, _, fn in os.walk(root):
+        for f in fn:
+            path = os.path.join(dp, f)
+            with open(path, 'rb') as fh:
+                out[os.path.relpath(path, root)] = fh.read()
+    return out
+
+
+def restore(root, files):
+    """The workspace as snapshot() saw it: what an Undo of the write after it does."""
+    for rel in set(snapshot(root)) - set(files):
+        os.remove(os.path.join(root, rel))
+    for rel, data in files.items():
+        os.makedirs(os.path.dirname(os.path.join(root, rel)) or root, exist_ok=True)
+        with open(os.path.join(root, rel), 'wb') as fh:
+            fh.write(data)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('eddi')
@@ -100,9 +123,11 @@ def main():
     parser.add_argument('--tsc', help='the TypeScript compiler to type-check .ts files with')
     args = parser.parse_args()
     lines = open(args.transcript, encoding='utf-8').read().split('\n')
-    # The refactorings, and the files the transcript removes between them.
+    # The refactorings, the Undo that takes one back, and the files the
+    # transcript removes between them.
     steps = [l[len('To Eddi: '):] if l.startswith('To Eddi: ') else l for l in lines
-             if l.startswith('To Eddi: Refactor ') or l.startswith('@rm ')]
+             if l.startswith('To Eddi: Refactor ') or l == 'To Eddi: Undo' or l.startswith('@rm ')
+             or l.startswith('To Eddi: Open ')]
     root = tempfile.mkdtemp(prefix='eddi-class-oracle-')
     try:
         for path, text in files_of(args.transcript):
@@ -120,14 +145,27 @@ def main():
             print('tsc fails on the untouched files: ' + untouched)
             return 1
         wrote = wrong = 0
+        # The workspace before each write, for the Undo that follows it.
+        before_writes = []
+        # The file the transcript has open, for a command that works on it.
+        opened = []
         for command in steps:
+            if command.startswith('Open '):
+                opened = [command]
+                continue
             if command.startswith('@rm '):
                 os.remove(os.path.join(root, command[len('@rm '):]))
                 continue
-            reply = run(args.eddi, root, ['Start s', command])
+            if command == 'Undo':
+                if before_writes:
+                    restore(root, before_writes.pop())
+                continue
+            before = snapshot(root)
+            reply = run(args.eddi, root, ['Start s'] + opened + [command])
             answer = reply[-1] if reply else '(no reply)'
             if not answer.startswith('Ok, ') or answer.startswith('Ok, Preview'):
                 continue
+            before_writes.append(before)
             wrote += 1
             problems = []
             broken = compiles(root)

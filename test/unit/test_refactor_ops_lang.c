@@ -308,6 +308,37 @@ static void test_c_extract(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* A loop variable the lines' loop assigns and the next loop assigns again
+ * before reading it is no result: only n is given back. */
+static void test_extract_loop_variable_reassigned_after(void **state) {
+  (void)state;
+  long live = unit_live();
+  UnitOps *f = unit_ops_new("m.c",
+                            "int dup(const int *rows, int len) {\n  int n = 0;\n  int i;\n"
+                            "  for (i = 0; i < len; i++)\n    n += rows[i];\n"
+                            "  for (i = 0; i < len; i++)\n    n -= rows[i];\n  return n;\n}\n",
+                            NULL);
+  /* C's initializer assigns i whether the loop runs or not: no parameter. */
+  assert_string_equal(lang_extract(f, "m.c", 3, 4, "summed"),
+                      "static int summed(int len, const int *rows, int n) {\n    int i;\n"
+                      "    for (i = 0; i < len; i++)\n      n += rows[i];\n    return n;\n}\n\n"
+                      "int dup(const int *rows, int len) {\n  int n = 0;\n  int i;\n"
+                      "  n = summed(len, rows, n);\n  for (i = 0; i < len; i++)\n"
+                      "    n -= rows[i];\n  return n;\n}\n");
+  unit_ops_free(f);
+  f = unit_ops_new("k.js",
+                   "function late(rows) {\n  let n = 0;\n  let r;\n  for (r of rows) {\n"
+                   "    n += r;\n  }\n  for (r of rows) {\n    n -= r;\n  }\n  return n;\n}\n",
+                   NULL);
+  assert_string_equal(lang_extract(f, "k.js", 3, 5, "summed"),
+                      "function late(rows) {\n  let n = 0;\n  let r;\n  n = summed(rows, r, n);\n"
+                      "  for (r of rows) {\n    n -= r;\n  }\n  return n;\n}\n\n"
+                      "function summed(rows, r, n) {\n  for (r of rows) {\n    n += r;\n  }\n"
+                      "  return n;\n}\n");
+  unit_ops_free(f);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_c_param_names),
@@ -320,6 +351,7 @@ int main(void) {
       cmocka_unit_test(test_js_inline_function),
       cmocka_unit_test(test_js_extract),
       cmocka_unit_test(test_c_extract),
+      cmocka_unit_test(test_extract_loop_variable_reassigned_after),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
