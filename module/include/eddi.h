@@ -33,7 +33,12 @@ extern "C" {
 #endif
 
 #define EDDI_VERSION "0.1.0"
-#define EDDI_SPEAK_VERSION "1.0"
+/* The EddiSpeak this engine speaks: the design's 2.0, the commands and
+ * the Stage-2 scripts. 1.0, the commands alone, is part of it, so a client
+ * of either is served (doc/protocol.org). */
+#define EDDI_SPEAK_VERSION "2.0"
+/* Every version it speaks, oldest first: an initializer list. */
+#define EDDI_SPEAK_VERSIONS "1.0", EDDI_SPEAK_VERSION
 
 typedef struct EddiEngine EddiEngine;
 
