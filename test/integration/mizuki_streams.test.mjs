@@ -159,10 +159,12 @@ test("the design's connection request is accepted, with every feature eddi has",
                    max_concurrent_operations: 1024, instance: "alpha" },
     session: null, reconnected: false, connection_established: "T",
   });
-  // The stream is open: its updates run.
+  // The stream speaks 2.0: a script, its block across lines, is one command.
   nc.publish("mizuki.stream.update", sc.encode(JSON.stringify({ from: "claude-4-sonnet-20250514", to: "eddi",
-    stream_key: response.stream_key, appended: "Start design\nStatus" })));
-  assert.equal((await mine.next()).appended, "Ok\nOk: Session design, No file");
+    stream_key: response.stream_key,
+    appended: 'Start design\nforeach file matching "*.py" {\n    flag "x"\n}\nStatus' })));
+  assert.equal((await mine.next()).appended,
+    "Ok\nOk, Script completed: no changes\nOk: Session design, No file");
   mine.close();
 });
 
