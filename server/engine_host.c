@@ -180,9 +180,10 @@ const char *engine_host_session_of(EngineHost *self, const char *sender) {
  * this build does not have it. */
 static void host__probe(EngineHost *self) {
   static const char probe[] =
-      "Help Read\nHelp Grep\nHelp Edit\nHelp Patch\nHelp Update\nHelp Refactor";
-  bool *flags[] = {&self->features.read, &self->features.grep, &self->features.edit,
-                   &self->features.patch, &self->features.update, &self->features.refactor};
+      "Help Read\nHelp Grep\nHelp Edit\nHelp Patch\nHelp Update\nHelp Refactor\nHelp Apply";
+  bool *flags[] = {&self->features.read,   &self->features.grep,     &self->features.edit,
+                   &self->features.patch,  &self->features.update,   &self->features.refactor,
+                   &self->features.changesets};
   size_t wanted = sizeof flags / sizeof flags[0];
   EddiReply reply = {0};
   eddi_exec_reply(self->engine, HOST_PROBE_SENDER, probe, sizeof probe - 1, &reply);

@@ -28,6 +28,7 @@ typedef struct {
   bool patch;  /* Patch: apply_patch */
   bool update; /* Update: file.update */
   bool refactor; /* Refactor: refactor, preview */
+  bool changesets; /* Apply changeset: a script's collected changes, kept to preview, apply, roll back */
 } HostFeatures;
 
 /* A request as a transport hands it over: the engine's, and the transport

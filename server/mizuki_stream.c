@@ -42,6 +42,11 @@
 #define MIZUKI_RECIPIENT "eddi"
 /* The version of each optional feature this build offers. */
 #define MIZUKI_FEATURE_VERSION "1.0"
+/* The EddiSpeak versions a client may ask for. */
+static const char *const mizuki_speaks[] = {EDDI_SPEAK_VERSIONS};
+#define MIZUKI_SPEAKS_COUNT (sizeof mizuki_speaks / sizeof mizuki_speaks[0])
+/* Room for that list as text. */
+#define MIZUKI_SPEAKS_MAX 64
 /* A stream key: this many random bytes, in hex. */
 #define MIZUKI_KEY_BYTES 16
 /* The closing update's message_type. */
@@ -184,7 +189,9 @@ static bool mizuki__submit(MizukiStreams *self, MizukiJob *job, bool complete, W
 
 /* ----------------------------------------------------------- connecting */
 
-/* The features this build has, with their versions. */
+/* The features this build has, with their versions, named as the design's
+ * connection_request names them (semantic_refactoring, changeset_management)
+ * or, for the edit formats it does not name, after eddi's commands. */
 static json_object *mizuki__features(const HostFeatures *features) {
   json_object *available = json_object_new_object();
   json_object_object_add(available, "basic_commands", json_object_new_string(EDDI_SPEAK_VERSION));
@@ -193,7 +200,8 @@ static json_object *mizuki__features(const HostFeatures *features) {
     const char *name;
   } optional[] = {{features->read, "hashline_read"}, {features->grep, "grep"},
                   {features->edit, "hashline_edit"}, {features->patch, "apply_patch"},
-                  {features->update, "file_update"}};
+                  {features->update, "file_update"}, {features->refactor, "semantic_refactoring"},
+                  {features->changesets, "changeset_management"}};
   for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
     if (optional[i].present)
       json_object_object_add(available, optional[i].name,
@@ -213,13 +221,27 @@ static bool mizuki__version(const char *text, long *major, long *minor) {
   return *end == '\0';
 }
 
-/* A client speaking EddiSpeak a.b is served by this x.y when a == x and
- * b <= y: minor versions only add. */
+/* A client speaking EddiSpeak a.b is served when eddi speaks some x.y with
+ * a == x and b <= y: minor versions only add, a major one may change. */
 static bool mizuki__version_supported(const char *asked) {
   long major, minor, our_major, our_minor;
-  return mizuki__version(asked, &major, &minor) &&
-         mizuki__version(EDDI_SPEAK_VERSION, &our_major, &our_minor) && major == our_major &&
-         minor <= our_minor;
+  if (!mizuki__version(asked, &major, &minor)) return false;
+  for (size_t i = 0; i < MIZUKI_SPEAKS_COUNT; i++)
+    if (mizuki__version(mizuki_speaks[i], &our_major, &our_minor) && major == our_major &&
+        minor <= our_minor)
+      return true;
+  return false;
+}
+
+/* The versions eddi speaks, "1.0, 2.0", for a refusal. */
+static void mizuki__speaks_list(char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < MIZUKI_SPEAKS_COUNT && used < size; i++) {
+    int n = snprintf(out + used, size - used, "%s%s", i ? ", " : "", mizuki_speaks[i]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
 }
 
 /* A mandatory feature this build lacks, or NULL. requested_features maps a
@@ -239,7 +261,8 @@ static const char *mizuki__missing_feature(json_object *requested, json_object *
 
 static json_object *mizuki__server_info(const MizukiStreams *self) {
   json_object *supported = json_object_new_array();
-  json_object_array_add(supported, json_object_new_string(EDDI_SPEAK_VERSION));
+  for (size_t i = 0; i < MIZUKI_SPEAKS_COUNT; i++)
+    json_object_array_add(supported, json_object_new_string(mizuki_speaks[i]));
   json_object *server_info = json_object_new_object();
   json_object_object_add(server_info, "eddi_version", json_object_new_string(EDDI_VERSION));
   json_object_object_add(server_info, "supported_eddispeak", supported);
@@ -270,9 +293,12 @@ static void mizuki__connect_run(WorkItem *item, void *context) {
 
   if (!stream || !*stream || strlen(stream) >= MIZUKI_STREAM_NAME_MAX)
     snprintf(reason, sizeof reason, "stream_name missing or too long");
-  else if (!version || !mizuki__version_supported(version))
+  else if (!version || !mizuki__version_supported(version)) {
+    char speaks[MIZUKI_SPEAKS_MAX];
+    mizuki__speaks_list(speaks, sizeof speaks);
     snprintf(reason, sizeof reason, "EddiSpeak %s not supported (supported: %s)",
-             version ? version : "(none)", EDDI_SPEAK_VERSION);
+             version ? version : "(none)", speaks);
+  }
   else if ((missing = mizuki__missing_feature(requested, available)))
     snprintf(reason, sizeof reason, "Feature %s not available", missing);
   else if (!session && eddi_engine_remote_session(host->engine, NULL, job->sender, instance,

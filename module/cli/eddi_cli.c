@@ -1,8 +1,9 @@
 /* eddi_cli.c - the eddi program: eddi [--root DIR] [--nats URL] [-c CMD]... [SCRIPT]
  *
  * Runs commands given with -c, else the lines of SCRIPT, else the lines of
- * standard input (a prompt when it is a terminal), each line as one message,
- * and prints one reply per command. "-" reads all of standard input as one
+ * standard input (a prompt when it is a terminal), each line as one message
+ * (a block of a script, `{` on one line to its `}` on a later one, as one
+ * message), and prints one reply per command. "-" reads all of standard input as one
  * message, so a body can be piped: { echo Patch; cat fix.patch; } | eddi -.
  * Exits 1 when any command failed. The
  * messages go to an embedded engine over DIR, or with --nats to an
@@ -17,6 +18,8 @@
 #include "eddi.h"
 
 #define CLI_PROMPT "To Eddi: "
+/* The prompt for the next line of a block still open. */
+#define CLI_CONTINUE_PROMPT "      | "
 #define CLI_REPLY_PREFIX "Eddi : "
 #define CLI_NATS_TIMEOUT_MS 10000
 /* Room for why the engine or the connection could not be made; eddi.h asks
@@ -103,22 +106,69 @@ static bool cli__run_whole(CliTarget *target, FILE *in) {
   return ok;
 }
 
-/* Each line of in is one message; blank and '#' lines are skipped. */
+/* The lines of one message being read: one line, or a block's lines. */
+typedef struct {
+  char *text;
+  size_t len, cap;
+  size_t first_line; /* 1-based, in the input */
+} CliMessage;
+
+static bool cli__message_add(CliMessage *self, const char *line, size_t len) {
+  size_t need = self->len + len + 2; /* a newline between lines, a NUL */
+  if (need > self->cap) {
+    size_t cap = self->cap ? self->cap : CLI_STDIN_CHUNK;
+    while (cap < need) cap *= 2;
+    char *more = realloc(self->text, cap);
+    if (!more) return false;
+    self->text = more;
+    self->cap = cap;
+  }
+  if (self->len) self->text[self->len++] = '\n';
+  memcpy(self->text + self->len, line, len);
+  self->len += len;
+  self->text[self->len] = '\0';
+  return true;
+}
+
+/* Each line of in is one message, but a line that opens a block ({) of a
+ * script goes on through the lines up to the one that closes it, as the
+ * design writes blocks (eddi_message_open_block: braces in strings do not
+ * count). Blank and '#' lines between messages are skipped. A block the
+ * input never closes is refused, naming its first line, and none of it runs. */
 static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
   bool ok = true;
   char *line = NULL;
-  size_t cap = 0;
+  size_t cap = 0, line_number = 0;
+  CliMessage message = {0};
   for (;;) {
-    if (interactive) fputs(CLI_PROMPT, stdout), fflush(stdout);
+    if (interactive) fputs(message.len ? CLI_CONTINUE_PROMPT : CLI_PROMPT, stdout), fflush(stdout);
     ssize_t n = getline(&line, &cap, in);
     if (n < 0) break;
+    line_number++;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
     const char *p = line;
     while (*p == ' ' || *p == '\t') p++;
-    if (!*p || *p == '#') continue;
-    ok &= cli__run(target, line, (size_t)n, interactive);
+    if (!message.len && (!*p || *p == '#')) continue;
+    if (!message.len) message.first_line = line_number;
+    if (!cli__message_add(&message, line, (size_t)n)) {
+      fputs("eddi: out of memory reading a block\n", stderr);
+      message.len = 0;
+      ok = false;
+      break;
+    }
+    if (eddi_message_open_block(message.text, message.len)) continue;
+    ok &= cli__run(target, message.text, message.len, interactive);
+    message.len = 0;
+  }
+  if (message.len) {
+    char fail[CLI_ERROR_MAX];
+    eddi_fail_line(fail, sizeof fail, "The block opened on line %zu is not closed: a '}' is missing",
+                   message.first_line);
+    printf("%s%s\n", interactive ? CLI_REPLY_PREFIX : "", fail);
+    ok = false;
   }
   if (interactive) fputc('\n', stdout);
+  free(message.text);
   free(line);
   return ok;
 }

@@ -321,7 +321,7 @@ static emacs_value Feddi_module_exec(emacs_env *env, ptrdiff_t nargs, emacs_valu
   emacs_value result = NULL;
   if (text) {
     EddiRequest request = {.sender = sender, .session = session, .text = text, .len = len,
-                           .name_instance = via_nats};
+                           .name_instance = via_nats, .transport = via_nats ? "nats" : "emacs"};
     EddiReply reply;
     self->call.env = env;
     eddi_request_exec(self->engine, &request, &reply);

@@ -33,7 +33,12 @@ extern "C" {
 #endif
 
 #define EDDI_VERSION "0.1.0"
-#define EDDI_SPEAK_VERSION "1.0"
+/* The EddiSpeak this engine speaks: the design's 2.0, the commands and
+ * the Stage-2 scripts. 1.0, the commands alone, is part of it, so a client
+ * of either is served (doc/protocol.org). */
+#define EDDI_SPEAK_VERSION "2.0"
+/* Every version it speaks, oldest first: an initializer list. */
+#define EDDI_SPEAK_VERSIONS "1.0", EDDI_SPEAK_VERSION
 
 typedef struct EddiEngine EddiEngine;
 
@@ -110,13 +115,16 @@ void eddi_reply_free(EddiReply *reply);
 char *eddi_exec(EddiEngine *self, const char *sender, const char *text, size_t len);
 void eddi_string_free(char *text);
 
-/* One command line of a message, as eddi_exec splits it. */
+/* One command line of a message, as eddi_exec splits it: a script
+ * statement that opens a block ({) with its first line, that block's lines
+ * and the line of the '}' that closes it. */
 typedef struct {
   const char *line;  /* without leading and trailing blanks or its newline */
   size_t len;
   size_t verb_len;   /* the command word: line[0, verb_len) */
   bool takes_body;   /* the rest of the message is its body (Patch, Edit, a script) */
-  const char *body;  /* the text after this line */
+  bool block_open;   /* the message ends inside a block this command opened */
+  const char *body;  /* the text after this command */
   size_t body_len;
 } EddiCommandLine;
 
@@ -127,6 +135,11 @@ typedef struct {
  * without running it. */
 void eddi_each_command(const char *text, size_t len,
                        bool (*visit)(const EddiCommandLine *line, void *closure), void *closure);
+/* Whether text, the lines of a message read so far, ends inside a block
+ * ({ ... }) that a later line would close. A front end that reads a line at
+ * a time (the CLI on a script file or a terminal) reads on while it is, so
+ * that a block written across lines is one message. */
+bool eddi_message_open_block(const char *text, size_t len);
 /* Whether line's command word is word (case-insensitive). */
 bool eddi_command_is(const EddiCommandLine *line, const char *word);
 

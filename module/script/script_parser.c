@@ -941,7 +941,7 @@ int eddi_script_parse(const char *src, size_t len, const EddiCommandPorts *comma
   }
   eddi_script_tokens_free(&self.tokens);
   if (!root && !out->braced && strstr(err->what, "to close the '{'"))
-    eddi_error_hint(err, "A script over several lines goes inside { ... }, the { first on its line");
+    eddi_error_hint(err, "Each '{' needs its '}', on its line or a later one of the message");
   if (!root) return EDDI_EINVAL;
   if (root->children.len == 0) {
     node__free(root);

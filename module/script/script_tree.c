@@ -32,11 +32,10 @@ static bool parser__command_reads_only(const EddiCommandLine *line, void *closur
   return !check->writes;
 }
 
-/* Whether verb's command takes the rest of the text, by the ports' table. */
-static bool tree__takes_body(void *context, const char *verb) {
+/* How far verb's command reaches past its line, by the ports' table. */
+static EddiLineReach tree__reach(void *context, const char *verb) {
   const EddiCommandPorts *commands = context;
-  const CommandSpec *spec = commands->find(commands->engine, verb);
-  return spec && (spec->flags & CMD_TAKES_BODY);
+  return eddi_command_reach(commands->find(commands->engine, verb));
 }
 
 static const char *const parser__action_words[] = {
@@ -60,7 +59,7 @@ bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands
     return true;
   case SN_COMMAND: {
     ScriptWriteCheck check = {commands, word, word_size, false};
-    eddi_message_each_line(node->text, strlen(node->text), tree__takes_body, (void *)commands,
+    eddi_message_each_line(node->text, strlen(node->text), tree__reach, (void *)commands,
                            parser__command_reads_only, &check);
     if (check.writes) return true;
     break;

@@ -378,16 +378,27 @@ static int engine__check_message(EddiEngine *self, const char *sender, const cha
 
 /* ---------------------------------------------------------------- messages */
 
-/* Whether verb's command takes the rest of the message (the table's). */
-static bool engine__takes_body(void *context, const char *verb) {
+/* How far verb's command reaches past its line (the table's). */
+static EddiLineReach engine__reach(void *context, const char *verb) {
   EDDI_UNUSED(context);
-  const CommandSpec *spec = eddi_command_table_find(verb);
-  return spec && (spec->flags & CMD_TAKES_BODY);
+  return eddi_command_reach(eddi_command_table_find(verb));
 }
 
 void eddi_each_command(const char *text, size_t len,
                        bool (*visit)(const EddiCommandLine *line, void *closure), void *closure) {
-  eddi_message_each_line(text, len, engine__takes_body, NULL, visit, closure);
+  eddi_message_each_line(text, len, engine__reach, NULL, visit, closure);
+}
+
+static bool engine__note_open_block(const EddiCommandLine *line, void *closure) {
+  bool *open = closure;
+  *open |= line->block_open;
+  return true;
+}
+
+bool eddi_message_open_block(const char *text, size_t len) {
+  bool open = false;
+  eddi_each_command(text, len, engine__note_open_block, &open);
+  return open;
 }
 
 /* The state of a walk over a message's commands. */

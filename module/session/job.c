@@ -47,6 +47,7 @@ typedef struct {
   char *text;
   size_t len;
   bool name_instance;
+  char *transport; /* kept so that the audit line of a late finish names it */
   uint64_t ticket;
 } HeldRequest;
 
@@ -87,6 +88,7 @@ static HeldRequest job__hold_request(const EddiRequest *request) {
       .text = eddi_strndup(request->text, request->len),
       .len = request->len,
       .name_instance = request->name_instance,
+      .transport = request->transport ? eddi_strdup(request->transport) : NULL,
       .ticket = request->ticket,
   };
 }
@@ -94,13 +96,14 @@ static HeldRequest job__hold_request(const EddiRequest *request) {
 static EddiRequest job__request_of(const HeldRequest *held) {
   return (EddiRequest){.sender = held->sender, .session = held->session, .text = held->text,
                        .len = held->len, .name_instance = held->name_instance,
-                       .ticket = held->ticket};
+                       .transport = held->transport, .ticket = held->ticket};
 }
 
 static void job__request_free(HeldRequest *held) {
   eddi_free(held->sender);
   eddi_free(held->session);
   eddi_free(held->text);
+  eddi_free(held->transport);
   memset(held, 0, sizeof *held);
 }
 

@@ -13,6 +13,7 @@
 #define EDDI_COMMAND_H
 
 #include "lang/lexer.h"
+#include "lang/message.h"
 #include "lang/reply.h"
 #include "workspace/session.h"
 #include "workspace/workspace.h"
@@ -102,6 +103,15 @@ struct CommandSpec {
   unsigned flags;
   int (*run)(CommandContext *ctx);
 };
+
+/* How far the command of spec (or of an unknown word: NULL) reaches past
+ * its first line in a message: a body to the end, a script's block to its
+ * closing '}', or its line alone. */
+static inline EddiLineReach eddi_command_reach(const CommandSpec *spec) {
+  if (spec && (spec->flags & CMD_TAKES_BODY)) return EDDI_LINE_BODY;
+  if (spec && (spec->flags & CMD_SCRIPT)) return EDDI_LINE_BLOCKS;
+  return EDDI_LINE_ONE;
+}
 
 /* Shorthands for CommandSpec.flags. */
 #define CMD_SESSION CMD_NEEDS_SESSION

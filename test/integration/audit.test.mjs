@@ -3,7 +3,7 @@
 // asserted exactly, but for the time.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, StringCodec } from "nats";
@@ -80,6 +80,34 @@ test("every request is audited, refused ones too, in the file and on NATS", asyn
   assert.deepEqual(published, lines, "the subject carries the same lines");
   // Never file text, never a Fail's words.
   for (const line of lines) assert.doesNotMatch(line, /Unknown command|not allowed|x\\n/);
+});
+
+// Before: the line of a command that runs as long work (a Refactor, a
+// script), finished later on the owner thread, said "transport": null, and
+// so did a request that waited behind it.
+test("long work's audit lines name their transport", async () => {
+  writeFileSync(join(workspace.dir, "shop.py"), "def price():\n    return 1\n\n\nprint(price())\n");
+  const file = join(state, "audit.jsonl");
+  const earlier = readFileSync(file, "utf8").split("\n").filter(Boolean).length;
+  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann", text: "Start s2" }), "Ok, Instance alpha");
+  const renaming = ask("eddi.alpha.cmd", { sender: "ann", text: "Refactor RenameSymbol price cost" });
+  const behind = ask("eddi.alpha.cmd", { sender: "ann", text: "Status" });
+  assert.equal(await renaming, "Ok, Renamed in 1 file, 2 references updated");
+  assert.equal(await behind, "Ok: Session s2, No file");
+  assert.equal(await ask("eddi.alpha.cmd", { sender: "ann",
+    text: '{ foreach file matching "*.py" { replace "cost" with "fee" } }' }),
+    "Ok, Script completed: 2 replaced, 1 file changed");
+  assert.equal(readFileSync(join(workspace.dir, "shop.py"), "utf8"), "def fee():\n    return 1\n\n\nprint(fee())\n");
+  const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).slice(earlier).map(timeless);
+  const line = { sender: "ann", session: "s2", instance: "alpha", transport: "nats", outcome: "ok" };
+  assert.deepEqual(lines.map(({ files, ...rest }) => rest), [
+    { ...line, commands: ["Start"] },
+    { ...line, commands: ["Refactor"] },
+    { ...line, commands: ["Status"] },
+    { ...line, commands: ["{"] },
+  ]);
+  assert.deepEqual(lines.map((record) => record.files.map((written) => written.path)),
+                   [[], ["shop.py"], [], ["shop.py"]]);
 });
 
 test("--audit off writes no file; --audit FILE writes there", async () => {

@@ -119,3 +119,62 @@ test("a second connection_request for an open stream is refused unless it has th
   assert.equal(again.response.session, "b");
   for (const client of [first, thief, other, back, again]) client.mine.close();
 });
+
+// The design's connection request (seeds/eddi-design.org, Task 1.1), as it
+// is written there. Before: EddiSpeak 2.0 was refused ("not supported
+// (supported: 1.0)"), and semantic_refactoring and changeset_management,
+// which eddi has (Refactor; a script's changesets), were not offered.
+const DESIGN_REQUEST = '{ "message_type": "connection_request", "sender": { "id": "claude-4-sonnet-20250514", "type": "llm", "client_info": { "name": "Claude", "version": "4.0", "capabilities": ["code_analysis", "refactoring", "python_scripting"] } }, "stream_name": "claude.eddi.code_editing", "eddispeak_version": "2.0", "requested_features": { "basic_commands": ["2.0", "mandatory"], "python_api": ["1.0", "optional"], "semantic_refactoring": ["1.0", "optional"], "changeset_management": ["1.0", "optional"] ], "session_preferences": { "response_format": "terse", "error_handling": "detailed", "preview_mode": true }, "timestamp": "2025-08-02T14:30:00Z", "connection_id": "conn_claude_20250802_143000" }';
+
+async function connectRaw(text) {
+  const mine = inbox(createInbox());
+  await nc.flush();
+  nc.publish("mizuki.eddi.connection_request", sc.encode(text), { reply: mine.subject });
+  return { mine, response: await mine.next() };
+}
+
+test("the design's connection request is accepted, with every feature eddi has", async () => {
+  // As written, it closes requested_features with "]": not JSON, refused as
+  // any malformed message is.
+  const asWritten = await connectRaw(DESIGN_REQUEST);
+  assert.deepEqual(asWritten.response, { message_type: "connection_response", status: "rejected",
+    reason: "Fail \"Invalid JSON: object value separator ',' expected\"" });
+  asWritten.mine.close();
+  // With that one bracket made a brace, it is the request the design means.
+  const fixed = DESIGN_REQUEST.replace('["1.0", "optional"] ], "session_preferences"',
+                                       '["1.0", "optional"] }, "session_preferences"');
+  assert.notEqual(fixed, DESIGN_REQUEST);
+  const { mine, response } = await connectRaw(fixed);
+  assert.match(response.stream_key, /^[0-9a-f]{32}$/);
+  assert.match(response.connection_established, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  assert.deepEqual({ ...response, stream_key: "K", connection_established: "T" }, {
+    message_type: "connection_response", status: "accepted",
+    stream_id: "claude.eddi.code_editing", stream_key: "K",
+    connection_id: "conn_claude_20250802_143000",
+    available_features: {
+      basic_commands: "2.0", hashline_read: "1.0", grep: "1.0", hashline_edit: "1.0",
+      apply_patch: "1.0", file_update: "1.0", semantic_refactoring: "1.0", changeset_management: "1.0",
+    },
+    server_info: { eddi_version: "0.1.0", supported_eddispeak: ["1.0", "2.0"],
+                   max_concurrent_operations: 1024, instance: "alpha" },
+    session: null, reconnected: false, connection_established: "T",
+  });
+  // The stream speaks 2.0: a script, its block across lines, is one command.
+  nc.publish("mizuki.stream.update", sc.encode(JSON.stringify({ from: "claude-4-sonnet-20250514", to: "eddi",
+    stream_key: response.stream_key,
+    appended: 'Start design\nforeach file matching "*.py" {\n    flag "x"\n}\nStatus' })));
+  assert.equal((await mine.next()).appended,
+    "Ok\nOk, Script completed: no changes\nOk: Session design, No file");
+  mine.close();
+});
+
+test("an EddiSpeak eddi does not speak is refused, naming those it does", async () => {
+  for (const [version, accepted] of [["1.0", true], ["1", true], ["2.0", true], ["2.1", false],
+                                     ["3.0", false], ["1.0.0", false]]) {
+    const { mine, response } = await open(`speaker-${version}`, { eddispeak_version: version });
+    if (accepted) assert.equal(response.status, "accepted", version);
+    else assert.deepEqual([response.status, response.reason],
+      ["rejected", `EddiSpeak ${version} not supported (supported: 1.0, 2.0)`]);
+    mine.close();
+  }
+});

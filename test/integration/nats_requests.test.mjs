@@ -120,7 +120,7 @@ test("service discovery answers $SRV.PING, INFO and STATS", async () => {
       name: "eddi",
       id: "alpha",
       version: "0.1.0",
-      metadata: { instance: "alpha", eddispeak: "1.0" },
+      metadata: { instance: "alpha", eddispeak: "2.0" },
     });
   }
   const info = JSON.parse(await ask("$SRV.INFO.eddi", ""));
@@ -165,9 +165,9 @@ test("mizuki: connection handshake, stream open, update, append", async () => {
   assert.equal(response.stream_id, "llm-1.eddi.code_editing");
   assert.match(response.stream_key, /^[0-9a-f]{32}$/);
   assert.equal(response.connection_id, "conn-1");
-  assert.equal(response.available_features.basic_commands, "1.0");
+  assert.equal(response.available_features.basic_commands, "2.0");
   assert.equal(response.available_features.python_api, undefined);
-  assert.deepEqual(response.server_info.supported_eddispeak, ["1.0"]);
+  assert.deepEqual(response.server_info.supported_eddispeak, ["1.0", "2.0"]);
   assert.equal(response.session, null);
   assert.equal(response.reconnected, false);
   assert.deepEqual(await opened.next(), {
@@ -195,9 +195,9 @@ test("mizuki: connection handshake, stream open, update, append", async () => {
   appended.close();
 
   const wrongVersion = JSON.parse(await ask("mizuki.eddi.connection_request",
-    json({ ...request, eddispeak_version: "2.0" })));
+    json({ ...request, eddispeak_version: "3.0" })));
   assert.equal(wrongVersion.status, "rejected");
-  assert.equal(wrongVersion.reason, "EddiSpeak 2.0 not supported (supported: 1.0)");
+  assert.equal(wrongVersion.reason, "EddiSpeak 3.0 not supported (supported: 1.0, 2.0)");
   const mandatory = JSON.parse(await ask("mizuki.eddi.connection_request",
     json({ ...request, requested_features: { python_api: ["1.0", "mandatory"] } })));
   assert.equal(mandatory.reason, "Feature python_api not available");

@@ -101,3 +101,13 @@ test("stdio JSON is strict: single quotes and trailing commas are parse errors",
   assert.deepEqual(byId(responses, 3).result, {});
   workspace.remove();
 });
+
+// A script statement whose block spans lines of eddi.exec's text is one
+// command there too (the engine's message walk; the CLI and NATS share it).
+test("a block across lines of eddi.exec's text is one command", async () => {
+  const text = 'Start s\nforeach file matching "*.py" {\n    flag "x"\n}\nStatus';
+  const { responses, workspace } = await rawStdio([rpc(1, "eddi.exec", { text })], 1);
+  assert.equal(responses[0].result.text, "Ok\nOk, Script completed: no changes\nOk: Session s, No file");
+  assert.deepEqual(responses[0].result.replies.map((reply) => reply.ok), [true, true, true]);
+  workspace.remove();
+});

@@ -279,6 +279,63 @@ static void test_command_line_reads_only(void **state) {
   }
 }
 
+/* Each command of a message, as its text and whether a block it opened is
+ * still open at the message's end. */
+typedef struct {
+  char texts[4][128];
+  bool open[4];
+  size_t count;
+} MessageCommands;
+
+static bool visit_each(const EddiCommandLine *line, void *closure) {
+  MessageCommands *seen = closure;
+  if (seen->count == 4) return false;
+  snprintf(seen->texts[seen->count], sizeof seen->texts[0], "%.*s", (int)line->len, line->line);
+  seen->open[seen->count++] = line->block_open;
+  return true;
+}
+
+/* A script statement whose block opens on its line and closes on a later
+ * one is one command; braces in strings and on '#' lines do not count, nor
+ * those of commands that are no script or of a body. */
+static void test_blocks_across_lines(void **state) {
+  (void)state;
+  static const struct {
+    const char *message;
+    size_t count;
+    const char *first, *second;
+    bool first_open, message_open;
+  } cases[] = {
+      {"foreach function {\n  flag \"}\"\n}\nStatus", 2, "foreach function {\n  flag \"}\"\n}",
+       "Status", false, false},
+      {"if contains \"\\\"{\" {\n  # {\n  flag \"x\" }\n\nStatus", 2,
+       "if contains \"\\\"{\" {\n  # {\n  flag \"x\" }", "Status", false, false},
+      {"foreach function {\n  # }\n  flag \"x\"", 1, "foreach function {\n  # }\n  flag \"x\"", NULL,
+       true, true},
+      {"{\n foreach function { flag \"x\" }\n}", 1, "{", NULL, false, false},
+      {"{\n foreach function {", 1, "{", NULL, true, true},
+      {"Find /a{2/\nStatus", 2, "Find /a{2/", "Status", false, false},
+      {"Patch\n*** Begin Patch\n{", 1, "Patch", NULL, false, false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    MessageCommands seen = {0};
+    size_t len = strlen(cases[i].message);
+    eddi_each_command(cases[i].message, len, visit_each, &seen);
+    if (seen.count != cases[i].count) fail_msg("%s: %zu commands", cases[i].message, seen.count);
+    assert_string_equal(seen.texts[0], cases[i].first);
+    if (cases[i].second) assert_string_equal(seen.texts[1], cases[i].second);
+    assert_int_equal(seen.open[0], cases[i].first_open);
+    assert_int_equal(eddi_message_open_block(cases[i].message, len), cases[i].message_open);
+  }
+  /* Such a command is judged whole by the read-only check. */
+  EddiCommandLine line = {0};
+  static const char writes[] = "foreach function {\n  remove\n}";
+  eddi_each_command(writes, sizeof writes - 1, visit_first, &line);
+  char word[32];
+  assert_false(eddi_command_line_reads_only(&line, word, sizeof word));
+  assert_string_equal(word, "remove");
+}
+
 /* Help answers from the same table: its list is the table's names, and
  * each command's line is its syntax and summary. */
 static void test_help_reads_the_table(void **state) {
@@ -320,6 +377,7 @@ int main(void) {
       cmocka_unit_test(test_read_only_flags_match_the_old_list),
       cmocka_unit_test(test_takes_body_flags),
       cmocka_unit_test(test_command_line_reads_only),
+      cmocka_unit_test(test_blocks_across_lines),
       cmocka_unit_test(test_help_reads_the_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
