@@ -461,9 +461,12 @@ static int extract__flow(Extract *self) {
                            &self->flow);
   if (rc < 0) return rc;
   self->returns = self->flow.returns;
-  if (self->flow.exit_error)
-    return ref_ops_fail_at(self->ops, self->file, self->flow.exit_at, "Extract: %s",
-                           self->flow.exit_error);
+  if (self->flow.exit_error) {
+    rc = ref_ops_fail_at(self->ops, self->file, self->flow.exit_at, "Extract: %s",
+                         self->flow.exit_error);
+    if (self->flow.exit_hint) eddi_error_hint(self->ops->err, "%s", self->flow.exit_hint);
+    return rc;
+  }
   return 0;
 }
 
@@ -992,8 +995,10 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0) rc = ref_flow_region(ops, self.file, self.function, self.first, self.last, &self.flow);
   bool flowed = rc == 0;
   if (rc == 0) extract__drop_self(&self.flow, self.first_param);
-  if (rc == 0 && self.flow.exit_error)
+  if (rc == 0 && self.flow.exit_error) {
     rc = ref_ops_fail_at(ops, self.file, self.flow.exit_at, "Extract: %s", self.flow.exit_error);
+    if (self.flow.exit_hint) eddi_error_hint(ops->err, "%s", self.flow.exit_hint);
+  }
   if (rc == 0) self.returns = self.flow.returns;
   /* The new name must be free where the function goes. */
   if (rc == 0) rc = extract__name_free(&self, false);

@@ -538,6 +538,7 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
       out->exit_owned = eddi_strbuf_take(&why);
       eddi_strbuf_free(&why);
       out->exit_error = out->exit_owned;
+      out->exit_hint = "Give it a value before the lines, or take the lines that read it too";
       /* The read after them; for a read again in a loop around them or by
        * a function defined before them, the lines' first write. */
       out->exit_at = live_at != REF_NONE ? live_at : file->occs.items[u->occ].start;

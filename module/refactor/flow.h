@@ -24,6 +24,7 @@ typedef struct {
   bool returns;          /* the region ends with its only return */
   bool unsafe;           /* exit_error is set */
   const char *exit_error; /* why the region cannot be a function, or NULL */
+  const char *exit_hint;  /* static: the way on, or NULL */
   uint32_t exit_at;
   char *exit_owned;       /* exit_error when it names a variable (freed with the flow) */
 } RefFlow;

@@ -39,7 +39,7 @@ Status
 SCRIPT
 cat >"$work/expected" <<'REPLIES'
 Ok
-Ok, Migration prepared: 2 files affected, use 'apply changeset auth_migration'
+Ok, Migration prepared: 2 files affected, use 'apply changeset auth_migration', Undefined: src/api/session.py:4 new_auth
 Ok, Applied changeset auth_migration: 2 files
 Ok, Script completed: 2 files flagged, Flagged: src/api/session.py:0:0 a } in a string; src/auth_client.py:0:0 a } in a string
 Ok: Session s, No file
