@@ -30,7 +30,7 @@ static const char *const call__update_keys[] = {"path", "content", NULL};
 static const char *const call__replace_keys[] = {"file_path", "old_string", "new_string",
                                                  "replace_all", "edits", NULL};
 static const char *const call__refactor_keys[] = {"operation", "target", "new_name", "unsure",
-                                                  "leave", NULL};
+                                                  "leave", "delegate", NULL};
 static const char *const call__replace_edit_keys[] = {"old_string", "new_string", "replace_all",
                                                       NULL};
 
@@ -263,6 +263,7 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
       status = call__string(&parse, arguments, "new_name", false, &call->new_name, NULL);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "unsure", &call->unsure);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "leave", &call->leave);
+    if (status == SERVER_OK) status = call__flag(&parse, arguments, "delegate", &call->delegate);
     break;
   default:
     snprintf(why, why_size, "Unknown edit call");

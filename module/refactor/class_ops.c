@@ -2,12 +2,17 @@
  * <Class> <Interface>, for Python (TypeScript's interface is
  * class_interface.c's), and what the class operations share.
  *
- * Moving a method puts it in class B under its new name and leaves A's
- * method delegating to it through the attribute of A that holds a B, so
- * that every caller of A.m, sure or unsure, keeps working unchanged. It is
- * refused when A has no attribute known to hold a B, when the method uses
- * its self (the A it is called on is not there in B), when B or a base of
- * it already has the new name, or when a name the body uses would mean
+ * Moving a method puts it in class B under its new name, reached from A
+ * through the attribute of A that holds a B: every call the workspace
+ * resolves on an instance, a.m(...), becomes a.holder.n(...), and A's m
+ * goes. A's m stays, delegating (return self.holder.n(...)), when the
+ * command says Delegate or when something may still call it by its name:
+ * a caller eddi cannot resolve, a use through the class or super(), a
+ * string naming it, a class of its hierarchy defining m too, a base
+ * outside the workspace, a lookup by a computed name. It is refused when
+ * A has no attribute known to hold a B, when the method uses its self
+ * (the A it is called on is not there in B), when B or a base of it
+ * already has the new name, or when a name the body uses would mean
  * something else in B's module.
  *
  * Extracting an interface writes a typing.Protocol with the signatures of
@@ -260,6 +265,118 @@ void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
   }
 }
 
+/* The calls of A.m that Move_Method rewrites, and why A.m must stay (as a
+ * delegate) if it must. */
+typedef struct {
+  RefOps *ops;
+  RefTarget method;
+  uint32_t holder;    /* the attribute of A holding a B (a symbol of A's file) */
+  TSNode function;    /* A.m's definition */
+  StrBuf keep;        /* why A.m stays, or empty */
+  Array(uint32_t) at; /* (file, occ) pairs of the calls to rewrite */
+} MoveCallers;
+
+static void move__keep(MoveCallers *self, uint32_t file, uint32_t offset, const char *why) {
+  if (self->keep.len) return;
+  eddi_strbuf_puts(&self->keep, why);
+  if (offset != REF_NONE) {
+    eddi_strbuf_puts(&self->keep, " at ");
+    ref_target_place(self->ops->index, file, offset, &self->keep);
+  }
+}
+
+/* Whether an instance of class (file, klass) reaches A's holder and A.m
+ * under their names, so that obj.holder.n is what obj.m did. */
+static bool move__reaches(MoveCallers *self, uint32_t file, uint32_t klass) {
+  RefProgram *program = &self->ops->program;
+  const RefFile *home = program->files.items[self->method.file];
+  RefTarget holder = {REF_TARGET_SYM, self->method.file, self->holder};
+  RefTarget m = ref_program_class_member(program, file, klass,
+                                         home->syms.items[self->method.index].name);
+  RefTarget h = ref_program_class_member(program, file, klass, home->syms.items[self->holder].name);
+  return ref_target_equal(ref_program_canonical(program, m), self->method) &&
+         ref_target_equal(ref_program_canonical(program, h), holder);
+}
+
+/* What may reach A.m by its name without the workspace resolving it. */
+static void move__hierarchy(MoveCallers *self, RefTarget klass) {
+  RefOps *ops = self->ops;
+  RefProgram *program = &ops->program;
+  uint32_t name = program->files.items[self->method.file]->syms.items[self->method.index].name;
+  for (uint32_t f = 0; f < program->files.len && !self->keep.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t s = 0; s < file->syms.len && !self->keep.len; s++) {
+      if (file->syms.items[s].kind != REF_SYM_CLASS) continue;
+      bool related = ref_class_descends(ops, f, s, klass.file, klass.index) ||
+                     ref_class_descends(ops, klass.file, klass.index, f, s);
+      if (!related) continue;
+      uint32_t foreign = ref_class_foreign_base(ops, (RefTarget){REF_TARGET_SYM, f, s});
+      if (foreign != REF_NONE) move__keep(self, f, foreign, "a base outside the workspace");
+      RefTarget own = ref_program_canonical(program, ref_program_class_member(program, f, s, name));
+      if (own.kind == REF_TARGET_SYM && !ref_target_equal(own, self->method))
+        move__keep(self, own.file, program->files.items[own.file]->syms.items[own.index].start,
+                   "its hierarchy defines it too");
+    }
+  }
+  uint32_t file, offset;
+  if (!self->keep.len && ref_class_computed_lookup(ops, klass, true, &file, &offset))
+    move__keep(self, file, offset, "a lookup by a computed name");
+}
+
+/* Every use of A.m: a resolved call on an instance is rewritten; any
+ * other use keeps A.m. */
+static void move__callers(MoveCallers *self, RefTarget klass) {
+  RefOps *ops = self->ops;
+  RefProgram *program = &ops->program;
+  uint32_t name = program->files.items[self->method.file]->syms.items[self->method.index].name;
+  move__hierarchy(self, klass);
+  /* With another m in the hierarchy no call can be told to reach this one. */
+  if (self->keep.len && strcmp(self->keep.data, "asked") != 0) return;
+  for (uint32_t f = 0; f < program->files.len; f++) {
+    const RefFile *file = program->files.items[f];
+    for (uint32_t i = 0; i < file->occs.len; i++) {
+      const RefOcc *occ = &file->occs.items[i];
+      if (occ->name != name || (occ->flags & REF_OCC_DEF)) continue;
+      if (occ->kind == REF_OCC_STRING) {
+        move__keep(self, f, occ->start, "a string names it");
+        continue;
+      }
+      RefTarget t = ref_program_canonical(program, ref_program_target(program, f, i));
+      if (t.kind == REF_TARGET_UNSURE) {
+        move__keep(self, f, occ->start, "a caller eddi cannot resolve");
+        continue;
+      }
+      if (!ref_target_equal(t, self->method)) continue;
+      bool inside = f == self->method.file && ref_in(occ->start, ts_node_start_byte(self->function),
+                                                     ts_node_end_byte(self->function));
+      RefValue receiver = occ->kind == REF_OCC_MEMBER && occ->expr != REF_NONE
+                              ? ref_program_expr_value(program, f, occ->expr)
+                              : (RefValue){0};
+      if (!inside && receiver.kind == REF_VALUE_INSTANCE &&
+          move__reaches(self, receiver.file, receiver.index)) {
+        array_push(&self->at, f);
+        array_push(&self->at, i);
+      } else {
+        move__keep(self, f, occ->start,
+                   inside ? "the method uses itself" : "a use not on an instance of the class");
+      }
+    }
+  }
+}
+
+/* A's m goes; a class left with no statement gets pass. */
+static void move__remove(RefOps *ops, RefTarget klass, TSNode function) {
+  TSNode body = ref_class_body(ops, klass.file, klass.index);
+  uint32_t statements = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
+    statements += !ref_node_is(ts_node_named_child(body, i), "comment");
+  if (statements > 1)
+    ref_ops_remove_lines(ops, klass.file, ts_node_start_byte(function), ts_node_end_byte(function));
+  else
+    ref_ops_edit(ops, klass.file, ts_node_start_byte(function), ts_node_end_byte(function), "pass",
+                 4);
+}
+
 int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget method, from_class, to_class;
   char *to_name = NULL;
@@ -356,31 +473,49 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
     bool only_pass = ts_node_named_child_count(bbody) == 1 && ref_node_is(bfirst, "pass_statement");
     if (only_pass) {
       uint32_t start = ref_ops_line_start(dsrc, ts_node_start_byte(bfirst));
+      /* In place of the pass: no blank line after the class's header. */
       ref_ops_edit(ops, to_class.file, start, ref_ops_next_line(dsrc, ts_node_end_byte(bfirst) - 1),
-                   text.data, text.len);
+                   text.data + 1, text.len - 1);
     } else {
       uint32_t at = ref_ops_next_line(dsrc, ts_node_end_byte(bbody) - 1);
-      StrBuf more = {0};
-      eddi_strbuf_putc(&more, '\n');
-      eddi_strbuf_append(&more, text.data, text.len);
-      ref_ops_edit(ops, to_class.file, at, at, more.data, more.len);
-      eddi_strbuf_free(&more);
+      ref_ops_edit(ops, to_class.file, at, at, text.data, text.len);
     }
-    /* A's method delegates. */
-    StrBuf delegate = {0};
+    /* The callers go through the holder; A's method goes, or delegates. */
+    const char *holder_name = ref_names_str(&ops->index->names, file->syms.items[holder].name);
+    MoveCallers callers = {.ops = ops, .method = method, .holder = holder, .function = function};
+    if (args->delegate) eddi_strbuf_puts(&callers.keep, "asked");
+    move__callers(&callers, from_class);
+    StrBuf through = {0};
+    eddi_strbuf_printf(&through, "%s.%s", holder_name, to_name);
+    for (size_t i = 0; i < callers.at.len; i += 2) {
+      const RefOcc *occ =
+          &ops->program.files.items[callers.at.items[i]]->occs.items[callers.at.items[i + 1]];
+      ref_ops_edit(ops, callers.at.items[i], occ->start, occ->end, through.data, through.len);
+    }
+    size_t updated = callers.at.len / 2;
+    eddi_strbuf_printf(&ops->facts, "Moved %s to %s.%s\n%zu call%s updated", args->spec, bname,
+                       to_name, updated, updated == 1 ? "" : "s");
     char *self_text = ref_ops_text(ops, method.file, self_param);
-    eddi_strbuf_printf(&delegate, "return %s.%s.%s(", self_text,
-                       ref_names_str(&ops->index->names, file->syms.items[holder].name), to_name);
-    ref_class_forward(ops, method.file, params, &delegate);
-    eddi_strbuf_putc(&delegate, ')');
-    TSNode first = ts_node_named_child(body, 0);
-    ref_ops_edit(ops, method.file, ts_node_start_byte(first), ts_node_end_byte(body), delegate.data,
-                 delegate.len);
-    eddi_strbuf_printf(&ops->facts, "Moved %s to %s.%s\n%s delegates through %s.%s", args->spec,
-                       bname, to_name, args->spec, self_text,
-                       ref_names_str(&ops->index->names, file->syms.items[holder].name));
+    if (callers.keep.len) {
+      StrBuf delegate = {0};
+      eddi_strbuf_printf(&delegate, "return %s.%s.%s(", self_text, holder_name, to_name);
+      ref_class_forward(ops, method.file, params, &delegate);
+      eddi_strbuf_putc(&delegate, ')');
+      TSNode first = ts_node_named_child(body, 0);
+      ref_ops_edit(ops, method.file, ts_node_start_byte(first), ts_node_end_byte(body),
+                   delegate.data, delegate.len);
+      eddi_strbuf_printf(&ops->facts, "\n%s delegates through %s.%s (%s)", args->spec, self_text,
+                         holder_name, callers.keep.data);
+      eddi_strbuf_free(&delegate);
+    } else {
+      move__remove(ops, from_class, function);
+      eddi_strbuf_printf(&ops->facts, "\n%s removed", args->spec);
+    }
+    ops->count = updated;
     eddi_free(self_text);
-    eddi_strbuf_free(&delegate), eddi_strbuf_free(&text), eddi_strbuf_free(&margin);
+    eddi_strbuf_free(&through), eddi_strbuf_free(&callers.keep);
+    array_free(&callers.at);
+    eddi_strbuf_free(&text), eddi_strbuf_free(&margin);
     eddi_strbuf_free(&method_text);
   }
   eddi_free(to_name);

@@ -51,6 +51,7 @@ typedef struct {
   const char *name;     /* Extract: the new function's name */
   const char *path;     /* Extract: the file (the session's current one) */
   uint32_t first, last; /* Extract: 0-based inclusive lines */
+  bool delegate;         /* Move_Method: keep A.m as a delegate (the command said Delegate) */
 } RefOpArgs;
 
 typedef enum {

@@ -37,6 +37,9 @@
 #include "refactor/kept_index.h"
 #include "services/script_commands.h"
 
+/* A job flag beside plan.h's: Move_Method keeps A.m as a delegate. */
+#define REFACTOR_DELEGATE 8u
+
 /* What each operation plans with (ops.h; the two renames are rename.h's). */
 /* The plan kind of an operation past the renames. */
 static RefOpKind refactor__kind(int op) {
@@ -108,7 +111,8 @@ static void refactor__work(EddiJob *base) {
     self->rc = ref_index_scan(self->index, self->root, &self->open, &self->err);
     if (self->rc < 0) return;
     RefOpArgs args = {.spec = self->spec, .other = self->new_name, .name = self->new_name,
-                      .path = self->path, .first = self->first, .last = self->last};
+                      .path = self->path, .first = self->first, .last = self->last,
+                      .delegate = (self->flags & REFACTOR_DELEGATE) != 0};
     self->rc = ref_op_plan(self->index, refactor__kind(self->op), eddi_refactor_operations[self->op],
                            &args, &self->plan, &self->facts, &self->err);
     return;
@@ -502,7 +506,9 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
                : op == OP_SPLIT_CLASS || op == OP_MERGE_CLASSES || op == OP_EXTRACT_CLASS ? 3
                : 2;
   unsigned way = 0;
-  if (argc > least && eddi_token_is(&args[argc - 1], "Leave")) way = REF_UNSURE_LEAVE, argc--;
+  if (op == OP_MOVE_METHOD && argc > least && eddi_token_is(&args[argc - 1], "Delegate"))
+    way |= REFACTOR_DELEGATE, argc--;
+  if (argc > least && eddi_token_is(&args[argc - 1], "Leave")) way |= REF_UNSURE_LEAVE, argc--;
   else if (argc > least && op <= OP_RENAME_CLASS && eddi_token_is(&args[argc - 1], "Unsure"))
     way = REF_UNSURE_CHANGE, argc--;
   switch (op) {
@@ -573,7 +579,8 @@ int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files)
                 .source = operation, .source_len = strlen(operation)};
   int op = refactor__operation(ctx, &word);
   if (op < 0) return op;
-  unsigned way = (call->unsure ? REF_UNSURE_CHANGE : 0) | (call->leave ? REF_UNSURE_LEAVE : 0);
+  unsigned way = (call->unsure ? REF_UNSURE_CHANGE : 0) | (call->leave ? REF_UNSURE_LEAVE : 0) |
+                 (call->delegate ? REFACTOR_DELEGATE : 0);
   return refactor__start(ctx, op, eddi_strdup(call->text),
                          call->new_name ? eddi_strdup(call->new_name) : NULL, way,
                          call->kind == EDDI_CALL_PREVIEW, files);

@@ -102,6 +102,8 @@ static const EddiToolArg tool__refactor_args[] = {
      false, NULL},
     {"unsure", "boolean", "also rewrite the references listed as unsure", false, NULL},
     {"leave", "boolean", "write without the references listed as unsure", false, NULL},
+    {"delegate", "boolean", "Move_Method: keep the old method, delegating to the new one", false,
+     NULL},
     {NULL, NULL, NULL, false, NULL},
 };
 

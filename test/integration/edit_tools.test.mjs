@@ -81,7 +81,7 @@ test("tools/list shows every edit tool with its schema", async () => {
     const replace = byName.replace.inputSchema;
     assert.deepEqual(Object.keys(replace.properties), ["file_path", "old_string", "new_string", "replace_all", "edits"]);
     assert.deepEqual(replace.properties.edits.items.required, ["old_string", "new_string"]);
-    assert.deepEqual(Object.keys(byName.refactor.inputSchema.properties), ["operation", "target", "new_name", "unsure", "leave"]);
+    assert.deepEqual(Object.keys(byName.refactor.inputSchema.properties), ["operation", "target", "new_name", "unsure", "leave", "delegate"]);
     assert.deepEqual(byName.preview.inputSchema, byName.refactor.inputSchema);
   });
 });
@@ -164,7 +164,7 @@ test("preview shows the rename's diff and writes nothing; refactor writes it", a
     assert.equal(read("main.py"), "from shop.cart import Cart\n\nprint(Cart().grand_total())\n");
     await assert.rejects(
       call("refactor", { ...args, new: "x" }),
-      /Unknown argument new; this call takes: operation target new_name unsure leave/,
+      /Unknown argument new; this call takes: operation target new_name unsure leave delegate/,
     );
     // Renamed already: the old name is gone.
     assert.deepEqual(await call("refactor", args), fail('Fail "No definition of Cart.total found"'));
