@@ -94,7 +94,9 @@ static void test_tool_schemas_are_json_of_their_args(void **state) {
   "Change_Inheritance: \\\"[OldParent] NewParent\\\"; none for inlining\"},"                    \
   "\"unsure\":{\"type\":\"boolean\",\"description\":\"also rewrite the "                        \
   "references listed as unsure\"},\"leave\":{\"type\":\"boolean\",\"description\":"             \
-  "\"write without the references listed as unsure\"}},\"required\":[\"operation\",\"target\"],"                       \
+  "\"write without the references listed as unsure\"},\"delegate\":{\"type\":\"boolean\","       \
+  "\"description\":\"Move_Method: keep the old method, delegating to the new one\"}},"          \
+  "\"required\":[\"operation\",\"target\"],"                       \
   "\"additionalProperties\":false}"
 
 /* The schemas exactly as MCP clients and the integration tests know them. */
