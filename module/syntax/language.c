@@ -24,6 +24,9 @@
 static EddiLang language__table[LANGUAGE_TABLE_MAX];
 static size_t language__count;
 static pthread_once_t language__once = PTHREAD_ONCE_INIT;
+/* globals_of: the language whose globals a language's include (TypeScript
+ * sees JavaScript's), by table index; joined once all are read. */
+static char *language__globals_of[LANGUAGE_TABLE_MAX];
 
 /* ---------------------------------------------------------------- language.conf */
 
@@ -52,7 +55,7 @@ static void language__append_words(char **words, const char *value) {
   *words = joined;
 }
 
-static void language__read_config(EddiLang *self, const char *config) {
+static void language__read_config(EddiLang *self, char **globals_of, const char *config) {
   self->indent = strdup("    ");
   self->blank_lines = 1;
   self->blank_lines_member = 1;
@@ -85,6 +88,7 @@ static void language__read_config(EddiLang *self, const char *config) {
         else if (strcmp(key, "visibility") == 0) slot = &self->visibility;
         else if (strcmp(key, "keywords") == 0) slot = &self->keywords;
         else if (strcmp(key, "globals") == 0) language__append_words(&self->globals, value);
+        else if (strcmp(key, "globals_of") == 0) slot = globals_of;
         else if (strcmp(key, "identifier_pattern") == 0) slot = &self->identifier_pattern;
         else if (strcmp(key, "modules") == 0) slot = &self->modules;
         else if (strcmp(key, "module_index") == 0) slot = &self->module_index;
@@ -149,7 +153,7 @@ static void language__load(void) {
     language__grammar[language__count] = grammar;
     EddiLang *self = &language__table[language__count++];
     self->name = grammar->name;
-    language__read_config(self, grammar->config);
+    language__read_config(self, &language__globals_of[language__count - 1], grammar->config);
     const TSLanguage *ts = grammar->language();
     uint32_t abi = ts_language_version(ts);
     if (!ts_parser_set_language(probe, ts)) {
@@ -162,6 +166,13 @@ static void language__load(void) {
     self->ts = ts;
   }
   ts_parser_delete(probe);
+  for (size_t i = 0; i < language__count; i++) {
+    for (size_t j = 0; language__globals_of[i] && j < language__count; j++)
+      if (strcmp(language__table[j].name, language__globals_of[i]) == 0 && language__table[j].globals)
+        language__append_words(&language__table[i].globals, language__table[j].globals);
+    free(language__globals_of[i]);
+    language__globals_of[i] = NULL;
+  }
 }
 
 /* The language at index i of the table, its queries compiled. */
