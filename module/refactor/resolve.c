@@ -268,6 +268,14 @@ static RefTarget resolve__import(RefProgram *self, uint32_t file, uint32_t index
   uint32_t module = resolve__import_module(self, file, import, import->parts_count);
   if (module == REF_NONE || import->name == REF_NONE) return resolve__none;
   RefTarget found = resolve__module_member(self, module, import->name, depth + 1);
+  /* from . import keys in the package's own __init__.py finds the name it
+   * binds itself: it imports the submodule. */
+  if (found.kind == REF_TARGET_SYM && found.file == file && found.index == import->sym) {
+    uint32_t sub = self->modules.items[module].package
+                       ? resolve__submodule(self, module, import->name)
+                       : REF_NONE;
+    found = sub == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, sub};
+  }
   /* A module whose default export is some value (module.exports = Store):
    * a name taken from it may be that value's. */
   uint32_t of = self->modules.items[module].file;
