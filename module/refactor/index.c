@@ -313,16 +313,31 @@ static int index__by_depth(const void *a, const void *b) {
 }
 
 static bool index__filterable(const EddiLang *lang);
+static int index__by_string(const void *a, const void *b);
 
-/* Whether a Python source lies in a folder below dir (dir/pkg/m.py). */
-static bool index__holds_package(const IndexScan *scan, const char *dir, size_t len) {
+/* Add P/src for each project P (sorted) whose src/ holds a Python file in
+ * a folder below it (P/src/pkg/m.py): one pass over the sources, each
+ * "src" part of a path looked up among the projects. */
+static void index__src_roots(const IndexScan *scan, char *const *projects, size_t count,
+                             RefPyRoots *roots) {
   for (size_t i = 0; i < scan->entries.len; i++) {
     const RefSource *entry = &scan->entries.items[i];
     if (!index__filterable(entry->lang)) continue;
     const char *p = entry->path;
-    if (strncmp(p, dir, len) == 0 && p[len] == '/' && strchr(p + len + 1, '/')) return true;
+    for (const char *part = p; part;) {
+      const char *slash = strchr(part, '/');
+      bool src = slash && slash - part == 3 && memcmp(part, "src", 3) == 0;
+      /* src/ must hold a folder: a further slash after src/x. */
+      if (src && strchr(slash + 1, '/')) {
+        size_t len = part == p ? 0 : (size_t)(part - p) - 1;
+        char *project = eddi_strndup(p, len);
+        if (bsearch(&project, projects, count, sizeof *projects, index__by_string))
+          ref_py_roots_add(roots, p, (size_t)(slash - p));
+        eddi_free(project);
+      }
+      part = slash ? slash + 1 : NULL;
+    }
   }
-  return false;
 }
 
 /* The import roots of the projects the scan met: every project file's, in
@@ -362,12 +377,8 @@ static int index__read_roots(RefIndex *self, IndexScan *scan, EddiError *err) {
     array_push(&projects, eddi_strndup(configs.items[i].path,
                                        slash ? (size_t)(slash - configs.items[i].path) : 0));
   }
-  for (size_t i = 0; rc == 0 && i < projects.len; i++) {
-    StrBuf src = {0};
-    eddi_strbuf_printf(&src, "%s%ssrc", projects.items[i], projects.items[i][0] ? "/" : "");
-    if (index__holds_package(scan, src.data, src.len)) ref_py_roots_add(&roots, src.data, src.len);
-    eddi_strbuf_free(&src);
-  }
+  qsort(projects.items, projects.len, sizeof *projects.items, index__by_string);
+  if (rc == 0) index__src_roots(scan, projects.items, projects.len, &roots);
   for (size_t i = 0; i < projects.len; i++) eddi_free(projects.items[i]);
   array_free(&projects);
   array_free(&configs);
