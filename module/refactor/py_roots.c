@@ -256,10 +256,10 @@ static int toml__string(Toml *self, StrBuf *out) {
       self->p++;
       if (self->p >= self->end) return toml__fail(self, "an unterminated string");
       char e = *self->p++;
-      const char *plain = strchr("\"\\btnfr", e);
-      if (plain && e) {
-        static const char decoded[] = "\"\\\b\t\n\f\r";
-        eddi_strbuf_putc(out, decoded[plain - "\"\\btnfr"]);
+      static const char escapes[] = "\"\\btnfr", decoded[] = "\"\\\b\t\n\f\r";
+      const char *plain = e ? strchr(escapes, e) : NULL;
+      if (plain) {
+        eddi_strbuf_putc(out, decoded[plain - escapes]);
       } else if (e == 'u' || e == 'U') {
         int rc = toml__hex(self, e == 'u' ? 4 : 8, out);
         if (rc < 0) return rc;
