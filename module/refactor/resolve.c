@@ -350,6 +350,7 @@ void ref_program_free(RefProgram *self) {
   ref_map_free(&self->module_by_path);
   ref_map_free(&self->file_by_path);
   ref_map_free(&self->foreign_writes);
+  ref_map_free(&self->maybe_ours);
   ref_map_free(&self->c_externals);
   ref_map_free(&self->c_defined);
   array_free(&self->c_external_syms);
@@ -529,12 +530,23 @@ static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned dept
  * relative one, or one whose dotted path is the end of a workspace
  * module's (import cart with shop/cart.py). Its value is then unknown, so
  * that the attributes read through it are unsure, not someone else's. */
+static bool resolve__tail_is_module(RefProgram *self, const RefFile *f, const RefImport *import);
+
 static bool resolve__maybe_ours(RefProgram *self, uint32_t file, const RefImport *import) {
   const RefFile *f = self->files.items[file];
   if (ref_modules_kind(f->lang) != REF_MODULES_PACKAGES || import->path != REF_NONE) return false;
   if (import->kind != REF_IMPORT_FROM && import->kind != REF_IMPORT_MODULE) return false;
-  if (!resolve__import_missing(self, file, import)) return false;
-  if (import->level) return true;
+  uint64_t key = ref_key(file, (uint32_t)(import - f->imports.items));
+  uint32_t known = ref_map_get(&self->maybe_ours, key);
+  if (known != REF_NONE) return known == 2;
+  bool found = resolve__import_missing(self, file, import) &&
+               (import->level || resolve__tail_is_module(self, f, import));
+  ref_map_put(&self->maybe_ours, key, found ? 2 : 1);
+  return found;
+}
+
+/* Whether the import's dotted path is the end of a workspace module's. */
+static bool resolve__tail_is_module(RefProgram *self, const RefFile *f, const RefImport *import) {
   uint32_t count = import->kind == REF_IMPORT_MODULE && !import->aliased ? 1 : import->parts_count;
   StrBuf tail = {0};
   for (uint32_t i = 0; i < count; i++)

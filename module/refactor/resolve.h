@@ -77,6 +77,7 @@ typedef struct {
    * in (py_roots.h; borrowed, may be none). */
   char *const *roots;
   size_t root_count;
+  RefMap maybe_ours; /* (file, import) -> 1 + whether an unfound import may mean the workspace's */
 } RefProgram;
 
 /* A program over files (borrowed; all analysed with names). */
