@@ -46,7 +46,12 @@ void ref_index_free(RefIndex *self) {
   for (size_t i = 0; i < self->held.len; i++) index__source_free(&self->held.items[i]);
   array_free(&self->sources);
   array_free(&self->held);
+  ref_py_roots_free(&self->roots);
   ref_names_free(&self->names);
+}
+
+void ref_index_program_roots(const RefIndex *self, RefProgram *program) {
+  ref_program_roots(program, self->roots.dirs.items, self->roots.dirs.len);
 }
 
 void ref_open_texts_free(RefOpenTexts *self) {
@@ -161,6 +166,7 @@ typedef struct {
    * still compares, is freed with the old list). */
   unsigned char *state;
   Array(RefSource) entries; /* the new list, in the walk's order */
+  RefOpenTexts configs; /* Python project files that are no sources (py_roots.h) */
   bool changed; /* a text differs, or a file came or went (the generation moves) */
   EddiError *err;
 } IndexScan;
@@ -223,10 +229,41 @@ static void index__entry(IndexScan *self, const char *rel, const EddiLang *lang,
   index__keep(self, entry);
 }
 
+/* Keep the text of a project file (pyproject.toml, setup.cfg) for the
+ * import roots: an open document's, else the disk's. One that cannot be
+ * read declares nothing. */
+static void index__config(IndexScan *self, const EddiWalkEntry *entry) {
+  const RefOpenText *open = index__open(self, entry->rel);
+  RefOpenText config = {eddi_strdup(entry->rel), NULL, 0};
+  if (open) {
+    config.text = eddi_strndup(open->text, open->len), config.len = open->len;
+  } else if ((size_t)entry->st.st_size <= self->index->max_file_bytes) {
+    StrBuf raw = {0}, text = {0};
+    bool missing = false;
+    EddiError ignored = {0};
+    EddiFileFormat format;
+    int rc = eddi_disk_read(entry->abs, self->index->max_file_bytes, &raw, &missing, NULL,
+                            &ignored);
+    if (rc == 0) {
+      eddi_strbuf_puts(&text, "");
+      rc = eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, &text, &ignored);
+    }
+    eddi_strbuf_free(&raw);
+    if (rc == 0) config.len = text.len, config.text = eddi_strbuf_take(&text);
+    else eddi_strbuf_free(&text);
+  }
+  if (config.text) array_push(&self->configs, config);
+  else eddi_free(config.path);
+}
+
 static int index__file(void *context, const EddiWalkEntry *entry) {
   IndexScan *self = context;
   if (entry->is_dir || entry->is_link || !S_ISREG(entry->st.st_mode)) return EDDI_WALK_CONTINUE;
   const EddiLang *lang = index__language(entry->name);
+  if (!lang && ref_py_roots_is_config(entry->name)) {
+    index__config(self, entry);
+    return EDDI_WALK_CONTINUE;
+  }
   if (!lang) return EDDI_WALK_CONTINUE;
   const RefOpenText *open = index__open(self, entry->rel);
   if (open) {
@@ -259,6 +296,100 @@ static int index__file(void *context, const EddiWalkEntry *entry) {
   size_t len = text.len;
   index__entry(self, entry->rel, lang, eddi_strbuf_take(&text), len, false, &entry->st);
   return EDDI_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- import roots */
+
+static size_t index__depth(const char *path) {
+  size_t depth = 0;
+  for (; *path; path++) depth += *path == '/';
+  return depth;
+}
+
+static int index__by_depth(const void *a, const void *b) {
+  const RefOpenText *x = a, *y = b;
+  size_t dx = index__depth(x->path), dy = index__depth(y->path);
+  return dx != dy ? (dx < dy ? -1 : 1) : strcmp(x->path, y->path);
+}
+
+static bool index__filterable(const EddiLang *lang);
+static int index__by_string(const void *a, const void *b);
+
+/* Add P/src for each project P (sorted) whose src/ holds a Python file in
+ * a folder below it (P/src/pkg/m.py): one pass over the sources, each
+ * "src" part of a path looked up among the projects. */
+static void index__src_roots(const IndexScan *scan, char *const *projects, size_t count,
+                             RefPyRoots *roots) {
+  for (size_t i = 0; i < scan->entries.len; i++) {
+    const RefSource *entry = &scan->entries.items[i];
+    if (!index__filterable(entry->lang)) continue;
+    const char *p = entry->path;
+    for (const char *part = p; part;) {
+      const char *slash = strchr(part, '/');
+      bool src = slash && slash - part == 3 && memcmp(part, "src", 3) == 0;
+      /* src/ must hold a folder: a further slash after src/x. */
+      if (src && strchr(slash + 1, '/')) {
+        size_t len = part == p ? 0 : (size_t)(part - p) - 1;
+        char *project = eddi_strndup(p, len);
+        if (bsearch(&project, projects, count, sizeof *projects, index__by_string))
+          ref_py_roots_add(roots, p, (size_t)(slash - p));
+        eddi_free(project);
+      }
+      part = slash ? slash + 1 : NULL;
+    }
+  }
+}
+
+/* The import roots of the projects the scan met: every project file's, in
+ * the order of their folders' depth; then each project's src/ that holds
+ * a package (the workspace root is a project too). A project file that
+ * cannot be read fails the scan when the workspace has Python files. */
+static int index__read_roots(RefIndex *self, IndexScan *scan, EddiError *err) {
+  bool python = false;
+  Array(RefOpenText) configs = {0}; /* borrowed */
+  for (size_t i = 0; i < scan->configs.len; i++) array_push(&configs, scan->configs.items[i]);
+  for (size_t i = 0; i < scan->entries.len; i++) {
+    const RefSource *entry = &scan->entries.items[i];
+    python |= index__filterable(entry->lang);
+    const char *base = strrchr(entry->path, '/');
+    base = base ? base + 1 : entry->path;
+    if (ref_py_roots_is_config(base)) {
+      RefOpenText config = {entry->path, entry->text, entry->len};
+      array_push(&configs, config);
+    }
+  }
+  if (configs.len) qsort(configs.items, configs.len, sizeof *configs.items, index__by_depth);
+  RefPyRoots roots = {0};
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < configs.len; i++) {
+    EddiError failed = {0};
+    if (ref_py_roots_read(&roots, configs.items[i].path, configs.items[i].text,
+                          configs.items[i].len, &failed) < 0 && python) {
+      *err = failed;
+      rc = failed.code ? failed.code : EDDI_EINVAL;
+    }
+  }
+  /* The projects: the root and every project file's folder. */
+  Array(char *) projects = {0};
+  array_push(&projects, eddi_strdup(""));
+  for (size_t i = 0; i < configs.len; i++) {
+    const char *slash = strrchr(configs.items[i].path, '/');
+    array_push(&projects, eddi_strndup(configs.items[i].path,
+                                       slash ? (size_t)(slash - configs.items[i].path) : 0));
+  }
+  qsort(projects.items, projects.len, sizeof *projects.items, index__by_string);
+  if (rc == 0) index__src_roots(scan, projects.items, projects.len, &roots);
+  for (size_t i = 0; i < projects.len; i++) eddi_free(projects.items[i]);
+  array_free(&projects);
+  array_free(&configs);
+  if (rc == 0 && !ref_py_roots_equal(&roots, &self->roots)) {
+    scan->changed = true;
+    ref_py_roots_free(&self->roots);
+    self->roots = roots;
+  } else {
+    ref_py_roots_free(&roots);
+  }
+  return rc;
 }
 
 /* ---------------------------------------------------------------- what can matter */
@@ -332,16 +463,18 @@ static bool index__base(const char *path, uint32_t levels, StrBuf *out) {
 }
 
 /* Every module path an import of file may reach, as resolve.c looks them
- * up: from the root and from the file's own package for an absolute import,
+ * up: from the root, from the file's own package and from each import
+ * root for an absolute import,
  * from the package `level` up for a relative one; each prefix of the
  * dotted path, and the imported name below it. */
 static void index__import_modules(const RefIndex *self, const RefFile *file, IndexModules *out) {
   for (size_t i = 0; i < file->imports.len; i++) {
     const RefImport *import = &file->imports.items[i];
-    for (int b = 0; b < 2; b++) {
+    for (size_t b = 0; b < 2 + self->roots.dirs.len; b++) {
       StrBuf base = {0};
       eddi_strbuf_puts(&base, "");
       bool ok = import->level ? b == 0 && index__base(file->path, import->level - 1, &base)
+                : b >= 2      ? (eddi_strbuf_puts(&base, self->roots.dirs.items[b - 2]), true)
                               : b == 0 || index__base(file->path, 0, &base);
       for (uint32_t k = 0; ok && k <= import->parts_count; k++) {
         bool last = k == import->parts_count;
@@ -457,6 +590,8 @@ int ref_index_scan_for(RefIndex *self, const char *root, const RefOpenTexts *ope
   }
   eddi_free(scan.state);
   array_free(&old);
+  if (rc == 0) rc = index__read_roots(self, &scan, err);
+  ref_open_texts_free(&scan.configs);
   if (rc == 0)
     rc = index__analyze_wanted(self, scan.entries.items, scan.entries.len, words, count,
                                &scan.changed, err);

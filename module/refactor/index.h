@@ -21,6 +21,12 @@
  * is unchanged keeps its analysis, everything else is read and analysed
  * again, so the index follows both the documents and the disk.
  *
+ * The scan also reads the Python projects' configuration files
+ * (pyproject.toml, setup.cfg, setup.py, pytest.ini, tox.ini) for the
+ * folders their imports are found in (py_roots.h); one it cannot read
+ * fails the scan of a workspace with Python files, since a rename could
+ * miss the imports from those folders.
+ *
  * A scan may be told the words a refactoring is about (a rename: the old
  * and the new name). Only files that can matter are then analysed: those
  * whose text or path holds a word, those their imports may reach (every
@@ -54,6 +60,8 @@
 
 #include <sys/stat.h>
 
+#include "refactor/py_roots.h"
+#include "refactor/resolve.h"
 #include "refactor/scope.h"
 
 /* A document's text, copied from the session. */
@@ -83,6 +91,9 @@ typedef struct {
   RefNames names;
   Array(RefSource) sources; /* analysed, in the walk's order */
   Array(RefSource) held;    /* read but not analysed (file NULL): kept for the next scan */
+  /* Python's import roots besides the workspace root (py_roots.h), read
+   * from the project files the scan meets. */
+  RefPyRoots roots;
   size_t max_file_bytes;
   size_t max_entries;
   /* Moves on with every scan or add that changes a source's text or an
@@ -96,6 +107,8 @@ typedef struct {
 } RefIndex;
 
 void ref_index_init(RefIndex *self, size_t max_file_bytes, size_t max_entries);
+/* Give program (made over self's sources) the import roots of the scan. */
+void ref_index_program_roots(const RefIndex *self, RefProgram *program);
 void ref_index_free(RefIndex *self);
 /* Find, read and analyse every source file under root (canonical,
  * absolute), taking open files' texts from open. */

@@ -30,6 +30,7 @@ void ref_ops_init(RefOps *self, RefIndex *index, EddiError *err) {
   Array(RefFile *) files = {0};
   for (size_t i = 0; i < index->sources.len; i++) array_push(&files, index->sources.items[i].file);
   ref_program_init(&self->program, &index->names, files.items, files.len);
+  ref_index_program_roots(index, &self->program);
   array_free(&files);
   for (size_t i = 0; i < index->sources.len; i++) array_push(&self->trees, (TSTree *)NULL);
   eddi_strbuf_puts(&self->unsure, "");
@@ -431,6 +432,7 @@ static int ops__differential(RefOps *self, const char *what, RefPlan *plan) {
       ref_map_put(&check.changed_names, old->syms.items[y].name, 1);
   }
   ref_program_init(&check.after, &self->index->names, files.items, files.len);
+  ref_index_program_roots(self->index, &check.after);
   for (uint32_t f = 0; f < self->program.files.len && rc == 0; f++)
     rc = ops__check_file(&check, what, f);
   ref_program_free(&check.after);

@@ -125,6 +125,17 @@ static bool rename__could_be(const Rename *self, const RefOcc *occ) {
   return occ->kind == REF_OCC_KEYWORD && sym->kind == REF_SYM_PARAMETER;
 }
 
+/* Whether an import could bring the target by its name: a module, or a
+ * name of a module's top level (a module part only names a module). */
+static bool rename__importable(const Rename *self, const RefOcc *occ) {
+  if (self->target.kind == REF_TARGET_MODULE) return true;
+  if (self->target.kind != REF_TARGET_SYM || occ->kind == REF_OCC_MODULE_PART) return false;
+  const RefFile *file = self->program.files.items[self->target.file];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  return sym->kind != REF_SYM_MEMBER && sym->scope != REF_NONE &&
+         file->scopes.items[sym->scope].kind == REF_SCOPE_MODULE;
+}
+
 /* A shorthand property ({ name }) is a binding and a key at once: renamed,
  * the key would change too. */
 static int rename__keyed(Rename *self, uint32_t file, const RefOcc *occ) {
@@ -168,7 +179,12 @@ static int rename__collect(Rename *self) {
       /* A shorthand { name } is also a key of some value: maybe a member. */
       bool keyed = (occ->flags & REF_OCC_KEYED) &&
                    ref_target_class(program, self->target) != REF_NONE;
-      if (!ours && (target.kind == REF_TARGET_UNSURE || keyed) && rename__could_be(self, occ)) {
+      /* An import that finds no module of the workspace may still mean one
+       * (a folder on sys.path eddi does not know of). */
+      bool outside = !ours && target.kind == REF_TARGET_NONE && rename__importable(self, occ) &&
+                     ref_program_import_outside(program, f, i);
+      if (!ours && (target.kind == REF_TARGET_UNSURE || keyed || outside) &&
+          rename__could_be(self, occ)) {
         size_t line, col;
         const RefSource *s = &self->index->sources.items[f];
         eddi_utf8_line_col(s->text, s->len, occ->start, &line, &col);
@@ -492,6 +508,7 @@ static int rename__differential(Rename *self) {
   }
   RefProgram after;
   ref_program_init(&after, before->names, files.items, files.len);
+  ref_program_roots(&after, before->roots, before->root_count);
   for (uint32_t f = 0; f < before->files.len && rc == 0; f++) {
     const RefFile *file = before->files.items[f];
     for (uint32_t i = 0; i < file->occs.len && rc == 0; i++) {
@@ -599,6 +616,7 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
   Array(RefFile *) files = {0};
   for (size_t i = 0; i < index->sources.len; i++) array_push(&files, index->sources.items[i].file);
   ref_program_init(&self.program, &index->names, files.items, files.len);
+  ref_index_program_roots(index, &self.program);
   array_free(&files);
   StrBuf place = {0};
   if (!spec) {

@@ -147,9 +147,22 @@ static uint32_t resolve__relative_base(RefProgram *self, uint32_t file, uint32_t
   return name == REF_NONE ? REF_NONE : ref_map_get(&self->module_by_path, name);
 }
 
+/* The module of parts[0, count) of import's path below base, or REF_NONE. */
+static uint32_t resolve__below(RefProgram *self, uint32_t base, const RefFile *f,
+                               const RefImport *import, uint32_t count) {
+  uint32_t module = base;
+  for (uint32_t i = 0; i < count && module != REF_NONE; i++)
+    module = resolve__submodule(self, module, f->parts.items[import->parts_first + i]);
+  return module;
+}
+
 /* The module of the first count parts of import's path, or REF_NONE (a
  * module outside the workspace). An absolute import is looked for from
- * the root, then from the importing file's folder (a script's sibling). */
+ * the root, then from the importing file's folder (a script's sibling),
+ * then from the project's import roots (src/), as sys.path is searched: a
+ * module or a package with its own __init__.py found first for the first
+ * part wins; a folder without one (a namespace package) only when no
+ * folder searched has a module or a package of that name. */
 static uint32_t resolve__import_module(RefProgram *self, uint32_t file, const RefImport *import,
                                        uint32_t count) {
   const RefFile *f = self->files.items[file];
@@ -160,21 +173,30 @@ static uint32_t resolve__import_module(RefProgram *self, uint32_t file, const Re
                                                     : REF_NONE;
     return found == REF_NONE ? REF_NONE : self->file_module.items[found];
   }
-  uint32_t bases[2] = {REF_NONE, REF_NONE};
-  if (import->level) {
-    bases[0] = resolve__relative_base(self, file, import->level);
-  } else {
-    bases[0] = ref_program_module(self, "");
-    uint32_t own = resolve__relative_base(self, file, 1);
-    if (own != bases[0]) bases[1] = own;
+  if (import->level) return resolve__below(self, resolve__relative_base(self, file, import->level),
+                                           f, import, count);
+  uint32_t root = ref_program_module(self, "");
+  uint32_t own = resolve__relative_base(self, file, 1);
+  Array(uint32_t) bases = {0};
+  array_push(&bases, root);
+  if (own != root && own != REF_NONE) array_push(&bases, own);
+  for (size_t r = 0; r < self->root_count; r++) {
+    uint32_t dir = ref_program_module(self, self->roots[r]);
+    bool seen = dir == REF_NONE;
+    for (size_t b = 0; !seen && b < bases.len; b++) seen = bases.items[b] == dir;
+    if (!seen) array_push(&bases, dir);
   }
-  for (size_t b = 0; b < 2; b++) {
-    uint32_t module = bases[b];
-    for (uint32_t i = 0; i < count && module != REF_NONE; i++)
-      module = resolve__submodule(self, module, f->parts.items[import->parts_first + i]);
-    if (module != REF_NONE) return module;
+  uint32_t found = REF_NONE;
+  bool regular = false;
+  for (size_t b = 0; !regular && b < bases.len; b++) {
+    uint32_t first = count ? resolve__below(self, bases.items[b], f, import, 1) : bases.items[b];
+    if (first != REF_NONE && self->modules.items[first].file != REF_NONE)
+      regular = true, found = resolve__below(self, bases.items[b], f, import, count);
   }
-  return REF_NONE;
+  for (size_t b = 0; !regular && found == REF_NONE && b < bases.len; b++)
+    found = resolve__below(self, bases.items[b], f, import, count);
+  array_free(&bases);
+  return found;
 }
 
 static RefTarget resolve__module_member(RefProgram *self, uint32_t module, uint32_t name,
@@ -246,6 +268,14 @@ static RefTarget resolve__import(RefProgram *self, uint32_t file, uint32_t index
   uint32_t module = resolve__import_module(self, file, import, import->parts_count);
   if (module == REF_NONE || import->name == REF_NONE) return resolve__none;
   RefTarget found = resolve__module_member(self, module, import->name, depth + 1);
+  /* from . import keys in the package's own __init__.py finds the name it
+   * binds itself: it imports the submodule. */
+  if (found.kind == REF_TARGET_SYM && found.file == file && found.index == import->sym) {
+    uint32_t sub = self->modules.items[module].package
+                       ? resolve__submodule(self, module, import->name)
+                       : REF_NONE;
+    found = sub == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, sub};
+  }
   /* A module whose default export is some value (module.exports = Store):
    * a name taken from it may be that value's. */
   uint32_t of = self->modules.items[module].file;
@@ -253,6 +283,38 @@ static RefTarget resolve__import(RefProgram *self, uint32_t file, uint32_t index
       self->files.items[of]->default_export != REF_NONE)
     return resolve__unsure;
   return found;
+}
+
+/* Whether import finds no workspace module for the name it binds. */
+static bool resolve__import_missing(RefProgram *self, uint32_t file, const RefImport *import) {
+  if (import->kind == REF_IMPORT_FROM)
+    return resolve__import_module(self, file, import, import->parts_count) == REF_NONE;
+  if (import->kind == REF_IMPORT_MODULE)
+    return resolve__import_module(self, file, import, import->aliased ? import->parts_count : 1) ==
+           REF_NONE;
+  return false;
+}
+
+bool ref_program_import_outside(RefProgram *self, uint32_t file, uint32_t index) {
+  const RefFile *f = self->files.items[file];
+  if (ref_modules_kind(f->lang) != REF_MODULES_PACKAGES) return false;
+  const RefOcc *occ = &f->occs.items[index];
+  if (occ->kind == REF_OCC_IMPORT_NAME && occ->import != REF_NONE)
+    return resolve__import_missing(self, file, &f->imports.items[occ->import]);
+  if (occ->kind == REF_OCC_MODULE_PART && occ->import != REF_NONE)
+    return resolve__import_module(self, file, &f->imports.items[occ->import], occ->part + 1) ==
+           REF_NONE;
+  if (occ->kind != REF_OCC_NAME) return false;
+  uint32_t sym = (occ->flags & REF_OCC_DEF) ? occ->sym : ref_file_lookup(f, occ->scope, occ->name);
+  if (sym == REF_NONE) return false;
+  const RefSym *s = &f->syms.items[sym];
+  if (s->kind != REF_SYM_IMPORT || !(s->flags & REF_SYM_TRANSPARENT)) return false;
+  for (uint32_t d = s->first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+    uint32_t import = f->occs.items[d].import;
+    if (import != REF_NONE && resolve__import_missing(self, file, &f->imports.items[import]))
+      return true;
+  }
+  return false;
 }
 
 /* ---------------------------------------------------------------- the program */
@@ -269,6 +331,11 @@ void ref_program_init(RefProgram *self, RefNames *names, RefFile *const *files, 
   resolve__modules(self);
 }
 
+void ref_program_roots(RefProgram *self, char *const *dirs, size_t count) {
+  self->roots = dirs;
+  self->root_count = count;
+}
+
 void ref_program_free(RefProgram *self) {
   for (size_t i = 0; i < self->files.len; i++) {
     RefMemo *memo = &self->memos[i];
@@ -283,6 +350,7 @@ void ref_program_free(RefProgram *self) {
   ref_map_free(&self->module_by_path);
   ref_map_free(&self->file_by_path);
   ref_map_free(&self->foreign_writes);
+  ref_map_free(&self->maybe_ours);
   ref_map_free(&self->c_externals);
   ref_map_free(&self->c_defined);
   array_free(&self->c_external_syms);
@@ -457,6 +525,60 @@ static RefValue resolve__value(RefProgram *self, RefTarget target, unsigned dept
 /* An import symbol's value: the one value all its imports agree on
  * (import json, except ImportError: import simplejson as json is
  * unknown). */
+/* Whether an import that finds no module may still mean one of the
+ * workspace's, from a folder on sys.path eddi does not know of: a
+ * relative one, or one whose dotted path is the end of a workspace
+ * module's (import cart with shop/cart.py). Its value is then unknown, so
+ * that the attributes read through it are unsure, not someone else's. */
+static bool resolve__tail_is_module(RefProgram *self, const RefFile *f, const RefImport *import);
+
+static bool resolve__maybe_ours(RefProgram *self, uint32_t file, const RefImport *import) {
+  const RefFile *f = self->files.items[file];
+  if (ref_modules_kind(f->lang) != REF_MODULES_PACKAGES || import->path != REF_NONE) return false;
+  if (import->kind != REF_IMPORT_FROM && import->kind != REF_IMPORT_MODULE) return false;
+  uint64_t key = ref_key(file, (uint32_t)(import - f->imports.items));
+  uint32_t known = ref_map_get(&self->maybe_ours, key);
+  if (known != REF_NONE) return known == 2;
+  bool found = resolve__import_missing(self, file, import) &&
+               (import->level || resolve__tail_is_module(self, f, import));
+  ref_map_put(&self->maybe_ours, key, found ? 2 : 1);
+  return found;
+}
+
+/* Whether the import's dotted path is the end of a workspace module's. */
+static bool resolve__tail_is_module(RefProgram *self, const RefFile *f, const RefImport *import) {
+  uint32_t count = import->kind == REF_IMPORT_MODULE && !import->aliased ? 1 : import->parts_count;
+  StrBuf tail = {0};
+  for (uint32_t i = 0; i < count; i++)
+    eddi_strbuf_printf(&tail, "%s%s", i ? "/" : "",
+                       ref_names_str(self->names, f->parts.items[import->parts_first + i]));
+  bool found = false;
+  for (size_t m = 0; tail.len && !found && m < self->modules.len; m++) {
+    const char *path = ref_names_str(self->names, self->modules.items[m].path);
+    size_t n = strlen(path);
+    found = n >= tail.len && memcmp(path + n - tail.len, tail.data, tail.len) == 0 &&
+            (n == tail.len || path[n - tail.len - 1] == '/');
+  }
+  eddi_strbuf_free(&tail);
+  return found;
+}
+
+/* Whether name occurrence occ is bound by such an import under its own
+ * name (import cart, then cart.total). */
+static bool resolve__bound_maybe_ours(RefProgram *self, uint32_t file, uint32_t occ) {
+  const RefFile *f = self->files.items[file];
+  const RefOcc *o = &f->occs.items[occ];
+  if (o->kind != REF_OCC_NAME || ref_modules_kind(f->lang) != REF_MODULES_PACKAGES) return false;
+  uint32_t sym = (o->flags & REF_OCC_DEF) ? o->sym : ref_file_lookup(f, o->scope, o->name);
+  if (sym == REF_NONE || f->syms.items[sym].kind != REF_SYM_IMPORT) return false;
+  for (uint32_t d = f->syms.items[sym].first_def; d != REF_NONE; d = f->occs.items[d].next_def) {
+    uint32_t import = f->occs.items[d].import;
+    if (import != REF_NONE && resolve__maybe_ours(self, file, &f->imports.items[import]))
+      return true;
+  }
+  return false;
+}
+
 static RefValue resolve__import_value(RefProgram *self, uint32_t file, const RefSym *sym,
                                       unsigned depth) {
   const RefFile *f = self->files.items[file];
@@ -471,6 +593,8 @@ static RefValue resolve__import_value(RefProgram *self, uint32_t file, const Ref
             : resolve__value(
                   self, ref_program_canonical(self, resolve__import(self, file, import, depth)),
                   depth + (d == sym->first_def ? 1 : REF_RESOLVE_ALTERNATE_COST));
+    if (value.kind == REF_VALUE_EXTERNAL && resolve__maybe_ours(self, file, &f->imports.items[import]))
+      value = resolve__unknown;
     if (d == sym->first_def && f->occs.items[d].next_def == REF_NONE) return value;
     if (!resolve__join(&agreed, value, &first)) return resolve__unknown;
   }
@@ -586,6 +710,8 @@ static RefValue resolve__expr(RefProgram *self, uint32_t file, uint32_t expr, un
       value = resolve__instance_of(type);
     else
       value = resolve__value(self, resolve__target(self, file, e->ref, depth + 1), depth + 1);
+    if (value.kind == REF_VALUE_EXTERNAL && resolve__bound_maybe_ours(self, file, e->ref))
+      value = resolve__unknown;
   } else if (e->kind == REF_EXPR_SELF) {
     uint32_t klass = ref_file_self_class(self->files.items[file], e->ref);
     if (klass != REF_NONE) value = (RefValue){REF_VALUE_INSTANCE, file, klass};

@@ -73,11 +73,19 @@ typedef struct {
   Array(RefTarget) c_external_syms;  /* the one entity of each external symbol */
   RefMap c_defined;                  /* names some C file defines at file scope */
   bool c_ready;
+  /* Python: the folders besides the root absolute imports are looked for
+   * in (py_roots.h; borrowed, may be none). */
+  char *const *roots;
+  size_t root_count;
+  RefMap maybe_ours; /* (file, import) -> 1 + whether an unfound import may mean the workspace's */
 } RefProgram;
 
 /* A program over files (borrowed; all analysed with names). */
 void ref_program_init(RefProgram *self, RefNames *names, RefFile *const *files, size_t count);
 void ref_program_free(RefProgram *self);
+/* Look absolute imports up in the folders dirs[0, count) too, after the
+ * root and the importing file's own folder (borrowed: they outlive it). */
+void ref_program_roots(RefProgram *self, char *const *dirs, size_t count);
 
 /* What occurrence occ of file refers to. */
 RefTarget ref_program_target(RefProgram *self, uint32_t file, uint32_t occ);
@@ -109,6 +117,13 @@ RefTarget ref_program_module_member(RefProgram *self, uint32_t module, uint32_t 
  * renamed to name: C's external symbol of that name (another file's
  * non-static function or variable), or a NONE target. */
 RefTarget ref_program_linked(RefProgram *self, RefTarget target, uint32_t name);
+/* Whether occurrence occ of file names what an import that finds no
+ * module of the workspace brings: the imported name of from m import x,
+ * a part of a module path not found, or a use of a name bound only by
+ * such imports under its own name. The import may still mean a workspace
+ * file, under a root eddi does not know: a rename of that name lists it
+ * as unsure. */
+bool ref_program_import_outside(RefProgram *self, uint32_t file, uint32_t occ);
 /* The module path names in the workspace (interned "pkg/mod"), or REF_NONE. */
 uint32_t ref_program_module(RefProgram *self, const char *path);
 /* The module of a file. */

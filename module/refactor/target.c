@@ -337,10 +337,16 @@ int ref_target_find(RefProgram *program, RefIndex *index, const char *spec, RefT
     StrBuf path = {0};
     size_t module_parts = 0;
     uint32_t module = REF_NONE;
-    for (size_t k = 0; k < count; k++) {
-      eddi_strbuf_printf(&path, "%s%s", k ? "/" : "", ref_names_str(program->names, parts[k]));
-      uint32_t m = ref_program_module(program, path.data);
-      if (m != REF_NONE) module = m, module_parts = k + 1;
+    /* From the root, then from each import root (src/pkg/mod.py is pkg.mod). */
+    for (size_t r = 0; r <= program->root_count; r++) {
+      eddi_strbuf_clear(&path);
+      if (r) eddi_strbuf_puts(&path, program->roots[r - 1]);
+      for (size_t k = 0; k < count; k++) {
+        eddi_strbuf_printf(&path, "%s%s", k || r ? "/" : "",
+                           ref_names_str(program->names, parts[k]));
+        uint32_t m = ref_program_module(program, path.data);
+        if (m != REF_NONE && k + 1 > module_parts) module = m, module_parts = k + 1;
+      }
     }
     eddi_strbuf_free(&path);
     if (module != REF_NONE && module_parts > 1) {

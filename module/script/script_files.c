@@ -234,6 +234,7 @@ int script_files_program(ScriptFiles *self, RefIndex **index, RefProgram **progr
   }
   self->program = eddi_calloc(1, sizeof *self->program);
   ref_program_init(self->program, &self->index->names, analysed.items, analysed.len);
+  ref_index_program_roots(self->index, self->program);
   array_free(&analysed);
   self->index_edits = self->edits_total;
   *index = self->index, *program = self->program;

@@ -308,8 +308,9 @@ static int refactor__finish(EddiJob *base, CommandContext *ctx) {
   return rc < 0 ? rc : refactor__write(self, ctx);
 }
 
-/* Copy the texts of the session's open documents that are source files (a
- * typed call may run without a session: then there are none). */
+/* Copy the texts of the session's open documents that are source files or
+ * Python project files, which say where imports are found (a typed call
+ * may run without a session: then there are none). */
 static void refactor__copy_open(RefOpenTexts *open, EddiSession *session) {
   for (size_t i = 0; session && i < session->docs.len; i++) {
     EddiDoc *doc = session->docs.items[i];
@@ -318,7 +319,8 @@ static void refactor__copy_open(RefOpenTexts *open, EddiSession *session) {
     size_t n = EDDI_MIN(sizeof first, len);
     eddi_text_copy(&doc->text, 0, n, first);
     const EddiLang *lang = eddi_lang_detect(doc->path, first, n);
-    if (!lang || !lang->locals) continue;
+    const char *base = strrchr(doc->path, '/');
+    if ((!lang || !lang->locals) && !ref_py_roots_is_config(base ? base + 1 : doc->path)) continue;
     RefOpenText text = {eddi_strdup(doc->path), eddi_text_dup(&doc->text, 0, len), len};
     array_push(open, text);
   }
@@ -339,7 +341,8 @@ void eddi_refactor_copy_buffers(EddiWorkspace *workspace, bool sources_only, Ref
     if (open) continue;
     if (sources_only) {
       const EddiLang *lang = eddi_lang_detect(rel, "", 0);
-      if (!lang || !lang->locals) continue;
+      const char *base = strrchr(rel, '/');
+      if ((!lang || !lang->locals) && !ref_py_roots_is_config(base ? base + 1 : rel)) continue;
     }
     char *abs = eddi_path_join(eddi_workspace_root(workspace), rel);
     StrBuf text = {0};

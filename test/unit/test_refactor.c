@@ -37,6 +37,7 @@ static RefProgram *fixture_program(Fixture *self) {
     for (size_t i = 0; i < self->index.sources.len; i++)
       files[i] = self->index.sources.items[i].file;
     ref_program_init(&self->program, &self->index.names, files, self->index.sources.len);
+    ref_index_program_roots(&self->index, &self->program);
     self->program_ready = true;
   }
   return &self->program;
