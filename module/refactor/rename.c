@@ -753,8 +753,12 @@ static int rename__module(Rename *self) {
 
 /* The plan for what spec names, or (spec NULL) for the name at offset of
  * source. */
+/* *checked (may be NULL) says whether the plan passed the differential
+ * check, which a plan refused for its unsure places may skip. */
 static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint32_t offset,
-                        const char *new_name, unsigned flags, RefPlan *out, EddiError *err) {
+                        const char *new_name, unsigned flags, RefPlan *out, bool *checked,
+                        EddiError *err) {
+  if (checked) *checked = true;
   memset(out, 0, sizeof *out);
   eddi_strbuf_puts(&out->unsure, "");
   out->unsure_changeable = true;
@@ -813,14 +817,19 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
   if (rc == 0) rc = rename__same_scope(&self);
   if (rc == 0) rc = rename__shadowing(&self);
   if (rc == 0) rc = rename__texts(&self);
-  if (rc == 0) rc = rename__differential(&self);
-  /* Occurrences a syntax error made unsure are sure ones too: left alone,
-   * they may be what changes meaning. Without Unsure or Leave the answer
-   * is the list of them (the write is refused for them anyway); Leave
-   * gets the differential's refusal. */
-  if (rc < 0 && self.spoiled && !(flags & (REF_RENAME_UNSURE | REF_UNSURE_LEAVE))) {
-    eddi_error_clear(err);
-    rc = 0;
+  if (rc == 0) {
+    rc = rename__differential(&self);
+    /* Occurrences a syntax error made unsure are sure ones too: left
+     * alone, they may be what changes meaning. Without Unsure or Leave the
+     * answer is the list of them (ref_plan_unsure_check refuses the write
+     * for them); Leave gets the differential's refusal, since such a plan
+     * is not kept. Modify's rename (no *checked) writes with unsure ones
+     * left: it keeps the refusal. */
+    if (rc < 0 && checked && self.spoiled && !(flags & (REF_RENAME_UNSURE | REF_UNSURE_LEAVE))) {
+      eddi_error_clear(err);
+      rc = 0;
+      *checked = false;
+    }
   }
   ref_program_free(&self.program);
   array_free(&self.family);
@@ -929,12 +938,13 @@ int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name
 
 int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                     RefPlan *out, EddiError *err) {
-  int rc = rename__plan(index, spec, 0, 0, new_name, flags, out, err);
-  if (rc == 0) rename__keep(index, spec, new_name, flags, out);
+  bool checked;
+  int rc = rename__plan(index, spec, 0, 0, new_name, flags, out, &checked, err);
+  if (rc == 0 && checked) rename__keep(index, spec, new_name, flags, out);
   return rc;
 }
 
 int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
                        unsigned flags, RefPlan *out, EddiError *err) {
-  return rename__plan(index, NULL, source, offset, new_name, flags, out, err);
+  return rename__plan(index, NULL, source, offset, new_name, flags, out, NULL, err);
 }
