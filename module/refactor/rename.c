@@ -215,7 +215,7 @@ static int rename__errors(Rename *self, uint32_t f, RenameErrors *out) {
         eddi_error_set(self->err, EDDI_EINVAL,
                        "Rename may clash with %s at %s, beside a syntax error", self->new_text,
                        place.data);
-        eddi_error_hint(self->err, "Fix it first (Validate lists them)");
+        eddi_error_hint(self->err, "Choose another name, or fix it first (Validate lists them)");
         eddi_strbuf_free(&place);
         return EDDI_EINVAL;
       }
