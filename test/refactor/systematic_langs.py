@@ -6,7 +6,8 @@ check each result with the language's own tools.
                         [--exclude PATH]... [--setup CMD] [--cflags FLAGS] [--test CMD]
 
 The tree is copied into a workspace. For each function (C: a function
-defined at file scope in a .c file; JavaScript: a function declaration, a
+defined at file scope in a .c file, its name after its type or at the
+start of the line after it; JavaScript: a function declaration, a
 function or arrow function bound to a const at the top, a class and its
 methods) whose name occurs at least twice in the tree (as a word), a fresh
 copy gets `Refactor RenameSymbol path:Qualified.name name_x` through the
@@ -43,6 +44,10 @@ import sys
 import tempfile
 
 C_FUNCTION = re.compile(r'^(?!typedef|struct|enum|union|return)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)?\s*\{?\s*$')
+# GNU style: the return type alone on the line before the name.
+C_FUNCTION_NAME = re.compile(r'^([A-Za-z_]\w*)\s*\([^;{]*\)?\s*\{?\s*$')
+C_RETURN_TYPE = re.compile(r'^(?!typedef|struct\b.*\{|enum|union|return|#)[A-Za-z_][\w \t\*()]*$')
+C_KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'do', 'else'}
 JS_FUNCTION = re.compile(r'^(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|'
                          r'^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)')
 JS_CLASS = re.compile(r'^(?:export\s+)?class\s+([A-Za-z_$][\w$]*)')
@@ -65,11 +70,15 @@ def definitions(root, lang):
     for path in sources(root, lang):
         rel = os.path.relpath(path, root)
         klass = None
+        before = ''
         for line in open(path, encoding='utf-8', errors='replace'):
             if lang == 'c':
                 m = C_FUNCTION.match(line)
-                if m and not line.startswith((' ', '\t', '#')):
+                if not m and C_RETURN_TYPE.match(before.rstrip('\n')):
+                    m = C_FUNCTION_NAME.match(line)
+                if m and not line.startswith((' ', '\t', '#')) and m.group(1) not in C_KEYWORDS:
                     found.append((rel, m.group(1), m.group(1)))
+                before = line
                 continue
             m = JS_CLASS.match(line)
             if m:
