@@ -4,6 +4,7 @@ check each result with the language's own tools.
 
     systematic_langs.py EDDI c|js TREE [--limit N] [--seed S] [--run FILE]
                         [--exclude PATH]... [--setup CMD] [--cflags FLAGS] [--test CMD]
+                        [--way Unsure|Leave]
 
 The tree is copied into a workspace. For each function (C: a function
 defined at file scope in a .c file, its name after its type or at the
@@ -29,7 +30,8 @@ else (writing the config.h a configure step would), --cflags adds
 compiler flags (-D, -I relative to the copy's root) and --test runs a
 shell command in each renamed copy (the project's own tests, built
 against the renamed sources) that must succeed as it does on the
-untouched tree. --limit N tries N definitions drawn with --seed S.
+untouched tree. --limit N tries N definitions drawn with --seed S;
+--way Unsure or Leave ends every rename with that word.
 The tree is never written in place. Exit status 1 if any write was wrong.
 """
 import argparse
@@ -162,6 +164,9 @@ def main():
                         help='a path of TREE left out of the copy (repeatable)')
     parser.add_argument('--setup', default=None, help='a shell command run in the copy first')
     parser.add_argument('--cflags', default='', help='C: compiler flags, -I relative to the root')
+    parser.add_argument('--way', choices=['Unsure', 'Leave'], default=None,
+                        help='the last word of every rename: change the unsure references too, '
+                             'or write without them')
     parser.add_argument('--test', default=None,
                         help="a shell command run in each renamed copy: the project's tests")
     args = parser.parse_args()
@@ -212,13 +217,17 @@ def main():
         tree = os.path.join(work, 'tree')
         shutil.rmtree(tree, ignore_errors=True)
         shutil.copytree(base, tree)
-        command = 'Refactor RenameSymbol %s:%s %s_x' % (rel, qualified, name)
+        command = 'Refactor RenameSymbol %s:%s %s_x%s' % (rel, qualified, name,
+                                                        ' ' + args.way if args.way else '')
         reply = subprocess.run([args.eddi, '--root', tree, '-c', 'Start s', '-c', command],
                                capture_output=True, text=True).stdout.splitlines()
         answer = reply[-1] if reply else '(no reply)'
         if not answer.startswith('Ok'):
             refused += 1
             reason = re.sub(r' [^ ]*\.[a-z]+:[0-9:]*| [A-Za-z_0-9.$]+_x\b', '', answer)
+            reason = re.sub(r'^Fail "\d+ references? to ?\S+', 'Fail "N references to NAME', reason)
+            reason = re.sub(r'(No definition of|Rename may clash with) ?\S+', r'\1 NAME', reason)
+            reason = re.sub(r'^Fail "\S+ (has a syntax error|is a special name)', r'Fail "NAME \1', reason)
             reasons[' '.join(reason.split()[:6])] += 1
             continue
         renamed += 1
