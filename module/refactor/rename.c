@@ -15,6 +15,7 @@
 #include "core/utf8.h"
 #include "core/path.h"
 #include "refactor/family.h"
+#include "refactor/modules.h"
 #include "refactor/resolve.h"
 #include "refactor/target.h"
 
@@ -346,6 +347,45 @@ static int rename__collect(Rename *self) {
     }
     for (; word < errors.words.len; word++) rename__error_word(self, f, errors.words.items[word]);
     rename__errors_free(&errors);
+  }
+  return 0;
+}
+
+/* C: a static function or variable declared in a header and defined in a
+ * file that includes it is one entity of that file's translation unit,
+ * and of every other that includes the header, while eddi reads the two
+ * as each file's own: renamed, one would part from the other. Refused
+ * with the other's place. */
+static int rename__static_in_header(Rename *self) {
+  if (self->target.kind != REF_TARGET_SYM) return 0;
+  RefProgram *program = &self->program;
+  const RefFile *home = program->files.items[self->target.file];
+  const RefSym *sym = &home->syms.items[self->target.index];
+  if (sym->scope != 0 || !(sym->flags & REF_SYM_INTERNAL) ||
+      (sym->kind != REF_SYM_FUNCTION && sym->kind != REF_SYM_VARIABLE) ||
+      ref_modules_kind(home->lang) != REF_MODULES_INCLUDES)
+    return 0;
+  for (uint32_t g = 0; g < program->files.len; g++) {
+    const RefFile *file = program->files.items[g];
+    if (file->lang != home->lang || ref_file_bound(file, 0, self->old_name) == REF_NONE) continue;
+    /* What the file's includes bind to the name: an internal one comes
+     * from a header, never from another file's linkage. */
+    RefTarget included = ref_modules_c_lookup(program, g, self->old_name);
+    if (included.kind != REF_TARGET_SYM || included.file == g) continue;
+    const RefSym *other = &program->files.items[included.file]->syms.items[included.index];
+    if (!(other->flags & REF_SYM_INTERNAL)) continue;
+    bool mine = g == self->target.file;
+    if (!mine && !ref_target_equal(included, self->target)) continue;
+    StrBuf where = {0};
+    if (mine) rename__place(self, included.file, other->start, &where);
+    else rename__place(self, g, file->syms.items[ref_file_bound(file, 0, self->old_name)].start,
+                       &where);
+    eddi_error_set(self->err, EDDI_EINVAL,
+                   "Not supported for C: %s is static and declared at %s too, in a header "
+                   "and a file that includes it",
+                   ref_names_str(program->names, self->old_name), where.data);
+    eddi_strbuf_free(&where);
+    return EDDI_EINVAL;
   }
   return 0;
 }
@@ -812,6 +852,7 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
                             err};
     rc = ref_family(&query, self.target, &self.family);
   }
+  if (rc == 0) rc = rename__static_in_header(&self);
   if (rc == 0) rc = rename__collect(&self);
   if (rc == 0 && out->unsure_count) out->unsure_of = eddi_strdup(spec);
   if (rc == 0) rc = rename__same_scope(&self);
