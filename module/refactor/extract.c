@@ -990,14 +990,19 @@ static int extract__errors(Extract *self, const char *name) {
     uint32_t to = error->near_end > error->end ? error->near_end : error->end;
     bool inside = outer == REF_NONE || (from < file->scopes.items[outer].end &&
                                         to >= file->scopes.items[outer].start);
-    if (inside)
-      return ref_ops_fail_at(ops, self->file, error->start,
-                             "%s has a syntax error in the function holding the lines",
-                             self->src->path);
+    if (inside) {
+      ref_ops_fail_at(ops, self->file, error->start,
+                      "%s has a syntax error in the function holding the lines", self->src->path);
+      eddi_error_hint(ops->err, "Fix it first (Validate lists them)");
+      return EDDI_EINVAL;
+    }
     uint32_t word = ref_text_word(self->src->text, self->src->len, from, to, name);
-    if (word != UINT32_MAX)
-      return ref_ops_fail_at(ops, self->file, word, "Extract: %s may be defined beside a syntax error",
-                             name);
+    if (word != UINT32_MAX) {
+      ref_ops_fail_at(ops, self->file, word, "Extract: %s may be defined beside a syntax error",
+                      name);
+      eddi_error_hint(ops->err, "Choose another name, or fix it first (Validate lists them)");
+      return EDDI_EINVAL;
+    }
   }
   return 0;
 }

@@ -384,6 +384,7 @@ static int rename__static_in_header(Rename *self) {
                    "Not supported for C: %s is static and declared at %s too, in a header "
                    "and a file that includes it",
                    ref_names_str(program->names, self->old_name), where.data);
+    eddi_error_hint(self->err, "Rename it in the header and in every file that includes it by hand");
     eddi_strbuf_free(&where);
     return EDDI_EINVAL;
   }
@@ -870,6 +871,8 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
       eddi_error_clear(err);
       rc = 0;
       *checked = false;
+    } else if (rc < 0 && self.spoiled && !(flags & REF_RENAME_UNSURE)) {
+      eddi_error_hint(err, "Add Unsure to rename the places beside syntax errors too");
     }
   }
   ref_program_free(&self.program);
