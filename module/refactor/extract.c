@@ -969,6 +969,44 @@ static int extract__c(Extract *self, const RefOpArgs *args) {
   return 0;
 }
 
+/* For a language whose syntax errors are local (C): refused when one
+ * stands in or beside the function holding the lines (its names, its
+ * flow, its types may be misread), or when the new name is a word in or
+ * beside one (it may be a declaration the parser did not see). An error
+ * elsewhere changes nothing the lines read. */
+static int extract__errors(Extract *self, const char *name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  uint32_t at = ts_node_start_byte(self->first);
+  /* The outermost scope below the file's around the lines: their function. */
+  uint32_t outer = REF_NONE;
+  for (uint32_t s = 0; s < file->scopes.len; s++) {
+    const RefScope *scope = &file->scopes.items[s];
+    if (scope->parent == 0 && scope->start <= at && at < scope->end) outer = s;
+  }
+  for (size_t e = 0; e < file->syntax_errors.len; e++) {
+    const RefSyntaxError *error = &file->syntax_errors.items[e];
+    uint32_t from = error->near_start < error->start ? error->near_start : error->start;
+    uint32_t to = error->near_end > error->end ? error->near_end : error->end;
+    bool inside = outer == REF_NONE || (from < file->scopes.items[outer].end &&
+                                        to >= file->scopes.items[outer].start);
+    if (inside) {
+      ref_ops_fail_at(ops, self->file, error->start,
+                      "%s has a syntax error in the function holding the lines", self->src->path);
+      eddi_error_hint(ops->err, "Fix it first (Validate lists them)");
+      return EDDI_EINVAL;
+    }
+    uint32_t word = ref_text_word(self->src->text, self->src->len, from, to, name);
+    if (word != UINT32_MAX) {
+      ref_ops_fail_at(ops, self->file, word, "Extract: %s may be defined beside a syntax error",
+                      name);
+      eddi_error_hint(ops->err, "Choose another name, or fix it first (Validate lists them)");
+      return EDDI_EINVAL;
+    }
+  }
+  return 0;
+}
+
 int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   Extract self = {.ops = ops, .name = args->name};
   RefSource *source = ref_index_source(ops->index, args->path);
@@ -985,10 +1023,13 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   bool c = lang && lang->typed_params;
   if (rc < 0 && (js || c)) rc = 0;
   if (rc == 0) rc = ref_ops_valid_name(ops, source->lang, args->name);
-  if (rc == 0 && ops->program.files.items[self.file]->errors)
-    rc = ref_ops_fail_at(ops, self.file, ops->program.files.items[self.file]->first_error,
-                         "%s has a syntax error", source->path);
+  const RefFile *file = ops->program.files.items[self.file];
+  bool local_errors = source->lang && source->lang->errors_local;
+  if (rc == 0 && file->errors && !local_errors)
+    rc = ref_ops_fail_at(ops, self.file, file->first_error, "%s has a syntax error",
+                         source->path);
   if (rc == 0) rc = extract__region(&self, args->first, args->last);
+  if (rc == 0 && file->errors && local_errors) rc = extract__errors(&self, args->name);
   if (rc == 0 && js) return extract__js(&self, args);
   if (rc == 0 && c) return extract__c(&self, args);
   if (rc == 0) rc = extract__place(&self);

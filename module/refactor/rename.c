@@ -15,6 +15,7 @@
 #include "core/utf8.h"
 #include "core/path.h"
 #include "refactor/family.h"
+#include "refactor/modules.h"
 #include "refactor/resolve.h"
 #include "refactor/target.h"
 
@@ -34,6 +35,7 @@ typedef struct {
   EddiError *err;
   char *module_from, *module_to; /* a module rename: the module paths */
   const EddiLang *lang;          /* the renamed entity's file's */
+  size_t spoiled;                /* unsure places a syntax error made */
 } Rename;
 
 static void rename__place(Rename *self, uint32_t file, uint32_t offset, StrBuf *out) {
@@ -109,9 +111,6 @@ static bool rename__is_renamed(const Rename *self, uint32_t file, uint32_t sym) 
   return false;
 }
 
-/* Every occurrence of the old name that refers to the family; the unsure
- * ones listed. A file with syntax errors that holds the name may hide
- * references: refused. */
 /* Whether an unsure occurrence could be the target at all: a function's
  * local is never an attribute nor a string, and only a parameter is a
  * keyword argument. */
@@ -156,16 +155,181 @@ static bool rename__reaches(const Rename *self, const EddiLang *lang) {
          (lang->modules && self->lang->modules && strcmp(lang->modules, self->lang->modules) == 0);
 }
 
+/* ---------------------------------------------------------------- syntax errors */
+
+/* What the syntax errors of one file spoil, for a language whose errors
+ * are local (language.conf "syntax_errors local", C): the parser's
+ * recovery may misread what stands in or beside an error, and may have
+ * swallowed a declaration there, which changes what the names of its
+ * region mean: its function, or at the top of the file, the whole file.
+ * Each error's region counts only when the renamed name is a word in or
+ * beside the error, or (in a function, when the error holds a brace) a
+ * local or parameter of the region has the old or the new name, or the
+ * occurrence is a field's (its receiver's declaration may be the misread
+ * one). Elsewhere the names resolve as they read. */
+typedef struct {
+  uint32_t region_start, region_end;
+  bool spoiled; /* every occurrence of the old name in the region is unsure */
+} RenameErrorRegion;
+
+typedef struct {
+  Array(RefSpan) words;              /* the old name in and beside the errors, in text order */
+  Array(RenameErrorRegion) regions;  /* one per error */
+} RenameErrors;
+
+/* The scope a local target is bound in (its occurrences are inside it),
+ * or REF_NONE for one of file scope, a member or a module. */
+static uint32_t rename__local_scope(const Rename *self, uint32_t f) {
+  if (self->target.kind != REF_TARGET_SYM || self->target.file != f) return REF_NONE;
+  const RefFile *file = self->program.files.items[f];
+  const RefSym *sym = &file->syms.items[self->target.index];
+  if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE || sym->scope == 0) return REF_NONE;
+  return sym->scope;
+}
+
+/* The errors of file f, for the rename: the words of the old name in and
+ * beside them (unsure), and the regions they spoil. The new name in or
+ * beside one may be a definition the parser did not see: refused. */
+static int rename__errors(Rename *self, uint32_t f, RenameErrors *out) {
+  const RefFile *file = self->program.files.items[f];
+  const RefSource *source = &self->index->sources.items[f];
+  const char *old = ref_names_str(self->program.names, self->old_name);
+  const char *bare = strrchr(old, ' '); /* a tag, "struct point", is the word point */
+  if (bare) old = bare + 1;
+  uint32_t local = rename__local_scope(self, f);
+  /* A local is never referred to from outside its own scope. */
+  if (self->target.kind == REF_TARGET_SYM && self->target.file != f) {
+    const RefFile *home = self->program.files.items[self->target.file];
+    const RefSym *sym = &home->syms.items[self->target.index];
+    if (sym->kind != REF_SYM_MEMBER && sym->scope != REF_NONE && sym->scope != 0) return 0;
+  }
+  for (size_t e = 0; e < file->syntax_errors.len; e++) {
+    const RefSyntaxError *error = &file->syntax_errors.items[e];
+    RenameErrorRegion region = {0, UINT32_MAX, false};
+    /* The outermost scope around the error below the file's: a function. */
+    uint32_t outer = REF_NONE;
+    for (uint32_t s = error->scope; s != REF_NONE && s != 0; s = file->scopes.items[s].parent)
+      outer = s;
+    bool in_function = outer != REF_NONE && file->scopes.items[outer].kind == REF_SCOPE_FUNCTION;
+    if (in_function)
+      region.region_start = file->scopes.items[outer].start,
+      region.region_end = file->scopes.items[outer].end;
+    if (local != REF_NONE && (region.region_end <= file->scopes.items[local].start ||
+                              region.region_start >= file->scopes.items[local].end))
+      region.region_end = region.region_start; /* another function's: spoils nothing here */
+    uint32_t from = error->near_start < error->start ? error->near_start : error->start;
+    uint32_t to = error->near_end > error->end ? error->near_end : error->end;
+    if (region.region_end > region.region_start) {
+      uint32_t at = ref_text_word(source->text, source->len, from, to, self->new_text);
+      if (at != UINT32_MAX) {
+        StrBuf place = {0};
+        rename__place(self, f, at, &place);
+        eddi_error_set(self->err, EDDI_EINVAL,
+                       "Rename may clash with %s at %s, beside a syntax error", self->new_text,
+                       place.data);
+        eddi_error_hint(self->err, "Choose another name, or fix it first (Validate lists them)");
+        eddi_strbuf_free(&place);
+        return EDDI_EINVAL;
+      }
+      for (uint32_t next = from;
+           (next = ref_text_word(source->text, source->len, next, to, old)) != UINT32_MAX;
+           next += (uint32_t)strlen(old)) {
+        RefSpan word = {next, next + (uint32_t)strlen(old)};
+        size_t i = out->words.len;
+        while (i > 0 && out->words.items[i - 1].start > word.start) i--;
+        if (i > 0 && out->words.items[i - 1].start == word.start) continue;
+        array_push(&out->words, word);
+        memmove(&out->words.items[i + 1], &out->words.items[i],
+                (out->words.len - 1 - i) * sizeof word);
+        out->words.items[i] = word;
+        /* Inside the error (or beside it at the top), it may be a
+         * declaration the parser did not see. */
+        if (!in_function || (next >= error->start && next < error->end)) region.spoiled = true;
+      }
+      /* A local or parameter of the old or the new name in the function:
+       * which one a name means follows the blocks, which an error with a
+       * brace may misread. */
+      for (size_t y = 0; in_function && error->blocks && !region.spoiled && y < file->syms.len;
+           y++) {
+        const RefSym *sym = &file->syms.items[y];
+        if ((sym->name == self->old_name || sym->name == self->new_name) &&
+            sym->scope != REF_NONE && sym->scope != 0 &&
+            file->scopes.items[sym->scope].start >= region.region_start &&
+            file->scopes.items[sym->scope].end <= region.region_end)
+          region.spoiled = true;
+      }
+    }
+    array_push(&out->regions, region);
+  }
+  return 0;
+}
+
+/* Whether the errors of occ's file make it unsure (rename__errors). */
+static bool rename__spoiled(const RenameErrors *errors, const RefOcc *occ) {
+  for (size_t w = 0; w < errors->words.len; w++)
+    if (errors->words.items[w].start == occ->start) return true;
+  for (size_t r = 0; r < errors->regions.len; r++) {
+    const RenameErrorRegion *region = &errors->regions.items[r];
+    if (occ->start < region->region_start || occ->start >= region->region_end) continue;
+    if (region->spoiled || occ->kind != REF_OCC_NAME) return true;
+  }
+  return false;
+}
+
+static void rename__errors_free(RenameErrors *self) {
+  array_free(&self->words);
+  array_free(&self->regions);
+}
+
+/* ---------------------------------------------------------------- occurrences */
+
+/* An unsure place: listed, and renamed with Unsure. */
+static bool rename__unsure(Rename *self, uint32_t f, uint32_t offset) {
+  size_t line, col;
+  const RefSource *s = &self->index->sources.items[f];
+  eddi_utf8_line_col(s->text, s->len, offset, &line, &col);
+  eddi_strbuf_printf(&self->plan->unsure, "%s%s:%zu", self->plan->unsure_count ? ", " : "",
+                     s->path, line);
+  self->plan->unsure_count++;
+  return (self->flags & REF_RENAME_UNSURE) != 0;
+}
+
+/* A word of the old name in or beside a syntax error that is no
+ * occurrence: unsure; renamed with Unsure. */
+static void rename__error_word(Rename *self, uint32_t f, RefSpan word) {
+  self->spoiled++;
+  if (!rename__unsure(self, f, word.start)) return;
+  array_push(&rename__change(self, f)->edits, word);
+  self->plan->references++;
+}
+
+/* Every occurrence of the old name that refers to the family; the unsure
+ * ones listed. A file with syntax errors that holds the name may hide
+ * references: refused, or for a language whose errors are local, the
+ * occurrences they may misread are unsure (rename__errors). */
 static int rename__collect(Rename *self) {
   RefProgram *program = &self->program;
   RefPlan *plan = self->plan;
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *file = program->files.items[f];
     if (!rename__reaches(self, file->lang)) continue;
+    bool local_errors = file->errors && file->lang->errors_local;
+    RenameErrors errors = {0};
+    if (local_errors) {
+      int rc = rename__errors(self, f, &errors);
+      if (rc < 0) {
+        rename__errors_free(&errors);
+        return rc;
+      }
+    }
+    size_t word = 0; /* the next of errors.words, merged in text order */
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
       if (occ->name != self->old_name) continue;
-      if (file->errors) {
+      for (; word < errors.words.len && errors.words.items[word].start <= occ->start; word++)
+        if (errors.words.items[word].start < occ->start)
+          rename__error_word(self, f, errors.words.items[word]);
+      if (file->errors && !local_errors) {
         StrBuf at = {0};
         rename__place(self, f, file->first_error, &at);
         eddi_error_set(self->err, EDDI_EINVAL, "%s has a syntax error at %s", file->path, at.data);
@@ -175,7 +339,10 @@ static int rename__collect(Rename *self) {
       }
       RefTarget target = ref_program_target(program, f, i);
       bool ours = ref_targets_has(&self->family, target);
-      if (ours && (occ->flags & REF_OCC_KEYED)) return rename__keyed(self, f, occ);
+      if (ours && (occ->flags & REF_OCC_KEYED)) {
+        rename__errors_free(&errors);
+        return rename__keyed(self, f, occ);
+      }
       /* A shorthand { name } is also a key of some value: maybe a member. */
       bool keyed = (occ->flags & REF_OCC_KEYED) &&
                    ref_target_class(program, self->target) != REF_NONE;
@@ -183,22 +350,59 @@ static int rename__collect(Rename *self) {
        * (a folder on sys.path eddi does not know of). */
       bool outside = !ours && target.kind == REF_TARGET_NONE && rename__importable(self, occ) &&
                      ref_program_import_outside(program, f, i);
-      if (!ours && (target.kind == REF_TARGET_UNSURE || keyed || outside) &&
-          rename__could_be(self, occ)) {
-        size_t line, col;
-        const RefSource *s = &self->index->sources.items[f];
-        eddi_utf8_line_col(s->text, s->len, occ->start, &line, &col);
-        eddi_strbuf_printf(&plan->unsure, "%s%s:%zu", plan->unsure_count ? ", " : "", s->path,
-                           line);
-        plan->unsure_count++;
-        ours = (self->flags & REF_RENAME_UNSURE) != 0;
-      }
+      if (local_errors && rename__spoiled(&errors, occ))
+        ours = rename__unsure(self, f, occ->start), self->spoiled++;
+      else if (!ours && (target.kind == REF_TARGET_UNSURE || keyed || outside) &&
+               rename__could_be(self, occ))
+        ours = rename__unsure(self, f, occ->start);
       if (!ours) continue;
       RefSpan span = {occ->start, occ->end};
       array_push(&rename__change(self, f)->edits, span);
       plan->references++;
       if ((occ->flags & REF_OCC_DEF) && occ->sym != REF_NONE) rename__renamed(self, f, occ->sym);
     }
+    for (; word < errors.words.len; word++) rename__error_word(self, f, errors.words.items[word]);
+    rename__errors_free(&errors);
+  }
+  return 0;
+}
+
+/* C: a static function or variable declared in a header and defined in a
+ * file that includes it is one entity of that file's translation unit,
+ * and of every other that includes the header, while eddi reads the two
+ * as each file's own: renamed, one would part from the other. Refused
+ * with the other's place. */
+static int rename__static_in_header(Rename *self) {
+  if (self->target.kind != REF_TARGET_SYM) return 0;
+  RefProgram *program = &self->program;
+  const RefFile *home = program->files.items[self->target.file];
+  const RefSym *sym = &home->syms.items[self->target.index];
+  if (sym->scope != 0 || !(sym->flags & REF_SYM_INTERNAL) ||
+      (sym->kind != REF_SYM_FUNCTION && sym->kind != REF_SYM_VARIABLE) ||
+      ref_modules_kind(home->lang) != REF_MODULES_INCLUDES)
+    return 0;
+  for (uint32_t g = 0; g < program->files.len; g++) {
+    const RefFile *file = program->files.items[g];
+    if (file->lang != home->lang || ref_file_bound(file, 0, self->old_name) == REF_NONE) continue;
+    /* What the file's includes bind to the name: an internal one comes
+     * from a header, never from another file's linkage. */
+    RefTarget included = ref_modules_c_lookup(program, g, self->old_name);
+    if (included.kind != REF_TARGET_SYM || included.file == g) continue;
+    const RefSym *other = &program->files.items[included.file]->syms.items[included.index];
+    if (!(other->flags & REF_SYM_INTERNAL)) continue;
+    bool mine = g == self->target.file;
+    if (!mine && !ref_target_equal(included, self->target)) continue;
+    StrBuf where = {0};
+    if (mine) rename__place(self, included.file, other->start, &where);
+    else rename__place(self, g, file->syms.items[ref_file_bound(file, 0, self->old_name)].start,
+                       &where);
+    eddi_error_set(self->err, EDDI_EINVAL,
+                   "Not supported for C: %s is static and declared at %s too, in a header "
+                   "and a file that includes it",
+                   ref_names_str(program->names, self->old_name), where.data);
+    eddi_error_hint(self->err, "Rename it in the header and in every file that includes it by hand");
+    eddi_strbuf_free(&where);
+    return EDDI_EINVAL;
   }
   return 0;
 }
@@ -607,8 +811,12 @@ static int rename__module(Rename *self) {
 
 /* The plan for what spec names, or (spec NULL) for the name at offset of
  * source. */
+/* *checked (may be NULL) says whether the plan passed the differential
+ * check, which a plan refused for its unsure places may skip. */
 static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint32_t offset,
-                        const char *new_name, unsigned flags, RefPlan *out, EddiError *err) {
+                        const char *new_name, unsigned flags, RefPlan *out, bool *checked,
+                        EddiError *err) {
+  if (checked) *checked = true;
   memset(out, 0, sizeof *out);
   eddi_strbuf_puts(&out->unsure, "");
   out->unsure_changeable = true;
@@ -663,12 +871,28 @@ static int rename__plan(RefIndex *index, const char *spec, uint32_t source, uint
                             err};
     rc = ref_family(&query, self.target, &self.family);
   }
+  if (rc == 0) rc = rename__static_in_header(&self);
   if (rc == 0) rc = rename__collect(&self);
   if (rc == 0 && out->unsure_count) out->unsure_of = eddi_strdup(spec);
   if (rc == 0) rc = rename__same_scope(&self);
   if (rc == 0) rc = rename__shadowing(&self);
   if (rc == 0) rc = rename__texts(&self);
-  if (rc == 0) rc = rename__differential(&self);
+  if (rc == 0) {
+    rc = rename__differential(&self);
+    /* Occurrences a syntax error made unsure are sure ones too: left
+     * alone, they may be what changes meaning. Without Unsure or Leave the
+     * answer is the list of them (ref_plan_unsure_check refuses the write
+     * for them); Leave gets the differential's refusal, since such a plan
+     * is not kept. Modify's rename (no *checked) writes with unsure ones
+     * left: it keeps the refusal. */
+    if (rc < 0 && checked && self.spoiled && !(flags & (REF_RENAME_UNSURE | REF_UNSURE_LEAVE))) {
+      eddi_error_clear(err);
+      rc = 0;
+      *checked = false;
+    } else if (rc < 0 && self.spoiled && !(flags & REF_RENAME_UNSURE)) {
+      eddi_error_hint(err, "Add Unsure to rename the places beside syntax errors too");
+    }
+  }
   ref_program_free(&self.program);
   array_free(&self.family);
   array_free(&self.renamed);
@@ -776,12 +1000,13 @@ int ref_rename_plan_kept(RefIndex *index, const char *spec, const char *new_name
 
 int ref_rename_plan(RefIndex *index, const char *spec, const char *new_name, unsigned flags,
                     RefPlan *out, EddiError *err) {
-  int rc = rename__plan(index, spec, 0, 0, new_name, flags, out, err);
-  if (rc == 0) rename__keep(index, spec, new_name, flags, out);
+  bool checked;
+  int rc = rename__plan(index, spec, 0, 0, new_name, flags, out, &checked, err);
+  if (rc == 0 && checked) rename__keep(index, spec, new_name, flags, out);
   return rc;
 }
 
 int ref_rename_plan_at(RefIndex *index, uint32_t source, uint32_t offset, const char *new_name,
                        unsigned flags, RefPlan *out, EddiError *err) {
-  return rename__plan(index, NULL, source, offset, new_name, flags, out, err);
+  return rename__plan(index, NULL, source, offset, new_name, flags, out, NULL, err);
 }

@@ -524,6 +524,17 @@ static bool scope__word_byte(unsigned char c, bool first) {
          (!first && c >= '0' && c <= '9');
 }
 
+uint32_t ref_text_word(const char *text, size_t len, uint32_t from, uint32_t to,
+                       const char *word) {
+  size_t n = strlen(word);
+  for (size_t i = from; n && i + n <= to && i + n <= len; i++)
+    if (memcmp(text + i, word, n) == 0 &&
+        (i == 0 || !scope__word_byte((unsigned char)text[i - 1], false)) &&
+        (i + n == len || !scope__word_byte((unsigned char)text[i + n], false)))
+      return (uint32_t)i;
+  return UINT32_MAX;
+}
+
 /* Opaque text (@text: a macro's body): every word in it may be a name,
  * which eddi cannot tell, so each is an occurrence of its own, unsure. */
 static void scope__text_words(ScopeBuild *self, TSNode node, uint32_t scope) {
@@ -653,6 +664,26 @@ static void scope__occurrence(ScopeBuild *self, TSNode node, NodeInfo *info, Wal
     self->file->exprs.items[info->expr].ref = occ;
 }
 
+/* An ERROR or MISSING node, with the nodes its recovery may have torn: the
+ * one it stands in, or at the top of the file (where that is the whole
+ * file) the top-level nodes on either side. */
+static void scope__syntax_error(ScopeBuild *self, TSNode node, uint32_t scope) {
+  RefSyntaxError error = {ts_node_start_byte(node), ts_node_end_byte(node), 0, 0, scope, false};
+  if (ts_node_is_missing(node))
+    error.blocks = strchr("{}", ts_node_type(node)[0]) && ts_node_type(node)[0];
+  for (uint32_t i = error.start; i < error.end && !error.blocks; i++)
+    error.blocks = self->text[i] == '{' || self->text[i] == '}';
+  TSNode up = ts_node_parent(node);
+  if (!ts_node_is_null(up) && !ts_node_is_null(ts_node_parent(up))) {
+    error.near_start = ts_node_start_byte(up), error.near_end = ts_node_end_byte(up);
+  } else {
+    TSNode before = ts_node_prev_named_sibling(node), after = ts_node_next_named_sibling(node);
+    error.near_start = ts_node_is_null(before) ? error.start : ts_node_start_byte(before);
+    error.near_end = ts_node_is_null(after) ? error.end : ts_node_end_byte(after);
+  }
+  array_push(&self->file->syntax_errors, error);
+}
+
 static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent, WalkFrame *frame) {
   *frame = *parent;
   frame->assigned = frame->pattern_open = frame->hoisted = frame->written = false;
@@ -663,6 +694,7 @@ static void scope__visit(ScopeBuild *self, TSNode node, const WalkFrame *parent,
   bool missing = ts_node_is_missing(node) && !parent->tolerant;
   if (missing || strcmp(ts_node_type(node), "ERROR") == 0) {
     if (!self->file->errors++) self->file->first_error = ts_node_start_byte(node);
+    scope__syntax_error(self, node, parent->scope);
   }
   if (!ts_node_is_named(node)) return;
   uint32_t at = ref_map_get(&self->nodes, scope__key(node));
@@ -1136,6 +1168,7 @@ void ref_file_free(RefFile *self) {
   array_free(&self->stars);
   array_free(&self->dynamics);
   array_free(&self->returns);
+  array_free(&self->syntax_errors);
   ref_map_free(&self->bindings);
   ref_map_free(&self->declarations);
   ref_map_free(&self->members);

@@ -154,6 +154,24 @@ typedef struct {
   uint32_t path;  /* the module named by a path (@import.path, interned), or REF_NONE */
 } RefImport;
 
+/* ---------------------------------------------------------------- syntax errors */
+
+/* An ERROR node, or a MISSING token (start == end), and what the parser's
+ * recovery around it may have misread. */
+typedef struct {
+  uint32_t start, end;
+  /* The node it stands in; at the top of the file, from the top-level
+   * node before it to the one after it. */
+  uint32_t near_start, near_end;
+  uint32_t scope; /* the scope in effect where it stands */
+  bool blocks;    /* it holds a brace, or is a missing one: the blocks around may be misread */
+} RefSyntaxError;
+
+/* The offset of the first whole word in text[from, to) (as a name reads:
+ * no letter, digit or _ on either side), or UINT32_MAX. */
+uint32_t ref_text_word(const char *text, size_t len, uint32_t from, uint32_t to,
+                       const char *word);
+
 /* ---------------------------------------------------------------- the file */
 
 typedef struct {
@@ -174,6 +192,7 @@ typedef struct {
   RefIds returns;        /* scope, expression: what return statements give */
   uint32_t errors;       /* ERROR and MISSING nodes */
   uint32_t first_error;  /* offset of the first, for messages */
+  Array(RefSyntaxError) syntax_errors; /* each, in text order */
   uint32_t default_export; /* the expression a default import gets (@export.default), or REF_NONE */
 } RefFile;
 

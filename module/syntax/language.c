@@ -100,6 +100,7 @@ static void language__read_config(EddiLang *self, char **globals_of, const char 
           language__set_list(self->plain_decorators, value);
         else if (strcmp(key, "doc_inside") == 0) self->doc_inside = strcmp(value, "yes") == 0;
         else if (strcmp(key, "decorators") == 0) self->decorators = strcmp(value, "yes") == 0;
+        else if (strcmp(key, "syntax_errors") == 0) self->errors_local = strcmp(value, "local") == 0;
         else if (strcmp(key, "import_dedent") == 0) self->import_dedent = strcmp(value, "yes") == 0;
         else if (strcmp(key, "blank_lines") == 0) self->blank_lines = strtoul(value, NULL, 10);
         else if (strcmp(key, "blank_lines_member") == 0)

@@ -67,6 +67,8 @@ typedef struct {
   char *title;              /* the language's name in messages ("C"), or NULL for name */
   char *plain_bases[EDDI_LANG_LIST_MAX]; /* bases that bring no members: "object" */
   char *plain_decorators[EDDI_LANG_LIST_MAX]; /* decorators that keep a function as it is */
+  bool errors_local; /* "syntax_errors local": a syntax error spoils only the names in and
+                      * beside it and in its function (doc/refactoring.org) */
 } EddiLang;
 
 /* Every compiled-in language, loaded once (thread-safe). */
