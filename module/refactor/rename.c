@@ -8,6 +8,7 @@
  * renaming keeps a file's tree shape, so after the edit every symbol and
  * occurrence has the same index as before and "refers to the same thing"
  * is an equality of targets. */
+#include <ctype.h>
 #include "refactor/rename.h"
 
 #include <sys/stat.h>
@@ -145,6 +146,49 @@ static bool rename__reaches(const Rename *self, const EddiLang *lang) {
          (lang->modules && self->lang->modules && strcmp(lang->modules, self->lang->modules) == 0);
 }
 
+/* Where a string spells the renamed module by its dotted name
+ * (import_module("pkg.sub"), "pkg.sub" compared with a __name__ or
+ * __module__, "pkg.sub.f" for a mock): the offset of the module's own name
+ * in it, or -1. Such a string may name the module, which eddi cannot tell. */
+static long rename__dotted_module(const Rename *self, const char *text) {
+  if (!self->module_from || !strchr(self->module_from, '/')) return -1;
+  StrBuf dotted = {0};
+  eddi_strbuf_puts(&dotted, self->module_from);
+  for (char *c = dotted.data; *c; c++)
+    if (*c == '/') *c = '.';
+  long found = -1;
+  for (const char *at = strstr(text, dotted.data); at && found < 0;
+       at = strstr(at + 1, dotted.data)) {
+    unsigned char before = at > text ? (unsigned char)at[-1] : ' ';
+    unsigned char after = (unsigned char)at[dotted.len];
+    bool word_before = before == '.' || before == '_' || isalnum(before) || before >= 0x80;
+    bool word_after = after == '_' || isalnum(after) || after >= 0x80;
+    if (!word_before && !word_after)
+      found = (long)(at - text) + (long)(dotted.len - strlen(strrchr(self->module_from, '/') + 1));
+  }
+  eddi_strbuf_free(&dotted);
+  return found;
+}
+
+/* Lists a string that spells the renamed module's dotted name as unsure;
+ * with Unsure, the module's own name in it is renamed too. */
+static void rename__dotted_string(Rename *self, uint32_t f, const RefOcc *occ) {
+  long offset = rename__dotted_module(self, ref_names_str(self->program.names, occ->name));
+  if (offset < 0) return;
+  size_t line, col;
+  const RefSource *s = &self->index->sources.items[f];
+  eddi_utf8_line_col(s->text, s->len, occ->start, &line, &col);
+  eddi_strbuf_printf(&self->plan->unsure, "%s%s:%zu", self->plan->unsure_count ? ", " : "",
+                     s->path, line);
+  self->plan->unsure_count++;
+  if (!(self->flags & REF_RENAME_UNSURE)) return;
+  uint32_t start = occ->start + (uint32_t)offset;
+  RefSpan span = {start, start + (uint32_t)strlen(ref_names_str(self->program.names,
+                                                                self->old_name))};
+  array_push(&rename__change(self, f)->edits, span);
+  self->plan->references++;
+}
+
 static int rename__collect(Rename *self) {
   RefProgram *program = &self->program;
   RefPlan *plan = self->plan;
@@ -153,6 +197,9 @@ static int rename__collect(Rename *self) {
     if (!rename__reaches(self, file->lang)) continue;
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
+      if (occ->kind == REF_OCC_STRING && occ->name != self->old_name &&
+          self->target.kind == REF_TARGET_MODULE)
+        rename__dotted_string(self, f, occ);
       if (occ->name != self->old_name) continue;
       if (file->errors) {
         StrBuf at = {0};
