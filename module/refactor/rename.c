@@ -114,8 +114,9 @@ static bool rename__is_renamed(const Rename *self, uint32_t file, uint32_t sym) 
  * ones listed. A file with syntax errors that holds the name may hide
  * references: refused. */
 /* Whether an unsure occurrence could be the target at all: a function's
- * local is never an attribute nor a string, and only a parameter is a
- * keyword argument. */
+ * local is never an attribute nor a string; a parameter may be a keyword
+ * argument, or a string (f(**{"p": 1}), a check of inspect.signature):
+ * its name is part of its function's interface. */
 static bool rename__could_be(const Rename *self, const RefOcc *occ) {
   if (self->target.kind != REF_TARGET_SYM) return true;
   const RefFile *file = self->program.files.items[self->target.file];
@@ -123,7 +124,8 @@ static bool rename__could_be(const Rename *self, const RefOcc *occ) {
   if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) return true;
   RefScopeKind kind = file->scopes.items[sym->scope].kind;
   if (kind == REF_SCOPE_MODULE || kind == REF_SCOPE_CLASS) return true;
-  return occ->kind == REF_OCC_KEYWORD && sym->kind == REF_SYM_PARAMETER;
+  return (occ->kind == REF_OCC_KEYWORD || occ->kind == REF_OCC_STRING) &&
+         sym->kind == REF_SYM_PARAMETER;
 }
 
 /* A shorthand property ({ name }) is a binding and a key at once: renamed,

@@ -114,9 +114,9 @@ def signature_changes(qual, node, text):
     implied = 1 if '.' in qual and params and params[0] in ('self', 'cls') else 0
     old = params[implied:]
     plain = [p for p in old if p[0] not in '*/']
-    changes = [('signature add', old, old + ['oracle_extra:=None'])
-               if not any(p[0] == '*' for p in old) else
-               ('signature add', old, old + ['oracle_extra=None'])]
+    # Added last, or before *args, **kwargs and the markers.
+    at = next((i for i, p in enumerate(old) if p[0] in '*/'), len(old))
+    changes = [('signature add', old, old[:at] + ['oracle_extra:=None'] + old[at:])]
     if plain:
         last = plain[-1]
         changes.append(('signature remove', old, [p for p in old if p != last]))
