@@ -118,12 +118,15 @@ static bool inline_variable__in_macro(RefOps *ops, uint32_t f, TSNode use) {
   return false;
 }
 
-/* Whether a JavaScript value is a literal that makes an object: each
- * evaluation makes another one. */
+/* Whether a value that is not pure holds no call: it is impure for the
+ * new object a literal in it makes at each evaluation ([], {}, [0] * n). */
 static bool inline_variable__literal(TSNode value) {
-  static const char *const literals[] = {"object", "array", "arrow_function",
-                                         "function_expression", "class", "regex", NULL};
-  return ref_ops_lang_is(value, literals);
+  static const char *const calls[] = {"call", "call_expression", "new_expression", NULL};
+  if (ref_ops_lang_is(value, calls)) return false;
+  uint32_t count = ts_node_named_child_count(value);
+  for (uint32_t i = 0; i < count; i++)
+    if (!inline_variable__literal(ts_node_named_child(value, i))) return false;
+  return true;
 }
 
 /* Whether a C use takes the variable's address (&v): a pointer could
