@@ -501,6 +501,19 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
     rc = ref_ops_fail_at(ops, self.klass.file,
                          self.file->syms.items[ref_file_bound(self.file, 0, new_id)].start,
                          "%s: %s is already defined", word, name);
+  /* The holder is set in __init__: a class with __slots__ has no room for
+   * it, and one unpickled through __setstate__ (or copied) never runs
+   * __init__, so it would lack it. */
+  static const char *const no_holder[] = {"__slots__", "__setstate__", "__reduce__",
+                                          "__reduce_ex__", "__copy__", NULL};
+  for (size_t i = 0; rc == 0 && no_holder[i]; i++) {
+    uint32_t id = ref_names_find(&ops->index->names, no_holder[i], strlen(no_holder[i]));
+    uint32_t own = id == REF_NONE ? REF_NONE : ref_file_bound(self.file, klass->own_scope, id);
+    if (own != REF_NONE)
+      rc = ref_ops_fail_at(ops, self.klass.file, self.file->syms.items[own].start,
+                           "%s cannot yet give %s a holder: it defines %s", word, args->spec,
+                           no_holder[i]);
+  }
   uint32_t holder = REF_NONE;
   if (rc == 0) {
     self.holder = extract__holder_name(name);

@@ -22,6 +22,8 @@
  * else in the module. */
 #include "refactor/class_ops.h"
 
+#include <ctype.h>
+
 #include "refactor/family.h"
 
 /* The function_definition of a method target, refusing decorators. */
@@ -588,6 +590,25 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
     /* The header: decorators and "def name(params) -> type:". */
     uint32_t start = ts_node_start_byte(member), end = ts_node_start_byte(fbody);
     while (end > start && src->text[end - 1] != ':') end--;
+    /* A private name (__x) in a default or an annotation: Python mangles
+     * it with the class's name, so in the protocol it would be another. */
+    for (uint32_t k = start; k + 2 < end; k++) {
+      const char *t = src->text + k;
+      bool starts = t[0] == '_' && t[1] == '_' && (isalpha((unsigned char)t[2]) || t[2] == '_') &&
+                    (k == start || !(isalnum((unsigned char)t[-1]) || t[-1] == '_'));
+      if (!starts) continue;
+      uint32_t e = k;
+      while (e < end && (isalnum((unsigned char)src->text[e]) || src->text[e] == '_')) e++;
+      if (e - k > 4 && src->text[e - 1] == '_' && src->text[e - 2] == '_') {
+        k = e;
+        continue;
+      }
+      eddi_strbuf_free(&text);
+      return ref_ops_fail_at(ops, klass.file, k,
+                             "Extract_Interface: %.*s is a private name Python mangles with the "
+                             "class's name; the protocol would mean another",
+                             (int)(e - k), t);
+    }
     uint32_t line = ref_ops_line_start(src, start);
     StrBuf header = {0};
     ref_ops_reindent(&header, src->text + line, end - line, start - line, unit, strlen(unit));

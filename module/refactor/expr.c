@@ -70,10 +70,12 @@ bool ref_expr_pure(RefOps *ops, uint32_t f, TSNode node) {
     TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
     return ts_node_is_null(args) || ref_expr_pure(ops, f, args);
   }
-  /* Python's effects, then C's and JavaScript's; a JavaScript object,
-   * array, function or class literal makes a new object each time. */
+  /* Python's effects, then C's and JavaScript's; a Python list, dict or
+   * set display and a JavaScript object, array, function or class literal
+   * make a new object each time. */
   static const char *const effects[] = {
-      "call", "await", "yield", "named_expression", "list_comprehension",
+      "call", "await", "yield", "named_expression", "list", "dictionary", "set",
+      "list_comprehension",
       "generator_expression", "dictionary_comprehension", "set_comprehension",
       "call_expression", "new_expression", "await_expression", "yield_expression",
       "assignment_expression", "augmented_assignment_expression", "update_expression",

@@ -512,6 +512,31 @@ int ref_flow_region(RefOps *ops, uint32_t f, TSNode function, TSNode first, TSNo
     const char *name = ref_names_str(&ops->index->names, sym->name);
     bool module = scope == 0;
     bool param = read_first || (written && !definite && before && (read_in || live));
+    /* Passed for the value the lines may keep, it is read at the call: it
+     * must surely have one there (a statement before the lines, in their
+     * block or one around it, gives it one on every path), or the call
+     * would raise where the lines, writing it first, did not. */
+    bool surely_before = sym->kind == REF_SYM_PARAMETER || blocks;
+    for (TSNode at = first; !surely_before && !ts_node_is_null(at);) {
+      for (TSNode s = ts_node_prev_named_sibling(at); !surely_before && !ts_node_is_null(s);
+           s = ts_node_prev_named_sibling(s))
+        surely_before = flow__surely_writes(uses.items, uses.len, u->sym, s);
+      TSNode up = ts_node_parent(ts_node_parent(at));
+      if (ts_node_is_null(up) || ref_node_is(up, "function_definition") ||
+          ref_node_is(ts_node_parent(at), "module"))
+        break;
+      at = up;
+    }
+    if (param && !read_first && !surely_before && !out->exit_error) {
+      StrBuf why = {0};
+      eddi_strbuf_printf(&why, "%s may have no value where the lines start (it is assigned "
+                               "before them only conditionally), and the call would read it", name);
+      out->exit_owned = eddi_strbuf_take(&why);
+      out->exit_error = out->exit_owned;
+      out->exit_hint = "Give it a value before the lines, or take the lines that assign it too";
+      out->exit_at = file->occs.items[u->occ].start;
+      out->unsafe = true;
+    }
     /* Read first by a function the lines define, with no value yet: it
      * would be passed before it has one. */
     if (param && !(module && !written) && read_first && u->nested && !before &&

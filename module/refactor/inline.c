@@ -134,7 +134,29 @@ static int inline__definition(InlineFn *self) {
   if (ref_node_is(async, "async"))
     return ref_ops_fail_at(ops, self->file, ts_node_start_byte(async),
                            "InlineFunction cannot inline a coroutine");
-  self->method = ref_target_class(&ops->program, self->target) != REF_NONE;
+  uint32_t klass = ref_target_class(&ops->program, self->target);
+  self->method = klass != REF_NONE;
+  if (self->method) {
+    /* The definition goes: a call eddi cannot see would call nothing. */
+    const char *title = ref_names_str(&ops->index->names, self->sym->name);
+    size_t n = strlen(title);
+    if (n > 4 && !strncmp(title, "__", 2) && !strcmp(title + n - 2, "__"))
+      return ref_ops_fail_at(ops, self->file, self->sym->start,
+                             "InlineFunction cannot inline %s: Python calls it by protocol", title);
+    uint32_t other_file = REF_NONE, other_sym = REF_NONE;
+    RefCallers callers = ref_ops_method_callers(ops, self->file, self->target.index, klass,
+                                                &other_file, &other_sym);
+    if (callers == REF_CALLERS_OUTSIDE_BASE)
+      return ref_ops_fail_at(ops, self->file, self->sym->start,
+                             "InlineFunction cannot inline %s: its class has a base outside the "
+                             "workspace, whose code may call it",
+                             title);
+    if (callers == REF_CALLERS_OVERRIDE)
+      return ref_ops_fail_at(ops, other_file,
+                             ops->program.files.items[other_file]->syms.items[other_sym].start,
+                             "InlineFunction cannot inline %s: another class defines it too",
+                             title);
+  }
   self->body = ts_node_child_by_field_name(self->function, "body", 4);
   TSNode first = ts_node_named_child(self->body, 0);
   if (ref_node_is(first, "expression_statement") && ts_node_named_child_count(first) == 1 &&

@@ -118,12 +118,15 @@ static bool inline_variable__in_macro(RefOps *ops, uint32_t f, TSNode use) {
   return false;
 }
 
-/* Whether a JavaScript value is a literal that makes an object: each
- * evaluation makes another one. */
+/* Whether a value that is not pure holds no call: it is impure for the
+ * new object a literal in it makes at each evaluation ([], {}, [0] * n). */
 static bool inline_variable__literal(TSNode value) {
-  static const char *const literals[] = {"object", "array", "arrow_function",
-                                         "function_expression", "class", "regex", NULL};
-  return ref_ops_lang_is(value, literals);
+  static const char *const calls[] = {"call", "call_expression", "new_expression", NULL};
+  if (ref_ops_lang_is(value, calls)) return false;
+  uint32_t count = ts_node_named_child_count(value);
+  for (uint32_t i = 0; i < count; i++)
+    if (!inline_variable__literal(ts_node_named_child(value, i))) return false;
+  return true;
 }
 
 /* Whether a C use takes the variable's address (&v): a pointer could
@@ -181,6 +184,25 @@ static const char *inline_variable__write_between(RefOps *ops, uint32_t f, uint3
   return NULL;
 }
 
+/* Whether another file imports the module of file f0 (a Python module
+ * other code may read a variable of by attribute, star import or getattr,
+ * which eddi does not all see). */
+static bool inline_variable__imported(RefOps *ops, uint32_t f0) {
+  uint32_t module = ops->program.file_module.items[f0];
+  if (module == REF_NONE) return false;
+  for (uint32_t f = 0; f < ops->program.files.len; f++) {
+    const RefFile *file = ops->program.files.items[f];
+    if (f == f0) continue;
+    for (uint32_t i = 0; i < file->occs.len; i++) {
+      RefOccKind kind = file->occs.items[i].kind;
+      if (kind != REF_OCC_MODULE_PART && kind != REF_OCC_IMPORT_NAME) continue;
+      RefTarget t = ref_program_target(&ops->program, f, i);
+      if (t.kind == REF_TARGET_MODULE && t.index == module) return true;
+    }
+  }
+  return false;
+}
+
 int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   RefTarget target;
   int rc = ref_ops_find(ops, args->spec, &target);
@@ -195,6 +217,11 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
   if (sym->kind != REF_SYM_VARIABLE)
     return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a variable", args->spec);
   const RefOcc *def = &home->occs.items[sym->first_def];
+  if (python && sym->scope == 0 && name[0] != '_' && inline_variable__imported(ops, f0))
+    return ref_ops_fail_at(ops, f0, def->start,
+                           "Inline_Variable cannot remove %s: other modules import this one, "
+                           "and may read it as its attribute (a star import, getattr)",
+                           name);
   if (def->next_def != REF_NONE)
     return ref_ops_fail_at(ops, f0, home->occs.items[def->next_def].start,
                            "Inline_Variable needs one assignment of %s: it is assigned again",

@@ -487,3 +487,40 @@ int ref_op_plan(RefIndex *index, RefOpKind kind, const char *word, const RefOpAr
   if (rc < 0) ref_plan_free(out);
   return rc;
 }
+
+RefCallers ref_ops_method_callers(RefOps *self, uint32_t file, uint32_t sym, uint32_t klass,
+                                  uint32_t *other_file, uint32_t *other_sym) {
+  const RefFile *f = self->program.files.items[file];
+  RefIds bases = {0};
+  bool known = ref_program_bases(&self->program, file, klass, &bases);
+  array_free(&bases);
+  const RefSym *k = &f->syms.items[klass];
+  for (uint32_t b = 0; known && b < k->bases_count; b++) {
+    RefValue base =
+        ref_program_expr_value(&self->program, file, f->bases.items[k->bases_first + b]);
+    if (base.kind != REF_VALUE_CLASS) {
+      const RefExpr *e = &f->exprs.items[f->bases.items[k->bases_first + b]];
+      const char *bname = e->kind == REF_EXPR_OCC
+                              ? ref_names_str(&self->index->names, f->occs.items[e->ref].name)
+                              : "";
+      bool plain = false;
+      for (size_t i = 0; i < EDDI_LANG_LIST_MAX && f->lang->plain_bases[i]; i++)
+        plain |= !strcmp(f->lang->plain_bases[i], bname);
+      known = plain;
+    }
+  }
+  if (!known) return REF_CALLERS_OUTSIDE_BASE;
+  uint32_t name = f->syms.items[sym].name;
+  for (uint32_t g = 0; g < self->program.files.len; g++) {
+    const RefFile *other = self->program.files.items[g];
+    for (uint32_t i = 0; i < other->syms.len; i++) {
+      const RefSym *o = &other->syms.items[i];
+      if (o->name != name || (g == file && i == sym) || o->kind != REF_SYM_FUNCTION ||
+          o->scope == REF_NONE || other->scopes.items[o->scope].kind != REF_SCOPE_CLASS)
+        continue;
+      *other_file = g, *other_sym = i;
+      return REF_CALLERS_OVERRIDE;
+    }
+  }
+  return REF_CALLERS_SEEN;
+}

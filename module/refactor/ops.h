@@ -90,6 +90,14 @@ int ref_ops_fail_at(RefOps *self, uint32_t source, uint32_t offset, const char *
 int ref_ops_find(RefOps *self, const char *spec, RefTarget *out);
 /* Refuse a new name that is a keyword of lang or no identifier. */
 int ref_ops_valid_name(RefOps *self, const EddiLang *lang, const char *name);
+/* Why some calls of a method (symbol sym of file, in class klass) may be
+ * out of sight: none (REF_CALLERS_SEEN), a base of its class outside the
+ * workspace, whose code may call it, or another class of the workspace
+ * defining the same name (an override, or a call through a receiver that
+ * cannot be told apart), whose definition *other_file, *other_sym get. */
+typedef enum { REF_CALLERS_SEEN, REF_CALLERS_OUTSIDE_BASE, REF_CALLERS_OVERRIDE } RefCallers;
+RefCallers ref_ops_method_callers(RefOps *self, uint32_t file, uint32_t sym, uint32_t klass,
+                                  uint32_t *other_file, uint32_t *other_sym);
 /* Refuse a file whose language these operations do not read. */
 int ref_ops_python(RefOps *self, uint32_t source, const char *word);
 /* The parse tree of a source (owned by self). */

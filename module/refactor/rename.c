@@ -8,6 +8,7 @@
  * renaming keeps a file's tree shape, so after the edit every symbol and
  * occurrence has the same index as before and "refers to the same thing"
  * is an equality of targets. */
+#include <ctype.h>
 #include "refactor/rename.h"
 
 #include <sys/stat.h>
@@ -112,8 +113,9 @@ static bool rename__is_renamed(const Rename *self, uint32_t file, uint32_t sym) 
 }
 
 /* Whether an unsure occurrence could be the target at all: a function's
- * local is never an attribute nor a string, and only a parameter is a
- * keyword argument. */
+ * local is never an attribute nor a string; a parameter may be a keyword
+ * argument, or a string (f(**{"p": 1}), a check of inspect.signature):
+ * its name is part of its function's interface. */
 static bool rename__could_be(const Rename *self, const RefOcc *occ) {
   if (self->target.kind != REF_TARGET_SYM) return true;
   const RefFile *file = self->program.files.items[self->target.file];
@@ -121,7 +123,8 @@ static bool rename__could_be(const Rename *self, const RefOcc *occ) {
   if (sym->kind == REF_SYM_MEMBER || sym->scope == REF_NONE) return true;
   RefScopeKind kind = file->scopes.items[sym->scope].kind;
   if (kind == REF_SCOPE_MODULE || kind == REF_SCOPE_CLASS) return true;
-  return occ->kind == REF_OCC_KEYWORD && sym->kind == REF_SYM_PARAMETER;
+  return (occ->kind == REF_OCC_KEYWORD || occ->kind == REF_OCC_STRING) &&
+         sym->kind == REF_SYM_PARAMETER;
 }
 
 /* Whether an import could bring the target by its name: a module, or a
@@ -303,6 +306,43 @@ static void rename__error_word(Rename *self, uint32_t f, RefSpan word) {
   self->plan->references++;
 }
 
+/* Where a string spells the renamed module by its dotted name
+ * (import_module("pkg.sub"), "pkg.sub" compared with a __name__ or
+ * __module__, "pkg.sub.f" for a mock): the offset of the module's own name
+ * in it, or -1. Such a string may name the module, which eddi cannot tell. */
+static long rename__dotted_module(const Rename *self, const char *text) {
+  if (!self->module_from || !strchr(self->module_from, '/')) return -1;
+  StrBuf dotted = {0};
+  eddi_strbuf_puts(&dotted, self->module_from);
+  for (char *c = dotted.data; *c; c++)
+    if (*c == '/') *c = '.';
+  long found = -1;
+  for (const char *at = strstr(text, dotted.data); at && found < 0;
+       at = strstr(at + 1, dotted.data)) {
+    unsigned char before = at > text ? (unsigned char)at[-1] : ' ';
+    unsigned char after = (unsigned char)at[dotted.len];
+    bool word_before = before == '.' || before == '_' || isalnum(before) || before >= 0x80;
+    bool word_after = after == '_' || isalnum(after) || after >= 0x80;
+    if (!word_before && !word_after)
+      found = (long)(at - text) + (long)(dotted.len - strlen(strrchr(self->module_from, '/') + 1));
+  }
+  eddi_strbuf_free(&dotted);
+  return found;
+}
+
+/* Lists a string that spells the renamed module's dotted name as unsure;
+ * with Unsure, the module's own name in it is renamed too. */
+static void rename__dotted_string(Rename *self, uint32_t f, const RefOcc *occ) {
+  long offset = rename__dotted_module(self, ref_names_str(self->program.names, occ->name));
+  if (offset < 0) return;
+  if (!rename__unsure(self, f, occ->start)) return;
+  uint32_t start = occ->start + (uint32_t)offset;
+  RefSpan span = {start, start + (uint32_t)strlen(ref_names_str(self->program.names,
+                                                                self->old_name))};
+  array_push(&rename__change(self, f)->edits, span);
+  self->plan->references++;
+}
+
 /* Every occurrence of the old name that refers to the family; the unsure
  * ones listed. A file with syntax errors that holds the name may hide
  * references: refused, or for a language whose errors are local, the
@@ -325,6 +365,9 @@ static int rename__collect(Rename *self) {
     size_t word = 0; /* the next of errors.words, merged in text order */
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
+      if (occ->kind == REF_OCC_STRING && occ->name != self->old_name &&
+          self->target.kind == REF_TARGET_MODULE)
+        rename__dotted_string(self, f, occ);
       if (occ->name != self->old_name) continue;
       for (; word < errors.words.len && errors.words.items[word].start <= occ->start; word++)
         if (errors.words.items[word].start < occ->start)

@@ -843,13 +843,28 @@ static RefTarget resolve__keyword(RefProgram *self, RefValue callee, uint32_t na
 
 /* ---------------------------------------------------------------- targets */
 
+/* A free name of a package's own module file (pkg/__init__.py) that names
+ * one of its submodules: importing pkg.sub from anywhere (from .sub import
+ * x in the package itself, most often) binds sub in pkg's namespace, which
+ * is that file's globals, so the name is the submodule. */
+static RefTarget resolve__own_submodule(RefProgram *self, uint32_t file, uint32_t name) {
+  uint32_t module = self->file_module.items[file];
+  if (module == REF_NONE || !self->modules.items[module].package ||
+      self->modules.items[module].file != file)
+    return resolve__none;
+  uint32_t sub = resolve__submodule(self, module, name);
+  return sub == REF_NONE ? resolve__none : (RefTarget){REF_TARGET_MODULE, 0, sub};
+}
+
 static RefTarget resolve__name(RefProgram *self, uint32_t file, uint32_t scope, uint32_t name,
                                unsigned depth) {
   uint32_t sym = ref_file_lookup(self->files.items[file], scope, name);
   if (sym != REF_NONE) return ref_program_canonical(self, resolve__sym(file, sym));
-  if (ref_modules_kind(self->files.items[file]->lang) == REF_MODULES_INCLUDES)
-    return ref_modules_c_lookup(self, file, name);
-  return resolve__star(self, file, name, depth);
+  RefModulesKind kind = ref_modules_kind(self->files.items[file]->lang);
+  if (kind == REF_MODULES_INCLUDES) return ref_modules_c_lookup(self, file, name);
+  RefTarget star = resolve__star(self, file, name, depth);
+  if (star.kind != REF_TARGET_NONE || kind != REF_MODULES_PACKAGES) return star;
+  return resolve__own_submodule(self, file, name);
 }
 
 static RefTarget resolve__compute(RefProgram *self, uint32_t file, uint32_t index, unsigned depth) {

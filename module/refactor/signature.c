@@ -327,7 +327,19 @@ static int signature__match(Signature *self) {
     if (self->from[k] >= 0 && self->now.items[k].stars != self->old.items[self->from[k]].stars)
       return eddi_error_set(self->ops->err, EDDI_EINVAL, "%s changes kind", self->now.items[k].name);
   }
-  /* Python's order: no parameter without a default after one with. */
+  /* Python's order: nothing after **kwargs; after *args, a parameter is
+   * keyword-only, which these rewrites do not read. */
+  const SigParam *splat = NULL;
+  for (size_t k = 0; k < self->now.len && self->lang->keywords; k++) {
+    const SigParam *p = &self->now.items[k];
+    if (splat && (splat->stars == 2 || !p->stars)) {
+      eddi_error_set(self->ops->err, EDDI_EINVAL, "%s cannot follow %s", p->name, splat->text);
+      eddi_error_hint(self->ops->err, "Put %s before %s", p->name, splat->text);
+      return EDDI_EINVAL;
+    }
+    if (p->stars) splat = p;
+  }
+  /* No parameter without a default after one with. */
   const SigParam *defaulted = NULL;
   for (size_t k = 0; k < self->now.len && self->lang->keywords; k++) {
     const SigParam *p = &self->now.items[k];
@@ -1003,42 +1015,19 @@ static int signature__callers_known(Signature *self) {
     return ref_ops_fail_at(ops, self->file, sym->start,
                            "Signature cannot yet change %s: Python calls it by protocol", name);
   }
-  RefIds bases = {0};
-  bool known = ref_program_bases(&ops->program, self->file, klass, &bases);
-  array_free(&bases);
-  const RefSym *k = &file->syms.items[klass];
-  for (uint32_t b = 0; known && b < k->bases_count; b++) {
-    RefValue base = ref_program_expr_value(&ops->program, self->file,
-                                           file->bases.items[k->bases_first + b]);
-    if (base.kind != REF_VALUE_CLASS) {
-      const RefExpr *e = &file->exprs.items[file->bases.items[k->bases_first + b]];
-      const char *bname = e->kind == REF_EXPR_OCC
-                              ? ref_names_str(&ops->index->names, file->occs.items[e->ref].name)
-                              : "";
-      bool plain = false;
-      for (size_t i = 0; i < EDDI_LANG_LIST_MAX && file->lang->plain_bases[i]; i++)
-        plain |= !strcmp(file->lang->plain_bases[i], bname);
-      known = plain;
-    }
-  }
-  if (!known)
+  uint32_t other_file = REF_NONE, other_sym = REF_NONE;
+  RefCallers callers = ref_ops_method_callers(ops, self->file, self->target.index, klass,
+                                              &other_file, &other_sym);
+  if (callers == REF_CALLERS_OUTSIDE_BASE)
     return ref_ops_fail_at(ops, self->file, sym->start,
                            "Signature cannot change %s: its class has a base outside the "
                            "workspace, whose code may call it",
                            name);
-  for (uint32_t f = 0; f < ops->program.files.len; f++) {
-    const RefFile *other = ops->program.files.items[f];
-    for (uint32_t i = 0; i < other->syms.len; i++) {
-      const RefSym *o = &other->syms.items[i];
-      if (o->name != sym->name || (f == self->file && i == self->target.index) ||
-          o->kind != REF_SYM_FUNCTION || o->scope == REF_NONE ||
-          other->scopes.items[o->scope].kind != REF_SCOPE_CLASS)
-        continue;
-      return ref_ops_fail_at(ops, f, o->start,
-                             "Signature cannot change %s alone: another class defines it too",
-                             name);
-    }
-  }
+  if (callers == REF_CALLERS_OVERRIDE)
+    return ref_ops_fail_at(ops, other_file,
+                           ops->program.files.items[other_file]->syms.items[other_sym].start,
+                           "Signature cannot change %s alone: another class defines it too",
+                           name);
   return 0;
 }
 

@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from systematic import compiles  # noqa: E402  (the renames' check)
+from pyharness import compiles  # noqa: E402  (the harnesses' check)
 
 
 def files_of(transcript):
