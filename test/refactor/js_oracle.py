@@ -22,7 +22,7 @@ import re
 import subprocess
 
 ENDS = {'js': ('.js', '.mjs', '.cjs'), 'ts': ('.ts', '.tsx')}
-SKIPPED_FOLDERS = {'node_modules', 'out', 'build', 'lib', 'dist', 'typings', 'coverage'}
+SKIPPED_FOLDERS = {'node_modules', 'out', 'dist', 'typings', 'coverage'}
 TEST_TIME_LIMIT = 120
 
 
