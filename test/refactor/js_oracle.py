@@ -46,7 +46,8 @@ def shell(command, root):
 
 def first_error(out):
     lines = (out.stdout + '\n' + out.stderr).strip().splitlines()
-    hit = next((l for l in lines if re.search(r'Error|error|failing|not ok|AssertionError', l)), None)
+    hit = next((l for l in lines if re.search(r'\d+ failing|^# fail [1-9]|not ok', l)), None) or \
+        next((l for l in lines if re.search(r'Error\b|error TS', l)), None)
     return (hit or (lines[-1] if lines else 'failed')).strip()[:200]
 
 
