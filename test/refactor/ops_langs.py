@@ -12,7 +12,8 @@ x =` (C: a local `int x =` and the like) `Refactor Inline_Variable
 path:L:C`; for every function `Refactor InlineFunction path:L:C`; and for
 every JavaScript or TypeScript function and method with named parameters
 four `Refactor Signature` changes: the parameters reversed (reorder), one
-added at the end with a default, the last removed, the last renamed. A
+added at the end with a default, the last removed, the last renamed; for
+every TypeScript class `Refactor Extract_Interface`. A
 random sample of --limit of them all, the same share for each operation.
 When eddi writes, the tree must still work: C: every .c file under src/
 compiles (implicit declarations are errors), links and the program prints
@@ -105,6 +106,9 @@ def commands(lang, base):
             m = CLASS.match(line)
             if m:
                 klass = m.group(1)
+                if lang == 'ts':
+                    out.append(('Extract_Interface', 'Refactor Extract_Interface %s:%s I%sX'
+                                % (rel, klass, klass)))
             elif line.startswith('}'):
                 klass = None
             out.extend(signatures(rel, i, line, klass))
