@@ -19,11 +19,19 @@ MISS when it did (the command left them, as it said).
 import collections
 import os
 import re
+import shutil
 import subprocess
 
 ENDS = {'js': ('.js', '.mjs', '.cjs'), 'ts': ('.ts', '.tsx')}
 SKIPPED_FOLDERS = {'node_modules', 'out', 'dist', 'typings', 'coverage'}
 TEST_TIME_LIMIT = 120
+# Where the TypeScript oracle's compiler writes (--outDir out): never part
+# of a copy eddi works on, or eddi would see the compiled files as callers.
+BUILD_FOLDERS = ('out', 'node_modules')
+
+
+def copy_tree(source, target):
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*BUILD_FOLDERS))
 
 
 def sources(root, lang):

@@ -130,7 +130,7 @@ def main():
     work = tempfile.mkdtemp(prefix='eddi-ops-')
     try:
         base = os.path.join(work, 'base')
-        shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns('node_modules'))
+        shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS))
         if args.run:
             shutil.copy(args.run, os.path.join(base, 'ops_check.js'))
         oracle = js_oracle.Oracle(args.lang, tsc=args.tsc, test=args.test,
@@ -158,7 +158,7 @@ def main():
         for op, command in todo:
             tree = os.path.join(work, 'tree')
             shutil.rmtree(tree, ignore_errors=True)
-            shutil.copytree(base, tree)
+            js_oracle.copy_tree(base, tree)
             reply = subprocess.run([args.eddi, '--no-journal', '--root', tree, '-c', 'Start s',
                                     '-c', command], capture_output=True, text=True).stdout
             answer = reply.strip().split('\n')[-1]

@@ -190,7 +190,7 @@ def main():
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='eddi-systematic-')
     base = os.path.join(work, 'base')
-    shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns('node_modules', '*.o'))
+    shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS, '*.o'))
     run = os.path.basename(args.run) if args.run else None
     if run:
         shutil.copy(args.run, os.path.join(base, run))
@@ -231,7 +231,7 @@ def main():
     for kind, rel, target, name in cases:
         tree = os.path.join(work, 'tree')
         shutil.rmtree(tree, ignore_errors=True)
-        shutil.copytree(base, tree)
+        js_oracle.copy_tree(base, tree)
         qualified = target if re.search(r':\d+:\d+$', target) else '%s:%s' % (rel, target)
         command = 'Refactor RenameSymbol %s %s_x' % (qualified, name)
         reply = subprocess.run([args.eddi, '--no-journal', '--root', tree, '-c', 'Start s', '-c', command],
