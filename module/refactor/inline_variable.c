@@ -370,6 +370,14 @@ int ref_inline_variable_plan(RefOps *ops, const RefOpArgs *args) {
       uses++;
     }
   }
+  /* Never read: the declaration goes, and with it the value's evaluation,
+   * which only a value without effects may lose (a function made and
+   * dropped is one). */
+  static const char *const droppable[] = {"arrow_function", "function_expression", "lambda",
+                                          "regex", NULL};
+  if (rc == 0 && uses == 0 && !pure && !ref_ops_lang_is(value, droppable))
+    rc = ref_ops_fail_at(ops, f0, vstart,
+                         "Inline_Variable would drop %s: the variable is never read", text);
   if (rc == 0 && !pure && uses > 1)
     rc = ref_ops_fail_at(ops, f0, vstart,
                          "Inline_Variable would evaluate %s, which %s, %zu times", text,

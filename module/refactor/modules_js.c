@@ -43,7 +43,10 @@ uint32_t ref_modules_js_file(RefProgram *program, uint32_t file, uint32_t path) 
   if (ref_modules_join(from->path, slash ? (size_t)(slash - from->path) : 0, spec, &base)) {
     found = ref_modules_file(program, base.data, base.len);
     if (found == REF_NONE) found = modules_js__with_extension(program, from->lang, &base, "");
-    if (found == REF_NONE) found = modules_js__with_extension(program, from->lang, &base, "/index");
+    /* The workspace's root folder (".." from a folder of it) has no
+     * slash before its index file. */
+    if (found == REF_NONE)
+      found = modules_js__with_extension(program, from->lang, &base, base.len ? "/index" : "index");
     /* "./a.js" for a.ts: the compiled name of a TypeScript file. */
     const char *dot = strrchr(base.data, '.');
     const char *last = strrchr(base.data, '/');

@@ -794,18 +794,51 @@ bool ref_program_bases(RefProgram *self, uint32_t file, uint32_t klass, RefIds *
   return all_known;
 }
 
+/* Whether file exports name by a name of the module (module.exports.g =
+ * g, exports.g = ..., module.exports = { g }). */
+static bool resolve__exports_name(const RefFile *f, uint32_t name) {
+  for (size_t i = 0; i < f->occs.len; i++) {
+    const RefOcc *occ = &f->occs.items[i];
+    if (occ->name == name && (occ->kind == REF_OCC_EXPORT || (occ->flags & REF_OCC_EXPORTED)))
+      return true;
+  }
+  return false;
+}
+
+/* The attribute name of a function or class that its file makes what
+ * require() gives (module.exports = bytes), when the file also exports
+ * name on it (module.exports.format = format): that export, which the
+ * importer reads as bytes.format. Else otherwise. */
+static RefTarget resolve__default_member(RefProgram *self, RefValue value, uint32_t name,
+                                         unsigned depth, RefTarget otherwise) {
+  const RefFile *f = self->files.items[value.file];
+  if (f->default_export == REF_NONE || depth > REF_RESOLVE_DEPTH_MAX ||
+      !resolve__exports_name(f, name))
+    return otherwise;
+  RefValue exported = resolve__expr(self, value.file, f->default_export, depth + 1);
+  if (exported.kind != value.kind || exported.file != value.file || exported.index != value.index)
+    return otherwise;
+  uint32_t module = self->file_module.items[value.file];
+  return ref_program_canonical(self, resolve__module_member(self, module, name, depth + 1));
+}
+
 /* The attribute name of a value. */
 static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t name,
                                     unsigned depth) {
   switch (value.kind) {
     case REF_VALUE_UNKNOWN: return resolve__unsure;
     case REF_VALUE_EXTERNAL:
-    case REF_VALUE_NOTHING:
-    case REF_VALUE_FUNCTION: return resolve__none;
+    case REF_VALUE_NOTHING: return resolve__none;
+    case REF_VALUE_FUNCTION: return resolve__default_member(self, value, name, depth, resolve__none);
     case REF_VALUE_MODULE:
       return ref_program_canonical(self,
                                    resolve__module_member(self, value.index, name, depth + 1));
-    case REF_VALUE_CLASS:
+    case REF_VALUE_CLASS: {
+      RefTarget found = resolve__class_member(self, value.file, value.index, name, depth + 1);
+      return found.kind == REF_TARGET_NONE
+                 ? resolve__default_member(self, value, name, depth, found)
+                 : found;
+    }
     case REF_VALUE_INSTANCE:
       return resolve__class_member(self, value.file, value.index, name, depth + 1);
     case REF_VALUE_SUPER: {

@@ -319,6 +319,30 @@ static int signature__kept_texts(Signature *self) {
   return 0;
 }
 
+/* TypeScript's order: no required parameter after an optional one (p?:
+ * T), which tsc refuses; one with a default (p = 1) may come before a
+ * required one (its callers pass undefined). */
+static int signature__optional_order(Signature *self) {
+  const SigParam *optional = NULL;
+  for (size_t k = 0; k < self->now.len; k++) {
+    const SigParam *p = &self->now.items[k];
+    if (p->stars) break;
+    size_t end = p->name_at + strlen(p->name);
+    const char *after = end <= strlen(p->text) ? p->text + end : "";
+    while (*after == ' ') after++;
+    if (*after == '?') {
+      optional = p;
+    } else if (!p->defaulted && optional) {
+      eddi_error_set(self->ops->err, EDDI_EINVAL, "%s without a default cannot follow %s",
+                     p->name, optional->text);
+      eddi_error_hint(self->ops->err,
+                      "Put %s before the optional parameters, or give it a default", p->name);
+      return EDDI_EINVAL;
+    }
+  }
+  return 0;
+}
+
 /* Match the lists: kept, added, removed, renamed. */
 static int signature__match(Signature *self) {
   size_t renamed = 0;
@@ -359,7 +383,9 @@ static int signature__match(Signature *self) {
           self->now.items[k].stars == self->old.items[k].stars)
         self->from[k] = (int)k, renamed++;
   EDDI_UNUSED(renamed);
-  return self->lang->keywords ? 0 : signature__kept_texts(self);
+  if (self->lang->keywords) return 0;
+  int rc = signature__kept_texts(self);
+  return rc ? rc : signature__optional_order(self);
 }
 
 /* The definition's new parameter list. */

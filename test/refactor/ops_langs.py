@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
-"""Run the operations past rename all over a real C or JavaScript tree, one
-at a time, and check each result with the language's own tools.
+"""Run the operations past rename all over a real C, JavaScript or
+TypeScript tree, one at a time, and check each result with the language's
+own tools.
 
-    ops_langs.py EDDI c|js TREE [--run FILE] [--limit N] [--seed S]
+    ops_langs.py EDDI c|js|ts TREE [--run FILE] [--test CMD] [--tsc CMD]
+                 [--limit N] [--seed S]
 
 For every line of every source file a fresh copy of the tree gets
 `Refactor ExtractFunction path:L:L fx_tmp`; for every `const x =` / `let
 x =` (C: a local `int x =` and the like) `Refactor Inline_Variable
 path:L:C`; for every function `Refactor InlineFunction path:L:C`; and for
-every JavaScript function with named parameters `Refactor Signature` that
-reverses them, adds one with a default, drops the last (a random sample
-of --limit of them all). When eddi writes, the tree must still work: C:
-every .c file under src/ compiles (implicit declarations are errors),
-links and the program prints what it printed; JavaScript: every file
-passes `node --check` and FILE, copied into the tree's root, prints what
-it printed. A write that breaks it is WRONG. Exit status 1 if any was.
+every JavaScript or TypeScript function and method with named parameters
+four `Refactor Signature` changes: the parameters reversed (reorder), one
+added at the end with a default, the last removed, the last renamed; for
+every TypeScript class `Refactor Extract_Interface`. A
+random sample of --limit of them all, the same share for each operation.
+When eddi writes, the tree must still work: C: every .c file under src/
+compiles (implicit declarations are errors), links and the program prints
+what it printed; JavaScript and TypeScript: js_oracle.py (node --check,
+the type check CMD, the project's tests CMD, FILE copied into the tree's
+root prints what it printed). A write that breaks it is WRONG, or a
+listed MISS when eddi listed unsure references it left. Exit status 1 if
+any was wrong.
 """
 import argparse
+import collections
 import os
 import random
 import re
@@ -25,97 +33,160 @@ import subprocess
 import sys
 import tempfile
 
+import js_oracle
 
-def check(lang, root):
-    if lang == 'js':
-        for folder, _, files in os.walk(root):
-            for name in files:
-                if name.endswith('.js'):
-                    out = subprocess.run(['node', '--check', os.path.join(folder, name)],
-                                         capture_output=True)
-                    if out.returncode:
-                        return None
-        out = subprocess.run(['node', 'ops_check.js'], cwd=root, capture_output=True, text=True)
-        return out.stdout if out.returncode == 0 else None
+def c_check(root):
     out = subprocess.run('cc -Wall -Werror=implicit-function-declaration -o prog src/*.c && ./prog',
                          shell=True, cwd=root, capture_output=True, text=True)
     return out.stdout if out.returncode == 0 else None
 
 
+SIGNATURE_TARGET = re.compile(
+    r'^\s*(?:export\s+(?:default\s+)?)?(?:async\s+)?function\s+([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\(|'
+    r'^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\s*)?\(')
+METHOD = re.compile(r'^(\s+)(?:(?:public|private|protected|static|async|override)\s+)*'
+                    r'([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\(')
+CLASS = re.compile(r'^(?:export\s+(?:default\s+)?)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)')
+KEYWORDS = {'if', 'for', 'while', 'switch', 'catch', 'function', 'constructor', 'return', 'super'}
+
+
+def signatures(rel, i, line, klass):
+    """The Signature commands for the function or method defined on LINE
+    (qualified Class.m inside KLASS), or none."""
+    m = SIGNATURE_TARGET.match(line)
+    name = m and (m.group(1) or m.group(2))
+    if m and line[0].isspace():
+        # A nested function has no name of its own: named by its place.
+        name = '%d:%d' % (i, m.start(1) if m.group(1) else m.start(2))
+    if not m and klass:
+        m = METHOD.match(line)
+        if m and m.group(2) not in KEYWORDS and line.rstrip().endswith('{'):
+            name = klass + '.' + m.group(2)
+        else:
+            m = None
+    if not m:
+        return []
+    params = js_oracle.parameters(line, line.index('(', m.end() - 1))
+    if not params or any(p[2] for p in params):
+        return []
+    names = [p[0] for p in params]
+    old = '%s:%s(%s)' % (rel, name, ', '.join(names))
+    new = lambda ps: '%s:%s(%s)' % (rel, name, ', '.join(ps))
+    out = [('Signature add', 'Refactor Signature %s %s' % (old, new(names + ['extra_z = 0']))),
+           ('Signature remove', 'Refactor Signature %s %s' % (old, new(names[:-1]))),
+           ('Signature rename', 'Refactor Signature %s %s' % (old, new(names[:-1] + [names[-1] + '_r'])))]
+    if len(names) >= 2:
+        out.append(('Signature reorder', 'Refactor Signature %s %s' % (old, new(names[::-1]))))
+    return out
+
+
 def commands(lang, base):
-    ext = '.js' if lang == 'js' else '.c'
+    """(operation, command) of every operation over the tree."""
     out = []
-    for folder, _, files in os.walk(base):
-        for name in files:
-            if not name.endswith(ext) or name == 'ops_check.js':
+    paths = list(js_oracle.sources(base, lang)) if lang != 'c' else [
+        os.path.join(folder, name) for folder, _, files in os.walk(base)
+        for name in sorted(files) if name.endswith('.c')]
+    for path in paths:
+        if os.path.basename(path) == 'ops_check.js':
+            continue
+        rel = os.path.relpath(path, base)
+        klass = None
+        for i, line in enumerate(open(path, encoding='utf-8', errors='replace')):
+            text = line.strip()
+            if text and not text.startswith(('//', '/*', '*', '}')):
+                out.append(('ExtractFunction', 'Refactor ExtractFunction %s:%d:%d fx_tmp' % (rel, i, i)))
+            m = re.match(r'\s*(?:const|let|int|long|double|char \*)\s+(\w+)\s*[=:]', line)
+            if m:
+                out.append(('Inline_Variable', 'Refactor Inline_Variable %s:%d:%d' % (rel, i, line.index(m.group(1)))))
+            m = re.match(r'\s*(?:export\s+)?(?:function|static int|static double|const)\s+(\w+)\s*(?:\(|=\s*(?:\([^)]*\)[^=]*=>|function))', line)
+            if m:
+                out.append(('InlineFunction', 'Refactor InlineFunction %s:%d:%d' % (rel, i, line.index(m.group(1)))))
+            if lang == 'c':
                 continue
-            rel = os.path.relpath(os.path.join(folder, name), base)
-            for i, line in enumerate(open(os.path.join(folder, name), encoding='utf-8')):
-                text = line.strip()
-                if text and not text.startswith(('//', '/*', '*', '}')):
-                    out.append('Refactor ExtractFunction %s:%d:%d fx_tmp' % (rel, i, i))
-                m = re.match(r'\s*(?:const|let|int|long|double|char \*)\s+(\w+)\s*=', line)
-                if m:
-                    out.append('Refactor Inline_Variable %s:%d:%d' % (rel, i, line.index(m.group(1))))
-                m = re.match(r'\s*(?:function|static int|static double)\s+(\w+)\s*\(', line)
-                if m:
-                    out.append('Refactor InlineFunction %s:%d:%d' % (rel, i, line.index(m.group(1))))
-                m = re.match(r'\s*(?:function\s+(\w+)|const\s+(\w+)\s*=\s*)\s*\(([\w\s,]*)\)', line)
-                if lang == 'js' and m:
-                    fn = m.group(1) or m.group(2)
-                    params = [p.strip() for p in m.group(3).split(',') if p.strip()]
-                    old = '%s:%s(%s)' % (rel, fn, ', '.join(params))
-                    if len(params) >= 2:
-                        out.append('Refactor Signature %s %s:%s(%s)' % (old, rel, fn, ', '.join(reversed(params))))
-                    if params:
-                        out.append('Refactor Signature %s %s:%s(%s, extra_z = 0)' % (old, rel, fn, ', '.join(params)))
-                        out.append('Refactor Signature %s %s:%s(%s)' % (old, rel, fn, ', '.join(params[:-1])))
+            m = CLASS.match(line)
+            if m:
+                klass = m.group(1)
+                if lang == 'ts':
+                    out.append(('Extract_Interface', 'Refactor Extract_Interface %s:%s I%sX'
+                                % (rel, klass, klass)))
+            elif line.startswith('}'):
+                klass = None
+            out.extend(signatures(rel, i, line, klass))
     return out
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('eddi')
-    parser.add_argument('lang', choices=['c', 'js'])
+    parser.add_argument('lang', choices=['c', 'js', 'ts'])
     parser.add_argument('tree')
     parser.add_argument('--run')
+    parser.add_argument('--test', help='the project\'s tests, a shell command run in the tree')
+    parser.add_argument('--tsc', help='TypeScript: the type check, a shell command run in the tree')
     parser.add_argument('--limit', type=int, default=300)
     parser.add_argument('--seed', type=int, default=1)
+    parser.add_argument('--operations', default=None, help='comma-separated operations to sample from')
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='eddi-ops-')
     try:
         base = os.path.join(work, 'base')
-        shutil.copytree(args.tree, base)
+        shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS))
         if args.run:
             shutil.copy(args.run, os.path.join(base, 'ops_check.js'))
-        expected = check(args.lang, base)
-        if expected is None:
-            print('the tree fails the check itself')
+        oracle = js_oracle.Oracle(args.lang, tsc=args.tsc, test=args.test,
+                                  run='ops_check.js' if args.run else None)
+        if args.lang == 'c':
+            expected = c_check(base)
+            problem = None if expected is not None else 'the tree fails the check itself'
+        else:
+            problem = oracle.start(base)
+        if problem:
+            print(problem)
             return 1
-        todo = commands(args.lang, base)
-        random.seed(args.seed)
-        random.shuffle(todo)
-        todo = todo[:args.limit]
-        wrote = wrong = 0
-        refused = {}
-        for command in todo:
+        rng = random.Random(args.seed)
+        by_op = collections.defaultdict(list)
+        for op, command in commands(args.lang, base):
+            by_op[op].append(command)
+        todo, groups = [], sorted(by_op.items(), key=lambda kv: (len(kv[1]), kv[0]))
+        for n, (op, group) in enumerate(groups):
+            rng.shuffle(group)
+            share = (args.limit - len(todo)) // (len(groups) - n)
+            todo.extend((op, c) for c in group[:share])
+        tally = collections.defaultdict(collections.Counter)
+        refused = collections.defaultdict(collections.Counter)
+        wrong = 0
+        for op, command in todo:
             tree = os.path.join(work, 'tree')
             shutil.rmtree(tree, ignore_errors=True)
-            shutil.copytree(base, tree)
+            js_oracle.copy_tree(base, tree)
             reply = subprocess.run([args.eddi, '--no-journal', '--root', tree, '-c', 'Start s',
                                     '-c', command], capture_output=True, text=True).stdout
             answer = reply.strip().split('\n')[-1]
+            tally[op]['tried'] += 1
             if not answer.startswith('Ok, '):
-                cause = ' '.join(re.sub(r' at \S+$', '', answer).split()[:6])
-                refused[cause] = refused.get(cause, 0) + 1
+                cause = re.sub(r'\S+\.[a-z]+:[\d:]+|\b\d+\b|"', '', answer)
+                cause = re.sub(r'\s+', ' ', re.sub(r'\bof \S+|\b[A-Za-z_$][\w$]*\.[\w$.]+', '', cause))
+                refused[op][' '.join(cause.split()[:9])] += 1
                 continue
-            wrote += 1
-            if check(args.lang, tree) != expected:
-                wrong += 1
-                print('WRONG %s\n  %s' % (command, answer))
-        print('commands: %d, written: %d, wrong writes: %d' % (len(todo), wrote, wrong))
-        for cause, count in sorted(refused.items(), key=lambda kv: -kv[1])[:10]:
-            print('  refused %d: %s' % (count, cause))
+            tally[op]['written'] += 1
+            if args.lang == 'c':
+                problem = None if c_check(tree) == expected else 'output or build differs'
+            else:
+                problem = oracle.check(tree)
+            if problem:
+                listed = 'unsure left unchanged' in answer
+                tally[op]['missed' if listed else 'wrong'] += 1
+                wrong += 0 if listed else 1
+                print('%s %s\n  %s\n  %s' % ('MISS' if listed else 'WRONG', command, answer, problem))
+        total = sum(tally.values(), collections.Counter())
+        print('commands: %d, written: %d, wrong writes: %d, listed misses: %d'
+              % (len(todo), total['written'], wrong, total['missed']))
+        for op in sorted(tally):
+            t = tally[op]
+            print('  %-17s tried %3d, written %3d, refused %3d, wrong %d, missed %d'
+                  % (op, t['tried'], t['written'], t['tried'] - t['written'], t['wrong'], t['missed']))
+            for cause, count in refused[op].most_common(6):
+                print('      refused %3d: %s' % (count, cause))
         return 1 if wrong else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -2,9 +2,9 @@
 """Rename every function of a real C or JavaScript tree, one at a time, and
 check each result with the language's own tools.
 
-    systematic_langs.py EDDI c|js TREE [--limit N] [--seed S] [--run FILE]
+    systematic_langs.py EDDI c|js|ts TREE [--limit N] [--seed S] [--run FILE]
                         [--exclude PATH]... [--setup CMD] [--cflags FLAGS] [--test CMD]
-                        [--way Unsure|Leave]
+                        [--tsc CMD] [--way Unsure|Leave]
 
 The tree is copied into a workspace. For each function (C: a function
 defined at file scope in a .c file, its name after its type or at the
@@ -45,65 +45,122 @@ import subprocess
 import sys
 import tempfile
 
+import js_oracle
+
 C_FUNCTION = re.compile(r'^(?!typedef|struct|enum|union|return)[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)?\s*\{?\s*$')
 # GNU style: the return type alone on the line before the name.
 C_FUNCTION_NAME = re.compile(r'^([A-Za-z_]\w*)\s*\([^;{]*\)?\s*\{?\s*$')
 C_RETURN_TYPE = re.compile(r'^(?!typedef|struct\b.*\{|enum|union|return|#)[A-Za-z_][\w \t\*()]*$')
 C_KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'do', 'else'}
-JS_FUNCTION = re.compile(r'^(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|'
-                         r'^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)')
-JS_CLASS = re.compile(r'^(?:export\s+)?class\s+([A-Za-z_$][\w$]*)')
-JS_METHOD = re.compile(r'^  (?:static\s+)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{')
-JS_KEYWORDS = {'if', 'for', 'while', 'switch', 'catch', 'function', 'constructor', 'return'}
+JS_FUNCTION = re.compile(r'^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|'
+                         r'^(?:export\s+)?(?:const|var|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s*)?(?:function\b|\([^)]*\)[^=]*=>|[A-Za-z_$][\w$]*\s*=>)')
+JS_CLASS = re.compile(r'^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:abstract\s+)?(class|interface|enum|type)\s+([A-Za-z_$][\w$]*)')
+MODIFIERS = r'(?:(?:public|private|protected|static|readonly|async|abstract|override|get|set)\s+)*'
+JS_METHOD = re.compile(r'^\s+' + MODIFIERS + r'\*?\s*([A-Za-z_$][\w$]*)\s*(?:<[^(]*>)?\s*\(')
+TS_FIELD = re.compile(r'^\s+' + MODIFIERS + r'([A-Za-z_$][\w$]*)\s*[?!]?\s*(?::|=[^=>])')
+JS_THIS_FIELD = re.compile(r'\bthis\.([A-Za-z_$][\w$]*)\s*=[^=]')
+JS_PROTOTYPE = re.compile(r'^([A-Za-z_$][\w$]*)\.prototype\.([A-Za-z_$][\w$]*)\s*=[^=]')
+JS_KEYWORDS = {'if', 'for', 'while', 'switch', 'catch', 'function', 'constructor', 'return',
+               'super', 'new', 'typeof', 'await', 'throw'}
+KINDS = ('function', 'class', 'method', 'attribute', 'parameter')
 
 
 def sources(root, lang):
-    ends = ('.c',) if lang == 'c' else ('.js', '.mjs', '.cjs')
+    if lang != 'c':
+        yield from js_oracle.sources(root, lang)
+        return
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith('.') and d != 'node_modules')
         for name in sorted(files):
-            if name.endswith(ends):
+            if name.endswith('.c'):
                 yield os.path.join(folder, name)
 
 
+def js_definitions(rel, lines):
+    """(kind, path, target, name) of a JavaScript or TypeScript file's
+    definitions: functions and classes (TypeScript: interfaces, enums,
+    type aliases) by qualified name, methods as Class.m, and by position
+    the parameters of each, the attributes a class declares (a field, or
+    this.x = ... in a method; x.prototype.m = ...) at their first place."""
+    found, klass, member_indent, seen_attr = [], None, None, set()
+
+    def position(i, col):
+        return '%s:%d:%d' % (rel, i, col)
+
+    def add_parameters(i, line, name_end):
+        paren = line.find('(', name_end)
+        for p in (js_oracle.parameters(line, paren) if paren >= 0 else None) or []:
+            found.append(('parameter', rel, position(i, p[1]), p[0]))
+
+    for i, line in enumerate(lines):
+        m = JS_CLASS.match(line)
+        if m:
+            found.append(('class', rel, m.group(2), m.group(2)))
+            # Members follow only where a body opens and stays open.
+            opens = '{' in line and not line.rstrip().endswith(('}', '};'))
+            klass, member_indent = (m.group(2) if opens else None), None
+            continue
+        if not line.startswith((' ', '\t')):
+            if line.startswith('}'):
+                klass = None
+            m = JS_FUNCTION.match(line)
+            if m:
+                name = m.group(1) or m.group(2)
+                found.append(('function', rel, name, name))
+                add_parameters(i, line, m.end(1) if m.group(1) else m.end(2))
+                continue
+            m = JS_PROTOTYPE.match(line)
+            if m and (m.group(1), m.group(2)) not in seen_attr:
+                seen_attr.add((m.group(1), m.group(2)))
+                found.append(('attribute', rel, position(i, m.start(2)), m.group(2)))
+            continue
+        if not klass:
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        if member_indent is None and line.strip():
+            member_indent = indent
+        m = JS_THIS_FIELD.search(line)
+        if m and (klass, m.group(1)) not in seen_attr:
+            seen_attr.add((klass, m.group(1)))
+            found.append(('attribute', rel, position(i, m.start(1)), m.group(1)))
+        if indent != member_indent:
+            continue
+        m = JS_METHOD.match(line)
+        if m and m.group(1) not in JS_KEYWORDS and not line.rstrip().endswith(';'):
+            if m.group(1) != 'constructor':
+                found.append(('method', rel, klass + '.' + m.group(1), m.group(1)))
+            add_parameters(i, line, m.end(1))
+            continue
+        m = TS_FIELD.match(line)
+        if m and (klass, m.group(1)) not in seen_attr:
+            seen_attr.add((klass, m.group(1)))
+            found.append(('attribute', rel, position(i, m.start(1)), m.group(1)))
+    return found
+
+
 def definitions(root, lang):
-    """(path, qualified name, name) of the tree's functions."""
+    """(kind, path, target, name) of the tree's definitions."""
     found = []
     for path in sources(root, lang):
         rel = os.path.relpath(path, root)
-        klass = None
+        lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
+        if lang != 'c':
+            found.extend(js_definitions(rel, lines))
+            continue
         before = ''
-        for line in open(path, encoding='utf-8', errors='replace'):
-            if lang == 'c':
-                m = C_FUNCTION.match(line)
-                if not m and C_RETURN_TYPE.match(before.rstrip('\n')):
-                    m = C_FUNCTION_NAME.match(line)
-                if m and not line.startswith((' ', '\t', '#')) and m.group(1) not in C_KEYWORDS:
-                    found.append((rel, m.group(1), m.group(1)))
-                before = line
-                continue
-            m = JS_CLASS.match(line)
-            if m:
-                klass = m.group(1)
-                found.append((rel, klass, klass))
-                continue
-            if not line.startswith(' '):
-                if line.startswith('}'):
-                    klass = None
-                m = JS_FUNCTION.match(line)
-                if m:
-                    name = m.group(1) or m.group(2)
-                    found.append((rel, name, name))
-                continue
-            m = JS_METHOD.match(line)
-            if klass and m and m.group(1) not in JS_KEYWORDS:
-                found.append((rel, klass + '.' + m.group(1), m.group(1)))
+        for line in lines:
+            m = C_FUNCTION.match(line)
+            if not m and C_RETURN_TYPE.match(before):
+                m = C_FUNCTION_NAME.match(line)
+            if m and not line.startswith((' ', '\t', '#')) and m.group(1) not in C_KEYWORDS:
+                found.append(('function', rel, m.group(1), m.group(1)))
+            before = line
     return sorted(set(found))
 
 
 def word_counts(root, lang):
     counts = collections.Counter()
-    ends = ('.c', '.h') if lang == 'c' else ('.js', '.mjs', '.cjs')
+    ends = ('.c', '.h') if lang == 'c' else js_oracle.ENDS[lang]
     for folder, dirs, files in os.walk(root):
         for name in files:
             if name.endswith(ends):
@@ -138,28 +195,17 @@ def c_check(root, objects, cflags=()):
     return undefined - defined, None
 
 
-def js_check(root, run):
-    for path in sources(root, 'js'):
-        out = subprocess.run(['node', '--check', path], capture_output=True, text=True)
-        if out.returncode:
-            return None, out.stderr.strip().splitlines()[-1]
-    if not run:
-        return '', None
-    out = subprocess.run(['node', run], cwd=root, capture_output=True, text=True)
-    if out.returncode:
-        lines = out.stderr.strip().splitlines()
-        return None, next((l for l in lines if 'Error' in l), lines[-1] if lines else 'failed')
-    return out.stdout, None
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('eddi')
-    parser.add_argument('lang', choices=['c', 'js'])
+    parser.add_argument('lang', choices=['c', 'js', 'ts'])
     parser.add_argument('tree')
-    parser.add_argument('--limit', type=int, default=0)
+    parser.add_argument('--limit', type=int, default=0,
+                        help='a sample of N targets, the same number of each kind where it can')
     parser.add_argument('--seed', type=int, default=1)
     parser.add_argument('--run', default=None, help='JavaScript: a node script run with the tree')
+    parser.add_argument('--test', default=None,
+                        help="the project's tests, a shell command run in each renamed copy")
     parser.add_argument('--exclude', action='append', default=[],
                         help='a path of TREE left out of the copy (repeatable)')
     parser.add_argument('--setup', default=None, help='a shell command run in the copy first')
@@ -167,12 +213,13 @@ def main():
     parser.add_argument('--way', choices=['Unsure', 'Leave'], default=None,
                         help='the last word of every rename: change the unsure references too, '
                              'or write without them')
-    parser.add_argument('--test', default=None,
-                        help="a shell command run in each renamed copy: the project's tests")
+    parser.add_argument('--tsc', default=None,
+                        help='TypeScript: the type check, a shell command run in the tree')
+    parser.add_argument('--kinds', default=','.join(KINDS))
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='eddi-systematic-')
     base = os.path.join(work, 'base')
-    shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns('node_modules', '*.o'))
+    shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS, '*.o'))
     for rel in args.exclude:
         path = os.path.join(base, rel)
         if os.path.isdir(path):
@@ -188,12 +235,12 @@ def main():
     run = os.path.basename(args.run) if args.run else None
     if run:
         shutil.copy(args.run, os.path.join(base, run))
+    oracle = js_oracle.Oracle(args.lang, tsc=args.tsc, test=args.test, run=run)
 
     def check(root):
-        if args.lang == 'c':
-            result, problem = c_check(root, os.path.join(work, 'objects'), cflags)
-        else:
-            result, problem = js_check(root, run)
+        if args.lang != 'c':
+            return '', oracle.check(root)
+        result, problem = c_check(root, os.path.join(work, 'objects'), cflags)
         if not problem and args.test:
             out = subprocess.run(args.test, shell=True, cwd=root, capture_output=True, text=True)
             if out.returncode:
@@ -201,48 +248,70 @@ def main():
                 problem = 'the tests fail: %s' % (lines[-1] if lines else out.returncode)
         return result, problem
 
-    baseline, problem = check(base)
+    if args.lang == 'c':
+        baseline, problem = check(base)
+    else:
+        baseline, problem = '', oracle.start(base)
     if problem:
         print('the untouched tree fails the check: %s' % problem)
         return 1
     counts = word_counts(base, args.lang)
-    cases = [d for d in definitions(base, args.lang) if counts[d[2]] >= 2]
+    kinds = args.kinds.split(',')
+    cases = [d for d in definitions(base, args.lang) if counts[d[3]] >= 2 and d[0] in kinds]
     if args.limit and len(cases) > args.limit:
-        random.Random(args.seed).shuffle(cases)
-        cases = sorted(cases[:args.limit])
-    renamed = refused = 0
+        # Fair: the same share for each kind (what one kind leaves goes to
+        # the others), chosen at random within it.
+        rng = random.Random(args.seed)
+        by_kind = collections.defaultdict(list)
+        for case in cases:
+            by_kind[case[0]].append(case)
+        for group in by_kind.values():
+            rng.shuffle(group)
+        chosen, groups = [], sorted(by_kind.values(), key=len)
+        for n, group in enumerate(groups):
+            share = (args.limit - len(chosen)) // (len(groups) - n)
+            chosen.extend(group[:share])
+        cases = sorted(chosen)
+    tally = collections.defaultdict(collections.Counter)
     wrong, missed = [], []
     reasons = collections.Counter()
-    for rel, qualified, name in cases:
+    for kind, rel, target, name in cases:
         tree = os.path.join(work, 'tree')
         shutil.rmtree(tree, ignore_errors=True)
-        shutil.copytree(base, tree)
-        command = 'Refactor RenameSymbol %s:%s %s_x%s' % (rel, qualified, name,
-                                                        ' ' + args.way if args.way else '')
-        reply = subprocess.run([args.eddi, '--root', tree, '-c', 'Start s', '-c', command],
+        js_oracle.copy_tree(base, tree)
+        qualified = target if re.search(r':\d+:\d+$', target) else '%s:%s' % (rel, target)
+        command = 'Refactor RenameSymbol %s %s_x%s' % (qualified, name,
+                                                     ' ' + args.way if args.way else '')
+        reply = subprocess.run([args.eddi, '--no-journal', '--root', tree, '-c', 'Start s', '-c', command],
                                capture_output=True, text=True).stdout.splitlines()
         answer = reply[-1] if reply else '(no reply)'
+        tally[kind]['tried'] += 1
         if not answer.startswith('Ok'):
-            refused += 1
+            tally[kind]['refused'] += 1
             reason = re.sub(r' [^ ]*\.[a-z]+:[0-9:]*| [A-Za-z_0-9.$]+_x\b', '', answer)
             reason = re.sub(r'^Fail "\d+ references? to ?\S+', 'Fail "N references to NAME', reason)
             reason = re.sub(r'(No definition of|Rename may clash with) ?\S+', r'\1 NAME', reason)
             reason = re.sub(r'^Fail "\S+ (has a syntax error|is a special name)', r'Fail "NAME \1', reason)
-            reasons[' '.join(reason.split()[:6])] += 1
+            reason = re.sub(r'[0-9]+ ', '', reason)
+            reasons[' '.join(reason.split()[:7])] += 1
             continue
-        renamed += 1
+        tally[kind]['renamed'] += 1
         result, problem = check(tree)
         if not problem and result != baseline:
-            if args.lang == 'c':
-                problem = 'undefined symbols differ: %s' % sorted(result ^ baseline)[:3]
-            else:
-                changed = [l for l in result.splitlines() if l not in baseline.splitlines()]
-                problem = 'output differs: %s' % changed[:2]
+            problem = 'undefined symbols differ: %s' % sorted(result ^ baseline)[:3]
         if problem:
-            (missed if 'unsure left unchanged' in answer else wrong).append((command, answer, problem))
+            listed = 'unsure left unchanged' in answer
+            tally[kind]['missed' if listed else 'wrong'] += 1
+            (missed if listed else wrong).append((command, answer, problem))
+    total = sum(tally.values(), collections.Counter())
     print('definitions tried: %d, renamed: %d, refused: %d, wrong writes: %d, '
           'breaking misses listed as unsure: %d'
-          % (len(cases), renamed, refused, len(wrong), len(missed)))
+          % (len(cases), total['renamed'], total['refused'], len(wrong), len(missed)))
+    for kind in KINDS:
+        if tally[kind]['tried']:
+            t = tally[kind]
+            print('  %-9s tried %3d, renamed %3d, refused %3d, wrong %d, missed %d'
+                  % (kind, t['tried'], t['renamed'], t['refused'], t['wrong'], t['missed']))
     for reason, n in reasons.most_common():
         print('  refused %3d  %s' % (n, reason))
     for command, answer, problem in wrong:
