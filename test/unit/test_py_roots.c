@@ -158,8 +158,8 @@ static void test_prefixes_and_noise(void **state) {
   (void)state;
   long live = unit_live();
   static const char *const texts[] = {
-      "[tool.poetry]\npackages = [{ include = \"p\", from = \"src\" }]\n"
-      "s = \"\"\"a\\\n b\"\"\"\nd = 2020-01-01 10:00:00\n",
+      ("[tool.poetry]\npackages = [{ include = \"p\", from = \"src\" }]\n"
+       "s = \"\"\"a\\\n b\"\"\"\nd = 2020-01-01 10:00:00\n"),
       "[options]\npackage_dir =\n    =src\n[tool:pytest]\npythonpath = a\n",
       "setup(package_dir={'': 'src'}, packages=find_packages(where='src'))\n",
   };
