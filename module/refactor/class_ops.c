@@ -366,6 +366,42 @@ static void move__callers(MoveCallers *self, RefTarget klass) {
   }
 }
 
+/* An attribute that __init__ sets is not there before it is set: a call of
+ * A.m in __init__ above that place would reach it too early, through the
+ * rewritten call or the delegate alike. One set elsewhere may be missing
+ * whenever m is called. */
+static int move__holder_ready(RefOps *ops, RefTarget klass, uint32_t holder, uint32_t m_name) {
+  const RefFile *file = ops->program.files.items[klass.file];
+  const RefSym *h = &file->syms.items[holder];
+  if (h->kind != REF_SYM_MEMBER) return 0; /* a class attribute: there from the start */
+  const char *hname = ref_names_str(&ops->index->names, h->name);
+  uint32_t init_name = ref_names_intern(&ops->index->names, "__init__", strlen("__init__"));
+  RefTarget init = ref_program_class_member(&ops->program, klass.file, klass.index, init_name);
+  TSNode name;
+  TSNode def = init.kind == REF_TARGET_SYM && init.file == klass.file
+                   ? ref_ops_definition(ops, init, &name)
+                   : (TSNode){0};
+  if (ts_node_is_null(def) || !ref_in(h->start, ts_node_start_byte(def), ts_node_end_byte(def))) {
+    int rc = ref_ops_fail_at(ops, klass.file, h->start,
+                             "Move_Method needs self.%s set in __init__, or set in the class body",
+                             hname);
+    eddi_error_hint(ops->err, "Set self.%s first thing in __init__", hname);
+    return rc;
+  }
+  for (uint32_t i = 0; i < file->occs.len; i++) {
+    const RefOcc *occ = &file->occs.items[i];
+    if (occ->name == m_name && !(occ->flags & REF_OCC_DEF) &&
+        ref_in(occ->start, ts_node_start_byte(def), h->start)) {
+      int rc = ref_ops_fail_at(ops, klass.file, occ->start,
+                               "Move_Method: %s is used in __init__ before self.%s is set",
+                               ref_names_str(&ops->index->names, m_name), hname);
+      eddi_error_hint(ops->err, "Set self.%s before that line", hname);
+      return rc;
+    }
+  }
+  return 0;
+}
+
 /* A's m goes; a class left with no statement gets pass. */
 static void move__remove(RefOps *ops, RefTarget klass, TSNode function) {
   TSNode body = ref_class_body(ops, klass.file, klass.index);
@@ -412,6 +448,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
                            "Move_Method needs an attribute of the method's class holding a %s",
                            bname);
   }
+  if (rc == 0) rc = move__holder_ready(ops, from_class, holder, sym->name);
   TSNode params = ts_node_child_by_field_name(function, "parameters", 10);
   TSNode body = ts_node_child_by_field_name(function, "body", 4);
   TSNode self_param = ts_node_named_child(params, 0);
