@@ -275,6 +275,7 @@ typedef struct {
   uint32_t holder;    /* the attribute of A holding a B (a symbol of A's file) */
   TSNode function;    /* A.m's definition */
   StrBuf keep;        /* why A.m stays, or empty */
+  bool overridden;    /* another m in the hierarchy: no call can be told to reach A.m */
   Array(uint32_t) at; /* (file, occ) pairs of the calls to rewrite */
 } MoveCallers;
 
@@ -305,9 +306,9 @@ static void move__hierarchy(MoveCallers *self, RefTarget klass) {
   RefOps *ops = self->ops;
   RefProgram *program = &ops->program;
   uint32_t name = program->files.items[self->method.file]->syms.items[self->method.index].name;
-  for (uint32_t f = 0; f < program->files.len && !self->keep.len; f++) {
+  for (uint32_t f = 0; f < program->files.len && !self->overridden; f++) {
     const RefFile *file = program->files.items[f];
-    for (uint32_t s = 0; s < file->syms.len && !self->keep.len; s++) {
+    for (uint32_t s = 0; s < file->syms.len && !self->overridden; s++) {
       if (file->syms.items[s].kind != REF_SYM_CLASS) continue;
       bool related = ref_class_descends(ops, f, s, klass.file, klass.index) ||
                      ref_class_descends(ops, klass.file, klass.index, f, s);
@@ -315,13 +316,15 @@ static void move__hierarchy(MoveCallers *self, RefTarget klass) {
       uint32_t foreign = ref_class_foreign_base(ops, (RefTarget){REF_TARGET_SYM, f, s});
       if (foreign != REF_NONE) move__keep(self, f, foreign, "a base outside the workspace");
       RefTarget own = ref_program_canonical(program, ref_program_class_member(program, f, s, name));
-      if (own.kind == REF_TARGET_SYM && !ref_target_equal(own, self->method))
+      if (own.kind == REF_TARGET_SYM && !ref_target_equal(own, self->method)) {
+        self->overridden = true;
         move__keep(self, own.file, program->files.items[own.file]->syms.items[own.index].start,
                    "its hierarchy defines it too");
+      }
     }
   }
   uint32_t file, offset;
-  if (!self->keep.len && ref_class_computed_lookup(ops, klass, true, &file, &offset))
+  if (ref_class_computed_lookup(ops, klass, true, &file, &offset))
     move__keep(self, file, offset, "a lookup by a computed name");
 }
 
@@ -332,8 +335,7 @@ static void move__callers(MoveCallers *self, RefTarget klass) {
   RefProgram *program = &ops->program;
   uint32_t name = program->files.items[self->method.file]->syms.items[self->method.index].name;
   move__hierarchy(self, klass);
-  /* With another m in the hierarchy no call can be told to reach this one. */
-  if (self->keep.len && strcmp(self->keep.data, "asked") != 0) return;
+  if (self->overridden) return;
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *file = program->files.items[f];
     for (uint32_t i = 0; i < file->occs.len; i++) {
