@@ -57,12 +57,8 @@ def held_classes(c, classes):
 def class_cases(root, code_only=True):
     """The class refactorings to try, as pyharness.Case."""
     modules = []
-    for rel in pyharness.python_files(root):
-        if code_only and pyharness.is_test_file(rel):
-            continue
-        _, tree = pyharness.parse(root, rel)
-        if tree is not None:
-            modules.append((rel, [n for n in tree.body if isinstance(n, ast.ClassDef)]))
+    for rel, _, tree in pyharness.code_modules(root, code_only):
+        modules.append((rel, [n for n in tree.body if isinstance(n, ast.ClassDef)]))
     where = {}
     for rel, classes in modules:
         for c in classes:

@@ -65,12 +65,7 @@ def functions(root, code_only=True):
     """(path, qualified name, function node, source) of module-level
     functions and methods of module-level classes."""
     found = []
-    for rel in pyharness.python_files(root):
-        if code_only and pyharness.is_test_file(rel):
-            continue
-        text, tree = pyharness.parse(root, rel)
-        if tree is None:
-            continue
+    for rel, text, tree in pyharness.code_modules(root, code_only):
         for node in tree.body:
             if isinstance(node, FUNCTIONS):
                 found.append((rel, node.name, node, text))

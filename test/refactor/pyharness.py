@@ -63,6 +63,17 @@ def parse(root, rel):
         return None, None
 
 
+def code_modules(root, code_only=True):
+    """(path, source, syntax tree) of every module under ROOT that parses,
+    the tests' left out when CODE_ONLY."""
+    for rel in python_files(root):
+        if code_only and is_test_file(rel):
+            continue
+        text, tree = parse(root, rel)
+        if tree is not None:
+            yield rel, text, tree
+
+
 def run_eddi(eddi, root, commands, state=None):
     """Run COMMANDS (after Start) through the eddi CLI on ROOT; the last
     line of its reply. STATE holds the CLI's journal (not the user's)."""

@@ -68,12 +68,7 @@ def self_attributes(cls):
 def definitions(root, code_only=True):
     """(kind, path, qualified name, name) of every rename target."""
     found = []
-    for rel in pyharness.python_files(root):
-        if code_only and pyharness.is_test_file(rel):
-            continue
-        _, tree = pyharness.parse(root, rel)
-        if tree is None:
-            continue
+    for rel, _, tree in pyharness.code_modules(root, code_only):
         module = rel[:-3].replace(os.sep, '.')
         if module.endswith('.__init__'):
             module = module[:-len('.__init__')]
