@@ -9,6 +9,9 @@
 /* Deepest chain of bases followed: deeper hierarchies are cycles or absurd. */
 #define REF_CLASS_DEPTH_MAX 64
 
+/* The node that defines a class or a method: Python's definition (with
+ * its decorators), JavaScript's declaration or method_definition. */
+TSNode ref_class_definition(RefOps *ops, RefTarget target);
 /* The class_definition of a class target (inside its decorated_definition). */
 TSNode ref_class_node(RefOps *ops, uint32_t file, uint32_t klass);
 /* A class target's body block. */

@@ -92,6 +92,12 @@ int ref_ops_python(RefOps *self, uint32_t source, const char *word) {
                         lang ? lang->name : "plain text", word);
 }
 
+int ref_ops_supports(RefOps *self, uint32_t source, const char *word) {
+  const EddiLang *lang = self->index->sources.items[source].lang;
+  if (lang && ref_ops_lang(lang->name) && !ref_ops_lang_why(lang->name, word)) return 0;
+  return ref_ops_python(self, source, word);
+}
+
 int ref_ops_valid_name(RefOps *self, const EddiLang *lang, const char *name) {
   size_t n = strlen(name);
   for (const char *p = lang->keywords ? lang->keywords : ""; *p;) {

@@ -100,6 +100,10 @@ RefCallers ref_ops_method_callers(RefOps *self, uint32_t file, uint32_t sym, uin
                                   uint32_t *other_file, uint32_t *other_sym);
 /* Refuse a file whose language these operations do not read. */
 int ref_ops_python(RefOps *self, uint32_t source, const char *word);
+/* 0 when operation word is made safe in source's language (a language of
+ * ops_lang.c's tables it gives no reason against); otherwise the failure
+ * ref_ops_python gives. */
+int ref_ops_supports(RefOps *self, uint32_t source, const char *word);
 /* The parse tree of a source (owned by self). */
 TSNode ref_ops_root(RefOps *self, uint32_t source);
 /* The smallest named node covering [start, end) of source. */

@@ -13,7 +13,10 @@ path:L:C`; for every function `Refactor InlineFunction path:L:C`; and for
 every JavaScript or TypeScript function and method with named parameters
 four `Refactor Signature` changes: the parameters reversed (reorder), one
 added at the end with a default, the last removed, the last renamed; for
-every TypeScript class `Refactor Extract_Interface`. A
+every TypeScript class `Refactor Extract_Interface`; for every method of
+a class with a field that holds another class's instance (`this.f = new
+B(` in the class, or a field `f = new B(`) `Refactor Move_Method
+path:A.m B.m_moved`. A
 random sample of --limit of them all, the same share for each operation.
 When eddi writes, the tree must still work: C: every .c file under src/
 compiles (implicit declarations are errors), links and the program prints
@@ -80,6 +83,33 @@ def signatures(rel, i, line, klass):
     return out
 
 
+HOLDER = re.compile(r'^\s+(?:(?:public|private|protected|readonly)\s+)*(?:this\.)?([A-Za-z_$][\w$]*)'
+                    r'\s*(?::[^=]*)?=\s*new\s+([A-Z][\w$]*)\s*\(')
+
+
+def moves(rel, lines):
+    """Move_Method of each method of each class holding another's instance."""
+    out, klass, methods, held = [], None, [], set()
+    for i, line in enumerate(lines + ['}']):
+        m = CLASS.match(line)
+        if m or line.startswith('}'):
+            for b in sorted(held - {klass}):
+                out.extend(('Move_Method', 'Refactor Move_Method %s:%s.%s %s.%s_moved'
+                            % (rel, klass, name, b, name)) for name in methods)
+            klass, methods, held = (m.group(1) if m else None), [], set()
+            continue
+        if not klass:
+            continue
+        h = HOLDER.match(line)
+        if h:
+            held.add(h.group(2))
+        m = METHOD.match(line)
+        if m and m.group(2) not in KEYWORDS and line.rstrip().endswith('{') and \
+                len(m.group(1)) <= 4 and m.group(2) not in methods:
+            methods.append(m.group(2))
+    return out
+
+
 def commands(lang, base):
     """(operation, command) of every operation over the tree."""
     out = []
@@ -91,7 +121,10 @@ def commands(lang, base):
             continue
         rel = os.path.relpath(path, base)
         klass = None
-        for i, line in enumerate(open(path, encoding='utf-8', errors='replace')):
+        lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
+        if lang != 'c':
+            out.extend(moves(rel, lines))
+        for i, line in enumerate(lines):
             text = line.strip()
             if text and not text.startswith(('//', '/*', '*', '}')):
                 out.append(('ExtractFunction', 'Refactor ExtractFunction %s:%d:%d fx_tmp' % (rel, i, i)))
@@ -145,8 +178,10 @@ def main():
             return 1
         rng = random.Random(args.seed)
         by_op = collections.defaultdict(list)
+        wanted = set(args.operations.split(',')) if args.operations else None
         for op, command in commands(args.lang, base):
-            by_op[op].append(command)
+            if wanted is None or op in wanted:
+                by_op[op].append(command)
         todo, groups = [], sorted(by_op.items(), key=lambda kv: (len(kv[1]), kv[0]))
         for n, (op, group) in enumerate(groups):
             rng.shuffle(group)

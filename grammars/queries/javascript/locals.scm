@@ -99,7 +99,7 @@
 (variable_declarator name: (identifier) @assign.target value: (_) @assign.value)
 (assignment_expression left: (identifier) @assign.target right: (_) @assign.value)
 (assignment_expression
-  left: (member_expression property: (property_identifier) @assign.target)
+  left: (member_expression property: (property_identifier)) @assign.target
   right: (_) @assign.value)
 (field_definition property: (property_identifier) @assign.target value: (_) @assign.value)
 (new_expression constructor: (_) @call.callee) @call

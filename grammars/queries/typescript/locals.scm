@@ -153,7 +153,7 @@
 (variable_declarator name: (identifier) @assign.target value: (_) @assign.value)
 (assignment_expression left: (identifier) @assign.target right: (_) @assign.value)
 (assignment_expression
-  left: (member_expression property: (property_identifier) @assign.target)
+  left: (member_expression property: (property_identifier)) @assign.target
   right: (_) @assign.value)
 (public_field_definition name: (property_identifier) @assign.target value: (_) @assign.value)
 (variable_declarator name: (identifier) @annotate.target
