@@ -1,5 +1,5 @@
 /* class_inherit.c - Refactor Change_Inheritance <Class> [<OldParent>]
- * <NewParent>, for Python.
+ * <NewParent>, for Python, JavaScript and TypeScript.
  *
  * Replacing a base changes what every attribute of the class's instances
  * that the class does not define itself means, wherever it is used: in
@@ -20,7 +20,15 @@
  * Its import
  * is added when the module does not bind it; the old base's import goes
  * when the base was its only use. The differential check then runs as for
- * every operation. */
+ * every operation.
+ *
+ * A JavaScript class has one base, after extends; object as the new
+ * parent drops it. new C(...) runs C's constructor or its base's, so the
+ * constructor that runs may not change (a constructor that calls super()
+ * keeps its own, with the base's after it); a class given a base needs a
+ * constructor calling super(), one losing its base may not call it. The
+ * new base must be bound in the class's module already (no import is
+ * written), without type arguments on the old one and not abstract. */
 #include "refactor/class_ops.h"
 
 /* ---------------------------------------------------------------- what members would mean */
@@ -190,7 +198,8 @@ static int inherit__check_lost(Inherit *self, const char *word) {
       const RefFile *file = ops->program.files.items[f];
       for (uint32_t o = 0; o < file->occs.len && rc == 0; o++) {
         const RefOcc *occ = &file->occs.items[o];
-        if (occ->kind != REF_OCC_NAME && occ->kind != REF_OCC_MEMBER) continue;
+        if ((occ->kind != REF_OCC_NAME && occ->kind != REF_OCC_MEMBER) || (occ->flags & REF_OCC_DEF))
+          continue;
         if (occ->name != ops->program.files.items[lost.file]->syms.items[lost.index].name) continue;
         RefTarget t = ref_program_canonical(&ops->program, ref_program_target(&ops->program, f, o));
         if (ref_target_equal(t, lost) && ref_class_type_test(ops, f, occ->start, occ->end))
@@ -265,6 +274,13 @@ static int inherit__new_name(Inherit *self, const char *word, TSNode old_import,
     eddi_strbuf_puts(out, name);
     return 0;
   }
+  const EddiLang *lang = ops->index->sources.items[self->klass.file].lang;
+  if (strcmp(lang->name, "python") != 0) {
+    int rc = ref_ops_fail_at(ops, self->klass.file, file->syms.items[self->klass.index].start,
+                             "%s: %s is not imported in %s", word, name, file->path);
+    eddi_error_hint(ops->err, "Import %s there first", name);
+    return rc;
+  }
   StrBuf line = {0};
   eddi_strbuf_puts(&line, "from ");
   ref_class_module_name(ops, self->new_base.file, &line);
@@ -314,6 +330,123 @@ static TSNode inherit__old_import(RefOps *ops, uint32_t file, TSNode old) {
   return names == wanted ? statement : none;
 }
 
+/* ---------------------------------------------------------------- JavaScript's constructors */
+
+/* The constructor new C(...) runs when C's bases start with base: the
+ * first one its chain defines, NONE without one, UNSURE when a base
+ * outside the workspace may define one. */
+static RefTarget inherit__constructor(RefOps *ops, RefTarget base, uint32_t name) {
+  if (base.kind != REF_TARGET_SYM) return base;
+  RefTargets chain = {0};
+  inherit__chain(ops, base, &chain, 0);
+  bool foreign = false;
+  for (size_t i = 0; i < chain.len && !foreign; i++)
+    foreign = ref_class_foreign_base(ops, chain.items[i]) != REF_NONE;
+  array_free(&chain);
+  RefTarget found = ref_program_canonical(
+      &ops->program, ref_program_class_member(&ops->program, base.file, base.index, name));
+  return found.kind == REF_TARGET_NONE && foreign ? (RefTarget){REF_TARGET_UNSURE, 0, 0} : found;
+}
+
+/* The first super(...) call in node, or a null node. */
+static TSNode inherit__super_call(TSNode node) {
+  if (ref_node_is(node, "call_expression") &&
+      ref_node_is(ts_node_child_by_field_name(node, "function", 8), "super"))
+    return node;
+  for (uint32_t i = 0; i < ts_node_named_child_count(node); i++) {
+    TSNode found = inherit__super_call(ts_node_named_child(node, i));
+    if (!ts_node_is_null(found)) return found;
+  }
+  return (TSNode){0};
+}
+
+/* new C(...) runs C's constructor or, without one, its base's with the
+ * same arguments: the change may not alter which constructor that is,
+ * give a base to a class whose constructor does not call super(), or take
+ * it from one whose constructor does. */
+static int inherit__check_constructor(Inherit *self, const char *word) {
+  RefOps *ops = self->ops;
+  const RefFile *f = ops->program.files.items[self->klass.file];
+  const RefSym *sym = &f->syms.items[self->klass.index];
+  const char *kname = ref_names_str(&ops->index->names, sym->name);
+  uint32_t name = ref_names_intern(&ops->index->names, "constructor", strlen("constructor"));
+  uint32_t own = ref_file_bound(f, sym->own_scope, name);
+  bool adding = self->replaced == self->bases->len;
+  bool dropping = self->new_base.kind == REF_TARGET_NONE;
+  TSNode super_call = {0};
+  if (own != REF_NONE) {
+    TSNode def = ref_class_definition(ops, (RefTarget){REF_TARGET_SYM, self->klass.file, own});
+    super_call = inherit__super_call(def);
+    if (adding && ts_node_is_null(super_call))
+      return ref_ops_fail_at(ops, self->klass.file, f->syms.items[own].start,
+                             "%s: the constructor of %s would have to call super()", word, kname);
+    if (dropping && !ts_node_is_null(super_call))
+      return ref_ops_fail_at(ops, self->klass.file, ts_node_start_byte(super_call),
+                             "%s: the constructor of %s calls super(), which needs a base", word,
+                             kname);
+    if (ts_node_is_null(super_call)) return 0;
+  }
+  RefTarget before = adding ? (RefTarget){REF_TARGET_NONE, 0, 0}
+                            : inherit__constructor(ops, self->old_base, name);
+  RefTarget after = inherit__constructor(ops, self->new_base, name);
+  if (ref_target_equal(before, after) && before.kind != REF_TARGET_UNSURE) return 0;
+  uint32_t at = ts_node_is_null(super_call) ? sym->start : ts_node_start_byte(super_call);
+  StrBuf was = {0}, will = {0};
+  ref_target_name(&ops->program, ops->index, before, &was);
+  ref_target_name(&ops->program, ops->index, after, &will);
+  int rc;
+  if (before.kind == REF_TARGET_UNSURE || after.kind == REF_TARGET_UNSURE)
+    rc = ref_ops_fail_at(ops, self->klass.file, at,
+                         "%s: which constructor new %s(...) would run cannot be told (a base "
+                         "outside the workspace)",
+                         word, kname);
+  else
+    rc = ref_ops_fail_at(ops, self->klass.file, at, "%s: new %s(...) would run %s instead of %s",
+                         word, kname, after.kind == REF_TARGET_NONE ? "no constructor" : will.data,
+                         before.kind == REF_TARGET_NONE ? "none" : was.data);
+  eddi_strbuf_free(&was), eddi_strbuf_free(&will);
+  return rc;
+}
+
+/* The class's extends written anew: the base replaced, added after the
+ * name (and type parameters), or dropped with its clause. */
+static void inherit__js_write(Inherit *self, TSNode node, const char *text) {
+  RefOps *ops = self->ops;
+  uint32_t file = self->klass.file;
+  if (self->replaced < self->bases->len && self->new_base.kind != REF_TARGET_NONE) {
+    TSNode base = self->bases->items[self->replaced].node;
+    ref_ops_edit(ops, file, ts_node_start_byte(base), ts_node_end_byte(base), text, strlen(text));
+    return;
+  }
+  TSNode heritage = {0};
+  for (uint32_t i = 0; i < ts_node_named_child_count(node); i++)
+    if (ref_node_is(ts_node_named_child(node, i), "class_heritage"))
+      heritage = ts_node_named_child(node, i);
+  if (self->replaced == self->bases->len) {
+    TSNode after = ts_node_child_by_field_name(node, "type_parameters", 15);
+    if (ts_node_is_null(after)) after = ts_node_child_by_field_name(node, "name", 4);
+    StrBuf clause = {0};
+    eddi_strbuf_printf(&clause, " extends %s", text);
+    uint32_t at = ts_node_end_byte(after);
+    if (!ts_node_is_null(heritage)) {
+      /* implements only: extends goes before it. */
+      at = ts_node_start_byte(heritage);
+      eddi_strbuf_free(&clause);
+      eddi_strbuf_printf(&clause, "extends %s ", text);
+    }
+    ref_ops_edit(ops, file, at, at, clause.data, clause.len);
+    eddi_strbuf_free(&clause);
+    return;
+  }
+  TSNode extends = ts_node_named_child(heritage, 0);
+  TSNode implements = ts_node_next_named_sibling(extends);
+  if (ref_node_is(extends, "extends_clause") && !ts_node_is_null(implements))
+    ref_ops_edit(ops, file, ts_node_start_byte(extends), ts_node_start_byte(implements), "", 0);
+  else
+    ref_ops_edit(ops, file, ts_node_end_byte(ts_node_prev_sibling(heritage)),
+                 ts_node_end_byte(heritage), "", 0);
+}
+
 /* ---------------------------------------------------------------- the operation */
 
 int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
@@ -326,7 +459,9 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
                : eddi_error_set(ops->err, EDDI_EINVAL,
                                 "Refactor %s takes <Class> [<OldParent>] <NewParent>", word);
   if (rc == 0) rc = ref_class_find(ops, args->spec, &klass);
-  if (rc == 0) rc = ref_ops_python(ops, klass.file, word);
+  if (rc == 0) rc = ref_ops_supports(ops, klass.file, word);
+  const EddiLang *lang = rc == 0 ? ops->index->sources.items[klass.file].lang : NULL;
+  bool python = lang && !strcmp(lang->name, "python");
   RefClassBases bases = {0};
   Inherit self = {.ops = ops, .klass = klass, .bases = &bases};
   TSNode node = {0};
@@ -352,17 +487,39 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
                            args->spec, old_name);
     if (rc == 0 && !implicit) {
       self.old_base = bases.items[self.replaced].klass;
+      char *old_text = ref_ops_text(ops, klass.file, bases.items[self.replaced].node);
       if (self.old_base.kind == REF_TARGET_UNSURE ||
-          (self.old_base.kind == REF_TARGET_NONE && strcmp(old_name ? old_name : "", "object")))
+          (self.old_base.kind == REF_TARGET_NONE && strcmp(old_text, "object")))
         rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(bases.items[self.replaced].node),
-                             "Not supported for python: Refactor %s: the base %s is no class of "
+                             "Not supported for %s: Refactor %s: the base %s is no class of "
                              "the workspace, so what it gives cannot be checked",
-                             word, old_name ? old_name : "");
+                             lang->name, word, old_text);
+      eddi_free(old_text);
     }
+    /* TypeScript's Base<T>: the type arguments belong to the old base. */
+    TSNode args_node = rc == 0 && !python && self.replaced < bases.len
+                           ? ts_node_next_named_sibling(bases.items[self.replaced].node)
+                           : (TSNode){0};
+    if (ref_node_is(args_node, "type_arguments"))
+      rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(args_node),
+                           "%s cannot yet replace a base with type arguments", word);
   }
   bool to_object = !strcmp(new_name, "object");
   if (rc == 0 && !to_object) rc = ref_class_find(ops, new_name, &self.new_base);
-  if (rc == 0 && !to_object) rc = ref_ops_python(ops, self.new_base.file, word);
+  if (rc == 0 && !to_object &&
+      ops->index->sources.items[self.new_base.file].lang != lang &&
+      !(lang && !python && ref_ops_supports(ops, self.new_base.file, word) == 0 &&
+        strcmp(lang->name, "javascript") != 0 &&
+        strcmp(ops->index->sources.items[self.new_base.file].lang->name, "javascript") != 0))
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s: %s and %s are classes of two languages", word,
+                        args->spec, new_name);
+  if (rc == 0 && !to_object && !python &&
+      ref_node_is(ref_class_node(ops, self.new_base.file, self.new_base.index),
+                  "abstract_class_declaration"))
+    rc = ref_ops_fail_at(
+        ops, self.new_base.file,
+        ops->program.files.items[self.new_base.file]->syms.items[self.new_base.index].start,
+        "%s cannot yet check what an abstract base asks of %s", word, args->spec);
   if (rc == 0 && !to_object &&
       ref_class_descends(ops, self.new_base.file, self.new_base.index, klass.file, klass.index))
     rc = ref_ops_fail_at(
@@ -378,12 +535,17 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0 && !to_object) rc = inherit__check_order(&self, word);
   if (rc == 0) rc = inherit__check_uses(&self, word);
   if (rc == 0) rc = inherit__check_lost(&self, word);
+  if (rc == 0 && !python) rc = inherit__check_constructor(&self, word);
   StrBuf text = {0};
   TSNode old_import = {0};
   if (rc == 0 && self.replaced < bases.len)
     old_import = inherit__old_import(ops, klass.file, bases.items[self.replaced].node);
   if (rc == 0 && !to_object) rc = inherit__new_name(&self, word, old_import, &text);
-  if (rc == 0) {
+  if (rc == 0 && !python) {
+    inherit__js_write(&self, node, text.data ? text.data : "");
+    eddi_strbuf_printf(&ops->facts, "%s now inherits from %s", args->spec,
+                       to_object ? "no class" : new_name);
+  } else if (rc == 0) {
     TSNode list = ts_node_child_by_field_name(node, "superclasses", 12);
     size_t others = bases.len - (self.replaced < bases.len ? 1 : 0);
     if (self.replaced < bases.len && to_object && others == 0 &&

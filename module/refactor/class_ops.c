@@ -194,8 +194,23 @@ void ref_words_free(RefWords *self) {
   array_free(self);
 }
 
+/* JavaScript asks with instanceof; TypeScript also where the class is a
+ * type (an annotation, a type argument, an implements clause). */
+static bool class__js_type_test(TSNode node) {
+  if (ref_node_is(node, "type_identifier")) return true;
+  TSNode up = ts_node_parent(node);
+  while (ref_node_is(up, "parenthesized_expression")) node = up, up = ts_node_parent(up);
+  if (!ref_node_is(up, "binary_expression")) return false;
+  TSNode op = ts_node_child_by_field_name(up, "operator", 8);
+  TSNode right = ts_node_child_by_field_name(up, "right", 5);
+  return !ts_node_is_null(op) && !strcmp(ts_node_type(op), "instanceof") &&
+         ts_node_eq(right, node);
+}
+
 bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end) {
   TSNode node = ref_ops_node(ops, file, start, end);
+  const EddiLang *lang = ops->index->sources.items[file].lang;
+  if (lang && strcmp(lang->name, "python") != 0) return class__js_type_test(node);
   for (TSNode up = ts_node_parent(node); !ts_node_is_null(up); up = ts_node_parent(up)) {
     const char *type = ts_node_type(up);
     if (!strcmp(type, "except_clause") || !strcmp(type, "except_group_clause") ||

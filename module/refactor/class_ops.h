@@ -22,7 +22,8 @@ bool ref_class_descends(RefOps *ops, uint32_t file, uint32_t klass, uint32_t afi
                         uint32_t aklass);
 /* Whether the reference at [start, end) of file asks which class an
  * object is: an argument of isinstance or issubclass, an except clause's
- * class, a side of a comparison (type(x) is A). */
+ * class, a side of a comparison (type(x) is A); in JavaScript the right
+ * of instanceof, in TypeScript also the class named as a type. */
 bool ref_class_type_test(RefOps *ops, uint32_t file, uint32_t start, uint32_t end);
 typedef struct {
   TSNode node;     /* the base expression */
