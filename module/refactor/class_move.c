@@ -18,7 +18,8 @@
  * In JavaScript and TypeScript the method is a method_definition and the
  * holder is set by the constructor or as a field; what a class member
  * may be beyond a plain method (static, an accessor, #private, computed,
- * decorated, overloaded, override, private or protected) is refused. */
+ * decorated, overloaded, override) is refused; a private or protected
+ * one is public in B, where A calls it. */
 #include "refactor/class_ops.h"
 
 /* What one Move_Method reads before it writes. */
@@ -100,7 +101,6 @@ static int move__js_method(Move *self) {
   if (move__keyword(def, "static")) why = "a static method (Move_Method moves instance methods)";
   else if (move__keyword(def, "get") || move__keyword(def, "set")) why = "an accessor";
   else if (!ref_node_is(id, "property_identifier")) why = "a method with a #private or computed name";
-  else if (move__hidden(ops, file, def)) why = "a private or protected method";
   else if (ts_node_is_null(ts_node_child_by_field_name(def, "body", 4))) why = "a method without a body";
   for (uint32_t i = 0; !why && i < ts_node_named_child_count(def); i++) {
     TSNode child = ts_node_named_child(def, i);
@@ -493,7 +493,17 @@ static void move__write_into_b(const Move *self) {
   }
   TSNode name = ts_node_child_by_field_name(self->member, "name", 4);
   StrBuf method_text = {0}, text = {0};
-  eddi_strbuf_append(&method_text, src->text + line, ts_node_start_byte(name) - line);
+  /* A private or protected method is public in B: A calls it there. */
+  uint32_t head = line;
+  for (uint32_t i = 0; i < ts_node_named_child_count(self->member); i++) {
+    TSNode modifier = ts_node_named_child(self->member, i);
+    if (!ref_node_is(modifier, "accessibility_modifier")) continue;
+    uint32_t after = ts_node_end_byte(modifier);
+    while (after < src->len && (src->text[after] == ' ' || src->text[after] == '\t')) after++;
+    eddi_strbuf_append(&method_text, src->text + head, ts_node_start_byte(modifier) - head);
+    head = after;
+  }
+  eddi_strbuf_append(&method_text, src->text + head, ts_node_start_byte(name) - head);
   eddi_strbuf_puts(&method_text, self->to_name);
   eddi_strbuf_append(&method_text, src->text + ts_node_end_byte(name),
                      ts_node_end_byte(self->member) - ts_node_end_byte(name));
@@ -668,6 +678,8 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
       size_t updated = callers.at.len / 2;
       eddi_strbuf_printf(&ops->facts, "Moved %s to %s.%s\n%zu call%s updated", args->spec, bname,
                          to_name, updated, updated == 1 ? "" : "s");
+      const char *hidden = self.python ? NULL : move__hidden(ops, self.method.file, self.member);
+      if (hidden) eddi_strbuf_printf(&ops->facts, "\n%s.%s is public (it was %s)", bname, to_name, hidden);
       if (callers.keep.len) {
         move__delegate(&self, holder_name, arguments.data);
         char *self_text = self.python

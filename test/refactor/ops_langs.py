@@ -16,7 +16,9 @@ added at the end with a default, the last removed, the last renamed; for
 every TypeScript class `Refactor Extract_Interface`; for every method of
 a class with a field that holds another class's instance (`this.f = new
 B(` in the class, or a field `f = new B(`) `Refactor Move_Method
-path:A.m B.m_moved`. A
+path:A.m B.m_moved`; for every class `Refactor Change_Inheritance path:A
+B` with each class B defined above it in its file, and `path:A object`
+when A has a base. A
 random sample of --limit of them all, the same share for each operation.
 When eddi writes, the tree must still work: C: every .c file under src/
 compiles (implicit declarations are errors), links and the program prints
@@ -84,7 +86,7 @@ def signatures(rel, i, line, klass):
 
 
 HOLDER = re.compile(r'^\s+(?:(?:public|private|protected|readonly)\s+)*(?:this\.)?([A-Za-z_$][\w$]*)'
-                    r'\s*(?::[^=]*)?=\s*new\s+([A-Z][\w$]*)\s*\(')
+                    r'\s*(?::[^=]*)?=\s*new\s+(?:[\w$]+\.)*([A-Z][\w$]*)\s*\(')
 
 
 def moves(rel, lines):
@@ -110,6 +112,27 @@ def moves(rel, lines):
     return out
 
 
+EXTENDS = re.compile(r'^(?:export\s+(?:default\s+)?)?(?:abstract\s+)?class\s+[A-Za-z_$][\w$]*'
+                     r'(?:<[^>]*>)?\s+extends\s+([A-Za-z_$][\w.$]*)')
+
+
+def inheritances(rel, lines):
+    """Change_Inheritance of each class to each class above it, and to none."""
+    out, above = [], []
+    for line in lines:
+        m = CLASS.match(line)
+        if not m:
+            continue
+        klass, base = m.group(1), EXTENDS.match(line)
+        base = base and base.group(1)
+        if base:
+            out.append(('Change_Inheritance', 'Refactor Change_Inheritance %s:%s object' % (rel, klass)))
+        out.extend(('Change_Inheritance', 'Refactor Change_Inheritance %s:%s %s' % (rel, klass, b))
+                   for b in above if b != base)
+        above.append(klass)
+    return out
+
+
 def commands(lang, base):
     """(operation, command) of every operation over the tree."""
     out = []
@@ -124,6 +147,7 @@ def commands(lang, base):
         lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
         if lang != 'c':
             out.extend(moves(rel, lines))
+            out.extend(inheritances(rel, lines))
         for i, line in enumerate(lines):
             text = line.strip()
             if text and not text.startswith(('//', '/*', '*', '}')):
