@@ -34,6 +34,7 @@ typedef struct {
   TSNode params, body;
   uint32_t holder;      /* the attribute of A holding a B (a symbol of A's file) */
   bool holder_private;  /* reachable inside A only (private, protected, #name) */
+  Array(uint32_t) through; /* [start, end) pairs of self.holder / this.holder in the body */
 } Move;
 
 static bool move__is_js(const EddiLang *lang) {
@@ -361,25 +362,64 @@ static int move__holder_ready(const Move *self, uint32_t m_name) {
   return 0;
 }
 
-/* The first use of this, super, arguments or new.target in a JavaScript
- * method's body (the A it is called on), or REF_NONE. */
-static uint32_t move__js_this(RefOps *ops, uint32_t file, TSNode node) {
+/* Whether node (this, or Python's self) is the object of self.holder,
+ * read and not written: in B that is its self, so it moves as this. */
+static bool move__via_holder(Move *self, TSNode node) {
+  RefOps *ops = self->ops;
+  TSNode member = ts_node_parent(node);
+  if (!ref_node_is(member, self->python ? "attribute" : "member_expression")) return false;
+  TSNode object = ts_node_child_by_field_name(member, "object", 6);
+  TSNode property = self->python ? ts_node_child_by_field_name(member, "attribute", 9)
+                                 : ts_node_child_by_field_name(member, "property", 8);
+  if (!ts_node_eq(object, node) || ts_node_is_null(property)) return false;
+  const RefSym *h = &ops->program.files.items[self->from_class.file]->syms.items[self->holder];
+  const char *hname = ref_names_str(&ops->index->names, h->name);
+  char *text = ref_ops_text(ops, self->method.file, property);
+  bool holder = !strcmp(text, hname);
+  eddi_free(text);
+  TSNode up = ts_node_parent(member);
+  const char *type = ts_node_type(up);
+  bool target = (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") ||
+                 !strcmp(type, "assignment_expression") ||
+                 !strcmp(type, "augmented_assignment_expression")) &&
+                ts_node_eq(ts_node_child_by_field_name(up, "left", 4), member);
+  bool written = target || !strcmp(type, "update_expression") || !strcmp(type, "delete_statement") ||
+                 (!strcmp(type, "unary_expression") &&
+                  !strcmp(ts_node_type(ts_node_child(up, 0)), "delete"));
+  if (!holder || written) return false;
+  array_push(&self->through, ts_node_start_byte(member));
+  array_push(&self->through, ts_node_end_byte(member));
+  return true;
+}
+
+/* The first use of this (but this.holder at the method's own level),
+ * super, arguments or new.target in a JavaScript method (the A it is
+ * called on), or REF_NONE. A function nested in it has a this of its own. */
+static uint32_t move__js_this(Move *self, TSNode node, bool nested) {
   const char *type = ts_node_type(node);
-  if (!strcmp(type, "this") || !strcmp(type, "super") || !strcmp(type, "meta_property"))
-    return ts_node_start_byte(node);
+  if (!strcmp(type, "this"))
+    return !nested && move__via_holder(self, node) ? REF_NONE : ts_node_start_byte(node);
+  if (!strcmp(type, "super") || !strcmp(type, "meta_property")) return ts_node_start_byte(node);
   if (!strcmp(type, "identifier") && ts_node_end_byte(node) - ts_node_start_byte(node) == 9 &&
-      !memcmp(ops->index->sources.items[file].text + ts_node_start_byte(node), "arguments", 9))
+      !memcmp(self->ops->index->sources.items[self->method.file].text + ts_node_start_byte(node),
+              "arguments", 9))
     return ts_node_start_byte(node);
+  nested = nested || !strcmp(type, "function_expression") || !strcmp(type, "function_declaration") ||
+           !strcmp(type, "generator_function") ||
+           !strcmp(type, "generator_function_declaration") ||
+           !strcmp(type, "method_definition") || !strcmp(type, "class") ||
+           !strcmp(type, "class_declaration");
   uint32_t n = ts_node_child_count(node);
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t at = move__js_this(ops, file, ts_node_child(node, i));
+    uint32_t at = move__js_this(self, ts_node_child(node, i), nested);
     if (at != REF_NONE) return at;
   }
   return REF_NONE;
 }
 
-/* The body: no self or this, and its names mean the same in B's module. */
-static int move__body(const Move *self) {
+/* The body: no self or this but through the holder, and its names mean
+ * the same in B's module. */
+static int move__body(Move *self) {
   RefOps *ops = self->ops;
   uint32_t mfile = self->method.file;
   const RefFile *file = ops->program.files.items[mfile];
@@ -388,8 +428,8 @@ static int move__body(const Move *self) {
   if (self->python && !ref_node_is(self_param, "identifier"))
     return ref_ops_fail_at(ops, mfile, sym->start, "Move_Method needs a method taking self");
   if (!self->python) {
-    uint32_t at = move__js_this(ops, mfile, self->body);
-    if (at == REF_NONE) at = move__js_this(ops, mfile, self->params);
+    uint32_t at = move__js_this(self, self->body, false);
+    if (at == REF_NONE) at = move__js_this(self, self->params, false);
     if (at != REF_NONE) {
       TSNode node = ref_ops_node(ops, mfile, at, at + 1);
       char *text = ref_ops_text(ops, mfile, node);
@@ -409,9 +449,11 @@ static int move__body(const Move *self) {
     const char *name = ref_names_str(&ops->index->names, occ->name);
     if (self->python && t.kind == REF_TARGET_SYM && t.file == mfile &&
         file->syms.items[t.index].scope == sym->own_scope &&
-        file->syms.items[t.index].start == ts_node_start_byte(self_param))
+        file->syms.items[t.index].start == ts_node_start_byte(self_param)) {
+      if (move__via_holder(self, ref_ops_node(ops, mfile, occ->start, occ->end))) continue;
       return ref_ops_fail_at(ops, mfile, occ->start,
                              "Move_Method cannot move a method that uses its self (%s)", name);
+    }
     bool local = t.kind == REF_TARGET_SYM && t.file == mfile &&
                  file->syms.items[t.index].scope != 0 &&
                  file->syms.items[t.index].scope != REF_NONE &&
@@ -493,20 +535,44 @@ static void move__write_into_b(const Move *self) {
   }
   TSNode name = ts_node_child_by_field_name(self->member, "name", 4);
   StrBuf method_text = {0}, text = {0};
-  /* A private or protected method is public in B: A calls it there. */
-  uint32_t head = line;
+  /* The copy's changes, in order: an accessibility modifier goes (a
+   * private or protected method is public in B, where A calls it), the
+   * name is the new one, self.holder (this.holder) is B's self. */
+  Array(uint32_t) cut = {0}; /* start, end, what: 0 nothing, 1 the name, 2 self */
   for (uint32_t i = 0; i < ts_node_named_child_count(self->member); i++) {
     TSNode modifier = ts_node_named_child(self->member, i);
     if (!ref_node_is(modifier, "accessibility_modifier")) continue;
     uint32_t after = ts_node_end_byte(modifier);
     while (after < src->len && (src->text[after] == ' ' || src->text[after] == '\t')) after++;
-    eddi_strbuf_append(&method_text, src->text + head, ts_node_start_byte(modifier) - head);
-    head = after;
+    array_push(&cut, ts_node_start_byte(modifier)), array_push(&cut, after), array_push(&cut, 0);
   }
-  eddi_strbuf_append(&method_text, src->text + head, ts_node_start_byte(name) - head);
-  eddi_strbuf_puts(&method_text, self->to_name);
-  eddi_strbuf_append(&method_text, src->text + ts_node_end_byte(name),
-                     ts_node_end_byte(self->member) - ts_node_end_byte(name));
+  array_push(&cut, ts_node_start_byte(name)), array_push(&cut, ts_node_end_byte(name));
+  array_push(&cut, 1);
+  for (size_t i = 0; i < self->through.len; i += 2) {
+    array_push(&cut, self->through.items[i]), array_push(&cut, self->through.items[i + 1]);
+    array_push(&cut, 2);
+  }
+  for (size_t i = 3; i < cut.len; i += 3) /* by place: few, so by insertion */
+    for (size_t j = i; j >= 3 && cut.items[j - 3] > cut.items[j]; j -= 3)
+      for (size_t k = 0; k < 3; k++) {
+        uint32_t swap = cut.items[j - 3 + k];
+        cut.items[j - 3 + k] = cut.items[j + k];
+        cut.items[j + k] = swap;
+      }
+  char *self_text = self->python ? ref_ops_text(ops, self->method.file,
+                                                ts_node_named_child(self->params, 0))
+                                 : eddi_strdup("this");
+  uint32_t head = line;
+  for (size_t i = 0; i < cut.len; i += 3) {
+    eddi_strbuf_append(&method_text, src->text + head, cut.items[i] - head);
+    eddi_strbuf_puts(&method_text, cut.items[i + 2] == 1   ? self->to_name
+                                   : cut.items[i + 2] == 2 ? self_text
+                                                           : "");
+    head = cut.items[i + 1];
+  }
+  eddi_strbuf_append(&method_text, src->text + head, ts_node_end_byte(self->member) - head);
+  eddi_free(self_text);
+  array_free(&cut);
   eddi_strbuf_putc(&text, '\n');
   ref_ops_reindent(&text, method_text.data, method_text.len, indent, margin.data ? margin.data : "",
                    margin.len);
@@ -546,7 +612,7 @@ static void move__remove(const Move *self) {
     statements += !ref_node_is(ts_node_named_child(body, i), "comment");
   uint32_t start = self->moved_start, end = ts_node_end_byte(self->member);
   TSNode next = ts_node_next_named_sibling(self->member);
-  if (!self->python && ts_node_is_null(next)) {
+  if (ts_node_is_null(next) && (statements > 1 || !self->python)) {
     /* The last member: the blank lines above it go too, not the } after. */
     const RefSource *src = &ops->index->sources.items[klass.file];
     uint32_t line = ref_ops_line_start(src, start);
@@ -699,6 +765,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
     array_free(&callers.at);
   }
   eddi_strbuf_free(&arguments);
+  array_free(&self.through);
   eddi_free(to_name);
   return rc;
 }

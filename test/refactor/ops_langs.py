@@ -89,15 +89,17 @@ HOLDER = re.compile(r'^\s+(?:(?:public|private|protected|readonly)\s+)*(?:this\.
                     r'\s*(?::[^=]*)?=\s*new\s+(?:[\w$]+\.)*([A-Z][\w$]*)\s*\(')
 
 
-def moves(rel, lines):
-    """Move_Method of each method of each class holding another's instance."""
+def moves(rel, lines, where):
+    """Move_Method of each method of each class holding another's instance
+    (WHERE: the file defining each class name once)."""
     out, klass, methods, held = [], None, [], set()
     for i, line in enumerate(lines + ['}']):
         m = CLASS.match(line)
         if m or line.startswith('}'):
             for b in sorted(held - {klass}):
-                out.extend(('Move_Method', 'Refactor Move_Method %s:%s.%s %s.%s_moved'
-                            % (rel, klass, name, b, name)) for name in methods)
+                if b in where:
+                    out.extend(('Move_Method', 'Refactor Move_Method %s:%s.%s %s:%s.%s_moved'
+                                % (rel, klass, name, where[b], b, name)) for name in methods)
             klass, methods, held = (m.group(1) if m else None), [], set()
             continue
         if not klass:
@@ -127,8 +129,8 @@ def inheritances(rel, lines):
         base = base and base.group(1)
         if base:
             out.append(('Change_Inheritance', 'Refactor Change_Inheritance %s:%s object' % (rel, klass)))
-        out.extend(('Change_Inheritance', 'Refactor Change_Inheritance %s:%s %s' % (rel, klass, b))
-                   for b in above if b != base)
+        out.extend(('Change_Inheritance', 'Refactor Change_Inheritance %s:%s %s:%s'
+                    % (rel, klass, rel, b)) for b in above if b != base)
         above.append(klass)
     return out
 
@@ -139,6 +141,13 @@ def commands(lang, base):
     paths = list(js_oracle.sources(base, lang)) if lang != 'c' else [
         os.path.join(folder, name) for folder, _, files in os.walk(base)
         for name in sorted(files) if name.endswith('.c')]
+    defined = collections.defaultdict(set)
+    for path in paths:
+        for line in open(path, encoding='utf-8', errors='replace'):
+            m = CLASS.match(line)
+            if m:
+                defined[m.group(1)].add(os.path.relpath(path, base))
+    where = {name: files.pop() for name, files in defined.items() if len(files) == 1}
     for path in paths:
         if os.path.basename(path) == 'ops_check.js':
             continue
@@ -146,7 +155,7 @@ def commands(lang, base):
         klass = None
         lines = open(path, encoding='utf-8', errors='replace').read().split('\n')
         if lang != 'c':
-            out.extend(moves(rel, lines))
+            out.extend(moves(rel, lines, where))
             out.extend(inheritances(rel, lines))
         for i, line in enumerate(lines):
             text = line.strip()
