@@ -48,6 +48,8 @@
  *
  * The file holds one operation over three languages' regions, sharing the
  * region, the flow and the checks of the new name; hence its length. */
+#include <ctype.h>
+
 #include "refactor/expr.h"
 #include "refactor/flow.h"
 #include "refactor/ops_lang.h"
@@ -783,6 +785,15 @@ static TSNode extract__c_bound(Extract *self, TSNode node, const char **why) {
     return *why = "the lines jump (%s)", node;
   if (ref_node_is(node, "storage_class_specifier"))
     return *why = "the lines declare a %s variable", node;
+  if (ref_node_is(node, "call_expression")) {
+    /* A variadic function's list is its own: va_start needs it, and a
+     * va_list another function read with va_arg is indeterminate after. */
+    char *callee = ref_ops_text(ops, self->file, ts_node_child_by_field_name(node, "function", 8));
+    bool stdarg = !strcmp(callee, "va_start") || !strcmp(callee, "va_arg") ||
+                  !strcmp(callee, "va_copy") || !strcmp(callee, "va_end");
+    eddi_free(callee);
+    if (stdarg) return *why = "the lines read a variable argument list (%s)", node;
+  }
   if (ref_node_is(node, "identifier")) {
     uint32_t occ = ref_expr_occ_at(file, ts_node_start_byte(node));
     RefTarget t = occ == REF_NONE ? (RefTarget){REF_TARGET_NONE, 0, 0}
@@ -841,6 +852,61 @@ static int extract__c_typed(Extract *self, const char *name, StrBuf *out) {
   return 0;
 }
 
+/* A workspace macro called as a statement before the lines, in a block
+ * around them, whose body holds a name the lines take from outside (or
+ * pastes names with ##): it may declare that name there, which eddi does
+ * not see (SDS_HDR_VAR(8, s) declares sh), so the name's type is not the
+ * one the declaration eddi sees gives. The call, or a null node. */
+static TSNode extract__c_shadowing_macro(Extract *self, const char **name) {
+  RefOps *ops = self->ops;
+  const RefFile *file = ops->program.files.items[self->file];
+  for (TSNode inner = self->first, block = ts_node_parent(inner); !ts_node_is_null(block);
+       inner = block, block = ts_node_parent(block)) {
+    if (ts_node_eq(inner, self->function)) break;
+    if (!ref_node_is(block, "compound_statement")) continue;
+    for (TSNode s = ts_node_named_child(block, 0); !ts_node_is_null(s) && !ts_node_eq(s, inner);
+         s = ts_node_next_named_sibling(s)) {
+      TSNode call = ts_node_named_child(s, 0);
+      TSNode callee = ref_node_is(s, "expression_statement") && ref_node_is(call, "call_expression")
+                          ? ts_node_child_by_field_name(call, "function", 8)
+                          : (TSNode){0};
+      uint32_t occ = ref_node_is(callee, "identifier")
+                         ? ref_expr_occ_at(file, ts_node_start_byte(callee))
+                         : REF_NONE;
+      RefTarget t = occ == REF_NONE ? (RefTarget){REF_TARGET_NONE, 0, 0}
+                                    : ref_program_target(&ops->program, self->file, occ);
+      if (t.kind != REF_TARGET_SYM ||
+          !(ops->program.files.items[t.file]->syms.items[t.index].flags & REF_SYM_MACRO))
+        continue;
+      const RefSym *macro = &ops->program.files.items[t.file]->syms.items[t.index];
+      TSNode def = ts_node_parent(ref_ops_node(ops, t.file, macro->start, macro->start + 1));
+      char *body = ref_ops_text(ops, t.file, ts_node_child_by_field_name(def, "value", 5));
+      for (size_t i = 0; i < self->flow.params.len && !*name; i++) {
+        const char *p = self->flow.params.items[i];
+        size_t n = strlen(p);
+        for (const char *at = strstr(body, p); at && !*name; at = strstr(at + 1, p)) {
+          bool word = (at == body || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+                      !(isalnum((unsigned char)at[n]) || at[n] == '_');
+          if (word) *name = p;
+        }
+      }
+      if (!*name && strstr(body, "##") && self->flow.params.len) *name = self->flow.params.items[0];
+      eddi_free(body);
+      if (*name) return s;
+    }
+  }
+  return (TSNode){0};
+}
+
+/* Array types of the C library a function cannot return. */
+static bool extract__c_array_type(const char *type) {
+  static const char *const arrays[] = {"va_list", "__gnuc_va_list", "__builtin_va_list",
+                                       "jmp_buf", "sigjmp_buf", NULL};
+  for (size_t i = 0; arrays[i]; i++)
+    if (!strcmp(type, arrays[i])) return true;
+  return false;
+}
+
 static int extract__c(Extract *self, const RefOpArgs *args) {
   RefOps *ops = self->ops;
   const RefSource *source = self->src;
@@ -865,6 +931,15 @@ static int extract__c(Extract *self, const RefOpArgs *args) {
     if (ts_node_eq(s, self->last)) break;
   }
   if (rc == 0) rc = extract__flow(self);
+  const char *shadowed = NULL;
+  TSNode macro = rc == 0 ? extract__c_shadowing_macro(self, &shadowed) : (TSNode){0};
+  if (!ts_node_is_null(macro)) {
+    rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(macro),
+                         "Not supported for C: Extract: this macro may declare %s, which the "
+                         "lines use, with a type eddi does not see",
+                         shadowed);
+    eddi_error_hint(ops->err, "Extract lines that do not use %s", shadowed);
+  }
   size_t results = self->returns ? 0 : self->flow.results.len;
   if (rc == 0 && results > 1)
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "Not supported for C: Extract of lines that give "
@@ -896,9 +971,10 @@ static int extract__c(Extract *self, const RefOpArgs *args) {
   } else if (rc == 0 && results) {
     uint32_t sym = extract__c_sym(self, self->flow.results.items[0]);
     char *type = sym == REF_NONE ? NULL : ref_ops_c_declared_type(ops, self->file, sym);
-    if (!type) {
+    if (!type || extract__c_array_type(type)) {
       rc = ref_ops_fail_at(ops, self->file, ts_node_start_byte(self->first), "Not supported for "
-                           "C: Extract cannot write the type of %s", self->flow.results.items[0]);
+                           "C: Extract cannot %s %s", type ? "return the array" : "write the type of",
+                           self->flow.results.items[0]);
       eddi_error_hint(ops->err, "Extract lines that do not give %s", self->flow.results.items[0]);
     } else {
       eddi_strbuf_puts(&returns, type);

@@ -4,7 +4,8 @@ TypeScript tree, one at a time, and check each result with the language's
 own tools.
 
     ops_langs.py EDDI c|js|ts TREE [--run FILE] [--test CMD] [--tsc CMD]
-                 [--limit N] [--seed S]
+                 [--limit N] [--seed S] [--operations OP,...]
+                 C: [--exclude PATH]... [--setup CMD] [--cflags FLAGS]
 
 For every line of every source file a fresh copy of the tree gets
 `Refactor ExtractFunction path:L:L fx_tmp`; for every `const x =` / `let
@@ -22,7 +23,9 @@ when A has a base. A
 random sample of --limit of them all, the same share for each operation.
 When eddi writes, the tree must still work: C: every .c file under src/
 compiles (implicit declarations are errors), links and the program prints
-what it printed; JavaScript and TypeScript: js_oracle.py (node --check,
+what it printed, or for a real project (--cflags, --setup, --exclude, as
+systematic_langs.py takes them) every .c file compiles, the objects leave
+no more symbols undefined than before and --test passes; JavaScript and TypeScript: js_oracle.py (node --check,
 the type check CMD, the project's tests CMD, FILE copied into the tree's
 root prints what it printed). A write that breaks it is WRONG, or a
 listed MISS when eddi listed unsure references it left. Exit status 1 if
@@ -33,12 +36,14 @@ import collections
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 
 import js_oracle
+import systematic_langs
 
 def c_check(root):
     out = subprocess.run('cc -Wall -Werror=implicit-function-declaration -o prog src/*.c && ./prog',
@@ -192,16 +197,42 @@ def main():
     parser.add_argument('--limit', type=int, default=300)
     parser.add_argument('--seed', type=int, default=1)
     parser.add_argument('--operations', default=None, help='comma-separated operations to sample from')
+    parser.add_argument('--exclude', action='append', default=[],
+                        help='C: a path of the tree left out (relative)')
+    parser.add_argument('--setup', default=None, help='C: a shell command run in the copy first')
+    parser.add_argument('--cflags', default=None,
+                        help='C: a real project\'s compiler flags (its files compiled one by one)')
     args = parser.parse_args()
+    project = args.lang == 'c' and (args.cflags is not None or args.setup or args.test)
     work = tempfile.mkdtemp(prefix='eddi-ops-')
     try:
         base = os.path.join(work, 'base')
         shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS))
+        for path in args.exclude:
+            path = os.path.join(base, path)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.remove(path)
+        if args.setup and subprocess.run(args.setup, shell=True, cwd=base).returncode:
+            print('the setup fails')
+            return 1
         if args.run:
             shutil.copy(args.run, os.path.join(base, 'ops_check.js'))
+        cflags = shlex.split(args.cflags or '')
+
+        def project_check(root):
+            """What the objects leave undefined, and why the tree fails, or None."""
+            undefined, problem = systematic_langs.c_check(root, os.path.join(work, 'objects'), cflags)
+            if not problem and args.test:
+                out = subprocess.run(args.test, shell=True, cwd=root, capture_output=True, text=True)
+                problem = 'the tests fail' if out.returncode else None
+            return sorted(undefined or ()), problem
         oracle = js_oracle.Oracle(args.lang, tsc=args.tsc, test=args.test,
                                   run='ops_check.js' if args.run else None)
-        if args.lang == 'c':
+        if project:
+            expected, problem = project_check(base)
+        elif args.lang == 'c':
             expected = c_check(base)
             problem = None if expected is not None else 'the tree fails the check itself'
         else:
@@ -237,7 +268,11 @@ def main():
                 refused[op][' '.join(cause.split()[:9])] += 1
                 continue
             tally[op]['written'] += 1
-            if args.lang == 'c':
+            if project:
+                found, problem = project_check(tree)
+                if not problem and found != expected:
+                    problem = 'symbols left undefined: %s' % ' '.join(sorted(set(found) - set(expected)))
+            elif args.lang == 'c':
                 problem = None if c_check(tree) == expected else 'output or build differs'
             else:
                 problem = oracle.check(tree)
