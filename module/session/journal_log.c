@@ -63,6 +63,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -774,47 +775,208 @@ static void redo__forget_log(sqlite3 *db, const char *name) {
   sqlite3_finalize(stmt);
 }
 
+/* What the replay of a log file came to: applied (remove it), kept (not
+ * ours to apply, or it could not be read: it stays), damaged (what came
+ * before the damage is applied; reported; it is set aside, never removed,
+ * so that the damage stays visible and its bytes can be read), empty (no
+ * byte to keep: reported, removed). */
+typedef enum { REPLAY_APPLIED, REPLAY_KEPT, REPLAY_DAMAGED, REPLAY_EMPTY } RedoReplay;
+
+/* Sessions named in a report of what was lost, at most. */
+#define REDO_LOST_NAMES_MAX 8
+
+/* The records a replay could not apply (from `from` on, past a damaged
+ * frame): the frames found whole there, by their hash, counted, and their
+ * sessions named in sessions (", "-separated), for the report. */
+static size_t redo__scan_lost(const char *log, size_t len, size_t from, StrBuf *sessions) {
+  size_t count = 0, named = 0;
+  for (size_t at = from; at < len && len - at >= REDO_FRAME_HEAD + 5;) {
+    const unsigned char *head = (const unsigned char *)log + at;
+    size_t size = head[0] | (size_t)head[1] << 8 | (size_t)head[2] << 16 | (size_t)head[3] << 24;
+    const char *payload = log + at + REDO_FRAME_HEAD;
+    size_t field_at = 0, n;
+    char type;
+    const char *name;
+    /* Cheap tests first: most offsets are not a frame. */
+    if (size < 5 || size > len - at - REDO_FRAME_HEAD || payload[4] != 'S' ||
+        XXH3_64bits(payload, size) != redo__read_u64(head + 4) ||
+        !redo__next(payload, size, &field_at, &type, &name, &n)) {
+      at++;
+      continue;
+    }
+    count++;
+    at += REDO_FRAME_HEAD + size;
+    bool seen = false;
+    for (size_t i = 0; sessions->len && i + n <= sessions->len && !seen; i++)
+      seen = memcmp(sessions->data + i, name, n) == 0 &&
+             (i == 0 || sessions->data[i - 1] == ' ') &&
+             (i + n == sessions->len || sessions->data[i + n] == ',');
+    if (seen || named == REDO_LOST_NAMES_MAX) continue;
+    eddi_strbuf_printf(sessions, "%s%.*s", named++ ? ", " : "", (int)EDDI_MIN(n, 200), name);
+  }
+  return count;
+}
+
+/* The pid a log's file name gives (redo-<pid>-<nonce>), or 0. */
+static long redo__name_pid(const char *name) {
+  if (strncmp(name, "redo-", 5) != 0) return 0;
+  char *end;
+  long pid = strtol(name + 5, &end, 10);
+  return *end == '-' && pid > 0 ? pid : 0;
+}
+
+/* The sessions whose rows name log as their owner's, for a report. */
+static void redo__sessions_of(sqlite3 *db, const char *log, StrBuf *out) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT name FROM sessions WHERE owner_log=? ORDER BY name", -1,
+                         &stmt, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(stmt, 1, log, -1, SQLITE_STATIC);
+  for (size_t n = 0; sqlite3_step(stmt) == SQLITE_ROW && n < REDO_LOST_NAMES_MAX; n++)
+    eddi_strbuf_printf(out, "%s%s", n ? ", " : "", (const char *)sqlite3_column_text(stmt, 0));
+  sqlite3_finalize(stmt);
+}
+
+/* Report damage at byte at of file (bytes its content): what was lost
+ * (the commands found whole after it, their sessions) and the way on. */
+static void redo__report_damage(EddiJournal *journal, const RedoFile *file, const StrBuf *bytes,
+                                size_t at, const char *what, StrBuf *report) {
+  StrBuf sessions = {0};
+  size_t lost = redo__scan_lost(bytes->data, bytes->len, at + 1, &sessions);
+  if (!sessions.len) redo__sessions_of(eddi_journal_db(journal), file->name, &sessions);
+  eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu%s: ",
+                     file->name, (unsigned long long)file->generation, at, what);
+  if (lost)
+    eddi_strbuf_printf(report, "%zu command%s after it were not restored", lost,
+                       lost == 1 ? "" : "s");
+  else
+    eddi_strbuf_printf(report, "the commands after it were not restored");
+  if (sessions.len)
+    eddi_strbuf_printf(report, " (session %s: given back as of the last command before the "
+                       "damage; Save what it shows, or Reload and redo the rest)", sessions.data);
+  eddi_strbuf_puts(report, "\n");
+  eddi_strbuf_free(&sessions);
+}
+
 /* Apply what is left of one generation file of another process's log (fd
- * open on it) on db, the journal's connection. Returns false when the file
- * could not be read whole and sound (it is then kept, reported). */
-static bool redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file,
-                              StrBuf *report) {
+ * open on it) on db, the journal's connection. */
+static RedoReplay redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file,
+                                    StrBuf *report) {
   sqlite3 *db = eddi_journal_db(journal);
   uint64_t applied_generation, applied_offset;
   redo__applied_of(db, file->name, &applied_generation, &applied_offset);
-  if (file->generation < applied_generation) return true; /* applied whole */
+  if (file->generation < applied_generation) return REPLAY_APPLIED; /* applied whole */
+  bool noted = file->generation == applied_generation && applied_offset > 0;
   StrBuf bytes = {0};
   EddiFileStamp stamp;
   EddiError ignored;
-  bool read = eddi_fs_stamp_fd(fd, REDO_LOG_READ_MAX, &stamp, &bytes, &ignored) == 0;
+  if (eddi_fs_stamp_fd(fd, REDO_LOG_READ_MAX, &stamp, &bytes, &ignored) < 0) {
+    eddi_strbuf_printf(report, "Journal: the redo log %s.%llu cannot be read: left as it is\n",
+                       file->name, (unsigned long long)file->generation);
+    eddi_strbuf_free(&bytes);
+    return REPLAY_KEPT;
+  }
+  /* A log shorter than what was applied of it was cut: whatever followed
+   * is gone (an empty one among them). */
+  if (noted && applied_offset > bytes.len) {
+    StrBuf sessions = {0};
+    redo__sessions_of(db, file->name, &sessions);
+    eddi_strbuf_printf(report, "Journal: the redo log %s.%llu was cut to %zu bytes, below the "
+                       "%llu the journal had applied: any commands after those were lost%s%s%s\n",
+                       file->name, (unsigned long long)file->generation, bytes.len,
+                       (unsigned long long)applied_offset, sessions.len ? " (session " : "",
+                       sessions.len ? sessions.data : "", sessions.len ? ")" : "");
+    eddi_strbuf_free(&sessions);
+    RedoReplay result = bytes.len ? REPLAY_DAMAGED : REPLAY_EMPTY;
+    eddi_strbuf_free(&bytes);
+    return result;
+  }
+  if (!bytes.len) {
+    StrBuf sessions = {0};
+    redo__sessions_of(db, file->name, &sessions);
+    eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is empty: the commands it held, if "
+                       "any, were not restored%s%s%s; it is removed\n",
+                       file->name, (unsigned long long)file->generation,
+                       sessions.len ? " (session " : "", sessions.len ? sessions.data : "",
+                       sessions.len ? ": given back as the journal last had it)" : "");
+    eddi_strbuf_free(&sessions);
+    eddi_strbuf_free(&bytes);
+    return REPLAY_EMPTY;
+  }
   size_t at = 0, n;
   const char *payload = NULL;
   long pid = 0;
   char host[256];
-  FrameReading reading = read ? redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)
-                              : FRAME_DAMAGED;
-  bool sound = reading == FRAME_READ && redo__header(payload, n, &pid, host, sizeof host) &&
-               strcmp(host, eddi_journal_host(journal)) == 0;
-  if (sound && file->generation == applied_generation && applied_offset > at)
-    at = applied_offset <= bytes.len ? (size_t)applied_offset : bytes.len;
+  FrameReading reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n);
+  bool header = reading == FRAME_READ && redo__header(payload, n, &pid, host, sizeof host);
+  if (header && strcmp(host, eddi_journal_host(journal)) != 0) {
+    eddi_strbuf_free(&bytes);
+    return REPLAY_KEPT; /* another machine's: not ours to apply */
+  }
+  size_t damaged_at = SIZE_MAX;
+  if (!header) {
+    /* The head is damaged (garbled, or cut inside the writer's header):
+     * the records begin where the journal's note says this log was
+     * applied up to, or else right after a header of this host's with the
+     * pid its name gives. A whole frame there is trusted by its hash; the
+     * records are applied from it. Otherwise nothing after can be placed. */
+    pid = redo__name_pid(file->name);
+    snprintf(host, sizeof host, "%s", eddi_journal_host(journal));
+    StrBuf expected = {0};
+    eddi_redo_header_frame(&expected, pid, host);
+    size_t start = noted ? (size_t)applied_offset : expected.len;
+    eddi_strbuf_free(&expected);
+    size_t probe = start;
+    if (start < bytes.len &&
+        redo__frame_next(bytes.data, bytes.len, &probe, &payload, &n) == FRAME_READ &&
+        n > 4 && payload[4] == 'S') {
+      eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged in its first %zu "
+                         "bytes (its writer's header): the commands after them were restored\n",
+                         file->name, (unsigned long long)file->generation, start);
+      at = start;
+    } else {
+      damaged_at = 0;
+    }
+  } else if (noted && applied_offset > at) {
+    at = (size_t)applied_offset;
+  }
   RedoStatements cache = {0};
-  if (sound && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
+  bool committed = true;
+  if (damaged_at == SIZE_MAX && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     while ((reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)) == FRAME_READ)
       redo__apply(db, &cache, payload, n, &(RedoWriter){pid, host, file->name, journal});
-    if (reading == FRAME_DAMAGED) {
-      eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu: the "
-                         "commands after it were not restored\n", file->name,
-                         (unsigned long long)file->generation, at);
-    }
+    if (reading == FRAME_DAMAGED) damaged_at = at;
     redo__note_applied(db, &cache, file->name, file->generation, at);
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
       sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-      sound = false;
+      committed = false;
     }
+  } else if (damaged_at == SIZE_MAX) {
+    committed = false;
   }
   redo__statements_free(&cache);
+  RedoReplay result = !committed ? REPLAY_KEPT : REPLAY_APPLIED;
+  if (damaged_at != SIZE_MAX) {
+    redo__report_damage(journal, file, &bytes, damaged_at,
+                        damaged_at == 0 ? " (its head: its writer's header and what follows)"
+                                        : "",
+                        report);
+    result = REPLAY_DAMAGED;
+  }
   eddi_strbuf_free(&bytes);
-  return sound;
+  return result;
+}
+
+/* Set a damaged log file aside as <file>.damaged-<time> (no longer a log
+ * name: never applied again, and never removed by eddi), and say so. */
+static void redo__set_aside(int dir_fd, const char *path, StrBuf *report) {
+  char aside[REDO_NAME_MAX + 64];
+  snprintf(aside, sizeof aside, "%s.damaged-%lld", path, (long long)time(NULL));
+  if (renameat(dir_fd, path, dir_fd, aside) == 0)
+    eddi_strbuf_printf(report, "Journal: the damaged redo log is kept as %s in the state folder "
+                       "(eddi does not read it again)\n", aside);
+  else
+    unlinkat(dir_fd, path, 0);
 }
 
 /* The redo log files in dir_fd, in order (by log, then generation). */
@@ -850,6 +1012,18 @@ static bool redo__writer_gone(EddiJournal *journal, int fd) {
   return n > 0 && redo__frame_next(head, (size_t)n, &at, &payload, &len) == FRAME_READ &&
          redo__header(payload, len, &pid, host, sizeof host) &&
          eddi_journal_owner_dead(journal, pid, host, NULL);
+}
+
+/* Whether the log open at fd starts with a sound header frame. */
+static bool redo__header_readable(int fd) {
+  char head[REDO_FRAME_HEAD + 512];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  size_t at = 0, len;
+  const char *payload;
+  long pid;
+  char host[256];
+  return n > 0 && redo__frame_next(head, (size_t)n, &at, &payload, &len) == FRAME_READ &&
+         redo__header(payload, len, &pid, host, sizeof host);
 }
 
 /* Open another process's log file path of dir_fd for reading: a regular
@@ -902,9 +1076,20 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
        * then see below whether that one applied and removed it). */
       dead = flock(fd, LOCK_EX) == 0;
     }
-    if ((dead || only_pid) && redo__still_linked(fd, dir_fd, path) &&
-        redo__replay_file(journal, fd, file, report) && dead) {
-      unlinkat(dir_fd, path, 0);
+    /* A log whose head is not readable yet may be one a live process is
+     * making now (between its open and its lock, or its header's write):
+     * the pid its name gives is asked first. */
+    long named = redo__name_pid(file->name);
+    if (dead && !only_pid && named && named != eddi_journal_pid(journal) &&
+        !redo__header_readable(fd) &&
+        !eddi_journal_owner_dead(journal, named, eddi_journal_host(journal), NULL))
+      dead = false;
+    RedoReplay done = (dead || only_pid) && redo__still_linked(fd, dir_fd, path)
+                          ? redo__replay_file(journal, fd, file, report)
+                          : REPLAY_KEPT;
+    if (dead && done != REPLAY_KEPT) {
+      if (done == REPLAY_DAMAGED) redo__set_aside(dir_fd, path, report);
+      else unlinkat(dir_fd, path, 0);
       bool last = i + 1 == files.len || strcmp(files.items[i + 1].name, file->name) != 0;
       if (last) redo__forget_log(eddi_journal_db(journal), file->name);
     }

@@ -377,8 +377,11 @@ static void restore__changeset_files(sqlite3 *db, const char *session, EddiChang
   sqlite3_finalize(stmt);
 }
 
-/* The session's changesets, as collected or applied; how many. */
-static size_t restore__changesets(sqlite3 *db, EddiSession *session) {
+/* The session's changesets, as collected or applied, each settled by its
+ * files (an apply or rollback the process died in the middle of, rolled
+ * forward: eddi_changeset_settle); how many. */
+static size_t restore__changesets(sqlite3 *db, EddiEngine *engine, EddiSession *session,
+                                  StrBuf *notes) {
   sqlite3_stmt *stmt = NULL;
   size_t restored = 0;
   if (sqlite3_prepare_v2(db, "SELECT name, status FROM changesets WHERE session=? ORDER BY ord",
@@ -394,6 +397,11 @@ static size_t restore__changesets(sqlite3 *db, EddiSession *session) {
     changeset->name = eddi_strdup(name);
     changeset->status = (EddiChangesetStatus)status;
     restore__changeset_files(db, session->name, changeset);
+    if (eddi_changeset_settle(changeset, engine->workspace))
+      eddi_strbuf_printf(notes, "; changeset %s was %s when eddi stopped: now %s", name,
+                         changeset->status == EDDI_CHANGESET_APPLIED ? "being applied"
+                                                                     : "being rolled back",
+                         changeset->status == EDDI_CHANGESET_APPLIED ? "applied" : "rolled back");
     eddi_script_state_add_changeset(eddi_script_state_of(session), changeset);
     restored++;
   }
@@ -470,7 +478,7 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   restore__registers(session, sqlite3_column_blob(row, 5), (size_t)sqlite3_column_bytes(row, 5));
   size_t registers = eddi_edit_state_find(session) ? eddi_edit_state_find(session)->registers.len : 0;
   size_t snapshots = restore__snapshots(db, session);
-  size_t changesets = restore__changesets(db, session);
+  size_t changesets = restore__changesets(db, engine, session, &count.notes);
   restore__txn_history(db, session);
 
   StrBuf what = {0};

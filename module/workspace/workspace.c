@@ -229,14 +229,14 @@ void eddi_workspace_note_folder(EddiWorkspace *self, const char *rel) {
 }
 
 int eddi_workspace_intent_begin(EddiWorkspace *self, const EddiIntentFile *files, size_t count,
-                                int64_t *id, EddiError *err) {
+                                const char *session, int64_t *id, EddiError *err) {
   *id = 0;
   if (!self->hooks.intent_begin) return 0;
-  return self->hooks.intent_begin(self->hooks.context, files, count, id, err);
+  return self->hooks.intent_begin(self->hooks.context, files, count, session, id, err);
 }
 
-void eddi_workspace_intent_done(EddiWorkspace *self, int64_t id) {
-  if (self->hooks.intent_done) self->hooks.intent_done(self->hooks.context, id);
+bool eddi_workspace_intent_done(EddiWorkspace *self, int64_t id) {
+  return self->hooks.intent_done && self->hooks.intent_done(self->hooks.context, id);
 }
 
 int eddi_workspace_save_doc(EddiWorkspace *self, EddiDoc *doc, size_t *bytes, EddiError *err) {
