@@ -844,16 +844,14 @@ static void redo__report_damage(EddiJournal *journal, const RedoFile *file, cons
   StrBuf sessions = {0};
   size_t lost = redo__scan_lost(bytes->data, bytes->len, at + 1, &sessions);
   if (!sessions.len) redo__sessions_of(eddi_journal_db(journal), file->name, &sessions);
-  eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu%s: ",
+  eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu%s: the "
+                     "commands after it were not restored",
                      file->name, (unsigned long long)file->generation, at, what);
   if (lost)
-    eddi_strbuf_printf(report, "%zu command%s after it were not restored", lost,
-                       lost == 1 ? "" : "s");
-  else
-    eddi_strbuf_printf(report, "the commands after it were not restored");
+    eddi_strbuf_printf(report, " (%zu more found whole past the damage)", lost);
   if (sessions.len)
-    eddi_strbuf_printf(report, " (session %s: given back as of the last command before the "
-                       "damage; Save what it shows, or Reload and redo the rest)", sessions.data);
+    eddi_strbuf_printf(report, "; session %s comes back as of the last command before it: "
+                       "what the later commands did is to be done again", sessions.data);
   eddi_strbuf_puts(report, "\n");
   eddi_strbuf_free(&sessions);
 }
