@@ -8,7 +8,7 @@
 // apply again), one killed in the middle of its rollback is rolled back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -158,4 +158,49 @@ test("the eddi CLI killed in a multi-file Patch: the next call undoes it", (t) =
   assert.equal(cli("Undo"), "Ok, Undid 1 step, 3 files: a.txt, b.txt, c.txt\n");
   assert.equal(read(root, "b.txt"), OLD["b.txt"]);
   assert.equal(existsSync(join(root, "c.txt")), false);
+});
+
+// Two processes creating the journal at the same moment (issue 31, item
+// 5): each migration step reads the schema under the write lock, so the
+// second finds the first's work done. Many paired starts of the CLI and of
+// eddi-server on fresh state folders: every one starts.
+const PAIRS_CLI = 40;
+const PAIRS_SERVER = 10;
+
+function runCli(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.env.EDDI_CLI, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "", err = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("exit", (code) => resolve({ code, out, err }));
+  });
+}
+
+test(`${PAIRS_CLI} paired CLI starts on fresh state folders all start`, async (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "a.txt"), "one\n");
+  for (let k = 0; k < PAIRS_CLI; k++) {
+    const fresh = join(state, `s${k}`);
+    const pair = await Promise.all(["x", "y"].map((name) =>
+      runCli(["--root", root, "--state", fresh, "-c", `Start ${name}`, "-c", "Open a.txt", "-c", "Close", "-c", "End"])));
+    for (const run of pair) {
+      assert.doesNotMatch(run.err, /journal|migration|failed/i, `pair ${k}`);
+      assert.equal(run.code, 0, `pair ${k}: ${run.out}`);
+    }
+  }
+});
+
+test(`${PAIRS_SERVER} paired eddi-server starts on fresh state folders all serve`, async (t) => {
+  const { root, state } = fixture(t);
+  for (let k = 0; k < PAIRS_SERVER; k++) {
+    const fresh = join(state, `s${k}`);
+    const servers = await Promise.all([0, 1].map(() => stdioServer(root, fresh)));
+    try {
+      const replies = await Promise.all(servers.map((eddi, i) => eddi.send(`Start s${i}`, `agent${i}`)));
+      assert.deepEqual(replies, ["Ok", "Ok"], servers.map((eddi) => eddi.server.log.text).join("\n"));
+    } finally {
+      await Promise.all(servers.map((eddi) => eddi.stop()));
+    }
+  }
 });
