@@ -299,6 +299,12 @@ static void test_a_state_folder_others_can_change_is_refused(void **state) {
   EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
   assert_int_equal(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error), 0);
   eddi_engine_free(engine);
+  /* The sticky folder itself (--state /tmp, issue 31): anyone may put files
+   * there, a journal.sqlite or an audit.jsonl of their own. */
+  journal_error_in(fx, open_to_all, error, sizeof error);
+  assert_non_null(strstr(error, "it " ));
+  assert_non_null(strstr(error, "is writable by every user (sticky, as /tmp is)"));
+  assert_int_equal(access(journal, F_OK), -1);
   if (geteuid() == 0) { /* only root gives a folder away */
     char theirs[PATH_MAX];
     unit_path(theirs, fx->scratch, "theirs");
@@ -306,6 +312,73 @@ static void test_a_state_folder_others_can_change_is_refused(void **state) {
     assert_int_equal(chown(theirs, 65534, 65534), 0);
     journal_error_in(fx, theirs, error, sizeof error);
     assert_non_null(strstr(error, "is owned by another user"));
+  }
+}
+
+/* A state file that is a link (another user's, left while the folder was
+ * theirs to write) is not followed, and one of another user's is not used:
+ * the journal refuses to open (the victim's file untouched), the default
+ * audit log is refused; a journal made here is 0600 whatever the umask. */
+static void test_state_files_are_not_followed_nor_taken_from_others(void **state) {
+  Fixture *fx = *state;
+  char victim[PATH_MAX], link_path[PATH_MAX], error[512];
+  unit_path(victim, fx->scratch, "victim.txt");
+  unit_write_file(victim, "private\n", 8);
+  const char *const names[] = {EDDI_JOURNAL_FILE, EDDI_JOURNAL_FILE "-wal", EDDI_JOURNAL_FILE "-shm"};
+  for (size_t i = 0; i < 3; i++) {
+    unit_path(link_path, fx->state, names[i]);
+    assert_int_equal(symlink(victim, link_path), 0);
+    journal_error_in(fx, fx->state, error, sizeof error);
+    assert_non_null(strstr(error, "is a symbolic link: eddi does not use it"));
+    assert_int_equal(unlink(link_path), 0);
+  }
+  size_t len;
+  char *kept = unit_read_file(victim, &len);
+  assert_string_equal(kept, "private\n");
+  free(kept);
+
+  /* The audit log: the default one (in the state folder) is a link. */
+  unit_path(link_path, fx->state, "audit.jsonl");
+  assert_int_equal(symlink(victim, link_path), 0);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = fx->state;
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  EddiAuditConfig audit = {0};
+  assert_true(eddi_engine_set_audit(engine, &audit, error, sizeof error) < 0);
+  assert_non_null(strstr(error, "a symbolic link"));
+  free(eddi_exec(engine, "cli", "Start s", 7));
+  eddi_engine_free(engine);
+  kept = unit_read_file(victim, &len);
+  assert_string_equal(kept, "private\n");
+  free(kept);
+  assert_int_equal(unlink(link_path), 0);
+
+  /* Made here: 0600, whatever the umask says. */
+  mode_t mask = umask(0);
+  char report[512];
+  engine = engine_journaled(fx, report, sizeof report);
+  umask(mask);
+  struct stat st;
+  char journal[PATH_MAX];
+  unit_path(journal, fx->state, EDDI_JOURNAL_FILE);
+  assert_int_equal(stat(journal, &st), 0);
+  assert_int_equal(st.st_mode & 07777, 0600);
+  eddi_engine_free(engine);
+
+  if (geteuid() == 0) { /* only root gives a file away */
+    assert_int_equal(chown(journal, 65534, 65534), 0);
+    journal_error_in(fx, fx->state, error, sizeof error);
+    assert_non_null(strstr(error, "belongs to another user: eddi does not use it"));
+    assert_int_equal(chown(journal, 0, 0), 0);
+    char log[PATH_MAX];
+    unit_path(log, fx->state, "audit.jsonl");
+    unit_write_file(log, "", 0);
+    assert_int_equal(chown(log, 65534, 65534), 0);
+    engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+    assert_true(eddi_engine_set_audit(engine, &audit, error, sizeof error) < 0);
+    assert_non_null(strstr(error, "belongs to another user"));
+    eddi_engine_free(engine);
   }
 }
 
@@ -318,6 +391,7 @@ int main(void) {
       T(test_a_stopped_instance_s_logged_edits_are_taken_with_its_session),
       T(test_a_stopped_instance_s_records_are_not_applied_twice),
       T(test_a_state_folder_others_can_change_is_refused),
+      T(test_state_files_are_not_followed_nor_taken_from_others),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
