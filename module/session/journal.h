@@ -180,6 +180,10 @@ bool eddi_journal_append(EddiJournal *self, const char *record, size_t len, bool
  * the applier did not catch up in time (it keeps trying; the log keeps
  * the records). */
 int eddi_journal_flush(EddiJournal *self);
+/* Whether the journal cannot keep up (a full state disk): some session's
+ * records were left out, or its applier fails for the disk. Commands go on
+ * meanwhile; said once on stderr, and again when it has caught up. */
+bool eddi_journal_behind(EddiJournal *self);
 /* Apply the unapplied records of process pid's log (an instance found
  * dead by liveness, perhaps only stopped), before its sessions are taken. */
 void eddi_journal_replay_of(EddiJournal *self, long pid);

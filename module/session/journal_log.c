@@ -411,6 +411,14 @@ struct JournalLog {
   bool urgent; /* a flush waits: apply without gathering */
   bool failed; /* the applier stopped with records not applied */
   bool broken; /* an append cut short could not be cut back: unused since */
+  /* The applier's last transaction failed for the disk (full, or an I/O
+   * error), not for a lock: a flush does not wait for it (it would wait
+   * out REDO_FLUSH_WAIT_MS on every command while the disk is full). */
+  bool stalled;
+  /* The journal cannot keep up (a record reached neither the log nor
+   * SQLite, or the applier is stalled): said once on stderr, and once
+   * again when it has caught up. */
+  bool behind;
   /* Sessions one of whose records reached neither the log nor SQLite (a
    * full disk): their later records are left out too, until the session's
    * row is written anew (a claim). The next record is a difference from
@@ -482,12 +490,26 @@ static void redo__rotate(struct JournalLog *self) {
 static void redo__applied_of(sqlite3 *db, const char *name, uint64_t *generation,
                              uint64_t *offset);
 
+/* Whether a failed transaction's result is the disk's (full, an I/O
+ * error, a file size limit) rather than another connection's lock. */
+static bool redo__disk_failure(int rc) {
+  int primary = rc & 0xff;
+  return primary == SQLITE_FULL || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN ||
+         primary == SQLITE_READONLY;
+}
+
 /* Applier: run the batch in one transaction with the note of how far it
- * got; false when the transaction failed (the batch is tried again). */
-static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
+ * got; false when the transaction failed (the batch is tried again), with
+ * *disk set when the disk refused it. */
+static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch, bool *disk) {
   sqlite3 *db = self->db;
+  *disk = false;
   /* IMMEDIATE: the note read below stays true until the commit. */
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return false;
+  int begun = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (begun != SQLITE_OK) {
+    *disk = redo__disk_failure(begun);
+    return false;
+  }
   RedoWriter writer = {eddi_journal_pid(self->journal), eddi_journal_host(self->journal),
                        self->name, self->journal};
   /* Another process may have applied part of this log already: one that
@@ -506,9 +528,12 @@ static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
   /* Applied further than this batch by another: its note stays. */
   bool behind = last->generation < noted_generation ||
                 (last->generation == noted_generation && last->end < noted_offset);
-  if ((!behind &&
-       !redo__note_applied(db, &self->statements, self->name, last->generation, last->end)) ||
-      sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+  int rc = behind || redo__note_applied(db, &self->statements, self->name, last->generation,
+                                        last->end)
+               ? sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)
+               : sqlite3_errcode(db);
+  if (rc != SQLITE_OK) {
+    *disk = redo__disk_failure(rc) || redo__disk_failure(sqlite3_extended_errcode(db));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return false;
   }
@@ -546,14 +571,23 @@ static void *redo__applier(void *arg) {
     self->queue = batch;
     batch = taken;
     pthread_mutex_unlock(&self->lock);
-    bool applied;
-    while (!(applied = redo__apply_batch(self, &batch))) {
+    bool applied, disk;
+    while (!(applied = redo__apply_batch(self, &batch, &disk))) {
       pthread_mutex_lock(&self->lock);
       bool give_up = self->stopping;
+      if (disk && !self->stalled) {
+        /* The disk is full: those waiting for the records are let go (the
+         * records stay queued, and in the log, until there is room). */
+        self->stalled = true;
+        pthread_cond_broadcast(&self->done);
+      }
       pthread_mutex_unlock(&self->lock);
       if (give_up) break; /* the records stay in the log for the next start */
       usleep(REDO_RETRY_MS * 1000);
     }
+    pthread_mutex_lock(&self->lock);
+    self->stalled = false;
+    pthread_mutex_unlock(&self->lock);
     size_t count = batch.len;
     redo__queue_free(&batch);
     pthread_mutex_lock(&self->lock);
@@ -641,8 +675,12 @@ static void redo__lost_note(struct JournalLog *self, const char *payload, size_t
   size_t at = 0, n;
   char type;
   const char *session;
-  if (redo__next(payload, len, &at, &type, &session, &n) && type == 'S')
-    array_push(&self->lost, eddi_strndup(session, n));
+  if (!redo__next(payload, len, &at, &type, &session, &n) || type != 'S') return;
+  /* Once: a later claim takes it off the list (a second entry would leave
+   * the session's records after that claim out). */
+  for (size_t i = 0; i < self->lost.len; i++)
+    if (strlen(self->lost.items[i]) == n && memcmp(self->lost.items[i], session, n) == 0) return;
+  array_push(&self->lost, eddi_strndup(session, n));
 }
 
 /* Apply a record at once, noting a loss. */
@@ -651,6 +689,45 @@ static bool redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, c
   if (redo__apply_now(journal, payload, len)) return true;
   if (self) redo__lost_note(self, payload, len);
   return false;
+}
+
+/* A line on stderr, one write(2) (either thread). */
+static void redo__say(const char *line) {
+  size_t len = strlen(line);
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(STDERR_FILENO, line + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+}
+
+/* The journal could not keep a record: said once, until it caught up. */
+static void redo__say_behind(struct JournalLog *self, int failure) {
+  if (self->behind) return;
+  self->behind = true;
+  char line[EDDI_FS_PATH_MAX + 512], folder[EDDI_FS_PATH_MAX];
+  snprintf(folder, sizeof folder, "%s", eddi_journal_path(self->journal));
+  char *slash = strrchr(folder, '/');
+  if (slash) *slash = '\0';
+  snprintf(line, sizeof line,
+           "eddi: journal: cannot write to the state folder %s (%s): the journal cannot keep "
+           "up; commands go on and their edits are kept in memory, journaled again once there "
+           "is room (a crash meanwhile loses them)\n",
+           folder, strerror(failure ? failure : ENOSPC));
+  redo__say(line);
+}
+
+/* Every session left out is journaled whole again, the applier is not
+ * failing: the journal has caught up. */
+static void redo__say_caught_up(struct JournalLog *self) {
+  if (!self->behind || self->lost.len) return;
+  pthread_mutex_lock(&self->lock);
+  bool stalled = self->stalled;
+  pthread_mutex_unlock(&self->lock);
+  if (stalled) return;
+  self->behind = false;
+  redo__say("eddi: journal: the state folder has room again: the journal has caught up\n");
 }
 
 bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
@@ -664,6 +741,11 @@ bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   }
   pthread_mutex_lock(&self->lock);
   bool logged = !self->broken && redo__write_frame(self->fd, payload, len);
+  int failure = logged ? 0 : self->broken ? EIO : errno;
+  /* SQLite on the command's path only when nothing is queued before this
+   * record (it would be applied ahead of them) and the applier is not
+   * failing for the disk (SQLite would fail the same way, after a wait). */
+  bool behind_now = !logged && (self->stalled || self->queue.len > 0);
   /* A full disk may take part of the frame: its bytes must go, or the next
    * frame would follow them and a replay would read the two as one frame
    * cut short (losing that command), the applied offsets no longer
@@ -680,12 +762,30 @@ bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   }
   pthread_mutex_unlock(&self->lock);
   if (!logged) {
-    /* A full disk: SQLite then holds it, or fails the same way. */
-    eddi_journal_flush(journal);
-    return redo__apply_or_lose(journal, self, payload, len);
+    /* A full disk: SQLite then holds it, or fails the same way; or, with
+     * records still queued, the session's later records are left out
+     * until its rows are written anew. Either way the command answers at
+     * once: its edits are in memory. */
+    bool kept = !behind_now && redo__apply_now(journal, payload, len);
+    if (!kept) {
+      redo__lost_note(self, payload, len);
+      redo__say_behind(self, failure);
+    }
+    return kept;
   }
   if (claims) eddi_journal_flush(journal);
+  redo__say_caught_up(self);
   return true;
+}
+
+bool eddi_journal_behind(EddiJournal *journal) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self) return false;
+  if (!self->thread_started) return self->lost.len > 0;
+  pthread_mutex_lock(&self->lock);
+  bool behind = self->lost.len > 0 || self->stalled;
+  pthread_mutex_unlock(&self->lock);
+  return behind;
 }
 
 int eddi_journal_flush(EddiJournal *journal) {
@@ -700,9 +800,15 @@ int eddi_journal_flush(EddiJournal *journal) {
     self->urgent = true;
     pthread_cond_signal(&self->wake);
   }
-  while (self->applied < target && !self->holding && rc == 0)
-    if (pthread_cond_timedwait(&self->done, &self->lock, &until) == ETIMEDOUT) rc = EDDI_EIO;
+  while (self->applied < target && !self->holding && rc == 0) {
+    /* A stalled applier (a full disk) is not waited for: the command
+     * answers at once, the records stay queued until there is room. */
+    if (self->stalled) rc = EDDI_EIO;
+    else if (pthread_cond_timedwait(&self->done, &self->lock, &until) == ETIMEDOUT) rc = EDDI_EIO;
+  }
+  bool stalled = self->stalled;
   pthread_mutex_unlock(&self->lock);
+  if (stalled) redo__say_behind(self, ENOSPC);
   return rc;
 }
 

@@ -771,6 +771,25 @@ bool eddi_journal_session_kept(EddiJournal *self, const char *name) {
   return ms && !ms->elsewhere;
 }
 
+/* Sync every session of engine but done whose rows the journal left out
+ * (no mirror: dropped when a record of it was lost). */
+static void session__catch_up(EddiJournal *self, EddiEngine *engine, const EddiSession *done) {
+  struct JournalMirror *mirror = mirror__of(self);
+  for (size_t i = 0; i < engine->sessions->sessions.len; i++) {
+    const EddiSession *session = engine->sessions->sessions.items[i];
+    if (session == done || mirror__by(mirror, session->name, NULL)) continue;
+    JournalWrite write = {.journal = self, .session = session->name};
+    session__sync(&write, self, session, NULL);
+    write__finish(&write);
+    MirrorSession *ms = mirror__by(mirror, session->name, NULL);
+    if (ms && write.lost) {
+      mirror__drop(mirror, ms);
+      return; /* still no room */
+    }
+    if (ms && !ms->elsewhere) ms->version = ++mirror->clock;
+  }
+}
+
 void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char *sender) {
   struct JournalMirror *mirror = mirror__of(self);
   EddiSession *session = eddi_sessions_by_sender(engine->sessions, sender);
@@ -805,6 +824,10 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
    * it first (journal_log.c refused this claim): it is theirs to journal. */
   if (ms && write.claims && !ms->elsewhere) ms->elsewhere = session__held_elsewhere(self, ms->name);
   if (ms && wrote && !ms->elsewhere) ms->version = ++mirror->clock;
+  /* The journal took this record after it could not keep up (a full
+   * disk): the other sessions it left out are journaled whole again now,
+   * not at their sender's next command. */
+  if (ms && !write.lost && eddi_journal_behind(self)) session__catch_up(self, engine, session);
 }
 
 uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {
