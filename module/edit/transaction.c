@@ -617,12 +617,13 @@ static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
   return rc;
 }
 
-/* Remove what staging left: temps not renamed in, backups. */
-static void transaction__unstage(EddiEditTxn *self) {
+/* Remove what staging left: temps not renamed in, backups (unless the
+ * journal keeps them until the change's Undo step is journaled). */
+static void transaction__unstage(EddiEditTxn *self, bool keep_backups) {
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->staged) transaction__remove_temp(self, file, file->staged);
-    if (file->backup) transaction__remove_temp(self, file, file->backup);
+    if (file->backup && !keep_backups) transaction__remove_temp(self, file, file->backup);
     eddi_free(file->staged), eddi_free(file->backup);
     file->staged = file->backup = NULL;
   }
@@ -787,9 +788,10 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
    * names them (recovery rolls forward only onto complete temporaries). */
   if (rc == 0) rc = transaction__sync_staged(self, err);
   if (rc == 0 && keeps_intents)
-    rc = eddi_workspace_intent_begin(self->workspace, files.items, files.len, intent, err);
+    rc = eddi_workspace_intent_begin(self->workspace, files.items, files.len,
+                                     self->session ? self->session->name : NULL, intent, err);
   array_free(&files);
-  if (rc < 0) transaction__unstage(self);
+  if (rc < 0) transaction__unstage(self, false);
   return rc;
 }
 
@@ -842,8 +844,8 @@ int eddi_edit_txn_commit(EddiEditTxn *self, EddiEditReport *report, EddiError *e
   rc = transaction__commit_files(self, report, err);
   if (staged) {
     transaction__settle(self);
-    eddi_workspace_intent_done(self->workspace, intent);
-    transaction__unstage(self);
+    bool kept = eddi_workspace_intent_done(self->workspace, intent);
+    transaction__unstage(self, kept);
   }
   return rc;
 }

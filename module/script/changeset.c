@@ -269,6 +269,51 @@ int eddi_changeset_rollback(EddiChangeset *self, EddiWorkspace *workspace, EddiS
   return rc;
 }
 
+/* ---------------------------------------------------------------- after a crash */
+
+/* Whether path's disk file holds the text apply writes (after), decoded;
+ * its stamp into *stamp. */
+static bool changeset__disk_written(EddiWorkspace *workspace, const EddiChangeFile *file,
+                                    EddiFileStamp *stamp) {
+  StrBuf raw = {0}, text = {0};
+  EddiError ignored;
+  EddiFileFormat format;
+  eddi_strbuf_puts(&text, "");
+  bool written =
+      eddi_fs_read(eddi_workspace_root_fd(workspace), file->path,
+                   eddi_workspace_config(workspace)->max_file_bytes, &raw, stamp, NULL,
+                   &ignored) == 0 &&
+      eddi_disk_decode(raw.data ? raw.data : "", raw.len, &format, &text, &ignored) == 0 &&
+      text.len == file->after_len && memcmp(text.data, file->after, text.len) == 0;
+  eddi_strbuf_free(&raw);
+  eddi_strbuf_free(&text);
+  return written;
+}
+
+bool eddi_changeset_settle(EddiChangeset *self, EddiWorkspace *workspace) {
+  if (!self->files.len) return false;
+  bool collected = true, written = true;
+  EddiFileStamp *stamps = eddi_calloc(self->files.len, sizeof *stamps);
+  for (size_t i = 0; i < self->files.len; i++) {
+    const EddiChangeFile *file = &self->files.items[i];
+    collected = collected && changeset__disk_is(workspace, file->path, &file->collected);
+    written = written && changeset__disk_written(workspace, file, &stamps[i]);
+  }
+  bool changed = false;
+  if (self->status != EDDI_CHANGESET_APPLIED && written && !collected) {
+    /* Applied, the status not journaled: apply's writes are there. */
+    for (size_t i = 0; i < self->files.len; i++) self->files.items[i].applied = stamps[i];
+    self->status = EDDI_CHANGESET_APPLIED;
+    changed = true;
+  } else if (self->status == EDDI_CHANGESET_APPLIED && collected && !written) {
+    /* Rolled back, the status not journaled: the bytes from before are. */
+    self->status = EDDI_CHANGESET_ROLLED_BACK;
+    changed = true;
+  }
+  eddi_free(stamps);
+  return changed;
+}
+
 /* ---------------------------------------------------------------- preview */
 
 void eddi_changeset_preview(const EddiChangeset *self, StrBuf *facts, StrBuf *unified) {

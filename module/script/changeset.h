@@ -24,6 +24,12 @@ int eddi_changeset_apply(EddiChangeset *self, EddiWorkspace *workspace, EddiSess
  * changed since. */
 int eddi_changeset_rollback(EddiChangeset *self, EddiWorkspace *workspace, EddiSession *session,
                             EddiError *err);
+/* After a crash: a changeset whose apply (or rollback) wrote every file
+ * while its process died before the status was journaled takes the status
+ * its files say: applied when every file holds what apply writes (and not
+ * all what was collected), rolled back when an applied one's files all
+ * hold what was collected again. Whether the status changed. */
+bool eddi_changeset_settle(EddiChangeset *self, EddiWorkspace *workspace);
 /* "Changeset n (collected): 2 files: a.py +1 -1, b.py +2 -0" into facts,
  * the unified diff of every file into unified (may be NULL). */
 void eddi_changeset_preview(const EddiChangeset *self, StrBuf *facts, StrBuf *unified);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,9 +27,22 @@ EddiAudit *eddi_audit_new(const char *path, EddiAuditSink sink, void *closure, c
                           size_t error_size) {
   int fd = -1;
   if (path && path[0]) {
-    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    /* Never through a link (one another user left would have us append to
+     * a file of ours), and only a file of this user's (or a device, as
+     * /dev/null): a file someone else made there reads our lines. */
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) < 0 || (st.st_uid != geteuid() && !S_ISCHR(st.st_mode)))) {
+      close(fd);
+      fd = -1;
+      snprintf(error, error_size, "Audit log %s belongs to another user: eddi does not write it",
+               path);
+      return NULL;
+    }
     if (fd < 0) {
-      snprintf(error, error_size, "Audit log %s: %s", path, strerror(errno));
+      snprintf(error, error_size, "Audit log %s: %s", path,
+               errno == ELOOP ? "a symbolic link (eddi does not follow one to its audit log)"
+                              : strerror(errno));
       return NULL;
     }
   }

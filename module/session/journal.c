@@ -11,6 +11,7 @@
 #include "session/journal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -27,6 +28,18 @@
  * is a cheap INSERT OR IGNORE). */
 #define JOURNAL_FOLDERS_CACHED 1024
 
+/* A change whose files are all written, its intent kept until its
+ * session's record (with the step Undo takes back) is in the redo log, and
+ * the backups of its old files with it: a kill before that record leaves
+ * the intent, and the recovery makes the step from the backups. */
+typedef struct {
+  int64_t id;
+  char *session;
+  Array(char *) backups; /* workspace paths */
+} JournalIntent;
+
+typedef Array(JournalIntent) JournalIntents;
+
 struct EddiJournal {
   sqlite3 *db;
   char *path;
@@ -37,6 +50,8 @@ struct EddiJournal {
   sqlite3_stmt *note_folder;
   struct JournalMirror *mirror;
   struct JournalLog *log;
+  int root_fd; /* the workspace's (borrowed), for the backups of settled intents */
+  JournalIntents settled;
   const char *statement_sql[JOURNAL_STATEMENTS_MAX];
   sqlite3_stmt *statements[JOURNAL_STATEMENTS_MAX];
   size_t statement_count;
@@ -120,6 +135,10 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
      * one that had the same pid (a fresh container per call). */
     ("ALTER TABLE sessions ADD COLUMN owner_log TEXT;"
      "ALTER TABLE intents ADD COLUMN owner_log TEXT;"),
+    /* 6 -> 7: the session whose command made the change: a change rolled
+     * forward (or finished) by the recovery becomes that session's step,
+     * so that Undo takes it back. */
+    "ALTER TABLE intents ADD COLUMN session TEXT;",
 };
 
 const char *eddi_journal_migration(int from) {
@@ -140,37 +159,94 @@ int eddi_journal_file_schema(const char *path) {
   return version;
 }
 
-/* One integer of a PRAGMA, or -1. */
-static int journal__pragma_int(sqlite3 *db, const char *sql) {
+/* One integer of a PRAGMA into *value; the SQLite result (SQLITE_BUSY: another
+ * process holds the file for a moment, which is not damage). */
+static int journal__pragma_int(sqlite3 *db, const char *sql, int *value) {
   sqlite3_stmt *stmt = NULL;
-  int value = -1;
-  if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK &&
-      sqlite3_step(stmt) == SQLITE_ROW)
-    value = sqlite3_column_int(stmt, 0);
-  sqlite3_finalize(stmt);
-  return value;
-}
-
-/* Whether SQLite finds the file sound: quick_check answers "ok". */
-static bool journal__sound(sqlite3 *db) {
-  sqlite3_stmt *stmt = NULL;
-  bool ok = false;
-  if (sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &stmt, NULL) == SQLITE_OK &&
-      sqlite3_step(stmt) == SQLITE_ROW) {
-    const unsigned char *answer = sqlite3_column_text(stmt, 0);
-    ok = answer && strcmp((const char *)answer, "ok") == 0;
+  *value = -1;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) *value = sqlite3_column_int(stmt, 0), rc = SQLITE_OK;
   }
   sqlite3_finalize(stmt);
-  return ok;
+  return rc;
 }
 
-/* Bring db from its schema to EDDI_JOURNAL_SCHEMA, one transaction a step. */
-static int journal__migrate(sqlite3 *db, int from, EddiError *err) {
-  for (int version = from; version < EDDI_JOURNAL_SCHEMA; version++) {
+/* Whether SQLite finds the file sound: quick_check answers "ok". *sound
+ * is false only for an answer that says so (or a file that is not a
+ * database); the result is SQLite's (SQLITE_BUSY: ask again). */
+static int journal__check(sqlite3 *db, bool *sound) {
+  sqlite3_stmt *stmt = NULL;
+  *sound = true;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &stmt, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+      const unsigned char *answer = sqlite3_column_text(stmt, 0);
+      *sound = answer && strcmp((const char *)answer, "ok") == 0;
+      rc = SQLITE_OK;
+    }
+  }
+  sqlite3_finalize(stmt);
+  if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) *sound = false, rc = SQLITE_OK;
+  return rc;
+}
+
+/* Statements that another process may hold off for a moment (two eddi
+ * starting on a fresh state folder: one makes the file WAL, the other
+ * reads it) are tried again this many times, this long apart, beyond
+ * SQLite's busy timeout, which some of them (the switch to WAL) do not
+ * wait for. */
+#define JOURNAL_BUSY_TRIES 200
+#define JOURNAL_BUSY_PAUSE_US 10000
+
+static bool journal__busy(int rc) {
+  return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* sqlite3_exec, tried again while another connection holds the file. */
+static int journal__exec_patient(sqlite3 *db, const char *sql, char **message) {
+  int rc = SQLITE_OK;
+  for (int tries = 0; tries < JOURNAL_BUSY_TRIES; tries++) {
+    if (message) sqlite3_free(*message), *message = NULL;
+    rc = sqlite3_exec(db, sql, NULL, NULL, message);
+    if (!journal__busy(rc)) break;
+    usleep(JOURNAL_BUSY_PAUSE_US);
+  }
+  return rc;
+}
+
+/* Bring db to EDDI_JOURNAL_SCHEMA, one transaction a step. Each step reads
+ * the version inside its own BEGIN IMMEDIATE (the write lock): two
+ * processes starting on one journal at the same moment take turns, and the
+ * second finds the first's steps done instead of running them again (a
+ * CREATE TABLE of a table that exists). *newer: the file's schema is past
+ * this eddi's (nothing done), or -1 when it has none to read (corrupt). */
+static int journal__migrate(sqlite3 *db, int *newer, EddiError *err) {
+  *newer = 0;
+  for (;;) {
     char *message = NULL;
+    int version = -1;
+    int rc = journal__exec_patient(db, "BEGIN IMMEDIATE", &message);
+    if (rc == SQLITE_OK) rc = journal__pragma_int(db, "PRAGMA user_version", &version);
+    if (rc == SQLITE_OK && version > EDDI_JOURNAL_SCHEMA) {
+      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+      *newer = version;
+      return 0;
+    }
+    if (rc == SQLITE_OK && version == EDDI_JOURNAL_SCHEMA) {
+      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+      return 0;
+    }
     char bump[64];
     snprintf(bump, sizeof bump, "PRAGMA user_version=%d;", version + 1);
-    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &message);
+    if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT || (rc == SQLITE_OK && version < 0)) {
+      sqlite3_free(message);
+      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+      *newer = -1; /* no schema to read: the file is not a sound journal */
+      return 0;
+    }
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, journal__migrations[version], NULL, NULL, &message);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, bump, NULL, NULL, &message);
     if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, &message);
@@ -181,8 +257,8 @@ static int journal__migrate(sqlite3 *db, int from, EddiError *err) {
       sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
       return EDDI_EIO;
     }
+    sqlite3_free(message);
   }
-  return 0;
 }
 
 /* ------------------------------------------------------------ opening */
@@ -191,11 +267,63 @@ static int journal__migrate(sqlite3 *db, int from, EddiError *err) {
  * or another failure. */
 typedef enum { JOURNAL_OPENED, JOURNAL_CORRUPT, JOURNAL_NEWER, JOURNAL_FAILED } JournalOpening;
 
+/* Whether the state file path (missing is fine) may be used: a regular
+ * file of this user's, not a symbolic link. Another user who could write
+ * into the state folder once may have left a link to a file of ours (which
+ * SQLite or the audit would then write), or a journal of their own whose
+ * sessions we would re-apply. */
+static int journal__file_ours(const char *path, EddiError *err) {
+  struct stat st;
+  if (lstat(path, &st) < 0) {
+    if (errno == ENOENT) return 0;
+    return eddi_error_set(err, EDDI_EIO, "Journal %s: %s", path, strerror(errno));
+  }
+  const char *why = S_ISLNK(st.st_mode)   ? "is a symbolic link"
+                    : !S_ISREG(st.st_mode) ? "is not a regular file"
+                    : st.st_uid != geteuid() ? "belongs to another user"
+                                             : NULL;
+  if (!why) return 0;
+  eddi_error_set(err, EDDI_ESTATE,
+                 "Journal %s %s: eddi does not use it; remove it, or start with another "
+                 "--state (or --no-journal)",
+                 path, why);
+  return EDDI_ESTATE;
+}
+
+/* Make path (the journal) mode 0600 and this user's before SQLite opens it,
+ * without following a link: SQLite would make it 0644 (less the umask), and
+ * its -wal and -shm files take the journal's mode. A file there already is
+ * checked, and narrowed to 0600. */
+static int journal__prepare_file(const char *path, EddiError *err) {
+  static const char *const companions[] = {"", "-wal", "-shm"};
+  for (size_t i = 0; i < sizeof companions / sizeof *companions; i++) {
+    char file[EDDI_FS_PATH_MAX + 8];
+    snprintf(file, sizeof file, "%s%s", path, companions[i]);
+    int rc = journal__file_ours(file, err);
+    if (rc < 0) return rc;
+  }
+  int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+  if (fd < 0) return eddi_error_set(err, EDDI_EIO, "Journal %s: %s", path, strerror(errno));
+  struct stat st;
+  int rc = 0;
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+    rc = journal__file_ours(path, err) < 0 ? err->code
+                                            : eddi_error_set(err, EDDI_ESTATE,
+                                                             "Journal %s changed while it was "
+                                                             "opened: eddi does not use it",
+                                                             path);
+  else if ((st.st_mode & 07777) != 0600)
+    fchmod(fd, 0600);
+  close(fd);
+  return rc;
+}
+
 static JournalOpening journal__try_open(const char *path, sqlite3 **out, EddiError *err) {
   sqlite3 *db = NULL;
   *out = NULL;
+  if (journal__prepare_file(path, err) < 0) return JOURNAL_FAILED;
   int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                          SQLITE_OPEN_NOMUTEX, NULL);
+                                          SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL);
   if (rc != SQLITE_OK) {
     eddi_error_set(err, EDDI_EIO, "Journal %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     sqlite3_close(db);
@@ -203,10 +331,16 @@ static JournalOpening journal__try_open(const char *path, sqlite3 **out, EddiErr
   }
   sqlite3_busy_timeout(db, EDDI_JOURNAL_BUSY_TIMEOUT_MS);
   char *message = NULL;
-  rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL,
-                    &message);
+  rc = journal__exec_patient(db, "PRAGMA journal_mode=WAL", &message);
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
   sqlite3_free(message);
-  if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT || (rc == SQLITE_OK && !journal__sound(db))) {
+  bool sound = rc != SQLITE_NOTADB && rc != SQLITE_CORRUPT;
+  for (int tries = 0; rc == SQLITE_OK && tries < JOURNAL_BUSY_TRIES; tries++) {
+    rc = journal__check(db, &sound);
+    if (!journal__busy(rc)) break;
+    usleep(JOURNAL_BUSY_PAUSE_US);
+  }
+  if (!sound) {
     sqlite3_close(db);
     return JOURNAL_CORRUPT;
   }
@@ -215,19 +349,22 @@ static JournalOpening journal__try_open(const char *path, sqlite3 **out, EddiErr
     sqlite3_close(db);
     return JOURNAL_FAILED;
   }
-  int version = journal__pragma_int(db, "PRAGMA user_version");
-  if (version > EDDI_JOURNAL_SCHEMA) {
+  int newer = 0;
+  if (journal__migrate(db, &newer, err) < 0) {
+    sqlite3_close(db);
+    return JOURNAL_FAILED;
+  }
+  if (newer < 0) {
+    sqlite3_close(db);
+    return JOURNAL_CORRUPT;
+  }
+  if (newer) {
     eddi_error_set(err, EDDI_ESTATE,
                    "Journal %s has schema %d, newer than this eddi's %d: run a newer eddi, "
                    "or start with --no-journal",
-                   path, version, EDDI_JOURNAL_SCHEMA);
+                   path, newer, EDDI_JOURNAL_SCHEMA);
     sqlite3_close(db);
     return JOURNAL_NEWER;
-  }
-  if (version < 0 || journal__migrate(db, version, err) < 0) {
-    if (version < 0) eddi_error_set(err, EDDI_EIO, "Journal %s: no schema version", path);
-    sqlite3_close(db);
-    return version < 0 ? JOURNAL_CORRUPT : JOURNAL_FAILED;
   }
   *out = db;
   return JOURNAL_OPENED;
@@ -247,6 +384,8 @@ static int journal__set_aside(const char *path, char *aside, size_t aside_size) 
   }
   return 0;
 }
+
+static void journal__settled_close(EddiJournal *self);
 
 int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal **out,
                       StrBuf *report, EddiError *err) {
@@ -270,6 +409,7 @@ int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal *
   self->path = eddi_strdup(path);
   self->instance = instance ? eddi_strdup(instance) : NULL;
   self->pid = (long)getpid();
+  self->root_fd = -1;
   if (gethostname(self->host, sizeof self->host) < 0) snprintf(self->host, sizeof self->host, "?");
   self->host[sizeof self->host - 1] = '\0';
   sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO folders(path) VALUES(?)", -1, &self->note_folder,
@@ -281,6 +421,7 @@ int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal *
 
 void eddi_journal_close(EddiJournal *self) {
   if (!self) return;
+  journal__settled_close(self);
   eddi_journal_log_stop(self);
   eddi_journal_sessions_free(self);
   for (size_t i = 0; i < self->statement_count; i++) sqlite3_finalize(self->statements[i]);
@@ -294,6 +435,20 @@ void eddi_journal_close(EddiJournal *self) {
 }
 
 const char *eddi_journal_path(const EddiJournal *self) { return self->path; }
+void eddi_journal_set_root(EddiJournal *self, int root_fd) { self->root_fd = root_fd; }
+
+void eddi_journal_test_stop(const char *point) {
+  /* EDDI_TEST_STOP_AT=point[:n]: the n-th time (1 by default) eddi passes
+   * point, it kills itself (SIGKILL), as kill -9 at that moment would. For
+   * the crash tests, which need the moments between a change's steps. */
+  static int passed;
+  const char *asked = getenv("EDDI_TEST_STOP_AT");
+  if (!asked) return;
+  size_t len = strlen(point);
+  if (strncmp(asked, point, len) != 0 || (asked[len] && asked[len] != ':')) return;
+  int nth = asked[len] == ':' ? atoi(asked + len + 1) : 1;
+  if (++passed >= nth) raise(SIGKILL);
+}
 sqlite3 *eddi_journal_db(EddiJournal *self) { return self->db; }
 long eddi_journal_pid(const EddiJournal *self) { return self->pid; }
 const char *eddi_journal_host(const EddiJournal *self) { return self->host; }
@@ -331,15 +486,15 @@ void eddi_journal_note_folder(EddiJournal *self, const char *rel) {
 /* ------------------------------------------------------------ intents */
 
 int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
-                              size_t count, int64_t *id, EddiError *err) {
+                              size_t count, const char *session, int64_t *id, EddiError *err) {
   sqlite3 *db = self->db;
   sqlite3_stmt *intent = NULL, *file = NULL;
   eddi_journal_flush(self);
   /* The intent must reach the disk before the renames it protects. */
   int rc = sqlite3_exec(db, "PRAGMA synchronous=FULL; BEGIN IMMEDIATE", NULL, NULL, NULL);
   if (rc == SQLITE_OK)
-    rc = sqlite3_prepare_v2(db, "INSERT INTO intents(owner_pid, owner_host, created, owner_log)"
-                                " VALUES(?,?,?,?)",
+    rc = sqlite3_prepare_v2(db, "INSERT INTO intents(owner_pid, owner_host, created, owner_log,"
+                                " session) VALUES(?,?,?,?,?)",
                             -1, &intent, NULL);
   if (rc == SQLITE_OK) {
     sqlite3_bind_int64(intent, 1, self->pid);
@@ -348,6 +503,8 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
     const char *log = eddi_journal_log_name(self);
     if (log) sqlite3_bind_text(intent, 4, log, -1, SQLITE_STATIC);
     else sqlite3_bind_null(intent, 4);
+    if (session) sqlite3_bind_text(intent, 5, session, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(intent, 5);
     rc = sqlite3_step(intent) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
   }
   *id = sqlite3_last_insert_rowid(db);
@@ -380,10 +537,89 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   }
   sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
-  return rc == SQLITE_OK ? 0 : EDDI_EIO;
+  if (rc != SQLITE_OK) return EDDI_EIO;
+  /* Remembered for intent_done: the session and the backups. */
+  JournalIntent kept = {.id = *id, .session = session ? eddi_strdup(session) : NULL};
+  for (size_t i = 0; i < count; i++)
+    if (files[i].backup) array_push(&kept.backups, eddi_strdup(files[i].backup));
+  array_push(&self->settled, kept);
+  eddi_journal_test_stop("intent-recorded");
+  return 0;
 }
 
-void eddi_journal_intent_done(EddiJournal *self, int64_t id) {
+static void journal__intent_free(JournalIntent *intent) {
+  eddi_free(intent->session);
+  for (size_t i = 0; i < intent->backups.len; i++) eddi_free(intent->backups.items[i]);
+  array_free(&intent->backups);
+}
+
+/* The settled intent of id, or NULL. */
+static JournalIntent *journal__settled(EddiJournal *self, int64_t id) {
+  for (size_t i = 0; i < self->settled.len; i++)
+    if (self->settled.items[i].id == id) return &self->settled.items[i];
+  return NULL;
+}
+
+/* Remove the backups of the settled intent at index i and forget it. */
+static void journal__settled_drop(EddiJournal *self, size_t i) {
+  JournalIntent *intent = &self->settled.items[i];
+  for (size_t k = 0; self->root_fd >= 0 && k < intent->backups.len; k++)
+    eddi_fs_remove(self->root_fd, intent->backups.items[k]);
+  journal__intent_free(intent);
+  array_remove(&self->settled, i);
+}
+
+bool eddi_journal_intent_done(EddiJournal *self, int64_t id) {
+  eddi_journal_test_stop("intent-done");
+  JournalIntent *intent = journal__settled(self, id);
+  /* A change of a session the journal keeps: its intent goes with the
+   * session's next record (eddi_journal_settled_statements), which holds
+   * the step that takes the change back; the backups go once that record
+   * is in the log. Until then a kill leaves the intent, and the recovery
+   * makes the step from the backups. */
+  if (intent && intent->session && self->root_fd >= 0 &&
+      eddi_journal_session_kept(self, intent->session))
+    return true;
+  if (intent) {
+    journal__intent_free(intent);
+    array_remove(&self->settled, (size_t)(intent - self->settled.items));
+  }
+  eddi_journal_forget_intent(self, id);
+  return false;
+}
+
+size_t eddi_journal_settled_of(EddiJournal *self, const char *session, int64_t *ids,
+                               size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; i < self->settled.len; i++) {
+    const JournalIntent *intent = &self->settled.items[i];
+    if (!intent->session || strcmp(intent->session, session) != 0) continue;
+    if (n < max) ids[n] = intent->id;
+    n++;
+  }
+  return n;
+}
+
+void eddi_journal_settled_written(EddiJournal *self, const char *session, bool forget_now) {
+  for (size_t i = self->settled.len; i-- > 0;) {
+    JournalIntent *intent = &self->settled.items[i];
+    if (!intent->session || strcmp(intent->session, session) != 0) continue;
+    if (forget_now) eddi_journal_forget_intent(self, intent->id);
+    journal__settled_drop(self, i);
+  }
+}
+
+/* The changes whose session record never came (the process closes): their
+ * intents go now. */
+static void journal__settled_close(EddiJournal *self) {
+  for (size_t i = self->settled.len; i-- > 0;) {
+    eddi_journal_forget_intent(self, self->settled.items[i].id);
+    journal__settled_drop(self, i);
+  }
+  array_free(&self->settled);
+}
+
+void eddi_journal_forget_intent(EddiJournal *self, int64_t id) {
   sqlite3_stmt *stmt = NULL;
   eddi_journal_flush(self);
   sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL);

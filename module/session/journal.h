@@ -40,7 +40,7 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 6
+#define EDDI_JOURNAL_SCHEMA 7
 /* How long a statement waits for another connection holding the journal's
  * write lock (two eddi processes on one workspace, or this process's
  * applier) before failing. */
@@ -75,12 +75,40 @@ void eddi_journal_note_folder(EddiJournal *self, const char *rel);
 /* ------------------------------------------------------------ intents */
 
 /* Record the intent of a change of several files (workspace.h's
- * EddiIntentFile), durably, before its first rename; *id names it for
- * eddi_journal_intent_done. */
+ * EddiIntentFile), made by a command of session (NULL: none), durably,
+ * before its first rename; *id names it for eddi_journal_intent_done. */
 int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
-                              size_t count, int64_t *id, EddiError *err);
-/* The change is complete (or was put back): forget it. */
-void eddi_journal_intent_done(EddiJournal *self, int64_t id);
+                              size_t count, const char *session, int64_t *id, EddiError *err);
+/* The change is complete (or was put back). The intent of a change of a
+ * session the journal keeps is forgotten with that session's next record
+ * (the one holding the step Undo takes back), not now: true, and the
+ * journal removes the change's backups then (the caller leaves them). A
+ * kill before that record leaves the intent, whose backups the recovery
+ * makes the session's Undo step from. false: forgotten now. */
+bool eddi_journal_intent_done(EddiJournal *self, int64_t id);
+/* Forget intent id now. */
+void eddi_journal_forget_intent(EddiJournal *self, int64_t id);
+/* The intents kept for session's next record: their ids (up to max) into
+ * ids, how many there are. */
+size_t eddi_journal_settled_of(EddiJournal *self, const char *session, int64_t *ids, size_t max);
+/* Session's record with the deletes of those intents is in the log (or,
+ * forget_now, it could not be written: they are deleted on SQLite now):
+ * their backups go. */
+void eddi_journal_settled_written(EddiJournal *self, const char *session, bool forget_now);
+/* Whether the journal keeps session name's rows (this process journals
+ * it, not another live one). */
+bool eddi_journal_session_kept(EddiJournal *self, const char *name);
+/* The workspace's root, for the backups of settled changes (set by the
+ * recovery, before any change). */
+void eddi_journal_set_root(EddiJournal *self, int root_fd);
+
+/* For the crash tests: with EDDI_TEST_STOP_AT=point (or point:n, the n-th
+ * time) in the environment, eddi kills itself (SIGKILL) there. The points:
+ * intent-recorded (a change's intent is durable, no file renamed yet),
+ * intent-done (every file renamed in, the intent not yet forgotten),
+ * session-sync (a change is complete, its session's record not yet
+ * written). */
+void eddi_journal_test_stop(const char *point);
 
 /* On start: finish or undo every change whose process died, then sweep the
  * folders eddi wrote into. Lines for the log go to report. */
@@ -152,6 +180,10 @@ bool eddi_journal_append(EddiJournal *self, const char *record, size_t len, bool
  * the applier did not catch up in time (it keeps trying; the log keeps
  * the records). */
 int eddi_journal_flush(EddiJournal *self);
+/* Whether the journal cannot keep up (a full state disk): some session's
+ * records were left out, or its applier fails for the disk. Commands go on
+ * meanwhile; said once on stderr, and again when it has caught up. */
+bool eddi_journal_behind(EddiJournal *self);
 /* Apply the unapplied records of process pid's log (an instance found
  * dead by liveness, perhaps only stopped), before its sessions are taken. */
 void eddi_journal_replay_of(EddiJournal *self, long pid);

@@ -63,6 +63,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -410,6 +411,14 @@ struct JournalLog {
   bool urgent; /* a flush waits: apply without gathering */
   bool failed; /* the applier stopped with records not applied */
   bool broken; /* an append cut short could not be cut back: unused since */
+  /* The applier's last transaction failed for the disk (full, or an I/O
+   * error), not for a lock: a flush does not wait for it (it would wait
+   * out REDO_FLUSH_WAIT_MS on every command while the disk is full). */
+  bool stalled;
+  /* The journal cannot keep up (a record reached neither the log nor
+   * SQLite, or the applier is stalled): said once on stderr, and once
+   * again when it has caught up. */
+  bool behind;
   /* Sessions one of whose records reached neither the log nor SQLite (a
    * full disk): their later records are left out too, until the session's
    * row is written anew (a claim). The next record is a difference from
@@ -481,12 +490,26 @@ static void redo__rotate(struct JournalLog *self) {
 static void redo__applied_of(sqlite3 *db, const char *name, uint64_t *generation,
                              uint64_t *offset);
 
+/* Whether a failed transaction's result is the disk's (full, an I/O
+ * error, a file size limit) rather than another connection's lock. */
+static bool redo__disk_failure(int rc) {
+  int primary = rc & 0xff;
+  return primary == SQLITE_FULL || primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN ||
+         primary == SQLITE_READONLY;
+}
+
 /* Applier: run the batch in one transaction with the note of how far it
- * got; false when the transaction failed (the batch is tried again). */
-static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
+ * got; false when the transaction failed (the batch is tried again), with
+ * *disk set when the disk refused it. */
+static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch, bool *disk) {
   sqlite3 *db = self->db;
+  *disk = false;
   /* IMMEDIATE: the note read below stays true until the commit. */
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return false;
+  int begun = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+  if (begun != SQLITE_OK) {
+    *disk = redo__disk_failure(begun);
+    return false;
+  }
   RedoWriter writer = {eddi_journal_pid(self->journal), eddi_journal_host(self->journal),
                        self->name, self->journal};
   /* Another process may have applied part of this log already: one that
@@ -505,9 +528,12 @@ static bool redo__apply_batch(struct JournalLog *self, const RedoQueue *batch) {
   /* Applied further than this batch by another: its note stays. */
   bool behind = last->generation < noted_generation ||
                 (last->generation == noted_generation && last->end < noted_offset);
-  if ((!behind &&
-       !redo__note_applied(db, &self->statements, self->name, last->generation, last->end)) ||
-      sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+  int rc = behind || redo__note_applied(db, &self->statements, self->name, last->generation,
+                                        last->end)
+               ? sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)
+               : sqlite3_errcode(db);
+  if (rc != SQLITE_OK) {
+    *disk = redo__disk_failure(rc) || redo__disk_failure(sqlite3_extended_errcode(db));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return false;
   }
@@ -545,14 +571,23 @@ static void *redo__applier(void *arg) {
     self->queue = batch;
     batch = taken;
     pthread_mutex_unlock(&self->lock);
-    bool applied;
-    while (!(applied = redo__apply_batch(self, &batch))) {
+    bool applied, disk;
+    while (!(applied = redo__apply_batch(self, &batch, &disk))) {
       pthread_mutex_lock(&self->lock);
       bool give_up = self->stopping;
+      if (disk && !self->stalled) {
+        /* The disk is full: those waiting for the records are let go (the
+         * records stay queued, and in the log, until there is room). */
+        self->stalled = true;
+        pthread_cond_broadcast(&self->done);
+      }
       pthread_mutex_unlock(&self->lock);
       if (give_up) break; /* the records stay in the log for the next start */
       usleep(REDO_RETRY_MS * 1000);
     }
+    pthread_mutex_lock(&self->lock);
+    self->stalled = false;
+    pthread_mutex_unlock(&self->lock);
     size_t count = batch.len;
     redo__queue_free(&batch);
     pthread_mutex_lock(&self->lock);
@@ -640,8 +675,12 @@ static void redo__lost_note(struct JournalLog *self, const char *payload, size_t
   size_t at = 0, n;
   char type;
   const char *session;
-  if (redo__next(payload, len, &at, &type, &session, &n) && type == 'S')
-    array_push(&self->lost, eddi_strndup(session, n));
+  if (!redo__next(payload, len, &at, &type, &session, &n) || type != 'S') return;
+  /* Once: a later claim takes it off the list (a second entry would leave
+   * the session's records after that claim out). */
+  for (size_t i = 0; i < self->lost.len; i++)
+    if (strlen(self->lost.items[i]) == n && memcmp(self->lost.items[i], session, n) == 0) return;
+  array_push(&self->lost, eddi_strndup(session, n));
 }
 
 /* Apply a record at once, noting a loss. */
@@ -650,6 +689,45 @@ static bool redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, c
   if (redo__apply_now(journal, payload, len)) return true;
   if (self) redo__lost_note(self, payload, len);
   return false;
+}
+
+/* A line on stderr, one write(2) (either thread). */
+static void redo__say(const char *line) {
+  size_t len = strlen(line);
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(STDERR_FILENO, line + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+}
+
+/* The journal could not keep a record: said once, until it caught up. */
+static void redo__say_behind(struct JournalLog *self, int failure) {
+  if (self->behind) return;
+  self->behind = true;
+  char line[EDDI_FS_PATH_MAX + 512], folder[EDDI_FS_PATH_MAX];
+  snprintf(folder, sizeof folder, "%s", eddi_journal_path(self->journal));
+  char *slash = strrchr(folder, '/');
+  if (slash) *slash = '\0';
+  snprintf(line, sizeof line,
+           "eddi: journal: cannot write to the state folder %s (%s): the journal cannot keep "
+           "up; commands go on and their edits are kept in memory, journaled again once there "
+           "is room (a crash meanwhile loses them)\n",
+           folder, strerror(failure ? failure : ENOSPC));
+  redo__say(line);
+}
+
+/* Every session left out is journaled whole again, the applier is not
+ * failing: the journal has caught up. */
+static void redo__say_caught_up(struct JournalLog *self) {
+  if (!self->behind || self->lost.len) return;
+  pthread_mutex_lock(&self->lock);
+  bool stalled = self->stalled;
+  pthread_mutex_unlock(&self->lock);
+  if (stalled) return;
+  self->behind = false;
+  redo__say("eddi: journal: the state folder has room again: the journal has caught up\n");
 }
 
 bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {
@@ -663,6 +741,11 @@ bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   }
   pthread_mutex_lock(&self->lock);
   bool logged = !self->broken && redo__write_frame(self->fd, payload, len);
+  int failure = logged ? 0 : self->broken ? EIO : errno;
+  /* SQLite on the command's path only when nothing is queued before this
+   * record (it would be applied ahead of them) and the applier is not
+   * failing for the disk (SQLite would fail the same way, after a wait). */
+  bool behind_now = !logged && (self->stalled || self->queue.len > 0);
   /* A full disk may take part of the frame: its bytes must go, or the next
    * frame would follow them and a replay would read the two as one frame
    * cut short (losing that command), the applied offsets no longer
@@ -679,12 +762,30 @@ bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, 
   }
   pthread_mutex_unlock(&self->lock);
   if (!logged) {
-    /* A full disk: SQLite then holds it, or fails the same way. */
-    eddi_journal_flush(journal);
-    return redo__apply_or_lose(journal, self, payload, len);
+    /* A full disk: SQLite then holds it, or fails the same way; or, with
+     * records still queued, the session's later records are left out
+     * until its rows are written anew. Either way the command answers at
+     * once: its edits are in memory. */
+    bool kept = !behind_now && redo__apply_now(journal, payload, len);
+    if (!kept) {
+      redo__lost_note(self, payload, len);
+      redo__say_behind(self, failure);
+    }
+    return kept;
   }
   if (claims) eddi_journal_flush(journal);
+  redo__say_caught_up(self);
   return true;
+}
+
+bool eddi_journal_behind(EddiJournal *journal) {
+  struct JournalLog *self = *eddi_journal_log(journal);
+  if (!self) return false;
+  if (!self->thread_started) return self->lost.len > 0;
+  pthread_mutex_lock(&self->lock);
+  bool behind = self->lost.len > 0 || self->stalled;
+  pthread_mutex_unlock(&self->lock);
+  return behind;
 }
 
 int eddi_journal_flush(EddiJournal *journal) {
@@ -699,9 +800,15 @@ int eddi_journal_flush(EddiJournal *journal) {
     self->urgent = true;
     pthread_cond_signal(&self->wake);
   }
-  while (self->applied < target && !self->holding && rc == 0)
-    if (pthread_cond_timedwait(&self->done, &self->lock, &until) == ETIMEDOUT) rc = EDDI_EIO;
+  while (self->applied < target && !self->holding && rc == 0) {
+    /* A stalled applier (a full disk) is not waited for: the command
+     * answers at once, the records stay queued until there is room. */
+    if (self->stalled) rc = EDDI_EIO;
+    else if (pthread_cond_timedwait(&self->done, &self->lock, &until) == ETIMEDOUT) rc = EDDI_EIO;
+  }
+  bool stalled = self->stalled;
   pthread_mutex_unlock(&self->lock);
+  if (stalled) redo__say_behind(self, ENOSPC);
   return rc;
 }
 
@@ -774,47 +881,206 @@ static void redo__forget_log(sqlite3 *db, const char *name) {
   sqlite3_finalize(stmt);
 }
 
+/* What the replay of a log file came to: applied (remove it), kept (not
+ * ours to apply, or it could not be read: it stays), damaged (what came
+ * before the damage is applied; reported; it is set aside, never removed,
+ * so that the damage stays visible and its bytes can be read), empty (no
+ * byte to keep: reported, removed). */
+typedef enum { REPLAY_APPLIED, REPLAY_KEPT, REPLAY_DAMAGED, REPLAY_EMPTY } RedoReplay;
+
+/* Sessions named in a report of what was lost, at most. */
+#define REDO_LOST_NAMES_MAX 8
+
+/* The records a replay could not apply (from `from` on, past a damaged
+ * frame): the frames found whole there, by their hash, counted, and their
+ * sessions named in sessions (", "-separated), for the report. */
+static size_t redo__scan_lost(const char *log, size_t len, size_t from, StrBuf *sessions) {
+  size_t count = 0, named = 0;
+  for (size_t at = from; at < len && len - at >= REDO_FRAME_HEAD + 5;) {
+    const unsigned char *head = (const unsigned char *)log + at;
+    size_t size = head[0] | (size_t)head[1] << 8 | (size_t)head[2] << 16 | (size_t)head[3] << 24;
+    const char *payload = log + at + REDO_FRAME_HEAD;
+    size_t field_at = 0, n;
+    char type;
+    const char *name;
+    /* Cheap tests first: most offsets are not a frame. */
+    if (size < 5 || size > len - at - REDO_FRAME_HEAD || payload[4] != 'S' ||
+        XXH3_64bits(payload, size) != redo__read_u64(head + 4) ||
+        !redo__next(payload, size, &field_at, &type, &name, &n)) {
+      at++;
+      continue;
+    }
+    count++;
+    at += REDO_FRAME_HEAD + size;
+    bool seen = false;
+    for (size_t i = 0; sessions->len && i + n <= sessions->len && !seen; i++)
+      seen = memcmp(sessions->data + i, name, n) == 0 &&
+             (i == 0 || sessions->data[i - 1] == ' ') &&
+             (i + n == sessions->len || sessions->data[i + n] == ',');
+    if (seen || named == REDO_LOST_NAMES_MAX) continue;
+    eddi_strbuf_printf(sessions, "%s%.*s", named++ ? ", " : "", (int)EDDI_MIN(n, 200), name);
+  }
+  return count;
+}
+
+/* The pid a log's file name gives (redo-<pid>-<nonce>), or 0. */
+static long redo__name_pid(const char *name) {
+  if (strncmp(name, "redo-", 5) != 0) return 0;
+  char *end;
+  long pid = strtol(name + 5, &end, 10);
+  return *end == '-' && pid > 0 ? pid : 0;
+}
+
+/* The sessions whose rows name log as their owner's, for a report. */
+static void redo__sessions_of(sqlite3 *db, const char *log, StrBuf *out) {
+  sqlite3_stmt *stmt = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT name FROM sessions WHERE owner_log=? ORDER BY name", -1,
+                         &stmt, NULL) != SQLITE_OK)
+    return;
+  sqlite3_bind_text(stmt, 1, log, -1, SQLITE_STATIC);
+  for (size_t n = 0; sqlite3_step(stmt) == SQLITE_ROW && n < REDO_LOST_NAMES_MAX; n++)
+    eddi_strbuf_printf(out, "%s%s", n ? ", " : "", (const char *)sqlite3_column_text(stmt, 0));
+  sqlite3_finalize(stmt);
+}
+
+/* Report damage at byte at of file (bytes its content): what was lost
+ * (the commands found whole after it, their sessions) and the way on. */
+static void redo__report_damage(EddiJournal *journal, const RedoFile *file, const StrBuf *bytes,
+                                size_t at, const char *what, StrBuf *report) {
+  StrBuf sessions = {0};
+  size_t lost = redo__scan_lost(bytes->data, bytes->len, at + 1, &sessions);
+  if (!sessions.len) redo__sessions_of(eddi_journal_db(journal), file->name, &sessions);
+  eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu%s: the "
+                     "commands after it were not restored",
+                     file->name, (unsigned long long)file->generation, at, what);
+  if (lost)
+    eddi_strbuf_printf(report, " (%zu more found whole past the damage)", lost);
+  if (sessions.len)
+    eddi_strbuf_printf(report, "; session %s comes back as of the last command before it: "
+                       "what the later commands did is to be done again", sessions.data);
+  eddi_strbuf_puts(report, "\n");
+  eddi_strbuf_free(&sessions);
+}
+
 /* Apply what is left of one generation file of another process's log (fd
- * open on it) on db, the journal's connection. Returns false when the file
- * could not be read whole and sound (it is then kept, reported). */
-static bool redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file,
-                              StrBuf *report) {
+ * open on it) on db, the journal's connection. */
+static RedoReplay redo__replay_file(EddiJournal *journal, int fd, const RedoFile *file,
+                                    StrBuf *report) {
   sqlite3 *db = eddi_journal_db(journal);
   uint64_t applied_generation, applied_offset;
   redo__applied_of(db, file->name, &applied_generation, &applied_offset);
-  if (file->generation < applied_generation) return true; /* applied whole */
+  if (file->generation < applied_generation) return REPLAY_APPLIED; /* applied whole */
+  bool noted = file->generation == applied_generation && applied_offset > 0;
   StrBuf bytes = {0};
   EddiFileStamp stamp;
   EddiError ignored;
-  bool read = eddi_fs_stamp_fd(fd, REDO_LOG_READ_MAX, &stamp, &bytes, &ignored) == 0;
+  if (eddi_fs_stamp_fd(fd, REDO_LOG_READ_MAX, &stamp, &bytes, &ignored) < 0) {
+    eddi_strbuf_printf(report, "Journal: the redo log %s.%llu cannot be read: left as it is\n",
+                       file->name, (unsigned long long)file->generation);
+    eddi_strbuf_free(&bytes);
+    return REPLAY_KEPT;
+  }
+  /* A log shorter than what was applied of it was cut: whatever followed
+   * is gone (an empty one among them). */
+  if (noted && applied_offset > bytes.len) {
+    StrBuf sessions = {0};
+    redo__sessions_of(db, file->name, &sessions);
+    eddi_strbuf_printf(report, "Journal: the redo log %s.%llu was cut to %zu bytes, below the "
+                       "%llu the journal had applied: any commands after those were lost%s%s%s\n",
+                       file->name, (unsigned long long)file->generation, bytes.len,
+                       (unsigned long long)applied_offset, sessions.len ? " (session " : "",
+                       sessions.len ? sessions.data : "", sessions.len ? ")" : "");
+    eddi_strbuf_free(&sessions);
+    RedoReplay result = bytes.len ? REPLAY_DAMAGED : REPLAY_EMPTY;
+    eddi_strbuf_free(&bytes);
+    return result;
+  }
+  if (!bytes.len) {
+    StrBuf sessions = {0};
+    redo__sessions_of(db, file->name, &sessions);
+    eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is empty: the commands it held, if "
+                       "any, were not restored%s%s%s; it is removed\n",
+                       file->name, (unsigned long long)file->generation,
+                       sessions.len ? " (session " : "", sessions.len ? sessions.data : "",
+                       sessions.len ? ": given back as the journal last had it)" : "");
+    eddi_strbuf_free(&sessions);
+    eddi_strbuf_free(&bytes);
+    return REPLAY_EMPTY;
+  }
   size_t at = 0, n;
   const char *payload = NULL;
   long pid = 0;
   char host[256];
-  FrameReading reading = read ? redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)
-                              : FRAME_DAMAGED;
-  bool sound = reading == FRAME_READ && redo__header(payload, n, &pid, host, sizeof host) &&
-               strcmp(host, eddi_journal_host(journal)) == 0;
-  if (sound && file->generation == applied_generation && applied_offset > at)
-    at = applied_offset <= bytes.len ? (size_t)applied_offset : bytes.len;
+  FrameReading reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n);
+  bool header = reading == FRAME_READ && redo__header(payload, n, &pid, host, sizeof host);
+  if (header && strcmp(host, eddi_journal_host(journal)) != 0) {
+    eddi_strbuf_free(&bytes);
+    return REPLAY_KEPT; /* another machine's: not ours to apply */
+  }
+  size_t damaged_at = SIZE_MAX;
+  if (!header) {
+    /* The head is damaged (garbled, or cut inside the writer's header):
+     * the records begin where the journal's note says this log was
+     * applied up to, or else right after a header of this host's with the
+     * pid its name gives. A whole frame there is trusted by its hash; the
+     * records are applied from it. Otherwise nothing after can be placed. */
+    pid = redo__name_pid(file->name);
+    snprintf(host, sizeof host, "%s", eddi_journal_host(journal));
+    StrBuf expected = {0};
+    eddi_redo_header_frame(&expected, pid, host);
+    size_t start = noted ? (size_t)applied_offset : expected.len;
+    eddi_strbuf_free(&expected);
+    size_t probe = start;
+    if (start < bytes.len &&
+        redo__frame_next(bytes.data, bytes.len, &probe, &payload, &n) == FRAME_READ &&
+        n > 4 && payload[4] == 'S') {
+      eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged in its first %zu "
+                         "bytes (its writer's header): the commands after them were restored\n",
+                         file->name, (unsigned long long)file->generation, start);
+      at = start;
+    } else {
+      damaged_at = 0;
+    }
+  } else if (noted && applied_offset > at) {
+    at = (size_t)applied_offset;
+  }
   RedoStatements cache = {0};
-  if (sound && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
+  bool committed = true;
+  if (damaged_at == SIZE_MAX && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
     while ((reading = redo__frame_next(bytes.data, bytes.len, &at, &payload, &n)) == FRAME_READ)
       redo__apply(db, &cache, payload, n, &(RedoWriter){pid, host, file->name, journal});
-    if (reading == FRAME_DAMAGED) {
-      eddi_strbuf_printf(report, "Journal: the redo log %s.%llu is damaged at byte %zu: the "
-                         "commands after it were not restored\n", file->name,
-                         (unsigned long long)file->generation, at);
-    }
+    if (reading == FRAME_DAMAGED) damaged_at = at;
     redo__note_applied(db, &cache, file->name, file->generation, at);
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
       sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-      sound = false;
+      committed = false;
     }
+  } else if (damaged_at == SIZE_MAX) {
+    committed = false;
   }
   redo__statements_free(&cache);
+  RedoReplay result = !committed ? REPLAY_KEPT : REPLAY_APPLIED;
+  if (damaged_at != SIZE_MAX) {
+    redo__report_damage(journal, file, &bytes, damaged_at,
+                        damaged_at == 0 ? " (its head: its writer's header and what follows)"
+                                        : "",
+                        report);
+    result = REPLAY_DAMAGED;
+  }
   eddi_strbuf_free(&bytes);
-  return sound;
+  return result;
+}
+
+/* Set a damaged log file aside as <file>.damaged-<time> (no longer a log
+ * name: never applied again, and never removed by eddi), and say so. */
+static void redo__set_aside(int dir_fd, const char *path, StrBuf *report) {
+  char aside[REDO_NAME_MAX + 64];
+  snprintf(aside, sizeof aside, "%s.damaged-%lld", path, (long long)time(NULL));
+  if (renameat(dir_fd, path, dir_fd, aside) == 0)
+    eddi_strbuf_printf(report, "Journal: the damaged redo log is kept as %s in the state folder "
+                       "(eddi does not read it again)\n", aside);
+  else
+    unlinkat(dir_fd, path, 0);
 }
 
 /* The redo log files in dir_fd, in order (by log, then generation). */
@@ -850,6 +1116,18 @@ static bool redo__writer_gone(EddiJournal *journal, int fd) {
   return n > 0 && redo__frame_next(head, (size_t)n, &at, &payload, &len) == FRAME_READ &&
          redo__header(payload, len, &pid, host, sizeof host) &&
          eddi_journal_owner_dead(journal, pid, host, NULL);
+}
+
+/* Whether the log open at fd starts with a sound header frame. */
+static bool redo__header_readable(int fd) {
+  char head[REDO_FRAME_HEAD + 512];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  size_t at = 0, len;
+  const char *payload;
+  long pid;
+  char host[256];
+  return n > 0 && redo__frame_next(head, (size_t)n, &at, &payload, &len) == FRAME_READ &&
+         redo__header(payload, len, &pid, host, sizeof host);
 }
 
 /* Open another process's log file path of dir_fd for reading: a regular
@@ -902,9 +1180,20 @@ static void redo__replay_others(EddiJournal *journal, int dir_fd, const char *ow
        * then see below whether that one applied and removed it). */
       dead = flock(fd, LOCK_EX) == 0;
     }
-    if ((dead || only_pid) && redo__still_linked(fd, dir_fd, path) &&
-        redo__replay_file(journal, fd, file, report) && dead) {
-      unlinkat(dir_fd, path, 0);
+    /* A log whose head is not readable yet may be one a live process is
+     * making now (between its open and its lock, or its header's write):
+     * the pid its name gives is asked first. */
+    long named = redo__name_pid(file->name);
+    if (dead && !only_pid && named && named != eddi_journal_pid(journal) &&
+        !redo__header_readable(fd) &&
+        !eddi_journal_owner_dead(journal, named, eddi_journal_host(journal), NULL))
+      dead = false;
+    RedoReplay done = (dead || only_pid) && redo__still_linked(fd, dir_fd, path)
+                          ? redo__replay_file(journal, fd, file, report)
+                          : REPLAY_KEPT;
+    if (dead && done != REPLAY_KEPT) {
+      if (done == REPLAY_DAMAGED) redo__set_aside(dir_fd, path, report);
+      else unlinkat(dir_fd, path, 0);
       bool last = i + 1 == files.len || strcmp(files.items[i + 1].name, file->name) != 0;
       if (last) redo__forget_log(eddi_journal_db(journal), file->name);
     }

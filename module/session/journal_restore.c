@@ -9,8 +9,10 @@
  * See journal_sessions.c for how they were written.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/merge.h"
 #include "core/path.h"
@@ -146,13 +148,28 @@ static void restore__keep(EddiEngine *engine, const char *session, const char *p
   snprintf(folder, sizeof folder, "%.2000s/unsaved", state);
   mkdir(folder, 0700);
   snprintf(kept, kept_size, "%.2000s/%.64s-%.1900s", folder, session, flat);
-  FILE *out = fopen(kept, "wb");
-  if (!out) {
+  /* The folder and the file are this user's, never reached through a
+   * link (the state folder's rules, doc/security.org). */
+  struct stat st;
+  int fd = lstat(folder, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()
+               ? open(kept, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
+                      0600)
+               : -1;
+  if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+    close(fd);
+    fd = -1;
+  }
+  if (fd < 0) {
     kept[0] = '\0';
     return;
   }
-  fwrite(text->data ? text->data : "", 1, text->len, out);
-  fclose(out);
+  for (size_t done = 0; done < text->len;) {
+    ssize_t n = write(fd, text->data + done, text->len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+  close(fd);
 }
 
 /* The edits as a reader can apply them by hand: each one's offset (into
@@ -377,8 +394,11 @@ static void restore__changeset_files(sqlite3 *db, const char *session, EddiChang
   sqlite3_finalize(stmt);
 }
 
-/* The session's changesets, as collected or applied; how many. */
-static size_t restore__changesets(sqlite3 *db, EddiSession *session) {
+/* The session's changesets, as collected or applied, each settled by its
+ * files (an apply or rollback the process died in the middle of, rolled
+ * forward: eddi_changeset_settle); how many. */
+static size_t restore__changesets(sqlite3 *db, EddiEngine *engine, EddiSession *session,
+                                  StrBuf *notes) {
   sqlite3_stmt *stmt = NULL;
   size_t restored = 0;
   if (sqlite3_prepare_v2(db, "SELECT name, status FROM changesets WHERE session=? ORDER BY ord",
@@ -394,6 +414,11 @@ static size_t restore__changesets(sqlite3 *db, EddiSession *session) {
     changeset->name = eddi_strdup(name);
     changeset->status = (EddiChangesetStatus)status;
     restore__changeset_files(db, session->name, changeset);
+    if (eddi_changeset_settle(changeset, engine->workspace))
+      eddi_strbuf_printf(notes, "; changeset %s was %s when eddi stopped: now %s", name,
+                         changeset->status == EDDI_CHANGESET_APPLIED ? "being applied"
+                                                                     : "being rolled back",
+                         changeset->status == EDDI_CHANGESET_APPLIED ? "applied" : "rolled back");
     eddi_script_state_add_changeset(eddi_script_state_of(session), changeset);
     restored++;
   }
@@ -470,7 +495,7 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   restore__registers(session, sqlite3_column_blob(row, 5), (size_t)sqlite3_column_bytes(row, 5));
   size_t registers = eddi_edit_state_find(session) ? eddi_edit_state_find(session)->registers.len : 0;
   size_t snapshots = restore__snapshots(db, session);
-  size_t changesets = restore__changesets(db, session);
+  size_t changesets = restore__changesets(db, engine, session, &count.notes);
   restore__txn_history(db, session);
 
   StrBuf what = {0};

@@ -216,6 +216,10 @@ static const char sql_txn_file_put[] =
     " side_bom, side_crlf, side_mode, now_exists, now_size, now_hash)"
     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)";
 static const char sql_txn_step_drop[] = "DELETE FROM txn_files WHERE session=? AND step=?";
+/* A change's intent, forgotten with the record that holds its step
+ * (journal.h, eddi_journal_intent_done). */
+static const char sql_intent_files_forget[] = "DELETE FROM intent_files WHERE intent=?";
+static const char sql_intent_forget[] = "DELETE FROM intents WHERE id=?";
 static const char sql_session_put[] =
     "INSERT INTO sessions(name, sender, description, instance, owner_pid,"
     " owner_host, raw_payloads, updated) VALUES(?,?,?,?,?,?,?,?)";
@@ -259,7 +263,7 @@ bool eddi_journal_statement_known(const char *sql, size_t len) {
       sql_edit_put,      sql_doc_base,           sql_doc_put,     sql_doc_cursor,
       sql_doc_undone,    sql_session_state,      sql_snapshot_put, sql_snapshots_prune,
       sql_changeset_put, sql_changeset_file_put, sql_session_put, sql_txn_file_put,
-      sql_txn_step_drop, sql_session_owner_log};
+      sql_txn_step_drop, sql_session_owner_log, sql_intent_files_forget, sql_intent_forget};
   for (size_t i = 0; i < sizeof statements / sizeof *statements; i++)
     if (strlen(statements[i]) == len && memcmp(statements[i], sql, len) == 0) return true;
   for (size_t i = 0; i < sizeof write__deletes / sizeof *write__deletes; i++) {
@@ -748,9 +752,50 @@ static void session__sync(JournalWrite *self, EddiJournal *journal, const EddiSe
   session__sync_txn_history(self, session, ms);
 }
 
+/* The intents of the changes this command made (kept for this record)
+ * forgotten with it: the record holds their step. */
+#define SYNC_SETTLED_MAX 64
+static void session__sync_settled(JournalWrite *self, const char *session) {
+  int64_t ids[SYNC_SETTLED_MAX];
+  size_t n = eddi_journal_settled_of(self->journal, session, ids, SYNC_SETTLED_MAX);
+  for (size_t i = 0; i < n && i < SYNC_SETTLED_MAX; i++) {
+    write__statement(self, sql_intent_files_forget);
+    write__int(self, ids[i]);
+    write__statement(self, sql_intent_forget);
+    write__int(self, ids[i]);
+  }
+}
+
+bool eddi_journal_session_kept(EddiJournal *self, const char *name) {
+  MirrorSession *ms = mirror__by(mirror__of(self), name, NULL);
+  return ms && !ms->elsewhere;
+}
+
+/* Sync every session of engine but done whose rows the journal left out
+ * (no mirror: dropped when a record of it was lost). */
+static void session__catch_up(EddiJournal *self, EddiEngine *engine, const EddiSession *done) {
+  struct JournalMirror *mirror = mirror__of(self);
+  for (size_t i = 0; i < engine->sessions->sessions.len; i++) {
+    const EddiSession *session = engine->sessions->sessions.items[i];
+    if (session == done || mirror__by(mirror, session->name, NULL)) continue;
+    JournalWrite write = {.journal = self, .session = session->name};
+    session__sync(&write, self, session, NULL);
+    write__finish(&write);
+    MirrorSession *ms = mirror__by(mirror, session->name, NULL);
+    if (ms && write.lost) {
+      mirror__drop(mirror, ms);
+      return; /* still no room */
+    }
+    if (ms && !ms->elsewhere) ms->version = ++mirror->clock;
+  }
+}
+
 void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char *sender) {
   struct JournalMirror *mirror = mirror__of(self);
   EddiSession *session = eddi_sessions_by_sender(engine->sessions, sender);
+  int64_t one;
+  if (session && eddi_journal_settled_of(self, session->name, &one, 1))
+    eddi_journal_test_stop("session-sync");
   MirrorSession *ms = mirror__by(mirror, NULL, sender);
   if (ms && (!session || strcmp(ms->name, session->name) != 0)) {
     if (!ms->elsewhere) eddi_journal_forget(self, ms->name); /* ended */
@@ -760,8 +805,15 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
   if (!session) return;
   JournalWrite write = {.journal = self, .session = session->name};
   session__sync(&write, self, session, ms);
-  bool wrote = write__finish(&write);
   ms = mirror__by(mirror, session->name, NULL);
+  size_t settled = eddi_journal_settled_of(self, session->name, &one, 1);
+  if (settled && ms && !ms->elsewhere) session__sync_settled(&write, session->name);
+  bool wrote = write__finish(&write);
+  /* Their record is in the log (or the session is another process's):
+   * the backups go. A record the journal could not take keeps them, for
+   * the session's next record (its rows written anew) or a recovery. */
+  if (settled && (!ms || ms->elsewhere)) eddi_journal_settled_written(self, session->name, true);
+  else if (settled && !write.lost) eddi_journal_settled_written(self, session->name, false);
   /* The journal lacks this record: the mirror no longer says what it
    * holds, so the next sync writes the whole session anew (a claim). */
   if (ms && write.lost) {
@@ -772,6 +824,10 @@ void eddi_journal_sync_sender(EddiJournal *self, EddiEngine *engine, const char 
    * it first (journal_log.c refused this claim): it is theirs to journal. */
   if (ms && write.claims && !ms->elsewhere) ms->elsewhere = session__held_elsewhere(self, ms->name);
   if (ms && wrote && !ms->elsewhere) ms->version = ++mirror->clock;
+  /* The journal took this record after it could not keep up (a full
+   * disk): the other sessions it left out are journaled whole again now,
+   * not at their sender's next command. */
+  if (ms && !write.lost && eddi_journal_behind(self)) session__catch_up(self, engine, session);
 }
 
 uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {
@@ -781,6 +837,7 @@ uint64_t eddi_journal_session_version(EddiJournal *self, const char *name) {
 
 void eddi_journal_disown(EddiJournal *self, const char *name) {
   struct JournalMirror *mirror = mirror__of(self);
+  eddi_journal_settled_written(self, name, true);
   MirrorSession *ms = mirror__by(mirror, name, NULL);
   if (!ms) return;
   /* Rows another process claimed (a shared state folder) are its own now. */
@@ -793,6 +850,7 @@ void eddi_journal_disown(EddiJournal *self, const char *name) {
 }
 
 void eddi_journal_forget(EddiJournal *self, const char *name) {
+  eddi_journal_settled_written(self, name, true);
   JournalWrite write = {.journal = self, .session = name};
   write__forget(&write, name);
   write__finish(&write);

@@ -138,14 +138,14 @@ static void request__note_folder(void *context, const char *rel) {
 }
 
 static int request__intent_begin(void *context, const EddiIntentFile *files, size_t count,
-                                 int64_t *id, EddiError *err) {
+                                 const char *session, int64_t *id, EddiError *err) {
   EddiEngine *self = context;
-  return eddi_journal_intent_begin(self->journal, files, count, id, err);
+  return eddi_journal_intent_begin(self->journal, files, count, session, id, err);
 }
 
-static void request__intent_done(void *context, int64_t id) {
+static bool request__intent_done(void *context, int64_t id) {
   EddiEngine *self = context;
-  eddi_journal_intent_done(self->journal, id);
+  return eddi_journal_intent_done(self->journal, id);
 }
 
 void eddi_engine_update_hooks(EddiEngine *self) {

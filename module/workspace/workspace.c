@@ -92,7 +92,7 @@ static int workspace__make_folders(const char *path) {
 }
 
 /* Whether path and each folder above it can be changed only by this user
- * (or root): the state folder holds the journal, whose intents rename
+ * (or root), and path itself written into only by them (not even sticky): the state folder holds the journal, whose intents rename
  * files in the workspace and whose sessions are re-applied to its files,
  * and the redo logs, whose records are run; a folder another user owns,
  * or may write into (not sticky), anywhere on the way lets them put their
@@ -104,13 +104,20 @@ static bool workspace__state_private(const char *path, char *error, size_t error
     struct stat st;
     if (stat(folder, &st) < 0) break;
     bool owned = st.st_uid == geteuid() || st.st_uid == 0;
-    bool open_to_all = (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX);
+    /* A sticky folder (/tmp) on the way is safe: only we may rename or
+     * remove our folder in it. The state folder itself is not: anyone may
+     * put files in it (a journal of their own, an audit.jsonl that is a
+     * link to a file of ours). */
+    bool itself = strcmp(folder, path) == 0;
+    bool open_to_all = (st.st_mode & S_IWOTH) && (itself || !(st.st_mode & S_ISVTX));
     if (!owned || open_to_all) {
       snprintf(error, error_size,
                "State folder %s: %s %s is %s; eddi keeps its journal there only when no other "
                "user can change it",
-               path, strcmp(folder, path) == 0 ? "it" : "the folder", folder,
-               !owned ? "owned by another user" : "writable by every user");
+               path, itself ? "it" : "the folder", folder,
+               !owned                           ? "owned by another user"
+               : itself && (st.st_mode & S_ISVTX) ? "writable by every user (sticky, as /tmp is)"
+                                                 : "writable by every user");
       return false;
     }
     char *slash = strrchr(folder, '/');
@@ -229,14 +236,14 @@ void eddi_workspace_note_folder(EddiWorkspace *self, const char *rel) {
 }
 
 int eddi_workspace_intent_begin(EddiWorkspace *self, const EddiIntentFile *files, size_t count,
-                                int64_t *id, EddiError *err) {
+                                const char *session, int64_t *id, EddiError *err) {
   *id = 0;
   if (!self->hooks.intent_begin) return 0;
-  return self->hooks.intent_begin(self->hooks.context, files, count, id, err);
+  return self->hooks.intent_begin(self->hooks.context, files, count, session, id, err);
 }
 
-void eddi_workspace_intent_done(EddiWorkspace *self, int64_t id) {
-  if (self->hooks.intent_done) self->hooks.intent_done(self->hooks.context, id);
+bool eddi_workspace_intent_done(EddiWorkspace *self, int64_t id) {
+  return self->hooks.intent_done && self->hooks.intent_done(self->hooks.context, id);
 }
 
 int eddi_workspace_save_doc(EddiWorkspace *self, EddiDoc *doc, size_t *bytes, EddiError *err) {

@@ -57,12 +57,15 @@ typedef struct {
   /* eddi is about to write into the folder holding rel: a crash may leave
    * a temporary file there, to be swept at the next start. */
   void (*note_folder)(void *context, const char *rel);
-  /* Record the intent of a change of several files, durably, before its
-   * first rename; *id names it for intent_done. */
-  int (*intent_begin)(void *context, const EddiIntentFile *files, size_t count, int64_t *id,
-                      EddiError *err);
-  /* The change is complete (or was put back): forget its intent. */
-  void (*intent_done)(void *context, int64_t id);
+  /* Record the intent of a change of several files made by a command of
+   * session (NULL: none), durably, before its first rename; *id names it
+   * for intent_done. */
+  int (*intent_begin)(void *context, const EddiIntentFile *files, size_t count,
+                      const char *session, int64_t *id, EddiError *err);
+  /* The change is complete (or was put back): forget its intent. true:
+   * the journal keeps the intent until the session's record holds the
+   * change's Undo step, and removes the backups itself then. */
+  bool (*intent_done)(void *context, int64_t id);
 } EddiWriteHooks;
 
 /* A workspace over the canonical folder root, whose O_PATH descriptor
@@ -142,8 +145,9 @@ void eddi_workspace_note_write(EddiWorkspace *self, const char *rel, const EddiF
                                const EddiFileStamp *after);
 void eddi_workspace_note_folder(EddiWorkspace *self, const char *rel);
 int eddi_workspace_intent_begin(EddiWorkspace *self, const EddiIntentFile *files, size_t count,
-                                int64_t *id, EddiError *err);
-void eddi_workspace_intent_done(EddiWorkspace *self, int64_t id);
+                                const char *session, int64_t *id, EddiError *err);
+/* true: the hooks keep the change's backups (see EddiWriteHooks). */
+bool eddi_workspace_intent_done(EddiWorkspace *self, int64_t id);
 
 /* ---------------------------------------------------------------- slots */
 

@@ -120,7 +120,7 @@ static void stage_and_die(const Fixture *fx, bool lose_temp) {
                                          hash_of("new\n"), temps[i], backups[i]};
     }
     int64_t id;
-    if (eddi_journal_intent_begin(journal, files, 2, &id, &err) < 0) _exit(3);
+    if (eddi_journal_intent_begin(journal, files, 2, NULL, &id, &err) < 0) _exit(3);
     if (eddi_fs_rename(root_fd, temps[0], names[0], &err) < 0) _exit(4);
     if (lose_temp) eddi_fs_remove(root_fd, temps[1]);
     _exit(0);

@@ -6,7 +6,9 @@
  * applied twice. */
 #include "journal_support.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <time.h>
 #include <sys/resource.h>
 
 /* How long a start may take before the test calls it hung. */
@@ -159,6 +161,84 @@ static void test_a_record_lost_to_a_full_disk_does_not_garble_the_restore(void *
   eddi_engine_free(engine);
 }
 
+/* The state folder's disk full (issue 31, item 6): every command waited
+ * 10 s in eddi_journal_flush while the applier failed and slept, every
+ * sender blocked, nothing said. Now each command answers at once, stderr
+ * says once that the journal cannot keep up, the edits are kept in memory,
+ * and when there is room again the journal catches up: the sessions (an
+ * idle one too) come back whole after a kill. RLIMIT_FSIZE stands for the
+ * full disk: per process, no root, no mount, and the kernel fails the
+ * writes (EFBIG) past the limit as a full disk fails them (ENOSPC): write(2)
+ * of the log and SQLite's WAL alike. */
+#define FULL_COMMANDS 20
+#define FULL_COMMAND_MS 1500
+
+static long long now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static void test_a_full_state_disk_does_not_stall_commands(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  write_in(fx->root, "b.txt", "bee\n");
+  /* stderr a pipe, as a terminal or a log collector is: a file would be
+   * under the size limit too. */
+  int said[2];
+  assert_int_equal(pipe(said), 0);
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    close(said[0]);
+    if (dup2(said[1], STDERR_FILENO) < 0) _exit(2);
+    char report[1024];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    free(eddi_exec(engine, "cli", "Start s\nOpen a.txt", 18));
+    free(eddi_exec(engine, "bob", "Start t\nOpen b.txt", 18));
+    if (eddi_journal_flush(engine->journal) < 0) _exit(3);
+    limit_file_size(1); /* nothing more reaches the state folder */
+    for (int i = 0; i < FULL_COMMANDS; i++) {
+      char command[64];
+      int n = snprintf(command, sizeof command, "Insert Line \"line %d\"", i);
+      long long began = now_ms();
+      char *reply = eddi_exec(engine, "cli", command, (size_t)n);
+      bool ok = strncmp(reply, "Ok", 2) == 0;
+      free(reply);
+      if (!ok) _exit(4);
+      if (now_ms() - began > FULL_COMMAND_MS) _exit(5);
+      if (i == 3) free(eddi_exec(engine, "bob", "Insert Line \"bob\"", 17));
+    }
+    if (!eddi_journal_behind(engine->journal)) _exit(6);
+    limit_file_size(RLIM_INFINITY);
+    /* One command of cli's: its session and bob's idle one are journaled
+     * whole again. */
+    free(eddi_exec(engine, "cli", "Insert Line \"after\"", 19));
+    if (eddi_journal_flush(engine->journal) < 0) _exit(7);
+    if (eddi_journal_behind(engine->journal)) _exit(8);
+    _exit(0); /* as kill -9 would */
+  }
+  close(said[1]);
+  child_exits_well(child);
+  char text_buffer[8192];
+  ssize_t got = read(said[0], text_buffer, sizeof text_buffer - 1);
+  close(said[0]);
+  assert_true(got > 0);
+  text_buffer[got] = '\0';
+  char *text = text_buffer;
+  assert_non_null(strstr(text, "the journal cannot keep up"));
+  assert_non_null(strstr(text, "the journal has caught up"));
+  /* Said once each. */
+  assert_null(strstr(strstr(text, "cannot keep up") + 1, "cannot keep up"));
+  char report[1024];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, "Session s of cli restored: 1 file open, 21 unsaved edits re-applied"));
+  assert_non_null(strstr(report, "Session t of bob restored: 1 file open, 1 unsaved edit re-applied"));
+  expect_reply(engine, "Goto 0:0\nFind \"line 19\"", "Ok, At 0:0\nOk, At 19:0");
+  eddi_engine_free(engine);
+}
+
 /* ------------------------------------------------------------ a stopped instance */
 
 /* An engine of instance on fx's state folder. */
@@ -299,6 +379,12 @@ static void test_a_state_folder_others_can_change_is_refused(void **state) {
   EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
   assert_int_equal(eddi_engine_open_journal(engine, report, sizeof report, error, sizeof error), 0);
   eddi_engine_free(engine);
+  /* The sticky folder itself (--state /tmp, issue 31): anyone may put files
+   * there, a journal.sqlite or an audit.jsonl of their own. */
+  journal_error_in(fx, open_to_all, error, sizeof error);
+  assert_non_null(strstr(error, "it " ));
+  assert_non_null(strstr(error, "is writable by every user (sticky, as /tmp is)"));
+  assert_int_equal(access(journal, F_OK), -1);
   if (geteuid() == 0) { /* only root gives a folder away */
     char theirs[PATH_MAX];
     unit_path(theirs, fx->scratch, "theirs");
@@ -309,15 +395,84 @@ static void test_a_state_folder_others_can_change_is_refused(void **state) {
   }
 }
 
+/* A state file that is a link (another user's, left while the folder was
+ * theirs to write) is not followed, and one of another user's is not used:
+ * the journal refuses to open (the victim's file untouched), the default
+ * audit log is refused; a journal made here is 0600 whatever the umask. */
+static void test_state_files_are_not_followed_nor_taken_from_others(void **state) {
+  Fixture *fx = *state;
+  char victim[PATH_MAX], link_path[PATH_MAX], error[512];
+  unit_path(victim, fx->scratch, "victim.txt");
+  unit_write_file(victim, "private\n", 8);
+  const char *const names[] = {EDDI_JOURNAL_FILE, EDDI_JOURNAL_FILE "-wal", EDDI_JOURNAL_FILE "-shm"};
+  for (size_t i = 0; i < 3; i++) {
+    unit_path(link_path, fx->state, names[i]);
+    assert_int_equal(symlink(victim, link_path), 0);
+    journal_error_in(fx, fx->state, error, sizeof error);
+    assert_non_null(strstr(error, "is a symbolic link: eddi does not use it"));
+    assert_int_equal(unlink(link_path), 0);
+  }
+  size_t len;
+  char *kept = unit_read_file(victim, &len);
+  assert_string_equal(kept, "private\n");
+  free(kept);
+
+  /* The audit log: the default one (in the state folder) is a link. */
+  unit_path(link_path, fx->state, "audit.jsonl");
+  assert_int_equal(symlink(victim, link_path), 0);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = fx->state;
+  EddiEngine *engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+  EddiAuditConfig audit = {0};
+  assert_true(eddi_engine_set_audit(engine, &audit, error, sizeof error) < 0);
+  assert_non_null(strstr(error, "a symbolic link"));
+  free(eddi_exec(engine, "cli", "Start s", 7));
+  eddi_engine_free(engine);
+  kept = unit_read_file(victim, &len);
+  assert_string_equal(kept, "private\n");
+  free(kept);
+  assert_int_equal(unlink(link_path), 0);
+
+  /* Made here: 0600, whatever the umask says. */
+  mode_t mask = umask(0);
+  char report[512];
+  engine = engine_journaled(fx, report, sizeof report);
+  umask(mask);
+  struct stat st;
+  char journal[PATH_MAX];
+  unit_path(journal, fx->state, EDDI_JOURNAL_FILE);
+  assert_int_equal(stat(journal, &st), 0);
+  assert_int_equal(st.st_mode & 07777, 0600);
+  eddi_engine_free(engine);
+
+  if (geteuid() == 0) { /* only root gives a file away */
+    assert_int_equal(chown(journal, 65534, 65534), 0);
+    journal_error_in(fx, fx->state, error, sizeof error);
+    assert_non_null(strstr(error, "belongs to another user: eddi does not use it"));
+    assert_int_equal(chown(journal, 0, 0), 0);
+    char log[PATH_MAX];
+    unit_path(log, fx->state, "audit.jsonl");
+    unit_write_file(log, "", 0);
+    assert_int_equal(chown(log, 65534, 65534), 0);
+    engine = eddi_engine_new(fx->root, &config, error, sizeof error);
+    assert_true(eddi_engine_set_audit(engine, &audit, error, sizeof error) < 0);
+    assert_non_null(strstr(error, "belongs to another user"));
+    eddi_engine_free(engine);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
       T(test_fifo_named_like_a_log_does_not_hang_the_start),
       T(test_an_append_cut_short_loses_no_later_command),
       T(test_a_record_lost_to_a_full_disk_does_not_garble_the_restore),
+      T(test_a_full_state_disk_does_not_stall_commands),
       T(test_a_stopped_instance_s_logged_edits_are_taken_with_its_session),
       T(test_a_stopped_instance_s_records_are_not_applied_twice),
       T(test_a_state_folder_others_can_change_is_refused),
+      T(test_state_files_are_not_followed_nor_taken_from_others),
 #undef T
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -112,9 +112,109 @@ static void test_redo_log_damage_is_reported(void **state) {
   char report[1024];
   EddiEngine *engine = engine_journaled(fx, report, sizeof report);
   assert_non_null(strstr(report, "is damaged at byte"));
-  assert_non_null(strstr(report, "the commands after it were not restored\n"
-                                 "Session s of cli restored: 1 file open, 1 unsaved edit "
+  assert_non_null(strstr(report, "the commands after it were not restored; session s comes back "
+                                 "as of the last command before it"));
+  assert_non_null(strstr(report, "Session s of cli restored: 1 file open, 1 unsaved edit "
                                  "re-applied"));
+  /* Kept aside for a person, never read again. */
+  assert_non_null(strstr(report, ".log.damaged-"));
+  eddi_engine_free(engine);
+  assert_int_equal(redo_files(fx, ".log", NULL), 0);
+  engine = engine_journaled(fx, report, sizeof report);
+  assert_null(strstr(report, "damaged"));
+  eddi_engine_free(engine);
+}
+
+/* Overwrite the first len bytes of the dead process's one log with junk
+ * (len 0: empty it). */
+static void log_damage_head(const Fixture *fx, size_t len) {
+  char path[PATH_MAX];
+  assert_int_equal(redo_files(fx, ".log", path), 1);
+  if (!len) {
+    assert_int_equal(truncate(path, 0), 0);
+    return;
+  }
+  FILE *file = fopen(path, "r+b");
+  assert_non_null(file);
+  for (size_t i = 0; i < len; i++) fputc(0xa5, file);
+  fclose(file);
+}
+
+/* A log emptied (issue 31: nothing restored, the commands dropped
+ * without a word, the empty log kept across restarts): the start says so,
+ * the session comes back as SQLite has it, and the log does not stay. One
+ * the journal had applied part of was cut: that is said too. */
+static void test_redo_log_emptied_is_reported(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  const char *const texts[] = {"Start s", "Open a.txt", "Insert Line \"zero\"",
+                               "Insert Line \"more\"", NULL};
+  const char *const said[] = {"is empty: the commands it held, if any, were not restored; it is "
+                              "removed",
+                              "was cut to 0 bytes, below the "};
+  for (size_t held = 0; held < 3; held += 2) {
+    run_each_held_and_die(fx, texts, held);
+    log_damage_head(fx, 0);
+    char report[2048];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    assert_non_null(strstr(report, said[held / 2]));
+    eddi_engine_free(engine);
+    assert_int_equal(redo_files(fx, ".log", NULL), 0);
+    engine = engine_journaled(fx, report, sizeof report);
+    assert_null(strstr(report, "redo log"));
+    char *reply = eddi_exec(engine, "cli", "End", 3);
+    eddi_string_free(reply);
+    eddi_engine_free(engine);
+  }
+}
+
+/* A log garbled in its writer's header only: the records after it are
+ * found (where the journal noted it applied the log up to, or right
+ * after a header of this host's) and applied; the damage is said. */
+static void test_redo_log_garbled_header_is_passed(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  const char *const texts[] = {"Start s", "Open a.txt", "Insert Line \"zero\"",
+                               "Insert Line \"more\"", NULL};
+  for (size_t held = 0; held < 3; held += 2) {
+    run_each_held_and_die(fx, texts, held);
+    log_damage_head(fx, 10);
+    char report[2048];
+    EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+    assert_non_null(strstr(report, "bytes (its writer's header): the commands after them were "
+                                   "restored"));
+    assert_non_null(strstr(report, "Session s of cli restored: 1 file open, 2 unsaved edits "
+                                   "re-applied"));
+    const char *const ending[] = {"Save", "Close", "End"};
+    for (size_t i = 0; i < 3; i++)
+      eddi_string_free(eddi_exec(engine, "cli", ending[i], strlen(ending[i])));
+    eddi_engine_free(engine);
+  }
+}
+
+/* A log garbled past its header (issue 31: 0 files restored, 30 commands
+ * dropped without a word): the damage at byte 0 is reported with how many
+ * commands were found past it and the session they were of; the session
+ * comes back as SQLite had it; the log is set aside, not kept as a log
+ * (it would be met again at every start) nor removed. */
+static void test_redo_log_garbled_head_is_reported(void **state) {
+  Fixture *fx = *state;
+  write_in(fx->root, "a.txt", "one\n");
+  const char *const texts[] = {"Start s",  "Open a.txt", "Insert Line \"a\"",
+                               "Insert Line \"b\"", "Insert Line \"c\"", NULL};
+  run_each_held_and_die(fx, texts, 0);
+  log_damage_head(fx, 120);
+  char report[2048];
+  EddiEngine *engine = engine_journaled(fx, report, sizeof report);
+  assert_non_null(strstr(report, "is damaged at byte 0 (its head: its writer's header and what "
+                                 "follows): the commands after it were not restored ("));
+  assert_non_null(strstr(report, "more found whole past the damage); session s comes back as "
+                                 "of the last command before it"));
+  assert_non_null(strstr(report, ".log.damaged-"));
+  eddi_engine_free(engine);
+  assert_int_equal(redo_files(fx, ".log", NULL), 0);
+  engine = engine_journaled(fx, report, sizeof report);
+  assert_null(strstr(report, "damaged"));
   eddi_engine_free(engine);
 }
 
@@ -285,6 +385,9 @@ int main(void) {
       T(test_redo_log_is_applied_on_start),
       T(test_redo_log_torn_tail_is_dropped),
       T(test_redo_log_damage_is_reported),
+      T(test_redo_log_emptied_is_reported),
+      T(test_redo_log_garbled_header_is_passed),
+      T(test_redo_log_garbled_head_is_reported),
       T(test_redo_log_skips_a_session_held_by_another),
       T(test_redo_log_being_applied_elsewhere_is_waited_for),
       T(test_redo_log_tells_a_dead_process_with_this_pid),
