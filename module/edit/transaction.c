@@ -618,12 +618,14 @@ static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
 }
 
 /* Remove what staging left: temps not renamed in, backups (unless the
- * journal keeps them until the change's Undo step is journaled). */
+ * journal keeps those of the files written until the change's Undo step is
+ * journaled; a deleted file's goes, its folder may be going too). */
 static void transaction__unstage(EddiEditTxn *self, bool keep_backups) {
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->staged) transaction__remove_temp(self, file, file->staged);
-    if (file->backup && !keep_backups) transaction__remove_temp(self, file, file->backup);
+    if (file->backup && !(keep_backups && file->action == EDIT_WRITE))
+      transaction__remove_temp(self, file, file->backup);
     eddi_free(file->staged), eddi_free(file->backup);
     file->staged = file->backup = NULL;
   }

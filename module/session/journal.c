@@ -52,6 +52,10 @@ struct EddiJournal {
   struct JournalLog *log;
   int root_fd; /* the workspace's (borrowed), for the backups of settled intents */
   JournalIntents settled;
+  /* Intents whose delete failed (a full disk): tried again with the next
+   * settled ones and at close, never left for a recovery to take for a
+   * change still to settle. */
+  Array(int64_t) unforgotten;
   const char *statement_sql[JOURNAL_STATEMENTS_MAX];
   sqlite3_stmt *statements[JOURNAL_STATEMENTS_MAX];
   size_t statement_count;
@@ -315,6 +319,16 @@ static int journal__prepare_file(const char *path, EddiError *err) {
   else if ((st.st_mode & 07777) != 0600)
     fchmod(fd, 0600);
   close(fd);
+  /* A journal an older eddi made 0644: its -wal and -shm too. */
+  for (size_t i = 1; rc == 0 && i < sizeof companions / sizeof *companions; i++) {
+    char file[EDDI_FS_PATH_MAX + 8];
+    snprintf(file, sizeof file, "%s%s", path, companions[i]);
+    int companion = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (companion >= 0 && fstat(companion, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_uid == geteuid() && (st.st_mode & 07777) != 0600)
+      fchmod(companion, 0600);
+    if (companion >= 0) close(companion);
+  }
   return rc;
 }
 
@@ -540,12 +554,17 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
   if (rc != SQLITE_OK) return EDDI_EIO;
   /* Remembered for intent_done: the session and the backups. */
   JournalIntent kept = {.id = *id, .session = session ? eddi_strdup(session) : NULL};
+  /* The backups of the files written (a deleted file's goes with the
+   * change: its folder may be going too). */
   for (size_t i = 0; i < count; i++)
-    if (files[i].backup) array_push(&kept.backups, eddi_strdup(files[i].backup));
+    if (files[i].backup && files[i].action == EDDI_INTENT_WRITE)
+      array_push(&kept.backups, eddi_strdup(files[i].backup));
   array_push(&self->settled, kept);
   eddi_journal_test_stop("intent-recorded");
   return 0;
 }
+
+static void journal__forget_again(EddiJournal *self);
 
 static void journal__intent_free(JournalIntent *intent) {
   eddi_free(intent->session);
@@ -601,6 +620,7 @@ size_t eddi_journal_settled_of(EddiJournal *self, const char *session, int64_t *
 }
 
 void eddi_journal_settled_written(EddiJournal *self, const char *session, bool forget_now) {
+  if (self->unforgotten.len) journal__forget_again(self);
   for (size_t i = self->settled.len; i-- > 0;) {
     JournalIntent *intent = &self->settled.items[i];
     if (!intent->session || strcmp(intent->session, session) != 0) continue;
@@ -617,22 +637,39 @@ static void journal__settled_close(EddiJournal *self) {
     journal__settled_drop(self, i);
   }
   array_free(&self->settled);
+  journal__forget_again(self);
+  array_free(&self->unforgotten);
 }
 
-void eddi_journal_forget_intent(EddiJournal *self, int64_t id) {
+static bool journal__forget_now(EddiJournal *self, int64_t id) {
   sqlite3_stmt *stmt = NULL;
   eddi_journal_flush(self);
-  sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL);
+  bool done = sqlite3_exec(self->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
   static const char *const deletes[] = {"DELETE FROM intent_files WHERE intent=?",
                                         "DELETE FROM intents WHERE id=?"};
-  for (size_t i = 0; i < sizeof deletes / sizeof *deletes; i++) {
-    if (sqlite3_prepare_v2(self->db, deletes[i], -1, &stmt, NULL) == SQLITE_OK) {
+  for (size_t i = 0; done && i < sizeof deletes / sizeof *deletes; i++) {
+    done = sqlite3_prepare_v2(self->db, deletes[i], -1, &stmt, NULL) == SQLITE_OK;
+    if (done) {
       sqlite3_bind_int64(stmt, 1, id);
-      sqlite3_step(stmt);
+      done = sqlite3_step(stmt) == SQLITE_DONE;
     }
     sqlite3_finalize(stmt);
   }
-  sqlite3_exec(self->db, "COMMIT", NULL, NULL, NULL);
+  done = done && sqlite3_exec(self->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  if (!done && !sqlite3_get_autocommit(self->db))
+    sqlite3_exec(self->db, "ROLLBACK", NULL, NULL, NULL);
+  return done;
+}
+
+/* The deletes that failed before, tried again. */
+static void journal__forget_again(EddiJournal *self) {
+  for (size_t i = self->unforgotten.len; i-- > 0;)
+    if (journal__forget_now(self, self->unforgotten.items[i])) array_remove(&self->unforgotten, i);
+}
+
+void eddi_journal_forget_intent(EddiJournal *self, int64_t id) {
+  journal__forget_again(self);
+  if (!journal__forget_now(self, id)) array_push(&self->unforgotten, id);
 }
 
 /* ------------------------------------------------------------ blobs */

@@ -1259,7 +1259,8 @@ int eddi_journal_log_start(EddiJournal *journal, const char *state_dir, StrBuf *
   snprintf(path, sizeof path, "%s", eddi_journal_path(journal));
   if (redo__open_generation(self, 1, &self->fd, &self->size) < 0) return 0;
   self->generation = 1;
-  if (sqlite3_open_v2(path, &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+  if (sqlite3_open_v2(path, &self->db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, NULL) !=
           SQLITE_OK ||
       sqlite3_exec(self->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
     sqlite3_close(self->db);

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tempWorkspace } from "./helpers.mjs";
@@ -203,4 +203,101 @@ test(`${PAIRS_SERVER} paired eddi-server starts on fresh state folders all serve
       await Promise.all(servers.map((eddi) => eddi.stop()));
     }
   }
+});
+
+// The state folder's disk full (issue 31, item 6), on a real eddi-server:
+// a file size limit set on the running process (prlimit, no root) stands
+// for the full disk. Every command answers at once, stderr says once that
+// the journal cannot keep up; with room again it says it caught up, and a
+// kill -9 then loses nothing.
+const FULL_COMMANDS = 10;
+const FULL_COMMAND_MS = 2000;
+
+function prlimit(pid, soft) {
+  execFileSync("prlimit", ["--pid", String(pid), `--fsize=${soft}:unlimited`]);
+}
+
+test("a full state disk: commands answer at once, the journal says it cannot keep up, then catches up", async (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "a.txt"), "one\n");
+  // SIGXFSZ ignored (inherited through exec): a write past the limit fails
+  // with EFBIG, as one on a full disk fails with ENOSPC.
+  const server = spawn("/bin/sh", ["-c", 'trap "" XFSZ; exec "$0" "$@"', process.env.EDDI_SERVER,
+                                    "--stdio", "--root", root, "--state", state, "--quiet"],
+                       { stdio: ["pipe", "pipe", "pipe"] });
+  let log = "";
+  server.stderr.on("data", (chunk) => (log += chunk));
+  const waiting = new Map();
+  let nextId = 1, buffered = "";
+  server.stdout.on("data", (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      const response = JSON.parse(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      waiting.get(response.id)?.(response.result ? response.result.text : JSON.stringify(response.error));
+    }
+  });
+  const send = (text) => new Promise((resolve) => {
+    const id = nextId++;
+    waiting.set(id, resolve);
+    server.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "eddi.exec", params: { sender: "agent", text } }) + "\n");
+  });
+  t.after(() => server.kill("SIGKILL"));
+  assert.equal(await send("Start s\nOpen a.txt"), "Ok\nOk, At 0:0, Length 1");
+  prlimit(server.pid, 1);
+  for (let i = 0; i < FULL_COMMANDS; i++) {
+    const began = Date.now();
+    assert.match(await send(`Insert Line "line ${i}"`), /^Ok, Inserted 1 line/);
+    assert.ok(Date.now() - began < FULL_COMMAND_MS, `command ${i} took ${Date.now() - began} ms`);
+  }
+  assert.match(log, /eddi: journal: cannot write to the state folder .*: the journal cannot keep up/);
+  prlimit(server.pid, "unlimited");
+  // The applier tries its queued records again every 50 ms; the next
+  // command that writes is journaled, and its sessions with it.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.match(await send('Insert Line "after"'), /^Ok/);
+  for (let waited = 0; !/caught up/.test(log) && waited < 2000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.match(log, /the journal has caught up/);
+  assert.equal(log.match(/cannot keep up/g).length, 1);
+  // Let the applier commit, then kill: nothing may be lost.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  server.kill("SIGKILL");
+  await new Promise((resolve) => server.once("exit", resolve));
+  const eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Start s"), `Ok, Session s resumed, 1 file open, ${FULL_COMMANDS + 1} unsaved edits re-applied`);
+  await eddi.stop();
+});
+
+// A sticky folder open to every user (/tmp) as --state (issue 31, item 12):
+// refused like a world-writable one; nothing is made there.
+test("a sticky, world-writable --state folder is refused", async (t) => {
+  const { root, state } = fixture(t);
+  const open = join(state, "open");
+  mkdirSync(open);
+  chmodSync(open, 0o1777);
+  const server = spawnSync(process.env.EDDI_SERVER, ["--stdio", "--root", root, "--state", open],
+                           { input: "", encoding: "utf8" });
+  assert.notEqual(server.status, 0);
+  assert.match(server.stderr, /State folder .*open: it .*open is writable by every user \(sticky, as \/tmp is\)/);
+  const cli = spawnSync(process.env.EDDI_CLI, ["--root", root, "--state", open, "-c", "Start s"], { encoding: "utf8" });
+  assert.notEqual(cli.status, 0);
+  assert.match(cli.stderr, /writable by every user \(sticky/);
+  assert.deepEqual(readdirSync(open), []);
+});
+
+// A link planted as audit.jsonl is not followed (the victim's file is not
+// appended to), and journal.sqlite is made 0600.
+test("the default audit log is not reached through a link; the journal is 0600", async (t) => {
+  const { root, state } = fixture(t);
+  const victim = join(state, "victim.txt");
+  writeFileSync(victim, "private\n");
+  symlinkSync(victim, join(state, "audit.jsonl"));
+  const eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Start s"), "Ok");
+  await eddi.stop();
+  assert.equal(readFileSync(victim, "utf8"), "private\n");
+  assert.match(eddi.server.log.text, /audit.jsonl: a symbolic link/);
+  assert.equal(statSync(join(state, "journal.sqlite")).mode & 0o777, 0o600);
 });
