@@ -527,8 +527,11 @@ static void stdio__handle_line(StdioRpc *self, const char *line, size_t len) {
     /* A syntax error is just "Parse error"; a lone surrogate is valid
      * syntax, refused for what json-c would make of it: say so. */
     bool surrogate = strcmp(trouble, EDDI_LINK_JSON_LONE_SURROGATE) == 0;
+    bool duplicate = strcmp(trouble, EDDI_LINK_JSON_DUPLICATE_KEY) == 0;
     stdio__error(self, NULL, RPC_PARSE_ERROR,
-                 surrogate ? "Parse error: " EDDI_LINK_JSON_LONE_SURROGATE : "Parse error");
+                 surrogate   ? "Parse error: " EDDI_LINK_JSON_LONE_SURROGATE
+                 : duplicate ? "Parse error: " EDDI_LINK_JSON_DUPLICATE_KEY
+                             : "Parse error");
   } else if (json_object_is_type(message, json_type_array)) {
     stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: batches are not supported");
   } else if (!json_object_is_type(message, json_type_object)) {
