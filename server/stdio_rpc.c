@@ -48,11 +48,40 @@ static const char stdio__instructions[] =
 
 /* -------------------------------------------------------------- output */
 
+/* text (JSON) with every byte that is not part of valid UTF-8 replaced by
+ * the escape of U+FFFD: json-c copies a string's bytes as they are, and a
+ * file name read from the disk may be any bytes. Outside strings JSON is
+ * ASCII, so every such byte is inside a string. NULL when text is valid:
+ * it is then sent as it is. A new string otherwise. */
+static char *stdio__valid_utf8(const char *text, size_t *len) {
+  if (eddi_utf8_valid(text, *len)) return NULL;
+  static const char replacement[] = "\\ufffd";
+  size_t size = 0;
+  char *out = malloc(*len * (sizeof replacement - 1) + 1);
+  if (!out) return NULL;
+  for (size_t i = 0; i < *len;) {
+    unsigned char lead = (unsigned char)text[i];
+    size_t n = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    if (n <= *len - i && eddi_utf8_valid(text + i, n)) {
+      memcpy(out + size, text + i, n);
+      size += n, i += n;
+    } else {
+      memcpy(out + size, replacement, sizeof replacement - 1);
+      size += sizeof replacement - 1, i++;
+    }
+  }
+  out[size] = '\0';
+  *len = size;
+  return out;
+}
+
 /* Write one message as one line. Consumes message. */
 static void stdio__send(StdioRpc *self, json_object *message) {
   size_t len = 0;
   const char *text = json_object_to_json_string_length(
       message, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+  char *repaired = stdio__valid_utf8(text, &len);
+  if (repaired) text = repaired;
   pthread_mutex_lock(&self->write_mutex);
   const char *parts[] = {text, "\n"};
   size_t sizes[] = {len, 1};
@@ -70,6 +99,7 @@ static void stdio__send(StdioRpc *self, json_object *message) {
   }
 done:
   pthread_mutex_unlock(&self->write_mutex);
+  free(repaired);
   json_object_put(message);
 }
 
@@ -497,8 +527,11 @@ static void stdio__handle_line(StdioRpc *self, const char *line, size_t len) {
     /* A syntax error is just "Parse error"; a lone surrogate is valid
      * syntax, refused for what json-c would make of it: say so. */
     bool surrogate = strcmp(trouble, EDDI_LINK_JSON_LONE_SURROGATE) == 0;
+    bool duplicate = strcmp(trouble, EDDI_LINK_JSON_DUPLICATE_KEY) == 0;
     stdio__error(self, NULL, RPC_PARSE_ERROR,
-                 surrogate ? "Parse error: " EDDI_LINK_JSON_LONE_SURROGATE : "Parse error");
+                 surrogate   ? "Parse error: " EDDI_LINK_JSON_LONE_SURROGATE
+                 : duplicate ? "Parse error: " EDDI_LINK_JSON_DUPLICATE_KEY
+                             : "Parse error");
   } else if (json_object_is_type(message, json_type_array)) {
     stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: batches are not supported");
   } else if (!json_object_is_type(message, json_type_object)) {

@@ -201,6 +201,11 @@ static void test_link_body_strict_json(void **state) {
   for (size_t i = 0; i < sizeof lone / sizeof lone[0]; i++)
     expect_body_refused(lone[i], false,
                         "Fail \"Invalid JSON: unpaired UTF-16 surrogate escape\"");
+  /* A key given twice, at the top or inside: json-c kept the last value. */
+  expect_body_refused("{\"sender\": \"ann\", \"sender\": \"bob\", \"text\": \"Status\"}", false,
+                      "Fail \"Invalid JSON: duplicate key in an object\"");
+  expect_body_refused("{\"sender\": \"ann\", \"x\": [{\"a\": 1, \"a\" : 2}], \"text\": \"S\"}",
+                      false, "Fail \"Invalid JSON: duplicate key in an object\"");
   /* A raw NUL ends json-c's reading: the rest is text after the object. */
   static const char raw_nul[] = "{\"sender\": \"ann\", \"text\": \"S\"}\0{}";
   expect_bytes_refused(raw_nul, sizeof raw_nul - 1, "Fail \"Invalid JSON: text after the object\"");

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/utf8.h"
+
 char *eddi_path_join(const char *dir, const char *name) {
   StrBuf out = {0};
   eddi_strbuf_puts(&out, dir);
@@ -23,6 +25,28 @@ static bool path__inside(const char *root, const char *real) {
   size_t n = strlen(root);
   if (strncmp(real, root, n) != 0) return false;
   return real[n] == '\0' || real[n] == '/' || (n == 1 && root[0] == '/');
+}
+
+/* A file name eddi takes: valid UTF-8 without control characters. A
+ * newline in a name would let a reply that lists it forge a line, and
+ * bytes that are not UTF-8 cannot be shown in JSON; eddi neither creates
+ * nor opens such names (List shows them quoted). */
+static int path__check_name(const char *name, size_t len, EddiError *err) {
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if (c < 0x20 || c == 0x7F) {
+      eddi_error_set(err, EDDI_EINVAL, "File name holds a control character (U+%04X): %.*s", c,
+                     (int)len, name);
+      eddi_error_hint(err, "Choose a name without control characters");
+      return EDDI_EINVAL;
+    }
+  }
+  if (eddi_utf8_valid_prefix(name, len) != len) {
+    eddi_error_set(err, EDDI_EINVAL, "File name is not valid UTF-8");
+    eddi_error_hint(err, "Rename the file outside eddi");
+    return EDDI_EINVAL;
+  }
+  return 0;
 }
 
 /* Lexical normalisation of input relative to root; EDDI_EPATH when ".."
@@ -49,6 +73,8 @@ static int path__normalise(const char *root, const char *input, StrBuf *rel,
       rel->data[rel->len] = '\0';
     } else {
       if (len > NAME_MAX) return eddi_error_set(err, EDDI_EINVAL, "Path component too long");
+      int rc = path__check_name(p, len, err);
+      if (rc < 0) return rc;
       if (rel->len) eddi_strbuf_putc(rel, '/');
       eddi_strbuf_append(rel, p, len);
     }

@@ -36,6 +36,7 @@
 
 #include "core/disk_backend.h"
 #include "core/walk.h"
+#include "lang/reply.h"
 #include "edit/edit_state.h"
 #include "edit/search.h"
 
@@ -580,7 +581,9 @@ int eddi_grep_finish(EddiGrep *self, EddiWorkspace *workspace, EddiSession *sess
     if (shown >= page || total <= offset) continue;
     char tag[5];
     eddi_hashline_tag(file->text, file->len, tag);
-    eddi_strbuf_printf(out, "[%s#%s]\n", file->rel, tag);
+    eddi_strbuf_putc(out, '[');
+    eddi_reply_name(out, file->rel); /* a name from the disk may hold a newline */
+    eddi_strbuf_printf(out, "#%s]\n", tag);
     for (size_t k = offset > first ? offset - first : 0; k < file->kept.len && shown < page;
          k++, shown++) {
       const GrepHit *hit = &file->kept.items[k];

@@ -62,14 +62,63 @@ void eddi_reply_builder_raw(EddiReplyBuilder *self, const char *text, size_t len
   eddi_strbuf_append(&self->raw, text, len);
 }
 
+/* Append text to a reply line with every control character and every byte
+ * that is not part of valid UTF-8 escaped (\n, \xFF), so that nothing a
+ * command reports (a file name read from the disk) can end the line, forge
+ * another one, or put bytes into a JSON string that JSON cannot hold. */
+static void reply__append_line(StrBuf *out, const char *text, size_t len) {
+  size_t run = 0;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)text[i];
+    size_t valid = c < 0x80 ? 1 : eddi_utf8_valid_prefix(text + i, EDDI_MIN(len - i, 4));
+    size_t char_len = c < 0x80 ? 1 : eddi_utf8_char_len(c);
+    if (c >= 0x80 && valid >= char_len) {
+      i += char_len;
+      continue;
+    }
+    if (c >= 0x20 && c < 0x7F) {
+      i++;
+      continue;
+    }
+    eddi_strbuf_append(out, text + run, i - run);
+    switch (c) {
+    case '\n': eddi_strbuf_puts(out, "\\n"); break;
+    case '\r': eddi_strbuf_puts(out, "\\r"); break;
+    case '\t': eddi_strbuf_puts(out, "\\t"); break;
+    default: eddi_strbuf_printf(out, "\\x%02X", c); break;
+    }
+    run = ++i;
+  }
+  eddi_strbuf_append(out, text + run, len - run);
+}
+
+void eddi_reply_name(StrBuf *out, const char *name) {
+  size_t len = strlen(name);
+  bool plain = len > 0 && eddi_utf8_valid_prefix(name, len) == len;
+  for (size_t i = 0; i < len && plain; i++) {
+    unsigned char c = (unsigned char)name[i];
+    plain = c >= 0x20 && c != 0x7F && c != '"' && c != '\\' && c != ',';
+  }
+  if (plain) {
+    eddi_strbuf_append(out, name, len);
+    return;
+  }
+  StrBuf escaped = {0};
+  eddi_strbuf_escape(&escaped, name, len, true);
+  eddi_strbuf_putc(out, '"');
+  reply__append_line(out, escaped.data ? escaped.data : "", escaped.len);
+  eddi_strbuf_putc(out, '"');
+  eddi_strbuf_free(&escaped);
+}
+
 char *eddi_reply_builder_finish(EddiReplyBuilder *self) {
   StrBuf out = {0};
   eddi_strbuf_puts(&out, "Ok");
   if (self->payload.len) {
     eddi_strbuf_puts(&out, ": ");
-    eddi_strbuf_append(&out, self->payload.data, self->payload.len);
+    reply__append_line(&out, self->payload.data, self->payload.len);
   }
-  eddi_strbuf_append(&out, self->facts.data, self->facts.len);
+  reply__append_line(&out, self->facts.data, self->facts.len);
   if (self->raw.len) {
     eddi_strbuf_putc(&out, '\n');
     size_t len = self->raw.len;
@@ -100,11 +149,14 @@ char *eddi_fail_line(char *out, size_t out_size, const char *fmt, ...) {
 char *eddi_fail_format(const EddiError *err) {
   StrBuf out = {0};
   eddi_strbuf_puts(&out, "Fail \"");
-  eddi_strbuf_escape(&out, err->what, strlen(err->what), true);
+  StrBuf what = {0};
+  eddi_strbuf_escape(&what, err->what, strlen(err->what), true);
+  reply__append_line(&out, what.data ? what.data : "", what.len);
+  eddi_strbuf_free(&what);
   eddi_strbuf_putc(&out, '"');
   if (err->hint[0]) {
     eddi_strbuf_puts(&out, ", ");
-    eddi_strbuf_puts(&out, err->hint);
+    reply__append_line(&out, err->hint, strlen(err->hint));
   }
   return eddi_strbuf_take(&out);
 }

@@ -7,7 +7,9 @@
  *
  * A payload is one line; text inside it is escaped (\n, \t, \\). When the
  * session asked for raw payloads, long text (a shown block, a diff) follows
- * the reply line as it is instead. */
+ * the reply line as it is instead. The reply line itself never holds a
+ * control character or a byte of invalid UTF-8: whatever a command put
+ * there is escaped (\n, \x01, \xFF) when the line is finished. */
 #ifndef EDDI_REPLY_H
 #define EDDI_REPLY_H
 
@@ -32,6 +34,12 @@ void eddi_reply_builder_payload(EddiReplyBuilder *self, const char *fmt, ...)
 void eddi_reply_builder_text(EddiReplyBuilder *self, const char *key, const char *text, size_t len);
 /* Text shown only in raw mode (a unified diff). */
 void eddi_reply_builder_raw(EddiReplyBuilder *self, const char *text, size_t len);
+
+/* Append a file name to out as a reply shows it: as it is when it is valid
+ * UTF-8 without control characters, '"', '\\' or ',', else in quotes with
+ * those escaped ("a\nb.txt", "\xFF.txt"), so that a name can neither
+ * forge a line nor pass for two names of a list. */
+void eddi_reply_name(StrBuf *out, const char *name);
 
 /* The finished reply for a success; a new string. */
 char *eddi_reply_builder_finish(EddiReplyBuilder *self);

@@ -100,6 +100,9 @@ int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object *
                          const char **trouble);
 /* The trouble of a lone surrogate escape. */
 #define EDDI_LINK_JSON_LONE_SURROGATE "unpaired UTF-16 surrogate escape"
+/* The trouble of an object that gives one key twice (json-c would keep the
+ * last value silently). */
+#define EDDI_LINK_JSON_DUPLICATE_KEY "duplicate key in an object"
 /* Parse data as one JSON object (blanks around it allowed) into *object, the
  * caller's to put. */
 int eddi_link_parse_object(const char *data, size_t len, json_object **object, char *fail,

@@ -117,6 +117,38 @@ static bool message__surrogates_paired(const char *data, size_t len) {
   return true;
 }
 
+/* The keys of every object in data (JSON json-c has accepted): each string
+ * followed, past blanks, by a colon. */
+static size_t message__keys_in_text(const char *data, size_t len) {
+  size_t keys = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (data[i] != '"') continue;
+    for (i++; i < len && data[i] != '"'; i++)
+      if (data[i] == '\\') i++;
+    size_t after = i + 1;
+    while (after < len && isspace((unsigned char)data[after])) after++;
+    if (after < len && data[after] == ':') keys++;
+  }
+  return keys;
+}
+
+/* The keys of every object in value. json-c keeps the last of two equal
+ * keys, so fewer than the text holds means a key was given twice. The
+ * depth is json-c's own limit. */
+static size_t message__keys_in_value(json_object *value) {
+  size_t keys = 0;
+  if (json_object_is_type(value, json_type_object)) {
+    json_object_object_foreach(value, key, member) {
+      (void)key;
+      keys += 1 + message__keys_in_value(member);
+    }
+  } else if (json_object_is_type(value, json_type_array)) {
+    for (size_t i = 0; i < json_object_array_length(value); i++)
+      keys += message__keys_in_value(json_object_array_get_idx(value, i));
+  }
+  return keys;
+}
+
 /* A value followed by more than blanks. */
 #define MESSAGE_TEXT_AFTER "text after the object"
 
@@ -173,6 +205,8 @@ int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object *
   bool whole = error == json_tokener_success && used == len && (parsed || used > 0);
   if (!whole) *trouble = message__json_trouble(parsed, error, terse);
   else if (!message__surrogates_paired(data, len)) *trouble = EDDI_LINK_JSON_LONE_SURROGATE;
+  else if (message__keys_in_value(parsed) != message__keys_in_text(data, len))
+    *trouble = EDDI_LINK_JSON_DUPLICATE_KEY;
   if (*trouble) {
     json_object_put(parsed);
     return EDDI_LINK_EINVAL;

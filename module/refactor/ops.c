@@ -17,6 +17,7 @@
 #include <stdarg.h>
 
 #include "core/utf8.h"
+#include "refactor/new_name.h"
 #include "refactor/ops_lang.h"
 #include "refactor/target.h"
 
@@ -99,28 +100,8 @@ int ref_ops_supports(RefOps *self, uint32_t source, const char *word) {
 }
 
 int ref_ops_valid_name(RefOps *self, const EddiLang *lang, const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = lang->keywords ? lang->keywords : ""; *p;) {
-    while (*p == ' ') p++;
-    const char *end = strchr(p, ' ');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    if (len == n && memcmp(p, name, n) == 0)
-      return eddi_error_set(self->err, EDDI_EINVAL, "%s is a keyword in %s", name, lang->name);
-    p += len;
-  }
-  /* ASCII letters, digits and _, or any byte of a UTF-8 sequence; not a
-   * digit first. */
-  bool valid = n > 0 && !(name[0] >= '0' && name[0] <= '9');
-  for (size_t i = 0; i < n && valid; i++) {
-    unsigned char c = (unsigned char)name[i];
-    valid = c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
-  }
-  if (!valid) {
-    eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, lang->name);
-    eddi_error_hint(self->err, "A name is letters, digits and _, not starting with a digit");
-    return EDDI_EINVAL;
-  }
-  return 0;
+  return ref_new_name_check(lang, lang->name, name,
+                            "A name is letters, digits and _, not starting with a digit", self->err);
 }
 
 int ref_ops_find(RefOps *self, const char *spec, RefTarget *out) {

@@ -17,11 +17,9 @@
 #include "core/path.h"
 #include "refactor/family.h"
 #include "refactor/modules.h"
+#include "refactor/new_name.h"
 #include "refactor/resolve.h"
 #include "refactor/target.h"
-
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 
 typedef struct {
   RefIndex *index;
@@ -45,46 +43,18 @@ static void rename__place(Rename *self, uint32_t file, uint32_t offset, StrBuf *
 
 /* ---------------------------------------------------------------- the new name */
 
-/* Whether all of name matches a PCRE2 pattern of language.conf (false
- * when the pattern does not compile: a broken setting refuses nothing). */
-static bool rename__matches(const char *pattern, const char *name) {
-  int code;
-  PCRE2_SIZE at;
-  pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP,
-                                 &code, &at, NULL);
-  if (!re) return false;
-  pcre2_match_data *match = pcre2_match_data_create_from_pattern(re, NULL);
-  bool found = pcre2_match(re, (PCRE2_SPTR)name, strlen(name), 0, 0, match, NULL) >= 0;
-  pcre2_match_data_free(match);
-  pcre2_code_free(re);
-  return found;
-}
-
-/* The new name: an identifier of the language, no keyword, no special
- * name; nor may the old one be special (the language calls it by name). */
+/* The new name: one refactoring may write (new_name.h), no special name;
+ * nor may the old one be special (the language calls it by name). */
 static int rename__valid(Rename *self, const EddiLang *lang) {
   const char *name = self->new_text;
   const char *title = lang->title ? lang->title : lang->name;
-  if (lang->keywords) {
-    size_t n = strlen(name);
-    for (const char *p = lang->keywords; *p;) {
-      while (*p == ' ') p++;
-      const char *end = strchr(p, ' ');
-      size_t len = end ? (size_t)(end - p) : strlen(p);
-      if (len == n && memcmp(p, name, n) == 0)
-        return eddi_error_set(self->err, EDDI_EINVAL, "%s is a keyword in %s", name, title);
-      p += len;
-    }
-  }
-  bool valid = *name != '\0' &&
-               (!lang->identifier_pattern || rename__matches(lang->identifier_pattern, name));
-  if (!valid)
-    return eddi_error_set(self->err, EDDI_EINVAL, "%s is not a valid name in %s", name, title);
+  int rc = ref_new_name_check(lang, title, name, NULL, self->err);
+  if (rc < 0) return rc;
   const char *old = ref_names_str(self->program.names, self->old_name);
-  if (lang->special_pattern &&
-      (rename__matches(lang->special_pattern, name) || rename__matches(lang->special_pattern, old)))
+  if (lang->special_pattern && (ref_new_name_matches(lang->special_pattern, name) ||
+                                ref_new_name_matches(lang->special_pattern, old)))
     return eddi_error_set(self->err, EDDI_EINVAL, "%s is a special name in %s",
-                          rename__matches(lang->special_pattern, old) ? old : name, title);
+                          ref_new_name_matches(lang->special_pattern, old) ? old : name, title);
   return 0;
 }
 

@@ -463,8 +463,13 @@ int eddi_run_list(CommandContext *ctx) {
     eddi_reply_builder_payload(ctx->reply, "No %s past offset %zu (%zu in all)", noun, offset, total);
   } else {
     size_t end = EDDI_MIN(total, offset + page);
-    for (size_t k = offset; k < end; k++)
-      eddi_reply_builder_payload(ctx->reply, "%s%s", k > offset ? ", " : "", list.found.items[k]);
+    StrBuf names = {0};
+    for (size_t k = offset; k < end; k++) {
+      if (k > offset) eddi_strbuf_puts(&names, ", ");
+      eddi_reply_name(&names, list.found.items[k]);
+    }
+    eddi_reply_builder_payload(ctx->reply, "%s", names.data);
+    eddi_strbuf_free(&names);
     if (end < total) eddi_reply_builder_fact(ctx->reply, "Shown %zu of %zu, Next offset %zu", end - offset, total, end);
   }
   if (rc == 0 && truncated) eddi_reply_builder_fact(ctx->reply, "Stopped after %zu entries", limit);

@@ -101,6 +101,8 @@ static void language__read_config(EddiLang *self, char **globals_of, const char 
         else if (strcmp(key, "doc_inside") == 0) self->doc_inside = strcmp(value, "yes") == 0;
         else if (strcmp(key, "decorators") == 0) self->decorators = strcmp(value, "yes") == 0;
         else if (strcmp(key, "syntax_errors") == 0) self->errors_local = strcmp(value, "local") == 0;
+        else if (strcmp(key, "identifier_normal_form") == 0)
+          self->identifier_nfkc = strcmp(value, "NFKC") == 0;
         else if (strcmp(key, "import_dedent") == 0) self->import_dedent = strcmp(value, "yes") == 0;
         else if (strcmp(key, "blank_lines") == 0) self->blank_lines = strtoul(value, NULL, 10);
         else if (strcmp(key, "blank_lines_member") == 0)

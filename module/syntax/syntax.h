@@ -60,6 +60,7 @@ typedef struct {
   char *keywords;           /* reserved words, space-separated; NULL if none listed */
   char *globals;            /* names every module sees undefined (builtins), space-separated; NULL if none listed */
   char *identifier_pattern; /* PCRE2 pattern a whole name must match */
+  bool identifier_nfkc;     /* the language reads names in NFKC (Python: PEP 3131) */
   char *modules;            /* how imports find files: "packages" (Python) */
   char *module_index;       /* a folder's own module file name, "__init__" */
   char *constructor;        /* the method a call of a class runs, "__init__" */

@@ -227,6 +227,44 @@ static void test_quoted_input_stays_utf8(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* A file name with a newline, a comma or bytes that are not UTF-8 is
+ * listed in quotes, escaped: it forges no reply line and no list entry,
+ * and the reply stays valid UTF-8. eddi opens and creates no such name. */
+static void test_unsafe_file_names(void **state) {
+  const Workspace *ws = *state;
+  long live = unit_live();
+  const char *names[] = {"evil\nFail \"INJECTED\".txt", "a, b.txt", "\xFF\xFE.txt"};
+  char path[PATH_MAX];
+  for (size_t i = 0; i < 3; i++) {
+    unit_path(path, ws->root, names[i]);
+    unit_write_file(path, "x\n", 2);
+  }
+  EddiEngine *engine = engine_new(ws, NULL);
+  char *reply = eddi_exec(engine, "cli", "Start s\nList", strlen("Start s\nList"));
+  assert_string_equal(reply, "Ok\nOk: \"a, b.txt\", \"evil\\nFail \\\"INJECTED\\\".txt\", notes.txt, "
+                             "\"\\xFF\\xFE.txt\"");
+  assert_int_equal(eddi_utf8_valid_prefix(reply, strlen(reply)), strlen(reply));
+  eddi_string_free(reply);
+  exchange(engine, "cli", "Open Create \"nl\\nname.txt\"",
+           "Fail \"File name holds a control character (U+000A): nl\\nname.txt\", Choose a name "
+           "without control characters");
+  exchange(engine, "cli", "Open \"evil\\nFail \\\"INJECTED\\\".txt\"",
+           "Fail \"File name holds a control character (U+000A): evil\\nFail \\\"INJECTED\\\".txt\", "
+           "Choose a name without control characters");
+  exchange(engine, "cli", "Open Create \"tab\\there.txt\"",
+           "Fail \"File name holds a control character (U+0009): tab\\there.txt\", Choose a name "
+           "without control characters");
+  exchange(engine, "cli", "Open \"a, b.txt\"", "Ok, At 0:0, Length 1");
+  unit_path(path, ws->root, "nl\nname.txt");
+  assert_int_equal(access(path, F_OK), -1);
+  eddi_engine_free(engine);
+  for (size_t i = 0; i < 3; i++) {
+    unit_path(path, ws->root, names[i]);
+    unlink(path);
+  }
+  unit_assert_no_leak(live);
+}
+
 /* An engine with sessions, open and edited files leaves nothing behind. */
 static void test_free_releases_everything(void **state) {
   long live = unit_live();
@@ -252,6 +290,7 @@ int main(void) {
       cmocka_unit_test(test_senders_have_separate_sessions),
       cmocka_unit_test(test_reply_items),
       cmocka_unit_test(test_quoted_input_stays_utf8),
+      cmocka_unit_test(test_unsafe_file_names),
       cmocka_unit_test(test_free_releases_everything),
   };
   return cmocka_run_group_tests(tests, workspace_setup, workspace_teardown);
