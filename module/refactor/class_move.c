@@ -42,33 +42,6 @@ static bool move__is_js(const EddiLang *lang) {
                   !strcmp(lang->name, "tsx"));
 }
 
-/* Whether node has an anonymous child of type (a keyword such as static). */
-static bool move__keyword(TSNode node, const char *type) {
-  uint32_t n = ts_node_child_count(node);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode child = ts_node_child(node, i);
-    if (!ts_node_is_named(child) && !strcmp(ts_node_type(child), type)) return true;
-  }
-  return false;
-}
-
-/* The TypeScript accessibility of a member or a constructor parameter:
- * "private", "protected", or NULL (public). */
-static const char *move__hidden(RefOps *ops, uint32_t file, TSNode node) {
-  uint32_t n = ts_node_named_child_count(node);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode child = ts_node_named_child(node, i);
-    if (!ref_node_is(child, "accessibility_modifier")) continue;
-    char *text = ref_ops_text(ops, file, child);
-    const char *hidden = !strcmp(text, "private")     ? "private"
-                         : !strcmp(text, "protected") ? "protected"
-                                                      : NULL;
-    eddi_free(text);
-    return hidden;
-  }
-  return NULL;
-}
-
 /* A Python method: a function_definition in a class, not decorated. */
 static int move__python_method(Move *self) {
   RefOps *ops = self->ops;
@@ -96,43 +69,11 @@ static int move__js_method(Move *self) {
                            "overload, or abstract)");
   if (!ref_node_is(def, "method_definition"))
     return eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a method", self->args->spec);
-  TSNode id = ts_node_child_by_field_name(def, "name", 4);
-  uint32_t at = ts_node_start_byte(id);
-  const char *why = NULL;
-  if (move__keyword(def, "static")) why = "a static method (Move_Method moves instance methods)";
-  else if (move__keyword(def, "get") || move__keyword(def, "set")) why = "an accessor";
-  else if (!ref_node_is(id, "property_identifier")) why = "a method with a #private or computed name";
-  else if (ts_node_is_null(ts_node_child_by_field_name(def, "body", 4))) why = "a method without a body";
-  for (uint32_t i = 0; !why && i < ts_node_named_child_count(def); i++) {
-    TSNode child = ts_node_named_child(def, i);
-    if (ref_node_is(child, "decorator")) why = "a decorated method";
-    else if (ref_node_is(child, "override_modifier")) why = "an override (B has no base to override)";
-  }
-  char *spelled = ref_ops_text(ops, file, id);
-  if (!why && !strcmp(spelled, "constructor")) why = "the constructor";
-  /* Overload signatures stay with the name: a sibling member of it. */
-  TSNode body = ts_node_parent(def);
-  for (uint32_t i = 0; !why && i < ts_node_named_child_count(body); i++) {
-    TSNode other = ts_node_named_child(body, i);
-    if (ts_node_eq(other, def) || ref_node_is(other, "comment")) continue;
-    TSNode other_id = ts_node_child_by_field_name(other, "name", 4);
-    if (ts_node_is_null(other_id)) continue;
-    char *text = ref_ops_text(ops, file, other_id);
-    if (!strcmp(text, spelled)) why = "an overloaded method", at = ts_node_start_byte(other);
-    eddi_free(text);
-  }
-  eddi_free(spelled);
+  uint32_t at;
+  const char *why = ref_class_js_method_why(ops, file, def, &at);
   if (why) return ref_ops_fail_at(ops, file, at, "Move_Method cannot move %s", why);
   self->member = def;
-  self->moved_start = ts_node_start_byte(def);
-  /* The comment right above the method (its JSDoc) goes with it. */
-  TSNode before = ts_node_prev_named_sibling(def);
-  const RefSource *src = &ops->index->sources.items[file];
-  if (!ts_node_is_null(before) && ref_node_is(before, "comment") &&
-      ts_node_end_point(before).row + 1 == ts_node_start_point(def).row &&
-      ref_ops_line_start(src, ts_node_start_byte(before)) + ref_ops_indent(src, ts_node_start_byte(before)) ==
-          ts_node_start_byte(before))
-    self->moved_start = ts_node_start_byte(before);
+  self->moved_start = ref_class_js_leading(ops, file, def); /* its JSDoc goes with it */
   return 0;
 }
 
@@ -290,7 +231,7 @@ static bool move__holder_hidden(const Move *self) {
   for (TSNode up = node; !ts_node_is_null(up); up = ts_node_parent(up)) {
     if (ref_node_is(up, "public_field_definition") || ref_node_is(up, "required_parameter") ||
         ref_node_is(up, "optional_parameter"))
-      return move__hidden(ops, self->from_class.file, up) != NULL;
+      return ref_class_js_hidden(ops, self->from_class.file, up) != NULL;
     if (ref_node_is(up, "class_body")) break;
   }
   return false;
@@ -392,29 +333,8 @@ static bool move__via_holder(Move *self, TSNode node) {
   return true;
 }
 
-/* The first use of this (but this.holder at the method's own level),
- * super, arguments or new.target in a JavaScript method (the A it is
- * called on), or REF_NONE. A function nested in it has a this of its own. */
-static uint32_t move__js_this(Move *self, TSNode node, bool nested) {
-  const char *type = ts_node_type(node);
-  if (!strcmp(type, "this"))
-    return !nested && move__via_holder(self, node) ? REF_NONE : ts_node_start_byte(node);
-  if (!strcmp(type, "super") || !strcmp(type, "meta_property")) return ts_node_start_byte(node);
-  if (!strcmp(type, "identifier") && ts_node_end_byte(node) - ts_node_start_byte(node) == 9 &&
-      !memcmp(self->ops->index->sources.items[self->method.file].text + ts_node_start_byte(node),
-              "arguments", 9))
-    return ts_node_start_byte(node);
-  nested = nested || !strcmp(type, "function_expression") || !strcmp(type, "function_declaration") ||
-           !strcmp(type, "generator_function") ||
-           !strcmp(type, "generator_function_declaration") ||
-           !strcmp(type, "method_definition") || !strcmp(type, "class") ||
-           !strcmp(type, "class_declaration");
-  uint32_t n = ts_node_child_count(node);
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t at = move__js_this(self, ts_node_child(node, i), nested);
-    if (at != REF_NONE) return at;
-  }
-  return REF_NONE;
+static bool move__this_allowed(void *context, TSNode node) {
+  return move__via_holder(context, node);
 }
 
 /* The body: no self or this but through the holder, and its names mean
@@ -428,8 +348,9 @@ static int move__body(Move *self) {
   if (self->python && !ref_node_is(self_param, "identifier"))
     return ref_ops_fail_at(ops, mfile, sym->start, "Move_Method needs a method taking self");
   if (!self->python) {
-    uint32_t at = move__js_this(self, self->body, false);
-    if (at == REF_NONE) at = move__js_this(self, self->params, false);
+    uint32_t at = ref_class_js_this(ops, mfile, self->body, false, move__this_allowed, self);
+    if (at == REF_NONE)
+      at = ref_class_js_this(ops, mfile, self->params, false, move__this_allowed, self);
     if (at != REF_NONE) {
       TSNode node = ref_ops_node(ops, mfile, at, at + 1);
       char *text = ref_ops_text(ops, mfile, node);
@@ -477,36 +398,6 @@ static int move__body(Move *self) {
 }
 
 /* ---------------------------------------------------------------- the writes */
-
-/* Append a JavaScript delegate's arguments: each parameter by its name,
- * a rest parameter spread; a destructured one cannot be passed on. */
-static int move__js_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
-  uint32_t n = ts_node_named_child_count(params);
-  size_t written = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode p = ts_node_named_child(params, i);
-    if (ref_node_is(p, "comment") || ref_node_is(p, "decorator")) continue;
-    TSNode id = p;
-    if (ref_node_is(id, "required_parameter") || ref_node_is(id, "optional_parameter"))
-      id = ts_node_child_by_field_name(id, "pattern", 7);
-    if (ref_node_is(id, "this")) continue; /* TypeScript's this parameter is a type only */
-    if (ref_node_is(id, "assignment_pattern")) id = ts_node_child_by_field_name(id, "left", 4);
-    const char *prefix = "";
-    if (ref_node_is(id, "rest_pattern")) prefix = "...", id = ts_node_named_child(id, 0);
-    if (!ref_node_is(id, "identifier"))
-    {
-      int rc = ref_ops_fail_at(ops, file, ts_node_start_byte(p),
-                               "Move_Method cannot pass a destructured parameter on to the moved "
-                               "method");
-      eddi_error_hint(ops->err, "Take it by a name and destructure it in the body first");
-      return rc;
-    }
-    char *name = ref_ops_text(ops, file, id);
-    eddi_strbuf_printf(out, "%s%s%s", written++ ? ", " : "", prefix, name);
-    eddi_free(name);
-  }
-  return 0;
-}
 
 /* The method's new text in B's file, renamed and indented as B's members. */
 static void move__write_into_b(const Move *self) {
@@ -611,52 +502,30 @@ static void move__remove(const Move *self) {
   for (uint32_t i = 0; i < ts_node_named_child_count(body); i++)
     statements += !ref_node_is(ts_node_named_child(body, i), "comment");
   uint32_t start = self->moved_start, end = ts_node_end_byte(self->member);
-  TSNode next = ts_node_next_named_sibling(self->member);
-  if (ts_node_is_null(next) && (statements > 1 || !self->python)) {
-    /* The last member: the blank lines above it go too, not the } after. */
-    const RefSource *src = &ops->index->sources.items[klass.file];
-    uint32_t line = ref_ops_line_start(src, start);
-    while (line > 0) {
-      uint32_t above = ref_ops_line_start(src, line - 1);
-      uint32_t indent = ref_ops_indent(src, above);
-      if (above + indent != line - 1) break;
-      line = above;
-    }
-    start = line;
+  if (statements > 1 || !self->python) {
+    start = ref_class_removal_start(ops, klass.file, self->member, start);
+    ref_ops_remove_lines(ops, klass.file, start, end);
+  } else {
+    ref_ops_edit(ops, klass.file, start, end, "pass", 4);
   }
-  if (statements > 1 || !self->python) ref_ops_remove_lines(ops, klass.file, start, end);
-  else ref_ops_edit(ops, klass.file, start, end, "pass", 4);
 }
 
 /* A's m, its body a call of B's through the holder. */
 static void move__delegate(const Move *self, const char *holder_name, const char *arguments) {
   RefOps *ops = self->ops;
   uint32_t file = self->method.file;
+  if (!self->python) {
+    ref_class_js_delegate(ops, file, self->member, holder_name, self->to_name, arguments);
+    return;
+  }
   StrBuf delegate = {0};
-  if (self->python) {
-    char *self_text = ref_ops_text(ops, file, ts_node_named_child(self->params, 0));
-    eddi_strbuf_printf(&delegate, "return %s.%s.%s(%s)", self_text, holder_name, self->to_name,
-                       arguments);
-    eddi_free(self_text);
-  } else {
-    /* A generator's body passes on what B's yields, and its result. */
-    bool generator = move__keyword(self->member, "*");
-    eddi_strbuf_printf(&delegate, "return %sthis.%s.%s(%s);", generator ? "yield* " : "",
-                       holder_name, self->to_name, arguments);
-  }
-  uint32_t n = ts_node_named_child_count(self->body);
-  if (n == 0) {
-    StrBuf block = {0};
-    eddi_strbuf_printf(&block, "{ %s }", delegate.data);
-    ref_ops_edit(ops, file, ts_node_start_byte(self->body), ts_node_end_byte(self->body),
-                 block.data, block.len);
-    eddi_strbuf_free(&block);
-  } else {
-    TSNode first = ts_node_named_child(self->body, 0);
-    uint32_t end = self->python ? ts_node_end_byte(self->body)
-                                : ts_node_end_byte(ts_node_named_child(self->body, n - 1));
-    ref_ops_edit(ops, file, ts_node_start_byte(first), end, delegate.data, delegate.len);
-  }
+  char *self_text = ref_ops_text(ops, file, ts_node_named_child(self->params, 0));
+  eddi_strbuf_printf(&delegate, "return %s.%s.%s(%s)", self_text, holder_name, self->to_name,
+                     arguments);
+  eddi_free(self_text);
+  TSNode first = ts_node_named_child(self->body, 0);
+  ref_ops_edit(ops, file, ts_node_start_byte(first), ts_node_end_byte(self->body), delegate.data,
+               delegate.len);
   eddi_strbuf_free(&delegate);
 }
 
@@ -723,7 +592,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
   int forward_rc = 0;
   EddiError forward_err = {0};
   if (rc == 0 && self.python) ref_class_forward(ops, self.method.file, self.params, &arguments);
-  else if (rc == 0) forward_rc = move__js_forward(ops, self.method.file, self.params, &arguments);
+  else if (rc == 0) forward_rc = ref_class_js_forward(ops, self.method.file, self.params, "Move_Method", &arguments);
   if (forward_rc) forward_err = *ops->err, eddi_error_clear(ops->err);
   if (rc == 0) {
     self.holder_private = !self.python && move__holder_hidden(&self);
@@ -744,7 +613,7 @@ int ref_move_method_plan(RefOps *ops, const RefOpArgs *args) {
       size_t updated = callers.at.len / 2;
       eddi_strbuf_printf(&ops->facts, "Moved %s to %s.%s\n%zu call%s updated", args->spec, bname,
                          to_name, updated, updated == 1 ? "" : "s");
-      const char *hidden = self.python ? NULL : move__hidden(ops, self.method.file, self.member);
+      const char *hidden = self.python ? NULL : ref_class_js_hidden(ops, self.method.file, self.member);
       if (hidden) eddi_strbuf_printf(&ops->facts, "\n%s.%s is public (it was %s)", bname, to_name, hidden);
       if (callers.keep.len) {
         move__delegate(&self, holder_name, arguments.data);

@@ -259,6 +259,159 @@ void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out) {
 }
 
 
+/* ---------------------------------------------------------------- JavaScript's members */
+
+bool ref_class_js_keyword(TSNode node, const char *type) {
+  uint32_t n = ts_node_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode child = ts_node_child(node, i);
+    if (!ts_node_is_named(child) && !strcmp(ts_node_type(child), type)) return true;
+  }
+  return false;
+}
+
+const char *ref_class_js_hidden(RefOps *ops, uint32_t file, TSNode node) {
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode child = ts_node_named_child(node, i);
+    if (!ref_node_is(child, "accessibility_modifier")) continue;
+    char *text = ref_ops_text(ops, file, child);
+    const char *hidden = !strcmp(text, "private")     ? "private"
+                         : !strcmp(text, "protected") ? "protected"
+                                                      : NULL;
+    eddi_free(text);
+    return hidden;
+  }
+  return NULL;
+}
+
+const char *ref_class_js_method_why(RefOps *ops, uint32_t file, TSNode def, uint32_t *at) {
+  TSNode id = ts_node_child_by_field_name(def, "name", 4);
+  *at = ts_node_start_byte(id);
+  const char *why = NULL;
+  if (ref_class_js_keyword(def, "static")) why = "a static method (only instance methods move)";
+  else if (ref_class_js_keyword(def, "get") || ref_class_js_keyword(def, "set")) why = "an accessor";
+  else if (!ref_node_is(id, "property_identifier")) why = "a method with a #private or computed name";
+  else if (ts_node_is_null(ts_node_child_by_field_name(def, "body", 4))) why = "a method without a body";
+  for (uint32_t i = 0; !why && i < ts_node_named_child_count(def); i++) {
+    TSNode child = ts_node_named_child(def, i);
+    if (ref_node_is(child, "decorator")) why = "a decorated method";
+    else if (ref_node_is(child, "override_modifier")) why = "an override (its new class has no base to override)";
+  }
+  char *spelled = ref_ops_text(ops, file, id);
+  if (!why && !strcmp(spelled, "constructor")) why = "the constructor";
+  /* Overload signatures stay with the name: a sibling member of it. */
+  TSNode body = ts_node_parent(def);
+  for (uint32_t i = 0; !why && i < ts_node_named_child_count(body); i++) {
+    TSNode other = ts_node_named_child(body, i);
+    if (ts_node_eq(other, def) || ref_node_is(other, "comment")) continue;
+    TSNode other_id = ts_node_child_by_field_name(other, "name", 4);
+    if (ts_node_is_null(other_id)) continue;
+    char *text = ref_ops_text(ops, file, other_id);
+    if (!strcmp(text, spelled)) why = "an overloaded method", *at = ts_node_start_byte(other);
+    eddi_free(text);
+  }
+  eddi_free(spelled);
+  return why;
+}
+
+uint32_t ref_class_js_leading(RefOps *ops, uint32_t file, TSNode member) {
+  TSNode before = ts_node_prev_named_sibling(member);
+  const RefSource *src = &ops->index->sources.items[file];
+  if (!ts_node_is_null(before) && ref_node_is(before, "comment") &&
+      ts_node_end_point(before).row + 1 == ts_node_start_point(member).row &&
+      ref_ops_line_start(src, ts_node_start_byte(before)) +
+              ref_ops_indent(src, ts_node_start_byte(before)) ==
+          ts_node_start_byte(before))
+    return ts_node_start_byte(before);
+  return ts_node_start_byte(member);
+}
+
+uint32_t ref_class_js_this(RefOps *ops, uint32_t file, TSNode node, bool nested,
+                           RefThisAllowed allowed, void *context) {
+  const char *type = ts_node_type(node);
+  if (!strcmp(type, "this"))
+    return !nested && allowed && allowed(context, node) ? REF_NONE : ts_node_start_byte(node);
+  if (!strcmp(type, "super") || !strcmp(type, "meta_property")) return ts_node_start_byte(node);
+  if (!strcmp(type, "identifier") && ts_node_end_byte(node) - ts_node_start_byte(node) == 9 &&
+      !memcmp(ops->index->sources.items[file].text + ts_node_start_byte(node), "arguments", 9))
+    return ts_node_start_byte(node);
+  nested = nested || !strcmp(type, "function_expression") || !strcmp(type, "function_declaration") ||
+           !strcmp(type, "generator_function") ||
+           !strcmp(type, "generator_function_declaration") ||
+           !strcmp(type, "method_definition") || !strcmp(type, "class") ||
+           !strcmp(type, "class_declaration");
+  uint32_t n = ts_node_child_count(node);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t at = ref_class_js_this(ops, file, ts_node_child(node, i), nested, allowed, context);
+    if (at != REF_NONE) return at;
+  }
+  return REF_NONE;
+}
+
+int ref_class_js_forward(RefOps *ops, uint32_t file, TSNode params, const char *word,
+                         StrBuf *out) {
+  uint32_t n = ts_node_named_child_count(params);
+  size_t written = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (ref_node_is(p, "comment") || ref_node_is(p, "decorator")) continue;
+    TSNode id = p;
+    if (ref_node_is(id, "required_parameter") || ref_node_is(id, "optional_parameter"))
+      id = ts_node_child_by_field_name(id, "pattern", 7);
+    if (ref_node_is(id, "this")) continue; /* TypeScript's this parameter is a type only */
+    if (ref_node_is(id, "assignment_pattern")) id = ts_node_child_by_field_name(id, "left", 4);
+    const char *prefix = "";
+    if (ref_node_is(id, "rest_pattern")) prefix = "...", id = ts_node_named_child(id, 0);
+    if (!ref_node_is(id, "identifier")) {
+      int rc = ref_ops_fail_at(ops, file, ts_node_start_byte(p),
+                               "%s cannot pass a destructured parameter on to the moved method",
+                               word);
+      eddi_error_hint(ops->err, "Take it by a name and destructure it in the body first");
+      return rc;
+    }
+    char *name = ref_ops_text(ops, file, id);
+    eddi_strbuf_printf(out, "%s%s%s", written++ ? ", " : "", prefix, name);
+    eddi_free(name);
+  }
+  return 0;
+}
+
+void ref_class_js_delegate(RefOps *ops, uint32_t file, TSNode method, const char *holder,
+                           const char *name, const char *arguments) {
+  TSNode body = ts_node_child_by_field_name(method, "body", 4);
+  StrBuf delegate = {0};
+  /* A generator's body passes on what the moved one yields, and its result. */
+  eddi_strbuf_printf(&delegate, "return %sthis.%s.%s(%s);",
+                     ref_class_js_keyword(method, "*") ? "yield* " : "", holder, name, arguments);
+  uint32_t n = ts_node_named_child_count(body);
+  if (n == 0) {
+    StrBuf block = {0};
+    eddi_strbuf_printf(&block, "{ %s }", delegate.data);
+    ref_ops_edit(ops, file, ts_node_start_byte(body), ts_node_end_byte(body), block.data,
+                 block.len);
+    eddi_strbuf_free(&block);
+  } else {
+    TSNode first = ts_node_named_child(body, 0);
+    ref_ops_edit(ops, file, ts_node_start_byte(first),
+                 ts_node_end_byte(ts_node_named_child(body, n - 1)), delegate.data, delegate.len);
+  }
+  eddi_strbuf_free(&delegate);
+}
+
+uint32_t ref_class_removal_start(RefOps *ops, uint32_t file, TSNode member, uint32_t start) {
+  if (!ts_node_is_null(ts_node_next_named_sibling(member))) return start;
+  /* The last member: the blank lines above it go too, not the } after. */
+  const RefSource *src = &ops->index->sources.items[file];
+  uint32_t line = ref_ops_line_start(src, start);
+  while (line > 0) {
+    uint32_t above = ref_ops_line_start(src, line - 1);
+    if (above + ref_ops_indent(src, above) != line - 1) break;
+    line = above;
+  }
+  return line;
+}
+
 /* ---------------------------------------------------------------- Extract_Interface */
 
 int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {

@@ -54,6 +54,36 @@ void ref_class_module_name(RefOps *ops, uint32_t file, StrBuf *out);
 /* Append a delegate's arguments: each parameter of params (a method's)
  * but self, as it must be passed on (name=name past a *). */
 void ref_class_forward(RefOps *ops, uint32_t file, TSNode params, StrBuf *out);
+/* JavaScript's and TypeScript's members. Whether node has an anonymous
+ * child of type (a keyword such as static or get). */
+bool ref_class_js_keyword(TSNode node, const char *type);
+/* A TypeScript member's accessibility: "private", "protected" or NULL. */
+const char *ref_class_js_hidden(RefOps *ops, uint32_t file, TSNode node);
+/* Why method_definition def is no plain instance method an operation may
+ * move (static, an accessor, #private or computed, no body, decorated,
+ * override, the constructor, overloaded), *at its place; NULL when it is. */
+const char *ref_class_js_method_why(RefOps *ops, uint32_t file, TSNode def, uint32_t *at);
+/* Where a member's text starts: the comment right above it (its JSDoc),
+ * or the member. */
+uint32_t ref_class_js_leading(RefOps *ops, uint32_t file, TSNode member);
+/* The first this, super, new.target or arguments in node that is the
+ * method's own (a function nested in it has a this of its own: any this
+ * there counts, nested), but a this that allowed(context, this) accepts;
+ * REF_NONE when none is. */
+typedef bool (*RefThisAllowed)(void *context, TSNode this_node);
+uint32_t ref_class_js_this(RefOps *ops, uint32_t file, TSNode node, bool nested,
+                           RefThisAllowed allowed, void *context);
+/* Append a JavaScript delegate's arguments: each parameter by its name, a
+ * rest parameter spread; a destructured one is refused (as word). */
+int ref_class_js_forward(RefOps *ops, uint32_t file, TSNode params, const char *word,
+                         StrBuf *out);
+/* Make method's body return this.holder.name(arguments) (yield* for a
+ * generator). */
+void ref_class_js_delegate(RefOps *ops, uint32_t file, TSNode method, const char *holder,
+                           const char *name, const char *arguments);
+/* Where the removal of member (its text from start) begins: with the
+ * blank lines above it when it is the class's last member. */
+uint32_t ref_class_removal_start(RefOps *ops, uint32_t file, TSNode member, uint32_t start);
 /* Extract_Interface for a TypeScript class (class_interface.c). */
 int ref_ts_extract_interface_plan(RefOps *ops, const RefOpArgs *args, RefTarget klass);
 /* Split "a,b c" at commas and spaces into words (new strings). */
