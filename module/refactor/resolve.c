@@ -822,6 +822,46 @@ static RefTarget resolve__default_member(RefProgram *self, RefValue value, uint3
   return ref_program_canonical(self, resolve__module_member(self, module, name, depth + 1));
 }
 
+/* Whether class (file, klass) inherits from (afile, aklass), through the
+ * bases the workspace knows (deeper than the limit counts as yes). */
+static bool resolve__inherits(RefProgram *self, uint32_t file, uint32_t klass, uint32_t afile,
+                              uint32_t aklass, unsigned depth) {
+  if (depth > REF_RESOLVE_DEPTH_MAX) return true;
+  const RefFile *f = self->files.items[file];
+  const RefSym *sym = &f->syms.items[klass];
+  for (uint32_t b = 0; b < sym->bases_count; b++) {
+    RefValue base = resolve__expr(self, file, f->bases.items[sym->bases_first + b], depth + 1);
+    if (base.kind != REF_VALUE_CLASS) continue;
+    if ((base.file == afile && base.index == aklass) ||
+        resolve__inherits(self, base.file, base.index, afile, aklass, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/* Whether a class of the workspace that inherits from (file, klass)
+ * defines name: an instance of the class may be one of that subclass, and
+ * its code's self.name (this.name) that subclass's member. */
+static bool resolve__subclass_defines(RefProgram *self, uint32_t file, uint32_t klass,
+                                      uint32_t name, unsigned depth) {
+  for (uint32_t f = 0; f < self->files.len; f++) {
+    const RefFile *df = self->files.items[f];
+    for (uint32_t s = 0; s < df->syms.len; s++) {
+      const RefSym *sym = &df->syms.items[s];
+      if (sym->name != name || sym->kind == REF_SYM_PARAMETER) continue;
+      uint32_t k = sym->kind == REF_SYM_MEMBER ? sym->klass
+                   : sym->scope != REF_NONE && sym->scope < df->scopes.len
+                       ? df->scopes.items[sym->scope].owner
+                       : REF_NONE;
+      if (k == REF_NONE || k >= df->syms.len || df->syms.items[k].kind != REF_SYM_CLASS ||
+          (f == file && k == klass))
+        continue;
+      if (resolve__inherits(self, f, k, file, klass, depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
 /* The attribute name of a value. */
 static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t name,
                                     unsigned depth) {
@@ -839,8 +879,13 @@ static RefTarget resolve__member_of(RefProgram *self, RefValue value, uint32_t n
                  ? resolve__default_member(self, value, name, depth, found)
                  : found;
     }
-    case REF_VALUE_INSTANCE:
-      return resolve__class_member(self, value.file, value.index, name, depth + 1);
+    case REF_VALUE_INSTANCE: {
+      RefTarget found = resolve__class_member(self, value.file, value.index, name, depth + 1);
+      if (found.kind == REF_TARGET_NONE &&
+          resolve__subclass_defines(self, value.file, value.index, name, depth))
+        return resolve__unsure;
+      return found;
+    }
     case REF_VALUE_SUPER: {
       RefTarget found = resolve__base_member(self, value.file, value.index, name, depth + 1);
       return found.kind == REF_TARGET_NONE ? resolve__none : found;
