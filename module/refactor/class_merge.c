@@ -1,4 +1,5 @@
-/* class_merge.c - Refactor Merge_Classes <A> <B> <Target>, for Python.
+/* class_merge.c - Refactor Merge_Classes <A> <B> <Target>, for Python,
+ * JavaScript and TypeScript.
  *
  * The merged class takes A's place in the module, named Target, with A's
  * members and then B's; B's definition goes; every reference the
@@ -27,6 +28,8 @@ typedef struct {
   const RefSource *src;
   const char *target;
   size_t renamed;
+  bool python;
+  bool bound, exported; /* JavaScript: a list of the file binds (exports) Target already */
 } Merge;
 
 static const char *merge__name(Merge *self, RefTarget t) {
@@ -66,10 +69,37 @@ static int merge__check_members(Merge *self) {
   return 0;
 }
 
+/* JavaScript: the only constructor of the two may take no parameter.
+ * Calls of the other class (new B(x), or a subclass's implicit
+ * constructor passing its arguments on) may pass arguments it ignored,
+ * which the merged class's constructor would then receive. */
+static int merge__js_check_constructor(Merge *self) {
+  RefOps *ops = self->ops;
+  uint32_t init = ref_names_intern(&ops->index->names, "constructor", strlen("constructor"));
+  RefTarget both[2] = {self->a, self->b};
+  for (int i = 0; i < 2; i++) {
+    uint32_t own =
+        ref_file_bound(self->file, self->file->syms.items[both[i].index].own_scope, init);
+    if (own == REF_NONE) continue;
+    TSNode def = ref_class_definition(ops, (RefTarget){REF_TARGET_SYM, both[i].file, own});
+    TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+    for (uint32_t p = 0; p < ts_node_named_child_count(params); p++) {
+      TSNode param = ts_node_named_child(params, p);
+      if (ref_node_is(param, "comment")) continue;
+      return ref_ops_fail_at(ops, both[i].file, ts_node_start_byte(param),
+                             "Merge_Classes: calls of %s would pass their arguments to %s's "
+                             "constructor",
+                             merge__name(self, both[1 - i]), merge__name(self, both[i]));
+    }
+  }
+  return 0;
+}
+
 /* The only __init__ of the two may not need arguments: the other class's
  * calls pass none. */
 static int merge__check_init(Merge *self) {
   RefOps *ops = self->ops;
+  if (!self->python) return merge__js_check_constructor(self);
   uint32_t init = ref_names_intern(&ops->index->names, "__init__", strlen("__init__"));
   RefTarget both[2] = {self->a, self->b};
   for (int i = 0; i < 2; i++) {
@@ -108,8 +138,11 @@ static int merge__check_dynamic(Merge *self) {
 
 /* The text of a class's base list ("" for none). */
 static char *merge__bases(Merge *self, RefTarget klass) {
-  TSNode list = ts_node_child_by_field_name(ref_class_node(self->ops, klass.file, klass.index),
-                                            "superclasses", 12);
+  TSNode node = ref_class_node(self->ops, klass.file, klass.index);
+  TSNode list = ts_node_child_by_field_name(node, "superclasses", 12);
+  for (uint32_t i = 0; !self->python && i < ts_node_named_child_count(node); i++)
+    if (ref_node_is(ts_node_named_child(node, i), "class_heritage"))
+      list = ts_node_named_child(node, i);
   return ts_node_is_null(list) ? eddi_strdup("") : ref_ops_text(self->ops, klass.file, list);
 }
 
@@ -164,6 +197,70 @@ static bool merge__drop_import(Merge *self, uint32_t file, uint32_t start, bool 
   return true;
 }
 
+/* Whether a use runs when its function is called, not when the module
+ * loads. */
+static bool merge__in_function(Merge *self, uint32_t file, const RefOcc *occ) {
+  static const char *const functions[] = {"function_definition", "function_declaration",
+                                          "function_expression", "arrow_function",
+                                          "method_definition", "generator_function_declaration",
+                                          NULL};
+  TSNode node = ref_ops_node(self->ops, file, occ->start, occ->end);
+  for (size_t i = 0; functions[i]; i++)
+    if (!ts_node_is_null(ref_node_up(node, functions[i]))) return true;
+  return false;
+}
+
+/* JavaScript: a name of a list that binds or exports A or B (import { A,
+ * B }, const { A, B } = require(...), export { A, B }, module.exports =
+ * { A, B }) would bind or export Target twice. The second such name in a
+ * file goes, with its statement when it is alone there: 1 when it went. */
+static int merge__js_drop(Merge *self, uint32_t file, const RefOcc *occ) {
+  RefOps *ops = self->ops;
+  TSNode node = ref_ops_node(ops, file, occ->start, occ->end);
+  TSNode item = node, up = ts_node_parent(node);
+  bool binds;
+  if (ref_node_is(up, "import_specifier") || ref_node_is(up, "export_specifier")) {
+    if (!ts_node_is_null(ts_node_child_by_field_name(up, "alias", 5))) return 0;
+    item = up, binds = ref_node_is(up, "import_specifier");
+  } else if (ref_node_is(node, "shorthand_property_identifier_pattern")) {
+    binds = true;
+  } else if (ref_node_is(node, "shorthand_property_identifier")) {
+    binds = false;
+  } else {
+    /* A default import binds Target too. */
+    if (ref_node_is(up, "import_clause")) self->bound = true;
+    return 0;
+  }
+  bool *seen = binds ? &self->bound : &self->exported;
+  if (!*seen) {
+    *seen = true;
+    return 0;
+  }
+  TSNode list = ts_node_parent(item);
+  if (ts_node_named_child_count(list) > 1) {
+    merge__drop_item(ops, file, item, ts_node_is_null(ts_node_prev_named_sibling(item)));
+    return 1;
+  }
+  /* Alone in its list: the statement goes, if that is all it holds. */
+  TSNode statement = list;
+  while (!ts_node_is_null(statement) && !ref_node_is(ts_node_parent(statement), "program"))
+    statement = ts_node_parent(statement);
+  TSNode clause = ts_node_parent(list);
+  bool alone = ref_node_is(statement, "import_statement")
+                   ? !ref_node_is(clause, "import_clause") || ts_node_named_child_count(clause) == 1
+               : ref_node_is(statement, "lexical_declaration") ||
+                       ref_node_is(statement, "variable_declaration")
+                   ? ts_node_named_child_count(statement) == 1
+                   : ref_node_is(statement, "export_statement");
+  if (!alone)
+    return ref_ops_fail_at(ops, file, occ->start,
+                           "Merge_Classes cannot yet drop %s from this statement, where %s is "
+                           "bound already",
+                           ref_names_str(&ops->index->names, occ->name), self->target);
+  ref_ops_remove_lines(ops, file, ts_node_start_byte(statement), ts_node_end_byte(statement));
+  return 1;
+}
+
 static int merge__rename(Merge *self) {
   RefOps *ops = self->ops;
   RefProgram *program = &ops->program;
@@ -173,6 +270,7 @@ static int merge__rename(Merge *self) {
     const RefFile *file = program->files.items[f];
     uint32_t last = REF_NONE;
     bool imported = false, exported = false;
+    self->bound = self->exported = false;
     TSNode b_def = ref_class_node(ops, self->b.file, self->b.index);
     for (uint32_t i = 0; i < file->occs.len; i++) {
       const RefOcc *occ = &file->occs.items[i];
@@ -192,7 +290,10 @@ static int merge__rename(Merge *self) {
       if (f == self->b.file &&
           ref_in(occ->start, ts_node_start_byte(b_def), ts_node_end_byte(b_def)))
         continue;
-      if (ref_class_type_test(ops, f, occ->start, occ->end))
+      /* A TypeScript type names the merged class as well; instanceof asks. */
+      bool type = !self->python &&
+                  ref_node_is(ref_ops_node(ops, f, occ->start, occ->end), "type_identifier");
+      if (!type && ref_class_type_test(ops, f, occ->start, occ->end))
         return ref_ops_fail_at(ops, f, occ->start,
                                "Merge_Classes: this asks whether an object is a %s, which every "
                                "%s then is",
@@ -201,16 +302,24 @@ static int merge__rename(Merge *self) {
                                                             : merge__name(self, self->a));
       if (f == self->a.file && occ->scope == 0 && occ->start < a->start &&
           occ->kind != REF_OCC_EXPORT && !(occ->flags & REF_OCC_DEF) &&
-          ts_node_is_null(
-              ref_node_up(ref_ops_node(ops, f, occ->start, occ->end), "function_definition")))
+          !merge__in_function(self, f, occ))
         return ref_ops_fail_at(
             ops, f, occ->start, "Merge_Classes: %s is used before %s's definition, where %s goes",
             ref_names_str(&ops->index->names, occ->name), merge__name(self, self->a), self->target);
       last = occ->start;
-      if ((occ->kind == REF_OCC_IMPORT_NAME || occ->flags & REF_OCC_DEF) &&
+      if (!self->python) {
+        int dropped = merge__js_drop(self, f, occ);
+        if (dropped < 0) return dropped;
+        if (dropped) {
+          self->renamed++;
+          continue;
+        }
+      }
+      if (self->python && (occ->kind == REF_OCC_IMPORT_NAME || occ->flags & REF_OCC_DEF) &&
           merge__drop_import(self, f, occ->start, &imported))
         continue;
-      if (occ->kind == REF_OCC_EXPORT && merge__drop_export(self, f, occ, &exported)) {
+      if (self->python && occ->kind == REF_OCC_EXPORT &&
+          merge__drop_export(self, f, occ, &exported)) {
         self->renamed++;
         continue;
       }
@@ -277,6 +386,100 @@ static void merge__bodies(Merge *self) {
   ref_ops_remove_lines(ops, file, ts_node_start_byte(bdef), ts_node_end_byte(bdef));
 }
 
+/* JavaScript: B's members before A's closing brace, B's declaration
+ * removed (with its JSDoc), and Target exported when B was. */
+static void merge__js_bodies(Merge *self) {
+  RefOps *ops = self->ops;
+  uint32_t file = self->a.file;
+  const RefSource *src = self->src;
+  TSNode abody = ref_class_body(ops, file, self->a.index);
+  TSNode bbody = ref_class_body(ops, file, self->b.index);
+  uint32_t bn = ts_node_named_child_count(bbody), an = ts_node_named_child_count(abody);
+  if (bn) {
+    TSNode bfirst = ts_node_named_child(bbody, 0), blast = ts_node_named_child(bbody, bn - 1);
+    uint32_t bstart = ref_class_js_leading(ops, file, bfirst);
+    uint32_t bline = ref_ops_line_start(src, bstart);
+    uint32_t bend = ts_node_end_byte(blast);
+    if (bend < src->len && src->text[bend] == ';') bend++;
+    StrBuf margin = {0}, text = {0};
+    TSNode aklass = ref_class_node(ops, file, self->a.index);
+    if (an) {
+      uint32_t at = ts_node_start_byte(ts_node_named_child(abody, 0));
+      eddi_strbuf_append(&margin, src->text + ref_ops_line_start(src, at), ref_ops_indent(src, at));
+    } else {
+      eddi_strbuf_append(&margin, src->text + bline, bstart - bline);
+    }
+    ref_ops_reindent(&text, src->text + bline, bend - bline, bstart - bline,
+                     margin.data ? margin.data : "", margin.len);
+    eddi_strbuf_putc(&text, '\n');
+    StrBuf block = {0};
+    uint32_t close = ts_node_end_byte(abody) - 1; /* A's } */
+    uint32_t close_line = ref_ops_line_start(src, close);
+    if (an && close_line + ref_ops_indent(src, close) == close) {
+      eddi_strbuf_putc(&block, '\n');
+      eddi_strbuf_append(&block, text.data, text.len);
+      ref_ops_edit(ops, file, close_line, close_line, block.data, block.len);
+    } else {
+      /* A's body is {} or ends on a member's line: B's members in a new block. */
+      uint32_t kline = ref_ops_line_start(src, ts_node_start_byte(aklass));
+      eddi_strbuf_puts(&block, "{\n");
+      if (an) {
+        uint32_t from = ts_node_start_byte(ts_node_named_child(abody, 0));
+        uint32_t line = ref_ops_line_start(src, from);
+        ref_ops_reindent(&block, src->text + line, close - line, from - line,
+                         margin.data ? margin.data : "", margin.len);
+        eddi_strbuf_puts(&block, "\n\n");
+      }
+      eddi_strbuf_append(&block, text.data, text.len);
+      eddi_strbuf_append(&block, src->text + kline, ref_ops_indent(src, kline));
+      eddi_strbuf_putc(&block, '}');
+      ref_ops_edit(ops, file, ts_node_start_byte(abody), ts_node_end_byte(abody), block.data,
+                   block.len);
+    }
+    eddi_strbuf_free(&block), eddi_strbuf_free(&text), eddi_strbuf_free(&margin);
+  }
+  TSNode bdecl = ref_class_node(ops, file, self->b.index);
+  TSNode bstatement = ref_node_is(ts_node_parent(bdecl), "export_statement") ? ts_node_parent(bdecl)
+                                                                               : bdecl;
+  TSNode adecl = ref_class_node(ops, file, self->a.index);
+  if (ref_node_is(bstatement, "export_statement") &&
+      !ref_node_is(ts_node_parent(adecl), "export_statement"))
+    ref_ops_edit(ops, file, ts_node_start_byte(adecl), ts_node_start_byte(adecl), "export ", 7);
+  ref_ops_remove_lines(ops, file, ref_class_js_leading(ops, file, bstatement),
+                       ts_node_end_byte(bstatement));
+}
+
+/* JavaScript's classes that cannot merge: generic, decorated, one
+ * abstract and the other not, a default export. */
+static int merge__js_check_shape(Merge *self) {
+  RefTarget both[2] = {self->a, self->b};
+  const char *kinds[2];
+  for (int i = 0; i < 2; i++) {
+    TSNode decl = ref_class_node(self->ops, both[i].file, both[i].index);
+    kinds[i] = ts_node_type(decl);
+    const char *why = NULL;
+    if (!ts_node_is_null(ts_node_child_by_field_name(decl, "type_parameters", 15)))
+      why = "is generic";
+    for (uint32_t k = 0; !why && k < ts_node_named_child_count(decl); k++)
+      if (ref_node_is(ts_node_named_child(decl, k), "decorator")) why = "is decorated";
+    TSNode up = ts_node_parent(decl);
+    if (!why && ref_node_is(up, "export_statement") && ref_class_js_keyword(up, "default"))
+      why = "is the module's default export";
+    if (!why && !ref_node_is(up, "program") && !ref_node_is(up, "export_statement"))
+      why = "is no class declaration at module level";
+    if (why)
+      return ref_ops_fail_at(self->ops, both[i].file, ts_node_start_byte(decl),
+                             "Merge_Classes cannot yet merge %s: it %s", merge__name(self, both[i]),
+                             why);
+  }
+  if (strcmp(kinds[0], kinds[1]) != 0)
+    return ref_ops_fail_at(self->ops, self->b.file,
+                           ts_node_start_byte(ref_class_node(self->ops, self->b.file, self->b.index)),
+                           "Merge_Classes: one of %s and %s is abstract", merge__name(self, self->a),
+                           merge__name(self, self->b));
+  return 0;
+}
+
 /* ---------------------------------------------------------------- the operation */
 
 int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
@@ -289,8 +492,12 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
                : eddi_error_set(ops->err, EDDI_EINVAL, "Refactor %s takes <A> <B> <Target>", word);
   if (rc == 0) rc = ref_class_find(ops, args->spec, &self.a);
   if (rc == 0) rc = ref_class_find(ops, words.items[0], &self.b);
-  if (rc == 0) rc = ref_ops_python(ops, self.a.file, word);
-  if (rc == 0) rc = ref_ops_python(ops, self.b.file, word);
+  if (rc == 0) rc = ref_ops_supports(ops, self.a.file, word);
+  if (rc == 0) rc = ref_ops_supports(ops, self.b.file, word);
+  if (rc == 0) {
+    const EddiLang *lang = ops->index->sources.items[self.a.file].lang;
+    self.python = lang && !strcmp(lang->name, "python");
+  }
   if (rc == 0 && ref_target_equal(self.a, self.b))
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s: %s and %s are one class", word, args->spec,
                         words.items[0]);
@@ -327,12 +534,14 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
                            args->spec, words.items[0]);
     eddi_free(abases), eddi_free(bbases);
   }
+  if (rc == 0 && !self.python) rc = merge__js_check_shape(&self);
   if (rc == 0) rc = merge__check_members(&self);
   if (rc == 0) rc = merge__check_init(&self);
   if (rc == 0) rc = merge__check_dynamic(&self);
   if (rc == 0) rc = merge__rename(&self);
   if (rc == 0) {
-    merge__bodies(&self);
+    if (self.python) merge__bodies(&self);
+    else merge__js_bodies(&self);
     eddi_strbuf_printf(&ops->facts, "Merged %s and %s into %s\n%zu %s updated", args->spec,
                        words.items[0], self.target, self.renamed,
                        self.renamed == 1 ? "reference" : "references");

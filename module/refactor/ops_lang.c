@@ -43,13 +43,7 @@ static const char *const ops_lang__reasons[][3] = {
     {"c", "Merge_Classes", "C has no classes"},
     {"c", "Change_Inheritance", "C has no classes"},
     {"c", "Extract_Interface", "C has no classes"},
-    {"javascript", "Merge_Classes",
-     "Merge_Classes reads Python's classes; JavaScript's constructors and this are not read yet"},
     {"javascript", "Extract_Interface", "JavaScript has no interfaces (TypeScript has)"},
-    {"typescript", "Merge_Classes",
-     "Merge_Classes reads Python's classes; TypeScript's constructors and this are not read yet"},
-    {"tsx", "Merge_Classes",
-     "Merge_Classes reads Python's classes; TSX's constructors and this are not read yet"},
     {NULL, NULL, NULL},
 };
 
