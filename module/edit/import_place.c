@@ -8,6 +8,8 @@
  * import written another way is found and not added twice. */
 #include "edit/import_place.h"
 
+#include "core/fs.h"
+
 #include <ctype.h>
 
 /* ---------------------------------------------------------------- helpers */
@@ -54,15 +56,80 @@ static bool place__word_char(char c) {
 
 /* ---------------------------------------------------------------- the module system */
 
+/* The string value of the top-level key "type" of a package.json text
+ * ("module", "commonjs"), copied into out (size bytes); "" when the
+ * object has none, or the text is no JSON object eddi can read. */
+static void place__package_type(const char *json, size_t len, char *out, size_t size) {
+  out[0] = '\0';
+  int depth = 0;
+  bool key = true; /* at depth 1, the next string is a key */
+  for (size_t i = 0; i < len; i++) {
+    char c = json[i];
+    if (c == '{' || c == '[') depth++, key = c == '{';
+    else if (c == '}' || c == ']') depth--;
+    else if (c == ',' && depth == 1) key = true;
+    else if (c == ':' && depth == 1) key = false;
+    if (c != '"') continue;
+    size_t start = ++i;
+    while (i < len && json[i] != '"') i += json[i] == '\\' ? 2 : 1;
+    if (i >= len) return;
+    if (depth != 1 || !key || i - start != 4 || memcmp(json + start, "type", 4) != 0) continue;
+    /* "type" : "value" */
+    size_t at = i + 1;
+    while (at < len && strchr(" \t\r\n", json[at])) at++;
+    if (at >= len || json[at] != ':') return;
+    for (at++; at < len && strchr(" \t\r\n", json[at]); at++) {}
+    if (at >= len || json[at] != '"') return;
+    size_t end = ++at;
+    while (end < len && json[end] != '"' && json[end] != '\\') end++;
+    if (end < len && json[end] == '"' && end - at < size) {
+      memcpy(out, json + at, end - at);
+      out[end - at] = '\0';
+    }
+    return;
+  }
+}
+
+bool eddi_import_read_package(int root_fd, const char *rel, StrBuf *out) {
+  StrBuf path = {0};
+  eddi_strbuf_puts(&path, rel);
+  bool found = false;
+  for (;;) {
+    char *slash = strrchr(path.data, '/');
+    size_t folder = slash ? (size_t)(slash - path.data) : 0;
+    path.len = folder;
+    path.data[folder] = '\0';
+    eddi_strbuf_puts(&path, folder ? "/package.json" : "package.json");
+    EddiFileStamp stamp;
+    EddiError err = {0};
+    out->len = 0;
+    if (eddi_fs_read(root_fd, path.data, 1 << 20, out, &stamp, NULL, &err) == 0) {
+      found = true;
+      break;
+    }
+    if (!folder) break;
+    path.len = folder;
+    path.data[folder] = '\0';
+  }
+  eddi_strbuf_free(&path);
+  return found;
+}
+
 /* A JavaScript file is CommonJS when it requires or exports through
  * module.exports / exports.x and has no ES import or export statement;
- * .cjs and .mjs say so themselves. */
-static bool place__commonjs(const EddiLang *lang, const char *path, const char *text,
-                            size_t len) {
+ * .cjs and .mjs say so themselves. A file with neither is what Node
+ * takes it for: an ES module when the nearest package.json says "type":
+ * "module", else CommonJS; with no package.json eddi cannot tell
+ * (*unknown). */
+static bool place__commonjs(const EddiImportFile *file, bool *unknown) {
+  const EddiLang *lang = file->lang;
+  const char *path = file->path, *text = file->text;
+  size_t len = file->len;
+  *unknown = false;
   if (!place__lang_is(lang, "javascript")) return false;
   if (path && place__ends_with(path, ".cjs")) return true;
   if (path && place__ends_with(path, ".mjs")) return false;
-  bool cjs = false;
+  bool cjs = false, es = false;
   for (size_t at = 0; at < len; at = place__line_after(text, len, at)) {
     size_t p = at;
     while (p < len && (text[p] == ' ' || text[p] == '\t')) p++;
@@ -70,7 +137,8 @@ static bool place__commonjs(const EddiLang *lang, const char *path, const char *
                     place__starts(text, len, p, "export{") ||
                     (place__starts(text, len, p, "import") && p + 6 < len &&
                      strchr(" {*\"'", text[p + 6]) && text[p + 6] != '\0')))
-      return false;
+      es = true;
+    if (es) return false;
     size_t eol = place__line_after(text, len, at);
     for (size_t q = p; q < eol && !cjs; q++)
       cjs = ((place__starts(text, len, q, "require(") || place__starts(text, len, q, "exports.") ||
@@ -78,7 +146,14 @@ static bool place__commonjs(const EddiLang *lang, const char *path, const char *
               place__starts(text, len, q, "module.exports")) &&
              (q == 0 || !place__word_char(text[q - 1])));
   }
-  return cjs;
+  if (cjs) return true;
+  if (!file->package_json) {
+    *unknown = true;
+    return false;
+  }
+  char type[16];
+  place__package_type(file->package_json, file->package_json_len, type, sizeof type);
+  return strcmp(type, "module") != 0;
 }
 
 /* Whether a statement is an ES import or export. */
@@ -393,7 +468,21 @@ int eddi_import_plan(EddiImportPlan *self, const EddiImportFile *file, const cha
   const char *path = file->path, *text = file->text;
   size_t len = file->len;
   *self = (EddiImportPlan){.present = EDDI_IMPORT_ABSENT};
-  EddiImportStyle style = {.commonjs = place__commonjs(lang, path, text, len)};
+  bool unknown;
+  EddiImportStyle style = {.commonjs = place__commonjs(file, &unknown)};
+  bool statement = memchr(want, ' ', want_len) || (want_len && want[0] == '#');
+  if (unknown && !statement) {
+    const char *name = path ? strrchr(path, '/') : NULL;
+    name = name ? name + 1 : path ? path : "The file";
+    eddi_error_set(err, EDDI_EINVAL,
+                   "%s has no import or require, and no package.json says whether it is an ES "
+                   "module or CommonJS",
+                   name);
+    eddi_error_hint(err, "Give the whole statement (import ... from \"%.*s\" or const ... = "
+                         "require(\"%.*s\"))",
+                    (int)want_len, want, (int)want_len, want);
+    return EDDI_EINVAL;
+  }
   place__style(&style, syn, text, len);
   char *line = eddi_import_statement(lang, &style, want, want_len);
   if (style.commonjs && place__es_statement(line, strlen(line))) {

@@ -37,7 +37,15 @@ typedef struct {
   const char *path;
   const char *text;
   size_t len;
+  /* JavaScript: the text of the package.json nearest above the file
+   * (eddi_import_read_package), NULL when there is none. */
+  const char *package_json;
+  size_t package_json_len;
 } EddiImportFile;
+
+/* Read into out the package.json nearest above workspace file rel (its
+ * folder, then each folder up to the root); false when there is none. */
+bool eddi_import_read_package(int root_fd, const char *rel, StrBuf *out);
 
 /* Plan the import of want (want_len bytes) into file: a module name ("os",
  * "stdio.h", "./log.js"), or a whole statement as the model wrote it (a

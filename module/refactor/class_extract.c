@@ -1017,8 +1017,13 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
   if (rc == 0) {
     self.holder = extract__holder_name(name, self.python);
     holder = ref_names_intern(&ops->index->names, self.holder, strlen(self.holder));
-    if (ref_program_class_member(&ops->program, self.klass.file, self.klass.index, holder).kind !=
-        REF_TARGET_NONE)
+    RefTarget has =
+        ref_program_class_member(&ops->program, self.klass.file, self.klass.index, holder);
+    if (has.kind == REF_TARGET_UNSURE)
+      rc = ref_ops_fail_at(ops, self.klass.file, klass->start,
+                           "%s: a base of %s that eddi cannot read may have %s", word, args->spec,
+                           self.holder);
+    else if (has.kind != REF_TARGET_NONE)
       rc = ref_ops_fail_at(ops, self.klass.file, klass->start, "%s: %s already has %s", word,
                            args->spec, self.holder);
   }

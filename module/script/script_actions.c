@@ -271,8 +271,13 @@ static void action__insert_line(ScriptRun *run, ScriptElement *el, size_t at, co
 static int action__import_plan(ScriptRun *run, ScriptFile *file, const char *want,
                                EddiImportPlan *plan, EddiError *err) {
   EddiSyntax *syn = script_file_syntax(&run->files, file);
-  EddiImportFile into = {file->lang, syn, file->rel, file->text.data, file->text.len};
-  return eddi_import_plan(plan, &into, want, strlen(want), err);
+  EddiImportFile into = {file->lang, syn, file->rel, file->text.data, file->text.len, NULL, 0};
+  StrBuf package = {0};
+  if (eddi_import_read_package(run->files.root_fd, file->rel, &package))
+    into.package_json = package.data ? package.data : "", into.package_json_len = package.len;
+  int rc = eddi_import_plan(plan, &into, want, strlen(want), err);
+  eddi_strbuf_free(&package);
+  return rc;
 }
 
 static int action__add_import(ScriptRun *run, const ScriptNode *node, ScriptElement *el,

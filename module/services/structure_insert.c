@@ -215,8 +215,13 @@ static int insert__import(CommandContext *ctx, EddiDoc *doc, EddiSyntax *syn,
   size_t len = eddi_text_len(&doc->text);
   char *bytes = eddi_text_dup(&doc->text, 0, len);
   EddiImportPlan plan;
-  EddiImportFile into = {syn->lang, syn, doc->path, bytes, len};
+  EddiImportFile into = {syn->lang, syn, doc->path, bytes, len, NULL, 0};
+  StrBuf package = {0};
+  if (doc->path && eddi_import_read_package(eddi_workspace_root_fd(ctx->workspace), doc->path,
+                                            &package))
+    into.package_json = package.data ? package.data : "", into.package_json_len = package.len;
   int rc = eddi_import_plan(&plan, &into, text->text, text->len, ctx->err);
+  eddi_strbuf_free(&package);
   eddi_free(bytes);
   if (rc < 0) return rc;
   if (plan.present != EDDI_IMPORT_ABSENT) {

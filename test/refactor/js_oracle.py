@@ -31,7 +31,7 @@ BUILD_FOLDERS = ('out', 'node_modules')
 
 
 def copy_tree(source, target):
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns(*BUILD_FOLDERS))
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*BUILD_FOLDERS))
 
 
 def sources(root, lang):

@@ -19,7 +19,10 @@ a class with a field that holds another class's instance (`this.f = new
 B(` in the class, or a field `f = new B(`) `Refactor Move_Method
 path:A.m B.m_moved`; for every class `Refactor Change_Inheritance path:A
 B` with each class B defined above it in its file, and `path:A object`
-when A has a base. A
+when A has a base; `Refactor ExtractClass` and `Refactor Split_Class` of
+each member of each class alone and of each field with the methods that
+read it; `Refactor Merge_Classes` of each class with the next in its
+file. A
 random sample of --limit of them all, the same share for each operation.
 When eddi writes, the tree must still work: C: every .c file under src/
 compiles (implicit declarations are errors), links and the program prints
@@ -140,6 +143,56 @@ def inheritances(rel, lines):
     return out
 
 
+CONSTRUCTOR_SET = re.compile(r'^\s+this\.([A-Za-z_$][\w$]*)\s*=[^=]')
+CLASS_FIELD = re.compile(r'^(\s+)(?:(?:public|private|protected|readonly|declare)\s+)*'
+                         r'([A-Za-z_$][\w$]*)\s*[?!]?\s*(?::[^=;(]*)?(?:=[^=>]|;)')
+
+
+def class_parts(rel, lines):
+    """ExtractClass and Split_Class of each member of each class (its
+    methods, the fields its constructor sets, its class fields) alone, and
+    of each field together with the methods that read it through this;
+    Merge_Classes of each class with the next one in its file."""
+    out, classes = [], []
+    klass, members, fields, bodies = None, [], [], {}
+    for line in lines + ['}']:
+        m = CLASS.match(line)
+        if m or line.startswith('}'):
+            if klass:
+                classes.append(klass)
+                groups = [[name] for name in members]
+                groups += [[field] + [n for n in members if n not in fields and
+                                      re.search(r'this\.%s\b' % re.escape(field), bodies.get(n, ''))]
+                           for field in fields]
+                for group in [g for n, g in enumerate(groups) if g not in groups[:n]]:
+                    spec = '%s:%s %s_part %s' % (rel, klass, klass, ','.join(group))
+                    out.append(('ExtractClass', 'Refactor ExtractClass ' + spec))
+                    out.append(('Split_Class', 'Refactor Split_Class ' + spec))
+            klass, members, fields, bodies, current = (m.group(1) if m else None), [], [], {}, None
+            continue
+        if not klass:
+            continue
+        method = METHOD.match(line)
+        field = CLASS_FIELD.match(line)
+        if method and method.group(2) not in KEYWORDS and line.rstrip().endswith('{') and \
+                len(method.group(1)) <= 4:
+            current = method.group(2)
+            if current not in members:
+                members.append(current)
+        elif field and len(field.group(1)) <= 4 and field.group(2) not in members:
+            members.append(field.group(2)), fields.append(field.group(2))
+        elif current:
+            setter = CONSTRUCTOR_SET.match(line)
+            if current == 'constructor' and setter and setter.group(1) not in members:
+                members.append(setter.group(1)), fields.append(setter.group(1))
+            bodies[current] = bodies.get(current, '') + line
+    if 'constructor' in members:
+        members.remove('constructor')
+    out.extend(('Merge_Classes', 'Refactor Merge_Classes %s:%s %s:%s %s_merged'
+                % (rel, a, rel, b, a)) for a, b in zip(classes, classes[1:]))
+    return out
+
+
 def commands(lang, base):
     """(operation, command) of every operation over the tree."""
     out = []
@@ -162,6 +215,7 @@ def commands(lang, base):
         if lang != 'c':
             out.extend(moves(rel, lines, where))
             out.extend(inheritances(rel, lines))
+            out.extend(class_parts(rel, lines))
         for i, line in enumerate(lines):
             text = line.strip()
             if text and not text.startswith(('//', '/*', '*', '}')):
@@ -207,7 +261,8 @@ def main():
     work = tempfile.mkdtemp(prefix='eddi-ops-')
     try:
         base = os.path.join(work, 'base')
-        shutil.copytree(args.tree, base, ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS))
+        shutil.copytree(args.tree, base, symlinks=True,
+                        ignore=shutil.ignore_patterns(*js_oracle.BUILD_FOLDERS))
         for path in args.exclude:
             path = os.path.join(base, path)
             if os.path.isdir(path):
