@@ -1027,6 +1027,15 @@ static int extract__plan(RefOps *ops, const RefOpArgs *args, const char *word, b
       rc = ref_ops_fail_at(ops, self.klass.file, klass->start, "%s: %s already has %s", word,
                            args->spec, self.holder);
   }
+  /* A generic class's members may name its type parameters, which the
+   * new class would not have. */
+  if (rc == 0 && !self.python &&
+      !ts_node_is_null(ts_node_child_by_field_name(
+          ref_class_node(ops, self.klass.file, self.klass.index), "type_parameters", 15)))
+    rc = ref_ops_fail_at(ops, self.klass.file, klass->start,
+                         "%s cannot yet extract from a generic class: its members may name its "
+                         "type parameters",
+                         word);
   if (rc == 0 && !self.python) {
     uint32_t init_name = ref_names_intern(&ops->index->names, "constructor", strlen("constructor"));
     uint32_t init = ref_file_bound(self.file, klass->own_scope, init_name);
