@@ -8,7 +8,8 @@ own tools.
                  C: [--exclude PATH]... [--setup CMD] [--cflags FLAGS]
 
 For every line of every source file a fresh copy of the tree gets
-`Refactor ExtractFunction path:L:L fx_tmp`; for every `const x =` / `let
+`Refactor ExtractFunction path:L:M fx_tmp`, M the line where the brackets
+opened on L close (L itself for most lines); for every `const x =` / `let
 x =` (C: a local `int x =` and the like) `Refactor Inline_Variable
 path:L:C`; for every function `Refactor InlineFunction path:L:C`; and for
 every JavaScript or TypeScript function and method with named parameters
@@ -193,6 +194,19 @@ def class_parts(rel, lines):
     return out
 
 
+def statement_end(lines, i):
+    """The last line of what starts on line I: where the brackets it opens
+    close again (quotes and comments skipped roughly); I itself when it
+    opens none."""
+    depth = 0
+    for j in range(i, min(len(lines), i + 60)):
+        text = re.sub(r'//.*', '', re.sub(r'(["\'`])(?:\\.|(?!\1).)*\1', '""', lines[j]))
+        depth += sum(text.count(c) for c in '([{') - sum(text.count(c) for c in ')]}')
+        if depth <= 0:
+            return j
+    return i
+
+
 def commands(lang, base):
     """(operation, command) of every operation over the tree."""
     out = []
@@ -219,7 +233,8 @@ def commands(lang, base):
         for i, line in enumerate(lines):
             text = line.strip()
             if text and not text.startswith(('//', '/*', '*', '}')):
-                out.append(('ExtractFunction', 'Refactor ExtractFunction %s:%d:%d fx_tmp' % (rel, i, i)))
+                out.append(('ExtractFunction', 'Refactor ExtractFunction %s:%d:%d fx_tmp'
+                            % (rel, i, statement_end(lines, i))))
             m = re.match(r'\s*(?:const|let|int|long|double|char \*)\s+(\w+)\s*[=:]', line)
             if m:
                 out.append(('Inline_Variable', 'Refactor Inline_Variable %s:%d:%d' % (rel, i, line.index(m.group(1)))))
