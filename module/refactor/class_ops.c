@@ -95,6 +95,7 @@ static void class__js_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBa
 }
 
 void ref_class_bases(RefOps *ops, uint32_t file, TSNode klass, RefClassBases *out) {
+  if (ts_node_is_null(klass)) return; /* a TypeScript enum: no class node, no bases */
   if (!ref_node_is(klass, "class_definition")) {
     class__js_bases(ops, file, klass, out);
     return;
@@ -150,6 +151,9 @@ int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {
   int rc = ref_ops_find(ops, spec, out);
   if (rc == 0 && ops->program.files.items[out->file]->syms.items[out->index].kind != REF_SYM_CLASS)
     rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class", spec);
+  /* A TypeScript enum binds a class-like name, with no class node. */
+  if (rc == 0 && ts_node_is_null(ref_class_node(ops, out->file, out->index)))
+    rc = eddi_error_set(ops->err, EDDI_EINVAL, "%s is not a class (an enum)", spec);
   return rc;
 }
 

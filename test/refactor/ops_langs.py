@@ -21,8 +21,8 @@ B(` in the class, or a field `f = new B(`) `Refactor Move_Method
 path:A.m B.m_moved`; for every class `Refactor Change_Inheritance path:A
 B` with each class B defined above it in its file, and `path:A object`
 when A has a base; `Refactor ExtractClass` and `Refactor Split_Class` of
-each member of each class alone and of each field with the methods that
-read it; `Refactor Merge_Classes` of each class with the next in its
+each member of each class alone, of each field with the methods that
+read it, and of each member with all it reaches through this; `Refactor Merge_Classes` of each class with the next in its
 file. A
 random sample of --limit of them all, the same share for each operation.
 When eddi writes, the tree must still work: C: every .c file under src/
@@ -161,10 +161,23 @@ def class_parts(rel, lines):
         if m or line.startswith('}'):
             if klass:
                 classes.append(klass)
+                uses = {n: [u for u in members if u != n and
+                            re.search(r'this\.%s\b' % re.escape(u), bodies.get(n, ''))]
+                        for n in members}
                 groups = [[name] for name in members]
                 groups += [[field] + [n for n in members if n not in fields and
                                       re.search(r'this\.%s\b' % re.escape(field), bodies.get(n, ''))]
                            for field in fields]
+                # Each member with what it reaches through this, and so on:
+                # the groups a move may take whole.
+                for seed in members:
+                    group, todo = [seed], [seed]
+                    while todo:
+                        for u in uses.get(todo.pop(), []):
+                            if u not in group:
+                                group.append(u), todo.append(u)
+                    if 1 < len(group) < len(members):
+                        groups.append(group)
                 for group in [g for n, g in enumerate(groups) if g not in groups[:n]]:
                     spec = '%s:%s %s_part %s' % (rel, klass, klass, ','.join(group))
                     out.append(('ExtractClass', 'Refactor ExtractClass ' + spec))
