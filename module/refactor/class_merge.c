@@ -30,7 +30,22 @@ typedef struct {
   size_t renamed;
   bool python;
   bool bound, exported; /* JavaScript: a list of the file binds (exports) Target already */
+  Array(uint32_t) in_b;  /* [start, end) of each reference to rename in B's body */
 } Merge;
+
+/* Append src[from, to) of A's file with the references in B's body
+ * renamed to Target. */
+static void merge__b_text(const Merge *self, uint32_t from, uint32_t to, StrBuf *out) {
+  uint32_t at = from;
+  for (size_t i = 0; i < self->in_b.len; i += 2) {
+    uint32_t start = self->in_b.items[i], end = self->in_b.items[i + 1];
+    if (start < at || end > to) continue;
+    eddi_strbuf_append(out, self->src->text + at, start - at);
+    eddi_strbuf_puts(out, self->target);
+    at = end;
+  }
+  eddi_strbuf_append(out, self->src->text + at, to - at);
+}
 
 static const char *merge__name(Merge *self, RefTarget t) {
   return ref_names_str(&self->ops->index->names,
@@ -286,10 +301,9 @@ static int merge__rename(Merge *self) {
         continue;
       RefTarget t = ref_program_canonical(program, ref_program_target(program, f, i));
       if (!merge__either(self, t)) continue;
-      /* B's own definition goes with its text. */
-      if (f == self->b.file &&
-          ref_in(occ->start, ts_node_start_byte(b_def), ts_node_end_byte(b_def)))
-        continue;
+      bool in_b = f == self->b.file &&
+                  ref_in(occ->start, ts_node_start_byte(b_def), ts_node_end_byte(b_def));
+      if (in_b && occ->flags & REF_OCC_DEF) continue; /* B's name goes with B */
       /* A TypeScript type names the merged class as well; instanceof asks. */
       bool type = !self->python &&
                   ref_node_is(ref_ops_node(ops, f, occ->start, occ->end), "type_identifier");
@@ -307,6 +321,14 @@ static int merge__rename(Merge *self) {
             ops, f, occ->start, "Merge_Classes: %s is used before %s's definition, where %s goes",
             ref_names_str(&ops->index->names, occ->name), merge__name(self, self->a), self->target);
       last = occ->start;
+      /* B's body moves as text: its references are renamed in the copy. */
+      if (in_b) {
+        if (strcmp(ref_names_str(&ops->index->names, occ->name), self->target) != 0) {
+          array_push(&self->in_b, occ->start), array_push(&self->in_b, occ->end);
+          self->renamed++;
+        }
+        continue;
+      }
       if (!self->python) {
         int dropped = merge__js_drop(self, f, occ);
         if (dropped < 0) return dropped;
@@ -363,8 +385,10 @@ static void merge__bodies(Merge *self) {
     StrBuf text = {0};
     const char *margin =
         self->src->text + ref_ops_line_start(self->src, ts_node_start_byte(afirst));
-    ref_ops_reindent(&text, self->src->text + bline, ts_node_end_byte(bbody) - bline, bindent,
-                     margin, aindent);
+    StrBuf renamed = {0};
+    merge__b_text(self, bline, ts_node_end_byte(bbody), &renamed);
+    ref_ops_reindent(&text, renamed.data, renamed.len, bindent, margin, aindent);
+    eddi_strbuf_free(&renamed);
     eddi_strbuf_putc(&text, '\n');
     bool a_pass = ts_node_named_child_count(abody) == 1 && ref_node_is(afirst, "pass_statement");
     if (a_pass) {
@@ -409,8 +433,11 @@ static void merge__js_bodies(Merge *self) {
     } else {
       eddi_strbuf_append(&margin, src->text + bline, bstart - bline);
     }
-    ref_ops_reindent(&text, src->text + bline, bend - bline, bstart - bline,
+    StrBuf renamed = {0};
+    merge__b_text(self, bline, bend, &renamed);
+    ref_ops_reindent(&text, renamed.data, renamed.len, bstart - bline,
                      margin.data ? margin.data : "", margin.len);
+    eddi_strbuf_free(&renamed);
     eddi_strbuf_putc(&text, '\n');
     StrBuf block = {0};
     uint32_t close = ts_node_end_byte(abody) - 1; /* A's } */
@@ -419,17 +446,17 @@ static void merge__js_bodies(Merge *self) {
       eddi_strbuf_putc(&block, '\n');
       eddi_strbuf_append(&block, text.data, text.len);
       ref_ops_edit(ops, file, close_line, close_line, block.data, block.len);
+    } else if (an) {
+      /* A's } follows its last member on that line: B's members go before it. */
+      uint32_t kline = ref_ops_line_start(src, ts_node_start_byte(aklass));
+      eddi_strbuf_putc(&block, '\n');
+      eddi_strbuf_append(&block, text.data, text.len);
+      eddi_strbuf_append(&block, src->text + kline, ref_ops_indent(src, kline));
+      ref_ops_edit(ops, file, close, close, block.data, block.len);
     } else {
-      /* A's body is {} or ends on a member's line: B's members in a new block. */
+      /* A's body is {}: B's members in a new block. */
       uint32_t kline = ref_ops_line_start(src, ts_node_start_byte(aklass));
       eddi_strbuf_puts(&block, "{\n");
-      if (an) {
-        uint32_t from = ts_node_start_byte(ts_node_named_child(abody, 0));
-        uint32_t line = ref_ops_line_start(src, from);
-        ref_ops_reindent(&block, src->text + line, close - line, from - line,
-                         margin.data ? margin.data : "", margin.len);
-        eddi_strbuf_puts(&block, "\n\n");
-      }
       eddi_strbuf_append(&block, text.data, text.len);
       eddi_strbuf_append(&block, src->text + kline, ref_ops_indent(src, kline));
       eddi_strbuf_putc(&block, '}');
@@ -546,6 +573,7 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
                        words.items[0], self.target, self.renamed,
                        self.renamed == 1 ? "reference" : "references");
   }
+  array_free(&self.in_b);
   ref_words_free(&words);
   return rc;
 }
