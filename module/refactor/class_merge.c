@@ -454,14 +454,7 @@ static void merge__js_bodies(Merge *self) {
       eddi_strbuf_append(&block, src->text + kline, ref_ops_indent(src, kline));
       ref_ops_edit(ops, file, close, close, block.data, block.len);
     } else {
-      /* A's body is {}: B's members in a new block. */
-      uint32_t kline = ref_ops_line_start(src, ts_node_start_byte(aklass));
-      eddi_strbuf_puts(&block, "{\n");
-      eddi_strbuf_append(&block, text.data, text.len);
-      eddi_strbuf_append(&block, src->text + kline, ref_ops_indent(src, kline));
-      eddi_strbuf_putc(&block, '}');
-      ref_ops_edit(ops, file, ts_node_start_byte(abody), ts_node_end_byte(abody), block.data,
-                   block.len);
+      ref_class_js_fill_body(ops, file, aklass, text.data, text.len); /* A's body is {} */
     }
     eddi_strbuf_free(&block), eddi_strbuf_free(&text), eddi_strbuf_free(&margin);
   }

@@ -477,14 +477,7 @@ static void move__write_into_b(const Move *self) {
                  text.data + 1, text.len - 1);
   } else if (!self->python && ts_node_is_null(blast)) {
     /* An empty class body, {} or over lines: the method alone in it. */
-    StrBuf block = {0};
-    eddi_strbuf_puts(&block, "{");
-    eddi_strbuf_append(&block, text.data, text.len);
-    eddi_strbuf_append(&block, dsrc->text + kline, ref_ops_indent(dsrc, kline));
-    eddi_strbuf_puts(&block, "}");
-    ref_ops_edit(ops, to_file, ts_node_start_byte(bbody), ts_node_end_byte(bbody), block.data,
-                 block.len);
-    eddi_strbuf_free(&block);
+    ref_class_js_fill_body(ops, to_file, bklass, text.data + 1, text.len - 1);
   } else {
     TSNode last = self->python ? bbody : blast;
     uint32_t at = ref_ops_next_line(dsrc, ts_node_end_byte(last) - 1);

@@ -403,6 +403,20 @@ void ref_class_js_delegate(RefOps *ops, uint32_t file, TSNode method, const char
   eddi_strbuf_free(&delegate);
 }
 
+void ref_class_js_fill_body(RefOps *ops, uint32_t file, TSNode klass, const char *members,
+                            size_t len) {
+  const RefSource *src = &ops->index->sources.items[file];
+  TSNode body = ts_node_child_by_field_name(klass, "body", 4);
+  uint32_t kline = ref_ops_line_start(src, ts_node_start_byte(klass));
+  StrBuf block = {0};
+  eddi_strbuf_puts(&block, "{\n");
+  eddi_strbuf_append(&block, members, len);
+  eddi_strbuf_append(&block, src->text + kline, ref_ops_indent(src, kline));
+  eddi_strbuf_putc(&block, '}');
+  ref_ops_edit(ops, file, ts_node_start_byte(body), ts_node_end_byte(body), block.data, block.len);
+  eddi_strbuf_free(&block);
+}
+
 uint32_t ref_class_removal_start(RefOps *ops, uint32_t file, TSNode member, uint32_t start) {
   if (!ts_node_is_null(ts_node_next_named_sibling(member))) return start;
   /* The last member: the blank lines above it go too, not the } after. */

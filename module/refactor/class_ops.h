@@ -81,6 +81,10 @@ int ref_class_js_forward(RefOps *ops, uint32_t file, TSNode params, const char *
  * generator). */
 void ref_class_js_delegate(RefOps *ops, uint32_t file, TSNode method, const char *holder,
                            const char *name, const char *arguments);
+/* Replace the empty body of class declaration klass with one holding
+ * members (whole lines, indented), its } under the class. */
+void ref_class_js_fill_body(RefOps *ops, uint32_t file, TSNode klass, const char *members,
+                            size_t len);
 /* Where the removal of member (its text from start) begins: with the
  * blank lines above it when it is the class's last member. */
 uint32_t ref_class_removal_start(RefOps *ops, uint32_t file, TSNode member, uint32_t start);
