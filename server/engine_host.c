@@ -223,6 +223,9 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   if (options->script_max_ms)
     config.script_max_ms = options->script_max_ms < UINT_MAX ? (unsigned)options->script_max_ms : UINT_MAX;
   if (options->script_max_bytes) config.script_max_bytes = options->script_max_bytes;
+  if (options->search_timeout_ms)
+    config.search_timeout_ms =
+        options->search_timeout_ms < UINT_MAX ? (unsigned)options->search_timeout_ms : UINT_MAX;
   self->engine = eddi_engine_new(options->root ? options->root : ".", &config, error, error_size);
   if (!self->engine) return SERVER_EINVAL;
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK

@@ -67,6 +67,8 @@ static const OptionSpec options__specs[] = {
         "N     ceiling of a script's time: a larger limit time is refused (60000)"),
     OPT("script-max-bytes", OPTION_SIZE, script_max_bytes,
         "N  bytes a script may make: flags, notes, values, edits (16777216)"),
+    OPT("search-timeout-ms", OPTION_SIZE, search_timeout_ms,
+        "N  a search (Find, Replace, Grep) running longer fails (10000)"),
     OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
 };
 

@@ -54,6 +54,7 @@ typedef struct {
   size_t script_max_steps;
   size_t script_max_ms;
   size_t script_max_bytes;
+  size_t search_timeout_ms; /* a search running longer fails; 0: the engine's */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the

@@ -77,6 +77,8 @@ typedef struct {
   /* Bytes a script may make: its flags, suggestions and notes, the values
    * of its variables and what its edits add to the texts (16 MiB). */
   size_t script_max_bytes;
+  /* A search (Find, Replace, Grep) running longer fails (10000). */
+  unsigned search_timeout_ms;
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);

@@ -40,6 +40,7 @@ void eddi_config_default(EddiConfig *config) {
   config->script_max_steps = 10000000;
   config->script_max_ms = 60000;
   config->script_max_bytes = (size_t)16 << 20;
+  config->search_timeout_ms = 10000;
 }
 
 EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfig *config) {
