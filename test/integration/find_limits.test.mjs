@@ -1,4 +1,4 @@
-// A Find over one 5 MB line: /q{3000}x/ tries 3,000 characters at each of
+// A Find (and a Grep) over one 5 MB line: /q{3000}x/ tries 3,000 characters at each of
 // five million starts, under PCRE2's match limit, for most of a minute. It
 // runs on a worker, so another sender is answered meanwhile, and gives up
 // at the server's time limit, which its Fail names.
@@ -53,4 +53,11 @@ test("Find All and Replace on a shorter text keep the time limit", async () => {
   assert.equal(await ask("bob", "Find /q{3000}x/ All"), SLOW_FAIL);
   assert.equal(await ask("bob", 'Replace /q{3000}x/ "y" All'), SLOW_FAIL);
   assert.equal(await ask("bob", "Find /qqx|q$/"), "Ok, At 0:999999");
+});
+
+// Grep was already on a worker, and took 26.8 s.
+test("Grep stops at the time limit too", async () => {
+  const started = Date.now();
+  assert.equal(await ask("bob", "Grep /q{3000}x/ long.txt"), SLOW_FAIL);
+  assert.ok(Date.now() - started < 5000, `Grep took ${Date.now() - started} ms`);
 });
