@@ -1,6 +1,7 @@
 /* engine_host.c - see engine_host.h. */
 #include "engine_host.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -218,6 +219,13 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   eddi_config_default(&config);
   config.max_message_bytes = options->max_message_bytes;
   config.state_dir = options->state_dir;
+  if (options->script_max_steps) config.script_max_steps = options->script_max_steps;
+  if (options->script_max_ms)
+    config.script_max_ms = options->script_max_ms < UINT_MAX ? (unsigned)options->script_max_ms : UINT_MAX;
+  if (options->script_max_bytes) config.script_max_bytes = options->script_max_bytes;
+  if (options->search_timeout_ms)
+    config.search_timeout_ms =
+        options->search_timeout_ms < UINT_MAX ? (unsigned)options->search_timeout_ms : UINT_MAX;
   self->engine = eddi_engine_new(options->root ? options->root : ".", &config, error, error_size);
   if (!self->engine) return SERVER_EINVAL;
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK

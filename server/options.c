@@ -61,6 +61,14 @@ static const OptionSpec options__specs[] = {
     OPT("audit-subject", OPTION_STRING, audit_subject, "S publish each audit line on NATS subject S"),
     OPT("identity", OPTION_STRING, identity,
         "body|subject  sender from the JSON body, or from eddi.u.<user>.cmd"),
+    OPT("script-max-steps", OPTION_SIZE, script_max_steps,
+        "N  ceiling of a script's steps: a larger limit steps is refused (10000000)"),
+    OPT("script-max-ms", OPTION_SIZE, script_max_ms,
+        "N     ceiling of a script's time: a larger limit time is refused (60000)"),
+    OPT("script-max-bytes", OPTION_SIZE, script_max_bytes,
+        "N  bytes a script may make: flags, notes, values, edits (16777216)"),
+    OPT("search-timeout-ms", OPTION_SIZE, search_timeout_ms,
+        "N  a search (Find, Replace, Grep) running longer fails (10000)"),
     OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
 };
 

@@ -50,6 +50,11 @@ typedef struct {
   bool no_journal;          /* sessions in memory only (doc/journal.org) */
   char *kv_bucket;          /* JetStream KV bucket mirroring session records, or NULL */
   size_t liveness_ms;       /* another instance silent this long is taken for dead */
+  /* Ceilings of every sender's scripts (EddiConfig); 0: the engine's. */
+  size_t script_max_steps;
+  size_t script_max_ms;
+  size_t script_max_bytes;
+  size_t search_timeout_ms; /* a search running longer fails; 0: the engine's */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the

@@ -464,7 +464,8 @@ static bool stdio__mcp_method(const char *method) {
 }
 
 /* One parsed message: a request (has an id) or a notification. */
-static void stdio__dispatch(StdioRpc *self, json_object *message) {
+static void stdio__dispatch(StdioRpc *self, json_object *message, const char *text,
+                            size_t len) {
   json_object *id = NULL, *version = NULL, *method_value = NULL;
   bool has_id = json_object_object_get_ex(message, "id", &id);
   /* JSON-RPC 2.0 allows a null id (discouraged); MCP does not: "the ID MUST
@@ -474,6 +475,9 @@ static void stdio__dispatch(StdioRpc *self, json_object *message) {
     stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request: id must be a string or number");
     return;
   }
+  /* Answered with the id as sent: 123456789012345678901234567890, not
+   * json-c's 64-bit clamp of it. */
+  if (has_id) eddi_link_keep_number_text(message, text, len, "id");
   if (!json_object_object_get_ex(message, "jsonrpc", &version) ||
       strcmp(json_object_get_string(version), "2.0") != 0 ||
       !json_object_object_get_ex(message, "method", &method_value) ||
@@ -537,7 +541,7 @@ static void stdio__handle_line(StdioRpc *self, const char *line, size_t len) {
   } else if (!json_object_is_type(message, json_type_object)) {
     stdio__error(self, NULL, RPC_INVALID_REQUEST, "Invalid Request");
   } else {
-    stdio__dispatch(self, message);
+    stdio__dispatch(self, message, line + start, len - start);
   }
   json_object_put(message);
 }

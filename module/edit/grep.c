@@ -103,6 +103,7 @@ struct EddiGrep {
   size_t prefix_rare; /* its byte memchr looks for */
   char *glob;
   size_t offset, page, max_entries, max_bytes;
+  unsigned timeout_ms; /* search_timeout_ms, for each searcher */
   Array(GrepDoc) docs;
   EddiGrepCache *cache; /* the workspace's, taken for the run; NULL: none */
   bool use_cache;
@@ -364,6 +365,7 @@ static void *grep__searcher(void *closure) {
   GrepScratch scratch = {0};
   bool ok = eddi_pattern_compile(&pattern, self->regex, self->regex_len, true, self->flags,
                                  &err) == 0;
+  eddi_pattern_deadline(self->timeout_ms);
   pthread_mutex_lock(&self->mutex);
   for (;;) {
     if (self->next < self->files.len) {
@@ -392,6 +394,7 @@ static void *grep__searcher(void *closure) {
   pthread_mutex_unlock(&self->mutex);
   eddi_free(scratch.data);
   if (ok) eddi_pattern_free(&pattern);
+  eddi_pattern_deadline(0);
   return NULL;
 }
 
@@ -540,6 +543,7 @@ int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const Eddi
   self->page = EDDI_HASHLINE_PAGE;
   self->max_entries = eddi_workspace_config(workspace)->max_walk_entries;
   self->max_bytes = eddi_workspace_config(workspace)->max_file_bytes;
+  self->timeout_ms = eddi_workspace_config(workspace)->search_timeout_ms;
   self->cutoff = SIZE_MAX;
   /* Open documents are searched as they are in the session, saved or not. */
   for (size_t i = 0; session && i < session->docs.len; i++) {

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <time.h>
 
 #include "lang/lexer.h"
 #include "core/utf8.h"
@@ -56,6 +57,45 @@ static bool pattern__line_local(const char *src, size_t len, unsigned flags) {
     }
   }
   return true;
+}
+
+/* ---------------------------------------------------------------- time limit */
+
+/* Callouts between looks at the clock: a look costs about 20 ns, a
+ * callout a few. */
+#define PATTERN_CLOCK_EVERY 1024
+
+static _Thread_local struct {
+  unsigned ms; /* 0: no limit */
+  struct timespec until;
+  unsigned calls;
+  bool expired;
+} pattern_deadline;
+
+void eddi_pattern_deadline(unsigned ms) {
+  pattern_deadline.ms = ms;
+  pattern_deadline.calls = 0;
+  pattern_deadline.expired = false;
+  clock_gettime(CLOCK_MONOTONIC, &pattern_deadline.until);
+  pattern_deadline.until.tv_sec += ms / 1000;
+  pattern_deadline.until.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (pattern_deadline.until.tv_nsec >= 1000000000L)
+    pattern_deadline.until.tv_sec++, pattern_deadline.until.tv_nsec -= 1000000000L;
+}
+
+static int pattern__callout(pcre2_callout_block *block, void *data) {
+  EDDI_UNUSED(block);
+  EDDI_UNUSED(data);
+  if (!pattern_deadline.ms) return 0;
+  if (pattern_deadline.expired) return PCRE2_ERROR_CALLOUT;
+  if (++pattern_deadline.calls % PATTERN_CLOCK_EVERY) return 0;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (now.tv_sec < pattern_deadline.until.tv_sec ||
+      (now.tv_sec == pattern_deadline.until.tv_sec && now.tv_nsec < pattern_deadline.until.tv_nsec))
+    return 0;
+  pattern_deadline.expired = true;
+  return PCRE2_ERROR_CALLOUT;
 }
 
 /* ---------------------------------------------------------------- cache */
@@ -145,6 +185,7 @@ static pcre2_match_context *pattern_cache__context(void) {
     pattern_cache.context = pcre2_match_context_create(NULL);
     if (!pattern_cache.context) abort();
     pcre2_set_match_limit(pattern_cache.context, EDDI_REGEX_MATCH_LIMIT);
+    pcre2_set_callout(pattern_cache.context, pattern__callout, NULL);
     pattern_cache.jit_stack =
         pcre2_jit_stack_create(EDDI_JIT_STACK_START, EDDI_JIT_STACK_MAX, NULL);
     if (pattern_cache.jit_stack)
@@ -178,7 +219,7 @@ int eddi_pattern_compile(EddiPattern *self, const char *text, size_t len, bool r
                          unsigned flags, EddiError *err) {
   memset(self, 0, sizeof *self);
   self->is_regex = regex;
-  uint32_t options = PCRE2_UTF | PCRE2_NO_UTF_CHECK;
+  uint32_t options = PCRE2_UTF | PCRE2_NO_UTF_CHECK | PCRE2_AUTO_CALLOUT;
   if (regex) {
     options |= PCRE2_MULTILINE;
     if (flags & REGEX_CASELESS) options |= PCRE2_CASELESS;
@@ -225,6 +266,12 @@ void eddi_pattern_free(EddiPattern *self) {
 }
 
 static int pattern__match_error(int rc, EddiError *err) {
+  if (rc == PCRE2_ERROR_CALLOUT && pattern_deadline.expired) {
+    eddi_error_set(err, EDDI_ETOOBIG, "Search took longer than %g s (search_timeout_ms)",
+                   pattern_deadline.ms / 1000.0);
+    eddi_error_hint(err, "Narrow the pattern (anchor it, bound its repeats) or search less text");
+    return EDDI_ETOOBIG;
+  }
   PCRE2_UCHAR message[PATTERN_MESSAGE_MAX];
   pcre2_get_error_message(rc, message, sizeof message);
   return eddi_error_set(err, EDDI_ETOOBIG, "Regex failed: %s", (char *)message);

@@ -48,6 +48,14 @@ void eddi_pattern_cache_clear(void);
 int eddi_pattern_find(EddiPattern *self, const char *subject, size_t len, size_t from,
                       size_t *start, size_t *end, EddiError *err);
 
+/* A time limit for the calling thread's searches: from now on, a match
+ * running past ms milliseconds gives up with EDDI_ETOOBIG, "Search took
+ * longer than N s (search_timeout_ms)". Every pattern is compiled with
+ * PCRE2's automatic callouts, at which the clock is looked at now and then:
+ * the match limit bounds backtracking, not a long subject tried at every
+ * start (/q{1000}x/ over a 5 MB line). 0 clears it. */
+void eddi_pattern_deadline(unsigned ms);
+
 /* Append the replacement for the last match: for regexes $0..$99, ${n} and
  * $$ are expanded; literal patterns copy it as it is. */
 void eddi_pattern_expand(const EddiPattern *self, const char *subject, const char *replacement,

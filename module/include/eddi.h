@@ -69,6 +69,16 @@ typedef struct {
    * ~/.local/state/...). Never inside the workspace unless asked. */
   const char *state_dir;
   unsigned format_timeout_ms; /* a formatter running longer is stopped (10000) */
+  /* Ceilings of a script's budgets: `limit steps N` and `limit time N`
+   * above them are refused. A script starts with at most 1,000,000 steps
+   * and 60 s. */
+  size_t script_max_steps;    /* statements a script may run (10000000) */
+  unsigned script_max_ms;     /* milliseconds a script may run (60000) */
+  /* Bytes a script may make: its flags, suggestions and notes, the values
+   * of its variables and what its edits add to the texts (16 MiB). */
+  size_t script_max_bytes;
+  /* A search (Find, Replace, Grep) running longer fails (10000). */
+  unsigned search_timeout_ms;
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);

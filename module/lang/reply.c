@@ -89,7 +89,7 @@ static void reply__append_line(StrBuf *out, const char *text, size_t len) {
     }
     run = ++i;
   }
-  eddi_strbuf_append(out, text + run, len - run);
+  if (len > run) eddi_strbuf_append(out, text + run, len - run); /* text may be NULL when empty */
 }
 
 void eddi_reply_name(StrBuf *out, const char *name) {

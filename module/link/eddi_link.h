@@ -103,6 +103,13 @@ int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object *
 /* The trouble of an object that gives one key twice (json-c would keep the
  * last value silently). */
 #define EDDI_LINK_JSON_DUPLICATE_KEY "duplicate key in an object"
+/* A number member of object (parsed from data by eddi_link_json_parse) as
+ * data writes it: json-c keeps integers in 64 bits, clamping larger ones,
+ * so a value to echo exactly (a JSON-RPC id) takes its text from here.
+ * The member's serializer is set to that text; false when key is absent
+ * or not a number. */
+bool eddi_link_keep_number_text(json_object *object, const char *data, size_t len,
+                                const char *key);
 /* Parse data as one JSON object (blanks around it allowed) into *object, the
  * caller's to put. */
 int eddi_link_parse_object(const char *data, size_t len, json_object **object, char *fail,

@@ -215,6 +215,80 @@ int eddi_link_json_parse(const char *data, size_t len, bool terse, json_object *
   return 0;
 }
 
+/* ------------------------------------------------------------ number text */
+
+/* Past the JSON string at data[i] (its opening quote). */
+static size_t text__skip_string(const char *data, size_t len, size_t i) {
+  for (i++; i < len && data[i] != '"'; i++)
+    if (data[i] == '\\') i++;
+  return i + 1;
+}
+
+/* Past the JSON value at data[i]; the text is valid JSON. */
+static size_t text__skip_value(const char *data, size_t len, size_t i) {
+  if (data[i] == '"') return text__skip_string(data, len, i);
+  size_t depth = 0;
+  for (; i < len; i++) {
+    char c = data[i];
+    if (c == '"') {
+      i = text__skip_string(data, len, i) - 1;
+    } else if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) break;
+      if (--depth == 0) return i + 1;
+    } else if (depth == 0 && (c == ',' || isspace((unsigned char)c))) {
+      break;
+    }
+  }
+  return i;
+}
+
+static size_t text__skip_blanks(const char *data, size_t len, size_t i) {
+  while (i < len && isspace((unsigned char)data[i])) i++;
+  return i;
+}
+
+static int text__serialize(json_object *value, struct printbuf *out, int level, int flags) {
+  (void)level, (void)flags;
+  const char *text = json_object_get_userdata(value);
+  return printbuf_memappend(out, text, (int)strlen(text));
+}
+
+bool eddi_link_keep_number_text(json_object *object, const char *data, size_t len,
+                                const char *key) {
+  /* The member's place among the object's keys is its place in the text:
+   * json-c keeps them in order, and a key given twice was refused. */
+  size_t index = 0;
+  bool found = false;
+  json_object *member = NULL;
+  json_object_object_foreach(object, name, value) {
+    if (strcmp(name, key) == 0) {
+      found = true, member = value;
+      break;
+    }
+    index++;
+  }
+  if (!found || !(json_object_is_type(member, json_type_int) ||
+                  json_object_is_type(member, json_type_double)))
+    return false;
+  size_t i = text__skip_blanks(data, len, 0) + 1; /* past the '{' */
+  for (size_t k = 0;; k++) {
+    i = text__skip_blanks(data, len, i);
+    if (i >= len || data[i] != '"') return false;
+    i = text__skip_blanks(data, len, text__skip_string(data, len, i));
+    i = text__skip_blanks(data, len, i + 1); /* past the ':' */
+    size_t end = text__skip_value(data, len, i);
+    if (k == index) {
+      char *text = strndup(data + i, end - i);
+      if (!text) return false;
+      json_object_set_serializer(member, text__serialize, text, json_object_free_userdata);
+      return true;
+    }
+    i = text__skip_blanks(data, len, end) + 1; /* past the ',' */
+  }
+}
+
 static int message__parse_object(const char *data, size_t len, bool terse, json_object **object,
                                   char *fail, size_t fail_size) {
   const char *trouble = NULL;

@@ -223,7 +223,7 @@ static int action__note(ScriptRun *run, const ScriptNode *node, ScriptElement *e
   if (el->name && el->name[0] && el->kind != SEL_FILE && el->kind != SEL_LINE)
     eddi_strbuf_printf(&line, " %s:", el->name);
   eddi_strbuf_printf(&line, " %s%s", prefix, text);
-  array_push(list, eddi_strbuf_take(&line));
+  script_run_keep(run, list, eddi_strbuf_take(&line));
   eddi_free(text);
   return 0;
 }

@@ -219,6 +219,8 @@ static int cond__value(ScriptRun *run, const ScriptExpr *e, const ScriptElement 
     for (size_t i = 0; rc == 0 && i < e->parts.len; i++) {
       char *part = NULL;
       rc = cond__value(run, e->parts.items[i], el, &part, err);
+      /* $a + $a, again and again, doubles: a value stays in the budget. */
+      if (rc == 0) rc = script_run_value_fits(run, e->pos, s.len + strlen(part), err);
       if (rc == 0) eddi_strbuf_puts(&s, part);
       eddi_free(part);
     }

@@ -126,6 +126,7 @@ void script_file_replace(ScriptFiles *self, ScriptFile *file, size_t start, size
   ScriptEdit edit = {start, end, len};
   array_push(&file->edits, edit);
   self->edits_total++;
+  self->bytes_added += sizeof edit + (len > end - start ? len - (end - start) : 0);
 }
 
 size_t script_file_map(const ScriptFile *file, uint32_t version, size_t offset) {

@@ -24,8 +24,12 @@
 #include "workspace/command.h"
 #include "refactor/operations.h"
 
-/* Deepest nesting of blocks, conditions and expressions: deeper input is a
- * generated attack on the stack, not a script. */
+/* Deepest nesting of blocks, statement bodies (foreach, if, else, use),
+ * not, and brackets: deeper input is a generated attack on the stack, not
+ * a script. The tree's depth is bounded by it (and/or chains are built
+ * balanced), so every walk of the tree (the interpreter, the checks of
+ * script_tree.c, freeing) recurses at most this deep, times the
+ * logarithm of a chain's length. */
 #define SCRIPT_NESTING_MAX 64
 
 typedef struct {
@@ -112,6 +116,17 @@ static void *parser__expected(ScriptParser *self, const char *what, const char *
 
 static ScriptPos parser__pos(const ScriptToken *token) {
   return (ScriptPos){token->line, token->col};
+}
+
+/* One level deeper, or false (and the Fail) past SCRIPT_NESTING_MAX. */
+static bool parser__enter(ScriptParser *self, const ScriptToken *at) {
+  if (++self->depth <= SCRIPT_NESTING_MAX) return true;
+  if (self->failed) return false;
+  parser__fail(self, at, "nested too deeply (more than %d levels of blocks, statement bodies, "
+               "not and brackets)", SCRIPT_NESTING_MAX);
+  eddi_error_hint(self->err, "Write it flatter: statements one after another in one { block }, "
+                  "conditions joined with and/or");
+  return false;
 }
 
 /* ---------------------------------------------------------------- raw text */
@@ -213,8 +228,7 @@ static ScriptExpr *parser__term(ScriptParser *self) {
 }
 
 static ScriptExpr *parser__expr(ScriptParser *self) {
-  if (++self->depth > SCRIPT_NESTING_MAX)
-    return parser__fail(self, parser__peek(self), "nested too deeply");
+  if (!parser__enter(self, parser__peek(self))) return NULL;
   ScriptToken *first = parser__peek(self);
   ScriptExpr *e = parser__term(self);
   if (e && parser__peek(self)->kind == ST_PLUS) {
@@ -284,8 +298,10 @@ static ScriptCond *parser__cond_primary(ScriptParser *self) {
   }
   if (token->kind != ST_WORD) return parser__expected(self, "a condition", NULL);
   if (parser__accept(self, "not")) {
+    if (!parser__enter(self, token)) return NULL;
     ScriptCond *inner = parser__cond_primary(self);
     if (!inner) return NULL;
+    self->depth--;
     c = cond__new(SC_NOT, token);
     c->left = inner;
     return c;
@@ -335,40 +351,54 @@ static ScriptCond *parser__cond_primary(ScriptParser *self) {
   return c;
 }
 
-static ScriptCond *parser__cond_and(ScriptParser *self) {
-  ScriptCond *left = parser__cond_primary(self);
-  while (left && parser__is(parser__peek(self), "and")) {
-    ScriptToken *token = parser__next(self);
-    ScriptCond *right = parser__cond_primary(self);
-    if (!right) {
-      cond__free(left);
-      return NULL;
-    }
-    ScriptCond *both = cond__new(SC_AND, token);
-    both->left = left, both->right = right;
-    left = both;
+typedef Array(ScriptCond *) ScriptConds;
+typedef Array(const ScriptToken *) ScriptOps;
+
+/* operands[lo, hi) joined by kind as a balanced tree: and and or are
+ * associative, so it evaluates left to right as the chain does, and a
+ * chain of n terms is log2(n) deep instead of n. ops[i] is the word
+ * between operands i and i + 1. */
+static ScriptCond *cond__join(ScriptCondKind kind, ScriptConds *operands, ScriptOps *ops,
+                              size_t lo, size_t hi) {
+  if (hi - lo == 1) return operands->items[lo];
+  size_t mid = lo + (hi - lo) / 2;
+  ScriptCond *both = cond__new(kind, ops->items[mid - 1]);
+  both->left = cond__join(kind, operands, ops, lo, mid);
+  both->right = cond__join(kind, operands, ops, mid, hi);
+  return both;
+}
+
+/* Terms of one level joined by word (and: primaries; or: and-chains). */
+static ScriptCond *parser__cond_chain(ScriptParser *self, ScriptCondKind kind, const char *word,
+                                      ScriptCond *(*term)(ScriptParser *)) {
+  ScriptConds operands = {0};
+  ScriptOps ops = {0};
+  ScriptCond *c = term(self);
+  if (c) array_push(&operands, c);
+  while (c && parser__is(parser__peek(self), word)) {
+    array_push(&ops, parser__next(self));
+    if ((c = term(self))) array_push(&operands, c);
   }
-  return left;
+  ScriptCond *joined = NULL;
+  if (c) {
+    joined = cond__join(kind, &operands, &ops, 0, operands.len);
+  } else {
+    for (size_t i = 0; i < operands.len; i++) cond__free(operands.items[i]);
+  }
+  array_free(&operands);
+  array_free(&ops);
+  return joined;
+}
+
+static ScriptCond *parser__cond_and(ScriptParser *self) {
+  return parser__cond_chain(self, SC_AND, "and", parser__cond_primary);
 }
 
 static ScriptCond *parser__cond(ScriptParser *self) {
-  if (++self->depth > SCRIPT_NESTING_MAX)
-    return parser__fail(self, parser__peek(self), "nested too deeply");
-  ScriptCond *left = parser__cond_and(self);
-  while (left && parser__is(parser__peek(self), "or")) {
-    ScriptToken *token = parser__next(self);
-    ScriptCond *right = parser__cond_and(self);
-    if (!right) {
-      cond__free(left);
-      left = NULL;
-      break;
-    }
-    ScriptCond *either = cond__new(SC_OR, token);
-    either->left = left, either->right = right;
-    left = either;
-  }
+  if (!parser__enter(self, parser__peek(self))) return NULL;
+  ScriptCond *c = parser__cond_chain(self, SC_OR, "or", parser__cond_and);
   self->depth--;
-  return left;
+  return c;
 }
 
 /* ---------------------------------------------------------------- queries */
@@ -546,7 +576,11 @@ static ScriptNode *parser__body(ScriptParser *self, const char *after) {
   if (token->kind == ST_NEWLINE || token->kind == ST_EOF || token->kind == ST_RBRACE ||
       token->kind == ST_SEMI)
     return parser__expected(self, "an action or a { block }", after);
-  return parser__statement(self);
+  /* foreach ... foreach ..., else if ... else if ...: a level each. */
+  if (!parser__enter(self, token)) return NULL;
+  ScriptNode *node = parser__statement(self);
+  self->depth--;
+  return node;
 }
 
 /* Statements until a '}' (inside a block) or the end. */
@@ -567,7 +601,7 @@ static bool parser__statements(ScriptParser *self, ScriptNode *block, bool brace
 
 static ScriptNode *parser__block(ScriptParser *self) {
   ScriptToken *open = parser__next(self);
-  if (++self->depth > SCRIPT_NESTING_MAX) return parser__fail(self, open, "nested too deeply");
+  if (!parser__enter(self, open)) return NULL;
   ScriptNode *block = node__new(SN_BLOCK, open);
   if (!parser__statements(self, block, true)) {
     node__free(block);

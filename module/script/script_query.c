@@ -74,31 +74,44 @@ void script_place(ScriptRun *run, uint32_t file, size_t offset, StrBuf *out) {
 
 /* A glob against a workspace path: '*' and '?' within one part, '**' across
  * parts ("**" followed by '/' also matches no folder at all). A glob
- * without '/' is matched against the last part, as List's. */
+ * without '/' is matched against the last part, as List's. One pass over
+ * the glob keeps, for each prefix of the path, whether the glob so far
+ * matches it: time glob x path and no recursion, whatever the stars (a
+ * backtracking match is exponential in them, and as deep). */
 static bool glob__match(const char *g, const char *s) {
-  for (; *g; g++, s++) {
+  size_t n = strlen(s);
+  bool *row = eddi_calloc(n + 1, sizeof *row), *next = eddi_calloc(n + 1, sizeof *next);
+  row[0] = true;
+  bool alive = true;
+  while (*g && alive) {
     if (g[0] == '*' && g[1] == '*') {
-      const char *rest = g + 2;
-      if (*rest == '/' && glob__match(rest + 1, s)) return true;
-      for (const char *t = s;; t++) {
-        if (glob__match(rest, t)) return true;
-        if (!*t) return false;
+      bool any = false;
+      for (size_t j = 0; j <= n; j++) next[j] = any = any || row[j];
+      g += 2;
+      if (*g == '/') {
+        /* "**" then '/', or neither: no folder at all. */
+        for (size_t j = n + 1; j-- > 0;) next[j] = row[j] || (j && next[j - 1] && s[j - 1] == '/');
+        g++;
       }
+    } else if (*g == '*') {
+      bool run = false;
+      for (size_t j = 0; j <= n; j++) next[j] = run = row[j] || (run && s[j - 1] != '/');
+      g++;
+    } else {
+      next[0] = false;
+      for (size_t j = 0; j < n; j++)
+        next[j + 1] = row[j] && (*g == '?' ? s[j] != '/' : s[j] == *g);
+      g++;
     }
-    if (*g == '*') {
-      for (const char *t = s;; t++) {
-        if (glob__match(g + 1, t)) return true;
-        if (!*t || *t == '/') return false;
-      }
-    }
-    if (!*s) return false;
-    if (*g == '?') {
-      if (*s == '/') return false;
-      continue;
-    }
-    if (*g != *s) return false;
+    bool *swap = row;
+    row = next, next = swap;
+    alive = false;
+    for (size_t j = 0; j <= n && !alive; j++) alive = row[j];
   }
-  return !*s;
+  bool matched = alive && row[n];
+  eddi_free(row);
+  eddi_free(next);
+  return matched;
 }
 
 static bool glob__matches(const char *glob, const char *rel) {

@@ -237,7 +237,7 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
     if (plan.unsure_count)
       eddi_strbuf_printf(&note, "; %zu unsure left unchanged: %s", plan.unsure_count,
                          plan.unsure.data);
-    array_push(&run->notes, eddi_strbuf_take(&note));
+    script_run_keep(run, &run->notes, eddi_strbuf_take(&note));
     run->counts.refactored[form - refactor__forms]++;
   }
   ref_plan_free(&plan);
@@ -287,7 +287,7 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
     if (plan.unsure_count)
       eddi_strbuf_printf(&note, "; %zu unsure %s: %s", plan.unsure_count,
                          unsure ? "renamed too" : "left unchanged", plan.unsure.data);
-    array_push(&run->notes, eddi_strbuf_take(&note));
+    script_run_keep(run, &run->notes, eddi_strbuf_take(&note));
     run->counts.refactored[form - refactor__forms]++;
   }
   ref_plan_free(&plan);

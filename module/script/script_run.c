@@ -17,10 +17,36 @@
 
 /* ---------------------------------------------------------------- budgets */
 
+/* What one kept string costs besides its bytes: its pointer and the
+ * allocator's header, about. */
+#define SCRIPT_KEPT_OVERHEAD 32
+
+void script_run_keep(ScriptRun *self, ScriptStrings *list, char *text) {
+  self->bytes_made += strlen(text) + SCRIPT_KEPT_OVERHEAD;
+  array_push(list, text);
+}
+
+static int run__bytes_spent(ScriptRun *self, ScriptPos pos, EddiError *err) {
+  self->budget_spent = true;
+  eddi_error_set(err, EDDI_ETOOBIG,
+                 "Script line %zu:%zu: byte budget spent (%zu bytes of flags, notes, values and "
+                 "edits, script_max_bytes); nothing written", pos.line, pos.col, self->max_bytes);
+  eddi_error_hint(err, "Flag fewer elements (narrow the set with where), or raise the server's "
+                  "--script-max-bytes");
+  return EDDI_ETOOBIG;
+}
+
+int script_run_value_fits(ScriptRun *self, ScriptPos pos, size_t len, EddiError *err) {
+  if (self->bytes_made + self->files.bytes_added + len <= self->max_bytes) return 0;
+  return run__bytes_spent(self, pos, err);
+}
+
 /* Spending a budget sets budget_spent: no try and no on_error rule may
  * swallow it. */
 static int run__step(ScriptRun *self, const ScriptNode *node, EddiError *err) {
   if (self->budget_spent) return EDDI_ETOOBIG;
+  if (self->bytes_made + self->files.bytes_added > self->max_bytes)
+    return run__bytes_spent(self, node->pos, err);
   if (++self->steps > self->max_steps)
     return self->budget_spent = true, eddi_error_set(err, EDDI_ETOOBIG,
                           "Script line %zu:%zu: step budget spent (%zu steps, script_max_steps); "
@@ -215,6 +241,7 @@ static int run__let(ScriptRun *self, const ScriptNode *node, EddiError *err) {
   } else {
     ScriptElement *el = self->visiting.len ? array_back(&self->visiting) : NULL;
     rc = script_expr_value(self, node->value, el, &var.text, err);
+    if (rc == 0) self->bytes_made += strlen(var.text) + SCRIPT_KEPT_OVERHEAD;
   }
   if (rc < 0) {
     run__var_free(&var);
@@ -268,7 +295,7 @@ static int run__try(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     run__forget_edits(self, &counts);
     StrBuf note = {0};
     eddi_strbuf_printf(&note, "Caught: %s", err->what);
-    array_push(&self->notes, eddi_strbuf_take(&note));
+    script_run_keep(self, &self->notes, eddi_strbuf_take(&note));
     eddi_error_clear(err);
     rc = run__node(self, node->else_body, err);
   }
@@ -312,7 +339,7 @@ static int run__block(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     if (self->on_error == SCRIPT_ON_ERROR_CONTINUE) {
       StrBuf note = {0};
       eddi_strbuf_printf(&note, "Skipped: %s", err->what);
-      array_push(&self->notes, eddi_strbuf_take(&note));
+      script_run_keep(self, &self->notes, eddi_strbuf_take(&note));
       self->failures_continued++;
       eddi_error_clear(err);
       rc = 0;
@@ -321,7 +348,7 @@ static int run__block(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     if (self->on_error == SCRIPT_ON_ERROR_STOP) {
       StrBuf note = {0};
       eddi_strbuf_printf(&note, "Stopped: %s", err->what);
-      array_push(&self->notes, eddi_strbuf_take(&note));
+      script_run_keep(self, &self->notes, eddi_strbuf_take(&note));
       eddi_error_clear(err);
       self->stopped = true;
       rc = 0;
@@ -351,7 +378,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
       rc = node->a ? script_expr_value(self, node->a, NULL, &text, err) : 0;
       if (rc < 0) return run__at(rc, node->pos, err);
       if (!text) text = eddi_strdup(node->text);
-      array_push(node->action == SA_FLAG ? &self->flags : &self->suggestions, text);
+      script_run_keep(self, node->action == SA_FLAG ? &self->flags : &self->suggestions, text);
       if (node->action == SA_FLAG) self->counts.notes_flagged++;
       else self->counts.suggested++;
       return 0;
@@ -370,7 +397,7 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     if (rc < 0) return run__at(rc, node->pos, err);
     if (rc == 0) {
       self->counts.commands++;
-      if (reply) array_push(&self->notes, reply);
+      if (reply) script_run_keep(self, &self->notes, reply);
     }
     return rc;
   }
@@ -407,10 +434,24 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
   }
   case SN_LIMIT: {
     unsigned long long n = (unsigned long long)node->value->number;
-    if (strcasecmp(node->text, "steps") == 0) {
-      self->max_steps = (size_t)EDDI_MIN(n, (unsigned long long)self->steps_cap);
+    bool steps = strcasecmp(node->text, "steps") == 0;
+    unsigned long long cap = steps ? (unsigned long long)self->steps_cap : self->ms_cap;
+    if (n > cap) {
+      /* A sender cannot raise its budget past the server's ceiling; no
+       * try or on_error rule may swallow the refusal. */
+      self->budget_spent = true;
+      eddi_error_set(err, EDDI_ETOOBIG,
+                     "Script line %zu:%zu: limit %s %llu is above the server's ceiling of %llu%s "
+                     "(script_max_%s); nothing written", node->pos.line, node->pos.col, node->text,
+                     n, cap, steps ? " steps" : " ms", steps ? "steps" : "ms");
+      eddi_error_hint(err, "Ask for at most %llu, or start eddi-server with --script-max-%s", cap,
+                      steps ? "steps" : "ms");
+      return EDDI_ETOOBIG;
+    }
+    if (steps) {
+      self->max_steps = (size_t)n;
     } else {
-      self->max_ms = EDDI_MIN(n, (unsigned long long)self->ms_cap);
+      self->max_ms = n;
       self->deadline = self->start;
       self->deadline.tv_sec += (time_t)(self->max_ms / 1000);
       self->deadline.tv_nsec += (long)(self->max_ms % 1000) * 1000000L;

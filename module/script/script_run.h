@@ -54,6 +54,7 @@ typedef struct {
   Array(uint32_t) index_versions; /* per source: its file's version when indexed */
   size_t index_edits;             /* edits made when the index was made */
   size_t edits_total;
+  size_t bytes_added; /* what edits added to the texts, and their records */
 } ScriptFiles;
 
 void script_files_init(ScriptFiles *self, const char *root, int root_fd, size_t max_file_bytes,
@@ -175,10 +176,13 @@ struct ScriptRun {
   bool budget_spent;  /* a budget ran out: the script fails whatever it says */
   bool stopped;       /* on_error stop met a failure: the script ended there */
   const ScriptNode *root;
-  /* Budgets: steps and time. */
+  /* Budgets: steps, time and bytes made (flags, suggestions, notes, the
+   * variables' values; the texts' growth is files.bytes_added). The caps
+   * are the server's ceilings of `limit steps` and `limit time`. */
   size_t steps, max_steps, steps_cap;
   struct timespec start, deadline;
   uint64_t max_ms, ms_cap;
+  size_t bytes_made, max_bytes;
   ScriptHost host;
   const EddiScriptState *state; /* the session's (variables kept between messages), or NULL */
   char *current; /* the session's current file, or NULL */
@@ -188,6 +192,12 @@ struct ScriptRun {
   bool uses_ready;
   size_t uses_edits;
 };
+
+/* Keep text (taken) in list (flags, suggestions, notes), its bytes
+ * counted against the run's budget (checked before the next statement). */
+void script_run_keep(ScriptRun *self, ScriptStrings *list, char *text);
+/* A new value of len bytes: 0, or the failure naming the byte budget. */
+int script_run_value_fits(ScriptRun *self, ScriptPos pos, size_t len, EddiError *err);
 
 /* Load variable name from the session's kept ones unless the run has it. */
 int script_run_need_var(ScriptRun *self, const char *name, EddiError *err);

@@ -29,12 +29,14 @@
 #include "services/refactor_call.h"
 #include "services/script_commands.h"
 
-/* The budgets a script starts with; `limit steps N` and `limit time N`
- * change them for one script, up to the maxima. */
+/* The budgets a script starts with (or the ceilings, when lower);
+ * `limit steps N` and `limit time N` change them for one script, up to
+ * the ceilings (EddiConfig.script_max_steps, script_max_ms). */
 #define SCRIPT_STEPS_DEFAULT 1000000
 #define SCRIPT_TIME_MS_DEFAULT 60000
-#define SCRIPT_STEPS_MAX 100000000
-#define SCRIPT_TIME_MS_MAX 3600000
+/* Stored positions, and places on the context stack, a session keeps:
+ * they outlive the script, so no budget of one script bounds them. */
+#define SCRIPT_PLACES_MAX 1000
 
 typedef struct {
   EddiJob base;
@@ -191,7 +193,7 @@ static int script__changeset(void *context, ScriptRun *run, const char *verb, co
   if (strcasecmp(verb, "preview") == 0) {
     StrBuf facts = {0};
     eddi_changeset_preview(set, &facts, NULL);
-    array_push(&run->notes, eddi_strbuf_take(&facts));
+    script_run_keep(run, &run->notes, eddi_strbuf_take(&facts));
     return 0;
   }
   int rc = strcasecmp(verb, "apply") == 0
@@ -201,7 +203,7 @@ static int script__changeset(void *context, ScriptRun *run, const char *verb, co
     StrBuf note = {0};
     eddi_strbuf_printf(&note, "Changeset %s %s", name,
                        strcasecmp(verb, "apply") == 0 ? "applied" : "rolled back");
-    array_push(&run->notes, eddi_strbuf_take(&note));
+    script_run_keep(run, &run->notes, eddi_strbuf_take(&note));
     /* What the script read of those files is now stale: read them again. */
     for (size_t i = 0; i < set->files.len; i++)
       for (size_t k = 0; k < run->files.files.len; k++)
@@ -224,6 +226,19 @@ static int script__position(void *context, ScriptRun *run, ScriptNodeKind kind, 
   EddiScriptPlace here = {.path = doc ? eddi_strdup(doc->path) : NULL,
                           .cursor = doc ? doc->cursor : 0};
   if (kind == SN_STORE || kind == SN_PUSH) {
+    bool known = false;
+    for (size_t i = 0; kind == SN_STORE && i < state->positions.len; i++)
+      known |= strcmp(state->positions.items[i].name, name) == 0;
+    size_t held = kind == SN_PUSH ? state->contexts.len : state->positions.len;
+    if (!known && held >= SCRIPT_PLACES_MAX) {
+      eddi_free(here.path);
+      eddi_error_set(err, EDDI_ETOOBIG, "%s holds %d places, its limit",
+                     kind == SN_PUSH ? "The context stack" : "The session's stored positions",
+                     SCRIPT_PLACES_MAX);
+      eddi_error_hint(err, "%s", kind == SN_PUSH ? "pop context first"
+                                                 : "store under a name used before");
+      return EDDI_ETOOBIG;
+    }
     here.name = kind == SN_STORE ? eddi_strdup(name) : NULL;
     if (kind == SN_PUSH) {
       array_push(&state->contexts, here);
@@ -255,7 +270,7 @@ static int script__position(void *context, ScriptRun *run, ScriptNodeKind kind, 
       snprintf(line, sizeof line, "Goto %s", name);
       char *reply = NULL;
       int rc = script__command(self, run, line, &reply, err);
-      if (rc == 0) array_push(&run->notes, reply);
+      if (rc == 0) script_run_keep(run, &run->notes, reply);
       return rc;
     }
   }
@@ -556,10 +571,11 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
   eddi_refactor_copy_buffers(workspace, false, &run->files.docs);
   run->current = ctx->session && ctx->session->current ? eddi_strdup(ctx->session->current->path)
                                                        : NULL;
-  run->max_steps = SCRIPT_STEPS_DEFAULT;
-  run->max_ms = SCRIPT_TIME_MS_DEFAULT;
-  run->steps_cap = SCRIPT_STEPS_MAX;
-  run->ms_cap = SCRIPT_TIME_MS_MAX;
+  run->steps_cap = config->script_max_steps;
+  run->ms_cap = config->script_max_ms;
+  run->max_steps = EDDI_MIN((size_t)SCRIPT_STEPS_DEFAULT, run->steps_cap);
+  run->max_ms = EDDI_MIN((uint64_t)SCRIPT_TIME_MS_DEFAULT, run->ms_cap);
+  run->max_bytes = config->script_max_bytes;
   /* Variables kept between messages are read (not changed) on the worker;
    * the sender's later requests wait behind the job. */
   run->state = ctx->session ? eddi_script_state_find(ctx->session) : NULL;

@@ -118,36 +118,41 @@ static int match__shown(const Token *token, const char **start) {
   return (int)eddi_utf8_complete_prefix(*start, EDDI_MIN(len, (size_t)MATCH_SHOWN_MAX));
 }
 
+/* The match nearest the cursor on the other side of it: the last one
+ * before it (after: the command looked after the cursor) or the first at
+ * or after it. 1 (in *other), 0, or an error (a search past its time). */
+static int match__other(EddiPattern *pattern, const EddiText *text, size_t cursor, bool after,
+                        Match *other, EddiError *err) {
+  MatchList all = {0};
+  int rc = match__all(pattern, text, 0, SIZE_MAX, NULL, NULL, &all, err);
+  int found = 0;
+  for (size_t i = 0; rc == 0 && i < all.len; i++) {
+    bool before_cursor = all.items[i].start < cursor;
+    if (after && before_cursor) *other = all.items[i], found = 1;
+    if (!after && !before_cursor && !found) *other = all.items[i], found = 1;
+  }
+  array_free(&all);
+  return rc < 0 ? rc : found;
+}
+
 /* The Fail of a pattern with no match where the command looked: named,
- * and when it does match on the other side of the cursor, where, and how
- * to get there (next: what to send, given that match's position). */
+ * and when it does match on the other side of the cursor (other, or
+ * NULL), where, and how to get there (next: what to send, given that
+ * match's position). */
 static int match__not_found(CommandContext *ctx, const char *what, const Token *token,
-                            EddiPattern *pattern, bool after, const char *next) {
+                            const Match *other, bool after, const char *next) {
   EddiDoc *doc = ctx->session->current;
   const char *shown;
   int shown_len = match__shown(token, &shown);
-  /* The match nearest the cursor on the other side, if any. */
-  MatchList all = {0};
-  EddiError ignored;
-  Match other = {0};
-  bool elsewhere = false;
-  if (match__all(pattern, &doc->text, 0, SIZE_MAX, NULL, NULL, &all, &ignored) == 0) {
-    for (size_t i = 0; i < all.len; i++) {
-      bool before_cursor = all.items[i].start < doc->cursor;
-      if (after && before_cursor) other = all.items[i], elsewhere = true;
-      if (!after && !before_cursor && !elsewhere) other = all.items[i], elsewhere = true;
-    }
-  }
-  array_free(&all);
   size_t line, col;
   eddi_text_position_of(&doc->text, doc->cursor, &line, &col);
-  if (!elsewhere)
+  if (!other)
     return eddi_error_set(ctx->err, EDDI_ENOENT, "%s: %.*s", what, shown_len, shown);
   eddi_error_set(ctx->err, EDDI_ENOENT, "%s %s %zu:%zu: %.*s", what, after ? "after" : "before",
                  line, col, shown_len, shown);
   size_t at_line, at_col;
-  eddi_text_position_of(&doc->text, other.start, &at_line, &at_col);
-  if (other.start == doc->cursor)
+  eddi_text_position_of(&doc->text, other->start, &at_line, &at_col);
+  if (other->start == doc->cursor)
     eddi_error_hint(ctx->err, "The first match is here, at %zu:%zu", at_line, at_col);
   else
     eddi_error_hint(ctx->err, "It is at %zu:%zu, %s the cursor: %s", at_line, at_col,
@@ -175,11 +180,125 @@ static void match__list_lines(CommandContext *ctx, const EddiText *text,
 
 /* ---------------------------------------------------------------- Find */
 
+enum { FIND_NEXT, FIND_PREV, FIND_ALL };
+
+/* What a Find found, by find__search; the reply is made from it. */
+typedef struct {
+  int found;        /* 1, 0, or the search's error */
+  Match m;          /* Next, Prev: the match */
+  MatchList all;    /* All: every match */
+  int elsewhere;    /* none found: 1 when other is the nearest on the other side */
+  Match other;
+} FindResult;
+
+/* The search of a Find in mode from the cursor (from: where Next starts),
+ * under the time limit; no document is touched, so that it may run on a
+ * worker over a view of the text. */
+static void find__search(EddiPattern *pattern, const EddiText *text, int mode, size_t from,
+                         size_t cursor, unsigned timeout_ms, FindResult *out, EddiError *err) {
+  eddi_pattern_deadline(timeout_ms);
+  if (mode == FIND_NEXT) {
+    out->found = match__first(pattern, text, from, &out->m, err);
+  } else {
+    /* Prev walks the matches before the cursor and keeps the last. */
+    out->found = match__all(pattern, text, 0, SIZE_MAX, NULL, NULL, &out->all, err);
+    if (out->found == 0 && mode == FIND_PREV) {
+      for (size_t i = 0; i < out->all.len && out->all.items[i].start < cursor; i++)
+        out->m = out->all.items[i], out->found = 1;
+    } else if (out->found == 0 && out->all.len) {
+      out->found = 1;
+    }
+  }
+  if (out->found == 0) {
+    int rc = match__other(pattern, text, cursor, mode != FIND_PREV, &out->other, err);
+    if (rc < 0) out->found = rc;
+    else out->elsewhere = rc;
+  }
+  eddi_pattern_deadline(0);
+}
+
+/* The reply of a Find from its result, on the owner thread. */
+static int find__reply(CommandContext *ctx, int mode, const FindResult *result) {
+  EddiDoc *doc = ctx->session->current;
+  if (result->found < 0) return result->found;
+  if (result->found == 0) {
+    char next[EDDI_ERROR_MAX];
+    snprintf(next, sizeof next, "Find %.*s %s", (int)EDDI_MIN(ctx->args[0].source_len,
+                                                           (size_t)MATCH_SHOWN_MAX),
+             ctx->args[0].source, mode == FIND_NEXT ? "Prev" : "Next");
+    const Match *other = result->elsewhere ? &result->other : NULL;
+    return match__not_found(ctx, "Not found", &ctx->args[0], other, mode != FIND_PREV,
+                            mode == FIND_ALL ? "" : next);
+  }
+  if (mode == FIND_ALL) {
+    match__list_lines(ctx, &doc->text, &result->all);
+    return 0;
+  }
+  doc->cursor = result->m.start;
+  doc->find_anchor = result->m.start;
+  doc->find_anchor_set = true;
+  eddi_command_fact_cursor(ctx, doc);
+  return 0;
+}
+
+/* A Find over a text of at least EDDI_DOC_LONG_WORK_BYTES: the search runs
+ * on a worker over a view of the text, so that other senders are answered
+ * meanwhile (this sender's later requests wait behind it, so nothing edits
+ * the document); the owner checks the document is as it was and replies. */
+typedef struct {
+  EddiJob base;
+  EddiDoc *doc;
+  size_t len;
+  uint64_t undo_top;
+  EddiText view;
+  char *pattern;
+  size_t pattern_len;
+  bool regex;
+  unsigned flags;
+  int mode;
+  size_t from, cursor;
+  unsigned timeout_ms;
+  EddiError err;
+  FindResult result;
+} FindJob;
+
+static uint64_t doc__undo_top(const EddiDoc *doc) {
+  return doc->undo.len ? array_back(&doc->undo)->id : 0;
+}
+
+static void find_job__work(EddiJob *base) {
+  FindJob *self = (FindJob *)base;
+  EddiPattern pattern;
+  self->result.found = eddi_pattern_compile(&pattern, self->pattern, self->pattern_len,
+                                            self->regex, self->flags, &self->err);
+  if (self->result.found < 0) return;
+  find__search(&pattern, &self->view, self->mode, self->from, self->cursor, self->timeout_ms,
+               &self->result, &self->err);
+  eddi_pattern_free(&pattern);
+}
+
+static int find_job__finish(EddiJob *base, CommandContext *ctx) {
+  FindJob *self = (FindJob *)base;
+  EddiDoc *doc = ctx->session->current;
+  if (doc != self->doc || eddi_text_len(&doc->text) != self->len ||
+      doc__undo_top(doc) != self->undo_top || doc->cursor != self->cursor)
+    return eddi_error_set(ctx->err, EDDI_ESTALE, "The file changed while Find ran");
+  if (self->result.found < 0) *ctx->err = self->err;
+  return find__reply(ctx, self->mode, &self->result);
+}
+
+static void find_job__destroy(EddiJob *base) {
+  FindJob *self = (FindJob *)base;
+  eddi_text_view_free(&self->view);
+  array_free(&self->result.all);
+  eddi_free(self->pattern);
+  eddi_free(self);
+}
+
 int eddi_run_find(CommandContext *ctx) {
   static const char *const modes[] = {"Next", "Prev", "All"};
-  enum { NEXT, PREV, ALL };
   if (ctx->argc < 1 || ctx->argc > 2) return eddi_command_usage(ctx, "Find needs a pattern");
-  int mode = NEXT;
+  int mode = FIND_NEXT;
   if (ctx->argc == 2 && (mode = eddi_command_choose(ctx, &ctx->args[1], "mode", modes, 3)) < 0)
     return mode;
   EddiPattern pattern;
@@ -187,43 +306,35 @@ int eddi_run_find(CommandContext *ctx) {
   if (rc < 0) return rc;
   EddiDoc *doc = ctx->session->current;
   const EddiText *text = &doc->text;
-  Match m = {0};
-  int found = 0;
-  if (mode == NEXT) {
-    size_t from = doc->cursor;
-    if (doc->find_anchor_set && doc->find_anchor == doc->cursor) from = match__step(text, from);
-    found = match__first(&pattern, text, from, &m, ctx->err);
-  } else {
-    /* Prev walks the matches before the cursor and keeps the last. */
-    MatchList matches = {0};
-    found = match__all(&pattern, text, 0, SIZE_MAX, NULL, NULL, &matches, ctx->err);
-    if (found == 0 && mode == PREV) {
-      for (size_t i = 0; i < matches.len && matches.items[i].start < doc->cursor; i++)
-        m = matches.items[i], found = 1;
-    } else if (found == 0 && matches.len) {
-      found = 1;
-      match__list_lines(ctx, text, &matches);
-    }
-    array_free(&matches);
+  size_t from = doc->cursor;
+  if (mode == FIND_NEXT && doc->find_anchor_set && doc->find_anchor == doc->cursor)
+    from = match__step(text, from);
+  unsigned timeout_ms = eddi_workspace_config(ctx->workspace)->search_timeout_ms;
+  if (eddi_text_len(text) >= EDDI_DOC_LONG_WORK_BYTES) {
+    eddi_pattern_free(&pattern);
+    const Token *token = &ctx->args[0];
+    FindJob *job = eddi_calloc(1, sizeof *job);
+    job->base = (EddiJob){find_job__work, find_job__finish, find_job__destroy};
+    job->doc = doc;
+    job->len = eddi_text_len(text);
+    job->undo_top = doc__undo_top(doc);
+    eddi_text_view(text, &job->view);
+    job->pattern = eddi_strndup(token->text, token->len);
+    job->pattern_len = token->len;
+    job->regex = token->kind == TOKEN_REGEX;
+    job->flags = token->flags;
+    job->mode = mode;
+    job->from = from;
+    job->cursor = doc->cursor;
+    job->timeout_ms = timeout_ms;
+    return eddi_job_start(ctx, &job->base);
   }
-  if (found == 0) {
-    char next[EDDI_ERROR_MAX];
-    snprintf(next, sizeof next, "Find %.*s %s", (int)EDDI_MIN(ctx->args[0].source_len,
-                                                           (size_t)MATCH_SHOWN_MAX),
-             ctx->args[0].source, mode == NEXT ? "Prev" : "Next");
-    found = mode == ALL ? match__not_found(ctx, "Not found", &ctx->args[0], &pattern, true, "")
-                        : match__not_found(ctx, "Not found", &ctx->args[0], &pattern,
-                                           mode == NEXT, next);
-  }
+  FindResult result = {0};
+  find__search(&pattern, text, mode, from, doc->cursor, timeout_ms, &result, ctx->err);
   eddi_pattern_free(&pattern);
-  if (found < 0) return found;
-  if (mode != ALL) {
-    doc->cursor = m.start;
-    doc->find_anchor = m.start;
-    doc->find_anchor_set = true;
-    eddi_command_fact_cursor(ctx, doc);
-  }
-  return 0;
+  rc = find__reply(ctx, mode, &result);
+  array_free(&result.all);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- Replace */
@@ -262,6 +373,7 @@ typedef struct {
   char *replacement;
   size_t replacement_len;
   char *shown;           /* the pattern as a "not found" quotes it */
+  unsigned timeout_ms;   /* search_timeout_ms */
   /* The worker's results. */
   int rc;
   EddiError err;
@@ -293,7 +405,7 @@ static void replace_all__destroy(EddiJob *base) {
 }
 
 static uint64_t replace_all__undo_top(const EddiDoc *doc) {
-  return doc->undo.len ? array_back(&doc->undo)->id : 0;
+  return doc__undo_top(doc);
 }
 
 static void replace_all__work(EddiJob *base) {
@@ -304,8 +416,10 @@ static void replace_all__work(EddiJob *base) {
   if (self->rc < 0) return;
   Token replacement = {.text = self->replacement, .len = self->replacement_len};
   eddi_strbuf_puts(&self->expansions, "");
+  eddi_pattern_deadline(self->timeout_ms);
   self->rc = match__all(&pattern, &self->view, 0, SIZE_MAX, &replacement, &self->expansions,
                         &self->matches, &self->err);
+  eddi_pattern_deadline(0);
   eddi_pattern_free(&pattern);
   size_t count = self->matches.len;
   if (self->rc < 0 || count == 0) return;
@@ -367,6 +481,7 @@ static int replace_all__start(CommandContext *ctx, EddiDoc *doc) {
   const char *shown;
   int shown_len = match__shown(pattern, &shown);
   job->shown = eddi_strndup(shown, (size_t)shown_len);
+  job->timeout_ms = eddi_workspace_config(ctx->workspace)->search_timeout_ms;
   return eddi_job_start(ctx, &job->base);
 }
 
@@ -392,11 +507,18 @@ int eddi_run_replace(CommandContext *ctx) {
   StrBuf expansions = {0};
   eddi_strbuf_puts(&expansions, "");
   size_t from = mode == ALL ? 0 : doc->cursor;
+  eddi_pattern_deadline(eddi_workspace_config(ctx->workspace)->search_timeout_ms);
   rc = match__all(&pattern, &doc->text, from, mode == ALL ? SIZE_MAX : 1, &ctx->args[1],
                   &expansions, &matches, ctx->err);
-  if (rc == 0 && matches.len == 0)
-    rc = match__not_found(ctx, "Pattern not found", &ctx->args[0], &pattern, mode != ALL,
-                          "Goto StartOfFile first, or Replace ... All");
+  if (rc == 0 && matches.len == 0) {
+    Match other;
+    int elsewhere = match__other(&pattern, &doc->text, doc->cursor, mode != ALL, &other, ctx->err);
+    rc = elsewhere < 0 ? elsewhere
+                       : match__not_found(ctx, "Pattern not found", &ctx->args[0],
+                                          elsewhere ? &other : NULL, mode != ALL,
+                                          "Goto StartOfFile first, or Replace ... All");
+  }
+  eddi_pattern_deadline(0);
   if (rc == 0 && mode == CONFIRM) {
     ReplaceConfirm *confirm = eddi_calloc(1, sizeof *confirm);
     confirm->doc = doc;

@@ -37,6 +37,10 @@ void eddi_config_default(EddiConfig *config) {
   config->max_syntax_bytes = (size_t)8 << 20;
   config->state_dir = NULL;
   config->format_timeout_ms = 10000;
+  config->script_max_steps = 10000000;
+  config->script_max_ms = 60000;
+  config->script_max_bytes = (size_t)16 << 20;
+  config->search_timeout_ms = 10000;
 }
 
 EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfig *config) {

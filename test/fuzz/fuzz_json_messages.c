@@ -39,8 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   json_object *value = NULL;
   const char *trouble = NULL;
   for (int terse = 0; terse < 2; terse++) {
-    if (eddi_link_json_parse(text, size, terse != 0, &value, &trouble) == 0) json_object_put(value);
-    else total += strlen(trouble);
+    if (eddi_link_json_parse(text, size, terse != 0, &value, &trouble) == 0) {
+      /* A stdio request's id, kept as written and echoed. */
+      if (json_object_is_type(value, json_type_object) &&
+          eddi_link_keep_number_text(value, text, size, "id"))
+        total += strlen(json_object_to_json_string(value));
+      json_object_put(value);
+    } else {
+      total += strlen(trouble);
+    }
   }
   /* As a subject: the user --identity subject would run it as. */
   char subject[EDDI_LINK_SUBJECT_MAX * 4], user[EDDI_SENDER_NAME_MAX + 1];

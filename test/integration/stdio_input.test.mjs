@@ -138,3 +138,32 @@ test("file names that are not UTF-8 or hold a newline keep the output valid", as
   ]);
   workspace.remove();
 });
+
+// json-c keeps integers in 64 bits: 123456789012345678901234567890 came
+// back as 18446744073709551615, an id the client never sent. Each id is
+// echoed as written, on results, errors and answers of long work.
+test("an id is echoed exactly as sent", async () => {
+  const workspace = tempWorkspace();
+  const server = await startEddiServer(["--stdio", "--root", workspace.dir, "--quiet"], { waitNats: false });
+  const chunks = [];
+  server.child.stdout.on("data", (chunk) => chunks.push(chunk));
+  const big = "123456789012345678901234567890";
+  server.child.stdin.write(`{"jsonrpc":"2.0","id":${big},"method":"ping"}\n`);
+  server.child.stdin.write(`{"jsonrpc":"2.0","id":-${big},"method":"no.such"}\n`);
+  server.child.stdin.write(`{"params":{"id":1,"text":"Start s"},"id" : 18446744073709551616,"jsonrpc":"2.0","method":"eddi.exec"}\n`);
+  server.child.stdin.write(`{"jsonrpc":"2.0","id":"${big}","method":"ping"}\n`);
+  server.child.stdin.write(`{"jsonrpc":"2.0","id":7,"method":"ping"}\n`);
+  server.child.stdin.end();
+  const { code } = await exited(server.child);
+  assert.equal(code, 0, server.log.text);
+  // eddi.exec answers after the pings: compare in order of the text.
+  const lines = Buffer.concat(chunks).toString().trimEnd().split("\n").sort();
+  assert.deepEqual(lines, [
+    `{"jsonrpc":"2.0","id":${big},"result":{}}`,
+    `{"jsonrpc":"2.0","id":-${big},"error":{"code":-32601,"message":"Method not found: no.such"}}`,
+    `{"jsonrpc":"2.0","id":18446744073709551616,"result":{"replies":[{"ok":true,"text":"Ok"}],"text":"Ok"}}`,
+    `{"jsonrpc":"2.0","id":"${big}","result":{}}`,
+    `{"jsonrpc":"2.0","id":7,"result":{}}`,
+  ].sort());
+  workspace.remove();
+});
