@@ -883,11 +883,15 @@ static bool fs__fd_path(int fd, char *out, size_t size) {
  * ones. A link that leads out, or nowhere, is not followed (the open
  * beneath the root refuses the one; the new file is renamed over the
  * other, as over any file). */
-static bool fs__link_target(int root_fd, int dir_fd, const char *leaf, char *target,
+static bool fs__link_target(int root_fd, int dir_fd, const char *rel, char *target,
                             size_t size) {
   struct stat st;
+  const char *leaf = fs__leaf(rel);
   if (fstatat(dir_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)) return false;
+  /* Beneath the link's folder, else beneath the root, as Open reads it: a
+   * link whose target goes up a folder ("../b/f") still leads inside. */
   int fd = fs__open_beneath(dir_fd, leaf, O_PATH, 0);
+  if (fd < 0) fd = fs__open_beneath(root_fd, rel, O_PATH, 0);
   if (fd < 0) return false;
   char root[EDDI_FS_PATH_MAX], file[EDDI_FS_PATH_MAX];
   bool found = fs__fd_path(root_fd, root, sizeof root) && fs__fd_path(fd, file, sizeof file) &&
@@ -904,7 +908,7 @@ bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size
   const char *leaf;
   EddiError ignored;
   if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return false;
-  bool link = fs__link_target(root_fd, dir_fd, leaf, target, size);
+  bool link = fs__link_target(root_fd, dir_fd, rel, target, size);
   close(dir_fd);
   return link;
 }
@@ -916,7 +920,7 @@ bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size
  * file of its own (a rename stays in one folder). */
 static int fs__follow(int root_fd, FsReplaceRun *run, char *target, size_t size, bool *opened) {
   *opened = false;
-  if (!fs__link_target(root_fd, run->dir_fd, run->leaf, target, size)) return 0;
+  if (!fs__link_target(root_fd, run->dir_fd, run->op->rel, target, size)) return 0;
   if (run->staged) unlinkat(run->dir_fd, run->staged, 0);
   run->staged = NULL;
   int target_dir_fd;
