@@ -68,3 +68,69 @@ test("two eddi processes saving one file: both saves answer Ok and both edits st
   assert.equal(slowSaved, "Ok, Bytes 15");
   assert.equal(quickSave, "Ok, Bytes 22, Rebased onto a change on disk");
 });
+
+// The soak test: two eddi processes and a plain appender (a shell's
+// `echo >>`) on one file, SOAK_RUNS times. Each eddi reads the file again,
+// adds a line of its own and saves, SOAK_SAVES times; meanwhile the
+// appender adds SOAK_APPENDS lines. At the end every line of a save that
+// answered Ok is in the file once, no line of a save that answered Fail is
+// in it, and every appended line is in it once.
+const SOAK_RUNS = 20;
+const SOAK_SAVES = 12;
+const SOAK_APPENDS = 40;
+const SOAK_APPEND_PAUSE_S = "0.005";
+
+function appender(path) {
+  const script = `i=0; while [ $i -lt ${SOAK_APPENDS} ]; do echo "append $i" >> '${path}'; ` +
+                 `i=$((i+1)); sleep ${SOAK_APPEND_PAUSE_S}; done`;
+  const child = spawn("/bin/sh", ["-c", script], { stdio: "ignore" });
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+// name's saves: each reads the file again and adds its line at at (a
+// Goto position); the lines of the saves that answered Ok and Fail.
+async function saves(eddi, name, at) {
+  const saved = [], refused = [];
+  assert.equal(await eddi.send(`Start ${name}`), "Ok");
+  for (let i = 0; i < SOAK_SAVES; i++) {
+    const line = `${name} ${i}`;
+    const reply = await eddi.send(`Open Reload log.txt\nGoto ${at}\nInsert Line "${line}"\nSave`);
+    const answer = reply.split("\n").pop();
+    if (/^Ok, Bytes \d+/.test(answer)) saved.push(line);
+    else if (/^Fail /.test(answer)) refused.push(line);
+    else assert.fail(`${line}: ${reply}`);
+  }
+  return { saved, refused };
+}
+
+test(`soak: two eddi processes and an appender on one file, ${SOAK_RUNS} runs: nothing lost, nothing twice`, async (t) => {
+  const { root, state } = fixture(t);
+  const totals = { saved: 0, refused: 0 };
+  for (let run = 0; run < SOAK_RUNS; run++) {
+    const path = join(root, "log.txt");
+    writeFileSync(path, "first\nsecond\n");
+    const folders = ["a", "b"].map((name) => join(state, `${run}${name}`));
+    for (const folder of folders) mkdirSync(folder);
+    const [a, b] = await Promise.all(folders.map((folder) => stdioServer(root, folder)));
+    try {
+      const [appended, ofA, ofB] = await Promise.all([appender(path), saves(a, "a", "0:0"), saves(b, "b", "1:0")]);
+      assert.equal(appended, 0);
+      const lines = read(root, "log.txt").split("\n").slice(0, -1);
+      const count = (line) => lines.filter((l) => l === line).length;
+      const expected = ["first", "second", ...ofA.saved, ...ofB.saved];
+      for (let i = 0; i < SOAK_APPENDS; i++) expected.push(`append ${i}`);
+      for (const line of expected) assert.equal(count(line), 1, `run ${run}: "${line}" in ${JSON.stringify(lines)}`);
+      for (const line of [...ofA.refused, ...ofB.refused])
+        assert.equal(count(line), 0, `run ${run}: refused "${line}" in ${JSON.stringify(lines)}`);
+      assert.equal(lines.length, expected.length, `run ${run}: ${JSON.stringify(lines)}`);
+      assert.deepEqual(readdirSync(root).filter((name) => name !== "log.txt"), [], `run ${run}: leftovers`);
+      totals.saved += ofA.saved.length + ofB.saved.length;
+      totals.refused += ofA.refused.length + ofB.refused.length;
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }
+  // Most saves land: the two processes' lines are apart, the appends at the end.
+  t.diagnostic(`${totals.saved} saves answered Ok, ${totals.refused} Fail`);
+  assert.ok(totals.saved >= SOAK_RUNS * SOAK_SAVES, `${totals.saved} saves answered Ok`);
+});
