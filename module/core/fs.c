@@ -671,7 +671,9 @@ static int fs__replace_temp(const FsReplaceRun *run, bool carried, const StrBuf 
                             FsTemp *temp) {
   if (run->staged) {
     if (!carried) {
-      temp->fd = openat(run->dir_fd, run->staged, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+      /* O_APPEND: what is carried over before the rename goes after its
+       * bytes (opened at 0, it overwrote their start). */
+      temp->fd = openat(run->dir_fd, run->staged, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
       if (temp->fd >= 0) {
         snprintf(temp->name, sizeof temp->name, "%s", run->staged);
         return 0;
