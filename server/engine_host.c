@@ -273,7 +273,9 @@ int engine_host_start_audit(EngineHost *self, char *error, size_t error_size) {
   const ServerOptions *o = self->options;
   bool off = options_audit_off(o);
   if (off && !o->audit_subject) return SERVER_OK;
-  EddiAuditConfig audit = {off ? "" : o->audit, host__audit_line, self};
+  EddiAuditConfig audit = {off ? "" : o->audit, host__audit_line, self,
+                           options_audit_failure_continues(o) ? EDDI_AUDIT_FAILURE_CONTINUE
+                                                              : EDDI_AUDIT_FAILURE_REFUSE};
   if (eddi_engine_set_audit(self->engine, &audit, error, error_size) == 0) return SERVER_OK;
   /* An audit log asked for by name must be kept; the default one is kept
    * when it can be, and its trouble said. */

@@ -59,6 +59,8 @@ static const OptionSpec options__specs[] = {
         "N   drop other instances' sessions when they miss $SRV.PING this long (10000)"),
     OPT("audit", OPTION_STRING, audit, "FILE|off  audit log (default <state>/audit.jsonl)"),
     OPT("audit-subject", OPTION_STRING, audit_subject, "S publish each audit line on NATS subject S"),
+    OPT("audit-failure", OPTION_STRING, audit_failure,
+        "refuse|continue  when the audit log cannot be written: refuse writes (default) or go on"),
     OPT("identity", OPTION_STRING, identity,
         "body|subject  sender from the JSON body, or from eddi.u.<user>.cmd"),
     OPT("script-max-steps", OPTION_SIZE, script_max_steps,
@@ -211,6 +213,12 @@ static int options__check(const ServerOptions *self, char *error, size_t error_s
              OPTIONS_IDENTITY_SUBJECT);
     return SERVER_EINVAL;
   }
+  if (self->audit_failure && strcmp(self->audit_failure, OPTIONS_AUDIT_FAILURE_REFUSE) != 0 &&
+      strcmp(self->audit_failure, OPTIONS_AUDIT_FAILURE_CONTINUE) != 0) {
+    snprintf(error, error_size, "--audit-failure is %s or %s, not '%s'",
+             OPTIONS_AUDIT_FAILURE_REFUSE, OPTIONS_AUDIT_FAILURE_CONTINUE, self->audit_failure);
+    return SERVER_EINVAL;
+  }
   if (self->audit_subject && self->stdio && !self->nats_url) {
     snprintf(error, error_size, "--audit-subject needs NATS (--nats, or the embedded default)");
     return SERVER_EINVAL;
@@ -276,7 +284,7 @@ void options_free(ServerOptions *self) {
                       &self->token,     &self->user,     &self->password, &self->tls_ca,
                       &self->tls_cert,  &self->tls_key,  &self->nats_server_bin,
                       &self->state_dir, &self->audit,    &self->audit_subject,
-                      &self->identity,  &self->kv_bucket};
+                      &self->audit_failure, &self->identity, &self->kv_bucket};
   for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
   options__free_list(&self->allow);
   options__free_list(&self->read_only);
@@ -304,4 +312,8 @@ bool options_identity_from_subject(const ServerOptions *self) {
 
 bool options_audit_off(const ServerOptions *self) {
   return self->audit && strcmp(self->audit, OPTIONS_AUDIT_OFF) == 0;
+}
+
+bool options_audit_failure_continues(const ServerOptions *self) {
+  return self->audit_failure && strcmp(self->audit_failure, OPTIONS_AUDIT_FAILURE_CONTINUE) == 0;
 }

@@ -46,6 +46,7 @@ typedef struct {
   char *state_dir;          /* eddi's state folder; NULL = the engine's default */
   char *audit;              /* audit log file, "off", or NULL = <state>/audit.jsonl */
   char *audit_subject;      /* NATS subject each audit line is published on, or NULL */
+  char *audit_failure;      /* "refuse" (NULL) or "continue": when a line cannot be written */
   char *identity;           /* "body" (NULL) or "subject" (doc/security.org) */
   bool no_journal;          /* sessions in memory only (doc/journal.org) */
   char *kv_bucket;          /* JetStream KV bucket mirroring session records, or NULL */
@@ -63,6 +64,10 @@ typedef struct {
 #define OPTIONS_IDENTITY_SUBJECT "subject"
 /* --audit off: no audit file (an --audit-subject still gets the lines). */
 #define OPTIONS_AUDIT_OFF "off"
+/* --audit-failure: a line that cannot be written refuses further writes
+ * (the default), or writes go on, each lost line said on stderr. */
+#define OPTIONS_AUDIT_FAILURE_REFUSE "refuse"
+#define OPTIONS_AUDIT_FAILURE_CONTINUE "continue"
 
 /* Fill self from argv. Writes a message into error and returns SERVER_EINVAL
  * on a bad option; sets *help_only for --help (usage is printed). */
@@ -74,6 +79,8 @@ void options_free(ServerOptions *self);
 bool options_identity_from_subject(const ServerOptions *self);
 /* --audit off given. */
 bool options_audit_off(const ServerOptions *self);
+/* --audit-failure continue given. */
+bool options_audit_failure_continues(const ServerOptions *self);
 
 /* True when sender may send at all / only run read-only commands. */
 bool options_sender_allowed(const ServerOptions *self, const char *sender);

@@ -1,8 +1,10 @@
 /* common.c - allocation counting, arrays, errors and string buffers. */
 #include "core/common.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <unistd.h>
 
 #include "core/utf8.h"
 
@@ -203,4 +205,14 @@ void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes
     run = i + 1;
   }
   eddi_strbuf_append(self, bytes + run, len - run);
+}
+
+void eddi_stderr_line(const char *line) {
+  size_t len = strlen(line);
+  for (size_t done = 0; done < len;) {
+    ssize_t n = write(STDERR_FILENO, line + done, len - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
 }

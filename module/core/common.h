@@ -107,6 +107,10 @@ void eddi_strbuf_clear(StrBuf *self);
 void eddi_strbuf_free(StrBuf *self);
 /* Hand the bytes over (caller frees with eddi_free); self is left empty. */
 char *eddi_strbuf_take(StrBuf *self);
+
+/* Write line to stderr in one write(2) where it can (a line of one thread
+ * is not cut by another's). */
+void eddi_stderr_line(const char *line);
 /* Escape text for a one-line payload: \n \r \t \\ and, when quotes, \". */
 void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes);
 

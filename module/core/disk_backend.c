@@ -461,6 +461,25 @@ static int disk__rebase(DiskBackend *self, EddiDoc *doc, const EddiFsConflict *c
   return rc;
 }
 
+/* A save's rename carried another writer's append over (conflict->theirs:
+ * eddi's bytes with the append after them, on disk now): the document
+ * takes the append in, and ours becomes those bytes, the new base, so that
+ * the next save does not carry it again. The stamp of the written file is
+ * the caller's to keep, whatever this returns: the bytes are on disk. */
+static int disk__take_carried(EddiDoc *doc, const EddiFsConflict *conflict, StrBuf *ours,
+                              EddiError *err) {
+  const char *theirs = conflict->theirs.data ? conflict->theirs.data : "";
+  eddi_strbuf_clear(ours);
+  eddi_strbuf_append(ours, theirs, conflict->theirs.len);
+  StrBuf text = {0};
+  EddiFileFormat format;
+  int rc = eddi_disk_decode(theirs, conflict->theirs.len, &format, &text, err);
+  if (rc == 0) rc = eddi_doc_replace_all(doc, text.data ? text.data : "", text.len, NULL, err);
+  if (rc == 0) doc->rebased = true;
+  eddi_strbuf_free(&text);
+  return rc;
+}
+
 static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError *err) {
   DiskBackend *self = (DiskBackend *)base;
   doc->rebased = false;
@@ -473,27 +492,34 @@ static int disk__save(EddiBackend *base, EddiDoc *doc, size_t *bytes, EddiError 
   eddi_free(text);
   EddiFileStamp expected = self->stamp, written;
   EddiFsConflict conflict = {0};
+  bool carried = false;
   rc = EDDI_ESTALE;
   for (int tries = 0; rc == EDDI_ESTALE && tries < DISK_MERGE_TRIES; tries++) {
     EddiFsReplace op = {.rel = self->rel_path, .bytes = raw.data, .len = raw.len,
                         .mode = self->mode, .expected = &expected, .max_bytes = self->max_bytes};
     rc = eddi_fs_replace(self->root_fd, &op, &written, &conflict, err);
     if (!conflict.changed) break;
-    /* Carried over (rc 0: on disk already) or to write again: either way
-     * the document takes the disk's change in. */
+    /* Carried over (rc 0): the disk holds eddi's bytes and the append
+     * after them, which the document takes in as they are; nothing is
+     * merged, so nothing can be refused after the write. */
+    if (rc == 0) {
+      carried = true;
+      rc = disk__take_carried(doc, &conflict, &raw, err);
+      break;
+    }
+    /* To write again: the document takes the disk's change in. */
     int rebased = disk__rebase(self, doc, &conflict, &raw, err);
     if (rebased < 0) {
       rc = rebased;
       break;
     }
-    if (rc == 0) break;
     /* What raw was merged onto is the base from now on. */
     disk__remember(self, conflict.theirs.data ? conflict.theirs.data : "", conflict.theirs.len);
     expected = conflict.stamp;
     rc = EDDI_ESTALE;
   }
   if (rc == EDDI_EPATH) eddi_error_set(err, rc, "Path outside workspace");
-  if (rc == 0) {
+  if (rc == 0 || carried) {
     *bytes = raw.len;
     self->stamp = written;
     disk__remember(self, raw.data, raw.len);

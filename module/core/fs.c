@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
 #include <sys/mman.h>
@@ -411,6 +412,31 @@ static void fs__watch_stop(FsWatch *self) {
   pthread_mutex_unlock(&fs__watch_lock);
 }
 
+/* ------------------------------------------------------------ taking turns */
+
+/* Two eddi processes replacing one file take turns: each holds an
+ * exclusive flock of the file's folder from its first look at the file to
+ * its check after the rename, so that the second sees the first's new file
+ * and merges onto it instead of renaming over it unseen (the stamp check
+ * and the rename are two steps). Returns the locked descriptor, or -1 for a
+ * folder eddi may not read: the exchange (fs__exchanged) still sees such a
+ * loss. */
+static int fs__turn_take(int dir_fd) {
+  int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  while (flock(fd, LOCK_EX) < 0) {
+    if (errno != EINTR) {
+      close(fd);
+      return -1;
+    }
+  }
+  return fd;
+}
+
+static void fs__turn_give(int turn_fd) {
+  if (turn_fd >= 0) close(turn_fd);
+}
+
 /* The leaf of a workspace path. */
 static const char *fs__leaf(const char *rel) {
   const char *slash = strrchr(rel, '/');
@@ -645,7 +671,9 @@ static int fs__replace_temp(const FsReplaceRun *run, bool carried, const StrBuf 
                             FsTemp *temp) {
   if (run->staged) {
     if (!carried) {
-      temp->fd = openat(run->dir_fd, run->staged, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+      /* O_APPEND: what is carried over before the rename goes after its
+       * bytes (opened at 0, it overwrote their start). */
+      temp->fd = openat(run->dir_fd, run->staged, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
       if (temp->fd >= 0) {
         snprintf(temp->name, sizeof temp->name, "%s", run->staged);
         return 0;
@@ -657,6 +685,31 @@ static int fs__replace_temp(const FsReplaceRun *run, bool carried, const StrBuf 
   EddiFsStage file = {.rel = run->leaf, .bytes = mine->data ? mine->data : "", .len = mine->len,
                       .mode = run->op->mode, .sync = EDDI_FS_SYNC_NOW};
   return fs__temp_write(run->dir_fd, &file, temp, run->err);
+}
+
+/* After the exchange of eddi's new file with the one at the leaf, the
+ * temporary name holds the file that was there: the one eddi checked
+ * (old_fd), which goes; or one that another writer renamed in after the
+ * check, which is exchanged back to the leaf and reported (EDDI_ESTALE,
+ * its bytes in run->conflict) while eddi's goes. *old_fd is then that
+ * writer's file. */
+static int fs__exchanged(const FsReplaceRun *run, int *old_fd, EddiFileStamp *now,
+                         StrBuf *current, const char *temp_name) {
+  struct stat replaced, checked;
+  if (fstatat(run->dir_fd, temp_name, &replaced, AT_SYMLINK_NOFOLLOW) == 0 &&
+      fstat(*old_fd, &checked) == 0 && replaced.st_dev == checked.st_dev &&
+      replaced.st_ino == checked.st_ino) {
+    unlinkat(run->dir_fd, temp_name, 0);
+    return 0;
+  }
+  if (renameat2(run->dir_fd, temp_name, run->dir_fd, run->leaf, RENAME_EXCHANGE) < 0)
+    return eddi_error_set(run->err, EDDI_EIO, "Cannot put back %s: %s", run->op->rel,
+                          strerror(errno));
+  unlinkat(run->dir_fd, temp_name, 0);
+  close(*old_fd);
+  int rc = fs__current(run->dir_fd, run->leaf, run->op->max_bytes, old_fd, now, current, run->err);
+  if (rc == 0) rc = fs__changed(run->conflict, current, now, run->op->rel, run->err);
+  return rc;
 }
 
 /* The replace of run->leaf in the folder run->dir_fd. */
@@ -677,6 +730,7 @@ static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
 
   FsWatch watch = {-1, -1, 0, 0};
   bool carried = false;
+  int turn_fd = fs__turn_take(dir_fd);
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
   if (rc == 0) fs__watch_start(&watch, old_fd);
   eddi_strbuf_append(&mine, run->op->bytes, run->op->len);
@@ -729,9 +783,13 @@ static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
     if (rc == 0) rc = fs__changed(conflict, &current, &now, rel, err);
     goto done;
   }
-  /* A file that did not exist must not be created over one that appeared. */
-  unsigned flags = old_fd < 0 ? RENAME_NOREPLACE : 0;
+  /* A file that did not exist must not be created over one that appeared;
+   * one that did is exchanged, so that the file replaced is in hand (a
+   * file system without exchanges renames over it). */
+  unsigned flags = old_fd < 0 ? RENAME_NOREPLACE : RENAME_EXCHANGE;
   int renamed = renameat2(dir_fd, temp.name, dir_fd, leaf, flags);
+  if (renamed < 0 && flags == RENAME_EXCHANGE && errno == EINVAL)
+    renamed = renameat2(dir_fd, temp.name, dir_fd, leaf, flags = 0);
   int rename_errno = errno;
   if (fs__unquiet(old_fd, quiet) && watch.fd >= 0) watch.awaited++;
   if (renamed < 0) {
@@ -744,6 +802,10 @@ static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
       rc = eddi_error_set(err, EDDI_EIO, "Cannot replace file: %s", strerror(error));
     }
     goto done;
+  }
+  if (flags == RENAME_EXCHANGE) {
+    rc = fs__exchanged(run, &old_fd, &now, &current, temp.name);
+    if (rc < 0) goto done;
   }
   if (run->op->sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
   fs__watch_settle(&watch); /* a late writer of the old file is done */
@@ -799,6 +861,7 @@ static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
 done:
   eddi_strbuf_free(&mine);
   fs__watch_stop(&watch);
+  fs__turn_give(turn_fd);
   if (old_fd >= 0) close(old_fd);
   if (temp.fd >= 0) close(temp.fd);
   eddi_strbuf_free(&current);
@@ -822,11 +885,15 @@ static bool fs__fd_path(int fd, char *out, size_t size) {
  * ones. A link that leads out, or nowhere, is not followed (the open
  * beneath the root refuses the one; the new file is renamed over the
  * other, as over any file). */
-static bool fs__link_target(int root_fd, int dir_fd, const char *leaf, char *target,
+static bool fs__link_target(int root_fd, int dir_fd, const char *rel, char *target,
                             size_t size) {
   struct stat st;
+  const char *leaf = fs__leaf(rel);
   if (fstatat(dir_fd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode)) return false;
+  /* Beneath the link's folder, else beneath the root, as Open reads it: a
+   * link whose target goes up a folder ("../b/f") still leads inside. */
   int fd = fs__open_beneath(dir_fd, leaf, O_PATH, 0);
+  if (fd < 0) fd = fs__open_beneath(root_fd, rel, O_PATH, 0);
   if (fd < 0) return false;
   char root[EDDI_FS_PATH_MAX], file[EDDI_FS_PATH_MAX];
   bool found = fs__fd_path(root_fd, root, sizeof root) && fs__fd_path(fd, file, sizeof file) &&
@@ -843,7 +910,7 @@ bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size
   const char *leaf;
   EddiError ignored;
   if (eddi_fs_parent_open(root_fd, rel, false, &dir_fd, &leaf, &ignored) < 0) return false;
-  bool link = fs__link_target(root_fd, dir_fd, leaf, target, size);
+  bool link = fs__link_target(root_fd, dir_fd, rel, target, size);
   close(dir_fd);
   return link;
 }
@@ -855,7 +922,7 @@ bool eddi_fs_link_target(int root_fd, const char *rel, char *target, size_t size
  * file of its own (a rename stays in one folder). */
 static int fs__follow(int root_fd, FsReplaceRun *run, char *target, size_t size, bool *opened) {
   *opened = false;
-  if (!fs__link_target(root_fd, run->dir_fd, run->leaf, target, size)) return 0;
+  if (!fs__link_target(root_fd, run->dir_fd, run->op->rel, target, size)) return 0;
   if (run->staged) unlinkat(run->dir_fd, run->staged, 0);
   run->staged = NULL;
   int target_dir_fd;

@@ -311,6 +311,20 @@ static void transaction__remove_temp(EddiEditTxn *self, const EddiEditFile *file
  * to every few milliseconds needs a few). */
 #define TRANSACTION_MERGE_TRIES 64
 
+/* What eddi now holds of file: the text of bytes (a merge's, or those a
+ * rename left on disk when it carried an append over). */
+static void transaction__hold(EddiEditFile *file, const char *bytes, size_t len) {
+  EddiFileFormat format;
+  EddiError ignored;
+  StrBuf decoded = {0};
+  if (eddi_disk_decode(bytes, len, &format, &decoded, &ignored) == 0) {
+    eddi_strbuf_clear(&file->result);
+    eddi_strbuf_puts(&file->result, "");
+    eddi_strbuf_append(&file->result, decoded.data ? decoded.data : "", decoded.len);
+  }
+  eddi_strbuf_free(&decoded);
+}
+
 /* Write raw over file's disk file, expected to be as stamped. A change
  * made on disk meanwhile is merged with eddi's (against what was read) and
  * written again; a change that overlaps eddi's is refused. */
@@ -361,7 +375,21 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
       }
       break;
     }
-    /* The disk has someone else's change: carried over (rc 0), or to merge. */
+    /* Carried over (rc 0): the disk holds eddi's bytes and the append after
+     * them, which eddi's copy takes in as they are; merged, they could be
+     * refused after the write. */
+    if (rc == 0) {
+      eddi_strbuf_clear(&raw);
+      eddi_strbuf_puts(&raw, "");
+      eddi_strbuf_append(&raw, conflict.theirs.data ? conflict.theirs.data : "",
+                         conflict.theirs.len);
+      transaction__hold(file, raw.data, raw.len);
+      if (report)
+        eddi_edit_report_warn(report, "%s changed on disk meanwhile: the edit was rebased onto it",
+                              file->rel);
+      break;
+    }
+    /* The disk has someone else's change, to merge. */
     EddiMergeReport merge;
     const char *theirs = conflict.theirs.data ? conflict.theirs.data : "";
     eddi_strbuf_clear(&merged);
@@ -382,18 +410,7 @@ static int transaction__write_disk(EddiEditTxn *self, EddiEditFile *file, EddiEd
     if (report)
       eddi_edit_report_warn(report, "%s changed on disk meanwhile: the edit was rebased onto it",
                             file->rel);
-    /* What eddi now holds of the file is the merged text. */
-    EddiFileFormat format;
-    EddiError ignored;
-    StrBuf decoded = {0};
-    if (eddi_disk_decode(merged.data ? merged.data : "", merged.len, &format, &decoded,
-                         &ignored) == 0) {
-      eddi_strbuf_clear(&file->result);
-      eddi_strbuf_puts(&file->result, "");
-      eddi_strbuf_append(&file->result, decoded.data ? decoded.data : "", decoded.len);
-    }
-    eddi_strbuf_free(&decoded);
-    if (rc == 0) break; /* a carried-over append: on disk already */
+    transaction__hold(file, merged.data ? merged.data : "", merged.len);
     eddi_strbuf_clear(&raw);
     eddi_strbuf_puts(&raw, "");
     eddi_strbuf_append(&raw, merged.data ? merged.data : "", merged.len);

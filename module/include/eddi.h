@@ -444,10 +444,19 @@ void eddi_engine_take_finished(EddiEngine *self,
  * on the owner thread, e.g. to publish it. */
 typedef void (*EddiAuditSink)(void *closure, const char *line, size_t len);
 
+/* What eddi does when a line cannot be written to the audit file (a full
+ * disk): it says so on stderr either way, and by default refuses every
+ * request that could write a file until a line can be written again. */
+typedef enum {
+  EDDI_AUDIT_FAILURE_REFUSE,   /* refuse writes (Fail names the option) */
+  EDDI_AUDIT_FAILURE_CONTINUE, /* writes go on; each line lost is said on stderr */
+} EddiAuditFailure;
+
 typedef struct {
   const char *path;  /* NULL: <state folder>/audit.jsonl; "": no file */
   EddiAuditSink sink; /* may be NULL */
   void *closure;
+  EddiAuditFailure failure;
 } EddiAuditConfig;
 
 /* Start auditing (config NULL: stop). Fails when the file cannot be opened. */

@@ -18,12 +18,22 @@
 
 struct EddiAudit {
   int fd; /* -1: no file, only the sink */
+  char *path;
   EddiAuditSink sink;
   void *closure;
+  EddiAuditFailure failure;
+  int failed; /* why the oldest unwritten line could not be written; 0: none */
+  /* Records not written yet (a full disk), oldest first: written before
+   * any newer one, so the log stays whole and in order. */
+  StrBuf unwritten;
   Array(AuditFile) files;
 };
 
-EddiAudit *eddi_audit_new(const char *path, EddiAuditSink sink, void *closure, char *error,
+/* The most bytes of records kept in memory while the log cannot be
+ * written; a record beyond is lost, and stderr says so. */
+#define AUDIT_UNWRITTEN_MAX ((size_t)1 << 20)
+
+EddiAudit *eddi_audit_new(const char *path, const EddiAuditConfig *config, char *error,
                           size_t error_size) {
   int fd = -1;
   if (path && path[0]) {
@@ -48,8 +58,10 @@ EddiAudit *eddi_audit_new(const char *path, EddiAuditSink sink, void *closure, c
   }
   EddiAudit *self = eddi_calloc(1, sizeof *self);
   self->fd = fd;
-  self->sink = sink;
-  self->closure = closure;
+  self->path = eddi_strdup(path ? path : "");
+  self->sink = config->sink;
+  self->closure = config->closure;
+  self->failure = config->failure;
   return self;
 }
 
@@ -61,6 +73,8 @@ static void audit__files_clear(EddiAudit *self) {
 void eddi_audit_free(EddiAudit *self) {
   if (!self) return;
   if (self->fd >= 0) close(self->fd);
+  eddi_free(self->path);
+  eddi_strbuf_free(&self->unwritten);
   audit__files_clear(self);
   array_free(&self->files);
   eddi_free(self);
@@ -132,46 +146,125 @@ static const char *audit__outcome(const AuditOutcome *outcome, size_t *failed_at
   return outcome->reply->pending ? "pending" : "ok";
 }
 
-void eddi_audit_end(EddiAudit *self, const AuditOutcome *outcome) {
-  StrBuf line = {0};
+void eddi_audit_render(const AuditOutcome *outcome, const AuditFile *files, size_t count,
+                       StrBuf *line) {
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   struct tm utc;
   gmtime_r(&now.tv_sec, &utc);
   char stamp[64];
   strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &utc);
-  eddi_strbuf_printf(&line, "{\"time\":\"%s.%09ldZ\"", stamp, now.tv_nsec);
-  audit__field(&line, "sender", outcome->sender);
-  audit__field(&line, "session", outcome->session);
-  audit__field(&line, "instance", outcome->instance);
-  audit__field(&line, "transport", outcome->transport);
-  eddi_strbuf_puts(&line, ",\"commands\":[");
-  AuditWords words = {&line, 0};
+  eddi_strbuf_printf(line, "{\"time\":\"%s.%09ldZ\"", stamp, now.tv_nsec);
+  audit__field(line, "sender", outcome->sender);
+  audit__field(line, "session", outcome->session);
+  audit__field(line, "instance", outcome->instance);
+  audit__field(line, "transport", outcome->transport);
+  eddi_strbuf_puts(line, ",\"commands\":[");
+  AuditWords words = {line, 0};
   eddi_each_command(outcome->text ? outcome->text : "", outcome->text ? outcome->len : 0,
                     audit__word, &words);
-  eddi_strbuf_puts(&line, "]");
+  eddi_strbuf_puts(line, "]");
   if (words.count > AUDIT_WORDS_MAX)
-    eddi_strbuf_printf(&line, ",\"more_commands\":%zu", words.count - AUDIT_WORDS_MAX);
-  eddi_strbuf_puts(&line, ",\"files\":[");
-  for (size_t i = 0; i < self->files.len; i++) {
-    const AuditFile *file = &self->files.items[i];
-    if (i) eddi_strbuf_putc(&line, ',');
-    eddi_strbuf_puts(&line, "{\"path\":");
-    audit__string(&line, file->path, strlen(file->path));
-    if (file->had_before) eddi_strbuf_printf(&line, ",\"before\":\"%016llx\"", (unsigned long long)file->before);
-    else eddi_strbuf_puts(&line, ",\"before\":null");
-    if (file->has_after) eddi_strbuf_printf(&line, ",\"after\":\"%016llx\"}", (unsigned long long)file->after);
-    else eddi_strbuf_puts(&line, ",\"after\":null}");
+    eddi_strbuf_printf(line, ",\"more_commands\":%zu", words.count - AUDIT_WORDS_MAX);
+  eddi_strbuf_puts(line, ",\"files\":[");
+  for (size_t i = 0; i < count; i++) {
+    const AuditFile *file = &files[i];
+    if (i) eddi_strbuf_putc(line, ',');
+    eddi_strbuf_puts(line, "{\"path\":");
+    audit__string(line, file->path, strlen(file->path));
+    if (file->had_before) eddi_strbuf_printf(line, ",\"before\":\"%016llx\"", (unsigned long long)file->before);
+    else eddi_strbuf_puts(line, ",\"before\":null");
+    if (file->has_after) eddi_strbuf_printf(line, ",\"after\":\"%016llx\"}", (unsigned long long)file->after);
+    else eddi_strbuf_puts(line, ",\"after\":null}");
   }
-  size_t failed_at;
-  const char *result = audit__outcome(outcome, &failed_at);
-  eddi_strbuf_printf(&line, "],\"outcome\":\"%s\"", result);
-  if (failed_at) eddi_strbuf_printf(&line, ",\"failed_command\":%zu", failed_at);
-  eddi_strbuf_puts(&line, "}\n");
-  if (self->fd >= 0 && write(self->fd, line.data, line.len) < 0) {
-    /* The log is best effort here; a full disk must not stop edits. */
+  size_t failed_at = 0;
+  const char *result = outcome->settled ? outcome->settled : audit__outcome(outcome, &failed_at);
+  eddi_strbuf_printf(line, "],\"outcome\":\"%s\"", result);
+  if (failed_at) eddi_strbuf_printf(line, ",\"failed_command\":%zu", failed_at);
+  eddi_strbuf_puts(line, "}\n");
+}
+
+/* ------------------------------------------------------------ writing */
+
+static void audit__say(const EddiAudit *self, const char *what) {
+  char line[EDDI_FS_PATH_MAX + 512];
+  snprintf(line, sizeof line, "eddi: audit: the audit log %s%s%s%s: %s\n", self->path,
+           self->failed ? " (" : "", self->failed ? strerror(self->failed) : "",
+           self->failed ? ")" : "", what);
+  eddi_stderr_line(line);
+}
+
+/* Write the unwritten records; whether all went (failed says why not). A
+ * partial write keeps the rest of its record for the next try. */
+static bool audit__flush(EddiAudit *self) {
+  while (self->unwritten.len) {
+    ssize_t n = write(self->fd, self->unwritten.data, self->unwritten.len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      self->failed = n < 0 ? errno : ENOSPC;
+      return false;
+    }
+    self->unwritten.len -= (size_t)n;
+    memmove(self->unwritten.data, self->unwritten.data + n, self->unwritten.len);
   }
-  if (self->sink) self->sink(self->closure, line.data, line.len - 1);
+  return true;
+}
+
+/* Try the unwritten records again: whether the log is whole now. */
+static bool audit__catch_up(EddiAudit *self) {
+  bool was_failed = self->failed != 0;
+  if (!audit__flush(self)) return false;
+  self->failed = 0;
+  if (was_failed) audit__say(self, "all records are written again");
+  return true;
+}
+
+/* Append lines (whole records) to the file, after the records not yet
+ * written. One that cannot be written is kept and said on stderr: by
+ * default when the refusal of writes begins, with
+ * EDDI_AUDIT_FAILURE_CONTINUE at every record. */
+static void audit__append(EddiAudit *self, const char *lines, size_t len) {
+  if (self->fd < 0 || !len) return;
+  bool was_failed = self->failed != 0;
+  if (self->unwritten.len + len > AUDIT_UNWRITTEN_MAX) {
+    audit__say(self, "a record is lost: too many records wait to be written");
+  } else {
+    eddi_strbuf_append(&self->unwritten, lines, len);
+  }
+  if (audit__catch_up(self)) return;
+  if (self->failure == EDDI_AUDIT_FAILURE_CONTINUE)
+    audit__say(self, "cannot be written; writes go on (--audit-failure continue), their "
+                     "records kept in memory until they can be written");
+  else if (!was_failed)
+    audit__say(self, "cannot be written; eddi refuses every write until its records are "
+                     "written (--audit-failure continue lets writes go on)");
+}
+
+void eddi_audit_write_lines(EddiAudit *self, const char *lines, size_t len) {
+  audit__append(self, lines, len);
+  if (!self->sink) return;
+  for (const char *at = lines, *end = lines + len; at < end;) {
+    const char *newline = memchr(at, '\n', (size_t)(end - at));
+    size_t n = newline ? (size_t)(newline - at) : (size_t)(end - at);
+    self->sink(self->closure, at, n);
+    at += n + 1;
+  }
+}
+
+void eddi_audit_end(EddiAudit *self, const AuditOutcome *outcome) {
+  StrBuf line = {0};
+  eddi_audit_render(outcome, self->files.items, self->files.len, &line);
+  eddi_audit_write_lines(self, line.data, line.len);
   eddi_strbuf_free(&line);
   audit__files_clear(self);
+}
+
+bool eddi_audit_refuses_writes(EddiAudit *self, EddiError *err) {
+  if (!self || !self->failed || self->failure != EDDI_AUDIT_FAILURE_REFUSE) return false;
+  if (audit__catch_up(self)) return false;
+  eddi_error_set(err, EDDI_EIO, "The audit log %s cannot be written (%s): eddi writes nothing "
+                                "until it can", self->path, strerror(self->failed));
+  eddi_error_hint(err, "Make room for the audit log, or start eddi-server with "
+                       "--audit-failure continue");
+  return true;
 }

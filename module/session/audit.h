@@ -25,8 +25,9 @@ typedef struct {
   uint64_t before, after; /* XXH3 of the bytes */
 } AuditFile;
 
-/* Open the log (path as EddiAuditConfig says). NULL with why in error. */
-EddiAudit *eddi_audit_new(const char *path, EddiAuditSink sink, void *closure, char *error,
+/* Open the log (path as EddiAuditConfig says, which it borrows). NULL with
+ * why in error. */
+EddiAudit *eddi_audit_new(const char *path, const EddiAuditConfig *config, char *error,
                           size_t error_size);
 void eddi_audit_free(EddiAudit *self);
 
@@ -45,9 +46,23 @@ typedef struct {
   size_t len;
   const EddiReply *reply;
   bool refused;          /* routing or policy refused it: nothing ran */
+  const char *settled;   /* a recovery's record: its outcome, instead of the reply's */
 } AuditOutcome;
 
 /* Write the record (and hand it to the sink). */
 void eddi_audit_end(EddiAudit *self, const AuditOutcome *outcome);
+
+/* The record of outcome and files (count of them), with its newline, into
+ * line: for a record made before the log is open (a recovery's). */
+void eddi_audit_render(const AuditOutcome *outcome, const AuditFile *files, size_t count,
+                       StrBuf *line);
+/* Write records rendered earlier (whole lines, len bytes). */
+void eddi_audit_write_lines(EddiAudit *self, const char *lines, size_t len);
+
+/* Whether writes are refused because records could not be written (a
+ * EDDI_AUDIT_FAILURE_REFUSE log): then err says why and how to go on. The
+ * records waiting are tried again first: once they are written, writes
+ * are allowed again. */
+bool eddi_audit_refuses_writes(EddiAudit *self, EddiError *err);
 
 #endif

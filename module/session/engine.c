@@ -94,6 +94,7 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_pattern_cache_clear();
   eddi_registry_destroy(&self->registry);
   eddi_audit_free(self->audit);
+  eddi_strbuf_free(&self->recovered_audit);
   eddi_free(self->instance);
   eddi_engine_set_policy(self, NULL);
   eddi_free(self);
@@ -130,7 +131,8 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
   if (rc < 0) {
     snprintf(error, error_size, "%s", err.what);
   } else {
-    eddi_journal_recover_writes(self->journal, eddi_workspace_root_fd(self->workspace), &lines);
+    eddi_journal_recover_writes(self->journal, eddi_workspace_root_fd(self->workspace), &lines,
+                                self->instance, &self->recovered_audit);
     eddi_engine_update_hooks(self);
     rc = eddi_journal_restore(self->journal, self, &lines);
     if (rc < 0) snprintf(error, error_size, "Journal: cannot read its sessions");

@@ -33,6 +33,9 @@ struct EddiEngine {
   EddiSessionListener session_listener;
   void *session_listener_closure;
   struct EddiAudit *audit; /* NULL: not auditing */
+  /* The records of the changes the start-up recovery settled, until the
+   * audit log is opened (written then, dropped when there is none). */
+  StrBuf recovered_audit;
   /* The journal (session/journal.h); NULL: memory only (--no-journal). */
   struct EddiJournal *journal;
   /* Long work (session/job.c): NULL until a waker is set. */

@@ -111,8 +111,11 @@ void eddi_journal_set_root(EddiJournal *self, int root_fd);
 void eddi_journal_test_stop(const char *point);
 
 /* On start: finish or undo every change whose process died, then sweep the
- * folders eddi wrote into. Lines for the log go to report. */
-void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report);
+ * folders eddi wrote into. Lines for the log go to report; an audit record
+ * of each change settled (its files, outcome "rolled_forward" or
+ * "rolled_back", transport "recovery", instance) to audit. */
+void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report,
+                                 const char *instance, StrBuf *audit);
 
 /* ------------------------------------------------------------ sessions */
 

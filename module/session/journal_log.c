@@ -691,17 +691,6 @@ static bool redo__apply_or_lose(EddiJournal *journal, struct JournalLog *self, c
   return false;
 }
 
-/* A line on stderr, one write(2) (either thread). */
-static void redo__say(const char *line) {
-  size_t len = strlen(line);
-  for (size_t done = 0; done < len;) {
-    ssize_t n = write(STDERR_FILENO, line + done, len - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += (size_t)n;
-  }
-}
-
 /* The journal could not keep a record: said once, until it caught up. */
 static void redo__say_behind(struct JournalLog *self, int failure) {
   if (self->behind) return;
@@ -715,7 +704,7 @@ static void redo__say_behind(struct JournalLog *self, int failure) {
            "up; commands go on and their edits are kept in memory, journaled again once there "
            "is room (a crash meanwhile loses them)\n",
            folder, strerror(failure ? failure : ENOSPC));
-  redo__say(line);
+  eddi_stderr_line(line);
 }
 
 /* Every session left out is journaled whole again, the applier is not
@@ -727,7 +716,7 @@ static void redo__say_caught_up(struct JournalLog *self) {
   pthread_mutex_unlock(&self->lock);
   if (stalled) return;
   self->behind = false;
-  redo__say("eddi: journal: the state folder has room again: the journal has caught up\n");
+  eddi_stderr_line("eddi: journal: the state folder has room again: the journal has caught up\n");
 }
 
 bool eddi_journal_append(EddiJournal *journal, const char *payload, size_t len, bool claims) {

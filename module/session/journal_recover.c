@@ -27,6 +27,7 @@
 
 #include "core/disk_backend.h"
 #include "core/fs.h"
+#include "session/audit.h"
 #include "session/journal.h"
 
 /* Largest file recovery hashes (the engine's default file limit). */
@@ -357,9 +358,28 @@ static bool recover__step(sqlite3 *db, int root_fd, const RecoverIntent *intent,
 
 /* ------------------------------------------------------------ one intent */
 
-/* Settle one intent; a line for the log. */
+/* The audit record of a change settled: each file as it was before the
+ * change and as recovery left it. The process that died wrote none. */
+static void recover__audit(const RecoverIntent *owner, const RecoverFiles *files, bool forward,
+                           const char *instance, StrBuf *audit) {
+  Array(AuditFile) noted = {0};
+  for (size_t i = 0; i < files->len; i++) {
+    const RecoverFile *file = &files->items[i];
+    bool gone = forward ? file->action == EDDI_INTENT_DELETE : !file->existed;
+    AuditFile entry = {file->rel, file->existed, !gone, file->existed ? file->old_hash : 0,
+                       gone ? 0 : forward ? file->new_hash : file->old_hash};
+    array_push(&noted, entry);
+  }
+  AuditOutcome outcome = {.session = owner->session, .instance = instance,
+                          .transport = "recovery",
+                          .settled = forward ? "rolled_forward" : "rolled_back"};
+  eddi_audit_render(&outcome, noted.items, noted.len, audit);
+  array_free(&noted);
+}
+
+/* Settle one intent; a line for the log, a record for the audit log. */
 static void recover__intent(sqlite3 *db, int root_fd, const RecoverIntent *owner,
-                            StrBuf *report) {
+                            StrBuf *report, const char *instance, StrBuf *audit) {
   int64_t intent = owner->id;
   RecoverFiles files = {0};
   recover__load(db, intent, &files);
@@ -373,6 +393,7 @@ static void recover__intent(sqlite3 *db, int root_fd, const RecoverIntent *owner
     if (!file->is_new && !file->temp_ready) forward = false;
   }
   size_t moved = forward ? recover__forward(root_fd, &files) : recover__back(root_fd, &files);
+  if (files.len) recover__audit(owner, &files, forward, instance, audit);
   /* All new now: the session whose command it was gets its Undo step. */
   bool all_new = forward && !foreign;
   for (size_t i = 0; i < files.len && all_new; i++) {
@@ -403,7 +424,8 @@ static void recover__intent(sqlite3 *db, int root_fd, const RecoverIntent *owner
   recover__files_free(&files);
 }
 
-void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report) {
+void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report,
+                                 const char *instance, StrBuf *audit) {
   sqlite3 *db = eddi_journal_db(self);
   eddi_journal_set_root(self, root_fd);
   sqlite3_stmt *stmt = NULL;
@@ -424,7 +446,7 @@ void eddi_journal_recover_writes(EddiJournal *self, int root_fd, StrBuf *report)
   sqlite3_finalize(stmt);
   for (size_t i = 0; i < dead.len; i++) {
     RecoverIntent *intent = &dead.items[i];
-    recover__intent(db, root_fd, intent, report);
+    recover__intent(db, root_fd, intent, report, instance, audit);
     eddi_journal_forget_intent(self, intent->id);
     eddi_free(intent->host), eddi_free(intent->log), eddi_free(intent->session);
   }

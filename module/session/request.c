@@ -118,9 +118,15 @@ int eddi_engine_set_audit(EddiEngine *self, const EddiAuditConfig *config, char 
     snprintf(path, sizeof path, "%s/audit.jsonl", state);
     file = path;
   }
-  self->audit = eddi_audit_new(file, config->sink, config->closure, error, error_size);
+  self->audit = eddi_audit_new(file, config, error, error_size);
   eddi_engine_update_hooks(self);
-  return self->audit ? 0 : EDDI_EIO;
+  if (!self->audit) return EDDI_EIO;
+  /* The records of what the start-up recovery settled, made before the
+   * log was open. */
+  eddi_audit_write_lines(self->audit, self->recovered_audit.data ? self->recovered_audit.data : "",
+                         self->recovered_audit.len);
+  eddi_strbuf_free(&self->recovered_audit);
+  return 0;
 }
 
 /* ---------------------------------------------------------------- write hooks */
@@ -168,7 +174,7 @@ static void request__audit(EddiEngine *self, const EddiRequest *request, const c
   /* A request naming no sender asks as the anonymous one. */
   const char *asking = sender ? sender : request->sender ? request->sender : EDDI_ANONYMOUS_SENDER;
   AuditOutcome outcome = {asking, session, self->instance,
-                          request->transport, request->text, request->len, reply, refused};
+                          request->transport, request->text, request->len, reply, refused, NULL};
   eddi_audit_end(self->audit, &outcome);
 }
 
@@ -277,17 +283,25 @@ static bool request__reads_only(const EddiCommandLine *line, void *closure) {
 }
 
 /* The sender's shape, the allowlist, and for read-only senders every
- * command word of text (a script or a body command is refused). */
+ * command word of text (a script or a body command is refused); while the
+ * audit log cannot be written, every sender reads only. */
 static int request__check_sender(EddiEngine *self, const char *sender, const char *text,
                                  size_t len, EddiError *err) {
   if (!request__sender_shape(sender))
     return eddi_error_set(err, EDDI_EINVAL, "Sender missing or invalid");
   if (!self->every_sender_allowed && !request__strings_have(&self->allowed_senders, sender))
     return eddi_error_set(err, EDDI_EINVAL, "Sender %s is not allowed", sender);
-  if (!request__strings_have(&self->read_only_senders, sender)) return 0;
+  EddiError unaudited;
+  eddi_error_clear(&unaudited);
+  bool audit_refuses = eddi_audit_refuses_writes(self->audit, &unaudited);
+  if (!audit_refuses && !request__strings_have(&self->read_only_senders, sender)) return 0;
   ReadOnlyCheck check = {.allowed = true};
   eddi_each_command(text, len, request__reads_only, &check);
   if (check.allowed) return 0;
+  if (audit_refuses) {
+    *err = unaudited;
+    return err->code;
+  }
   return eddi_error_set(err, EDDI_EINVAL, "Sender %s may only read, not run %s", sender,
                         check.word);
 }

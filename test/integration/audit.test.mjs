@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, StringCodec } from "nats";
 import { startNatsServer, startEddiServer, tempWorkspace, sleep } from "./helpers.mjs";
+import { stdioServer } from "./journal_helpers.mjs";
 
 const sc = StringCodec();
 const AUDIT_SUBJECT = "eddi.audit";
@@ -125,6 +126,32 @@ test("--audit off writes no file; --audit FILE writes there", async () => {
   await on.stop();
   assert.deepEqual(readFileSync(named, "utf8").split("\n").filter(Boolean).map(timeless), [
     { sender: "n", session: "n", instance: "named", transport: "nats", commands: ["Start"], files: [], outcome: "ok" },
+  ]);
+  other.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// The same over stdio's eddi.exec (issue 31, item 14): a Refactor, a
+// script, and a request behind them name "stdio".
+test("long work's audit lines name stdio over eddi.exec", async () => {
+  const other = tempWorkspace();
+  const dir = mkdtempSync(join(tmpdir(), "eddi-it-audit-"));
+  writeFileSync(join(other.dir, "shop.py"), "def price():\n    return 1\n\n\nprint(price())\n");
+  const eddi = await stdioServer(other.dir, dir);
+  assert.equal(await eddi.send("Start s", "ann"), "Ok");
+  const renaming = eddi.send("Refactor RenameSymbol price cost", "ann");
+  const behind = eddi.send("Status", "ann");
+  assert.equal(await renaming, "Ok, Renamed in 1 file, 2 references updated");
+  assert.equal(await behind, "Ok: Session s, No file");
+  assert.equal(await eddi.send('{ foreach file matching "*.py" { replace "cost" with "fee" } }', "ann"),
+               "Ok, Script completed: 2 replaced, 1 file changed");
+  await eddi.stop();
+  const lines = readFileSync(join(dir, "audit.jsonl"), "utf8").split("\n").filter(Boolean).map(timeless);
+  assert.deepEqual(lines.map(({ commands, transport, sender, session, outcome }) => ({ commands, transport, sender, session, outcome })), [
+    { commands: ["Start"], transport: "stdio", sender: "ann", session: "s", outcome: "ok" },
+    { commands: ["Refactor"], transport: "stdio", sender: "ann", session: "s", outcome: "ok" },
+    { commands: ["Status"], transport: "stdio", sender: "ann", session: "s", outcome: "ok" },
+    { commands: ["{"], transport: "stdio", sender: "ann", session: "s", outcome: "ok" },
   ]);
   other.remove();
   rmSync(dir, { recursive: true, force: true });

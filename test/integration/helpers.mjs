@@ -75,9 +75,11 @@ export async function startNatsServer(port = 0, extraArgs = []) {
 }
 
 // An eddi-server with args; resolves once it serves NATS (or at once for
-// --stdio only). stderr is kept for assertions.
-export async function startEddiServer(args, { waitNats = true } = {}) {
-  const child = spawn(EDDI_SERVER, args, { stdio: ["pipe", "pipe", "pipe"] });
+// --stdio only). stderr is kept for assertions. runner: a command that runs
+// eddi-server (its words before the binary's path), such as strace.
+export async function startEddiServer(args, { waitNats = true, runner = [] } = {}) {
+  const [command, ...rest] = [...runner, EDDI_SERVER, ...args];
+  const child = spawn(command, rest, { stdio: ["pipe", "pipe", "pipe"] });
   const log = { text: "" };
   child.stderr.on("data", (chunk) => {
     log.text += chunk.toString();

@@ -222,8 +222,10 @@ test("a full state disk: commands answer at once, the journal says it cannot kee
   writeFileSync(join(root, "a.txt"), "one\n");
   // SIGXFSZ ignored (inherited through exec): a write past the limit fails
   // with EFBIG, as one on a full disk fails with ENOSPC.
+  // The audit log shares the full disk: writes go on without it.
   const server = spawn("/bin/sh", ["-c", 'trap "" XFSZ; exec "$0" "$@"', process.env.EDDI_SERVER,
-                                    "--stdio", "--root", root, "--state", state, "--quiet"],
+                                    "--stdio", "--root", root, "--state", state, "--quiet",
+                                    "--audit-failure", "continue"],
                        { stdio: ["pipe", "pipe", "pipe"] });
   let log = "";
   server.stderr.on("data", (chunk) => (log += chunk));
@@ -300,4 +302,102 @@ test("the default audit log is not reached through a link; the journal is 0600",
   assert.equal(readFileSync(victim, "utf8"), "private\n");
   assert.match(eddi.server.log.text, /audit.jsonl: a symbolic link/);
   assert.equal(statSync(join(state, "journal.sqlite")).mode & 0o777, 0o600);
+});
+
+// The audit log on a full disk (issue 31, item 7), the file size limit
+// standing for it again, set to the log's size: the next record cannot be
+// written. Before, a Save answered Ok, wrote the file, and no record was
+// written, with nothing on stderr.
+const XFSZ_IGNORED = ["/bin/sh", "-c", 'trap "" XFSZ; exec "$0" "$@"'];
+const auditRecords = (state) =>
+  readFileSync(join(state, "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+const outcomes = (records) => records.map(({ commands, outcome, transport }) => ({ commands, outcome, transport }));
+
+test("an audit log that cannot be written: said on stderr, writes refused until it can, no record lost", async (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "a.txt"), "one\n");
+  const eddi = await stdioServer(root, state, [], XFSZ_IGNORED);
+  t.after(() => eddi.kill());
+  assert.equal(await eddi.send("Start s\nOpen a.txt"), "Ok\nOk, At 0:0, Length 1");
+  const audit = join(state, "audit.jsonl");
+  prlimit(eddi.server.child.pid, statSync(audit).size);
+  assert.equal(await eddi.send('Insert Line "zero"\nSave'), "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
+  assert.equal(read(root, "a.txt"), "zero\none\n");
+  assert.match(eddi.server.log.text, new RegExp("eddi: audit: the audit log .*audit\\.jsonl \\(File too large\\): " +
+    "cannot be written; eddi refuses every write until its records are written \\(--audit-failure continue lets writes go on\\)\n"));
+  assert.equal(await eddi.send('Insert Line "more"'),
+    `Fail "The audit log ${audit} cannot be written (File too large): eddi writes nothing until it can", ` +
+    "Make room for the audit log, or start eddi-server with --audit-failure continue");
+  assert.equal(await eddi.send("Status"), "Ok: Session s, File a.txt, At 1:0, Length 2");
+  assert.equal(auditRecords(state).length, 1);
+  prlimit(eddi.server.child.pid, "unlimited");
+  assert.equal(await eddi.send('Insert Line "more"'), "Ok, Inserted 1 line at 1, At 2:0");
+  // stderr may come after the reply on stdout.
+  for (let waited = 0; !/written again/.test(eddi.server.log.text) && waited < 2000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.match(eddi.server.log.text, /audit\.jsonl: all records are written again\n/);
+  assert.equal(eddi.server.log.text.match(/eddi: audit:/g).length, 2);
+  assert.deepEqual(outcomes(auditRecords(state)), [
+    { commands: ["Start", "Open"], outcome: "ok", transport: "stdio" },
+    { commands: ["Insert", "Save"], outcome: "ok", transport: "stdio" },
+    { commands: ["Insert"], outcome: "refused", transport: "stdio" },
+    { commands: ["Status"], outcome: "ok", transport: "stdio" },
+    { commands: ["Insert"], outcome: "ok", transport: "stdio" },
+  ]);
+  assert.deepEqual(auditRecords(state)[1].files.map((file) => file.path), ["a.txt"]);
+});
+
+test("--audit-failure continue: writes go on, each record kept said on stderr, written once there is room", async (t) => {
+  const { root, state } = fixture(t);
+  writeFileSync(join(root, "a.txt"), "one\n");
+  const eddi = await stdioServer(root, state, ["--audit-failure", "continue"], XFSZ_IGNORED);
+  t.after(() => eddi.kill());
+  assert.equal(await eddi.send("Start s\nOpen a.txt"), "Ok\nOk, At 0:0, Length 1");
+  prlimit(eddi.server.child.pid, statSync(join(state, "audit.jsonl")).size);
+  assert.equal(await eddi.send('Insert Line "zero"\nSave'), "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
+  assert.equal(await eddi.send('Insert Line "more"\nSave'), "Ok, Inserted 1 line at 1, At 2:0\nOk, Bytes 14");
+  assert.equal(read(root, "a.txt"), "zero\nmore\none\n");
+  assert.equal(eddi.server.log.text.match(/\(File too large\): cannot be written; writes go on \(--audit-failure continue\), their records kept in memory until they can be written\n/g).length, 2);
+  assert.equal(auditRecords(state).length, 1);
+  prlimit(eddi.server.child.pid, "unlimited");
+  assert.equal(await eddi.send("Status"), "Ok: Session s, File a.txt, At 2:0, Length 3");
+  assert.deepEqual(outcomes(auditRecords(state)).map((record) => record.commands),
+                   [["Start", "Open"], ["Insert", "Save"], ["Insert", "Save"], ["Status"]]);
+});
+
+test("an --audit-failure that is neither refuse nor continue is refused", () => {
+  const server = spawnSync(process.env.EDDI_SERVER, ["--stdio", "--audit-failure", "maybe"], { input: "", encoding: "utf8" });
+  assert.notEqual(server.status, 0);
+  assert.match(server.stderr, /--audit-failure is refuse or continue, not 'maybe'/);
+});
+
+// A change killed before its renames and rolled forward by the next
+// process: the recovery writes the change's record (the killed process
+// wrote none).
+test("a change rolled forward by the recovery has its audit record", async (t) => {
+  const { root, state } = fixture(t);
+  for (const [name, text] of Object.entries(OLD)) writeFileSync(join(root, name), text);
+  let eddi = await stoppingServer(root, state, "intent-recorded");
+  assert.equal(await eddi.send("Start s"), "Ok");
+  assert.equal(await eddi.send(PATCH), "exited");
+  await eddi.kill();
+  const before = auditRecords(state);
+  assert.deepEqual(outcomes(before), [{ commands: ["Start"], outcome: "ok", transport: "stdio" }]);
+  eddi = await stdioServer(root, state);
+  assert.equal(await eddi.send("Start s"), "Ok, Session s resumed, 0 files open");
+  await eddi.stop();
+  const records = auditRecords(state);
+  const { time, files, ...recovered } = records[1];
+  // The instance is the recovering process's, as in its own records.
+  assert.deepEqual(recovered, { sender: null, session: "s", instance: records[2].instance, transport: "recovery", commands: [],
+                                outcome: "rolled_forward" });
+  assert.deepEqual(files.map((file) => file.path), ["a.txt", "b.txt", "c.txt"]);
+  const hash = /^[0-9a-f]{16}$/;
+  for (const file of files) {
+    assert.match(file.after, hash);
+    if (file.path === "c.txt") assert.equal(file.before, null);
+    else assert.match(file.before, hash);
+    assert.notEqual(file.before, file.after);
+  }
+  assert.deepEqual(outcomes(records.slice(2)), [{ commands: ["Start"], outcome: "ok", transport: "stdio" }]);
 });

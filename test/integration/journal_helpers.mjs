@@ -9,10 +9,10 @@ const sc = StringCodec();
 
 // eddi-server --stdio over root with state as its state folder; send()
 // runs eddi.exec as sender and resolves with the reply text ("exited" when
-// the server dies first).
-export async function stdioServer(root, state, extra = []) {
+// the server dies first). runner as startEddiServer's.
+export async function stdioServer(root, state, extra = [], runner = []) {
   const server = await startEddiServer(["--stdio", "--root", root, "--state", state, "--quiet", ...extra], {
-    waitNats: false,
+    waitNats: false, runner,
   });
   const waiting = new Map();
   let nextId = 1;

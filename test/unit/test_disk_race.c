@@ -102,7 +102,8 @@ static void test_appends_survive_edits(void **state) {
 
 /* A change made on disk between a transaction's read and its commit:
  * merged when it touches other lines, refused when it overlaps. */
-static void commit_after_disk_change(const char *disk_change, const char *expected_file,
+static void commit_after_disk_change(const char *ours, const char *disk_change,
+                                     const char *expected_file,
                                      const char *expected_error, const char *expected_warning) {
   char root[PATH_MAX], path[PATH_MAX], error[256];
   unit_workspace_new(root);
@@ -116,7 +117,7 @@ static void commit_after_disk_change(const char *disk_change, const char *expect
   EddiError err;
   eddi_error_clear(&err);
   assert_int_equal(eddi_edit_txn_file(&txn, "m.txt", &file, &err), 0);
-  eddi_edit_file_write(file, "A\nb\nc\nd\n", 8);
+  eddi_edit_file_write(file, ours, strlen(ours));
   unit_write_file(path, disk_change, strlen(disk_change));
   EddiEditReport report = {0};
   int rc = eddi_edit_txn_commit(&txn, &report, &err);
@@ -139,15 +140,23 @@ static void commit_after_disk_change(const char *disk_change, const char *expect
 }
 
 static void test_disk_change_on_other_lines_is_merged(void **state) {
-  commit_after_disk_change("a\nb\nc\nD\n", "A\nb\nc\nD\n", NULL,
+  commit_after_disk_change("A\nb\nc\nd\n", "a\nb\nc\nD\n", "A\nb\nc\nD\n", NULL,
                            "m.txt changed on disk meanwhile: the edit was rebased onto it\n");
 }
 
 static void test_disk_change_on_the_same_lines_is_refused(void **state) {
-  commit_after_disk_change("a2\nb\nc\nd\n", "a2\nb\nc\nd\n",
+  commit_after_disk_change("A\nb\nc\nd\n", "a2\nb\nc\nd\n", "a2\nb\nc\nd\n",
                            "m.txt changed on disk since it was read, at lines 1:1, where this "
                            "edit changes it too; nothing written",
                            NULL);
+}
+
+/* An append made on disk before the commit, after a line eddi added at the
+ * end: the rename carries it over, and the commit answers Ok (it answered
+ * a Fail with both on disk, issue 31 item 1). */
+static void test_append_after_eddis_last_line_is_carried(void **state) {
+  commit_after_disk_change("a\nb\nc\nd\nX\n", "a\nb\nc\nd\nY\n", "a\nb\nc\nd\nX\nY\n", NULL,
+                           "m.txt changed on disk meanwhile: the edit was rebased onto it\n");
 }
 
 /* ------------------------------------------------------------ documents */
@@ -191,6 +200,29 @@ static void test_save_rebases_onto_a_disk_change(void **state) {
            "are discarded)");
   now = unit_read_file(path, &len);
   assert_string_equal(now, "A\nb\nc\nd\n");
+  free(now);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+}
+
+/* A line added at the end, then an append on disk: Save carries the append
+ * over and answers Ok; the next Save has nothing to write. Before, it
+ * answered Fail with the line written, and every Save wrote it again. */
+static void test_save_carries_an_append_once(void **state) {
+  char root[PATH_MAX], path[PATH_MAX];
+  EddiEngine *engine = workspace_engine(root, "n.txt", "a\nb\n");
+  exchange(engine, "Start s\nOpen n.txt\nGoto 2:0\nInsert Line \"c\"",
+           "Ok\nOk, At 0:0, Length 2\nOk, At 2:0\nOk, Inserted 1 line at 2, At 3:0");
+  unit_path(path, root, "n.txt");
+  unit_write_file(path, "a\nb\nd\n", 6);
+  exchange(engine, "Save", "Ok, Bytes 8, Rebased onto a change on disk");
+  size_t len;
+  char *now = unit_read_file(path, &len);
+  assert_string_equal(now, "a\nb\nc\nd\n");
+  free(now);
+  exchange(engine, "Save", "Fail \"No changes to save\", n.txt is as on disk");
+  now = unit_read_file(path, &len);
+  assert_string_equal(now, "a\nb\nc\nd\n");
   free(now);
   eddi_engine_free(engine);
   unit_remove_tree(root);
@@ -324,6 +356,8 @@ int main(void) {
       cmocka_unit_test(test_disk_change_on_the_same_lines_is_refused),
       cmocka_unit_test(test_save_rebases_onto_a_disk_change),
       cmocka_unit_test(test_appends_survive_saves),
+      cmocka_unit_test(test_save_carries_an_append_once),
+      cmocka_unit_test(test_append_after_eddis_last_line_is_carried),
       cmocka_unit_test(test_symlink_swap_refused_on_save),
       cmocka_unit_test(test_kill_during_save_leaves_nothing_behind),
   };

@@ -386,7 +386,7 @@ static void test_audit_records(void **state) {
   char path[PATH_MAX], error[256];
   unit_path(path, fx->root, "audit.jsonl");
   AuditSink sink = {"", 0};
-  EddiAuditConfig config = {path, audit_sink, &sink};
+  EddiAuditConfig config = {path, audit_sink, &sink, EDDI_AUDIT_FAILURE_REFUSE};
   assert_int_equal(eddi_engine_set_audit(fx->engine, &config, error, sizeof error), 0);
   eddi_engine_set_instance(fx->engine, "alpha");
   const char *const readers[] = {"r", NULL};

@@ -478,6 +478,52 @@ static void test_a_save_through_a_symlink_writes_the_file_it_leads_to(void **sta
   unit_remove_tree(state_dir);
 }
 
+/* A link whose target goes up a folder ("../real/notes.txt") and stays
+ * inside the workspace opened, but its Save was refused "Path outside
+ * workspace" (the target was resolved beneath the link's folder, not the
+ * root; issue 31 item 14). It writes the file it leads to now; a link
+ * that leads out is still refused, and nothing is written out there. */
+static void test_a_save_through_a_link_up_a_folder_writes_its_target(void **state) {
+  (void)state;
+  char root[PATH_MAX], state_dir[PATH_MAX], outside[PATH_MAX], path[PATH_MAX], target[PATH_MAX];
+  unit_workspace_new(root);
+  unit_workspace_new(state_dir);
+  unit_workspace_new(outside);
+  write_at(outside, "secret.txt", "secret\n", 7);
+  unit_path(path, root, "real");
+  assert_int_equal(mkdir(path, 0700), 0);
+  unit_path(path, root, "sub");
+  assert_int_equal(mkdir(path, 0700), 0);
+  write_at(root, "real/notes.txt", "one\n", 4);
+  unit_path(path, root, "sub/up.txt");
+  assert_int_equal(symlink("../real/notes.txt", path), 0);
+  unit_path(path, root, "sub/out.txt");
+  unit_path(target, outside, "secret.txt");
+  assert_int_equal(symlink(target, path), 0);
+  EddiEngine *engine = engine_with_journal(root, state_dir);
+  const char *save = "Start s\nOpen sub/up.txt\nInsert Line \"zero\"\nSave";
+  char *reply = eddi_exec(engine, "t", save, strlen(save));
+  assert_string_equal(reply, "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\n"
+                             "Ok, Bytes 9");
+  eddi_string_free(reply);
+  assert_true(is_symlink(root, "sub/up.txt"));
+  size_t len;
+  char *bytes = read_at(root, "real/notes.txt", &len);
+  assert_string_equal(bytes, "zero\none\n");
+  free(bytes);
+  reply = eddi_exec(engine, "t", "Open sub/out.txt", 16);
+  assert_string_equal(reply, "Fail \"Path outside workspace\", Give a path inside the workspace, "
+                             "from its root");
+  eddi_string_free(reply);
+  bytes = read_at(outside, "secret.txt", &len);
+  assert_string_equal(bytes, "secret\n");
+  free(bytes);
+  eddi_engine_free(engine);
+  unit_remove_tree(root);
+  unit_remove_tree(state_dir);
+  unit_remove_tree(outside);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_full_disk_puts_the_first_file_back, full_disk_setup,
@@ -487,6 +533,7 @@ int main(void) {
       cmocka_unit_test(test_a_fifo_in_place_of_a_file_is_refused_not_waited_for),
       cmocka_unit_test(test_a_change_across_many_folders_holds_few_descriptors),
       cmocka_unit_test(test_a_save_through_a_symlink_writes_the_file_it_leads_to),
+      cmocka_unit_test(test_a_save_through_a_link_up_a_folder_writes_its_target),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
