@@ -69,6 +69,13 @@ typedef struct {
    * ~/.local/state/...). Never inside the workspace unless asked. */
   const char *state_dir;
   unsigned format_timeout_ms; /* a formatter running longer is stopped (10000) */
+  /* Language servers (doc/lsp.org): off altogether (--no-lsp); the
+   * command of a language's server, "LANG=COMMAND" lines joined by '\n'
+   * (--lsp; NULL: the usual programs found on PATH); how long a request or
+   * a wait for diagnostics may take (20000). */
+  bool lsp_off;
+  const char *lsp_commands;
+  unsigned lsp_deadline_ms;
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);
