@@ -50,6 +50,9 @@ typedef struct {
   bool no_journal;          /* sessions in memory only (doc/journal.org) */
   char *kv_bucket;          /* JetStream KV bucket mirroring session records, or NULL */
   size_t liveness_ms;       /* another instance silent this long is taken for dead */
+  bool no_lsp;              /* no language servers (doc/lsp.org) */
+  StringList lsp;           /* LANG=COMMAND: the server of a language */
+  size_t lsp_deadline_ms;   /* how long a language server may take; 0 = the engine's default */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the
