@@ -8,18 +8,19 @@
 /* What eddi knows of a language's usual server. */
 typedef struct {
   const char *lang;        /* eddi's name of the language */
+  const char *name;        /* as replies name the server */
   const char *language_id; /* the protocol's */
   const char *program;     /* looked up on PATH */
   const char *command;     /* what runs it */
 } LspDefault;
 
 static const LspDefault lsp__defaults[] = {
-    {"c", "c", "clangd", "clangd"},
-    {"cpp", "cpp", "clangd", "clangd"},
-    {"python", "python", "pyright-langserver", "pyright-langserver --stdio"},
-    {"javascript", "javascript", "typescript-language-server", "typescript-language-server --stdio"},
-    {"typescript", "typescript", "typescript-language-server", "typescript-language-server --stdio"},
-    {"tsx", "typescriptreact", "typescript-language-server", "typescript-language-server --stdio"},
+    {"c", "clangd", "c", "clangd", "clangd"},
+    {"cpp", "clangd", "cpp", "clangd", "clangd"},
+    {"python", "pyright", "python", "pyright-langserver", "pyright-langserver --stdio"},
+    {"javascript", "typescript-language-server", "javascript", "typescript-language-server", "typescript-language-server --stdio"},
+    {"typescript", "typescript-language-server", "typescript", "typescript-language-server", "typescript-language-server --stdio"},
+    {"tsx", "typescript-language-server", "typescriptreact", "typescript-language-server", "typescript-language-server --stdio"},
 };
 #define LSP_DEFAULT_COUNT (sizeof lsp__defaults / sizeof lsp__defaults[0])
 
@@ -92,13 +93,18 @@ static EddiLspServer *servers__make(const EddiConfig *config, const char *root, 
   char *command = servers__configured(config->lsp_commands, lang);
   if (!command && known && eddi_process_found(known->program)) command = eddi_strdup(known->command);
   if (!command) return NULL;
-  /* Replies name it by its program's file name, without an extension. */
+  /* Replies name it as eddi knows it (pyright), else by its program's
+   * file name without an extension. */
   const char *first = command;
   while (*first == ' ') first++;
   char *program = eddi_strndup(first, strcspn(first, " "));
   char *name = eddi_strdup(eddi_path_basename(program));
   char *dot = strrchr(name, '.');
   if (dot && dot != name) *dot = '\0';
+  if (known && strcmp(name, known->program) == 0) {
+    eddi_free(name);
+    name = eddi_strdup(known->name);
+  }
   EddiLspServerSpec spec = {
       .name = name,
       .command = command,

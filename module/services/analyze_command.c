@@ -592,12 +592,22 @@ static void validate__work(EddiJob *base) {
   self->rc = eddi_lsp_server_diagnose(self->server, &text, 1, false, &self->diagnostics, &self->err);
 }
 
+/* Diagnostics in the order of the text, as the syntax errors are. */
+static int validate__order(const void *a, const void *b) {
+  const EddiLspDiagnostic *x = a, *y = b;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+  return x->severity - y->severity;
+}
+
 static int validate__finish(EddiJob *base, CommandContext *ctx) {
   ValidateJob *self = (ValidateJob *)base;
   if (self->rc < 0) {
     *ctx->err = self->err;
     return self->rc;
   }
+  if (self->diagnostics.len)
+    qsort(self->diagnostics.items, self->diagnostics.len, sizeof *self->diagnostics.items,
+          validate__order);
   size_t errors = 0, warnings = 0;
   StrBuf list = {0};
   for (size_t i = 0; i < self->diagnostics.len; i++) {
@@ -611,15 +621,17 @@ static int validate__finish(EddiJob *base, CommandContext *ctx) {
   }
   analyze__list_more(&list, errors + warnings);
   const char *name = eddi_lsp_server_name(self->server);
+  StrBuf counts = {0};
+  if (errors) eddi_strbuf_printf(&counts, "%zu %s", errors, errors == 1 ? "error" : "errors");
+  if (warnings)
+    eddi_strbuf_printf(&counts, "%s%zu %s", errors ? ", " : "", warnings,
+                       warnings == 1 ? "warning" : "warnings");
   if (!errors && !warnings)
     eddi_reply_builder_payload(ctx->reply, "%s; %s: No errors or warnings", self->syntax, name);
-  else if (!warnings)
-    eddi_reply_builder_payload(ctx->reply, "%s; %s: %zu %s%s", self->syntax, name, errors,
-                               errors == 1 ? "error" : "errors", list.data);
   else
-    eddi_reply_builder_payload(ctx->reply, "%s; %s: %zu %s, %zu %s%s", self->syntax, name, errors,
-                               errors == 1 ? "error" : "errors", warnings,
-                               warnings == 1 ? "warning" : "warnings", list.data);
+    eddi_reply_builder_payload(ctx->reply, "%s; %s: %s%s", self->syntax, name, counts.data,
+                               list.data);
+  eddi_strbuf_free(&counts);
   eddi_strbuf_free(&list);
   return 0;
 }
