@@ -244,7 +244,7 @@ static void test_client_waits_for_progress_within_its_deadline(void **state) {
   assert_int_equal(eddi_lsp_server_wait_ready(server, &err), EDDI_EIO);
   assert_string_equal(err.what, "lsp-stub was not ready within 300 ms (the LSP deadline): load");
   eddi_lsp_server_free(server);
-  server = client__stub("well", 300);
+  server = client__stub("well", 5000);
   assert_int_equal(eddi_lsp_server_wait_ready(server, &err), 0);
   eddi_lsp_server_free(server);
   unit_assert_no_leak(live);
