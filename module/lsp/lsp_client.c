@@ -41,6 +41,8 @@
 /* How long a process whose output ended may take to exit before a kill
  * (its exit status is then lost). */
 #define LSP_EXIT_WAIT_MS 500
+/* The work-done token of initialize. */
+#define LSP_INITIALIZE_TOKEN "eddi-initialize"
 
 typedef struct {
   char *uri;
@@ -500,6 +502,8 @@ static json_object *lsp__initialize_params(EddiLspServer *self) {
   json_object_object_add(client, "name", json_object_new_string("eddi"));
   json_object *params = json_object_new_object();
   json_object_object_add(params, "processId", json_object_new_int64(getpid()));
+  /* A server that loads a project first may report it on this token. */
+  json_object_object_add(params, "workDoneToken", json_object_new_string(LSP_INITIALIZE_TOKEN));
   json_object_object_add(params, "clientInfo", client);
   json_object_object_add(params, "rootPath", json_object_new_string(self->root));
   json_object_object_add(params, "rootUri", json_object_new_string(self->root_uri));

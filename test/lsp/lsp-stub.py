@@ -12,8 +12,8 @@ behaves as its first argument says:
   ignore-cancel   never answer initialize, nor its $/cancelRequest
   honour-cancel   never answer initialize, answer its $/cancelRequest
                   with RequestCancelled
-  never-ready     answer initialize, then begin a $/progress and never
-                  end it
+  never-ready     begin a $/progress on initialize's token and never end
+                  it
 """
 import json
 import os
@@ -76,10 +76,13 @@ def main():
             if mode in ("ignore-cancel", "honour-cancel"):
                 pending = msg["id"]
                 continue
-            send({"id": msg["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
             if mode == "never-ready":
-                send({"method": "$/progress", "params": {"token": "load",
-                                                         "value": {"kind": "begin", "title": "loading"}}})
+                # On the token initialize gave, before its answer (as the
+                # protocol allows), so that the client has heard it by then.
+                send({"method": "$/progress",
+                      "params": {"token": msg["params"]["workDoneToken"],
+                                 "value": {"kind": "begin", "title": "loading"}}})
+            send({"id": msg["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
         elif method == "$/cancelRequest" and mode == "honour-cancel":
             send({"id": msg["params"]["id"],
                   "error": {"code": -32800, "message": "cancelled"}})

@@ -239,10 +239,10 @@ static void test_client_restarts_a_server_that_stopped(void **state) {
 static void test_client_waits_for_progress_within_its_deadline(void **state) {
   if (!eddi_process_found("python3")) skip();
   long live = unit_live();
-  EddiLspServer *server = client__stub("never-ready", 300);
+  EddiLspServer *server = client__stub("never-ready", 3000);
   EddiError err = {0};
   assert_int_equal(eddi_lsp_server_wait_ready(server, &err), EDDI_EIO);
-  assert_string_equal(err.what, "lsp-stub was not ready within 300 ms (the LSP deadline): load");
+  assert_string_equal(err.what, "lsp-stub was not ready within 3000 ms (the LSP deadline): eddi-initialize");
   eddi_lsp_server_free(server);
   server = client__stub("well", 5000);
   assert_int_equal(eddi_lsp_server_wait_ready(server, &err), 0);
