@@ -45,17 +45,26 @@ static void servers__free(void *data) {
   eddi_free(self);
 }
 
-/* A document closes: its servers close it at their next use. */
-static bool servers__forget_doc(void *data, const EddiDoc *doc) {
-  LspServers *self = data;
-  char *path = eddi_path_join(self->root, doc->path);
-  for (size_t i = 0; i < self->entries.len; i++)
-    if (self->entries.items[i].server) eddi_lsp_server_forget(self->entries.items[i].server, path);
+static const EddiSlotType servers__slot = {"lsp servers", servers__free, NULL};
+
+/* A session's mark that it showed documents to the workspace's servers:
+ * when one of its documents closes, they close it at their next use. The
+ * servers are the workspace's (they outlive every session). */
+typedef struct {
+  LspServers *servers;
+} LspSessionMark;
+
+static bool mark__forget_doc(void *data, const EddiDoc *doc) {
+  LspServers *servers = ((LspSessionMark *)data)->servers;
+  char *path = eddi_path_join(servers->root, doc->path);
+  for (size_t i = 0; i < servers->entries.len; i++)
+    if (servers->entries.items[i].server)
+      eddi_lsp_server_forget(servers->entries.items[i].server, path);
   eddi_free(path);
   return false;
 }
 
-static const EddiSlotType servers__slot = {"lsp servers", servers__free, servers__forget_doc};
+static const EddiSlotType mark__slot = {"lsp documents", eddi_free, mark__forget_doc};
 
 /* The command configured for lang in spec, as a new string, or NULL. */
 static char *servers__configured(const char *spec, const char *lang) {
@@ -119,7 +128,8 @@ static EddiLspServer *servers__make(const EddiConfig *config, const char *root, 
   return server;
 }
 
-EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, const char *lang) {
+EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, EddiSession *session,
+                                     const char *lang) {
   const EddiConfig *config = eddi_workspace_config(workspace);
   if (config->lsp_off || !lang) return NULL;
   LspServers *self = eddi_workspace_slot(workspace, &servers__slot);
@@ -127,6 +137,11 @@ EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, const char *lang)
     self = eddi_calloc(1, sizeof *self);
     self->root = eddi_strdup(eddi_workspace_root(workspace));
     eddi_workspace_set_slot(workspace, &servers__slot, self);
+  }
+  if (session && !eddi_session_slot(session, &mark__slot)) {
+    LspSessionMark *mark = eddi_malloc(sizeof *mark);
+    mark->servers = self;
+    eddi_session_set_slot(session, &mark__slot, mark);
   }
   for (size_t i = 0; i < self->entries.len; i++)
     if (strcmp(self->entries.items[i].lang, lang) == 0) return self->entries.items[i].server;

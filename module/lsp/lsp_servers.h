@@ -12,6 +12,7 @@
 #define EDDI_LSP_SERVERS_H
 
 #include "lsp/lsp_client.h"
+#include "workspace/session.h"
 #include "workspace/workspace.h"
 
 /* A request or a wait for diagnostics past this is given up (EddiConfig's
@@ -20,8 +21,11 @@
 
 /* The server of language lang (eddi's name: "c", "python") in workspace,
  * or NULL when it has none. Owner thread. Borrowed: it lives as long as
- * the workspace, so a job may keep the pointer while it runs. */
-EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, const char *lang);
+ * the workspace, so a job may keep the pointer while it runs. session
+ * (may be NULL), whose documents the caller shows the server, is marked so
+ * that a document it closes is closed in the servers too. */
+EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, EddiSession *session,
+                                     const char *lang);
 
 /* Whether spec ("LANG=COMMAND" lines joined by '\n') reads as the
  * configuration expects; on a bad line, writes why into error. */

@@ -662,7 +662,7 @@ int eddi_run_validate(CommandContext *ctx) {
     eddi_strbuf_printf(&syntax, "%zu syntax %s, %s", errors.count,
                        errors.count == 1 ? "error" : "errors", errors.list.data);
   eddi_strbuf_free(&errors.list);
-  EddiLspServer *server = eddi_lsp_for_language(ctx->workspace, syn->lang->name);
+  EddiLspServer *server = eddi_lsp_for_language(ctx->workspace, ctx->session, syn->lang->name);
   if (!server) {
     eddi_reply_builder_payload(ctx->reply, "%s", syntax.data);
     eddi_strbuf_free(&syntax);

@@ -29,13 +29,26 @@ check() {
 
 check well 0 'Ok
 Ok, At 0:0, Length 3
-Ok: No syntax errors; lsp-stub: 1 error, x is not allowed at 1:18' \
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
   --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate
+
+# An unsaved edit is a didChange (version 2); Close is a didClose, so the
+# next Open and Validate is a didOpen again (version 1).
+check versions 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18
+Ok, Replaced 1 occurrence, At 1:21
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 2 at 1:22
+Ok, Unsaved changes discarded
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
+  --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate -c 'Replace "return" "return 0 +"' \
+  -c Validate -c Close -c 'Open a.c' -c Validate
 
 check die-once 1 'Ok
 Ok, At 0:0, Length 3
 Fail "lsp-stub stopped (exit status 3) during initialize", Validate again to restart it
-Ok: No syntax errors; lsp-stub: 1 error, x is not allowed at 1:18' \
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
   --lsp "c=$stub die-once $work/marker" -c 'Start s' -c 'Open a.c' -c Validate -c Validate
 
 check honour-cancel 1 'Ok

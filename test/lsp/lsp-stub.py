@@ -6,7 +6,8 @@ behaves as its first argument says:
 
   well            answer initialize (utf-16 positions), and on each didOpen
                   or didChange publish one error at the first "x" of the
-                  text, its column counted in UTF-16 code units
+                  text, its column counted in UTF-16 code units, its
+                  message naming the document's version
   die-once FILE   stop (exit status 3) when initialize comes, unless FILE
                   exists (it makes FILE first): the next start is "well"
   ignore-cancel   never answer initialize, nor its $/cancelRequest
@@ -53,7 +54,8 @@ def publish(uri, version, text):
             character = len(line[:at].encode("utf-16-le")) // 2
             diagnostics.append({"range": {"start": {"line": number, "character": character},
                                           "end": {"line": number, "character": character + 1}},
-                                "severity": 1, "message": "x is not allowed\nsecond line"})
+                                "severity": 1,
+                                "message": "x is not allowed in version %d\nsecond line" % version})
             break
     send({"method": "textDocument/publishDiagnostics",
           "params": {"uri": uri, "version": version, "diagnostics": diagnostics}})

@@ -196,14 +196,28 @@ static void test_client_converts_utf16_diagnostics_and_follows_changes(void **st
   assert_int_equal(diags.items[0].col, 10);
   assert_int_equal(diags.items[0].offset, strlen("int a;\n/* 😀 中 */ "));
   assert_int_equal(diags.items[0].severity, EDDI_LSP_ERROR);
-  assert_string_equal(diags.items[0].message, "x is not allowed");
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
   eddi_lsp_diagnostics_free(&diags);
   /* Other bytes: a didChange (version 2), answered for that version. */
   const char *after = "int a;\n/* 😀 中 */ y; x;\n";
   text.text = after, text.len = strlen(after);
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
   assert_int_equal(diags.len, 1);
   assert_int_equal(diags.items[0].col, 13);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 2");
+  eddi_lsp_diagnostics_free(&diags);
+  /* The same bytes again: nothing sent, the kept diagnostics of version 2. */
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 2");
+  eddi_lsp_diagnostics_free(&diags);
+  /* Closed in eddi: didClose at the next use, then a didOpen (version 1). */
+  eddi_lsp_server_forget(server, text.path);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
+  eddi_lsp_diagnostics_free(&diags);
+  /* Shown with close: closed after, so opened again. */
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
   eddi_lsp_diagnostics_free(&diags);
   assert_int_equal(eddi_lsp_server_starts(server), 1);
   eddi_lsp_server_free(server);
