@@ -428,7 +428,7 @@ static int lsp__request(EddiLspServer *self, const char *method, json_object *pa
   json_object *msg = json_object_new_object();
   json_object_object_add(msg, "id", json_object_new_int64(id));
   json_object_object_add(msg, "method", json_object_new_string(method));
-  json_object_object_add(msg, "params", params);
+  if (params) json_object_object_add(msg, "params", params); /* shutdown has none */
   int rc = lsp__send(self, msg, deadline, method, err);
   if (rc < 0) return rc;
   self->awaited_id = id;
