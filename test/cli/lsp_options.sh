@@ -33,7 +33,9 @@ Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' 
   --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate
 
 # An unsaved edit is a didChange (version 2); Close is a didClose, so the
-# next Open and Validate is a didOpen again (version 1).
+# next Open and Validate is a didOpen again (version 1); when eddi ends the
+# server gets shutdown and exit. The stub writes down what it read.
+export LSP_STUB_TRACE="$work/trace"
 check versions 0 'Ok
 Ok, At 0:0, Length 3
 Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18
@@ -44,6 +46,10 @@ Ok, At 0:0, Length 3
 Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
   --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate -c 'Replace "return" "return 0 +"' \
   -c Validate -c Close -c 'Open a.c' -c Validate
+printf '%s\n' initialize initialized textDocument/didOpen textDocument/didChange \
+  textDocument/didClose textDocument/didOpen shutdown exit | diff -u - "$work/trace" ||
+  { echo "versions: the server read other messages"; status=1; }
+unset LSP_STUB_TRACE
 
 check die-once 1 'Ok
 Ok, At 0:0, Length 3

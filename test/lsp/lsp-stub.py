@@ -13,6 +13,9 @@ behaves as its first argument says:
   ignore-cancel   never answer initialize, nor its $/cancelRequest
   honour-cancel   never answer initialize, answer its $/cancelRequest
                   with RequestCancelled
+With LSP_STUB_TRACE set, it appends the method of each message it reads
+to that file, one a line.
+
   never-ready     begin a $/progress on initialize's token and never end
                   it
 """
@@ -69,9 +72,13 @@ def main():
             mode = "die"
         else:
             mode = "well"
+    trace = os.environ.get("LSP_STUB_TRACE")
     while True:
         msg = read()
         method = msg.get("method")
+        if trace:
+            with open(trace, "a") as f:
+                f.write("%s\n" % method)
         if method == "initialize":
             if mode == "die":
                 sys.exit(3)
