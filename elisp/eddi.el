@@ -62,6 +62,13 @@ With nil, the root of the current project (or `default-directory')
 when eddi is first used.  Paths outside it are refused."
   :type '(choice (const :tag "Project root at first use" nil) directory))
 
+(defcustom eddi-lsp t
+  "Non-nil means Validate also asks the language's server.
+The servers are the usual programs found on PATH (clangd,
+pyright-langserver, typescript-language-server); nil starts none.
+Takes effect when the engine is made."
+  :type 'boolean)
+
 (defcustom eddi-sender "emacs"
   "The sender name of messages typed in this Emacs.
 Each sender has its own session."
@@ -126,7 +133,7 @@ More are answered \"Fail \"Busy, retry\"\" at once."
 (define-error 'eddi-error "eddi")
 
 ;; Defined by eddi-module.so when it is loaded.
-(declare-function eddi-module-new "eddi-module" (root))
+(declare-function eddi-module-new "eddi-module" (root &optional no-lsp))
 (declare-function eddi-module-free "eddi-module" (engine))
 (declare-function eddi-module-exec "eddi-module" (engine sender text &optional via-nats session))
 (declare-function eddi-module-nats-connect "eddi-module" (engine process url instance max-queue))
@@ -267,7 +274,7 @@ output goes to *eddi-module-compile*.  Return the module's file."
 (defun eddi-engine ()
   "The engine of this Emacs, loading the module and making it if needed."
   (eddi-load-module)
-  (or eddi--engine (setq eddi--engine (eddi-module-new (eddi--root)))))
+  (or eddi--engine (setq eddi--engine (eddi-module-new (eddi--root) (not eddi-lsp)))))
 
 ;;;###autoload
 (defun eddi-reset ()

@@ -2,6 +2,7 @@
 #include "engine_host.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -226,7 +227,22 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
   if (options->search_timeout_ms)
     config.search_timeout_ms =
         options->search_timeout_ms < UINT_MAX ? (unsigned)options->search_timeout_ms : UINT_MAX;
+  config.lsp_off = options->no_lsp;
+  if (options->lsp_deadline_ms)
+    config.lsp_deadline_ms = options->lsp_deadline_ms > UINT32_MAX ? UINT32_MAX
+                                                                   : (unsigned)options->lsp_deadline_ms;
+  /* --lsp's values, one a line, as the engine reads them (it copies them). */
+  size_t lsp_len = 0;
+  for (size_t i = 0; i < options->lsp.count; i++) lsp_len += strlen(options->lsp.items[i]) + 1;
+  char *lsp = lsp_len ? calloc(1, lsp_len) : NULL;
+  if (lsp_len && !lsp) return SERVER_ENOMEM;
+  for (size_t i = 0; i < options->lsp.count; i++) {
+    if (i) strcat(lsp, "\n");
+    strcat(lsp, options->lsp.items[i]);
+  }
+  config.lsp_commands = lsp;
   self->engine = eddi_engine_new(options->root ? options->root : ".", &config, error, error_size);
+  free(lsp);
   if (!self->engine) return SERVER_EINVAL;
   int status = eddi_engine_set_instance(self->engine, instance_id) == 0 ? SERVER_OK
                                                                          : SERVER_EINVAL;

@@ -71,6 +71,10 @@ static const OptionSpec options__specs[] = {
         "N  bytes a script may make: flags, notes, values, edits (16777216)"),
     OPT("search-timeout-ms", OPTION_SIZE, search_timeout_ms,
         "N  a search (Find, Replace, Grep) running longer fails (10000)"),
+    OPT("no-lsp", OPTION_FLAG, no_lsp, "       no language servers, not even those found on PATH"),
+    OPT("lsp", OPTION_LIST, lsp, "LANG=COMMAND  run COMMAND as LANG's language server (repeatable)"),
+    OPT("lsp-deadline", OPTION_SIZE, lsp_deadline_ms,
+        "MS  how long a language server may take to answer (20000)"),
     OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
 };
 
@@ -288,6 +292,7 @@ void options_free(ServerOptions *self) {
   for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
   options__free_list(&self->allow);
   options__free_list(&self->read_only);
+  options__free_list(&self->lsp);
   memset(self, 0, sizeof *self);
 }
 

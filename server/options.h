@@ -56,6 +56,9 @@ typedef struct {
   size_t script_max_ms;
   size_t script_max_bytes;
   size_t search_timeout_ms; /* a search running longer fails; 0: the engine's */
+  bool no_lsp;              /* no language servers (doc/lsp.org) */
+  StringList lsp;           /* LANG=COMMAND: the server of a language */
+  size_t lsp_deadline_ms;   /* how long a language server may take; 0 = the engine's default */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the

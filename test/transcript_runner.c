@@ -13,6 +13,8 @@
  *   @expect-mode PATH MODE   PATH has these permission bits (octal)
  *   @chmod MODE PATH  @rm PATH  @mkdir PATH  @symlink TARGET PATH
  *   @sender NAME             who sends the following messages
+ *   @lsp                     language servers found on PATH are used (without
+ *                            it the engine starts none, whatever is installed)
  *   To Eddi: COMMANDS        a message ("| " lines continue it)
  *   Eddi : REPLY             the replies, one line per command ("| " lines
  *                            continue a raw payload)
@@ -53,6 +55,7 @@ typedef struct {
   CliNats *nats;
   pid_t server;
   char sender[128];
+  bool lsp; /* the transcript asks for language servers (@lsp) */
   int failures;
   char **lines;
   size_t line_count;
@@ -166,7 +169,9 @@ static void directive(Runner *self, size_t line_no, char *line) {
   StrBuf bytes = {0};
   eddi_strbuf_puts(&bytes, "");
   char *path = arg1 ? workspace_path(self, arg1) : NULL;
-  if (!arg1) {
+  if (!strcmp(name, "@lsp")) {
+    /* read before the engine was made (main) */
+  } else if (!arg1) {
     fail(self, line_no, "%s needs an argument", name);
   } else if (!strcmp(name, "@fixture")) {
     StrBuf from = {0};
@@ -253,7 +258,10 @@ static bool start_server(Runner *self, const char *program) {
   if (self->server == 0) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
-    execl(program, program, "--root", self->workspace, "--quiet", (char *)NULL);
+    if (self->lsp)
+      execl(program, program, "--root", self->workspace, "--quiet", (char *)NULL);
+    else
+      execl(program, program, "--root", self->workspace, "--quiet", "--no-lsp", (char *)NULL);
     _exit(127);
   }
   close(out[1]);
@@ -337,10 +345,14 @@ int main(int argc, char **argv) {
     perror("mkdtemp");
     return 2;
   }
+  for (size_t i = 0; i < self.line_count; i++) self.lsp |= !strcmp(self.lines[i], "@lsp");
   char error[512];
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.lsp_off = !self.lsp;
   if (argc == 5) {
     if (!start_server(&self, argv[4])) return 2;
-  } else if (!(self.engine = eddi_engine_new(self.workspace, NULL, error, sizeof error))) {
+  } else if (!(self.engine = eddi_engine_new(self.workspace, &config, error, sizeof error))) {
     fprintf(stderr, "%s\n", error);
     return 2;
   }

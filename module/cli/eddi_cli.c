@@ -40,7 +40,8 @@ typedef struct {
 
 static void cli__usage(FILE *out) {
   fputs("usage: eddi [--root DIR] [--nats URL [--state DIR] [--credentials FILE]]\n"
-        "            [--sender NAME] [--no-journal] [-c COMMAND]... [SCRIPT | -]\n"
+        "            [--sender NAME] [--no-journal] [--no-lsp | --lsp LANG=COMMAND]...\n"
+        "            [--lsp-deadline MS] [-c COMMAND]... [SCRIPT | -]\n"
         "Runs EddiSpeak commands against the files under DIR (default: the current\n"
         "folder), or sends them to an eddi-server at the NATS URL (with the credentials\n"
         "FILE, or those eddi-server left in DIR's state folder for that URL): each -c COMMAND,\n"
@@ -50,6 +51,10 @@ static void cli__usage(FILE *out) {
         "The sender's session is kept in the workspace's journal (in --state DIR, default\n"
         "$XDG_STATE_HOME/eddi/<workspace id>), so the next eddi on DIR finds it again;\n"
         "--no-journal keeps it in memory only.\n"
+        "Language servers found on PATH (clangd, pyright-langserver,\n"
+        "typescript-language-server) are used by Validate; --lsp LANG=COMMAND names\n"
+        "another for one language, --no-lsp uses none, --lsp-deadline MS is how long\n"
+        "a server may take to answer (default 20000).\n"
         "Start with: Start <session>, then Open <file>. 'Help' lists the commands.\n",
         out);
 }
@@ -175,11 +180,14 @@ static bool cli__run_stream(CliTarget *target, FILE *in, bool interactive) {
 
 /* The embedded engine over root; with journal, the sender's session of the
  * last eddi on root comes back (what recovery did goes to stderr). */
-static EddiEngine *cli__engine(const char *root, const char *state, bool journal, char *error,
-                               size_t error_size) {
+static EddiEngine *cli__engine(const char *root, const char *state, bool journal,
+                               const EddiConfig *lsp, char *error, size_t error_size) {
   EddiConfig config;
   eddi_config_default(&config);
   config.state_dir = state;
+  config.lsp_off = lsp->lsp_off;
+  config.lsp_commands = lsp->lsp_commands;
+  if (lsp->lsp_deadline_ms) config.lsp_deadline_ms = lsp->lsp_deadline_ms;
   EddiEngine *engine = eddi_engine_new(root, &config, error, error_size);
   if (!engine || !journal) return engine;
   char report[CLI_ERROR_MAX * 4];
@@ -198,10 +206,15 @@ int main(int argc, char **argv) {
   bool journal = true;      /* --no-journal: a session lives as long as this process */
   const char **commands = calloc((size_t)argc, sizeof *commands);
   size_t command_count = 0;
+  /* --no-lsp, --lsp (its values joined by newlines), --lsp-deadline. */
+  EddiConfig lsp = {0};
+  char *lsp_commands = NULL;
+  size_t lsp_len = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if ((!strcmp(arg, "--root") || !strcmp(arg, "--sender") || !strcmp(arg, "-c") ||
-         !strcmp(arg, "--nats") || !strcmp(arg, "--state") || !strcmp(arg, "--credentials")) &&
+         !strcmp(arg, "--nats") || !strcmp(arg, "--state") || !strcmp(arg, "--credentials") ||
+         !strcmp(arg, "--lsp") || !strcmp(arg, "--lsp-deadline")) &&
         i + 1 >= argc) {
       fprintf(stderr, "eddi: %s needs a value\n", arg);
       free(commands);
@@ -217,6 +230,25 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--version")) return free(commands), puts("eddi " EDDI_VERSION), 0;
     else if (!strcmp(arg, "-")) whole_stdin = true;
     else if (!strcmp(arg, "--no-journal")) journal = false;
+    else if (!strcmp(arg, "--no-lsp")) lsp.lsp_off = true;
+    else if (!strcmp(arg, "--lsp")) {
+      const char *value = argv[++i];
+      size_t n = strlen(value);
+      lsp_commands = realloc(lsp_commands, lsp_len + n + 2);
+      if (lsp_len) lsp_commands[lsp_len++] = '\n';
+      memcpy(lsp_commands + lsp_len, value, n + 1);
+      lsp_len += n;
+      lsp.lsp_commands = lsp_commands;
+    } else if (!strcmp(arg, "--lsp-deadline")) {
+      char *end;
+      unsigned long ms = strtoul(argv[++i], &end, 10);
+      if (*end || ms == 0 || ms > UINT32_MAX) {
+        fprintf(stderr, "eddi: --lsp-deadline takes milliseconds, not %s\n", argv[i]);
+        free(commands), free(lsp_commands);
+        return 2;
+      }
+      lsp.lsp_deadline_ms = (unsigned)ms;
+    }
     else if (arg[0] == '-' && arg[1]) {
       fprintf(stderr, "eddi: unknown option %s\n", arg);
       cli__usage(stderr);
@@ -233,10 +265,10 @@ int main(int argc, char **argv) {
   CliTarget target = {.sender = sender};
   CliNatsOptions nats = {nats_url, CLI_NATS_TIMEOUT_MS, root, state, credentials};
   if (nats_url) target.nats = cli_nats_connect(&nats, error, sizeof error);
-  else target.engine = cli__engine(root, state, journal, error, sizeof error);
+  else target.engine = cli__engine(root, state, journal, &lsp, error, sizeof error);
   if (!target.engine && !target.nats) {
     fprintf(stderr, "eddi: %s\n", error);
-    free(commands);
+    free(commands), free(lsp_commands);
     return 2;
   }
   bool ok = true;
@@ -263,6 +295,6 @@ int main(int argc, char **argv) {
   }
   eddi_engine_free(target.engine);
   cli_nats_close(target.nats);
-  free(commands);
+  free(commands), free(lsp_commands);
   return ok ? 0 : 1;
 }

@@ -251,7 +251,10 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
   char *root = module__string(env, args[0], NULL);
   if (!root) return NULL;
   char error[EDDI_ERROR_MAX];
-  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.lsp_off = nargs > 1 && env->is_not_nil(env, args[1]);
+  EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
   free(root);
   if (!engine) return module__error(env, error);
   /* Plain calloc: the wrapper lives until the garbage collector finalizes
@@ -604,8 +607,10 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
   if (!eddi_emacs_symbols_init(env)) return 3;
   eddi_set_allocator(NULL, NULL, NULL, NULL, module__out_of_memory);
 
-  DEFUN("eddi-module-new", Feddi_module_new, 1, 1, MODULE_REFUSES_BROKEN,
-        "Make an eddi engine over the workspace folder ROOT.\n\n(fn ROOT)");
+  DEFUN("eddi-module-new", Feddi_module_new, 1, 2, MODULE_REFUSES_BROKEN,
+        "Make an eddi engine over the workspace folder ROOT.\n"
+        "With NO-LSP non-nil it starts no language server (doc/lsp.org).\n\n"
+        "(fn ROOT &optional NO-LSP)");
   DEFUN("eddi-module-free", Feddi_module_free, 1, 1, MODULE_RUNS_BROKEN,
         "Free ENGINE now: end its sessions and release their buffers.\n\n(fn ENGINE)");
   DEFUN("eddi-module-exec", Feddi_module_exec, 3, 5, MODULE_REFUSES_BROKEN,

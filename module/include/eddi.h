@@ -79,6 +79,13 @@ typedef struct {
   size_t script_max_bytes;
   /* A search (Find, Replace, Grep) running longer fails (10000). */
   unsigned search_timeout_ms;
+  /* Language servers (doc/lsp.org): off altogether (--no-lsp); the
+   * command of a language's server, "LANG=COMMAND" lines joined by '\n'
+   * (--lsp; NULL: the usual programs found on PATH); how long a request or
+   * a wait for diagnostics may take (20000). */
+  bool lsp_off;
+  const char *lsp_commands;
+  unsigned lsp_deadline_ms;
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);

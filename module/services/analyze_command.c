@@ -13,6 +13,7 @@
 #include "core/disk_backend.h"
 #include "core/path.h"
 #include "lang/suggest.h"
+#include "lsp/lsp_servers.h"
 #include "services/structure.h"
 
 /* Limits: lines an outline or an issue list names before it says "and N
@@ -560,6 +561,81 @@ static int analyze__run(CommandContext *ctx, EddiDoc *doc, size_t next) {
 
 /* ---------------------------------------------------------------- Validate */
 
+/* Validate with a language server: the syntax errors are found at once,
+ * the server's diagnostics on a worker (lsp/lsp_client.h), over a copy of
+ * the text as eddi holds it (a buffer's, not the disk's). Errors and
+ * warnings in the range are listed; information and hints are not. */
+typedef struct {
+  EddiJob base;
+  EddiLspServer *server; /* the workspace's: lives longer than the job */
+  char *path;            /* absolute */
+  char *text;
+  size_t len, from, to;
+  char *syntax; /* the reply's syntax part */
+  int rc;
+  EddiError err;
+  EddiLspDiagnostics diagnostics;
+} ValidateJob;
+
+static void validate__destroy(EddiJob *base) {
+  ValidateJob *self = (ValidateJob *)base;
+  eddi_lsp_diagnostics_free(&self->diagnostics);
+  eddi_free(self->path);
+  eddi_free(self->text);
+  eddi_free(self->syntax);
+  eddi_free(self);
+}
+
+static void validate__work(EddiJob *base) {
+  ValidateJob *self = (ValidateJob *)base;
+  EddiLspText text = {self->path, self->text, self->len};
+  self->rc = eddi_lsp_server_diagnose(self->server, &text, 1, false, &self->diagnostics, &self->err);
+}
+
+/* Diagnostics in the order of the text, as the syntax errors are. */
+static int validate__order(const void *a, const void *b) {
+  const EddiLspDiagnostic *x = a, *y = b;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+  return x->severity - y->severity;
+}
+
+static int validate__finish(EddiJob *base, CommandContext *ctx) {
+  ValidateJob *self = (ValidateJob *)base;
+  if (self->rc < 0) {
+    *ctx->err = self->err;
+    return self->rc;
+  }
+  if (self->diagnostics.len)
+    qsort(self->diagnostics.items, self->diagnostics.len, sizeof *self->diagnostics.items,
+          validate__order);
+  size_t errors = 0, warnings = 0;
+  StrBuf list = {0};
+  for (size_t i = 0; i < self->diagnostics.len; i++) {
+    const EddiLspDiagnostic *d = &self->diagnostics.items[i];
+    if (d->severity > EDDI_LSP_WARNING || d->offset < self->from || d->offset > self->to) continue;
+    if (d->severity == EDDI_LSP_ERROR) errors++;
+    else warnings++;
+    if (errors + warnings > STRUCTURE_LIST_MAX) continue;
+    eddi_strbuf_printf(&list, ", %s%s at %zu:%zu", d->severity == EDDI_LSP_WARNING ? "warning: " : "",
+                       d->message, d->line, d->col);
+  }
+  analyze__list_more(&list, errors + warnings);
+  const char *name = eddi_lsp_server_name(self->server);
+  StrBuf counts = {0};
+  if (errors) eddi_strbuf_printf(&counts, "%zu %s", errors, errors == 1 ? "error" : "errors");
+  if (warnings)
+    eddi_strbuf_printf(&counts, "%s%zu %s", errors ? ", " : "", warnings,
+                       warnings == 1 ? "warning" : "warnings");
+  if (!errors && !warnings)
+    eddi_reply_builder_payload(ctx->reply, "%s; %s: No errors or warnings", self->syntax, name);
+  else
+    eddi_reply_builder_payload(ctx->reply, "%s; %s: %s%s", self->syntax, name, counts.data,
+                               list.data);
+  eddi_strbuf_free(&counts);
+  eddi_strbuf_free(&list);
+  return 0;
+}
+
 int eddi_run_validate(CommandContext *ctx) {
   EddiDoc *doc = ctx->session->current;
   EddiSyntax *syn;
@@ -580,11 +656,27 @@ int eddi_run_validate(CommandContext *ctx) {
   }
   AnalyzeIssues errors = {0};
   analyze__errors(doc, syn, from, to, &errors);
-  if (!errors.count) eddi_reply_builder_payload(ctx->reply, "No syntax errors");
+  StrBuf syntax = {0};
+  if (!errors.count) eddi_strbuf_puts(&syntax, "No syntax errors");
   else
-    eddi_reply_builder_payload(ctx->reply, "%zu syntax %s, %s", errors.count,
-                  errors.count == 1 ? "error" : "errors", errors.list.data);
+    eddi_strbuf_printf(&syntax, "%zu syntax %s, %s", errors.count,
+                       errors.count == 1 ? "error" : "errors", errors.list.data);
   eddi_strbuf_free(&errors.list);
-  return 0;
+  EddiLspServer *server = eddi_lsp_for_language(ctx->workspace, ctx->session, syn->lang->name);
+  if (!server) {
+    eddi_reply_builder_payload(ctx->reply, "%s", syntax.data);
+    eddi_strbuf_free(&syntax);
+    return 0;
+  }
+  ValidateJob *job = eddi_calloc(1, sizeof *job);
+  job->base.work = validate__work;
+  job->base.finish = validate__finish;
+  job->base.destroy = validate__destroy;
+  job->server = server;
+  job->path = eddi_path_join(eddi_workspace_root(ctx->workspace), doc->path);
+  job->len = eddi_text_len(&doc->text);
+  job->text = eddi_text_dup(&doc->text, 0, job->len);
+  job->from = from, job->to = to;
+  job->syntax = eddi_strbuf_take(&syntax);
+  return eddi_job_start(ctx, &job->base);
 }
-

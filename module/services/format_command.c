@@ -16,12 +16,11 @@
  * - on the owner thread again the result becomes one edit, but only if the
  *   document still holds the text the formatter was given.
  * Every failure changes nothing and says why. */
-#define _GNU_SOURCE /* pipe2, mkostemp, environ */
+#define _GNU_SOURCE /* pipe2, mkostemp */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -29,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "core/process.h"
 #include "core/utf8.h"
 #include "services/structure.h"
 
@@ -160,12 +160,6 @@ static const char *format__name(const FormatJob *self) {
   return eddi_path_basename(self->argv.items[0]);
 }
 
-static long long format__now_ms(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
 /* The input file: made in the job's folder, written, and unlinked at once
  * (the formatter reads it through the descriptor), so nothing is left
  * behind whatever happens next. Returns the descriptor, at offset 0. */
@@ -195,32 +189,11 @@ static int format__input(FormatJob *self, EddiError *err) {
   return fd;
 }
 
-/* Start the formatter in its own process group, stdin from input, stdout
- * and stderr into the pipes' write ends. */
+/* Start the formatter (core/process.h: its own process group), stdin
+ * from input, stdout and stderr into the pipes' write ends. */
 static int format__spawn(FormatJob *self, int input, int out, int errors, pid_t *pid,
                          EddiError *err) {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, errors, STDERR_FILENO);
-  posix_spawnattr_init(&attr);
-  /* Its own group, so that a timeout kills what it started too; the
-   * signals a front end blocks or ignores (SIGPIPE) back to normal. */
-  sigset_t none, reset;
-  sigemptyset(&none);
-  sigemptyset(&reset);
-  int defaults[] = {SIGPIPE, SIGINT, SIGQUIT, SIGHUP, SIGTERM, SIGCHLD};
-  for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) sigaddset(&reset, defaults[i]);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &reset);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  int rc = posix_spawnp(pid, self->argv.items[0], &actions, &attr, self->argv.items, environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
+  int rc = eddi_process_spawn(self->argv.items, NULL, input, out, errors, pid);
   if (rc != 0)
     return eddi_error_set(err, EDDI_EIO, "Cannot run the formatter %s: %s", format__name(self),
                           strerror(rc));
@@ -234,7 +207,7 @@ typedef enum { FORMAT_EXITED, FORMAT_TIMED_OUT, FORMAT_TOO_MUCH } FormatEnd;
  * the formatter has exited and closed both, or the deadline passes, or it
  * writes too much. The formatter is not reaped here. */
 static FormatEnd format__read(FormatJob *self, pid_t pid, int out, int errors, StrBuf *kept) {
-  long long deadline = format__now_ms() + self->timeout_ms;
+  long long deadline = eddi_process_now_ms() + self->timeout_ms;
   struct pollfd fds[2] = {{.fd = out, .events = POLLIN}, {.fd = errors, .events = POLLIN}};
   bool exited = false;
   char buf[FORMAT_READ_CHUNK];
@@ -252,7 +225,7 @@ static FormatEnd format__read(FormatJob *self, pid_t pid, int out, int errors, S
     }
     bool open = fds[0].fd >= 0 || fds[1].fd >= 0;
     if (exited && !open) return FORMAT_EXITED;
-    long long left = deadline - format__now_ms();
+    long long left = deadline - eddi_process_now_ms();
     if (left <= 0) return FORMAT_TIMED_OUT;
     int wait = (int)(exited ? left : EDDI_MIN(left, (long long)FORMAT_EXIT_POLL_MS));
     int ready = poll(fds, 2, wait);

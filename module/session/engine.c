@@ -23,6 +23,7 @@
 #include "core/embedded_backend.h"
 #include "core/utf8.h"
 #include "edit/search.h"
+#include "lsp/lsp_servers.h"
 #include "lang/message.h"
 #include "services/commands.h"
 #include "session/command_table.h"
@@ -65,6 +66,7 @@ EddiEngine *eddi_engine_new(const char *root, const EddiConfig *config, char *er
     snprintf(error, error_size, "Workspace root %s is not a folder", root);
     return NULL;
   }
+  if (config && !eddi_lsp_commands_valid(config->lsp_commands, error, error_size)) return NULL;
   int root_fd;
   EddiError fs_err;
   if (eddi_fs_root_open(real, &root_fd, &fs_err) < 0) {

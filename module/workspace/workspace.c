@@ -18,6 +18,7 @@ struct EddiWorkspace {
   int root_fd;       /* O_PATH descriptor of root: every write resolves beneath it */
   char *state_dir_asked; /* EddiConfig.state_dir as given, or NULL */
   char *state_dir;       /* made on first use */
+  char *lsp_commands;    /* EddiConfig.lsp_commands, copied */
   EddiSessionManager sessions;
   EddiBackendOpen embedder_open; /* eddi_workspace_set_backend's, or NULL: the disk */
   void *embedder_context;
@@ -41,6 +42,9 @@ void eddi_config_default(EddiConfig *config) {
   config->script_max_ms = 60000;
   config->script_max_bytes = (size_t)16 << 20;
   config->search_timeout_ms = 10000;
+  config->lsp_off = false;
+  config->lsp_commands = NULL;
+  config->lsp_deadline_ms = 20000;
 }
 
 EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfig *config) {
@@ -51,6 +55,8 @@ EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfi
   self->root = eddi_strdup(root);
   self->config.state_dir = NULL; /* the folder made on first use is the workspace's own */
   self->state_dir_asked = config && config->state_dir ? eddi_strdup(config->state_dir) : NULL;
+  self->lsp_commands = config && config->lsp_commands ? eddi_strdup(config->lsp_commands) : NULL;
+  self->config.lsp_commands = self->lsp_commands;
   return self;
 }
 
@@ -62,6 +68,7 @@ void eddi_workspace_free(EddiWorkspace *self) {
   close(self->root_fd);
   eddi_free(self->state_dir_asked);
   eddi_free(self->state_dir);
+  eddi_free(self->lsp_commands);
   eddi_free(self);
 }
 

@@ -83,7 +83,8 @@ Each failure is a string \"FILE:LINE: what\"."
          (lines (vconcat lines))
          (at 0)
          (workspace (file-name-as-directory (make-temp-file "eddi-transcript-" t)))
-         (engine (eddi-module-new workspace))
+         ;; Language servers only where the transcript asks for them (@lsp).
+         (engine (eddi-module-new workspace (not (member "@lsp" (append lines nil)))))
          (sender "tester")
          (failures nil)
          (exchanges 0)
@@ -141,6 +142,7 @@ Each failure is a string \"FILE:LINE: what\"."
                         ("@mkdir" (make-directory (path arg1)))
                         ("@symlink" (make-symbolic-link arg1 (path rest)))
                         ("@sender" (setq sender arg1))
+                        ("@lsp") ; read when the engine was made
                         (_ (fail "unknown directive %s" name)))))
          (exchange (first)
                    (let ((message first) (expected nil))

@@ -21,8 +21,16 @@ static char *run(EddiEngine *engine, const char *message) {
   return out;
 }
 
+/* An engine over root; without config, the defaults but no language
+ * servers: Validate here is eddi's own syntax check, whatever is installed. */
 static EddiEngine *engine_over(const char *root, const EddiConfig *config) {
   char error[256] = "";
+  EddiConfig own;
+  if (!config) {
+    eddi_config_default(&own);
+    own.lsp_off = true;
+    config = &own;
+  }
   EddiEngine *engine = eddi_engine_new(root, config, error, sizeof error);
   if (!engine) fail_msg("eddi_engine_new: %s", error);
   return engine;

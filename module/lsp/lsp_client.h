@@ -1,0 +1,100 @@
+/* lsp_client.h - one language server process and eddi's talk with it.
+ *
+ * A server is made on the owner thread (nothing starts then) and used from
+ * worker threads only: every call below that talks to the process blocks
+ * its caller until the server answers or the deadline passes, so a command
+ * calls it from its job's work() (workspace/command.h), never from the
+ * command itself. One caller at a time talks to a server (a mutex); the
+ * others wait their turn.
+ *
+ * The process starts on first use: initialize (offering the position
+ * encodings utf-8 then utf-16; clangd's offsetEncoding too), initialized.
+ * A server that stops (exits, closes its output, writes what is not LSP)
+ * or ignores the $/cancelRequest of a request past its deadline is killed;
+ * the next use starts it again.
+ *
+ * Documents: eddi owns the text. A text shown to the server is opened with
+ * didOpen (version 1) and stays open; when it is shown again with other
+ * bytes it gets a didChange of version + 1 with the whole text (full
+ * sync: no incremental changes yet); eddi_lsp_server_forget queues its
+ * didClose for the next use.
+ */
+#ifndef EDDI_LSP_CLIENT_H
+#define EDDI_LSP_CLIENT_H
+
+#include "lsp/lsp_wire.h"
+
+typedef struct EddiLspServer EddiLspServer;
+
+/* Largest message read from a server; a larger one stops it. */
+#define EDDI_LSP_MESSAGE_MAX ((size_t)64 << 20)
+/* After a $/cancelRequest, how long a server has to answer the request
+ * (any answer, usually RequestCancelled) before it counts as ignoring
+ * cancel and is restarted. */
+#define EDDI_LSP_CANCEL_GRACE_MS 1000
+/* How long shutdown and exit may take when eddi ends, before a kill. */
+#define EDDI_LSP_SHUTDOWN_MS 2000
+
+typedef struct {
+  const char *name;        /* as replies name it ("clangd") */
+  const char *command;     /* the program and its arguments, words split at spaces */
+  const char *language_id; /* the protocol's languageId ("c", "python") */
+  const char *root;        /* the workspace folder, absolute */
+  unsigned deadline_ms;    /* each request, and each wait for diagnostics */
+} EddiLspServerSpec;
+
+/* A server for spec (copied); starts nothing. */
+EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec);
+/* shutdown and exit (a kill past EDDI_LSP_SHUTDOWN_MS), then free. Blocks:
+ * call it when no worker uses self (the engine's end). */
+void eddi_lsp_server_free(EddiLspServer *self);
+/* As replies name it. Borrowed. */
+const char *eddi_lsp_server_name(const EddiLspServer *self);
+/* How many times its process was started (tests see a restart in it). */
+unsigned eddi_lsp_server_starts(EddiLspServer *self);
+
+/* ---------------------------------------------------------------- diagnostics */
+
+/* A text to show the server: path is absolute; text[0, len) the bytes as
+ * eddi holds them (a buffer's, not the disk's). Borrowed for the call. */
+typedef struct {
+  const char *path;
+  const char *text;
+  size_t len;
+} EddiLspText;
+
+enum { EDDI_LSP_ERROR = 1, EDDI_LSP_WARNING = 2, EDDI_LSP_INFORMATION = 3, EDDI_LSP_HINT = 4 };
+
+typedef struct {
+  size_t text;      /* index of its EddiLspText */
+  size_t offset;    /* byte offset of its start in that text */
+  size_t line, col; /* the same as eddi shows positions: 0-based, col in characters */
+  int severity;     /* EDDI_LSP_ERROR..HINT (a server that gives none: error) */
+  char *message;    /* its first line */
+} EddiLspDiagnostic;
+
+typedef Array(EddiLspDiagnostic) EddiLspDiagnostics;
+void eddi_lsp_diagnostics_free(EddiLspDiagnostics *self);
+
+/* Show the server texts[0, count) (opened, or changed to these bytes) and
+ * wait for its diagnostics of each version (textDocument/publishDiagnostics,
+ * which is also how eddi knows that clangd and pyright are ready for a
+ * file), appended to out in the server's order, per text. With close, the
+ * texts are closed after (unsaved versions for a check: item 3 of the
+ * design); without, they stay open for the next call's didChange. Blocks
+ * (a worker's call). Fails with err naming the server when it cannot
+ * start, stops, or says nothing within the deadline; out then holds
+ * nothing. */
+int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
+                             bool close, EddiLspDiagnostics *out, EddiError *err);
+
+/* Wait until the server has ended every $/progress it began (an index, a
+ * project load): what a request that needs the whole workspace (references,
+ * rename) waits for. Starts the server if needed. Blocks. */
+int eddi_lsp_server_wait_ready(EddiLspServer *self, EddiError *err);
+
+/* doc at path (absolute) closed in eddi: queue its didClose, sent at the
+ * next use. Does not block (any thread). */
+void eddi_lsp_server_forget(EddiLspServer *self, const char *path);
+
+#endif

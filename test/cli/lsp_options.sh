@@ -1,0 +1,84 @@
+#!/bin/sh
+# The eddi program's language server options, with the stand-in server
+# test/lsp/lsp-stub.py (real LSP framing, misbehaving on purpose):
+# --lsp LANG=COMMAND runs COMMAND for LANG (its diagnostics' UTF-16
+# columns read as eddi's character columns); a server that stops during a
+# request gives a Fail saying it stopped, and the next Validate starts it
+# again; a request past --lsp-deadline is cancelled and the Fail names the
+# deadline, a server that ignores the cancel too is stopped; --no-lsp
+# answers as eddi does without servers; a bad --lsp is refused. Checks the
+# replies and the exit status exactly.
+# usage: lsp_options.sh EDDI STUB
+set -u
+eddi=$1
+stub=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf 'int main(void) {\n  /* \360\237\230\200\344\270\255 */ return x;\n}\n' >"$work/a.c"
+status=0
+
+# check NAME EXPECTED-EXIT EXPECTED-OUTPUT ARGS...
+check() {
+  name=$1 want_code=$2 want=$3
+  shift 3
+  (cd "$work" && "$eddi" --no-journal "$@" >actual 2>stderr)
+  code=$?
+  [ "$code" -eq "$want_code" ] || { echo "$name: exit status $code, expected $want_code"; status=1; }
+  printf '%s\n' "$want" | diff -u - "$work/actual" || { echo "$name: replies differ"; status=1; }
+}
+
+check well 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
+  --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate
+
+# An unsaved edit is a didChange (version 2); Close is a didClose, so the
+# next Open and Validate is a didOpen again (version 1); when eddi ends the
+# server gets shutdown and exit. The stub writes down what it read.
+export LSP_STUB_TRACE="$work/trace"
+check versions 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18
+Ok, Replaced 1 occurrence, At 1:21
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 2 at 1:22
+Ok, Unsaved changes discarded
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
+  --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate -c 'Replace "return" "return 0 +"' \
+  -c Validate -c Close -c 'Open a.c' -c Validate
+printf '%s\n' initialize initialized textDocument/didOpen textDocument/didChange \
+  textDocument/didClose textDocument/didOpen shutdown exit | diff -u - "$work/trace" ||
+  { echo "versions: the server read other messages"; status=1; }
+unset LSP_STUB_TRACE
+
+check die-once 1 'Ok
+Ok, At 0:0, Length 3
+Fail "lsp-stub stopped (exit status 3) during initialize", Validate again to restart it
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
+  --lsp "c=$stub die-once $work/marker" -c 'Start s' -c 'Open a.c' -c Validate -c Validate
+
+check honour-cancel 1 'Ok
+Ok, At 0:0, Length 3
+Fail "lsp-stub: initialize got no answer within 300 ms (the LSP deadline); cancelled", Validate again (the server restarts), or give it a longer deadline' \
+  --lsp-deadline 300 --lsp "c=$stub honour-cancel" -c 'Start s' -c 'Open a.c' -c Validate
+
+check ignore-cancel 1 'Ok
+Ok, At 0:0, Length 3
+Fail "lsp-stub: initialize got no answer within 300 ms (the LSP deadline); it ignored the cancel and was stopped", Validate again (the server restarts), or give it a longer deadline' \
+  --lsp-deadline 300 --lsp "c=$stub ignore-cancel" -c 'Start s' -c 'Open a.c' -c Validate
+
+check no-lsp 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors' \
+  --no-lsp --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate
+
+check missing 1 'Ok
+Ok, At 0:0, Length 3
+Fail "Cannot start lsp-none (/nonexistent/lsp-none): No such file or directory", Install it, name another with --lsp LANG=COMMAND, or turn servers off with --no-lsp' \
+  --lsp "c=/nonexistent/lsp-none" -c 'Start s' -c 'Open a.c' -c Validate
+
+(cd "$work" && "$eddi" --no-journal --lsp c -c 'Start s' >actual 2>stderr)
+code=$?
+[ "$code" -eq 2 ] || { echo "bad --lsp: exit status $code, expected 2"; status=1; }
+printf 'eddi: --lsp takes LANG=COMMAND, not "c"\n' | diff -u - "$work/stderr" || status=1
+exit $status

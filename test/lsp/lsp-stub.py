@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""A language server that misbehaves on purpose, for eddi's LSP tests.
+
+It speaks real LSP framing (Content-Length headers over stdin/stdout) and
+behaves as its first argument says:
+
+  well            answer initialize (utf-16 positions), and on each didOpen
+                  or didChange publish one error at the first "x" of the
+                  text, its column counted in UTF-16 code units, its
+                  message naming the document's version
+  die-once FILE   stop (exit status 3) when initialize comes, unless FILE
+                  exists (it makes FILE first): the next start is "well"
+  ignore-cancel   never answer initialize, nor its $/cancelRequest
+  honour-cancel   never answer initialize, answer its $/cancelRequest
+                  with RequestCancelled
+With LSP_STUB_TRACE set, it appends the method of each message it reads
+to that file, one a line.
+
+  never-ready     begin a $/progress on initialize's token and never end
+                  it
+"""
+import json
+import os
+import sys
+
+inp = sys.stdin.buffer
+out = sys.stdout.buffer
+
+
+def read():
+    length = None
+    while True:
+        line = inp.readline()
+        if not line:
+            sys.exit(0)
+        line = line.rstrip(b"\r\n")
+        if not line:
+            break
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    return json.loads(inp.read(length))
+
+
+def send(msg):
+    msg["jsonrpc"] = "2.0"
+    body = json.dumps(msg).encode()
+    out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    out.flush()
+
+
+def publish(uri, version, text):
+    diagnostics = []
+    for number, line in enumerate(text.split("\n")):
+        at = line.find("x")
+        if at >= 0:
+            character = len(line[:at].encode("utf-16-le")) // 2
+            diagnostics.append({"range": {"start": {"line": number, "character": character},
+                                          "end": {"line": number, "character": character + 1}},
+                                "severity": 1,
+                                "message": "x is not allowed in version %d\nsecond line" % version})
+            break
+    send({"method": "textDocument/publishDiagnostics",
+          "params": {"uri": uri, "version": version, "diagnostics": diagnostics}})
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "die-once":
+        if not os.path.exists(sys.argv[2]):
+            open(sys.argv[2], "w").close()
+            mode = "die"
+        else:
+            mode = "well"
+    trace = os.environ.get("LSP_STUB_TRACE")
+    while True:
+        msg = read()
+        method = msg.get("method")
+        if trace:
+            with open(trace, "a") as f:
+                f.write("%s\n" % method)
+        if method == "initialize":
+            if mode == "die":
+                sys.exit(3)
+            if mode in ("ignore-cancel", "honour-cancel"):
+                pending = msg["id"]
+                continue
+            if mode == "never-ready":
+                # On the token initialize gave, before its answer (as the
+                # protocol allows), so that the client has heard it by then.
+                send({"method": "$/progress",
+                      "params": {"token": msg["params"]["workDoneToken"],
+                                 "value": {"kind": "begin", "title": "loading"}}})
+            send({"id": msg["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
+        elif method == "$/cancelRequest" and mode == "honour-cancel":
+            send({"id": msg["params"]["id"],
+                  "error": {"code": -32800, "message": "cancelled"}})
+        elif method == "textDocument/didOpen":
+            doc = msg["params"]["textDocument"]
+            publish(doc["uri"], doc["version"], doc["text"])
+        elif method == "textDocument/didChange":
+            doc = msg["params"]["textDocument"]
+            publish(doc["uri"], doc["version"], msg["params"]["contentChanges"][-1]["text"])
+        elif method == "shutdown":
+            send({"id": msg["id"], "result": None})
+        elif method == "exit":
+            sys.exit(0)
+
+
+main()

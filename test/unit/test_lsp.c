@@ -1,0 +1,320 @@
+/* test_lsp.c - the language server client (lsp/): framing, positions in
+ * utf-8 and utf-16, and the client against the stand-in server
+ * test/lsp/lsp-stub.py (real LSP framing, misbehaving on purpose). */
+#include "unit_support.h"
+
+#include "core/process.h"
+#include "lsp/lsp_client.h"
+
+/* ---------------------------------------------------------------- framing */
+
+/* The messages of the bytes fed one at a time, joined by '|'. */
+static void framing__read_bytewise(const char *stream, size_t len, StrBuf *out) {
+  EddiLspReader reader;
+  eddi_lsp_reader_init(&reader, 1024);
+  EddiError err = {0};
+  for (size_t i = 0; i < len; i++) {
+    eddi_lsp_reader_feed(&reader, stream + i, 1);
+    const char *body;
+    size_t body_len;
+    int rc;
+    while ((rc = eddi_lsp_reader_next(&reader, &body, &body_len, &err)) == 1) {
+      if (out->len) eddi_strbuf_putc(out, '|');
+      eddi_strbuf_append(out, body, body_len);
+    }
+    assert_int_equal(rc, 0);
+  }
+  eddi_lsp_reader_free(&reader);
+}
+
+static void test_framing_reads_messages_split_anywhere(void **state) {
+  long live = unit_live();
+  const char stream[] = "Content-Length: 7\r\n\r\n{\"a\":1}"
+                        "content-length:2\r\nContent-Type: application/vscode-jsonrpc; "
+                        "charset=utf-8\r\n\r\n[]"
+                        "Content-Length: 0\r\n\r\n";
+  StrBuf out = {0};
+  framing__read_bytewise(stream, sizeof stream - 1, &out);
+  assert_string_equal(out.data, "{\"a\":1}|[]|"); /* the last one empty */
+  eddi_strbuf_free(&out);
+  unit_assert_no_leak(live);
+}
+
+static void test_framing_reads_several_messages_of_one_read(void **state) {
+  EddiLspReader reader;
+  eddi_lsp_reader_init(&reader, 1024);
+  StrBuf stream = {0};
+  eddi_lsp_frame(&stream, "{\"id\":1}", 8);
+  eddi_lsp_frame(&stream, "{\"id\":22}", 9);
+  eddi_strbuf_puts(&stream, "Content-Length: 5\r\n\r\n{\"i"); /* the third in part */
+  eddi_lsp_reader_feed(&reader, stream.data, stream.len);
+  const char *body;
+  size_t len;
+  EddiError err = {0};
+  assert_int_equal(eddi_lsp_reader_next(&reader, &body, &len, &err), 1);
+  assert_int_equal(len, 8);
+  assert_memory_equal(body, "{\"id\":1}", 8);
+  assert_int_equal(eddi_lsp_reader_next(&reader, &body, &len, &err), 1);
+  assert_int_equal(len, 9);
+  assert_memory_equal(body, "{\"id\":22}", 9);
+  assert_int_equal(eddi_lsp_reader_next(&reader, &body, &len, &err), 0);
+  eddi_lsp_reader_feed(&reader, "d\"}", 3);
+  assert_int_equal(eddi_lsp_reader_next(&reader, &body, &len, &err), 1);
+  assert_memory_equal(body, "{\"id\"}", 5);
+  eddi_strbuf_free(&stream);
+  eddi_lsp_reader_free(&reader);
+}
+
+/* The error of the first message of stream. */
+static int framing__error(const char *stream, size_t max, char *what) {
+  EddiLspReader reader;
+  eddi_lsp_reader_init(&reader, max);
+  eddi_lsp_reader_feed(&reader, stream, strlen(stream));
+  const char *body;
+  size_t len;
+  EddiError err = {0};
+  int rc = eddi_lsp_reader_next(&reader, &body, &len, &err);
+  strcpy(what, rc < 0 ? err.what : "");
+  eddi_lsp_reader_free(&reader);
+  return rc;
+}
+
+static void test_framing_refuses_what_is_not_lsp(void **state) {
+  char what[sizeof ((EddiError *)0)->what];
+  assert_int_equal(framing__error("Content-Type: x\r\n\r\n{}", 100, what), EDDI_EINVAL);
+  assert_string_equal(what, "LSP message without Content-Length");
+  assert_int_equal(framing__error("Content-Length: 1x\r\n\r\n{}", 100, what), EDDI_EINVAL);
+  assert_string_equal(what, "LSP Content-Length is not a number");
+  assert_int_equal(framing__error("Content-Length:\r\n\r\n", 100, what), EDDI_EINVAL);
+  assert_string_equal(what, "LSP Content-Length without a number");
+  assert_int_equal(framing__error("hello world\r\n\r\n", 100, what), EDDI_EINVAL);
+  assert_string_equal(what, "LSP header without a name and a colon");
+  assert_int_equal(framing__error("Content-Length: 101\r\n\r\n", 100, what), EDDI_ETOOBIG);
+  assert_string_equal(what, "LSP message over 100 bytes");
+  assert_int_equal(framing__error("Content-Length: 99999999999999999999999\r\n\r\n", 100, what),
+                   EDDI_ETOOBIG);
+  char endless[EDDI_LSP_HEADER_MAX + 2];
+  memset(endless, 'X', sizeof endless - 1);
+  endless[sizeof endless - 1] = '\0';
+  assert_int_equal(framing__error(endless, 100, what), EDDI_ETOOBIG);
+  assert_string_equal(what, "LSP headers over 1024 bytes");
+  /* A header block short of its end is no error yet. */
+  assert_int_equal(framing__error("Content-Length: 2\r\n", 100, what), 0);
+}
+
+/* ---------------------------------------------------------------- positions */
+
+#define POS_OF(text, offset, enc) eddi_lsp_position_of(text, strlen(text), offset, enc)
+#define OFFSET_OF(text, line, ch, enc) \
+  eddi_lsp_offset_of(text, strlen(text), (EddiLspPosition){line, ch}, enc)
+
+static void assert_position(EddiLspPosition pos, size_t line, size_t character) {
+  assert_int_equal(pos.line, line);
+  assert_int_equal(pos.character, character);
+}
+
+/* "a😀b" is 1 + 4 + 1 bytes: 1 + 2 + 1 UTF-16 units; "中文x" 3 + 3 + 1
+ * bytes, 1 + 1 + 1 units. */
+static void test_utf16_positions_of_emoji_and_cjk(void **state) {
+  const char *text = "a😀b\n中文x\r\nlast";
+  /* line 0 */
+  assert_position(POS_OF(text, 0, EDDI_LSP_UTF16), 0, 0);
+  assert_position(POS_OF(text, 1, EDDI_LSP_UTF16), 0, 1);
+  assert_position(POS_OF(text, 5, EDDI_LSP_UTF16), 0, 3); /* b: after a surrogate pair */
+  assert_position(POS_OF(text, 6, EDDI_LSP_UTF16), 0, 4); /* the line's end */
+  assert_position(POS_OF(text, 3, EDDI_LSP_UTF16), 0, 1); /* inside 😀: its start */
+  /* line 1, CJK, ended by \r\n */
+  assert_position(POS_OF(text, 7, EDDI_LSP_UTF16), 1, 0);
+  assert_position(POS_OF(text, 10, EDDI_LSP_UTF16), 1, 1);
+  assert_position(POS_OF(text, 13, EDDI_LSP_UTF16), 1, 2); /* x */
+  assert_position(POS_OF(text, 14, EDDI_LSP_UTF16), 1, 3); /* before \r */
+  assert_position(POS_OF(text, 15, EDDI_LSP_UTF16), 1, 3); /* the \r counts for nothing */
+  assert_position(POS_OF(text, 16, EDDI_LSP_UTF16), 2, 0);
+  assert_position(POS_OF(text, 99, EDDI_LSP_UTF16), 2, 4); /* past the end: the end */
+  /* and back */
+  assert_int_equal(OFFSET_OF(text, 0, 0, EDDI_LSP_UTF16), 0);
+  assert_int_equal(OFFSET_OF(text, 0, 1, EDDI_LSP_UTF16), 1);
+  assert_int_equal(OFFSET_OF(text, 0, 2, EDDI_LSP_UTF16), 1); /* half a pair: the 😀 */
+  assert_int_equal(OFFSET_OF(text, 0, 3, EDDI_LSP_UTF16), 5);
+  assert_int_equal(OFFSET_OF(text, 0, 4, EDDI_LSP_UTF16), 6);
+  assert_int_equal(OFFSET_OF(text, 0, 40, EDDI_LSP_UTF16), 6); /* past the line: its end */
+  assert_int_equal(OFFSET_OF(text, 1, 2, EDDI_LSP_UTF16), 13);
+  assert_int_equal(OFFSET_OF(text, 1, 9, EDDI_LSP_UTF16), 14); /* before \r */
+  assert_int_equal(OFFSET_OF(text, 2, 4, EDDI_LSP_UTF16), 20);
+  assert_int_equal(OFFSET_OF(text, 7, 0, EDDI_LSP_UTF16), 20); /* past the last line */
+}
+
+static void test_utf8_positions_count_bytes(void **state) {
+  const char *text = "a😀b\n中文x";
+  assert_position(POS_OF(text, 5, EDDI_LSP_UTF8), 0, 5);
+  assert_position(POS_OF(text, 13, EDDI_LSP_UTF8), 1, 6);
+  assert_position(POS_OF(text, 9, EDDI_LSP_UTF8), 1, 0); /* inside 中: its start */
+  assert_int_equal(OFFSET_OF(text, 0, 5, EDDI_LSP_UTF8), 5);
+  assert_int_equal(OFFSET_OF(text, 0, 3, EDDI_LSP_UTF8), 1); /* inside 😀: its start */
+  assert_int_equal(OFFSET_OF(text, 1, 6, EDDI_LSP_UTF8), 13);
+}
+
+/* Every character offset of a mixed text goes to a position and back to
+ * itself, in both encodings; bytes that are not UTF-8 count one unit. */
+static void test_positions_round_trip(void **state) {
+  const char *text = "x = \"😀🎉\" # 日本語 ok\n\tß€𝄞\n\xff\xfe end\n";
+  size_t len = strlen(text);
+  for (int enc = EDDI_LSP_UTF16; enc <= EDDI_LSP_UTF8; enc++)
+    for (size_t at = 0; at <= len; at++) {
+      if (at < len && (text[at] & 0xC0) == 0x80) continue; /* not a character's start */
+      EddiLspPosition pos = eddi_lsp_position_of(text, len, at, (EddiLspEncoding)enc);
+      assert_int_equal(eddi_lsp_offset_of(text, len, pos, (EddiLspEncoding)enc), at);
+    }
+  assert_position(POS_OF(text, strlen("x = \"😀🎉\" # 日本語"), EDDI_LSP_UTF16), 0, 16);
+  assert_position(POS_OF(text, strlen("x = \"😀🎉\" # 日本語 ok\n\tß€𝄞"), EDDI_LSP_UTF16), 1, 5);
+  assert_position(POS_OF(text, strlen("x = \"😀🎉\" # 日本語 ok\n\tß€𝄞\n\xff\xfe"), EDDI_LSP_UTF16),
+                  2, 2);
+}
+
+/* ---------------------------------------------------------------- the client */
+
+static EddiLspServer *client__stub(const char *mode, unsigned deadline_ms) {
+  char command[PATH_MAX + 64];
+  snprintf(command, sizeof command, "%s %s", EDDI_LSP_STUB, mode);
+  EddiLspServerSpec spec = {"lsp-stub", command, "c", "/tmp", deadline_ms};
+  return eddi_lsp_server_new(&spec);
+}
+
+static void test_client_converts_utf16_diagnostics_and_follows_changes(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  EddiLspServer *server = client__stub("well", 5000);
+  const char *before = "int a;\n/* 😀 中 */ x;\n";
+  EddiLspText text = {"/tmp/lsp-unit-a.c", before, strlen(before)};
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(diags.len, 1);
+  /* The stub counts 😀 as two units: x is at UTF-16 character 11, at
+   * eddi's column 10 (characters). */
+  assert_int_equal(diags.items[0].line, 1);
+  assert_int_equal(diags.items[0].col, 10);
+  assert_int_equal(diags.items[0].offset, strlen("int a;\n/* 😀 中 */ "));
+  assert_int_equal(diags.items[0].severity, EDDI_LSP_ERROR);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
+  eddi_lsp_diagnostics_free(&diags);
+  /* Other bytes: a didChange (version 2), answered for that version. */
+  const char *after = "int a;\n/* 😀 中 */ y; x;\n";
+  text.text = after, text.len = strlen(after);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(diags.len, 1);
+  assert_int_equal(diags.items[0].col, 13);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 2");
+  eddi_lsp_diagnostics_free(&diags);
+  /* The same bytes again: nothing sent, the kept diagnostics of version 2. */
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 2");
+  eddi_lsp_diagnostics_free(&diags);
+  /* Closed in eddi: didClose at the next use, then a didOpen (version 1). */
+  eddi_lsp_server_forget(server, text.path);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
+  eddi_lsp_diagnostics_free(&diags);
+  /* Shown with close: closed after, so opened again. */
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
+  eddi_lsp_diagnostics_free(&diags);
+  assert_int_equal(eddi_lsp_server_starts(server), 1);
+  eddi_lsp_server_free(server);
+  unit_assert_no_leak(live);
+}
+
+static void test_client_restarts_a_server_that_stopped(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  char marker[] = "/tmp/eddi-lsp-marker-XXXXXX";
+  int fd = mkstemp(marker);
+  assert_true(fd >= 0);
+  close(fd);
+  unlink(marker); /* the stub dies once, while the marker is missing */
+  char mode[sizeof marker + 16];
+  snprintf(mode, sizeof mode, "die-once %s", marker);
+  EddiLspServer *server = client__stub(mode, 5000);
+  EddiLspText text = {"/tmp/lsp-unit-b.c", "x\n", 2};
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_string_equal(err.what, "lsp-stub stopped (exit status 3) during initialize");
+  assert_int_equal(diags.len, 0);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(diags.len, 1);
+  assert_int_equal(eddi_lsp_server_starts(server), 2);
+  eddi_lsp_diagnostics_free(&diags);
+  eddi_lsp_server_free(server);
+  unlink(marker);
+  unit_assert_no_leak(live);
+}
+
+static void test_client_waits_for_progress_within_its_deadline(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  EddiLspServer *server = client__stub("never-ready", 3000);
+  EddiError err = {0};
+  assert_int_equal(eddi_lsp_server_wait_ready(server, &err), EDDI_EIO);
+  assert_string_equal(err.what, "lsp-stub was not ready within 3000 ms (the LSP deadline): eddi-initialize");
+  eddi_lsp_server_free(server);
+  server = client__stub("well", 5000);
+  assert_int_equal(eddi_lsp_server_wait_ready(server, &err), 0);
+  eddi_lsp_server_free(server);
+  unit_assert_no_leak(live);
+}
+
+static void test_client_cancels_past_the_deadline(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  EddiLspServer *server = client__stub("honour-cancel", 200);
+  EddiLspText text = {"/tmp/lsp-unit-c.c", "x\n", 2};
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  long long start = eddi_process_now_ms();
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_string_equal(err.what,
+                      "lsp-stub: initialize got no answer within 200 ms (the LSP deadline); cancelled");
+  assert_true(eddi_process_now_ms() - start < 200 + EDDI_LSP_CANCEL_GRACE_MS);
+  eddi_lsp_server_free(server);
+  server = client__stub("ignore-cancel", 200);
+  start = eddi_process_now_ms();
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_string_equal(err.what, "lsp-stub: initialize got no answer within 200 ms (the LSP "
+                                "deadline); it ignored the cancel and was stopped");
+  assert_true(eddi_process_now_ms() - start >= 200 + EDDI_LSP_CANCEL_GRACE_MS);
+  assert_int_equal(eddi_lsp_server_starts(server), 1);
+  eddi_lsp_server_free(server);
+  unit_assert_no_leak(live);
+}
+
+static void test_client_names_a_program_it_cannot_start(void **state) {
+  long live = unit_live();
+  EddiLspServerSpec spec = {"nowhere", "/nonexistent/lsp-server --stdio", "c", "/tmp", 1000};
+  EddiLspServer *server = eddi_lsp_server_new(&spec);
+  EddiLspText text = {"/tmp/lsp-unit-d.c", "", 0};
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_string_equal(err.what,
+                      "Cannot start nowhere (/nonexistent/lsp-server): No such file or directory");
+  eddi_lsp_server_free(server);
+  unit_assert_no_leak(live);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_framing_reads_messages_split_anywhere),
+      cmocka_unit_test(test_framing_reads_several_messages_of_one_read),
+      cmocka_unit_test(test_framing_refuses_what_is_not_lsp),
+      cmocka_unit_test(test_utf16_positions_of_emoji_and_cjk),
+      cmocka_unit_test(test_utf8_positions_count_bytes),
+      cmocka_unit_test(test_positions_round_trip),
+      cmocka_unit_test(test_client_converts_utf16_diagnostics_and_follows_changes),
+      cmocka_unit_test(test_client_restarts_a_server_that_stopped),
+      cmocka_unit_test(test_client_waits_for_progress_within_its_deadline),
+      cmocka_unit_test(test_client_cancels_past_the_deadline),
+      cmocka_unit_test(test_client_names_a_program_it_cannot_start),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
