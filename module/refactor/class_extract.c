@@ -1,5 +1,9 @@
 /* class_extract.c - Refactor ExtractClass <Class> <NewClass> <members>
- * and Split_Class <Class> <NewClass> <members>, for Python.
+ * and Split_Class <Class> <NewClass> <members>, for Python, JavaScript
+ * and TypeScript (the plan is one; "JavaScript's members" and
+ * "JavaScript's texts" below read and write the language's own forms: a
+ * field set at the top of the constructor or a class field, a holder in
+ * this.<name>, TypeScript's declarations; doc/refactoring.org).
  *
  * Both move the named members of a class into a new class, written before
  * it in the same module, and make the old class hold an instance of the
