@@ -619,6 +619,16 @@ static int extract__rewrite_uses(Extract *self) {
         continue;
       }
       if (self->delegate && extract__moved(self, t, true, false)) continue;
+      /* super().fee() reads the base's member, not the instance's holder:
+       * super().fees is no attribute. */
+      if (ref_program_expr_value(program, f, occ->expr).kind == REF_VALUE_SUPER) {
+        rc = ref_ops_fail_at(ops, f, occ->start, "%s: %s is used through %s", self->word,
+                             extract__str(self, occ->name), self->python ? "super()" : "super");
+        eddi_error_hint(ops->err, "Call it on %s there first, or use Split_Class, whose "
+                                  "delegate answers",
+                        self->python ? "self" : "this");
+        continue;
+      }
       ref_ops_edit(ops, f, occ->start, occ->start, insert.data, insert.len);
       self->updated++;
     }
