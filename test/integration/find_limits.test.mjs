@@ -6,10 +6,9 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, StringCodec } from "nats";
-import { natsAndEddi } from "./helpers.mjs";
+import { connect } from "nats";
+import { askNats, natsAndEddi } from "./helpers.mjs";
 
-const sc = StringCodec();
 const REQUEST_TIMEOUT_MS = 20000;
 const SLOW_FAIL = 'Fail "Search took longer than 1 s (search_timeout_ms)", ' +
   "Narrow the pattern (anchor it, bound its repeats) or search less text";
@@ -27,11 +26,7 @@ before(async () => {
 
 after(() => setup.stop());
 
-async function ask(sender, text) {
-  const body = JSON.stringify({ sender, text });
-  const reply = await nc.request("eddi.cmd", sc.encode(body), { timeout: REQUEST_TIMEOUT_MS });
-  return sc.decode(reply.data);
-}
+const ask = (sender, text) => askNats(nc, sender, text, REQUEST_TIMEOUT_MS);
 
 test("a slow Find fails at the time limit and another sender is answered meanwhile", async () => {
   const started = Date.now();

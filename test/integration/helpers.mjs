@@ -192,3 +192,10 @@ export async function natsAndEddi(eddiArgs, connectNats) {
     },
   };
 }
+
+// One EddiSpeak request from sender over NATS (eddi.cmd): the reply's text.
+export async function askNats(nc, sender, text, timeoutMs = 10000) {
+  const body = new TextEncoder().encode(JSON.stringify({ sender, text }));
+  const reply = await nc.request("eddi.cmd", body, { timeout: timeoutMs });
+  return new TextDecoder().decode(reply.data);
+}

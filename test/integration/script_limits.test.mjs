@@ -8,10 +8,9 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, StringCodec } from "nats";
-import { natsAndEddi } from "./helpers.mjs";
+import { connect } from "nats";
+import { askNats, natsAndEddi } from "./helpers.mjs";
 
-const sc = StringCodec();
 const REQUEST_TIMEOUT_MS = 10000;
 // Under AddressSanitizer (scripts/test sets ASAN_OPTIONS) the server runs
 // about twice as slow and its memory carries the sanitizer's shadow and
@@ -38,11 +37,7 @@ before(async () => {
 
 after(() => setup.stop());
 
-async function ask(sender, text) {
-  const body = JSON.stringify({ sender, text });
-  const reply = await nc.request("eddi.cmd", sc.encode(body), { timeout: REQUEST_TIMEOUT_MS });
-  return sc.decode(reply.data);
-}
+const ask = (sender, text) => askNats(nc, sender, text, REQUEST_TIMEOUT_MS);
 
 // The server still runs and serves another sender.
 async function stillServes() {
