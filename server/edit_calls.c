@@ -30,7 +30,7 @@ static const char *const call__update_keys[] = {"path", "content", NULL};
 static const char *const call__replace_keys[] = {"file_path", "old_string", "new_string",
                                                  "replace_all", "edits", NULL};
 static const char *const call__refactor_keys[] = {"operation", "target", "new_name", "unsure",
-                                                  "leave", "delegate", NULL};
+                                                  "leave", "delegate", "unchecked", NULL};
 static const char *const call__replace_edit_keys[] = {"old_string", "new_string", "replace_all",
                                                       NULL};
 
@@ -264,6 +264,7 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "unsure", &call->unsure);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "leave", &call->leave);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "delegate", &call->delegate);
+    if (status == SERVER_OK) status = call__flag(&parse, arguments, "unchecked", &call->unchecked);
     break;
   default:
     snprintf(why, why_size, "Unknown edit call");

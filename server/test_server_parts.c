@@ -597,7 +597,8 @@ static void test_edit_call_refactor_forms(void **state) {
   assert_true(edit_call_reads(EDIT_CALL_PREVIEW));
   assert_false(edit_call_reads(EDIT_CALL_REFACTOR));
   expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"target\":\"f\",\"new\":\"g\"}",
-                 "Unknown argument new; this call takes: operation target new_name unsure leave delegate");
+                 "Unknown argument new; this call takes: operation target new_name unsure leave delegate "
+                 "unchecked");
   /* new_name is optional: inlining takes none. */
   expect_refused(EDIT_CALL_REFACTOR, "{\"operation\":\"R\",\"new_name\":\"g\"}",
                  "Missing argument: target");

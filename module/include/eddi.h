@@ -341,13 +341,15 @@ typedef struct {
    * new_name the name it gets; unsure also rewrites the references the
    * analysis is unsure of, leave writes without them (a change that leaves
    * some is refused without one of the two); delegate keeps Move_Method's
-   * old method, delegating. The reply is the command's (Preview's with its
+   * old method, delegating; unchecked writes without the language
+   * servers' check. The reply is the command's (Preview's with its
    * diff, as in raw mode). */
   const char *operation;
   const char *new_name;
   bool unsure;
   bool leave;
   bool delegate;
+  bool unchecked;
 } EddiCall;
 
 /* What a call did, for results that report it. */

@@ -49,6 +49,7 @@ typedef struct {
   int64_t version;
   char *text;
   size_t len;
+  unsigned settles; /* how many times a settled diagnose showed it again */
 } LspOpenDoc;
 
 /* The newest publishDiagnostics of one document. */
@@ -76,6 +77,10 @@ struct EddiLspServer {
   int64_t awaited_id;     /* the request being waited for, or 0 */
   json_object *response;  /* its answer, once come */
   uint64_t seq;           /* messages read */
+  /* The last version given to any document: each didOpen and didChange
+   * takes the next, so a document closed and opened again never has a
+   * version that an old publication still carries. */
+  int64_t last_version;
   Array(LspOpenDoc) docs;
   Array(LspPublished) published;
   Array(char *) progress; /* tokens begun, not ended */
@@ -301,10 +306,16 @@ static void lsp__progress(EddiLspServer *self, json_object *params) {
   eddi_free(token);
 }
 
+static int lsp__find_doc(const EddiLspServer *self, const char *uri);
+
+/* The diagnostics of a document eddi has open; those of any other (the
+ * empty list a server sends when a document is closed, those of files it
+ * analysed on its own) are nothing eddi waits for. */
 static void lsp__published(EddiLspServer *self, json_object *params) {
   const char *uri = lsp__string(params, "uri");
   json_object *diagnostics = lsp__get(params, "diagnostics");
-  if (!uri || !json_object_is_type(diagnostics, json_type_array)) return;
+  if (!uri || !json_object_is_type(diagnostics, json_type_array) || lsp__find_doc(self, uri) < 0)
+    return;
   json_object *version = lsp__get(params, "version");
   LspPublished *slot = NULL;
   for (size_t i = 0; i < self->published.len; i++)
@@ -622,6 +633,7 @@ void eddi_lsp_server_forget(EddiLspServer *self, const char *path) {
 /* Show the server text as its newest version: didOpen, or a didChange of
  * the whole text when it holds other bytes. *version receives the version
  * the server now has. */
+/* Show text as uri's document: opened, or changed when its bytes differ. */
 static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *text,
                      int64_t *version, EddiError *err) {
   long long deadline = eddi_process_now_ms() + self->deadline_ms;
@@ -633,7 +645,7 @@ static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *te
     eddi_free(doc->text);
     doc->text = eddi_strndup(text->text, text->len);
     doc->len = text->len;
-    *version = ++doc->version;
+    *version = doc->version = ++self->last_version;
     json_object *id = lsp__doc_id(uri);
     json_object_object_add(id, "version", json_object_new_int64(doc->version));
     json_object *change = json_object_new_object();
@@ -645,17 +657,40 @@ static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *te
     json_object_object_add(params, "contentChanges", changes);
     return lsp__notify(self, "textDocument/didChange", params, deadline, err);
   }
-  array_push(&self->docs, ((LspOpenDoc){.uri = eddi_strdup(uri), .version = 1,
+  *version = ++self->last_version;
+  array_push(&self->docs, ((LspOpenDoc){.uri = eddi_strdup(uri), .version = *version,
                                         .text = eddi_strndup(text->text, text->len),
                                         .len = text->len}));
-  *version = 1;
   json_object *item = lsp__doc_id(uri);
   json_object_object_add(item, "languageId", json_object_new_string(self->language_id));
-  json_object_object_add(item, "version", json_object_new_int64(1));
+  json_object_object_add(item, "version", json_object_new_int64(*version));
   json_object_object_add(item, "text", json_object_new_string_len(text->text, (int)text->len));
   json_object *params = json_object_new_object();
   json_object_object_add(params, "textDocument", item);
   return lsp__notify(self, "textDocument/didOpen", params, deadline, err);
+}
+
+static bool lsp__heard_since(EddiLspServer *self, void *arg) {
+  return self->seq != *(const uint64_t *)arg;
+}
+
+/* Wait until the server has said nothing for EDDI_LSP_QUIET_MS and has no
+ * $/progress open (pyright publishes a version's diagnostics again once it
+ * has analysed what the file imports). Past deadline, still busy: fails. */
+static int lsp__quiet(EddiLspServer *self, long long deadline, EddiError *err) {
+  for (;;) {
+    uint64_t heard = self->seq;
+    long long now = eddi_process_now_ms();
+    if (now >= deadline) break;
+    int rc = lsp__wait(self, EDDI_MIN(deadline, now + EDDI_LSP_QUIET_MS), lsp__heard_since, &heard,
+                       "textDocument/publishDiagnostics", err);
+    if (rc < 0) return rc;
+    if (rc == 0 && self->progress.len == 0) return 0;
+  }
+  eddi_error_set(err, EDDI_EIO, "%s was still analysing after %u ms (the LSP deadline)", self->name,
+                 self->deadline_ms);
+  eddi_error_hint(err, "Try again, or give it a longer deadline");
+  return err->code;
 }
 
 /* What a diagnose waits for: each uri's diagnostics of its version (or,
@@ -710,7 +745,7 @@ static void lsp__convert(const EddiLspServer *self, size_t index, const EddiLspT
 }
 
 int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
-                             bool close, EddiLspDiagnostics *out, EddiError *err) {
+                             unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
   pthread_mutex_lock(&self->mutex);
   int rc = lsp__flush_forgotten(self, err);
   if (rc == 0) rc = lsp__start(self, err);
@@ -722,10 +757,30 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
     awaited.shown_at[i] = self->seq;
     rc = lsp__show(self, awaited.uris[i], &texts[i], &awaited.versions[i], err);
   }
+  /* Once every text is shown, each once more, with one or two newlines
+   * added at its end: what the server makes of each then has seen all the
+   * others. The bytes differ from the text and from the last time it was
+   * settled, so that the server analyses it again (pyright keeps what it
+   * found for bytes it has seen, though a file they import changed;
+   * clangd builds nothing for the bytes it built last); newlines at the
+   * end move no diagnostic. */
+  for (size_t i = 0; rc == 0 && (flags & EDDI_LSP_SETTLE) && i < count; i++) {
+    LspOpenDoc *doc = &self->docs.items[lsp__find_doc(self, awaited.uris[i])];
+    size_t added = 1 + doc->settles++ % 2;
+    char *again = eddi_malloc(texts[i].len + added + 1);
+    memcpy(again, texts[i].text, texts[i].len);
+    memcpy(again + texts[i].len, "\n\n", added);
+    again[texts[i].len + added] = '\0';
+    EddiLspText settled = {texts[i].path, again, texts[i].len + added};
+    awaited.shown_at[i] = self->seq;
+    rc = lsp__show(self, awaited.uris[i], &settled, &awaited.versions[i], err);
+    eddi_free(again);
+  }
   if (rc == 0) {
     long long deadline = eddi_process_now_ms() + self->deadline_ms;
     rc = lsp__wait(self, deadline, lsp__all_published, &awaited, "textDocument/publishDiagnostics",
                    err);
+    if (rc > 0 && (flags & EDDI_LSP_SETTLE)) rc = lsp__quiet(self, deadline, err) < 0 ? err->code : 1;
     if (rc == 0) {
       size_t missing = 0;
       while (missing + 1 < count && lsp__fresh(lsp__published_of(self, awaited.uris[missing]),
@@ -745,7 +800,7 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
     for (size_t k = 0; k < json_object_array_length(list); k++)
       lsp__convert(self, i, &texts[i], json_object_array_get_idx(list, k), out);
   }
-  for (size_t i = 0; rc == 0 && close && i < count; i++) {
+  for (size_t i = 0; rc == 0 && (flags & EDDI_LSP_CLOSE) && i < count; i++) {
     int at = lsp__find_doc(self, awaited.uris[i]);
     if (at >= 0) rc = lsp__close_doc(self, (size_t)at, err);
   }

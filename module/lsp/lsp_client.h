@@ -14,8 +14,8 @@
  * the next use starts it again.
  *
  * Documents: eddi owns the text. A text shown to the server is opened with
- * didOpen (version 1) and stays open; when it is shown again with other
- * bytes it gets a didChange of version + 1 with the whole text (full
+ * didOpen and stays open; when it is shown again with other bytes it gets
+ * a didChange of a new version with the whole text (full
  * sync: no incremental changes yet); eddi_lsp_server_forget queues its
  * didClose for the next use.
  */
@@ -32,6 +32,9 @@ typedef struct EddiLspServer EddiLspServer;
  * (any answer, usually RequestCancelled) before it counts as ignoring
  * cancel and is restarted. */
 #define EDDI_LSP_CANCEL_GRACE_MS 1000
+/* A settled diagnose (EDDI_LSP_SETTLE) takes the diagnostics once the
+ * server has been this long quiet, with no $/progress open. */
+#define EDDI_LSP_QUIET_MS 300
 /* How long shutdown and exit may take when eddi ends, before a kill. */
 #define EDDI_LSP_SHUTDOWN_MS 2000
 
@@ -76,17 +79,23 @@ typedef struct {
 typedef Array(EddiLspDiagnostic) EddiLspDiagnostics;
 void eddi_lsp_diagnostics_free(EddiLspDiagnostics *self);
 
+/* eddi_lsp_server_diagnose's flags. CLOSE: close the texts after (unsaved
+ * versions for a check); without, they stay open for the next call's
+ * didChange. SETTLE: once all are shown, show each again as a new version
+ * and wait for those, then for the server to be quiet
+ * (EDDI_LSP_QUIET_MS), so that a text's diagnostics account for every text
+ * shown with it (a file and the file it imports, both changed). */
+#define EDDI_LSP_CLOSE 1u
+#define EDDI_LSP_SETTLE 2u
+
 /* Show the server texts[0, count) (opened, or changed to these bytes) and
  * wait for its diagnostics of each version (textDocument/publishDiagnostics,
  * which is also how eddi knows that clangd and pyright are ready for a
- * file), appended to out in the server's order, per text. With close, the
- * texts are closed after (unsaved versions for a check: item 3 of the
- * design); without, they stay open for the next call's didChange. Blocks
- * (a worker's call). Fails with err naming the server when it cannot
- * start, stops, or says nothing within the deadline; out then holds
- * nothing. */
+ * file), appended to out in the server's order, per text. Blocks (a
+ * worker's call). Fails with err naming the server when it cannot start,
+ * stops, or says nothing within the deadline; out then holds nothing. */
 int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
-                             bool close, EddiLspDiagnostics *out, EddiError *err);
+                             unsigned flags, EddiLspDiagnostics *out, EddiError *err);
 
 /* Wait until the server has ended every $/progress it began (an index, a
  * project load): what a request that needs the whole workspace (references,

@@ -589,7 +589,7 @@ static void validate__destroy(EddiJob *base) {
 static void validate__work(EddiJob *base) {
   ValidateJob *self = (ValidateJob *)base;
   EddiLspText text = {self->path, self->text, self->len};
-  self->rc = eddi_lsp_server_diagnose(self->server, &text, 1, false, &self->diagnostics, &self->err);
+  self->rc = eddi_lsp_server_diagnose(self->server, &text, 1, 0, &self->diagnostics, &self->err);
 }
 
 /* Diagnostics in the order of the text, as the syntax errors are. */

@@ -21,14 +21,17 @@
  *   Fail "2 references to total cannot be resolved: a.py:12, b.py:40; nothing written",
  *     Add Unsure to change them too, or Leave to write without them
  * Lines in the unsure list are 0-based, as every position eddi reports. */
+#define _GNU_SOURCE /* memmem */
 #include "services/commands.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <unistd.h>
 
 #include "core/diff.h"
 #include "core/path.h"
 #include "edit/transaction.h"
+#include "lsp/lsp_check.h"
 #include "edit/txn_history.h"
 #include "refactor/ops.h"
 #include "refactor/operations.h"
@@ -37,8 +40,13 @@
 #include "refactor/kept_index.h"
 #include "services/script_commands.h"
 
-/* A job flag beside plan.h's: Move_Method keeps A.m as a delegate. */
+/* Job flags beside plan.h's: Move_Method keeps A.m as a delegate; the
+ * write goes without the language servers' check (lsp/lsp_check.h). */
 #define REFACTOR_DELEGATE 8u
+#define REFACTOR_UNCHECKED 16u
+/* How many files a check shows its server besides the changed ones, for
+ * what they use of the change (the importers of a renamed name). */
+#define REFACTOR_CHECK_USERS_MAX 40
 
 /* What each operation plans with (ops.h; the two renames are rename.h's). */
 /* The plan kind of an operation past the renames. */
@@ -78,6 +86,8 @@ typedef struct {
   /* The engine's kept index, or a new one; filled on the worker thread. */
   RefIndex *index;
   RefPlan plan;
+  EddiLspCheck check; /* the servers that check the write; none for Preview */
+  StrBuf checked;     /* what the check says in the reply, a fact a line */
   StrBuf facts; /* an operation's reply facts, one a line (ops.h) */
   int rc;
   EddiError err;
@@ -91,6 +101,8 @@ static void refactor__destroy(EddiJob *base) {
   eddi_free(self->new_name);
   eddi_free(self->path);
   eddi_strbuf_free(&self->facts);
+  eddi_strbuf_free(&self->checked);
+  eddi_lsp_check_free(&self->check);
   ref_plan_free(&self->plan);
   ref_index_checkin(self->workspace, self->index);
   eddi_free(self);
@@ -104,8 +116,88 @@ static void refactor__index_limits(RefIndex *index, size_t max_file_bytes, size_
   }
 }
 
+/* The word a file must hold to be shown to a check for what it uses of
+ * the change: the target's last name before any parameter list
+ * ("Cart.total" total, "pkg/m.py:f" f, "f(a, b=1)" f); NULL when it has
+ * none (a region of lines). */
+static char *refactor__target_word(const char *spec) {
+  size_t end = strcspn(spec, "(");
+  size_t start = end;
+  while (start > 0 && (isalnum((unsigned char)spec[start - 1]) || spec[start - 1] == '_' ||
+                       (unsigned char)spec[start - 1] >= 0x80))
+    start--;
+  if (start == end || isdigit((unsigned char)spec[start])) return NULL;
+  return eddi_strndup(spec + start, end - start);
+}
+
+static bool refactor__holds_word(const RefSource *source, const char *word) {
+  size_t len = strlen(word);
+  for (const char *p = source->text, *end = source->text + source->len;
+       (p = memmem(p, (size_t)(end - p), word, len)); p += len) {
+    bool before = p > source->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    bool after = p + len < end && (isalnum((unsigned char)p[len]) || p[len] == '_');
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+static void refactor__plan(RefactorJob *self);
+
+/* The second opinion (lsp/lsp_check.h): the plan's files as they are and
+ * would be, and the unchanged files that name the target, shown to their
+ * servers; a new error, or a server that cannot say, refuses the write. */
+static void refactor__check(RefactorJob *self) {
+  RefPlan *plan = &self->plan;
+  Array(EddiLspPlanned) files = {0};
+  bool *changed = eddi_calloc(self->index->sources.len + 1, sizeof *changed);
+  for (size_t i = 0; i < plan->changes.len; i++) {
+    const RefChange *change = &plan->changes.items[i];
+    const RefSource *source = &self->index->sources.items[change->source];
+    const char *lang = source->lang ? source->lang->name : NULL;
+    changed[change->source] = true;
+    if (!eddi_lsp_check_covers(&self->check, lang)) continue;
+    if (change->new_path) {
+      array_push(&files, ((EddiLspPlanned){source->path, lang, source->text, source->len, NULL, 0}));
+      array_push(&files, ((EddiLspPlanned){change->new_path, lang, NULL, 0, change->after,
+                                           change->after_len}));
+    } else {
+      array_push(&files, ((EddiLspPlanned){source->path, lang, source->text, source->len,
+                                           change->after, change->after_len}));
+    }
+  }
+  char *word = refactor__target_word(self->spec);
+  size_t users = 0;
+  for (size_t i = 0; files.len && word && i < self->index->sources.len; i++) {
+    const RefSource *source = &self->index->sources.items[i];
+    const char *lang = source->lang ? source->lang->name : NULL;
+    if (changed[i] || !eddi_lsp_check_covers(&self->check, lang) || !refactor__holds_word(source, word))
+      continue;
+    if (users++ == REFACTOR_CHECK_USERS_MAX) break;
+    array_push(&files, ((EddiLspPlanned){source->path, lang, source->text, source->len,
+                                         source->text, source->len}));
+  }
+  if (files.len) {
+    const char *old_name = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS ? word : NULL;
+    self->rc = eddi_lsp_check_run(&self->check, self->root, files.items, files.len, old_name,
+                                  old_name ? self->new_name : NULL, &self->checked, &self->err);
+  }
+  eddi_free(word);
+  eddi_free(changed);
+  array_free(&files);
+}
+
 static void refactor__work(EddiJob *base) {
   RefactorJob *self = (RefactorJob *)base;
+  refactor__plan(self);
+  /* Only a plan that may be written is checked: an unsure refusal comes
+   * first, as it would without servers. */
+  if (self->rc == 0 && self->check.servers.len &&
+      ref_plan_unsure_check(&self->plan, self->flags, &self->err) == 0)
+    refactor__check(self);
+  if (self->rc == 0) eddi_error_clear(&self->err);
+}
+
+static void refactor__plan(RefactorJob *self) {
   refactor__index_limits(self->index, self->max_file_bytes, self->max_entries);
   if (self->op != OP_RENAME_SYMBOL && self->op != OP_RENAME_CLASS) {
     self->rc = ref_index_scan(self->index, self->root, &self->open, &self->err);
@@ -141,9 +233,9 @@ static void refactor__work(EddiJob *base) {
   ref_scan_words_free(&words);
 }
 
-/* An operation's facts, one a line. */
-static void refactor__facts(RefactorJob *self, CommandContext *ctx) {
-  for (char *line = self->facts.data; line && *line;) {
+/* Facts given one a line (an operation's, the check's, the merge's). */
+static void refactor__facts(CommandContext *ctx, const char *lines) {
+  for (const char *line = lines; line && *line;) {
     char *end = strchr(line, '\n');
     size_t len = end ? (size_t)(end - line) : strlen(line);
     if (len) eddi_reply_builder_fact(ctx->reply, "%.*s", (int)len, line);
@@ -274,7 +366,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   size_t files = plan->changes.len, refs = plan->references;
   if (self->files_out) *self->files_out = files;
   if (self->facts.len) {
-    refactor__facts(self, ctx);
+    refactor__facts(ctx, self->facts.data);
     eddi_reply_builder_fact(ctx->reply, "%zu %s modified", files,
                             refactor__plural(files, "file", "files"));
   } else {
@@ -286,13 +378,9 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   if (plan->moved_from)
     eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
   refactor__unsure_fact(self, ctx);
+  refactor__facts(ctx, self->checked.data);
   /* A file changed on disk meanwhile, on other lines: merged, and said. */
-  for (char *line = report.warnings.data; line && *line;) {
-    char *end = strchr(line, '\n');
-    size_t len = end ? (size_t)(end - line) : strlen(line);
-    if (len) eddi_reply_builder_fact(ctx->reply, "%.*s", (int)len, line);
-    line = end ? end + 1 : line + len;
-  }
+  refactor__facts(ctx, report.warnings.data);
   eddi_edit_report_free(&report);
   return 0;
 }
@@ -425,6 +513,8 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   job->files_out = files_out;
   job->workspace = ctx->workspace;
   job->index = ref_index_checkout(ctx->workspace);
+  if (!preview && !(way & REFACTOR_UNCHECKED))
+    eddi_lsp_check_init(&job->check, ctx->workspace, ctx->session);
   refactor__copy_open(&job->open, ctx->session);
   eddi_refactor_copy_buffers(ctx->workspace, true, &job->open);
   return eddi_job_start(ctx, &job->base);
@@ -509,6 +599,8 @@ static int refactor__run(CommandContext *ctx, size_t first, bool preview) {
                : op == OP_SPLIT_CLASS || op == OP_MERGE_CLASSES || op == OP_EXTRACT_CLASS ? 3
                : 2;
   unsigned way = 0;
+  if (!preview && argc > least && eddi_token_is(&args[argc - 1], "Unchecked"))
+    way |= REFACTOR_UNCHECKED, argc--;
   if (op == OP_MOVE_METHOD && argc > least && eddi_token_is(&args[argc - 1], "Delegate"))
     way |= REFACTOR_DELEGATE, argc--;
   if (argc > least && eddi_token_is(&args[argc - 1], "Leave")) way |= REF_UNSURE_LEAVE, argc--;
@@ -583,7 +675,7 @@ int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files)
   int op = refactor__operation(ctx, &word);
   if (op < 0) return op;
   unsigned way = (call->unsure ? REF_UNSURE_CHANGE : 0) | (call->leave ? REF_UNSURE_LEAVE : 0) |
-                 (call->delegate ? REFACTOR_DELEGATE : 0);
+                 (call->delegate ? REFACTOR_DELEGATE : 0) | (call->unchecked ? REFACTOR_UNCHECKED : 0);
   return refactor__start(ctx, op, eddi_strdup(call->text),
                          call->new_name ? eddi_strdup(call->new_name) : NULL, way,
                          call->kind == EDDI_CALL_PREVIEW, files);
@@ -607,7 +699,7 @@ static const CommandSpec refactor_commands[] = {
      /* The alternatives after the first leave out "Refactor", so that the
       * whole line fits a usage hint (EDDI_ERROR_MAX). */
      "Refactor <RenameSymbol|Rename_Class> <name|path.py:name|Class.method|path.py:L:C> <new> "
-     "[Unsure|Leave] | Signature <f(old)> <f(new)> | Extract_Method <name> lines <a>:<b> | "
+     "[Unsure|Leave] [Unchecked] | Signature <f(old)> <f(new)> | Extract_Method <name> lines <a>:<b> | "
      "ExtractFunction <a>:<b> <name> | <InlineFunction|Inline_Variable> <name> | Move_Method "
      "<A.m> <B.m> | Extract_Interface <Class> <Interface> | <ExtractClass|Split_Class> <Class> "
      "<NewClass> <m1,m2> | Merge_Classes <A> <B> <Target> | Change_Inheritance <Class> "

@@ -104,6 +104,8 @@ static const EddiToolArg tool__refactor_args[] = {
     {"leave", "boolean", "write without the references listed as unsure", false, NULL},
     {"delegate", "boolean", "Move_Method: keep the old method, delegating to the new one", false,
      NULL},
+    {"unchecked", "boolean", "write without the language servers' check of the planned texts",
+     false, NULL},
     {NULL, NULL, NULL, false, NULL},
 };
 

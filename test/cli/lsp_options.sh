@@ -33,7 +33,8 @@ Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' 
   --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate
 
 # An unsaved edit is a didChange (version 2); Close is a didClose, so the
-# next Open and Validate is a didOpen again (version 1); when eddi ends the
+# next Open and Validate is a didOpen again (version 3: versions never
+# repeat, so no old publication is taken for the new text); when eddi ends the
 # server gets shutdown and exit. The stub writes down what it read.
 export LSP_STUB_TRACE="$work/trace"
 check versions 0 'Ok
@@ -43,7 +44,7 @@ Ok, Replaced 1 occurrence, At 1:21
 Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 2 at 1:22
 Ok, Unsaved changes discarded
 Ok, At 0:0, Length 3
-Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 3 at 1:18' \
   --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate -c 'Replace "return" "return 0 +"' \
   -c Validate -c Close -c 'Open a.c' -c Validate
 printf '%s\n' initialize initialized textDocument/didOpen textDocument/didChange \

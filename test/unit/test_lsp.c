@@ -188,7 +188,7 @@ static void test_client_converts_utf16_diagnostics_and_follows_changes(void **st
   EddiLspText text = {"/tmp/lsp-unit-a.c", before, strlen(before)};
   EddiLspDiagnostics diags = {0};
   EddiError err = {0};
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), 0);
   assert_int_equal(diags.len, 1);
   /* The stub counts 😀 as two units: x is at UTF-16 character 11, at
    * eddi's column 10 (characters). */
@@ -201,23 +201,30 @@ static void test_client_converts_utf16_diagnostics_and_follows_changes(void **st
   /* Other bytes: a didChange (version 2), answered for that version. */
   const char *after = "int a;\n/* 😀 中 */ y; x;\n";
   text.text = after, text.len = strlen(after);
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), 0);
   assert_int_equal(diags.len, 1);
   assert_int_equal(diags.items[0].col, 13);
   assert_string_equal(diags.items[0].message, "x is not allowed in version 2");
   eddi_lsp_diagnostics_free(&diags);
   /* The same bytes again: nothing sent, the kept diagnostics of version 2. */
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), 0);
   assert_string_equal(diags.items[0].message, "x is not allowed in version 2");
   eddi_lsp_diagnostics_free(&diags);
-  /* Closed in eddi: didClose at the next use, then a didOpen (version 1). */
+  /* Closed in eddi: didClose at the next use, then a didOpen, of a version
+   * no earlier publication can carry (3). */
   eddi_lsp_server_forget(server, text.path);
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
-  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, EDDI_LSP_CLOSE, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 3");
   eddi_lsp_diagnostics_free(&diags);
-  /* Shown with close: closed after, so opened again. */
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, true, &diags, &err), 0);
-  assert_string_equal(diags.items[0].message, "x is not allowed in version 1");
+  /* Shown with close: closed after, so opened again (4). */
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, EDDI_LSP_CLOSE, &diags, &err), 0);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 4");
+  eddi_lsp_diagnostics_free(&diags);
+  /* Settled: opened (5), then the same bytes shown again as a new version
+   * (6), and only the diagnostics of that version are taken. */
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, EDDI_LSP_SETTLE, &diags, &err), 0);
+  assert_int_equal(diags.len, 1);
+  assert_string_equal(diags.items[0].message, "x is not allowed in version 6");
   eddi_lsp_diagnostics_free(&diags);
   assert_int_equal(eddi_lsp_server_starts(server), 1);
   eddi_lsp_server_free(server);
@@ -238,10 +245,10 @@ static void test_client_restarts_a_server_that_stopped(void **state) {
   EddiLspText text = {"/tmp/lsp-unit-b.c", "x\n", 2};
   EddiLspDiagnostics diags = {0};
   EddiError err = {0};
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
   assert_string_equal(err.what, "lsp-stub stopped (exit status 3) during initialize");
   assert_int_equal(diags.len, 0);
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), 0);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), 0);
   assert_int_equal(diags.len, 1);
   assert_int_equal(eddi_lsp_server_starts(server), 2);
   eddi_lsp_diagnostics_free(&diags);
@@ -272,14 +279,14 @@ static void test_client_cancels_past_the_deadline(void **state) {
   EddiLspDiagnostics diags = {0};
   EddiError err = {0};
   long long start = eddi_process_now_ms();
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
   assert_string_equal(err.what,
                       "lsp-stub: initialize got no answer within 200 ms (the LSP deadline); cancelled");
   assert_true(eddi_process_now_ms() - start < 200 + EDDI_LSP_CANCEL_GRACE_MS);
   eddi_lsp_server_free(server);
   server = client__stub("ignore-cancel", 200);
   start = eddi_process_now_ms();
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
   assert_string_equal(err.what, "lsp-stub: initialize got no answer within 200 ms (the LSP "
                                 "deadline); it ignored the cancel and was stopped");
   assert_true(eddi_process_now_ms() - start >= 200 + EDDI_LSP_CANCEL_GRACE_MS);
@@ -295,7 +302,7 @@ static void test_client_names_a_program_it_cannot_start(void **state) {
   EddiLspText text = {"/tmp/lsp-unit-d.c", "", 0};
   EddiLspDiagnostics diags = {0};
   EddiError err = {0};
-  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, false, &diags, &err), EDDI_EIO);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
   assert_string_equal(err.what,
                       "Cannot start nowhere (/nonexistent/lsp-server): No such file or directory");
   eddi_lsp_server_free(server);

@@ -1,0 +1,206 @@
+/* lsp_check.c - see lsp_check.h. */
+#include "lsp/lsp_check.h"
+
+#include <ctype.h>
+
+#include "core/path.h"
+
+/* The languages eddi knows a server for (lsp_servers.c's table). */
+static const char *const check__langs[] = {"c", "cpp", "python", "javascript", "typescript", "tsx"};
+
+bool eddi_lsp_check_init(EddiLspCheck *self, EddiWorkspace *workspace, EddiSession *session) {
+  memset(self, 0, sizeof *self);
+  for (size_t i = 0; i < sizeof check__langs / sizeof check__langs[0]; i++) {
+    EddiLspServer *server = eddi_lsp_for_language(workspace, session, check__langs[i]);
+    if (server) array_push(&self->servers, ((EddiLspServing){check__langs[i], server}));
+  }
+  return self->servers.len > 0;
+}
+
+void eddi_lsp_check_free(EddiLspCheck *self) { array_free(&self->servers); }
+
+static EddiLspServer *check__server(const EddiLspCheck *self, const char *lang) {
+  for (size_t i = 0; lang && i < self->servers.len; i++)
+    if (strcmp(self->servers.items[i].lang, lang) == 0) return self->servers.items[i].server;
+  return NULL;
+}
+
+bool eddi_lsp_check_covers(const EddiLspCheck *self, const char *lang) {
+  return check__server(self, lang) != NULL;
+}
+
+/* message with every whole-word new_name read as old_name (new string). */
+static char *check__as_before(const char *message, const char *old_name, const char *new_name) {
+  if (!old_name || !new_name || !*new_name) return eddi_strdup(message);
+  size_t len = strlen(new_name);
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "");
+  for (const char *p = message; *p;) {
+    bool starts = strncmp(p, new_name, len) == 0 &&
+                  (p == message || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+                  !(isalnum((unsigned char)p[len]) || p[len] == '_');
+    if (starts) eddi_strbuf_puts(&out, old_name), p += len;
+    else eddi_strbuf_putc(&out, *p++);
+  }
+  return eddi_strbuf_take(&out);
+}
+
+/* What one server makes of its files: the texts before and after, and
+ * each list's diagnostics. shown[k] is the index in files of text k. */
+typedef struct {
+  EddiLspServer *server;
+  Array(EddiLspText) before, after;
+  Array(size_t) before_of, after_of;
+  EddiLspDiagnostics before_diags, after_diags;
+  Array(char *) paths; /* absolute paths, owned */
+} CheckGroup;
+
+static void check__group_free(CheckGroup *self) {
+  array_free(&self->before);
+  array_free(&self->after);
+  array_free(&self->before_of);
+  array_free(&self->after_of);
+  eddi_lsp_diagnostics_free(&self->before_diags);
+  eddi_lsp_diagnostics_free(&self->after_diags);
+  for (size_t i = 0; i < self->paths.len; i++) eddi_free(self->paths.items[i]);
+  array_free(&self->paths);
+}
+
+static const char *check__abs(CheckGroup *self, const char *root, const char *path) {
+  array_push(&self->paths, eddi_path_join(root, path));
+  return *array_back(&self->paths);
+}
+
+/* The group's texts: the changed files first, then the files shown for
+ * what they use, so that a server has every change when it opens those. */
+static void check__collect(CheckGroup *self, const char *root, const EddiLspPlanned *files,
+                           size_t count, const EddiLspCheck *check) {
+  for (int unchanged = 0; unchanged < 2; unchanged++)
+    for (size_t i = 0; i < count; i++) {
+      const EddiLspPlanned *f = &files[i];
+      if (check__server(check, f->lang) != self->server) continue;
+      bool same = f->before && f->after && f->before_len == f->after_len &&
+                  memcmp(f->before, f->after, f->before_len) == 0;
+      if (same != (unchanged == 1)) continue;
+      const char *abs = check__abs(self, root, f->path);
+      if (f->before) {
+        array_push(&self->before, ((EddiLspText){abs, f->before, f->before_len}));
+        array_push(&self->before_of, i);
+      }
+      if (f->after) {
+        array_push(&self->after, ((EddiLspText){abs, f->after, f->after_len}));
+        array_push(&self->after_of, i);
+      } else {
+        eddi_lsp_server_forget(self->server, abs); /* closed before the texts after are shown */
+      }
+    }
+}
+
+/* The errors after that the file did not have before, listed into list
+ * (up to EDDI_LSP_CHECK_LIST_MAX); how many. */
+static size_t check__new_errors(CheckGroup *self, const EddiLspPlanned *files,
+                                const char *old_name, const char *new_name, StrBuf *list) {
+  size_t count = self->before_diags.len;
+  bool *used = eddi_calloc(count + 1, sizeof *used);
+  size_t found = 0;
+  for (size_t i = 0; i < self->after_diags.len; i++) {
+    const EddiLspDiagnostic *d = &self->after_diags.items[i];
+    if (d->severity != EDDI_LSP_ERROR) continue;
+    size_t file = self->after_of.items[d->text];
+    char *message = check__as_before(d->message, old_name, new_name);
+    bool had = false;
+    for (size_t k = 0; k < count && !had; k++) {
+      const EddiLspDiagnostic *b = &self->before_diags.items[k];
+      if (used[k] || b->severity != EDDI_LSP_ERROR || self->before_of.items[b->text] != file ||
+          strcmp(b->message, message) != 0)
+        continue;
+      used[k] = had = true;
+    }
+    eddi_free(message);
+    if (had) continue;
+    if (found++ < EDDI_LSP_CHECK_LIST_MAX)
+      eddi_strbuf_printf(list, "%s%s:%zu:%zu: %.120s", found > 1 ? ", " : "", files[file].path,
+                         d->line, d->col, d->message);
+  }
+  eddi_free(used);
+  return found;
+}
+
+/* A header the plan changes, when the server reads headers from disk
+ * whatever it was shown (clangd 14: a file that includes it is built with
+ * the header on disk), so that its view of the plan would be wrong; or
+ * NULL. */
+static const char *check__header_from_disk(const CheckGroup *group, const EddiLspPlanned *files) {
+  if (strcmp(eddi_lsp_server_name(group->server), "clangd") != 0) return NULL;
+  static const char *const headers[] = {".h", ".hh", ".hpp", ".hxx", ".inc"};
+  for (size_t i = 0; i < group->after_of.len; i++) {
+    const EddiLspPlanned *f = &files[group->after_of.items[i]];
+    const char *dot = strrchr(f->path, '.');
+    bool same = f->before && f->before_len == f->after_len &&
+                memcmp(f->before, f->after, f->before_len) == 0;
+    for (size_t k = 0; dot && !same && k < sizeof headers / sizeof headers[0]; k++)
+      if (strcmp(dot, headers[k]) == 0) return f->path;
+  }
+  return NULL;
+}
+
+int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLspPlanned *files,
+                       size_t count, const char *old_name, const char *new_name, StrBuf *said,
+                       EddiError *err) {
+  StrBuf refusal = {0};
+  int rc = 0;
+  for (size_t s = 0; rc == 0 && s < self->servers.len; s++) {
+    EddiLspServer *server = self->servers.items[s].server;
+    bool earlier = false; /* c and cpp may share one server */
+    for (size_t k = 0; k < s; k++) earlier |= self->servers.items[k].server == server;
+    if (earlier) continue;
+    CheckGroup group = {.server = server};
+    check__collect(&group, root, files, count, self);
+    const char *header = check__header_from_disk(&group, files);
+    if (header) {
+      eddi_strbuf_printf(said, "%sNot checked by %s: it reads %s from disk, not as planned",
+                         said->len ? "\n" : "", eddi_lsp_server_name(server), header);
+      for (size_t i = 0; i < group.paths.len; i++) eddi_lsp_server_forget(server, group.paths.items[i]);
+    } else if (group.after.len || group.before.len) {
+      eddi_strbuf_printf(said, "%sChecked by %s", said->len ? "\n" : "", eddi_lsp_server_name(server));
+      rc = eddi_lsp_server_diagnose(server, group.before.items, group.before.len, EDDI_LSP_SETTLE,
+                                    &group.before_diags, err);
+      if (rc == 0)
+        rc = eddi_lsp_server_diagnose(server, group.after.items, group.after.len,
+                                      EDDI_LSP_SETTLE | EDDI_LSP_CLOSE, &group.after_diags, err);
+      if (rc < 0) {
+        /* Its opinion is unknown: the check is unsure. */
+        char what[EDDI_ERROR_MAX];
+        snprintf(what, sizeof what, "%s", err->what);
+        eddi_error_set(err, EDDI_EIO, "%s; the check of the planned write is unsure, nothing written",
+                       what);
+        eddi_error_hint(err, "Try again, give %s a longer --lsp-deadline, or add Unchecked to "
+                        "write without its check", eddi_lsp_server_name(server));
+        rc = err->code;
+        /* Nothing of this check stays open in the server. */
+        for (size_t i = 0; i < group.paths.len; i++) eddi_lsp_server_forget(server, group.paths.items[i]);
+      }
+    }
+    if (rc == 0 && !header) {
+      StrBuf list = {0};
+      size_t found = check__new_errors(&group, files, old_name, new_name, &list);
+      if (found) {
+        eddi_strbuf_printf(&refusal, "%s%s: ", refusal.len ? "; " : "", eddi_lsp_server_name(server));
+        if (found > 1) eddi_strbuf_printf(&refusal, "%zu new errors, ", found);
+        eddi_strbuf_puts(&refusal, list.data);
+        if (found > EDDI_LSP_CHECK_LIST_MAX)
+          eddi_strbuf_printf(&refusal, " and %zu more", found - EDDI_LSP_CHECK_LIST_MAX);
+      }
+      eddi_strbuf_free(&list);
+    }
+    check__group_free(&group);
+  }
+  if (rc == 0 && refusal.len) {
+    eddi_error_set(err, EDDI_ESTATE, "%s; nothing written", refusal.data);
+    eddi_error_hint(err, "Change the plan so that it leaves no new error, or add Unchecked to "
+                    "write anyway");
+    rc = err->code;
+  }
+  eddi_strbuf_free(&refusal);
+  return rc;
+}
