@@ -81,7 +81,7 @@ test("tools/list shows every edit tool with its schema", async () => {
     const replace = byName.replace.inputSchema;
     assert.deepEqual(Object.keys(replace.properties), ["file_path", "old_string", "new_string", "replace_all", "edits"]);
     assert.deepEqual(replace.properties.edits.items.required, ["old_string", "new_string"]);
-    assert.deepEqual(Object.keys(byName.refactor.inputSchema.properties), ["operation", "target", "new_name", "unsure", "leave", "delegate"]);
+    assert.deepEqual(Object.keys(byName.refactor.inputSchema.properties), ["operation", "target", "new_name", "unsure", "leave", "delegate", "unchecked"]);
     assert.deepEqual(byName.preview.inputSchema, byName.refactor.inputSchema);
   });
 });
