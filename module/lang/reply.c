@@ -40,6 +40,15 @@ void eddi_reply_builder_fact(EddiReplyBuilder *self, const char *fmt, ...) {
   va_end(ap);
 }
 
+void eddi_reply_builder_fact_lines(EddiReplyBuilder *self, const char *lines) {
+  for (const char *line = lines; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len) eddi_reply_builder_fact(self, "%.*s", (int)len, line);
+    line += len + (end != NULL);
+  }
+}
+
 void eddi_reply_builder_payload(EddiReplyBuilder *self, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -26,6 +26,8 @@ void eddi_reply_builder_init(EddiReplyBuilder *self, bool raw_mode);
 void eddi_reply_builder_free(EddiReplyBuilder *self);
 /* Add ", <fact>" to the reply line. */
 void eddi_reply_builder_fact(EddiReplyBuilder *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add each line of lines (may be NULL) as a fact; empty lines are none. */
+void eddi_reply_builder_fact_lines(EddiReplyBuilder *self, const char *lines);
 /* Append to the payload ("Ok: ..."). */
 void eddi_reply_builder_payload(EddiReplyBuilder *self, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

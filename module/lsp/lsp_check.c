@@ -145,8 +145,8 @@ static const char *check__header_from_disk(const CheckGroup *group, const EddiLs
 }
 
 int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLspPlanned *files,
-                       size_t count, const char *old_name, const char *new_name, StrBuf *said,
-                       EddiError *err) {
+                       size_t count, const char *old_name, const char *new_name,
+                       const char *skip, StrBuf *said, EddiError *err) {
   StrBuf refusal = {0};
   int rc = 0;
   for (size_t s = 0; rc == 0 && s < self->servers.len; s++) {
@@ -174,8 +174,8 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
         snprintf(what, sizeof what, "%s", err->what);
         eddi_error_set(err, EDDI_EIO, "%s; the check of the planned write is unsure, nothing written",
                        what);
-        eddi_error_hint(err, "Try again, give %s a longer --lsp-deadline, or add Unchecked to "
-                        "write without its check", eddi_lsp_server_name(server));
+        eddi_error_hint(err, "Try again, give %s a longer --lsp-deadline, or add %s to write "
+                        "without its check", eddi_lsp_server_name(server), skip);
         rc = err->code;
         /* Nothing of this check stays open in the server. */
         for (size_t i = 0; i < group.paths.len; i++) eddi_lsp_server_forget(server, group.paths.items[i]);
@@ -197,8 +197,8 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
   }
   if (rc == 0 && refusal.len) {
     eddi_error_set(err, EDDI_ESTATE, "%s; nothing written", refusal.data);
-    eddi_error_hint(err, "Change the plan so that it leaves no new error, or add Unchecked to "
-                    "write anyway");
+    eddi_error_hint(err, "Change the plan so that it leaves no new error, or add %s to write "
+                    "anyway", skip);
     rc = err->code;
   }
   eddi_strbuf_free(&refusal);

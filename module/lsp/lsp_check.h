@@ -59,7 +59,8 @@ typedef struct {
 
 /* Worker: ask each file's server about files[0, count) (root: the
  * workspace folder, absolute). old_name and new_name (either may be NULL)
- * are a rename's. 0 when no server reports a new error; said then holds
+ * are a rename's; skip is how the caller's command writes without the
+ * check, for the hint ("Unchecked"). 0 when no server reports a new error; said then holds
  * the reply's facts, one a line: "Checked by pyright", or "Not checked by
  * clangd: it reads a.h from disk, not as planned" (clangd 14 builds a
  * file with the headers it includes as they are on disk, so a plan that
@@ -69,7 +70,7 @@ typedef struct {
  *     written" (up to EDDI_LSP_CHECK_LIST_MAX places, and how many more);
  *   EDDI_EIO, the server's own failure and that the check is unsure. */
 int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLspPlanned *files,
-                       size_t count, const char *old_name, const char *new_name, StrBuf *said,
-                       EddiError *err);
+                       size_t count, const char *old_name, const char *new_name,
+                       const char *skip, StrBuf *said, EddiError *err);
 
 #endif

@@ -158,6 +158,7 @@ typedef enum {
   SN_POP,
   SN_ON_ERROR, /* text: continue, stop or rollback */
   SN_LIMIT,    /* text: steps or time; value: the number (ms for time) */
+  SN_UNCHECKED, /* the changes are written without the language servers' check */
 } ScriptNodeKind;
 
 typedef struct ScriptNode ScriptNode;

@@ -717,7 +717,7 @@ static bool parser__statement_word(const ScriptToken *token) {
                                       "collect", "apply", "rollback", "preview",  "store",
                                       "goto",    "push",  "pop",      "on_error", "flag",
                                       "replace", "remove", "add",     "suggest",  "else",
-                                      "catch",   "limit"};
+                                      "catch",   "limit",  "unchecked"};
   for (size_t i = 0; i < sizeof words / sizeof *words; i++)
     if (parser__is(token, words[i])) return true;
   return false;
@@ -901,6 +901,8 @@ static ScriptNode *parser__statement(ScriptParser *self) {
     }
     node->value = parser__expr(self);
     parser__accept(self, "ms");
+  } else if (parser__is(verb, "unchecked")) {
+    node = node__new(SN_UNCHECKED, verb);
   } else if (parser__is(verb, "on_error")) {
     node = node__new(SN_ON_ERROR, verb);
     ScriptToken *how = parser__peek(self);

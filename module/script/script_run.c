@@ -459,6 +459,9 @@ static int run__node(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     }
     return 0;
   }
+  case SN_UNCHECKED:
+    self->unchecked = true;
+    return 0;
   case SN_ON_ERROR:
     self->on_error = strcasecmp(node->text, "continue") == 0 ? SCRIPT_ON_ERROR_CONTINUE
                      : strcasecmp(node->text, "stop") == 0   ? SCRIPT_ON_ERROR_STOP

@@ -170,6 +170,7 @@ struct ScriptRun {
   ScriptStrings suggestions;
   ScriptStrings notes;       /* replies of commands, changeset previews */
   ScriptOnError on_error;
+  bool unchecked; /* the script said unchecked: no language server checks its write */
   size_t failures_continued;
   char *collect_name; /* collect changes as: the changeset, instead of a write */
   bool rolled_back;   /* rollback all */

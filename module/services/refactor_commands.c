@@ -179,7 +179,8 @@ static void refactor__check(RefactorJob *self) {
   if (files.len) {
     const char *old_name = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS ? word : NULL;
     self->rc = eddi_lsp_check_run(&self->check, self->root, files.items, files.len, old_name,
-                                  old_name ? self->new_name : NULL, &self->checked, &self->err);
+                                  old_name ? self->new_name : NULL, "Unchecked", &self->checked,
+                                  &self->err);
   }
   eddi_free(word);
   eddi_free(changed);
@@ -231,16 +232,6 @@ static void refactor__plan(RefactorJob *self) {
     count = 0;
   }
   ref_scan_words_free(&words);
-}
-
-/* Facts given one a line (an operation's, the check's, the merge's). */
-static void refactor__facts(CommandContext *ctx, const char *lines) {
-  for (const char *line = lines; line && *line;) {
-    char *end = strchr(line, '\n');
-    size_t len = end ? (size_t)(end - line) : strlen(line);
-    if (len) eddi_reply_builder_fact(ctx->reply, "%.*s", (int)len, line);
-    line = end ? end + 1 : line + len;
-  }
 }
 
 static const char *refactor__plural(size_t n, const char *one, const char *many) {
@@ -366,7 +357,7 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   size_t files = plan->changes.len, refs = plan->references;
   if (self->files_out) *self->files_out = files;
   if (self->facts.len) {
-    refactor__facts(ctx, self->facts.data);
+    eddi_reply_builder_fact_lines(ctx->reply, self->facts.data);
     eddi_reply_builder_fact(ctx->reply, "%zu %s modified", files,
                             refactor__plural(files, "file", "files"));
   } else {
@@ -378,9 +369,9 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   if (plan->moved_from)
     eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
   refactor__unsure_fact(self, ctx);
-  refactor__facts(ctx, self->checked.data);
+  eddi_reply_builder_fact_lines(ctx->reply, self->checked.data);
   /* A file changed on disk meanwhile, on other lines: merged, and said. */
-  refactor__facts(ctx, report.warnings.data);
+  eddi_reply_builder_fact_lines(ctx->reply, report.warnings.data);
   eddi_edit_report_free(&report);
   return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "edit/transaction.h"
 #include "edit/txn_history.h"
+#include "lsp/lsp_check.h"
 #include "script/changeset.h"
 #include "script/script_run.h"
 #include "script/script_undefined.h"
@@ -46,6 +47,8 @@ typedef struct {
   const EddiCommandPorts *ports;
   EddiSession *session; /* for the owner-thread steps; never touched on the worker */
   const char *sender;
+  EddiLspCheck check; /* the servers that check the write (lsp/lsp_check.h) */
+  StrBuf checked;     /* what the check says in the reply, a fact a line */
   int rc;
   EddiError err;
 } ScriptJob;
@@ -293,12 +296,36 @@ static void script__destroy(EddiJob *base) {
   ScriptJob *self = (ScriptJob *)base;
   eddi_script_free(&self->script);
   script_run_free(&self->run);
+  eddi_lsp_check_free(&self->check);
+  eddi_strbuf_free(&self->checked);
   eddi_free(self);
+}
+
+/* The second opinion on what the script would write: each changed file as
+ * it was and as the script left it, shown to its language's server. */
+static void script__check(ScriptJob *self) {
+  Array(EddiLspPlanned) files = {0};
+  for (size_t i = 0; i < self->run.files.files.len; i++) {
+    const ScriptFile *file = self->run.files.files.items[i];
+    const char *lang = file->lang ? file->lang->name : NULL;
+    if (!script_file_changed(file) || !eddi_lsp_check_covers(&self->check, lang)) continue;
+    array_push(&files, ((EddiLspPlanned){file->rel, lang, file->exists ? file->original : NULL,
+                                         file->original_len, file->text.data ? file->text.data : "",
+                                         file->text.len}));
+  }
+  if (files.len)
+    self->rc = eddi_lsp_check_run(&self->check, self->run.files.root, files.items, files.len, NULL,
+                                  NULL, "the statement unchecked", &self->checked, &self->err);
+  array_free(&files);
 }
 
 static void script__work(EddiJob *base) {
   ScriptJob *self = (ScriptJob *)base;
   self->rc = script_run_exec(&self->run, &self->script, &self->err);
+  /* Collected changes are not checked (nor, yet, their apply, which runs
+   * on the owner thread). */
+  if (self->rc == 0 && self->check.servers.len && !self->run.unchecked && !self->run.collect_name)
+    script__check(self);
 }
 
 /* "Key: a; b; ..." of a page of list from offset; what follows the page
@@ -428,6 +455,7 @@ static void script__reply(ScriptJob *self, CommandContext *ctx, size_t changed) 
     eddi_reply_builder_fact(ctx->reply, "Script completed: %s", parts.len ? parts.data : "no changes");
   }
   eddi_strbuf_free(&parts);
+  eddi_reply_builder_fact_lines(ctx->reply, self->checked.data);
   script__undefined_fact(self, ctx);
   script__list_fact(ctx, "Flagged", &self->run.flags);
   script__list_fact(ctx, "Suggested", &self->run.suggestions);
@@ -579,7 +607,10 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
   /* Variables kept between messages are read (not changed) on the worker;
    * the sender's later requests wait behind the job. */
   run->state = ctx->session ? eddi_script_state_find(ctx->session) : NULL;
-  if (!eddi_script_needs_owner(job->script.root)) return eddi_job_start(ctx, &job->base);
+  if (!eddi_script_needs_owner(job->script.root)) {
+    eddi_lsp_check_init(&job->check, workspace, ctx->session);
+    return eddi_job_start(ctx, &job->base);
+  }
   job->session = ctx->session;
   run->host = (ScriptHost){script__command, script__changeset, script__position, job};
   script__work(&job->base);
