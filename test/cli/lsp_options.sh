@@ -78,6 +78,19 @@ Ok, At 0:0, Length 3
 Fail "Cannot start lsp-none (/nonexistent/lsp-none): No such file or directory", Install it, name another with --lsp LANG=COMMAND, or turn servers off with --no-lsp' \
   --lsp "c=/nonexistent/lsp-none" -c 'Start s' -c 'Open a.c' -c Validate
 
+# The second opinion on a Refactor: a server that gives none makes the
+# check unsure, which refuses; Unchecked writes without it.
+printf 'int twice(int n) { return n * 2; }\n' >"$work/b.c"
+check refactor-unsure 1 'Ok
+Fail "lsp-stub: initialize got no answer within 300 ms (the LSP deadline); it ignored the cancel and was stopped; the check of the planned write is unsure, nothing written", Try again, give lsp-stub a longer --lsp-deadline, or add Unchecked to write without its check' \
+  --lsp-deadline 300 --lsp "c=$stub ignore-cancel" -c 'Start s' -c 'Refactor RenameSymbol twice double_of'
+grep -q twice "$work/b.c" || { echo "refactor-unsure: b.c was written"; status=1; }
+check refactor-unchecked 0 'Ok
+Ok, Renamed in 1 file, 1 reference updated' \
+  --lsp-deadline 300 --lsp "c=$stub ignore-cancel" -c 'Start s' \
+  -c 'Refactor RenameSymbol twice double_of Unchecked'
+grep -q double_of "$work/b.c" || { echo "refactor-unchecked: b.c was not written"; status=1; }
+
 (cd "$work" && "$eddi" --no-journal --lsp c -c 'Start s' >actual 2>stderr)
 code=$?
 [ "$code" -eq 2 ] || { echo "bad --lsp: exit status $code, expected 2"; status=1; }
