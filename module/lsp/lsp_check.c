@@ -4,6 +4,7 @@
 #include <ctype.h>
 
 #include "core/path.h"
+#include "core/utf8.h"
 
 /* The languages eddi knows a server for (lsp_servers.c's table). */
 static const char *const check__langs[] = {"c", "cpp", "python", "javascript", "typescript", "tsx"};
@@ -96,6 +97,71 @@ static void check__collect(CheckGroup *self, const char *root, const EddiLspPlan
     }
 }
 
+/* A rename's places that the server would change and the plan does not,
+ * listed into list (up to EDDI_LSP_CHECK_LIST_MAX); how many. */
+static size_t check__missed(const CheckGroup *self, const char *root, const EddiLspPlanned *files,
+                            const EddiLspEdits *edits, size_t old_len, StrBuf *list) {
+  size_t found = 0, root_len = strlen(root);
+  for (size_t i = 0; i < edits->len; i++) {
+    const EddiLspEdit *e = &edits->items[i];
+    const EddiLspPlanned *file = NULL;
+    for (size_t k = 0; k < self->before.len && !file; k++)
+      if (strcmp(self->before.items[k].path, e->path) == 0) file = &files[self->before_of.items[k]];
+    bool planned = false;
+    for (size_t k = 0; file && e->open && k < file->renamed_count && !planned; k++)
+      planned = e->offset >= file->renamed[k] && e->offset <= file->renamed[k] + old_len;
+    if (planned) continue;
+    const char *shown = file ? file->path : e->path;
+    if (!file && strncmp(e->path, root, root_len) == 0 && e->path[root_len] == '/')
+      shown = e->path + root_len + 1;
+    if (found++ >= EDDI_LSP_CHECK_LIST_MAX) continue;
+    eddi_strbuf_printf(list, "%s%s:%zu", found > 1 ? ", " : "", shown, e->line);
+    if (file && e->open) {
+      size_t line, col;
+      eddi_utf8_line_col(file->before, file->before_len, EDDI_MIN(e->offset, file->before_len),
+                         &line, &col);
+      eddi_strbuf_printf(list, ":%zu", col);
+    }
+  }
+  return found;
+}
+
+/* Ask the server for its rename at the plan's first renamed place (the
+ * texts before are open in it), and list what it would change besides. */
+static int check__rename(CheckGroup *self, const char *root, const EddiLspPlanned *files,
+                         const char *old_name, const char *new_name, StrBuf *said,
+                         StrBuf *refusal, bool *missed_any, EddiError *err) {
+  const char *at = NULL;
+  size_t offset = 0;
+  for (size_t k = 0; k < self->before.len && !at; k++) {
+    const EddiLspPlanned *f = &files[self->before_of.items[k]];
+    if (f->renamed_count) at = self->before.items[k].path, offset = f->renamed[0];
+  }
+  if (!at) return 0;
+  EddiLspEdits edits = {0};
+  const char *name = eddi_lsp_server_name(self->server);
+  int rc = eddi_lsp_server_rename(self->server, at, offset, new_name, &edits, err);
+  if (rc == EDDI_ESTATE) {
+    /* It answered that it will not rename there: nothing to compare. */
+    eddi_strbuf_printf(said, "\nNo rename from %s to compare", name);
+    eddi_error_clear(err);
+    rc = 0;
+  } else if (rc == 0) {
+    StrBuf list = {0};
+    size_t missed = check__missed(self, root, files, &edits, strlen(old_name), &list);
+    if (missed) {
+      *missed_any = true;
+      eddi_strbuf_printf(refusal, "%s%s would also rename %s", refusal->len ? "; " : "", name,
+                         list.data);
+      if (missed > EDDI_LSP_CHECK_LIST_MAX)
+        eddi_strbuf_printf(refusal, " and %zu more", missed - EDDI_LSP_CHECK_LIST_MAX);
+    }
+    eddi_strbuf_free(&list);
+  }
+  eddi_lsp_edits_free(&edits);
+  return rc < 0 ? rc : 0;
+}
+
 /* The errors after that the file did not have before, listed into list
  * (up to EDDI_LSP_CHECK_LIST_MAX); how many. */
 static size_t check__new_errors(CheckGroup *self, const EddiLspPlanned *files,
@@ -148,6 +214,7 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
                        size_t count, const char *old_name, const char *new_name,
                        const char *skip, StrBuf *said, EddiError *err) {
   StrBuf refusal = {0};
+  bool missed = false; /* a server's rename changes places the plan does not */
   int rc = 0;
   for (size_t s = 0; rc == 0 && s < self->servers.len; s++) {
     EddiLspServer *server = self->servers.items[s].server;
@@ -165,6 +232,8 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
       eddi_strbuf_printf(said, "%sChecked by %s", said->len ? "\n" : "", eddi_lsp_server_name(server));
       rc = eddi_lsp_server_diagnose(server, group.before.items, group.before.len, EDDI_LSP_SETTLE,
                                     &group.before_diags, err);
+      if (rc == 0 && old_name && new_name)
+        rc = check__rename(&group, root, files, old_name, new_name, said, &refusal, &missed, err);
       if (rc == 0)
         rc = eddi_lsp_server_diagnose(server, group.after.items, group.after.len,
                                       EDDI_LSP_SETTLE | EDDI_LSP_CLOSE, &group.after_diags, err);
@@ -197,8 +266,12 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
   }
   if (rc == 0 && refusal.len) {
     eddi_error_set(err, EDDI_ESTATE, "%s; nothing written", refusal.data);
-    eddi_error_hint(err, "Change the plan so that it leaves no new error, or add %s to write "
-                    "anyway", skip);
+    if (missed)
+      eddi_error_hint(err, "Add Unsure to rename the unsure references too, or %s to write "
+                      "anyway", skip);
+    else
+      eddi_error_hint(err, "Change the plan so that it leaves no new error, or add %s to write "
+                      "anyway", skip);
     rc = err->code;
   }
   eddi_strbuf_free(&refusal);

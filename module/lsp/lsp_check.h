@@ -4,7 +4,10 @@
  * reaches the disk, the language servers see the files it changes as
  * they are and as they would be, as unsaved versions, and say what they
  * make of each: a plan after which a server reports an error it did not
- * report before is refused, with the server's message and place. Files
+ * report before is refused, with the server's message and place. A
+ * rename also asks the server for its own rename of the same symbol: a
+ * place the server would change and the plan does not refuses it too.
+ * Files
  * the plan leaves as they are but that use what it changes (the importers
  * of a renamed function) are shown too, so that what the plan missed
  * there shows as their new error.
@@ -52,6 +55,10 @@ typedef struct {
   size_t before_len;
   const char *after;
   size_t after_len;
+  /* A rename's: where in before it writes the new name (byte offsets of
+   * the old name's starts), sorted. */
+  const size_t *renamed;
+  size_t renamed_count;
 } EddiLspPlanned;
 
 /* How many of a server's new errors a refusal lists. */
@@ -67,7 +74,8 @@ typedef struct {
  * changes a header cannot be shown to it). Else fails with
  * err, nothing to be written:
  *   EDDI_ESTATE, "pyright: report.py:7:18: "Item" is not defined; nothing
- *     written" (up to EDDI_LSP_CHECK_LIST_MAX places, and how many more);
+ *     written" (up to EDDI_LSP_CHECK_LIST_MAX places, and how many more),
+ *     or "pyright would also rename use.py:2:13; nothing written";
  *   EDDI_EIO, the server's own failure and that the check is unsure. */
 int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLspPlanned *files,
                        size_t count, const char *old_name, const char *new_name,

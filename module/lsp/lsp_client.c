@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "lsp/lsp_client.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -471,7 +472,8 @@ static int lsp__request(EddiLspServer *self, const char *method, json_object *pa
   json_object *error = lsp__get(response, "error");
   if (error) {
     const char *why = lsp__string(error, "message");
-    eddi_error_set(err, EDDI_EIO, "%s: %s failed: %s", self->name, method, why ? why : "no reason");
+    eddi_error_set(err, EDDI_ESTATE, "%s: %s failed: %s", self->name, method,
+                   why ? why : "no reason");
     json_object_put(response);
     return err->code;
   }
@@ -809,6 +811,99 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
   eddi_free(awaited.uris);
   eddi_free(awaited.versions);
   eddi_free(awaited.shown_at);
+  pthread_mutex_unlock(&self->mutex);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- rename */
+
+/* The path of a file:// uri, percent-decoded (new string), or NULL. */
+static char *lsp__path_of(const char *uri) {
+  if (strncmp(uri, "file://", 7) != 0) return NULL;
+  StrBuf out = {0};
+  eddi_strbuf_puts(&out, "");
+  for (const char *p = uri + 7; *p; p++) {
+    if (p[0] == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2])) {
+      char hex[3] = {p[1], p[2], '\0'};
+      eddi_strbuf_putc(&out, (char)strtol(hex, NULL, 16));
+      p += 2;
+    } else {
+      eddi_strbuf_putc(&out, *p);
+    }
+  }
+  return eddi_strbuf_take(&out);
+}
+
+/* One TextEdit of uri's, in eddi's terms. */
+static void lsp__edit(const EddiLspServer *self, const char *uri, json_object *edit,
+                      EddiLspEdits *out) {
+  json_object *start = lsp__get(lsp__get(edit, "range"), "start");
+  char *path = lsp__path_of(uri);
+  if (!start || !path) {
+    eddi_free(path);
+    return;
+  }
+  EddiLspEdit e = {.path = path, .line = lsp__json_size(start, "line")};
+  int at = lsp__find_doc(self, uri);
+  if (at >= 0) {
+    const LspOpenDoc *doc = &self->docs.items[at];
+    EddiLspPosition pos = {e.line, lsp__json_size(start, "character")};
+    e.offset = eddi_lsp_offset_of(doc->text, doc->len, pos, self->encoding);
+    e.open = true;
+  }
+  array_push(out, e);
+}
+
+void eddi_lsp_edits_free(EddiLspEdits *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].path);
+  array_free(self);
+}
+
+int eddi_lsp_server_rename(EddiLspServer *self, const char *path, size_t offset,
+                           const char *new_name, EddiLspEdits *out, EddiError *err) {
+  pthread_mutex_lock(&self->mutex);
+  char *uri = lsp__uri(path);
+  int at = lsp__find_doc(self, uri);
+  int rc = 0;
+  if (at < 0) {
+    rc = eddi_error_set(err, EDDI_ESTATE, "%s: %s is not open for a rename", self->name,
+                        eddi_path_basename(path));
+  }
+  json_object *result = NULL;
+  if (rc == 0) {
+    const LspOpenDoc *doc = &self->docs.items[at];
+    EddiLspPosition pos = eddi_lsp_position_of(doc->text, doc->len, offset, self->encoding);
+    json_object *position = json_object_new_object();
+    json_object_object_add(position, "line", json_object_new_int64((int64_t)pos.line));
+    json_object_object_add(position, "character", json_object_new_int64((int64_t)pos.character));
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "textDocument", lsp__doc_id(uri));
+    json_object_object_add(params, "position", position);
+    json_object_object_add(params, "newName", json_object_new_string(new_name));
+    rc = lsp__request(self, "textDocument/rename", params, &result, err);
+  }
+  /* A WorkspaceEdit: changes (uri -> edits) or documentChanges (edits of
+   * a versioned document; file operations have no place to compare). */
+  json_object *changes = lsp__get(result, "changes");
+  if (rc == 0 && json_object_is_type(changes, json_type_object)) {
+    json_object_object_foreach(changes, key, edits)
+      for (size_t i = 0; json_object_is_type(edits, json_type_array) &&
+                         i < json_object_array_length(edits); i++)
+        lsp__edit(self, key, json_object_array_get_idx(edits, i), out);
+  }
+  json_object *documents = lsp__get(result, "documentChanges");
+  for (size_t d = 0; rc == 0 && json_object_is_type(documents, json_type_array) &&
+                     d < json_object_array_length(documents); d++) {
+    json_object *change = json_object_array_get_idx(documents, d);
+    const char *doc_uri = lsp__string(lsp__get(change, "textDocument"), "uri");
+    json_object *edits = lsp__get(change, "edits");
+    for (size_t i = 0; doc_uri && json_object_is_type(edits, json_type_array) &&
+                       i < json_object_array_length(edits); i++)
+      lsp__edit(self, doc_uri, json_object_array_get_idx(edits, i), out);
+  }
+  if (rc == 0 && !result) rc = 1;
+  json_object_put(result);
+  eddi_free(uri);
   pthread_mutex_unlock(&self->mutex);
   return rc;
 }

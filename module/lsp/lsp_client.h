@@ -97,6 +97,29 @@ void eddi_lsp_diagnostics_free(EddiLspDiagnostics *self);
 int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
                              unsigned flags, EddiLspDiagnostics *out, EddiError *err);
 
+/* ---------------------------------------------------------------- rename */
+
+/* A place a server's rename would change: the file (absolute path), the
+ * 0-based line, and, when eddi has the file open in the server, the byte
+ * offset of the change's start in the text shown. */
+typedef struct {
+  char *path;
+  size_t line;
+  size_t offset;
+  bool open;
+} EddiLspEdit;
+
+typedef Array(EddiLspEdit) EddiLspEdits;
+void eddi_lsp_edits_free(EddiLspEdits *self);
+
+/* Ask textDocument/rename at byte offset of path (open in the server:
+ * shown by a diagnose that did not close it) with new_name; append the
+ * places of the WorkspaceEdit to out. 0, or 1 when the server gives no
+ * rename there (a null result); fails naming the server (EDDI_ESTATE: it
+ * answered with an error, such as a symbol it will not rename). Blocks. */
+int eddi_lsp_server_rename(EddiLspServer *self, const char *path, size_t offset,
+                           const char *new_name, EddiLspEdits *out, EddiError *err);
+
 /* Wait until the server has ended every $/progress it began (an index, a
  * project load): what a request that needs the whole workspace (references,
  * rename) waits for. Starts the server if needed. Blocks. */

@@ -148,7 +148,10 @@ static void refactor__plan(RefactorJob *self);
  * servers; a new error, or a server that cannot say, refuses the write. */
 static void refactor__check(RefactorJob *self) {
   RefPlan *plan = &self->plan;
+  bool rename = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS;
   Array(EddiLspPlanned) files = {0};
+  Array(size_t) renamed = {0}; /* every change's renamed starts, one after another */
+  Array(size_t) renamed_at = {0};
   bool *changed = eddi_calloc(self->index->sources.len + 1, sizeof *changed);
   for (size_t i = 0; i < plan->changes.len; i++) {
     const RefChange *change = &plan->changes.items[i];
@@ -156,15 +159,25 @@ static void refactor__check(RefactorJob *self) {
     const char *lang = source->lang ? source->lang->name : NULL;
     changed[change->source] = true;
     if (!eddi_lsp_check_covers(&self->check, lang)) continue;
+    EddiLspPlanned before = {.path = source->path, .lang = lang, .before = source->text,
+                             .before_len = source->len};
+    if (rename && !change->new_path) {
+      array_push(&renamed_at, renamed.len);
+      for (size_t k = 0; k < change->edits.len; k++) array_push(&renamed, change->edits.items[k].start);
+      before.renamed_count = change->edits.len;
+    }
     if (change->new_path) {
-      array_push(&files, ((EddiLspPlanned){source->path, lang, source->text, source->len, NULL, 0}));
-      array_push(&files, ((EddiLspPlanned){change->new_path, lang, NULL, 0, change->after,
-                                           change->after_len}));
+      array_push(&files, before);
+      array_push(&files, ((EddiLspPlanned){.path = change->new_path, .lang = lang,
+                                           .after = change->after, .after_len = change->after_len}));
     } else {
-      array_push(&files, ((EddiLspPlanned){source->path, lang, source->text, source->len,
-                                           change->after, change->after_len}));
+      before.after = change->after, before.after_len = change->after_len;
+      array_push(&files, before);
     }
   }
+  /* The offsets are pointed to once the array no longer moves. */
+  for (size_t i = 0, next = 0; i < files.len; i++)
+    if (files.items[i].renamed_count) files.items[i].renamed = &renamed.items[renamed_at.items[next++]];
   char *word = refactor__target_word(self->spec);
   size_t users = 0;
   for (size_t i = 0; files.len && word && i < self->index->sources.len; i++) {
@@ -173,11 +186,12 @@ static void refactor__check(RefactorJob *self) {
     if (changed[i] || !eddi_lsp_check_covers(&self->check, lang) || !refactor__holds_word(source, word))
       continue;
     if (users++ == REFACTOR_CHECK_USERS_MAX) break;
-    array_push(&files, ((EddiLspPlanned){source->path, lang, source->text, source->len,
-                                         source->text, source->len}));
+    array_push(&files, ((EddiLspPlanned){.path = source->path, .lang = lang, .before = source->text,
+                                         .before_len = source->len, .after = source->text,
+                                         .after_len = source->len}));
   }
   if (files.len) {
-    const char *old_name = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS ? word : NULL;
+    const char *old_name = rename ? word : NULL;
     self->rc = eddi_lsp_check_run(&self->check, self->root, files.items, files.len, old_name,
                                   old_name ? self->new_name : NULL, "Unchecked", &self->checked,
                                   &self->err);
@@ -185,6 +199,8 @@ static void refactor__check(RefactorJob *self) {
   eddi_free(word);
   eddi_free(changed);
   array_free(&files);
+  array_free(&renamed);
+  array_free(&renamed_at);
 }
 
 static void refactor__work(EddiJob *base) {

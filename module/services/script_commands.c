@@ -309,9 +309,11 @@ static void script__check(ScriptJob *self) {
     const ScriptFile *file = self->run.files.files.items[i];
     const char *lang = file->lang ? file->lang->name : NULL;
     if (!script_file_changed(file) || !eddi_lsp_check_covers(&self->check, lang)) continue;
-    array_push(&files, ((EddiLspPlanned){file->rel, lang, file->exists ? file->original : NULL,
-                                         file->original_len, file->text.data ? file->text.data : "",
-                                         file->text.len}));
+    array_push(&files, ((EddiLspPlanned){.path = file->rel, .lang = lang,
+                                         .before = file->exists ? file->original : NULL,
+                                         .before_len = file->original_len,
+                                         .after = file->text.data ? file->text.data : "",
+                                         .after_len = file->text.len}));
   }
   if (files.len)
     self->rc = eddi_lsp_check_run(&self->check, self->run.files.root, files.items, files.len, NULL,
