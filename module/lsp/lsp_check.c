@@ -223,20 +223,30 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
     if (earlier) continue;
     CheckGroup group = {.server = server};
     check__collect(&group, root, files, count, self);
+    /* With a changed header the texts after cannot be shown; the texts
+     * before are the disk's, so a rename is still compared. */
     const char *header = check__header_from_disk(&group, files);
-    if (header) {
+    bool rename = old_name && new_name;
+    const char *name = eddi_lsp_server_name(server);
+    if (header && !rename) {
       eddi_strbuf_printf(said, "%sNot checked by %s: it reads %s from disk, not as planned",
-                         said->len ? "\n" : "", eddi_lsp_server_name(server), header);
+                         said->len ? "\n" : "", name, header);
       for (size_t i = 0; i < group.paths.len; i++) eddi_lsp_server_forget(server, group.paths.items[i]);
     } else if (group.after.len || group.before.len) {
-      eddi_strbuf_printf(said, "%sChecked by %s", said->len ? "\n" : "", eddi_lsp_server_name(server));
+      if (header)
+        eddi_strbuf_printf(said, "%sRename checked by %s, not its diagnostics: it reads %s from "
+                           "disk, not as planned", said->len ? "\n" : "", name, header);
+      else
+        eddi_strbuf_printf(said, "%sChecked by %s", said->len ? "\n" : "", name);
       rc = eddi_lsp_server_diagnose(server, group.before.items, group.before.len, EDDI_LSP_SETTLE,
                                     &group.before_diags, err);
-      if (rc == 0 && old_name && new_name)
+      if (rc == 0 && rename)
         rc = check__rename(&group, root, files, old_name, new_name, said, &refusal, &missed, err);
-      if (rc == 0)
+      if (rc == 0 && !header)
         rc = eddi_lsp_server_diagnose(server, group.after.items, group.after.len,
                                       EDDI_LSP_SETTLE | EDDI_LSP_CLOSE, &group.after_diags, err);
+      if (header)
+        for (size_t i = 0; i < group.paths.len; i++) eddi_lsp_server_forget(server, group.paths.items[i]);
       if (rc < 0) {
         /* Its opinion is unknown: the check is unsure. */
         char what[EDDI_ERROR_MAX];

@@ -71,7 +71,9 @@ typedef struct {
  * the reply's facts, one a line: "Checked by pyright", or "Not checked by
  * clangd: it reads a.h from disk, not as planned" (clangd 14 builds a
  * file with the headers it includes as they are on disk, so a plan that
- * changes a header cannot be shown to it). Else fails with
+ * changes a header cannot be shown to it; a rename is still compared with
+ * clangd's, on the texts before: "Rename checked by clangd, not its
+ * diagnostics: ..."). Else fails with
  * err, nothing to be written:
  *   EDDI_ESTATE, "pyright: report.py:7:18: "Item" is not defined; nothing
  *     written" (up to EDDI_LSP_CHECK_LIST_MAX places, and how many more),
