@@ -43,12 +43,9 @@
 (require 'cl-lib)
 (require 'subr-x)
 (require 'button)
+(require 'eddi)
 (require 'eddi-agent-backend)
 
-(declare-function eddi-exec "eddi" (commands &optional sender))
-(declare-function eddi-run "eddi" (commands &optional sender))
-(declare-function eddi-engine "eddi" ())
-(declare-function eddi-undo-session "eddi" (&optional sender))
 (declare-function eddi-module-root "eddi-module" (engine))
 (declare-function eddi-module-tools "eddi-module" ())
 
@@ -464,7 +461,6 @@ A shell command it runs is killed; its call gets a well-formed result."
   (when (and eddi-agent--current
              (eq (eddi-agent-session-status eddi-agent--current) 'running))
     (user-error "An eddi-agent session is running; stop it first (M-x eddi-agent-stop)"))
-  (require 'eddi)
   (let* ((backend eddi-agent-backend)
          (url (eddi-agent-backend-url backend))
          (id (format "%s-%d" eddi-agent-sender-prefix (cl-incf eddi-agent--counter)))
@@ -479,9 +475,12 @@ A shell command it runs is killed; its call gets a well-formed result."
       (user-error "No API key: set `eddi-agent-api-key', add one to auth-source for %s, or set %s"
                   (url-host (url-generic-parse-url url))
                   (alist-get backend eddi-agent-api-key-variables)))
-    (setf (eddi-agent-session-directory session)
-          (condition-case nil (eddi-module-root (eddi-engine)) (error default-directory))
-          (eddi-agent-session-tools session) (eddi-agent--supported-tools)
+    ;; The engine first: it loads the module that defines `eddi-module-root'
+    ;; (interpreted code looks a function up before its arguments run).
+    ;; A failure to load it is the user's to see, not a silent fallback.
+    (let ((engine (eddi-engine)))
+      (setf (eddi-agent-session-directory session) (eddi-module-root engine)))
+    (setf (eddi-agent-session-tools session) (eddi-agent--supported-tools)
           (eddi-agent-session-state session) (if eddi-agent-workflow-states 'planning 'executing))
     (let ((reply (condition-case err (eddi-exec (concat "Start " id) id)
                    (error (error-message-string err)))))

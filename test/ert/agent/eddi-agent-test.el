@@ -147,6 +147,50 @@ memory may leak), and the workspace's buffers are killed."
     "todo_status" "session_complete")
   "Every tool, in order, for an engine with Read, Grep, Edit and Patch.")
 
+;;;; Loading
+
+(ert-deftest eddi-agent-require-alone ()
+  "A fresh Emacs with only (require \='eddi-agent) runs a session.
+The child loads the sources, not byte code, as from a checkout: a call
+of a module function before the module is loaded must not happen."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "alpha\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let* ((elisp (file-name-directory (locate-library "eddi-agent.el")))
+           (form `(progn
+                    (setq load-prefer-newer t eddi-module-directory ,eddi-module-directory
+                          eddi-agent-curl-program ,eddi-agent-curl-program
+                          eddi-agent-backend 'anthropic eddi-agent-api-url ,eddi-agent-api-url
+                          eddi-agent-model "test-model" eddi-root ,eddi-agent-test-root)
+                    (require 'eddi-agent)
+                    (let ((session (eddi-agent-run "Say fine")))
+                      (princ (format "status=%s message=%s tools=%d\n"
+                                     (eddi-agent-session-status session)
+                                     (eddi-agent-session-message session)
+                                     (length (eddi-agent-session-tools session)))))))
+           (output (generate-new-buffer " *eddi-agent-child*"))
+           ;; The child loads the module: it needs the sanitizer build's
+           ;; preloaded runtime that the macro takes from curl.
+           (process-environment
+            (append (cl-remove-if-not (lambda (v) (string-prefix-p "LD_PRELOAD=" v))
+                                      initial-environment)
+                    process-environment))
+           (process (make-process
+                     :name "eddi-agent-child" :buffer output :connection-type 'pipe
+                     :command (list (expand-file-name invocation-name invocation-directory)
+                                    "--batch" "-Q" "-L" elisp
+                                    "--eval" (prin1-to-string form)))))
+      (unwind-protect
+          (progn
+            (with-timeout (60 (error "The child Emacs did not end"))
+              (while (process-live-p process) (accept-process-output process 0.05)))
+            (should (equal (with-current-buffer output
+                             (goto-char (point-min))
+                             (and (re-search-forward "^status=.*" nil t) (match-string 0)))
+                           (format "status=complete message=fine tools=%d"
+                                   (length eddi-agent-test-all-tools)))))
+        (kill-buffer output)))))
+
 ;;;; A multi-step edit of a real file
 
 (ert-deftest eddi-agent-edit-anthropic ()
