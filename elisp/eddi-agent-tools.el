@@ -296,6 +296,7 @@ freeze Emacs; \[keyboard-quit] stops it too."
 
 (declare-function eddi-agent--ui-insert "eddi-agent" (session text &optional face))
 (declare-function eddi-agent--ui-stop-button "eddi-agent" (session process))
+(declare-function eddi-agent--ui-remove-stop-buttons "eddi-agent" (session &optional owner))
 
 (defun eddi-agent--shell-result (process output)
   "The result of the ended shell PROCESS whose output is OUTPUT."
@@ -334,6 +335,7 @@ killed after `eddi-agent-shell-timeout' seconds, or by a stop)."
            :sentinel (lambda (process _event)
                        (unless (process-live-p process)
                          (when timer (cancel-timer timer))
+                         (eddi-agent--ui-remove-stop-buttons session process)
                          (when (eq (eddi-agent-session-process session) process)
                            (setf (eddi-agent-session-process session) nil))
                          (let ((text (if (buffer-live-p output)

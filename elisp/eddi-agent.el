@@ -126,9 +126,15 @@ written unless you set this, for instance to
   :type 'boolean
   :group 'eddi-agent)
 
-(defcustom eddi-agent-quit-stops-session t
-  "Non-nil means \\[keyboard-quit] anywhere stops a running session."
-  :type 'boolean
+(defcustom eddi-agent-quit-stops-session 'agent-buffer
+  "Where \\[keyboard-quit] stops a running session.
+`agent-buffer' (the default): only in the session's *eddi-agent*
+buffer; a quit elsewhere is yours (dropping a region, leaving the
+minibuffer) and the agent goes on.  t: anywhere.  nil: never; stop
+it with \\[eddi-agent-stop], its [stop] button or C-c C-k in its buffer."
+  :type '(choice (const :tag "In the *eddi-agent* buffer" agent-buffer)
+                 (const :tag "Anywhere" t)
+                 (const :tag "Never" nil))
   :group 'eddi-agent)
 
 (defface eddi-agent-model-face '((t :inherit default))
@@ -420,6 +426,7 @@ runs; its process sentinel continues with the next call."
       (eddi-agent--mode-line-show nil)
       (remove-hook 'pre-command-hook #'eddi-agent--pre-command))
     (eddi-agent--save-log session)
+    (eddi-agent--ui-remove-stop-buttons session)
     (eddi-agent--ui-insert session
                            (format "\n%s: %s\n" (capitalize (symbol-name status)) (or message ""))
                            (if (eq status 'complete) 'eddi-agent-done-face 'eddi-agent-error-face))
@@ -429,9 +436,13 @@ runs; its process sentinel continues with the next call."
       (message "eddi-agent: %s%s" status (if message (concat ": " (truncate-string-to-width message 120)) "")))))
 
 (defun eddi-agent--pre-command ()
-  "Stop the running session when the user quits."
-  (when (and eddi-agent-quit-stops-session eddi-agent--current
-             (memq this-command '(keyboard-quit keyboard-escape-quit)))
+  "Stop the running session when the user quits where that stops it.
+See `eddi-agent-quit-stops-session'."
+  (when (and eddi-agent--current
+             (memq this-command '(keyboard-quit keyboard-escape-quit))
+             (or (eq eddi-agent-quit-stops-session t)
+                 (and (eq eddi-agent-quit-stops-session 'agent-buffer)
+                      (eq (current-buffer) (eddi-agent-session-buffer eddi-agent--current)))))
     (eddi-agent-stop)))
 
 ;;;###autoload
@@ -530,8 +541,10 @@ called session_complete), `ended' (it answered without a tool call),
 ;;;###autoload
 (defun eddi-agent (task)
   "Ask for a TASK and let the model carry it out in live buffers.
-The conversation shows in the *eddi-agent* buffer; \\[keyboard-quit]
-stops the session; \\[eddi-agent-undo] takes its changes back."
+The conversation shows in the *eddi-agent* buffer.  \\[eddi-agent-stop],
+the [stop] button there, or \\[keyboard-quit] in that buffer stops the
+session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
+\\[eddi-agent-undo] takes its changes back."
   (interactive (list (read-string "Task for eddi-agent: ")))
   (eddi-agent-run task))
 
@@ -702,9 +715,12 @@ RET on a tool call shows or hides its arguments and raw result.
       (let ((inhibit-read-only t))
         (goto-char (point-max))
         (unless (bobp) (insert "\n"))
-        (insert (propertize (format "Task (%s): %s\n" (eddi-agent-session-id session)
+        (insert (propertize (format "Task (%s): %s " (eddi-agent-session-id session)
                                     (eddi-agent-session-task session))
-                            'face 'eddi-agent-task-face))))
+                            'face 'eddi-agent-task-face))
+        (eddi-agent--stop-button session session
+                                 "Stop the session (C-c C-k, or C-g in this buffer)")
+        (insert "\n")))
     (unless noninteractive
       (display-buffer buffer)
       (push (run-at-time 1 1 #'eddi-agent--ui-refresh session) (eddi-agent-session-timers session)))))
@@ -733,6 +749,16 @@ others stay where the user put them."
           (when follow (goto-char (point-max)))
           (dolist (window windows) (set-window-point window (point-max))))))))
 
+(defun eddi-agent--stop-button (session owner help)
+  "Insert at point a [stop] button that stops SESSION, showing HELP.
+OWNER (a process, or SESSION itself) is what the button belongs to:
+`eddi-agent--ui-remove-stop-buttons' takes it away when that ends."
+  (insert-text-button "[stop]"
+                      'eddi-agent-stop owner
+                      'action (lambda (_) (eddi-agent-stop session))
+                      'follow-link t
+                      'help-echo help))
+
 (defun eddi-agent--ui-stop-button (session process)
   "Add a button to SESSION's buffer that stops it while PROCESS runs."
   (let ((buffer (eddi-agent-session-buffer session)))
@@ -741,12 +767,27 @@ others stay where the user put them."
         (let ((inhibit-read-only t))
           (save-excursion
             (goto-char (point-max))
-            (insert-text-button "[stop]"
-                                'action (lambda (_)
-                                          (when (process-live-p process) (eddi-agent-stop session)))
-                                'follow-link t
-                                'help-echo "Kill this shell command and stop the session")
+            (eddi-agent--stop-button session process
+                                     "Kill this shell command and stop the session")
             (insert "\n")))))))
+
+(defun eddi-agent--ui-remove-stop-buttons (session &optional owner)
+  "Take away the [stop] buttons of OWNER (default: all) in SESSION's buffer.
+A button whose process or session ended would stop nothing.  A
+shell's button has a line of its own; the session's ends its task line."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((inhibit-read-only t)
+              (pos (point-min)))
+          (while (setq pos (text-property-not-all pos (point-max) 'eddi-agent-stop nil))
+            (let ((end (next-single-property-change pos 'eddi-agent-stop nil (point-max)))
+                  (this (get-text-property pos 'eddi-agent-stop)))
+              (if (and owner (not (eq this owner)))
+                  (setq pos end)
+                (if (processp this)
+                    (delete-region pos (if (eq (char-after end) ?\n) (1+ end) end))
+                  (delete-region (if (eq (char-before pos) ?\s) (1- pos) pos) end))))))))))
 
 (defun eddi-agent--toggle (button)
   "Show or hide the body of the tool call BUTTON heads."

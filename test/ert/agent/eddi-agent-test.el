@@ -653,18 +653,31 @@ of a module function before the module is loaded must not happen."
         (while (not (string-match-p "started" (with-current-buffer "*eddi-agent*" (buffer-string))))
           (accept-process-output nil 0.05)))
       (should (eq (eddi-agent-session-status session) 'running))
-      ;; A stop button sits under the call while it runs.
-      (should (with-current-buffer "*eddi-agent*"
-                (save-excursion (goto-char (point-min)) (search-forward "[stop]" nil t))))
+      ;; A stop button sits under the call while it runs, one on the task line.
+      (should (= (eddi-agent-test-count-stop-buttons) 2))
+      (with-timeout (10 (error "The shell did not end"))
+        (while (eddi-agent-session-process session) (accept-process-output nil 0.05)))
+      ;; The shell ended: its button went with it.
+      (should (= (eddi-agent-test-count-stop-buttons) 1))
       (with-timeout (10 (error "The session did not end"))
         (while (eq (eddi-agent-session-status session) 'running)
           (accept-process-output nil 0.05)))
       (should (eq (eddi-agent-session-status session) 'complete))
+      (should (= (eddi-agent-test-count-stop-buttons) 0))
+      (should (string-match-p "^Task (agent-[0-9]+): Sleep\nModel: "
+                              (with-current-buffer "*eddi-agent*" (buffer-string))))
       (let ((messages (alist-get 'messages (nth 2 (eddi-agent-test-requests)))))
         (should (equal (aref messages 5) '((role . "tool") (tool_call_id . "call_1")
                                            (content . "started\ndone\n"))))
         (should (equal (aref messages 6) '((role . "tool") (tool_call_id . "call_2")
                                            (content . "1 [pending] t"))))))))
+
+(defun eddi-agent-test-count-stop-buttons ()
+  "How many [stop] buttons the *eddi-agent* buffer shows."
+  (with-current-buffer "*eddi-agent*"
+    (save-excursion
+      (goto-char (point-min))
+      (cl-loop while (search-forward "[stop]" nil t) count t))))
 
 ;;;; Settings
 
@@ -923,7 +936,8 @@ quit can end them; the shell process is killed."
 ;;;; Interactive use
 
 (ert-deftest eddi-agent-background ()
-  "Outside batch the loop runs in the background; \[keyboard-quit] stops it."
+  "Outside batch the loop runs in the background.
+\[keyboard-quit] stops it in *eddi-agent* only, not in another buffer."
   (eddi-agent-test-with 'anthropic nil
       (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_1" "todo_add" ((text . "t"))))))
             (list :delay 5 :events (eddi-agent-test-anthropic :text "late")))
@@ -935,8 +949,15 @@ quit can end them; the shell process is killed."
       (with-timeout (3 (error "The first turn did not arrive"))
         (while (null (eddi-agent-session-todos session))
           (accept-process-output nil 0.05)))
-      (let ((this-command 'keyboard-quit))
-        (run-hooks 'pre-command-hook))
+      ;; A quit in another buffer is the user's: the agent goes on.
+      (with-temp-buffer
+        (let ((this-command 'keyboard-quit))
+          (run-hooks 'pre-command-hook)))
+      (should (eq (eddi-agent-session-status session) 'running))
+      ;; In the agent's own buffer it stops the session.
+      (with-current-buffer "*eddi-agent*"
+        (let ((this-command 'keyboard-quit))
+          (run-hooks 'pre-command-hook)))
       (should (eq (eddi-agent-session-status session) 'quit))
       (should-not (memq #'eddi-agent--pre-command pre-command-hook))
       (should (string-match-p "calls 1/30  todos 0/1"
