@@ -174,6 +174,20 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-exec "Redo") "Ok, Redid 1 step, At 1:0"))
     (should (equal (eddi-test-text "a.txt") "zero\none\n"))))
 
+(ert-deftest eddi-undo-then-edit-are-two-undo-steps ()
+  "One C-/ after eddi's Undo and another command takes back that command only."
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-exec "Insert Line \"DDD\"")
+    (eddi-exec "Undo")
+    (eddi-exec "Insert Line \"EEE\"")
+    (should (equal (eddi-test-text "a.txt") "EEE\none\n"))
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "one\n"))
+    ;; The next C-/ takes back the Undo: DDD comes back.
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "DDD\none\n"))))
+
 (ert-deftest eddi-markers-and-point-move-as-if-typed ()
   (eddi-test-with-workspace '(("a.txt" . "one\ntwo\nthree\n"))
     (eddi-exec "Open a.txt")
