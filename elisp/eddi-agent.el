@@ -565,7 +565,8 @@ session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
   "Open the review of the buffers SESSION changed; return its buffer or nil."
   (when-let ((review (eddi-agent-review-show
                       (reverse (eddi-agent-session-changed session))
-                      (eddi-agent-session-directory session))))
+                      (eddi-agent-session-directory session)
+                      nil (eddi-agent-session-id session))))
     (eddi-agent--ui-insert
      session
      (substitute-command-keys

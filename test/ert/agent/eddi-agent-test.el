@@ -889,6 +889,76 @@ of a module function before the module is loaded must not happen."
       (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
       (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root)))))))
 
+(ert-deftest eddi-agent-undo-after-a-partial-review ()
+  "After a review that rejected a hunk, undoing the agent takes back the rest.
+The hunk the review put back is the agent's change, not the user's, so
+no overlap is reported."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (with-current-buffer "*eddi-review*"
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (eddi-agent-review-reject-hunk) ; a.txt's line 2
+        (should (equal (eddi-agent-review-commit) '("a.txt" "b.txt"))))
+      (should (equal (eddi-agent-test-buffer-text "a.txt")
+                     (replace-regexp-in-string "line 19\n" "LINE NINETEEN\n" eddi-agent-test-long)))
+      (should (> (eddi-agent-undo session) 0))
+      (should (equal (eddi-agent-test-buffer-text "a.txt") eddi-agent-test-long))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n")))))
+
+(defun eddi-agent-test-type (rel text)
+  "Type TEXT at the end of REL's buffer, as the user would."
+  (with-current-buffer (find-buffer-visiting (expand-file-name rel eddi-agent-test-root))
+    (goto-char (point-max))
+    (insert text)))
+
+(ert-deftest eddi-agent-review-shows-only-the-agent ()
+  "The user's typing is neither the agent's hunk nor lost by a reject, nor saved."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (kill-buffer "*eddi-review*")
+      (eddi-agent-test-type "a.txt" "mine\n")
+      (with-current-buffer (eddi-agent-review-changes session)
+        (should-not (string-match-p "^[-+]mine" (buffer-string))) ; at most context
+        (should (= (length (eddi-agent-review-file-hunks (car eddi-agent-review--files))) 2))
+        (eddi-agent-review-reject-all))
+      ;; The agent's edits went, the typing stayed, nothing was written.
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n")))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long)))))
+
+(ert-deftest eddi-agent-review-after-undo-is-empty ()
+  "After undoing the agent, the review has nothing left, and the typing stays."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (kill-buffer "*eddi-review*")
+      (eddi-agent-test-type "a.txt" "mine\n")
+      (should (> (eddi-agent-undo session) 0))
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n")))
+      (should-error (eddi-agent-review-changes session) :type 'user-error)
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n"))))))
+
+(ert-deftest eddi-agent-review-keeps-unsaved-typing-unsaved ()
+  "Accepting the agent's edits in a buffer holding the user's typing saves nothing of it."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (kill-buffer "*eddi-review*")
+      (eddi-agent-test-type "a.txt" "mine\n")
+      (with-current-buffer (eddi-agent-review-changes session)
+        (should (equal (eddi-agent-review-accept-all) '("b.txt"))))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
+      (should (string-suffix-p "LINE NINETEEN\nline 20\nmine\n" (eddi-agent-test-buffer-text "a.txt")))
+      (should (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n")))))
+
 ;;;; C-g
 
 (ert-deftest eddi-agent-quit-while-waiting ()
