@@ -47,6 +47,13 @@
 (require 'eddi-agent-backend)
 
 (declare-function eddi-module-root "eddi-module" (engine))
+(declare-function eddi-module-session "eddi-module" (engine sender))
+(defvar eddi--engine)
+(defvar eddi-kill-buffers-on-close)
+(defvar eddi-resume-functions)
+(defvar eddi-journal-kept)
+(declare-function eddi--open-files "eddi" (sender))
+(declare-function eddi--quote "eddi" (text))
 (declare-function eddi-module-tools "eddi-module" ())
 
 ;;;; Options
@@ -131,7 +138,8 @@ written unless you set this, for instance to
 `agent-buffer' (the default): only in the session's *eddi-agent*
 buffer; a quit elsewhere is yours (dropping a region, leaving the
 minibuffer) and the agent goes on.  t: anywhere.  nil: never; stop
-it with \\[eddi-agent-stop], its [stop] button or C-c C-k in its buffer."
+it with \\[eddi-agent-stop], its [stop] button or
+\\<eddi-agent-mode-map>\\[eddi-agent-stop] in its buffer."
   :type '(choice (const :tag "In the *eddi-agent* buffer" agent-buffer)
                  (const :tag "Anywhere" t)
                  (const :tag "Never" nil))
@@ -431,7 +439,11 @@ runs; its process sentinel continues with the next call."
                            (format "\n%s: %s\n" (capitalize (symbol-name status)) (or message ""))
                            (if (eq status 'complete) 'eddi-agent-done-face 'eddi-agent-error-face))
     (eddi-agent--ui-refresh session)
-    (when eddi-agent-review (eddi-agent--review session))
+    ;; The eddi session ends with the agent; one whose edits wait for review
+    ;; ends when the review is committed (and a restart meanwhile brings it
+    ;; back with its review).
+    (unless (and eddi-agent-review (eddi-agent--review session))
+      (eddi-agent--end-eddi-session (eddi-agent-session-id session)))
     (unless noninteractive
       (message "eddi-agent: %s%s" status (if message (concat ": " (truncate-string-to-width message 120)) "")))))
 
@@ -467,6 +479,40 @@ A shell command it runs is killed; its call gets a well-formed result."
             (setf (eddi-agent--batch-stop batch) (cons 'quit "Interrupted by the user (C-g)")))))
        (t (eddi-agent--finish session 'quit "Interrupted by the user (C-g)"))))))
 
+(defun eddi-agent--id-number (id)
+  "The number at the end of the agent session ID."
+  (string-to-number (substring id (1+ (length eddi-agent-sender-prefix)))))
+
+(defun eddi-agent--free-id (engine)
+  "The next agent session id that ENGINE has no session of.
+A session the journal brought back after a restart keeps its name, and
+a new agent must not take it over: its number is skipped, as is that
+of one left in the journal (`eddi-journal-kept')."
+  (let ((n (1+ eddi-agent--counter)) id)
+    (while (progn (setq id (format "%s-%d" eddi-agent-sender-prefix n))
+                  (or (eddi-module-session engine id) (member id eddi-journal-kept)))
+      (cl-incf n))
+    id))
+
+(defun eddi-agent--end-eddi-session (id)
+  "End the eddi session ID of an agent: it lives no longer than the agent.
+Its journal entry goes with it, so a restart does not bring it back."
+  ;; Its buffers stay: they hold the agent's work and the log that
+  ;; `eddi-agent-undo' takes it back with.
+  (let ((eddi-kill-buffers-on-close nil))
+    (condition-case nil
+        (when (and eddi--engine (eddi-module-session eddi--engine id))
+          ;; A file the review saved (or left as on disk) is saved for the
+          ;; engine too; one still modified keeps the session, and the
+          ;; journal keeps its edits.
+          (let ((root (eddi-module-root eddi--engine)))
+            (dolist (path (eddi--open-files id))
+              (let ((buffer (find-buffer-visiting (expand-file-name path root))))
+                (when (and buffer (not (buffer-modified-p buffer)))
+                  (eddi-exec (format "Open %s\nSave" (eddi--quote path)) id)))))
+          (eddi-exec (concat "End " id) id))
+      (error nil))))
+
 (defun eddi-agent--start (task)
   "Make a session for TASK and send its first request."
   (when (and eddi-agent--current
@@ -474,7 +520,8 @@ A shell command it runs is killed; its call gets a well-formed result."
     (user-error "An eddi-agent session is running; stop it first (M-x eddi-agent-stop)"))
   (let* ((backend eddi-agent-backend)
          (url (eddi-agent-backend-url backend))
-         (id (format "%s-%d" eddi-agent-sender-prefix (cl-incf eddi-agent--counter)))
+         (engine (eddi-engine))
+         (id (eddi-agent--free-id engine))
          (session (eddi-agent-session--create
                    :id id :task task :backend backend :url url
                    :model (eddi-agent-backend-model backend)
@@ -486,11 +533,9 @@ A shell command it runs is killed; its call gets a well-formed result."
       (user-error "No API key: set `eddi-agent-api-key', add one to auth-source for %s, or set %s"
                   (url-host (url-generic-parse-url url))
                   (alist-get backend eddi-agent-api-key-variables)))
-    ;; The engine first: it loads the module that defines `eddi-module-root'
-    ;; (interpreted code looks a function up before its arguments run).
-    ;; A failure to load it is the user's to see, not a silent fallback.
-    (let ((engine (eddi-engine)))
-      (setf (eddi-agent-session-directory session) (eddi-module-root engine)))
+    ;; Only a start that got this far uses up its id.
+    (setq eddi-agent--counter (eddi-agent--id-number id))
+    (setf (eddi-agent-session-directory session) (eddi-module-root engine))
     (setf (eddi-agent-session-tools session) (eddi-agent--supported-tools)
           (eddi-agent-session-state session) (if eddi-agent-workflow-states 'planning 'executing))
     (let ((reply (condition-case err (eddi-exec (concat "Start " id) id)
@@ -566,15 +611,40 @@ session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
   (when-let ((review (eddi-agent-review-show
                       (reverse (eddi-agent-session-changed session))
                       (eddi-agent-session-directory session)
-                      nil (eddi-agent-session-id session))))
+                      (lambda (_saved) (eddi-agent--end-eddi-session (eddi-agent-session-id session)))
+                      (eddi-agent-session-id session))))
     (eddi-agent--ui-insert
      session
      (substitute-command-keys
-      (format "Review: %d changed files wait in %s; \\<eddi-agent-review-mode-map>\\[eddi-agent-review-commit] there saves what you accept\n"
-              (length (buffer-local-value 'eddi-agent-review--files review)) (buffer-name review)))
+      (let ((count (length (buffer-local-value 'eddi-agent-review--files review))))
+        (format "Review: %d changed %s %s in %s; \\<eddi-agent-review-mode-map>\\[eddi-agent-review-commit] there saves what you accept\n"
+                count (if (= count 1) "file" "files") (if (= count 1) "waits" "wait")
+                (buffer-name review))))
      'eddi-agent-task-face)
     (unless noninteractive (display-buffer review))
     review))
+
+(defun eddi-agent--review-resumed (sessions)
+  "Open the review of each agent session in SESSIONS the journal brought back.
+SESSIONS is ((NAME . SENDER)...).  An agent session still in the
+journal is one whose edits were never reviewed: they come back into
+its buffers, and the review shows them against the files on disk
+\(the log of who typed what did not survive the restart).  Committing
+it ends the session; so does finding nothing to review."
+  (pcase-dolist (`(,name . ,sender) sessions)
+    (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
+      (let* ((root (eddi-module-root (eddi-engine)))
+             (buffers (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
+                                        (eddi--open-files sender))))
+             (review (eddi-agent-review-show
+                      buffers root (lambda (_saved) (eddi-agent--end-eddi-session name)))))
+        (if (not review)
+            (eddi-agent--end-eddi-session name)
+          (message "eddi-agent: %s came back with edits never reviewed: review them in %s"
+                   name (buffer-name review))
+          (unless noninteractive (display-buffer review)))))))
+
+(add-hook 'eddi-resume-functions #'eddi-agent--review-resumed)
 
 ;;;###autoload
 (defun eddi-agent-review-changes (&optional session)

@@ -569,7 +569,7 @@ names the lines.  Return the number of undo steps taken."
       (eddi--insert-prompt)
       (insert input))))
 
-(declare-function eddi-module-open-journal "eddi-module" (engine))
+(declare-function eddi-module-open-journal "eddi-module" (engine &optional only))
 (declare-function eddi-module-state-dir "eddi-module" (engine))
 
 (defcustom eddi-journal 'ask
@@ -587,19 +587,73 @@ wins over the journal's unsaved edits, and the reply says so."
 (defvar eddi--journal-opened nil
   "The engine whose journal was opened, so that it is opened once.")
 
+(defvar eddi-resume-functions nil
+  "Functions called with the sessions the journal brought back.
+Each gets a list of (NAME . SENDER), after the sessions are restored
+and their files open in buffers.  The agent reviews its own here.")
+
+(defun eddi--restored-sessions (report)
+  "The (NAME . SENDER) of each session REPORT says was restored."
+  (let ((start 0) sessions)
+    (while (string-match "^Session \\(\\S-+\\) of \\(\\S-+\\) restored:" report start)
+      (push (cons (match-string 1 report) (match-string 2 report)) sessions)
+      (setq start (match-end 0)))
+    (nreverse sessions)))
+
+(declare-function eddi-module-journal-sessions "eddi-module" (engine))
+
+(defvar eddi-journal-kept nil
+  "Names of the sessions left in the journal when it was opened (not resumed).
+A new session should not take one of these names: the journal would
+give it that session's records.")
+
+(defun eddi--journal-sessions (engine)
+  "The sessions the journal of ENGINE's workspace holds.
+A list of (NAME SENDER FILES EDITS)."
+  (mapcar (lambda (line)
+            (pcase-let ((`(,name ,sender ,files ,edits) (split-string line "\t")))
+              (list name sender files (string-to-number (or edits "0")))))
+          (split-string (eddi-module-journal-sessions engine) "\n" t)))
+
+(defun eddi--describe-journal-session (session)
+  "SESSION of `eddi--journal-sessions' in a few words."
+  (pcase-let ((`(,name ,_sender ,files ,edits) session))
+    (format "%s (%s%s)" name (if (string-empty-p files) "no files" files)
+            (if (> edits 0) (format ", %d unsaved edit%s" edits (if (= edits 1) "" "s")) ""))))
+
+(defun eddi--choose-resume (sessions)
+  "Ask which of SESSIONS to resume; return their names (nil: none)."
+  (let ((names (mapcar #'car sessions)))
+    (pcase (car (read-multiple-choice
+                 (format "eddi: The journal kept %s. Resume"
+                         (mapconcat #'eddi--describe-journal-session sessions "; "))
+                 '((?y "yes" "resume them all")
+                   (?n "no" "resume none; they stay in the journal for next time")
+                   (?c "choose" "pick the sessions to resume"))))
+      (?y names)
+      (?c (completing-read-multiple "eddi: Resume sessions (comma between): " names nil t))
+      (_ nil))))
+
 (defun eddi--open-journal ()
-  "Open the journal of the engine as `eddi-journal' says; report what came back."
+  "Open the journal of the engine as `eddi-journal' says; report what came back.
+With `ask', the prompt lists the sessions the journal kept (their files
+and unsaved edits) and resumes all, none or those you choose; the
+others stay in the journal, in `eddi-journal-kept'."
   (let ((engine (eddi-engine)))
     (unless (or (null eddi-journal) (eq eddi--journal-opened engine))
       (setq eddi--journal-opened engine)
-      (let* ((journal (expand-file-name "journal.sqlite" (eddi-module-state-dir engine)))
-             (resume (or (eq eddi-journal t) (not (file-exists-p journal))
-                         ;; Batch Emacs has no one to ask: it keeps memory only.
-                         (and (not noninteractive)
-                              (y-or-n-p "eddi: Resume the sessions kept in the journal? ")))))
-        (when resume
-          (let ((report (eddi-module-open-journal engine)))
-            (unless (string-empty-p report) (message "eddi: %s" report))))))))
+      (let* ((sessions (eddi--journal-sessions engine))
+             (chosen (cond ((or (eq eddi-journal t) (null sessions)) (mapcar #'car sessions))
+                           ;; Batch Emacs has no one to ask: it keeps memory only.
+                           (noninteractive nil)
+                           (t (eddi--choose-resume sessions)))))
+        (setq eddi-journal-kept (cl-set-difference (mapcar #'car sessions) chosen :test #'equal))
+        (when (or chosen (null sessions))
+          (let ((report (eddi-module-open-journal
+                         engine (and eddi-journal-kept (string-join chosen "\n")))))
+            (unless (string-empty-p report) (message "eddi: %s" report))
+            (when-let ((restored (eddi--restored-sessions report)))
+              (run-hook-with-args 'eddi-resume-functions restored))))))))
 
 (defun eddi-offer-resume ()
   "Offer to resume the sessions eddi's journal kept for this workspace.

@@ -128,6 +128,11 @@ void eddi_journal_sync_sender(EddiJournal *self, struct EddiEngine *engine, cons
  * restored session remembers what was restored for its Start's reply. */
 int eddi_journal_restore(EddiJournal *self, struct EddiEngine *engine, StrBuf *report);
 
+/* The sessions in the journal file at path, read only, as
+ * eddi_engine_journal_sessions lists them, appended to out. A missing file
+ * lists nothing. */
+int eddi_journal_list_file(const char *path, StrBuf *out);
+
 /* While running: take the sessions that instance (found dead) held in
  * this journal, as on start; each remembers it was taken over for its
  * sender's next reply. */

