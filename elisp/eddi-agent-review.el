@@ -52,13 +52,32 @@ agent's Save write at once."
   :type 'string
   :group 'eddi-agent)
 
+(defvar-local eddi-agent--auto-save-name nil
+  "The auto-save file name this buffer had before an agent's edits held it.")
+
+(define-minor-mode eddi-agent-held-mode
+  "Shown while an agent's changes in this buffer wait for review.
+The mode line says so, and the buffer makes no lock file and no
+auto-save file next to its file meanwhile (they would land in your
+repository; the journal keeps unsaved eddi edits).  The review turns
+it off when it is committed."
+  :lighter " eddi-held"
+  :group 'eddi-agent
+  (if eddi-agent-held-mode
+      (when buffer-auto-save-file-name
+        (setq eddi-agent--auto-save-name buffer-auto-save-file-name
+              buffer-auto-save-file-name nil))
+    (when eddi-agent--auto-save-name
+      (setq buffer-auto-save-file-name eddi-agent--auto-save-name
+            eddi-agent--auto-save-name nil))))
+
 (defface eddi-agent-review-rejected-face '((t :inherit shadow :strike-through t))
   "A rejected hunk in the review."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 
 (defface eddi-agent-review-state-face '((t :inherit font-lock-comment-face))
   "The accept / reject mark after a hunk's header."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 
 (cl-defstruct (eddi-agent-review-file (:constructor eddi-agent-review-file--create)
                                       (:copier nil))
@@ -177,7 +196,8 @@ to review."
   (when-let ((files (eddi-agent-review--changed buffers root owner)))
     (dolist (file files)
       (with-current-buffer (eddi-agent-review-file-buffer file)
-        (setq eddi--held-for-review t)))
+        (setq eddi--held-for-review t)
+        (eddi-agent-held-mode 1)))
     (let ((review (get-buffer-create "*eddi-review*")))
       (with-current-buffer review
         (let ((inhibit-read-only t))
@@ -364,6 +384,7 @@ your typing).  Return (PATH . HOW), HOW `saved' or `kept'
          (path (eddi-agent-review-file-path file)))
     (with-current-buffer buffer
       (setq eddi--held-for-review nil)
+      (eddi-agent-held-mode -1)
       (unless mixed
         (let ((eddi--undo-outside-owner owner))
           (save-restriction

@@ -201,6 +201,7 @@ when the engine lacks its command."
 (defvar eddi-after-edit-functions)
 (defvar eddi-save-function)
 (defvar eddi--held-for-review)
+(declare-function eddi-agent-held-mode "eddi-agent-review" (&optional arg))
 
 (defun eddi-agent--eddi (session text)
   "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
@@ -212,13 +213,17 @@ of the session, and the reply says so."
                  (cl-pushnew buffer (eddi-agent-session-changed session))
                  ;; Close must not kill a buffer whose changes wait for review.
                  (when eddi-agent-review
-                   (with-current-buffer buffer (setq eddi--held-for-review t)))))
+                   (with-current-buffer buffer
+                     (setq eddi--held-for-review t)
+                     (eddi-agent-held-mode 1)))))
          (eddi-after-edit-functions
           (cons (lambda (buffer &rest _) (funcall note buffer)) eddi-after-edit-functions))
          (eddi-save-function
           (and eddi-agent-review
                (lambda (buffer) (funcall note buffer) (setq held t))))
          (eddi-preview-multi-file (and (not eddi-agent-review) eddi-preview-multi-file))
+         ;; Held edits make no lock file beside the user's file.
+         (create-lockfiles (and (not eddi-agent-review) create-lockfiles))
          (reply (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
                          text (eddi-agent-session-id session))))
     (if held

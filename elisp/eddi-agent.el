@@ -78,42 +78,42 @@ where every tool is offered."
 (defcustom eddi-agent-max-tool-calls 30
   "Most tool calls in one session; the next one stops the session."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-identical-calls 3
   "Most identical calls (same tool, same arguments) in a row."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-same-tool-calls 15
   "Most calls of one tool in a row."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-error-warning-count 3
   "After this many identical errors, a warning goes to the model."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-error-stop-count 5
   "After this many identical errors, the session stops."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-seconds 300
   "Wall-clock limit of a session, in seconds."
   :type 'number
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-shell-timeout 60
   "Seconds a `shell_exec' command may run before it is killed."
   :type 'number
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-result-chars 60000
   "Longest tool result sent to the model; longer ones are cut, and say so."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-sender-prefix "agent"
   "Prefix of the eddi sender and session name of each agent session."
@@ -147,22 +147,22 @@ it with \\[eddi-agent-stop], its [stop] button or
 
 (defface eddi-agent-model-face '((t :inherit default))
   "Text the model wrote."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-task-face '((t :inherit font-lock-keyword-face))
   "The task."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-tool-face '((t :inherit font-lock-function-name-face))
   "A tool call's heading."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-error-face '((t :inherit error))
   "A failed tool call and a stopped session."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-shell-face '((t :inherit font-lock-string-face))
   "Output of a shell command, as it streams in."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-done-face '((t :inherit success))
   "A completed session."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 
 (require 'eddi-agent-tools)
 (require 'eddi-agent-approve)

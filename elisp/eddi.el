@@ -50,85 +50,122 @@
   :group 'tools
   :prefix "eddi-")
 
+(defgroup eddi-module nil
+  "Finding and building eddi-module.so."
+  :group 'eddi
+  :prefix "eddi-module-")
+
+(defgroup eddi-buffers nil
+  "How eddi edits, saves, shows and closes live buffers."
+  :group 'eddi)
+
+(defgroup eddi-nats nil
+  "Serving eddi to agents outside Emacs over NATS."
+  :group 'eddi
+  :prefix "eddi-nats-")
+
+(defgroup eddi-faces nil
+  "Faces of the transcript and of edited buffers."
+  :group 'eddi
+  :group 'faces)
+
 (defcustom eddi-module-directory nil
   "Folder holding eddi-module.so, or nil to look beside eddi.el.
 When nil, eddi also tries ../build/module/emacs relative to eddi.el,
 where the build command of eddi's README puts the module."
-  :type '(choice (const :tag "Beside eddi.el or in the build folder" nil) directory))
+  :type '(choice (const :tag "Beside eddi.el or in the build folder" nil) directory)
+  :group 'eddi-module)
 
 (defcustom eddi-root nil
   "The workspace folder eddi may edit, or nil for the project root.
 With nil, the root of the current project (or `default-directory')
 when eddi is first used.  Paths outside it are refused."
-  :type '(choice (const :tag "Project root at first use" nil) directory))
+  :type '(choice (const :tag "Project root at first use" nil) directory)
+  :group 'eddi)
 
 (defcustom eddi-lsp t
   "Non-nil means Validate also asks the language's server.
 The servers are the usual programs found on PATH (clangd,
 pyright-langserver, typescript-language-server); nil starts none.
 Takes effect when the engine is made."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi)
 
 (defcustom eddi-sender "emacs"
   "The sender name of messages typed in this Emacs.
 Each sender has its own session."
-  :type 'string)
+  :type 'string
+  :group 'eddi)
 
 (defcustom eddi-session-name "emacs"
   "Session that \\[eddi] starts when the sender has none, or nil for none."
-  :type '(choice (const :tag "Do not start one" nil) string))
+  :type '(choice (const :tag "Do not start one" nil) string)
+  :group 'eddi)
 
 (defcustom eddi-save-atomically t
   "Non-nil means eddi's Save writes a new file and renames it.
 That is `file-precious-flag' for eddi's saves: a file is written whole
 or not at all, as in the headless eddi."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-kill-buffers-on-close t
   "Non-nil means Close kills a buffer that eddi itself visited.
 Buffers you had open, and buffers shown in a window, are kept."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-display-opened-files t
   "Non-nil means a message of \\[eddi] or \\[eddi-send] that Opens a file shows it."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-pulse-seconds 0.6
   "How long changed regions stay highlighted after a command; 0 for never."
-  :type 'number)
+  :type 'number
+  :group 'eddi-buffers)
 
 (defcustom eddi-preview-multi-file t
   "Non-nil means a message that changes several buffers shows a diff.
 The diff buffer accepts the change (\\<eddi-preview-mode-map>\\[eddi-preview-accept]) or rejects
 it (\\[eddi-preview-reject])."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-nats-url "nats://127.0.0.1:4222"
   "The NATS server that \\[eddi-nats-connect] connects to by default."
-  :type 'string)
+  :type 'string
+  :group 'eddi-nats)
 
 (defcustom eddi-nats-name nil
   "The instance name this Emacs serves NATS as, or nil for emacs-HOST-PID.
 Agents reach it on the subject eddi.NAME.cmd; a Start over NATS answers
 \"Ok, Instance NAME\".  Characters other than letters, digits, - and _
 become -, and the name is cut to 64 characters."
-  :type '(choice (const :tag "emacs-HOST-PID" nil) string))
+  :type '(choice (const :tag "emacs-HOST-PID" nil) string)
+  :group 'eddi-nats)
 
 (defcustom eddi-nats-max-queue 64
   "How many NATS requests may wait for Emacs.
 More are answered \"Fail \"Busy, retry\"\" at once."
-  :type 'natnum)
+  :type 'natnum
+  :group 'eddi-nats)
 
 (defface eddi-input-face '((t :inherit font-lock-keyword-face))
-  "The \"To Eddi:\" prompt in the transcript.")
+  "The \"To Eddi:\" prompt in the transcript."
+  :group 'eddi-faces)
 (defface eddi-ok-face '((t :inherit success))
-  "An Ok reply in the transcript.")
+  "An Ok reply in the transcript."
+  :group 'eddi-faces)
 (defface eddi-fail-face '((t :inherit error))
-  "A Fail reply in the transcript.")
+  "A Fail reply in the transcript."
+  :group 'eddi-faces)
 (defface eddi-cursor-face '((t :inherit cursor :inverse-video t))
-  "The model's cursor in an edited buffer.")
+  "The model's cursor in an edited buffer."
+  :group 'eddi-faces)
 (defface eddi-changed-face '((t :inherit highlight))
-  "Regions that the last command changed.")
+  "Regions that the last command changed."
+  :group 'eddi-faces)
 
 (define-error 'eddi-error "eddi")
 
@@ -207,11 +244,13 @@ When it is missing and Emacs is interactive, offer to build it first
 (defcustom eddi-module-compile-arguments nil
   "Extra arguments for the CMake configure step of \[eddi-module-compile].
 For instance (\"-DCMAKE_C_COMPILER_LAUNCHER=ccache\")."
-  :type '(repeat string))
+  :type '(repeat string)
+  :group 'eddi-module)
 
 (defcustom eddi-cmake-program "cmake"
   "The cmake executable that \[eddi-module-compile] runs."
-  :type 'string)
+  :type 'string
+  :group 'eddi-module)
 
 (defconst eddi-module-compile-jobs 2
   "Parallel jobs of the build: the engine's grammars are large C files.")

@@ -174,6 +174,18 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-exec "Redo") "Ok, Redid 1 step, At 1:0"))
     (should (equal (eddi-test-text "a.txt") "zero\none\n"))))
 
+(ert-deftest eddi-customize-groups ()
+  "customize-group eddi shows a few settings and subgroups, not one flat list."
+  (require 'eddi-agent)
+  (let ((members (lambda (group) (mapcar #'car (get group 'custom-group)))))
+    (dolist (sub '(eddi-module eddi-buffers eddi-nats eddi-faces eddi-agent))
+      (should (memq sub (funcall members 'eddi))))
+    (should (memq 'eddi-nats-url (funcall members 'eddi-nats)))
+    (should (memq 'eddi-changed-face (funcall members 'eddi-faces)))
+    (should (memq 'eddi-agent-max-tool-calls (funcall members 'eddi-agent-limits)))
+    (should (memq 'eddi-agent-tool-face (funcall members 'eddi-agent-faces)))
+    (should (< (length (funcall members 'eddi)) 12))))
+
 (ert-deftest eddi-undo-then-edit-are-two-undo-steps ()
   "One C-/ after eddi's Undo and another command takes back that command only."
   (eddi-test-with-workspace '(("a.txt" . "one\n"))

@@ -1098,6 +1098,26 @@ brought back), and a start that failed uses up no id."
         ;; The other session is untouched.
         (should (eddi-agent-test-has-session next))))))
 
+(ert-deftest eddi-agent-held-buffers-say-so-and-leave-no-files ()
+  "While a review waits, held buffers show it and make no lock or auto-save file."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (create-lockfiles t)
+           (auto-save-default t)
+           (session (eddi-agent-run "Edit two files"))
+           (buffer (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (with-current-buffer buffer
+        (should eddi-agent-held-mode)
+        (should (equal (cadr (assq (quote eddi-agent-held-mode) minor-mode-alist)) " eddi-held"))
+        (do-auto-save t))
+      (should (equal (sort (directory-files eddi-agent-test-root nil "^[^.]") #'string<)
+                     '("a.txt" "b.txt")))
+      (should-not (directory-files eddi-agent-test-root nil "^\\.#"))
+      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (with-current-buffer buffer (should-not eddi-agent-held-mode)))))
+
 ;;;; C-g
 
 (ert-deftest eddi-agent-quit-while-waiting ()
