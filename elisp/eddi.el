@@ -215,7 +215,7 @@ folder of eddi.el and the build folder beside it."
       (cl-loop for dir in (eddi--module-candidates)
                for file = (expand-file-name "eddi-module.so" dir)
                when (file-exists-p file) return file)
-      (user-error "eddi: Module eddi-module.so not found in %s or on load-path; build it with M-x eddi-module-compile (or cmake -S . -B build && cmake --build build), or set `eddi-module-directory'"
+      (user-error "eddi: Module eddi-module.so not found in %s or on load-path; build it with M-x eddi-module-compile (C-u first to name the folder of eddi's sources), or cmake -S . -B build && cmake --build build there, or set `eddi-module-directory'"
                   (string-join (eddi--module-candidates) ", "))))
 
 (defun eddi-load-module ()
@@ -229,7 +229,9 @@ When it is missing and Emacs is interactive, offer to build it first
                    (if (and (not noninteractive)
                             (file-exists-p (eddi--module-source "CMakeLists.txt"))
                             (y-or-n-p "eddi: The module eddi-module.so is missing; build it now with CMake? "))
-                       (eddi-module-compile)
+                       (progn
+                         (display-buffer (eddi-module-compile))
+                         (user-error "eddi: Building eddi-module.so in *eddi-module-compile*; run this again once it has finished"))
                      (signal (car err) (cdr err)))))))
       (condition-case err
           (module-load file)
@@ -252,42 +254,87 @@ For instance (\"-DCMAKE_C_COMPILER_LAUNCHER=ccache\")."
   :type 'string
   :group 'eddi-module)
 
+(defcustom eddi-module-source-directory nil
+  "Folder of eddi's sources, with CMakeLists.txt, to build the module from.
+nil means the folder above eddi.el, as a checkout or a package made
+from one has it."
+  :type '(choice (const :tag "The folder above eddi.el" nil) directory)
+  :group 'eddi-module)
+
 (defconst eddi-module-compile-jobs 2
   "Parallel jobs of the build: the engine's grammars are large C files.")
 
-(defun eddi--module-source (file)
-  "FILE in the package's own sources: the folder above elisp/."
-  (expand-file-name file (expand-file-name ".." eddi--directory)))
+(defun eddi--module-source (file &optional source)
+  "FILE in eddi's sources: SOURCE, `eddi-module-source-directory' or above elisp/."
+  (expand-file-name file (or source eddi-module-source-directory
+                             (expand-file-name ".." eddi--directory))))
+
+(defun eddi--module-compile-commands (source build target)
+  "The commands that build SOURCE in BUILD and copy the module to TARGET."
+  (list (cons eddi-cmake-program `("-S" ,source "-B" ,build ,@eddi-module-compile-arguments))
+        (list eddi-cmake-program "--build" build "--target" "eddi-module"
+              "-j" (number-to-string eddi-module-compile-jobs))
+        (list "cp" (expand-file-name "module/emacs/eddi-module.so" build) target)))
+
+(declare-function compilation-start "compile"
+                  (command &optional mode name-function highlight-regexp continue))
 
 ;;;###autoload
-(defun eddi-module-compile ()
-  "Build eddi-module.so from the package's own sources with CMake.
-As vterm does: configure the folder above eddi.el into its build/
-folder, build the module target, and copy eddi-module.so beside
-eddi.el, on `load-path', where `eddi-load-module' finds it.  The
-output goes to *eddi-module-compile*.  Return the module's file."
-  (interactive)
-  (let* ((source (eddi--module-source "."))
-         (build (eddi--module-source "build"))
+(defun eddi-module-compile (&optional source wait)
+  "Build eddi-module.so from eddi's sources with CMake.
+As vterm does: configure SOURCE (default: `eddi-module-source-directory',
+else the folder above eddi.el) into its build/ folder, build the module
+target, and copy eddi-module.so beside eddi.el, on `load-path', where
+`eddi-load-module' finds it.  Interactively, and when no sources are
+there, it asks for their folder (with a prefix argument, always).
+
+The build runs asynchronously in the `compilation-mode' buffer
+*eddi-module-compile*, so Emacs goes on; \\[eddi] works once it says
+finished.  In batch Emacs, or with WAIT, it runs to the end and returns
+the module's file."
+  (interactive
+   (list (and (or current-prefix-arg
+                  (not (file-exists-p (eddi--module-source "CMakeLists.txt"))))
+              (read-directory-name "eddi: Sources of eddi (the folder with CMakeLists.txt): "))))
+  (let* ((source (directory-file-name (eddi--module-source "." source)))
+         (build (expand-file-name "build" source))
          (target (expand-file-name "eddi-module.so" eddi--directory))
-         (buffer (get-buffer-create "*eddi-module-compile*")))
-    (unless (file-exists-p (eddi--module-source "CMakeLists.txt"))
-      (user-error "eddi: No CMakeLists.txt in %s: these are not eddi's sources" source))
+         (commands (eddi--module-compile-commands source build target)))
+    (unless (file-exists-p (expand-file-name "CMakeLists.txt" source))
+      (user-error "eddi: No CMakeLists.txt in %s: these are not eddi's sources; name them with C-u M-x eddi-module-compile or `eddi-module-source-directory'"
+                  source))
     (unless (executable-find eddi-cmake-program)
       (user-error "eddi: Cmake not found; install cmake and a C compiler first"))
+    (if (or wait noninteractive)
+        (eddi--module-compile-wait commands source target)
+      (require 'compile)
+      (let* ((default-directory (file-name-as-directory source))
+             (buffer (compilation-start
+                      (mapconcat (lambda (command) (mapconcat #'shell-quote-argument command " "))
+                                 commands " && ")
+                      nil (lambda (_mode) "*eddi-module-compile*"))))
+        (with-current-buffer buffer
+          (add-hook 'compilation-finish-functions
+                    (lambda (_buffer how)
+                      (message "eddi: %s" (if (string-prefix-p "finished" how)
+                                              (format "built %s; M-x eddi loads it" target)
+                                            (format "building eddi-module.so failed: %s"
+                                                    (string-trim how)))))
+                    nil t))
+        buffer))))
+
+(defun eddi--module-compile-wait (commands source target)
+  "Run COMMANDS in SOURCE, output in *eddi-module-compile*; return TARGET."
+  (let ((buffer (get-buffer-create "*eddi-module-compile*"))
+        (default-directory (file-name-as-directory source)))
     (with-current-buffer buffer
       (let ((inhibit-read-only t)) (erase-buffer)))
-    (unless noninteractive (display-buffer buffer))
-    (let ((default-directory source))
-      (dolist (args `(("-S" ,source "-B" ,build ,@eddi-module-compile-arguments)
-                      ("--build" ,build "--target" "eddi-module"
-                       "-j" ,(number-to-string eddi-module-compile-jobs))))
-        (with-current-buffer buffer
-          (goto-char (point-max))
-          (insert "$ " eddi-cmake-program " " (mapconcat #'shell-quote-argument args " ") "\n"))
-        (unless (eql 0 (apply #'call-process eddi-cmake-program nil buffer (not noninteractive) args))
-          (user-error "eddi: Building eddi-module.so failed; see %s" (buffer-name buffer)))))
-    (copy-file (expand-file-name "module/emacs/eddi-module.so" build) target t)
+    (dolist (command commands)
+      (with-current-buffer buffer
+        (goto-char (point-max))
+        (insert "$ " (mapconcat #'shell-quote-argument command " ") "\n"))
+      (unless (eql 0 (apply #'call-process (car command) nil buffer nil (cdr command)))
+        (user-error "eddi: Building eddi-module.so failed; see %s" (buffer-name buffer))))
     (message "eddi: built %s" target)
     target))
 

@@ -186,6 +186,44 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (memq 'eddi-agent-tool-face (funcall members 'eddi-agent-faces)))
     (should (< (length (funcall members 'eddi)) 12))))
 
+(ert-deftest eddi-module-compile-runs-asynchronously ()
+  "The build runs in a compilation-mode buffer while Emacs goes on, from the
+sources named; it copies the module beside eddi.el."
+  (let* ((root (make-temp-file "eddi-compile-async-" t))
+         (source (expand-file-name "src" root))
+         (elisp (file-name-as-directory (expand-file-name "elisp" root)))
+         (cmake (expand-file-name "fake-cmake" root))
+         (noninteractive nil)
+         (eddi--directory elisp)
+         (eddi-module-source-directory nil)
+         (eddi-cmake-program cmake))
+    (unwind-protect
+        (progn
+          (make-directory source t)
+          (make-directory elisp t)
+          (write-region "" nil (expand-file-name "CMakeLists.txt" source))
+          ;; A cmake that takes a while and makes the module file.
+          (write-region (concat "#!/bin/sh\nsleep 0.5\necho \"cmake $*\"\n"
+                                "if [ \"$1\" = --build ]; then mkdir -p \"$2/module/emacs\";"
+                                " echo so > \"$2/module/emacs/eddi-module.so\"; fi\n")
+                        nil cmake)
+          (set-file-modes cmake #o755)
+          ;; No sources above elisp/: the error says how to name them.
+          (should (string-match-p "C-u M-x eddi-module-compile"
+                                  (cadr (should-error (eddi-module-compile) :type 'user-error))))
+          (let* ((start (float-time))
+                 (buffer (eddi-module-compile source)))
+            (should (< (- (float-time) start) 0.4))
+            (with-current-buffer buffer
+              (should (derived-mode-p 'compilation-mode))
+              (should (process-live-p (get-buffer-process buffer))))
+            (with-timeout (10 (error "The build did not end"))
+              (while (process-live-p (get-buffer-process buffer))
+                (accept-process-output nil 0.05)))
+            (should (file-exists-p (expand-file-name "eddi-module.so" elisp)))
+            (kill-buffer buffer)))
+      (delete-directory root t))))
+
 (ert-deftest eddi-undo-then-edit-are-two-undo-steps ()
   "One C-/ after eddi's Undo and another command takes back that command only."
   (eddi-test-with-workspace '(("a.txt" . "one\n"))
