@@ -110,6 +110,23 @@ where every tool is offered."
   :type 'number
   :group 'eddi-agent-limits)
 
+(defcustom eddi-agent-shell-view 'overlay
+  "What the agent's `shell_exec' commands see and may change.
+`overlay' (the default): a private view of the workspace that holds
+the agent's edits still waiting for review, the files on disk
+untouched.  It is an overlay mount in a user and mount namespace of
+its own (unshare(1), no privileges needed); the command's writes to
+the workspace stay in the view and go when it ends, /tmp is a fresh
+one, the root file system is read-only and there is no network.
+Where the kernel refuses such namespaces, a temporary copy of the
+workspace (with the pending edits) plays the view; writes to it are
+discarded too, but the network and the rest of the disk are open.
+nil: the command runs on the workspace as it is on disk, without the
+pending edits, as any shell would."
+  :type '(choice (const :tag "Private view with the pending edits" overlay)
+                 (const :tag "The disk as it is" nil))
+  :group 'eddi-agent)
+
 (defcustom eddi-agent-max-result-chars 60000
   "Longest tool result sent to the model; longer ones are cut, and say so."
   :type 'natnum

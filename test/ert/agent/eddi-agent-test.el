@@ -772,6 +772,78 @@ comes back, the other stays in the journal, and no new agent takes its name."
       (goto-char (point-min))
       (cl-loop while (search-forward "[stop]" nil t) count t))))
 
+;;;; What the shell sees
+
+(defconst eddi-agent-test-node-files
+  '(("math.js" . "exports.add = (a, b) => a - b;\n")
+    ("math.test.js" . "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('./math.js');\ntest('add', () => assert.strictEqual(add(2, 3), 5));\n"))
+  "A module with a bug and its test, for node --test.")
+
+(ert-deftest eddi-agent-shell-sees-pending-edits ()
+  "The agent fixes a bug, held for review; node --test in its shell sees the
+fix and passes, while the file on disk keeps the bug, the command's own
+writes go with its view, and it has no network."
+  (skip-unless (executable-find "node"))
+  (skip-unless (eddi-agent--overlay-available))
+  (eddi-agent-test-with 'anthropic eddi-agent-test-node-files
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open math.js\nReplace \"a - b\" \"a + b\"\nSave")))
+                                    ("toolu_2" "shell_exec" ((command . "node --test 2>&1 | grep -E '^# (pass|fail)'; echo scratch > made.txt; cat made.txt")))
+                                    ("toolu_3" "shell_exec" ((command . "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "fixed")))))))
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Fix add"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (alist-get 'content (nth 1 results)) "# pass 1\n# fail 0\nscratch\n"))
+      ;; Only the loopback device: no network.
+      (should (equal (alist-get 'content (nth 2 results)) "lo\n"))
+      (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a - b;\n"))
+      (should-not (file-exists-p (expand-file-name "made.txt" eddi-agent-test-root)))
+      ;; Accepted, the fix reaches the disk.
+      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a + b;\n")))))
+
+(ert-deftest eddi-agent-shell-view-falls-back-to-a-copy ()
+  "Without namespaces the view is a copy of the workspace with the pending
+edits, and the result says so."
+  (skip-unless (executable-find "node"))
+  (eddi-agent-test-with 'anthropic eddi-agent-test-node-files
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open math.js\nReplace \"a - b\" \"a + b\"\nSave")))
+                                    ("toolu_2" "shell_exec" ((command . "node --test 2>&1 | grep -E '^# (pass|fail)'; touch made.txt"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "session_complete" ((message . "fixed")))))))
+    (let* ((eddi-agent-review t)
+           (eddi-agent--overlay-works nil)
+           (session (eddi-agent-run "Fix add"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (string-match-p "\\`# pass 1\n# fail 0\n\\[ran in a copy of the workspace at .*: no private namespace here\\]\n\\'"
+                              (alist-get 'content (nth 1 results))))
+      (should-not (file-exists-p (expand-file-name "made.txt" eddi-agent-test-root)))
+      (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a - b;\n")))))
+
+(ert-deftest eddi-agent-shell-on-disk-when-asked ()
+  "With `eddi-agent-shell-view' nil the shell sees the disk, as before."
+  (skip-unless (executable-find "node"))
+  (eddi-agent-test-with 'anthropic eddi-agent-test-node-files
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open math.js\nReplace \"a - b\" \"a + b\"\nSave")))
+                                    ("toolu_2" "shell_exec" ((command . "node --test 2>&1 | grep -E '^# (pass|fail)'"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "session_complete" ((message . "fixed")))))))
+    (let* ((eddi-agent-review t)
+           (eddi-agent-shell-view nil)
+           (session (eddi-agent-run "Fix add"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (alist-get 'content (nth 1 results)) "# pass 0\n# fail 1\n")))))
+
 ;;;; Settings
 
 (ert-deftest eddi-agent-api-key-sources ()
