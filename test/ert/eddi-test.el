@@ -640,6 +640,45 @@ sources named; it copies the module beside eddi.el."
     (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
     (should (equal (eddi-test-text "a.txt") "old a\n"))))
 
+(ert-deftest eddi-journal-wal-stays-small ()
+  "The journal's write-ahead log is checkpointed and cut back while Emacs
+runs: after 600 commands it is far below SQLite's default 4 MB."
+  (let* ((root (file-name-as-directory (make-temp-file "eddi-ert-" t)))
+         (state (make-temp-file "eddi-ert-state-" t))
+         (child
+          `(progn
+             (setq eddi-module-directory ,eddi-module-directory create-lockfiles nil)
+             (require 'eddi)
+             (eddi-load-module)
+             (setq eddi--engine (eddi-module-new ,root))
+             (eddi-module-open-journal eddi--engine)
+             (eddi-exec "Start s\nOpen a.txt" "tester")
+             (dotimes (i 600)
+               (eddi-exec (format "Insert Line \"line %d of text that grows the journal\"" i) "tester"))
+             (let ((dir (eddi-module-state-dir eddi--engine)))
+               (dolist (file '("journal.sqlite" "journal.sqlite-wal"))
+                 (princ (format "%s %d\n" file (file-attribute-size
+                                                 (file-attributes (expand-file-name file dir)))))))
+             (kill-emacs 0)))
+         (process-environment (cons (concat "XDG_STATE_HOME=" state) process-environment))
+         (emacs (expand-file-name invocation-name invocation-directory))
+         (elisp (file-name-directory (locate-library "eddi"))))
+    (unwind-protect
+        (progn
+          (eddi-transcript--write (expand-file-name "a.txt" root) "a\n")
+          (with-temp-buffer
+            (should (equal (call-process emacs nil t nil "--batch" "-Q" "-L" elisp
+                                         "--eval" (prin1-to-string child))
+                           0))
+            (goto-char (point-min))
+            (should (re-search-forward "^journal.sqlite \\([0-9]+\\)$" nil t))
+            ;; Checkpointed: the records reached the journal itself.
+            (should (> (string-to-number (match-string 1)) 4096))
+            (should (re-search-forward "^journal.sqlite-wal \\([0-9]+\\)$" nil t))
+            (should (<= (string-to-number (match-string 1)) (* 2 131072)))))
+      (delete-directory root t)
+      (delete-directory state t))))
+
 (ert-deftest eddi-intent-kill-9-after-the-renames-rolls-back-the-buffer-too ()
   "A batch Emacs killed with SIGKILL once every file is renamed in, before
 the intent is forgotten: the intent names the buffer's file, so a rollback
