@@ -155,6 +155,9 @@ It has ENVIRONMENT (\"VAR=VALUE\" strings) and this test's settings of
 the model server, the module and the workspace; return what it printed."
   (let* ((elisp (file-name-directory (locate-library "eddi-agent.el")))
          (form `(progn
+                  ;; Its own children (curl) run without the sanitizer
+                  ;; runtime the child itself needs, as the macro's do.
+                  (setenv "LD_PRELOAD" nil)
                   (setq load-prefer-newer t eddi-module-directory ,eddi-module-directory
                         eddi-agent-curl-program ,eddi-agent-curl-program
                         eddi-agent-backend 'anthropic eddi-agent-api-url ,eddi-agent-api-url
@@ -170,7 +173,7 @@ the model server, the module and the workspace; return what it printed."
                                     initial-environment)
                   process-environment))
          (process (make-process
-                   :name "eddi-agent-child" :buffer output :connection-type 'pipe
+                   :name "eddi-agent-child" :buffer output :connection-type 'pipe :noquery t
                    :command (list (expand-file-name invocation-name invocation-directory)
                                   "--batch" "-Q" "-L" elisp
                                   "--eval" (prin1-to-string form)))))
@@ -179,6 +182,7 @@ the model server, the module and the workspace; return what it printed."
           (with-timeout (60 (error "The child Emacs did not end"))
             (while (process-live-p process) (accept-process-output process 0.05)))
           (with-current-buffer output (buffer-string)))
+      (when (process-live-p process) (delete-process process))
       (kill-buffer output))))
 
 (ert-deftest eddi-agent-require-alone ()
