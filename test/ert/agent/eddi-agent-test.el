@@ -806,6 +806,8 @@ writes go with its view, and it has no network."
       (should (equal (alist-get 'content (nth 2 results)) "lo\n"))
       (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a - b;\n"))
       (should-not (file-exists-p (expand-file-name "made.txt" eddi-agent-test-root)))
+      (with-current-buffer "*eddi-agent*"
+        (should (string-match-p "^Review: 1 changed file waits in \\*eddi-review\\*" (buffer-string))))
       ;; Accepted, the fix reaches the disk.
       (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
       (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a + b;\n")))))
