@@ -42,6 +42,15 @@
   :group 'eddi
   :prefix "eddi-agent-")
 
+(defgroup eddi-agent-limits nil
+  "The agent's circuit breaker, clocks and result sizes."
+  :group 'eddi-agent)
+
+(defgroup eddi-agent-faces nil
+  "Faces of the *eddi-agent* buffer and of the review."
+  :group 'eddi-agent
+  :group 'eddi-faces)
+
 (defcustom eddi-agent-backend 'anthropic
   "The wire format of the model API."
   :type '(choice (const :tag "Anthropic Messages API" anthropic)
@@ -100,12 +109,12 @@ header, as local servers expect."
 A stalled stream then fails at once instead of waiting for the wall
 clock (`eddi-agent-max-seconds').  nil waits for ever."
   :type '(choice (const :tag "No idle timeout" nil) number)
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-retries 4
   "How many times a request is sent again after HTTP 429 or 5xx."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-retry-base-delay 2
   "Seconds before the first retry; each next one waits twice as long.

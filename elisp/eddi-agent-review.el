@@ -34,7 +34,9 @@
 (declare-function ediff-buffers "ediff" (buffer-a buffer-b &optional startup-hooks job-name))
 (defvar eddi-save-atomically)
 (defvar eddi--held-for-review)
+(defvar eddi--undo-outside-owner)
 (declare-function eddi-save-live-buffer "eddi-backend" (buffer &optional as-eddi))
+(declare-function eddi-undo-text-without "eddi-undo" (buffer owner))
 
 (defcustom eddi-agent-review t
   "Non-nil means an agent's edits are saved only once you accept them.
@@ -50,21 +52,42 @@ agent's Save write at once."
   :type 'string
   :group 'eddi-agent)
 
+(defvar-local eddi-agent--auto-save-name nil
+  "The auto-save file name this buffer had before an agent's edits held it.")
+
+(define-minor-mode eddi-agent-held-mode
+  "Shown while an agent's changes in this buffer wait for review.
+The mode line says so, and the buffer makes no lock file and no
+auto-save file next to its file meanwhile (they would land in your
+repository; the journal keeps unsaved eddi edits).  The review turns
+it off when it is committed."
+  :lighter " eddi-held"
+  :group 'eddi-agent
+  (if eddi-agent-held-mode
+      (when buffer-auto-save-file-name
+        (setq eddi-agent--auto-save-name buffer-auto-save-file-name
+              buffer-auto-save-file-name nil))
+    (when eddi-agent--auto-save-name
+      (setq buffer-auto-save-file-name eddi-agent--auto-save-name
+            eddi-agent--auto-save-name nil))))
+
 (defface eddi-agent-review-rejected-face '((t :inherit shadow :strike-through t))
   "A rejected hunk in the review."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 
 (defface eddi-agent-review-state-face '((t :inherit font-lock-comment-face))
   "The accept / reject mark after a hunk's header."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 
 (cl-defstruct (eddi-agent-review-file (:constructor eddi-agent-review-file--create)
                                       (:copier nil))
   "One changed buffer in a review."
   (buffer nil :documentation "The live buffer.")
   (path nil :documentation "Its file, relative to the workspace, as the headers name it.")
-  (old nil :documentation "The file's text on disk when the review was made.")
+  (old nil :documentation "The buffer's text without the agent's changes: what a reject puts back.")
+  (disk nil :documentation "The file's text on disk when the review was made.")
   (new nil :documentation "The buffer's text when the review was made.")
+  (mixed nil :documentation "Non-nil when the agent's changes could not be told from the user's.")
   (hunks nil :documentation "Its hunks, in order."))
 
 (cl-defstruct (eddi-agent-review-hunk (:constructor eddi-agent-review-hunk--create)
@@ -79,6 +102,9 @@ agent's Save write at once."
 
 (defvar-local eddi-agent-review--on-done nil
   "Called with the list of saved files once the review is committed.")
+
+(defvar-local eddi-agent-review--owner nil
+  "The eddi sender whose changes this review shows.")
 
 ;;;; Making the review
 
@@ -113,19 +139,25 @@ agent's Save write at once."
   "^@@ -\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? \\+\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? @@"
   "A unified diff's hunk header.")
 
-(defun eddi-agent-review--changed (buffers root)
-  "The `eddi-agent-review-file's of BUFFERS that differ from their files.
-Paths are relative to ROOT."
+(defun eddi-agent-review--changed (buffers root owner)
+  "The `eddi-agent-review-file's of BUFFERS in which OWNER changed something.
+Each one's diff is of the buffer without OWNER's changes (what you
+typed kept) against the buffer: only the agent's changes show, and a
+reject puts back only what it replaced.  Where the log cannot tell them
+apart (your edits overlap the agent's), the file is compared with its
+file on disk and marked mixed.  Paths are relative to ROOT."
   (let (files)
     (dolist (buffer (delete-dups (copy-sequence buffers)))
       (when (and (buffer-live-p buffer) (buffer-file-name buffer))
-        (let ((old (eddi-agent-review--disk-text buffer))
-              (new (with-current-buffer buffer
-                     (save-restriction (widen) (buffer-substring-no-properties
-                                                (point-min) (point-max))))))
-          (unless (equal old new)
+        (let* ((disk (eddi-agent-review--disk-text buffer))
+               (base (and owner (eddi-undo-text-without buffer owner)))
+               (new (with-current-buffer buffer
+                      (save-restriction (widen) (buffer-substring-no-properties
+                                                 (point-min) (point-max))))))
+          (unless (equal (or base disk) new)
             (push (eddi-agent-review-file--create
-                   :buffer buffer :old old :new new
+                   :buffer buffer :old (or base disk) :disk disk :new new
+                   :mixed (and owner (not base))
                    :path (file-relative-name (buffer-file-name buffer) root))
                   files)))))
     (nreverse files)))
@@ -133,6 +165,9 @@ Paths are relative to ROOT."
 (defun eddi-agent-review--insert (file)
   "Insert FILE's diff at point and fill in its hunks."
   (let ((start (point)))
+    (when (eddi-agent-review-file-mixed file)
+      (insert (format "# %s: your edits overlap the agent's; this is the buffer against its file, and the review leaves it as it is, unsaved\n"
+                      (eddi-agent-review-file-path file))))
     (insert (eddi-agent-review--diff (eddi-agent-review-file-old file)
                                      (eddi-agent-review-file-new file)
                                      (eddi-agent-review-file-path file)))
@@ -152,15 +187,17 @@ Paths are relative to ROOT."
         (setf (eddi-agent-review-file-hunks file) (nreverse hunks))))
     (put-text-property start (point) 'eddi-agent-review-file file)))
 
-(defun eddi-agent-review-show (buffers root &optional on-done)
-  "Review the changes of BUFFERS against their files; return the review buffer.
-Paths are shown relative to ROOT.  ON-DONE is called with the files
-saved once the review is committed.  nil when no buffer differs from
-its file."
-  (when-let ((files (eddi-agent-review--changed buffers root)))
+(defun eddi-agent-review-show (buffers root &optional on-done owner)
+  "Review the changes OWNER made in BUFFERS; return the review buffer.
+OWNER is the agent's eddi sender; nil compares BUFFERS with their
+files.  Paths are shown relative to ROOT.  ON-DONE is called with the
+files saved once the review is committed.  nil when nothing is left
+to review."
+  (when-let ((files (eddi-agent-review--changed buffers root owner)))
     (dolist (file files)
       (with-current-buffer (eddi-agent-review-file-buffer file)
-        (setq eddi--held-for-review t)))
+        (setq eddi--held-for-review t)
+        (eddi-agent-held-mode 1)))
     (let ((review (get-buffer-create "*eddi-review*")))
       (with-current-buffer review
         (let ((inhibit-read-only t))
@@ -178,7 +215,8 @@ its file."
           (mapc #'eddi-agent-review--insert files))
         (eddi-agent-review-mode)
         (setq eddi-agent-review--files files
-              eddi-agent-review--on-done on-done)
+              eddi-agent-review--on-done on-done
+              eddi-agent-review--owner owner)
         (mapc #'eddi-agent-review--paint files)
         (goto-char (point-min))
         (when (re-search-forward eddi-agent-review--hunk-regexp nil t)
@@ -332,23 +370,38 @@ saves the rest; \\[eddi-agent-review-ediff] compares a file in ediff.
           (delete-region beg end)
           (insert old))))))
 
-(defun eddi-agent-review--apply (file)
+(defun eddi-agent-review--apply (file owner)
   "Undo FILE's rejected hunks in its buffer; save it if something is left.
-Return FILE's path when it was saved."
-  (let ((buffer (eddi-agent-review-file-buffer file))
-        (rejected (cl-remove-if #'eddi-agent-review-hunk-accepted
-                                (eddi-agent-review-file-hunks file))))
+The hunks put back are OWNER's changes (logged as its own).  A buffer
+that also holds your unsaved edits is not saved: they are yours to
+save; nor is a mixed one changed at all (a reject there could take
+your typing).  Return (PATH . HOW), HOW `saved' or `kept'
+\(left in the buffer, unsaved), or nil when the buffer is as its file."
+  (let* ((buffer (eddi-agent-review-file-buffer file))
+         (rejected (cl-remove-if #'eddi-agent-review-hunk-accepted
+                                 (eddi-agent-review-file-hunks file)))
+         (mixed (eddi-agent-review-file-mixed file))
+         (path (eddi-agent-review-file-path file)))
     (with-current-buffer buffer
       (setq eddi--held-for-review nil)
-      (save-restriction
-        (widen)
-        (dolist (hunk (reverse rejected))
-          (eddi-agent-review--undo-hunk file hunk)))
-      (if (equal (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max)))
-                 (eddi-agent-review-file-old file))
-          (progn (set-buffer-modified-p nil) nil)
-        (eddi-save-live-buffer buffer)
-        (eddi-agent-review-file-path file)))))
+      (eddi-agent-held-mode -1)
+      (unless mixed
+        (let ((eddi--undo-outside-owner owner))
+          (save-restriction
+            (widen)
+            (dolist (hunk (reverse rejected))
+              (eddi-agent-review--undo-hunk file hunk)))))
+      (let ((text (save-restriction (widen) (buffer-substring-no-properties
+                                             (point-min) (point-max)))))
+        (cond
+         ((equal text (eddi-agent-review-file-disk file))
+          (set-buffer-modified-p nil)
+          nil)
+         ((or mixed (not (equal (eddi-agent-review-file-old file)
+                                (eddi-agent-review-file-disk file))))
+          (cons path 'kept))
+         (t (eddi-save-live-buffer buffer)
+            (cons path 'saved)))))))
 
 (defun eddi-agent-review--check (file)
   "Refuse when FILE's buffer no longer holds the reviewed text, or its file moved."
@@ -361,7 +414,7 @@ Return FILE's path when it was saved."
                    (eddi-agent-review-file-new file))
       (user-error "%s changed since the review was made; review it again (M-x eddi-agent-review-changes)"
                   (eddi-agent-review-file-path file)))
-    (unless (equal (eddi-agent-review--disk-text buffer) (eddi-agent-review-file-old file))
+    (unless (equal (eddi-agent-review--disk-text buffer) (eddi-agent-review-file-disk file))
       (user-error "%s changed on disk since the review was made; review it again"
                   (eddi-agent-review-file-path file)))))
 
@@ -372,13 +425,21 @@ Return the paths saved."
   (interactive)
   (let ((files eddi-agent-review--files)
         (on-done eddi-agent-review--on-done)
+        (owner eddi-agent-review--owner)
         (review (current-buffer)))
     (mapc #'eddi-agent-review--check files)
-    (let ((saved (delq nil (mapcar #'eddi-agent-review--apply files))))
+    (let* ((outcome (delq nil (mapcar (lambda (file) (eddi-agent-review--apply file owner))
+                                      files)))
+           (saved (mapcar #'car (cl-remove-if-not (lambda (o) (eq (cdr o) 'saved)) outcome)))
+           (kept (mapcar #'car (cl-remove-if-not (lambda (o) (eq (cdr o) 'kept)) outcome))))
       (when-let ((window (get-buffer-window review t)))
         (quit-window nil window))
       (kill-buffer review)
-      (message "eddi-agent: saved %s" (if saved (string-join saved ", ") "nothing"))
+      (message "eddi-agent: saved %s%s" (if saved (string-join saved ", ") "nothing")
+               (if kept
+                   (format "; kept unsaved, as they hold your own edits: %s"
+                           (string-join kept ", "))
+                 ""))
       (when on-done (funcall on-done saved))
       saved)))
 

@@ -91,7 +91,7 @@
      :description "Evaluate Emacs Lisp; returns the printed value. Prompts are refused; the user may be asked to approve it."
      :params (("expr" "string" "Lisp forms")))
     ("shell_exec" :run eddi-agent--tool-shell-exec :states (executing) :async t
-     :description "Run a shell command in the workspace; returns its output. The user may be asked to approve it."
+     :description "Run a shell command in the workspace; returns its output. The user may be asked to approve it. It runs in a private view of the workspace that already holds your edits waiting for the user's review (tests see them), while the files on disk stay as they are until the user accepts; what the command writes there is discarded when it ends, and it has no network."
      :params (("command" "string" "Shell command")))
     ("buffer_contents" :run eddi-agent--tool-buffer-contents :states (planning executing)
      :description "Text of a buffer."
@@ -201,6 +201,7 @@ when the engine lacks its command."
 (defvar eddi-after-edit-functions)
 (defvar eddi-save-function)
 (defvar eddi--held-for-review)
+(declare-function eddi-agent-held-mode "eddi-agent-review" (&optional arg))
 
 (defun eddi-agent--eddi (session text)
   "Run the EddiSpeak message TEXT as SESSION's sender; return the reply.
@@ -212,13 +213,17 @@ of the session, and the reply says so."
                  (cl-pushnew buffer (eddi-agent-session-changed session))
                  ;; Close must not kill a buffer whose changes wait for review.
                  (when eddi-agent-review
-                   (with-current-buffer buffer (setq eddi--held-for-review t)))))
+                   (with-current-buffer buffer
+                     (setq eddi--held-for-review t)
+                     (eddi-agent-held-mode 1)))))
          (eddi-after-edit-functions
           (cons (lambda (buffer &rest _) (funcall note buffer)) eddi-after-edit-functions))
          (eddi-save-function
           (and eddi-agent-review
                (lambda (buffer) (funcall note buffer) (setq held t))))
          (eddi-preview-multi-file (and (not eddi-agent-review) eddi-preview-multi-file))
+         ;; Held edits make no lock file beside the user's file.
+         (create-lockfiles (and (not eddi-agent-review) create-lockfiles))
          (reply (funcall (if (fboundp 'eddi-run) #'eddi-run #'eddi-exec)
                          text (eddi-agent-session-id session))))
     (if held
@@ -296,6 +301,7 @@ freeze Emacs; \[keyboard-quit] stops it too."
 
 (declare-function eddi-agent--ui-insert "eddi-agent" (session text &optional face))
 (declare-function eddi-agent--ui-stop-button "eddi-agent" (session process))
+(declare-function eddi-agent--ui-remove-stop-buttons "eddi-agent" (session &optional owner))
 
 (defun eddi-agent--shell-result (process output)
   "The result of the ended shell PROCESS whose output is OUTPUT."
@@ -310,19 +316,108 @@ freeze Emacs; \[keyboard-quit] stops it too."
     (list :content (format "%s[exit %d]" output (process-exit-status process)) :error t))
    (t output)))
 
+;;;;; The shell's view of the workspace
+
+(defvar eddi-agent-shell-view)
+
+(defvar eddi-agent--overlay-works 'unknown
+  "Whether this kernel lets `unshare' mount an overlay: t, nil or `unknown'.")
+
+(defconst eddi-agent--view-script
+  (concat "mount -t overlay overlay -o \"lowerdir=$1,upperdir=$2,workdir=$3\" \"$1\" || exit 125; "
+          ;; Best effort: a private temporary folder, the root read-only.
+          "mount -t tmpfs tmpfs \"$5\" 2>/dev/null && export TMPDIR=\"$5\"; "
+          "mount -o remount,bind,ro / 2>/dev/null; "
+          "cd \"$4\" && shift 5 && exec \"$@\"")
+  "The shell script that mounts the view, then runs the command.
+Arguments: the workspace, the upper and work folders, the folder to
+run in, the temporary folder, then the command.")
+
+(defun eddi-agent--overlay-available ()
+  "Non-nil when an unprivileged overlay mount works here (probed once)."
+  (when (eq eddi-agent--overlay-works 'unknown)
+    (setq eddi-agent--overlay-works
+          (and (executable-find "unshare")
+               (let* ((dir (make-temp-file "eddi-agent-probe-" t))
+                      (dirs (mapcar (lambda (name) (let ((d (expand-file-name name dir)))
+                                                     (make-directory d) d))
+                                    '("low" "up" "work" "tmp"))))
+                 (unwind-protect
+                     (eql 0 (apply #'call-process "unshare" nil nil nil "-Urmn" "sh" "-c"
+                                   eddi-agent--view-script "eddi-view"
+                                   (append (butlast dirs) (list (car dirs)) (last dirs)
+                                           (list "true"))))
+                   (delete-directory dir t))))))
+  eddi-agent--overlay-works)
+
+(defun eddi-agent--pending-files (session root)
+  "((RELATIVE-PATH . BUFFER)...) of SESSION's edits under ROOT waiting for review."
+  (cl-loop for buffer in (eddi-agent-session-changed session)
+           for file = (and (buffer-live-p buffer) (buffer-file-name buffer))
+           when (and file (buffer-modified-p buffer)
+                     (buffer-local-value 'eddi--held-for-review buffer)
+                     (file-in-directory-p file root))
+           collect (cons (file-relative-name file root) buffer)))
+
+(defun eddi-agent--write-pending (pending folder)
+  "Write each buffer of PENDING at its path under FOLDER, encoded as saved."
+  (pcase-dolist (`(,rel . ,buffer) pending)
+    (let ((target (expand-file-name rel folder)))
+      (make-directory (file-name-directory target) t)
+      (with-current-buffer buffer
+        (save-restriction
+          (widen)
+          (let ((coding-system-for-write buffer-file-coding-system))
+            (write-region (point-min) (point-max) target nil 'silent)))))))
+
+(defun eddi-agent--shell-view (session command)
+  "How to run COMMAND for SESSION: (ARGV DIRECTORY NOTE CLEANUP).
+ARGV runs in DIRECTORY; NOTE, when non-nil, ends the result (what the
+command saw); CLEANUP is called when it ended.  See
+`eddi-agent-shell-view'."
+  (let* ((root (directory-file-name (expand-file-name (eddi-agent-session-directory session))))
+         (shell (list shell-file-name shell-command-switch command))
+         (pending (and eddi-agent-shell-view (eddi-agent--pending-files session root))))
+    (cond
+     ((null eddi-agent-shell-view)
+      (list shell root nil #'ignore))
+     ((and (eddi-agent--overlay-available) (not (string-match-p "[,:]" root)))
+      (let* ((view (make-temp-file "eddi-agent-view-" t))
+             (upper (expand-file-name "upper" view))
+             (work (expand-file-name "work" view))
+             (tmp (expand-file-name "tmp" view)))
+        (mapc #'make-directory (list upper work tmp))
+        (eddi-agent--write-pending pending upper)
+        (list (append (list "unshare" "-Urmn" "sh" "-c" eddi-agent--view-script "eddi-view"
+                            root upper work root tmp)
+                      shell)
+              root nil
+              (lambda () (ignore-errors (delete-directory view t))))))
+     (t
+      ;; The fallback: a copy of the workspace, with the pending edits.
+      (let* ((view (make-temp-file "eddi-agent-view-" t))
+             (copy (expand-file-name (file-name-nondirectory root) view)))
+        (copy-directory root copy t t)
+        (eddi-agent--write-pending pending copy)
+        (list shell copy
+              (format "[ran in a copy of the workspace at %s: no private namespace here]" copy)
+              (lambda () (ignore-errors (delete-directory view t)))))))))
+
 (defun eddi-agent--tool-shell-exec (session args done)
   "The `shell_exec' tool: run ARGS' command in SESSION's workspace.
 It runs as a process, so Emacs goes on; its output streams into the
 *eddi-agent* buffer, and DONE gets the result when it ends (or is
 killed after `eddi-agent-shell-timeout' seconds, or by a stop)."
-  (let* ((default-directory (file-name-as-directory (eddi-agent-session-directory session)))
-         (output (generate-new-buffer " *eddi-agent-shell*"))
-         (timer nil)
-         (process
+  (pcase-let* ((`(,argv ,directory ,note ,cleanup)
+                (eddi-agent--shell-view session (eddi-agent--arg args "command")))
+               (default-directory (file-name-as-directory directory))
+               (output (generate-new-buffer " *eddi-agent-shell*"))
+               (timer nil)
+               (process
           (make-process
            :name "eddi-agent-shell"
            :buffer output
-           :command (list shell-file-name shell-command-switch (eddi-agent--arg args "command"))
+           :command argv
            :connection-type 'pipe
            :noquery t
            :filter (lambda (process chunk)
@@ -334,13 +429,16 @@ killed after `eddi-agent-shell-timeout' seconds, or by a stop)."
            :sentinel (lambda (process _event)
                        (unless (process-live-p process)
                          (when timer (cancel-timer timer))
+                         (eddi-agent--ui-remove-stop-buttons session process)
                          (when (eq (eddi-agent-session-process session) process)
                            (setf (eddi-agent-session-process session) nil))
                          (let ((text (if (buffer-live-p output)
                                          (with-current-buffer output (buffer-string))
                                        "")))
                            (when (buffer-live-p output) (kill-buffer output))
-                           (funcall done (eddi-agent--shell-result process text))))))))
+                           (funcall cleanup)
+                           (funcall done (eddi-agent--shell-result
+                                          process (if note (concat text note "\n") text)))))))))
     (setf (eddi-agent-session-process session) process)
     (eddi-agent--ui-stop-button session process)
     (setq timer (run-at-time eddi-agent-shell-timeout nil

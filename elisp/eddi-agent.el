@@ -43,13 +43,17 @@
 (require 'cl-lib)
 (require 'subr-x)
 (require 'button)
+(require 'eddi)
 (require 'eddi-agent-backend)
 
-(declare-function eddi-exec "eddi" (commands &optional sender))
-(declare-function eddi-run "eddi" (commands &optional sender))
-(declare-function eddi-engine "eddi" ())
-(declare-function eddi-undo-session "eddi" (&optional sender))
 (declare-function eddi-module-root "eddi-module" (engine))
+(declare-function eddi-module-session "eddi-module" (engine sender))
+(defvar eddi--engine)
+(defvar eddi-kill-buffers-on-close)
+(defvar eddi-resume-functions)
+(defvar eddi-journal-kept)
+(declare-function eddi--open-files "eddi" (sender))
+(declare-function eddi--quote "eddi" (text))
 (declare-function eddi-module-tools "eddi-module" ())
 
 ;;;; Options
@@ -74,42 +78,59 @@ where every tool is offered."
 (defcustom eddi-agent-max-tool-calls 30
   "Most tool calls in one session; the next one stops the session."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-identical-calls 3
   "Most identical calls (same tool, same arguments) in a row."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-same-tool-calls 15
   "Most calls of one tool in a row."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-error-warning-count 3
   "After this many identical errors, a warning goes to the model."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-error-stop-count 5
   "After this many identical errors, the session stops."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-max-seconds 300
   "Wall-clock limit of a session, in seconds."
   :type 'number
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-shell-timeout 60
   "Seconds a `shell_exec' command may run before it is killed."
   :type 'number
+  :group 'eddi-agent-limits)
+
+(defcustom eddi-agent-shell-view 'overlay
+  "What the agent's `shell_exec' commands see and may change.
+`overlay' (the default): a private view of the workspace that holds
+the agent's edits still waiting for review, the files on disk
+untouched.  It is an overlay mount in a user and mount namespace of
+its own (unshare(1), no privileges needed); the command's writes to
+the workspace stay in the view and go when it ends, /tmp is a fresh
+one, the root file system is read-only and there is no network.
+Where the kernel refuses such namespaces, a temporary copy of the
+workspace (with the pending edits) plays the view; writes to it are
+discarded too, but the network and the rest of the disk are open.
+nil: the command runs on the workspace as it is on disk, without the
+pending edits, as any shell would."
+  :type '(choice (const :tag "Private view with the pending edits" overlay)
+                 (const :tag "The disk as it is" nil))
   :group 'eddi-agent)
 
 (defcustom eddi-agent-max-result-chars 60000
   "Longest tool result sent to the model; longer ones are cut, and say so."
   :type 'natnum
-  :group 'eddi-agent)
+  :group 'eddi-agent-limits)
 
 (defcustom eddi-agent-sender-prefix "agent"
   "Prefix of the eddi sender and session name of each agent session."
@@ -129,29 +150,36 @@ written unless you set this, for instance to
   :type 'boolean
   :group 'eddi-agent)
 
-(defcustom eddi-agent-quit-stops-session t
-  "Non-nil means \\[keyboard-quit] anywhere stops a running session."
-  :type 'boolean
+(defcustom eddi-agent-quit-stops-session 'agent-buffer
+  "Where \\[keyboard-quit] stops a running session.
+`agent-buffer' (the default): only in the session's *eddi-agent*
+buffer; a quit elsewhere is yours (dropping a region, leaving the
+minibuffer) and the agent goes on.  t: anywhere.  nil: never; stop
+it with \\[eddi-agent-stop], its [stop] button or
+\\<eddi-agent-mode-map>\\[eddi-agent-stop] in its buffer."
+  :type '(choice (const :tag "In the *eddi-agent* buffer" agent-buffer)
+                 (const :tag "Anywhere" t)
+                 (const :tag "Never" nil))
   :group 'eddi-agent)
 
 (defface eddi-agent-model-face '((t :inherit default))
   "Text the model wrote."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-task-face '((t :inherit font-lock-keyword-face))
   "The task."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-tool-face '((t :inherit font-lock-function-name-face))
   "A tool call's heading."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-error-face '((t :inherit error))
   "A failed tool call and a stopped session."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-shell-face '((t :inherit font-lock-string-face))
   "Output of a shell command, as it streams in."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 (defface eddi-agent-done-face '((t :inherit success))
   "A completed session."
-  :group 'eddi-agent)
+  :group 'eddi-agent-faces)
 
 (require 'eddi-agent-tools)
 (require 'eddi-agent-approve)
@@ -423,18 +451,27 @@ runs; its process sentinel continues with the next call."
       (eddi-agent--mode-line-show nil)
       (remove-hook 'pre-command-hook #'eddi-agent--pre-command))
     (eddi-agent--save-log session)
+    (eddi-agent--ui-remove-stop-buttons session)
     (eddi-agent--ui-insert session
                            (format "\n%s: %s\n" (capitalize (symbol-name status)) (or message ""))
                            (if (eq status 'complete) 'eddi-agent-done-face 'eddi-agent-error-face))
     (eddi-agent--ui-refresh session)
-    (when eddi-agent-review (eddi-agent--review session))
+    ;; The eddi session ends with the agent; one whose edits wait for review
+    ;; ends when the review is committed (and a restart meanwhile brings it
+    ;; back with its review).
+    (unless (and eddi-agent-review (eddi-agent--review session))
+      (eddi-agent--end-eddi-session (eddi-agent-session-id session)))
     (unless noninteractive
       (message "eddi-agent: %s%s" status (if message (concat ": " (truncate-string-to-width message 120)) "")))))
 
 (defun eddi-agent--pre-command ()
-  "Stop the running session when the user quits."
-  (when (and eddi-agent-quit-stops-session eddi-agent--current
-             (memq this-command '(keyboard-quit keyboard-escape-quit)))
+  "Stop the running session when the user quits where that stops it.
+See `eddi-agent-quit-stops-session'."
+  (when (and eddi-agent--current
+             (memq this-command '(keyboard-quit keyboard-escape-quit))
+             (or (eq eddi-agent-quit-stops-session t)
+                 (and (eq eddi-agent-quit-stops-session 'agent-buffer)
+                      (eq (current-buffer) (eddi-agent-session-buffer eddi-agent--current)))))
     (eddi-agent-stop)))
 
 ;;;###autoload
@@ -459,15 +496,49 @@ A shell command it runs is killed; its call gets a well-formed result."
             (setf (eddi-agent--batch-stop batch) (cons 'quit "Interrupted by the user (C-g)")))))
        (t (eddi-agent--finish session 'quit "Interrupted by the user (C-g)"))))))
 
+(defun eddi-agent--id-number (id)
+  "The number at the end of the agent session ID."
+  (string-to-number (substring id (1+ (length eddi-agent-sender-prefix)))))
+
+(defun eddi-agent--free-id (engine)
+  "The next agent session id that ENGINE has no session of.
+A session the journal brought back after a restart keeps its name, and
+a new agent must not take it over: its number is skipped, as is that
+of one left in the journal (`eddi-journal-kept')."
+  (let ((n (1+ eddi-agent--counter)) id)
+    (while (progn (setq id (format "%s-%d" eddi-agent-sender-prefix n))
+                  (or (eddi-module-session engine id) (member id eddi-journal-kept)))
+      (cl-incf n))
+    id))
+
+(defun eddi-agent--end-eddi-session (id)
+  "End the eddi session ID of an agent: it lives no longer than the agent.
+Its journal entry goes with it, so a restart does not bring it back."
+  ;; Its buffers stay: they hold the agent's work and the log that
+  ;; `eddi-agent-undo' takes it back with.
+  (let ((eddi-kill-buffers-on-close nil))
+    (condition-case nil
+        (when (and eddi--engine (eddi-module-session eddi--engine id))
+          ;; A file the review saved (or left as on disk) is saved for the
+          ;; engine too; one still modified keeps the session, and the
+          ;; journal keeps its edits.
+          (let ((root (eddi-module-root eddi--engine)))
+            (dolist (path (eddi--open-files id))
+              (let ((buffer (find-buffer-visiting (expand-file-name path root))))
+                (when (and buffer (not (buffer-modified-p buffer)))
+                  (eddi-exec (format "Open %s\nSave" (eddi--quote path)) id)))))
+          (eddi-exec (concat "End " id) id))
+      (error nil))))
+
 (defun eddi-agent--start (task)
   "Make a session for TASK and send its first request."
   (when (and eddi-agent--current
              (eq (eddi-agent-session-status eddi-agent--current) 'running))
     (user-error "An eddi-agent session is running; stop it first (M-x eddi-agent-stop)"))
-  (require 'eddi)
   (let* ((backend eddi-agent-backend)
          (url (eddi-agent-backend-url backend))
-         (id (format "%s-%d" eddi-agent-sender-prefix (cl-incf eddi-agent--counter)))
+         (engine (eddi-engine))
+         (id (eddi-agent--free-id engine))
          (session (eddi-agent-session--create
                    :id id :task task :backend backend :url url
                    :model (eddi-agent-backend-model backend)
@@ -479,9 +550,10 @@ A shell command it runs is killed; its call gets a well-formed result."
       (user-error "No API key: set `eddi-agent-api-key', add one to auth-source for %s, or set %s"
                   (url-host (url-generic-parse-url url))
                   (alist-get backend eddi-agent-api-key-variables)))
-    (setf (eddi-agent-session-directory session)
-          (condition-case nil (eddi-module-root (eddi-engine)) (error default-directory))
-          (eddi-agent-session-tools session) (eddi-agent--supported-tools)
+    ;; Only a start that got this far uses up its id.
+    (setq eddi-agent--counter (eddi-agent--id-number id))
+    (setf (eddi-agent-session-directory session) (eddi-module-root engine))
+    (setf (eddi-agent-session-tools session) (eddi-agent--supported-tools)
           (eddi-agent-session-state session) (if eddi-agent-workflow-states 'planning 'executing))
     (let ((reply (condition-case err (eddi-exec (concat "Start " id) id)
                    (error (error-message-string err)))))
@@ -531,8 +603,10 @@ called session_complete), `ended' (it answered without a tool call),
 ;;;###autoload
 (defun eddi-agent (task)
   "Ask for a TASK and let the model carry it out in live buffers.
-The conversation shows in the *eddi-agent* buffer; \\[keyboard-quit]
-stops the session; \\[eddi-agent-undo] takes its changes back."
+The conversation shows in the *eddi-agent* buffer.  \\[eddi-agent-stop],
+the [stop] button there, or \\[keyboard-quit] in that buffer stops the
+session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
+\\[eddi-agent-undo] takes its changes back."
   (interactive (list (read-string "Task for eddi-agent: ")))
   (eddi-agent-run task))
 
@@ -553,15 +627,41 @@ stops the session; \\[eddi-agent-undo] takes its changes back."
   "Open the review of the buffers SESSION changed; return its buffer or nil."
   (when-let ((review (eddi-agent-review-show
                       (reverse (eddi-agent-session-changed session))
-                      (eddi-agent-session-directory session))))
+                      (eddi-agent-session-directory session)
+                      (lambda (_saved) (eddi-agent--end-eddi-session (eddi-agent-session-id session)))
+                      (eddi-agent-session-id session))))
     (eddi-agent--ui-insert
      session
      (substitute-command-keys
-      (format "Review: %d changed files wait in %s; \\<eddi-agent-review-mode-map>\\[eddi-agent-review-commit] there saves what you accept\n"
-              (length (buffer-local-value 'eddi-agent-review--files review)) (buffer-name review)))
+      (let ((count (length (buffer-local-value 'eddi-agent-review--files review))))
+        (format "Review: %d changed %s %s in %s; \\<eddi-agent-review-mode-map>\\[eddi-agent-review-commit] there saves what you accept\n"
+                count (if (= count 1) "file" "files") (if (= count 1) "waits" "wait")
+                (buffer-name review))))
      'eddi-agent-task-face)
     (unless noninteractive (display-buffer review))
     review))
+
+(defun eddi-agent--review-resumed (sessions)
+  "Open the review of each agent session in SESSIONS the journal brought back.
+SESSIONS is ((NAME . SENDER)...).  An agent session still in the
+journal is one whose edits were never reviewed: they come back into
+its buffers, and the review shows them against the files on disk
+\(the log of who typed what did not survive the restart).  Committing
+it ends the session; so does finding nothing to review."
+  (pcase-dolist (`(,name . ,sender) sessions)
+    (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
+      (let* ((root (eddi-module-root (eddi-engine)))
+             (buffers (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
+                                        (eddi--open-files sender))))
+             (review (eddi-agent-review-show
+                      buffers root (lambda (_saved) (eddi-agent--end-eddi-session name)))))
+        (if (not review)
+            (eddi-agent--end-eddi-session name)
+          (message "eddi-agent: %s came back with edits never reviewed: review them in %s"
+                   name (buffer-name review))
+          (unless noninteractive (display-buffer review)))))))
+
+(add-hook 'eddi-resume-functions #'eddi-agent--review-resumed)
 
 ;;;###autoload
 (defun eddi-agent-review-changes (&optional session)
@@ -703,9 +803,12 @@ RET on a tool call shows or hides its arguments and raw result.
       (let ((inhibit-read-only t))
         (goto-char (point-max))
         (unless (bobp) (insert "\n"))
-        (insert (propertize (format "Task (%s): %s\n" (eddi-agent-session-id session)
+        (insert (propertize (format "Task (%s): %s " (eddi-agent-session-id session)
                                     (eddi-agent-session-task session))
-                            'face 'eddi-agent-task-face))))
+                            'face 'eddi-agent-task-face))
+        (eddi-agent--stop-button session session
+                                 "Stop the session (C-c C-k, or C-g in this buffer)")
+        (insert "\n")))
     (unless noninteractive
       (display-buffer buffer)
       (push (run-at-time 1 1 #'eddi-agent--ui-refresh session) (eddi-agent-session-timers session)))))
@@ -734,6 +837,16 @@ others stay where the user put them."
           (when follow (goto-char (point-max)))
           (dolist (window windows) (set-window-point window (point-max))))))))
 
+(defun eddi-agent--stop-button (session owner help)
+  "Insert at point a [stop] button that stops SESSION, showing HELP.
+OWNER (a process, or SESSION itself) is what the button belongs to:
+`eddi-agent--ui-remove-stop-buttons' takes it away when that ends."
+  (insert-text-button "[stop]"
+                      'eddi-agent-stop owner
+                      'action (lambda (_) (eddi-agent-stop session))
+                      'follow-link t
+                      'help-echo help))
+
 (defun eddi-agent--ui-stop-button (session process)
   "Add a button to SESSION's buffer that stops it while PROCESS runs."
   (let ((buffer (eddi-agent-session-buffer session)))
@@ -742,12 +855,27 @@ others stay where the user put them."
         (let ((inhibit-read-only t))
           (save-excursion
             (goto-char (point-max))
-            (insert-text-button "[stop]"
-                                'action (lambda (_)
-                                          (when (process-live-p process) (eddi-agent-stop session)))
-                                'follow-link t
-                                'help-echo "Kill this shell command and stop the session")
+            (eddi-agent--stop-button session process
+                                     "Kill this shell command and stop the session")
             (insert "\n")))))))
+
+(defun eddi-agent--ui-remove-stop-buttons (session &optional owner)
+  "Take away the [stop] buttons of OWNER (default: all) in SESSION's buffer.
+A button whose process or session ended would stop nothing.  A
+shell's button has a line of its own; the session's ends its task line."
+  (let ((buffer (eddi-agent-session-buffer session)))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (let ((inhibit-read-only t)
+              (pos (point-min)))
+          (while (setq pos (text-property-not-all pos (point-max) 'eddi-agent-stop nil))
+            (let ((end (next-single-property-change pos 'eddi-agent-stop nil (point-max)))
+                  (this (get-text-property pos 'eddi-agent-stop)))
+              (if (and owner (not (eq this owner)))
+                  (setq pos end)
+                (if (processp this)
+                    (delete-region pos (if (eq (char-after end) ?\n) (1+ end) end))
+                  (delete-region (if (eq (char-before pos) ?\s) (1- pos) pos) end))))))))))
 
 (defun eddi-agent--toggle (button)
   "Show or hide the body of the tool call BUTTON heads."

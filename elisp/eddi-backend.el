@@ -117,6 +117,12 @@ eddi front end."
 (defvar eddi--undoing nil
   "Non-nil while session undo edits a buffer (those edits are not logged).")
 
+(defvar eddi--undo-outside-owner nil
+  "The sender whose change is being made outside the engine, or nil.
+A review that puts a rejected hunk of an agent back binds it: that
+change is the agent's, logged as its own (STEP `outside'), so that
+undoing the agent later takes both back and nothing of the user's.")
+
 (defun eddi--undo-note-before (beg end)
   "Remember the text BEG..END that is about to change."
   (when (and eddi--undo-log (not eddi--editing) (not eddi--undoing))
@@ -137,9 +143,12 @@ eddi front end."
        ((equal old new))                ; only text properties changed
        ;; Typing: one entry per run of inserted characters.
        ((and (equal old "") (= (length last) 5) (null (aref last 3))
+             (null eddi--undo-outside-owner)
              (= beg (+ (aref last 0) (length (aref last 2)))))
         (aset last 2 (concat (aref last 2) new)))
-       (t (push (vector beg old new nil nil) eddi--undo-log))))))
+       (t (push (vector beg old new eddi--undo-outside-owner
+                        (and eddi--undo-outside-owner 'outside))
+                eddi--undo-log))))))
 (put 'eddi--undo-note-after 'permanent-local-hook t)
 
 (defun eddi--fail (what &optional hint)

@@ -25,7 +25,7 @@
 (declare-function eddi-undo-session "eddi" (&optional sender))
 (declare-function eddi-nats-connect "eddi" (&optional url))
 (declare-function eddi-nats-disconnect "eddi" ())
-(declare-function eddi-module-compile "eddi" ())
+(declare-function eddi-module-compile "eddi" (&optional source wait))
 
 ;; The agent's commands, for the map and the menu when eddi-agent.el is not
 ;; loaded yet.

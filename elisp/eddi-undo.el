@@ -83,7 +83,8 @@ OWNER's, or (:unknown t) when the log has a hole."
                             (setq conflict (aref other 0))
                             (push other moved)))))
                     (setq later (nreverse moved))
-                    (cl-pushnew (aref entry 4) steps)
+                    (unless (eq (aref entry 4) 'outside) ; a review's, not a command
+                      (cl-pushnew (aref entry 4) steps))
                     (push mine undo)))))
     (cond ((eq conflict :unknown) (list :unknown t))
           (conflict (list :conflict conflict))
@@ -123,13 +124,34 @@ OWNER's, or (:unknown t) when the log has a hole."
                     (buffer-list)))
 
 (defun eddi-undo-engine-can (buffer owner)
-  "Non-nil when only OWNER changed BUFFER since its first change in the log.
-The engine's Undo then still has the whole history."
+  "Non-nil when only OWNER's commands changed BUFFER since its first change.
+The engine's Undo then still has the whole history.  A change made for
+OWNER outside the engine (a review putting a rejected hunk back) is not
+in that history."
   (let* ((log (buffer-local-value 'eddi--undo-log buffer))
          (oldest (cl-position-if (lambda (entry) (eddi-undo--owned-p entry owner)) log
                                  :from-end t)))
     (and oldest
-         (cl-every (lambda (entry) (eddi-undo--owned-p entry owner)) (cl-subseq log 0 oldest)))))
+         (cl-every (lambda (entry) (and (eddi-undo--owned-p entry owner)
+                                        (not (eq (aref entry 4) 'outside))))
+                   (cl-subseq log 0 oldest)))))
+
+(defun eddi-undo-text-without (buffer owner)
+  "BUFFER's text (widened) with OWNER's changes taken out, everyone else's kept.
+nil when the log cannot say: a change eddi could not follow, or one of
+someone else's that overlaps one of OWNER's."
+  (let ((plan (eddi-undo--plan (buffer-local-value 'eddi--undo-log buffer) owner))
+        (text (with-current-buffer buffer
+                (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max))))))
+    (when (plist-member plan :undo)
+      (with-temp-buffer
+        (insert text)
+        (dolist (entry (plist-get plan :undo))
+          (pcase-let ((`[,pos ,old ,new ,_ ,_] entry))
+            (goto-char pos)
+            (delete-region pos (+ pos (length new)))
+            (insert old)))
+        (buffer-string)))))
 
 (defun eddi-undo-drop (buffer owner)
   "Forget OWNER's changes in BUFFER's log (the engine took them back)."

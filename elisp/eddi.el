@@ -50,85 +50,122 @@
   :group 'tools
   :prefix "eddi-")
 
+(defgroup eddi-module nil
+  "Finding and building eddi-module.so."
+  :group 'eddi
+  :prefix "eddi-module-")
+
+(defgroup eddi-buffers nil
+  "How eddi edits, saves, shows and closes live buffers."
+  :group 'eddi)
+
+(defgroup eddi-nats nil
+  "Serving eddi to agents outside Emacs over NATS."
+  :group 'eddi
+  :prefix "eddi-nats-")
+
+(defgroup eddi-faces nil
+  "Faces of the transcript and of edited buffers."
+  :group 'eddi
+  :group 'faces)
+
 (defcustom eddi-module-directory nil
   "Folder holding eddi-module.so, or nil to look beside eddi.el.
 When nil, eddi also tries ../build/module/emacs relative to eddi.el,
 where the build command of eddi's README puts the module."
-  :type '(choice (const :tag "Beside eddi.el or in the build folder" nil) directory))
+  :type '(choice (const :tag "Beside eddi.el or in the build folder" nil) directory)
+  :group 'eddi-module)
 
 (defcustom eddi-root nil
   "The workspace folder eddi may edit, or nil for the project root.
 With nil, the root of the current project (or `default-directory')
 when eddi is first used.  Paths outside it are refused."
-  :type '(choice (const :tag "Project root at first use" nil) directory))
+  :type '(choice (const :tag "Project root at first use" nil) directory)
+  :group 'eddi)
 
 (defcustom eddi-lsp t
   "Non-nil means Validate also asks the language's server.
 The servers are the usual programs found on PATH (clangd,
 pyright-langserver, typescript-language-server); nil starts none.
 Takes effect when the engine is made."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi)
 
 (defcustom eddi-sender "emacs"
   "The sender name of messages typed in this Emacs.
 Each sender has its own session."
-  :type 'string)
+  :type 'string
+  :group 'eddi)
 
 (defcustom eddi-session-name "emacs"
   "Session that \\[eddi] starts when the sender has none, or nil for none."
-  :type '(choice (const :tag "Do not start one" nil) string))
+  :type '(choice (const :tag "Do not start one" nil) string)
+  :group 'eddi)
 
 (defcustom eddi-save-atomically t
   "Non-nil means eddi's Save writes a new file and renames it.
 That is `file-precious-flag' for eddi's saves: a file is written whole
 or not at all, as in the headless eddi."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-kill-buffers-on-close t
   "Non-nil means Close kills a buffer that eddi itself visited.
 Buffers you had open, and buffers shown in a window, are kept."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-display-opened-files t
   "Non-nil means a message of \\[eddi] or \\[eddi-send] that Opens a file shows it."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-pulse-seconds 0.6
   "How long changed regions stay highlighted after a command; 0 for never."
-  :type 'number)
+  :type 'number
+  :group 'eddi-buffers)
 
 (defcustom eddi-preview-multi-file t
   "Non-nil means a message that changes several buffers shows a diff.
 The diff buffer accepts the change (\\<eddi-preview-mode-map>\\[eddi-preview-accept]) or rejects
 it (\\[eddi-preview-reject])."
-  :type 'boolean)
+  :type 'boolean
+  :group 'eddi-buffers)
 
 (defcustom eddi-nats-url "nats://127.0.0.1:4222"
   "The NATS server that \\[eddi-nats-connect] connects to by default."
-  :type 'string)
+  :type 'string
+  :group 'eddi-nats)
 
 (defcustom eddi-nats-name nil
   "The instance name this Emacs serves NATS as, or nil for emacs-HOST-PID.
 Agents reach it on the subject eddi.NAME.cmd; a Start over NATS answers
 \"Ok, Instance NAME\".  Characters other than letters, digits, - and _
 become -, and the name is cut to 64 characters."
-  :type '(choice (const :tag "emacs-HOST-PID" nil) string))
+  :type '(choice (const :tag "emacs-HOST-PID" nil) string)
+  :group 'eddi-nats)
 
 (defcustom eddi-nats-max-queue 64
   "How many NATS requests may wait for Emacs.
 More are answered \"Fail \"Busy, retry\"\" at once."
-  :type 'natnum)
+  :type 'natnum
+  :group 'eddi-nats)
 
 (defface eddi-input-face '((t :inherit font-lock-keyword-face))
-  "The \"To Eddi:\" prompt in the transcript.")
+  "The \"To Eddi:\" prompt in the transcript."
+  :group 'eddi-faces)
 (defface eddi-ok-face '((t :inherit success))
-  "An Ok reply in the transcript.")
+  "An Ok reply in the transcript."
+  :group 'eddi-faces)
 (defface eddi-fail-face '((t :inherit error))
-  "A Fail reply in the transcript.")
+  "A Fail reply in the transcript."
+  :group 'eddi-faces)
 (defface eddi-cursor-face '((t :inherit cursor :inverse-video t))
-  "The model's cursor in an edited buffer.")
+  "The model's cursor in an edited buffer."
+  :group 'eddi-faces)
 (defface eddi-changed-face '((t :inherit highlight))
-  "Regions that the last command changed.")
+  "Regions that the last command changed."
+  :group 'eddi-faces)
 
 (define-error 'eddi-error "eddi")
 
@@ -178,7 +215,7 @@ folder of eddi.el and the build folder beside it."
       (cl-loop for dir in (eddi--module-candidates)
                for file = (expand-file-name "eddi-module.so" dir)
                when (file-exists-p file) return file)
-      (user-error "eddi: Module eddi-module.so not found in %s or on load-path; build it with M-x eddi-module-compile (or cmake -S . -B build && cmake --build build), or set `eddi-module-directory'"
+      (user-error "eddi: Module eddi-module.so not found in %s or on load-path; build it with M-x eddi-module-compile (C-u first to name the folder of eddi's sources), or cmake -S . -B build && cmake --build build there, or set `eddi-module-directory'"
                   (string-join (eddi--module-candidates) ", "))))
 
 (defun eddi-load-module ()
@@ -192,7 +229,9 @@ When it is missing and Emacs is interactive, offer to build it first
                    (if (and (not noninteractive)
                             (file-exists-p (eddi--module-source "CMakeLists.txt"))
                             (y-or-n-p "eddi: The module eddi-module.so is missing; build it now with CMake? "))
-                       (eddi-module-compile)
+                       (progn
+                         (display-buffer (eddi-module-compile))
+                         (user-error "eddi: Building eddi-module.so in *eddi-module-compile*; run this again once it has finished"))
                      (signal (car err) (cdr err)))))))
       (condition-case err
           (module-load file)
@@ -207,48 +246,95 @@ When it is missing and Emacs is interactive, offer to build it first
 (defcustom eddi-module-compile-arguments nil
   "Extra arguments for the CMake configure step of \[eddi-module-compile].
 For instance (\"-DCMAKE_C_COMPILER_LAUNCHER=ccache\")."
-  :type '(repeat string))
+  :type '(repeat string)
+  :group 'eddi-module)
 
 (defcustom eddi-cmake-program "cmake"
   "The cmake executable that \[eddi-module-compile] runs."
-  :type 'string)
+  :type 'string
+  :group 'eddi-module)
+
+(defcustom eddi-module-source-directory nil
+  "Folder of eddi's sources, with CMakeLists.txt, to build the module from.
+nil means the folder above eddi.el, as a checkout or a package made
+from one has it."
+  :type '(choice (const :tag "The folder above eddi.el" nil) directory)
+  :group 'eddi-module)
 
 (defconst eddi-module-compile-jobs 2
   "Parallel jobs of the build: the engine's grammars are large C files.")
 
-(defun eddi--module-source (file)
-  "FILE in the package's own sources: the folder above elisp/."
-  (expand-file-name file (expand-file-name ".." eddi--directory)))
+(defun eddi--module-source (file &optional source)
+  "FILE in eddi's sources: SOURCE, `eddi-module-source-directory' or above elisp/."
+  (expand-file-name file (or source eddi-module-source-directory
+                             (expand-file-name ".." eddi--directory))))
+
+(defun eddi--module-compile-commands (source build target)
+  "The commands that build SOURCE in BUILD and copy the module to TARGET."
+  (list (cons eddi-cmake-program `("-S" ,source "-B" ,build ,@eddi-module-compile-arguments))
+        (list eddi-cmake-program "--build" build "--target" "eddi-module"
+              "-j" (number-to-string eddi-module-compile-jobs))
+        (list "cp" (expand-file-name "module/emacs/eddi-module.so" build) target)))
+
+(declare-function compilation-start "compile"
+                  (command &optional mode name-function highlight-regexp continue))
 
 ;;;###autoload
-(defun eddi-module-compile ()
-  "Build eddi-module.so from the package's own sources with CMake.
-As vterm does: configure the folder above eddi.el into its build/
-folder, build the module target, and copy eddi-module.so beside
-eddi.el, on `load-path', where `eddi-load-module' finds it.  The
-output goes to *eddi-module-compile*.  Return the module's file."
-  (interactive)
-  (let* ((source (eddi--module-source "."))
-         (build (eddi--module-source "build"))
+(defun eddi-module-compile (&optional source wait)
+  "Build eddi-module.so from eddi's sources with CMake.
+As vterm does: configure SOURCE (default: `eddi-module-source-directory',
+else the folder above eddi.el) into its build/ folder, build the module
+target, and copy eddi-module.so beside eddi.el, on `load-path', where
+`eddi-load-module' finds it.  Interactively, and when no sources are
+there, it asks for their folder (with a prefix argument, always).
+
+The build runs asynchronously in the `compilation-mode' buffer
+*eddi-module-compile*, so Emacs goes on; \\[eddi] works once it says
+finished.  In batch Emacs, or with WAIT, it runs to the end and returns
+the module's file."
+  (interactive
+   (list (and (or current-prefix-arg
+                  (not (file-exists-p (eddi--module-source "CMakeLists.txt"))))
+              (read-directory-name "eddi: Sources of eddi (the folder with CMakeLists.txt): "))))
+  (let* ((source (directory-file-name (eddi--module-source "." source)))
+         (build (expand-file-name "build" source))
          (target (expand-file-name "eddi-module.so" eddi--directory))
-         (buffer (get-buffer-create "*eddi-module-compile*")))
-    (unless (file-exists-p (eddi--module-source "CMakeLists.txt"))
-      (user-error "eddi: No CMakeLists.txt in %s: these are not eddi's sources" source))
+         (commands (eddi--module-compile-commands source build target)))
+    (unless (file-exists-p (expand-file-name "CMakeLists.txt" source))
+      (user-error "eddi: No CMakeLists.txt in %s: these are not eddi's sources; name them with C-u M-x eddi-module-compile or `eddi-module-source-directory'"
+                  source))
     (unless (executable-find eddi-cmake-program)
       (user-error "eddi: Cmake not found; install cmake and a C compiler first"))
+    (if (or wait noninteractive)
+        (eddi--module-compile-wait commands source target)
+      (require 'compile)
+      (let* ((default-directory (file-name-as-directory source))
+             (buffer (compilation-start
+                      (mapconcat (lambda (command) (mapconcat #'shell-quote-argument command " "))
+                                 commands " && ")
+                      nil (lambda (_mode) "*eddi-module-compile*"))))
+        (with-current-buffer buffer
+          (add-hook 'compilation-finish-functions
+                    (lambda (_buffer how)
+                      (message "eddi: %s" (if (string-prefix-p "finished" how)
+                                              (format "built %s; M-x eddi loads it" target)
+                                            (format "building eddi-module.so failed: %s"
+                                                    (string-trim how)))))
+                    nil t))
+        buffer))))
+
+(defun eddi--module-compile-wait (commands source target)
+  "Run COMMANDS in SOURCE, output in *eddi-module-compile*; return TARGET."
+  (let ((buffer (get-buffer-create "*eddi-module-compile*"))
+        (default-directory (file-name-as-directory source)))
     (with-current-buffer buffer
       (let ((inhibit-read-only t)) (erase-buffer)))
-    (unless noninteractive (display-buffer buffer))
-    (let ((default-directory source))
-      (dolist (args `(("-S" ,source "-B" ,build ,@eddi-module-compile-arguments)
-                      ("--build" ,build "--target" "eddi-module"
-                       "-j" ,(number-to-string eddi-module-compile-jobs))))
-        (with-current-buffer buffer
-          (goto-char (point-max))
-          (insert "$ " eddi-cmake-program " " (mapconcat #'shell-quote-argument args " ") "\n"))
-        (unless (eql 0 (apply #'call-process eddi-cmake-program nil buffer (not noninteractive) args))
-          (user-error "eddi: Building eddi-module.so failed; see %s" (buffer-name buffer)))))
-    (copy-file (expand-file-name "module/emacs/eddi-module.so" build) target t)
+    (dolist (command commands)
+      (with-current-buffer buffer
+        (goto-char (point-max))
+        (insert "$ " (mapconcat #'shell-quote-argument command " ") "\n"))
+      (unless (eql 0 (apply #'call-process (car command) nil buffer nil (cdr command)))
+        (user-error "eddi: Building eddi-module.so failed; see %s" (buffer-name buffer))))
     (message "eddi: built %s" target)
     target))
 
@@ -569,7 +655,7 @@ names the lines.  Return the number of undo steps taken."
       (eddi--insert-prompt)
       (insert input))))
 
-(declare-function eddi-module-open-journal "eddi-module" (engine))
+(declare-function eddi-module-open-journal "eddi-module" (engine &optional only))
 (declare-function eddi-module-state-dir "eddi-module" (engine))
 
 (defcustom eddi-journal 'ask
@@ -587,19 +673,73 @@ wins over the journal's unsaved edits, and the reply says so."
 (defvar eddi--journal-opened nil
   "The engine whose journal was opened, so that it is opened once.")
 
+(defvar eddi-resume-functions nil
+  "Functions called with the sessions the journal brought back.
+Each gets a list of (NAME . SENDER), after the sessions are restored
+and their files open in buffers.  The agent reviews its own here.")
+
+(defun eddi--restored-sessions (report)
+  "The (NAME . SENDER) of each session REPORT says was restored."
+  (let ((start 0) sessions)
+    (while (string-match "^Session \\(\\S-+\\) of \\(\\S-+\\) restored:" report start)
+      (push (cons (match-string 1 report) (match-string 2 report)) sessions)
+      (setq start (match-end 0)))
+    (nreverse sessions)))
+
+(declare-function eddi-module-journal-sessions "eddi-module" (engine))
+
+(defvar eddi-journal-kept nil
+  "Names of the sessions left in the journal when it was opened (not resumed).
+A new session should not take one of these names: the journal would
+give it that session's records.")
+
+(defun eddi--journal-sessions (engine)
+  "The sessions the journal of ENGINE's workspace holds.
+A list of (NAME SENDER FILES EDITS)."
+  (mapcar (lambda (line)
+            (pcase-let ((`(,name ,sender ,files ,edits) (split-string line "\t")))
+              (list name sender files (string-to-number (or edits "0")))))
+          (split-string (eddi-module-journal-sessions engine) "\n" t)))
+
+(defun eddi--describe-journal-session (session)
+  "SESSION of `eddi--journal-sessions' in a few words."
+  (pcase-let ((`(,name ,_sender ,files ,edits) session))
+    (format "%s (%s%s)" name (if (string-empty-p files) "no files" files)
+            (if (> edits 0) (format ", %d unsaved edit%s" edits (if (= edits 1) "" "s")) ""))))
+
+(defun eddi--choose-resume (sessions)
+  "Ask which of SESSIONS to resume; return their names (nil: none)."
+  (let ((names (mapcar #'car sessions)))
+    (pcase (car (read-multiple-choice
+                 (format "eddi: The journal kept %s. Resume"
+                         (mapconcat #'eddi--describe-journal-session sessions "; "))
+                 '((?y "yes" "resume them all")
+                   (?n "no" "resume none; they stay in the journal for next time")
+                   (?c "choose" "pick the sessions to resume"))))
+      (?y names)
+      (?c (completing-read-multiple "eddi: Resume sessions (comma between): " names nil t))
+      (_ nil))))
+
 (defun eddi--open-journal ()
-  "Open the journal of the engine as `eddi-journal' says; report what came back."
+  "Open the journal of the engine as `eddi-journal' says; report what came back.
+With `ask', the prompt lists the sessions the journal kept (their files
+and unsaved edits) and resumes all, none or those you choose; the
+others stay in the journal, in `eddi-journal-kept'."
   (let ((engine (eddi-engine)))
     (unless (or (null eddi-journal) (eq eddi--journal-opened engine))
       (setq eddi--journal-opened engine)
-      (let* ((journal (expand-file-name "journal.sqlite" (eddi-module-state-dir engine)))
-             (resume (or (eq eddi-journal t) (not (file-exists-p journal))
-                         ;; Batch Emacs has no one to ask: it keeps memory only.
-                         (and (not noninteractive)
-                              (y-or-n-p "eddi: Resume the sessions kept in the journal? ")))))
-        (when resume
-          (let ((report (eddi-module-open-journal engine)))
-            (unless (string-empty-p report) (message "eddi: %s" report))))))))
+      (let* ((sessions (eddi--journal-sessions engine))
+             (chosen (cond ((or (eq eddi-journal t) (null sessions)) (mapcar #'car sessions))
+                           ;; Batch Emacs has no one to ask: it keeps memory only.
+                           (noninteractive nil)
+                           (t (eddi--choose-resume sessions)))))
+        (setq eddi-journal-kept (cl-set-difference (mapcar #'car sessions) chosen :test #'equal))
+        (when (or chosen (null sessions))
+          (let ((report (eddi-module-open-journal
+                         engine (and eddi-journal-kept (string-join chosen "\n")))))
+            (unless (string-empty-p report) (message "eddi: %s" report))
+            (when-let ((restored (eddi--restored-sessions report)))
+              (run-hook-with-args 'eddi-resume-functions restored))))))))
 
 (defun eddi-offer-resume ()
   "Offer to resume the sessions eddi's journal kept for this workspace.

@@ -122,6 +122,7 @@ static void doc__change_text(EddiDoc *self, size_t start, size_t end, const char
 static int doc__apply(EddiDoc *self, size_t start, size_t end, const char *text, size_t len,
                       EddiError *err) {
   if (self->backend && self->backend->vtable->replace) {
+    self->backend_group_open = true;
     size_t start_char = eddi_text_char_index(&self->text, start);
     size_t end_char = start_char + (end > start ? eddi_text_char_index(&self->text, end) -
                                                       start_char
@@ -189,6 +190,7 @@ static int doc__backend_many(EddiDoc *self, const TextReplacement *edits, size_t
                              char *const *removed, EddiError *err) {
   const EddiBackendVtable *vtable = self->backend ? self->backend->vtable : NULL;
   if (!vtable || !vtable->replace) return 0;
+  self->backend_group_open = true;
   for (size_t k = count; k-- > 0;) {
     const TextReplacement *e = &edits[k];
     size_t start_char = eddi_text_char_index(&self->text, e->start);
@@ -281,12 +283,16 @@ void eddi_doc_commit_built(EddiDoc *self, EddiText *built, const TextReplacement
   eddi_free(records);
 }
 
+/* The command is over. The backend hears it whenever it took edits, also
+ * those of an Undo, Redo or reverted group, which open no undo group here:
+ * otherwise its own undo step (Emacs's) would run on into the next command. */
 void eddi_doc_end_group(EddiDoc *self) {
-  if (!self->group_open) return;
-  array_back(&self->undo)->cursor_after = self->cursor;
+  if (!self->group_open && !self->backend_group_open) return;
+  if (self->group_open) array_back(&self->undo)->cursor_after = self->cursor;
   if (self->backend && self->backend->vtable->end_group)
     self->backend->vtable->end_group(self->backend);
   self->group_open = false;
+  self->backend_group_open = false;
 }
 
 /* A group whose edits run from the end of the text to its start without

@@ -112,6 +112,7 @@ struct EddiDoc {
   struct EddiSyntax *syntax;
   /* private */
   bool group_open; /* the top undo group still takes edits */
+  bool backend_group_open; /* the backend took edits since the last end_group */
   uint64_t next_group_id;
   /* Borrowed, in registration order (eddi_doc_listen). */
   Array(struct EddiDocListener *) listeners;

@@ -280,11 +280,30 @@ static emacs_value Feddi_module_open_journal(emacs_env *env, ptrdiff_t nargs, em
   if (!self) return NULL;
   if (self->call.env) return module__error(env, "eddi is already running a command");
   char report[EDDI_ERROR_MAX * 4], error[EDDI_ERROR_MAX];
+  if (nargs > 1 && env->is_not_nil(env, args[1])) {
+    char *only = module__string(env, args[1], NULL);
+    if (!only) return NULL;
+    eddi_engine_set_resume_only(self->engine, only);
+    free(only);
+  }
   self->call.env = env;
   int rc = eddi_engine_open_journal(self->engine, report, sizeof report, error, sizeof error);
   module__leave(env, self);
   if (rc < 0) return module__error(env, error);
   return env->make_string(env, report, (ptrdiff_t)strlen(report));
+}
+
+/* What the journal holds, before it is opened (the resume prompt lists it). */
+static emacs_value Feddi_module_journal_sessions(emacs_env *env, ptrdiff_t nargs,
+                                                 emacs_value *args, void *data) {
+  ModuleEngine *self = module__engine(env, args[0]);
+  if (!self) return NULL;
+  char error[EDDI_ERROR_MAX], *lines = NULL;
+  if (eddi_engine_journal_sessions(self->engine, &lines, error, sizeof error) < 0)
+    return module__error(env, error);
+  emacs_value value = env->make_string(env, lines, (ptrdiff_t)strlen(lines));
+  eddi_string_free(lines);
+  return value;
 }
 
 static emacs_value Feddi_module_free(emacs_env *env, ptrdiff_t nargs, emacs_value *args,
@@ -619,9 +638,16 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
         "NATS connection; a Start reply then names the instance, and SENDER may\n"
         "be nil when SESSION names the session to run in (its sender's).\n\n"
         "(fn ENGINE SENDER TEXT &optional VIA-NATS SESSION)");
-  DEFUN("eddi-module-open-journal", Feddi_module_open_journal, 1, 1, MODULE_REFUSES_BROKEN,
+  DEFUN("eddi-module-open-journal", Feddi_module_open_journal, 1, 2, MODULE_REFUSES_BROKEN,
         "Keep ENGINE's sessions in the workspace's journal and take back those a\n"
-        "previous process left; return what was restored (lines, maybe empty).\n\n"
+        "previous process left; return what was restored (lines, maybe empty).\n"
+        "ONLY, a string of session names one a line, restores just those; the\n"
+        "others stay in the journal.\n\n"
+        "(fn ENGINE &optional ONLY)");
+  DEFUN("eddi-module-journal-sessions", Feddi_module_journal_sessions, 1, 1,
+        MODULE_REFUSES_BROKEN,
+        "What the journal of ENGINE's workspace holds, before it is opened: a line\n"
+        "NAME<TAB>SENDER<TAB>FILES<TAB>EDITS per session (FILES joined by \", \").\n\n"
         "(fn ENGINE)");
   DEFUN("eddi-module-root", Feddi_module_root, 1, 1, MODULE_REFUSES_BROKEN,
         "The workspace folder of ENGINE.\n\n(fn ENGINE)");

@@ -176,6 +176,18 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
                              size_t error_size);
 bool eddi_engine_journaled(const EddiEngine *self);
 
+/* Before eddi_engine_open_journal: restore only the sessions in names (one
+ * name a line; borrowed, copied), or every one when names is NULL. Those
+ * left out stay in the journal. */
+void eddi_engine_set_resume_only(EddiEngine *self, const char *names);
+
+/* What the journal of the workspace holds, before its sessions come back:
+ * it opens the journal (settling what a crashed process left) and
+ * eddi_engine_open_journal then restores. One line per session, "NAME\tSENDER\tFILES\tEDITS" (FILES its
+ * open files joined by ", ", EDITS its unsaved edits). *out is a new
+ * string the caller frees with eddi_string_free ("" when there is no journal). */
+int eddi_engine_journal_sessions(EddiEngine *self, char **out, char *error, size_t error_size);
+
 /* Room for a workspace id: 16 hex digits of the xxh64 of the canonical
  * root, and the NUL. It names the state folder and the KV records. */
 #define EDDI_WORKSPACE_ID_SIZE 17

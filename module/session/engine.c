@@ -98,6 +98,7 @@ void eddi_engine_free(EddiEngine *self) {
   eddi_audit_free(self->audit);
   eddi_strbuf_free(&self->recovered_audit);
   eddi_free(self->instance);
+  eddi_free(self->resume_only);
   eddi_engine_set_policy(self, NULL);
   eddi_free(self);
 }
@@ -120,22 +121,34 @@ void eddi_engine_workspace_id(const EddiEngine *self, char out[EDDI_WORKSPACE_ID
 
 /* ---------------------------------------------------------------- journal */
 
+/* Open the journal and settle what a crashed process left (its writes,
+ * its log), without taking back any session yet. */
+static int engine__open_journal_file(EddiEngine *self, StrBuf *lines, char *error,
+                                     size_t error_size) {
+  const char *state = eddi_engine_state_dir(self, error, error_size);
+  if (!state) return EDDI_EIO;
+  EddiError err;
+  eddi_error_clear(&err);
+  int rc = eddi_journal_open(state, self->instance, &self->journal, lines, &err);
+  if (rc < 0) {
+    snprintf(error, error_size, "%s", err.what);
+    return rc;
+  }
+  eddi_journal_recover_writes(self->journal, eddi_workspace_root_fd(self->workspace), lines,
+                              self->instance, &self->recovered_audit);
+  eddi_engine_update_hooks(self);
+  self->journal_unrestored = true;
+  return 0;
+}
+
 int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size, char *error,
                              size_t error_size) {
   if (report_size) report[0] = '\0';
-  if (self->journal) return 0;
-  const char *state = eddi_engine_state_dir(self, error, error_size);
-  if (!state) return EDDI_EIO;
+  if (self->journal && !self->journal_unrestored) return 0;
   StrBuf lines = {0};
-  EddiError err;
-  eddi_error_clear(&err);
-  int rc = eddi_journal_open(state, self->instance, &self->journal, &lines, &err);
-  if (rc < 0) {
-    snprintf(error, error_size, "%s", err.what);
-  } else {
-    eddi_journal_recover_writes(self->journal, eddi_workspace_root_fd(self->workspace), &lines,
-                                self->instance, &self->recovered_audit);
-    eddi_engine_update_hooks(self);
+  int rc = self->journal ? 0 : engine__open_journal_file(self, &lines, error, error_size);
+  if (rc == 0) {
+    self->journal_unrestored = false;
     rc = eddi_journal_restore(self->journal, self, &lines);
     if (rc < 0) snprintf(error, error_size, "Journal: cannot read its sessions");
   }
@@ -147,6 +160,35 @@ int eddi_engine_open_journal(EddiEngine *self, char *report, size_t report_size,
 }
 
 bool eddi_engine_journaled(const EddiEngine *self) { return self->journal != NULL; }
+
+void eddi_engine_set_resume_only(EddiEngine *self, const char *names) {
+  eddi_free(self->resume_only);
+  self->resume_only = names ? eddi_strdup(names) : NULL;
+}
+
+int eddi_engine_journal_sessions(EddiEngine *self, char **out, char *error, size_t error_size) {
+  *out = NULL;
+  /* Opened first: a crashed process's last records are in its log until
+   * the journal takes them in. The sessions come back only with
+   * eddi_engine_open_journal. */
+  if (!self->journal) {
+    StrBuf ignored = {0};
+    int rc = engine__open_journal_file(self, &ignored, error, error_size);
+    eddi_strbuf_free(&ignored);
+    if (rc < 0) return rc;
+  }
+  StrBuf lines = {0};
+  eddi_strbuf_puts(&lines, "");
+  eddi_journal_flush(self->journal);
+  int rc = eddi_journal_list_file(eddi_journal_path(self->journal), &lines);
+  if (rc < 0) {
+    snprintf(error, error_size, "Journal: cannot read its sessions");
+    eddi_strbuf_free(&lines);
+    return rc;
+  }
+  *out = eddi_strbuf_take(&lines);
+  return 0;
+}
 
 size_t eddi_engine_take_over(EddiEngine *self, const char *instance, char *report,
                              size_t report_size) {

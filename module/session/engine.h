@@ -38,6 +38,11 @@ struct EddiEngine {
   StrBuf recovered_audit;
   /* The journal (session/journal.h); NULL: memory only (--no-journal). */
   struct EddiJournal *journal;
+  /* The sessions eddi_engine_open_journal restores, one name a line; NULL:
+   * every one. The others stay in the journal, offered again next time. */
+  char *resume_only;
+  /* Opened to list its sessions, not yet restored (eddi_engine_open_journal). */
+  bool journal_unrestored;
   /* Long work (session/job.c): NULL until a waker is set. */
   struct EddiJobs *jobs;
   /* Commands besides the table (a test's own); looked up after it. */

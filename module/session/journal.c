@@ -347,6 +347,7 @@ static JournalOpening journal__try_open(const char *path, sqlite3 **out, EddiErr
   char *message = NULL;
   rc = journal__exec_patient(db, "PRAGMA journal_mode=WAL", &message);
   if (rc == SQLITE_OK) rc = sqlite3_exec(db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
+  if (rc == SQLITE_OK) eddi_journal_limit_wal(db);
   sqlite3_free(message);
   bool sound = rc != SQLITE_NOTADB && rc != SQLITE_CORRUPT;
   for (int tries = 0; rc == SQLITE_OK && tries < JOURNAL_BUSY_TRIES; tries++) {
@@ -431,6 +432,13 @@ int eddi_journal_open(const char *state_dir, const char *instance, EddiJournal *
   eddi_journal_log_start(self, state_dir, report);
   *out = self;
   return 0;
+}
+
+void eddi_journal_limit_wal(sqlite3 *db) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "PRAGMA wal_autocheckpoint=%d; PRAGMA journal_size_limit=%d",
+           EDDI_JOURNAL_WAL_CHECKPOINT_PAGES, EDDI_JOURNAL_WAL_LIMIT_BYTES);
+  sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
 void eddi_journal_close(EddiJournal *self) {

@@ -45,6 +45,15 @@ struct EddiSession;
  * write lock (two eddi processes on one workspace, or this process's
  * applier) before failing. */
 #define EDDI_JOURNAL_BUSY_TIMEOUT_MS 5000
+/* The write-ahead log is copied into the journal once it holds this many
+ * pages, and cut back to this many bytes after that, so it stays near the
+ * size of a few commands' records instead of growing to SQLite's default
+ * of 1000 pages (4 MB) beside a journal of a few kilobytes. */
+#define EDDI_JOURNAL_WAL_CHECKPOINT_PAGES 32
+#define EDDI_JOURNAL_WAL_LIMIT_BYTES 131072
+/* Apply the two limits above to a connection of the journal. */
+struct sqlite3;
+void eddi_journal_limit_wal(struct sqlite3 *db);
 /* The journal's file name inside the state folder. */
 #define EDDI_JOURNAL_FILE "journal.sqlite"
 
@@ -127,6 +136,11 @@ void eddi_journal_sync_sender(EddiJournal *self, struct EddiEngine *engine, cons
  * their files and unsaved edits; lines for the log go to report. Each
  * restored session remembers what was restored for its Start's reply. */
 int eddi_journal_restore(EddiJournal *self, struct EddiEngine *engine, StrBuf *report);
+
+/* The sessions in the journal file at path, read only, as
+ * eddi_engine_journal_sessions lists them, appended to out. A missing file
+ * lists nothing. */
+int eddi_journal_list_file(const char *path, StrBuf *out);
 
 /* While running: take the sessions that instance (found dead) held in
  * this journal, as on start; each remembers it was taken over for its

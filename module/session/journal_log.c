@@ -1257,6 +1257,7 @@ int eddi_journal_log_start(EddiJournal *journal, const char *state_dir, StrBuf *
     return 0;
   }
   sqlite3_busy_timeout(self->db, EDDI_JOURNAL_BUSY_TIMEOUT_MS);
+  eddi_journal_limit_wal(self->db);
   pthread_mutex_init(&self->lock, NULL);
   pthread_cond_init(&self->wake, NULL);
   pthread_cond_init(&self->done, NULL);

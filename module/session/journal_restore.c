@@ -518,6 +518,45 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   eddi_registry_add(&engine->registry, name, sender, NULL);
 }
 
+int eddi_journal_list_file(const char *path, StrBuf *out) {
+  struct stat st;
+  if (stat(path, &st) < 0) return 0;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int rc = EDDI_EIO;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(db, "SELECT s.name, s.sender,"
+                             " (SELECT group_concat(path, ', ') FROM"
+                             "   (SELECT path FROM docs WHERE session=s.name ORDER BY ord)),"
+                             " (SELECT count(*) FROM edits WHERE session=s.name)"
+                             " FROM sessions s ORDER BY s.name",
+                         -1, &stmt, NULL) == SQLITE_OK) {
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      const char *files = restore__text(stmt, 2);
+      eddi_strbuf_printf(out, "%s\t%s\t%s\t%lld\n", restore__text(stmt, 0) ? restore__text(stmt, 0) : "",
+                         restore__text(stmt, 1) ? restore__text(stmt, 1) : "", files ? files : "",
+                         (long long)sqlite3_column_int64(stmt, 3));
+    }
+    rc = 0;
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return rc;
+}
+
+/* Whether name is one of the lines of names. */
+static bool restore__chosen(const char *names, const char *name) {
+  size_t len = strlen(name);
+  for (const char *at = names; *at;) {
+    const char *end = strchr(at, '\n');
+    size_t n = end ? (size_t)(end - at) : strlen(at);
+    if (n == len && memcmp(at, name, len) == 0) return true;
+    if (!end) break;
+    at = end + 1;
+  }
+  return false;
+}
+
 int eddi_journal_restore(EddiJournal *self, EddiEngine *engine, StrBuf *report) {
   return eddi_journal_take_over(self, engine, NULL, report);
 }
@@ -539,6 +578,10 @@ int eddi_journal_take_over(EddiJournal *self, EddiEngine *engine, const char *in
   while (sqlite3_step(stmt) == SQLITE_ROW) {
     const char *holder = restore__text(stmt, 3);
     if (instance && (!holder || strcmp(holder, instance) != 0)) continue;
+    /* On start, only the sessions the user chose (the others stay). */
+    if (!instance && engine->resume_only &&
+        !restore__chosen(engine->resume_only, restore__text(stmt, 0) ? restore__text(stmt, 0) : ""))
+      continue;
     /* An instance found dead by liveness (no responders, or silent past
      * the timeout) is taken at its word even when its process still
      * exists (stopped): it stands down when it comes back. */

@@ -174,6 +174,70 @@ buffers of the workspace are killed and no engine memory may leak."
     (should (equal (eddi-exec "Redo") "Ok, Redid 1 step, At 1:0"))
     (should (equal (eddi-test-text "a.txt") "zero\none\n"))))
 
+(ert-deftest eddi-customize-groups ()
+  "customize-group eddi shows a few settings and subgroups, not one flat list."
+  (require 'eddi-agent)
+  (let ((members (lambda (group) (mapcar #'car (get group 'custom-group)))))
+    (dolist (sub '(eddi-module eddi-buffers eddi-nats eddi-faces eddi-agent))
+      (should (memq sub (funcall members 'eddi))))
+    (should (memq 'eddi-nats-url (funcall members 'eddi-nats)))
+    (should (memq 'eddi-changed-face (funcall members 'eddi-faces)))
+    (should (memq 'eddi-agent-max-tool-calls (funcall members 'eddi-agent-limits)))
+    (should (memq 'eddi-agent-tool-face (funcall members 'eddi-agent-faces)))
+    (should (< (length (funcall members 'eddi)) 12))))
+
+(ert-deftest eddi-module-compile-runs-asynchronously ()
+  "The build runs in a compilation-mode buffer while Emacs goes on, from the
+sources named; it copies the module beside eddi.el."
+  (let* ((root (make-temp-file "eddi-compile-async-" t))
+         (source (expand-file-name "src" root))
+         (elisp (file-name-as-directory (expand-file-name "elisp" root)))
+         (cmake (expand-file-name "fake-cmake" root))
+         (noninteractive nil)
+         (eddi--directory elisp)
+         (eddi-module-source-directory nil)
+         (eddi-cmake-program cmake))
+    (unwind-protect
+        (progn
+          (make-directory source t)
+          (make-directory elisp t)
+          (write-region "" nil (expand-file-name "CMakeLists.txt" source))
+          ;; A cmake that takes a while and makes the module file.
+          (write-region (concat "#!/bin/sh\nsleep 0.5\necho \"cmake $*\"\n"
+                                "if [ \"$1\" = --build ]; then mkdir -p \"$2/module/emacs\";"
+                                " echo so > \"$2/module/emacs/eddi-module.so\"; fi\n")
+                        nil cmake)
+          (set-file-modes cmake #o755)
+          ;; No sources above elisp/: the error says how to name them.
+          (should (string-match-p "C-u M-x eddi-module-compile"
+                                  (cadr (should-error (eddi-module-compile) :type 'user-error))))
+          (let* ((start (float-time))
+                 (buffer (eddi-module-compile source)))
+            (should (< (- (float-time) start) 0.4))
+            (with-current-buffer buffer
+              (should (derived-mode-p 'compilation-mode))
+              (should (process-live-p (get-buffer-process buffer))))
+            (with-timeout (10 (error "The build did not end"))
+              (while (process-live-p (get-buffer-process buffer))
+                (accept-process-output nil 0.05)))
+            (should (file-exists-p (expand-file-name "eddi-module.so" elisp)))
+            (kill-buffer buffer)))
+      (delete-directory root t))))
+
+(ert-deftest eddi-undo-then-edit-are-two-undo-steps ()
+  "One C-/ after eddi's Undo and another command takes back that command only."
+  (eddi-test-with-workspace '(("a.txt" . "one\n"))
+    (eddi-exec "Open a.txt")
+    (eddi-exec "Insert Line \"DDD\"")
+    (eddi-exec "Undo")
+    (eddi-exec "Insert Line \"EEE\"")
+    (should (equal (eddi-test-text "a.txt") "EEE\none\n"))
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "one\n"))
+    ;; The next C-/ takes back the Undo: DDD comes back.
+    (eddi-test-undo-one "a.txt")
+    (should (equal (eddi-test-text "a.txt") "DDD\none\n"))))
+
 (ert-deftest eddi-markers-and-point-move-as-if-typed ()
   (eddi-test-with-workspace '(("a.txt" . "one\ntwo\nthree\n"))
     (eddi-exec "Open a.txt")
@@ -575,6 +639,45 @@ buffers of the workspace are killed and no engine memory may leak."
                    "Fail \"Buffer is read-only\", Make it writable (C-x C-q) first"))
     (should (equal (eddi-transcript--read (eddi-test-path "b.txt")) "old b\n"))
     (should (equal (eddi-test-text "a.txt") "old a\n"))))
+
+(ert-deftest eddi-journal-wal-stays-small ()
+  "The journal's write-ahead log is checkpointed and cut back while Emacs
+runs: after 600 commands it is far below SQLite's default 4 MB."
+  (let* ((root (file-name-as-directory (make-temp-file "eddi-ert-" t)))
+         (state (make-temp-file "eddi-ert-state-" t))
+         (child
+          `(progn
+             (setq eddi-module-directory ,eddi-module-directory create-lockfiles nil)
+             (require 'eddi)
+             (eddi-load-module)
+             (setq eddi--engine (eddi-module-new ,root))
+             (eddi-module-open-journal eddi--engine)
+             (eddi-exec "Start s\nOpen a.txt" "tester")
+             (dotimes (i 600)
+               (eddi-exec (format "Insert Line \"line %d of text that grows the journal\"" i) "tester"))
+             (let ((dir (eddi-module-state-dir eddi--engine)))
+               (dolist (file '("journal.sqlite" "journal.sqlite-wal"))
+                 (princ (format "%s %d\n" file (file-attribute-size
+                                                 (file-attributes (expand-file-name file dir)))))))
+             (kill-emacs 0)))
+         (process-environment (cons (concat "XDG_STATE_HOME=" state) process-environment))
+         (emacs (expand-file-name invocation-name invocation-directory))
+         (elisp (file-name-directory (locate-library "eddi"))))
+    (unwind-protect
+        (progn
+          (eddi-transcript--write (expand-file-name "a.txt" root) "a\n")
+          (with-temp-buffer
+            (should (equal (call-process emacs nil t nil "--batch" "-Q" "-L" elisp
+                                         "--eval" (prin1-to-string child))
+                           0))
+            (goto-char (point-min))
+            (should (re-search-forward "^journal.sqlite \\([0-9]+\\)$" nil t))
+            ;; Checkpointed: the records reached the journal itself.
+            (should (> (string-to-number (match-string 1)) 4096))
+            (should (re-search-forward "^journal.sqlite-wal \\([0-9]+\\)$" nil t))
+            (should (<= (string-to-number (match-string 1)) (* 2 131072)))))
+      (delete-directory root t)
+      (delete-directory state t))))
 
 (ert-deftest eddi-intent-kill-9-after-the-renames-rolls-back-the-buffer-too ()
   "A batch Emacs killed with SIGKILL once every file is renamed in, before

@@ -147,6 +147,147 @@ memory may leak), and the workspace's buffers are killed."
     "todo_status" "session_complete")
   "Every tool, in order, for an engine with Read, Grep, Edit and Patch.")
 
+;;;; Child Emacsen
+
+(defun eddi-agent-test-child (form &rest environment)
+  "Run FORM in a fresh batch Emacs with only elisp/ on its `load-path'.
+It has ENVIRONMENT (\"VAR=VALUE\" strings) and this test's settings of
+the model server, the module and the workspace; return what it printed."
+  (let* ((elisp (file-name-directory (locate-library "eddi-agent.el")))
+         (form `(progn
+                  ;; Its own children (curl) run without the sanitizer
+                  ;; runtime the child itself needs, as the macro's do.
+                  (setenv "LD_PRELOAD" nil)
+                  (setq load-prefer-newer t eddi-module-directory ,eddi-module-directory
+                        eddi-agent-curl-program ,eddi-agent-curl-program
+                        eddi-agent-backend 'anthropic eddi-agent-api-url ,eddi-agent-api-url
+                        eddi-agent-model "test-model" eddi-root ,eddi-agent-test-root
+                        create-lockfiles nil auto-save-default nil make-backup-files nil)
+                  ,form))
+         (output (generate-new-buffer " *eddi-agent-child*"))
+         ;; The child loads the module: it needs the sanitizer build's
+         ;; preloaded runtime that the macro takes from curl.
+         (process-environment
+          (append environment
+                  (cl-remove-if-not (lambda (v) (string-prefix-p "LD_PRELOAD=" v))
+                                    initial-environment)
+                  process-environment))
+         (process (make-process
+                   :name "eddi-agent-child" :buffer output :connection-type 'pipe :noquery t
+                   :command (list (expand-file-name invocation-name invocation-directory)
+                                  "--batch" "-Q" "-L" elisp
+                                  "--eval" (prin1-to-string form)))))
+    (unwind-protect
+        (progn
+          (with-timeout (60 (error "The child Emacs did not end"))
+            (while (process-live-p process) (accept-process-output process 0.05)))
+          (with-current-buffer output (buffer-string)))
+      (when (process-live-p process) (delete-process process))
+      (kill-buffer output))))
+
+(ert-deftest eddi-agent-require-alone ()
+  "A fresh Emacs with only (require \='eddi-agent) runs a session.
+The child loads the sources, not byte code, as from a checkout: a call
+of a module function before the module is loaded must not happen."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "alpha\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let ((output (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (let ((session (eddi-agent-run "Say fine")))
+                        (princ (format "status=%s message=%s tools=%d\n"
+                                       (eddi-agent-session-status session)
+                                       (eddi-agent-session-message session)
+                                       (length (eddi-agent-session-tools session)))))))))
+      (should (string-match-p (format "^status=complete message=fine tools=%d$"
+                                      (length eddi-agent-test-all-tools))
+                              output)))))
+
+(ert-deftest eddi-agent-unreviewed-session-resumes-with-its-review ()
+  "Emacs quits while the agent's edits wait for review; the next one
+brings them back with the review, and committing it ends the session."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      ;; Edits it did not save: the journal keeps those.
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"line 2\" \"LINE TWO\"\nOpen b.txt\nReplace \"beta\" \"gamma\""))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit two files")))
+                        (princ (format "status=%s review=%s\n" (eddi-agent-session-status session)
+                                       (and (get-buffer "*eddi-review*") t))))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let ((review (get-buffer "*eddi-review*")))
+                         (princ (format "review=%s\n" (and review t)))
+                         (when review
+                           (with-current-buffer review
+                             (princ (buffer-string))
+                             (princ (format "saved=%S\n" (eddi-agent-review-accept-all))))))
+                       (princ (format "ended=%s\n" (not (eddi-module-session (eddi-engine) "agent-1")))))
+                    state)))
+      (should (string-match-p "^status=complete review=t$" first))
+      (should (string-match-p "^review=t$" second))
+      (should (string-match-p "^\\+gamma$" second))
+      (should (string-match-p "^saved=(\"a.txt\" \"b.txt\")$" second))
+      (should (string-match-p "^ended=t$" second))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n")))))
+
+(ert-deftest eddi-agent-resume-prompt-lists-and-chooses ()
+  "The resume prompt names what the journal kept; only the chosen session
+comes back, the other stays in the journal, and no new agent takes its name."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "alpha\n") ("b.txt" . "beta\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi)
+                      (setq eddi-journal t)
+                      (eddi--open-journal)
+                      (eddi-exec "Start agent-1" "agent-1")
+                      (eddi-exec "Open a.txt\nReplace \"alpha\" \"ALPHA\"" "agent-1")
+                      (eddi-exec "Start mine" "me")
+                      (princ (eddi-exec "Open b.txt\nReplace \"beta\" \"BETA\"" "me"))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal 'ask noninteractive nil)
+                       (cl-letf (((symbol-function 'read-multiple-choice)
+                                  (lambda (prompt choices)
+                                    (princ (format "prompt=%s\n" prompt))
+                                    (assq ?c choices)))
+                                 ((symbol-function 'completing-read-multiple)
+                                  (lambda (&rest _) '("mine")))
+                                 ((symbol-function 'display-buffer) #'ignore))
+                         (eddi--open-journal))
+                       (setq noninteractive t)
+                       (princ (format "mine=%s agent=%s kept=%S\n"
+                                      (eddi-module-session (eddi-engine) "me")
+                                      (eddi-module-session (eddi-engine) "agent-1")
+                                      eddi-journal-kept))
+                       (princ (format "id=%s\n" (eddi-agent-session-id (eddi-agent-run "Fine")))))
+                    state)))
+      (should (string-match-p "Replaced 1 occurrence" first))
+      (should (string-match-p "^prompt=eddi: The journal kept agent-1 (a.txt, 1 unsaved edit); mine (b.txt, 1 unsaved edit)\\. Resume$"
+                              second))
+      (should (string-match-p "^mine=mine agent=nil kept=(\"agent-1\")$" second))
+      (should (string-match-p "^id=agent-2$" second)))))
+
 ;;;; A multi-step edit of a real file
 
 (ert-deftest eddi-agent-edit-anthropic ()
@@ -609,18 +750,105 @@ memory may leak), and the workspace's buffers are killed."
         (while (not (string-match-p "started" (with-current-buffer "*eddi-agent*" (buffer-string))))
           (accept-process-output nil 0.05)))
       (should (eq (eddi-agent-session-status session) 'running))
-      ;; A stop button sits under the call while it runs.
-      (should (with-current-buffer "*eddi-agent*"
-                (save-excursion (goto-char (point-min)) (search-forward "[stop]" nil t))))
+      ;; A stop button sits under the call while it runs, one on the task line.
+      (should (= (eddi-agent-test-count-stop-buttons) 2))
+      (with-timeout (10 (error "The shell did not end"))
+        (while (eddi-agent-session-process session) (accept-process-output nil 0.05)))
+      ;; The shell ended: its button went with it.
+      (should (<= (eddi-agent-test-count-stop-buttons) 1))
       (with-timeout (10 (error "The session did not end"))
         (while (eq (eddi-agent-session-status session) 'running)
           (accept-process-output nil 0.05)))
       (should (eq (eddi-agent-session-status session) 'complete))
+      (should (= (eddi-agent-test-count-stop-buttons) 0))
+      (should (string-match-p "^Task (agent-[0-9]+): Sleep\nModel: "
+                              (with-current-buffer "*eddi-agent*" (buffer-string))))
       (let ((messages (alist-get 'messages (nth 2 (eddi-agent-test-requests)))))
         (should (equal (aref messages 5) '((role . "tool") (tool_call_id . "call_1")
                                            (content . "started\ndone\n"))))
         (should (equal (aref messages 6) '((role . "tool") (tool_call_id . "call_2")
                                            (content . "1 [pending] t"))))))))
+
+(defun eddi-agent-test-count-stop-buttons ()
+  "How many [stop] buttons the *eddi-agent* buffer shows."
+  (with-current-buffer "*eddi-agent*"
+    (save-excursion
+      (goto-char (point-min))
+      (cl-loop while (search-forward "[stop]" nil t) count t))))
+
+;;;; What the shell sees
+
+(defconst eddi-agent-test-node-files
+  '(("math.js" . "exports.add = (a, b) => a - b;\n")
+    ("math.test.js" . "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('./math.js');\ntest('add', () => assert.strictEqual(add(2, 3), 5));\n"))
+  "A module with a bug and its test, for node --test.")
+
+(ert-deftest eddi-agent-shell-sees-pending-edits ()
+  "The agent fixes a bug, held for review; node --test in its shell sees the
+fix and passes, while the file on disk keeps the bug, the command's own
+writes go with its view, and it has no network."
+  (skip-unless (executable-find "node"))
+  (skip-unless (eddi-agent--overlay-available))
+  (eddi-agent-test-with 'anthropic eddi-agent-test-node-files
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open math.js\nReplace \"a - b\" \"a + b\"\nSave")))
+                                    ("toolu_2" "shell_exec" ((command . "node --test 2>&1 | grep -E '^# (pass|fail)'; echo scratch > made.txt; cat made.txt")))
+                                    ("toolu_3" "shell_exec" ((command . "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "fixed")))))))
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Fix add"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (alist-get 'content (nth 1 results)) "# pass 1\n# fail 0\nscratch\n"))
+      ;; Only the loopback device: no network.
+      (should (equal (alist-get 'content (nth 2 results)) "lo\n"))
+      (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a - b;\n"))
+      (should-not (file-exists-p (expand-file-name "made.txt" eddi-agent-test-root)))
+      (with-current-buffer "*eddi-agent*"
+        (should (string-match-p "^Review: 1 changed file waits in \\*eddi-review\\*" (buffer-string))))
+      ;; Accepted, the fix reaches the disk.
+      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a + b;\n")))))
+
+(ert-deftest eddi-agent-shell-view-falls-back-to-a-copy ()
+  "Without namespaces the view is a copy of the workspace with the pending
+edits, and the result says so."
+  (skip-unless (executable-find "node"))
+  (eddi-agent-test-with 'anthropic eddi-agent-test-node-files
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open math.js\nReplace \"a - b\" \"a + b\"\nSave")))
+                                    ("toolu_2" "shell_exec" ((command . "node --test 2>&1 | grep -E '^# (pass|fail)'; touch made.txt"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "session_complete" ((message . "fixed")))))))
+    (let* ((eddi-agent-review t)
+           (eddi-agent--overlay-works nil)
+           (session (eddi-agent-run "Fix add"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (string-match-p "\\`# pass 1\n# fail 0\n\\[ran in a copy of the workspace at .*: no private namespace here\\]\n\\'"
+                              (alist-get 'content (nth 1 results))))
+      (should-not (file-exists-p (expand-file-name "made.txt" eddi-agent-test-root)))
+      (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a - b;\n")))))
+
+(ert-deftest eddi-agent-shell-on-disk-when-asked ()
+  "With `eddi-agent-shell-view' nil the shell sees the disk, as before."
+  (skip-unless (executable-find "node"))
+  (eddi-agent-test-with 'anthropic eddi-agent-test-node-files
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open math.js\nReplace \"a - b\" \"a + b\"\nSave")))
+                                    ("toolu_2" "shell_exec" ((command . "node --test 2>&1 | grep -E '^# (pass|fail)'"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "session_complete" ((message . "fixed")))))))
+    (let* ((eddi-agent-review t)
+           (eddi-agent-shell-view nil)
+           (session (eddi-agent-run "Fix add"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (equal (alist-get 'content (nth 1 results)) "# pass 0\n# fail 1\n")))))
 
 ;;;; Settings
 
@@ -832,6 +1060,142 @@ memory may leak), and the workspace's buffers are killed."
       (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
       (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root)))))))
 
+(ert-deftest eddi-agent-undo-after-a-partial-review ()
+  "After a review that rejected a hunk, undoing the agent takes back the rest.
+The hunk the review put back is the agent's change, not the user's, so
+no overlap is reported."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (with-current-buffer "*eddi-review*"
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (eddi-agent-review-reject-hunk) ; a.txt's line 2
+        (should (equal (eddi-agent-review-commit) '("a.txt" "b.txt"))))
+      (should (equal (eddi-agent-test-buffer-text "a.txt")
+                     (replace-regexp-in-string "line 19\n" "LINE NINETEEN\n" eddi-agent-test-long)))
+      (should (> (eddi-agent-undo session) 0))
+      (should (equal (eddi-agent-test-buffer-text "a.txt") eddi-agent-test-long))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n")))))
+
+(defun eddi-agent-test-type (rel text)
+  "Type TEXT at the end of REL's buffer, as the user would."
+  (with-current-buffer (find-buffer-visiting (expand-file-name rel eddi-agent-test-root))
+    (goto-char (point-max))
+    (insert text)))
+
+(ert-deftest eddi-agent-review-shows-only-the-agent ()
+  "The user's typing is neither the agent's hunk nor lost by a reject, nor saved."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (kill-buffer "*eddi-review*")
+      (eddi-agent-test-type "a.txt" "mine\n")
+      (with-current-buffer (eddi-agent-review-changes session)
+        (should-not (string-match-p "^[-+]mine" (buffer-string))) ; at most context
+        (should (= (length (eddi-agent-review-file-hunks (car eddi-agent-review--files))) 2))
+        (eddi-agent-review-reject-all))
+      ;; The agent's edits went, the typing stayed, nothing was written.
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n")))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long)))))
+
+(ert-deftest eddi-agent-review-after-undo-is-empty ()
+  "After undoing the agent, the review has nothing left, and the typing stays."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (kill-buffer "*eddi-review*")
+      (eddi-agent-test-type "a.txt" "mine\n")
+      (should (> (eddi-agent-undo session) 0))
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n")))
+      (should-error (eddi-agent-review-changes session) :type 'user-error)
+      (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n"))))))
+
+(ert-deftest eddi-agent-review-keeps-unsaved-typing-unsaved ()
+  "Accepting the agent's edits in a buffer holding the user's typing saves nothing of it."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files")))
+      (kill-buffer "*eddi-review*")
+      (eddi-agent-test-type "a.txt" "mine\n")
+      (with-current-buffer (eddi-agent-review-changes session)
+        (should (equal (eddi-agent-review-accept-all) '("b.txt"))))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
+      (should (string-suffix-p "LINE NINETEEN\nline 20\nmine\n" (eddi-agent-test-buffer-text "a.txt")))
+      (should (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n")))))
+
+(defun eddi-agent-test-has-session (id)
+  "Non-nil when the engine still has the eddi session ID."
+  (and eddi--engine (eddi-module-session eddi--engine id) t))
+
+(ert-deftest eddi-agent-session-ends-with-the-agent ()
+  "The agent's eddi session ends with it, or when its review is committed."
+  (eddi-agent-test-with 'anthropic '(("notes.txt" . "alpha\n"))
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let ((session (eddi-agent-run "Nothing")))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should-not (eddi-agent-test-has-session (eddi-agent-session-id session)))))
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Edit two files"))
+           (id (eddi-agent-session-id session)))
+      (should (eddi-agent-test-has-session id))
+      (with-current-buffer "*eddi-agent*"
+        (should (string-match-p "^Review: 2 changed files wait in \\*eddi-review\\*" (buffer-string))))
+      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (should-not (eddi-agent-test-has-session id))
+      ;; Its buffers stay, and undo still takes the session back.
+      (should (> (eddi-agent-undo session) 0))
+      (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\nbeta\n")))))
+
+(ert-deftest eddi-agent-ids-are-not-reused ()
+  "A new agent does not take over a session of that name (one a restart
+brought back), and a start that failed uses up no id."
+  (eddi-agent-test-with 'anthropic nil
+      (list (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "session_complete" ((message . "fine")))))))
+    (let* ((before eddi-agent--counter)
+           (next (format "agent-%d" (1+ eddi-agent--counter)))
+           (after (format "agent-%d" (+ 2 eddi-agent--counter))))
+      ;; No key: the start fails before it takes an id.
+      (let ((eddi-agent-api-key nil) (process-environment (cons "ANTHROPIC_API_KEY" process-environment)))
+        (should-error (eddi-agent-run "No key") :type 'user-error))
+      (should (= eddi-agent--counter before))
+      (should (equal (eddi-exec (concat "Start " next) next) "Ok"))
+      (let ((session (eddi-agent-run "Fine")))
+        (should (equal (eddi-agent-session-id session) after))
+        (should (eq (eddi-agent-session-status session) 'complete))
+        ;; The other session is untouched.
+        (should (eddi-agent-test-has-session next))))))
+
+(ert-deftest eddi-agent-held-buffers-say-so-and-leave-no-files ()
+  "While a review waits, held buffers show it and make no lock or auto-save file."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((eddi-agent-review t)
+           (create-lockfiles t)
+           (auto-save-default t)
+           (session (eddi-agent-run "Edit two files"))
+           (buffer (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (with-current-buffer buffer
+        (should eddi-agent-held-mode)
+        (should (equal (cadr (assq (quote eddi-agent-held-mode) minor-mode-alist)) " eddi-held"))
+        (do-auto-save t))
+      (should (equal (sort (directory-files eddi-agent-test-root nil "^[^.]") #'string<)
+                     '("a.txt" "b.txt")))
+      (should-not (directory-files eddi-agent-test-root nil "^\\.#"))
+      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (with-current-buffer buffer (should-not eddi-agent-held-mode)))))
+
 ;;;; C-g
 
 (ert-deftest eddi-agent-quit-while-waiting ()
@@ -879,7 +1243,8 @@ quit can end them; the shell process is killed."
 ;;;; Interactive use
 
 (ert-deftest eddi-agent-background ()
-  "Outside batch the loop runs in the background; \[keyboard-quit] stops it."
+  "Outside batch the loop runs in the background.
+\[keyboard-quit] stops it in *eddi-agent* only, not in another buffer."
   (eddi-agent-test-with 'anthropic nil
       (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_1" "todo_add" ((text . "t"))))))
             (list :delay 5 :events (eddi-agent-test-anthropic :text "late")))
@@ -891,8 +1256,15 @@ quit can end them; the shell process is killed."
       (with-timeout (3 (error "The first turn did not arrive"))
         (while (null (eddi-agent-session-todos session))
           (accept-process-output nil 0.05)))
-      (let ((this-command 'keyboard-quit))
-        (run-hooks 'pre-command-hook))
+      ;; A quit in another buffer is the user's: the agent goes on.
+      (with-temp-buffer
+        (let ((this-command 'keyboard-quit))
+          (run-hooks 'pre-command-hook)))
+      (should (eq (eddi-agent-session-status session) 'running))
+      ;; In the agent's own buffer it stops the session.
+      (with-current-buffer "*eddi-agent*"
+        (let ((this-command 'keyboard-quit))
+          (run-hooks 'pre-command-hook)))
       (should (eq (eddi-agent-session-status session) 'quit))
       (should-not (memq #'eddi-agent--pre-command pre-command-hook))
       (should (string-match-p "calls 1/30  todos 0/1"
