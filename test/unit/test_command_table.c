@@ -95,7 +95,9 @@ static void test_tool_schemas_are_json_of_their_args(void **state) {
   "\"unsure\":{\"type\":\"boolean\",\"description\":\"also rewrite the "                        \
   "references listed as unsure\"},\"leave\":{\"type\":\"boolean\",\"description\":"             \
   "\"write without the references listed as unsure\"},\"delegate\":{\"type\":\"boolean\","       \
-  "\"description\":\"Move_Method: keep the old method, delegating to the new one\"}},"          \
+  "\"description\":\"Move_Method: keep the old method, delegating to the new one\"},"           \
+  "\"unchecked\":{\"type\":\"boolean\",\"description\":\"write without the language "       \
+  "servers' check of the planned texts\"}},"                                                     \
   "\"required\":[\"operation\",\"target\"],"                       \
   "\"additionalProperties\":false}"
 
