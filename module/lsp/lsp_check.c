@@ -238,7 +238,9 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
                            "disk, not as planned", said->len ? "\n" : "", name, header);
       else
         eddi_strbuf_printf(said, "%sChecked by %s", said->len ? "\n" : "", name);
-      rc = eddi_lsp_server_diagnose(server, group.before.items, group.before.len, EDDI_LSP_SETTLE,
+      /* The texts before are opened (a check closes what it showed) or
+       * already open as they are: no second showing is needed. */
+      rc = eddi_lsp_server_diagnose(server, group.before.items, group.before.len, EDDI_LSP_QUIET,
                                     &group.before_diags, err);
       if (rc == 0 && rename)
         rc = check__rename(&group, root, files, old_name, new_name, said, &refusal, &missed, err);

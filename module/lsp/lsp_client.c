@@ -782,7 +782,8 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
     long long deadline = eddi_process_now_ms() + self->deadline_ms;
     rc = lsp__wait(self, deadline, lsp__all_published, &awaited, "textDocument/publishDiagnostics",
                    err);
-    if (rc > 0 && (flags & EDDI_LSP_SETTLE)) rc = lsp__quiet(self, deadline, err) < 0 ? err->code : 1;
+    if (rc > 0 && (flags & (EDDI_LSP_SETTLE | EDDI_LSP_QUIET)))
+      rc = lsp__quiet(self, deadline, err) < 0 ? err->code : 1;
     if (rc == 0) {
       size_t missing = 0;
       while (missing + 1 < count && lsp__fresh(lsp__published_of(self, awaited.uris[missing]),

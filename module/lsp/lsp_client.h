@@ -87,6 +87,9 @@ void eddi_lsp_diagnostics_free(EddiLspDiagnostics *self);
  * shown with it (a file and the file it imports, both changed). */
 #define EDDI_LSP_CLOSE 1u
 #define EDDI_LSP_SETTLE 2u
+/* QUIET: only the wait for the server to be quiet, as SETTLE does after
+ * showing the texts again (texts freshly opened need no second showing). */
+#define EDDI_LSP_QUIET 4u
 
 /* Show the server texts[0, count) (opened, or changed to these bytes) and
  * wait for its diagnostics of each version (textDocument/publishDiagnostics,
