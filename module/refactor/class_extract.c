@@ -544,6 +544,14 @@ static int extract__check_hierarchy(Extract *self) {
     return ref_ops_fail_at(ops, file, offset,
                            "%s: a member of %s may be looked up by a computed name", self->word,
                            extract__str(self, self->file->syms.items[self->klass.index].name));
+  /* A moved field leaves the instance's own fields: what reads them all
+   * (a serialiser, an equality through vars) would read another set. */
+  if (ref_class_reflected(ops, self->klass, true, &file, &offset))
+    return ref_ops_fail_at(ops, file, offset,
+                           "%s: every field of a %s is read by name, so moving some changes "
+                           "what is read",
+                           self->word,
+                           extract__str(self, self->file->syms.items[self->klass.index].name));
   return 0;
 }
 

@@ -148,6 +148,13 @@ static int merge__check_dynamic(Merge *self) {
       return ref_ops_fail_at(self->ops, file, offset,
                              "Merge_Classes: a member of %s is looked up by a computed name",
                              merge__name(self, both[k]));
+  /* The merged class's instances carry the fields of both. */
+  for (int k = 0; k < 2; k++)
+    if (ref_class_reflected(self->ops, both[k], false, &file, &offset))
+      return ref_ops_fail_at(self->ops, file, offset,
+                             "Merge_Classes: every field of a %s is read by name, so merging may "
+                             "change what is read",
+                             merge__name(self, both[k]));
   return 0;
 }
 

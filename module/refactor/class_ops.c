@@ -147,6 +147,12 @@ bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uin
   return ref_family_computed_lookup(&ops->program, class__kin, &kin, file, offset);
 }
 
+bool ref_class_reflected(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
+                         uint32_t *offset) {
+  ClassKin kin = {ops, klass, ancestors};
+  return ref_family_reflected(&ops->program, class__kin, &kin, file, offset);
+}
+
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out) {
   int rc = ref_ops_find(ops, spec, out);
   if (rc == 0 && ops->program.files.items[out->file]->syms.items[out->index].kind != REF_SYM_CLASS)

@@ -43,6 +43,11 @@ uint32_t ref_class_foreign_base(RefOps *ops, RefTarget klass);
  * name), hasattr): *file and *offset get the place. */
 bool ref_class_computed_lookup(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
                                uint32_t *offset);
+/* Whether an instance of the class (or of a subclass; an ancestor too
+ * when ancestors) has all its fields read by their names somewhere
+ * (vars(obj), JSON.stringify(obj), {...obj}): the place of the call. */
+bool ref_class_reflected(RefOps *ops, RefTarget klass, bool ancestors, uint32_t *file,
+                         uint32_t *offset);
 /* Find spec as a class (refusing any other symbol). */
 int ref_class_find(RefOps *ops, const char *spec, RefTarget *out);
 /* Where a new "from ... import ..." line goes in file: after the module's

@@ -173,21 +173,34 @@ static void family__mro_related(const Hierarchy *h, uint32_t c, RefIds *out) {
   array_free(&down);
 }
 
-bool ref_family_computed_lookup(RefProgram *program, RefClassFilter counts, void *context,
-                                uint32_t *file, uint32_t *offset) {
+/* The first of the (expression, offset) pairs each file's list holds
+ * whose value is a class counts says, an instance of one or super(). */
+static bool family__first_on(RefProgram *program, bool reflections, RefClassFilter counts,
+                             void *context, uint32_t *file, uint32_t *offset) {
   for (uint32_t f = 0; f < program->files.len; f++) {
     const RefFile *source = program->files.items[f];
-    for (size_t i = 0; i + 1 < source->dynamics.len; i += 2) {
-      RefValue value = ref_program_expr_value(program, f, source->dynamics.items[i]);
+    const RefIds *list = reflections ? &source->reflections : &source->dynamics;
+    for (size_t i = 0; i + 1 < list->len; i += 2) {
+      RefValue value = ref_program_expr_value(program, f, list->items[i]);
       if (value.kind != REF_VALUE_INSTANCE && value.kind != REF_VALUE_CLASS &&
           value.kind != REF_VALUE_SUPER)
         continue;
       if (!counts(context, value.file, value.index)) continue;
-      *file = f, *offset = source->dynamics.items[i + 1];
+      *file = f, *offset = list->items[i + 1];
       return true;
     }
   }
   return false;
+}
+
+bool ref_family_computed_lookup(RefProgram *program, RefClassFilter counts, void *context,
+                                uint32_t *file, uint32_t *offset) {
+  return family__first_on(program, false, counts, context, file, offset);
+}
+
+bool ref_family_reflected(RefProgram *program, RefClassFilter counts, void *context,
+                          uint32_t *file, uint32_t *offset) {
+  return family__first_on(program, true, counts, context, file, offset);
 }
 
 typedef struct {

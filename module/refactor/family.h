@@ -37,5 +37,10 @@ typedef bool (*RefClassFilter)(void *context, uint32_t file, uint32_t klass);
  * lookup's place, in the program's order. */
 bool ref_family_computed_lookup(RefProgram *program, RefClassFilter counts, void *context,
                                 uint32_t *file, uint32_t *offset);
+/* The same for an object whose fields are all read by their names
+ * (vars(obj), obj.__dict__, JSON.stringify(obj), {...obj}): *offset is
+ * the reading call's. */
+bool ref_family_reflected(RefProgram *program, RefClassFilter counts, void *context,
+                          uint32_t *file, uint32_t *offset);
 
 #endif

@@ -191,6 +191,7 @@ typedef struct {
   Array(uint64_t) scope_defs; /* per scope: the name defining it, or 0 */
   Array(uint64_t) base_pairs; /* class name node, base node, ... */
   Array(uint64_t) dynamics;   /* receiver node, name node, name offset, ... */
+  Array(uint64_t) reflections; /* object node, the reading call's offset, ... */
   Array(uint64_t) returns;    /* scope, returned node, ... */
   Array(uint64_t) narrowings; /* block start, block end, name node, type node, ... (@narrow.*) */
   RefIds yields;              /* scopes that yield or await (coroutines) */
@@ -352,6 +353,13 @@ static void scope__link(ScopeBuild *self, const TSQuery *query, const TSQueryMat
     array_push(&self->dynamics, scope__key(dynamic_name));
     array_push(&self->dynamics, ts_node_start_byte(dynamic_name));
     scope__info(self, scope__key(dynamic));
+  }
+  TSNode reflected = scope__capture(query, match, "reflected");
+  TSNode reflected_by = scope__capture(query, match, "reflected.by");
+  if (!ts_node_is_null(reflected) && !ts_node_is_null(reflected_by)) {
+    array_push(&self->reflections, scope__key(reflected));
+    array_push(&self->reflections, ts_node_start_byte(reflected_by));
+    scope__info(self, scope__key(reflected));
   }
   TSNode member = scope__capture(query, match, "member");
   if (!ts_node_is_null(member)) {
@@ -1043,6 +1051,12 @@ static void scope__dynamics(ScopeBuild *self) {
     array_push(&file->dynamics, expr);
     array_push(&file->dynamics, (uint32_t)self->dynamics.items[i + 2]);
   }
+  for (size_t i = 0; i + 1 < self->reflections.len; i += 2) {
+    uint32_t expr = scope__expr_of(self, self->reflections.items[i]);
+    if (expr == REF_NONE) continue;
+    array_push(&file->reflections, expr);
+    array_push(&file->reflections, (uint32_t)self->reflections.items[i + 1]);
+  }
 }
 
 /* What a default import of the file gets: the expression of
@@ -1144,6 +1158,7 @@ int ref_file_analyze_tree(const RefFileText *source, RefNames *names, RefFile **
   array_free(&build.scope_defs);
   array_free(&build.base_pairs);
   array_free(&build.dynamics);
+  array_free(&build.reflections);
   array_free(&build.returns);
   array_free(&build.narrowings);
   array_free(&build.yields);
@@ -1167,6 +1182,7 @@ void ref_file_free(RefFile *self) {
   array_free(&self->bases);
   array_free(&self->stars);
   array_free(&self->dynamics);
+  array_free(&self->reflections);
   array_free(&self->returns);
   array_free(&self->syntax_errors);
   ref_map_free(&self->bindings);

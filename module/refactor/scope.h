@@ -189,6 +189,8 @@ typedef struct {
   RefMap members;        /* (class symbol, name) -> member symbol set through self */
   Array(uint32_t) stars; /* imports of kind STAR */
   RefIds dynamics;       /* receiver expression, offset: members looked up by a computed name */
+  RefIds reflections;    /* expression, offset: objects whose fields are all read by name
+                          * (vars(obj), JSON.stringify(obj)) */
   RefIds returns;        /* scope, expression: what return statements give */
   uint32_t errors;       /* ERROR and MISSING nodes */
   uint32_t first_error;  /* offset of the first, for messages */

@@ -17,14 +17,19 @@ command -v pyright-langserver >/dev/null || { echo "pyright-langserver not on PA
 [ -d "$src" ] || { echo "no $src (apt-get install python3-pygments)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp -r "$src" "$work/pygments"
-find "$work" -name __pycache__ -prune -exec rm -rf {} +
+mkdir "$work/ws" "$work/pristine"
+cp -r "$src" "$work/pristine/pygments"
+find "$work/pristine" -name __pycache__ -prune -exec rm -rf {} +
 
-# ms of one process running the commands given
+# ms of one process running the commands given on a fresh copy; every
+# reply must be Ok.
 run() {
+  rm -rf "$work/ws/pygments"
+  cp -r "$work/pristine/pygments" "$work/ws/"
   start=$(date +%s%N)
-  "$eddi" --no-journal --root "$work" "$@" >"$work.out" 2>&1 || true
+  "$eddi" --no-journal --root "$work/ws" "$@" >"$work.out" 2>&1 || true
   end=$(date +%s%N)
+  if grep -v '^Ok' "$work.out" >&2; then echo "a command failed" >&2; exit 1; fi
   echo $(( (end - start) / 1000000 ))
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
@@ -44,7 +49,7 @@ while [ $i -lt "$rounds" ]; do
 done
 p2=$(median <"$work.plain2") c2=$(median <"$work.check2")
 p4=$(median <"$work.plain1") c4=$(median <"$work.check1")
-refs=$("$eddi" --no-journal --no-lsp --root "$work" -c 'Start s' -c "Preview Refactor RenameSymbol $old $new" | tail -1)
+refs=$("$eddi" --no-journal --no-lsp --root "$work/pristine" -c 'Start s' -c "Preview Refactor RenameSymbol $old $new" | tail -1)
 echo "rename $old -> $new in pygments: $refs"
 echo "two renames, one process: --no-lsp $p2 ms, checked by pyright $c2 ms, ratio $(awk "BEGIN {printf \"%.2f\", $c2 / $p2}")"
 w_plain=$(( (p4 - p2) / 2 )) w_check=$(( (c4 - c2) / 2 ))

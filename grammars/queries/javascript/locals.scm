@@ -136,6 +136,26 @@
 ; Members looked up by a computed name: obj[name].
 (subscript_expression object: (_) @dynamic index: (_) @dynamic.name)
 
+; Members read all at once by their names (JSON.stringify(obj), Object.keys
+; and its kin, Object.assign's sources, structuredClone, {...obj}): to the
+; refactorings that move fields, a read of every field.
+(call_expression
+  function: (member_expression object: (identifier) @_o (#eq? @_o "JSON")
+                               property: (property_identifier) @reflected.by (#eq? @reflected.by "stringify"))
+  arguments: (arguments . (_) @reflected))
+(call_expression
+  function: (member_expression object: (identifier) @_o (#eq? @_o "Object")
+                               property: (property_identifier) @reflected.by
+                               (#any-of? @reflected.by "keys" "values" "entries" "getOwnPropertyNames"))
+  arguments: (arguments . (_) @reflected))
+(call_expression
+  function: (member_expression object: (identifier) @_o (#eq? @_o "Object")
+                               property: (property_identifier) @reflected.by (#eq? @reflected.by "assign"))
+  arguments: (arguments . (_) (_) @reflected))
+(call_expression function: (identifier) @reflected.by (#eq? @reflected.by "structuredClone")
+  arguments: (arguments . (_) @reflected))
+(object (spread_element (_) @reflected) @reflected.by)
+
 ; ------------------------------------------------------------------ imports
 
 ; import x from "./m", import * as m from "./m", import { a, b as c } from "./m"

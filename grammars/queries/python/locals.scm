@@ -203,6 +203,16 @@
 (call function: (identifier) @_f (#eq? @_f "delattr")
   arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
 
+; Members read all at once by their names (vars(obj), obj.__dict__,
+; dataclasses.asdict, pickle): to the refactorings that move fields, a
+; read of every field (moving one changes what they see).
+(call function: (identifier) @reflected.by (#any-of? @reflected.by "vars" "asdict" "astuple")
+  arguments: (argument_list . (_) @reflected))
+(call function: (attribute object: (identifier) @_m (#any-of? @_m "dataclasses" "pickle")
+                           attribute: (identifier) @reflected.by)
+  arguments: (argument_list . (_) @reflected))
+(attribute object: (_) @reflected attribute: (identifier) @reflected.by (#eq? @reflected.by "__dict__"))
+
 ; The names a module exports.
 (module (expression_statement (assignment
   left: (identifier) @_all (#eq? @_all "__all__")
