@@ -183,6 +183,7 @@ struct ScriptRun {
   struct timespec start, deadline;
   uint64_t max_ms, ms_cap;
   size_t bytes_made, max_bytes;
+  ScriptPos at; /* the statement running, which a spent time budget names */
   ScriptHost host;
   const EddiScriptState *state; /* the session's (variables kept between messages), or NULL */
   char *current; /* the session's current file, or NULL */
@@ -199,6 +200,11 @@ void script_run_keep(ScriptRun *self, ScriptStrings *list, char *text);
 /* A new value of len bytes: 0, or the failure naming the byte budget. */
 int script_run_value_fits(ScriptRun *self, ScriptPos pos, size_t len, EddiError *err);
 
+/* 0 while the time budget lasts, else the failure naming it (at the
+ * statement running). Between statements the run checks it; the long loops
+ * inside one (a set over every file, a where over every element) check it
+ * too, so that no statement runs far past the budget. */
+int script_run_in_time(ScriptRun *self, EddiError *err);
 /* Load variable name from the session's kept ones unless the run has it. */
 int script_run_need_var(ScriptRun *self, const char *name, EddiError *err);
 /* Run script in run (its files set up); 0, or the failure in err. */
