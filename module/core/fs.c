@@ -1072,26 +1072,41 @@ int eddi_fs_stage(int root_fd, const EddiFsStage *op, char *temp, size_t temp_si
   return rc;
 }
 
-int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
-                      size_t backup_size, EddiError *err) {
+/* A link to rel's file (in dir_fd) under a temporary name in to_fd;
+ * that name into name. */
+static int fs__link_backup(int dir_fd, const char *rel, int to_fd, EddiFsSync sync, char *name,
+                           size_t name_size, EddiError *err) {
   int rc = fs__out_of_memory(err);
   if (rc < 0) return rc;
   const char *leaf = fs__leaf(rel);
   /* The link is made under a fresh temporary name directly: reserving the
    * name with a file first would cost an inode made and freed per file. */
-  char name[EDDI_FS_PATH_MAX];
   int linked = -1;
   for (int attempt = 0; attempt < EDDI_FS_REPLACE_TRIES && linked < 0; attempt++) {
-    fs__temp_name(leaf, attempt, name, sizeof name);
-    linked = linkat(dir_fd, leaf, dir_fd, name, 0);
+    fs__temp_name(leaf, attempt, name, name_size);
+    linked = linkat(dir_fd, leaf, to_fd, name, 0);
     if (linked < 0 && errno != EEXIST) break;
   }
   if (linked < 0)
     return eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
                           rel, strerror(errno));
-  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
-  fs__beside(rel, name, backup, backup_size);
+  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(to_fd);
   return 0;
+}
+
+int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
+                      size_t backup_size, EddiError *err) {
+  char name[EDDI_FS_PATH_MAX];
+  int rc = fs__link_backup(dir_fd, rel, dir_fd, sync, name, sizeof name, err);
+  if (rc == 0) fs__beside(rel, name, backup, backup_size);
+  return rc;
+}
+
+int eddi_fs_backup_at_root(int root_fd, int dir_fd, const char *rel, EddiFsSync sync,
+                           char *backup, size_t backup_size, EddiError *err) {
+  int rc = fs__link_backup(dir_fd, rel, root_fd, sync, backup, backup_size, err);
+  if (rc == 0 && !backup[0]) rc = eddi_error_set(err, EDDI_EIO, "Cannot back up %s", rel);
+  return rc;
 }
 
 static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,

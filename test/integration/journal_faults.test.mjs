@@ -69,6 +69,36 @@ for (const point of POINTS) {
   });
 }
 
+// A change that deletes a file, killed at each point: Undo brings the file
+// back. The deleted file's backup went with the change (its folder may go
+// too), and after intent-done or session-sync the recovery answered that
+// the session cannot Undo it.
+const DELETING = "Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n" +
+  "*** Delete File: old/gone.txt\n*** End Patch";
+
+for (const point of POINTS) {
+  test(`a Patch that deletes a file killed at ${point}: Undo brings the file back`, async (t) => {
+    const { root, state } = fixture(t);
+    writeFileSync(join(root, "a.txt"), OLD["a.txt"]);
+    mkdirSync(join(root, "old"));
+    writeFileSync(join(root, "old", "gone.txt"), "kept\r\n");
+    let eddi = await stoppingServer(root, state, point);
+    assert.equal(await eddi.send("Start s"), "Ok");
+    assert.equal(await eddi.send(DELETING), "exited");
+    await eddi.kill();
+    eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("Start s"), "Ok, Session s resumed, 0 files open");
+    assert.equal(read(root, "a.txt"), "one\nTWO\nthree\n");
+    assert.equal(existsSync(join(root, "old", "gone.txt")), false);
+    assert.equal(await eddi.send("Undo"), "Ok, Undid 1 step, 2 files: a.txt, old/gone.txt");
+    assert.equal(read(root, "a.txt"), OLD["a.txt"]);
+    assert.equal(read(root, "old/gone.txt"), "kept\r\n");
+    await eddi.stop();
+    assert.deepEqual(leftovers(root), []);
+    assert.deepEqual(leftovers(join(root, "old")), []);
+  });
+}
+
 // A file of the change open in the session with an unsaved edit: the
 // change wrote it with the edit; after the restart the file is open,
 // saved, and Undo takes the change back to the text with the edit.
