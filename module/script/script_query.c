@@ -458,7 +458,7 @@ static int query__implementing(ScriptRun *run, const ScriptQuery *q, ScriptSet *
   RefIndex *index;
   RefProgram *program;
   RefTarget target;
-  int rc = script_files_program(&run->files, &index, &program, err);
+  int rc = script_run_program(run, &index, &program, err);
   if (rc == 0) rc = query__target(run, q, index, program, &target, err);
   if (rc < 0) return rc;
   target = ref_program_canonical(program, target);
@@ -545,7 +545,7 @@ static int query__caller_of(ScriptRun *run, const ScriptQuery *q, ScriptSet *out
                             EddiError *err) {
   RefIndex *index;
   RefProgram *program;
-  int rc = script_files_program(&run->files, &index, &program, err);
+  int rc = script_run_program(run, &index, &program, err);
   if (rc < 0) return rc;
   RefTarget target;
   EddiError find_err;

@@ -68,6 +68,13 @@ int script_run_in_time(ScriptRun *self, EddiError *err) {
   return 0;
 }
 
+int script_run_program(ScriptRun *self, RefIndex **index, RefProgram **program, EddiError *err) {
+  self->files.deadline = &self->deadline;
+  int rc = script_files_program(&self->files, index, program, err);
+  if (rc == EDDI_ETOOBIG && script_run_in_time(self, err) < 0) return EDDI_ETOOBIG;
+  return rc;
+}
+
 /* ---------------------------------------------------------------- variables */
 
 static void run__var_free(ScriptVar *var) {

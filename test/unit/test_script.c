@@ -283,8 +283,8 @@ static void test_flags_come_a_page_at_a_time(void **state) {
 }
 
 /* The time budget holds inside one statement: a foreach whose set reads and
- * parses every file of the workspace, or whose where visits many elements,
- * stops when time is up. It was checked only between statements, and this
+ * parses every file of the workspace, or whose where visits many elements
+ * or reads the names of every file, stops when time is up. It was checked only between statements, and this
  * script ran to its end (seconds on a large workspace) past `limit time 1`. */
 #define SLOW_SET_FILES 200
 #define SLOW_SET_FUNCTIONS 40
@@ -310,6 +310,16 @@ static void test_time_budget_holds_inside_a_statement(void **state) {
   assert_exec(engine, "{ limit time 1 foreach file matching \"*.py\" where text contains \"zzz\" "
                       "flag \"x\" }",
               "Fail \"Script line 1:16: time budget spent (1 ms, script_max_ms); nothing written\"");
+  /* One function, but `unused` reads the names of every file: the scan
+   * stops when time is up too (it ran to its end, and the script to Ok). */
+  char path[PATH_MAX];
+  unit_path(path, root, "one.py");
+  const char *one = "def one():\n    return 1\n\n\none()\n";
+  unit_write_file(path, one, strlen(one));
+  char *reply = exec(engine, "a", "{ limit time 20 foreach file matching \"one.py\" { foreach "
+                                  "function where unused flag \"x\" } }");
+  assert_non_null(strstr(reply, "time budget spent (20 ms, script_max_ms); nothing written"));
+  eddi_string_free(reply);
   eddi_engine_free(engine);
   unit_assert_no_leak(live);
 }
