@@ -343,6 +343,15 @@ const auditRecords = (state) =>
   readFileSync(join(state, "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
 const outcomes = (records) => records.map(({ commands, outcome, transport }) => ({ commands, outcome, transport }));
 
+// eddi-server's stderr once it matches re (or after STDERR_WAIT_MS): what
+// the server says there may come after its reply on stdout.
+const STDERR_WAIT_MS = 2000;
+async function stderrOnce(eddi, re) {
+  for (let waited = 0; !re.test(eddi.server.log.text) && waited < STDERR_WAIT_MS; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return eddi.server.log.text;
+}
+
 test("an audit log that cannot be written: said on stderr, writes refused until it can, no record lost", async (t) => {
   const { root, state } = fixture(t);
   writeFileSync(join(root, "a.txt"), "one\n");
@@ -353,8 +362,9 @@ test("an audit log that cannot be written: said on stderr, writes refused until 
   prlimit(eddi.server.child.pid, statSync(audit).size);
   assert.equal(await eddi.send('Insert Line "zero"\nSave'), "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
   assert.equal(read(root, "a.txt"), "zero\none\n");
-  assert.match(eddi.server.log.text, new RegExp("eddi: audit: the audit log .*audit\\.jsonl \\(File too large\\): " +
-    "cannot be written; eddi refuses every write until its records are written \\(--audit-failure continue lets writes go on\\)\n"));
+  const refusing = new RegExp("eddi: audit: the audit log .*audit\\.jsonl \\(File too large\\): " +
+    "cannot be written; eddi refuses every write until its records are written \\(--audit-failure continue lets writes go on\\)\n");
+  assert.match(await stderrOnce(eddi, refusing), refusing);
   assert.equal(await eddi.send('Insert Line "more"'),
     `Fail "The audit log ${audit} cannot be written (File too large): eddi writes nothing until it can", ` +
     "Make room for the audit log, or start eddi-server with --audit-failure continue");
@@ -362,10 +372,7 @@ test("an audit log that cannot be written: said on stderr, writes refused until 
   assert.equal(auditRecords(state).length, 1);
   prlimit(eddi.server.child.pid, "unlimited");
   assert.equal(await eddi.send('Insert Line "more"'), "Ok, Inserted 1 line at 1, At 2:0");
-  // stderr may come after the reply on stdout.
-  for (let waited = 0; !/written again/.test(eddi.server.log.text) && waited < 2000; waited += 20)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.match(eddi.server.log.text, /audit\.jsonl: all records are written again\n/);
+  assert.match(await stderrOnce(eddi, /written again/), /audit\.jsonl: all records are written again\n/);
   assert.equal(eddi.server.log.text.match(/eddi: audit:/g).length, 2);
   assert.deepEqual(outcomes(auditRecords(state)), [
     { commands: ["Start", "Open"], outcome: "ok", transport: "stdio" },
@@ -387,7 +394,9 @@ test("--audit-failure continue: writes go on, each record kept said on stderr, w
   assert.equal(await eddi.send('Insert Line "zero"\nSave'), "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
   assert.equal(await eddi.send('Insert Line "more"\nSave'), "Ok, Inserted 1 line at 1, At 2:0\nOk, Bytes 14");
   assert.equal(read(root, "a.txt"), "zero\nmore\none\n");
-  assert.equal(eddi.server.log.text.match(/\(File too large\): cannot be written; writes go on \(--audit-failure continue\), their records kept in memory until they can be written\n/g).length, 2);
+  const kept = /\(File too large\): cannot be written; writes go on \(--audit-failure continue\), their records kept in memory until they can be written\n/g;
+  await stderrOnce(eddi, /(kept in memory[^]*){2}/);
+  assert.equal(eddi.server.log.text.match(kept).length, 2);
   assert.equal(auditRecords(state).length, 1);
   prlimit(eddi.server.child.pid, "unlimited");
   assert.equal(await eddi.send("Status"), "Ok: Session s, File a.txt, At 2:0, Length 3");
