@@ -303,7 +303,8 @@ typedef struct {
   int fd;    /* the process's inotify instance, or -1: not watching */
   int wd;    /* the watch of the old file */
   int opens; /* opens seen and not closed again */
-  int awaited; /* opens known to be coming (a writer blocked by the lease) */
+  int awaited; /* writers known to be coming (blocked by the lease) */
+  int closed_writes; /* closes of writers seen since the lease was taken */
 } FsWatch;
 
 /* One inotify instance for the process, made on first use: closing one
@@ -322,6 +323,7 @@ static void fs__watch_start(FsWatch *self, int file_fd) {
   self->wd = -1;
   self->opens = 0;
   self->awaited = 0;
+  self->closed_writes = 0;
   if (file_fd < 0) return;
   pthread_once(&fs__inotify_once, fs__inotify_open);
   if (fs__inotify < 0) return;
@@ -346,10 +348,8 @@ static void fs__watch_drain(FsWatch *self) {
       const struct inotify_event *event = (const struct inotify_event *)at;
       at += sizeof *event + event->len;
       if (event->wd != self->wd || self->wd < 0) continue;
-      if (event->mask & IN_OPEN) {
-        self->opens++;
-        if (self->awaited > 0) self->awaited--;
-      }
+      if (event->mask & IN_OPEN) self->opens++;
+      if (event->mask & IN_CLOSE_WRITE) self->closed_writes++;
       /* The close of an open made before the watch began says nothing of
        * the opens after it. */
       if ((event->mask & IN_CLOSE) && self->opens > 0) self->opens--;
@@ -357,14 +357,29 @@ static void fs__watch_drain(FsWatch *self) {
   }
 }
 
-/* Wait (at most FS_WRITER_WAIT_MS) until every open seen is closed. */
+/* The lease is held: no writer has the old file open, and what the opens
+ * seen so far wrote is in it, for the check to see. Their events are
+ * dropped, so that an earlier writer's open and close are not taken for
+ * those of a writer the lease holds back (the replace then went on before
+ * that writer's append, which went to the old file and was lost). */
+static void fs__watch_reset(FsWatch *self) {
+  if (self->fd < 0) return;
+  fs__watch_drain(self);
+  self->opens = 0;
+  self->closed_writes = 0;
+}
+
+/* Wait (at most FS_WRITER_WAIT_MS) until every open seen is closed, and
+ * every writer the lease held back has closed the file: a writer counts
+ * by its close (IN_CLOSE_WRITE), which a reader's open and close, or those
+ * of a writer done before the lease, cannot stand for. */
 static void fs__watch_settle(FsWatch *self) {
   if (self->fd < 0) return;
   struct timespec start, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
   for (;;) {
     fs__watch_drain(self);
-    if (self->opens <= 0 && self->awaited <= 0) return;
+    if (self->opens <= 0 && self->closed_writes >= self->awaited) return;
     clock_gettime(CLOCK_MONOTONIC, &now);
     long waited = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
     if (waited >= FS_WRITER_WAIT_MS) return;
@@ -728,7 +743,7 @@ static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
   StrBuf current = {0}, mine = {0};
   FsTemp temp = {.fd = -1, .name = ""};
 
-  FsWatch watch = {-1, -1, 0, 0};
+  FsWatch watch = {-1, -1, 0, 0, 0};
   bool carried = false;
   int turn_fd = fs__turn_take(dir_fd);
   rc = fs__current(dir_fd, leaf, max_bytes, &old_fd, &now, &current, err);
@@ -755,6 +770,7 @@ static int fs__replace_in(const FsReplaceRun *run, EddiFileStamp *written) {
   bool quiet = false;
   for (int tries = 0;; tries++) {
     quiet = fs__quiet(old_fd);
+    if (quiet) fs__watch_reset(&watch);
     if (fs__still(dir_fd, leaf, old_fd, &now)) break;
     fs__unquiet(old_fd, quiet);
     StrBuf later = {0};
@@ -1056,26 +1072,41 @@ int eddi_fs_stage(int root_fd, const EddiFsStage *op, char *temp, size_t temp_si
   return rc;
 }
 
-int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
-                      size_t backup_size, EddiError *err) {
+/* A link to rel's file (in dir_fd) under a temporary name in to_fd;
+ * that name into name. */
+static int fs__link_backup(int dir_fd, const char *rel, int to_fd, EddiFsSync sync, char *name,
+                           size_t name_size, EddiError *err) {
   int rc = fs__out_of_memory(err);
   if (rc < 0) return rc;
   const char *leaf = fs__leaf(rel);
   /* The link is made under a fresh temporary name directly: reserving the
    * name with a file first would cost an inode made and freed per file. */
-  char name[EDDI_FS_PATH_MAX];
   int linked = -1;
   for (int attempt = 0; attempt < EDDI_FS_REPLACE_TRIES && linked < 0; attempt++) {
-    fs__temp_name(leaf, attempt, name, sizeof name);
-    linked = linkat(dir_fd, leaf, dir_fd, name, 0);
+    fs__temp_name(leaf, attempt, name, name_size);
+    linked = linkat(dir_fd, leaf, to_fd, name, 0);
     if (linked < 0 && errno != EEXIST) break;
   }
   if (linked < 0)
     return eddi_error_set(err, errno == ENOENT ? EDDI_ENOENT : EDDI_EIO, "Cannot back up %s: %s",
                           rel, strerror(errno));
-  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(dir_fd);
-  fs__beside(rel, name, backup, backup_size);
+  if (sync == EDDI_FS_SYNC_NOW) fs__sync_dir(to_fd);
   return 0;
+}
+
+int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
+                      size_t backup_size, EddiError *err) {
+  char name[EDDI_FS_PATH_MAX];
+  int rc = fs__link_backup(dir_fd, rel, dir_fd, sync, name, sizeof name, err);
+  if (rc == 0) fs__beside(rel, name, backup, backup_size);
+  return rc;
+}
+
+int eddi_fs_backup_at_root(int root_fd, int dir_fd, const char *rel, EddiFsSync sync,
+                           char *backup, size_t backup_size, EddiError *err) {
+  int rc = fs__link_backup(dir_fd, rel, root_fd, sync, backup, backup_size, err);
+  if (rc == 0 && !backup[0]) rc = eddi_error_set(err, EDDI_EIO, "Cannot back up %s", rel);
+  return rc;
 }
 
 static int fs__backup(int root_fd, const char *rel, EddiFsSync sync, char *backup,

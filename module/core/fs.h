@@ -186,6 +186,12 @@ int eddi_fs_stage_in(int dir_fd, const EddiFsStage *op, char *temp, size_t temp_
                      EddiError *err);
 int eddi_fs_backup_in(int dir_fd, const char *rel, EddiFsSync sync, char *backup,
                       size_t backup_size, EddiError *err);
+/* The same link for a file a change deletes, made in the workspace's root
+ * folder instead of beside it: the file's folder may be removed with it
+ * (a module moved), and the backup must outlive it until the change's
+ * Undo step is journaled. backup gets its workspace path. */
+int eddi_fs_backup_at_root(int root_fd, int dir_fd, const char *rel, EddiFsSync sync,
+                           char *backup, size_t backup_size, EddiError *err);
 /* Whether rel is a symlink to a file inside the workspace: that file's
  * workspace path into target. A replace writes that file (the link
  * stays); a change of several files refuses such a path, since its intent

@@ -493,11 +493,16 @@ static void transaction__put_back(EddiEditTxn *self, EddiEditFile *file) {
      * be why the change failed, leaving the group half new. The rename
      * has the checks of any replace and consumes the backup; without one
      * (or when it is gone) the old bytes are written anew. */
+    /* A deleted file's backup is in the root folder, not beside it: its
+     * bytes are written anew, and the link goes. */
+    bool beside = file->action == EDIT_WRITE || !strchr(file->rel, '/');
     EddiFsReplace op = {.rel = file->rel, .bytes = file->raw.data ? file->raw.data : "",
                         .len = file->raw.len, .mode = file->mode, .expected = now,
-                        .max_bytes = max_bytes, .staged = file->backup};
+                        .max_bytes = max_bytes, .staged = beside ? file->backup : NULL};
     eddi_fs_replace_in(eddi_workspace_root_fd(self->workspace), dir_fd, &op, &restored, &conflict,
                        &ignored);
+    if (!beside && file->backup)
+      eddi_fs_remove(eddi_workspace_root_fd(self->workspace), file->backup);
     eddi_free(file->backup);
     file->backup = NULL;
     eddi_fs_conflict_free(&conflict);
@@ -635,14 +640,15 @@ static int transaction__apply_embedded(EddiEditTxn *self, EddiError *err) {
 }
 
 /* Remove what staging left: temps not renamed in, backups (unless the
- * journal keeps those of the files written until the change's Undo step is
- * journaled; a deleted file's goes, its folder may be going too). */
+ * journal keeps them until the change's Undo step is journaled). */
 static void transaction__unstage(EddiEditTxn *self, bool keep_backups) {
   for (size_t i = 0; i < self->files.len; i++) {
     EddiEditFile *file = self->files.items[i];
     if (file->staged) transaction__remove_temp(self, file, file->staged);
-    if (file->backup && !(keep_backups && file->action == EDIT_WRITE))
-      transaction__remove_temp(self, file, file->backup);
+    if (file->backup && !keep_backups) {
+      if (file->action == EDIT_WRITE) transaction__remove_temp(self, file, file->backup);
+      else eddi_fs_remove(eddi_workspace_root_fd(self->workspace), file->backup);
+    }
     eddi_free(file->staged), eddi_free(file->backup);
     file->staged = file->backup = NULL;
   }
@@ -785,9 +791,15 @@ static int transaction__stage(EddiEditTxn *self, int64_t *intent, EddiError *err
     }
     /* Without a journal nothing rolls back after a crash: no backup.
      * Without hard links a change can still roll forward, not back. */
+    /* A deleted file's backup is made in the root folder: its own folder
+     * may go with the change, and the backup stays until the change's Undo
+     * step is journaled, as a written file's does. */
     if (rc == 0 && keeps_intents && transaction__existed(file) &&
-        eddi_fs_backup_in(dir_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
-                          &ignored) == 0)
+        (file->action == EDIT_WRITE
+             ? eddi_fs_backup_in(dir_fd, file->rel, EDDI_FS_SYNC_LATER, path, sizeof path,
+                                 &ignored)
+             : eddi_fs_backup_at_root(eddi_workspace_root_fd(self->workspace), dir_fd, file->rel,
+                                      EDDI_FS_SYNC_LATER, path, sizeof path, &ignored)) == 0)
       file->backup = eddi_strdup(path);
     if (close_after) close(dir_fd);
     if (rc < 0) break;

@@ -85,6 +85,20 @@ int ref_index_add(RefIndex *self, const char *path, const char *text, size_t len
 
 /* ---------------------------------------------------------------- analysing on threads */
 
+/* Whether self's deadline has passed: a scan reads and analyses each file
+ * only while it has not. */
+static bool index__past_deadline(const RefIndex *self) {
+  if (!self->deadline) return false;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec > self->deadline->tv_sec ||
+         (now.tv_sec == self->deadline->tv_sec && now.tv_nsec > self->deadline->tv_nsec);
+}
+
+static int index__out_of_time(EddiError *err) {
+  return eddi_error_set(err, EDDI_ETOOBIG, "Out of time reading the workspace's names");
+}
+
 typedef struct {
   RefIndex *index;
   RefAnalysis *items;
@@ -102,6 +116,12 @@ static void *index__analyze_thread(void *context) {
     if (i >= self->count) break;
     RefAnalysis *item = &self->items[i];
     EddiError err = {0};
+    if (index__past_deadline(self->index)) {
+      pthread_mutex_lock(&self->lock);
+      if (self->rc == 0) self->rc = index__out_of_time(&self->err);
+      pthread_mutex_unlock(&self->lock);
+      break;
+    }
     RefFileText source = {.path = item->path, .lang = item->lang, .text = item->text,
                           .len = item->len, .base = item->base};
     int rc = ref_file_analyze_tree(&source, &self->index->names, &item->out,
@@ -259,6 +279,7 @@ static void index__config(IndexScan *self, const EddiWalkEntry *entry) {
 static int index__file(void *context, const EddiWalkEntry *entry) {
   IndexScan *self = context;
   if (entry->is_dir || entry->is_link || !S_ISREG(entry->st.st_mode)) return EDDI_WALK_CONTINUE;
+  if (index__past_deadline(self->index)) return index__out_of_time(self->err);
   const EddiLang *lang = index__language(entry->name);
   if (!lang && ref_py_roots_is_config(entry->name)) {
     index__config(self, entry);

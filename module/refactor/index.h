@@ -104,6 +104,9 @@ typedef struct {
    * (rename.h, ref_rename_plan_kept); freed with the index. */
   void *kept_plan;
   void (*kept_plan_free)(void *plan);
+  /* When a scan gives up (CLOCK_MONOTONIC; EDDI_ETOOBIG, the index left
+   * empty), or NULL: never. A script's time budget (script_files.c). */
+  const struct timespec *deadline;
 } RefIndex;
 
 void ref_index_init(RefIndex *self, size_t max_file_bytes, size_t max_entries);

@@ -139,7 +139,7 @@ static void cond__count_uses(ScriptRun *run, RefIndex *index, RefProgram *progra
  * (*source NULL: its language has none). */
 static int cond__resolved(ScriptRun *run, const ScriptElement *el, RefIndex **index,
                           RefProgram **program, RefSource **source, EddiError *err) {
-  int rc = script_files_program(&run->files, index, program, err);
+  int rc = script_run_program(run, index, program, err);
   *source = rc == 0 ? ref_index_source(*index, run->files.files.items[el->file]->rel) : NULL;
   return rc;
 }

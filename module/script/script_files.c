@@ -217,6 +217,7 @@ int script_files_program(ScriptFiles *self, RefIndex **index, RefProgram **progr
     self->index = eddi_calloc(1, sizeof *self->index);
     ref_index_init(self->index, self->max_file_bytes, self->max_entries);
   }
+  self->index->deadline = self->deadline;
   int rc = ref_index_scan(self->index, self->root, &open, err);
   ref_open_texts_free(&open);
   if (rc < 0) {

@@ -143,7 +143,8 @@ static int query__files(ScriptRun *run, ScriptFileIds *out, EddiError *err) {
   for (size_t i = 0; rc == 0 && i < paths->len; i++) {
     if (!eddi_lang_detect(paths->items[i], NULL, 0)) continue;
     uint32_t index;
-    rc = script_files_get(&run->files, paths->items[i], &index, err);
+    rc = script_run_in_time(run, err);
+    if (rc == 0) rc = script_files_get(&run->files, paths->items[i], &index, err);
     if (rc == 0) array_push(out, index);
   }
   return rc;
@@ -168,6 +169,8 @@ static int query__elements(ScriptRun *run, unsigned kinds, const char *name, con
   int rc = query__files(run, &files, err);
   for (size_t f = 0; rc == 0 && f < files.len; f++) {
     ScriptFile *file = run->files.files.items[files.items[f]];
+    rc = script_run_in_time(run, err); /* a parse of each file */
+    if (rc < 0) break;
     EddiSyntax *syn = script_file_syntax(&run->files, file);
     if (!syn) continue;
     for (size_t i = 0; i < syn->elements.len; i++) {
@@ -260,6 +263,7 @@ static int query__calls_of(ScriptRun *run, RefIndex *index, RefProgram *program,
     RefFile *rf = index->sources.items[s].file;
     uint32_t file = 0;
     bool loaded = false;
+    if (script_run_in_time(run, err) < 0) return EDDI_ETOOBIG;
     for (uint32_t o = 0; o < rf->occs.len; o++) {
       const RefOcc *occ = &rf->occs.items[o];
       if (occ->flags & REF_OCC_DEF) continue;
@@ -310,6 +314,7 @@ static int query__calls_through_imports(ScriptRun *run, RefIndex *index, const c
     RefFile *rf = index->sources.items[s].file;
     uint32_t file = 0;
     bool loaded = false;
+    rc = script_run_in_time(run, err);
     for (uint32_t o = 0; rc == 0 && o < rf->occs.len; o++) {
       const RefOcc *occ = &rf->occs.items[o];
       if ((occ->flags & REF_OCC_DEF) || strcmp(ref_names_str(&index->names, occ->name), name))
@@ -453,12 +458,13 @@ static int query__implementing(ScriptRun *run, const ScriptQuery *q, ScriptSet *
   RefIndex *index;
   RefProgram *program;
   RefTarget target;
-  int rc = script_files_program(&run->files, &index, &program, err);
+  int rc = script_run_program(run, &index, &program, err);
   if (rc == 0) rc = query__target(run, q, index, program, &target, err);
   if (rc < 0) return rc;
   target = ref_program_canonical(program, target);
   for (uint32_t s = 0; rc == 0 && s < index->sources.len; s++) {
     RefFile *rf = index->sources.items[s].file;
+    rc = script_run_in_time(run, err);
     for (uint32_t sym = 0; rc == 0 && sym < rf->syms.len; sym++) {
       if (rf->syms.items[sym].kind != REF_SYM_CLASS) continue;
       if (!query__inherits(program, s, sym, target, 0)) continue;
@@ -490,7 +496,8 @@ static int query__files_matching(ScriptRun *run, const char *glob, ScriptSet *ou
   for (size_t i = 0; rc == 0 && i < paths->len; i++) {
     if (!glob__matches(glob, paths->items[i])) continue;
     uint32_t index;
-    rc = script_files_get(&run->files, paths->items[i], &index, err);
+    rc = script_run_in_time(run, err); /* a read of each file */
+    if (rc == 0) rc = script_files_get(&run->files, paths->items[i], &index, err);
     if (rc < 0) break;
     ScriptFile *file = run->files.files.items[index];
     ScriptElement *el = query__push(out, SEL_FILE, &run->files, index, 0, file->text.len);
@@ -498,6 +505,9 @@ static int query__files_matching(ScriptRun *run, const char *glob, ScriptSet *ou
   }
   return rc;
 }
+
+/* How many lines a `line in range` visits between two looks at the clock. */
+#define QUERY_LINES_PER_TIME_CHECK 4096
 
 /* The file a `line in range` reads: the foreach's, else the current one. */
 static int query__lines(ScriptRun *run, const ScriptQuery *q, ScriptSet *out, EddiError *err) {
@@ -514,7 +524,10 @@ static int query__lines(ScriptRun *run, const ScriptQuery *q, ScriptSet *out, Ed
   }
   ScriptFile *file = run->files.files.items[scope];
   size_t line = 0, at = 0;
-  while (at <= file->text.len && line <= (size_t)q->last) {
+  int rc = 0;
+  while (rc == 0 && at <= file->text.len && line <= (size_t)q->last) {
+    /* A file of millions of lines: the clock is read now and then. */
+    if (line % QUERY_LINES_PER_TIME_CHECK == 0) rc = script_run_in_time(run, err);
     const char *nl = memchr(file->text.data + at, '\n', file->text.len - at);
     size_t end = nl ? (size_t)(nl - file->text.data) + 1 : file->text.len;
     if (line >= (size_t)q->first && (at < end || !nl)) {
@@ -525,14 +538,14 @@ static int query__lines(ScriptRun *run, const ScriptQuery *q, ScriptSet *out, Ed
     if (!nl) break;
     at = end, line++;
   }
-  return 0;
+  return rc;
 }
 
 static int query__caller_of(ScriptRun *run, const ScriptQuery *q, ScriptSet *out,
                             EddiError *err) {
   RefIndex *index;
   RefProgram *program;
-  int rc = script_files_program(&run->files, &index, &program, err);
+  int rc = script_run_program(run, &index, &program, err);
   if (rc < 0) return rc;
   RefTarget target;
   EddiError find_err;
@@ -615,7 +628,8 @@ int script_query_eval(ScriptRun *run, const ScriptQuery *q, ScriptSet *out, Eddi
   if (all.len > 1) qsort(all.items, all.len, sizeof *all.items, query__order);
   for (size_t i = 0; rc == 0 && i < all.len; i++) {
     bool keep = true;
-    if (q->where) rc = script_cond_eval(run, q->where, &all.items[i], &keep, err);
+    if (q->where) rc = script_run_in_time(run, err);
+    if (rc == 0 && q->where) rc = script_cond_eval(run, q->where, &all.items[i], &keep, err);
     if (rc == 0 && keep) {
       array_push(out, all.items[i]);
       memset(&all.items[i], 0, sizeof all.items[i]);

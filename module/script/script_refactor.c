@@ -210,7 +210,7 @@ static int refactor__op(ScriptRun *run, const RefactorForm *form, ScriptStrings 
   }
   RefIndex *index;
   RefProgram *program;
-  if (rc == 0) rc = script_files_program(&run->files, &index, &program, err);
+  if (rc == 0) rc = script_run_program(run, &index, &program, err);
   RefPlan plan = {0};
   StrBuf facts = {0};
   if (rc == 0) rc = ref_op_plan(index, form->kind, form->op, &op, &plan, &facts, err);
@@ -260,7 +260,7 @@ static int refactor__rename(ScriptRun *run, const RefactorForm *form, ScriptStri
     return eddi_error_set(err, EDDI_EINVAL, "Refactor %s takes a name and a new name", op);
   RefIndex *index;
   RefProgram *program;
-  int rc = script_files_program(&run->files, &index, &program, err);
+  int rc = script_run_program(run, &index, &program, err);
   if (rc < 0) return rc;
   char *spec = elements[0] ? refactor__spec(run, elements[0]) : NULL;
   RefPlan plan = {0};

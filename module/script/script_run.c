@@ -51,15 +51,28 @@ static int run__step(ScriptRun *self, const ScriptNode *node, EddiError *err) {
     return self->budget_spent = true, eddi_error_set(err, EDDI_ETOOBIG,
                           "Script line %zu:%zu: step budget spent (%zu steps, script_max_steps); "
                           "nothing written", node->pos.line, node->pos.col, self->max_steps);
+  self->at = node->pos;
+  return script_run_in_time(self, err);
+}
+
+int script_run_in_time(ScriptRun *self, EddiError *err) {
+  if (self->budget_spent) return EDDI_ETOOBIG;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   if (now.tv_sec > self->deadline.tv_sec ||
       (now.tv_sec == self->deadline.tv_sec && now.tv_nsec > self->deadline.tv_nsec))
     return self->budget_spent = true, eddi_error_set(err, EDDI_ETOOBIG,
                           "Script line %zu:%zu: time budget spent (%llu ms, script_max_ms); "
-                          "nothing written", node->pos.line, node->pos.col,
+                          "nothing written", self->at.line, self->at.col,
                           (unsigned long long)self->max_ms);
   return 0;
+}
+
+int script_run_program(ScriptRun *self, RefIndex **index, RefProgram **program, EddiError *err) {
+  self->files.deadline = &self->deadline;
+  int rc = script_files_program(&self->files, index, program, err);
+  if (rc == EDDI_ETOOBIG && script_run_in_time(self, err) < 0) return EDDI_ETOOBIG;
+  return rc;
 }
 
 /* ---------------------------------------------------------------- variables */

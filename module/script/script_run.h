@@ -55,6 +55,7 @@ typedef struct {
   size_t index_edits;             /* edits made when the index was made */
   size_t edits_total;
   size_t bytes_added; /* what edits added to the texts, and their records */
+  const struct timespec *deadline; /* the run's (borrowed): the index's scan stops there */
 } ScriptFiles;
 
 void script_files_init(ScriptFiles *self, const char *root, int root_fd, size_t max_file_bytes,
@@ -184,6 +185,7 @@ struct ScriptRun {
   struct timespec start, deadline;
   uint64_t max_ms, ms_cap;
   size_t bytes_made, max_bytes;
+  ScriptPos at; /* the statement running, which a spent time budget names */
   ScriptHost host;
   const EddiScriptState *state; /* the session's (variables kept between messages), or NULL */
   char *current; /* the session's current file, or NULL */
@@ -200,6 +202,14 @@ void script_run_keep(ScriptRun *self, ScriptStrings *list, char *text);
 /* A new value of len bytes: 0, or the failure naming the byte budget. */
 int script_run_value_fits(ScriptRun *self, ScriptPos pos, size_t len, EddiError *err);
 
+/* 0 while the time budget lasts, else the failure naming it (at the
+ * statement running). Between statements the run checks it; the long loops
+ * inside one (a set over every file, a where over every element) check it
+ * too, so that no statement runs far past the budget. */
+int script_run_in_time(ScriptRun *self, EddiError *err);
+/* script_files_program over run's files, within its time budget: a scan
+ * of a large workspace that runs out of time fails with the budget named. */
+int script_run_program(ScriptRun *self, RefIndex **index, RefProgram **program, EddiError *err);
 /* Load variable name from the session's kept ones unless the run has it. */
 int script_run_need_var(ScriptRun *self, const char *name, EddiError *err);
 /* Run script in run (its files set up); 0, or the failure in err. */

@@ -562,11 +562,10 @@ int eddi_journal_intent_begin(EddiJournal *self, const EddiIntentFile *files,
   if (rc != SQLITE_OK) return EDDI_EIO;
   /* Remembered for intent_done: the session and the backups. */
   JournalIntent kept = {.id = *id, .session = session ? eddi_strdup(session) : NULL};
-  /* The backups of the files written (a deleted file's goes with the
-   * change: its folder may be going too). */
+  /* The backups of the files written and deleted (a deleted file's is in
+   * the root folder, eddi_fs_backup_at_root). */
   for (size_t i = 0; i < count; i++)
-    if (files[i].backup && files[i].action == EDDI_INTENT_WRITE)
-      array_push(&kept.backups, eddi_strdup(files[i].backup));
+    if (files[i].backup) array_push(&kept.backups, eddi_strdup(files[i].backup));
   array_push(&self->settled, kept);
   eddi_journal_test_stop("intent-recorded");
   return 0;

@@ -69,6 +69,36 @@ for (const point of POINTS) {
   });
 }
 
+// A change that deletes a file, killed at each point: Undo brings the file
+// back. The deleted file's backup went with the change (its folder may go
+// too), and after intent-done or session-sync the recovery answered that
+// the session cannot Undo it.
+const DELETING = "Patch\n*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n" +
+  "*** Delete File: old/gone.txt\n*** End Patch";
+
+for (const point of POINTS) {
+  test(`a Patch that deletes a file killed at ${point}: Undo brings the file back`, async (t) => {
+    const { root, state } = fixture(t);
+    writeFileSync(join(root, "a.txt"), OLD["a.txt"]);
+    mkdirSync(join(root, "old"));
+    writeFileSync(join(root, "old", "gone.txt"), "kept\r\n");
+    let eddi = await stoppingServer(root, state, point);
+    assert.equal(await eddi.send("Start s"), "Ok");
+    assert.equal(await eddi.send(DELETING), "exited");
+    await eddi.kill();
+    eddi = await stdioServer(root, state);
+    assert.equal(await eddi.send("Start s"), "Ok, Session s resumed, 0 files open");
+    assert.equal(read(root, "a.txt"), "one\nTWO\nthree\n");
+    assert.equal(existsSync(join(root, "old", "gone.txt")), false);
+    assert.equal(await eddi.send("Undo"), "Ok, Undid 1 step, 2 files: a.txt, old/gone.txt");
+    assert.equal(read(root, "a.txt"), OLD["a.txt"]);
+    assert.equal(read(root, "old/gone.txt"), "kept\r\n");
+    await eddi.stop();
+    assert.deepEqual(leftovers(root), []);
+    assert.deepEqual(leftovers(join(root, "old")), []);
+  });
+}
+
 // A file of the change open in the session with an unsaved edit: the
 // change wrote it with the edit; after the restart the file is open,
 // saved, and Undo takes the change back to the text with the edit.
@@ -313,6 +343,15 @@ const auditRecords = (state) =>
   readFileSync(join(state, "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
 const outcomes = (records) => records.map(({ commands, outcome, transport }) => ({ commands, outcome, transport }));
 
+// eddi-server's stderr once it matches re (or after STDERR_WAIT_MS): what
+// the server says there may come after its reply on stdout.
+const STDERR_WAIT_MS = 2000;
+async function stderrOnce(eddi, re) {
+  for (let waited = 0; !re.test(eddi.server.log.text) && waited < STDERR_WAIT_MS; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return eddi.server.log.text;
+}
+
 test("an audit log that cannot be written: said on stderr, writes refused until it can, no record lost", async (t) => {
   const { root, state } = fixture(t);
   writeFileSync(join(root, "a.txt"), "one\n");
@@ -323,8 +362,9 @@ test("an audit log that cannot be written: said on stderr, writes refused until 
   prlimit(eddi.server.child.pid, statSync(audit).size);
   assert.equal(await eddi.send('Insert Line "zero"\nSave'), "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
   assert.equal(read(root, "a.txt"), "zero\none\n");
-  assert.match(eddi.server.log.text, new RegExp("eddi: audit: the audit log .*audit\\.jsonl \\(File too large\\): " +
-    "cannot be written; eddi refuses every write until its records are written \\(--audit-failure continue lets writes go on\\)\n"));
+  const refusing = new RegExp("eddi: audit: the audit log .*audit\\.jsonl \\(File too large\\): " +
+    "cannot be written; eddi refuses every write until its records are written \\(--audit-failure continue lets writes go on\\)\n");
+  assert.match(await stderrOnce(eddi, refusing), refusing);
   assert.equal(await eddi.send('Insert Line "more"'),
     `Fail "The audit log ${audit} cannot be written (File too large): eddi writes nothing until it can", ` +
     "Make room for the audit log, or start eddi-server with --audit-failure continue");
@@ -332,10 +372,7 @@ test("an audit log that cannot be written: said on stderr, writes refused until 
   assert.equal(auditRecords(state).length, 1);
   prlimit(eddi.server.child.pid, "unlimited");
   assert.equal(await eddi.send('Insert Line "more"'), "Ok, Inserted 1 line at 1, At 2:0");
-  // stderr may come after the reply on stdout.
-  for (let waited = 0; !/written again/.test(eddi.server.log.text) && waited < 2000; waited += 20)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.match(eddi.server.log.text, /audit\.jsonl: all records are written again\n/);
+  assert.match(await stderrOnce(eddi, /written again/), /audit\.jsonl: all records are written again\n/);
   assert.equal(eddi.server.log.text.match(/eddi: audit:/g).length, 2);
   assert.deepEqual(outcomes(auditRecords(state)), [
     { commands: ["Start", "Open"], outcome: "ok", transport: "stdio" },
@@ -357,7 +394,9 @@ test("--audit-failure continue: writes go on, each record kept said on stderr, w
   assert.equal(await eddi.send('Insert Line "zero"\nSave'), "Ok, Inserted 1 line at 0, At 1:0\nOk, Bytes 9");
   assert.equal(await eddi.send('Insert Line "more"\nSave'), "Ok, Inserted 1 line at 1, At 2:0\nOk, Bytes 14");
   assert.equal(read(root, "a.txt"), "zero\nmore\none\n");
-  assert.equal(eddi.server.log.text.match(/\(File too large\): cannot be written; writes go on \(--audit-failure continue\), their records kept in memory until they can be written\n/g).length, 2);
+  const kept = /\(File too large\): cannot be written; writes go on \(--audit-failure continue\), their records kept in memory until they can be written\n/g;
+  await stderrOnce(eddi, /(kept in memory[^]*){2}/);
+  assert.equal(eddi.server.log.text.match(kept).length, 2);
   assert.equal(auditRecords(state).length, 1);
   prlimit(eddi.server.child.pid, "unlimited");
   assert.equal(await eddi.send("Status"), "Ok: Session s, File a.txt, At 2:0, Length 3");

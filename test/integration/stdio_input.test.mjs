@@ -102,6 +102,19 @@ test("stdio JSON is strict: single quotes and trailing commas are parse errors",
   workspace.remove();
 });
 
+// A key given twice (issue 31, item 14): json-c kept the last value, so a
+// second "sender" spoke for the first.
+test("stdio JSON giving a key twice is a parse error", async () => {
+  const twice = '{"jsonrpc": "2.0", "id": 1, "method": "eddi.exec", ' +
+    '"params": {"sender": "ann", "sender": "bob", "text": "Status"}}';
+  const { responses, workspace } = await rawStdio([twice, rpc(2, "ping")], 2);
+  assert.deepEqual(responses.filter((response) => response.id === null), [
+    { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: duplicate key in an object" } },
+  ]);
+  assert.deepEqual(byId(responses, 2).result, {});
+  workspace.remove();
+});
+
 // A script statement whose block spans lines of eddi.exec's text is one
 // command there too (the engine's message walk; the CLI and NATS share it).
 test("a block across lines of eddi.exec's text is one command", async () => {

@@ -282,6 +282,48 @@ static void test_flags_come_a_page_at_a_time(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* The time budget holds inside one statement: a foreach whose set reads and
+ * parses every file of the workspace, or whose where visits many elements
+ * or reads the names of every file, stops when time is up. It was checked only between statements, and this
+ * script ran to its end (seconds on a large workspace) past `limit time 1`. */
+#define SLOW_SET_FILES 200
+#define SLOW_SET_FUNCTIONS 40
+
+static void test_time_budget_holds_inside_a_statement(void **state) {
+  char *root = *state;
+  long live = unit_live();
+  for (int f = 0; f < SLOW_SET_FILES; f++) {
+    char name[32], path[PATH_MAX];
+    snprintf(name, sizeof name, "m%d.py", f);
+    unit_path(path, root, name);
+    StrBuf src = {0};
+    for (int i = 0; i < SLOW_SET_FUNCTIONS; i++)
+      eddi_strbuf_printf(&src, "def f%d_%d(a):\n    return a + %d\n\n\n", f, i, i);
+    unit_write_file(path, src.data, src.len);
+    eddi_strbuf_free(&src);
+  }
+  char error[EDDI_ERROR_MAX];
+  EddiEngine *engine = eddi_engine_new(root, NULL, error, sizeof error);
+  assert_non_null(engine);
+  assert_exec(engine, "{ limit time 1 foreach function where name contains \"zzz\" flag \"x\" }",
+              "Fail \"Script line 1:16: time budget spent (1 ms, script_max_ms); nothing written\"");
+  assert_exec(engine, "{ limit time 1 foreach file matching \"*.py\" where text contains \"zzz\" "
+                      "flag \"x\" }",
+              "Fail \"Script line 1:16: time budget spent (1 ms, script_max_ms); nothing written\"");
+  /* One function, but `unused` reads the names of every file: the scan
+   * stops when time is up too (it ran to its end, and the script to Ok). */
+  char path[PATH_MAX];
+  unit_path(path, root, "one.py");
+  const char *one = "def one():\n    return 1\n\n\none()\n";
+  unit_write_file(path, one, strlen(one));
+  char *reply = exec(engine, "a", "{ limit time 20 foreach file matching \"one.py\" { foreach "
+                                  "function where unused flag \"x\" } }");
+  assert_non_null(strstr(reply, "time budget spent (20 ms, script_max_ms); nothing written"));
+  eddi_string_free(reply);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_tree),
@@ -296,6 +338,8 @@ int main(void) {
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_flags_come_a_page_at_a_time, unit_folder_setup,
                                       unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_time_budget_holds_inside_a_statement,
+                                      unit_folder_setup, unit_folder_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
