@@ -9,14 +9,23 @@
  * language, unsaved edits included) and asks at that place, on a worker:
  * the owner thread answers other senders meanwhile. Every reply names the
  * server. Without a server the commands fail saying so, with a hint. */
+#define _GNU_SOURCE /* memmem */
 #include "services/commands.h"
 
+#include <stdio.h>
+
 #include "core/path.h"
+#include "core/walk.h"
 #include "lsp/lsp_servers.h"
 #include "services/structure.h"
 
 /* How many places a reply lists before ", and N more". */
 #define NAVIGATION_LIST_MAX 50
+/* Files not open in eddi shown to the server for References because they
+ * hold the name (a server without a workspace index finds references only
+ * in what it was shown), at most this many, each at most this large. */
+#define NAVIGATION_USERS_MAX 40
+#define NAVIGATION_USER_BYTES_MAX ((size_t)1 << 20)
 
 typedef enum { ASK_REFERENCES, ASK_DEFINITION, ASK_TYPE } NavigationAsk;
 
@@ -37,6 +46,10 @@ typedef struct {
   Array(NavigationText) texts; /* [0] the current document */
   size_t offset;               /* where to ask, in texts[0] */
   size_t line, col;            /* the same, as replies give places */
+  const char *lang;            /* eddi's name (static) */
+  char *word;                  /* the name at offset, "" when none */
+  size_t max_walk_entries;
+  Array(NavigationText) users; /* files on disk holding word, shown then closed */
   int rc;
   EddiError err;
   EddiLspLocations found;
@@ -50,10 +63,50 @@ static void navigation_job__destroy(EddiJob *base) {
     eddi_free(self->texts.items[i].text);
   }
   array_free(&self->texts);
+  for (size_t i = 0; i < self->users.len; i++) {
+    eddi_free(self->users.items[i].path);
+    eddi_free(self->users.items[i].text);
+  }
+  array_free(&self->users);
+  eddi_free(self->word);
   eddi_lsp_locations_free(&self->found);
   eddi_free(self->hover);
   eddi_free(self->root);
   eddi_free(self);
+}
+
+/* Whether text holds word as a whole word. */
+static bool navigation__holds_word(const char *text, size_t len, const char *word) {
+  size_t n = strlen(word);
+  const char *end = text + len;
+  for (const char *p = text; n && (p = memmem(p, (size_t)(end - p), word, n)); p += n) {
+    bool starts = p == text || !eddi_structure_is_ident(p[-1]);
+    bool ends = p + n == end || !eddi_structure_is_ident(p[n]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+static int navigation__visit_user(void *context, const EddiWalkEntry *entry) {
+  NavigationJob *self = context;
+  if (entry->is_dir || entry->is_link) return EDDI_WALK_CONTINUE;
+  if (self->users.len >= NAVIGATION_USERS_MAX) return EDDI_WALK_STOP;
+  for (size_t i = 0; i < self->texts.len; i++)
+    if (strcmp(self->texts.items[i].path, entry->abs) == 0) return EDDI_WALK_CONTINUE;
+  const EddiLang *lang = eddi_lang_detect(entry->rel, NULL, 0);
+  if (!lang || strcmp(lang->name, self->lang) != 0) return EDDI_WALK_CONTINUE;
+  FILE *f = fopen(entry->abs, "rb");
+  if (!f) return EDDI_WALK_CONTINUE;
+  char *text = eddi_malloc(NAVIGATION_USER_BYTES_MAX + 1);
+  size_t len = fread(text, 1, NAVIGATION_USER_BYTES_MAX + 1, f);
+  fclose(f);
+  if (len <= NAVIGATION_USER_BYTES_MAX && navigation__holds_word(text, len, self->word)) {
+    NavigationText t = {eddi_strdup(entry->abs), text, len};
+    array_push(&self->users, t);
+  } else {
+    eddi_free(text);
+  }
+  return EDDI_WALK_CONTINUE;
 }
 
 /* Worker: show the texts (kept open, as Validate leaves them), then ask.
@@ -70,19 +123,36 @@ static void navigation_job__work(EddiJob *base) {
   self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len, 0, &diagnostics,
                                       &self->err);
   eddi_lsp_diagnostics_free(&diagnostics);
-  array_free(&shown);
+  shown.len = 0;
   const char *path = self->texts.items[0].path;
+  if (self->rc == 0 && self->ask == ASK_REFERENCES && self->word[0]) {
+    EddiWalkOptions options = {.max_entries = self->max_walk_entries, .types_only = true};
+    EddiWalk *walk = eddi_walk_new(self->root, &options);
+    eddi_walk_run(walk, navigation__visit_user, self);
+    eddi_walk_free(walk);
+    for (size_t i = 0; i < self->users.len; i++) {
+      NavigationText *t = &self->users.items[i];
+      array_push(&shown, ((EddiLspText){t->path, t->text, t->len}));
+    }
+    if (shown.len)
+      self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len, 0, &diagnostics,
+                                          &self->err);
+    eddi_lsp_diagnostics_free(&diagnostics);
+  }
   if (self->rc == 0 && self->ask == ASK_REFERENCES)
     self->rc = eddi_lsp_server_wait_ready(self->server, &self->err);
-  if (self->rc < 0) return;
-  if (self->ask == ASK_REFERENCES)
+  array_free(&shown);
+  if (self->rc == 0 && self->ask == ASK_REFERENCES)
     self->rc = eddi_lsp_server_references(self->server, path, self->offset, &self->found,
                                           &self->err);
-  else if (self->ask == ASK_DEFINITION)
+  else if (self->rc == 0 && self->ask == ASK_DEFINITION)
     self->rc = eddi_lsp_server_definition(self->server, path, self->offset, &self->found,
                                           &self->err);
-  else
+  else if (self->rc == 0)
     self->rc = eddi_lsp_server_hover(self->server, path, self->offset, &self->hover, &self->err);
+  /* Not open in eddi: closed in the server at its next use. */
+  for (size_t i = 0; i < self->users.len; i++)
+    eddi_lsp_server_forget(self->server, self->users.items[i].path);
 }
 
 /* A path as replies name files: from the workspace root when inside it. */
@@ -256,6 +326,14 @@ static int navigation__ask(CommandContext *ctx, NavigationAsk ask) {
   size_t n = strlen(job->root);
   while (n > 1 && job->root[n - 1] == '/') job->root[--n] = '\0';
   job->offset = offset;
+  job->lang = lang;
+  job->max_walk_entries = eddi_workspace_config(ctx->workspace)->max_walk_entries;
+  size_t word_start = offset, word_end = offset, len = eddi_text_len(&doc->text);
+  char *around = eddi_text_dup(&doc->text, 0, len);
+  while (word_start > 0 && eddi_structure_is_ident(around[word_start - 1])) word_start--;
+  while (word_end < len && eddi_structure_is_ident(around[word_end])) word_end++;
+  job->word = eddi_strndup(around + word_start, word_end - word_start);
+  eddi_free(around);
   eddi_text_position_of(&doc->text, offset, &job->line, &job->col);
   /* The current document first, then the session's other open documents
    * of its language: a server that does not index the workspace (clangd
