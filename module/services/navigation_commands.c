@@ -90,6 +90,8 @@ int eddi_run_goto(CommandContext *ctx) {
                                         "EndOfLine", "Bookmark"};
   enum { START_OF_FILE, END_OF_FILE, START_OF_LINE, END_OF_LINE, BOOKMARK };
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Goto needs a target");
+  /* Asked of the language server (server_navigation.c); not in the usage
+   * line, which replies quote and which stays as it was. */
   if (eddi_token_is(&ctx->args[0], "Definition")) return eddi_run_goto_definition(ctx);
   EddiDoc *doc = ctx->session->current;
   const Token *target = &ctx->args[0];
@@ -208,12 +210,11 @@ int eddi_run_show(CommandContext *ctx) {
 static const CommandSpec navigation_commands[] = {
     {"Goto",
      "Goto <L:C|line|StartOfFile|EndOfFile|StartOfLine|EndOfLine|Bookmark <name>|"
-     "StartOfFunction|EndOfFunction|StartOfClass|EndOfClass|Function <n>|Class <n>|Method <C.m>|"
-     "Definition [L:C|<target>]>",
+     "StartOfFunction|EndOfFunction|StartOfClass|EndOfClass|Function <n>|Class <n>|Method <C.m>>",
      "move the cursor", CMD_FILE | CMD_READ_ONLY, eddi_run_goto},
     {"Bookmark", "Bookmark <name> [L:C]", "name a position", CMD_FILE | CMD_READ_ONLY, eddi_run_bookmark},
     {"Show", "Show <Line <n>|Block <a:b>|Current|Function <n>[(params)]|Class <n>|Method <C.m>|"
-     "Variable <n>|References [L:C|<target>]|Type [L:C|<target>]> [<context_lines>]", "show text", CMD_FILE | CMD_READ_ONLY,
+     "Variable <n>> [<context_lines>]", "show text", CMD_FILE | CMD_READ_ONLY,
      eddi_run_show},
 };
 COMMAND_GROUP(eddi_navigation_commands, navigation_commands);
