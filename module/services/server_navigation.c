@@ -328,33 +328,28 @@ static int navigation__ask(CommandContext *ctx, NavigationAsk ask) {
   job->offset = offset;
   job->lang = lang;
   job->max_walk_entries = eddi_workspace_config(ctx->workspace)->max_walk_entries;
-  size_t word_start = offset, word_end = offset, len = eddi_text_len(&doc->text);
-  char *around = eddi_text_dup(&doc->text, 0, len);
-  while (word_start > 0 && eddi_structure_is_ident(around[word_start - 1])) word_start--;
-  while (word_end < len && eddi_structure_is_ident(around[word_end])) word_end++;
-  job->word = eddi_strndup(around + word_start, word_end - word_start);
-  eddi_free(around);
   eddi_text_position_of(&doc->text, offset, &job->line, &job->col);
   /* The current document first, then the session's other open documents
-   * of its language: a server that does not index the workspace (clangd
-   * without compile_commands.json) finds references in what it was shown. */
+   * of its language (by their names): a server that does not index the
+   * workspace (clangd without compile_commands.json) finds references in
+   * what it was shown. */
   for (size_t i = 0; i <= ctx->session->docs.len; i++) {
     EddiDoc *each = i == 0 ? doc : ctx->session->docs.items[i - 1];
     if (i > 0) {
-      EddiSyntax *other;
-      EddiError ignored = {0};
-      EddiError *keep = ctx->err;
-      if (each == doc) continue;
-      ctx->err = &ignored;
-      int parsed = eddi_structure_syntax(ctx, each, &other);
-      ctx->err = keep;
-      if (parsed < 0 || strcmp(other->lang->name, lang) != 0) continue;
+      const EddiLang *other = eddi_lang_detect(each->path, NULL, 0);
+      if (each == doc || !other || strcmp(other->name, lang) != 0) continue;
     }
     NavigationText t = {eddi_path_join(eddi_workspace_root(ctx->workspace), each->path), NULL,
                         eddi_text_len(&each->text)};
     t.text = eddi_text_dup(&each->text, 0, t.len);
     array_push(&job->texts, t);
   }
+  /* The name at the place, which the files shown for References hold. */
+  const NavigationText *current = &job->texts.items[0];
+  size_t word_start = offset, word_end = offset;
+  while (word_start > 0 && eddi_structure_is_ident(current->text[word_start - 1])) word_start--;
+  while (word_end < current->len && eddi_structure_is_ident(current->text[word_end])) word_end++;
+  job->word = eddi_strndup(current->text + word_start, word_end - word_start);
   return eddi_job_start(ctx, &job->base);
 }
 
