@@ -976,3 +976,159 @@ void eddi_lsp_server_free(EddiLspServer *self) {
   pthread_mutex_destroy(&self->forget_mutex);
   eddi_free(self);
 }
+
+/* ---------------------------------------------------------------- navigation */
+
+void eddi_lsp_locations_free(EddiLspLocations *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].path);
+  array_free(self);
+}
+
+/* The file at path as it is on disk (new string), or NULL: for a place in
+ * a file eddi has not shown the server, whose characters must be counted. */
+static char *lsp__read_disk(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  StrBuf bytes = {0};
+  char chunk[4096];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && bytes.len < EDDI_LSP_MESSAGE_MAX)
+    eddi_strbuf_append(&bytes, chunk, got);
+  fclose(f);
+  eddi_strbuf_puts(&bytes, "");
+  *len = bytes.len;
+  return eddi_strbuf_take(&bytes);
+}
+
+/* A Location ({uri, range}) or LocationLink ({targetUri,
+ * targetSelectionRange}) in eddi's terms, appended to out. */
+static void lsp__location(const EddiLspServer *self, json_object *loc, EddiLspLocations *out) {
+  const char *uri = lsp__string(loc, "uri");
+  json_object *range = lsp__get(loc, "range");
+  if (!uri) {
+    uri = lsp__string(loc, "targetUri");
+    range = lsp__get(loc, "targetSelectionRange");
+  }
+  json_object *start = lsp__get(range, "start");
+  char *path = uri ? lsp__path_of(uri) : NULL;
+  if (!start || !path) {
+    eddi_free(path);
+    return;
+  }
+  EddiLspPosition pos = {lsp__json_size(start, "line"), lsp__json_size(start, "character")};
+  EddiLspLocation l = {.path = path, .line = pos.line, .col = pos.character};
+  int at = lsp__find_doc(self, uri);
+  char *disk = NULL;
+  const char *text = NULL;
+  size_t len = 0;
+  if (at >= 0) {
+    text = self->docs.items[at].text, len = self->docs.items[at].len;
+    l.open = true;
+  } else {
+    text = disk = lsp__read_disk(path, &len);
+  }
+  if (text) {
+    l.offset = eddi_lsp_offset_of(text, len, pos, self->encoding);
+    eddi_utf8_line_col(text, len, l.offset, &l.line, &l.col);
+  }
+  eddi_free(disk);
+  array_push(out, l);
+}
+
+/* A request at byte offset of path (open in the server), its params made
+ * by the caller's extra keys; the result (new reference) or NULL. */
+static int lsp__position_request(EddiLspServer *self, const char *method, const char *path,
+                                 size_t offset, json_object *params, json_object **result,
+                                 EddiError *err) {
+  char *uri = lsp__uri(path);
+  int at = lsp__find_doc(self, uri);
+  int rc = 0;
+  if (at < 0) {
+    json_object_put(params);
+    rc = eddi_error_set(err, EDDI_ESTATE, "%s: %s is not open for %s", self->name,
+                        eddi_path_basename(path), method);
+    eddi_error_hint(err, "Open the file in eddi and ask again");
+  } else {
+    const LspOpenDoc *doc = &self->docs.items[at];
+    EddiLspPosition pos = eddi_lsp_position_of(doc->text, doc->len, offset, self->encoding);
+    json_object *position = json_object_new_object();
+    json_object_object_add(position, "line", json_object_new_int64((int64_t)pos.line));
+    json_object_object_add(position, "character", json_object_new_int64((int64_t)pos.character));
+    json_object_object_add(params, "textDocument", lsp__doc_id(uri));
+    json_object_object_add(params, "position", position);
+    rc = lsp__request(self, method, params, result, err);
+  }
+  eddi_free(uri);
+  return rc;
+}
+
+/* The places a Location, Location[] or LocationLink[] result names. */
+static void lsp__locations(const EddiLspServer *self, json_object *result, EddiLspLocations *out) {
+  if (json_object_is_type(result, json_type_object)) {
+    lsp__location(self, result, out);
+    return;
+  }
+  for (size_t i = 0; json_object_is_type(result, json_type_array) &&
+                     i < json_object_array_length(result); i++)
+    lsp__location(self, json_object_array_get_idx(result, i), out);
+}
+
+int eddi_lsp_server_references(EddiLspServer *self, const char *path, size_t offset,
+                               EddiLspLocations *out, EddiError *err) {
+  pthread_mutex_lock(&self->mutex);
+  json_object *params = json_object_new_object();
+  json_object *context = json_object_new_object();
+  json_object_object_add(context, "includeDeclaration", json_object_new_boolean(1));
+  json_object_object_add(params, "context", context);
+  json_object *result = NULL;
+  int rc = lsp__position_request(self, "textDocument/references", path, offset, params, &result,
+                                 err);
+  if (rc == 0) lsp__locations(self, result, out);
+  json_object_put(result);
+  pthread_mutex_unlock(&self->mutex);
+  return rc;
+}
+
+int eddi_lsp_server_definition(EddiLspServer *self, const char *path, size_t offset,
+                               EddiLspLocations *out, EddiError *err) {
+  pthread_mutex_lock(&self->mutex);
+  json_object *result = NULL;
+  int rc = lsp__position_request(self, "textDocument/definition", path, offset,
+                                 json_object_new_object(), &result, err);
+  if (rc == 0) lsp__locations(self, result, out);
+  json_object_put(result);
+  pthread_mutex_unlock(&self->mutex);
+  return rc;
+}
+
+/* The text of a hover's contents: MarkupContent, a MarkedString
+ * ({language, value} or a string) or an array of them, joined by "\n". */
+static void lsp__hover_text(json_object *contents, StrBuf *out) {
+  if (json_object_is_type(contents, json_type_string)) {
+    if (out->len) eddi_strbuf_putc(out, '\n');
+    eddi_strbuf_puts(out, json_object_get_string(contents));
+  } else if (json_object_is_type(contents, json_type_object)) {
+    lsp__hover_text(lsp__get(contents, "value"), out);
+  } else if (json_object_is_type(contents, json_type_array)) {
+    for (size_t i = 0; i < json_object_array_length(contents); i++)
+      lsp__hover_text(json_object_array_get_idx(contents, i), out);
+  }
+}
+
+int eddi_lsp_server_hover(EddiLspServer *self, const char *path, size_t offset, char **out,
+                          EddiError *err) {
+  *out = NULL;
+  pthread_mutex_lock(&self->mutex);
+  json_object *result = NULL;
+  int rc = lsp__position_request(self, "textDocument/hover", path, offset,
+                                 json_object_new_object(), &result, err);
+  if (rc == 0) {
+    StrBuf text = {0};
+    lsp__hover_text(lsp__get(result, "contents"), &text);
+    if (text.len) *out = eddi_strbuf_take(&text);
+    else eddi_strbuf_free(&text);
+  }
+  json_object_put(result);
+  pthread_mutex_unlock(&self->mutex);
+  return rc;
+}

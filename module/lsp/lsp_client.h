@@ -132,4 +132,33 @@ int eddi_lsp_server_wait_ready(EddiLspServer *self, EddiError *err);
  * next use. Does not block (any thread). */
 void eddi_lsp_server_forget(EddiLspServer *self, const char *path);
 
+/* ---------------------------------------------------------------- navigation */
+
+/* A place a server names (a reference, a definition): the file (absolute
+ * path), the place as eddi shows it (0-based line, col in characters:
+ * counted in the text shown when the file is open in the server, else in
+ * the file on disk), and its byte offset in that text. */
+typedef struct {
+  char *path;
+  size_t line, col;
+  size_t offset;
+  bool open;
+} EddiLspLocation;
+
+typedef Array(EddiLspLocation) EddiLspLocations;
+void eddi_lsp_locations_free(EddiLspLocations *self);
+
+/* textDocument/references (the declaration included) and
+ * textDocument/definition at byte offset of path, open in the server
+ * (shown by a diagnose that did not close it): append the places, in the
+ * server's order, to out. Fails naming the server. Blocks. */
+int eddi_lsp_server_references(EddiLspServer *self, const char *path, size_t offset,
+                               EddiLspLocations *out, EddiError *err);
+int eddi_lsp_server_definition(EddiLspServer *self, const char *path, size_t offset,
+                               EddiLspLocations *out, EddiError *err);
+/* textDocument/hover there: *out the contents as text (a new string the
+ * caller frees with eddi_free), or NULL when the server has none. Blocks. */
+int eddi_lsp_server_hover(EddiLspServer *self, const char *path, size_t offset, char **out,
+                          EddiError *err);
+
 #endif

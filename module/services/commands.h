@@ -57,6 +57,10 @@ int eddi_run_list(CommandContext *ctx);
 int eddi_run_goto(CommandContext *ctx);
 int eddi_run_bookmark(CommandContext *ctx);
 int eddi_run_show(CommandContext *ctx);
+/* server_navigation.c: asked of the file's language server. */
+int eddi_run_show_references(CommandContext *ctx);
+int eddi_run_show_type(CommandContext *ctx);
+int eddi_run_goto_definition(CommandContext *ctx);
 int eddi_run_find(CommandContext *ctx);
 int eddi_run_replace(CommandContext *ctx);
 int eddi_run_insert(CommandContext *ctx);

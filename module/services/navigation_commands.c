@@ -90,6 +90,9 @@ int eddi_run_goto(CommandContext *ctx) {
                                         "EndOfLine", "Bookmark"};
   enum { START_OF_FILE, END_OF_FILE, START_OF_LINE, END_OF_LINE, BOOKMARK };
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Goto needs a target");
+  /* Asked of the language server (server_navigation.c); not in the usage
+   * line, which replies quote and which stays as it was. */
+  if (eddi_token_is(&ctx->args[0], "Definition")) return eddi_run_goto_definition(ctx);
   EddiDoc *doc = ctx->session->current;
   const Token *target = &ctx->args[0];
   EddiDoc *before = doc;
@@ -141,6 +144,8 @@ int eddi_run_show(CommandContext *ctx) {
   static const char *const targets[] = {"Line", "Block", "Current"};
   enum { LINE, BLOCK, CURRENT };
   if (ctx->argc < 1) return eddi_command_usage(ctx, "Show needs a target");
+  if (eddi_token_is(&ctx->args[0], "References")) return eddi_run_show_references(ctx);
+  if (eddi_token_is(&ctx->args[0], "Type")) return eddi_run_show_type(ctx);
   int rc = eddi_structure_show(ctx); /* Function n, Class n ...: the syntax layer */
   if (rc <= 0) return rc;
   int which = eddi_structure_choose_plain(ctx, &ctx->args[0], targets, 3, false);

@@ -13,6 +13,11 @@ behaves as its first argument says:
   ignore-cancel   never answer initialize, nor its $/cancelRequest
   honour-cancel   never answer initialize, answer its $/cancelRequest
                   with RequestCancelled
+                  textDocument/references lists every "x" of the open
+                  documents (UTF-16 columns), and of the file LSP_STUB_DISK
+                  names (as on disk, not open); definition answers a
+                  LocationLink to the first "x" of the document; hover
+                  answers "x: int" on an "x", null elsewhere
 With LSP_STUB_TRACE set, it appends the method of each message it reads
 to that file, one a line.
 
@@ -64,6 +69,27 @@ def publish(uri, version, text):
           "params": {"uri": uri, "version": version, "diagnostics": diagnostics}})
 
 
+def x_places(uri, text):
+    places = []
+    for number, line in enumerate(text.split("\n")):
+        at = line.find("x")
+        while at >= 0:
+            character = len(line[:at].encode("utf-16-le")) // 2
+            places.append({"uri": uri,
+                           "range": {"start": {"line": number, "character": character},
+                                     "end": {"line": number, "character": character + 1}}})
+            at = line.find("x", at + 1)
+    return places
+
+
+def at_x(text, position):
+    lines = text.split("\n")
+    if position["line"] >= len(lines):
+        return False
+    units = lines[position["line"]].encode("utf-16-le")
+    return units[2 * position["character"]:2 * position["character"] + 2] == "x".encode("utf-16-le")
+
+
 def main():
     mode = sys.argv[1]
     if mode == "die-once":
@@ -73,6 +99,7 @@ def main():
         else:
             mode = "well"
     trace = os.environ.get("LSP_STUB_TRACE")
+    docs = {}
     while True:
         msg = read()
         method = msg.get("method")
@@ -97,10 +124,34 @@ def main():
                   "error": {"code": -32800, "message": "cancelled"}})
         elif method == "textDocument/didOpen":
             doc = msg["params"]["textDocument"]
+            docs[doc["uri"]] = doc["text"]
             publish(doc["uri"], doc["version"], doc["text"])
         elif method == "textDocument/didChange":
             doc = msg["params"]["textDocument"]
-            publish(doc["uri"], doc["version"], msg["params"]["contentChanges"][-1]["text"])
+            docs[doc["uri"]] = msg["params"]["contentChanges"][-1]["text"]
+            publish(doc["uri"], doc["version"], docs[doc["uri"]])
+        elif method == "textDocument/didClose":
+            docs.pop(msg["params"]["textDocument"]["uri"], None)
+        elif method == "textDocument/references":
+            places = []
+            for uri in sorted(docs):
+                places += x_places(uri, docs[uri])
+            disk = os.environ.get("LSP_STUB_DISK")
+            if disk:
+                with open(disk, encoding="utf-8") as f:
+                    places += x_places("file://" + disk, f.read())
+            send({"id": msg["id"], "result": places})
+        elif method == "textDocument/definition":
+            uri = msg["params"]["textDocument"]["uri"]
+            first = x_places(uri, docs.get(uri, ""))[:1]
+            send({"id": msg["id"],
+                  "result": [{"targetUri": p["uri"], "targetRange": p["range"],
+                              "targetSelectionRange": p["range"]} for p in first]})
+        elif method == "textDocument/hover":
+            params = msg["params"]
+            hit = at_x(docs.get(params["textDocument"]["uri"], ""), params["position"])
+            send({"id": msg["id"],
+                  "result": {"contents": {"kind": "plaintext", "value": "x: int"}} if hit else None})
         elif method == "shutdown":
             send({"id": msg["id"], "result": None})
         elif method == "exit":

@@ -231,6 +231,68 @@ static void test_client_converts_utf16_diagnostics_and_follows_changes(void **st
   unit_assert_no_leak(live);
 }
 
+/* References, definition and hover: the server's UTF-16 places come back
+ * as eddi's (0-based line, col in characters, byte offset), counted in the
+ * text shown for an open document and in the file on disk for one that is
+ * not open. */
+static void test_client_converts_references_definition_and_hover(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  char disk[64];
+  snprintf(disk, sizeof disk, "/tmp/lsp-unit-nav-%ld.c", (long)getpid());
+  FILE *f = fopen(disk, "w");
+  assert_non_null(f);
+  fputs("/* 😀 */ x;\n", f);
+  fclose(f);
+  setenv("LSP_STUB_DISK", disk, 1);
+  EddiLspServer *server = client__stub("well", 5000);
+  const char *shown = "int a;\n/* 中😀 */ x = x;\n";
+  EddiLspText text = {"/tmp/lsp-unit-nav.c", shown, strlen(shown)};
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), 0);
+  eddi_lsp_diagnostics_free(&diags);
+  size_t second_x = strlen("int a;\n/* 中😀 */ x = ");
+  EddiLspLocations found = {0};
+  assert_int_equal(eddi_lsp_server_references(server, text.path, second_x, &found, &err), 0);
+  assert_int_equal(found.len, 3);
+  assert_string_equal(found.items[0].path, text.path);
+  assert_true(found.items[0].open);
+  assert_int_equal(found.items[0].line, 1);
+  assert_int_equal(found.items[0].col, 9); /* UTF-16 character 10 */
+  assert_int_equal(found.items[0].offset, strlen("int a;\n/* 中😀 */ "));
+  assert_int_equal(found.items[1].col, 13);
+  assert_int_equal(found.items[1].offset, second_x);
+  assert_string_equal(found.items[2].path, disk);
+  assert_false(found.items[2].open);
+  assert_int_equal(found.items[2].line, 0);
+  assert_int_equal(found.items[2].col, 8); /* UTF-16 character 9, counted on disk */
+  assert_int_equal(found.items[2].offset, strlen("/* 😀 */ "));
+  eddi_lsp_locations_free(&found);
+  /* A LocationLink: its targetSelectionRange. */
+  assert_int_equal(eddi_lsp_server_definition(server, text.path, second_x, &found, &err), 0);
+  assert_int_equal(found.len, 1);
+  assert_int_equal(found.items[0].line, 1);
+  assert_int_equal(found.items[0].col, 9);
+  eddi_lsp_locations_free(&found);
+  char *hover = NULL;
+  assert_int_equal(eddi_lsp_server_hover(server, text.path, second_x, &hover, &err), 0);
+  assert_string_equal(hover, "x: int");
+  eddi_free(hover);
+  assert_int_equal(eddi_lsp_server_hover(server, text.path, 0, &hover, &err), 0);
+  assert_null(hover);
+  /* A document never shown: refused, naming the server and the file. */
+  assert_int_equal(eddi_lsp_server_definition(server, "/tmp/lsp-unit-never.c", 0, &found, &err),
+                   EDDI_ESTATE);
+  assert_string_equal(err.what,
+                      "lsp-stub: lsp-unit-never.c is not open for textDocument/definition");
+  assert_int_equal(found.len, 0);
+  eddi_lsp_server_free(server);
+  unsetenv("LSP_STUB_DISK");
+  unlink(disk);
+  unit_assert_no_leak(live);
+}
+
 static void test_client_restarts_a_server_that_stopped(void **state) {
   if (!eddi_process_found("python3")) skip();
   long live = unit_live();
@@ -318,6 +380,7 @@ int main(void) {
       cmocka_unit_test(test_utf8_positions_count_bytes),
       cmocka_unit_test(test_positions_round_trip),
       cmocka_unit_test(test_client_converts_utf16_diagnostics_and_follows_changes),
+      cmocka_unit_test(test_client_converts_references_definition_and_hover),
       cmocka_unit_test(test_client_restarts_a_server_that_stopped),
       cmocka_unit_test(test_client_waits_for_progress_within_its_deadline),
       cmocka_unit_test(test_client_cancels_past_the_deadline),
