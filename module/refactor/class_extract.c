@@ -546,12 +546,16 @@ static int extract__check_hierarchy(Extract *self) {
                            extract__str(self, self->file->syms.items[self->klass.index].name));
   /* A moved field leaves the instance's own fields: what reads them all
    * (a serialiser, an equality through vars) would read another set. */
-  if (ref_class_reflected(ops, self->klass, true, &file, &offset))
-    return ref_ops_fail_at(ops, file, offset,
-                           "%s: every field of a %s is read by name, so moving some changes "
-                           "what is read",
-                           self->word,
-                           extract__str(self, self->file->syms.items[self->klass.index].name));
+  if (ref_class_reflected(ops, self->klass, true, &file, &offset)) {
+    int rc = ref_ops_fail_at(ops, file, offset,
+                             "%s: every field of a %s is read by name, so moving some changes "
+                             "what is read",
+                             self->word,
+                             extract__str(self, self->file->syms.items[self->klass.index].name));
+    eddi_error_hint(ops->err, "Give the class a method of its own that the reader calls "
+                    "(to_dict, toJSON) first");
+    return rc;
+  }
   return 0;
 }
 

@@ -150,11 +150,15 @@ static int merge__check_dynamic(Merge *self) {
                              merge__name(self, both[k]));
   /* The merged class's instances carry the fields of both. */
   for (int k = 0; k < 2; k++)
-    if (ref_class_reflected(self->ops, both[k], false, &file, &offset))
-      return ref_ops_fail_at(self->ops, file, offset,
-                             "Merge_Classes: every field of a %s is read by name, so merging may "
-                             "change what is read",
-                             merge__name(self, both[k]));
+    if (ref_class_reflected(self->ops, both[k], false, &file, &offset)) {
+      int rc = ref_ops_fail_at(self->ops, file, offset,
+                               "Merge_Classes: every field of a %s is read by name, so merging "
+                               "may change what is read",
+                               merge__name(self, both[k]));
+      eddi_error_hint(self->ops->err, "Give the class a method of its own that the reader calls "
+                      "(to_dict, toJSON) first");
+      return rc;
+    }
   return 0;
 }
 
