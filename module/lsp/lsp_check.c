@@ -91,8 +91,6 @@ static void check__collect(CheckGroup *self, const char *root, const EddiLspPlan
       if (f->after) {
         array_push(&self->after, ((EddiLspText){abs, f->after, f->after_len}));
         array_push(&self->after_of, i);
-      } else {
-        eddi_lsp_server_forget(self->server, abs); /* closed before the texts after are shown */
       }
     }
 }
@@ -192,18 +190,24 @@ static size_t check__new_errors(CheckGroup *self, const EddiLspPlanned *files,
   return found;
 }
 
-/* A header the plan changes, when the server reads headers from disk
- * whatever it was shown (clangd 14: a file that includes it is built with
- * the header on disk), so that its view of the plan would be wrong; or
- * NULL. */
-static const char *check__header_from_disk(const CheckGroup *group, const EddiLspPlanned *files) {
+/* A file the server would read from disk rather than as shown, so that
+ * its view of the plan would be wrong, or NULL: one the plan makes or
+ * deletes (servers find imported and included files on disk), and for
+ * clangd a header the plan changes (clangd 14 builds a file with the
+ * headers it includes as they are on disk). */
+static const char *check__from_disk(const CheckGroup *group, const EddiLspPlanned *files) {
+  for (size_t i = 0; i < group->before_of.len; i++) {
+    const EddiLspPlanned *f = &files[group->before_of.items[i]];
+    if (!f->after) return f->path;
+  }
+  for (size_t i = 0; i < group->after_of.len; i++)
+    if (!files[group->after_of.items[i]].before) return files[group->after_of.items[i]].path;
   if (strcmp(eddi_lsp_server_name(group->server), "clangd") != 0) return NULL;
   static const char *const headers[] = {".h", ".hh", ".hpp", ".hxx", ".inc"};
   for (size_t i = 0; i < group->after_of.len; i++) {
     const EddiLspPlanned *f = &files[group->after_of.items[i]];
     const char *dot = strrchr(f->path, '.');
-    bool same = f->before && f->before_len == f->after_len &&
-                memcmp(f->before, f->after, f->before_len) == 0;
+    bool same = f->before_len == f->after_len && memcmp(f->before, f->after, f->before_len) == 0;
     for (size_t k = 0; dot && !same && k < sizeof headers / sizeof headers[0]; k++)
       if (strcmp(dot, headers[k]) == 0) return f->path;
   }
@@ -223,9 +227,9 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
     if (earlier) continue;
     CheckGroup group = {.server = server};
     check__collect(&group, root, files, count, self);
-    /* With a changed header the texts after cannot be shown; the texts
-     * before are the disk's, so a rename is still compared. */
-    const char *header = check__header_from_disk(&group, files);
+    /* When the texts after cannot be shown as they are, the texts before
+     * are still the disk's, so a rename is still compared. */
+    const char *header = check__from_disk(&group, files);
     bool rename = old_name && new_name;
     const char *name = eddi_lsp_server_name(server);
     if (header && !rename) {

@@ -69,11 +69,11 @@ typedef struct {
  * are a rename's; skip is how the caller's command writes without the
  * check, for the hint ("Unchecked"). 0 when no server reports a new error; said then holds
  * the reply's facts, one a line: "Checked by pyright", or "Not checked by
- * clangd: it reads a.h from disk, not as planned" (clangd 14 builds a
- * file with the headers it includes as they are on disk, so a plan that
- * changes a header cannot be shown to it; a rename is still compared with
- * clangd's, on the texts before: "Rename checked by clangd, not its
- * diagnostics: ..."). Else fails with
+ * clangd: it reads a.h from disk, not as planned" (a plan that makes,
+ * moves or deletes a file, or for clangd 14 changes a header, cannot be
+ * shown as planned: servers find imported and included files on disk; a
+ * rename is still compared with the server's, on the texts before:
+ * "Rename checked by clangd, not its diagnostics: ..."). Else fails with
  * err, nothing to be written:
  *   EDDI_ESTATE, "pyright: report.py:7:18: "Item" is not defined; nothing
  *     written" (up to EDDI_LSP_CHECK_LIST_MAX places, and how many more),
