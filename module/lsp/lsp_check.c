@@ -47,7 +47,8 @@ static char *check__as_before(const char *message, const char *old_name, const c
 }
 
 /* What one server makes of its files: the texts before and after, and
- * each list's diagnostics. shown[k] is the index in files of text k. */
+ * each list's diagnostics; before_of[k] (after_of[k]) is the index in
+ * files of before's (after's) text k. */
 typedef struct {
   EddiLspServer *server;
   Array(EddiLspText) before, after;
