@@ -5,15 +5,15 @@
 
 #include "core/path.h"
 #include "core/utf8.h"
-
-/* The languages eddi knows a server for (lsp_servers.c's table). */
-static const char *const check__langs[] = {"c", "cpp", "python", "javascript", "typescript", "tsx"};
+#include "syntax/syntax.h"
 
 bool eddi_lsp_check_init(EddiLspCheck *self, EddiWorkspace *workspace, EddiSession *session) {
   memset(self, 0, sizeof *self);
-  for (size_t i = 0; i < sizeof check__langs / sizeof check__langs[0]; i++) {
-    EddiLspServer *server = eddi_lsp_for_language(workspace, session, check__langs[i]);
-    if (server) array_push(&self->servers, ((EddiLspServing){check__langs[i], server}));
+  size_t count;
+  const EddiLang *langs = eddi_lang_all(&count);
+  for (size_t i = 0; i < count; i++) {
+    EddiLspServer *server = eddi_lsp_for_language(workspace, session, langs[i].name);
+    if (server) array_push(&self->servers, ((EddiLspServing){langs[i].name, server}));
   }
   return self->servers.len > 0;
 }

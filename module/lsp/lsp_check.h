@@ -30,7 +30,7 @@
 /* The servers a check may use, taken on the owner thread; the servers
  * live as long as the workspace, so a job may use them on a worker. */
 typedef struct {
-  const char *lang; /* eddi's name of the language (static) */
+  const char *lang; /* eddi's name of the language (the language table's) */
   EddiLspServer *server;
 } EddiLspServing;
 

@@ -18,6 +18,9 @@
 /* A request or a wait for diagnostics past this is given up (EddiConfig's
  * lsp_deadline_ms when it is 0). */
 #define EDDI_LSP_DEADLINE_DEFAULT_MS 20000
+/* How many files that name a word a command shows a server besides its
+ * own (the users of a renamed name, the files that may refer to it). */
+#define EDDI_LSP_USERS_MAX 40
 
 /* The server of language lang (eddi's name: "c", "python") in workspace,
  * or NULL when it has none. Owner thread. Borrowed: it lives as long as

@@ -20,6 +20,7 @@
  * holds indices. The file is longer than the usual 800 lines because the
  * three passes share one build state (ScopeBuild, keyed by node
  * identities); split, that state would need a header nothing else reads. */
+#define _GNU_SOURCE /* memmem */
 #include "refactor/scope.h"
 
 /* ---------------------------------------------------------------- roles */
@@ -535,11 +536,14 @@ static bool scope__word_byte(unsigned char c, bool first) {
 uint32_t ref_text_word(const char *text, size_t len, uint32_t from, uint32_t to,
                        const char *word) {
   size_t n = strlen(word);
-  for (size_t i = from; n && i + n <= to && i + n <= len; i++)
-    if (memcmp(text + i, word, n) == 0 &&
-        (i == 0 || !scope__word_byte((unsigned char)text[i - 1], false)) &&
+  const char *end = text + EDDI_MIN((size_t)to, len);
+  for (const char *p = text + EDDI_MIN((size_t)from, len);
+       n && p < end && (p = memmem(p, (size_t)(end - p), word, n)); p++) {
+    size_t i = (size_t)(p - text);
+    if ((i == 0 || !scope__word_byte((unsigned char)text[i - 1], false)) &&
         (i + n == len || !scope__word_byte((unsigned char)text[i + n], false)))
       return (uint32_t)i;
+  }
   return UINT32_MAX;
 }
 

@@ -21,7 +21,6 @@
  *   Fail "2 references to total cannot be resolved: a.py:12, b.py:40; nothing written",
  *     Add Unsure to change them too, or Leave to write without them
  * Lines in the unsure list are 0-based, as every position eddi reports. */
-#define _GNU_SOURCE /* memmem */
 #include "services/commands.h"
 
 #include <ctype.h>
@@ -44,9 +43,6 @@
  * write goes without the language servers' check (lsp/lsp_check.h). */
 #define REFACTOR_DELEGATE 8u
 #define REFACTOR_UNCHECKED 16u
-/* How many files a check shows its server besides the changed ones, for
- * what they use of the change (the importers of a renamed name). */
-#define REFACTOR_CHECK_USERS_MAX 40
 
 /* What each operation plans with (ops.h; the two renames are rename.h's). */
 /* The plan kind of an operation past the renames. */
@@ -130,17 +126,6 @@ static char *refactor__target_word(const char *spec) {
   return eddi_strndup(spec + start, end - start);
 }
 
-static bool refactor__holds_word(const RefSource *source, const char *word) {
-  size_t len = strlen(word);
-  for (const char *p = source->text, *end = source->text + source->len;
-       (p = memmem(p, (size_t)(end - p), word, len)); p += len) {
-    bool before = p > source->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    bool after = p + len < end && (isalnum((unsigned char)p[len]) || p[len] == '_');
-    if (!before && !after) return true;
-  }
-  return false;
-}
-
 static void refactor__plan(RefactorJob *self);
 
 /* The second opinion (lsp/lsp_check.h): the plan's files as they are and
@@ -183,9 +168,9 @@ static void refactor__check(RefactorJob *self) {
   for (size_t i = 0; files.len && word && i < self->index->sources.len; i++) {
     const RefSource *source = &self->index->sources.items[i];
     const char *lang = source->lang ? source->lang->name : NULL;
-    if (changed[i] || !eddi_lsp_check_covers(&self->check, lang) || !refactor__holds_word(source, word))
+    if (changed[i] || !eddi_lsp_check_covers(&self->check, lang) || ref_text_word(source->text, source->len, 0, (uint32_t)source->len, word) == UINT32_MAX)
       continue;
-    if (users++ == REFACTOR_CHECK_USERS_MAX) break;
+    if (users++ == EDDI_LSP_USERS_MAX) break;
     array_push(&files, ((EddiLspPlanned){.path = source->path, .lang = lang, .before = source->text,
                                          .before_len = source->len, .after = source->text,
                                          .after_len = source->len}));

@@ -9,7 +9,6 @@
  * language, unsaved edits included) and asks at that place, on a worker:
  * the owner thread answers other senders meanwhile. Every reply names the
  * server. Without a server the commands fail saying so, with a hint. */
-#define _GNU_SOURCE /* memmem */
 #include "services/commands.h"
 
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "core/path.h"
 #include "core/walk.h"
 #include "lsp/lsp_servers.h"
+#include "refactor/scope.h"
 #include "services/structure.h"
 
 /* How many places a reply lists before ", and N more". */
@@ -24,7 +24,6 @@
 /* Files not open in eddi shown to the server for References because they
  * hold the name (a server without a workspace index finds references only
  * in what it was shown), at most this many, each at most this large. */
-#define NAVIGATION_USERS_MAX 40
 #define NAVIGATION_USER_BYTES_MAX ((size_t)1 << 20)
 
 typedef enum { ASK_REFERENCES, ASK_DEFINITION, ASK_TYPE } NavigationAsk;
@@ -75,22 +74,10 @@ static void navigation_job__destroy(EddiJob *base) {
   eddi_free(self);
 }
 
-/* Whether text holds word as a whole word. */
-static bool navigation__holds_word(const char *text, size_t len, const char *word) {
-  size_t n = strlen(word);
-  const char *end = text + len;
-  for (const char *p = text; n && (p = memmem(p, (size_t)(end - p), word, n)); p += n) {
-    bool starts = p == text || !eddi_structure_is_ident(p[-1]);
-    bool ends = p + n == end || !eddi_structure_is_ident(p[n]);
-    if (starts && ends) return true;
-  }
-  return false;
-}
-
 static int navigation__visit_user(void *context, const EddiWalkEntry *entry) {
   NavigationJob *self = context;
   if (entry->is_dir || entry->is_link) return EDDI_WALK_CONTINUE;
-  if (self->users.len >= NAVIGATION_USERS_MAX) return EDDI_WALK_STOP;
+  if (self->users.len >= EDDI_LSP_USERS_MAX) return EDDI_WALK_STOP;
   for (size_t i = 0; i < self->texts.len; i++)
     if (strcmp(self->texts.items[i].path, entry->abs) == 0) return EDDI_WALK_CONTINUE;
   const EddiLang *lang = eddi_lang_detect(entry->rel, NULL, 0);
@@ -100,7 +87,7 @@ static int navigation__visit_user(void *context, const EddiWalkEntry *entry) {
   char *text = eddi_malloc(NAVIGATION_USER_BYTES_MAX + 1);
   size_t len = fread(text, 1, NAVIGATION_USER_BYTES_MAX + 1, f);
   fclose(f);
-  if (len <= NAVIGATION_USER_BYTES_MAX && navigation__holds_word(text, len, self->word)) {
+  if (len <= NAVIGATION_USER_BYTES_MAX && ref_text_word(text, len, 0, (uint32_t)len, self->word) != UINT32_MAX) {
     NavigationText t = {eddi_strdup(entry->abs), text, len};
     array_push(&self->users, t);
   } else {
