@@ -217,7 +217,7 @@ static const char *check__from_disk(const CheckGroup *group, const EddiLspPlanne
 
 int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLspPlanned *files,
                        size_t count, const char *old_name, const char *new_name,
-                       const char *skip, StrBuf *said, EddiError *err) {
+                       const char *skip, const char *rename_way, StrBuf *said, EddiError *err) {
   StrBuf refusal = {0};
   bool missed = false; /* a server's rename changes places the plan does not */
   int rc = 0;
@@ -284,8 +284,8 @@ int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLsp
   if (rc == 0 && refusal.len) {
     eddi_error_set(err, EDDI_ESTATE, "%s; nothing written", refusal.data);
     if (missed)
-      eddi_error_hint(err, "Add Unsure to rename the unsure references too, or %s to write "
-                      "anyway", skip);
+      eddi_error_hint(err, "%s, or %s to write anyway",
+                      rename_way ? rename_way : "Add Unsure to rename the unsure references too", skip);
     else
       eddi_error_hint(err, "Change the plan so that it leaves no new error, or add %s to write "
                       "anyway", skip);

@@ -67,7 +67,9 @@ typedef struct {
 /* Worker: ask each file's server about files[0, count) (root: the
  * workspace folder, absolute). old_name and new_name (either may be NULL)
  * are a rename's; skip is how the caller's command writes without the
- * check, for the hint ("Unchecked"). 0 when no server reports a new error; said then holds
+ * check, for the hint ("Unchecked"), and rename_way how it renames the
+ * places the server would rename too (NULL: "Add Unsure to rename the
+ * unsure references too"). 0 when no server reports a new error; said then holds
  * the reply's facts, one a line: "Checked by pyright", or "Not checked by
  * clangd: it reads a.h from disk, not as planned" (a plan that makes,
  * moves or deletes a file, or for clangd 14 changes a header, cannot be
@@ -81,6 +83,6 @@ typedef struct {
  *   EDDI_EIO, the server's own failure and that the check is unsure. */
 int eddi_lsp_check_run(const EddiLspCheck *self, const char *root, const EddiLspPlanned *files,
                        size_t count, const char *old_name, const char *new_name,
-                       const char *skip, StrBuf *said, EddiError *err);
+                       const char *skip, const char *rename_way, StrBuf *said, EddiError *err);
 
 #endif

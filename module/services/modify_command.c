@@ -5,8 +5,12 @@
  * applied from the last to the first so that every offset stays valid, all
  * or nothing. A rename also renames the references to the element in this
  * file: by name resolution (module/refactor/refactor.h) where the language
- * has it, else the calls of its name. */
+ * has it, else the calls of its name. Where the file's language has a
+ * server, the change passes its second opinion first (lsp/lsp_check.h):
+ * the check runs as a job, and its finish applies the edits. */
 #include "services/structure.h"
+
+#include "lsp/lsp_check.h"
 
 #include "refactor/ops.h"
 #include "refactor/ops_lang.h"
@@ -34,7 +38,7 @@ static int modify__by_start_desc(const void *a, const void *b) {
 }
 
 /* Apply edits from the last to the first, so offsets stay valid; all or
- * nothing. */
+ * nothing. Sorts edits; the caller frees them. */
 static int modify__apply(CommandContext *ctx, EddiDoc *doc, ModifyEditList *edits) {
   qsort(edits->items, edits->len, sizeof *edits->items, modify__by_start_desc);
   int rc = 0;
@@ -44,9 +48,169 @@ static int modify__apply(CommandContext *ctx, EddiDoc *doc, ModifyEditList *edit
     rc = eddi_doc_replace(doc, e->start, e->end, e->text, strlen(e->text), ctx->err);
   }
   if (rc < 0) eddi_doc_revert_group(doc);
+  return rc;
+}
+
+static void modify__edits_free(ModifyEditList *edits) {
   for (size_t i = 0; i < edits->len; i++) eddi_free(edits->items[i].text);
   array_free(edits);
+}
+
+/* ---------------------------------------------------------------- the second opinion */
+
+/* What the reply of a change says. */
+typedef struct {
+  char *display; /* the element as it is now called */
+  size_t calls;
+  char *unsure; /* "2 unsure left unchanged: ...", or "" */
+  size_t start; /* where the cursor goes: the element's start after the edits */
+} ModifyOutcome;
+
+static void modify__reply(CommandContext *ctx, EddiDoc *doc, const ModifyOutcome *outcome,
+                          const char *checked) {
+  doc->cursor = EDDI_MIN(outcome->start, eddi_text_len(&doc->text));
+  eddi_reply_builder_fact(ctx->reply, "Modified %s", outcome->display);
+  if (outcome->calls) eddi_reply_builder_fact(ctx->reply, "Calls %zu", outcome->calls);
+  eddi_command_fact_cursor(ctx, doc);
+  if (outcome->unsure && *outcome->unsure) eddi_reply_builder_fact(ctx->reply, "%s", outcome->unsure);
+  if (checked) eddi_reply_builder_fact_lines(ctx->reply, checked);
+}
+
+/* The check's job: the file before and after the edits, and the files
+ * that name the element, shown to their servers on a worker; the finish
+ * applies the edits when the file still holds the text checked. */
+typedef struct {
+  EddiJob base;
+  char *root;
+  EddiLspCheck check;
+  char *path;
+  const char *lang;
+  char *before, *after;
+  size_t before_len, after_len;
+  Array(size_t) renamed; /* a rename's starts in before, sorted */
+  char *old_name, *new_name;
+  char *rename_way; /* the Refactor that renames every place too */
+  EddiNamingFiles users;
+  ModifyEditList edits;
+  ModifyOutcome outcome;
+  StrBuf checked;
+  int rc;
+  EddiError err;
+} ModifyJob;
+
+static void modify__work(EddiJob *base) {
+  ModifyJob *self = (ModifyJob *)base;
+  Array(EddiLspPlanned) files = {0};
+  array_push(&files, ((EddiLspPlanned){.path = self->path, .lang = self->lang,
+                                       .before = self->before, .before_len = self->before_len,
+                                       .after = self->after, .after_len = self->after_len,
+                                       .renamed = self->renamed.items,
+                                       .renamed_count = self->renamed.len}));
+  for (size_t i = 0; i < self->users.len; i++) {
+    const EddiNamingFile *user = &self->users.items[i];
+    array_push(&files, ((EddiLspPlanned){.path = user->path, .lang = user->lang->name,
+                                         .before = user->text, .before_len = user->len,
+                                         .after = user->text, .after_len = user->len}));
+  }
+  self->rc = eddi_lsp_check_run(&self->check, self->root, files.items, files.len, self->old_name,
+                                self->new_name, "Unchecked", self->rename_way, &self->checked,
+                                &self->err);
+  array_free(&files);
+}
+
+static int modify__finish(EddiJob *base, CommandContext *ctx) {
+  ModifyJob *self = (ModifyJob *)base;
+  if (self->rc < 0) {
+    *ctx->err = self->err;
+    return self->rc;
+  }
+  bool ambiguous;
+  EddiDoc *doc = eddi_session_find_doc(ctx->session, self->path, &ambiguous);
+  char *now = doc ? eddi_text_dup(&doc->text, 0, eddi_text_len(&doc->text)) : NULL;
+  bool same = now && strcmp(doc->path, self->path) == 0 && eddi_text_len(&doc->text) == self->before_len &&
+              memcmp(now, self->before, self->before_len) == 0;
+  eddi_free(now);
+  if (!same) {
+    eddi_error_set(ctx->err, EDDI_ESTALE, "%s changed while the change was checked; nothing changed",
+                   self->path);
+    eddi_error_hint(ctx->err, "Run it again");
+    return EDDI_ESTALE;
+  }
+  int rc = modify__apply(ctx, doc, &self->edits);
+  if (rc == 0) modify__reply(ctx, doc, &self->outcome, self->checked.data);
   return rc;
+}
+
+static void modify__destroy(EddiJob *base) {
+  ModifyJob *self = (ModifyJob *)base;
+  eddi_free(self->root), eddi_free(self->path);
+  eddi_free(self->before), eddi_free(self->after);
+  array_free(&self->renamed);
+  eddi_free(self->old_name), eddi_free(self->new_name), eddi_free(self->rename_way);
+  eddi_naming_files_free(&self->users);
+  modify__edits_free(&self->edits);
+  eddi_free(self->outcome.display), eddi_free(self->outcome.unsure);
+  eddi_lsp_check_free(&self->check);
+  eddi_strbuf_free(&self->checked);
+  eddi_free(self);
+}
+
+/* text with edits applied as modify__apply applies them (sorts edits). */
+static char *modify__edited(const char *text, size_t len, ModifyEditList *edits, size_t *out_len) {
+  qsort(edits->items, edits->len, sizeof *edits->items, modify__by_start_desc);
+  StrBuf out = {0};
+  size_t at = len; /* what is left to copy ends here */
+  Array(const char *) pieces = {0};
+  Array(size_t) piece_lens = {0};
+  for (size_t i = 0; i < edits->len; i++) {
+    const ModifyEdit *e = &edits->items[i];
+    if (i > 0 && e->end > edits->items[i - 1].start) continue;
+    array_push(&pieces, text + e->end), array_push(&piece_lens, at - e->end);
+    array_push(&pieces, e->text), array_push(&piece_lens, strlen(e->text));
+    at = e->start;
+  }
+  eddi_strbuf_append(&out, text, at);
+  for (size_t i = pieces.len; i-- > 0;) eddi_strbuf_append(&out, pieces.items[i], piece_lens.items[i]);
+  array_free(&pieces), array_free(&piece_lens);
+  *out_len = out.len;
+  return out.data ? eddi_strbuf_take(&out) : eddi_strdup("");
+}
+
+/* The check of edits to doc (lang's), as a job that takes edits over, or
+ * NULL when no server checks lang (edits then stay the caller's).
+ * renamed_from: the element's name when the change renames it. */
+static ModifyJob *modify__check_job(CommandContext *ctx, EddiDoc *doc, const EddiLang *lang,
+                                    ModifyEditList *edits, const char *renamed_from,
+                                    const EddiElement *e) {
+  ModifyJob *job = eddi_calloc(1, sizeof *job);
+  if (!eddi_lsp_check_init(&job->check, ctx->workspace, ctx->session) ||
+      !eddi_lsp_check_covers(&job->check, lang->name)) {
+    modify__destroy(&job->base);
+    return NULL;
+  }
+  job->base.work = modify__work;
+  job->base.finish = modify__finish;
+  job->base.destroy = modify__destroy;
+  job->root = eddi_strdup(eddi_workspace_root(ctx->workspace));
+  job->path = eddi_strdup(doc->path);
+  job->lang = lang->name;
+  job->before_len = eddi_text_len(&doc->text);
+  job->before = eddi_text_dup(&doc->text, 0, job->before_len);
+  for (size_t i = 0; renamed_from && i < edits->len; i++)
+    if (edits->items[i].start == e->name_start && edits->items[i].end == e->name_end)
+      job->new_name = eddi_strdup(edits->items[i].text);
+  if (job->new_name) job->old_name = eddi_strdup(renamed_from);
+  job->after = modify__edited(job->before, job->before_len, edits, &job->after_len);
+  /* modify__edited sorted the edits, the last first. */
+  for (size_t i = edits->len; job->new_name && i-- > 0;) array_push(&job->renamed, edits->items[i].start);
+  if (eddi_refactor_files_naming(ctx, &job->check, e->name, doc->path, &job->users) < 0) {
+    /* A scan that gives up leaves the check the file itself. */
+    eddi_naming_files_free(&job->users);
+    eddi_error_clear(ctx->err);
+  }
+  job->edits = *edits;
+  *edits = (ModifyEditList){0};
+  return job;
 }
 
 /* Rename an element and the calls of it in this file. */
@@ -310,11 +474,17 @@ int eddi_run_modify(CommandContext *ctx) {
   if (rc == 0 && next >= ctx->argc)
     rc = eddi_command_usage(ctx, "Modify %s needs a change", t.word);
   int change = rc == 0 ? eddi_command_choose(ctx, &ctx->args[next], "change", changes, 6) : rc;
-  /* A last Leave: make the change without the references that cannot be
-   * resolved, listing them (modify__check_reach). */
-  bool leave = change >= 0 && next + 3 == ctx->argc && eddi_token_is(&ctx->args[next + 2], "Leave");
-  if (change >= 0 && next + 2 + leave != ctx->argc)
-    change = eddi_command_usage(ctx, "Modify ... %s needs one argument", changes[change]);
+  /* Last words: Leave makes the change without the references that
+   * cannot be resolved, listing them (modify__check_reach); Unchecked
+   * without the language servers' check. */
+  bool leave = false, unchecked = false;
+  for (size_t i = next + 2; change >= 0 && i < ctx->argc; i++) {
+    bool *word = eddi_token_is(&ctx->args[i], "Leave")       ? &leave
+                 : eddi_token_is(&ctx->args[i], "Unchecked") ? &unchecked
+                                                             : NULL;
+    if (!word || *word) change = eddi_command_usage(ctx, "Modify ... %s needs one argument, then Leave or Unchecked", changes[change]);
+    else *word = true;
+  }
   if (change >= 0) rc = eddi_structure_resolve(ctx, doc, syn, &t, &e);
   eddi_structure_target_free(&t);
   if (change < 0) return change;
@@ -511,18 +681,24 @@ int eddi_run_modify(CommandContext *ctx) {
     eddi_strbuf_clear(&unsure);
     eddi_strbuf_printf(&unsure, "%zu unsure left unchanged: %s", count, left.data);
   }
-  if (rc == 0) rc = modify__apply(ctx, doc, &edits);
-  else {
-    for (size_t i = 0; i < edits.len; i++) eddi_free(edits.items[i].text);
-    array_free(&edits);
+  ModifyOutcome outcome = {display, calls, unsure.data, start};
+  const char *renamed_from = change == RENAME || change == SET_VISIBILITY ? e->name : NULL;
+  ModifyJob *job = rc == 0 && !unchecked && edits.len ? modify__check_job(ctx, doc, syn->lang, &edits, renamed_from, e) : NULL;
+  if (job && job->new_name) {
+    StrBuf way = {0};
+    eddi_strbuf_puts(&way, "Refactor RenameSymbol ");
+    modify__spec(doc, e, &way);
+    eddi_strbuf_printf(&way, " %s Unsure renames them too", job->new_name);
+    job->rename_way = eddi_strbuf_take(&way);
   }
-  if (rc == 0) {
-    doc->cursor = EDDI_MIN(start, eddi_text_len(&doc->text));
-    eddi_reply_builder_fact(ctx->reply, "Modified %s", display);
-    if (calls) eddi_reply_builder_fact(ctx->reply, "Calls %zu", calls);
-    eddi_command_fact_cursor(ctx, doc);
-    if (unsure.len) eddi_reply_builder_fact(ctx->reply, "%s", unsure.data);
+  if (job) {
+    job->outcome = (ModifyOutcome){eddi_strdup(display), calls, eddi_strdup(unsure.data ? unsure.data : ""), start};
+    rc = eddi_job_start(ctx, &job->base);
+  } else if (rc == 0) {
+    rc = modify__apply(ctx, doc, &edits);
+    if (rc == 0) modify__reply(ctx, doc, &outcome, NULL);
   }
+  modify__edits_free(&edits);
   eddi_strbuf_free(&unsure), eddi_strbuf_free(&left);
   eddi_free(display);
   eddi_free(value);

@@ -128,6 +128,14 @@ static char *refactor__target_word(const char *spec) {
 
 static void refactor__plan(RefactorJob *self);
 
+/* Whether a check shows source for what it uses of word: a file of a
+ * language check has a server for, naming word as a whole word. */
+static bool refactor__names_word(const RefSource *source, const EddiLspCheck *check,
+                                 const char *word) {
+  return source->lang && eddi_lsp_check_covers(check, source->lang->name) &&
+         ref_text_word(source->text, source->len, 0, (uint32_t)source->len, word) != UINT32_MAX;
+}
+
 /* The second opinion (lsp/lsp_check.h): the plan's files as they are and
  * would be, and the unchanged files that name the target, shown to their
  * servers; a new error, or a server that cannot say, refuses the write. */
@@ -165,20 +173,18 @@ static void refactor__check(RefactorJob *self) {
     if (files.items[i].renamed_count) files.items[i].renamed = &renamed.items[renamed_at.items[next++]];
   char *word = refactor__target_word(self->spec);
   size_t users = 0;
-  for (size_t i = 0; files.len && word && i < self->index->sources.len; i++) {
+  for (size_t i = 0; files.len && word && i < self->index->sources.len && users < EDDI_LSP_USERS_MAX; i++) {
     const RefSource *source = &self->index->sources.items[i];
-    const char *lang = source->lang ? source->lang->name : NULL;
-    if (changed[i] || !eddi_lsp_check_covers(&self->check, lang) || ref_text_word(source->text, source->len, 0, (uint32_t)source->len, word) == UINT32_MAX)
-      continue;
-    if (users++ == EDDI_LSP_USERS_MAX) break;
-    array_push(&files, ((EddiLspPlanned){.path = source->path, .lang = lang, .before = source->text,
-                                         .before_len = source->len, .after = source->text,
-                                         .after_len = source->len}));
+    if (changed[i] || !refactor__names_word(source, &self->check, word)) continue;
+    users++;
+    array_push(&files, ((EddiLspPlanned){.path = source->path, .lang = source->lang->name,
+                                         .before = source->text, .before_len = source->len,
+                                         .after = source->text, .after_len = source->len}));
   }
   if (files.len) {
     const char *old_name = rename ? word : NULL;
     self->rc = eddi_lsp_check_run(&self->check, self->root, files.items, files.len, old_name,
-                                  old_name ? self->new_name : NULL, "Unchecked", &self->checked,
+                                  old_name ? self->new_name : NULL, "Unchecked", NULL, &self->checked,
                                   &self->err);
   }
   eddi_free(word);
@@ -537,6 +543,33 @@ int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char
   ref_open_texts_free(&open);
   ref_index_checkin(ctx->workspace, index);
   return rc;
+}
+
+int eddi_refactor_files_naming(CommandContext *ctx, const EddiLspCheck *check, const char *word,
+                               const char *except, EddiNamingFiles *out) {
+  RefOpenTexts open = {0};
+  refactor__copy_open(&open, ctx->session);
+  eddi_refactor_copy_buffers(ctx->workspace, true, &open);
+  const EddiConfig *config = eddi_workspace_config(ctx->workspace);
+  RefIndex *index = ref_index_checkout(ctx->workspace);
+  refactor__index_limits(index, config->max_file_bytes, config->max_walk_entries);
+  const char *words[] = {word};
+  int rc = ref_index_scan_for(index, eddi_workspace_root(ctx->workspace), &open, words, 1, ctx->err);
+  for (size_t i = 0; rc == 0 && i < index->sources.len && out->len < EDDI_LSP_USERS_MAX; i++) {
+    const RefSource *source = &index->sources.items[i];
+    if (strcmp(source->path, except) == 0 || !refactor__names_word(source, check, word)) continue;
+    EddiNamingFile file = {eddi_strdup(source->path), source->lang,
+                           eddi_strndup(source->text, source->len), source->len};
+    array_push(out, file);
+  }
+  ref_open_texts_free(&open);
+  ref_index_checkin(ctx->workspace, index);
+  return rc;
+}
+
+void eddi_naming_files_free(EddiNamingFiles *self) {
+  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].path), eddi_free(self->items[i].text);
+  array_free(self);
 }
 
 /* The argument words of a Signature joined again: "f(a," "b)" is one

@@ -317,7 +317,7 @@ static void script__check(ScriptJob *self) {
   }
   if (files.len)
     self->rc = eddi_lsp_check_run(&self->check, self->run.files.root, files.items, files.len, NULL,
-                                  NULL, "the statement unchecked", &self->checked, &self->err);
+                                  NULL, "the statement unchecked", NULL, &self->checked, &self->err);
   array_free(&files);
 }
 

@@ -7,7 +7,7 @@ static const CommandSpec structure_commands[] = {
     {"Modify",
      "Modify <Function|Method|Class|Variable> <name> <Rename <new>|AddParam \"p\"|RemoveParam "
      "<p>|ChangeSignature \"(params)\"|AddDecorator \"@d\"|SetVisibility "
-     "<public|private|protected>> [Leave]",
+     "<public|private|protected>> [Leave] [Unchecked]",
      "change an element in this file (refused when other files would feel it)", CMD_FILE,
      eddi_run_modify},
     {"Analyze",
