@@ -16,9 +16,11 @@
  * commands, moves the cursor or applies a changeset needs the session, so
  * it runs on the owner thread; its commands see the script's changes (the
  * documents get them before each command) and a failure puts the
- * documents back. */
+ * documents back. Either way the language servers check what it would
+ * write, or collect, on a worker before the finish (lsp/lsp_check.h). */
 #include "services/commands.h"
 
+#include <ctype.h>
 #include <strings.h>
 
 #include "edit/transaction.h"
@@ -29,6 +31,7 @@
 #include "script/script_undefined.h"
 #include "services/refactor_call.h"
 #include "services/script_commands.h"
+#include "services/word_users.h"
 
 /* The budgets a script starts with (or the ceilings, when lower);
  * `limit steps N` and `limit time N` change them for one script, up to
@@ -49,6 +52,7 @@ typedef struct {
   const char *sender;
   EddiLspCheck check; /* the servers that check the write (lsp/lsp_check.h) */
   StrBuf checked;     /* what the check says in the reply, a fact a line */
+  bool docs_restored; /* an owner-thread script's documents hold their texts again */
   int rc;
   EddiError err;
 } ScriptJob;
@@ -301,10 +305,56 @@ static void script__destroy(EddiJob *base) {
   eddi_free(self);
 }
 
+/* How many of the names a script's changes took out of its files are
+ * looked for in other files. */
+#define SCRIPT_CHECK_WORDS_MAX 16
+
+static bool script__word_byte(unsigned char c) { return isalnum(c) || c == '_' || c >= 0x80; }
+
+typedef Array(char *) ScriptWords;
+
+/* Append to words (new strings) the names text[0, len) holds that after
+ * does not, up to SCRIPT_CHECK_WORDS_MAX in all. */
+static void script__lost_words(const char *text, size_t len, const char *after, size_t after_len,
+                               ScriptWords *words) {
+  for (size_t at = 0; at < len && words->len < SCRIPT_CHECK_WORDS_MAX;) {
+    if (!script__word_byte((unsigned char)text[at])) {
+      at++;
+      continue;
+    }
+    size_t end = at;
+    while (end < len && script__word_byte((unsigned char)text[end])) end++;
+    if (!isdigit((unsigned char)text[at])) {
+      char *word = eddi_strndup(text + at, end - at);
+      bool known = false;
+      for (size_t i = 0; i < words->len && !known; i++) known = strcmp(words->items[i], word) == 0;
+      if (!known && ref_text_word(after, after_len, 0, (uint32_t)after_len, word) == UINT32_MAX)
+        array_push(words, word);
+      else eddi_free(word);
+    }
+    at = end;
+  }
+}
+
+/* A file the check may show for what it uses of the script's changes:
+ * of a language with a server, not one the script changed. */
+static bool script__wants_user(const void *context, const char *rel, const EddiLang *lang) {
+  const ScriptJob *self = context;
+  if (!eddi_lsp_check_covers(&self->check, lang->name)) return false;
+  for (size_t i = 0; i < self->run.files.files.len; i++) {
+    const ScriptFile *file = self->run.files.files.items[i];
+    if (strcmp(file->rel, rel) == 0 && script_file_changed(file)) return false;
+  }
+  return true;
+}
+
 /* The second opinion on what the script would write: each changed file as
- * it was and as the script left it, shown to its language's server. */
+ * it was and as the script left it, shown to its language's server, and
+ * the files that name what the script took out of them (the importers of
+ * a function it renamed), as they are. */
 static void script__check(ScriptJob *self) {
   Array(EddiLspPlanned) files = {0};
+  ScriptWords lost = {0};
   for (size_t i = 0; i < self->run.files.files.len; i++) {
     const ScriptFile *file = self->run.files.files.items[i];
     const char *lang = file->lang ? file->lang->name : NULL;
@@ -314,20 +364,45 @@ static void script__check(ScriptJob *self) {
                                          .before_len = file->original_len,
                                          .after = file->text.data ? file->text.data : "",
                                          .after_len = file->text.len}));
+    if (file->exists)
+      script__lost_words(file->original, file->original_len, file->text.data ? file->text.data : "",
+                         file->text.len, &lost);
+  }
+  EddiWordUsers users = {0};
+  EddiWordUsersQuery query = {self->run.files.root, self->run.files.max_entries,
+                              (const char *const *)lost.items, lost.len, script__wants_user, self};
+  if (files.len) eddi_word_users_find(&query, &users);
+  for (size_t i = 0; i < users.len; i++) {
+    const EddiWordUser *user = &users.items[i];
+    array_push(&files, ((EddiLspPlanned){.path = user->rel, .lang = user->lang->name,
+                                         .before = user->text, .before_len = user->len,
+                                         .after = user->text, .after_len = user->len}));
   }
   if (files.len)
     self->rc = eddi_lsp_check_run(&self->check, self->run.files.root, files.items, files.len, NULL,
                                   NULL, "the statement unchecked", NULL, &self->checked, &self->err);
   array_free(&files);
+  eddi_word_users_free(&users);
+  for (size_t i = 0; i < lost.len; i++) eddi_free(lost.items[i]);
+  array_free(&lost);
 }
 
 static void script__work(EddiJob *base) {
   ScriptJob *self = (ScriptJob *)base;
   self->rc = script_run_exec(&self->run, &self->script, &self->err);
-  /* Collected changes are not checked (nor, yet, their apply, which runs
-   * on the owner thread). */
-  if (self->rc == 0 && self->check.servers.len && !self->run.unchecked && !self->run.collect_name)
-    script__check(self);
+  /* Collected changes are checked when collected: their apply refuses
+   * files that changed since, so it writes what was checked. */
+  if (self->rc == 0 && self->check.servers.len && !self->run.unchecked) script__check(self);
+}
+
+/* An owner-thread script's check, once the script has run. */
+static void script__check_work(EddiJob *base) { script__check((ScriptJob *)base); }
+
+/* Whether the script changed any file. */
+static bool script__changes(const ScriptJob *self) {
+  for (size_t i = 0; i < self->run.files.files.len; i++)
+    if (script_file_changed(self->run.files.files.items[i])) return true;
+  return false;
 }
 
 /* "Key: a; b; ..." of a page of list from offset; what follows the page
@@ -490,7 +565,7 @@ static int script__finish(EddiJob *base, CommandContext *ctx) {
   self->session = ctx->session;
   /* An owner-thread script gave its texts to the documents: take them back
    * (the commit below writes them through the documents again). */
-  if (self->run.host.command) script__restore_docs(self);
+  if (self->run.host.command && !self->docs_restored) script__restore_docs(self);
   if (self->rc < 0) {
     *ctx->err = self->err;
     return self->rc;
@@ -616,6 +691,15 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
   job->session = ctx->session;
   run->host = (ScriptHost){script__command, script__changeset, script__position, job};
   script__work(&job->base);
+  if (job->rc == 0 && !run->unchecked && script__changes(job) &&
+      eddi_lsp_check_init(&job->check, workspace, ctx->session)) {
+    /* The check is long work: the documents get their texts back
+     * meanwhile, and the finish writes the script's through them. */
+    script__restore_docs(job);
+    job->docs_restored = true;
+    job->base.work = script__check_work;
+    return eddi_job_start(ctx, &job->base);
+  }
   rc = script__finish(&job->base, ctx);
   script__destroy(&job->base);
   return rc;

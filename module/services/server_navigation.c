@@ -14,17 +14,12 @@
 #include <stdio.h>
 
 #include "core/path.h"
-#include "core/walk.h"
 #include "lsp/lsp_servers.h"
-#include "refactor/scope.h"
 #include "services/structure.h"
+#include "services/word_users.h"
 
 /* How many places a reply lists before ", and N more". */
 #define NAVIGATION_LIST_MAX 50
-/* Files not open in eddi shown to the server for References because they
- * hold the name (a server without a workspace index finds references only
- * in what it was shown), at most this many, each at most this large. */
-#define NAVIGATION_USER_BYTES_MAX ((size_t)1 << 20)
 
 typedef enum { ASK_REFERENCES, ASK_DEFINITION, ASK_TYPE } NavigationAsk;
 
@@ -48,7 +43,7 @@ typedef struct {
   const char *lang;            /* eddi's name (static) */
   char *word;                  /* the name at offset, "" when none */
   size_t max_walk_entries;
-  Array(NavigationText) users; /* files on disk holding word, shown then closed */
+  EddiWordUsers users; /* files on disk holding word, shown then closed */
   int rc;
   EddiError err;
   EddiLspLocations found;
@@ -62,11 +57,7 @@ static void navigation_job__destroy(EddiJob *base) {
     eddi_free(self->texts.items[i].text);
   }
   array_free(&self->texts);
-  for (size_t i = 0; i < self->users.len; i++) {
-    eddi_free(self->users.items[i].path);
-    eddi_free(self->users.items[i].text);
-  }
-  array_free(&self->users);
+  eddi_word_users_free(&self->users);
   eddi_free(self->word);
   eddi_lsp_locations_free(&self->found);
   eddi_free(self->hover);
@@ -74,26 +65,19 @@ static void navigation_job__destroy(EddiJob *base) {
   eddi_free(self);
 }
 
-static int navigation__visit_user(void *context, const EddiWalkEntry *entry) {
-  NavigationJob *self = context;
-  if (entry->is_dir || entry->is_link) return EDDI_WALK_CONTINUE;
-  if (self->users.len >= EDDI_LSP_USERS_MAX) return EDDI_WALK_STOP;
-  for (size_t i = 0; i < self->texts.len; i++)
-    if (strcmp(self->texts.items[i].path, entry->abs) == 0) return EDDI_WALK_CONTINUE;
-  const EddiLang *lang = eddi_lang_detect(entry->rel, NULL, 0);
-  if (!lang || strcmp(lang->name, self->lang) != 0) return EDDI_WALK_CONTINUE;
-  FILE *f = fopen(entry->abs, "rb");
-  if (!f) return EDDI_WALK_CONTINUE;
-  char *text = eddi_malloc(NAVIGATION_USER_BYTES_MAX + 1);
-  size_t len = fread(text, 1, NAVIGATION_USER_BYTES_MAX + 1, f);
-  fclose(f);
-  if (len <= NAVIGATION_USER_BYTES_MAX && ref_text_word(text, len, 0, (uint32_t)len, self->word) != UINT32_MAX) {
-    NavigationText t = {eddi_strdup(entry->abs), text, len};
-    array_push(&self->users, t);
-  } else {
-    eddi_free(text);
+/* A file the walk may show for References: of the server's language,
+ * not among the texts shown already. */
+static bool navigation__wants_user(const void *context, const char *rel, const EddiLang *lang) {
+  const NavigationJob *self = context;
+  if (strcmp(lang->name, self->lang) != 0) return false;
+  size_t root_len = strlen(self->root);
+  for (size_t i = 0; i < self->texts.len; i++) {
+    const char *path = self->texts.items[i].path;
+    if (strncmp(path, self->root, root_len) == 0 && path[root_len] == '/' &&
+        strcmp(path + root_len + 1, rel) == 0)
+      return false;
   }
-  return EDDI_WALK_CONTINUE;
+  return true;
 }
 
 /* Worker: show the texts (kept open, as Validate leaves them), then ask.
@@ -113,13 +97,13 @@ static void navigation_job__work(EddiJob *base) {
   shown.len = 0;
   const char *path = self->texts.items[0].path;
   if (self->rc == 0 && self->ask == ASK_REFERENCES && self->word[0]) {
-    EddiWalkOptions options = {.max_entries = self->max_walk_entries, .types_only = true};
-    EddiWalk *walk = eddi_walk_new(self->root, &options);
-    eddi_walk_run(walk, navigation__visit_user, self);
-    eddi_walk_free(walk);
+    const char *words[] = {self->word};
+    EddiWordUsersQuery query = {self->root, self->max_walk_entries, words, 1,
+                                navigation__wants_user, self};
+    eddi_word_users_find(&query, &self->users);
     for (size_t i = 0; i < self->users.len; i++) {
-      NavigationText *t = &self->users.items[i];
-      array_push(&shown, ((EddiLspText){t->path, t->text, t->len}));
+      EddiWordUser *user = &self->users.items[i];
+      array_push(&shown, ((EddiLspText){user->abs, user->text, user->len}));
     }
     if (shown.len)
       self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len, 0, &diagnostics,
@@ -139,7 +123,7 @@ static void navigation_job__work(EddiJob *base) {
     self->rc = eddi_lsp_server_hover(self->server, path, self->offset, &self->hover, &self->err);
   /* Not open in eddi: closed in the server at its next use. */
   for (size_t i = 0; i < self->users.len; i++)
-    eddi_lsp_server_forget(self->server, self->users.items[i].path);
+    eddi_lsp_server_forget(self->server, self->users.items[i].abs);
 }
 
 /* A path as replies name files: from the workspace root when inside it. */
