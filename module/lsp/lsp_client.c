@@ -74,6 +74,7 @@ struct EddiLspServer {
   unsigned starts;
   EddiLspReader reader;
   EddiLspEncoding encoding;
+  EddiLspDiagnosticsWay diagnostics_way;
   int64_t next_id;
   int64_t awaited_id;     /* the request being waited for, or 0 */
   json_object *response;  /* its answer, once come */
@@ -120,6 +121,7 @@ EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec) {
   self->root = eddi_strdup(spec->root);
   self->root_uri = lsp__uri(spec->root);
   self->deadline_ms = spec->deadline_ms;
+  self->diagnostics_way = spec->diagnostics;
   for (const char *p = spec->command; *p;) {
     while (*p == ' ') p++;
     if (!*p) break;
@@ -746,9 +748,92 @@ static void lsp__convert(const EddiLspServer *self, size_t index, const EddiLspT
   array_push(out, diag);
 }
 
+/* One tsserver diagnostic of text ({start: {line, offset}, text,
+ * category}; line and offset count from 1, the offset in UTF-16 code
+ * units), in eddi's terms. */
+static void lsp__convert_tsserver(size_t index, const EddiLspText *text, json_object *d,
+                                  EddiLspDiagnostics *out) {
+  json_object *start = lsp__get(d, "start");
+  size_t line = lsp__json_size(start, "line"), column = lsp__json_size(start, "offset");
+  EddiLspPosition pos = {line ? line - 1 : 0, column ? column - 1 : 0};
+  size_t offset = eddi_lsp_offset_of(text->text, text->len, pos, EDDI_LSP_UTF16);
+  EddiLspDiagnostic diag = {.text = index, .offset = offset, .severity = EDDI_LSP_ERROR};
+  eddi_utf8_line_col(text->text, text->len, offset, &diag.line, &diag.col);
+  const char *category = lsp__string(d, "category");
+  if (category && strcmp(category, "warning") == 0) diag.severity = EDDI_LSP_WARNING;
+  else if (category && strcmp(category, "suggestion") == 0) diag.severity = EDDI_LSP_HINT;
+  else if (category && strcmp(category, "message") == 0) diag.severity = EDDI_LSP_INFORMATION;
+  const char *message = lsp__string(d, "text");
+  if (!message) message = "";
+  const char *nl = strchr(message, '\n');
+  diag.message = eddi_strndup(message, nl ? (size_t)(nl - message) : strlen(message));
+  array_push(out, diag);
+}
+
+/* The diagnostics of texts[index] (shown), asked of tsserver. */
+static int lsp__ask_tsserver(EddiLspServer *self, const EddiLspText *texts, size_t index,
+                             EddiLspDiagnostics *out, EddiError *err) {
+  static const char *const commands[] = {"syntacticDiagnosticsSync", "semanticDiagnosticsSync"};
+  int rc = 0;
+  for (size_t c = 0; rc == 0 && c < 2; c++) {
+    json_object *args = json_object_new_object();
+    json_object_object_add(args, "file", json_object_new_string(texts[index].path));
+    json_object *arguments = json_object_new_array();
+    json_object_array_add(arguments, json_object_new_string(commands[c]));
+    json_object_array_add(arguments, args);
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "command", json_object_new_string("typescript.tsserverRequest"));
+    json_object_object_add(params, "arguments", arguments);
+    json_object *result;
+    rc = lsp__request(self, "workspace/executeCommand", params, &result, err);
+    if (rc < 0) break;
+    json_object *body = lsp__get(result, "body");
+    json_object *success = lsp__get(result, "success");
+    if (!json_object_is_type(body, json_type_array) || !json_object_get_boolean(success)) {
+      const char *why = lsp__string(result, "message");
+      eddi_error_set(err, EDDI_EIO, "%s: %s of %s gave no diagnostics%s%s", self->name, commands[c],
+                     eddi_path_basename(texts[index].path), why ? ": " : "", why ? why : "");
+      eddi_error_hint(err, "Validate again, or name another server with --lsp LANG=COMMAND");
+      rc = err->code;
+    }
+    for (size_t k = 0; rc == 0 && k < json_object_array_length(body); k++)
+      lsp__convert_tsserver(index, &texts[index], json_object_array_get_idx(body, k), out);
+    json_object_put(result);
+  }
+  return rc;
+}
+
+/* A diagnose through tsserver: every text shown, then each asked. */
+static int lsp__diagnose_tsserver(EddiLspServer *self, const EddiLspText *texts, size_t count,
+                                  unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < count; i++) {
+    char *uri = lsp__uri(texts[i].path);
+    int64_t version;
+    rc = lsp__show(self, uri, &texts[i], &version, err);
+    eddi_free(uri);
+  }
+  for (size_t i = 0; rc == 0 && i < count; i++) rc = lsp__ask_tsserver(self, texts, i, out, err);
+  for (size_t i = 0; rc == 0 && (flags & EDDI_LSP_CLOSE) && i < count; i++) {
+    char *uri = lsp__uri(texts[i].path);
+    int at = lsp__find_doc(self, uri);
+    eddi_free(uri);
+    if (at >= 0) rc = lsp__close_doc(self, (size_t)at, err);
+  }
+  if (rc < 0) eddi_lsp_diagnostics_free(out);
+  return rc;
+}
+
 int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
                              unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
   pthread_mutex_lock(&self->mutex);
+  if (self->diagnostics_way == EDDI_LSP_DIAGNOSTICS_TSSERVER) {
+    int rc = lsp__flush_forgotten(self, err);
+    if (rc == 0) rc = lsp__start(self, err);
+    if (rc == 0) rc = lsp__diagnose_tsserver(self, texts, count, flags, out, err);
+    pthread_mutex_unlock(&self->mutex);
+    return rc;
+  }
   int rc = lsp__flush_forgotten(self, err);
   if (rc == 0) rc = lsp__start(self, err);
   LspAwaited awaited = {eddi_calloc(count + 1, sizeof(char *)),

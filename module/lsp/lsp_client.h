@@ -38,12 +38,25 @@ typedef struct EddiLspServer EddiLspServer;
 /* How long shutdown and exit may take when eddi ends, before a kill. */
 #define EDDI_LSP_SHUTDOWN_MS 2000
 
+/* How a server's diagnostics of a text are had. */
+typedef enum {
+  /* textDocument/publishDiagnostics of its version, or after it was shown. */
+  EDDI_LSP_DIAGNOSTICS_PUBLISHED = 0,
+  /* Asked of the TypeScript server behind typescript-language-server
+   * (workspace/executeCommand typescript.tsserverRequest, its
+   * syntacticDiagnosticsSync and semanticDiagnosticsSync): it publishes
+   * nothing for a file whose diagnostics stay empty, and no version, so a
+   * publication cannot tell the diagnostics of a text from none yet. */
+  EDDI_LSP_DIAGNOSTICS_TSSERVER = 1,
+} EddiLspDiagnosticsWay;
+
 typedef struct {
   const char *name;        /* as replies name it ("clangd") */
   const char *command;     /* the program and its arguments, words split at spaces */
   const char *language_id; /* the protocol's languageId ("c", "python") */
   const char *root;        /* the workspace folder, absolute */
   unsigned deadline_ms;    /* each request, and each wait for diagnostics */
+  EddiLspDiagnosticsWay diagnostics;
 } EddiLspServerSpec;
 
 /* A server for spec (copied); starts nothing. */

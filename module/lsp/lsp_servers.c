@@ -12,15 +12,20 @@ typedef struct {
   const char *language_id; /* the protocol's */
   const char *program;     /* looked up on PATH */
   const char *command;     /* what runs it */
+  EddiLspDiagnosticsWay diagnostics;
 } LspDefault;
 
 static const LspDefault lsp__defaults[] = {
-    {"c", "clangd", "c", "clangd", "clangd"},
-    {"cpp", "clangd", "cpp", "clangd", "clangd"},
-    {"python", "pyright", "python", "pyright-langserver", "pyright-langserver --stdio"},
-    {"javascript", "typescript-language-server", "javascript", "typescript-language-server", "typescript-language-server --stdio"},
-    {"typescript", "typescript-language-server", "typescript", "typescript-language-server", "typescript-language-server --stdio"},
-    {"tsx", "typescript-language-server", "typescriptreact", "typescript-language-server", "typescript-language-server --stdio"},
+    {"c", "clangd", "c", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED},
+    {"cpp", "clangd", "cpp", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED},
+    {"python", "pyright", "python", "pyright-langserver", "pyright-langserver --stdio",
+     EDDI_LSP_DIAGNOSTICS_PUBLISHED},
+    {"javascript", "typescript-language-server", "javascript", "typescript-language-server", "typescript-language-server --stdio",
+     EDDI_LSP_DIAGNOSTICS_TSSERVER},
+    {"typescript", "typescript-language-server", "typescript", "typescript-language-server", "typescript-language-server --stdio",
+     EDDI_LSP_DIAGNOSTICS_TSSERVER},
+    {"tsx", "typescript-language-server", "typescriptreact", "typescript-language-server", "typescript-language-server --stdio",
+     EDDI_LSP_DIAGNOSTICS_TSSERVER},
 };
 #define LSP_DEFAULT_COUNT (sizeof lsp__defaults / sizeof lsp__defaults[0])
 
@@ -120,6 +125,10 @@ static EddiLspServer *servers__make(const EddiConfig *config, const char *root, 
       .language_id = known ? known->language_id : lang,
       .root = root,
       .deadline_ms = config->lsp_deadline_ms ? config->lsp_deadline_ms : EDDI_LSP_DEADLINE_DEFAULT_MS,
+      /* What eddi knows of the usual program holds for it under another
+       * command too (a wrapper that runs it keeps its name). */
+      .diagnostics = known && strcmp(name, known->name) == 0 ? known->diagnostics
+                                                             : EDDI_LSP_DIAGNOSTICS_PUBLISHED,
   };
   EddiLspServer *server = eddi_lsp_server_new(&spec);
   eddi_free(program);
