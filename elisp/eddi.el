@@ -83,13 +83,36 @@ when eddi is first used.  Paths outside it are refused."
   :type '(choice (const :tag "Project root at first use" nil) directory)
   :group 'eddi)
 
+(defgroup eddi-lsp nil
+  "The language servers eddi asks (doc/lsp.org)."
+  :group 'eddi)
+
 (defcustom eddi-lsp t
-  "Non-nil means Validate also asks the language's server.
-The servers are the usual programs found on PATH (clangd,
+  "Non-nil means eddi asks the languages' servers.
+Validate shows their diagnostics, and they check every Refactor,
+Modify and script before it writes.  The servers are those
+`eddi-lsp-servers' names, then those the workspace's .eddi/lsp.conf
+names, then the usual programs found on PATH (clangd,
 pyright-langserver, typescript-language-server); nil starts none.
 Takes effect when the engine is made."
   :type 'boolean
-  :group 'eddi)
+  :group 'eddi-lsp)
+
+(defcustom eddi-lsp-servers nil
+  "Language servers by language: an alist of (LANG . COMMAND).
+LANG is eddi's name of the language (\"c\", \"python\",
+\"typescript\"); COMMAND the program and its arguments, split at
+spaces.  Takes effect when the engine is made."
+  :type '(alist :key-type string :value-type string)
+  :group 'eddi-lsp)
+
+(defcustom eddi-lsp-trust-workspace nil
+  "Non-nil means the servers a workspace's .eddi/lsp.conf names may run.
+A project's file naming a program is otherwise refused, saying so,
+since a cloned project would choose what runs.  Takes effect when
+the engine is made."
+  :type 'boolean
+  :group 'eddi-lsp)
 
 (defcustom eddi-sender "emacs"
   "The sender name of messages typed in this Emacs.
@@ -170,7 +193,8 @@ More are answered \"Fail \"Busy, retry\"\" at once."
 (define-error 'eddi-error "eddi")
 
 ;; Defined by eddi-module.so when it is loaded.
-(declare-function eddi-module-new "eddi-module" (root &optional no-lsp))
+(declare-function eddi-module-new "eddi-module"
+                  (root &optional no-lsp lsp-commands trust-workspace))
 (declare-function eddi-module-free "eddi-module" (engine))
 (declare-function eddi-module-exec "eddi-module" (engine sender text &optional via-nats session))
 (declare-function eddi-module-nats-connect "eddi-module" (engine process url instance max-queue))
@@ -360,7 +384,13 @@ the module's file."
 (defun eddi-engine ()
   "The engine of this Emacs, loading the module and making it if needed."
   (eddi-load-module)
-  (or eddi--engine (setq eddi--engine (eddi-module-new (eddi--root) (not eddi-lsp)))))
+  (or eddi--engine
+      (setq eddi--engine
+            (eddi-module-new (eddi--root) (not eddi-lsp)
+                             (and eddi-lsp-servers
+                                  (mapconcat (lambda (server) (concat (car server) "=" (cdr server)))
+                                             eddi-lsp-servers "\n"))
+                             eddi-lsp-trust-workspace))))
 
 ;;;###autoload
 (defun eddi-reset ()

@@ -228,6 +228,7 @@ int engine_host_init(EngineHost *self, const ServerOptions *options, const char 
     config.search_timeout_ms =
         options->search_timeout_ms < UINT_MAX ? (unsigned)options->search_timeout_ms : UINT_MAX;
   config.lsp_off = options->no_lsp;
+  config.lsp_trust_workspace = options->lsp_trust_workspace;
   if (options->lsp_deadline_ms)
     config.lsp_deadline_ms = options->lsp_deadline_ms > UINT32_MAX ? UINT32_MAX
                                                                    : (unsigned)options->lsp_deadline_ms;

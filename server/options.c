@@ -75,6 +75,8 @@ static const OptionSpec options__specs[] = {
     OPT("lsp", OPTION_LIST, lsp, "LANG=COMMAND  run COMMAND as LANG's language server (repeatable)"),
     OPT("lsp-deadline", OPTION_SIZE, lsp_deadline_ms,
         "MS  how long a language server may take to answer (20000)"),
+    OPT("lsp-trust-workspace", OPTION_FLAG, lsp_trust_workspace,
+        "  run the servers the workspace's .eddi/lsp.conf names"),
     OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
 };
 

@@ -59,6 +59,7 @@ typedef struct {
   bool no_lsp;              /* no language servers (doc/lsp.org) */
   StringList lsp;           /* LANG=COMMAND: the server of a language */
   size_t lsp_deadline_ms;   /* how long a language server may take; 0 = the engine's default */
+  bool lsp_trust_workspace; /* the commands of the workspace's .eddi/lsp.conf may run */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the

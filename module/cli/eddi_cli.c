@@ -41,7 +41,7 @@ typedef struct {
 static void cli__usage(FILE *out) {
   fputs("usage: eddi [--root DIR] [--nats URL [--state DIR] [--credentials FILE]]\n"
         "            [--sender NAME] [--no-journal] [--no-lsp | --lsp LANG=COMMAND]...\n"
-        "            [--lsp-deadline MS] [-c COMMAND]... [SCRIPT | -]\n"
+        "            [--lsp-deadline MS] [--lsp-trust-workspace] [-c COMMAND]... [SCRIPT | -]\n"
         "Runs EddiSpeak commands against the files under DIR (default: the current\n"
         "folder), or sends them to an eddi-server at the NATS URL (with the credentials\n"
         "FILE, or those eddi-server left in DIR's state folder for that URL): each -c COMMAND,\n"
@@ -54,7 +54,9 @@ static void cli__usage(FILE *out) {
         "Language servers found on PATH (clangd, pyright-langserver,\n"
         "typescript-language-server) are used by Validate; --lsp LANG=COMMAND names\n"
         "another for one language, --no-lsp uses none, --lsp-deadline MS is how long\n"
-        "a server may take to answer (default 20000).\n"
+        "a server may take to answer (default 20000). DIR's .eddi/lsp.conf may name\n"
+        "servers too (LANG=COMMAND, LANG=off); its commands run only with\n"
+        "--lsp-trust-workspace.\n"
         "Start with: Start <session>, then Open <file>. 'Help' lists the commands.\n",
         out);
 }
@@ -188,6 +190,7 @@ static EddiEngine *cli__engine(const char *root, const char *state, bool journal
   config.lsp_off = lsp->lsp_off;
   config.lsp_commands = lsp->lsp_commands;
   if (lsp->lsp_deadline_ms) config.lsp_deadline_ms = lsp->lsp_deadline_ms;
+  config.lsp_trust_workspace = lsp->lsp_trust_workspace;
   EddiEngine *engine = eddi_engine_new(root, &config, error, error_size);
   if (!engine || !journal) return engine;
   char report[CLI_ERROR_MAX * 4];
@@ -206,7 +209,8 @@ int main(int argc, char **argv) {
   bool journal = true;      /* --no-journal: a session lives as long as this process */
   const char **commands = calloc((size_t)argc, sizeof *commands);
   size_t command_count = 0;
-  /* --no-lsp, --lsp (its values joined by newlines), --lsp-deadline. */
+  /* --no-lsp, --lsp (its values joined by newlines), --lsp-deadline,
+   * --lsp-trust-workspace. */
   EddiConfig lsp = {0};
   char *lsp_commands = NULL;
   size_t lsp_len = 0;
@@ -231,6 +235,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "-")) whole_stdin = true;
     else if (!strcmp(arg, "--no-journal")) journal = false;
     else if (!strcmp(arg, "--no-lsp")) lsp.lsp_off = true;
+    else if (!strcmp(arg, "--lsp-trust-workspace")) lsp.lsp_trust_workspace = true;
     else if (!strcmp(arg, "--lsp")) {
       const char *value = argv[++i];
       size_t n = strlen(value);

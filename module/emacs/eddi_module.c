@@ -254,8 +254,14 @@ static emacs_value Feddi_module_new(emacs_env *env, ptrdiff_t nargs, emacs_value
   EddiConfig config;
   eddi_config_default(&config);
   config.lsp_off = nargs > 1 && env->is_not_nil(env, args[1]);
-  EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
+  bool failed = false;
+  char *lsp_commands = nargs > 2 ? module__string_or_nil(env, args[2], &failed) : NULL;
+  config.lsp_commands = lsp_commands;
+  config.lsp_trust_workspace = nargs > 3 && env->is_not_nil(env, args[3]);
+  EddiEngine *engine = failed ? NULL : eddi_engine_new(root, &config, error, sizeof error);
   free(root);
+  free(lsp_commands);
+  if (failed) return NULL;
   if (!engine) return module__error(env, error);
   /* Plain calloc: the wrapper lives until the garbage collector finalizes
    * it, so it stays out of the engine's allocation count. */
@@ -626,10 +632,12 @@ MODULE_EXPORT int emacs_module_init(struct emacs_runtime *runtime) {
   if (!eddi_emacs_symbols_init(env)) return 3;
   eddi_set_allocator(NULL, NULL, NULL, NULL, module__out_of_memory);
 
-  DEFUN("eddi-module-new", Feddi_module_new, 1, 2, MODULE_REFUSES_BROKEN,
+  DEFUN("eddi-module-new", Feddi_module_new, 1, 4, MODULE_REFUSES_BROKEN,
         "Make an eddi engine over the workspace folder ROOT.\n"
-        "With NO-LSP non-nil it starts no language server (doc/lsp.org).\n\n"
-        "(fn ROOT &optional NO-LSP)");
+        "With NO-LSP non-nil it starts no language server (doc/lsp.org).\n"
+        "LSP-COMMANDS, a string of LANG=COMMAND lines, names servers; with\n"
+        "TRUST-WORKSPACE non-nil the commands ROOT's .eddi/lsp.conf names run.\n\n"
+        "(fn ROOT &optional NO-LSP LSP-COMMANDS TRUST-WORKSPACE)");
   DEFUN("eddi-module-free", Feddi_module_free, 1, 1, MODULE_RUNS_BROKEN,
         "Free ENGINE now: end its sessions and release their buffers.\n\n(fn ENGINE)");
   DEFUN("eddi-module-exec", Feddi_module_exec, 3, 5, MODULE_REFUSES_BROKEN,

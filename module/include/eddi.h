@@ -86,6 +86,11 @@ typedef struct {
   bool lsp_off;
   const char *lsp_commands;
   unsigned lsp_deadline_ms;
+  /* Whether the commands the workspace's own .eddi/lsp.conf names may run
+   * (--lsp-trust-workspace); without it a language whose server the file
+   * names has a server that refuses to start, saying so. The file's
+   * "LANG=off" lines hold either way. */
+  bool lsp_trust_workspace;
 } EddiConfig;
 
 void eddi_config_default(EddiConfig *config);

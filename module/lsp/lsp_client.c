@@ -75,6 +75,7 @@ struct EddiLspServer {
   EddiLspReader reader;
   EddiLspEncoding encoding;
   EddiLspDiagnosticsWay diagnostics_way;
+  char *refusal, *refusal_hint; /* EddiLspServerSpec's */
   int64_t next_id;
   int64_t awaited_id;     /* the request being waited for, or 0 */
   json_object *response;  /* its answer, once come */
@@ -122,6 +123,8 @@ EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec) {
   self->root_uri = lsp__uri(spec->root);
   self->deadline_ms = spec->deadline_ms;
   self->diagnostics_way = spec->diagnostics;
+  self->refusal = spec->refusal ? eddi_strdup(spec->refusal) : NULL;
+  self->refusal_hint = spec->refusal_hint ? eddi_strdup(spec->refusal_hint) : NULL;
   for (const char *p = spec->command; *p;) {
     while (*p == ' ') p++;
     if (!*p) break;
@@ -537,6 +540,11 @@ static EddiLspEncoding lsp__encoding(json_object *result) {
 
 static int lsp__start(EddiLspServer *self, EddiError *err) {
   if (self->running) return 0;
+  if (self->refusal) {
+    eddi_error_set(err, EDDI_ESTATE, "%s", self->refusal);
+    if (self->refusal_hint) eddi_error_hint(err, "%s", self->refusal_hint);
+    return err->code;
+  }
   if (!self->argv.items[0])
     return eddi_error_set(err, EDDI_EINVAL, "%s has no command to run", self->name);
   int to[2], from[2];
@@ -1053,6 +1061,7 @@ void eddi_lsp_server_free(EddiLspServer *self) {
   array_free(&self->forgotten);
   for (size_t i = 0; i < self->argv.len; i++) eddi_free(self->argv.items[i]);
   array_free(&self->argv);
+  eddi_free(self->refusal), eddi_free(self->refusal_hint);
   eddi_free(self->name);
   eddi_free(self->language_id);
   eddi_free(self->root);

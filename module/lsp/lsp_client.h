@@ -57,6 +57,9 @@ typedef struct {
   const char *root;        /* the workspace folder, absolute */
   unsigned deadline_ms;    /* each request, and each wait for diagnostics */
   EddiLspDiagnosticsWay diagnostics;
+  /* When set, the server is not started: every use fails with this, and
+   * refusal_hint as the way on (a command the configuration may not run). */
+  const char *refusal, *refusal_hint;
 } EddiLspServerSpec;
 
 /* A server for spec (copied); starts nothing. */

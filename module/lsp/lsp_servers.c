@@ -1,6 +1,9 @@
 /* lsp_servers.c - see lsp_servers.h. */
 #include "lsp/lsp_servers.h"
 
+#include <limits.h>
+#include <stdio.h>
+
 #include "core/path.h"
 #include "core/process.h"
 #include "workspace/slot.h"
@@ -37,10 +40,13 @@ typedef struct {
 typedef struct {
   char *root;
   Array(LspEntry) entries;
+  char *workspace_file; /* the "LANG=COMMAND" lines of .eddi/lsp.conf, or NULL */
+  bool workspace_file_read;
 } LspServers;
 
 static void servers__free(void *data) {
   LspServers *self = data;
+  eddi_free(self->workspace_file);
   for (size_t i = 0; i < self->entries.len; i++) {
     eddi_lsp_server_free(self->entries.items[i].server);
     eddi_free(self->entries.items[i].lang);
@@ -99,12 +105,52 @@ bool eddi_lsp_commands_valid(const char *spec, char *error, size_t error_size) {
   return true;
 }
 
-/* A server for lang as the configuration and PATH say, or NULL. */
-static EddiLspServer *servers__make(const EddiConfig *config, const char *root, const char *lang) {
+/* The workspace's own choice of servers, EDDI_LSP_WORKSPACE_FILE under
+ * root: "LANG=COMMAND" and "LANG=off" lines, '#' comments and blank lines
+ * left out. NULL when there is none or it cannot be read. */
+static char *servers__workspace_file(const char *root) {
+  char path[PATH_MAX];
+  if (snprintf(path, sizeof path, "%s/%s", root, EDDI_LSP_WORKSPACE_FILE) >= (int)sizeof path)
+    return NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  StrBuf lines = {0};
+  char line[1024];
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strcspn(line, "\r\n");
+    line[len] = '\0';
+    const char *start = line;
+    while (*start == ' ' || *start == '\t') start++;
+    if (!*start || *start == '#' || !strchr(start, '=')) continue;
+    eddi_strbuf_printf(&lines, "%s%s", lines.len ? "\n" : "", start);
+  }
+  fclose(f);
+  return lines.len ? eddi_strbuf_take(&lines) : (eddi_strbuf_free(&lines), NULL);
+}
+
+/* A server for lang as the configuration, the workspace file and PATH
+ * say, or NULL. */
+static EddiLspServer *servers__make(const EddiConfig *config, LspServers *servers, const char *lang) {
+  const char *root = servers->root;
   const LspDefault *known = NULL;
   for (size_t i = 0; i < LSP_DEFAULT_COUNT; i++)
     if (strcmp(lsp__defaults[i].lang, lang) == 0) known = &lsp__defaults[i];
   char *command = servers__configured(config->lsp_commands, lang);
+  char *chosen = command ? NULL : servers__configured(servers->workspace_file, lang);
+  if (chosen && strcmp(chosen, "off") == 0) {
+    eddi_free(chosen);
+    return NULL;
+  }
+  StrBuf refusal = {0}, refusal_hint = {0};
+  if (chosen && !config->lsp_trust_workspace) {
+    /* A cloned project must not run a program of its choosing unasked. */
+    eddi_strbuf_printf(&refusal, "%s names %s as %s's language server, and commands from the "
+                       "workspace run only when it is trusted", EDDI_LSP_WORKSPACE_FILE, chosen, lang);
+    eddi_strbuf_printf(&refusal_hint, "Trust it with --lsp-trust-workspace (Emacs: "
+                       "eddi-lsp-trust-workspace), name a server with --lsp %s=COMMAND, or "
+                       "write %s=off there", lang, lang);
+  }
+  if (chosen) command = chosen;
   if (!command && known && eddi_process_found(known->program)) command = eddi_strdup(known->command);
   if (!command) return NULL;
   /* Replies name it as eddi knows it (pyright), else by its program's
@@ -129,8 +175,11 @@ static EddiLspServer *servers__make(const EddiConfig *config, const char *root, 
        * command too (a wrapper that runs it keeps its name). */
       .diagnostics = known && strcmp(name, known->name) == 0 ? known->diagnostics
                                                              : EDDI_LSP_DIAGNOSTICS_PUBLISHED,
+      .refusal = refusal.data,
+      .refusal_hint = refusal_hint.data,
   };
   EddiLspServer *server = eddi_lsp_server_new(&spec);
+  eddi_strbuf_free(&refusal), eddi_strbuf_free(&refusal_hint);
   eddi_free(program);
   eddi_free(name);
   eddi_free(command);
@@ -154,7 +203,11 @@ EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, EddiSession *sess
   }
   for (size_t i = 0; i < self->entries.len; i++)
     if (strcmp(self->entries.items[i].lang, lang) == 0) return self->entries.items[i].server;
-  LspEntry entry = {eddi_strdup(lang), servers__make(config, self->root, lang)};
+  if (!self->workspace_file_read) {
+    self->workspace_file = servers__workspace_file(self->root);
+    self->workspace_file_read = true;
+  }
+  LspEntry entry = {eddi_strdup(lang), servers__make(config, self, lang)};
   array_push(&self->entries, entry);
   return entry.server;
 }

@@ -4,9 +4,12 @@
  * on first ask; its process starts on first use (lsp_client.h). A
  * language's server is, in order: none when the configuration turns
  * servers off (--no-lsp); the command the configuration names for it
- * (--lsp LANG=COMMAND); its usual program when that is found on PATH
- * (clangd, pyright-langserver, typescript-language-server); else none, and
- * the commands answer as they do without a server.
+ * (--lsp LANG=COMMAND); the one the workspace's EDDI_LSP_WORKSPACE_FILE
+ * names ("LANG=off": none; a command runs only when the configuration
+ * trusts the workspace, else the server refuses every use, saying why);
+ * its usual program when that is found on PATH (clangd,
+ * pyright-langserver, typescript-language-server); else none, and the
+ * commands answer as they do without a server.
  */
 #ifndef EDDI_LSP_SERVERS_H
 #define EDDI_LSP_SERVERS_H
@@ -21,6 +24,8 @@
 /* How many files that name a word a command shows a server besides its
  * own (the users of a renamed name, the files that may refer to it). */
 #define EDDI_LSP_USERS_MAX 40
+/* The workspace's own choice of servers, under its root (read once). */
+#define EDDI_LSP_WORKSPACE_FILE ".eddi/lsp.conf"
 
 /* The server of language lang (eddi's name: "c", "python") in workspace,
  * or NULL when it has none. Owner thread. Borrowed: it lives as long as

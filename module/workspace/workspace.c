@@ -45,6 +45,7 @@ void eddi_config_default(EddiConfig *config) {
   config->lsp_off = false;
   config->lsp_commands = NULL;
   config->lsp_deadline_ms = 20000;
+  config->lsp_trust_workspace = false;
 }
 
 EddiWorkspace *eddi_workspace_new(const char *root, int root_fd, const EddiConfig *config) {

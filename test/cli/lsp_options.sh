@@ -6,8 +6,9 @@
 # request gives a Fail saying it stopped, and the next Validate starts it
 # again; a request past --lsp-deadline is cancelled and the Fail names the
 # deadline, a server that ignores the cancel too is stopped; --no-lsp
-# answers as eddi does without servers; a bad --lsp is refused. Checks the
-# replies and the exit status exactly.
+# answers as eddi does without servers; the workspace's .eddi/lsp.conf is
+# heeded (its commands only when trusted); a bad --lsp is refused. Checks
+# the replies and the exit status exactly.
 # usage: lsp_options.sh EDDI STUB
 set -u
 eddi=$1
@@ -90,6 +91,30 @@ Ok, Renamed in 1 file, 1 reference updated' \
   --lsp-deadline 300 --lsp "c=$stub ignore-cancel" -c 'Start s' \
   -c 'Refactor RenameSymbol twice double_of Unchecked'
 grep -q double_of "$work/b.c" || { echo "refactor-unchecked: b.c was not written"; status=1; }
+
+# The workspace's own .eddi/lsp.conf: its command runs only when trusted
+# (a cloned project must not start a program unasked); --lsp comes first;
+# LANG=off turns the language's server off, trusted or not.
+mkdir -p "$work/.eddi"
+printf '# the project'"'"'s servers\nc=%s well\n' "$stub" >"$work/.eddi/lsp.conf"
+check workspace-untrusted 1 "Ok
+Ok, At 0:0, Length 3
+Fail \".eddi/lsp.conf names $stub well as c's language server, and commands from the workspace run only when it is trusted\", Trust it with --lsp-trust-workspace (Emacs: eddi-lsp-trust-workspace), name a server with --lsp c=COMMAND, or write c=off there" \
+  -c 'Start s' -c 'Open a.c' -c Validate
+check workspace-trusted 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18' \
+  --lsp-trust-workspace -c 'Start s' -c 'Open a.c' -c Validate
+check workspace-overridden 1 'Ok
+Ok, At 0:0, Length 3
+Fail "Cannot start lsp-none (/nonexistent/lsp-none): No such file or directory", Install it, name another with --lsp LANG=COMMAND, or turn servers off with --no-lsp' \
+  --lsp "c=/nonexistent/lsp-none" -c 'Start s' -c 'Open a.c' -c Validate
+printf 'c=off\n' >"$work/.eddi/lsp.conf"
+check workspace-off 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors' \
+  -c 'Start s' -c 'Open a.c' -c Validate
+rm -r "$work/.eddi"
 
 (cd "$work" && "$eddi" --no-journal --lsp c -c 'Start s' >actual 2>stderr)
 code=$?

@@ -178,9 +178,10 @@ buffers of the workspace are killed and no engine memory may leak."
   "customize-group eddi shows a few settings and subgroups, not one flat list."
   (require 'eddi-agent)
   (let ((members (lambda (group) (mapcar #'car (get group 'custom-group)))))
-    (dolist (sub '(eddi-module eddi-buffers eddi-nats eddi-faces eddi-agent))
+    (dolist (sub '(eddi-module eddi-buffers eddi-nats eddi-faces eddi-agent eddi-lsp))
       (should (memq sub (funcall members 'eddi))))
     (should (memq 'eddi-nats-url (funcall members 'eddi-nats)))
+    (should (memq 'eddi-lsp-servers (funcall members 'eddi-lsp)))
     (should (memq 'eddi-changed-face (funcall members 'eddi-faces)))
     (should (memq 'eddi-agent-max-tool-calls (funcall members 'eddi-agent-limits)))
     (should (memq 'eddi-agent-tool-face (funcall members 'eddi-agent-faces)))
@@ -858,6 +859,47 @@ of the group takes it back with the others."
     (should (equal (eddi-transcript--read (eddi-test-path "shop.py")) (cdadr eddi-test-cart)))
     (should (equal (eddi-test-text "cart.py") (concat (cdar eddi-test-cart) "# mine\n")))
     (should (buffer-modified-p (eddi-test-buffer "cart.py")))))
+
+;;;; Language servers from customize
+
+(defun eddi-test--validate-with (files &rest settings)
+  "Validate a.c in a workspace of FILES, the engine made by `eddi-engine'.
+SETTINGS are (VARIABLE . VALUE) pairs bound meanwhile."
+  (let* ((root (file-name-as-directory (make-temp-file "eddi-ert-" t)))
+         (eddi-root root)
+         (eddi--engine nil)
+         (eddi-sender "tester")
+         (create-lockfiles nil)
+         (reply nil))
+    (dolist (file files)
+      (eddi-transcript--write (expand-file-name (car file) root) (cdr file)))
+    (cl-progv (mapcar #'car settings) (mapcar #'cdr settings)
+      (unwind-protect
+          (setq reply (list (eddi-exec "Start s") (eddi-exec "Open a.c") (eddi-exec "Validate")))
+        (when eddi--engine (eddi-module-free eddi--engine))
+        (dolist (buffer (buffer-list))
+          (when (and (buffer-file-name buffer) (string-prefix-p root (buffer-file-name buffer)))
+            (kill-buffer buffer)))
+        (delete-directory root t)))
+    reply))
+
+(ert-deftest eddi-lsp-servers-from-customize ()
+  "`eddi-lsp-servers' names a language's server; the workspace's
+.eddi/lsp.conf names one only with `eddi-lsp-trust-workspace'."
+  (let* ((stub (expand-file-name "../lsp/lsp-stub.py" eddi-test-fixtures))
+         (source (cons "a.c" (encode-coding-string
+                              "int main(void) {\n  /* \U0001F600\u4e2d */ return x;\n}\n" 'utf-8)))
+         (diagnosed "Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18")
+         (conf (cons ".eddi/lsp.conf" (format "c=%s well\n" stub))))
+    (should (equal (eddi-test--validate-with (list source)
+                                             (cons 'eddi-lsp-servers `(("c" . ,(concat stub " well")))))
+                   (list "Ok" "Ok, At 0:0, Length 3" diagnosed)))
+    (should (equal (nth 2 (eddi-test--validate-with (list source conf)
+                                                    (cons 'eddi-lsp-trust-workspace t)))
+                   diagnosed))
+    (should (string-prefix-p "Fail \".eddi/lsp.conf names "
+                             (nth 2 (eddi-test--validate-with (list source conf)
+                                                              (cons 'eddi-lsp-trust-workspace nil)))))))
 
 ;;;; The transcript suite
 

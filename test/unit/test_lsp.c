@@ -176,7 +176,8 @@ static void test_positions_round_trip(void **state) {
 static EddiLspServer *client__stub(const char *mode, unsigned deadline_ms) {
   char command[PATH_MAX + 64];
   snprintf(command, sizeof command, "%s %s", EDDI_LSP_STUB, mode);
-  EddiLspServerSpec spec = {"lsp-stub", command, "c", "/tmp", deadline_ms, EDDI_LSP_DIAGNOSTICS_PUBLISHED};
+  EddiLspServerSpec spec = {.name = "lsp-stub", .command = command, .language_id = "c",
+                            .root = "/tmp", .deadline_ms = deadline_ms};
   return eddi_lsp_server_new(&spec);
 }
 
@@ -359,8 +360,8 @@ static void test_client_cancels_past_the_deadline(void **state) {
 
 static void test_client_names_a_program_it_cannot_start(void **state) {
   long live = unit_live();
-  EddiLspServerSpec spec = {"nowhere", "/nonexistent/lsp-server --stdio", "c", "/tmp", 1000,
-                           EDDI_LSP_DIAGNOSTICS_PUBLISHED};
+  EddiLspServerSpec spec = {.name = "nowhere", .command = "/nonexistent/lsp-server --stdio",
+                            .language_id = "c", .root = "/tmp", .deadline_ms = 1000};
   EddiLspServer *server = eddi_lsp_server_new(&spec);
   EddiLspText text = {"/tmp/lsp-unit-d.c", "", 0};
   EddiLspDiagnostics diags = {0};
