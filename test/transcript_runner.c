@@ -45,7 +45,9 @@
 #include "core/common.h"
 #include "eddi.h"
 
-#define RUNNER_NATS_TIMEOUT_MS 10000
+/* How long a request through the server may take: past the LSP deadline
+ * (20 s), which a cold language server on a loaded machine may reach. */
+#define RUNNER_NATS_TIMEOUT_MS 60000
 
 typedef struct {
   const char *transcript;

@@ -84,6 +84,9 @@ typedef struct {
   RefPlan plan;
   EddiLspCheck check; /* the servers that check the write; none for Preview */
   StrBuf checked;     /* what the check says in the reply, a fact a line */
+  char *foreign_word; /* a rename's old name... */
+  StrBuf foreign;     /* ...in files of other languages: "use.py:2, ..." */
+  size_t foreign_count;
   StrBuf facts; /* an operation's reply facts, one a line (ops.h) */
   int rc;
   EddiError err;
@@ -98,6 +101,8 @@ static void refactor__destroy(EddiJob *base) {
   eddi_free(self->path);
   eddi_strbuf_free(&self->facts);
   eddi_strbuf_free(&self->checked);
+  eddi_strbuf_free(&self->foreign);
+  eddi_free(self->foreign_word);
   eddi_lsp_check_free(&self->check);
   ref_plan_free(&self->plan);
   ref_index_checkin(self->workspace, self->index);
@@ -194,9 +199,47 @@ static void refactor__check(RefactorJob *self) {
   array_free(&renamed_at);
 }
 
+/* Languages that share their names: C and C++ (headers), JavaScript and
+ * TypeScript (imports between them); each other language alone. */
+static int refactor__family(const EddiLang *lang) {
+  static const char *const families[][3] = {{"c", "cpp", NULL}, {"javascript", "typescript", "tsx"}};
+  for (int f = 0; f < 2; f++)
+    for (int k = 0; k < 3 && families[f][k]; k++)
+      if (strcmp(lang->name, families[f][k]) == 0) return f;
+  size_t count;
+  const EddiLang *all = eddi_lang_all(&count);
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(all[i].name, lang->name) == 0) return 2 + (int)i;
+  return -1;
+}
+
+/* A rename's old name in files of languages other than those it changes
+ * (a C function a Python ctypes call names, a header's type a TypeScript
+ * binding spells): eddi resolves names within a language only, so each
+ * place, found as a whole word, is unsure, and left only with Leave. */
+static void refactor__foreign_uses(RefactorJob *self, const char *word) {
+  const RefPlan *plan = &self->plan;
+  if (!plan->changes.len) return;
+  int family = refactor__family(self->index->sources.items[plan->changes.items[0].source].lang);
+  for (size_t i = 0; i < self->index->sources.len; i++) {
+    const RefSource *source = &self->index->sources.items[i];
+    if (!source->lang || refactor__family(source->lang) == family) continue;
+    for (uint32_t at = 0; (at = ref_text_word(source->text, source->len, at, (uint32_t)source->len, word)) != UINT32_MAX; at++) {
+      size_t line = 0;
+      for (uint32_t k = 0; k < at; k++) line += source->text[k] == '\n';
+      eddi_strbuf_printf(&self->foreign, "%s%s:%zu", self->foreign.len ? ", " : "", source->path, line);
+      self->foreign_count++;
+      while (at < source->len && source->text[at] != '\n') at++;
+    }
+  }
+}
+
 static void refactor__work(EddiJob *base) {
   RefactorJob *self = (RefactorJob *)base;
   refactor__plan(self);
+  bool rename = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS;
+  self->foreign_word = rename && self->rc == 0 ? refactor__target_word(self->spec) : NULL;
+  if (self->foreign_word) refactor__foreign_uses(self, self->foreign_word);
   /* Only a plan that may be written is checked: an unsure refusal comes
    * first, as it would without servers. */
   if (self->rc == 0 && self->check.servers.len &&
@@ -277,8 +320,13 @@ static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
     eddi_reply_builder_fact(ctx->reply, "Would move %s to %s", self->plan.moved_from,
                             self->plan.moved_to);
   refactor__unsure_fact(self, ctx);
+  if (self->foreign_count)
+    eddi_reply_builder_fact(ctx->reply, "%zu in another language: %s", self->foreign_count,
+                            self->foreign.data);
   if (ref_plan_unsure_left(&self->plan, self->flags))
     eddi_reply_builder_fact(ctx->reply, "Refactor needs %s", ref_plan_unsure_ways(&self->plan));
+  else if (self->foreign_count && !(self->flags & REF_UNSURE_LEAVE))
+    eddi_reply_builder_fact(ctx->reply, "Refactor needs Leave");
   if (ctx->reply->raw_mode) {
     StrBuf diff = {0};
     refactor__diff(self, &diff);
@@ -376,6 +424,9 @@ static int refactor__write(RefactorJob *self, CommandContext *ctx) {
   if (plan->moved_from)
     eddi_reply_builder_fact(ctx->reply, "Moved %s to %s", plan->moved_from, plan->moved_to);
   refactor__unsure_fact(self, ctx);
+  if (self->foreign_count)
+    eddi_reply_builder_fact(ctx->reply, "%zu in another language left unchanged: %s",
+                            self->foreign_count, self->foreign.data);
   eddi_reply_builder_fact_lines(ctx->reply, self->checked.data);
   /* A file changed on disk meanwhile, on other lines: merged, and said. */
   eddi_reply_builder_fact_lines(ctx->reply, report.warnings.data);
@@ -391,6 +442,14 @@ static int refactor__finish(EddiJob *base, CommandContext *ctx) {
   }
   if (self->preview) return refactor__preview(self, ctx);
   int rc = ref_plan_unsure_check(&self->plan, self->flags, ctx->err);
+  if (rc == 0 && self->foreign_count && !(self->flags & REF_UNSURE_LEAVE)) {
+    eddi_error_set(ctx->err, EDDI_EINVAL,
+                   "%zu use%s of %s in another language cannot be resolved: %s; nothing written",
+                   self->foreign_count, self->foreign_count == 1 ? "" : "s", self->foreign_word,
+                   self->foreign.data);
+    eddi_error_hint(ctx->err, "Change them by hand, then add Leave to rename without them");
+    rc = EDDI_EINVAL;
+  }
   return rc < 0 ? rc : refactor__write(self, ctx);
 }
 

@@ -206,6 +206,11 @@ class Tally:
         self.operations = []
 
     def record(self, project, op, command, reply, problem, names=()):
+        # EDDI_HARNESS_LOG names a file that gets every command and its
+        # reply, for reading the refusals one by one.
+        if os.environ.get('EDDI_HARNESS_LOG'):
+            with open(os.environ['EDDI_HARNESS_LOG'], 'a') as log:
+                log.write('%s\t%s\n' % (command, reply))
         key = (project, op)
         if key not in self.operations:
             self.operations.append(key)
