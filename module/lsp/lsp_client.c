@@ -499,6 +499,12 @@ static json_object *lsp__initialize_params(EddiLspServer *self) {
   json_object_object_add(publish, "versionSupport", json_object_new_boolean(1));
   json_object *text_document = json_object_new_object();
   json_object_object_add(text_document, "publishDiagnostics", publish);
+  if (self->diagnostics_way == EDDI_LSP_DIAGNOSTICS_PULLED) {
+    /* Said only when asked for: a server told so may stop publishing. */
+    json_object *pull = json_object_new_object();
+    json_object_object_add(pull, "dynamicRegistration", json_object_new_boolean(0));
+    json_object_object_add(text_document, "diagnostic", pull);
+  }
   json_object *window = json_object_new_object();
   json_object_object_add(window, "workDoneProgress", json_object_new_boolean(1));
   json_object *workspace = json_object_new_object();
@@ -682,6 +688,23 @@ static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *te
   return lsp__notify(self, "textDocument/didOpen", params, deadline, err);
 }
 
+/* Show text (shown already as uri's document) once more, with one or two
+ * newlines added at its end, alternately: bytes the server has not
+ * analysed last, that move no diagnostic. */
+static int lsp__settle(EddiLspServer *self, const char *uri, const EddiLspText *text,
+                       int64_t *version, EddiError *err) {
+  LspOpenDoc *doc = &self->docs.items[lsp__find_doc(self, uri)];
+  size_t added = 1 + doc->settles++ % 2;
+  char *again = eddi_malloc(text->len + added + 1);
+  memcpy(again, text->text, text->len);
+  memcpy(again + text->len, "\n\n", added);
+  again[text->len + added] = '\0';
+  EddiLspText settled = {text->path, again, text->len + added};
+  int rc = lsp__show(self, uri, &settled, version, err);
+  eddi_free(again);
+  return rc;
+}
+
 static bool lsp__heard_since(EddiLspServer *self, void *arg) {
   return self->seq != *(const uint64_t *)arg;
 }
@@ -811,17 +834,47 @@ static int lsp__ask_tsserver(EddiLspServer *self, const EddiLspText *texts, size
   return rc;
 }
 
-/* A diagnose through tsserver: every text shown, then each asked. */
-static int lsp__diagnose_tsserver(EddiLspServer *self, const EddiLspText *texts, size_t count,
-                                  unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
+/* The diagnostics of texts[index] (shown), asked with LSP 3.17's
+ * textDocument/diagnostic: a full report of the text as last shown. */
+static int lsp__ask_pulled(EddiLspServer *self, const EddiLspText *texts, size_t index,
+                           EddiLspDiagnostics *out, EddiError *err) {
+  json_object *params = json_object_new_object();
+  char *uri = lsp__uri(texts[index].path);
+  json_object_object_add(params, "textDocument", lsp__doc_id(uri));
+  eddi_free(uri);
+  json_object *result;
+  int rc = lsp__request(self, "textDocument/diagnostic", params, &result, err);
+  if (rc < 0) return rc;
+  json_object *items = lsp__get(result, "items");
+  const char *kind = lsp__string(result, "kind");
+  if (!kind || strcmp(kind, "full") != 0 || !json_object_is_type(items, json_type_array)) {
+    eddi_error_set(err, EDDI_EIO, "%s: textDocument/diagnostic of %s gave no full report",
+                   self->name, eddi_path_basename(texts[index].path));
+    eddi_error_hint(err, "Validate again, or name another server with --lsp LANG=COMMAND");
+    rc = err->code;
+  }
+  for (size_t k = 0; rc == 0 && k < json_object_array_length(items); k++)
+    lsp__convert(self, index, &texts[index], json_object_array_get_idx(items, k), out);
+  json_object_put(result);
+  return rc;
+}
+
+/* A diagnose by asking: every text shown (with EDDI_LSP_SETTLE, once more
+ * as lsp__settle does), then each asked, through tsserver or as pulled. */
+static int lsp__diagnose_asked(EddiLspServer *self, const EddiLspText *texts, size_t count,
+                               unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < count; i++) {
     char *uri = lsp__uri(texts[i].path);
     int64_t version;
     rc = lsp__show(self, uri, &texts[i], &version, err);
+    if (rc == 0 && (flags & EDDI_LSP_SETTLE)) rc = lsp__settle(self, uri, &texts[i], &version, err);
     eddi_free(uri);
   }
-  for (size_t i = 0; rc == 0 && i < count; i++) rc = lsp__ask_tsserver(self, texts, i, out, err);
+  for (size_t i = 0; rc == 0 && i < count; i++)
+    rc = self->diagnostics_way == EDDI_LSP_DIAGNOSTICS_TSSERVER
+             ? lsp__ask_tsserver(self, texts, i, out, err)
+             : lsp__ask_pulled(self, texts, i, out, err);
   for (size_t i = 0; rc == 0 && (flags & EDDI_LSP_CLOSE) && i < count; i++) {
     char *uri = lsp__uri(texts[i].path);
     int at = lsp__find_doc(self, uri);
@@ -835,10 +888,10 @@ static int lsp__diagnose_tsserver(EddiLspServer *self, const EddiLspText *texts,
 int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
                              unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
   pthread_mutex_lock(&self->mutex);
-  if (self->diagnostics_way == EDDI_LSP_DIAGNOSTICS_TSSERVER) {
+  if (self->diagnostics_way != EDDI_LSP_DIAGNOSTICS_PUBLISHED) {
     int rc = lsp__flush_forgotten(self, err);
     if (rc == 0) rc = lsp__start(self, err);
-    if (rc == 0) rc = lsp__diagnose_tsserver(self, texts, count, flags, out, err);
+    if (rc == 0) rc = lsp__diagnose_asked(self, texts, count, flags, out, err);
     pthread_mutex_unlock(&self->mutex);
     return rc;
   }
@@ -860,16 +913,8 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
    * clangd builds nothing for the bytes it built last); newlines at the
    * end move no diagnostic. */
   for (size_t i = 0; rc == 0 && (flags & EDDI_LSP_SETTLE) && i < count; i++) {
-    LspOpenDoc *doc = &self->docs.items[lsp__find_doc(self, awaited.uris[i])];
-    size_t added = 1 + doc->settles++ % 2;
-    char *again = eddi_malloc(texts[i].len + added + 1);
-    memcpy(again, texts[i].text, texts[i].len);
-    memcpy(again + texts[i].len, "\n\n", added);
-    again[texts[i].len + added] = '\0';
-    EddiLspText settled = {texts[i].path, again, texts[i].len + added};
     awaited.shown_at[i] = self->seq;
-    rc = lsp__show(self, awaited.uris[i], &settled, &awaited.versions[i], err);
-    eddi_free(again);
+    rc = lsp__settle(self, awaited.uris[i], &texts[i], &awaited.versions[i], err);
   }
   if (rc == 0) {
     long long deadline = eddi_process_now_ms() + self->deadline_ms;

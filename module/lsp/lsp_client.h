@@ -48,6 +48,10 @@ typedef enum {
    * nothing for a file whose diagnostics stay empty, and no version, so a
    * publication cannot tell the diagnostics of a text from none yet. */
   EDDI_LSP_DIAGNOSTICS_TSSERVER = 1,
+  /* Asked with LSP 3.17's textDocument/diagnostic, a full report of the
+   * text last shown (pyright: its publications of a version may come
+   * twice, the first before it analysed what the file imports). */
+  EDDI_LSP_DIAGNOSTICS_PULLED = 2,
 } EddiLspDiagnosticsWay;
 
 typedef struct {

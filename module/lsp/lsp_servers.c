@@ -22,7 +22,7 @@ static const LspDefault lsp__defaults[] = {
     {"c", "clangd", "c", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED},
     {"cpp", "clangd", "cpp", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED},
     {"python", "pyright", "python", "pyright-langserver", "pyright-langserver --stdio",
-     EDDI_LSP_DIAGNOSTICS_PUBLISHED},
+     EDDI_LSP_DIAGNOSTICS_PULLED},
     {"javascript", "typescript-language-server", "javascript", "typescript-language-server", "typescript-language-server --stdio",
      EDDI_LSP_DIAGNOSTICS_TSSERVER},
     {"typescript", "typescript-language-server", "typescript", "typescript-language-server", "typescript-language-server --stdio",

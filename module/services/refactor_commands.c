@@ -213,17 +213,30 @@ static int refactor__family(const EddiLang *lang) {
   return -1;
 }
 
+/* Whether file defines a symbol named name (an id of names, or REF_NONE). */
+static bool refactor__defines(const RefFile *file, uint32_t name) {
+  for (size_t i = 0; file && name != REF_NONE && i < file->syms.len; i++)
+    if (file->syms.items[i].name == name) return true;
+  return false;
+}
+
 /* A rename's old name in files of languages other than those it changes
- * (a C function a Python ctypes call names, a header's type a TypeScript
- * binding spells): eddi resolves names within a language only, so each
- * place, found as a whole word, is unsure, and left only with Leave. */
+ * that do not define the name themselves (a C function a Python ctypes
+ * call names, a header's type a binding spells): eddi resolves names
+ * within a language only, so each place, found as a whole word, is
+ * unsure, and left only with Leave. A file that defines the name (a
+ * Python class and a TypeScript class, each with its own price) is taken
+ * to mean its own. */
 static void refactor__foreign_uses(RefactorJob *self, const char *word) {
   const RefPlan *plan = &self->plan;
   if (!plan->changes.len) return;
   int family = refactor__family(self->index->sources.items[plan->changes.items[0].source].lang);
+  uint32_t name = ref_names_find(&self->index->names, word, strlen(word));
   for (size_t i = 0; i < self->index->sources.len; i++) {
     const RefSource *source = &self->index->sources.items[i];
-    if (!source->lang || refactor__family(source->lang) == family) continue;
+    if (!source->lang || refactor__family(source->lang) == family ||
+        refactor__defines(source->file, name))
+      continue;
     for (uint32_t at = 0; (at = ref_text_word(source->text, source->len, at, (uint32_t)source->len, word)) != UINT32_MAX; at++) {
       size_t line = 0;
       for (uint32_t k = 0; k < at; k++) line += source->text[k] == '\n';
