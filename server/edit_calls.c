@@ -31,7 +31,7 @@ static const char *const call__replace_keys[] = {"file_path", "old_string", "new
                                                  "replace_all", "edits", NULL};
 static const char *const call__refactor_keys[] = {"operation", "target", "new_name", "unsure",
                                                   "leave", "delegate", "unchecked", NULL};
-static const char *const call__query_keys[] = {"query", "files", "offset", "limit", "text", NULL};
+static const char *const call__query_keys[] = {"query", "path", "files", "offset", "limit", "text", NULL};
 static const char *const call__replace_edit_keys[] = {"old_string", "new_string", "replace_all",
                                                       NULL};
 
@@ -272,6 +272,7 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     break;
   case EDIT_CALL_QUERY:
     status = call__string(&parse, arguments, "query", true, &call->text, &call->text_len);
+    if (status == SERVER_OK) status = call__string(&parse, arguments, "path", false, &call->path, NULL);
     if (status == SERVER_OK) status = call__string(&parse, arguments, "files", false, &call->glob, NULL);
     if (status == SERVER_OK) status = call__count(&parse, arguments, "offset", &call->offset);
     if (status == SERVER_OK) status = call__count(&parse, arguments, "limit", &call->limit);

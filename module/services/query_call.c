@@ -172,14 +172,27 @@ static void query__run_init(CommandContext *ctx, ScriptRun *run) {
   if (run->deadline.tv_nsec >= 1000000000L) run->deadline.tv_sec++, run->deadline.tv_nsec -= 1000000000L;
 }
 
-/* The set of query, in the files glob matches (each as a foreach file
- * would visit it), or in the workspace. */
-static int query__eval(ScriptRun *run, const ScriptQuery *query, const char *glob, ScriptSet *out,
-                       EddiError *err) {
-  if (!glob) return script_query_eval(run, query, out, err);
+/* The set of query in the one file path names, or in the files glob
+ * matches (each as a foreach file would visit it), or in the workspace. */
+static int query__eval(ScriptRun *run, const ScriptQuery *query, const char *path,
+                       const char *glob, ScriptSet *out, EddiError *err) {
+  if (!path && !glob) return script_query_eval(run, query, out, err);
   ScriptQuery files = {.kind = SQ_FILE_MATCHING, .arg = (char *)glob};
   ScriptSet scope = {0};
-  int rc = script_query_eval(run, &files, &scope, err);
+  int rc = 0;
+  if (path) {
+    uint32_t index;
+    rc = script_files_get(&run->files, path, &index, err);
+    if (rc == 0 && !run->files.files.items[index]->exists)
+      rc = eddi_error_set(err, EDDI_ENOENT, "File not found: %s", path);
+    if (rc == 0) {
+      ScriptElement file = {.kind = SEL_FILE, .file = index,
+                            .version = script_file_version(run->files.files.items[index])};
+      array_push(&scope, file);
+    }
+  } else {
+    rc = script_query_eval(run, &files, &scope, err);
+  }
   for (size_t i = 0; rc == 0 && i < scope.len; i++) {
     ScriptElement visited;
     script_element_copy(&visited, &scope.items[i]);
@@ -214,7 +227,7 @@ int eddi_query_call(CommandContext *ctx, const EddiCall *call, StrBuf *out) {
   memset(&run, 0, sizeof run);
   query__run_init(ctx, &run);
   ScriptSet set = {0};
-  rc = query__eval(&run, query, call->glob, &set, err);
+  rc = query__eval(&run, query, call->path, call->glob, &set, err);
   if (rc == 0) {
     size_t first = EDDI_MIN(call->offset, set.len);
     size_t last = EDDI_MIN(set.len, first + limit);

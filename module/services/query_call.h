@@ -15,8 +15,8 @@
 #define EDDI_QUERY_PAGE_DEFAULT 500
 #define EDDI_QUERY_PAGE_MAX 10000
 
-/* Run call (EDDI_CALL_QUERY: text is a set as a script writes it, glob
- * the files it looks in (NULL: the workspace), offset and limit the page,
+/* Run call (EDDI_CALL_QUERY: text is a set as a script writes it, path
+ * the one file it looks in or glob the files (both NULL: the workspace), offset and limit the page,
  * with_text whether each element carries its text) over the workspace's
  * texts as the session holds them (ctx->session may be NULL). Appends one
  * JSON object to out:
