@@ -231,6 +231,7 @@ class Query:
         self._set = set_text
         self._files = files
         self._conditions = {k: v for k, v in (conditions or {}).items() if v is not None}
+        where_clause(self._conditions)  # a condition the engine lacks fails here, not later
         self._parent = parent
         self._step = step
         self._filters = tuple(filters)
