@@ -19,7 +19,7 @@ script line is traced to the operation that caused it.
 import re
 
 from .errors import Refused
-from .model import Class, Element, Function, Import, Method, Variable
+from .model import Call, Class, Element, Function, Import, Method, Query, Variable
 from .script_text import quote, where_clause
 
 __all__ = ["Changeset"]
@@ -41,10 +41,19 @@ def _target(target):
     return target.target if isinstance(target, Element) else _name_word(target, "a target")
 
 
-def select(element):
-    """A script set that holds exactly this element (by kind, name, file
-    and line), for the actions that work on the element visited."""
-    place = {"name": element.name, "path": element.path, "line": element.line}
+def select(element, by_place=False):
+    """A script set that holds exactly this element, for the actions that
+    work on the element visited: a definition by its kind, class, name and
+    file (so an earlier operation that moves its lines does not lose it),
+    by its place too when by_place (a name the file has twice); a call by
+    the set it came from and its place."""
+    place = {"name": element.name, "path": element.path}
+    if by_place:
+        place["location"] = element.location
+    if isinstance(element, Call):
+        if not element._origin:
+            raise TypeError(f"{element!r} came from no query the engine can run again")
+        return f"{element._origin} where {where_clause({'location': element.location})}"
     if isinstance(element, Method):
         return f"method in {quote(element.cls)} where {where_clause(place)}"
     if isinstance(element, Function):
@@ -52,11 +61,10 @@ def select(element):
     if isinstance(element, Class):
         return f"class {quote(element.name)} where {where_clause(place)}"
     if isinstance(element, Import):
-        return f"import where {where_clause({'path': element.path, 'line': element.line})}"
+        return f"import where {where_clause(place)}"
     if isinstance(element, Variable):
         return f"symbol of type variable where {where_clause(place)}"
-    raise TypeError(f"{element!r} cannot be changed as an element; for calls use "
-                    "cs.replace_calls(target, template)")
+    raise TypeError(f"{element!r} cannot be changed as an element")
 
 
 def _in_file(path, body):
@@ -77,6 +85,14 @@ class Changeset:
         self.state = "open"
 
     # ------------------------------------------------------------ operations
+
+    def _select(self, element):
+        """select(element), by place when its file has another of its kind
+        and name (asked of the engine now)."""
+        if isinstance(element, Call):
+            return select(element)
+        twins = self._ws.query(select(element), limit=1)["total"] if not self._ws.is_async else 1
+        return select(element, by_place=twins != 1)
 
     def _add(self, what, statement):
         if self.state != "open":
@@ -123,7 +139,7 @@ class Changeset:
     def _extract(self, op, region, name):
         name = _name_word(name, "a name")
         if isinstance(region, Element):
-            statement = f"foreach $m in {select(region)} {{ {op}($m, {quote(name)}) }}"
+            statement = f"foreach $m in {self._select(region)} {{ {op}($m, {quote(name)}) }}"
             what = f"{op} {region.target} {name}"
         else:
             path, first, last = region
@@ -182,11 +198,11 @@ class Changeset:
         if "\n" in template:
             raise ValueError("a template is one line")
         return self._add(f"replace_with {element.target}",
-                         f"foreach {select(element)} {{ replace with {template} }}")
+                         f"foreach {self._select(element)} {{ replace with {template} }}")
 
     def remove(self, element):
         """Remove the element (its whole lines when it has them to itself)."""
-        return self._add(f"remove {element.target}", f"foreach {select(element)} {{ remove }}")
+        return self._add(f"remove {element.target}", f"foreach {self._select(element)} {{ remove }}")
 
     def add_import(self, path, module):
         """An import where imports go (``os``, or a whole statement)."""
@@ -199,8 +215,30 @@ class Changeset:
         when where is a path)."""
         if isinstance(where, Element):
             return self._add(f"add_line {where.target}",
-                             f"foreach {select(where)} {{ add line {quote(text)} }}")
+                             f"foreach {self._select(where)} {{ add line {quote(text)} }}")
         return self._add(f"add_line {where}", _in_file(where, f"add line {quote(text)}"))
+
+    def replace_in(self, element, old, new):
+        """Inside the element, every text old becomes new."""
+        return self._add(f"replace_in {element.target}",
+                         f"foreach {self._select(element)} {{ replace {quote(old)} with {quote(new)} }}")
+
+    def foreach(self, query, action, what=None):
+        """Run a script action (doc/scripting.org, Actions) on every element
+        of an engine query, the engine following each element through the
+        edits before it: ``cs.foreach(cls.callers(not_path_contains="test_"),
+        'replace UserManager with AccountManager')``."""
+        if not isinstance(query, Query) or query.engine_query is None or query._filters:
+            raise TypeError("foreach takes a query the engine runs: no .where(fn) and no steps")
+        if "\n" in action:
+            raise ValueError("an action is one line")
+        statement = f"foreach {query.engine_query} {{ {action} }}"
+        path, files = query.scope
+        if path:
+            statement = _in_file(path, statement)
+        elif files:
+            statement = f"foreach file matching {quote(files)} {{ {statement} }}"
+        return self._add(what or f"foreach {query.engine_query}: {action}", statement)
 
     def statement(self, text, what=None):
         """Any one-line script statement, as doc/scripting.org writes them."""

@@ -34,9 +34,10 @@ class Element:
 
     kind = "element"
 
-    def __init__(self, ws, data):
+    def __init__(self, ws, data, origin=None):
         self._ws = ws
         self._data = data
+        self._origin = origin  # the engine set it came from, for a call
         self.name = data.get("name")
         self.path = data["path"]
         self.cls = data.get("class")
@@ -191,6 +192,10 @@ class File(Element):
     def variables(self, **conditions):
         return Query(self._ws, "symbol of type variable", None, conditions, path=self.path)
 
+    def calls_to(self, target, **conditions):
+        """The calls of target in this file (``old_auth.login``)."""
+        return Query(self._ws, "call to " + quote(target), None, conditions, path=self.path)
+
     def lines(self, first, last):
         return Query(self._ws, f"line in range {int(first)}:{int(last)}", None, {}, path=self.path)
 
@@ -207,9 +212,10 @@ class File(Element):
 _KINDS = {cls.kind: cls for cls in (File, Class, Function, Method, Call, Import, Variable, Line)}
 
 
-def element(ws, data):
-    """The object for one element of a code.query answer."""
-    return _KINDS.get(data.get("kind"), Element)(ws, data)
+def element(ws, data, origin=None):
+    """The object for one element of a code.query answer; origin is the
+    engine set that found it."""
+    return _KINDS.get(data.get("kind"), Element)(ws, data, origin)
 
 
 # ------------------------------------------------------------------ queries
@@ -246,6 +252,11 @@ class Query:
             return None
         where = where_clause(self._conditions)
         return self._set + (" where " + where if where else "")
+
+    @property
+    def scope(self):
+        """(path, files): the one file or the glob it looks in, or Nones."""
+        return self._path, self._files
 
     def _simple(self):
         """True when this is one engine query with no Python condition."""
@@ -324,6 +335,14 @@ class Query:
             return Query(self._ws, "import", glob, conditions, with_text=self._with_text)
         return self._then(lambda e: e.imports(**conditions))
 
+    def calls_to(self, target, **conditions):
+        """The calls of target (as ws.calls_to) in the files of this query."""
+        glob = self._files_query()
+        if glob is not None:
+            return Query(self._ws, "call to " + quote(target), glob, conditions,
+                         with_text=self._with_text)
+        return self._then(lambda e: e.calls_to(target, **conditions))
+
     def callers(self, **conditions):
         """The calls of every function, method or class of this query."""
         return self._then(lambda e: e.callers(**conditions))
@@ -349,7 +368,7 @@ class Query:
             while offset is not None:
                 page = self._ws.call("code.query", **self._params(offset, PAGE_SIZE))
                 for data in page["elements"]:
-                    item = element(self._ws, data)
+                    item = element(self._ws, data, self._set)
                     if self._keep(item):
                         yield item
                 offset = page["next_offset"]
@@ -367,7 +386,7 @@ class Query:
             while offset is not None:
                 page = await self._ws.call("code.query", **self._params(offset, PAGE_SIZE))
                 for data in page["elements"]:
-                    item = element(self._ws, data)
+                    item = element(self._ws, data, self._set)
                     if self._keep(item):
                         yield item
                 offset = page["next_offset"]

@@ -53,12 +53,19 @@ def where_clause(conditions):
     ``params.count == 2``, ``name="total"`` is ``name == "total"``;
     ``unused=True``, ``contains="x"``, ``has_annotation="property"``,
     ``imports="logging"``, ``path_contains="test_"`` are the engine's own
-    conditions.  Each is asked by the engine, not in Python."""
+    conditions; ``not_`` before any of them negates it
+    (``not_path_contains="test_"``).  Each is asked by the engine, not in
+    Python."""
     parts = []
     for key, value in conditions.items():
         if value is None:
             continue
-        if key == "unused":
+        if key.startswith("not_"):
+            inner = where_clause({key[len("not_"):]: value})
+            parts.append(f"not ({inner})")
+        elif key == "location":
+            parts.append(f"location == {quote(value)}")
+        elif key == "unused":
             parts.append("unused" if value else "not unused")
         elif key == "contains":
             parts.append(f"contains {quote(value)}")
