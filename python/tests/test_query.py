@@ -116,7 +116,8 @@ def test_queries_are_lazy(ws, monkeypatch):
     assert len(sent) == 1
 
 
-def test_pages_are_followed(tmp_path, server, server_env):
+def test_pages_are_followed(tmp_path, server, server_env, monkeypatch):
+    monkeypatch.setattr(eddi.model, "PAGE_SIZE", 500)
     root = tmp_path / "big"
     write_tree(root, {"many.py": "".join(f"def f{i}():\n    return {i}\n\n" for i in range(1203))})
     with eddi.open(root, server=server, env=server_env) as ws:
