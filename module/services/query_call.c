@@ -11,6 +11,7 @@
 #include "core/utf8.h"
 #include "script/changeset.h"
 #include "script/script_run.h"
+#include "services/commands.h"
 #include "services/refactor_call.h"
 #include "syntax/syntax.h"
 
@@ -220,14 +221,25 @@ int eddi_query_call(CommandContext *ctx, const EddiCall *call, StrBuf *out) {
     eddi_error_hint(err, "Page with offset");
     return EDDI_EINVAL;
   }
+  /* The one file, as a workspace path: outside paths are refused as
+   * every command refuses them. */
+  char *rel = NULL, *abs = NULL;
+  if (call->path) {
+    int resolved = eddi_command_resolve(ctx, call->path, &rel, &abs);
+    eddi_free(abs);
+    if (resolved < 0) return resolved;
+  }
   ScriptQuery *query = NULL;
   int rc = eddi_script_parse_query(call->text, strlen(call->text), &query, err);
-  if (rc < 0) return rc;
+  if (rc < 0) {
+    eddi_free(rel);
+    return rc;
+  }
   ScriptRun run;
   memset(&run, 0, sizeof run);
   query__run_init(ctx, &run);
   ScriptSet set = {0};
-  rc = query__eval(&run, query, call->path, call->glob, &set, err);
+  rc = query__eval(&run, query, rel, call->glob, &set, err);
   if (rc == 0) {
     size_t first = EDDI_MIN(call->offset, set.len);
     size_t last = EDDI_MIN(set.len, first + limit);
@@ -244,5 +256,6 @@ int eddi_query_call(CommandContext *ctx, const EddiCall *call, StrBuf *out) {
   script_set_free(&set);
   script_run_free(&run);
   eddi_script_query_free(query);
+  eddi_free(rel);
   return rc;
 }

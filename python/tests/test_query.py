@@ -146,3 +146,14 @@ def test_async_iteration(tree, server, server_env):
 
     assert asyncio.run(main()) == (["Cart.__init__", "Cart.add", "Cart.total"], ["Cart.total"],
                                    "def total(self, tax=0):")
+
+
+def test_a_path_outside_the_workspace_is_refused(ws, tree):
+    (tree.parent / "outside.py").write_text("def secret():\n    pass\n")
+    with pytest.raises(eddi.Refused) as refused:
+        ws.query("function", path="../outside.py")
+    assert (refused.value.message, refused.value.hint) == (
+        "Path outside workspace", "Give a path inside the workspace, from its root")
+    # The script set "function" holds methods too.
+    assert [f.name for f in ws.select("function", path="./shop.py")] == [
+        "__init__", "add", "total", "helper"]
