@@ -25,6 +25,10 @@ from .script_text import quote, where_clause
 __all__ = ["Changeset"]
 
 _SCRIPT_LINE = re.compile(r"Script line (\d+):\d+")
+# Where a statement's element selection goes, decided when collected (a
+# NUL is in no statement: the engine refuses one in any message).
+_SELECTION = "\0"
+_SELECTED = re.compile("\0(\\d+)\0")
 # The script's first line is "{"; operation i is on line i + FIRST_LINE.
 FIRST_LINE = 2
 
@@ -79,6 +83,8 @@ class Changeset:
         self._ws = ws
         self.label = re.sub(r"[^A-Za-z0-9_-]", "_", label or "changes")[:40]
         self._ops = []  # (what, statement)
+        self._elements = []  # elements the statements select, by index
+        self._decided = {}  # index -> its selection
         self.name = None  # the engine's changeset, once collected
         self._collected = None  # how many operations it was collected with
         self.summary = None  # the engine's reply to the collect
@@ -87,12 +93,21 @@ class Changeset:
     # ------------------------------------------------------------ operations
 
     def _select(self, element):
-        """select(element), by place when its file has another of its kind
-        and name (asked of the engine now)."""
+        """A stand-in for select(element), made when the changeset is
+        collected: by name, or by place too when the file has another of
+        its kind and name then (the workspace asks the engine)."""
         if isinstance(element, Call):
             return select(element)
-        twins = self._ws.query(select(element), limit=1)["total"] if not self._ws.is_async else 1
-        return select(element, by_place=twins != 1)
+        self._elements.append(element)
+        return f"{_SELECTION}{len(self._elements) - 1}{_SELECTION}"
+
+    def selection_checks(self):
+        """(index, set) of the elements whose selection is not decided: the
+        workspace counts each set's elements and calls decide."""
+        return [(i, select(e)) for i, e in enumerate(self._elements) if i not in self._decided]
+
+    def decide(self, index, count):
+        self._decided[index] = select(self._elements[index], by_place=count != 1)
 
     def _add(self, what, statement):
         if self.state != "open":
@@ -253,7 +268,8 @@ class Changeset:
 
     def script(self, name):
         """The EddiSpeak script that collects these operations as name."""
-        lines = ["{"] + [statement for _, statement in self._ops]
+        lines = ["{"] + [_SELECTED.sub(lambda m: self._decided[int(m.group(1))], statement)
+                         for _, statement in self._ops]
         lines += [f"collect changes as {quote(name)}", "}"]
         return "\n".join(lines)
 

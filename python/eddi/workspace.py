@@ -211,6 +211,8 @@ class Workspace(_Base):
     def _collect(self, changeset):
         if not changeset._ops or not changeset._stale():
             return
+        for index, query in changeset.selection_checks():
+            changeset.decide(index, self.query(query, limit=1)["total"])
         name = self._next_name(changeset)
         replies = self.exec(changeset.script(name), check=False)
         if replies.failed:
@@ -334,6 +336,8 @@ class AsyncWorkspace(_Base):
     async def _collect(self, changeset):
         if not changeset._ops or not changeset._stale():
             return
+        for index, query in changeset.selection_checks():
+            changeset.decide(index, (await self.query(query, limit=1))["total"])
         name = self._next_name(changeset)
         replies = await self.exec(changeset.script(name), check=False)
         if replies.failed:

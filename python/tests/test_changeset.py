@@ -204,3 +204,31 @@ def test_a_refused_changeset_in_async(tree, server, server_env):
         asyncio.run(main())
     assert refused.value.operation == "rename nothing_here x"
     assert read(tree, "shop.py") == SHOP
+
+
+def test_an_element_is_found_after_an_earlier_operation_moved_it(ws, tree):
+    helper = ws.functions("helper").first()
+    with ws.changeset("moved") as cs:
+        cs.add_import("shop.py", "os")  # every line of shop.py moves down
+        cs.remove(helper)
+    shop = read(tree, "shop.py")
+    assert shop.startswith("import os\n") and "def helper" not in shop
+
+
+def test_twins_are_told_apart_by_place(ws, tree):
+    write_tree(tree, {"prop.py": (
+        "class Box:\n"
+        "    @property\n"
+        "    def size(self):\n"
+        "        return self._size\n"
+        "\n"
+        "    @size.setter\n"
+        "    def size(self, value):\n"
+        "        self._size = value\n")})
+    getter, setter = ws.file("prop.py").methods("size")
+    assert (getter.line, setter.line) == (2, 6)
+    with ws.changeset("twins") as cs:
+        cs.replace_in(setter, "_size", "_volume")
+    assert read(tree, "prop.py") == (
+        "class Box:\n    @property\n    def size(self):\n        return self._size\n\n"
+        "    @size.setter\n    def size(self, value):\n        self._volume = value\n")
