@@ -201,7 +201,6 @@ class File(Element):
     def lines(self, first, last):
         return Query(self._ws, f"line in range {int(first)}:{int(last)}", None, {}, path=self.path)
 
-
     @property
     def qualname(self):
         return self.path
@@ -322,7 +321,7 @@ class Query:
             return Query(self._ws, "function", glob, dict(conditions, kind="method"),
                          with_text=self._with_text)
         # classes("Cart").methods(): one query of the engine.
-        if (self._simple() and self._set.startswith("class ")
+        if (self._simple() and self._set.startswith('class "')
                 and set(self._conditions) <= {"name"}):
             return Query(self._ws, "method in " + self._set[len("class "):], self._files,
                          conditions, with_text=self._with_text, path=self._path)

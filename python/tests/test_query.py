@@ -157,3 +157,15 @@ def test_a_path_outside_the_workspace_is_refused(ws, tree):
     # The script set "function" holds methods too.
     assert [f.name for f in ws.select("function", path="./shop.py")] == [
         "__init__", "add", "total", "helper"]
+
+
+def test_methods_of_subclasses(tmp_path, server, server_env):
+    root = tmp_path / "family"
+    write_tree(root, {"family.py": (
+        "class Base:\n    def run(self):\n        return 1\n\n\n"
+        "class Child(Base):\n    def run(self):\n        return 2\n\n    def stop(self):\n"
+        "        return 3\n")})
+    with eddi.open(root, server=server, env=server_env) as ws:
+        base = ws.classes("Base").first()
+        assert [c.name for c in base.subclasses()] == ["Child"]
+        assert names(ws.subclasses_of("Base").methods()) == ["Child.run", "Child.stop"]
