@@ -72,8 +72,12 @@ def select(element, by_place=False):
 
 
 def _in_file(path, body):
-    """body run with the file at path visited (its text is the element)."""
-    return f"foreach file matching \"*\" where {where_clause({'path': path})} {{ {body} }}"
+    """body run with the file at path visited (its text is the element).
+    The glob is the path itself, so that only the file (and, for a name
+    without a folder, files of that name elsewhere) is read; the condition
+    keeps the one at path."""
+    return (f"foreach file matching {quote(path)} where {where_clause({'path': path})} "
+            f"{{ {body} }}")
 
 
 class Changeset:
@@ -107,7 +111,12 @@ class Changeset:
         return [(i, select(e)) for i, e in enumerate(self._elements) if i not in self._decided]
 
     def decide(self, index, count):
-        self._decided[index] = select(self._elements[index], by_place=count != 1)
+        """count: how many elements select(element) finds now."""
+        element = self._elements[index]
+        if count == 0:
+            raise Refused(f'Fail "{element.kind} {element.qualname} is no longer in '
+                          f'{element.path}", Query it again')
+        self._decided[index] = select(element, by_place=count != 1)
 
     def _add(self, what, statement):
         if self.state != "open":

@@ -72,9 +72,11 @@ class _Base:
 
     # ------------------------------------------------------------ queries (lazy)
 
-    def files(self, glob="*", **conditions):
+    def files(self, glob, **conditions):
         """Files of the workspace walk (.gitignore honoured): ``*`` and ``?``
-        within a folder, ``**`` across; a glob without ``/`` matches names."""
+        within a folder, ``**`` across; a glob without ``/`` matches names.
+        The engine reads every file the glob matches, and refuses the set
+        when one is binary: give a glob of source files (``**/*.py``)."""
         return Query(self, _files_query_text(glob), None, conditions, file_glob=glob)
 
     def classes(self, name=None, **conditions):
@@ -190,14 +192,14 @@ class Workspace(_Base):
 
     def file(self, path):
         """The file at path (a workspace path), or Refused."""
-        found = self.query(_files_query_text("*") + " where " + where_clause({"path": path}),
+        found = self.query(_files_query_text(path) + " where " + where_clause({"path": path}),
                            limit=1)
         if not found["elements"]:
             raise Refused(f'Fail "File not found: {path}"')
         return File(self, found["elements"][0])
 
     def _file_text(self, path):
-        found = self.query(_files_query_text("*") + " where " + where_clause({"path": path}),
+        found = self.query(_files_query_text(path) + " where " + where_clause({"path": path}),
                            limit=1, text=True)
         if not found["elements"]:
             raise Refused(f'Fail "File not found: {path}"')
@@ -321,7 +323,7 @@ class AsyncWorkspace(_Base):
 
     async def text_of(self, element):
         """An element's text (``element.text`` blocks, so it is not offered here)."""
-        found = await self.query(_files_query_text("*") + " where "
+        found = await self.query(_files_query_text(element.path) + " where "
                                  + where_clause({"path": element.path}), limit=1, text=True)
         if not found["elements"]:
             raise Refused(f'Fail "File not found: {element.path}"')

@@ -232,3 +232,15 @@ def test_twins_are_told_apart_by_place(ws, tree):
     assert read(tree, "prop.py") == (
         "class Box:\n    @property\n    def size(self):\n        return self._size\n\n"
         "    @size.setter\n    def size(self, value):\n        self._volume = value\n")
+
+
+def test_text_edits_in_a_tree_with_binary_and_plain_files(ws, tree):
+    write_tree(tree, {"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary", "notes.txt": "old name\n"})
+    with ws.changeset("text") as cs:
+        cs.replace_text("notes.txt", "old name", "new name")
+    assert read(tree, "notes.txt") == "new name\n"
+    assert [f.path for f in ws.files("*.py")] == ["pkg/use.py", "shop.py", "use.py"]
+    # The engine's file set reads what it matches, and a binary file refuses it.
+    with pytest.raises(eddi.Refused) as refused:
+        ws.files("*").list()
+    assert refused.value.message == "Binary file (NUL byte at offset 8)"
