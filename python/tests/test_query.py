@@ -169,3 +169,20 @@ def test_methods_of_subclasses(tmp_path, server, server_env):
         base = ws.classes("Base").first()
         assert [c.name for c in base.subclasses()] == ["Child"]
         assert names(ws.subclasses_of("Base").methods()) == ["Child.run", "Child.stop"]
+
+
+def test_aopen_is_awaitable_too(tree, server, server_env):
+    import asyncio
+
+    async def main():
+        ws = await eddi.aopen(tree, server=server, env=server_env)
+        try:
+            status = await ws.say("Status")
+            count = len([c async for c in ws.callers_of("Cart.total")])
+            page = await ws.query("class")
+        finally:
+            await ws.close()
+        return status, count, page["total"]
+
+    status, count, classes = asyncio.run(main())
+    assert status.startswith("Ok: Session python-") and (count, classes) == (1, 1)
