@@ -31,6 +31,7 @@ static const char *const call__replace_keys[] = {"file_path", "old_string", "new
                                                  "replace_all", "edits", NULL};
 static const char *const call__refactor_keys[] = {"operation", "target", "new_name", "unsure",
                                                   "leave", "delegate", "unchecked", NULL};
+static const char *const call__query_keys[] = {"query", "path", "files", "offset", "limit", "text", NULL};
 static const char *const call__replace_edit_keys[] = {"old_string", "new_string", "replace_all",
                                                       NULL};
 
@@ -48,6 +49,8 @@ static const EditCallInfo call__info[] = {
      * command's word. */
     [EDIT_CALL_REFACTOR] = {"Refactor", FEATURE(refactor), call__refactor_keys},
     [EDIT_CALL_PREVIEW] = {"Preview", FEATURE(refactor), call__refactor_keys},
+    /* A query reads, as Show does; scripts bring the query engine. */
+    [EDIT_CALL_QUERY] = {"Show", FEATURE(changesets), call__query_keys},
 };
 
 bool edit_call_available(EditCallKind kind, const HostFeatures *features) {
@@ -57,7 +60,8 @@ bool edit_call_available(EditCallKind kind, const HostFeatures *features) {
 const char *edit_call_command(EditCallKind kind) { return call__info[kind].command; }
 
 bool edit_call_reads(EditCallKind kind) {
-  return kind == EDIT_CALL_READ || kind == EDIT_CALL_GREP || kind == EDIT_CALL_PREVIEW;
+  return kind == EDIT_CALL_READ || kind == EDIT_CALL_GREP || kind == EDIT_CALL_PREVIEW ||
+         kind == EDIT_CALL_QUERY;
 }
 
 /* ------------------------------------------------------------ arguments */
@@ -265,6 +269,14 @@ int edit_call_parse(EditCallKind kind, json_object *arguments, const char *also_
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "leave", &call->leave);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "delegate", &call->delegate);
     if (status == SERVER_OK) status = call__flag(&parse, arguments, "unchecked", &call->unchecked);
+    break;
+  case EDIT_CALL_QUERY:
+    status = call__string(&parse, arguments, "query", true, &call->text, &call->text_len);
+    if (status == SERVER_OK) status = call__string(&parse, arguments, "path", false, &call->path, NULL);
+    if (status == SERVER_OK) status = call__string(&parse, arguments, "files", false, &call->glob, NULL);
+    if (status == SERVER_OK) status = call__count(&parse, arguments, "offset", &call->offset);
+    if (status == SERVER_OK) status = call__count(&parse, arguments, "limit", &call->limit);
+    if (status == SERVER_OK) status = call__flag(&parse, arguments, "text", &call->with_text);
     break;
   default:
     snprintf(why, why_size, "Unknown edit call");

@@ -28,7 +28,8 @@
  *   HASHLINE, APPLY_PATCH {patch}         SEARCH_REPLACE {content, path?}
  *   FILE_UPDATE {path, content}: <change> or SEARCH/REPLACE blocks
  *   REPLACE {file_path, old_string, new_string, replace_all?} or {file_path, edits[]}
- *   REFACTOR, PREVIEW {operation, target, new_name, unsure?, leave?} */
+ *   REFACTOR, PREVIEW {operation, target, new_name, unsure?, leave?}
+ *   QUERY {query, files?, offset?, limit?, text?}: the answer is JSON */
 typedef EddiCallKind EditCallKind;
 #define EDIT_CALL_READ EDDI_CALL_READ
 #define EDIT_CALL_GREP EDDI_CALL_GREP
@@ -39,6 +40,7 @@ typedef EddiCallKind EditCallKind;
 #define EDIT_CALL_REPLACE EDDI_CALL_REPLACE
 #define EDIT_CALL_REFACTOR EDDI_CALL_REFACTOR
 #define EDIT_CALL_PREVIEW EDDI_CALL_PREVIEW
+#define EDIT_CALL_QUERY EDDI_CALL_QUERY
 
 typedef struct {
   EddiCall call;           /* its strings (path, text, glob, edits) are owned */

@@ -182,6 +182,11 @@ static bool stdio__ensure_session(EngineHost *host, const char *sender, EddiRepl
 /* An edit method's result: the text, and for a change the files it wrote
  * and whether it changed nothing. */
 static json_object *stdio__edit_result(const EditCall *call, const char *text) {
+  /* A query's answer is the engine's JSON, given as the result itself. */
+  if (call->call.kind == EDIT_CALL_QUERY) {
+    json_object *parsed = json_tokener_parse(text);
+    if (parsed) return parsed;
+  }
   json_object *answer = json_object_new_object();
   json_object_object_add(answer, "text", json_object_new_string(text));
   if (!edit_call_reads(call->call.kind)) {
@@ -428,6 +433,7 @@ static const struct {
     {"edit.replace", EDIT_CALL_REPLACE},
     {"refactor.rename", EDIT_CALL_REFACTOR},
     {"refactor.preview", EDIT_CALL_PREVIEW},
+    {"code.query", EDIT_CALL_QUERY},
 };
 
 /* True when method is an edit method (then it has been answered or queued). */

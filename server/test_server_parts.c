@@ -607,6 +607,41 @@ static void test_edit_call_refactor_forms(void **state) {
                  "Argument unsure must be true or false");
 }
 
+/* code.query: the set is the call's text, files its glob, path its one
+ * file; it reads, as Show does. */
+static void test_edit_call_query_forms(void **state) {
+  (void)state;
+  EditCall *call = NULL;
+  char why[256];
+  assert_int_equal(parse_call(EDIT_CALL_QUERY,
+                              "{\"query\":\"methods in Cart where complexity > 2\","
+                              "\"files\":\"src/**/*.py\",\"offset\":500,\"limit\":20,"
+                              "\"text\":true,\"sender\":\"s\"}",
+                              "sender", 1000, &call, why, sizeof why),
+                   SERVER_OK);
+  assert_int_equal(call->call.kind, EDDI_CALL_QUERY);
+  assert_string_equal(call->call.text, "methods in Cart where complexity > 2");
+  assert_string_equal(call->call.glob, "src/**/*.py");
+  assert_null(call->call.path);
+  assert_int_equal(call->call.offset, 500);
+  assert_int_equal(call->call.limit, 20);
+  assert_true(call->call.with_text);
+  edit_call_free(call);
+  assert_int_equal(parse_call(EDIT_CALL_QUERY, "{\"query\":\"import\",\"path\":\"a b.py\"}",
+                              NULL, 1000, &call, why, sizeof why),
+                   SERVER_OK);
+  assert_string_equal(call->call.path, "a b.py");
+  assert_false(call->call.with_text);
+  edit_call_free(call);
+  assert_string_equal(edit_call_command(EDIT_CALL_QUERY), "Show");
+  assert_true(edit_call_reads(EDIT_CALL_QUERY));
+  expect_refused(EDIT_CALL_QUERY, "{\"files\":\"*.py\"}", "Missing argument: query");
+  expect_refused(EDIT_CALL_QUERY, "{\"query\":\"function\",\"glob\":\"*.py\"}",
+                 "Unknown argument glob; this call takes: query path files offset limit text");
+  expect_refused(EDIT_CALL_QUERY, "{\"query\":\"function\",\"limit\":-1}",
+                 "Argument limit must be a whole number >= 0");
+}
+
 /* Refusals name the argument and say what is expected. */
 static void test_edit_call_refusals(void **state) {
   expect_refused(EDIT_CALL_REPLACE, "{\"path\":\"a\",\"old_string\":\"x\",\"new_string\":\"y\"}",
@@ -750,6 +785,7 @@ int main(void) {
       cmocka_unit_test(test_options_security),
       cmocka_unit_test(test_edit_call_replace_forms),
       cmocka_unit_test(test_edit_call_refactor_forms),
+      cmocka_unit_test(test_edit_call_query_forms),
       cmocka_unit_test(test_edit_call_refusals),
       cmocka_unit_test(test_mcp_tools_are_the_table),
       cmocka_unit_test(test_mcp_tools_follow_features),

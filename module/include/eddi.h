@@ -330,6 +330,7 @@ typedef enum {
   EDDI_CALL_REPLACE,        /* path, edits[] */
   EDDI_CALL_REFACTOR,       /* operation, text = target, new_name, unsure?, leave? */
   EDDI_CALL_PREVIEW,        /* as EDDI_CALL_REFACTOR; writes nothing */
+  EDDI_CALL_QUERY,          /* text = a script's set, glob?, offset?, limit?, with_text? */
   EDDI_CALL_KIND_COUNT
 } EddiCallKind;
 
@@ -367,6 +368,10 @@ typedef struct {
   bool leave;
   bool delegate;
   bool unchecked;
+  /* Query: the set as a script writes it (text), in the files glob
+   * matches; the answer is JSON (services/query_call.h), each element with
+   * its text when with_text. */
+  bool with_text;
 } EddiCall;
 
 /* What a call did, for results that report it. */

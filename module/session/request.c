@@ -25,6 +25,7 @@
 #include "edit/edit_formats.h"
 #include "workspace/command.h"
 #include "lang/lexer.h"
+#include "services/query_call.h"
 #include "services/refactor_call.h"
 #include "session/audit.h"
 #include "session/engine.h"
@@ -460,6 +461,11 @@ static int request__run_call(EddiEngine *self, EddiSession *session, const char 
   case EDDI_CALL_REFACTOR:
   case EDDI_CALL_PREVIEW:
     return request__run_refactor(self, session, sender, call, out, outcome, err);
+  case EDDI_CALL_QUERY: {
+    CommandContext ctx = {.workspace = self->workspace, .ports = &self->ports,
+                          .session = session, .sender = sender, .err = err};
+    return eddi_query_call(&ctx, call, out);
+  }
   default:
     return eddi_error_set(err, EDDI_EINVAL, "Unknown edit call");
   }

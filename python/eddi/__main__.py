@@ -1,0 +1,77 @@
+"""python3 -m eddi shell DIR | run SCRIPT DIR [ARG...]
+
+shell: an interactive Python with ``ws`` (the workspace of DIR) and
+``eddi`` bound, tab completion from rlcompleter.  run: a script with the
+same names bound; its failure is printed with its own line numbers and the
+exit status is 1.
+"""
+
+import argparse
+import code
+import sys
+
+import eddi
+from eddi.runner import LocalRunner, ScriptFailed
+
+BANNER = """eddi {version} on {root} (session {session}).
+ws is the workspace: ws.files("**/*.py").classes(), ws.changeset("name"), ws.undo().
+help(ws) lists the rest; Ctrl-D ends."""
+
+
+def _options(parser):
+    parser.add_argument("--server", help="the eddi-server to run (default: $EDDI_SERVER, PATH)")
+    parser.add_argument("--no-journal", action="store_true",
+                        help="run the server with --no-journal")
+
+
+def _open(args):
+    return eddi.open(args.root, server=args.server, journal=not args.no_journal)
+
+
+def shell(args):
+    with _open(args) as ws:
+        namespace = {"ws": ws, "eddi": eddi}
+        try:
+            import readline
+            import rlcompleter
+
+            readline.set_completer(rlcompleter.Completer(namespace).complete)
+            readline.parse_and_bind("tab: complete")
+        except ImportError:  # no readline: the shell works, without completion
+            pass
+        banner = BANNER.format(version=eddi.__version__, root=args.root, session=ws.session)
+        code.interact(banner=banner, local=namespace, exitmsg="")
+    return 0
+
+
+def run(args):
+    with _open(args) as ws:
+        try:
+            LocalRunner(ws).run(args.script, args.args)
+        except ScriptFailed as failure:
+            sys.stderr.write(failure.report)
+            return 1
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python3 -m eddi", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    shell_parser = commands.add_parser("shell", help="an interactive Python with ws bound")
+    shell_parser.add_argument("root", metavar="DIR")
+    _options(shell_parser)
+    run_parser = commands.add_parser("run", help="run a Python script with ws bound")
+    run_parser.add_argument("script")
+    run_parser.add_argument("root", metavar="DIR")
+    run_parser.add_argument("args", nargs="*", help="the script's sys.argv[1:]")
+    _options(run_parser)
+    args = parser.parse_args(argv)
+    try:
+        return shell(args) if args.command == "shell" else run(args)
+    except eddi.EddiError as error:
+        sys.stderr.write(f"eddi: {error}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
