@@ -42,10 +42,12 @@ static int modify__by_start_desc(const void *a, const void *b) {
 static int modify__apply(CommandContext *ctx, EddiDoc *doc, ModifyEditList *edits) {
   qsort(edits->items, edits->len, sizeof *edits->items, modify__by_start_desc);
   int rc = 0;
+  size_t applied = SIZE_MAX; /* where the last edit made starts */
   for (size_t i = 0; i < edits->len && rc == 0; i++) {
     ModifyEdit *e = &edits->items[i];
-    if (i > 0 && e->end > edits->items[i - 1].start) continue; /* overlapping: keep the later */
+    if (e->end > applied) continue; /* overlapping: keep the later */
     rc = eddi_doc_replace(doc, e->start, e->end, e->text, strlen(e->text), ctx->err);
+    applied = e->start;
   }
   if (rc < 0) eddi_doc_revert_group(doc);
   return rc;
@@ -164,7 +166,7 @@ static char *modify__edited(const char *text, size_t len, ModifyEditList *edits,
   Array(size_t) piece_lens = {0};
   for (size_t i = 0; i < edits->len; i++) {
     const ModifyEdit *e = &edits->items[i];
-    if (i > 0 && e->end > edits->items[i - 1].start) continue;
+    if (e->end > at) continue; /* as modify__apply skips it */
     array_push(&pieces, text + e->end), array_push(&piece_lens, at - e->end);
     array_push(&pieces, e->text), array_push(&piece_lens, strlen(e->text));
     at = e->start;

@@ -313,27 +313,53 @@ static bool script__word_byte(unsigned char c) { return isalnum(c) || c == '_' |
 
 typedef Array(char *) ScriptWords;
 
-/* Append to words (new strings) the names text[0, len) holds that after
- * does not, up to SCRIPT_CHECK_WORDS_MAX in all. */
-static void script__lost_words(const char *text, size_t len, const char *after, size_t after_len,
-                               ScriptWords *words) {
-  for (size_t at = 0; at < len && words->len < SCRIPT_CHECK_WORDS_MAX;) {
+/* A name's bytes in a text. */
+typedef struct {
+  const char *at;
+  size_t len;
+} ScriptName;
+
+typedef Array(ScriptName) ScriptNames;
+
+static int script__name_cmp(const void *a, const void *b) {
+  const ScriptName *x = a, *y = b;
+  if (x->len != y->len) return x->len < y->len ? -1 : 1;
+  return memcmp(x->at, y->at, x->len);
+}
+
+/* The names text[0, len) holds (not starting with a digit), in order. */
+static void script__names(const char *text, size_t len, ScriptNames *out) {
+  for (size_t at = 0; at < len;) {
     if (!script__word_byte((unsigned char)text[at])) {
       at++;
       continue;
     }
     size_t end = at;
     while (end < len && script__word_byte((unsigned char)text[end])) end++;
-    if (!isdigit((unsigned char)text[at])) {
-      char *word = eddi_strndup(text + at, end - at);
-      bool known = false;
-      for (size_t i = 0; i < words->len && !known; i++) known = strcmp(words->items[i], word) == 0;
-      if (!known && ref_text_word(after, after_len, 0, (uint32_t)after_len, word) == UINT32_MAX)
-        array_push(words, word);
-      else eddi_free(word);
-    }
+    if (!isdigit((unsigned char)text[at])) array_push(out, ((ScriptName){text + at, end - at}));
     at = end;
   }
+}
+
+/* Append to words (new strings) the names text[0, len) holds that after
+ * does not, up to SCRIPT_CHECK_WORDS_MAX in all. */
+static void script__lost_words(const char *text, size_t len, const char *after, size_t after_len,
+                               ScriptWords *words) {
+  ScriptNames kept = {0}, had = {0};
+  script__names(after, after_len, &kept);
+  script__names(text, len, &had);
+  if (kept.len) qsort(kept.items, kept.len, sizeof *kept.items, script__name_cmp);
+  for (size_t i = 0; i < had.len && words->len < SCRIPT_CHECK_WORDS_MAX; i++) {
+    if (kept.len && bsearch(&had.items[i], kept.items, kept.len, sizeof *kept.items, script__name_cmp))
+      continue;
+    bool known = false;
+    for (size_t k = 0; k < words->len && !known; k++)
+      known = strlen(words->items[k]) == had.items[i].len &&
+              memcmp(words->items[k], had.items[i].at, had.items[i].len) == 0;
+    if (!known) array_push(words, eddi_strndup(had.items[i].at, had.items[i].len));
+  }
+  array_free(&kept);
+  array_free(&had);
 }
 
 /* A file the check may show for what it uses of the script's changes:
