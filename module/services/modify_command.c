@@ -92,7 +92,7 @@ typedef struct {
   Array(size_t) renamed; /* a rename's starts in before, sorted */
   char *old_name, *new_name;
   char *rename_way; /* the Refactor that renames every place too */
-  EddiNamingFiles users;
+  EddiWordUsers users;
   ModifyEditList edits;
   ModifyOutcome outcome;
   StrBuf checked;
@@ -109,8 +109,8 @@ static void modify__work(EddiJob *base) {
                                        .renamed = self->renamed.items,
                                        .renamed_count = self->renamed.len}));
   for (size_t i = 0; i < self->users.len; i++) {
-    const EddiNamingFile *user = &self->users.items[i];
-    array_push(&files, ((EddiLspPlanned){.path = user->path, .lang = user->lang->name,
+    const EddiWordUser *user = &self->users.items[i];
+    array_push(&files, ((EddiLspPlanned){.path = user->rel, .lang = user->lang->name,
                                          .before = user->text, .before_len = user->len,
                                          .after = user->text, .after_len = user->len}));
   }
@@ -149,7 +149,7 @@ static void modify__destroy(EddiJob *base) {
   eddi_free(self->before), eddi_free(self->after);
   array_free(&self->renamed);
   eddi_free(self->old_name), eddi_free(self->new_name), eddi_free(self->rename_way);
-  eddi_naming_files_free(&self->users);
+  eddi_word_users_free(&self->users);
   modify__edits_free(&self->edits);
   eddi_free(self->outcome.display), eddi_free(self->outcome.unsure);
   eddi_lsp_check_free(&self->check);
@@ -207,7 +207,7 @@ static ModifyJob *modify__check_job(CommandContext *ctx, EddiDoc *doc, const Edd
   for (size_t i = edits->len; job->new_name && i-- > 0;) array_push(&job->renamed, edits->items[i].start);
   if (eddi_refactor_files_naming(ctx, &job->check, e->name, doc->path, &job->users) < 0) {
     /* A scan that gives up leaves the check the file itself. */
-    eddi_naming_files_free(&job->users);
+    eddi_word_users_free(&job->users);
     eddi_error_clear(ctx->err);
   }
   job->edits = *edits;

@@ -9,6 +9,7 @@
 
 #include "lsp/lsp_check.h"
 #include "refactor/index.h"
+#include "services/word_users.h"
 #include "workspace/command.h"
 
 /* Run call (EDDI_CALL_REFACTOR or EDDI_CALL_PREVIEW: its operation,
@@ -29,24 +30,13 @@ int eddi_refactor_call(CommandContext *ctx, const EddiCall *call, size_t *files)
 int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char *new_name,
                                const char *path, StrBuf *others, StrBuf *unsure);
 
-/* A workspace file as the refactorings read it (an open document's or a
- * buffer's text before the disk's). */
-typedef struct {
-  char *path; /* workspace path */
-  const EddiLang *lang;
-  char *text;
-  size_t len;
-} EddiNamingFile;
-
-typedef Array(EddiNamingFile) EddiNamingFiles;
-
-/* Owner thread: copies of the workspace's files but except that a
- * second opinion by check would show for what they use of word (files of
- * a language it has a server for that name word), up to
+/* Owner thread: the workspace's files but except that a second opinion
+ * by check would show for what they use of word (files of a language it
+ * has a server for that name word), as the refactorings read them (an
+ * open document's or a buffer's text before the disk's), up to
  * EDDI_LSP_USERS_MAX, appended to out. Modify's check shows them. */
 int eddi_refactor_files_naming(CommandContext *ctx, const EddiLspCheck *check, const char *word,
-                               const char *except, EddiNamingFiles *out);
-void eddi_naming_files_free(EddiNamingFiles *self);
+                               const char *except, EddiWordUsers *out);
 
 /* Append to texts the texts of the files the embedder holds copies of
  * (Emacs buffers visiting them, unsaved edits included) that texts does

@@ -590,14 +590,22 @@ static int refactor__start(CommandContext *ctx, int op, char *spec, char *new_na
   return eddi_job_start(ctx, &job->base);
 }
 
-int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char *new_name,
-                               const char *path, StrBuf *others, StrBuf *unsure) {
-  RefOpenTexts open = {0};
-  refactor__copy_open(&open, ctx->session);
-  eddi_refactor_copy_buffers(ctx->workspace, true, &open);
+/* Owner thread: the workspace's index with ctx's limits, and into open
+ * the texts it reads before the disk's (documents, buffers); give it back
+ * with ref_index_checkin. */
+static RefIndex *refactor__index_now(CommandContext *ctx, RefOpenTexts *open) {
+  refactor__copy_open(open, ctx->session);
+  eddi_refactor_copy_buffers(ctx->workspace, true, open);
   const EddiConfig *config = eddi_workspace_config(ctx->workspace);
   RefIndex *index = ref_index_checkout(ctx->workspace);
   refactor__index_limits(index, config->max_file_bytes, config->max_walk_entries);
+  return index;
+}
+
+int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char *new_name,
+                               const char *path, StrBuf *others, StrBuf *unsure) {
+  RefOpenTexts open = {0};
+  RefIndex *index = refactor__index_now(ctx, &open);
   RefScanWords words = {0};
   ref_rename_scan_words(spec, new_name, &words);
   RefPlan plan = {0};
@@ -618,30 +626,24 @@ int eddi_refactor_rename_reach(CommandContext *ctx, const char *spec, const char
 }
 
 int eddi_refactor_files_naming(CommandContext *ctx, const EddiLspCheck *check, const char *word,
-                               const char *except, EddiNamingFiles *out) {
+                               const char *except, EddiWordUsers *out) {
   RefOpenTexts open = {0};
-  refactor__copy_open(&open, ctx->session);
-  eddi_refactor_copy_buffers(ctx->workspace, true, &open);
-  const EddiConfig *config = eddi_workspace_config(ctx->workspace);
-  RefIndex *index = ref_index_checkout(ctx->workspace);
-  refactor__index_limits(index, config->max_file_bytes, config->max_walk_entries);
+  RefIndex *index = refactor__index_now(ctx, &open);
   const char *words[] = {word};
-  int rc = ref_index_scan_for(index, eddi_workspace_root(ctx->workspace), &open, words, 1, ctx->err);
+  const char *root = eddi_workspace_root(ctx->workspace);
+  int rc = ref_index_scan_for(index, root, &open, words, 1, ctx->err);
   for (size_t i = 0; rc == 0 && i < index->sources.len && out->len < EDDI_LSP_USERS_MAX; i++) {
     const RefSource *source = &index->sources.items[i];
     if (strcmp(source->path, except) == 0 || !refactor__names_word(source, check, word)) continue;
-    EddiNamingFile file = {eddi_strdup(source->path), source->lang,
-                           eddi_strndup(source->text, source->len), source->len};
-    array_push(out, file);
+    StrBuf abs = {0};
+    eddi_strbuf_printf(&abs, "%s/%s", root, source->path);
+    EddiWordUser user = {eddi_strbuf_take(&abs), eddi_strdup(source->path), source->lang,
+                         eddi_strndup(source->text, source->len), source->len};
+    array_push(out, user);
   }
   ref_open_texts_free(&open);
   ref_index_checkin(ctx->workspace, index);
   return rc;
-}
-
-void eddi_naming_files_free(EddiNamingFiles *self) {
-  for (size_t i = 0; i < self->len; i++) eddi_free(self->items[i].path), eddi_free(self->items[i].text);
-  array_free(self);
 }
 
 /* The argument words of a Signature joined again: "f(a," "b)" is one

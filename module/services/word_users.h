@@ -1,6 +1,6 @@
 /* word_users.h - the files a language server is shown for what they use
- * of a change or a name: files of the workspace, read from disk, that name
- * a word.
+ * of a change or a name: files of the workspace that name a word (found
+ * here on disk; refactor_call.h finds them as the refactorings read them).
  *
  * A server that has not indexed the workspace sees only what it is shown:
  * to tell what a change breaks elsewhere (the second opinion), or where a
