@@ -13,6 +13,7 @@
 #include "script/script_run.h"
 #include "services/commands.h"
 #include "services/refactor_call.h"
+#include "services/script_commands.h"
 #include "syntax/syntax.h"
 
 /* A query's time budget: a script's default. */
@@ -145,27 +146,7 @@ static void query__element_json(ScriptRun *run, const ScriptElement *el, bool wi
 /* ---------------------------------------------------------------- the run */
 
 static void query__run_init(CommandContext *ctx, ScriptRun *run) {
-  EddiWorkspace *workspace = ctx->workspace;
-  const EddiConfig *config = eddi_workspace_config(workspace);
-  script_files_init(&run->files, eddi_workspace_root(workspace), eddi_workspace_root_fd(workspace),
-                    config->max_file_bytes, config->max_walk_entries, config->max_syntax_bytes);
-  for (size_t i = 0; ctx->session && i < ctx->session->docs.len; i++) {
-    EddiDoc *doc = ctx->session->docs.items[i];
-    EddiError ignored;
-    eddi_doc_sync(doc, &ignored);
-    size_t n = eddi_text_len(&doc->text);
-    RefOpenText copy = {eddi_strdup(doc->path), eddi_text_dup(&doc->text, 0, n), n};
-    array_push(&run->files.docs, copy);
-  }
-  eddi_refactor_copy_buffers(workspace, false, &run->files.docs);
-  run->current = ctx->session && ctx->session->current ? eddi_strdup(ctx->session->current->path)
-                                                       : NULL;
-  run->steps_cap = config->script_max_steps;
-  run->ms_cap = config->script_max_ms;
-  run->max_steps = EDDI_MIN((size_t)QUERY_STEPS, run->steps_cap);
-  run->max_ms = EDDI_MIN((uint64_t)QUERY_TIME_MS, run->ms_cap);
-  run->max_bytes = config->script_max_bytes;
-  run->state = ctx->session ? eddi_script_state_find(ctx->session) : NULL;
+  eddi_script_run_prepare(ctx, run, QUERY_STEPS, QUERY_TIME_MS);
   clock_gettime(CLOCK_MONOTONIC, &run->start);
   run->deadline = run->start;
   run->deadline.tv_sec += (time_t)(run->max_ms / 1000);

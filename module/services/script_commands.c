@@ -673,22 +673,10 @@ static char *script__source(CommandContext *ctx) {
   return eddi_strndup(start, (size_t)(end - start));
 }
 
-int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
-  ScriptJob *job = eddi_calloc(1, sizeof *job);
-  job->base.work = script__work;
-  job->base.finish = script__finish;
-  job->base.destroy = script__destroy;
-  int rc = eddi_script_parse(text, len, ctx->ports, &job->script, ctx->err);
-  if (rc < 0) {
-    eddi_free(job);
-    return rc;
-  }
+void eddi_script_run_prepare(CommandContext *ctx, ScriptRun *run, size_t max_steps,
+                             uint64_t max_ms) {
   EddiWorkspace *workspace = ctx->workspace;
   const EddiConfig *config = eddi_workspace_config(workspace);
-  job->workspace = workspace;
-  job->ports = ctx->ports;
-  job->sender = ctx->sender;
-  ScriptRun *run = &job->run;
   script_files_init(&run->files, eddi_workspace_root(workspace), eddi_workspace_root_fd(workspace),
                     config->max_file_bytes, config->max_walk_entries, config->max_syntax_bytes);
   for (size_t i = 0; ctx->session && i < ctx->session->docs.len; i++) {
@@ -704,12 +692,30 @@ int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
                                                        : NULL;
   run->steps_cap = config->script_max_steps;
   run->ms_cap = config->script_max_ms;
-  run->max_steps = EDDI_MIN((size_t)SCRIPT_STEPS_DEFAULT, run->steps_cap);
-  run->max_ms = EDDI_MIN((uint64_t)SCRIPT_TIME_MS_DEFAULT, run->ms_cap);
+  run->max_steps = EDDI_MIN(max_steps, run->steps_cap);
+  run->max_ms = EDDI_MIN(max_ms, run->ms_cap);
   run->max_bytes = config->script_max_bytes;
   /* Variables kept between messages are read (not changed) on the worker;
    * the sender's later requests wait behind the job. */
   run->state = ctx->session ? eddi_script_state_find(ctx->session) : NULL;
+}
+
+int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len) {
+  ScriptJob *job = eddi_calloc(1, sizeof *job);
+  job->base.work = script__work;
+  job->base.finish = script__finish;
+  job->base.destroy = script__destroy;
+  int rc = eddi_script_parse(text, len, ctx->ports, &job->script, ctx->err);
+  if (rc < 0) {
+    eddi_free(job);
+    return rc;
+  }
+  EddiWorkspace *workspace = ctx->workspace;
+  job->workspace = workspace;
+  job->ports = ctx->ports;
+  job->sender = ctx->sender;
+  ScriptRun *run = &job->run;
+  eddi_script_run_prepare(ctx, run, SCRIPT_STEPS_DEFAULT, SCRIPT_TIME_MS_DEFAULT);
   if (!eddi_script_needs_owner(job->script.root)) {
     eddi_lsp_check_init(&job->check, workspace, ctx->session);
     return eddi_job_start(ctx, &job->base);

@@ -2,8 +2,15 @@
 #ifndef EDDI_SCRIPT_COMMANDS_H
 #define EDDI_SCRIPT_COMMANDS_H
 
+#include "script/script_run.h"
 #include "services/commands.h"
 
+/* Owner thread: make run ready to run over ctx's workspace: its files
+ * (the session's documents and the embedder's buffers read before the
+ * disk), the current file, the budgets (max_steps and max_ms, up to the
+ * configuration's ceilings) and the session's kept variables. */
+void eddi_script_run_prepare(CommandContext *ctx, ScriptRun *run, size_t max_steps,
+                             uint64_t max_ms);
 /* Run text (a script, or one single-line form) in ctx as one transaction;
  * the reply goes into ctx->reply. */
 int eddi_script_run_text(CommandContext *ctx, const char *text, size_t len);
