@@ -161,6 +161,59 @@ static bool inherit__has_external(RefOps *ops, const RefTargets *chain, const ch
   return found;
 }
 
+/* Python: a decorated class (dataclass, attrs' define and frozen) may have
+ * an __init__ its decorator made from the fields of the class and of its
+ * bases, which eddi does not see: a change of the class's bases, or of
+ * a base that is so made, would change that __init__ or lose it. */
+static int inherit__py_check_decorated(Inherit *self, const char *word) {
+  RefTarget classes[3] = {self->klass, self->old_base, self->new_base};
+  for (int i = 0; i < 3; i++) {
+    if (classes[i].kind != REF_TARGET_SYM) continue;
+    TSNode def = ref_class_definition(self->ops, classes[i]);
+    if (!ref_node_is(def, "decorated_definition")) continue;
+    const RefFile *f = self->ops->program.files.items[classes[i].file];
+    const RefSym *sym = &f->syms.items[classes[i].index];
+    int rc = ref_ops_fail_at(self->ops, classes[i].file, ts_node_start_byte(def),
+                             "%s cannot yet change inheritance through the decorated class %s: "
+                             "its decorator may make __init__ from the fields of its bases",
+                             word, ref_names_str(self->ops->program.names, sym->name));
+    eddi_error_hint(self->ops->err, "Change the bases by hand, and run the tests");
+    return rc;
+  }
+  return 0;
+}
+
+/* Python: a new base that inherits from a library's class the class does
+ * not inherit from yet (Enum, Generic, a framework's) brings what eddi
+ * cannot check: an Enum with members cannot be extended, a metaclass or
+ * __init_subclass__ may run on the class. */
+static int inherit__py_check_foreign(Inherit *self, const char *word, const char *new_name) {
+  if (self->new_base.kind != REF_TARGET_SYM) return 0;
+  RefTargets chain = {0}, mine = {0};
+  inherit__chain(self->ops, self->new_base, &chain, 0);
+  inherit__chain(self->ops, self->klass, &mine, 0);
+  int rc = 0;
+  for (size_t i = 0; i < chain.len && rc == 0; i++) {
+    RefTarget c = chain.items[i];
+    RefClassBases bases = {0};
+    ref_class_bases(self->ops, c.file, ref_class_node(self->ops, c.file, c.index), &bases);
+    for (size_t b = 0; b < bases.len && rc == 0; b++) {
+      if (bases.items[b].klass.kind == REF_TARGET_SYM) continue;
+      char *text = ref_ops_text(self->ops, c.file, bases.items[b].node);
+      if (strcmp(text, "object") != 0 && !inherit__has_external(self->ops, &mine, text))
+        rc = ref_ops_fail_at(self->ops, c.file, ts_node_start_byte(bases.items[b].node),
+                             "Not supported for python: Refactor %s: %s inherits from %s, no "
+                             "class of the workspace, so what it gives cannot be checked",
+                             word, new_name, text);
+      if (rc) eddi_error_hint(self->ops->err, "Change the bases by hand, and run the tests");
+      eddi_free(text);
+    }
+    array_free(&bases);
+  }
+  array_free(&chain), array_free(&mine);
+  return rc;
+}
+
 /* Refuse a change after which the class is no longer an instance of a
  * class it was: one some code tests for (isinstance, except, a type
  * comparison), or a library's class (Exception) its old base gave. */
@@ -532,6 +585,8 @@ int ref_change_inheritance_plan(RefOps *ops, const RefOpArgs *args) {
       ref_target_equal(bases.items[self.replaced].klass, self.new_base))
     rc = ref_ops_fail_at(ops, klass.file, ts_node_start_byte(bases.items[self.replaced].node),
                          "%s: %s already inherits from %s", word, args->spec, new_name);
+  if (rc == 0 && python) rc = inherit__py_check_decorated(&self, word);
+  if (rc == 0 && python) rc = inherit__py_check_foreign(&self, word, new_name);
   if (rc == 0 && !to_object) rc = inherit__check_order(&self, word);
   if (rc == 0) rc = inherit__check_uses(&self, word);
   if (rc == 0) rc = inherit__check_lost(&self, word);

@@ -110,6 +110,22 @@ static int merge__js_check_constructor(Merge *self) {
   return 0;
 }
 
+/* Python: a decorated class (dataclass, attrs' define and frozen) may have
+ * an __init__ its decorator makes from its fields, which eddi does not
+ * see: merged, the other class's fields would join its arguments. */
+static int merge__py_check_decorated(Merge *self) {
+  RefTarget both[2] = {self->a, self->b};
+  for (int i = 0; i < 2; i++) {
+    TSNode def = ref_class_definition(self->ops, both[i]);
+    if (ref_node_is(def, "decorated_definition"))
+      return ref_ops_fail_at(self->ops, both[i].file, ts_node_start_byte(def),
+                             "Merge_Classes cannot yet merge %s: it is decorated, and its "
+                             "decorator may make __init__ from its fields",
+                             merge__name(self, both[i]));
+  }
+  return 0;
+}
+
 /* The only __init__ of the two may not need arguments: the other class's
  * calls pass none. */
 static int merge__check_init(Merge *self) {
@@ -566,6 +582,7 @@ int ref_merge_classes_plan(RefOps *ops, const RefOpArgs *args) {
     eddi_free(abases), eddi_free(bbases);
   }
   if (rc == 0 && !self.python) rc = merge__js_check_shape(&self);
+  if (rc == 0 && self.python) rc = merge__py_check_decorated(&self);
   if (rc == 0) rc = merge__check_members(&self);
   if (rc == 0) rc = merge__check_init(&self);
   if (rc == 0) rc = merge__check_dynamic(&self);

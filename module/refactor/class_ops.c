@@ -499,9 +499,14 @@ int ref_extract_interface_plan(RefOps *ops, const RefOpArgs *args) {
     eddi_free(mname);
     if (!public) continue;
     TSNode fbody = ts_node_child_by_field_name(fn, "body", 4);
-    /* The header: decorators and "def name(params) -> type:". */
+    /* The header: decorators and "def name(params) -> type:", up to the
+     * definition's own colon (a comment after it may hold colons too). */
     uint32_t start = ts_node_start_byte(member), end = ts_node_start_byte(fbody);
-    while (end > start && src->text[end - 1] != ':') end--;
+    for (uint32_t c = 0; c < ts_node_child_count(fn); c++) {
+      TSNode token = ts_node_child(fn, c);
+      if (!ts_node_is_named(token) && !strcmp(ts_node_type(token), ":"))
+        end = ts_node_end_byte(token);
+    }
     /* A private name (__x) in a default or an annotation: Python mangles
      * it with the class's name, so in the protocol it would be another. */
     for (uint32_t k = start; k + 2 < end; k++) {

@@ -213,6 +213,64 @@ static int extract__place(Extract *self) {
                               &self->first_param, &self->self_name);
 }
 
+/* Whether node is a docstring: the first statement of a module, class or
+ * function body, a string alone. */
+static bool extract__docstring(TSNode node) {
+  if (!ref_node_is(node, "expression_statement") || ts_node_named_child_count(node) != 1)
+    return false;
+  TSNode value = ts_node_named_child(node, 0);
+  if (!ref_node_is(value, "string") && !ref_node_is(value, "concatenated_string")) return false;
+  TSNode before = ts_node_prev_named_sibling(node);
+  while (ref_node_is(before, "comment")) before = ts_node_prev_named_sibling(before);
+  if (!ts_node_is_null(before)) return false;
+  TSNode up = ts_node_parent(node);
+  if (ref_node_is(up, "module")) return true;
+  return ref_node_is(up, "block") && (ref_node_is(ts_node_parent(up), "function_definition") ||
+                                      ref_node_is(ts_node_parent(up), "class_definition"));
+}
+
+/* Whether a base of class_definition klass is typing's Protocol (as
+ * Protocol, Protocol[T], typing.Protocol). */
+static bool extract__protocol(Extract *self, TSNode klass) {
+  TSNode bases = ts_node_child_by_field_name(klass, "superclasses", 12);
+  if (ts_node_is_null(bases)) return false;
+  bool found = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(bases) && !found; i++) {
+    TSNode base = ts_node_named_child(bases, i);
+    if (ref_node_is(base, "subscript")) base = ts_node_child_by_field_name(base, "value", 5);
+    if (ref_node_is(base, "attribute")) base = ts_node_child_by_field_name(base, "attribute", 9);
+    char *text = ref_ops_text(self->ops, self->file, base);
+    found = !strcmp(text, "Protocol");
+    eddi_free(text);
+  }
+  return found;
+}
+
+/* Python lines whose extraction changes what the program sees though
+ * every name resolves: a docstring (the function's __doc__ would be the
+ * new one's), and a method added to a Protocol (what satisfies it, and a
+ * runtime isinstance against it, would change). */
+static int extract__py_shape(Extract *self) {
+  if (extract__docstring(self->first)) {
+    int rc = ref_ops_fail_at(self->ops, self->file, ts_node_start_byte(self->first),
+                             "Extract: the lines start with a docstring, which would no longer "
+                             "document what it documents");
+    eddi_error_hint(self->ops->err, "Start after the docstring");
+    return rc;
+  }
+  if (!self->first_param && !self->self_name) return 0;
+  TSNode klass = ts_node_parent(ts_node_parent(self->container));
+  if (!ref_node_is(klass, "class_definition") || !extract__protocol(self, klass)) return 0;
+  char *name = ref_ops_text(self->ops, self->file, ts_node_child_by_field_name(klass, "name", 4));
+  int rc = ref_ops_fail_at(self->ops, self->file, ts_node_start_byte(klass),
+                           "Extract would add a method to %s, a Protocol: what satisfies it "
+                           "would change",
+                           name);
+  eddi_free(name);
+  eddi_error_hint(self->ops->err, "Extract lines of a class that implements it");
+  return rc;
+}
+
 /* A method's self is passed as the receiver, not as a parameter. */
 static void extract__drop_self(RefFlow *flow, const char *self_name) {
   for (size_t i = 0; self_name && i < flow->params.len; i++)
@@ -1109,6 +1167,7 @@ int ref_extract_plan(RefOps *ops, const RefOpArgs *args) {
   if (rc == 0 && js) return extract__js(&self, args);
   if (rc == 0 && c) return extract__c(&self, args);
   if (rc == 0) rc = extract__place(&self);
+  if (rc == 0) rc = extract__py_shape(&self);
   if (rc == 0) rc = ref_flow_region(ops, self.file, self.function, self.first, self.last, &self.flow);
   bool flowed = rc == 0;
   if (rc == 0) extract__drop_self(&self.flow, self.first_param);

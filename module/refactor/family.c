@@ -234,6 +234,51 @@ static int family__dynamic(Family *self, const Hierarchy *h, const RefIds *class
   return EDDI_EINVAL;
 }
 
+/* Whether the family holds a field: an attribute set through self, or a
+ * name a class body binds to a value (a dataclass field, a class field).
+ * Methods live on the class, so what reads an instance's fields by name
+ * does not see them. */
+static bool family__has_field(Family *self) {
+  for (size_t i = 0; i < self->family->len; i++) {
+    RefTarget t = self->family->items[i];
+    if (t.kind != REF_TARGET_SYM) continue;
+    RefSymKind kind = self->query->program->files.items[t.file]->syms.items[t.index].kind;
+    if (kind == REF_SYM_MEMBER || kind == REF_SYM_VARIABLE) return true;
+  }
+  return false;
+}
+
+/* A field of an instance whose fields are all read by name (vars(obj),
+ * dataclasses.asdict, JSON.stringify(this), Object.keys): renamed, the
+ * key those reads give changes (the JSON written, the dict compared),
+ * though every name still resolves. The instances that have the field are
+ * those of the classes that define it and of their subclasses. Refused
+ * unless told Unsure or Leave, as a computed lookup is. */
+static int family__reflected(Family *self, const Hierarchy *h, const RefIds *work) {
+  if (self->query->unsure || !family__has_field(self)) return 0;
+  RefIds owners = {0};
+  for (size_t w = 0; w < work->len; w++) {
+    bool seen = false;
+    for (size_t i = 0; i < owners.len && !seen; i++) seen = owners.items[i] == work->items[w];
+    if (!seen) array_push(&owners, work->items[w]);
+    family__related(h, work->items[w], false, &owners);
+  }
+  FamilyClasses among = {h, &owners};
+  uint32_t file, offset;
+  bool found = ref_family_reflected(self->query->program, family__among, &among, &file, &offset);
+  array_free(&owners);
+  if (!found) return 0;
+  StrBuf at = {0};
+  ref_target_place(self->query->index, file, offset, &at);
+  eddi_error_set(self->query->err, EDDI_EINVAL,
+                 "%s is a field of an object whose fields are all read by name at %s: "
+                 "renamed, what is read there changes",
+                 ref_names_str(self->query->program->names, self->query->old_name), at.data);
+  eddi_error_hint(self->query->err, "Add Unsure or Leave to rename it anyway");
+  eddi_strbuf_free(&at);
+  return EDDI_EINVAL;
+}
+
 /* The hierarchy conflicts of the family's classes: a class whose
  * instances see the renamed member already has the new name; a base
  * outside the workspace; a computed-name lookup. */
@@ -264,6 +309,7 @@ static int family__hierarchy_conflicts(Family *self, const Hierarchy *h, const R
     array_free(&related);
   }
   if (rc == 0) rc = family__dynamic(self, h, &seen);
+  if (rc == 0) rc = family__reflected(self, h, work);
   array_free(&seen);
   return rc;
 }

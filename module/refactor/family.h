@@ -7,8 +7,9 @@
  * it) are renamed together. The hierarchy also holds what refuses a
  * member rename: a class that already has the new name, a base outside
  * the workspace (its code may call the member by name), a lookup by a
- * computed name (getattr(self, name)); the last two pass when the command
- * says Unsure. */
+ * computed name (getattr(self, name)), a field of an object whose fields
+ * are all read by name (vars(obj), JSON.stringify(this)); the last three
+ * pass when the command says Unsure or Leave. */
 #ifndef EDDI_REFACTOR_FAMILY_H
 #define EDDI_REFACTOR_FAMILY_H
 

@@ -204,11 +204,13 @@
   arguments: (argument_list . (_) @dynamic . (_) @dynamic.name))
 
 ; Members read all at once by their names (vars(obj), obj.__dict__,
-; dataclasses.asdict, pickle): to the refactorings that move fields, a
-; read of every field (moving one changes what they see).
+; dataclasses.asdict, attrs.asdict, pickle): to the refactorings that move
+; fields and to a field's rename, a read of every field (moving or renaming
+; one changes what they see).
 (call function: (identifier) @reflected.by (#any-of? @reflected.by "vars" "asdict" "astuple")
   arguments: (argument_list . (_) @reflected))
-(call function: (attribute object: (identifier) @_m (#any-of? @_m "dataclasses" "pickle")
+(call function: (attribute object: (identifier) @_m
+                           (#any-of? @_m "dataclasses" "pickle" "attr" "attrs")
                            attribute: (identifier) @reflected.by)
   arguments: (argument_list . (_) @reflected))
 (attribute object: (_) @reflected attribute: (identifier) @reflected.by (#eq? @reflected.by "__dict__"))
