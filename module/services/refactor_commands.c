@@ -29,6 +29,7 @@
 
 #include "core/diff.h"
 #include "core/path.h"
+#include "core/utf8.h"
 #include "edit/transaction.h"
 #include "lsp/lsp_check.h"
 #include "edit/txn_history.h"
@@ -84,6 +85,7 @@ typedef struct {
   RefPlan plan;
   EddiLspCheck check; /* the servers that check the write; none for Preview */
   StrBuf checked;     /* what the check says in the reply, a fact a line */
+  char *name_read; /* a Python class rename: where a class's __name__ is read ("cli.py:62:33"), or NULL */
   char *foreign_word; /* a rename's old name... */
   StrBuf foreign;     /* ...in files of other languages: "use.py:2, ..." */
   size_t foreign_count;
@@ -103,6 +105,7 @@ static void refactor__destroy(EddiJob *base) {
   eddi_strbuf_free(&self->checked);
   eddi_strbuf_free(&self->foreign);
   eddi_free(self->foreign_word);
+  eddi_free(self->name_read);
   eddi_lsp_check_free(&self->check);
   ref_plan_free(&self->plan);
   ref_index_checkin(self->workspace, self->index);
@@ -247,12 +250,61 @@ static void refactor__foreign_uses(RefactorJob *self, const char *word) {
   }
 }
 
+/* Whether the plan renames a Python class: a change's edit is where a
+ * class symbol of the old name is defined. */
+static bool refactor__renames_python_class(const RefactorJob *self, const char *word) {
+  uint32_t name = ref_names_find(&self->index->names, word, strlen(word));
+  for (size_t i = 0; name != REF_NONE && i < self->plan.changes.len; i++) {
+    const RefChange *change = &self->plan.changes.items[i];
+    const RefSource *source = &self->index->sources.items[change->source];
+    if (!source->lang || strcmp(source->lang->name, "python") != 0 || !source->file) continue;
+    for (size_t k = 0; k < source->file->syms.len; k++) {
+      const RefSym *sym = &source->file->syms.items[k];
+      if (sym->kind != REF_SYM_CLASS || sym->name != name) continue;
+      for (size_t e = 0; e < change->edits.len; e++)
+        if (change->edits.items[e].start == sym->start) return true;
+    }
+  }
+  return false;
+}
+
+/* The first place a Python file of the workspace reads an attribute
+ * __name__ or __qualname__ (type(self).__name__, cls.__qualname__), as
+ * "path:line:col", or NULL: renamed, a class gives that read its new name
+ * (a repr, an error message, an output a test compares). */
+static char *refactor__class_name_read(const RefactorJob *self) {
+  static const char *const reads[] = {"__name__", "__qualname__"};
+  for (int pass = 0; pass < 2; pass++) {
+    const RefSource *list = pass ? self->index->held.items : self->index->sources.items;
+    size_t count = pass ? self->index->held.len : self->index->sources.len;
+    for (size_t i = 0; i < count; i++) {
+      const RefSource *source = &list[i];
+      if (!source->lang || strcmp(source->lang->name, "python") != 0 || !source->text) continue;
+      for (int r = 0; r < 2; r++) {
+        uint32_t end = (uint32_t)source->len;
+        for (uint32_t at = 0; (at = ref_text_word(source->text, source->len, at, end, reads[r])) != UINT32_MAX; at++) {
+          if (at == 0 || source->text[at - 1] != '.') continue; /* the module's own __name__ */
+          size_t line, col;
+          eddi_utf8_line_col(source->text, source->len, at, &line, &col);
+          StrBuf place = {0};
+          eddi_strbuf_printf(&place, "%s:%zu:%zu", source->path, line, col);
+          return eddi_strbuf_take(&place);
+        }
+      }
+    }
+  }
+  return NULL;
+}
+
 static void refactor__work(EddiJob *base) {
   RefactorJob *self = (RefactorJob *)base;
   refactor__plan(self);
   bool rename = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS;
   self->foreign_word = rename && self->rc == 0 ? refactor__target_word(self->spec) : NULL;
   if (self->foreign_word) refactor__foreign_uses(self, self->foreign_word);
+  if (self->foreign_word && !(self->flags & (REF_UNSURE_CHANGE | REF_UNSURE_LEAVE)) &&
+      refactor__renames_python_class(self, self->foreign_word))
+    self->name_read = refactor__class_name_read(self);
   /* Only a plan that may be written is checked: an unsure refusal comes
    * first, as it would without servers. */
   if (self->rc == 0 && self->check.servers.len &&
@@ -336,8 +388,12 @@ static int refactor__preview(RefactorJob *self, CommandContext *ctx) {
   if (self->foreign_count)
     eddi_reply_builder_fact(ctx->reply, "%zu in another language: %s", self->foreign_count,
                             self->foreign.data);
+  if (self->name_read)
+    eddi_reply_builder_fact(ctx->reply, "A class's name is read at %s", self->name_read);
   if (ref_plan_unsure_left(&self->plan, self->flags))
     eddi_reply_builder_fact(ctx->reply, "Refactor needs %s", ref_plan_unsure_ways(&self->plan));
+  else if (self->name_read)
+    eddi_reply_builder_fact(ctx->reply, "Refactor needs Unsure or Leave");
   else if (self->foreign_count && !(self->flags & REF_UNSURE_LEAVE))
     eddi_reply_builder_fact(ctx->reply, "Refactor needs Leave");
   if (ctx->reply->raw_mode) {
@@ -455,6 +511,13 @@ static int refactor__finish(EddiJob *base, CommandContext *ctx) {
   }
   if (self->preview) return refactor__preview(self, ctx);
   int rc = ref_plan_unsure_check(&self->plan, self->flags, ctx->err);
+  if (rc == 0 && self->name_read) {
+    eddi_error_set(ctx->err, EDDI_EINVAL,
+                   "%s is a class, and a class's name is read at %s: renamed, what is read "
+                   "there changes; nothing written", self->foreign_word, self->name_read);
+    eddi_error_hint(ctx->err, "Add Unsure or Leave to rename it anyway");
+    rc = EDDI_EINVAL;
+  }
   if (rc == 0 && self->foreign_count && !(self->flags & REF_UNSURE_LEAVE)) {
     eddi_error_set(ctx->err, EDDI_EINVAL,
                    "%zu use%s of %s in another language cannot be resolved: %s; nothing written",
