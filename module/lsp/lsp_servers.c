@@ -171,8 +171,8 @@ static EddiLspServer *servers__make(const EddiConfig *config, LspServers *server
       .language_id = known ? known->language_id : lang,
       .root = root,
       .deadline_ms = config->lsp_deadline_ms ? config->lsp_deadline_ms : EDDI_LSP_DEADLINE_DEFAULT_MS,
-      /* What eddi knows of the usual program holds for it under another
-       * command too (a wrapper that runs it keeps its name). */
+      /* The usual program named with --lsp (another path, other
+       * arguments) is asked for diagnostics as eddi asks it by default. */
       .diagnostics = known && strcmp(name, known->name) == 0 ? known->diagnostics
                                                              : EDDI_LSP_DIAGNOSTICS_PUBLISHED,
       .refusal = refusal.data,
