@@ -9,11 +9,12 @@
 
 bool eddi_lsp_check_init(EddiLspCheck *self, EddiWorkspace *workspace, EddiSession *session) {
   memset(self, 0, sizeof *self);
-  size_t count;
-  const EddiLang *langs = eddi_lang_all(&count);
-  for (size_t i = 0; i < count; i++) {
-    EddiLspServer *server = eddi_lsp_for_language(workspace, session, langs[i].name);
-    if (server) array_push(&self->servers, ((EddiLspServing){langs[i].name, server}));
+  /* By name: loading every language to ask for its server would compile
+   * every query, seconds of work for a script that changes nothing. */
+  for (size_t i = 0, count = eddi_lang_count(); i < count; i++) {
+    const char *lang = eddi_lang_name(i);
+    EddiLspServer *server = eddi_lsp_for_language(workspace, session, lang);
+    if (server) array_push(&self->servers, ((EddiLspServing){lang, server}));
   }
   return self->servers.len > 0;
 }

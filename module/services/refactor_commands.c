@@ -209,10 +209,8 @@ static int refactor__family(const EddiLang *lang) {
   for (int f = 0; f < 2; f++)
     for (int k = 0; k < 3 && families[f][k]; k++)
       if (strcmp(lang->name, families[f][k]) == 0) return f;
-  size_t count;
-  const EddiLang *all = eddi_lang_all(&count);
-  for (size_t i = 0; i < count; i++)
-    if (strcmp(all[i].name, lang->name) == 0) return 2 + (int)i;
+  for (size_t i = 0, count = eddi_lang_count(); i < count; i++)
+    if (strcmp(eddi_lang_name(i), lang->name) == 0) return 2 + (int)i;
   return -1;
 }
 

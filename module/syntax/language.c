@@ -206,6 +206,10 @@ const EddiLang *eddi_lang_all(size_t *count) {
   return language__table;
 }
 
+size_t eddi_lang_count(void) { return language__table_count(); }
+
+const char *eddi_lang_name(size_t index) { return language__table[index].name; }
+
 const EddiLang *eddi_lang_by_name(const char *name) {
   size_t count = language__table_count();
   for (size_t i = 0; i < count; i++)

@@ -75,6 +75,10 @@ typedef struct {
 /* Every compiled-in language, loaded once (thread-safe). */
 const EddiLang *eddi_lang_all(size_t *count);
 const EddiLang *eddi_lang_by_name(const char *name);
+/* How many languages are compiled in, and the name of the index-th, without
+ * loading any (eddi_lang_all compiles every language's queries). */
+size_t eddi_lang_count(void);
+const char *eddi_lang_name(size_t index);
 /* The language of a file from its path's extension, then the shebang on its
  * first line; NULL for plain text. */
 const EddiLang *eddi_lang_detect(const char *path, const char *first_line, size_t len);
