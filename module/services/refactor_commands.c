@@ -238,9 +238,10 @@ static void refactor__foreign_uses(RefactorJob *self, const char *word) {
     if (!source->lang || refactor__family(source->lang) == family ||
         refactor__defines(source->file, name))
       continue;
+    size_t line = 0;      /* the line text[counted] is on, 0-based */
+    uint32_t counted = 0; /* newlines are counted up to here */
     for (uint32_t at = 0; (at = ref_text_word(source->text, source->len, at, (uint32_t)source->len, word)) != UINT32_MAX; at++) {
-      size_t line = 0;
-      for (uint32_t k = 0; k < at; k++) line += source->text[k] == '\n';
+      for (; counted < at; counted++) line += source->text[counted] == '\n';
       eddi_strbuf_printf(&self->foreign, "%s%s:%zu", self->foreign.len ? ", " : "", source->path, line);
       self->foreign_count++;
       while (at < source->len && source->text[at] != '\n') at++;
