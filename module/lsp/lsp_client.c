@@ -63,7 +63,7 @@ typedef struct {
 
 struct EddiLspServer {
   pthread_mutex_t mutex;        /* the one caller that talks to it */
-  pthread_mutex_t forget_mutex; /* guards forgotten */
+  pthread_mutex_t pending_mutex; /* guards held, forgotten and updates */
   char *name, *language_id, *root, *root_uri;
   Array(char *) argv; /* NULL-terminated */
   unsigned deadline_ms;
@@ -72,8 +72,14 @@ struct EddiLspServer {
   pid_t pid;
   int to_fd, from_fd;
   unsigned starts;
+  /* Restarts with a back-off: when the process started (ms), how many
+   * times in a row it stopped within EDDI_LSP_STABLE_MS of starting, and
+   * the earliest time the next start may be. */
+  long long started_at, next_start_at;
+  unsigned quick_stops;
   EddiLspReader reader;
   EddiLspEncoding encoding;
+  bool incremental; /* the server takes ranged didChanges (textDocumentSync 2) */
   EddiLspDiagnosticsWay diagnostics_way;
   char *refusal, *refusal_hint; /* EddiLspServerSpec's */
   int64_t next_id;
@@ -87,7 +93,13 @@ struct EddiLspServer {
   Array(LspOpenDoc) docs;
   Array(LspPublished) published;
   Array(char *) progress; /* tokens begun, not ended */
+  /* What other threads may tell without waiting for the talk: the uris
+   * of docs (the open documents, as a set another thread may read), the
+   * documents eddi closed, and the newer texts of open ones (an LspOpenDoc
+   * each, version unused), all handled at the next use. */
+  Array(char *) held;
   Array(char *) forgotten;
+  Array(LspOpenDoc) updates;
 };
 
 /* ---------------------------------------------------------------- uris */
@@ -116,7 +128,7 @@ static char *lsp__uri(const char *path) {
 EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec) {
   EddiLspServer *self = eddi_calloc(1, sizeof *self);
   pthread_mutex_init(&self->mutex, NULL);
-  pthread_mutex_init(&self->forget_mutex, NULL);
+  pthread_mutex_init(&self->pending_mutex, NULL);
   self->name = eddi_strdup(spec->name);
   self->language_id = eddi_strdup(spec->language_id);
   self->root = eddi_strdup(spec->root);
@@ -152,12 +164,30 @@ void eddi_lsp_diagnostics_free(EddiLspDiagnostics *self) {
   array_free(self);
 }
 
+static void lsp__hold(EddiLspServer *self, const char *uri) {
+  pthread_mutex_lock(&self->pending_mutex);
+  array_push(&self->held, eddi_strdup(uri));
+  pthread_mutex_unlock(&self->pending_mutex);
+}
+
+/* uri no longer open in the server (NULL: none is). */
+static void lsp__release(EddiLspServer *self, const char *uri) {
+  pthread_mutex_lock(&self->pending_mutex);
+  for (size_t i = self->held.len; i-- > 0;)
+    if (!uri || strcmp(self->held.items[i], uri) == 0) {
+      eddi_free(self->held.items[i]);
+      array_remove(&self->held, i);
+    }
+  pthread_mutex_unlock(&self->pending_mutex);
+}
+
 static void lsp__forget_state(EddiLspServer *self) {
   for (size_t i = 0; i < self->docs.len; i++) {
     eddi_free(self->docs.items[i].uri);
     eddi_free(self->docs.items[i].text);
   }
   array_clear(&self->docs);
+  lsp__release(self, NULL);
   for (size_t i = 0; i < self->published.len; i++) {
     eddi_free(self->published.items[i].uri);
     json_object_put(self->published.items[i].diagnostics);
@@ -170,8 +200,16 @@ static void lsp__forget_state(EddiLspServer *self) {
   self->awaited_id = 0;
 }
 
-/* The process is reaped: drop what belonged to it. */
+/* The process is reaped: drop what belonged to it, and count a stop soon
+ * after its start towards the back-off of the next start. */
 static void lsp__gone(EddiLspServer *self) {
+  long long now = eddi_process_now_ms();
+  self->quick_stops = now - self->started_at < EDDI_LSP_STABLE_MS ? self->quick_stops + 1 : 1;
+  self->next_start_at =
+      self->quick_stops < 2
+          ? now
+          : now + EDDI_MIN((long long)EDDI_LSP_BACKOFF_MS << EDDI_MIN(self->quick_stops - 2, 16u),
+                           (long long)EDDI_LSP_BACKOFF_MAX_MS);
   close(self->to_fd);
   close(self->from_fd);
   self->to_fd = self->from_fd = -1;
@@ -544,6 +582,14 @@ static EddiLspEncoding lsp__encoding(json_object *result) {
   return chosen && strcmp(chosen, "utf-8") == 0 ? EDDI_LSP_UTF8 : EDDI_LSP_UTF16;
 }
 
+/* Whether the server takes incremental didChanges: textDocumentSync is
+ * its kind, or an object whose change is. */
+static bool lsp__incremental(json_object *result) {
+  json_object *sync = lsp__get(lsp__get(result, "capabilities"), "textDocumentSync");
+  if (json_object_is_type(sync, json_type_object)) sync = lsp__get(sync, "change");
+  return json_object_is_type(sync, json_type_int) && json_object_get_int(sync) == 2;
+}
+
 static int lsp__start(EddiLspServer *self, EddiError *err) {
   if (self->running) return 0;
   if (self->refusal) {
@@ -553,6 +599,16 @@ static int lsp__start(EddiLspServer *self, EddiError *err) {
   }
   if (!self->argv.items[0])
     return eddi_error_set(err, EDDI_EINVAL, "%s has no command to run", self->name);
+  long long wait = self->next_start_at - eddi_process_now_ms();
+  if (wait > 0) {
+    eddi_error_set(err, EDDI_EIO,
+                   "%s stopped %u times in a row soon after starting; eddi starts it again in "
+                   "%lld s", self->name, self->quick_stops, (wait + 999) / 1000);
+    eddi_error_hint(err, "Try again then, or look at why it stops: run %s by hand, name another "
+                         "with --lsp LANG=COMMAND, or turn servers off with --no-lsp",
+                    self->argv.items[0]);
+    return err->code;
+  }
   int to[2], from[2];
   if (pipe2(to, O_CLOEXEC) < 0) return eddi_error_set(err, EDDI_EIO, "No pipe for %s", self->name);
   if (pipe2(from, O_CLOEXEC) < 0) {
@@ -575,6 +631,7 @@ static int lsp__start(EddiLspServer *self, EddiError *err) {
   self->from_fd = from[0];
   self->running = true;
   self->starts++;
+  self->started_at = eddi_process_now_ms();
   eddi_lsp_reader_init(&self->reader, EDDI_LSP_MESSAGE_MAX);
   self->encoding = EDDI_LSP_UTF16;
   json_object *result;
@@ -584,6 +641,7 @@ static int lsp__start(EddiLspServer *self, EddiError *err) {
     return rc;
   }
   self->encoding = lsp__encoding(result);
+  self->incremental = lsp__incremental(result);
   json_object_put(result);
   rc = lsp__notify(self, "initialized", json_object_new_object(),
                    eddi_process_now_ms() + self->deadline_ms, err);
@@ -602,6 +660,7 @@ static json_object *lsp__doc_id(const char *uri) {
 static int lsp__close_doc(EddiLspServer *self, size_t index, EddiError *err) {
   LspOpenDoc doc = self->docs.items[index];
   array_remove(&self->docs, index);
+  lsp__release(self, doc.uri);
   json_object *params = json_object_new_object();
   json_object_object_add(params, "textDocument", lsp__doc_id(doc.uri));
   for (size_t i = 0; i < self->published.len; i++)
@@ -623,35 +682,106 @@ static int lsp__find_doc(const EddiLspServer *self, const char *uri) {
   return -1;
 }
 
-/* Send the didClose of documents eddi closed since the last use. */
-static int lsp__flush_forgotten(EddiLspServer *self, EddiError *err) {
-  pthread_mutex_lock(&self->forget_mutex);
-  Array(char *) forgotten = {0};
-  forgotten.items = self->forgotten.items, forgotten.len = self->forgotten.len;
-  forgotten.cap = self->forgotten.cap;
+static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *text,
+                     int64_t *version, EddiError *err);
+
+/* Before a use: send the didClose of documents eddi closed, and the
+ * didChange of open ones whose text eddi changed, since the last use. */
+static int lsp__flush_pending(EddiLspServer *self, EddiError *err) {
+  pthread_mutex_lock(&self->pending_mutex);
+  Array(char *) forgotten = {self->forgotten.items, self->forgotten.len, self->forgotten.cap};
+  Array(LspOpenDoc) updates = {self->updates.items, self->updates.len, self->updates.cap};
   memset(&self->forgotten, 0, sizeof self->forgotten);
-  pthread_mutex_unlock(&self->forget_mutex);
+  memset(&self->updates, 0, sizeof self->updates);
+  pthread_mutex_unlock(&self->pending_mutex);
   int rc = 0;
   for (size_t i = 0; i < forgotten.len; i++) {
     int at = self->running ? lsp__find_doc(self, forgotten.items[i]) : -1;
     if (rc == 0 && at >= 0) rc = lsp__close_doc(self, (size_t)at, err);
     eddi_free(forgotten.items[i]);
   }
+  for (size_t i = 0; i < updates.len; i++) {
+    LspOpenDoc *update = &updates.items[i];
+    int64_t version;
+    EddiLspText text = {NULL, update->text, update->len};
+    if (rc == 0 && self->running && lsp__find_doc(self, update->uri) >= 0)
+      rc = lsp__show(self, update->uri, &text, &version, err);
+    eddi_free(update->uri), eddi_free(update->text);
+  }
   array_free(&forgotten);
+  array_free(&updates);
   return rc;
+}
+
+bool eddi_lsp_server_holds(EddiLspServer *self, const char *path) {
+  char *uri = lsp__uri(path);
+  pthread_mutex_lock(&self->pending_mutex);
+  bool held = false;
+  for (size_t i = 0; i < self->held.len && !held; i++) held = strcmp(self->held.items[i], uri) == 0;
+  pthread_mutex_unlock(&self->pending_mutex);
+  eddi_free(uri);
+  return held;
+}
+
+void eddi_lsp_server_update(EddiLspServer *self, const char *path, const char *text, size_t len) {
+  char *uri = lsp__uri(path);
+  pthread_mutex_lock(&self->pending_mutex);
+  LspOpenDoc *slot = NULL;
+  for (size_t i = 0; i < self->updates.len; i++)
+    if (strcmp(self->updates.items[i].uri, uri) == 0) slot = &self->updates.items[i];
+  if (slot) {
+    eddi_free(uri);
+    eddi_free(slot->text);
+  } else {
+    array_push(&self->updates, ((LspOpenDoc){.uri = uri}));
+    slot = &self->updates.items[self->updates.len - 1];
+  }
+  slot->text = eddi_strndup(text, len);
+  slot->len = len;
+  pthread_mutex_unlock(&self->pending_mutex);
 }
 
 void eddi_lsp_server_forget(EddiLspServer *self, const char *path) {
   char *uri = lsp__uri(path);
-  pthread_mutex_lock(&self->forget_mutex);
+  pthread_mutex_lock(&self->pending_mutex);
   array_push(&self->forgotten, uri);
-  pthread_mutex_unlock(&self->forget_mutex);
+  pthread_mutex_unlock(&self->pending_mutex);
 }
 
-/* Show the server text as its newest version: didOpen, or a didChange of
- * the whole text when it holds other bytes. *version receives the version
- * the server now has. */
-/* Show text as uri's document: opened, or changed when its bytes differ. */
+/* The contentChanges that make doc's text (as the server holds it) the
+ * text shown: one ranged change where the server takes them and both
+ * texts' positions mean the same to it, else the whole text. */
+static json_object *lsp__changes(const EddiLspServer *self, const LspOpenDoc *doc,
+                                 const EddiLspText *text) {
+  json_object *change = json_object_new_object();
+  if (self->incremental && eddi_lsp_positions_agree(doc->text, doc->len) &&
+      eddi_lsp_positions_agree(text->text, text->len)) {
+    EddiLspChange c =
+        eddi_lsp_change_of(doc->text, doc->len, text->text, text->len, self->encoding);
+    json_object *range = json_object_new_object();
+    EddiLspPosition ends[2] = {
+        eddi_lsp_position_of(doc->text, doc->len, c.start, self->encoding),
+        eddi_lsp_position_of(doc->text, doc->len, c.before_end, self->encoding)};
+    for (int i = 0; i < 2; i++) {
+      json_object *pos = json_object_new_object();
+      json_object_object_add(pos, "line", json_object_new_int64((int64_t)ends[i].line));
+      json_object_object_add(pos, "character", json_object_new_int64((int64_t)ends[i].character));
+      json_object_object_add(range, i == 0 ? "start" : "end", pos);
+    }
+    json_object_object_add(change, "range", range);
+    json_object_object_add(change, "text", json_object_new_string_len(
+                                               text->text + c.start, (int)(c.after_end - c.start)));
+  } else {
+    json_object_object_add(change, "text", json_object_new_string_len(text->text, (int)text->len));
+  }
+  json_object *changes = json_object_new_array();
+  json_object_array_add(changes, change);
+  return changes;
+}
+
+/* Show text as uri's document, as its newest version: opened, or changed
+ * when the server holds other bytes. *version receives the version the
+ * server now has. */
 static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *text,
                      int64_t *version, EddiError *err) {
   long long deadline = eddi_process_now_ms() + self->deadline_ms;
@@ -660,22 +790,19 @@ static int lsp__show(EddiLspServer *self, const char *uri, const EddiLspText *te
     LspOpenDoc *doc = &self->docs.items[at];
     *version = doc->version;
     if (doc->len == text->len && memcmp(doc->text, text->text, text->len) == 0) return 0;
+    json_object *params = json_object_new_object();
+    json_object_object_add(params, "contentChanges", lsp__changes(self, doc, text));
     eddi_free(doc->text);
     doc->text = eddi_strndup(text->text, text->len);
     doc->len = text->len;
     *version = doc->version = ++self->last_version;
     json_object *id = lsp__doc_id(uri);
     json_object_object_add(id, "version", json_object_new_int64(doc->version));
-    json_object *change = json_object_new_object();
-    json_object_object_add(change, "text", json_object_new_string_len(text->text, (int)text->len));
-    json_object *changes = json_object_new_array();
-    json_object_array_add(changes, change);
-    json_object *params = json_object_new_object();
     json_object_object_add(params, "textDocument", id);
-    json_object_object_add(params, "contentChanges", changes);
     return lsp__notify(self, "textDocument/didChange", params, deadline, err);
   }
   *version = ++self->last_version;
+  lsp__hold(self, uri);
   array_push(&self->docs, ((LspOpenDoc){.uri = eddi_strdup(uri), .version = *version,
                                         .text = eddi_strndup(text->text, text->len),
                                         .len = text->len}));
@@ -889,13 +1016,13 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
                              unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
   pthread_mutex_lock(&self->mutex);
   if (self->diagnostics_way != EDDI_LSP_DIAGNOSTICS_PUBLISHED) {
-    int rc = lsp__flush_forgotten(self, err);
+    int rc = lsp__flush_pending(self, err);
     if (rc == 0) rc = lsp__start(self, err);
     if (rc == 0) rc = lsp__diagnose_asked(self, texts, count, flags, out, err);
     pthread_mutex_unlock(&self->mutex);
     return rc;
   }
-  int rc = lsp__flush_forgotten(self, err);
+  int rc = lsp__flush_pending(self, err);
   if (rc == 0) rc = lsp__start(self, err);
   LspAwaited awaited = {eddi_calloc(count + 1, sizeof(char *)),
                         eddi_calloc(count + 1, sizeof(int64_t)),
@@ -1056,7 +1183,7 @@ static bool lsp__settled(EddiLspServer *self, void *arg) {
 
 int eddi_lsp_server_wait_ready(EddiLspServer *self, EddiError *err) {
   pthread_mutex_lock(&self->mutex);
-  int rc = lsp__flush_forgotten(self, err);
+  int rc = lsp__flush_pending(self, err);
   if (rc == 0) rc = lsp__start(self, err);
   if (rc == 0) {
     rc = lsp__wait(self, eddi_process_now_ms() + self->deadline_ms, lsp__settled, NULL,
@@ -1104,6 +1231,10 @@ void eddi_lsp_server_free(EddiLspServer *self) {
   array_free(&self->progress);
   for (size_t i = 0; i < self->forgotten.len; i++) eddi_free(self->forgotten.items[i]);
   array_free(&self->forgotten);
+  for (size_t i = 0; i < self->updates.len; i++)
+    eddi_free(self->updates.items[i].uri), eddi_free(self->updates.items[i].text);
+  array_free(&self->updates);
+  array_free(&self->held);
   for (size_t i = 0; i < self->argv.len; i++) eddi_free(self->argv.items[i]);
   array_free(&self->argv);
   eddi_free(self->refusal), eddi_free(self->refusal_hint);
@@ -1112,7 +1243,7 @@ void eddi_lsp_server_free(EddiLspServer *self) {
   eddi_free(self->root);
   eddi_free(self->root_uri);
   pthread_mutex_destroy(&self->mutex);
-  pthread_mutex_destroy(&self->forget_mutex);
+  pthread_mutex_destroy(&self->pending_mutex);
   eddi_free(self);
 }
 

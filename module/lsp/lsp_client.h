@@ -11,13 +11,17 @@
  * encodings utf-8 then utf-16; clangd's offsetEncoding too), initialized.
  * A server that stops (exits, closes its output, writes what is not LSP)
  * or ignores the $/cancelRequest of a request past its deadline is killed;
- * the next use starts it again.
+ * the next use starts it again, at once the first time; once it has
+ * stopped twice in a row within EDDI_LSP_STABLE_MS of starting, not before
+ * a back-off (EDDI_LSP_BACKOFF_MS, doubling to EDDI_LSP_BACKOFF_MAX_MS),
+ * every use meanwhile failing at once saying when.
  *
  * Documents: eddi owns the text. A text shown to the server is opened with
  * didOpen and stays open; when it is shown again with other bytes it gets
- * a didChange of a new version with the whole text (full
- * sync: no incremental changes yet); eddi_lsp_server_forget queues its
- * didClose for the next use.
+ * a didChange of a new version: one ranged change from the text the
+ * server holds (the bytes between what the two share at their start and
+ * end) where the server takes incremental changes, else the whole text;
+ * eddi_lsp_server_forget queues its didClose for the next use.
  */
 #ifndef EDDI_LSP_CLIENT_H
 #define EDDI_LSP_CLIENT_H
@@ -35,6 +39,13 @@ typedef struct EddiLspServer EddiLspServer;
 /* A settled diagnose (EDDI_LSP_SETTLE) takes the diagnostics once the
  * server has been this long quiet, with no $/progress open. */
 #define EDDI_LSP_QUIET_MS 300
+/* A server that ran this long before it stopped was stable: its next
+ * start has no back-off. */
+#define EDDI_LSP_STABLE_MS 60000
+/* The back-off before the start after the second quick stop in a row,
+ * doubled for each one more, up to the max. */
+#define EDDI_LSP_BACKOFF_MS 1000
+#define EDDI_LSP_BACKOFF_MAX_MS 60000
 /* How long shutdown and exit may take when eddi ends, before a kill. */
 #define EDDI_LSP_SHUTDOWN_MS 2000
 
@@ -151,6 +162,14 @@ int eddi_lsp_server_wait_ready(EddiLspServer *self, EddiError *err);
 /* doc at path (absolute) closed in eddi: queue its didClose, sent at the
  * next use. Does not block (any thread). */
 void eddi_lsp_server_forget(EddiLspServer *self, const char *path);
+/* Whether the document at path (absolute) is open in the server (shown by
+ * a use that did not close it). Does not block (any thread). */
+bool eddi_lsp_server_holds(EddiLspServer *self, const char *path);
+/* The text of the open document at path is now text[0, len) (copied):
+ * queue it, sent at the next use as a didChange before anything else,
+ * so that what the server analyses besides the texts a use shows is
+ * eddi's text, not an older one. Does not block (any thread). */
+void eddi_lsp_server_update(EddiLspServer *self, const char *path, const char *text, size_t len);
 
 /* ---------------------------------------------------------------- navigation */
 

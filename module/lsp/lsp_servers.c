@@ -186,6 +186,23 @@ static EddiLspServer *servers__make(const EddiConfig *config, LspServers *server
   return server;
 }
 
+/* Queue, for server, the text of each of session's documents open in it:
+ * it is changed to eddi's text before its next use. */
+static void servers__update_held(const LspServers *servers, EddiLspServer *server,
+                                 EddiSession *session) {
+  for (size_t i = 0; server && session && i < session->docs.len; i++) {
+    const EddiDoc *doc = session->docs.items[i];
+    char *path = eddi_path_join(servers->root, doc->path);
+    if (eddi_lsp_server_holds(server, path)) {
+      size_t len = eddi_text_len(&doc->text);
+      char *text = eddi_text_dup(&doc->text, 0, len);
+      eddi_lsp_server_update(server, path, text, len);
+      eddi_free(text);
+    }
+    eddi_free(path);
+  }
+}
+
 EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, EddiSession *session,
                                      const char *lang) {
   const EddiConfig *config = eddi_workspace_config(workspace);
@@ -202,7 +219,10 @@ EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, EddiSession *sess
     eddi_session_set_slot(session, &mark__slot, mark);
   }
   for (size_t i = 0; i < self->entries.len; i++)
-    if (strcmp(self->entries.items[i].lang, lang) == 0) return self->entries.items[i].server;
+    if (strcmp(self->entries.items[i].lang, lang) == 0) {
+      servers__update_held(self, self->entries.items[i].server, session);
+      return self->entries.items[i].server;
+    }
   if (!self->workspace_file_read) {
     self->workspace_file = servers__workspace_file(self->root);
     self->workspace_file_read = true;

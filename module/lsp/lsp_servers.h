@@ -31,7 +31,9 @@
  * or NULL when it has none. Owner thread. Borrowed: it lives as long as
  * the workspace, so a job may keep the pointer while it runs. session
  * (may be NULL), whose documents the caller shows the server, is marked so
- * that a document it closes is closed in the servers too. */
+ * that a document it closes is closed in the servers too; those of its
+ * documents the server holds open are brought to their texts as they are
+ * now before the server's next use (eddi_lsp_server_update). */
 EddiLspServer *eddi_lsp_for_language(EddiWorkspace *workspace, EddiSession *session,
                                      const char *lang);
 

@@ -155,3 +155,32 @@ size_t eddi_lsp_offset_of(const char *text, size_t len, EddiLspPosition pos,
   }
   return at;
 }
+
+/* ---------------------------------------------------------------- changes */
+
+/* Whether offset's position in text names offset again. */
+static bool change__exact(const char *text, size_t len, size_t offset, EddiLspEncoding encoding) {
+  return eddi_lsp_offset_of(text, len, eddi_lsp_position_of(text, len, offset, encoding),
+                            encoding) == offset;
+}
+
+EddiLspChange eddi_lsp_change_of(const char *before, size_t before_len, const char *after,
+                                 size_t after_len, EddiLspEncoding encoding) {
+  size_t shorter = EDDI_MIN(before_len, after_len), start = 0, tail = 0;
+  while (start < shorter && before[start] == after[start]) start++;
+  while (tail < shorter - start && before[before_len - 1 - tail] == after[after_len - 1 - tail])
+    tail++;
+  /* The shared bytes are the same in both texts, so an end that is exact
+   * in before is where after's shared part begins or ends too. */
+  while (start > 0 && !change__exact(before, before_len, start, encoding)) start--;
+  while (tail > 0 && !change__exact(before, before_len, before_len - tail, encoding)) tail--;
+  return (EddiLspChange){start, before_len - tail, after_len - tail};
+}
+
+bool eddi_lsp_positions_agree(const char *text, size_t len) {
+  if (eddi_utf8_valid_prefix(text, len) != len) return false;
+  const char *end = text + len;
+  for (const char *cr = memchr(text, '\r', len); cr; cr = memchr(cr + 1, '\r', (size_t)(end - cr - 1)))
+    if (cr + 1 == end || cr[1] != '\n') return false;
+  return true;
+}

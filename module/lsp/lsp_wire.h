@@ -59,4 +59,23 @@ EddiLspPosition eddi_lsp_position_of(const char *text, size_t len, size_t offset
 size_t eddi_lsp_offset_of(const char *text, size_t len, EddiLspPosition pos,
                           EddiLspEncoding encoding);
 
+/* ---------------------------------------------------------------- changes */
+
+/* One replacement that makes after of before, for an incremental
+ * didChange: before[start, before_end) becomes after[start, after_end). */
+typedef struct {
+  size_t start, before_end, after_end;
+} EddiLspChange;
+
+/* The change that leaves out what before and after share at their start
+ * and end, its ends moved outwards to offsets whose positions (in
+ * encoding) mean those offsets again: not inside a UTF-8 sequence, not
+ * between "\r" and "\n". */
+EddiLspChange eddi_lsp_change_of(const char *before, size_t before_len, const char *after,
+                                 size_t after_len, EddiLspEncoding encoding);
+/* Whether a server reads text's positions as eddi counts them: valid
+ * UTF-8, and no "\r" but before "\n" (a server ends a line at a lone
+ * "\r", eddi does not). Where not, a whole-text didChange is sent. */
+bool eddi_lsp_positions_agree(const char *text, size_t len);
+
 #endif

@@ -53,6 +53,25 @@ printf '%s\n' initialize initialized textDocument/didOpen textDocument/didChange
   { echo "versions: the server read other messages"; status=1; }
 unset LSP_STUB_TRACE
 
+# A document open in the server and changed in eddi since (an unsaved
+# Replace) is brought to eddi's text before the server's next use, for
+# another file: b.c's diagnostics are of version 3, after a.c's didChange
+# (2); the server held a.c as it is in eddi when it analysed b.c.
+printf 'int y = x;\n' >"$work/b.c"
+export LSP_STUB_TRACE="$work/trace-held"
+check held 0 'Ok
+Ok, At 0:0, Length 3
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 1:18
+Ok, Replaced 1 occurrence, At 1:21
+Ok, At 0:0, Length 1
+Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 3 at 0:8' \
+  --lsp "c=$stub well" -c 'Start s' -c 'Open a.c' -c Validate -c 'Replace "return" "return 0 +"' \
+  -c 'Open b.c' -c Validate
+printf '%s\n' initialize initialized textDocument/didOpen textDocument/didChange \
+  textDocument/didOpen shutdown exit | diff -u - "$work/trace-held" ||
+  { echo "held: the server read other messages"; status=1; }
+unset LSP_STUB_TRACE
+
 check die-once 1 'Ok
 Ok, At 0:0, Length 3
 Fail "lsp-stub stopped (exit status 3) during initialize", Validate again to restart it

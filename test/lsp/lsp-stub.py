@@ -23,9 +23,20 @@ to that file, one a line.
 
   never-ready     begin a $/progress on initialize's token and never end
                   it
+  incremental     as well, but taking ranged didChanges (textDocumentSync
+                  change 2), applied as the protocol says: lines end at
+                  "\n", "\r\n" or "\r", characters are UTF-16 code units
+  incremental-utf8
+                  the same with utf-8 positions (positionEncoding), the
+                  published columns counted in bytes
+With LSP_STUB_TEXT set, it writes each document's text, as it holds it
+after each didOpen and didChange, to that file (UTF-8, line ends kept);
+with LSP_STUB_CHANGES set, it appends a line to that file for each
+didChange: "ranged" when its changes have ranges, "whole" when not.
 """
 import json
 import os
+import re
 import sys
 
 inp = sys.stdin.buffer
@@ -54,12 +65,58 @@ def send(msg):
     out.flush()
 
 
+LINE_END = re.compile(r"\r\n|\r|\n")
+UNIT = {"utf-16": ("utf-16-le", 2), "utf-8": ("utf-8", 1)}
+encoding = "utf-16"
+
+
+def units(text):
+    codec, size = UNIT[encoding]
+    return len(text.encode(codec, "surrogatepass")) // size
+
+
+def offset_of(text, position):
+    """The index in text of an LSP position, as the protocol counts it."""
+    start = 0
+    for _ in range(position["line"]):
+        end = LINE_END.search(text, start)
+        if not end:
+            return len(text)
+        start = end.end()
+    end = LINE_END.search(text, start)
+    end = end.start() if end else len(text)
+    at, seen = start, 0
+    while at < end and seen + units(text[at]) <= position["character"]:
+        seen += units(text[at])
+        at += 1
+    return at
+
+
+def apply_changes(text, changes):
+    for change in changes:
+        if "range" not in change:
+            text = change["text"]
+            continue
+        start = offset_of(text, change["range"]["start"])
+        end = offset_of(text, change["range"]["end"])
+        text = text[:start] + change["text"] + text[end:]
+    return text
+
+
+def keep(text):
+    path = os.environ.get("LSP_STUB_TEXT")
+    if path:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+
 def publish(uri, version, text):
+    keep(text)
     diagnostics = []
     for number, line in enumerate(text.split("\n")):
         at = line.find("x")
         if at >= 0:
-            character = len(line[:at].encode("utf-16-le")) // 2
+            character = units(line[:at])
             diagnostics.append({"range": {"start": {"line": number, "character": character},
                                           "end": {"line": number, "character": character + 1}},
                                 "severity": 1,
@@ -91,6 +148,7 @@ def at_x(text, position):
 
 
 def main():
+    global encoding
     mode = sys.argv[1]
     if mode == "die-once":
         if not os.path.exists(sys.argv[2]):
@@ -118,7 +176,13 @@ def main():
                 send({"method": "$/progress",
                       "params": {"token": msg["params"]["workDoneToken"],
                                  "value": {"kind": "begin", "title": "loading"}}})
-            send({"id": msg["id"], "result": {"capabilities": {"textDocumentSync": 1}}})
+            capabilities = {"textDocumentSync": 1}
+            if mode.startswith("incremental"):
+                capabilities["textDocumentSync"] = {"openClose": True, "change": 2}
+            if mode == "incremental-utf8":
+                encoding = "utf-8"
+                capabilities["positionEncoding"] = "utf-8"
+            send({"id": msg["id"], "result": {"capabilities": capabilities}})
         elif method == "$/cancelRequest" and mode == "honour-cancel":
             send({"id": msg["params"]["id"],
                   "error": {"code": -32800, "message": "cancelled"}})
@@ -128,7 +192,11 @@ def main():
             publish(doc["uri"], doc["version"], doc["text"])
         elif method == "textDocument/didChange":
             doc = msg["params"]["textDocument"]
-            docs[doc["uri"]] = msg["params"]["contentChanges"][-1]["text"]
+            changes = msg["params"]["contentChanges"]
+            docs[doc["uri"]] = apply_changes(docs[doc["uri"]], changes)
+            if os.environ.get("LSP_STUB_CHANGES"):
+                with open(os.environ["LSP_STUB_CHANGES"], "a") as f:
+                    f.write("ranged\n" if all("range" in c for c in changes) else "whole\n")
             publish(doc["uri"], doc["version"], docs[doc["uri"]])
         elif method == "textDocument/didClose":
             docs.pop(msg["params"]["textDocument"]["uri"], None)

@@ -3,6 +3,8 @@
  * test/lsp/lsp-stub.py (real LSP framing, misbehaving on purpose). */
 #include "unit_support.h"
 
+#include <time.h>
+
 #include "core/process.h"
 #include "lsp/lsp_client.h"
 
@@ -320,6 +322,37 @@ static void test_client_restarts_a_server_that_stopped(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* A server that stops at every start: the first restart is at once, the
+ * second waits a back-off (1 s, then 2 s), uses meanwhile failing at once
+ * without a start. */
+static void test_client_backs_off_a_server_that_keeps_stopping(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  EddiLspServer *server = client__stub("die", 5000);
+  EddiLspText text = {"/tmp/lsp-unit-e.c", "x\n", 2};
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  for (unsigned start = 1; start <= 2; start++) {
+    assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
+    assert_string_equal(err.what, "lsp-stub stopped (exit status 3) during initialize");
+    assert_int_equal(eddi_lsp_server_starts(server), start);
+  }
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
+  assert_string_equal(err.what, "lsp-stub stopped 2 times in a row soon after starting; eddi "
+                                "starts it again in 1 s");
+  assert_int_equal(eddi_lsp_server_starts(server), 2);
+  nanosleep(&(struct timespec){1, 100000000L}, NULL);
+  assert_int_equal(eddi_lsp_server_diagnose(server, &text, 1, 0, &diags, &err), EDDI_EIO);
+  assert_string_equal(err.what, "lsp-stub stopped (exit status 3) during initialize");
+  assert_int_equal(eddi_lsp_server_starts(server), 3);
+  assert_int_equal(eddi_lsp_server_wait_ready(server, &err), EDDI_EIO);
+  assert_string_equal(err.what, "lsp-stub stopped 3 times in a row soon after starting; eddi "
+                                "starts it again in 2 s");
+  assert_int_equal(eddi_lsp_server_starts(server), 3);
+  eddi_lsp_server_free(server);
+  unit_assert_no_leak(live);
+}
+
 static void test_client_waits_for_progress_within_its_deadline(void **state) {
   if (!eddi_process_found("python3")) skip();
   long live = unit_live();
@@ -373,6 +406,161 @@ static void test_client_names_a_program_it_cannot_start(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* ---------------------------------------------------------------- changes */
+
+/* Pieces of the texts the change tests are made of: multi-byte characters
+ * of every length, UTF-16 surrogate pairs, both line ends. */
+static const char *const change_pieces[] = {"a", "x", "é", "中", "😀", "\n", "\r\n", " ", "()"};
+#define CHANGE_PIECES (sizeof change_pieces / sizeof change_pieces[0])
+
+static void change__random_text(UnitRandom *rnd, StrBuf *out, size_t pieces) {
+  eddi_strbuf_clear(out);
+  for (size_t i = 0; i < pieces; i++)
+    eddi_strbuf_puts(out, change_pieces[unit_random_below(rnd, CHANGE_PIECES)]);
+}
+
+/* An offset of text at or after at where a character starts, not between
+ * "\r" and "\n": where an editor's edit begins and ends. */
+static size_t change__boundary(const StrBuf *text, size_t at) {
+  while (at < text->len && (((unsigned char)text->data[at] & 0xC0) == 0x80 ||
+                            (at > 0 && text->data[at - 1] == '\r' && text->data[at] == '\n')))
+    at++;
+  return at;
+}
+
+/* after with one random stretch of before replaced by random pieces. */
+static void change__edit(UnitRandom *rnd, const StrBuf *before, StrBuf *after) {
+  size_t cut = change__boundary(before, unit_random_below(rnd, before->len + 1));
+  size_t drop =
+      change__boundary(before, cut + unit_random_below(rnd, before->len - cut + 1)) - cut;
+  StrBuf inserted = {0};
+  change__random_text(rnd, &inserted, unit_random_below(rnd, 4));
+  eddi_strbuf_clear(after);
+  eddi_strbuf_append(after, before->data, cut);
+  eddi_strbuf_append(after, inserted.data, inserted.len);
+  eddi_strbuf_append(after, before->data + cut + drop, before->len - cut - drop);
+  eddi_strbuf_free(&inserted);
+}
+
+static bool change__exact(const char *text, size_t len, size_t offset, EddiLspEncoding encoding) {
+  return eddi_lsp_offset_of(text, len, eddi_lsp_position_of(text, len, offset, encoding),
+                            encoding) == offset;
+}
+
+static void test_change_leaves_out_the_shared_ends_at_exact_positions(void **state) {
+  /* A character of 😀 changed to 😃: they share three bytes, but the
+   * change starts at the character. */
+  const char *before = "a😀b", *after = "a😃b";
+  EddiLspChange c = eddi_lsp_change_of(before, strlen(before), after, strlen(after), EDDI_LSP_UTF16);
+  assert_int_equal(c.start, 1);
+  assert_int_equal(c.before_end, 5);
+  assert_int_equal(c.after_end, 5);
+  /* "\n" to "\r\n": the change does not start between "\r" and "\n". */
+  before = "ab\r\ncd", after = "ab\r\r\ncd";
+  c = eddi_lsp_change_of(before, strlen(before), after, strlen(after), EDDI_LSP_UTF16);
+  assert_int_equal(c.start, 2);
+  assert_int_equal(c.before_end, 4);
+  assert_int_equal(c.after_end, 5);
+  /* The same text: an empty change at its end. */
+  c = eddi_lsp_change_of("abc", 3, "abc", 3, EDDI_LSP_UTF8);
+  assert_int_equal(c.start, 3);
+  assert_int_equal(c.before_end, 3);
+  /* Random texts and edits: the change rebuilds after from before, and
+   * both its ends are offsets their positions name again. */
+  UnitRandom rnd = {0x1AC0DE};
+  StrBuf old = {0}, now = {0}, rebuilt = {0};
+  for (int round = 0; round < 4000; round++) {
+    change__random_text(&rnd, &old, unit_random_below(&rnd, 12));
+    change__edit(&rnd, &old, &now);
+    EddiLspEncoding encoding = round % 2 ? EDDI_LSP_UTF8 : EDDI_LSP_UTF16;
+    c = eddi_lsp_change_of(old.data, old.len, now.data, now.len, encoding);
+    assert_true(c.start <= c.before_end && c.start <= c.after_end);
+    assert_true(change__exact(old.data, old.len, c.start, encoding));
+    assert_true(change__exact(old.data, old.len, c.before_end, encoding));
+    eddi_strbuf_clear(&rebuilt);
+    eddi_strbuf_append(&rebuilt, old.data, c.start);
+    eddi_strbuf_append(&rebuilt, now.data + c.start, c.after_end - c.start);
+    eddi_strbuf_append(&rebuilt, old.data + c.before_end, old.len - c.before_end);
+    assert_int_equal(rebuilt.len, now.len);
+    assert_memory_equal(rebuilt.data, now.data, now.len);
+  }
+  eddi_strbuf_free(&old);
+  eddi_strbuf_free(&now);
+  eddi_strbuf_free(&rebuilt);
+}
+
+static void test_positions_agree_only_without_lone_cr_and_bad_utf8(void **state) {
+  assert_true(eddi_lsp_positions_agree("a\r\nb\n😀", strlen("a\r\nb\n😀")));
+  assert_false(eddi_lsp_positions_agree("a\rb", 3));
+  assert_false(eddi_lsp_positions_agree("ab\r", 3));
+  assert_false(eddi_lsp_positions_agree("a\xff", 2));
+  assert_true(eddi_lsp_positions_agree("", 0));
+}
+
+/* A server that takes ranged didChanges holds, after each of 150 random
+ * edits of emoji, CJK and CRLF lines, exactly eddi's text: the stub applies
+ * each change as the protocol says and writes down what it holds. A text
+ * with a lone "\r" goes whole. */
+static void client__follows_random_edits(const char *mode) {
+  char work[PATH_MAX], kept[PATH_MAX + 16], changes[PATH_MAX + 16];
+  unit_workspace_new(work);
+  snprintf(kept, sizeof kept, "%s/kept", work);
+  snprintf(changes, sizeof changes, "%s/changes", work);
+  setenv("LSP_STUB_TEXT", kept, 1);
+  setenv("LSP_STUB_CHANGES", changes, 1);
+  EddiLspServer *server = client__stub(mode, 5000);
+  UnitRandom rnd = {0xED17};
+  StrBuf text = {0}, next = {0};
+  change__random_text(&rnd, &text, 30);
+  EddiLspDiagnostics diags = {0};
+  EddiError err = {0};
+  for (int round = 0; round <= 150; round++) {
+    if (round == 150) eddi_strbuf_puts(&text, "lone\rcr");
+    EddiLspText shown = {"/tmp/lsp-unit-changes.c", text.data, text.len};
+    int rc = eddi_lsp_server_diagnose(server, &shown, 1, 0, &diags, &err);
+    if (rc != 0) fail_msg("round %d: %s", round, err.what);
+    eddi_lsp_diagnostics_free(&diags);
+    size_t len = 0;
+    char *held = unit_read_file(kept, &len);
+    assert_int_equal(len, text.len);
+    assert_memory_equal(held, text.data, len);
+    free(held);
+    change__edit(&rnd, &text, &next);
+    StrBuf swap = text;
+    text = next, next = swap;
+  }
+  size_t len = 0;
+  char *kinds = unit_read_file(changes, &len);
+  /* Each round changed the text but those its edit left as it was. */
+  size_t ranged = 0, whole = 0;
+  for (char *line = strtok(kinds, "\n"); line; line = strtok(NULL, "\n"))
+    strcmp(line, "ranged") == 0 ? ranged++ : strcmp(line, "whole") == 0 ? whole++ : 0;
+  assert_true(ranged > 100);
+  assert_int_equal(whole, 1);
+  free(kinds);
+  assert_int_equal(eddi_lsp_server_starts(server), 1);
+  eddi_lsp_server_free(server);
+  eddi_strbuf_free(&text);
+  eddi_strbuf_free(&next);
+  unsetenv("LSP_STUB_TEXT");
+  unsetenv("LSP_STUB_CHANGES");
+  unit_remove_tree(work);
+}
+
+static void test_client_sends_ranged_changes_in_utf16(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  client__follows_random_edits("incremental");
+  unit_assert_no_leak(live);
+}
+
+static void test_client_sends_ranged_changes_in_utf8(void **state) {
+  if (!eddi_process_found("python3")) skip();
+  long live = unit_live();
+  client__follows_random_edits("incremental-utf8");
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_framing_reads_messages_split_anywhere),
@@ -384,9 +572,14 @@ int main(void) {
       cmocka_unit_test(test_client_converts_utf16_diagnostics_and_follows_changes),
       cmocka_unit_test(test_client_converts_references_definition_and_hover),
       cmocka_unit_test(test_client_restarts_a_server_that_stopped),
+      cmocka_unit_test(test_client_backs_off_a_server_that_keeps_stopping),
       cmocka_unit_test(test_client_waits_for_progress_within_its_deadline),
       cmocka_unit_test(test_client_cancels_past_the_deadline),
       cmocka_unit_test(test_client_names_a_program_it_cannot_start),
+      cmocka_unit_test(test_change_leaves_out_the_shared_ends_at_exact_positions),
+      cmocka_unit_test(test_positions_agree_only_without_lone_cr_and_bad_utf8),
+      cmocka_unit_test(test_client_sends_ranged_changes_in_utf16),
+      cmocka_unit_test(test_client_sends_ranged_changes_in_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
