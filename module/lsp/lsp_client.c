@@ -81,6 +81,7 @@ struct EddiLspServer {
   EddiLspEncoding encoding;
   bool incremental; /* the server takes ranged didChanges (textDocumentSync 2) */
   EddiLspDiagnosticsWay diagnostics_way;
+  bool indexes_workspace;
   char *refusal, *refusal_hint; /* EddiLspServerSpec's */
   int64_t next_id;
   int64_t awaited_id;     /* the request being waited for, or 0 */
@@ -135,6 +136,7 @@ EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec) {
   self->root_uri = lsp__uri(spec->root);
   self->deadline_ms = spec->deadline_ms;
   self->diagnostics_way = spec->diagnostics;
+  self->indexes_workspace = spec->indexes_workspace;
   self->refusal = spec->refusal ? eddi_strdup(spec->refusal) : NULL;
   self->refusal_hint = spec->refusal_hint ? eddi_strdup(spec->refusal_hint) : NULL;
   for (const char *p = spec->command; *p;) {
@@ -151,6 +153,10 @@ EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec) {
 }
 
 const char *eddi_lsp_server_name(const EddiLspServer *self) { return self->name; }
+
+bool eddi_lsp_server_indexes_workspace(const EddiLspServer *self) {
+  return self->indexes_workspace;
+}
 
 unsigned eddi_lsp_server_starts(EddiLspServer *self) {
   pthread_mutex_lock(&self->mutex);
@@ -1012,18 +1018,11 @@ static int lsp__diagnose_asked(EddiLspServer *self, const EddiLspText *texts, si
   return rc;
 }
 
-int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
-                             unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
-  pthread_mutex_lock(&self->mutex);
-  if (self->diagnostics_way != EDDI_LSP_DIAGNOSTICS_PUBLISHED) {
-    int rc = lsp__flush_pending(self, err);
-    if (rc == 0) rc = lsp__start(self, err);
-    if (rc == 0) rc = lsp__diagnose_asked(self, texts, count, flags, out, err);
-    pthread_mutex_unlock(&self->mutex);
-    return rc;
-  }
-  int rc = lsp__flush_pending(self, err);
-  if (rc == 0) rc = lsp__start(self, err);
+/* A diagnose of a running server whose pending changes were sent, by
+ * publications: the caller holds the mutex. */
+static int lsp__diagnose_published(EddiLspServer *self, const EddiLspText *texts, size_t count,
+                                   unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
+  int rc = 0;
   LspAwaited awaited = {eddi_calloc(count + 1, sizeof(char *)),
                         eddi_calloc(count + 1, sizeof(int64_t)),
                         eddi_calloc(count + 1, sizeof(uint64_t)), count};
@@ -1077,6 +1076,35 @@ int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size
   eddi_free(awaited.uris);
   eddi_free(awaited.versions);
   eddi_free(awaited.shown_at);
+  return rc;
+}
+
+/* Whether the server holds text as its document with these bytes. */
+static bool lsp__holds_text(const EddiLspServer *self, const EddiLspText *text) {
+  char *uri = lsp__uri(text->path);
+  int at = lsp__find_doc(self, uri);
+  eddi_free(uri);
+  if (at < 0) return false;
+  const LspOpenDoc *doc = &self->docs.items[at];
+  return doc->len == text->len && memcmp(doc->text, text->text, text->len) == 0;
+}
+
+int eddi_lsp_server_diagnose(EddiLspServer *self, const EddiLspText *texts, size_t count,
+                             unsigned flags, EddiLspDiagnostics *out, EddiError *err) {
+  pthread_mutex_lock(&self->mutex);
+  int rc = lsp__flush_pending(self, err);
+  if (rc == 0) rc = lsp__start(self, err);
+  Array(EddiLspText) changed = {0};
+  if (rc == 0 && (flags & EDDI_LSP_CHANGED_ONLY)) {
+    for (size_t i = 0; i < count; i++)
+      if (!lsp__holds_text(self, &texts[i])) array_push(&changed, texts[i]);
+    texts = changed.items, count = changed.len;
+  }
+  if (rc == 0)
+    rc = self->diagnostics_way == EDDI_LSP_DIAGNOSTICS_PUBLISHED
+             ? lsp__diagnose_published(self, texts, count, flags, out, err)
+             : lsp__diagnose_asked(self, texts, count, flags, out, err);
+  array_free(&changed);
   pthread_mutex_unlock(&self->mutex);
   return rc;
 }

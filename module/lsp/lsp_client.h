@@ -72,6 +72,9 @@ typedef struct {
   const char *root;        /* the workspace folder, absolute */
   unsigned deadline_ms;    /* each request, and each wait for diagnostics */
   EddiLspDiagnosticsWay diagnostics;
+  /* It finds references in files it was not shown (pyright indexes the
+   * workspace; clangd 14 without an index does not). */
+  bool indexes_workspace;
   /* When set, the server is not started: every use fails with this, and
    * refusal_hint as the way on (a command the configuration may not run). */
   const char *refusal, *refusal_hint;
@@ -84,6 +87,8 @@ EddiLspServer *eddi_lsp_server_new(const EddiLspServerSpec *spec);
 void eddi_lsp_server_free(EddiLspServer *self);
 /* As replies name it. Borrowed. */
 const char *eddi_lsp_server_name(const EddiLspServer *self);
+/* EddiLspServerSpec's indexes_workspace. */
+bool eddi_lsp_server_indexes_workspace(const EddiLspServer *self);
 /* How many times its process was started (tests see a restart in it). */
 unsigned eddi_lsp_server_starts(EddiLspServer *self);
 
@@ -121,6 +126,12 @@ void eddi_lsp_diagnostics_free(EddiLspDiagnostics *self);
 /* QUIET: only the wait for the server to be quiet, as SETTLE does after
  * showing the texts again (texts freshly opened need no second showing). */
 #define EDDI_LSP_QUIET 4u
+/* CHANGED_ONLY: only the texts the server does not hold with these bytes
+ * are shown and waited for (a file's first showing is also how eddi knows
+ * the server is ready for it); out gets the diagnostics of those alone,
+ * their text indices counted among them. For a caller that shows texts
+ * in order to ask something else (references, a definition). */
+#define EDDI_LSP_CHANGED_ONLY 8u
 
 /* Show the server texts[0, count) (opened, or changed to these bytes) and
  * wait for its diagnostics of each version (textDocument/publishDiagnostics,

@@ -16,19 +16,23 @@ typedef struct {
   const char *program;     /* looked up on PATH */
   const char *command;     /* what runs it */
   EddiLspDiagnosticsWay diagnostics;
+  /* It finds references in files it was not shown (it indexes the
+   * workspace itself): Show References need not show it the files that
+   * hold the name. */
+  bool indexes_workspace;
 } LspDefault;
 
 static const LspDefault lsp__defaults[] = {
-    {"c", "clangd", "c", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED},
-    {"cpp", "clangd", "cpp", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED},
+    {"c", "clangd", "c", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED, false},
+    {"cpp", "clangd", "cpp", "clangd", "clangd", EDDI_LSP_DIAGNOSTICS_PUBLISHED, false},
     {"python", "pyright", "python", "pyright-langserver", "pyright-langserver --stdio",
-     EDDI_LSP_DIAGNOSTICS_PULLED},
+     EDDI_LSP_DIAGNOSTICS_PULLED, true},
     {"javascript", "typescript-language-server", "javascript", "typescript-language-server", "typescript-language-server --stdio",
-     EDDI_LSP_DIAGNOSTICS_TSSERVER},
+     EDDI_LSP_DIAGNOSTICS_TSSERVER, false},
     {"typescript", "typescript-language-server", "typescript", "typescript-language-server", "typescript-language-server --stdio",
-     EDDI_LSP_DIAGNOSTICS_TSSERVER},
+     EDDI_LSP_DIAGNOSTICS_TSSERVER, false},
     {"tsx", "typescript-language-server", "typescriptreact", "typescript-language-server", "typescript-language-server --stdio",
-     EDDI_LSP_DIAGNOSTICS_TSSERVER},
+     EDDI_LSP_DIAGNOSTICS_TSSERVER, false},
 };
 #define LSP_DEFAULT_COUNT (sizeof lsp__defaults / sizeof lsp__defaults[0])
 
@@ -175,6 +179,7 @@ static EddiLspServer *servers__make(const EddiConfig *config, LspServers *server
        * arguments) is asked for diagnostics as eddi asks it by default. */
       .diagnostics = known && strcmp(name, known->name) == 0 ? known->diagnostics
                                                              : EDDI_LSP_DIAGNOSTICS_PUBLISHED,
+      .indexes_workspace = known && strcmp(name, known->name) == 0 && known->indexes_workspace,
       .refusal = refusal.data,
       .refusal_hint = refusal_hint.data,
   };

@@ -80,7 +80,8 @@ static bool navigation__wants_user(const void *context, const char *rel, const E
   return true;
 }
 
-/* Worker: show the texts (kept open, as Validate leaves them), then ask.
+/* Worker: show the texts (kept open, as Validate leaves them; one the
+ * server holds with the same bytes is not shown again), then ask.
  * References wait for the server's $/progress to end: they need the
  * whole workspace, which pyright indexes after it opens a file. */
 static void navigation_job__work(EddiJob *base) {
@@ -91,12 +92,13 @@ static void navigation_job__work(EddiJob *base) {
     array_push(&shown, ((EddiLspText){t->path, t->text, t->len}));
   }
   EddiLspDiagnostics diagnostics = {0};
-  self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len, 0, &diagnostics,
-                                      &self->err);
+  self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len,
+                                      EDDI_LSP_CHANGED_ONLY, &diagnostics, &self->err);
   eddi_lsp_diagnostics_free(&diagnostics);
   shown.len = 0;
   const char *path = self->texts.items[0].path;
-  if (self->rc == 0 && self->ask == ASK_REFERENCES && self->word[0]) {
+  if (self->rc == 0 && self->ask == ASK_REFERENCES && self->word[0] &&
+      !eddi_lsp_server_indexes_workspace(self->server)) {
     const char *words[] = {self->word};
     EddiWordUsersQuery query = {self->root, self->max_walk_entries, words, 1,
                                 navigation__wants_user, self};
@@ -106,8 +108,8 @@ static void navigation_job__work(EddiJob *base) {
       array_push(&shown, ((EddiLspText){user->abs, user->text, user->len}));
     }
     if (shown.len)
-      self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len, 0, &diagnostics,
-                                          &self->err);
+      self->rc = eddi_lsp_server_diagnose(self->server, shown.items, shown.len,
+                                          EDDI_LSP_CHANGED_ONLY, &diagnostics, &self->err);
     eddi_lsp_diagnostics_free(&diagnostics);
   }
   if (self->rc == 0 && self->ask == ASK_REFERENCES)
