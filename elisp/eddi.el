@@ -106,6 +106,20 @@ spaces.  Takes effect when the engine is made."
   :type '(alist :key-type string :value-type string)
   :group 'eddi-lsp)
 
+(defcustom eddi-lsp-from-eglot t
+  "Non-nil means eddi runs the servers eglot runs.
+When the engine is made, a language `eddi-lsp-servers' does not name
+takes the command of the server eglot runs for a buffer of that
+language in the workspace, else the command `eglot-server-programs'
+names for the language's major mode.  eddi starts its own process of
+that command: it shows a server the texts of a plan before they are
+written and asks from worker threads, which eglot's connection (its
+own document versions, driven from the command loop) cannot share.
+Contacts that are not a program and its arguments (a function, a TCP
+port) are left to eglot."
+  :type 'boolean
+  :group 'eddi-lsp)
+
 (defcustom eddi-lsp-trust-workspace nil
   "Non-nil means the servers a workspace's .eddi/lsp.conf names may run.
 A project's file naming a program is otherwise refused, saying so,
@@ -381,16 +395,83 @@ the module's file."
          (project-root project))
        default-directory)))
 
+(defvar eglot-server-programs)
+(declare-function eglot-current-server "eglot" ())
+(declare-function jsonrpc--process "jsonrpc" (connection))
+
+(defconst eddi--lsp-language-modes
+  '(("c" c-mode c-ts-mode)
+    ("cpp" c++-mode c++-ts-mode)
+    ("python" python-mode python-ts-mode)
+    ("javascript" js-mode js-ts-mode js2-mode javascript-mode js-jsx-mode)
+    ("typescript" typescript-mode typescript-ts-mode)
+    ("tsx" tsx-ts-mode))
+  "Each language eddi has a server for by default, and its major modes.")
+
+(defun eddi--lsp-command (words)
+  "WORDS (a program and its arguments) as eddi's COMMAND, or nil.
+The program is looked up on the variable `exec-path', which may
+differ from the PATH eddi's engine would search.  nil when a word
+has a space: eddi splits a command at spaces."
+  (let ((program (and (stringp (car words)) (executable-find (car words)))))
+    (when (and program (cl-every #'stringp words)
+               (not (cl-some (lambda (word) (string-match-p " " word)) (cdr words)))
+               (not (string-match-p " " program)))
+      (mapconcat #'identity (cons program (cdr words)) " "))))
+
+(defun eddi--eglot-running-command (modes root)
+  "The command of a server eglot runs for a buffer in MODES under ROOT."
+  (when (fboundp 'eglot-current-server)
+    (cl-some (lambda (buffer)
+               (with-current-buffer buffer
+                 (when (and buffer-file-name (memq major-mode modes)
+                            (bound-and-true-p eglot--managed-mode)
+                            (file-in-directory-p buffer-file-name root))
+                   (let* ((server (eglot-current-server))
+                          (process (and server (fboundp 'jsonrpc--process)
+                                        (jsonrpc--process server))))
+                     (and (processp process) (eddi--lsp-command (process-command process)))))))
+             (buffer-list))))
+
+(defun eddi--eglot-entry-modes (key)
+  "The major modes an `eglot-server-programs' KEY names."
+  (cond ((symbolp key) (list key))
+        ((keywordp (cadr key)) (list (car key)))
+        (t (mapcar (lambda (mode) (if (consp mode) (car mode) mode)) key))))
+
+(defun eddi--eglot-configured-command (modes)
+  "The command `eglot-server-programs' names for a mode in MODES, or nil."
+  (when (boundp 'eglot-server-programs)
+    (cl-some (lambda (entry)
+               (when (cl-intersection modes (eddi--eglot-entry-modes (car entry)))
+                 (let ((contact (cdr entry)))
+                   (and (consp contact) (stringp (car contact))
+                        (eddi--lsp-command (cl-loop for word in contact
+                                                    until (keywordp word) collect word))))))
+             eglot-server-programs)))
+
+(defun eddi--lsp-servers (root)
+  "The \"LANG=COMMAND\" lines the engine over ROOT gets, or nil.
+`eddi-lsp-servers' first; with `eddi-lsp-from-eglot', eglot's servers
+for the languages it leaves out."
+  (let ((servers (copy-sequence eddi-lsp-servers)))
+    (when (and eddi-lsp-from-eglot (featurep 'eglot))
+      (dolist (language eddi--lsp-language-modes)
+        (unless (assoc (car language) servers)
+          (when-let ((command (or (eddi--eglot-running-command (cdr language) root)
+                                  (eddi--eglot-configured-command (cdr language)))))
+            (setq servers (append servers (list (cons (car language) command))))))))
+    (and servers
+         (mapconcat (lambda (server) (concat (car server) "=" (cdr server))) servers "\n"))))
+
 (defun eddi-engine ()
   "The engine of this Emacs, loading the module and making it if needed."
   (eddi-load-module)
   (or eddi--engine
-      (setq eddi--engine
-            (eddi-module-new (eddi--root) (not eddi-lsp)
-                             (and eddi-lsp-servers
-                                  (mapconcat (lambda (server) (concat (car server) "=" (cdr server)))
-                                             eddi-lsp-servers "\n"))
-                             eddi-lsp-trust-workspace))))
+      (let ((root (eddi--root)))
+        (setq eddi--engine
+              (eddi-module-new root (not eddi-lsp) (eddi--lsp-servers root)
+                               eddi-lsp-trust-workspace)))))
 
 ;;;###autoload
 (defun eddi-reset ()

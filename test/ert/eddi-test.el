@@ -901,6 +901,75 @@ SETTINGS are (VARIABLE . VALUE) pairs bound meanwhile."
                              (nth 2 (eddi-test--validate-with (list source conf)
                                                               (cons 'eddi-lsp-trust-workspace nil)))))))
 
+;;;; eglot's servers
+
+(defun eddi-test--eglot ()
+  "Whether eglot loads (Debian's elpa-eglot, activated as a package)."
+  (or (require 'eglot nil t)
+      (progn (package-initialize) (require 'eglot nil t))))
+
+(ert-deftest eddi-lsp-servers-from-eglot-configuration ()
+  "A language `eddi-lsp-servers' leaves out takes the program and
+arguments `eglot-server-programs' names for its major mode, the
+program found on `exec-path'; contacts that are no program are left
+out, and `eddi-lsp-servers' comes first."
+  (skip-unless (eddi-test--eglot))
+  (let* ((stub (expand-file-name "../lsp/lsp-stub.py" eddi-test-fixtures))
+         (python (executable-find "python3"))
+         (eddi-lsp-from-eglot t)
+         (eddi-lsp-servers nil)
+         (eglot-server-programs
+          `(((c-mode c-ts-mode) . ("python3" ,stub "well" :initializationOptions (:a 1)))
+            ((python-mode :language-id "python") . ("no-such-server-program" "--stdio"))
+            (js-mode . ("localhost" 6008))
+            (typescript-mode . ,(lambda (&rest _) '("python3" "x"))))))
+    (should (equal (eddi--lsp-servers default-directory) (format "c=%s %s well" python stub)))
+    (let ((eddi-lsp-servers '(("c" . "clangd"))))
+      (should (equal (eddi--lsp-servers default-directory) "c=clangd")))
+    (let ((eddi-lsp-from-eglot nil))
+      (should (equal (eddi--lsp-servers default-directory) nil)))))
+
+(ert-deftest eddi-lsp-servers-from-eglot-running ()
+  "With a real eglot running the stand-in server for a C buffer of the
+workspace, the engine eddi makes runs the same command for C (though
+`eglot-server-programs' no longer names it), as its own process:
+Validate answers with the stand-in server's diagnostics."
+  (skip-unless (eddi-test--eglot))
+  (let* ((stub (expand-file-name "../lsp/lsp-stub.py" eddi-test-fixtures))
+         (root (file-name-as-directory (make-temp-file "eddi-ert-eglot-" t)))
+         (file (expand-file-name "a.c" root))
+         (eddi-root root)
+         (eddi--engine nil)
+         (eddi-sender "tester")
+         (eddi-lsp-servers nil)
+         (eddi-lsp-from-eglot t)
+         (create-lockfiles nil)
+         (eglot-sync-connect t)
+         (eglot-autoreconnect nil)
+         (eglot-server-programs `((c-mode . ("python3" ,stub "well"))))
+         (buffer nil))
+    (unwind-protect
+        (progn
+          (eddi-transcript--write file (encode-coding-string "int main(void) { return x; }\n" 'utf-8))
+          (setq buffer (find-file-noselect file))
+          (with-current-buffer buffer
+            (c-mode)
+            (eglot 'c-mode (cons 'transient root) 'eglot-lsp-server
+                   (list "python3" stub "well") "c")
+            (should (eglot-current-server)))
+          (setq eglot-server-programs nil)
+          (should (equal (eddi--lsp-servers root)
+                         (format "c=%s %s well" (executable-find "python3") stub)))
+          (should (equal (list (eddi-exec "Start s") (eddi-exec "Open a.c") (eddi-exec "Validate"))
+                         (list "Ok" "Ok, At 0:0, Length 1"
+                               "Ok: No syntax errors; lsp-stub: 1 error, x is not allowed in version 1 at 0:24"))))
+      (when (and buffer (buffer-live-p buffer))
+        (with-current-buffer buffer
+          (when (eglot-current-server) (eglot-shutdown (eglot-current-server))))
+        (kill-buffer buffer))
+      (when eddi--engine (eddi-module-free eddi--engine))
+      (delete-directory root t))))
+
 ;;;; The transcript suite
 
 (ert-deftest eddi-transcripts-through-the-module ()
