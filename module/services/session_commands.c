@@ -277,6 +277,7 @@ COMMAND_GROUP(eddi_session_commands, session_commands);
 /* Help (the table's own, session/command_table.c) comes between the two in
  * Help's list. */
 static const CommandSpec settings_commands[] = {
-    {"Set", "Set response_format <escaped|raw>", "session preferences", CMD_SESSION, eddi_run_set},
+    {"Set", "Set response_format <escaped|raw>", "session preferences", CMD_SESSION | CMD_READ_ONLY,
+     eddi_run_set},
 };
 COMMAND_GROUP(eddi_settings_commands, settings_commands);

@@ -1,9 +1,11 @@
-"""python3 -m eddi shell DIR | run SCRIPT DIR [ARG...]
+"""python3 -m eddi shell DIR | run [--sandbox] SCRIPT DIR [ARG...]
 
 shell: an interactive Python with ``ws`` (the workspace of DIR) and
 ``eddi`` bound, tab completion from rlcompleter.  run: a script with the
 same names bound; its failure is printed with its own line numbers and the
-exit status is 1.
+exit status is 1.  run --sandbox: a script one does not trust, confined by
+the kernel (eddi/sandbox.py), reading the workspace through eddi only;
+exit status 125 when the sandbox cannot be set up (nothing ran).
 """
 
 import argparse
@@ -12,6 +14,7 @@ import sys
 
 import eddi
 from eddi.runner import LocalRunner, ScriptFailed
+from eddi.sandbox import SANDBOX_FAILED, SandboxRunner, SandboxUnavailable
 
 BANNER = """eddi {version} on {root} (session {session}).
 ws is the workspace: ws.files("**/*.py").classes(), ws.changeset("name"), ws.undo().
@@ -24,8 +27,9 @@ def _options(parser):
                         help="run the server with --no-journal")
 
 
-def _open(args):
-    return eddi.open(args.root, server=args.server, journal=not args.no_journal)
+def _open(args, server_args=()):
+    return eddi.open(args.root, server=args.server, journal=not args.no_journal,
+                     server_args=server_args)
 
 
 def shell(args):
@@ -44,7 +48,20 @@ def shell(args):
     return 0
 
 
+def run_sandboxed(args):
+    try:
+        with _open(args, SandboxRunner.SERVER_ARGS) as ws:
+            runner = SandboxRunner(ws, sandbox=args.sandbox_program, server=args.server,
+                                   cpu_seconds=args.cpu)
+            return runner.run(args.script, args.args)
+    except SandboxUnavailable as why:
+        sys.stderr.write(f"eddi: the script was not run: {why}\n")
+        return SANDBOX_FAILED
+
+
 def run(args):
+    if args.sandbox:
+        return run_sandboxed(args)
     with _open(args) as ws:
         try:
             LocalRunner(ws).run(args.script, args.args)
@@ -64,6 +81,11 @@ def main(argv=None):
     run_parser.add_argument("script")
     run_parser.add_argument("root", metavar="DIR")
     run_parser.add_argument("args", nargs="*", help="the script's sys.argv[1:]")
+    run_parser.add_argument("--sandbox", action="store_true",
+                            help="confine the script (for one you do not trust)")
+    run_parser.add_argument("--sandbox-program", help="eddi-sandbox (default: $EDDI_SANDBOX, "
+                            "beside eddi-server, PATH)")
+    run_parser.add_argument("--cpu", type=int, help="the sandbox's CPU seconds (default 10)")
     _options(run_parser)
     args = parser.parse_args(argv)
     try:

@@ -3,9 +3,9 @@
 ``python3 -m eddi run script.py DIR`` runs a trusted script in this
 process with ``ws`` bound.  A runner is the one place that decides where
 a script runs and what it may reach: :class:`LocalRunner` runs it here,
-with the user's rights; a sandboxed runner (doc/python.org, "Not yet")
-will start a confined child whose only channel to eddi is an inherited
-pipe (``eddi.attach``), and give it the same ``ws``.  Both report a
+with the user's rights; :class:`eddi.sandbox.SandboxRunner` starts a
+confined child whose only channel to eddi is an inherited pipe, and gives
+it the same ``ws``.  Both report a
 script's failure the same way: the engine's refusal as it said it, or a
 traceback whose frames are the script's own lines.
 """
@@ -63,19 +63,21 @@ class LocalRunner:
         return {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__,
                 "ws": self.workspace, "eddi": eddi}
 
-    def run(self, path, argv=()):
-        """Run the file at path; ScriptFailed when it raises."""
+    def run(self, path, argv=(), name=None):
+        """Run the file at path, named name in tracebacks and sys.argv
+        (default: path); ScriptFailed when it raises."""
+        name = name or path
         with open(path, encoding="utf-8") as f:
             source = f.read()
-        code = compile(source, path, "exec")
+        code = compile(source, name, "exec")
         saved = sys.argv
-        sys.argv = [path, *argv]
+        sys.argv = [name, *argv]
         try:
-            exec(code, self.namespace(path))
+            exec(code, self.namespace(name))
         except SystemExit as stop:
             if stop.code not in (None, 0):
-                raise ScriptFailed(f"{path} exited with status {stop.code}\n", stop) from None
+                raise ScriptFailed(f"{name} exited with status {stop.code}\n", stop) from None
         except Exception as error:  # every failure of the script is reported, none escapes
-            raise ScriptFailed(format_failure(error, path), error) from None
+            raise ScriptFailed(format_failure(error, name), error) from None
         finally:
             sys.argv = saved

@@ -184,11 +184,13 @@ static void test_tool_commands_exist(void **state) {
 /* ---------------------------------------------------------------- commands */
 
 /* The read-only list the server kept before the flags (Count is no
- * command), and the read-only commands added since (Preview, Flags). */
+ * command), and the read-only commands added since (Preview, Flags, and
+ * Set: a session's own preference, which a read-only sender's client such
+ * as the sandbox's sets first). */
 static const char *const old_read_only_words[] = {
     "Start", "End", "Status", "Summary", "Help", "Open", "Close", "List",
     "Goto",  "Find", "Show", "Read",   "Grep", "Diff", "Bookmark", "Count",
-    "Preview", "Flags",
+    "Preview", "Flags", "Set",
 };
 #define OLD_READ_ONLY_COUNT (sizeof old_read_only_words / sizeof old_read_only_words[0])
 

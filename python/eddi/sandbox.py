@@ -1,0 +1,265 @@
+"""Untrusted scripts in the kernel's sandbox.
+
+``python3 -m eddi run --sandbox script.py DIR`` runs a script someone else
+wrote (a model) in a child that ``eddi-sandbox`` confines before Python
+starts (doc/python.org, "The sandbox"): new namespaces (no network), as
+nobody when this process is root, Landlock (the interpreter, its standard
+library and this package read-only, one scratch folder writable, nothing
+else), resource limits, no-new-privileges and a seccomp filter.
+
+The child's only channel to eddi is a pair of inherited pipes speaking the
+server's JSON-RPC, relayed here: every call is made as the sender
+``sandbox``, which the server was told may only read (``--read-only``), and
+only the methods in RELAYED pass at all.  The script gets ``ws`` as any
+script does; what it may do through it is read, query and preview.
+"""
+
+import itertools
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+
+from .client import RPC_COMMAND_FAILED, find_server
+from .errors import ProtocolError, Refused, ServerExited
+
+__all__ = ["SANDBOX_SENDER", "RELAYED", "SandboxRunner", "SandboxUnavailable", "find_sandbox",
+           "needed_paths", "interpreter"]
+
+SANDBOX_SENDER = "sandbox"
+# The server's methods a sandboxed script may call; eddi.exec as a
+# read-only sender, so the engine refuses every command that writes.
+RELAYED = frozenset({"ping", "eddi.exec", "edit.read", "edit.grep", "code.query",
+                     "refactor.preview"})
+# JSON-RPC's "method not found".
+RPC_METHOD_NOT_FOUND = -32601
+# What eddi-sandbox exits with when it could not confine (nothing ran).
+SANDBOX_FAILED = 125
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+# Run by the chosen interpreter, unconfined (it is ours): the files and
+# folders a sandboxed Python needs to start and import this package.
+_PROBE = r"""
+import os, sys, sysconfig
+sys.path.insert(0, sys.argv[1])
+import eddi, eddi._sandboxed
+paths = {os.path.realpath(sys.executable)}
+for key in ("stdlib", "platstdlib"):
+    paths.add(os.path.realpath(sysconfig.get_paths()[key]))
+for entry in sys.path:
+    if entry.endswith("lib-dynload") and os.path.isdir(entry):
+        paths.add(os.path.realpath(entry))
+with open("/proc/self/maps") as maps:
+    for line in maps:
+        parts = line.split()
+        if len(parts) >= 6 and parts[5].startswith("/") and os.path.isfile(parts[5]):
+            paths.add(os.path.realpath(parts[5]))
+print("\n".join(sorted(paths)))
+"""
+
+# The child's first words: this package from the read-only copy, then the
+# script with ws bound over the inherited pipes.
+_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); from eddi._sandboxed import main; "
+         "sys.exit(main(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]))")
+
+
+class SandboxUnavailable(Exception):
+    """The sandbox cannot run here: the kernel lacks what it needs, or
+    eddi-sandbox or a usable interpreter is missing.  Nothing ran."""
+
+
+def find_sandbox(explicit=None, server=None):
+    """eddi-sandbox: explicit, else $EDDI_SANDBOX, else beside the server
+    (a build tree's module/ next to its server/), else PATH."""
+    for candidate in (explicit, os.environ.get("EDDI_SANDBOX")):
+        if candidate:
+            return candidate
+    try:
+        server_path = shutil.which(find_server(server))
+    except ServerExited:  # no server found: nothing to look beside
+        server_path = None
+    if server_path:
+        folder = os.path.dirname(os.path.realpath(server_path))
+        for beside in (os.path.join(folder, "eddi-sandbox"),
+                       os.path.join(os.path.dirname(folder), "module", "eddi-sandbox")):
+            if os.access(beside, os.X_OK):
+                return beside
+    found = shutil.which("eddi-sandbox")
+    if not found:
+        raise SandboxUnavailable("eddi-sandbox not found: set $EDDI_SANDBOX or put it on PATH")
+    return found
+
+
+def _others_may_run(path, run=True):
+    """Whether a user other than the owner may reach path and read it (and
+    with run, run it)."""
+    path = os.path.realpath(path)
+    mode = os.stat(path).st_mode
+    if not (mode & stat.S_IROTH and (mode & stat.S_IXOTH or not run)):
+        return False
+    folder = os.path.dirname(path)
+    while True:
+        if not os.stat(folder).st_mode & stat.S_IXOTH:
+            return False
+        if folder == os.path.dirname(folder):
+            return True
+        folder = os.path.dirname(folder)
+
+
+def interpreter():
+    """The Python the sandbox runs: $EDDI_SANDBOX_PYTHON, else this one.
+    As root the sandbox runs as nobody, who must reach it: an interpreter
+    under a private home gives way to the system's python3."""
+    chosen = os.environ.get("EDDI_SANDBOX_PYTHON") or sys.executable
+    if os.geteuid() == 0 and not _others_may_run(chosen):
+        system = shutil.which("python3", path="/usr/bin:/bin")
+        if not system or not _others_may_run(system):
+            raise SandboxUnavailable(
+                f"the sandbox runs as nobody, who cannot run {chosen}: "
+                "set $EDDI_SANDBOX_PYTHON to a python3 others may run")
+        chosen = system
+    return os.path.realpath(chosen)
+
+
+def needed_paths(python, given):
+    """What python needs to read to start and import this package from the
+    folder given (which holds its copy): the interpreter, its standard
+    library, the shared libraries it maps, and given itself."""
+    probe = subprocess.run([python, "-I", "-S", "-B", "-c", _PROBE, given],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise SandboxUnavailable(f"{python} cannot import eddi: {probe.stderr.strip()}")
+    reads = [path for path in probe.stdout.split("\n") if path] + [given]
+    # The loader's cache spares it a search of the library folders, where
+    # the sandbox's user may read it.
+    cache = "/etc/ld.so.cache"
+    if os.path.exists(cache) and (os.geteuid() != 0 or _others_may_run(cache, run=False)):
+        reads.append(cache)
+    return reads
+
+
+def _error_of(exc):
+    """The JSON-RPC error object an exception of the client stands for."""
+    if isinstance(exc, Refused):
+        return {"code": RPC_COMMAND_FAILED, "message": exc.reply}
+    if isinstance(exc, ProtocolError):
+        return {"code": exc.code, "message": exc.message}
+    return {"code": -32000, "message": str(exc)}
+
+
+class SandboxRunner:
+    """Runs a script confined, relaying its calls to the workspace's server.
+
+    The workspace must come from a server started with
+    ``--read-only sandbox`` (``eddi.open(root, server_args=SandboxRunner.SERVER_ARGS)``),
+    so that the engine itself refuses the sandbox's writes."""
+
+    SERVER_ARGS = ("--read-only", SANDBOX_SENDER)
+
+    def __init__(self, workspace, sandbox=None, server=None, cpu_seconds=None, memory_bytes=None):
+        self.workspace = workspace
+        self.sandbox = find_sandbox(sandbox, server)
+        self.cpu_seconds = cpu_seconds
+        self.memory_bytes = memory_bytes
+        self.refused_methods = []
+        self._runs = itertools.count(1)
+
+    def _relay(self, requests, responses):
+        """Answer the child's requests, line by line, until it closes."""
+        for line in requests:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                request = json.loads(line)
+                ident, method = request.get("id"), request.get("method")
+                params = dict(request.get("params") or {})
+            except (ValueError, AttributeError, TypeError):
+                continue
+            if method not in RELAYED:
+                self.refused_methods.append(method)
+                answer = {"error": {"code": RPC_METHOD_NOT_FOUND,
+                                    "message": f"A sandboxed script may not call {method}: "
+                                               "it may read, query and preview only"}}
+            else:
+                params["sender"] = SANDBOX_SENDER
+                try:
+                    answer = {"result": self.workspace._conn.call(method, params)}
+                except (Refused, ProtocolError, ServerExited) as exc:
+                    answer = {"error": _error_of(exc)}
+            if ident is None:
+                continue
+            answer.update({"jsonrpc": "2.0", "id": ident})
+            try:
+                responses.write((json.dumps(answer, ensure_ascii=False) + "\n").encode())
+                responses.flush()
+            except OSError:
+                return
+
+    def _end(self, session):
+        """End the run's session, if the script started it."""
+        try:
+            self.workspace._conn.call("eddi.exec", {"text": f"End {session}",
+                                                    "sender": SANDBOX_SENDER})
+        except (Refused, ProtocolError):
+            pass
+
+    def run(self, path, argv=(), stdout=None, stderr=None):
+        """Run the script at path confined; its exit status (1 for a
+        failure it reported, 128 + N for signal N, such as SIGXCPU past the
+        CPU limit).  SandboxUnavailable when the sandbox could not start
+        (nothing ran)."""
+        python = interpreter()
+        session = f"sandbox-{os.getpid()}-{next(self._runs)}"
+        base = tempfile.mkdtemp(prefix="eddi-sandbox-")
+        try:
+            os.chmod(base, 0o711)
+            given = os.path.join(base, "given")
+            shutil.copytree(_PACKAGE, os.path.join(given, "eddi"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            script = os.path.join(given, os.path.basename(path))
+            shutil.copyfile(path, script)
+            for folder, dirs, files in os.walk(given):
+                os.chmod(folder, 0o755)
+                for name in files:
+                    os.chmod(os.path.join(folder, name), 0o644)
+            scratch = os.path.join(base, "scratch")
+            os.mkdir(scratch, 0o700)
+            reads = needed_paths(python, given)
+            to_child_r, to_child_w = os.pipe()
+            from_child_r, from_child_w = os.pipe()
+            command = [self.sandbox, "--scratch", scratch,
+                       "--keep", str(to_child_r), "--keep", str(from_child_w),
+                       "--env", "PYTHONDONTWRITEBYTECODE=1", "--env", f"HOME={scratch}",
+                       "--env", f"TMPDIR={scratch}", "--env", "LANG=C.UTF-8"]
+            for read in reads:
+                command += ["--read", read]
+            if self.cpu_seconds:
+                command += ["--cpu", str(self.cpu_seconds)]
+            if self.memory_bytes:
+                command += ["--memory", str(self.memory_bytes)]
+            command += ["--", python, "-I", "-S", "-B", "-c", _BOOT, given,
+                        str(to_child_r), str(from_child_w), script, session, path, *argv]
+            child = subprocess.Popen(command, pass_fds=(to_child_r, from_child_w),
+                                     stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                                     cwd=scratch)
+            os.close(to_child_r)
+            os.close(from_child_w)
+            with os.fdopen(from_child_r, "rb", buffering=0) as requests, \
+                    os.fdopen(to_child_w, "wb", buffering=0) as responses:
+                relay = threading.Thread(target=self._relay, args=(requests, responses),
+                                         daemon=True)
+                relay.start()
+                status = child.wait()
+                relay.join(5)
+            self._end(session)
+            if status == SANDBOX_FAILED:
+                raise SandboxUnavailable(f"eddi-sandbox could not confine the script (exit {status})")
+            return status
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
