@@ -148,8 +148,11 @@ static char *workspace_path(Runner *self, const char *rel) {
   return eddi_strbuf_take(&path);
 }
 
+/* Made writable first (a test may leave a read-only folder); a symlink is
+ * removed as it is: chmod would follow it and change its target (the
+ * open transcript's link to /etc). */
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  chmod(path, 0700);
+  if (flag != FTW_SL) chmod(path, 0700);
   return remove(path);
 }
 
