@@ -302,10 +302,19 @@ static void sandbox__seccomp(int report) {
 static void sandbox__seccomp(int report) { sandbox__die(report, "the seccomp filter", ENOSYS); }
 #endif
 
+/* This process ends when its parent does: a caller that kills eddi-sandbox
+ * ends the sandbox with it. parent (when not 0) is checked once more after
+ * the prctl, in case it ended first; the namespace's init cannot check (its
+ * parent is outside its PID namespace, where getppid says 0). */
+static void sandbox__die_with_parent(pid_t parent, int report) {
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) sandbox__die(report, "PR_SET_PDEATHSIG", errno);
+  if (parent && getppid() != parent) _exit(127);
+}
+
 /* The program's process: limits, no new privileges, Landlock, seccomp,
  * then the program. */
-static void sandbox__exec(const EddiSandboxSpec *spec, int report) {
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) sandbox__die(report, "PR_SET_PDEATHSIG", errno);
+static void sandbox__exec(const EddiSandboxSpec *spec, pid_t init, int report) {
+  sandbox__die_with_parent(init, report);
   sandbox__limits(spec, report);
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) sandbox__die(report, "no-new-privileges", errno);
   if (prctl(PR_SET_DUMPABLE, 0) < 0) sandbox__die(report, "not dumpable", errno);
@@ -320,11 +329,12 @@ static void sandbox__exec(const EddiSandboxSpec *spec, int report) {
  * the program ends send its wait status on status and end (which ends
  * every process left in the namespace). */
 static void sandbox__init(const EddiSandboxSpec *spec, int report, int status_fd) {
+  pid_t init = getpid();
   pid_t program = fork();
   if (program < 0) sandbox__die(report, "fork", errno);
   if (program == 0) {
     close(status_fd);
-    sandbox__exec(spec, report);
+    sandbox__exec(spec, init, report);
   }
   close(report);
   for (;;) {
@@ -339,14 +349,19 @@ static void sandbox__init(const EddiSandboxSpec *spec, int report, int status_fd
   }
 }
 
-static void sandbox__outer(const EddiSandboxSpec *spec, int report, int status_fd) {
+static void sandbox__outer(const EddiSandboxSpec *spec, pid_t caller, int report, int status_fd) {
   setsid();
   int ours[] = {report, status_fd};
   sandbox__close_others(spec, ours, 2, report);
   sandbox__enter_namespaces(spec, report);
+  /* After the change of user, which clears the parent-death signal. */
+  sandbox__die_with_parent(caller, report);
   pid_t init = fork();
   if (init < 0) sandbox__die(report, "fork", errno);
-  if (init == 0) sandbox__init(spec, report, status_fd);
+  if (init == 0) {
+    sandbox__die_with_parent(0, report);
+    sandbox__init(spec, report, status_fd);
+  }
   close(report);
   close(status_fd);
   int status;
@@ -393,6 +408,7 @@ int eddi_sandbox_run(const EddiSandboxSpec *spec, int *status, EddiError *err) {
     close(report[0]), close(report[1]);
     return eddi_error_set(err, EDDI_EIO, "No pipe for the sandbox");
   }
+  pid_t caller = getpid();
   pid_t outer = fork();
   if (outer < 0) {
     close(report[0]), close(report[1]), close(status_pipe[0]), close(status_pipe[1]);
@@ -401,7 +417,7 @@ int eddi_sandbox_run(const EddiSandboxSpec *spec, int *status, EddiError *err) {
   if (outer == 0) {
     close(report[0]);
     close(status_pipe[0]);
-    sandbox__outer(spec, report[1], status_pipe[1]);
+    sandbox__outer(spec, caller, report[1], status_pipe[1]);
   }
   close(report[1]);
   close(status_pipe[1]);

@@ -22,7 +22,12 @@
  * closed; the environment is the one given, nothing inherited.
  *
  * It fails closed: when the kernel lacks any of this (no user namespaces,
- * no Landlock), nothing runs and the error names what is missing.
+ * no Landlock), nothing runs and the error names what is missing. Killing
+ * the caller ends the sandbox and everything in it.
+ *
+ * The children do more between fork and exec than a multi-threaded
+ * process may: call it from a single-threaded one (the eddi-sandbox
+ * program), not from the engine.
  */
 #ifndef EDDI_SANDBOX_H
 #define EDDI_SANDBOX_H

@@ -52,7 +52,7 @@ def run_sandboxed(args):
     try:
         with _open(args, SandboxRunner.SERVER_ARGS) as ws:
             runner = SandboxRunner(ws, sandbox=args.sandbox_program, server=args.server,
-                                   cpu_seconds=args.cpu)
+                                   cpu_seconds=args.cpu, timeout_seconds=args.timeout)
             return runner.run(args.script, args.args)
     except SandboxUnavailable as why:
         sys.stderr.write(f"eddi: the script was not run: {why}\n")
@@ -86,6 +86,8 @@ def main(argv=None):
     run_parser.add_argument("--sandbox-program", help="eddi-sandbox (default: $EDDI_SANDBOX, "
                             "beside eddi-server, PATH)")
     run_parser.add_argument("--cpu", type=int, help="the sandbox's CPU seconds (default 10)")
+    run_parser.add_argument("--timeout", type=int, default=SandboxRunner.TIMEOUT_SECONDS,
+                            help="the sandboxed script's seconds by the clock (default 60)")
     _options(run_parser)
     args = parser.parse_args(argv)
     try:

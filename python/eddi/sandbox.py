@@ -18,6 +18,7 @@ import itertools
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -161,8 +162,14 @@ class SandboxRunner:
 
     SERVER_ARGS = ("--read-only", SANDBOX_SENDER)
 
-    def __init__(self, workspace, sandbox=None, server=None, cpu_seconds=None, memory_bytes=None):
+    # How long a script may run by the clock (its CPU limit does not bound
+    # a script that waits: on eddi, or asleep).
+    TIMEOUT_SECONDS = 60
+
+    def __init__(self, workspace, sandbox=None, server=None, cpu_seconds=None, memory_bytes=None,
+                 timeout_seconds=TIMEOUT_SECONDS):
         self.workspace = workspace
+        self.timeout_seconds = timeout_seconds
         self.sandbox = find_sandbox(sandbox, server)
         self.cpu_seconds = cpu_seconds
         self.memory_bytes = memory_bytes
@@ -212,7 +219,7 @@ class SandboxRunner:
     def run(self, path, argv=(), stdout=None, stderr=None):
         """Run the script at path confined; its exit status (1 for a
         failure it reported, 128 + N for signal N, such as SIGXCPU past the
-        CPU limit).  SandboxUnavailable when the sandbox could not start
+        CPU limit, and SIGKILL past timeout_seconds by the clock).  SandboxUnavailable when the sandbox could not start
         (nothing ran)."""
         python = interpreter()
         session = f"sandbox-{os.getpid()}-{next(self._runs)}"
@@ -255,9 +262,20 @@ class SandboxRunner:
                 relay = threading.Thread(target=self._relay, args=(requests, responses),
                                          daemon=True)
                 relay.start()
-                status = child.wait()
+                try:
+                    status = child.wait(self.timeout_seconds)
+                except subprocess.TimeoutExpired:
+                    # eddi-sandbox's children die with it, and the
+                    # namespace with its init.
+                    child.kill()
+                    child.wait()
+                    status = 128 + signal.SIGKILL
+                    sys.stderr.write(
+                        f"eddi: the script ran past {self.timeout_seconds} s and was stopped\n")
                 relay.join(5)
             self._end(session)
+            if status < 0:
+                status = 128 - status
             if status == SANDBOX_FAILED:
                 raise SandboxUnavailable(f"eddi-sandbox could not confine the script (exit {status})")
             return status

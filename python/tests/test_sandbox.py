@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 
 import pytest
@@ -208,6 +209,28 @@ def test_endless_loop_is_killed_at_the_cpu_limit(sandbox_setup, tmp_path):
     ws, root, canary, runner = sandbox_setup
     status, out, err = _run(runner, "while True:\n    pass\n", tmp_path)
     assert (status, out) == (128 + signal.SIGXCPU, "")
+
+
+def test_waiting_script_is_stopped_by_the_clock(sandbox_setup, tmp_path):
+    """A script that forks a child and sleeps uses no CPU: the runner's
+    clock stops it, and the child ends with the sandbox."""
+    ws, root, canary, runner = sandbox_setup
+    clock = SandboxRunner(ws, sandbox=runner.sandbox, timeout_seconds=2)
+    name = f"sleeper-{uuid.uuid4().hex}.py"
+    script = tmp_path / name
+    script.write_text("import os, time\nif os.fork() == 0:\n    time.sleep(60)\ntime.sleep(60)\n")
+    started = time.monotonic()
+    with open(tmp_path / "err", "wb") as stderr:
+        status = clock.run(str(script), stderr=stderr)
+    assert status == 128 + signal.SIGKILL
+    assert time.monotonic() - started < 10
+    # The sandboxed processes name the script's copy in their arguments.
+    for _ in range(50):
+        left = subprocess.run(["pgrep", "-f", name], capture_output=True, text=True)
+        if left.stdout == "":
+            break
+        time.sleep(0.1)
+    assert left.stdout == ""
 
 
 def test_script_reads_the_workspace_through_ws(sandbox_setup, tmp_path):
