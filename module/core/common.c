@@ -216,3 +216,12 @@ void eddi_stderr_line(const char *line) {
     done += (size_t)n;
   }
 }
+
+/* The stop flag of the job this thread runs, or NULL. */
+static _Thread_local const bool *work__stop_flag;
+
+void eddi_work_set_stop_flag(const bool *flag) { work__stop_flag = flag; }
+
+bool eddi_work_stopping(void) {
+  return work__stop_flag && __atomic_load_n(work__stop_flag, __ATOMIC_ACQUIRE);
+}

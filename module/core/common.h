@@ -111,6 +111,13 @@ char *eddi_strbuf_take(StrBuf *self);
 /* Write line to stderr in one write(2) where it can (a line of one thread
  * is not cut by another's). */
 void eddi_stderr_line(const char *line);
+/* Long work told to stop: a job's worker thread (session/job.c) is given
+ * the flag its request's cancellation sets. Loops of long work ask
+ * eddi_work_stopping between steps and give up with an error; the engine
+ * drops what they made, so nothing is written. False on any other thread. */
+void eddi_work_set_stop_flag(const bool *flag);
+bool eddi_work_stopping(void);
+
 /* Escape text for a one-line payload: \n \r \t \\ and, when quotes, \". */
 void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes);
 
