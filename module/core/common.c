@@ -222,6 +222,8 @@ static _Thread_local const bool *work__stop_flag;
 
 void eddi_work_set_stop_flag(const bool *flag) { work__stop_flag = flag; }
 
+const bool *eddi_work_stop_flag(void) { return work__stop_flag; }
+
 bool eddi_work_stopping(void) {
   return work__stop_flag && __atomic_load_n(work__stop_flag, __ATOMIC_ACQUIRE);
 }

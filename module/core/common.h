@@ -117,6 +117,9 @@ void eddi_stderr_line(const char *line);
  * drops what they made, so nothing is written. False on any other thread. */
 void eddi_work_set_stop_flag(const bool *flag);
 bool eddi_work_stopping(void);
+/* This thread's stop flag (NULL: none), for the helper threads long work
+ * starts: each sets it as its own. */
+const bool *eddi_work_stop_flag(void);
 
 /* Escape text for a one-line payload: \n \r \t \\ and, when quotes, \". */
 void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes);
