@@ -16,6 +16,10 @@ import { EDDI_SERVER, rawStdio, tempWorkspace } from "./helpers.mjs";
 const RENAME_FILES = 120;
 const RENAME_USES_PER_FILE = 120;
 const FORMATTER_SECONDS = 1;
+// The cancelled script's files, and how soon it must stop: a statement
+// takes milliseconds, the whole script tens of seconds.
+const SCRIPT_FILES = 40;
+const SCRIPT_STOP_MAX_MS = 5000;
 
 async function connect(workspace, env = process.env) {
   const transport = new StdioClientTransport({
@@ -274,38 +278,49 @@ test("long work sends progress notifications to a request that asked for them", 
   }
 });
 
-test("a cancelled refactoring stops and writes nothing; the same one uncancelled writes", async () => {
+// A package whose function compute_total is called from many modules.
+function callersWorkspace(files, usesPerFile) {
   const workspace = tempWorkspace();
   mkdirSync(join(workspace.dir, "pkg"));
   writeFileSync(join(workspace.dir, "pkg/__init__.py"), "");
   writeFileSync(join(workspace.dir, "pkg/core.py"), "def compute_total(x):\n    return x + 1\n");
-  for (let i = 0; i < RENAME_FILES; i++) {
+  for (let i = 0; i < files; i++) {
     let text = "from pkg.core import compute_total\n\n";
-    for (let j = 0; j < RENAME_USES_PER_FILE; j++) text += `def f${j}(v):\n    return compute_total(v) + ${j}\n\n`;
+    for (let j = 0; j < usesPerFile; j++) text += `def f${j}(v):\n    return compute_total(v) + ${j}\n\n`;
     writeFileSync(join(workspace.dir, `pkg/m${i}.py`), text);
   }
+  return workspace;
+}
+
+// Call tool with arguments, cancel it at its first progress notification,
+// and wait for the work to end: the next call is answered after it (the
+// owner thread runs the sender's requests in order). The milliseconds from
+// the cancel to that answer.
+async function cancelAtFirstProgress(client, name, args) {
+  const abort = new AbortController();
+  let cancelledAt = 0;
+  const cancelled = client.callTool({ name, arguments: args }, undefined, {
+    signal: abort.signal,
+    onprogress: () => {
+      if (cancelledAt) return;
+      cancelledAt = Date.now();
+      abort.abort("the user pressed cancel");
+    },
+  });
+  await assert.rejects(cancelled, /the user pressed cancel/);
+  assert.ok(cancelledAt > 0, "a progress notification came before the cancel");
+  const help = await client.callTool({ name: "eddi", arguments: { text: "Help Undo" } });
+  assert.equal(help.content[0].text, "Ok: Undo [count] - undo commands");
+  return Date.now() - cancelledAt;
+}
+
+test("a cancelled refactoring stops and writes nothing; the same one uncancelled writes", async () => {
+  const workspace = callersWorkspace(RENAME_FILES, RENAME_USES_PER_FILE);
   const before = snapshot(workspace.dir);
   const { client, stderr } = await connect(workspace);
   const rename = { operation: "RenameSymbol", target: "compute_total", new_name: "grand_total" };
   try {
-    const abort = new AbortController();
-    let cancelledAt = 0;
-    const cancelled = client.callTool({ name: "refactor", arguments: rename }, undefined, {
-      signal: abort.signal,
-      // The first progress says the work runs: cancel it then.
-      onprogress: () => {
-        if (cancelledAt) return;
-        cancelledAt = Date.now();
-        abort.abort("the user pressed cancel");
-      },
-    });
-    await assert.rejects(cancelled, /the user pressed cancel/);
-    assert.ok(cancelledAt > 0, "a progress notification came before the cancel");
-    // The owner thread runs one call at a time: this answer comes once the
-    // cancelled work has ended.
-    const status = await client.callTool({ name: "eddi", arguments: { text: "Status" } });
-    const stoppedMs = Date.now() - cancelledAt;
-    assert.match(status.content[0].text, /^Ok: Session stdio/);
+    const stoppedMs = await cancelAtFirstProgress(client, "refactor", rename);
     assert.deepEqual(snapshot(workspace.dir), before, "the tree is byte-identical");
     assert.match(stderr(), /request \d+ cancelled by the client/);
     console.log(`cancel to the job's end: ${stoppedMs} ms`);
@@ -318,6 +333,23 @@ test("a cancelled refactoring stops and writes nothing; the same one uncancelled
       },
     ]);
     assert.equal(readFileSync(join(workspace.dir, "pkg/core.py"), "utf8"), "def grand_total(x):\n    return x + 1\n");
+  } finally {
+    await client.close();
+    workspace.remove();
+  }
+});
+
+test("a cancelled script stops at its next statement and writes nothing", async () => {
+  // Uncancelled, this script rewrites 4,800 calls: tens of seconds here.
+  const workspace = callersWorkspace(SCRIPT_FILES, RENAME_USES_PER_FILE);
+  const before = snapshot(workspace.dir);
+  const { client } = await connect(workspace);
+  try {
+    const script = "{ foreach caller of compute_total() replace with compute_total($1, 2) }";
+    const stoppedMs = await cancelAtFirstProgress(client, "script", { text: script });
+    assert.ok(stoppedMs < SCRIPT_STOP_MAX_MS, `the script ran on for ${stoppedMs} ms after its cancel`);
+    assert.deepEqual(snapshot(workspace.dir), before, "the tree is byte-identical");
+    console.log(`script: cancel to the job's end: ${stoppedMs} ms`);
   } finally {
     await client.close();
     workspace.remove();
