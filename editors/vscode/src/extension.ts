@@ -97,10 +97,12 @@ async function renameSymbol(): Promise<void> {
   // eddi reads the files from disk: VS Code's unsaved edits would be lost.
   if (vscode.workspace.textDocuments.some((document) => document.isDirty))
     throw new EddiError("Save your files first: eddi renames the files as they are on disk");
-  const word = editor.document.getText(editor.document.getWordRangeAtPosition(editor.selection.active));
+  const range = editor.document.getWordRangeAtPosition(editor.selection.active);
+  if (!range) throw new EddiError("Rename Symbol (eddi) renames the name at the cursor: put the cursor on one");
+  const word = editor.document.getText(range);
   const newName = await vscode.window.showInputBox({ prompt: `Rename ${word} to`, value: word });
   if (!newName || newName === word) return;
-  const position = editor.selection.active;
+  const position = range.start;
   const path = vscode.workspace.asRelativePath(editor.document.uri, false);
   const target = `${path}:${position.line}:${position.character}`;
   const eddi = await connect(folder);
