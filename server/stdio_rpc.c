@@ -3,7 +3,14 @@
  * Errors follow the two layers MCP separates: a request that is malformed,
  * unknown or has bad params gets a JSON-RPC error (-32700, -32600, -32601,
  * -32602); a tool whose commands fail gets a result with isError true and
- * the engine's Fail text, so that the model reads it.
+ * the engine's Fail text, so that the model reads it. A resource URI eddi
+ * does not have is MCP's -32002.
+ *
+ * A request that needs the engine is "in flight" from its submit to its
+ * answer: notifications/cancelled finds it there by id (and its engine
+ * ticket, to stop its long work), and the progress ticker finds the ones
+ * that asked for progress. Its answer takes it out first, so that no
+ * progress follows a response and no cancel reaches a freed job.
  */
 #include "stdio_rpc.h"
 
