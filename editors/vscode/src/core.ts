@@ -61,6 +61,14 @@ interface ToolResult {
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
+/** A line from the server: a response (id, result or error) or a notification. */
+interface RpcMessage {
+  id?: unknown;
+  method?: string;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
 /** How long a request may take before it is given up (a rename of a big workspace takes seconds). */
 const REQUEST_TIMEOUT_MS = 120_000;
 
@@ -106,10 +114,11 @@ export class EddiConnection {
       const line = this.buffered.slice(0, newline);
       this.buffered = this.buffered.slice(newline + 1);
       if (!line.trim()) continue;
-      const message = JSON.parse(line);
-      const waiting = typeof message.id === "number" ? this.pending.get(message.id) : undefined;
-      if (!waiting) continue; // notifications (progress, log messages)
-      this.pending.delete(message.id);
+      const message = JSON.parse(line) as RpcMessage;
+      const id = typeof message.id === "number" ? message.id : undefined;
+      const waiting = id === undefined ? undefined : this.pending.get(id);
+      if (id === undefined || !waiting) continue; // notifications (progress, log messages)
+      this.pending.delete(id);
       if (message.error) waiting.reject(new EddiError(message.error.message));
       else waiting.resolve(message.result);
     }
@@ -196,7 +205,7 @@ export function parseDiff(diff: string): FilePatch[] {
       const last = hunk.lines[hunk.lines.length - 1];
       if (last) last.newline = false;
     } else if (hunk && (line[0] === " " || line[0] === "-" || line[0] === "+")) {
-      hunk.lines.push({ op: line[0] as HunkLine["op"], text: line.slice(1), newline: true });
+      hunk.lines.push({ op: line[0], text: line.slice(1), newline: true });
     } else if (hunk && line === "") {
       hunk.lines.push({ op: " ", text: "", newline: true }); // a blank context line cut short
     }

@@ -4,6 +4,7 @@
 #   install: the pinned npm packages (npm ci), skipped when the lock file
 #            has not changed since the last install
 #   check:   type-check with tsc against @types/vscode (strict, no unused)
+#   lint:    eslint with typescript-eslint's type-aware rules
 #   core:    compile, then run test/core.test.mjs under node ($EDDI_SERVER)
 #   package: compile, then vsce package to eddi.vsix and check its files
 set -eu
@@ -14,7 +15,8 @@ mkdir -p "$dest"
 # The sources again every time: a step runs what the tree holds now.
 rm -rf "$dest/src" "$dest/test"
 cp -r "$src/src" "$src/test" "$dest/"
-cp "$src/package.json" "$src/tsconfig.json" "$src/README.md" "$src/.vscodeignore" "$dest/"
+cp "$src/package.json" "$src/tsconfig.json" "$src/eslint.config.mjs" "$src/README.md" \
+   "$src/.vscodeignore" "$dest/"
 cd "$dest"
 case $step in
 install)
@@ -24,6 +26,9 @@ install)
   ;;
 check)
   node_modules/.bin/tsc -p . --noEmit
+  ;;
+lint)
+  node_modules/.bin/eslint --max-warnings 0 src test
   ;;
 core)
   rm -rf out
@@ -37,7 +42,7 @@ package)
   python3 "$src/test/check_vsix.py" eddi.vsix
   ;;
 *)
-  echo "run.sh: unknown step '$step': install, check, core or package" >&2
+  echo "run.sh: unknown step '$step': install, check, lint, core or package" >&2
   exit 2
   ;;
 esac
