@@ -237,28 +237,50 @@ export function applyPatch(before: string, patch: FilePatch): string {
   return out.join("");
 }
 
-/** What a rename would do: eddi's summary and each file's text before and after. */
-export interface RenamePreview {
+/** What a refactoring would do: eddi's summary and each file's text before and after. */
+export interface RefactorPreview {
   summary: string;
   files: { path: string; before: string; after: string }[];
 }
 
-export function renameArguments(target: string, newName: string) {
+/** The refactor and preview tools' arguments. */
+export interface RefactorArguments {
+  operation: string;
+  target: string;
+  new_name?: string;
+}
+
+/** The operations the refactor tool takes, as its schema lists them. */
+export const REFACTOR_OPERATIONS = [
+  "RenameSymbol",
+  "Rename_Class",
+  "Signature",
+  "Extract_Method",
+  "InlineFunction",
+  "Inline_Variable",
+  "Move_Method",
+  "Extract_Interface",
+  "ExtractClass",
+  "Split_Class",
+  "Merge_Classes",
+  "Change_Inheritance",
+];
+
+export function renameArguments(target: string, newName: string): RefactorArguments {
   return { operation: "RenameSymbol", target, new_name: newName };
 }
 
 /**
- * Preview a rename of target (a name, Class.method, or path:line:col with
- * 0-based line and column) to newName; readFile gives a workspace file's
- * text as it is now.
+ * Preview a refactoring (target: a name, Class.method, or path:line:col
+ * with 0-based line and column); readFile gives a workspace file's text as
+ * it is now. Nothing is written.
  */
-export async function previewRename(
+export async function previewRefactor(
   connection: EddiConnection,
-  target: string,
-  newName: string,
+  args: RefactorArguments,
   readFile: (path: string) => Promise<string>,
-): Promise<RenamePreview> {
-  const result = await connection.tool("preview", renameArguments(target, newName));
+): Promise<RefactorPreview> {
+  const result = await connection.tool("preview", args);
   const data = result.structuredContent as { summary: string; diff: string };
   const files = [];
   for (const patch of parseDiff(data.diff)) {
@@ -268,9 +290,22 @@ export async function previewRename(
   return { summary: data.summary, files };
 }
 
-/** Apply the rename through eddi's transaction (all files or none): eddi's reply. */
-export async function applyRename(connection: EddiConnection, target: string, newName: string): Promise<string> {
-  return (await connection.tool("refactor", renameArguments(target, newName))).content[0].text;
+/** Apply a refactoring through eddi's transaction (all files or none): eddi's reply. */
+export async function applyRefactor(connection: EddiConnection, args: RefactorArguments): Promise<string> {
+  return (await connection.tool("refactor", args)).content[0].text;
+}
+
+export function previewRename(
+  connection: EddiConnection,
+  target: string,
+  newName: string,
+  readFile: (path: string) => Promise<string>,
+): Promise<RefactorPreview> {
+  return previewRefactor(connection, renameArguments(target, newName), readFile);
+}
+
+export function applyRename(connection: EddiConnection, target: string, newName: string): Promise<string> {
+  return applyRefactor(connection, renameArguments(target, newName));
 }
 
 /** Undo eddi's last change (a rename is one step over all its files): eddi's reply. */

@@ -7,8 +7,9 @@
 //   setting, else PATH), so the PATH VS Code was started with does not
 //   decide it silently;
 // - commands for people, on a process of their own: Rename Symbol (eddi)
-//   shows eddi's preview in a diff editor and applies it through eddi's
-//   transaction (all files or none; VS Code reloads the files from disk),
+//   and Preview Refactor (eddi) show eddi's preview in a diff editor and
+//   apply it through eddi's transaction (all files or none; VS Code
+//   reloads the files from disk),
 //   Undo eddi Change takes the last change back over all its files, and a
 //   status bar item names eddi's session.
 import * as vscode from "vscode";
@@ -17,13 +18,16 @@ import { join } from "node:path";
 import {
   EddiConnection,
   EddiError,
-  applyRename,
+  REFACTOR_OPERATIONS,
+  applyRefactor,
   findServer,
-  previewRename,
+  previewRefactor,
+  renameArguments,
   serverDefinition,
   sessionLabel,
   undoLast,
-  type RenamePreview,
+  type RefactorArguments,
+  type RefactorPreview,
 } from "./core";
 
 const PROVIDER_ID = "eddi.mcpServers";
@@ -77,7 +81,7 @@ function guarded(body: () => Promise<void>): () => Promise<void> {
 }
 
 /** Show each changed file's before and after in a diff editor. */
-async function showPreview(folder: vscode.WorkspaceFolder, preview: RenamePreview, title: string): Promise<void> {
+async function showPreview(folder: vscode.WorkspaceFolder, preview: RefactorPreview, title: string): Promise<void> {
   const changes: [vscode.Uri, vscode.Uri, vscode.Uri][] = [];
   for (const file of preview.files) {
     const left = vscode.Uri.file(join(folder.uri.fsPath, file.path));
@@ -90,13 +94,24 @@ async function showPreview(folder: vscode.WorkspaceFolder, preview: RenamePrevie
   else await vscode.commands.executeCommand("vscode.changes", title, changes);
 }
 
+/** Preview args in a diff editor; on Apply, run them through eddi's transaction. */
+async function previewThenApply(folder: vscode.WorkspaceFolder, args: RefactorArguments, title: string): Promise<void> {
+  // eddi reads the files from disk: VS Code's unsaved edits would be lost.
+  if (vscode.workspace.textDocuments.some((document) => document.isDirty))
+    throw new EddiError("Save your files first: eddi refactors the files as they are on disk");
+  const eddi = await connect(folder);
+  const preview = await previewRefactor(eddi, args, (file) => readFile(join(folder.uri.fsPath, file), "utf8"));
+  await showPreview(folder, preview, title);
+  const apply = `Apply to ${preview.files.length} file${preview.files.length === 1 ? "" : "s"}`;
+  const answer = await vscode.window.showInformationMessage(preview.summary, { modal: true }, apply);
+  if (answer !== apply) return;
+  void vscode.window.showInformationMessage(await applyRefactor(eddi, args));
+}
+
 async function renameSymbol(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) throw new EddiError("Rename Symbol (eddi) renames the symbol at the cursor: open a file first");
   const folder = folderOf(editor.document.uri);
-  // eddi reads the files from disk: VS Code's unsaved edits would be lost.
-  if (vscode.workspace.textDocuments.some((document) => document.isDirty))
-    throw new EddiError("Save your files first: eddi renames the files as they are on disk");
   const range = editor.document.getWordRangeAtPosition(editor.selection.active);
   if (!range) throw new EddiError("Rename Symbol (eddi) renames the name at the cursor: put the cursor on one");
   const word = editor.document.getText(range);
@@ -105,13 +120,26 @@ async function renameSymbol(): Promise<void> {
   const position = range.start;
   const path = vscode.workspace.asRelativePath(editor.document.uri, false);
   const target = `${path}:${position.line}:${position.character}`;
-  const eddi = await connect(folder);
-  const preview = await previewRename(eddi, target, newName, (file) => readFile(join(folder.uri.fsPath, file), "utf8"));
-  await showPreview(folder, preview, `Rename ${word} to ${newName} (eddi)`);
-  const apply = `Apply to ${preview.files.length} file${preview.files.length === 1 ? "" : "s"}`;
-  const answer = await vscode.window.showInformationMessage(preview.summary, { modal: true }, apply);
-  if (answer !== apply) return;
-  void vscode.window.showInformationMessage(await applyRename(eddi, target, newName));
+  await previewThenApply(folder, renameArguments(target, newName), `Rename ${word} to ${newName} (eddi)`);
+}
+
+/** Any of eddi's refactorings: the operation, its target and its new name asked for. */
+async function previewRefactorCommand(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const folder = folderOf(editor?.document.uri);
+  const operation = await vscode.window.showQuickPick(REFACTOR_OPERATIONS, { placeHolder: "eddi refactoring" });
+  if (!operation) return;
+  const range = editor?.document.getWordRangeAtPosition(editor.selection.active);
+  const suggested = editor && range ? editor.document.getText(range) : "";
+  const target = await vscode.window.showInputBox({
+    prompt: `${operation}: the target (a name, Class.method, path:line:col; Extract_Method: path.py:A:B)`,
+    value: suggested,
+  });
+  if (!target) return;
+  const newName = await vscode.window.showInputBox({ prompt: `${operation}: the new name or form (empty for none)` });
+  if (newName === undefined) return;
+  const args: RefactorArguments = newName ? { operation, target, new_name: newName } : { operation, target };
+  await previewThenApply(folder, args, `${operation} ${target} (eddi)`);
 }
 
 async function showStatus(): Promise<void> {
@@ -153,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): void {
       provideTextDocumentContent: (uri) => previewTexts.get(uri.toString()) ?? "",
     }),
     vscode.commands.registerCommand("eddi.renameSymbol", guarded(renameSymbol)),
+    vscode.commands.registerCommand("eddi.previewRefactor", guarded(previewRefactorCommand)),
     vscode.commands.registerCommand("eddi.undo", guarded(undoChange)),
     vscode.commands.registerCommand("eddi.status", guarded(showStatus)),
     { dispose: () => connection?.close() },

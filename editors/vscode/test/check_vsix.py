@@ -23,6 +23,6 @@ contributes = manifest["contributes"]
 if contributes["mcpServerDefinitionProviders"] != [{"id": "eddi.mcpServers", "label": "eddi"}]:
     sys.exit(f"mcpServerDefinitionProviders: {contributes['mcpServerDefinitionProviders']}")
 commands = [command["command"] for command in contributes["commands"]]
-if commands != ["eddi.renameSymbol", "eddi.undo", "eddi.status"]:
+if commands != ["eddi.renameSymbol", "eddi.previewRefactor", "eddi.undo", "eddi.status"]:
     sys.exit(f"commands: {commands}")
 print(f"{sys.argv[1]}: {len(names)} files, the provider and {len(commands)} commands")

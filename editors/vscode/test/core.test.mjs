@@ -54,6 +54,27 @@ test("parseDiff and applyPatch: a hunk at the end without a newline, and a stale
   assert.throws(() => core.applyPatch("a\nb\nX", patch), { message: "x.txt changed since the preview (line 3): preview again" });
 });
 
+test("another refactoring previewed and applied: the diff editor's text is what is written", async () => {
+  const workspace = tempFolder("eddi-vscode-");
+  const text = "def helper(x):\n    return x + 1\n\n\ndef main():\n    return helper(2) * 3\n";
+  writeFileSync(join(workspace.dir, "m.py"), text);
+  const eddi = await core.EddiConnection.open(EDDI_SERVER, workspace.dir, ["--no-journal", "--quiet"]);
+  try {
+    assert.ok(core.REFACTOR_OPERATIONS.includes("InlineFunction"));
+    const args = { operation: "InlineFunction", target: "helper" };
+    const preview = await core.previewRefactor(eddi, args, (path) => readFile(join(workspace.dir, path), "utf8"));
+    assert.deepEqual(preview, {
+      summary: "Ok, Preview: Would modify 1 file: m.py",
+      files: [{ path: "m.py", before: text, after: "def main():\n    return (2 + 1) * 3\n" }],
+    });
+    assert.equal(await core.applyRefactor(eddi, args), "Ok, Inlined helper, 1 call replaced, 1 file modified");
+    assert.equal(readFileSync(join(workspace.dir, "m.py"), "utf8"), preview.files[0].after);
+  } finally {
+    eddi.close();
+    workspace.remove();
+  }
+});
+
 test("a rename previewed, applied through eddi's transaction, and undone", async () => {
   const workspace = tempFolder("eddi-vscode-");
   const files = {
