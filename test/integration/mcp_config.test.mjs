@@ -206,6 +206,10 @@ test("--write refuses a file it cannot merge safely, and leaves it as it was", (
       stderr: "eddi-server mcp-config: unknown client 'emacs': the clients are vscode, jetbrains, claude, codex, cursor, zed\n",
     });
     assert.equal(mcpConfig([]).stderr, "eddi-server mcp-config: --client is missing: vscode, jetbrains, claude, codex, cursor or zed\n");
+    assert.equal(mcpConfig(["--client", "zed", "--wirte"]).stderr, "eddi-server mcp-config: unknown or incomplete argument '--wirte' (see --help)\n");
+    const help = mcpConfig(["--help"]);
+    assert.equal(help.status, 0);
+    assert.ok(help.stdout.startsWith("usage: eddi-server mcp-config --client vscode|jetbrains|claude|codex|cursor|zed [--workspace DIR] [--write]\n"), help.stdout);
     assert.equal(mcpConfig(["--client", "zed", "--workspace", join(workspace.dir, "none")]).stderr, `eddi-server mcp-config: --workspace ${join(workspace.dir, "none")}: No such file or directory\n`);
   } finally {
     workspace.remove();
