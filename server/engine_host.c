@@ -180,6 +180,10 @@ int engine_host_cancel(EngineHost *self, uint64_t ticket) {
   return eddi_engine_cancel(self->engine, ticket) == EDDI_OK ? SERVER_OK : SERVER_EINVAL;
 }
 
+bool engine_host_progress(EngineHost *self, uint64_t ticket, size_t *done, const char **unit) {
+  return eddi_engine_progress(self->engine, ticket, done, unit) == EDDI_OK;
+}
+
 const char *engine_host_session_of(EngineHost *self, const char *sender) {
   return eddi_engine_session_of(self->engine, sender);
 }

@@ -119,6 +119,10 @@ uint64_t engine_host_new_ticket(EngineHost *self);
  * running now. */
 int engine_host_cancel(EngineHost *self, uint64_t ticket);
 
+/* How far the long work of the request with ticket has come (any thread):
+ * false when none of it runs now; *unit may be NULL (nothing counted). */
+bool engine_host_progress(EngineHost *self, uint64_t ticket, size_t *done, const char **unit);
+
 /* Owner thread only: the active session of sender, or NULL. Borrowed. */
 const char *engine_host_session_of(EngineHost *self, const char *sender);
 

@@ -798,9 +798,16 @@ static void *stdio__ticker_main(void *closure) {
       int64_t ran = now - job->started_ms;
       if (ran < STDIO_PROGRESS_INTERVAL_MS || ran <= job->progress_sent_ms) continue;
       job->progress_sent_ms = ran;
+      /* What the engine counted, when its work counts (state_mutex, then
+       * the engine's jobs mutex: no one takes them the other way). */
+      size_t done = 0;
+      const char *unit = NULL;
+      bool counted = engine_host_progress(self->host, job->ticket, &done, &unit) && unit;
       char text[STDIO_WHY_MAX];
-      snprintf(text, sizeof text, "%s running for %lld ms", job->tool ? job->tool : "request",
-               (long long)ran);
+      int at = snprintf(text, sizeof text, "%s running for %lld ms",
+                        job->tool ? job->tool : "request", (long long)ran);
+      if (counted && at > 0 && (size_t)at < sizeof text)
+        snprintf(text + at, sizeof text - (size_t)at, ", %zu %s", done, unit);
       json_object *params = json_object_new_object();
       json_object_object_add(params, "progressToken", json_object_get(job->progress_token));
       json_object_object_add(params, "progress", json_object_new_int64(ran));

@@ -107,12 +107,12 @@ typedef struct {
   int rc;      /* the first failure (under lock) */
   EddiError err;
   pthread_mutex_t lock;
-  const bool *stop; /* the job's stop flag (common.h), for every thread */
+  EddiWork *work; /* the job's (common.h), for every thread */
 } IndexAnalyses;
 
 static void *index__analyze_thread(void *context) {
   IndexAnalyses *self = context;
-  eddi_work_set_stop_flag(self->stop);
+  eddi_work_attach(self->work);
   for (;;) {
     size_t i = __atomic_fetch_add(&self->next, 1, __ATOMIC_RELAXED);
     if (i >= self->count) break;
@@ -134,6 +134,7 @@ static void *index__analyze_thread(void *context) {
                           .len = item->len, .base = item->base};
     int rc = ref_file_analyze_tree(&source, &self->index->names, &item->out,
                                    item->keep ? &item->tree : NULL, &err);
+    eddi_work_done("files read", 1);
     if (rc < 0) {
       item->out = NULL;
       item->tree = NULL;
@@ -154,7 +155,7 @@ static size_t index__thread_count(size_t work) {
 
 int ref_index_analyze_all(RefIndex *self, RefAnalysis *items, size_t count, EddiError *err) {
   IndexAnalyses run = {.index = self, .items = items, .count = count,
-                       .stop = eddi_work_stop_flag()};
+                       .work = eddi_work_current()};
   pthread_mutex_init(&run.lock, NULL);
   pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
   size_t threads = index__thread_count(count);

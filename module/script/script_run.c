@@ -52,6 +52,7 @@ static int run__step(ScriptRun *self, const ScriptNode *node, EddiError *err) {
                           "Script line %zu:%zu: step budget spent (%zu steps, script_max_steps); "
                           "nothing written", node->pos.line, node->pos.col, self->max_steps);
   self->at = node->pos;
+  eddi_work_done("statements run", 1);
   return script_run_in_time(self, err);
 }
 

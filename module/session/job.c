@@ -39,7 +39,7 @@ typedef struct {
   pthread_t thread;
   bool done; /* under jobs->mutex */
   uint64_t ticket; /* of the request it works for */
-  bool stop; /* its request was cancelled (atomic: the worker reads it) */
+  EddiWork work;   /* shared with the worker: stop (a cancel), progress */
 } JobRun;
 
 /* Tickets cancelled lately, for work that starts after its cancel (the
@@ -160,7 +160,8 @@ static bool job__ticket_cancelled(EddiJobs *jobs, uint64_t ticket) {
 static void job__run_listen(EddiJobs *jobs, JobRun *run) {
   pthread_mutex_lock(&jobs->mutex);
   run->ticket = jobs->ticket;
-  if (job__ticket_cancelled(jobs, run->ticket)) __atomic_store_n(&run->stop, true, __ATOMIC_RELEASE);
+  if (job__ticket_cancelled(jobs, run->ticket))
+    __atomic_store_n(&run->work.stop, true, __ATOMIC_RELEASE);
   array_push(&jobs->running, run);
   pthread_mutex_unlock(&jobs->mutex);
 }
@@ -177,7 +178,7 @@ static void job__run_unlisten(EddiJobs *jobs, JobRun *run) {
 }
 
 static bool job__run_stopped(const JobRun *run) {
-  return __atomic_load_n(&run->stop, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&run->work.stop, __ATOMIC_ACQUIRE);
 }
 
 /* Wait for a run's worker and drop the job unfinished. */
@@ -222,9 +223,9 @@ static JobLane *job__done_lane(EddiJobs *jobs) {
 
 static void *job__thread(void *closure) {
   JobRun *run = closure;
-  eddi_work_set_stop_flag(&run->stop);
+  eddi_work_attach(&run->work);
   if (!job__run_stopped(run)) run->job->work(run->job); /* cancelled before it began */
-  eddi_work_set_stop_flag(NULL);
+  eddi_work_attach(NULL);
   EddiJobs *jobs = run->jobs;
   if (!jobs) return NULL;
   pthread_mutex_lock(&jobs->mutex);
@@ -450,12 +451,28 @@ int eddi_engine_cancel(EddiEngine *self, uint64_t ticket) {
   int rc = EDDI_ENOENT;
   for (size_t i = 0; i < jobs->running.len; i++) {
     if (jobs->running.items[i]->ticket != ticket) continue;
-    __atomic_store_n(&jobs->running.items[i]->stop, true, __ATOMIC_RELEASE);
+    __atomic_store_n(&jobs->running.items[i]->work.stop, true, __ATOMIC_RELEASE);
     rc = EDDI_OK;
   }
   if (!job__ticket_cancelled(jobs, ticket)) {
     jobs->cancelled[jobs->cancelled_next] = ticket;
     jobs->cancelled_next = (jobs->cancelled_next + 1) % JOB_CANCELLED_KEPT;
+  }
+  pthread_mutex_unlock(&jobs->mutex);
+  return rc;
+}
+
+int eddi_engine_progress(EddiEngine *self, uint64_t ticket, size_t *done, const char **unit) {
+  EddiJobs *jobs = self->jobs;
+  if (!jobs || !ticket) return EDDI_ENOENT;
+  pthread_mutex_lock(&jobs->mutex);
+  int rc = EDDI_ENOENT;
+  for (size_t i = 0; rc != EDDI_OK && i < jobs->running.len; i++) {
+    JobRun *run = jobs->running.items[i];
+    if (run->ticket != ticket) continue;
+    *done = __atomic_load_n(&run->work.done, __ATOMIC_RELAXED);
+    *unit = __atomic_load_n(&run->work.unit, __ATOMIC_RELAXED);
+    rc = EDDI_OK;
   }
   pthread_mutex_unlock(&jobs->mutex);
   return rc;

@@ -325,7 +325,16 @@ test("a cancelled refactoring stops and writes nothing; the same one uncancelled
     assert.match(stderr(), /request \d+ cancelled by the client/);
     console.log(`cancel to the job's end: ${stoppedMs} ms`);
 
-    const done = await client.callTool({ name: "refactor", arguments: rename });
+    // Uncancelled, its progress says how many files it has read so far.
+    const progress = [];
+    const done = await client.callTool({ name: "refactor", arguments: rename }, undefined, {
+      onprogress: (update) => progress.push(update.message),
+    });
+    const counts = progress.map((message) => /^refactor running for \d+ ms(?:, (\d+) files read)?$/.exec(message));
+    assert.ok(counts.every(Boolean), JSON.stringify(progress));
+    const read = counts.filter((match) => match[1] !== undefined).map((match) => Number(match[1]));
+    assert.ok(read.length > 0, `no progress named the files read: ${JSON.stringify(progress)}`);
+    assert.deepEqual([...read].sort((a, b) => a - b), read, "the count only grows");
     assert.deepEqual(done.content, [
       {
         type: "text",
