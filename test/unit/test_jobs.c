@@ -94,6 +94,7 @@ typedef struct {
 
 static void slow_work(EddiJob *base) {
   SlowJob *job = (SlowJob *)base;
+  eddi_work_done("steps", (size_t)job->number); /* what eddi_engine_progress reports */
   pthread_mutex_lock(&gate.mutex);
   gate.works++;
   while (!gate.open && !eddi_work_stopping()) {
@@ -480,6 +481,35 @@ static void test_job_cancelled_before_it_starts_never_works(void **state) {
   unit_assert_no_leak(live);
 }
 
+/* While work runs, its request's ticket reads how far it has come. */
+static void test_job_progress_by_ticket(void **state) {
+  long live = unit_live();
+  gate_reset(false);
+  EddiEngine *engine = jobs_engine(true);
+  assert_null(request(engine, "a", NULL, "Start a\nSlow 5", 4));
+  size_t done = 0;
+  const char *unit = NULL;
+  /* The worker counts as it begins: wait for it, within the test's limit. */
+  for (int waited = 0; waited < JOBS_WAIT_MS && (!unit || done != 5); waited += JOBS_STOP_POLL_MS) {
+    assert_int_equal(eddi_engine_progress(engine, 4, &done, &unit), EDDI_OK);
+    struct timespec poll = {0, JOBS_STOP_POLL_MS * 1000000L};
+    nanosleep(&poll, NULL);
+  }
+  assert_int_equal(done, 5);
+  assert_string_equal(unit, "steps");
+  assert_int_equal(eddi_engine_progress(engine, 5, &done, &unit), EDDI_ENOENT);
+  gate_open();
+  gate_wait_wakes(1);
+  Finished finished;
+  finished_take(engine, &finished);
+  assert_string_equal(finished.texts[0], "Ok\nOk, Slow 10");
+  finished_free(&finished);
+  /* Done: no work of that ticket runs. */
+  assert_int_equal(eddi_engine_progress(engine, 4, &done, &unit), EDDI_ENOENT);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_job_without_waker_runs_at_once),
@@ -493,6 +523,7 @@ int main(void) {
       cmocka_unit_test(test_job_engine_freed_while_work_runs),
       cmocka_unit_test(test_job_cancel_stops_the_work_and_drops_it),
       cmocka_unit_test(test_job_cancelled_before_it_starts_never_works),
+      cmocka_unit_test(test_job_progress_by_ticket),
   };
   return cmocka_run_group_tests(tests, jobs_setup, jobs_teardown);
 }
