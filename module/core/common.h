@@ -120,7 +120,7 @@ void eddi_stderr_line(const char *line);
 typedef struct {
   bool stop;
   size_t done;      /* units of work done so far */
-  const char *unit; /* what a unit is ("files read"): a static string */
+  const char *unit; /* what a unit is ("files analysed"): a static string */
 } EddiWork;
 
 /* This thread works for work from now on (NULL: for none). The helper

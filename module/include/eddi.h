@@ -486,7 +486,7 @@ void eddi_engine_take_finished(EddiEngine *self,
 int eddi_engine_cancel(EddiEngine *self, uint64_t ticket);
 
 /* How far the long work of the request with ticket has come, from any
- * thread: *done units of *unit ("files read", "statements run"; NULL while
+ * thread: *done units of *unit ("files analysed", "statements run"; NULL while
  * it has counted none; a static string). EDDI_ENOENT when none of its work
  * runs now. */
 int eddi_engine_progress(EddiEngine *self, uint64_t ticket, size_t *done, const char **unit);

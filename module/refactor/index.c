@@ -134,7 +134,7 @@ static void *index__analyze_thread(void *context) {
                           .len = item->len, .base = item->base};
     int rc = ref_file_analyze_tree(&source, &self->index->names, &item->out,
                                    item->keep ? &item->tree : NULL, &err);
-    eddi_work_done("files read", 1);
+    eddi_work_done("files analysed", 1);
     if (rc < 0) {
       item->out = NULL;
       item->tree = NULL;

@@ -330,10 +330,10 @@ test("a cancelled refactoring stops and writes nothing; the same one uncancelled
     const done = await client.callTool({ name: "refactor", arguments: rename }, undefined, {
       onprogress: (update) => progress.push(update.message),
     });
-    const counts = progress.map((message) => /^refactor running for \d+ ms(?:, (\d+) files read)?$/.exec(message));
+    const counts = progress.map((message) => /^refactor running for \d+ ms(?:, (\d+) files analysed)?$/.exec(message));
     assert.ok(counts.every(Boolean), JSON.stringify(progress));
     const read = counts.filter((match) => match[1] !== undefined).map((match) => Number(match[1]));
-    assert.ok(read.length > 0, `no progress named the files read: ${JSON.stringify(progress)}`);
+    assert.ok(read.length > 0, `no progress named the files analysed: ${JSON.stringify(progress)}`);
     assert.deepEqual([...read].sort((a, b) => a - b), read, "the count only grows");
     assert.deepEqual(done.content, [
       {
