@@ -30,6 +30,7 @@
 #include "options.h"
 #include "server_error.h"
 #include "service_discovery.h"
+#include "mcp_config.h"
 #include "stdio_rpc.h"
 
 /* Error messages from option parsing and engine creation. */
@@ -71,6 +72,9 @@ int main(int argc, char **argv) {
   bool nats_started = false;
   EmbeddedNats embedded = {.pid = -1, .log_fd = -1};
 
+  /* A subcommand, not a server: it prints (or writes) and exits. */
+  if (argc > 1 && strcmp(argv[1], MCP_CONFIG_COMMAND) == 0)
+    return mcp_config_main(argc - 1, argv + 1);
   if (options_parse(&options, argc, argv, &help_only, error, sizeof error) != SERVER_OK) {
     fprintf(stderr, "eddi-server: %s\n", error);
     options_free(&options);

@@ -297,7 +297,7 @@ void edit_call_run(EditCall *self, EngineHost *host, const char *transport, cons
                    const char *session, EddiReply *reply) {
   const char *command = edit_call_command(self->call.kind);
   HostRequest request = {transport, {.sender = sender, .session = session, .text = command,
-                                     .len = strlen(command)}};
+                                     .len = strlen(command), .ticket = self->ticket}};
   engine_host_call(host, &request, &self->call, reply, &self->outcome);
 }
 

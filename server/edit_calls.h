@@ -45,6 +45,7 @@ typedef EddiCallKind EditCallKind;
 typedef struct {
   EddiCall call;           /* its strings (path, text, glob, edits) are owned */
   EddiCallOutcome outcome; /* set by the run, for results that report it */
+  uint64_t ticket;         /* the request's, for engine_host_cancel (0: one is made) */
 } EditCall;
 
 /* Whether this engine has the format (HostFeatures). */

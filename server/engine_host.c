@@ -116,7 +116,7 @@ static void host__wake_run(WorkItem *item, void *context) {
 static HostPending *host__start(EngineHost *self, const HostRequest *request, EddiReply *reply,
                                 int64_t started) {
   EddiRequest named = host__named(request);
-  named.ticket = ++self->next_ticket;
+  if (!named.ticket) named.ticket = engine_host_new_ticket(self);
   eddi_request_exec(self->engine, &named, reply);
   if (!reply->pending) return NULL;
   HostPending *pending = calloc(1, sizeof *pending);
@@ -170,6 +170,18 @@ void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCa
   EddiRequest named = host__named(request);
   eddi_request_call(self->engine, &named, call, reply, outcome);
   host__log(request, started, reply);
+}
+
+uint64_t engine_host_new_ticket(EngineHost *self) {
+  return atomic_fetch_add(&self->next_ticket, 1) + 1;
+}
+
+int engine_host_cancel(EngineHost *self, uint64_t ticket) {
+  return eddi_engine_cancel(self->engine, ticket) == EDDI_OK ? SERVER_OK : SERVER_EINVAL;
+}
+
+bool engine_host_progress(EngineHost *self, uint64_t ticket, size_t *done, const char **unit) {
+  return eddi_engine_progress(self->engine, ticket, done, unit) == EDDI_OK;
 }
 
 const char *engine_host_session_of(EngineHost *self, const char *sender) {

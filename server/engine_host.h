@@ -67,7 +67,7 @@ typedef struct {
   void *audit_forward_closure;
   /* Long work: the engine answers later; its waker queues wake_item. */
   HostPending *pending;
-  uint64_t next_ticket;
+  atomic_uint_fast64_t next_ticket;
   WorkItem wake_item;
   atomic_bool wake_queued;
 } EngineHost;
@@ -110,6 +110,19 @@ void engine_host_exec_answer(EngineHost *self, const HostRequest *request, HostA
  * the read-only check and the log see. outcome may be NULL. */
 void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCall *call,
                       EddiReply *reply, EddiCallOutcome *outcome);
+/* A new request ticket (any thread): a transport that may cancel a request
+ * gives it one in request.ticket before submitting it; a request without
+ * one gets one when it runs. */
+uint64_t engine_host_new_ticket(EngineHost *self);
+/* Stop the long work of the request with ticket (any thread): nothing it
+ * made is written (eddi_engine_cancel). SERVER_EINVAL when none of it is
+ * running now. */
+int engine_host_cancel(EngineHost *self, uint64_t ticket);
+
+/* How far the long work of the request with ticket has come (any thread):
+ * false when none of it runs now; *unit may be NULL (nothing counted). */
+bool engine_host_progress(EngineHost *self, uint64_t ticket, size_t *done, const char **unit);
+
 /* Owner thread only: the active session of sender, or NULL. Borrowed. */
 const char *engine_host_session_of(EngineHost *self, const char *sender);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mcp_resources.h"
 #include "server_error.h"
 
 /* The server's call kinds are the engine's, value for value: a tool's kind
@@ -37,6 +38,8 @@ json_object *mcp_tools_list(const HostFeatures *features) {
     json_object_object_add(entry, "name", json_object_new_string(tool->name));
     json_object_object_add(entry, "description", json_object_new_string(tool->description));
     json_object_object_add(entry, "inputSchema", json_tokener_parse(tool->schema));
+    json_object *output = mcp_tool_output_schema(tool->name);
+    if (output) json_object_object_add(entry, "outputSchema", output);
     json_object_array_add(tools, entry);
   }
   return tools;

@@ -84,7 +84,9 @@ static const OptionSpec options__specs[] = {
 
 static void options__usage(void) {
   printf("usage: eddi-server [options]\n"
-         "With neither --nats nor --stdio, starts nats-server on 127.0.0.1 and serves it.\n");
+         "       eddi-server mcp-config --client CLIENT [--workspace DIR] [--write]\n"
+         "With neither --nats nor --stdio, starts nats-server on 127.0.0.1 and serves it.\n"
+         "mcp-config prints an MCP client's entry for this server (mcp-config --help).\n");
   for (size_t i = 0; i < OPTIONS_SPEC_COUNT; i++)
     printf("  --%s %s\n", options__specs[i].key, options__specs[i].help);
 }

@@ -3,18 +3,27 @@
  * Errors follow the two layers MCP separates: a request that is malformed,
  * unknown or has bad params gets a JSON-RPC error (-32700, -32600, -32601,
  * -32602); a tool whose commands fail gets a result with isError true and
- * the engine's Fail text, so that the model reads it.
+ * the engine's Fail text, so that the model reads it. A resource URI eddi
+ * does not have is MCP's -32002.
+ *
+ * A request that needs the engine is "in flight" from its submit to its
+ * answer: notifications/cancelled finds it there by id (and its engine
+ * ticket, to stop its long work), and the progress ticker finds the ones
+ * that asked for progress. Its answer takes it out first, so that no
+ * progress follows a response and no cancel reaches a freed job.
  */
 #include "stdio_rpc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eddi_link.h"
 #include "edit_calls.h"
 #include "log.h"
+#include "mcp_resources.h"
 #include "mcp_tools.h"
 #include "server_error.h"
 
@@ -35,7 +44,10 @@
 #define STDIO_ENVELOPE_BYTES (64 * 1024)
 /* A line buffer starts this big and doubles. */
 #define STDIO_LINE_INITIAL_BYTES 4096
-#define STDIO_WHY_MAX 256
+#define STDIO_WHY_MAX 1024
+/* How often a long request that gave a progress token hears of it, and
+ * how long it runs before the first time. */
+#define STDIO_PROGRESS_INTERVAL_MS 200
 
 /* MCP revisions this server speaks, newest first. A client asking for one
  * of them gets it; any other gets the newest. */
@@ -130,9 +142,18 @@ static void stdio__error(StdioRpc *self, json_object *id, int code, const char *
 
 /* How a job answers: eddi.exec's replies, an edit method's result (or an
  * error for a Fail), or an MCP tool result. */
-typedef enum { STDIO_EXEC, STDIO_EDIT_METHOD, STDIO_TOOL } StdioJobKind;
+/* How a job answers: eddi.exec's replies, an edit method's result (or an
+ * error for a Fail), an MCP tool result, or a resource request that needs
+ * the engine's documents (text is its URI, or NULL for resources/list). */
+typedef enum {
+  STDIO_EXEC,
+  STDIO_EDIT_METHOD,
+  STDIO_TOOL,
+  STDIO_RESOURCES_LIST,
+  STDIO_RESOURCE_READ
+} StdioJobKind;
 
-typedef struct {
+typedef struct StdioJob {
   WorkItem item; /* first: the queue hands this back */
   StdioRpc *rpc;
   StdioJobKind kind;
@@ -143,9 +164,37 @@ typedef struct {
   char *text;   /* EddiSpeak text, or NULL for an edit call */
   size_t len;
   EditCall *call;
+  const char *tool; /* the MCP tool called, for its structured output; or NULL */
+  /* In flight (rpc->in_flight, under state_mutex) from submit to answer. */
+  struct StdioJob *next;
+  uint64_t ticket;
+  json_object *progress_token; /* _meta.progressToken, or NULL */
+  int64_t started_ms;          /* 0 until the owner thread runs it */
+  int64_t progress_sent_ms;
+  bool cancelled; /* notifications/cancelled named it: no response */
 } StdioJob;
 
+static int64_t stdio__now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* Take job out of the requests in flight: from now on no progress names it
+ * and no cancel finds it. */
+static void stdio__flight_remove(StdioRpc *self, StdioJob *job) {
+  pthread_mutex_lock(&self->state_mutex);
+  for (StdioJob **link = &self->in_flight; *link; link = &(*link)->next)
+    if (*link == job) {
+      *link = job->next;
+      break;
+    }
+  pthread_mutex_unlock(&self->state_mutex);
+}
+
 static void stdio__job_free(StdioJob *job) {
+  if (job->rpc) stdio__flight_remove(job->rpc, job);
+  json_object_put(job->progress_token);
   json_object_put(job->id);
   free(job->sender);
   free(job->session);
@@ -198,8 +247,37 @@ static json_object *stdio__edit_result(const EditCall *call, const char *text) {
 
 /* A job's reply, now or when its long work is done: the JSON-RPC response
  * (responses may come out of order: each names its id). */
+/* A preview's answer is kept as the resource eddi://preview/{n}. */
+static void stdio__keep_preview(StdioRpc *self, const EditCall *call, const char *text) {
+  /* The reply line describes it; the resource is the diff alone. */
+  const char *newline = strchr(text, '\n');
+  int summary_len = newline ? (int)(newline - text) : (int)strlen(text);
+  char title[STDIO_WHY_MAX];
+  snprintf(title, sizeof title, "%s %s%s%s: %.*s", call->call.operation,
+           call->call.text ? call->call.text : "", call->call.new_name ? " -> " : "",
+           call->call.new_name ? call->call.new_name : "", summary_len, text);
+  char *kept = strdup(newline ? newline + 1 : ""), *kept_title = strdup(title);
+  if (!kept || !kept_title) {
+    free(kept), free(kept_title);
+    return;
+  }
+  pthread_mutex_lock(&self->state_mutex);
+  size_t slot = self->previews_made % STDIO_PREVIEWS_KEPT;
+  free(self->previews[slot]);
+  free(self->preview_titles[slot]);
+  self->previews[slot] = kept;
+  self->preview_titles[slot] = kept_title;
+  self->previews_made++;
+  pthread_mutex_unlock(&self->state_mutex);
+}
+
 static void stdio__job_answer(void *closure, const EddiReply *reply) {
   StdioJob *job = closure;
+  stdio__flight_remove(job->rpc, job);
+  if (job->cancelled) { /* set before its removal; nobody sets it now */
+    stdio__job_free(job);
+    return;
+  }
   char *joined = engine_host_join(reply);
   if (!joined) {
     stdio__error(job->rpc, job->id, RPC_INTERNAL_ERROR, "Out of memory");
@@ -207,6 +285,8 @@ static void stdio__job_answer(void *closure, const EddiReply *reply) {
     return;
   }
   bool ok = engine_host_reply_ok(reply);
+  if (ok && job->call && job->call->call.kind == EDIT_CALL_PREVIEW)
+    stdio__keep_preview(job->rpc, job->call, joined);
   switch (job->kind) {
   case STDIO_EXEC: {
     json_object *answer = json_object_new_object();
@@ -228,29 +308,125 @@ static void stdio__job_answer(void *closure, const EddiReply *reply) {
     json_object_array_add(content, text);
     json_object *answer = json_object_new_object();
     json_object_object_add(answer, "content", content);
+    /* A tool with an outputSchema answers its data too (MCP: a client
+     * checks it against the schema); a Fail is text only. */
+    json_object *structured = ok && job->tool ? mcp_tool_structured(job->tool, joined) : NULL;
+    if (structured) json_object_object_add(answer, "structuredContent", structured);
     json_object_object_add(answer, "isError", json_object_new_boolean(!ok));
     stdio__result(job->rpc, job->id, answer);
     break;
   }
+  case STDIO_RESOURCES_LIST:
+  case STDIO_RESOURCE_READ:
+    break; /* answered by stdio__resources_run */
   }
   free(joined);
   stdio__job_free(job);
+}
+
+/* ------------------------------------------------------- resources */
+
+typedef struct {
+  const char *root;
+  const char *wanted; /* resource read: the workspace path, else NULL */
+  json_object *list;  /* resources/list: the entries */
+  json_object *found; /* resource read: the contents */
+  const char *uri;
+} StdioDocuments;
+
+static void stdio__visit_document(void *closure, const char *path, const char *text, size_t len,
+                                  bool modified) {
+  StdioDocuments *documents = closure;
+  if (documents->wanted) {
+    if (!documents->found && strcmp(path, documents->wanted) == 0)
+      documents->found = mcp_resource_contents(documents->uri, "text/plain", text, len);
+    return;
+  }
+  char *uri = mcp_file_uri(documents->root, path);
+  if (!uri) return;
+  json_object_array_add(documents->list,
+                        mcp_resource_entry(uri, path,
+                                           modified ? "Open in eddi, with unsaved edits"
+                                                    : "Open in eddi",
+                                           "text/plain"));
+  free(uri);
+}
+
+/* Owner thread: resources/list (the reference, the stdio session's open
+ * documents, the kept previews) or the read of an open document. */
+static void stdio__resources_run(StdioJob *job, EngineHost *host) {
+  StdioRpc *self = job->rpc;
+  const char *root = eddi_engine_root(host->engine);
+  if (job->kind == STDIO_RESOURCES_LIST) {
+    StdioDocuments documents = {.root = root, .list = mcp_resources_fixed()};
+    eddi_engine_each_document(host->engine, STDIO_SENDER, stdio__visit_document, &documents);
+    pthread_mutex_lock(&self->state_mutex);
+    size_t first = self->previews_made > STDIO_PREVIEWS_KEPT
+                       ? self->previews_made - STDIO_PREVIEWS_KEPT : 0;
+    for (size_t n = first + 1; n <= self->previews_made; n++) {
+      char uri[sizeof MCP_PREVIEW_URI_PREFIX + 24], name[32];
+      snprintf(uri, sizeof uri, MCP_PREVIEW_URI_PREFIX "%zu", n);
+      snprintf(name, sizeof name, "preview %zu", n);
+      json_object_array_add(documents.list,
+                            mcp_resource_entry(uri, name,
+                                               self->preview_titles[(n - 1) % STDIO_PREVIEWS_KEPT],
+                                               "text/x-diff"));
+    }
+    pthread_mutex_unlock(&self->state_mutex);
+    json_object *result = json_object_new_object();
+    json_object_object_add(result, "resources", documents.list);
+    stdio__result(self, job->id, result);
+    return;
+  }
+  char *path = mcp_file_uri_path(root, job->text);
+  StdioDocuments documents = {.root = root, .wanted = path, .uri = job->text};
+  if (path) eddi_engine_each_document(host->engine, STDIO_SENDER, stdio__visit_document, &documents);
+  if (documents.found) {
+    stdio__result(self, job->id, documents.found);
+  } else {
+    char why[STDIO_WHY_MAX];
+    snprintf(why, sizeof why,
+             path ? "Resource not found: %.300s is not open in the stdio session; open it "
+                    "(eddi tool: Open PATH) or read it with the read tool"
+                  : "Resource not found: %.300s is not a file:// URI inside the workspace %.300s",
+             job->text, root);
+    stdio__error(self, job->id, MCP_RESOURCE_NOT_FOUND, why);
+  }
+  free(path);
 }
 
 static void stdio__job_run(WorkItem *item, void *context) {
   StdioJob *job = (StdioJob *)item;
   EngineHost *host = context;
   EddiReply reply = {0};
+  /* Cancelled while queued: it never runs, and gets no response. */
+  pthread_mutex_lock(&job->rpc->state_mutex);
+  bool cancelled = job->cancelled;
+  job->started_ms = stdio__now_ms();
+  pthread_mutex_unlock(&job->rpc->state_mutex);
+  if (cancelled) {
+    stdio__job_free(job);
+    return;
+  }
+  if (job->kind == STDIO_RESOURCES_LIST || job->kind == STDIO_RESOURCE_READ) {
+    stdio__resources_run(job, host);
+    stdio__job_free(job);
+    return;
+  }
   /* When the session cannot be started, reply says why. */
   bool ready = !job->wants_session || stdio__ensure_session(host, job->sender, &reply);
   if (ready && !job->call) {
     /* EddiSpeak text may meet long work: answered when it is done. */
     HostRequest request = {"stdio", {.sender = job->sender, .session = job->session,
-                                     .text = job->text, .len = job->len}};
+                                     .text = job->text, .len = job->len,
+                                     .ticket = job->ticket}};
     engine_host_exec_answer(host, &request, stdio__job_answer, job);
     return;
   }
-  if (ready) edit_call_run(job->call, host, "stdio", job->sender, job->session, &reply);
+  if (ready) {
+    job->call->ticket = job->ticket;
+    edit_call_run(job->call, host, "stdio", job->sender, job->session, &reply);
+  }
   stdio__job_answer(job, &reply);
   eddi_reply_free(&reply);
 }
@@ -267,6 +443,8 @@ typedef struct {
   char *text;
   size_t len;
   EditCall *call;
+  const char *tool;            /* the MCP tool, or NULL */
+  json_object *progress_token; /* borrowed; NULL: none asked */
 } StdioWork;
 
 static void stdio__submit(StdioRpc *self, json_object *id, const StdioWork *work) {
@@ -290,6 +468,13 @@ static void stdio__submit(StdioRpc *self, json_object *id, const StdioWork *work
   job->text = text;
   job->len = work->len;
   job->call = call;
+  job->tool = work->tool;
+  job->ticket = engine_host_new_ticket(self->host);
+  job->progress_token = work->progress_token ? json_object_get(work->progress_token) : NULL;
+  pthread_mutex_lock(&self->state_mutex);
+  job->next = self->in_flight;
+  self->in_flight = job;
+  pthread_mutex_unlock(&self->state_mutex);
   int status = engine_host_submit(self->host, &job->item);
   if (status != SERVER_OK) {
     stdio__error(self, id, RPC_SERVER_BUSY, engine_host_refusal(status));
@@ -305,6 +490,18 @@ static json_object *stdio__params(json_object *request) {
   return params && json_object_is_type(params, json_type_object) ? params : NULL;
 }
 
+/* params._meta.progressToken (a string or an integer), borrowed, or NULL. */
+static json_object *stdio__progress_token(json_object *params) {
+  json_object *meta = NULL, *token = NULL;
+  if (!params || !json_object_object_get_ex(params, "_meta", &meta) ||
+      !json_object_is_type(meta, json_type_object) ||
+      !json_object_object_get_ex(meta, "progressToken", &token))
+    return NULL;
+  return json_object_is_type(token, json_type_string) || json_object_is_type(token, json_type_int)
+             ? token
+             : NULL;
+}
+
 static const char *stdio__param_string(json_object *params, const char *key) {
   json_object *value = NULL;
   if (!params || !json_object_object_get_ex(params, key, &value) ||
@@ -317,7 +514,7 @@ static const char *stdio__param_string(json_object *params, const char *key) {
  * sets; answers at once when it is refused. */
 static void stdio__submit_text(StdioRpc *self, json_object *id, StdioJobKind kind,
                                const char *sender, const char *session, const char *text,
-                               size_t len) {
+                               size_t len, const char *tool, json_object *progress_token) {
   char why[EDDI_LINK_FAIL_MAX];
   if (eddi_link_check_bytes(text, len, self->host->options->max_message_bytes, why,
                             sizeof why) != 0) {
@@ -331,7 +528,7 @@ static void stdio__submit_text(StdioRpc *self, json_object *id, StdioJobKind kin
   }
   memcpy(copy, text, len);
   copy[len] = '\0';
-  StdioWork work = {kind, sender, session, false, copy, len, NULL};
+  StdioWork work = {kind, sender, session, false, copy, len, NULL, tool, progress_token};
   stdio__submit(self, id, &work);
 }
 
@@ -341,10 +538,22 @@ static void stdio__initialize(StdioRpc *self, json_object *id, json_object *para
   size_t count = sizeof stdio__protocol_versions / sizeof stdio__protocol_versions[0];
   for (size_t i = 0; asked && i < count; i++)
     if (strcmp(asked, stdio__protocol_versions[i]) == 0) version = stdio__protocol_versions[i];
+  /* The tool set is fixed at start (the engine's features are probed
+   * once; a language server changes what Refactor checks, not the tools),
+   * and so are the prompts; the resources change, but this server sends no
+   * list_changed for them: a client asks resources/list again. */
   json_object *tools = json_object_new_object();
   json_object_object_add(tools, "listChanged", json_object_new_boolean(false));
+  json_object *resources = json_object_new_object();
+  json_object_object_add(resources, "subscribe", json_object_new_boolean(false));
+  json_object_object_add(resources, "listChanged", json_object_new_boolean(false));
+  json_object *prompts = json_object_new_object();
+  json_object_object_add(prompts, "listChanged", json_object_new_boolean(false));
   json_object *capabilities = json_object_new_object();
   json_object_object_add(capabilities, "tools", tools);
+  json_object_object_add(capabilities, "resources", resources);
+  json_object_object_add(capabilities, "prompts", prompts);
+  json_object_object_add(capabilities, "logging", json_object_new_object());
   json_object *info = json_object_new_object();
   json_object_object_add(info, "name", json_object_new_string("eddi"));
   json_object_object_add(info, "version", json_object_new_string(EDDI_VERSION));
@@ -358,7 +567,8 @@ static void stdio__initialize(StdioRpc *self, json_object *id, json_object *para
 
 /* Parse an edit call and queue it; bad arguments are answered at once. */
 static void stdio__edit_call(StdioRpc *self, json_object *id, StdioJobKind kind,
-                             EditCallKind call_kind, json_object *arguments, const char *sender) {
+                             EditCallKind call_kind, json_object *arguments, const char *sender,
+                             const char *tool, json_object *progress_token) {
   char why[STDIO_WHY_MAX];
   EditCall *call = NULL;
   int status = edit_call_parse(call_kind, arguments, kind == STDIO_TOOL ? NULL : "sender",
@@ -370,7 +580,7 @@ static void stdio__edit_call(StdioRpc *self, json_object *id, StdioJobKind kind,
   }
   /* These calls work without a Start from the caller: the sender gets a
    * session named after it the first time. */
-  StdioWork work = {kind, sender, NULL, true, NULL, 0, call};
+  StdioWork work = {kind, sender, NULL, true, NULL, 0, call, tool, progress_token};
   stdio__submit(self, id, &work);
 }
 
@@ -389,8 +599,10 @@ static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *para
   }
   json_object *arguments = NULL;
   json_object_object_get_ex(params, "arguments", &arguments);
+  json_object *progress_token = stdio__progress_token(params);
   if (!mcp_tool_is_eddispeak(tool)) {
-    stdio__edit_call(self, id, STDIO_TOOL, mcp_tool_kind(tool), arguments, STDIO_SENDER);
+    stdio__edit_call(self, id, STDIO_TOOL, mcp_tool_kind(tool), arguments, STDIO_SENDER,
+                     tool->name, progress_token);
     return;
   }
   char why[STDIO_WHY_MAX];
@@ -401,7 +613,8 @@ static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *para
     return;
   }
   /* `eddi` leaves sessions to the model. */
-  stdio__submit_text(self, id, STDIO_TOOL, STDIO_SENDER, NULL, text, len);
+  stdio__submit_text(self, id, STDIO_TOOL, STDIO_SENDER, NULL, text, len, tool->name,
+                     progress_token);
 }
 
 static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
@@ -415,7 +628,8 @@ static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
   const char *session = stdio__param_string(params, "session");
   size_t len = (size_t)json_object_get_string_len(text_value);
   const char *text = json_object_get_string(text_value);
-  stdio__submit_text(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, text, len);
+  stdio__submit_text(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, text, len,
+                     NULL, stdio__progress_token(params));
 }
 
 /* The edit formats as JSON-RPC methods: params as the MCP tool's arguments,
@@ -456,7 +670,8 @@ static bool stdio__edit_method(StdioRpc *self, json_object *id, const char *meth
       return true;
     }
     const char *sender = stdio__param_string(params, "sender");
-    stdio__edit_call(self, id, STDIO_EDIT_METHOD, kind, params, sender ? sender : STDIO_SENDER);
+    stdio__edit_call(self, id, STDIO_EDIT_METHOD, kind, params, sender ? sender : STDIO_SENDER,
+                     NULL, stdio__progress_token(params));
     return true;
   }
   return false;
@@ -465,8 +680,246 @@ static bool stdio__edit_method(StdioRpc *self, json_object *id, const char *meth
 /* MCP's methods other than initialize and ping: the lifecycle says a
  * client sends them only once initialize is answered. eddi's own methods
  * (eddi.exec, the edit methods) are not MCP's and need no handshake. */
+static const char *const stdio__mcp_methods[] = {
+    "tools/list", "tools/call", "resources/list", "resources/read", "resources/templates/list",
+    "prompts/list", "prompts/get", "logging/setLevel",
+};
+
 static bool stdio__mcp_method(const char *method) {
-  return strcmp(method, "tools/list") == 0 || strcmp(method, "tools/call") == 0;
+  for (size_t i = 0; i < sizeof stdio__mcp_methods / sizeof stdio__mcp_methods[0]; i++)
+    if (strcmp(method, stdio__mcp_methods[i]) == 0) return true;
+  return false;
+}
+
+/* ------------------------------------------------------------- logging */
+
+/* MCP's log levels (RFC 5424's), least severe first. */
+static const char *const stdio__log_levels[] = {"debug",    "info",  "notice",    "warning",
+                                                "error",    "critical", "alert", "emergency"};
+#define STDIO_LOG_LEVEL_COUNT (sizeof stdio__log_levels / sizeof stdio__log_levels[0])
+#define STDIO_LOG_WARNING 3
+
+/* Tell the client something it did not ask a response for (a bad
+ * notification), as notifications/message when its level is wanted, and
+ * on stderr. */
+static void stdio__log(StdioRpc *self, int level, const char *text) {
+  log_report(LOG_WARN, "stdio", "%s", text);
+  pthread_mutex_lock(&self->state_mutex);
+  bool wanted = level >= self->log_level;
+  pthread_mutex_unlock(&self->state_mutex);
+  if (!wanted) return;
+  json_object *params = json_object_new_object();
+  json_object_object_add(params, "level", json_object_new_string(stdio__log_levels[level]));
+  json_object_object_add(params, "logger", json_object_new_string("eddi"));
+  json_object_object_add(params, "data", json_object_new_string(text));
+  json_object *message = json_object_new_object();
+  json_object_object_add(message, "jsonrpc", json_object_new_string("2.0"));
+  json_object_object_add(message, "method", json_object_new_string("notifications/message"));
+  json_object_object_add(message, "params", params);
+  stdio__send(self, message);
+}
+
+static void stdio__set_level(StdioRpc *self, json_object *id, json_object *params) {
+  const char *level = stdio__param_string(params, "level");
+  for (size_t i = 0; level && i < STDIO_LOG_LEVEL_COUNT; i++) {
+    if (strcmp(level, stdio__log_levels[i]) != 0) continue;
+    pthread_mutex_lock(&self->state_mutex);
+    self->log_level = (int)i;
+    pthread_mutex_unlock(&self->state_mutex);
+    stdio__result(self, id, json_object_new_object());
+    return;
+  }
+  stdio__error(self, id, RPC_INVALID_PARAMS,
+               "params.level must be one of debug, info, notice, warning, error, critical, "
+               "alert, emergency");
+}
+
+/* ------------------------------------------------------------- cancelling */
+
+/* The id as text, for messages: "7" or "\"abc\"". */
+static const char *stdio__id_text(json_object *id) {
+  return id ? json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN) : "null";
+}
+
+/* notifications/cancelled: the request it names gets no response, and
+ * its long work stops with nothing written. A notification has no
+ * response, so a bad one is said as a log message. */
+static void stdio__cancelled(StdioRpc *self, json_object *params) {
+  json_object *request_id = NULL;
+  char why[STDIO_WHY_MAX];
+  if (!params || !json_object_object_get_ex(params, "requestId", &request_id) ||
+      !(json_object_is_type(request_id, json_type_string) ||
+        json_object_is_type(request_id, json_type_int))) {
+    stdio__log(self, STDIO_LOG_WARNING,
+               "notifications/cancelled ignored: params.requestId must be the string or "
+               "number id of a request in progress");
+    return;
+  }
+  uint64_t ticket = 0;
+  pthread_mutex_lock(&self->state_mutex);
+  for (StdioJob *job = self->in_flight; job; job = job->next) {
+    if (!json_object_equal(job->id, request_id)) continue;
+    job->cancelled = true;
+    ticket = job->ticket;
+    break;
+  }
+  pthread_mutex_unlock(&self->state_mutex);
+  if (!ticket) {
+    snprintf(why, sizeof why,
+             "notifications/cancelled ignored: no request with id %.200s is in progress "
+             "(it was answered already, or never sent)",
+             stdio__id_text(request_id));
+    stdio__log(self, STDIO_LOG_WARNING, why);
+    return;
+  }
+  /* Not running yet: the job is dropped when its turn comes. */
+  engine_host_cancel(self->host, ticket);
+  log_report(LOG_INFO, "stdio", "request %s cancelled by the client", stdio__id_text(request_id));
+}
+
+/* ------------------------------------------------------------- progress */
+
+/* Every STDIO_PROGRESS_INTERVAL_MS: each request running that long which
+ * gave a progress token hears how long it has run (progress grows with
+ * the milliseconds; eddi cannot say how much is left). */
+static void *stdio__ticker_main(void *closure) {
+  StdioRpc *self = closure;
+  pthread_mutex_lock(&self->state_mutex);
+  while (!self->stopping) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (long)STDIO_PROGRESS_INTERVAL_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&self->ticker_wake, &self->state_mutex, &until);
+    int64_t now = stdio__now_ms();
+    for (StdioJob *job = self->in_flight; job && !self->stopping; job = job->next) {
+      if (!job->progress_token || !job->started_ms || job->cancelled) continue;
+      int64_t ran = now - job->started_ms;
+      if (ran < STDIO_PROGRESS_INTERVAL_MS || ran <= job->progress_sent_ms) continue;
+      job->progress_sent_ms = ran;
+      /* What the engine counted, when its work counts (state_mutex, then
+       * the engine's jobs mutex: no one takes them the other way). */
+      size_t done = 0;
+      const char *unit = NULL;
+      bool counted = engine_host_progress(self->host, job->ticket, &done, &unit) && unit;
+      char text[STDIO_WHY_MAX];
+      int at = snprintf(text, sizeof text, "%s running for %lld ms",
+                        job->tool ? job->tool : "request", (long long)ran);
+      if (counted && at > 0 && (size_t)at < sizeof text)
+        snprintf(text + at, sizeof text - (size_t)at, ", %zu %s", done, unit);
+      json_object *params = json_object_new_object();
+      json_object_object_add(params, "progressToken", json_object_get(job->progress_token));
+      json_object_object_add(params, "progress", json_object_new_int64(ran));
+      json_object_object_add(params, "message", json_object_new_string(text));
+      json_object *message = json_object_new_object();
+      json_object_object_add(message, "jsonrpc", json_object_new_string("2.0"));
+      json_object_object_add(message, "method", json_object_new_string("notifications/progress"));
+      json_object_object_add(message, "params", params);
+      stdio__send(self, message); /* state_mutex, then write_mutex: the one order */
+    }
+  }
+  pthread_mutex_unlock(&self->state_mutex);
+  return NULL;
+}
+
+/* ------------------------------------------------------------- resources and prompts */
+
+static void stdio__submit_resources(StdioRpc *self, json_object *id, StdioJobKind kind,
+                                    const char *uri) {
+  char *copy = uri ? strdup(uri) : NULL;
+  if (uri && !copy) {
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
+    return;
+  }
+  StdioWork work = {kind, STDIO_SENDER, NULL, false, copy, copy ? strlen(copy) : 0,
+                    NULL, NULL, NULL};
+  stdio__submit(self, id, &work);
+}
+
+/* A preview kept as eddi://preview/{n}: a copy, or NULL with why. */
+static char *stdio__preview(StdioRpc *self, const char *number, char *why, size_t why_size) {
+  char *end = NULL;
+  unsigned long long n = strtoull(number, &end, 10);
+  pthread_mutex_lock(&self->state_mutex);
+  size_t made = self->previews_made;
+  bool kept = *number >= '1' && *number <= '9' && end && !*end && n <= made &&
+              made - n < STDIO_PREVIEWS_KEPT;
+  char *text = kept ? strdup(self->previews[(n - 1) % STDIO_PREVIEWS_KEPT]) : NULL;
+  pthread_mutex_unlock(&self->state_mutex);
+  if (!kept)
+    snprintf(why, why_size,
+             "Resource not found: preview %.40s is not kept; this server made %zu previews "
+             "and keeps the last %d (resources/list names them)",
+             number, made, STDIO_PREVIEWS_KEPT);
+  return text;
+}
+
+static void stdio__resource_read(StdioRpc *self, json_object *id, json_object *params) {
+  const char *uri = stdio__param_string(params, "uri");
+  char why[STDIO_WHY_MAX];
+  if (!uri) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "params.uri must be a string: a URI of resources/list");
+    return;
+  }
+  if (strncmp(uri, MCP_FILE_URI_PREFIX, strlen(MCP_FILE_URI_PREFIX)) == 0) {
+    stdio__submit_resources(self, id, STDIO_RESOURCE_READ, uri); /* the engine's documents */
+    return;
+  }
+  char *text = NULL;
+  const char *mime = "text/plain";
+  if (strcmp(uri, MCP_REFERENCE_URI) == 0) {
+    text = mcp_reference_text();
+    mime = "text/markdown";
+    if (!text) snprintf(why, sizeof why, "Out of memory");
+  } else if (strncmp(uri, MCP_HELP_URI_PREFIX, strlen(MCP_HELP_URI_PREFIX)) == 0) {
+    char *name = mcp_uri_decoded(uri + strlen(MCP_HELP_URI_PREFIX));
+    char help_why[STDIO_WHY_MAX / 2];
+    text = name ? mcp_command_help(name, help_why, sizeof help_why) : NULL;
+    if (!text) snprintf(why, sizeof why, "Resource not found: %.200s: %.500s", uri,
+                        name ? help_why : "a broken %XX escape");
+    free(name);
+  } else if (strncmp(uri, MCP_PREVIEW_URI_PREFIX, strlen(MCP_PREVIEW_URI_PREFIX)) == 0) {
+    text = stdio__preview(self, uri + strlen(MCP_PREVIEW_URI_PREFIX), why, sizeof why);
+    mime = "text/x-diff";
+  } else {
+    snprintf(why, sizeof why,
+             "Resource not found: %.200s; eddi's resources are " MCP_REFERENCE_URI ", "
+             MCP_HELP_URI_PREFIX "{command}, " MCP_PREVIEW_URI_PREFIX "{n} and the file:// URIs "
+             "of open documents (resources/list)",
+             uri);
+  }
+  if (!text) {
+    stdio__error(self, id, MCP_RESOURCE_NOT_FOUND, why);
+    return;
+  }
+  stdio__result(self, id, mcp_resource_contents(uri, mime, text, strlen(text)));
+  free(text);
+}
+
+static void stdio__prompt_get(StdioRpc *self, json_object *id, json_object *params) {
+  const char *name = stdio__param_string(params, "name");
+  if (!name) {
+    stdio__error(self, id, RPC_INVALID_PARAMS,
+                 "params.name must be a string: eddispeak or command_help");
+    return;
+  }
+  json_object *arguments = NULL;
+  json_object_object_get_ex(params, "arguments", &arguments);
+  char why[STDIO_WHY_MAX];
+  json_object *result = mcp_prompt_get(name, arguments, why, sizeof why);
+  if (result)
+    stdio__result(self, id, result);
+  else
+    stdio__error(self, id, RPC_INVALID_PARAMS, why);
+}
+
+/* A result holding one new array under key. */
+static void stdio__list_result(StdioRpc *self, json_object *id, const char *key,
+                               json_object *list) {
+  json_object *result = json_object_new_object();
+  json_object_object_add(result, key, list);
+  stdio__result(self, id, result);
 }
 
 /* One parsed message: a request (has an id) or a notification. */
@@ -499,7 +952,11 @@ static void stdio__dispatch(StdioRpc *self, json_object *message, const char *te
   }
   const char *method = json_object_get_string(method_value);
   json_object *params = stdio__params(message);
-  if (!has_id) return; /* notifications/initialized and the like: nothing to do */
+  if (!has_id) {
+    /* notifications/initialized and the like: nothing to do. */
+    if (strcmp(method, "notifications/cancelled") == 0) stdio__cancelled(self, params);
+    return;
+  }
 
   if (strcmp(method, "initialize") == 0) {
     self->initialized = true;
@@ -514,6 +971,18 @@ static void stdio__dispatch(StdioRpc *self, json_object *message, const char *te
     stdio__result(self, id, result);
   } else if (strcmp(method, "tools/call") == 0)
     stdio__tools_call(self, id, params);
+  else if (strcmp(method, "resources/list") == 0)
+    stdio__submit_resources(self, id, STDIO_RESOURCES_LIST, NULL);
+  else if (strcmp(method, "resources/read") == 0)
+    stdio__resource_read(self, id, params);
+  else if (strcmp(method, "resources/templates/list") == 0)
+    stdio__list_result(self, id, "resourceTemplates", mcp_resource_templates());
+  else if (strcmp(method, "prompts/list") == 0)
+    stdio__list_result(self, id, "prompts", mcp_prompts_list());
+  else if (strcmp(method, "prompts/get") == 0)
+    stdio__prompt_get(self, id, params);
+  else if (strcmp(method, "logging/setLevel") == 0)
+    stdio__set_level(self, id, params);
   else if (strcmp(method, "eddi.exec") == 0)
     stdio__exec(self, id, params);
   else if (!stdio__edit_method(self, id, method, params)) {
@@ -607,18 +1076,30 @@ int stdio_rpc_start(StdioRpc *self, EngineHost *host, FILE *in, int out_fd, void
   self->in = in;
   self->out_fd = out_fd;
   self->on_end = on_end;
-  if (pthread_mutex_init(&self->write_mutex, NULL)) return SERVER_ENOMEM;
-  if (pthread_create(&self->thread, NULL, stdio__main, self)) {
-    pthread_mutex_destroy(&self->write_mutex);
-    return SERVER_EIO;
-  }
+  self->log_level = 0; /* debug: everything, until logging/setLevel */
+  if (pthread_mutex_init(&self->write_mutex, NULL) ||
+      pthread_mutex_init(&self->state_mutex, NULL) ||
+      pthread_cond_init(&self->ticker_wake, NULL))
+    return SERVER_ENOMEM;
+  if (pthread_create(&self->ticker, NULL, stdio__ticker_main, self)) return SERVER_EIO;
+  self->ticker_running = true;
+  if (pthread_create(&self->thread, NULL, stdio__main, self)) return SERVER_EIO;
   self->running = true;
   return SERVER_OK;
 }
 
+/* The mutexes stay: the owner thread may still answer requests taken
+ * before the end of input, and the process ends soon after. */
 void stdio_rpc_join(StdioRpc *self) {
+  if (self->ticker_running) {
+    pthread_mutex_lock(&self->state_mutex);
+    self->stopping = true;
+    pthread_cond_signal(&self->ticker_wake);
+    pthread_mutex_unlock(&self->state_mutex);
+    pthread_join(self->ticker, NULL);
+    self->ticker_running = false;
+  }
   if (!self->running) return;
   pthread_join(self->thread, NULL);
-  pthread_mutex_destroy(&self->write_mutex);
   self->running = false;
 }

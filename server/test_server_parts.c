@@ -19,6 +19,7 @@
 #include "edit_calls.h"
 #include "engine_host.h"
 #include "log.h"
+#include "mcp_resources.h"
 #include "mcp_tools.h"
 #include "options.h"
 #include "server_error.h"
@@ -698,7 +699,14 @@ static void test_mcp_tools_are_the_table(void **state) {
   for (size_t i = 0; i < eddi_tool_count(); i++) {
     const EddiToolInfo *info = eddi_tool_info(i);
     json_object *entry = json_object_array_get_idx(tools, i), *member = NULL;
-    assert_int_equal(json_object_object_length(entry), 3);
+    /* The tools that return data add their outputSchema (mcp_resources.h). */
+    json_object *output = mcp_tool_output_schema(info->name);
+    assert_int_equal(json_object_object_length(entry), output ? 4 : 3);
+    if (output) {
+      assert_true(json_object_object_get_ex(entry, "outputSchema", &member));
+      assert_true(json_object_equal(member, output));
+      json_object_put(output);
+    }
     assert_true(json_object_object_get_ex(entry, "name", &member));
     assert_string_equal(json_object_get_string(member), info->name);
     assert_true(json_object_object_get_ex(entry, "description", &member));

@@ -216,3 +216,20 @@ void eddi_stderr_line(const char *line) {
     done += (size_t)n;
   }
 }
+
+/* The job this thread works for, or NULL. */
+static _Thread_local EddiWork *work__current;
+
+void eddi_work_attach(EddiWork *work) { work__current = work; }
+
+EddiWork *eddi_work_current(void) { return work__current; }
+
+bool eddi_work_stopping(void) {
+  return work__current && __atomic_load_n(&work__current->stop, __ATOMIC_ACQUIRE);
+}
+
+void eddi_work_done(const char *unit, size_t count) {
+  if (!work__current) return;
+  __atomic_store_n(&work__current->unit, unit, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&work__current->done, count, __ATOMIC_RELAXED);
+}

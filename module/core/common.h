@@ -111,6 +111,27 @@ char *eddi_strbuf_take(StrBuf *self);
 /* Write line to stderr in one write(2) where it can (a line of one thread
  * is not cut by another's). */
 void eddi_stderr_line(const char *line);
+/* What a job's worker thread shares with the engine (session/job.c):
+ * whether its request was cancelled, and how far it has come. Loops of
+ * long work ask eddi_work_stopping between steps and give up with an
+ * error (the engine drops what they made, so nothing is written), and
+ * count their steps with eddi_work_done, which a transport reports as
+ * progress. Both fields are read and written atomically. */
+typedef struct {
+  bool stop;
+  size_t done;      /* units of work done so far */
+  const char *unit; /* what a unit is ("files analysed"): a static string */
+} EddiWork;
+
+/* This thread works for work from now on (NULL: for none). The helper
+ * threads of long work attach to their starter's (eddi_work_current). */
+void eddi_work_attach(EddiWork *work);
+EddiWork *eddi_work_current(void);
+/* False on a thread that works for no job. */
+bool eddi_work_stopping(void);
+/* count more units of unit done; nothing on a thread that works for no job. */
+void eddi_work_done(const char *unit, size_t count);
+
 /* Escape text for a one-line payload: \n \r \t \\ and, when quotes, \". */
 void eddi_strbuf_escape(StrBuf *self, const char *bytes, size_t len, bool quotes);
 

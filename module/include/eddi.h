@@ -432,6 +432,16 @@ size_t eddi_tool_count(void);
 const EddiToolInfo *eddi_tool_info(size_t index);
 const EddiToolInfo *eddi_tool_find(const char *name);
 
+/* The documents open in sender's session, in the order they were opened:
+ * visit gets each one's workspace path, its text as the session holds it
+ * (unsaved edits included; borrowed for the call) and whether it differs
+ * from what was last saved. Owner thread; visit must not call the engine.
+ * Returns how many were visited (0 when sender has no session). */
+size_t eddi_engine_each_document(EddiEngine *self, const char *sender,
+                                 void (*visit)(void *closure, const char *path, const char *text,
+                                               size_t len, bool modified),
+                                 void *closure);
+
 /* ------------------------------------------------------------ long work */
 
 /* A command whose work runs on a worker thread (Format runs a program;
@@ -464,6 +474,22 @@ void eddi_engine_take_finished(EddiEngine *self,
                                void (*visit)(void *closure, uint64_t ticket,
                                              const EddiReply *reply),
                                void *closure);
+
+/* Cancel the long work of the request with ticket (EddiRequest.ticket,
+ * non-zero), from any thread: its work is told to stop (a script stops
+ * at its next statement, a refactoring between its steps) and what it
+ * made is dropped, never applied, so nothing is written; the command's
+ * reply is Fail "Cancelled: ...", and the rest of its message is skipped.
+ * Work of that ticket that starts later (the request still queued) is
+ * cancelled as it starts. EDDI_ENOENT when no work of it is running now
+ * (it may have finished, or not started yet). */
+int eddi_engine_cancel(EddiEngine *self, uint64_t ticket);
+
+/* How far the long work of the request with ticket has come, from any
+ * thread: *done units of *unit ("files analysed", "statements run"; NULL while
+ * it has counted none; a static string). EDDI_ENOENT when none of its work
+ * runs now. */
+int eddi_engine_progress(EddiEngine *self, uint64_t ticket, size_t *done, const char **unit);
 
 /* ------------------------------------------------------------ audit */
 

@@ -107,18 +107,26 @@ typedef struct {
   int rc;      /* the first failure (under lock) */
   EddiError err;
   pthread_mutex_t lock;
+  EddiWork *work; /* the job's (common.h), for every thread */
 } IndexAnalyses;
 
 static void *index__analyze_thread(void *context) {
   IndexAnalyses *self = context;
+  eddi_work_attach(self->work);
   for (;;) {
     size_t i = __atomic_fetch_add(&self->next, 1, __ATOMIC_RELAXED);
     if (i >= self->count) break;
     RefAnalysis *item = &self->items[i];
     EddiError err = {0};
-    if (index__past_deadline(self->index)) {
+    /* A cancel fails the scan as running out of time does: the files not
+     * analysed stay held, and the index stays whole. */
+    bool cancelled = eddi_work_stopping();
+    if (cancelled || index__past_deadline(self->index)) {
       pthread_mutex_lock(&self->lock);
-      if (self->rc == 0) self->rc = index__out_of_time(&self->err);
+      if (self->rc == 0)
+        self->rc = cancelled ? eddi_error_set(&self->err, EDDI_ESTATE,
+                                              "Cancelled reading the workspace's names")
+                             : index__out_of_time(&self->err);
       pthread_mutex_unlock(&self->lock);
       break;
     }
@@ -126,6 +134,7 @@ static void *index__analyze_thread(void *context) {
                           .len = item->len, .base = item->base};
     int rc = ref_file_analyze_tree(&source, &self->index->names, &item->out,
                                    item->keep ? &item->tree : NULL, &err);
+    eddi_work_done("files analysed", 1);
     if (rc < 0) {
       item->out = NULL;
       item->tree = NULL;
@@ -145,7 +154,8 @@ static size_t index__thread_count(size_t work) {
 }
 
 int ref_index_analyze_all(RefIndex *self, RefAnalysis *items, size_t count, EddiError *err) {
-  IndexAnalyses run = {.index = self, .items = items, .count = count};
+  IndexAnalyses run = {.index = self, .items = items, .count = count,
+                       .work = eddi_work_current()};
   pthread_mutex_init(&run.lock, NULL);
   pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
   size_t threads = index__thread_count(count);

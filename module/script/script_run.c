@@ -52,11 +52,17 @@ static int run__step(ScriptRun *self, const ScriptNode *node, EddiError *err) {
                           "Script line %zu:%zu: step budget spent (%zu steps, script_max_steps); "
                           "nothing written", node->pos.line, node->pos.col, self->max_steps);
   self->at = node->pos;
+  eddi_work_done("statements run", 1);
   return script_run_in_time(self, err);
 }
 
 int script_run_in_time(ScriptRun *self, EddiError *err) {
   if (self->budget_spent) return EDDI_ETOOBIG;
+  /* A cancelled request: never caught, like a spent budget. */
+  if (eddi_work_stopping())
+    return self->budget_spent = true,
+           eddi_error_set(err, EDDI_ESTATE, "Script line %zu:%zu: cancelled; nothing written",
+                          self->at.line, self->at.col);
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   if (now.tv_sec > self->deadline.tv_sec ||

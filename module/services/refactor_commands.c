@@ -298,6 +298,10 @@ static char *refactor__class_name_read(const RefactorJob *self) {
 static void refactor__work(EddiJob *base) {
   RefactorJob *self = (RefactorJob *)base;
   refactor__plan(self);
+  /* Cancelled: the engine drops the plan unapplied; the steps after the
+   * plan (other languages' uses, the language servers' check) are the
+   * long ones left. */
+  if (eddi_work_stopping()) return;
   bool rename = self->op == OP_RENAME_SYMBOL || self->op == OP_RENAME_CLASS;
   self->foreign_word = rename && self->rc == 0 ? refactor__target_word(self->spec) : NULL;
   if (self->foreign_word) refactor__foreign_uses(self, self->foreign_word);
@@ -306,6 +310,7 @@ static void refactor__work(EddiJob *base) {
     self->name_read = refactor__class_name_read(self);
   /* Only a plan that may be written is checked: an unsure refusal comes
    * first, as it would without servers. */
+  if (eddi_work_stopping()) return;
   if (self->rc == 0 && self->check.servers.len &&
       ref_plan_unsure_check(&self->plan, self->flags, &self->err) == 0)
     refactor__check(self);

@@ -571,3 +571,23 @@ char *eddi_exec(EddiEngine *self, const char *sender, const char *text, size_t l
 }
 
 void eddi_string_free(char *text) { eddi_free(text); }
+
+/* ---------------------------------------------------------------- documents */
+
+size_t eddi_engine_each_document(EddiEngine *self, const char *sender,
+                                 void (*visit)(void *closure, const char *path, const char *text,
+                                               size_t len, bool modified),
+                                 void *closure) {
+  EddiSession *session = eddi_sessions_by_sender(self->sessions, sender);
+  if (!session) return 0;
+  for (size_t i = 0; i < session->docs.len; i++) {
+    EddiDoc *doc = session->docs.items[i];
+    size_t len = eddi_text_len(&doc->text);
+    char *text = eddi_malloc(len + 1);
+    eddi_text_copy(&doc->text, 0, len, text);
+    text[len] = '\0';
+    visit(closure, doc->path, text, len, eddi_doc_modified(doc));
+    eddi_free(text);
+  }
+  return session->docs.len;
+}

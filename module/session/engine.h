@@ -89,6 +89,11 @@ bool eddi_jobs_queue(EddiEngine *self, const EddiRequest *request, EddiReply *re
  * The replies it completes go to eddi_engine_take_finished. */
 void eddi_jobs_wait(EddiEngine *self, const EddiRequest *request);
 
+/* The request the owner thread runs now, by its ticket: long work it
+ * starts is cancelled by eddi_engine_cancel(ticket). Returns the one
+ * before, to set back. */
+uint64_t eddi_jobs_set_ticket(EddiEngine *self, uint64_t ticket);
+
 /* Wait for running work and drop it, with what waits behind it. */
 void eddi_jobs_free(EddiEngine *self);
 

@@ -38,7 +38,17 @@ typedef struct {
   EddiJobs *jobs; /* NULL: the command waits for it */
   pthread_t thread;
   bool done; /* under jobs->mutex */
+  uint64_t ticket; /* of the request it works for */
+  EddiWork work;   /* shared with the worker: stop (a cancel), progress */
 } JobRun;
+
+/* Tickets cancelled lately, for work that starts after its cancel (the
+ * request was still queued or ran commands before the long one). Older
+ * ones are forgotten: a transport cancels a request soon or never. */
+#define JOB_CANCELLED_KEPT 64
+
+/* What a cancelled request's long work answers. */
+#define JOB_CANCELLED_FAIL "Cancelled: the client cancelled this request; nothing was written"
 
 /* A request kept for later: its own copy of what it borrowed. */
 typedef struct {
@@ -75,6 +85,10 @@ struct EddiJobs {
   void *closure;
   bool may_pend;   /* a command may leave its work running now */
   JobRun *started; /* the one the current command left running */
+  uint64_t ticket; /* the request the owner thread runs now (0: none) */
+  Array(JobRun *) running;  /* under mutex: what eddi_engine_cancel may stop */
+  uint64_t cancelled[JOB_CANCELLED_KEPT]; /* under mutex: a ring */
+  size_t cancelled_next;
   Array(JobLane *) lanes;
   Array(FinishedReply) finished; /* complete, not yet visited */
 };
@@ -133,9 +147,44 @@ static void job__lane_clear_message(JobLane *lane) {
   lane->failed = false;
 }
 
+/* ---------------------------------------------------------------- cancelling */
+
+static bool job__ticket_cancelled(EddiJobs *jobs, uint64_t ticket) {
+  for (size_t i = 0; ticket && i < JOB_CANCELLED_KEPT; i++)
+    if (jobs->cancelled[i] == ticket) return true;
+  return false;
+}
+
+/* A run starts: eddi_engine_cancel may stop it from now on, and stops it at
+ * once when its request was cancelled before. */
+static void job__run_listen(EddiJobs *jobs, JobRun *run) {
+  pthread_mutex_lock(&jobs->mutex);
+  run->ticket = jobs->ticket;
+  if (job__ticket_cancelled(jobs, run->ticket))
+    __atomic_store_n(&run->work.stop, true, __ATOMIC_RELEASE);
+  array_push(&jobs->running, run);
+  pthread_mutex_unlock(&jobs->mutex);
+}
+
+static void job__run_unlisten(EddiJobs *jobs, JobRun *run) {
+  if (!jobs) return;
+  pthread_mutex_lock(&jobs->mutex);
+  for (size_t i = 0; i < jobs->running.len; i++)
+    if (jobs->running.items[i] == run) {
+      array_remove(&jobs->running, i);
+      break;
+    }
+  pthread_mutex_unlock(&jobs->mutex);
+}
+
+static bool job__run_stopped(const JobRun *run) {
+  return __atomic_load_n(&run->work.stop, __ATOMIC_ACQUIRE);
+}
+
 /* Wait for a run's worker and drop the job unfinished. */
-static void job__run_drop(JobRun *run) {
+static void job__run_drop(EddiJobs *jobs, JobRun *run) {
   if (!run) return;
+  job__run_unlisten(jobs, run);
   pthread_join(run->thread, NULL);
   run->job->destroy(run->job);
   eddi_free(run);
@@ -147,7 +196,7 @@ static void job__lane_free(EddiJobs *jobs, JobLane *lane) {
     array_remove(&jobs->lanes, i);
     break;
   }
-  job__run_drop(lane->run);
+  job__run_drop(jobs, lane->run);
   job__lane_clear_message(lane);
   for (size_t i = 0; i < lane->waiting.len; i++) job__request_free(&lane->waiting.items[i]);
   array_free(&lane->waiting);
@@ -174,7 +223,9 @@ static JobLane *job__done_lane(EddiJobs *jobs) {
 
 static void *job__thread(void *closure) {
   JobRun *run = closure;
-  run->job->work(run->job);
+  eddi_work_attach(&run->work);
+  if (!job__run_stopped(run)) run->job->work(run->job); /* cancelled before it began */
+  eddi_work_attach(NULL);
   EddiJobs *jobs = run->jobs;
   if (!jobs) return NULL;
   pthread_mutex_lock(&jobs->mutex);
@@ -194,7 +245,9 @@ int eddi_engine_start_job(void *engine, CommandContext *ctx, EddiJob *job) {
   run->job = job;
   run->spec = ctx->spec;
   run->jobs = later ? jobs : NULL;
+  if (jobs) job__run_listen(jobs, run);
   if (pthread_create(&run->thread, NULL, job__thread, run) != 0) {
+    job__run_unlisten(jobs, run);
     eddi_free(run);
     job->destroy(job);
     return eddi_error_set(ctx->err, EDDI_EIO, "Could not start a worker thread");
@@ -204,7 +257,14 @@ int eddi_engine_start_job(void *engine, CommandContext *ctx, EddiJob *job) {
     return EDDI_EPENDING;
   }
   pthread_join(run->thread, NULL);
+  job__run_unlisten(jobs, run);
+  bool stopped = job__run_stopped(run);
   eddi_free(run);
+  if (stopped) {
+    /* What the work made is dropped: finish would apply it. */
+    job->destroy(job);
+    return eddi_error_set(ctx->err, EDDI_ESTATE, JOB_CANCELLED_FAIL);
+  }
   /* finish sees what it sees after a wait: no arguments, no body. */
   CommandContext after = *ctx;
   after.args = NULL;
@@ -278,10 +338,13 @@ static void job__advance(EddiEngine *self, JobLane *lane) {
   JobRun *run = lane->run;
   lane->run = NULL;
   pthread_join(run->thread, NULL);
+  job__run_unlisten(jobs, run);
   char *text = NULL;
   EddiError err;
   eddi_error_clear(&err);
-  int rc = eddi_engine_finish_job(self, lane->sender, run->spec, run->job, &text, &err);
+  int rc = job__run_stopped(run)
+               ? eddi_error_set(&err, EDDI_ESTATE, JOB_CANCELLED_FAIL)
+               : eddi_engine_finish_job(self, lane->sender, run->spec, run->job, &text, &err);
   run->job->destroy(run->job);
   eddi_free(run);
   EddiReply *reply = &lane->reply;
@@ -293,9 +356,11 @@ static void job__advance(EddiEngine *self, JobLane *lane) {
 
   size_t rest = 0;
   bool could = eddi_jobs_may_pend(self, true);
+  uint64_t was = eddi_jobs_set_ticket(self, lane->request.ticket);
   bool pending = eddi_engine_run_commands(self, lane->sender, lane->request.text + lane->rest,
                                           lane->request.len - lane->rest, reply, &lane->failed,
                                           &rest);
+  eddi_jobs_set_ticket(self, was);
   eddi_jobs_may_pend(self, could);
   if (pending) {
     lane->run = job__take_started(jobs);
@@ -369,12 +434,57 @@ void eddi_engine_take_finished(EddiEngine *self,
   eddi_free(items);
 }
 
+uint64_t eddi_jobs_set_ticket(EddiEngine *self, uint64_t ticket) {
+  EddiJobs *jobs = self->jobs;
+  if (!jobs) return 0;
+  pthread_mutex_lock(&jobs->mutex);
+  uint64_t before = jobs->ticket;
+  jobs->ticket = ticket;
+  pthread_mutex_unlock(&jobs->mutex);
+  return before;
+}
+
+int eddi_engine_cancel(EddiEngine *self, uint64_t ticket) {
+  EddiJobs *jobs = self->jobs;
+  if (!jobs || !ticket) return EDDI_ENOENT;
+  pthread_mutex_lock(&jobs->mutex);
+  int rc = EDDI_ENOENT;
+  for (size_t i = 0; i < jobs->running.len; i++) {
+    if (jobs->running.items[i]->ticket != ticket) continue;
+    __atomic_store_n(&jobs->running.items[i]->work.stop, true, __ATOMIC_RELEASE);
+    rc = EDDI_OK;
+  }
+  if (!job__ticket_cancelled(jobs, ticket)) {
+    jobs->cancelled[jobs->cancelled_next] = ticket;
+    jobs->cancelled_next = (jobs->cancelled_next + 1) % JOB_CANCELLED_KEPT;
+  }
+  pthread_mutex_unlock(&jobs->mutex);
+  return rc;
+}
+
+int eddi_engine_progress(EddiEngine *self, uint64_t ticket, size_t *done, const char **unit) {
+  EddiJobs *jobs = self->jobs;
+  if (!jobs || !ticket) return EDDI_ENOENT;
+  pthread_mutex_lock(&jobs->mutex);
+  int rc = EDDI_ENOENT;
+  for (size_t i = 0; rc != EDDI_OK && i < jobs->running.len; i++) {
+    JobRun *run = jobs->running.items[i];
+    if (run->ticket != ticket) continue;
+    *done = __atomic_load_n(&run->work.done, __ATOMIC_RELAXED);
+    *unit = __atomic_load_n(&run->work.unit, __ATOMIC_RELAXED);
+    rc = EDDI_OK;
+  }
+  pthread_mutex_unlock(&jobs->mutex);
+  return rc;
+}
+
 void eddi_jobs_free(EddiEngine *self) {
   EddiJobs *jobs = self->jobs;
   if (!jobs) return;
   while (jobs->lanes.len) job__lane_free(jobs, jobs->lanes.items[0]);
   array_free(&jobs->lanes);
-  job__run_drop(jobs->started);
+  array_free(&jobs->running);
+  job__run_drop(jobs, jobs->started);
   for (size_t i = 0; i < jobs->finished.len; i++) eddi_reply_free(&jobs->finished.items[i].reply);
   array_free(&jobs->finished);
   pthread_cond_destroy(&jobs->done);

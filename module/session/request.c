@@ -378,7 +378,9 @@ void eddi_request_exec(EddiEngine *self, const EddiRequest *request, EddiReply *
   if (!request__admit(self, request, sender, sizeof sender, reply)) return;
   const char *borrowed = eddi_engine_session_of(self, sender);
   char *before = borrowed ? eddi_strdup(borrowed) : NULL;
+  uint64_t was = eddi_jobs_set_ticket(self, request->ticket);
   eddi_engine_run_request(self, sender, before, request, reply);
+  eddi_jobs_set_ticket(self, was);
   if (!reply->pending) eddi_request_finish(self, sender, before, request, reply);
   eddi_free(before);
 }
@@ -494,7 +496,9 @@ void eddi_request_call(EddiEngine *self, const EddiRequest *request, const EddiC
   StrBuf out = {0};
   EddiError err;
   eddi_error_clear(&err);
+  uint64_t was = eddi_jobs_set_ticket(self, request->ticket);
   int rc = request__run_call(self, session, sender, call, &out, outcome, &err);
+  eddi_jobs_set_ticket(self, was);
   eddi_engine_end_groups(self, sender);
 
   reply->items = eddi_calloc(1, sizeof *reply->items);

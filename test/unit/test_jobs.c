@@ -3,7 +3,9 @@
  * The engine gets two commands of the test's own: Slow <n>, whose work
  * waits at a gate the test opens and whose reply is "Ok, Slow <2n>", and
  * SlowFail <n>, whose finish fails. A waker counts its calls, so a test
- * knows when the work is done without sleeping on a guess. */
+ * knows when the work is done without sleeping on a guess. The work also
+ * ends when its request is cancelled (eddi_engine_cancel), as long work
+ * does. */
 #include "unit_support.h"
 
 #include <errno.h>
@@ -21,6 +23,9 @@
  * on it, only on the gate). */
 #define JOBS_GATE_DELAY_MS 20
 
+/* How often the work looks whether it was told to stop. */
+#define JOBS_STOP_POLL_MS 5
+
 /* ---------------------------------------------------------------- the gate */
 
 typedef struct {
@@ -28,14 +33,16 @@ typedef struct {
   pthread_cond_t changed;
   bool open;
   int wakes; /* waker calls so far */
+  int works; /* works begun so far */
 } Gate;
 
-static Gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0};
+static Gate gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0, 0};
 
 static void gate_reset(bool open) {
   pthread_mutex_lock(&gate.mutex);
   gate.open = open;
   gate.wakes = 0;
+  gate.works = 0;
   pthread_mutex_unlock(&gate.mutex);
 }
 
@@ -87,8 +94,17 @@ typedef struct {
 
 static void slow_work(EddiJob *base) {
   SlowJob *job = (SlowJob *)base;
+  eddi_work_done("steps", (size_t)job->number); /* what eddi_engine_progress reports */
   pthread_mutex_lock(&gate.mutex);
-  while (!gate.open) pthread_cond_wait(&gate.changed, &gate.mutex);
+  gate.works++;
+  while (!gate.open && !eddi_work_stopping()) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += JOBS_STOP_POLL_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&gate.changed, &gate.mutex, &until);
+  }
   pthread_mutex_unlock(&gate.mutex);
   job->result = job->number * 2;
 }
@@ -409,6 +425,91 @@ static void test_job_engine_freed_while_work_runs(void **state) {
   unit_assert_no_leak(live);
 }
 
+#define CANCELLED_FAIL \
+  "Fail \"Cancelled: the client cancelled this request; nothing was written\""
+
+/* A cancelled request's work stops without its gate opening, its finish is
+ * skipped (its result dropped) and the rest of its message with it; a
+ * ticket with no work running is ENOENT. */
+static void test_job_cancel_stops_the_work_and_drops_it(void **state) {
+  long live = unit_live();
+  gate_reset(false);
+  EddiEngine *engine = jobs_engine(true);
+  assert_null(request(engine, "a", NULL, "Start a\nSlow 2\nHelp Help", 7));
+  assert_int_equal(eddi_engine_cancel(engine, 99), EDDI_ENOENT);
+  assert_int_equal(eddi_engine_cancel(engine, 7), EDDI_OK);
+  gate_wait_wakes(1); /* the gate is still closed: the cancel ended it */
+  Finished finished;
+  finished_take(engine, &finished);
+  assert_int_equal(finished.count, 1);
+  assert_int_equal(finished.tickets[0], 7);
+  assert_string_equal(finished.texts[0],
+                      "Ok\n" CANCELLED_FAIL "\nFail \"Skipped: an earlier command failed\"");
+  finished_free(&finished);
+  /* The sender is free again. */
+  assert_answered(request(engine, "a", NULL, "Help Help", 8), HELP_HELP);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
+/* A request cancelled before its long command starts: the work never
+ * runs. Without a waker too (a typed call waits for its work). */
+static void test_job_cancelled_before_it_starts_never_works(void **state) {
+  long live = unit_live();
+  gate_reset(true);
+  EddiEngine *engine = jobs_engine(true);
+  assert_answered(request(engine, "a", NULL, "Start a", 1), "Ok");
+  assert_int_equal(eddi_engine_cancel(engine, 2), EDDI_ENOENT); /* kept for when it starts */
+  assert_null(request(engine, "a", NULL, "Help Help\nSlow 3", 2));
+  gate_wait_wakes(1);
+  Finished finished;
+  finished_take(engine, &finished);
+  assert_int_equal(finished.count, 1);
+  assert_string_equal(finished.texts[0], HELP_HELP "\n" CANCELLED_FAIL);
+  finished_free(&finished);
+  pthread_mutex_lock(&gate.mutex);
+  int works = gate.works;
+  pthread_mutex_unlock(&gate.mutex);
+  assert_int_equal(works, 0);
+  /* Another ticket runs as always. */
+  assert_null(request(engine, "a", NULL, "Slow 3", 3));
+  gate_wait_wakes(2);
+  finished_take(engine, &finished);
+  assert_string_equal(finished.texts[0], "Ok, Slow 6");
+  finished_free(&finished);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
+/* While work runs, its request's ticket reads how far it has come. */
+static void test_job_progress_by_ticket(void **state) {
+  long live = unit_live();
+  gate_reset(false);
+  EddiEngine *engine = jobs_engine(true);
+  assert_null(request(engine, "a", NULL, "Start a\nSlow 5", 4));
+  size_t done = 0;
+  const char *unit = NULL;
+  /* The worker counts as it begins: wait for it, within the test's limit. */
+  for (int waited = 0; waited < JOBS_WAIT_MS && (!unit || done != 5); waited += JOBS_STOP_POLL_MS) {
+    assert_int_equal(eddi_engine_progress(engine, 4, &done, &unit), EDDI_OK);
+    struct timespec poll = {0, JOBS_STOP_POLL_MS * 1000000L};
+    nanosleep(&poll, NULL);
+  }
+  assert_int_equal(done, 5);
+  assert_string_equal(unit, "steps");
+  assert_int_equal(eddi_engine_progress(engine, 5, &done, &unit), EDDI_ENOENT);
+  gate_open();
+  gate_wait_wakes(1);
+  Finished finished;
+  finished_take(engine, &finished);
+  assert_string_equal(finished.texts[0], "Ok\nOk, Slow 10");
+  finished_free(&finished);
+  /* Done: no work of that ticket runs. */
+  assert_int_equal(eddi_engine_progress(engine, 4, &done, &unit), EDDI_ENOENT);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_job_without_waker_runs_at_once),
@@ -420,6 +521,9 @@ int main(void) {
       cmocka_unit_test(test_job_session_request_waits_for_its_sender),
       cmocka_unit_test(test_job_exec_reply_waits_for_the_sender),
       cmocka_unit_test(test_job_engine_freed_while_work_runs),
+      cmocka_unit_test(test_job_cancel_stops_the_work_and_drops_it),
+      cmocka_unit_test(test_job_cancelled_before_it_starts_never_works),
+      cmocka_unit_test(test_job_progress_by_ticket),
   };
   return cmocka_run_group_tests(tests, jobs_setup, jobs_teardown);
 }
