@@ -52,6 +52,8 @@
 (defvar eddi-kill-buffers-on-close)
 (defvar eddi-resume-functions)
 (defvar eddi-journal-kept)
+(defvar eddi--visited-by-eddi)
+(defvar eddi--undo-log)
 (declare-function eddi--open-files "eddi" (sender))
 (declare-function eddi--quote "eddi" (text))
 (declare-function eddi-module-tools "eddi-module" ())
@@ -641,36 +643,83 @@ session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
     (unless noninteractive (display-buffer review))
     review))
 
+(defvar eddi-agent--restored nil
+  "Agent sessions the journal brought back whose review waits: their names.")
+
+(defun eddi-agent--restored-buffers (name)
+  "The live buffers of the files open in the restored agent session NAME."
+  (let ((root (eddi-module-root (eddi-engine))))
+    (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
+                      (eddi--open-files name)))))
+
+(defun eddi-agent--review-restored (name)
+  "Open the review of the restored agent session NAME; return it, or nil.
+Committing it ends the session; so does finding nothing to review."
+  (let ((review (eddi-agent-review-show
+                 (eddi-agent--restored-buffers name) (eddi-module-root (eddi-engine))
+                 (lambda (_saved)
+                   (setq eddi-agent--restored (delete name eddi-agent--restored))
+                   (eddi-agent--end-eddi-session name))
+                 name)))
+    (unless review
+      (setq eddi-agent--restored (delete name eddi-agent--restored))
+      (eddi-agent--end-eddi-session name))
+    review))
+
 (defun eddi-agent--review-resumed (sessions)
   "Open the review of each agent session in SESSIONS the journal brought back.
 SESSIONS is ((NAME . SENDER)...).  An agent session still in the
-journal is one whose edits were never reviewed: they come back into
-its buffers, and the review shows them against the files on disk
-\(the log of who typed what did not survive the restart).  Committing
-it ends the session; so does finding nothing to review."
-  (pcase-dolist (`(,name . ,sender) sessions)
+journal is one whose edits were never reviewed (saved while the review
+held them, or not saved at all): they come back into its buffers as
+unsaved edits, and each session gets a review of its own, named after
+it.  The restored edits are logged as the session's own in the buffers
+eddi visited for them, so that what you type from now on is yours: the
+review shows only the agent's changes, and a reject keeps your typing.
+A buffer that was open before kept its own text (its text wins over the
+journal's), so nothing in it is taken for the agent's."
+  (pcase-dolist (`(,name . ,_sender) sessions)
     (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
-      (let* ((root (eddi-module-root (eddi-engine)))
-             (buffers (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
-                                        (eddi--open-files sender))))
-             (review (eddi-agent-review-show
-                      buffers root (lambda (_saved) (eddi-agent--end-eddi-session name)))))
-        (if (not review)
-            (eddi-agent--end-eddi-session name)
+      (dolist (buffer (eddi-agent--restored-buffers name))
+        (when (and (buffer-local-value 'eddi--visited-by-eddi buffer)
+                   (null (buffer-local-value 'eddi--undo-log buffer)))
+          (eddi-agent-review-claim buffer name (eddi-agent-review--disk-text buffer))))
+      (cl-pushnew name eddi-agent--restored :test #'equal)
+      (let ((review (eddi-agent--review-restored name)))
+        (when review
           (message "eddi-agent: %s came back with edits never reviewed: review them in %s"
                    name (buffer-name review))
           (unless noninteractive (display-buffer review)))))))
 
 (add-hook 'eddi-resume-functions #'eddi-agent--review-resumed)
 
+(defun eddi-agent--review-candidates ()
+  "Names of the sessions whose changes can be reviewed: the last one first."
+  (delete-dups (append (and eddi-agent-last-session
+                            (list (eddi-agent-session-id eddi-agent-last-session)))
+                       (reverse eddi-agent--restored))))
+
 ;;;###autoload
 (defun eddi-agent-review-changes (&optional session)
-  "Review the changes SESSION (default: the last one) left unsaved."
-  (interactive)
+  "Review the changes SESSION (default: the last one) left unsaved.
+SESSION is an agent session or the name of one; the sessions a restart
+brought back are reviewed by name.  Interactively, with several to
+choose from, it asks which."
+  (interactive
+   (let ((names (eddi-agent--review-candidates)))
+     (list (if (cdr names)
+               (completing-read "Review the changes of session: " names nil t nil nil (car names))
+             (car names)))))
   (let ((session (or session eddi-agent-last-session)))
     (unless session (user-error "No eddi-agent session yet"))
-    (let ((review (eddi-agent--review session)))
-      (unless review (user-error "Nothing of %s waits for review" (eddi-agent-session-id session)))
+    (let* ((name (if (stringp session) session (eddi-agent-session-id session)))
+           (live (cond ((not (stringp session)) session)
+                       ((and eddi-agent-last-session
+                             (equal name (eddi-agent-session-id eddi-agent-last-session)))
+                        eddi-agent-last-session)))
+           (review (cond (live (eddi-agent--review live))
+                         ((member name eddi-agent--restored) (eddi-agent--review-restored name))
+                         (t (user-error "No eddi-agent session %s" name)))))
+      (unless review (user-error "Nothing of %s waits for review" name))
       (when (called-interactively-p 'interactive) (pop-to-buffer review))
       review)))
 

@@ -332,7 +332,10 @@ the whole text."
 (defvar eddi-save-function nil
   "When non-nil, a function that eddi's Save calls instead of writing.
 It gets the buffer; the file stays as it is on disk, and the buffer
-keeps its changes, modified, until someone saves it.  The agent binds
+keeps its changes, modified, until someone saves it.  The engine takes
+such a save as held, not written: its document stays modified (Save
+replies \"Held for review\" and Close keeps it open), so the journal
+keeps the edits against the file as it is on disk.  The agent binds
 this while `eddi-agent-review' holds its edits for review.")
 
 (defvar-local eddi--held-for-review nil
@@ -360,15 +363,19 @@ so that eddi's next Save does not take it for a change on disk."
 (defun eddi--backend-save (id)
   "Save ID's buffer with `save-buffer' (hooks and backups run).
 The module has checked that the file on disk is as eddi last saw it.
-With `eddi-save-function' set, hand the buffer to it instead."
+With `eddi-save-function' set, hand the buffer to it instead and return
+`held': nothing is written, and the engine keeps the buffer's text as
+unsaved (its journal too, so that a restart brings it back)."
   (let* ((tracker (eddi--live-tracker id))
          (buffer (eddi--tracker-buffer tracker)))
     (if eddi-save-function
-        (funcall eddi-save-function buffer)
+        (progn (funcall eddi-save-function buffer)
+               'held)
       (eddi-save-live-buffer buffer t)
       (with-current-buffer buffer
         (dolist (other eddi--buffer-trackers)
-          (setf (eddi--tracker-user-saved other) nil))))))
+          (setf (eddi--tracker-user-saved other) nil)))
+      nil)))
 
 (defun eddi--save-coding ()
   "The coding system `basic-save-buffer' writes this buffer with."

@@ -443,12 +443,19 @@ void eddi_doc_mark_saved(EddiDoc *self) {
   eddi_doc_end_group(self);
   self->saved_group_id = doc__top_group(self);
   self->is_new = false;
+  self->save_held = false;
 }
 
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err) {
   eddi_doc_end_group(self);
+  self->save_held = false;
   int rc = self->backend->vtable->save(self->backend, self, bytes, err);
   if (rc < 0) return rc;
+  /* A save its backend held wrote nothing: the text is still unsaved. */
+  if (self->save_held) {
+    *bytes = 0;
+    return 0;
+  }
   eddi_doc_mark_saved(self);
   return 0;
 }
@@ -489,6 +496,7 @@ int eddi_doc_reread(EddiDoc *self, size_t *discarded, EddiError *err) {
   eddi_doc_end_group(self);
   self->saved_group_id = doc__top_group(self);
   self->is_new = false;
+  self->save_held = false;
   self->cursor = 0; /* as a fresh Open */
   return 0;
 }

@@ -100,6 +100,11 @@ struct EddiDoc {
   /* The last save merged a change made on disk behind eddi's back into the
    * document (its Save reply says so). */
   bool rebased;
+  /* Its backend held the last save back on purpose (eddi_doc_file_held: an
+   * editor keeping a model's edits from the disk for the user's review):
+   * nothing was written and the document is still modified. Cleared when it
+   * is saved for real or read again. */
+  bool save_held;
   Array(DocMark) marks; /* eddi_doc_set_mark, eddi_doc_remove_mark */
   /* public */
   size_t cursor; /* byte offset */

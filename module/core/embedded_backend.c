@@ -142,6 +142,12 @@ int eddi_doc_file_saved(EddiDoc *doc, size_t *bytes, EddiError *err) {
   return eddi_file_stamp_read(&self->stamp, self->abs_path, self->max_bytes, bytes, err);
 }
 
+void eddi_doc_file_held(EddiDoc *doc) {
+  /* The stamp stays the file's as eddi last read or wrote it: the base the
+   * held edits apply to. */
+  doc->save_held = true;
+}
+
 /* ---------------------------------------------------------------- copies */
 
 /* An embedder's text is taken only when it fits the limit and is UTF-8. */

@@ -260,6 +260,14 @@ int eddi_run_save(CommandContext *ctx) {
     eddi_outline_free(before);
     return rc;
   }
+  if (doc->save_held) {
+    /* Nothing was written: the session keeps the document, modified, so
+     * that its edits stay journaled until the review decides. */
+    eddi_outline_free(before);
+    eddi_reply_builder_fact(ctx->reply, "Held for review");
+    if (close) eddi_reply_builder_fact(ctx->reply, "Kept open");
+    return 0;
+  }
   eddi_session_record_save(ctx->session, doc->path, created, added, deleted, before);
   bool rebased = doc->rebased;
   if (close) {
@@ -278,6 +286,13 @@ int eddi_run_close(CommandContext *ctx) {
   int rc = file__target(ctx, ctx->argc ? &ctx->args[0] : NULL, &doc);
   if (rc < 0) return rc;
   bool discarded = eddi_doc_modified(doc);
+  if (discarded && doc->save_held) {
+    /* Its editor holds the edits for review: closing would drop them from
+     * the journal while the editor keeps them. */
+    eddi_reply_builder_fact(ctx->reply, "Held for review");
+    eddi_reply_builder_fact(ctx->reply, "Kept open");
+    return 0;
+  }
   eddi_session_close_doc(ctx->session, doc);
   if (discarded) eddi_reply_builder_fact(ctx->reply, "Unsaved changes discarded");
   return 0;

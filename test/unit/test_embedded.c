@@ -36,6 +36,7 @@ typedef struct {
   const char *give;          /* the text open gives; NULL: the file's */
   FakeBuffer *last;
   bool refuse_changed;       /* save refuses a file changed on disk */
+  bool hold;                 /* save writes nothing: the editor holds it for review */
   /* A buffer of the user's that no document holds (EddiBackendCopies):
    * the file it visits (a workspace path), its text and whether it holds
    * unsaved edits. */
@@ -96,6 +97,10 @@ static int fake_save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err)
   if (rc < 0) return rc;
   if (changed && fake_of_ops->refuse_changed)
     return eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+  if (fake_of_ops->hold) {
+    eddi_doc_file_held(doc);
+    return 0;
+  }
   unit_write_file(buffer->abs_path, buffer->text, buffer->len);
   return eddi_doc_file_saved(doc, bytes, err);
 }
@@ -107,6 +112,8 @@ static int fake_save_bytes(void *backend, EddiDoc *doc, EddiTextSink *out, EddiE
   int rc = fake_sync(backend, doc, err);
   if (rc < 0) return rc;
   if (fake_of_ops->uncertain) return eddi_error_set(err, EDDI_ESTATE, "A hook writes it");
+  /* As Emacs's: a held buffer is not written with the others. */
+  if (fake_of_ops->hold) return eddi_error_set(err, EDDI_ESTATE, "Held for review");
   if (fake_of_ops->meanwhile)
     unit_write_file(buffer->abs_path, fake_of_ops->meanwhile, strlen(fake_of_ops->meanwhile));
   eddi_text_sink_append(out, buffer->text, buffer->len);
@@ -639,6 +646,59 @@ static void test_embedded_restored_step_keeps_unsaved_edits_off_the_disk(void **
   unit_remove_tree(jw.state);
 }
 
+/* A save the editor holds back for a review writes nothing and leaves the
+ * document modified: Close keeps it, a change of several files leaves its
+ * file alone, and the next engine over the journal brings the held edits
+ * back unsaved, against the file as it was before them. */
+static void test_embedded_held_save_stays_unsaved_across_a_restart(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  fake_of_ops = &world->fake;
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw.state;
+  for (int run = 0; run < 2; run++) {
+    char error[EDDI_ERROR_MAX] = "", report[EDDI_ERROR_MAX] = "";
+    world->engine = eddi_engine_new(world->root, &config, error, sizeof error);
+    if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+    /* The editor is there before the journal gives the session back. */
+    eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+    if (eddi_engine_open_journal(world->engine, report, sizeof report, error, sizeof error) < 0)
+      fail_msg("eddi_engine_open_journal: %s", error);
+    if (run == 0) {
+      world->fake.hold = true;
+      exchange(world, "Start s\nOpen a.txt\nInsert Line \"zero\"\nSave",
+               "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\nOk, Held for review");
+      exchange(world, "Status", "Ok: Session s, File a.txt, At 1:0, Length 2, Modified");
+      exchange(world, "Close", "Ok, Held for review, Kept open");
+      exchange(world, "Save Close", "Ok, Held for review, Kept open");
+      exchange_prefix(world, patch_ab, "Ok: M [a.txt#");
+      exchange(world, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2, Modified");
+      assert_file(world, "a.txt", "old a\n");
+      assert_file(world, "b.txt", "new b\n");
+      world->fake.hold = false;
+    } else {
+      if (!strstr(report, "Session s of tester restored: 1 file open, 2 unsaved edits re-applied"))
+        fail_msg("report: %s", report);
+      /* The editor's copy has the held text again, unsaved. */
+      assert_non_null(world->fake.last);
+      assert_string_equal(world->fake.last->text, "zero\nnew a\n");
+      exchange(world, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2, Modified");
+    }
+    eddi_engine_free(world->engine);
+    assert_file(world, "a.txt", "old a\n");
+  }
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_embedded_open_says_how_the_file_is_encoded,
@@ -671,6 +731,7 @@ int main(void) {
                                       world_teardown),
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
       cmocka_unit_test(test_embedded_restored_step_keeps_unsaved_edits_off_the_disk),
+      cmocka_unit_test(test_embedded_held_save_stays_unsaved_across_a_restart),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
