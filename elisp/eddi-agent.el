@@ -52,6 +52,7 @@
 (defvar eddi-kill-buffers-on-close)
 (defvar eddi-resume-functions)
 (defvar eddi-journal-kept)
+(defvar eddi-journal-report)
 (defvar eddi--visited-by-eddi)
 (defvar eddi--undo-log)
 (declare-function eddi--open-files "eddi" (sender))
@@ -652,6 +653,16 @@ session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
     (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
                       (eddi--open-files name)))))
 
+(defun eddi-agent--typed-outside-p (name path)
+  "Non-nil when the journal said PATH's restored edits in session NAME hold typing.
+That is, edits not made by the session's commands (someone typed in
+the buffer while the agent ran): `eddi-journal-report' says so."
+  (let ((report (or eddi-journal-report "")))
+    (and (string-match (format "^Session %s of \\S-+ restored:.*$" (regexp-quote name)) report)
+         (string-search (format "; %s: its unsaved edits hold some typed outside the session" path)
+                        (match-string 0 report))
+         t)))
+
 (defun eddi-agent--review-restored (name)
   "Open the review of the restored agent session NAME; return it, or nil.
 Committing it ends the session; so does finding nothing to review."
@@ -676,13 +687,21 @@ it.  The restored edits are logged as the session's own in the buffers
 eddi visited for them, so that what you type from now on is yours: the
 review shows only the agent's changes, and a reject keeps your typing.
 A buffer that was open before kept its own text (its text wins over the
-journal's), so nothing in it is taken for the agent's."
+journal's), so nothing in it is taken for the agent's; one whose
+restored edits hold typing of the old Emacs (the journal says so) is
+shown against its file and left as it is."
   (pcase-dolist (`(,name . ,_sender) sessions)
     (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
-      (dolist (buffer (eddi-agent--restored-buffers name))
-        (when (and (buffer-local-value 'eddi--visited-by-eddi buffer)
-                   (null (buffer-local-value 'eddi--undo-log buffer)))
-          (eddi-agent-review-claim buffer name (eddi-agent-review--disk-text buffer))))
+      (dolist (path (eddi--open-files name))
+        (when-let ((buffer (find-buffer-visiting (expand-file-name path (eddi-module-root (eddi-engine))))))
+          (when (and (buffer-local-value 'eddi--visited-by-eddi buffer)
+                     (null (buffer-local-value 'eddi--undo-log buffer)))
+            (if (eddi-agent--typed-outside-p name path)
+                ;; The journal says someone typed between the agent's
+                ;; commands: its edits and the typing cannot be told apart,
+                ;; so the review shows the file whole and leaves it as it is.
+                (with-current-buffer buffer (push [:unknown] eddi--undo-log))
+              (eddi-agent-review-claim buffer name (eddi-agent-review--disk-text buffer))))))
       (cl-pushnew name eddi-agent--restored :test #'equal)
       (let ((review (eddi-agent--review-restored name)))
         (when review

@@ -444,6 +444,7 @@ void eddi_doc_mark_saved(EddiDoc *self) {
   self->saved_group_id = doc__top_group(self);
   self->is_new = false;
   self->save_held = false;
+  self->outside_edits = false;
 }
 
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err) {
@@ -497,6 +498,7 @@ int eddi_doc_reread(EddiDoc *self, size_t *discarded, EddiError *err) {
   self->saved_group_id = doc__top_group(self);
   self->is_new = false;
   self->save_held = false;
+  self->outside_edits = false;
   self->cursor = 0; /* as a fresh Open */
   return 0;
 }
@@ -524,6 +526,7 @@ void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const ch
   doc__free_groups(&self->redo);
   self->group_open = false;
   self->saved_group_id = UINT64_MAX; /* no group has this id: modified */
+  self->outside_edits = true;
 }
 
 size_t eddi_doc_char_count(const EddiDoc *self) { return self->text.chars; }

@@ -105,6 +105,11 @@ struct EddiDoc {
    * nothing was written and the document is still modified. Cleared when it
    * is saved for real or read again. */
   bool save_held;
+  /* The unsaved text holds changes made outside the engine (eddi_doc_mirror:
+   * the user typed in the editor), which no command of the session made.
+   * Journaled with the file, so that a restart can say so. Cleared when the
+   * document is saved or read again. */
+  bool outside_edits;
   Array(DocMark) marks; /* eddi_doc_set_mark, eddi_doc_remove_mark */
   /* public */
   size_t cursor; /* byte offset */

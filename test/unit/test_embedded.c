@@ -686,6 +686,8 @@ static void test_embedded_held_save_stays_unsaved_across_a_restart(void **state)
     } else {
       if (!strstr(report, "Session s of tester restored: 1 file open, 2 unsaved edits re-applied"))
         fail_msg("report: %s", report);
+      /* Only the session's commands made them. */
+      assert_null(strstr(report, "typed outside"));
       /* The editor's copy has the held text again, unsaved. */
       assert_non_null(world->fake.last);
       assert_string_equal(world->fake.last->text, "zero\nnew a\n");
@@ -693,6 +695,55 @@ static void test_embedded_held_save_stays_unsaved_across_a_restart(void **state)
     }
     eddi_engine_free(world->engine);
     assert_file(world, "a.txt", "old a\n");
+  }
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
+/* Unsaved text the user typed into the editor between the session's
+ * commands is journaled as such: the next engine says that the restored
+ * edits are not all the session's (an agent's review then cannot offer
+ * them all for rejection). Saving the file ends it. */
+static void test_embedded_typing_is_journaled_as_outside_the_session(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "one\n", 4);
+  world_file(world, "b.txt", "two\n", 4);
+  fake_of_ops = &world->fake;
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw.state;
+  for (int run = 0; run < 3; run++) {
+    char error[EDDI_ERROR_MAX] = "", report[EDDI_ERROR_MAX] = "";
+    world->engine = eddi_engine_new(world->root, &config, error, sizeof error);
+    if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+    eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+    if (eddi_engine_open_journal(world->engine, report, sizeof report, error, sizeof error) < 0)
+      fail_msg("eddi_engine_open_journal: %s", error);
+    if (run == 0) {
+      exchange(world, "Start s\nOpen b.txt\nInsert Line \"b\"\nOpen a.txt\nInsert Line \"zero\"",
+               "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\n"
+               "Ok, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0");
+      user_types(world->fake.last, 9, 9, "mine\n");
+      exchange(world, "Insert Line \"more\"", "Ok, Inserted 1 line at 1, At 2:0");
+    } else if (run == 1) {
+      if (!strstr(report, "Session s of tester restored: 2 files open, 2 unsaved edits "
+                          "re-applied; a.txt: its unsaved edits hold some typed outside the "
+                          "session"))
+        fail_msg("report: %s", report);
+      assert_string_equal(world->fake.last->text, "zero\nmore\none\nmine\n");
+      exchange(world, "Save", "Ok, Bytes 19");
+    } else {
+      if (!strstr(report, "Session s of tester restored: 2 files open, 1 unsaved edit re-applied"))
+        fail_msg("report: %s", report);
+      assert_null(strstr(report, "typed outside"));
+    }
+    eddi_engine_free(world->engine);
   }
   unit_assert_no_leak(live);
   unit_remove_tree(world->root);
@@ -732,6 +783,7 @@ int main(void) {
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
       cmocka_unit_test(test_embedded_restored_step_keeps_unsaved_edits_off_the_disk),
       cmocka_unit_test(test_embedded_held_save_stays_unsaved_across_a_restart),
+      cmocka_unit_test(test_embedded_typing_is_journaled_as_outside_the_session),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

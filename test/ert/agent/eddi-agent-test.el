@@ -315,6 +315,60 @@ keeps the typing; nothing is written to the file."
       (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
       (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n")))))
 
+(ert-deftest eddi-agent-restored-typing-is-not-the-agents ()
+  "Typing of the old Emacs between the agent's commands is not offered for rejection.
+The journal says the restored edits of a.txt hold typing: the review
+shows the file against its file on disk, marked, and rejecting leaves
+the buffer as it is; b.txt, the agent's alone, is reviewed as usual."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . "alpha\nbeta\n") ("b.txt" . "one\ntwo\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"beta\" \"BETA\""))))))
+            ;; The user types at the end of a.txt while the agent works.
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "eval_sexp"
+                                     ((expr . "(with-current-buffer (find-buffer-visiting (expand-file-name \"a.txt\" eddi-root)) (goto-char (point-max)) (insert \"mine\\n\"))"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "eddi" ((text . "Goto StartOfFile\nReplace \"alpha\" \"ALPHA\"\nSave\nOpen b.txt\nReplace \"two\" \"TWO\"\nSave"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t
+                            eddi-agent-approve-function (lambda (&rest _) 'allow))
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit")))
+                        (princ (format "status=%s\n" (eddi-agent-session-status session))))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (with-current-buffer "*eddi-review agent-1*"
+                         (princ (format "review:\n%s" (buffer-string)))
+                         (princ (format "saved=%S\n" (eddi-agent-review-reject-all))))
+                       (let ((a (find-buffer-visiting (expand-file-name "a.txt" eddi-root)))
+                             (b (find-buffer-visiting (expand-file-name "b.txt" eddi-root))))
+                         (princ (format "a=%S a-modified=%s b=%S b-modified=%s\n"
+                                        (with-current-buffer a (buffer-string)) (buffer-modified-p a)
+                                        (with-current-buffer b (buffer-string)) (buffer-modified-p b)))))
+                    state)))
+      (should (string-match-p "^status=complete$" first))
+      (should (string-match-p "a.txt: its unsaved edits hold some typed outside the session" second))
+      (should (string-match-p "^# a.txt: your edits overlap the agent's; this is the buffer against its file, and the review leaves it as it is, unsaved\n--- a.txt\n" second))
+      (should (string-match-p "^--- b.txt\n\\+\\+\\+ b.txt\n@@ -1,2 \\+1,2 @@\n one\n-two\n\\+TWO\n" second))
+      (should (string-match-p "^saved=nil$" second))
+      (should (string-match-p
+               (regexp-quote (format "a=%S a-modified=t b=%S b-modified=nil\n"
+                                     "ALPHA\nBETA\nmine\n" "one\ntwo\n"))
+               second))
+      (should (equal (eddi-agent-test-file "a.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-file "b.txt") "one\ntwo\n")))))
+
 (ert-deftest eddi-agent-restored-sessions-have-their-own-reviews ()
   "Two agent sessions whose reviews waited come back each with its own review.
 Accepting one saves only its file; the other still waits, and rejecting
