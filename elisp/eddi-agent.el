@@ -53,7 +53,7 @@
 (defvar eddi-resume-functions)
 (defvar eddi-journal-kept)
 (defvar eddi-journal-report)
-(defvar eddi--visited-by-eddi)
+(defvar eddi--held-for-review)
 (defvar eddi--undo-log)
 (declare-function eddi--open-files "eddi" (sender))
 (declare-function eddi--quote "eddi" (text))
@@ -523,13 +523,20 @@ Its journal entry goes with it, so a restart does not bring it back."
     (condition-case nil
         (when (and eddi--engine (eddi-module-session eddi--engine id))
           ;; A file the review saved (or left as on disk) is saved for the
-          ;; engine too; one still modified keeps the session, and the
-          ;; journal keeps its edits.
+          ;; engine too.  One the review left modified (your own edits
+          ;; are in it) is yours now: the session lets it go, the buffer
+          ;; keeps its text, and a restart does not bring the agent's
+          ;; old text back into it.  A buffer still held for a review
+          ;; keeps the session, and the journal its edits.
           (let ((root (eddi-module-root eddi--engine)))
             (dolist (path (eddi--open-files id))
               (let ((buffer (find-buffer-visiting (expand-file-name path root))))
-                (when (and buffer (not (buffer-modified-p buffer)))
-                  (eddi-exec (format "Open %s\nSave" (eddi--quote path)) id)))))
+                (cond
+                 ((null buffer))
+                 ((not (buffer-modified-p buffer))
+                  (eddi-exec (format "Open %s\nSave" (eddi--quote path)) id))
+                 ((not (buffer-local-value 'eddi--held-for-review buffer))
+                  (eddi-exec (format "Close %s" (eddi--quote path)) id))))))
           (eddi-exec (concat "End " id) id))
       (error nil))))
 
@@ -653,14 +660,12 @@ session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
     (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
                       (eddi--open-files name)))))
 
-(defun eddi-agent--typed-outside-p (name path)
-  "Non-nil when the journal said PATH's restored edits in session NAME hold typing.
-That is, edits not made by the session's commands (someone typed in
-the buffer while the agent ran): `eddi-journal-report' says so."
+(defun eddi-agent--restore-said-p (name path note)
+  "Non-nil when the journal's report on session NAME says NOTE of PATH.
+NOTE follows \"; PATH: \" in the session's line of `eddi-journal-report'."
   (let ((report (or eddi-journal-report "")))
     (and (string-match (format "^Session %s of \\S-+ restored:.*$" (regexp-quote name)) report)
-         (string-search (format "; %s: its unsaved edits hold some typed outside the session" path)
-                        (match-string 0 report))
+         (string-search (format "; %s: %s" path note) (match-string 0 report))
          t)))
 
 (defun eddi-agent--review-restored (name)
@@ -686,17 +691,20 @@ unsaved edits, and each session gets a review of its own, named after
 it.  The restored edits are logged as the session's own in the buffers
 eddi visited for them, so that what you type from now on is yours: the
 review shows only the agent's changes, and a reject keeps your typing.
-A buffer that was open before kept its own text (its text wins over the
-journal's), so nothing in it is taken for the agent's; one whose
+A buffer that was open and modified before kept its own text (its text
+wins over the journal's), so nothing in it is taken for the agent's; one whose
 restored edits hold typing of the old Emacs (the journal says so) is
 shown against its file and left as it is."
   (pcase-dolist (`(,name . ,_sender) sessions)
     (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
       (dolist (path (eddi--open-files name))
         (when-let ((buffer (find-buffer-visiting (expand-file-name path (eddi-module-root (eddi-engine))))))
-          (when (and (buffer-local-value 'eddi--visited-by-eddi buffer)
-                     (null (buffer-local-value 'eddi--undo-log buffer)))
-            (if (eddi-agent--typed-outside-p name path)
+          ;; A buffer whose text won over the journal's holds nothing of
+          ;; the agent's; one eddi already edited in this Emacs has a log
+          ;; (the restore's edits are a hole in it).
+          (when (and (null (buffer-local-value 'eddi--undo-log buffer))
+                     (not (eddi-agent--restore-said-p name path "the buffer's text was kept")))
+            (if (eddi-agent--restore-said-p name path "its unsaved edits hold some typed outside the session")
                 ;; The journal says someone typed between the agent's
                 ;; commands: its edits and the typing cannot be told apart,
                 ;; so the review shows the file whole and leaves it as it is.

@@ -360,6 +360,15 @@ so that eddi's next Save does not take it for a change on disk."
           (inhibit-message t))
       (save-buffer))))
 
+(defun eddi--backend-held-p (id)
+  "Non-nil while ID's buffer holds changes that wait for a review.
+After a save held for review, the engine keeps the document open on
+Close while this says so."
+  (let ((tracker (gethash id eddi--trackers)))
+    (and tracker (buffer-live-p (eddi--tracker-buffer tracker))
+         (buffer-local-value 'eddi--held-for-review (eddi--tracker-buffer tracker))
+         t)))
+
 (defun eddi--backend-save (id)
   "Save ID's buffer with `save-buffer' (hooks and backups run).
 The module has checked that the file on disk is as eddi last saw it.

@@ -148,6 +148,13 @@ void eddi_doc_file_held(EddiDoc *doc) {
   doc->save_held = true;
 }
 
+bool eddi_doc_held(const EddiDoc *doc) {
+  if (!doc->save_held) return false;
+  if (!doc->backend || doc->backend->vtable != &embedded_vtable) return true;
+  const EmbeddedBackend *self = (const EmbeddedBackend *)doc->backend;
+  return !self->ops->held || self->ops->held(self->self);
+}
+
 /* ---------------------------------------------------------------- copies */
 
 /* An embedder's text is taken only when it fits the limit and is UTF-8. */

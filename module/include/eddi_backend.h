@@ -84,6 +84,10 @@ int eddi_doc_file_saved(EddiDoc *self, size_t *bytes, EddiError *err);
  * "Held for review", and Close keeps such a document open. */
 void eddi_doc_file_held(EddiDoc *self);
 
+/* Whether the document's last save was held and its backend still holds
+ * the text back (the held op). */
+bool eddi_doc_held(const EddiDoc *self);
+
 /* ------------------------------------------------------------ backends */
 
 /* The file an Open asks for, as the engine found it. */
@@ -131,6 +135,11 @@ typedef struct {
    * the backing copy counts as saved now (an editor clears its modified
    * flag and takes the file's new time). Set when save_bytes is. */
   void (*saved)(void *backend);
+  /* Whether the embedder still holds the text back after a save it held
+   * (eddi_doc_file_held): while it does, Close keeps the document open;
+   * once the review is over, Close lets it go and the editor keeps its
+   * text. May be NULL: held until the document is saved or read again. */
+  bool (*held)(void *backend);
 } EddiBackendOps;
 
 /* Where an opener puts the text of the backing copy (the engine's). */

@@ -286,7 +286,7 @@ int eddi_run_close(CommandContext *ctx) {
   int rc = file__target(ctx, ctx->argc ? &ctx->args[0] : NULL, &doc);
   if (rc < 0) return rc;
   bool discarded = eddi_doc_modified(doc);
-  if (discarded && doc->save_held) {
+  if (discarded && eddi_doc_held(doc)) {
     /* Its editor holds the edits for review: closing would drop them from
      * the journal while the editor keeps them. */
     eddi_reply_builder_fact(ctx->reply, "Held for review");

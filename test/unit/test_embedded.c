@@ -37,6 +37,7 @@ typedef struct {
   FakeBuffer *last;
   bool refuse_changed;       /* save refuses a file changed on disk */
   bool hold;                 /* save writes nothing: the editor holds it for review */
+  bool reviewed;             /* the review is over: the editor holds nothing back */
   /* A buffer of the user's that no document holds (EddiBackendCopies):
    * the file it visits (a workspace path), its text and whether it holds
    * unsaved edits. */
@@ -128,6 +129,11 @@ static void fake_saved(void *backend) {
 
 static void fake_end_group(void *backend) { fake_of_ops->end_groups++; }
 
+static bool fake_held(void *backend) {
+  (void)backend;
+  return !fake_of_ops->reviewed;
+}
+
 static void fake_destroy(void *backend) {
   FakeBuffer *buffer = backend;
   fake_of_ops->destroys++;
@@ -145,6 +151,7 @@ static const EddiBackendOps fake_ops = {
     .destroy = fake_destroy,
     .save_bytes = fake_save_bytes,
     .saved = fake_saved,
+    .held = fake_held,
 };
 
 static int fake_open(void *context, const EddiBackendFile *file, const EddiBackendOps **ops,
@@ -701,6 +708,24 @@ static void test_embedded_held_save_stays_unsaved_across_a_restart(void **state)
   unit_remove_tree(jw.state);
 }
 
+/* Once the editor holds nothing back any more (its review is over), Close
+ * lets a held document go: the engine's copy is discarded, the editor's
+ * text is the editor's. */
+static void test_embedded_held_document_closes_after_its_review(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "one\n", 4);
+  world->fake.hold = true;
+  exchange(world, "Start s\nOpen a.txt\nInsert Line \"zero\"\nSave\nClose",
+           "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\nOk, Held for review\n"
+           "Ok, Held for review, Kept open");
+  world->fake.hold = false;
+  world->fake.reviewed = true;
+  exchange(world, "Close", "Ok, Unsaved changes discarded");
+  exchange(world, "Status", "Ok: Session s, No file");
+  assert_file(world, "a.txt", "one\n");
+  assert_int_equal(world->fake.destroys, 1);
+}
+
 /* Unsaved text the user typed into the editor between the session's
  * commands is journaled as such: the next engine says that the restored
  * edits are not all the session's (an agent's review then cannot offer
@@ -783,6 +808,8 @@ int main(void) {
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
       cmocka_unit_test(test_embedded_restored_step_keeps_unsaved_edits_off_the_disk),
       cmocka_unit_test(test_embedded_held_save_stays_unsaved_across_a_restart),
+      cmocka_unit_test_setup_teardown(test_embedded_held_document_closes_after_its_review,
+                                      world_setup, world_teardown),
       cmocka_unit_test(test_embedded_typing_is_journaled_as_outside_the_session),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

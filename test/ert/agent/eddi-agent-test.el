@@ -288,9 +288,23 @@ keeps the typing; nothing is written to the file."
                            (princ (format "saved=%S\n" (eddi-agent-review-reject-all))))
                          (princ (format "a=%S a-modified=%s b=%S b-modified=%s\n"
                                         (with-current-buffer a (buffer-string)) (buffer-modified-p a)
-                                        (with-current-buffer b (buffer-string)) (buffer-modified-p b)))))
-                    state)))
+                                        (with-current-buffer b (buffer-string)) (buffer-modified-p b)))
+                         (princ (format "ended=%s\n" (not (eddi-module-session (eddi-engine) "agent-1"))))))
+                    state))
+           ;; The review decided: a third Emacs has nothing of the agent's.
+           (third (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t)
+                      (eddi--open-journal)
+                      (princ (format "third: agent-1=%s review=%s a=%s\n"
+                                     (and (eddi-module-session (eddi-engine) "agent-1") t)
+                                     (and (get-buffer "*eddi-review agent-1*") t)
+                                     (and (find-buffer-visiting (expand-file-name "a.txt" eddi-root)) t))))
+                   state)))
       (should (string-match-p "^status=complete review=t$" first))
+      (should (string-match-p "^ended=t$" second))
+      (should (string-match-p "^third: agent-1=nil review=nil a=nil$" third))
       ;; The engine keeps the held edits as unsaved, not as saved.
       (should (string-match-p "^status: Ok: Session agent-1, .*Modified" first))
       (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
@@ -406,6 +420,9 @@ it leaves its file as it was."
                     '(progn
                        (require 'eddi-agent)
                        (setq eddi-journal t)
+                       ;; b.txt is open already, as on disk: the journal
+                       ;; puts the agent's edits into that buffer.
+                       (find-file-noselect (expand-file-name "b.txt" eddi-root))
                        (eddi--open-journal)
                        (let ((one (get-buffer "*eddi-review agent-1*"))
                              (two (get-buffer "*eddi-review agent-2*")))
@@ -1327,6 +1344,8 @@ no overlap is reported."
       (eddi-agent-test-type "a.txt" "mine\n")
       (with-current-buffer (eddi-agent-review-changes session)
         (should (equal (eddi-agent-review-accept-all) '("b.txt"))))
+      ;; The buffer kept unsaved is the user's now: the session ended.
+      (should-not (eddi-agent-test-has-session (eddi-agent-session-id session)))
       (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
       (should (string-suffix-p "LINE NINETEEN\nline 20\nmine\n" (eddi-agent-test-buffer-text "a.txt")))
       (should (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
