@@ -689,22 +689,25 @@ journal is one whose edits were never reviewed (saved while the review
 held them, or not saved at all): they come back into its buffers as
 unsaved edits, and each session gets a review of its own, named after
 it.  The restored edits are logged as the session's own in the buffers
-eddi visited for them, so that what you type from now on is yours: the
-review shows only the agent's changes, and a reject keeps your typing.
-A buffer that was open and modified before kept its own text (its text
-wins over the journal's), so nothing in it is taken for the agent's; one whose
-restored edits hold typing of the old Emacs (the journal says so) is
-shown against its file and left as it is."
+the journal put them into, so that what you type from now on is yours:
+the review shows only the agent's changes, and a reject keeps your
+typing.  A buffer that was open and modified before kept its own text
+\(its text wins over the journal's), so nothing in it is taken for the
+agent's; one whose restored edits hold typing of the old Emacs (the
+journal says so) is shown against its file and left as it is.
+An agent session's sender is its name."
   (pcase-dolist (`(,name . ,_sender) sessions)
     (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
       (dolist (path (eddi--open-files name))
-        (when-let ((buffer (find-buffer-visiting (expand-file-name path (eddi-module-root (eddi-engine))))))
+        (when-let ((buffer (find-buffer-visiting
+                            (expand-file-name path (eddi-module-root (eddi-engine))))))
           ;; A buffer whose text won over the journal's holds nothing of
           ;; the agent's; one eddi already edited in this Emacs has a log
           ;; (the restore's edits are a hole in it).
           (when (and (null (buffer-local-value 'eddi--undo-log buffer))
                      (not (eddi-agent--restore-said-p name path "the buffer's text was kept")))
-            (if (eddi-agent--restore-said-p name path "its unsaved edits hold some typed outside the session")
+            (if (eddi-agent--restore-said-p
+                 name path "its unsaved edits hold some typed outside the session")
                 ;; The journal says someone typed between the agent's
                 ;; commands: its edits and the typing cannot be told apart,
                 ;; so the review shows the file whole and leaves it as it is.

@@ -263,8 +263,9 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
         (live == edits.len || eddi_doc_undo(doc, undone, &done, &err) == 0)) {
       count->edits += live;
       applied = true;
-    } else
+    } else {
       eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
+    }
   } else if (edits.len && !has_base) {
     /* The disk changed and the text the edits apply to was not kept (a
      * large file): their offsets mean nothing in the new text, so they
