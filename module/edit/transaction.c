@@ -106,6 +106,7 @@ static int transaction__open_copy(EddiEditTxn *self, EddiEditFile *entry, EddiDo
   if (rc == 0) {
     *doc = eddi_doc_new_taking(entry->rel, backend, &text, is_new,
                                eddi_workspace_config(self->workspace)->undo_groups);
+    eddi_embedded_note_opened(*doc);
     if (self->session) eddi_session_add_doc(self->session, *doc);
     else entry->owns_doc = true;
   }

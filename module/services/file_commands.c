@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "core/embedded_backend.h"
 #include "core/path.h"
 #include "core/walk.h"
 #include "lang/suggest.h"
@@ -152,6 +153,7 @@ int eddi_run_open(CommandContext *ctx) {
     if (rc == 0) {
       doc = eddi_doc_new_taking(rel, backend, &text, is_new,
                                 eddi_workspace_config(ctx->workspace)->undo_groups);
+      eddi_embedded_note_opened(doc);
       eddi_session_add_doc(session, doc);
       session->current = doc;
       file__reply_opened(ctx, doc);
@@ -285,14 +287,17 @@ int eddi_run_close(CommandContext *ctx) {
   EddiDoc *doc;
   int rc = file__target(ctx, ctx->argc ? &ctx->args[0] : NULL, &doc);
   if (rc < 0) return rc;
-  bool discarded = eddi_doc_modified(doc);
-  if (discarded && eddi_doc_held(doc)) {
+  bool modified = eddi_doc_modified(doc);
+  if (modified && eddi_doc_held(doc)) {
     /* Its editor holds the edits for review: closing would drop them from
      * the journal while the editor keeps them. */
     eddi_reply_builder_fact(ctx->reply, "Held for review");
     eddi_reply_builder_fact(ctx->reply, "Kept open");
     return 0;
   }
+  /* Unsaved text that was the editor's before the session changed anything
+   * is the editor's still: nothing of the session's is discarded. */
+  bool discarded = modified && !(doc->outside_edits && doc->undo.len == 0);
   eddi_session_close_doc(ctx->session, doc);
   if (discarded) eddi_reply_builder_fact(ctx->reply, "Unsaved changes discarded");
   return 0;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/embedded_backend.h"
 #include "core/merge.h"
 #include "core/path.h"
 #include "edit/edit_state.h"
@@ -243,6 +244,8 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   }
   EddiDoc *doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, is_new,
                               eddi_workspace_config(workspace)->undo_groups);
+  /* A buffer with unsaved edits of its own: modified, its text not ours. */
+  eddi_embedded_note_opened(doc);
   eddi_session_add_doc(session, doc);
   count->files++;
   EddiFileStamp stamp = {0};

@@ -293,8 +293,11 @@ static void test_embedded_text_is_the_backends(void **state) {
   world->fake.give = "in the buffer\nsecond\n";
   exchange(world, "Start s\nOpen a.txt\nShow Line 0 0", "Ok\nOk, At 0:0, Length 2\n"
                                                         "Ok: At 0:0, Lines 0:0, Txt in the buffer");
-  /* The saved text is the file's: Diff sees the buffer's edits. */
+  /* The saved text is the file's: Diff sees the buffer's edits, and the
+   * document counts as modified (the journal keeps that text), though
+   * Close discards nothing of the session's. */
   exchange(world, "Diff", "Ok: +2 -1 lines");
+  exchange(world, "Status", "Ok: Session s, File a.txt, At 0:0, Length 2, Modified");
   world->fake.give = "\xFF";
   exchange(world, "Close\nOpen a.txt", "Ok\nFail \"Buffer text is not valid UTF-8 (byte 0)\"");
   assert_int_equal(world->fake.destroys, 2);

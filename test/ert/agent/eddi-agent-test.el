@@ -383,6 +383,53 @@ the buffer as it is; b.txt, the agent's alone, is reviewed as usual."
       (should (equal (eddi-agent-test-file "a.txt") "alpha\nbeta\n"))
       (should (equal (eddi-agent-test-file "b.txt") "one\ntwo\n")))))
 
+(ert-deftest eddi-agent-held-edits-over-unsaved-typing-survive-a-restart ()
+  "The agent edits and saves a buffer that held the user's unsaved typing.
+After a restart both come back: the journal kept the buffer's text
+against the file, not the agent's edits against a text it never had,
+and the review shows the file whole and leaves it as it is."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "alpha\nbeta\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"beta\" \"BETA\"\nSave"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (with-current-buffer (find-file-noselect (expand-file-name "a.txt" eddi-root))
+                        (goto-char (point-min))
+                        (insert "mine\n"))
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit")))
+                        (princ (format "status=%s\n" (eddi-agent-session-status session))))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let ((a (find-buffer-visiting (expand-file-name "a.txt" eddi-root))))
+                         (princ (format "a=%S\n" (with-current-buffer a (buffer-string))))
+                         (with-current-buffer "*eddi-review agent-1*"
+                           (princ (format "review:\n%s" (buffer-string)))
+                           (princ (format "saved=%S\n" (eddi-agent-review-reject-all))))
+                         (princ (format "after=%S modified=%s\n"
+                                        (with-current-buffer a (buffer-string)) (buffer-modified-p a)))))
+                    state)))
+      (should (string-match-p "^status=complete$" first))
+      (should (string-match-p "restored: 1 file open, 1 unsaved edit re-applied; a.txt: its unsaved edits hold some typed outside the session$"
+                              second))
+      (should (string-match-p (regexp-quote (format "a=%S\n" "mine\nalpha\nBETA\n")) second))
+      (should (string-match-p "^# a.txt: your edits overlap the agent's" second))
+      (should (string-match-p "^saved=nil$" second))
+      (should (string-match-p (regexp-quote (format "after=%S modified=t\n" "mine\nalpha\nBETA\n"))
+                              second))
+      (should (equal (eddi-agent-test-file "a.txt") "alpha\nbeta\n")))))
+
 (ert-deftest eddi-agent-restored-sessions-have-their-own-reviews ()
   "Two agent sessions whose reviews waited come back each with its own review.
 Accepting one saves only its file; the other still waits, and rejecting
