@@ -1303,6 +1303,35 @@ edits, and the result says so."
                       (replace-regexp-in-string "line 2\n" "LINE TWO\n" eddi-agent-test-long))))
       (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root)))))))
 
+(ert-deftest eddi-agent-review-holds-files-no-buffer-visits ()
+  "A patch of files no buffer visits, and of a new file, waits for review too.
+Before, the change wrote them to the disk behind the review."
+  (eddi-agent-test-with 'anthropic '(("c.txt" . "old c\n") ("d.txt" . "old d\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "apply_patch"
+                                     ((patch . "*** Begin Patch\n*** Update File: c.txt\n-old c\n+new c\n*** Update File: d.txt\n-old d\n+new d\n*** Add File: sub/e.txt\n+new e\n*** End Patch\n"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Patch"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (string-suffix-p "\n[Saves are held for the user's review: files reach the disk when the user accepts them]"
+                               (alist-get 'content (nth 0 results))))
+      ;; Nothing on disk yet: the buffers hold the change.
+      (should (equal (eddi-agent-test-file "c.txt") "old c\n"))
+      (should (equal (eddi-agent-test-file "d.txt") "old d\n"))
+      (should-not (file-exists-p (expand-file-name "sub/e.txt" eddi-agent-test-root)))
+      (should (equal (eddi-agent-test-buffer-text "c.txt") "new c\n"))
+      (should (equal (eddi-agent-test-buffer-text "sub/e.txt") "new e\n"))
+      (with-current-buffer (eddi-agent-test-review session)
+        (should (string-match-p "^--- sub/e.txt\n\\+\\+\\+ sub/e.txt\n@@ -0,0 \\+1 @@\n\\+new e\n" (buffer-string)))
+        (should (equal (eddi-agent-review-accept-all) '("c.txt" "d.txt" "sub/e.txt"))))
+      (should (equal (eddi-agent-test-file "c.txt") "new c\n"))
+      (should (equal (eddi-agent-test-file "d.txt") "new d\n"))
+      (should (equal (eddi-agent-test-file "sub/e.txt") "new e\n")))))
+
 (ert-deftest eddi-agent-review-per-hunk-reject ()
   "Rejecting a hunk leaves exactly the accepted bytes; a rejected file stays unmodified."
   (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
