@@ -329,6 +329,37 @@ keeps the typing; nothing is written to the file."
       (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
       (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n")))))
 
+(ert-deftest eddi-agent-restored-session-undo-keeps-typing ()
+  "A restored agent session is undone by name; what the user typed since stays."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (eddi--open-journal)
+                      (princ (format "status=%s\n" (eddi-agent-session-status (eddi-agent-run "Edit")))))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let ((a (find-buffer-visiting (expand-file-name "a.txt" eddi-root)))
+                             (b (find-buffer-visiting (expand-file-name "b.txt" eddi-root))))
+                         (with-current-buffer a (goto-char (point-max)) (insert "mine\n"))
+                         (princ (format "steps=%S\n" (eddi-undo-session "agent-1")))
+                         (princ (format "a=%S b=%S\n" (with-current-buffer a (buffer-string))
+                                        (with-current-buffer b (buffer-string))))))
+                    state)))
+      (should (string-match-p "^status=complete$" first))
+      (should (string-match-p "^steps=2$" second))
+      (should (string-match-p (regexp-quote (format "a=%S b=%S\n" (concat eddi-agent-test-long "mine\n")
+                                                    "alpha\nbeta\n"))
+                              second))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long)))))
+
 (ert-deftest eddi-agent-restored-typing-is-not-the-agents ()
   "Typing of the old Emacs between the agent's commands is not offered for rejection.
 The journal says the restored edits of a.txt hold typing: the review
