@@ -200,7 +200,8 @@ void eddi_edit_file_delete(EddiEditFile *self) {
  * between the common beginning and end (two changed lines far apart are
  * two lines each way, not everything between them). */
 static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
-  if (!self->session || file->keeps_unsaved) return;
+  /* A document whose save was held is not saved: Summary counts it unsaved. */
+  if (!self->session || file->keeps_unsaved || (file->doc && file->doc->save_held)) return;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
   size_t n = file->text.len, m = file->action == EDIT_WRITE ? file->result.len : 0;

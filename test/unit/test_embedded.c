@@ -690,6 +690,10 @@ static void test_embedded_held_save_stays_unsaved_across_a_restart(void **state)
       exchange(world, "Save Close", "Ok, Held for review, Kept open");
       exchange_prefix(world, patch_ab, "Ok: M [a.txt#");
       exchange(world, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2, Modified");
+      /* Summary tells the held file from the written one. */
+      exchange(world, "Summary",
+               "Ok: Modified 2 files, Added 3 lines, Deleted 2 lines, Unsaved 1 file, Files "
+               "Modified b.txt (+1 -1 lines)\\nModified a.txt (+2 -1 lines, unsaved)");
       assert_file(world, "a.txt", "old a\n");
       assert_file(world, "b.txt", "new b\n");
       world->fake.hold = false;
