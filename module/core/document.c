@@ -435,6 +435,8 @@ static uint64_t doc__top_group(const EddiDoc *self) {
   return self->undo.len ? self->undo.items[self->undo.len - 1].id : 0;
 }
 
+bool eddi_doc_changed_by_commands(const EddiDoc *self) { return self->next_group_id > 1; }
+
 bool eddi_doc_modified(const EddiDoc *self) {
   return self->is_new || doc__top_group(self) != self->saved_group_id;
 }

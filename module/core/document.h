@@ -187,6 +187,10 @@ void eddi_doc_revert_group(EddiDoc *self);
 int eddi_doc_undo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
 int eddi_doc_redo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
 
+/* Whether a command ever changed the text (made an undo group): false for
+ * a document whose unsaved text is all its editor's (outside_edits). */
+bool eddi_doc_changed_by_commands(const EddiDoc *self);
+
 bool eddi_doc_modified(const EddiDoc *self);
 /* Save through the backend and remember the state as saved. */
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err);

@@ -240,6 +240,14 @@ int eddi_run_save(CommandContext *ctx) {
   EddiDoc *doc;
   int rc = file__target(ctx, ctx->argc > first ? &ctx->args[first] : NULL, &doc);
   if (rc < 0) return rc;
+  if (doc->outside_edits && !eddi_doc_changed_by_commands(doc)) {
+    /* The unsaved text is the editor's (typed there before Open): eddi
+     * does not write the user's edits. */
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No changes of this session to save");
+    eddi_error_hint(ctx->err, "The unsaved edits in %s were made in the editor: save them there",
+                    doc->path);
+    return EDDI_ESTATE;
+  }
   if (!eddi_doc_modified(doc)) {
     eddi_error_set(ctx->err, EDDI_ESTATE, "No changes to save");
     if (close) eddi_error_hint(ctx->err, "Use \"Close\" to close it");
@@ -297,7 +305,7 @@ int eddi_run_close(CommandContext *ctx) {
   }
   /* Unsaved text that was the editor's before the session changed anything
    * is the editor's still: nothing of the session's is discarded. */
-  bool discarded = modified && !(doc->outside_edits && doc->undo.len == 0);
+  bool discarded = modified && !(doc->outside_edits && !eddi_doc_changed_by_commands(doc));
   eddi_session_close_doc(ctx->session, doc);
   if (discarded) eddi_reply_builder_fact(ctx->reply, "Unsaved changes discarded");
   return 0;

@@ -298,6 +298,10 @@ static void test_embedded_text_is_the_backends(void **state) {
    * Close discards nothing of the session's. */
   exchange(world, "Diff", "Ok: +2 -1 lines");
   exchange(world, "Status", "Ok: Session s, File a.txt, At 0:0, Length 2, Modified");
+  /* Nothing of it is the session's: Save does not write the user's edits. */
+  exchange(world, "Save", "Fail \"No changes of this session to save\", The unsaved edits in a.txt "
+                          "were made in the editor: save them there");
+  assert_int_equal(world->fake.saves, 0);
   world->fake.give = "\xFF";
   exchange(world, "Close\nOpen a.txt", "Ok\nFail \"Buffer text is not valid UTF-8 (byte 0)\"");
   assert_int_equal(world->fake.destroys, 2);

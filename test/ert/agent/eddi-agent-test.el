@@ -184,7 +184,10 @@ the model server, the module and the workspace; return what it printed."
     (unwind-protect
         (progn
           (with-timeout (60 (error "The child Emacs did not end"))
-            (while (process-live-p process) (accept-process-output process 0.05)))
+            (while (process-live-p process) (accept-process-output process 0.05))
+            ;; What it wrote just before it ended may still be in the pipe:
+            ;; read it all, and wait for the sentinel's line.
+            (while (accept-process-output process 0.1)))
           (with-current-buffer output (buffer-string)))
       (when (process-live-p process) (delete-process process))
       (kill-buffer output))))
