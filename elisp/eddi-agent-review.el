@@ -35,6 +35,8 @@
 (defvar eddi-save-atomically)
 (defvar eddi--held-for-review)
 (defvar eddi--undo-outside-owner)
+(defvar eddi--undo-log)
+(defvar eddi--undo-step)
 (declare-function eddi-save-live-buffer "eddi-backend" (buffer &optional as-eddi))
 (declare-function eddi-undo-text-without "eddi-undo" (buffer owner))
 
@@ -119,8 +121,9 @@ it off when it is committed."
           (insert-file-contents file))
         (buffer-string)))))
 
-(defun eddi-agent-review--diff (old new path)
-  "The unified diff of OLD against NEW, both headers naming PATH."
+(defun eddi-agent-review--diff (old new path &optional context)
+  "The unified diff of OLD against NEW, both headers naming PATH.
+CONTEXT is how many lines of context each hunk has (diff's default: 3)."
   (let ((old-file (make-temp-file "eddi-review-old"))
         (new-file (make-temp-file "eddi-review-new")))
     (unwind-protect
@@ -129,7 +132,8 @@ it off when it is committed."
           (write-region old nil old-file nil 'silent)
           (write-region new nil new-file nil 'silent)
           (with-temp-buffer
-            (call-process eddi-agent-review-diff-program nil t nil "-u"
+            (call-process eddi-agent-review-diff-program nil t nil
+                          (if context (format "-U%d" context) "-u")
                           "--label" path "--label" path old-file new-file)
             (buffer-string)))
       (delete-file old-file)
@@ -138,6 +142,44 @@ it off when it is committed."
 (defconst eddi-agent-review--hunk-regexp
   "^@@ -\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? \\+\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? @@"
   "A unified diff's hunk header.")
+
+(defun eddi-agent-review--hunk-ranges (diff)
+  "The (OLD-START OLD-COUNT NEW-START NEW-COUNT) of each hunk of DIFF, in order."
+  (let ((start 0) ranges)
+    (while (string-match eddi-agent-review--hunk-regexp diff start)
+      (push (list (string-to-number (match-string 1 diff))
+                  (if (match-string 2 diff) (string-to-number (match-string 2 diff)) 1)
+                  (string-to-number (match-string 3 diff))
+                  (if (match-string 4 diff) (string-to-number (match-string 4 diff)) 1))
+            ranges)
+      (setq start (match-end 0)))
+    (nreverse ranges)))
+
+(defun eddi-agent-review-claim (buffer owner old)
+  "Log the difference of BUFFER's text from OLD as OWNER's changes.
+For an agent session the journal brought back: its unsaved edits came
+into BUFFER with the restart, made by no command of this Emacs, so the
+session undo log has no entry for them.  Each changed run of lines
+becomes one entry of OWNER's (as if it had made them top to bottom), so
+that what you type from now on stays yours: the review then shows only
+OWNER's changes and a reject keeps your typing."
+  (with-current-buffer buffer
+    (let* ((new (save-restriction (widen) (buffer-substring-no-properties
+                                           (point-min) (point-max))))
+           (step (cl-incf eddi--undo-step)))
+      (pcase-dolist (`(,old-start ,old-count ,new-start ,new-count)
+                     (eddi-agent-review--hunk-ranges
+                      (eddi-agent-review--diff old new "claim" 0)))
+        ;; A hunk of no new lines names the line after which it was.
+        (let* ((line (if (= new-count 0) (1+ new-start) new-start))
+               (from (with-temp-buffer
+                       (insert new)
+                       (eddi-agent-review--line-position line)))
+               (was (eddi-agent-review--lines old old-start old-count))
+               (now (eddi-agent-review--lines new line new-count)))
+          ;; Newest first: the hunk further down is the later change, and
+          ;; each one's position holds in the text after those above it.
+          (push (vector from was now owner step) eddi--undo-log))))))
 
 (defun eddi-agent-review--changed (buffers root owner)
   "The `eddi-agent-review-file's of BUFFERS in which OWNER changed something.
@@ -187,18 +229,23 @@ file on disk and marked mixed.  Paths are relative to ROOT."
         (setf (eddi-agent-review-file-hunks file) (nreverse hunks))))
     (put-text-property start (point) 'eddi-agent-review-file file)))
 
+(defun eddi-agent-review-buffer-name (owner)
+  "The name of the review of OWNER's changes: one buffer per agent session."
+  (if owner (format "*eddi-review %s*" owner) "*eddi-review*"))
+
 (defun eddi-agent-review-show (buffers root &optional on-done owner)
   "Review the changes OWNER made in BUFFERS; return the review buffer.
 OWNER is the agent's eddi sender; nil compares BUFFERS with their
-files.  Paths are shown relative to ROOT.  ON-DONE is called with the
-files saved once the review is committed.  nil when nothing is left
-to review."
+files.  The review buffer is OWNER's own (`eddi-agent-review-buffer-name'),
+so that the reviews of several sessions wait side by side.  Paths are
+shown relative to ROOT.  ON-DONE is called with the files saved once
+the review is committed.  nil when nothing is left to review."
   (when-let ((files (eddi-agent-review--changed buffers root owner)))
     (dolist (file files)
       (with-current-buffer (eddi-agent-review-file-buffer file)
         (setq eddi--held-for-review t)
         (eddi-agent-held-mode 1)))
-    (let ((review (get-buffer-create "*eddi-review*")))
+    (let ((review (get-buffer-create (eddi-agent-review-buffer-name owner))))
       (with-current-buffer review
         (let ((inhibit-read-only t))
           (erase-buffer)

@@ -52,6 +52,9 @@
 (defvar eddi-kill-buffers-on-close)
 (defvar eddi-resume-functions)
 (defvar eddi-journal-kept)
+(defvar eddi-journal-report)
+(defvar eddi--held-for-review)
+(defvar eddi--undo-log)
 (declare-function eddi--open-files "eddi" (sender))
 (declare-function eddi--quote "eddi" (text))
 (declare-function eddi-module-tools "eddi-module" ())
@@ -520,13 +523,20 @@ Its journal entry goes with it, so a restart does not bring it back."
     (condition-case nil
         (when (and eddi--engine (eddi-module-session eddi--engine id))
           ;; A file the review saved (or left as on disk) is saved for the
-          ;; engine too; one still modified keeps the session, and the
-          ;; journal keeps its edits.
+          ;; engine too.  One the review left modified (your own edits
+          ;; are in it) is yours now: the session lets it go, the buffer
+          ;; keeps its text, and a restart does not bring the agent's
+          ;; old text back into it.  A buffer still held for a review
+          ;; keeps the session, and the journal its edits.
           (let ((root (eddi-module-root eddi--engine)))
             (dolist (path (eddi--open-files id))
               (let ((buffer (find-buffer-visiting (expand-file-name path root))))
-                (when (and buffer (not (buffer-modified-p buffer)))
-                  (eddi-exec (format "Open %s\nSave" (eddi--quote path)) id)))))
+                (cond
+                 ((null buffer))
+                 ((not (buffer-modified-p buffer))
+                  (eddi-exec (format "Open %s\nSave" (eddi--quote path)) id))
+                 ((not (buffer-local-value 'eddi--held-for-review buffer))
+                  (eddi-exec (format "Close %s" (eddi--quote path)) id))))))
           (eddi-exec (concat "End " id) id))
       (error nil))))
 
@@ -641,36 +651,105 @@ session (a quit elsewhere does not: `eddi-agent-quit-stops-session');
     (unless noninteractive (display-buffer review))
     review))
 
+(defvar eddi-agent--restored nil
+  "Agent sessions the journal brought back whose review waits: their names.")
+
+(defun eddi-agent--restored-buffers (name)
+  "The live buffers of the files open in the restored agent session NAME."
+  (let ((root (eddi-module-root (eddi-engine))))
+    (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
+                      (eddi--open-files name)))))
+
+(defun eddi-agent--restore-said-p (name path note)
+  "Non-nil when the journal's report on session NAME says NOTE of PATH.
+NOTE follows \"; PATH: \" in the session's line of `eddi-journal-report'."
+  (let ((report (or eddi-journal-report "")))
+    (and (string-match (format "^Session %s of \\S-+ restored:.*$" (regexp-quote name)) report)
+         (string-search (format "; %s: %s" path note) (match-string 0 report))
+         t)))
+
+(defun eddi-agent--review-restored (name)
+  "Open the review of the restored agent session NAME; return it, or nil.
+Committing it ends the session; so does finding nothing to review."
+  (let ((review (eddi-agent-review-show
+                 (eddi-agent--restored-buffers name) (eddi-module-root (eddi-engine))
+                 (lambda (_saved)
+                   (setq eddi-agent--restored (delete name eddi-agent--restored))
+                   (eddi-agent--end-eddi-session name))
+                 name)))
+    (unless review
+      (setq eddi-agent--restored (delete name eddi-agent--restored))
+      (eddi-agent--end-eddi-session name))
+    review))
+
 (defun eddi-agent--review-resumed (sessions)
   "Open the review of each agent session in SESSIONS the journal brought back.
 SESSIONS is ((NAME . SENDER)...).  An agent session still in the
-journal is one whose edits were never reviewed: they come back into
-its buffers, and the review shows them against the files on disk
-\(the log of who typed what did not survive the restart).  Committing
-it ends the session; so does finding nothing to review."
-  (pcase-dolist (`(,name . ,sender) sessions)
+journal is one whose edits were never reviewed (saved while the review
+held them, or not saved at all): they come back into its buffers as
+unsaved edits, and each session gets a review of its own, named after
+it.  The restored edits are logged as the session's own in the buffers
+the journal put them into, so that what you type from now on is yours:
+the review shows only the agent's changes, and a reject keeps your
+typing.  A buffer that was open and modified before kept its own text
+\(its text wins over the journal's), so nothing in it is taken for the
+agent's; one whose restored edits hold typing of the old Emacs (the
+journal says so) is shown against its file and left as it is.
+An agent session's sender is its name."
+  (pcase-dolist (`(,name . ,_sender) sessions)
     (when (string-prefix-p (concat eddi-agent-sender-prefix "-") name)
-      (let* ((root (eddi-module-root (eddi-engine)))
-             (buffers (delq nil (mapcar (lambda (path) (find-buffer-visiting (expand-file-name path root)))
-                                        (eddi--open-files sender))))
-             (review (eddi-agent-review-show
-                      buffers root (lambda (_saved) (eddi-agent--end-eddi-session name)))))
-        (if (not review)
-            (eddi-agent--end-eddi-session name)
+      (dolist (path (eddi--open-files name))
+        (when-let ((buffer (find-buffer-visiting
+                            (expand-file-name path (eddi-module-root (eddi-engine))))))
+          ;; A buffer whose text won over the journal's holds nothing of
+          ;; the agent's; one eddi already edited in this Emacs has a log
+          ;; (the restore's edits are a hole in it).
+          (when (and (null (buffer-local-value 'eddi--undo-log buffer))
+                     (not (eddi-agent--restore-said-p name path "the buffer's text was kept")))
+            (if (eddi-agent--restore-said-p
+                 name path "its unsaved edits hold some typed outside the session")
+                ;; The journal says someone typed between the agent's
+                ;; commands: its edits and the typing cannot be told apart,
+                ;; so the review shows the file whole and leaves it as it is.
+                (with-current-buffer buffer (push [:unknown] eddi--undo-log))
+              (eddi-agent-review-claim buffer name (eddi-agent-review--disk-text buffer))))))
+      (cl-pushnew name eddi-agent--restored :test #'equal)
+      (let ((review (eddi-agent--review-restored name)))
+        (when review
           (message "eddi-agent: %s came back with edits never reviewed: review them in %s"
                    name (buffer-name review))
           (unless noninteractive (display-buffer review)))))))
 
 (add-hook 'eddi-resume-functions #'eddi-agent--review-resumed)
 
+(defun eddi-agent--review-candidates ()
+  "Names of the sessions whose changes can be reviewed: the last one first."
+  (delete-dups (append (and eddi-agent-last-session
+                            (list (eddi-agent-session-id eddi-agent-last-session)))
+                       (reverse eddi-agent--restored))))
+
 ;;;###autoload
 (defun eddi-agent-review-changes (&optional session)
-  "Review the changes SESSION (default: the last one) left unsaved."
-  (interactive)
+  "Review the changes SESSION (default: the last one) left unsaved.
+SESSION is an agent session or the name of one; the sessions a restart
+brought back are reviewed by name.  Interactively, with several to
+choose from, it asks which."
+  (interactive
+   (let ((names (eddi-agent--review-candidates)))
+     (list (if (cdr names)
+               (completing-read "Review the changes of session: " names nil t nil nil (car names))
+             (car names)))))
   (let ((session (or session eddi-agent-last-session)))
     (unless session (user-error "No eddi-agent session yet"))
-    (let ((review (eddi-agent--review session)))
-      (unless review (user-error "Nothing of %s waits for review" (eddi-agent-session-id session)))
+    (let* ((name (if (stringp session) session (eddi-agent-session-id session)))
+           (live (cond ((not (stringp session)) session)
+                       ((and eddi-agent-last-session
+                             (equal name (eddi-agent-session-id eddi-agent-last-session)))
+                        eddi-agent-last-session)))
+           (review (cond (live (eddi-agent--review live))
+                         ((member name eddi-agent--restored) (eddi-agent--review-restored name))
+                         (t (user-error "No eddi-agent session %s" name)))))
+      (unless review (user-error "Nothing of %s waits for review" name))
       (when (called-interactively-p 'interactive) (pop-to-buffer review))
       review)))
 

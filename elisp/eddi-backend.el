@@ -62,6 +62,27 @@ Past this many, only the region covering them is kept (and copied).")
 (defvar eddi-after-edit-functions nil
   "Called with BUFFER BEG END after eddi changed the text of BUFFER.")
 
+(defvar eddi-save-function)
+
+(defun eddi--visit-held (file)
+  "Visit FILE for a change whose saves are held; return its buffer.
+With `eddi-save-function' set (an agent's review holds its saves), a
+change must not write a file behind Emacs's back: each file it touches
+is brought into a buffer, which takes the change and holds it.  A file
+not made yet gets an empty buffer, written only when the review saves
+it."
+  (let ((buffer (let ((large-file-warning-threshold nil)
+                      (inhibit-message t))
+                  (find-file-noselect file t))))
+    (with-current-buffer buffer
+      (setq eddi--visited-by-eddi t)
+      (unless (file-exists-p file)
+        (setq buffer-file-coding-system 'utf-8-unix)
+        ;; Emacs marks a new file in a missing folder read-only; the
+        ;; review's save makes the folder.
+        (setq buffer-read-only nil)))
+    buffer))
+
 (defun eddi--backend-copy (file text)
   "What Emacs holds of FILE: nil, or [MODIFIED TEXT].
 A live buffer visiting FILE is its copy: MODIFIED is non-nil when it has
@@ -70,8 +91,11 @@ opened it), and TEXT is its whole text when TEXT is non-nil.  A change of
 several files reads and writes FILE through that buffer, never behind it,
 and leaves a MODIFIED one modified: the user's edits are never written by
 eddi.  Unsaved edits of eddi's own are saved with the change, as in every
-eddi front end."
-  (when-let ((buffer (find-buffer-visiting file)))
+eddi front end.  While `eddi-save-function' holds saves, a file no
+buffer visits is visited first (`eddi--visit-held'), so that the change
+is held in its buffer too instead of written to the disk."
+  (when-let ((buffer (or (find-buffer-visiting file)
+                         (and eddi-save-function (eddi--visit-held file)))))
     (with-current-buffer buffer
       (vector (and (buffer-modified-p)
                    (or (null eddi--buffer-trackers)
@@ -332,7 +356,10 @@ the whole text."
 (defvar eddi-save-function nil
   "When non-nil, a function that eddi's Save calls instead of writing.
 It gets the buffer; the file stays as it is on disk, and the buffer
-keeps its changes, modified, until someone saves it.  The agent binds
+keeps its changes, modified, until someone saves it.  The engine takes
+such a save as held, not written: its document stays modified (Save
+replies \"Held for review\" and Close keeps it open), so the journal
+keeps the edits against the file as it is on disk.  The agent binds
 this while `eddi-agent-review' holds its edits for review.")
 
 (defvar-local eddi--held-for-review nil
@@ -357,18 +384,31 @@ so that eddi's next Save does not take it for a change on disk."
           (inhibit-message t))
       (save-buffer))))
 
+(defun eddi--backend-held-p (id)
+  "Non-nil while ID's buffer holds changes that wait for a review.
+After a save held for review, the engine keeps the document open on
+Close while this says so."
+  (let ((tracker (gethash id eddi--trackers)))
+    (and tracker (buffer-live-p (eddi--tracker-buffer tracker))
+         (buffer-local-value 'eddi--held-for-review (eddi--tracker-buffer tracker))
+         t)))
+
 (defun eddi--backend-save (id)
   "Save ID's buffer with `save-buffer' (hooks and backups run).
 The module has checked that the file on disk is as eddi last saw it.
-With `eddi-save-function' set, hand the buffer to it instead."
+With `eddi-save-function' set, hand the buffer to it instead and return
+`held': nothing is written, and the engine keeps the buffer's text as
+unsaved (its journal too, so that a restart brings it back)."
   (let* ((tracker (eddi--live-tracker id))
          (buffer (eddi--tracker-buffer tracker)))
     (if eddi-save-function
-        (funcall eddi-save-function buffer)
+        (progn (funcall eddi-save-function buffer)
+               'held)
       (eddi-save-live-buffer buffer t)
       (with-current-buffer buffer
         (dolist (other eddi--buffer-trackers)
-          (setf (eddi--tracker-user-saved other) nil))))))
+          (setf (eddi--tracker-user-saved other) nil)))
+      nil)))
 
 (defun eddi--save-coding ()
   "The coding system `basic-save-buffer' writes this buffer with."

@@ -799,6 +799,10 @@ and their files open in buffers.  The agent reviews its own here.")
 
 (declare-function eddi-module-journal-sessions "eddi-module" (engine))
 
+(defvar eddi-journal-report nil
+  "What the journal said when it was last opened.
+The sessions it gave back, and how (edits re-applied, rebased, kept).")
+
 (defvar eddi-journal-kept nil
   "Names of the sessions left in the journal when it was opened (not resumed).
 A new session should not take one of these names: the journal would
@@ -848,6 +852,7 @@ others stay in the journal, in `eddi-journal-kept'."
         (when (or chosen (null sessions))
           (let ((report (eddi-module-open-journal
                          engine (and eddi-journal-kept (string-join chosen "\n")))))
+            (setq eddi-journal-report report)
             (unless (string-empty-p report) (message "eddi: %s" report))
             (when-let ((restored (eddi--restored-sessions report)))
               (run-hook-with-args 'eddi-resume-functions restored))))))))

@@ -435,6 +435,8 @@ static uint64_t doc__top_group(const EddiDoc *self) {
   return self->undo.len ? self->undo.items[self->undo.len - 1].id : 0;
 }
 
+bool eddi_doc_changed_by_commands(const EddiDoc *self) { return self->next_group_id > 1; }
+
 bool eddi_doc_modified(const EddiDoc *self) {
   return self->is_new || doc__top_group(self) != self->saved_group_id;
 }
@@ -443,12 +445,20 @@ void eddi_doc_mark_saved(EddiDoc *self) {
   eddi_doc_end_group(self);
   self->saved_group_id = doc__top_group(self);
   self->is_new = false;
+  self->save_held = false;
+  self->outside_edits = false;
 }
 
 int eddi_doc_save(EddiDoc *self, size_t *bytes, EddiError *err) {
   eddi_doc_end_group(self);
+  self->save_held = false;
   int rc = self->backend->vtable->save(self->backend, self, bytes, err);
   if (rc < 0) return rc;
+  /* A save its backend held wrote nothing: the text is still unsaved. */
+  if (self->save_held) {
+    *bytes = 0;
+    return 0;
+  }
   eddi_doc_mark_saved(self);
   return 0;
 }
@@ -489,6 +499,8 @@ int eddi_doc_reread(EddiDoc *self, size_t *discarded, EddiError *err) {
   eddi_doc_end_group(self);
   self->saved_group_id = doc__top_group(self);
   self->is_new = false;
+  self->save_held = false;
+  self->outside_edits = false;
   self->cursor = 0; /* as a fresh Open */
   return 0;
 }
@@ -516,6 +528,7 @@ void eddi_doc_external_replace(EddiDoc *self, size_t start, size_t end, const ch
   doc__free_groups(&self->redo);
   self->group_open = false;
   self->saved_group_id = UINT64_MAX; /* no group has this id: modified */
+  self->outside_edits = true;
 }
 
 size_t eddi_doc_char_count(const EddiDoc *self) { return self->text.chars; }

@@ -100,6 +100,16 @@ struct EddiDoc {
   /* The last save merged a change made on disk behind eddi's back into the
    * document (its Save reply says so). */
   bool rebased;
+  /* Its backend held the last save back on purpose (eddi_doc_file_held: an
+   * editor keeping a model's edits from the disk for the user's review):
+   * nothing was written and the document is still modified. Cleared when it
+   * is saved for real or read again. */
+  bool save_held;
+  /* The unsaved text holds changes made outside the engine (eddi_doc_mirror:
+   * the user typed in the editor), which no command of the session made.
+   * Journaled with the file, so that a restart can say so. Cleared when the
+   * document is saved or read again. */
+  bool outside_edits;
   Array(DocMark) marks; /* eddi_doc_set_mark, eddi_doc_remove_mark */
   /* public */
   size_t cursor; /* byte offset */
@@ -176,6 +186,10 @@ void eddi_doc_revert_group(EddiDoc *self);
  * there is nothing to undo/redo. */
 int eddi_doc_undo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
 int eddi_doc_redo(EddiDoc *self, size_t count, size_t *done, EddiError *err);
+
+/* Whether a command ever changed the text (made an undo group): false for
+ * a document whose unsaved text is all its editor's (outside_edits). */
+bool eddi_doc_changed_by_commands(const EddiDoc *self);
 
 bool eddi_doc_modified(const EddiDoc *self);
 /* Save through the backend and remember the state as saved. */

@@ -142,6 +142,36 @@ int eddi_doc_file_saved(EddiDoc *doc, size_t *bytes, EddiError *err) {
   return eddi_file_stamp_read(&self->stamp, self->abs_path, self->max_bytes, bytes, err);
 }
 
+void eddi_doc_file_held(EddiDoc *doc) {
+  /* The stamp stays the file's as eddi last read or wrote it: the base the
+   * held edits apply to. */
+  doc->save_held = true;
+}
+
+bool eddi_doc_held(const EddiDoc *doc) {
+  if (!doc->save_held) return false;
+  if (!doc->backend || doc->backend->vtable != &embedded_vtable) return true;
+  const EmbeddedBackend *self = (const EmbeddedBackend *)doc->backend;
+  return !self->ops->held || self->ops->held(self->self);
+}
+
+void eddi_embedded_note_opened(EddiDoc *doc) {
+  if (!doc->backend || doc->backend->vtable != &embedded_vtable || doc->is_new) return;
+  EmbeddedBackend *self = (EmbeddedBackend *)doc->backend;
+  StrBuf saved = {0};
+  EddiError ignored;
+  if (eddi_file_saved_text(&self->stamp, self->abs_path, self->max_bytes, &saved, &ignored) == 0) {
+    size_t len = eddi_text_len(&doc->text);
+    char *text = eddi_text_dup(&doc->text, 0, len);
+    if (len != saved.len || (len && memcmp(text, saved.data, len) != 0)) {
+      doc->saved_group_id = UINT64_MAX; /* no group has this id: modified */
+      doc->outside_edits = true;
+    }
+    eddi_free(text);
+  }
+  eddi_strbuf_free(&saved);
+}
+
 /* ---------------------------------------------------------------- copies */
 
 /* An embedder's text is taken only when it fits the limit and is UTF-8. */

@@ -41,6 +41,14 @@ int eddi_embedded_save_bytes(EddiBackend *backend, EddiDoc *doc, StrBuf *out, Ed
  * it, and the embedder's copy counts as saved. */
 void eddi_embedded_saved(EddiBackend *backend, const EddiFileStamp *written);
 
+/* A document just opened over an embedder's copy whose text is not its
+ * file's (an editor's buffer with unsaved edits of the user's at Open):
+ * it counts as modified, its unsaved text made outside the session
+ * (outside_edits), so that the journal keeps that text against the file
+ * and a restart brings it back. A document of another backend, a new
+ * file, or one as its file is left as it is. */
+void eddi_embedded_note_opened(EddiDoc *doc);
+
 /* Ask an embedder's copies (eddi_backend.h; copies may be NULL: none)
  * about the file at abs_path: *copy, and with text not NULL the copy's
  * text appended to it, refused (EDDI_EINVAL, EDDI_ETOOBIG) when it is not

@@ -106,6 +106,7 @@ static int transaction__open_copy(EddiEditTxn *self, EddiEditFile *entry, EddiDo
   if (rc == 0) {
     *doc = eddi_doc_new_taking(entry->rel, backend, &text, is_new,
                                eddi_workspace_config(self->workspace)->undo_groups);
+    eddi_embedded_note_opened(*doc);
     if (self->session) eddi_session_add_doc(self->session, *doc);
     else entry->owns_doc = true;
   }
@@ -199,7 +200,8 @@ void eddi_edit_file_delete(EddiEditFile *self) {
  * between the common beginning and end (two changed lines far apart are
  * two lines each way, not everything between them). */
 static void transaction__record(EddiEditTxn *self, const EddiEditFile *file) {
-  if (!self->session || file->keeps_unsaved) return;
+  /* A document whose save was held is not saved: Summary counts it unsaved. */
+  if (!self->session || file->keeps_unsaved || (file->doc && file->doc->save_held)) return;
   const char *a = file->text.data ? file->text.data : "";
   const char *b = file->result.data ? file->result.data : "";
   size_t n = file->text.len, m = file->action == EDIT_WRITE ? file->result.len : 0;

@@ -27,7 +27,7 @@ static long buffer_next_id = 1;
 
 static emacs_value sym_open, sym_replace, sym_sync, sym_save, sym_save_bytes, sym_saved,
     sym_user_saved, sym_copy, sym_copies, sym_end_group, sym_release, sym_eddi_error, sym_quit, sym_nth, sym_cons, sym_error_message_string, sym_t,
-    sym_nil, sym_string;
+    sym_nil, sym_string, sym_held, sym_held_p;
 
 static bool buffer__global_symbol(emacs_env *env, emacs_value *slot, const char *name) {
   emacs_value symbol = env->intern(env, name);
@@ -62,6 +62,8 @@ bool eddi_emacs_symbols_init(emacs_env *env) {
       {&sym_t, "t"},
       {&sym_nil, "nil"},
       {&sym_string, "string"},
+      {&sym_held, "held"},
+      {&sym_held_p, "eddi--backend-held-p"},
   };
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (!buffer__global_symbol(env, table[i].slot, table[i].name)) return false;
@@ -257,10 +259,18 @@ static int buffer__save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *e
   int rc = buffer__sync(self, doc, err);
   if (rc == 0) rc = buffer__check_disk(self, doc, err);
   if (rc < 0) return rc;
-  emacs_value id = self->call->env->make_integer(self->call->env, self->id);
-  rc = eddi_emacs_funcall(self->call, sym_save, 1, &id, NULL, err);
-  if (rc == 0) rc = eddi_doc_file_saved(doc, bytes, err);
-  return rc;
+  emacs_env *env = self->call->env;
+  emacs_value id = env->make_integer(env, self->id);
+  emacs_value how = sym_nil;
+  rc = eddi_emacs_funcall(self->call, sym_save, 1, &id, &how, err);
+  if (rc < 0) return rc;
+  /* eddi-save-function took the buffer instead (the agent's review). */
+  if (env->eq(env, how, sym_held)) {
+    eddi_doc_file_held(doc);
+    *bytes = 0;
+    return 0;
+  }
+  return eddi_doc_file_saved(doc, bytes, err);
 }
 
 /* The bytes of a string whose characters are bytes (U+0000..U+00FF, one
@@ -323,6 +333,20 @@ static void buffer__saved(void *backend) { buffer__notify(backend, sym_saved); }
 
 static void buffer__end_group(void *backend) { buffer__notify(backend, sym_end_group); }
 
+/* Whether the buffer's changes still wait for a review
+ * (eddi--backend-held-p). Without Emacs, or when the call fails, they do:
+ * keeping a document open loses nothing. */
+static bool buffer__held(void *backend) {
+  BufferBackend *self = backend;
+  emacs_env *env = self->call->env;
+  if (!env) return true;
+  emacs_value id = env->make_integer(env, self->id);
+  emacs_value held = sym_t;
+  EddiError ignored;
+  if (eddi_emacs_funcall(self->call, sym_held_p, 1, &id, &held, &ignored) < 0) return true;
+  return env->is_not_nil(env, held);
+}
+
 static void buffer__destroy(void *backend) {
   BufferBackend *self = backend;
   /* From a finalizer there is no env: the elisp side then keeps a stale
@@ -343,6 +367,7 @@ static const EddiBackendOps buffer_ops = {
     .destroy = buffer__destroy,
     .save_bytes = buffer__save_bytes,
     .saved = buffer__saved,
+    .held = buffer__held,
 };
 
 long eddi_emacs_backend_id(const void *backend) {

@@ -76,6 +76,18 @@ int eddi_doc_file_check(EddiDoc *self, bool *changed, EddiError *err);
  * *bytes receives its size. */
 int eddi_doc_file_saved(EddiDoc *self, size_t *bytes, EddiError *err);
 
+/* Instead of eddi_doc_file_saved, from a save that wrote nothing on
+ * purpose: the embedder holds the text back from the disk (an editor
+ * keeping a model's edits until the user has reviewed them). The document
+ * stays modified and its file as it was, so the journal keeps the edits
+ * against that file and a restart brings them back unsaved; Save replies
+ * "Held for review", and Close keeps such a document open. */
+void eddi_doc_file_held(EddiDoc *self);
+
+/* Whether the document's last save was held and its backend still holds
+ * the text back (the held op). */
+bool eddi_doc_held(const EddiDoc *self);
+
 /* ------------------------------------------------------------ backends */
 
 /* The file an Open asks for, as the engine found it. */
@@ -103,7 +115,8 @@ typedef struct {
   int (*sync)(void *backend, EddiDoc *doc, EddiError *err);
   /* Write the text to the file, whole or not at all, after checking it
    * (eddi_doc_file_check), then note it (eddi_doc_file_saved, which gives
-   * *bytes). What is written must be the mirror: sync first. */
+   * *bytes). What is written must be the mirror: sync first. A backend
+   * that holds the save back writes nothing and calls eddi_doc_file_held. */
   int (*save)(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err);
   /* A command ended: close the backing copy's undo group. May be NULL. */
   void (*end_group)(void *backend);
@@ -122,6 +135,11 @@ typedef struct {
    * the backing copy counts as saved now (an editor clears its modified
    * flag and takes the file's new time). Set when save_bytes is. */
   void (*saved)(void *backend);
+  /* Whether the embedder still holds the text back after a save it held
+   * (eddi_doc_file_held): while it does, Close keeps the document open;
+   * once the review is over, Close lets it go and the editor keeps its
+   * text. May be NULL: held until the document is saved or read again. */
+  bool (*held)(void *backend);
 } EddiBackendOps;
 
 /* Where an opener puts the text of the backing copy (the engine's). */

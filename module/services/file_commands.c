@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "core/embedded_backend.h"
 #include "core/path.h"
 #include "core/walk.h"
 #include "lang/suggest.h"
@@ -152,6 +153,7 @@ int eddi_run_open(CommandContext *ctx) {
     if (rc == 0) {
       doc = eddi_doc_new_taking(rel, backend, &text, is_new,
                                 eddi_workspace_config(ctx->workspace)->undo_groups);
+      eddi_embedded_note_opened(doc);
       eddi_session_add_doc(session, doc);
       session->current = doc;
       file__reply_opened(ctx, doc);
@@ -238,6 +240,14 @@ int eddi_run_save(CommandContext *ctx) {
   EddiDoc *doc;
   int rc = file__target(ctx, ctx->argc > first ? &ctx->args[first] : NULL, &doc);
   if (rc < 0) return rc;
+  if (doc->outside_edits && !eddi_doc_changed_by_commands(doc)) {
+    /* The unsaved text is the editor's (typed there before Open): eddi
+     * does not write the user's edits. */
+    eddi_error_set(ctx->err, EDDI_ESTATE, "No changes of this session to save");
+    eddi_error_hint(ctx->err, "The unsaved edits in %s were made in the editor: save them there",
+                    doc->path);
+    return EDDI_ESTATE;
+  }
   if (!eddi_doc_modified(doc)) {
     eddi_error_set(ctx->err, EDDI_ESTATE, "No changes to save");
     if (close) eddi_error_hint(ctx->err, "Use \"Close\" to close it");
@@ -260,6 +270,14 @@ int eddi_run_save(CommandContext *ctx) {
     eddi_outline_free(before);
     return rc;
   }
+  if (doc->save_held) {
+    /* Nothing was written: the session keeps the document, modified, so
+     * that its edits stay journaled until the review decides. */
+    eddi_outline_free(before);
+    eddi_reply_builder_fact(ctx->reply, "Held for review");
+    if (close) eddi_reply_builder_fact(ctx->reply, "Kept open");
+    return 0;
+  }
   eddi_session_record_save(ctx->session, doc->path, created, added, deleted, before);
   bool rebased = doc->rebased;
   if (close) {
@@ -277,7 +295,17 @@ int eddi_run_close(CommandContext *ctx) {
   EddiDoc *doc;
   int rc = file__target(ctx, ctx->argc ? &ctx->args[0] : NULL, &doc);
   if (rc < 0) return rc;
-  bool discarded = eddi_doc_modified(doc);
+  bool modified = eddi_doc_modified(doc);
+  if (modified && eddi_doc_held(doc)) {
+    /* Its editor holds the edits for review: closing would drop them from
+     * the journal while the editor keeps them. */
+    eddi_reply_builder_fact(ctx->reply, "Held for review");
+    eddi_reply_builder_fact(ctx->reply, "Kept open");
+    return 0;
+  }
+  /* Unsaved text that was the editor's before the session changed anything
+   * is the editor's still: nothing of the session's is discarded. */
+  bool discarded = modified && !(doc->outside_edits && !eddi_doc_changed_by_commands(doc));
   eddi_session_close_doc(ctx->session, doc);
   if (discarded) eddi_reply_builder_fact(ctx->reply, "Unsaved changes discarded");
   return 0;

@@ -143,6 +143,10 @@ static const char *const journal__migrations[EDDI_JOURNAL_SCHEMA] = {
      * forward (or finished) by the recovery becomes that session's step,
      * so that Undo takes it back. */
     "ALTER TABLE intents ADD COLUMN session TEXT;",
+    /* 7 -> 8: whether a file's unsaved text holds changes made outside the
+     * session's commands (the user typed in the editor): a restored agent
+     * session's review cannot tell those from the agent's. */
+    "ALTER TABLE docs ADD COLUMN outside INTEGER NOT NULL DEFAULT 0;",
 };
 
 const char *eddi_journal_migration(int from) {

@@ -40,7 +40,7 @@ struct EddiEngine;
 struct EddiSession;
 
 /* The schema this eddi writes. Each step up is a migration in journal.c. */
-#define EDDI_JOURNAL_SCHEMA 7
+#define EDDI_JOURNAL_SCHEMA 8
 /* How long a statement waits for another connection holding the journal's
  * write lock (two eddi processes on one workspace, or this process's
  * applier) before failing. */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/embedded_backend.h"
 #include "core/merge.h"
 #include "core/path.h"
 #include "edit/edit_state.h"
@@ -220,6 +221,7 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   bool has_base = sqlite3_column_type(row, 4) != SQLITE_NULL;
   bool was_new = sqlite3_column_int(row, 5) != 0;
   size_t undone = (size_t)sqlite3_column_int64(row, 6);
+  bool outside = sqlite3_column_int(row, 7) != 0;
   char *rel = NULL, *abs = NULL;
   EddiError err;
   EddiWorkspace *workspace = engine->workspace;
@@ -242,6 +244,8 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   }
   EddiDoc *doc = eddi_doc_new(rel, backend, text.data ? text.data : "", text.len, is_new,
                               eddi_workspace_config(workspace)->undo_groups);
+  /* A buffer with unsaved edits of its own: modified, its text not ours. */
+  eddi_embedded_note_opened(doc);
   eddi_session_add_doc(session, doc);
   count->files++;
   EddiFileStamp stamp = {0};
@@ -250,6 +254,7 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
   bool disk_as_base = disk_hash == base_hash;
   /* On another disk text the undone groups (Redo's) are of no use. */
   if (!disk_as_base) restore__edits_drop_from(&edits, live);
+  bool applied = false;
   if (edits.len && restore__buffer_edited(doc)) {
     /* A live buffer edited since its file was read: its text wins. */
     eddi_strbuf_printf(&count->notes, "; %s: the buffer's text was kept, not %zu unsaved edits",
@@ -258,10 +263,12 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
     /* The undone groups are made too, and undone again: Redo has them. */
     size_t done;
     if (restore__replay(doc, &edits) &&
-        (live == edits.len || eddi_doc_undo(doc, undone, &done, &err) == 0))
+        (live == edits.len || eddi_doc_undo(doc, undone, &done, &err) == 0)) {
       count->edits += live;
-    else
+      applied = true;
+    } else {
       eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits do not fit", path);
+    }
   } else if (edits.len && !has_base) {
     /* The disk changed and the text the edits apply to was not kept (a
      * large file): their offsets mean nothing in the new text, so they
@@ -290,6 +297,7 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
                                       &err) == 0) {
       eddi_doc_end_group(doc);
       count->edits += edits.len;
+      applied = true;
       eddi_strbuf_printf(&count->notes, "; %s changed on disk: %zu unsaved edits rebased onto it",
                          path, edits.len);
     } else {
@@ -301,6 +309,14 @@ static void restore__doc(EddiEngine *engine, sqlite3 *db, EddiSession *session,
                          path, edits.len, kept[0] ? kept : "the journal");
     }
     eddi_strbuf_free(&base), eddi_strbuf_free(&mine), eddi_strbuf_free(&merged);
+  }
+  if (applied && outside) {
+    /* Not all of that text is the session's: someone typed in the editor
+     * too. Said, so that a front end does not take it all for the
+     * session's (an agent's review would offer to reject the typing). */
+    doc->outside_edits = true;
+    eddi_strbuf_printf(&count->notes, "; %s: its unsaved edits hold some typed outside the session",
+                       path);
   }
   size_t len = eddi_text_len(&doc->text);
   doc->cursor = EDDI_MIN(cursor, len);
@@ -480,8 +496,8 @@ static void restore__session(EddiJournal *self, EddiEngine *engine, sqlite3_stmt
   session->raw_payloads = sqlite3_column_int(row, 3) != 0;
   RestoreCount count = {0};
   sqlite3_stmt *docs = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT path, cursor, marks, base_hash, base_text, is_new, undone"
-                             " FROM docs"
+  if (sqlite3_prepare_v2(db, "SELECT path, cursor, marks, base_hash, base_text, is_new, undone,"
+                             " outside FROM docs"
                              " WHERE session=? ORDER BY ord",
                          -1, &docs, NULL) == SQLITE_OK) {
     sqlite3_bind_text(docs, 1, name, -1, SQLITE_STATIC);

@@ -59,6 +59,7 @@ typedef struct {
   size_t cursor;
   uint64_t marks_hash;
   size_t undone;      /* undone groups journaled after the others (Redo's) */
+  bool outside;       /* its unsaved text holds changes made outside eddi */
   bool present;       /* seen in this sync */
 } MirrorDoc;
 
@@ -195,7 +196,7 @@ static const char sql_doc_put[] =
     " VALUES(?,?,?,?,?,?)";
 static const char sql_session_owner_log[] = "UPDATE sessions SET owner_log=? WHERE name=?";
 static const char sql_doc_undone[] =
-    "UPDATE docs SET undone=? WHERE session=? AND path=?";
+    "UPDATE docs SET undone=?, outside=? WHERE session=? AND path=?";
 static const char sql_doc_cursor[] =
     "UPDATE docs SET cursor=?, marks=? WHERE session=? AND path=?";
 static const char sql_session_state[] =
@@ -418,8 +419,10 @@ static void doc__rewrite(JournalWrite *self, const char *session, const EddiDoc 
     eddi_free(text);
   }
   mirror->undone = with_undone ? undone : 0;
+  mirror->outside = modified && doc->outside_edits;
   write__statement(self, sql_doc_undone);
   write__int(self, (int64_t)mirror->undone);
+  write__int(self, mirror->outside);
   write__text(self, session);
   write__text(self, doc->path);
   eddi_strbuf_free(&base);
@@ -456,12 +459,13 @@ static void doc__sync(JournalWrite *self, const char *session, const EddiDoc *do
   uint64_t top = doc__top(doc);
   bool undone_same = mirror->undone == undone;
   if (!eddi_doc_modified(doc)) {
-    if (mirror->seq > 0 || mirror->top != top || !undone_same)
+    if (mirror->seq > 0 || mirror->top != top || !undone_same || mirror->outside)
       doc__rewrite(self, session, doc, undone, mirror);
-  } else if (top != mirror->top || !undone_same) {
+  } else if (top != mirror->top || !undone_same || mirror->outside != doc->outside_edits) {
     /* New groups on top of the journaled ones: appended (a typed line). */
     long at = mirror->seq > 0 ? doc__group_index(doc, mirror->top) : -1;
-    if (at >= 0 && top > mirror->top && !mirror->undone && !undone) {
+    if (at >= 0 && top > mirror->top && !mirror->undone && !undone &&
+        mirror->outside == doc->outside_edits) {
       doc__append_groups(self, session, doc, (size_t)at + 1, mirror);
       mirror->top = top;
     } else {

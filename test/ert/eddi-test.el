@@ -282,6 +282,11 @@ sources named; it copies the module beside eddi.el."
     (should (equal (eddi-exec "Open a.txt") "Ok, At 0:0, Length 2"))
     (should (equal (eddi-exec "Show Line 1 0") "Ok: At 1:0, Lines 1:1, Txt typed by the user"))
     (should (equal (eddi-exec "Diff") "Ok: +1 -0 lines"))
+    ;; The typing is the user's: eddi's Save does not write it.
+    (should (equal (eddi-exec "Save")
+                   "Fail \"No changes of this session to save\", The unsaved edits in a.txt were made in the editor: save them there"))
+    (should (equal (with-temp-buffer (insert-file-contents (eddi-test-path "a.txt")) (buffer-string))
+                   "one\n"))
     ;; A buffer eddi did not visit is not killed by Close.
     (should (equal (eddi-exec "Close") "Ok"))
     (should (eddi-test-buffer "a.txt"))))

@@ -36,6 +36,8 @@ typedef struct {
   const char *give;          /* the text open gives; NULL: the file's */
   FakeBuffer *last;
   bool refuse_changed;       /* save refuses a file changed on disk */
+  bool hold;                 /* save writes nothing: the editor holds it for review */
+  bool reviewed;             /* the review is over: the editor holds nothing back */
   /* A buffer of the user's that no document holds (EddiBackendCopies):
    * the file it visits (a workspace path), its text and whether it holds
    * unsaved edits. */
@@ -96,6 +98,10 @@ static int fake_save(void *backend, EddiDoc *doc, size_t *bytes, EddiError *err)
   if (rc < 0) return rc;
   if (changed && fake_of_ops->refuse_changed)
     return eddi_error_set(err, EDDI_ESTALE, "File changed on disk since Open");
+  if (fake_of_ops->hold) {
+    eddi_doc_file_held(doc);
+    return 0;
+  }
   unit_write_file(buffer->abs_path, buffer->text, buffer->len);
   return eddi_doc_file_saved(doc, bytes, err);
 }
@@ -107,6 +113,8 @@ static int fake_save_bytes(void *backend, EddiDoc *doc, EddiTextSink *out, EddiE
   int rc = fake_sync(backend, doc, err);
   if (rc < 0) return rc;
   if (fake_of_ops->uncertain) return eddi_error_set(err, EDDI_ESTATE, "A hook writes it");
+  /* As Emacs's: a held buffer is not written with the others. */
+  if (fake_of_ops->hold) return eddi_error_set(err, EDDI_ESTATE, "Held for review");
   if (fake_of_ops->meanwhile)
     unit_write_file(buffer->abs_path, fake_of_ops->meanwhile, strlen(fake_of_ops->meanwhile));
   eddi_text_sink_append(out, buffer->text, buffer->len);
@@ -120,6 +128,11 @@ static void fake_saved(void *backend) {
 }
 
 static void fake_end_group(void *backend) { fake_of_ops->end_groups++; }
+
+static bool fake_held(void *backend) {
+  (void)backend;
+  return !fake_of_ops->reviewed;
+}
 
 static void fake_destroy(void *backend) {
   FakeBuffer *buffer = backend;
@@ -138,6 +151,7 @@ static const EddiBackendOps fake_ops = {
     .destroy = fake_destroy,
     .save_bytes = fake_save_bytes,
     .saved = fake_saved,
+    .held = fake_held,
 };
 
 static int fake_open(void *context, const EddiBackendFile *file, const EddiBackendOps **ops,
@@ -279,8 +293,15 @@ static void test_embedded_text_is_the_backends(void **state) {
   world->fake.give = "in the buffer\nsecond\n";
   exchange(world, "Start s\nOpen a.txt\nShow Line 0 0", "Ok\nOk, At 0:0, Length 2\n"
                                                         "Ok: At 0:0, Lines 0:0, Txt in the buffer");
-  /* The saved text is the file's: Diff sees the buffer's edits. */
+  /* The saved text is the file's: Diff sees the buffer's edits, and the
+   * document counts as modified (the journal keeps that text), though
+   * Close discards nothing of the session's. */
   exchange(world, "Diff", "Ok: +2 -1 lines");
+  exchange(world, "Status", "Ok: Session s, File a.txt, At 0:0, Length 2, Modified");
+  /* Nothing of it is the session's: Save does not write the user's edits. */
+  exchange(world, "Save", "Fail \"No changes of this session to save\", The unsaved edits in a.txt "
+                          "were made in the editor: save them there");
+  assert_int_equal(world->fake.saves, 0);
   world->fake.give = "\xFF";
   exchange(world, "Close\nOpen a.txt", "Ok\nFail \"Buffer text is not valid UTF-8 (byte 0)\"");
   assert_int_equal(world->fake.destroys, 2);
@@ -639,6 +660,132 @@ static void test_embedded_restored_step_keeps_unsaved_edits_off_the_disk(void **
   unit_remove_tree(jw.state);
 }
 
+/* A save the editor holds back for a review writes nothing and leaves the
+ * document modified: Close keeps it, a change of several files leaves its
+ * file alone, and the next engine over the journal brings the held edits
+ * back unsaved, against the file as it was before them. */
+static void test_embedded_held_save_stays_unsaved_across_a_restart(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "old a\n", 6);
+  world_file(world, "b.txt", "old b\n", 6);
+  fake_of_ops = &world->fake;
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw.state;
+  for (int run = 0; run < 2; run++) {
+    char error[EDDI_ERROR_MAX] = "", report[EDDI_ERROR_MAX] = "";
+    world->engine = eddi_engine_new(world->root, &config, error, sizeof error);
+    if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+    /* The editor is there before the journal gives the session back. */
+    eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+    if (eddi_engine_open_journal(world->engine, report, sizeof report, error, sizeof error) < 0)
+      fail_msg("eddi_engine_open_journal: %s", error);
+    if (run == 0) {
+      world->fake.hold = true;
+      exchange(world, "Start s\nOpen a.txt\nInsert Line \"zero\"\nSave",
+               "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\nOk, Held for review");
+      exchange(world, "Status", "Ok: Session s, File a.txt, At 1:0, Length 2, Modified");
+      exchange(world, "Close", "Ok, Held for review, Kept open");
+      exchange(world, "Save Close", "Ok, Held for review, Kept open");
+      exchange_prefix(world, patch_ab, "Ok: M [a.txt#");
+      exchange(world, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2, Modified");
+      /* Summary tells the held file from the written one. */
+      exchange(world, "Summary",
+               "Ok: Modified 2 files, Added 3 lines, Deleted 2 lines, Unsaved 1 file, Files "
+               "Modified b.txt (+1 -1 lines)\\nModified a.txt (+2 -1 lines, unsaved)");
+      assert_file(world, "a.txt", "old a\n");
+      assert_file(world, "b.txt", "new b\n");
+      world->fake.hold = false;
+    } else {
+      if (!strstr(report, "Session s of tester restored: 1 file open, 2 unsaved edits re-applied"))
+        fail_msg("report: %s", report);
+      /* Only the session's commands made them. */
+      assert_null(strstr(report, "typed outside"));
+      /* The editor's copy has the held text again, unsaved. */
+      assert_non_null(world->fake.last);
+      assert_string_equal(world->fake.last->text, "zero\nnew a\n");
+      exchange(world, "Status", "Ok: Session s, File a.txt, At 1:3, Length 2, Modified");
+    }
+    eddi_engine_free(world->engine);
+    assert_file(world, "a.txt", "old a\n");
+  }
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
+/* Once the editor holds nothing back any more (its review is over), Close
+ * lets a held document go: the engine's copy is discarded, the editor's
+ * text is the editor's. */
+static void test_embedded_held_document_closes_after_its_review(void **state) {
+  World *world = *state;
+  world_file(world, "a.txt", "one\n", 4);
+  world->fake.hold = true;
+  exchange(world, "Start s\nOpen a.txt\nInsert Line \"zero\"\nSave\nClose",
+           "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\nOk, Held for review\n"
+           "Ok, Held for review, Kept open");
+  world->fake.hold = false;
+  world->fake.reviewed = true;
+  exchange(world, "Close", "Ok, Unsaved changes discarded");
+  exchange(world, "Status", "Ok: Session s, No file");
+  assert_file(world, "a.txt", "one\n");
+  assert_int_equal(world->fake.destroys, 1);
+}
+
+/* Unsaved text the user typed into the editor between the session's
+ * commands is journaled as such: the next engine says that the restored
+ * edits are not all the session's (an agent's review then cannot offer
+ * them all for rejection). Saving the file ends it. */
+static void test_embedded_typing_is_journaled_as_outside_the_session(void **state) {
+  (void)state;
+  JournalWorld jw = {0};
+  World *world = &jw.world;
+  long live = unit_live();
+  unit_workspace_new(world->root);
+  unit_workspace_new(jw.state);
+  world_file(world, "a.txt", "one\n", 4);
+  world_file(world, "b.txt", "two\n", 4);
+  fake_of_ops = &world->fake;
+  EddiConfig config;
+  eddi_config_default(&config);
+  config.state_dir = jw.state;
+  for (int run = 0; run < 3; run++) {
+    char error[EDDI_ERROR_MAX] = "", report[EDDI_ERROR_MAX] = "";
+    world->engine = eddi_engine_new(world->root, &config, error, sizeof error);
+    if (!world->engine) fail_msg("eddi_engine_new: %s", error);
+    eddi_engine_set_backend(world->engine, fake_open, &world->fake);
+    if (eddi_engine_open_journal(world->engine, report, sizeof report, error, sizeof error) < 0)
+      fail_msg("eddi_engine_open_journal: %s", error);
+    if (run == 0) {
+      exchange(world, "Start s\nOpen b.txt\nInsert Line \"b\"\nOpen a.txt\nInsert Line \"zero\"",
+               "Ok\nOk, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0\n"
+               "Ok, At 0:0, Length 1\nOk, Inserted 1 line at 0, At 1:0");
+      user_types(world->fake.last, 9, 9, "mine\n");
+      exchange(world, "Insert Line \"more\"", "Ok, Inserted 1 line at 1, At 2:0");
+    } else if (run == 1) {
+      if (!strstr(report, "Session s of tester restored: 2 files open, 2 unsaved edits "
+                          "re-applied; a.txt: its unsaved edits hold some typed outside the "
+                          "session"))
+        fail_msg("report: %s", report);
+      assert_string_equal(world->fake.last->text, "zero\nmore\none\nmine\n");
+      exchange(world, "Save", "Ok, Bytes 19");
+    } else {
+      if (!strstr(report, "Session s of tester restored: 2 files open, 1 unsaved edit re-applied"))
+        fail_msg("report: %s", report);
+      assert_null(strstr(report, "typed outside"));
+    }
+    eddi_engine_free(world->engine);
+  }
+  unit_assert_no_leak(live);
+  unit_remove_tree(world->root);
+  unit_remove_tree(jw.state);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_embedded_open_says_how_the_file_is_encoded,
@@ -671,6 +818,10 @@ int main(void) {
                                       world_teardown),
       cmocka_unit_test(test_embedded_batch_crash_after_renames_rolls_back),
       cmocka_unit_test(test_embedded_restored_step_keeps_unsaved_edits_off_the_disk),
+      cmocka_unit_test(test_embedded_held_save_stays_unsaved_across_a_restart),
+      cmocka_unit_test_setup_teardown(test_embedded_held_document_closes_after_its_review,
+                                      world_setup, world_teardown),
+      cmocka_unit_test(test_embedded_typing_is_journaled_as_outside_the_session),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,6 +110,10 @@ memory may leak), and the workspace's buffers are killed."
   (with-current-buffer (find-buffer-visiting (expand-file-name rel eddi-agent-test-root))
     (buffer-substring-no-properties (point-min) (point-max))))
 
+(defun eddi-agent-test-review (session)
+  "The name of SESSION's review buffer."
+  (format "*eddi-review %s*" (eddi-agent-session-id session)))
+
 (defun eddi-agent-test-anthropic-results (request)
   "The tool_result blocks of the last message of REQUEST."
   (let ((content (alist-get 'content (aref (alist-get 'messages request)
@@ -180,7 +184,10 @@ the model server, the module and the workspace; return what it printed."
     (unwind-protect
         (progn
           (with-timeout (60 (error "The child Emacs did not end"))
-            (while (process-live-p process) (accept-process-output process 0.05)))
+            (while (process-live-p process) (accept-process-output process 0.05))
+            ;; What it wrote just before it ended may still be in the pipe:
+            ;; read it all, and wait for the sentinel's line.
+            (while (accept-process-output process 0.1)))
           (with-current-buffer output (buffer-string)))
       (when (process-live-p process) (delete-process process))
       (kill-buffer output))))
@@ -222,7 +229,7 @@ brings them back with the review, and committing it ends the session."
                       (eddi--open-journal)
                       (let ((session (eddi-agent-run "Edit two files")))
                         (princ (format "status=%s review=%s\n" (eddi-agent-session-status session)
-                                       (and (get-buffer "*eddi-review*") t))))
+                                       (and (get-buffer "*eddi-review agent-1*") t))))
                       (kill-emacs 0))
                    state))
            (second (eddi-agent-test-child
@@ -230,7 +237,7 @@ brings them back with the review, and committing it ends the session."
                        (require 'eddi-agent)
                        (setq eddi-journal t)
                        (eddi--open-journal)
-                       (let ((review (get-buffer "*eddi-review*")))
+                       (let ((review (get-buffer "*eddi-review agent-1*")))
                          (princ (format "review=%s\n" (and review t)))
                          (when review
                            (with-current-buffer review
@@ -244,6 +251,299 @@ brings them back with the review, and committing it ends the session."
       (should (string-match-p "^saved=(\"a.txt\" \"b.txt\")$" second))
       (should (string-match-p "^ended=t$" second))
       (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n")))))
+
+(ert-deftest eddi-agent-held-saves-survive-a-restart ()
+  "Edits the agent saved while the review held them come back after a restart.
+The first Emacs quits with the review waiting; the next one offers them
+for review, the user types in the buffer meanwhile, and rejecting the
+agent's changes puts back the file's text from before the agent and
+keeps the typing; nothing is written to the file."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit two files")))
+                        (princ (format "status=%s review=%s\n" (eddi-agent-session-status session)
+                                       (and (get-buffer "*eddi-review agent-1*") t))))
+                      (princ (format "status: %s\n" (eddi-exec "Status" "agent-1")))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let* ((review (get-buffer "*eddi-review agent-1*"))
+                              (a (find-buffer-visiting (expand-file-name "a.txt" eddi-root)))
+                              (b (find-buffer-visiting (expand-file-name "b.txt" eddi-root))))
+                         (princ (format "review=%s a=%S b=%S\n" (and review t)
+                                        (and a (with-current-buffer a (buffer-string)))
+                                        (and b (with-current-buffer b (buffer-string)))))
+                         (when review (with-current-buffer review (princ (buffer-string))))
+                         ;; The user types at the end of a.txt, then reviews again.
+                         (with-current-buffer a (goto-char (point-max)) (insert "mine\n"))
+                         (with-current-buffer (eddi-agent-review-changes "agent-1")
+                           (princ (format "again=%s\n" (buffer-name)))
+                           (princ (format "saved=%S\n" (eddi-agent-review-reject-all))))
+                         (princ (format "a=%S a-modified=%s b=%S b-modified=%s\n"
+                                        (with-current-buffer a (buffer-string)) (buffer-modified-p a)
+                                        (with-current-buffer b (buffer-string)) (buffer-modified-p b)))
+                         (princ (format "ended=%s\n" (not (eddi-module-session (eddi-engine) "agent-1"))))))
+                    state))
+           ;; The review decided: a third Emacs has nothing of the agent's.
+           (third (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t)
+                      (eddi--open-journal)
+                      (princ (format "third: agent-1=%s review=%s a=%s\n"
+                                     (and (eddi-module-session (eddi-engine) "agent-1") t)
+                                     (and (get-buffer "*eddi-review agent-1*") t)
+                                     (and (find-buffer-visiting (expand-file-name "a.txt" eddi-root)) t))))
+                   state)))
+      (should (string-match-p "^status=complete review=t$" first))
+      (should (string-match-p "^ended=t$" second))
+      (should (string-match-p "^third: agent-1=nil review=nil a=nil$" third))
+      ;; The engine keeps the held edits as unsaved, not as saved.
+      (should (string-match-p "^status: Ok: Session agent-1, .*Modified" first))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n"))
+      (should (string-match-p
+               (regexp-quote (format "review=t a=%S b=%S\n"
+                                     (replace-regexp-in-string
+                                      "line 19\n" "LINE NINETEEN\n"
+                                      (replace-regexp-in-string "line 2\n" "LINE TWO\n"
+                                                                eddi-agent-test-long))
+                                     "alpha\ngamma\n"))
+               second))
+      (should (string-match-p "^\\+LINE TWO$" second))
+      (should (string-match-p "^\\+gamma$" second))
+      (should (string-match-p "^again=\\*eddi-review agent-1\\*$" second))
+      (should (string-match-p "^saved=nil$" second))
+      (should (string-match-p
+               (regexp-quote (format "a=%S a-modified=t b=%S b-modified=nil\n"
+                                     (concat eddi-agent-test-long "mine\n") "alpha\nbeta\n"))
+               second))
+      ;; The files were never written.
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
+      (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n")))))
+
+(ert-deftest eddi-agent-restored-session-undo-keeps-typing ()
+  "A restored agent session is undone by name; what the user typed since stays."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . ,eddi-agent-test-long) ("b.txt" . "alpha\nbeta\n"))
+      (eddi-agent-test-review-script)
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (eddi--open-journal)
+                      (princ (format "status=%s\n" (eddi-agent-session-status (eddi-agent-run "Edit")))))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let ((a (find-buffer-visiting (expand-file-name "a.txt" eddi-root)))
+                             (b (find-buffer-visiting (expand-file-name "b.txt" eddi-root))))
+                         (with-current-buffer a (goto-char (point-max)) (insert "mine\n"))
+                         (princ (format "steps=%S\n" (eddi-undo-session "agent-1")))
+                         (princ (format "a=%S b=%S\n" (with-current-buffer a (buffer-string))
+                                        (with-current-buffer b (buffer-string))))))
+                    state)))
+      (should (string-match-p "^status=complete$" first))
+      (should (string-match-p "^steps=2$" second))
+      (should (string-match-p (regexp-quote (format "a=%S b=%S\n" (concat eddi-agent-test-long "mine\n")
+                                                    "alpha\nbeta\n"))
+                              second))
+      (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long)))))
+
+(ert-deftest eddi-agent-restored-typing-is-not-the-agents ()
+  "Typing of the old Emacs between the agent's commands is not offered for rejection.
+The journal says the restored edits of a.txt hold typing: the review
+shows the file against its file on disk, marked, and rejecting leaves
+the buffer as it is; b.txt, the agent's alone, is reviewed as usual."
+  (eddi-agent-test-with 'anthropic `(("a.txt" . "alpha\nbeta\n") ("b.txt" . "one\ntwo\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"beta\" \"BETA\""))))))
+            ;; The user types at the end of a.txt while the agent works.
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "eval_sexp"
+                                     ((expr . "(with-current-buffer (find-buffer-visiting (expand-file-name \"a.txt\" eddi-root)) (goto-char (point-max)) (insert \"mine\\n\"))"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_3" "eddi" ((text . "Goto StartOfFile\nReplace \"alpha\" \"ALPHA\"\nSave\nOpen b.txt\nReplace \"two\" \"TWO\"\nSave"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "session_complete" ((message . "ok")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t
+                            eddi-agent-approve-function (lambda (&rest _) 'allow))
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit")))
+                        (princ (format "status=%s\n" (eddi-agent-session-status session))))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (with-current-buffer "*eddi-review agent-1*"
+                         (princ (format "review:\n%s" (buffer-string)))
+                         (princ (format "saved=%S\n" (eddi-agent-review-reject-all))))
+                       (let ((a (find-buffer-visiting (expand-file-name "a.txt" eddi-root)))
+                             (b (find-buffer-visiting (expand-file-name "b.txt" eddi-root))))
+                         (princ (format "a=%S a-modified=%s b=%S b-modified=%s\n"
+                                        (with-current-buffer a (buffer-string)) (buffer-modified-p a)
+                                        (with-current-buffer b (buffer-string)) (buffer-modified-p b)))))
+                    state)))
+      (should (string-match-p "^status=complete$" first))
+      (should (string-match-p "a.txt: its unsaved edits hold some typed outside the session" second))
+      (should (string-match-p "^# a.txt: your edits overlap the agent's; this is the buffer against its file, and the review leaves it as it is, unsaved\n--- a.txt\n" second))
+      (should (string-match-p "^--- b.txt\n\\+\\+\\+ b.txt\n@@ -1,2 \\+1,2 @@\n one\n-two\n\\+TWO\n" second))
+      (should (string-match-p "^saved=nil$" second))
+      (should (string-match-p
+               (regexp-quote (format "a=%S a-modified=t b=%S b-modified=nil\n"
+                                     "ALPHA\nBETA\nmine\n" "one\ntwo\n"))
+               second))
+      (should (equal (eddi-agent-test-file "a.txt") "alpha\nbeta\n"))
+      (should (equal (eddi-agent-test-file "b.txt") "one\ntwo\n")))))
+
+(ert-deftest eddi-agent-held-edits-over-unsaved-typing-survive-a-restart ()
+  "The agent edits and saves a buffer that held the user's unsaved typing.
+After a restart both come back: the journal kept the buffer's text
+against the file, not the agent's edits against a text it never had,
+and the review shows the file whole and leaves it as it is."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "alpha\nbeta\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"beta\" \"BETA\"\nSave"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (with-current-buffer (find-file-noselect (expand-file-name "a.txt" eddi-root))
+                        (goto-char (point-min))
+                        (insert "mine\n"))
+                      (eddi--open-journal)
+                      (let ((session (eddi-agent-run "Edit")))
+                        (princ (format "status=%s\n" (eddi-agent-session-status session))))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       (eddi--open-journal)
+                       (let ((a (find-buffer-visiting (expand-file-name "a.txt" eddi-root))))
+                         (princ (format "a=%S\n" (with-current-buffer a (buffer-string))))
+                         (with-current-buffer "*eddi-review agent-1*"
+                           (princ (format "review:\n%s" (buffer-string)))
+                           (princ (format "saved=%S\n" (eddi-agent-review-reject-all))))
+                         (princ (format "after=%S modified=%s\n"
+                                        (with-current-buffer a (buffer-string)) (buffer-modified-p a)))))
+                    state)))
+      (should (string-match-p "^status=complete$" first))
+      (should (string-match-p "restored: 1 file open, 1 unsaved edit re-applied; a.txt: its unsaved edits hold some typed outside the session$"
+                              second))
+      (should (string-match-p (regexp-quote (format "a=%S\n" "mine\nalpha\nBETA\n")) second))
+      (should (string-match-p "^# a.txt: your edits overlap the agent's" second))
+      (should (string-match-p "^saved=nil$" second))
+      (should (string-match-p (regexp-quote (format "after=%S modified=t\n" "mine\nalpha\nBETA\n"))
+                              second))
+      (should (equal (eddi-agent-test-file "a.txt") "alpha\nbeta\n")))))
+
+(ert-deftest eddi-agent-restored-sessions-have-their-own-reviews ()
+  "Two agent sessions whose reviews waited come back each with its own review.
+Accepting one saves only its file; the other still waits, and rejecting
+it leaves its file as it was."
+  (eddi-agent-test-with 'anthropic '(("a.txt" . "alpha\nbeta\n") ("b.txt" . "one\ntwo\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "eddi" ((text . "Open a.txt\nReplace \"beta\" \"BETA\"\nSave"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "a done"))))))
+            (list :events (eddi-agent-test-anthropic :calls '(("toolu_3" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_4" "eddi" ((text . "Open b.txt\nReplace \"two\" \"TWO\"\nSave"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_5" "session_complete" ((message . "b done")))))))
+    (let* ((state (concat "XDG_STATE_HOME=" (expand-file-name ".state" eddi-agent-test-root)))
+           (first (eddi-agent-test-child
+                   '(progn
+                      (require 'eddi-agent)
+                      (setq eddi-journal t eddi-agent-review t)
+                      (eddi--open-journal)
+                      (dolist (task '("Edit a" "Edit b"))
+                        (let ((session (eddi-agent-run task)))
+                          (princ (format "%s=%s\n" (eddi-agent-session-id session)
+                                         (eddi-agent-session-status session)))))
+                      (princ (format "reviews=%S\n"
+                                     (sort (mapcar #'buffer-name
+                                                   (cl-remove-if-not
+                                                    (lambda (b) (string-prefix-p "*eddi-review" (buffer-name b)))
+                                                    (buffer-list)))
+                                           #'string<)))
+                      (kill-emacs 0))
+                   state))
+           (second (eddi-agent-test-child
+                    '(progn
+                       (require 'eddi-agent)
+                       (setq eddi-journal t)
+                       ;; b.txt is open already, as on disk: the journal
+                       ;; puts the agent's edits into that buffer.
+                       (find-file-noselect (expand-file-name "b.txt" eddi-root))
+                       (eddi--open-journal)
+                       (let ((one (get-buffer "*eddi-review agent-1*"))
+                             (two (get-buffer "*eddi-review agent-2*")))
+                         (princ (format "shared=%s\n" (and (get-buffer "*eddi-review*") t)))
+                         (princ (format "one:\n%s" (with-current-buffer one (buffer-string))))
+                         (princ (format "two:\n%s" (with-current-buffer two (buffer-string))))
+                         (princ (format "saved-one=%S\n"
+                                        (with-current-buffer one (eddi-agent-review-accept-all))))
+                         (princ (format "after-one: agent-1=%s agent-2=%s two=%s disk-b=%S\n"
+                                        (and (eddi-module-session (eddi-engine) "agent-1") t)
+                                        (and (eddi-module-session (eddi-engine) "agent-2") t)
+                                        (buffer-live-p two)
+                                        (with-temp-buffer
+                                          (insert-file-contents (expand-file-name "b.txt" eddi-root))
+                                          (buffer-string))))
+                         (princ (format "saved-two=%S\n"
+                                        (with-current-buffer two (eddi-agent-review-reject-all))))
+                         (princ (format "after-two: agent-2=%s b=%S b-modified=%s\n"
+                                        (and (eddi-module-session (eddi-engine) "agent-2") t)
+                                        (with-current-buffer (find-buffer-visiting
+                                                              (expand-file-name "b.txt" eddi-root))
+                                          (buffer-string))
+                                        (buffer-modified-p (find-buffer-visiting
+                                                            (expand-file-name "b.txt" eddi-root)))))))
+                    state)))
+      (should (string-match-p "^agent-1=complete\nagent-2=complete\n" first))
+      (should (string-match-p (regexp-quote "reviews=(\"*eddi-review agent-1*\" \"*eddi-review agent-2*\")")
+                              first))
+      (should (string-match-p "^shared=nil$" second))
+      ;; Each review shows its own session's file, and only that.
+      (should (string-match-p "^one:\n.*\n--- a.txt\n\\+\\+\\+ a.txt\n@@ -1,2 \\+1,2 @@\n alpha\n-beta\n\\+BETA\ntwo:\n" second))
+      (should (string-match-p "^two:\n.*\n--- b.txt\n\\+\\+\\+ b.txt\n@@ -1,2 \\+1,2 @@\n one\n-two\n\\+TWO\nsaved-one=" second))
+      (should (string-match-p "^saved-one=(\"a.txt\")$" second))
+      (should (string-match-p (regexp-quote "\nafter-one: agent-1=nil agent-2=t two=t disk-b=\"one\ntwo\n\"\n")
+                              second))
+      (should (string-match-p "^saved-two=nil$" second))
+      (should (string-match-p (regexp-quote "\nafter-two: agent-2=nil b=\"one\ntwo\n\" b-modified=nil\n")
+                              second))
+      (should (equal (eddi-agent-test-file "a.txt") "alpha\nBETA\n"))
+      (should (equal (eddi-agent-test-file "b.txt") "one\ntwo\n")))))
 
 (ert-deftest eddi-agent-resume-prompt-lists-and-chooses ()
   "The resume prompt names what the journal kept; only the chosen session
@@ -807,9 +1107,9 @@ writes go with its view, and it has no network."
       (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a - b;\n"))
       (should-not (file-exists-p (expand-file-name "made.txt" eddi-agent-test-root)))
       (with-current-buffer "*eddi-agent*"
-        (should (string-match-p "^Review: 1 changed file waits in \\*eddi-review\\*" (buffer-string))))
+        (should (string-match-p (format "^Review: 1 changed file waits in \\*eddi-review %s\\*" (eddi-agent-session-id session)) (buffer-string))))
       ;; Accepted, the fix reaches the disk.
-      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (with-current-buffer (eddi-agent-test-review session) (eddi-agent-review-accept-all))
       (should (equal (eddi-agent-test-file "math.js") "exports.add = (a, b) => a + b;\n")))))
 
 (ert-deftest eddi-agent-shell-view-falls-back-to-a-copy ()
@@ -1018,7 +1318,7 @@ edits, and the result says so."
       (should (equal (eddi-agent-test-file "b.txt") "alpha\nbeta\n"))
       (should (equal (eddi-agent-test-buffer-text "b.txt") "alpha\ngamma\n"))
       (should (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root))))
-      (with-current-buffer "*eddi-review*"
+      (with-current-buffer (eddi-agent-test-review session)
         (should (derived-mode-p 'diff-mode))
         ;; The review's keys win over diff-mode's read-only ones.
         (should (eq (key-binding "r") 'eddi-agent-review-reject-hunk))
@@ -1029,13 +1329,42 @@ edits, and the result says so."
         (should (string-match-p "^--- b.txt\n\\+\\+\\+ b.txt\n" (buffer-string)))
         (should (equal (expand-file-name default-directory) eddi-agent-test-root))
         (should (equal (eddi-agent-review-accept-all) '("a.txt" "b.txt"))))
-      (should-not (get-buffer "*eddi-review*"))
+      (should-not (get-buffer (eddi-agent-test-review session)))
       (should (equal (eddi-agent-test-file "b.txt") "alpha\ngamma\n"))
       (should (equal (eddi-agent-test-file "a.txt")
                      (replace-regexp-in-string
                       "line 19\n" "LINE NINETEEN\n"
                       (replace-regexp-in-string "line 2\n" "LINE TWO\n" eddi-agent-test-long))))
       (should-not (buffer-modified-p (find-buffer-visiting (expand-file-name "b.txt" eddi-agent-test-root)))))))
+
+(ert-deftest eddi-agent-review-holds-files-no-buffer-visits ()
+  "A patch of files no buffer visits, and of a new file, waits for review too.
+Before, the change wrote them to the disk behind the review."
+  (eddi-agent-test-with 'anthropic '(("c.txt" . "old c\n") ("d.txt" . "old d\n"))
+      (list (list :events (eddi-agent-test-anthropic :calls '(("toolu_0" "todo_add" ((text . "t"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_1" "apply_patch"
+                                     ((patch . "*** Begin Patch\n*** Update File: c.txt\n-old c\n+new c\n*** Update File: d.txt\n-old d\n+new d\n*** Add File: sub/e.txt\n+new e\n*** End Patch\n"))))))
+            (list :events (eddi-agent-test-anthropic
+                           :calls '(("toolu_2" "session_complete" ((message . "ok")))))))
+    (let* ((eddi-agent-review t)
+           (session (eddi-agent-run "Patch"))
+           (results (eddi-agent-test-anthropic-results (nth 2 (eddi-agent-test-requests)))))
+      (should (eq (eddi-agent-session-status session) 'complete))
+      (should (string-suffix-p "\n[Saves are held for the user's review: files reach the disk when the user accepts them]"
+                               (alist-get 'content (nth 0 results))))
+      ;; Nothing on disk yet: the buffers hold the change.
+      (should (equal (eddi-agent-test-file "c.txt") "old c\n"))
+      (should (equal (eddi-agent-test-file "d.txt") "old d\n"))
+      (should-not (file-exists-p (expand-file-name "sub/e.txt" eddi-agent-test-root)))
+      (should (equal (eddi-agent-test-buffer-text "c.txt") "new c\n"))
+      (should (equal (eddi-agent-test-buffer-text "sub/e.txt") "new e\n"))
+      (with-current-buffer (eddi-agent-test-review session)
+        (should (string-match-p "^--- sub/e.txt\n\\+\\+\\+ sub/e.txt\n@@ -0,0 \\+1 @@\n\\+new e\n" (buffer-string)))
+        (should (equal (eddi-agent-review-accept-all) '("c.txt" "d.txt" "sub/e.txt"))))
+      (should (equal (eddi-agent-test-file "c.txt") "new c\n"))
+      (should (equal (eddi-agent-test-file "d.txt") "new d\n"))
+      (should (equal (eddi-agent-test-file "sub/e.txt") "new e\n")))))
 
 (ert-deftest eddi-agent-review-per-hunk-reject ()
   "Rejecting a hunk leaves exactly the accepted bytes; a rejected file stays unmodified."
@@ -1044,7 +1373,7 @@ edits, and the result says so."
     (let* ((eddi-agent-review t)
            (session (eddi-agent-run "Edit two files")))
       (should (eq (eddi-agent-session-status session) 'complete))
-      (with-current-buffer "*eddi-review*"
+      (with-current-buffer (eddi-agent-test-review session)
         (goto-char (point-min))
         (re-search-forward "^@@ ")
         (eddi-agent-review-reject-hunk) ; a.txt's first hunk (line 2)
@@ -1068,7 +1397,7 @@ no overlap is reported."
       (eddi-agent-test-review-script)
     (let* ((eddi-agent-review t)
            (session (eddi-agent-run "Edit two files")))
-      (with-current-buffer "*eddi-review*"
+      (with-current-buffer (eddi-agent-test-review session)
         (goto-char (point-min))
         (re-search-forward "^@@ ")
         (eddi-agent-review-reject-hunk) ; a.txt's line 2
@@ -1091,7 +1420,7 @@ no overlap is reported."
       (eddi-agent-test-review-script)
     (let* ((eddi-agent-review t)
            (session (eddi-agent-run "Edit two files")))
-      (kill-buffer "*eddi-review*")
+      (kill-buffer (eddi-agent-test-review session))
       (eddi-agent-test-type "a.txt" "mine\n")
       (with-current-buffer (eddi-agent-review-changes session)
         (should-not (string-match-p "^[-+]mine" (buffer-string))) ; at most context
@@ -1108,7 +1437,7 @@ no overlap is reported."
       (eddi-agent-test-review-script)
     (let* ((eddi-agent-review t)
            (session (eddi-agent-run "Edit two files")))
-      (kill-buffer "*eddi-review*")
+      (kill-buffer (eddi-agent-test-review session))
       (eddi-agent-test-type "a.txt" "mine\n")
       (should (> (eddi-agent-undo session) 0))
       (should (equal (eddi-agent-test-buffer-text "a.txt") (concat eddi-agent-test-long "mine\n")))
@@ -1121,10 +1450,12 @@ no overlap is reported."
       (eddi-agent-test-review-script)
     (let* ((eddi-agent-review t)
            (session (eddi-agent-run "Edit two files")))
-      (kill-buffer "*eddi-review*")
+      (kill-buffer (eddi-agent-test-review session))
       (eddi-agent-test-type "a.txt" "mine\n")
       (with-current-buffer (eddi-agent-review-changes session)
         (should (equal (eddi-agent-review-accept-all) '("b.txt"))))
+      ;; The buffer kept unsaved is the user's now: the session ended.
+      (should-not (eddi-agent-test-has-session (eddi-agent-session-id session)))
       (should (equal (eddi-agent-test-file "a.txt") eddi-agent-test-long))
       (should (string-suffix-p "LINE NINETEEN\nline 20\nmine\n" (eddi-agent-test-buffer-text "a.txt")))
       (should (buffer-modified-p (find-buffer-visiting (expand-file-name "a.txt" eddi-agent-test-root))))
@@ -1149,8 +1480,8 @@ no overlap is reported."
            (id (eddi-agent-session-id session)))
       (should (eddi-agent-test-has-session id))
       (with-current-buffer "*eddi-agent*"
-        (should (string-match-p "^Review: 2 changed files wait in \\*eddi-review\\*" (buffer-string))))
-      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+        (should (string-match-p (format "^Review: 2 changed files wait in \\*eddi-review %s\\*" (eddi-agent-session-id session)) (buffer-string))))
+      (with-current-buffer (eddi-agent-test-review session) (eddi-agent-review-accept-all))
       (should-not (eddi-agent-test-has-session id))
       ;; Its buffers stay, and undo still takes the session back.
       (should (> (eddi-agent-undo session) 0))
@@ -1193,7 +1524,7 @@ brought back), and a start that failed uses up no id."
       (should (equal (sort (directory-files eddi-agent-test-root nil "^[^.]") #'string<)
                      '("a.txt" "b.txt")))
       (should-not (directory-files eddi-agent-test-root nil "^\\.#"))
-      (with-current-buffer "*eddi-review*" (eddi-agent-review-accept-all))
+      (with-current-buffer (eddi-agent-test-review session) (eddi-agent-review-accept-all))
       (with-current-buffer buffer (should-not eddi-agent-held-mode)))))
 
 ;;;; C-g
