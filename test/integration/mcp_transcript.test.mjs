@@ -19,8 +19,8 @@ import { EDDI_SERVER, readJsonLines, tempWorkspace } from "./helpers.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const session = JSON.parse(readFileSync(join(here, "mcp_session.json"), "utf8"));
 // The cancelled rename's package: long enough that it runs past its first
-// progress notification (200 ms).
-const PACKAGE_FILES = 120;
+// progress notification (200 ms) by far, also on a loaded machine.
+const PACKAGE_FILES = 400;
 const PACKAGE_USES = 120;
 
 function workspaceForSession() {
