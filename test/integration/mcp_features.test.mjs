@@ -13,7 +13,7 @@ import { EDDI_SERVER, rawStdio, tempWorkspace } from "./helpers.mjs";
 
 // The files of the cancelled rename: enough uses that the rename runs for
 // a while (about a second here), so that the cancel reaches it running.
-const RENAME_FILES = 120;
+const RENAME_FILES = 400; // long past the first progress (200 ms), also under load
 const RENAME_USES_PER_FILE = 120;
 const FORMATTER_SECONDS = 1;
 // The cancelled script's files, and how soon it must stop: a statement
