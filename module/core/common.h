@@ -30,6 +30,10 @@ void eddi_free(void *ptr);
 char *eddi_strdup(const char *s);            /* caller frees with eddi_free */
 char *eddi_strndup(const char *s, size_t n); /* always NUL-terminated */
 /* eddi_alloc_live (eddi.h) counts the live allocations made through these. */
+/* The most live allocations there were since eddi_alloc_peak_reset: a test
+ * bounds what a command holds at once with it. */
+void eddi_alloc_peak_reset(void);
+long eddi_alloc_peak(void);
 
 /* Whether an allocation failed in this process. The handler may have
  * jumped out of the middle of any structure, so from then on nothing of

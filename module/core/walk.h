@@ -45,9 +45,13 @@
  * a hand-written one is a few KiB. */
 #define EDDI_WALK_IGNORE_FILE_MAX ((size_t)1 << 20)
 
+/* EddiWalkOptions.max_entries for a walk that reads every entry (Grep,
+ * which holds only a bounded part of what it finds). */
+#define EDDI_WALK_ENTRIES_ALL SIZE_MAX
+
 typedef struct {
   /* Directory entries the walk may read before it stops (the caller passes
-   * EddiConfig.max_walk_entries). 0 reads none. */
+   * EddiConfig.max_walk_entries, or EDDI_WALK_ENTRIES_ALL). 0 reads none. */
   size_t max_entries;
   /* Deepest level reported: 1 for the root's own entries only; 0 (or more
    * than EDDI_WALK_DEPTH_MAX) for EDDI_WALK_DEPTH_MAX. */

@@ -17,6 +17,12 @@
  *   owner thread, so the reply does not depend on the number of threads.
  *   A file's hits past offset + page cannot be shown and are only counted;
  *   once the files before one hold a full page, its text is not kept.
+ * - The walk has no entry limit: a folder of any size is searched whole and
+ *   its matches come a page at a time (the offset). Memory stays bounded
+ *   whatever the number of files: once every file before one is searched,
+ *   it is retired: its hits are counted and, unless they fall on the page
+ *   asked for, it is freed (or its text goes into the cache), and the walk
+ *   waits while GREP_QUEUE_MAX files are queued and not yet retired.
  * - A running engine with long work (a waker: eddi-server) keeps the texts
  *   it read in a cache (grep_cache.h: known unchanged by inotify, else by
  *   the file's stamp), so the next Grep reads only what changed. A file
@@ -44,6 +50,9 @@
 #define GREP_THREADS_MAX 16
 /* Folders the walk may hold open for files no searcher has read yet. */
 #define GREP_OPEN_FOLDERS_MAX 256
+/* Files the walk may queue ahead of the last one retired (see above): it
+ * keeps well ahead of the searchers, and their paths are a few hundred KiB. */
+#define GREP_QUEUE_MAX 4096
 /* A waiting searcher is woken when this many files wait (or the walk
  * ended): one wake-up per file costs more than reading a small file. */
 #define GREP_WAKE_BATCH 8
@@ -83,6 +92,7 @@ typedef struct {
   bool watched;         /* its folder was watched (grep_cache.h) when it was queued */
   bool done;
   size_t hits;          /* lines that match */
+  size_t first;         /* how many hits the files before it hold, once retired */
   Array(GrepHit) kept;  /* the first ones, as many as could be shown */
 } GrepFile;
 
@@ -93,6 +103,21 @@ typedef struct {
   bool readable; /* false: it could not be synced, and is not searched */
 } GrepDoc;
 
+/* A searcher's read buffer, reused from file to file: most files are read,
+ * searched and dropped, and a fresh allocation each would grow the heap. */
+typedef struct {
+  char *data;
+  size_t cap;
+} GrepScratch;
+
+/* What one thread searches with. */
+typedef struct {
+  EddiPattern pattern;
+  bool ok; /* the pattern compiled */
+  EddiError err;
+  GrepScratch scratch;
+} GrepSearcher;
+
 struct EddiGrep {
   char *root;
   char *regex;
@@ -102,87 +127,96 @@ struct EddiGrep {
   StrBuf prefix; /* every match starts with it (may be empty) */
   size_t prefix_rare; /* its byte memchr looks for */
   char *glob;
-  size_t offset, page, max_entries, max_bytes;
+  size_t offset, page, max_bytes;
   unsigned timeout_ms; /* search_timeout_ms, for each searcher */
   Array(GrepDoc) docs;
   EddiGrepCache *cache; /* the workspace's, taken for the run; NULL: none */
   bool use_cache;
+  size_t helpers;          /* searcher threads started besides the walk's */
+  GrepSearcher *walker;    /* the walk's own, while it runs */
 
   pthread_mutex_t mutex; /* guards the fields below while searchers run */
   pthread_cond_t more;   /* a file was added or the walk ended */
   pthread_cond_t room;   /* a folder was closed */
+  /* The files queued and not yet retired, in walk order; a file's index
+   * counts every file queued before it, retired or not: files.items[0] is
+   * file number base. */
   Array(GrepFile *) files;
+  size_t base;
+  Array(GrepFile *) shown; /* the retired files with hits on the page, in order */
+  EddiGrepCache *fresh;    /* the cache after this run, filled as files retire */
   size_t next;         /* the next file a searcher takes */
   size_t open_folders; /* GrepFolders not yet closed */
   GrepFolder *folder;  /* the walk's current one */
   size_t folder_rel_len; /* its path's length; its path is a prefix of the files' */
   char *folder_rel;
   size_t waiting;      /* searchers waiting for files */
-  bool walk_full;      /* the walk waits for a folder to close */
+  bool walk_full;      /* the walk waits for a folder to close or a file to retire */
   bool walk_done;
-  size_t done_prefix;  /* files[0, done_prefix) are all done */
+  size_t done_prefix;  /* files before this one are all done, and retired */
   size_t done_hits;    /* their hits */
   size_t cutoff;       /* files past this one are not shown; SIZE_MAX: not known yet */
-  bool truncated;
   int rc;
   EddiError err;
 };
 
 /* ---------------------------------------------------------------- the cache */
 
-/* The cache after this run (grep_cache.h): the files it read or reused,
- * plus (when a glob narrowed the walk, or it was cut short) the old entries
- * it did not visit. Moves the texts out of the files and the old cache; a
- * file's text pointer stays valid as long as the new cache lives. */
-static void grep_cache__rebuild(EddiGrep *self) {
-  EddiGrepCache *old = self->cache;
-  EddiGrepCache *fresh = eddi_grep_cache_successor(old);
-  for (size_t i = 0; i < self->files.len; i++) {
-    GrepFile *file = self->files.items[i];
-    GrepCacheEntry entry = {0};
-    if (file->cached) {
-      GrepCacheEntry *kept = eddi_grep_cache_find(old, file->rel);
-      entry = *kept;
-      entry.rel = eddi_strdup(file->rel);
-      kept->buffer = NULL;
-      kept->moved = true;
-    } else if (file->cacheable && fresh->bytes + file->len <= GREP_CACHE_BYTES_MAX) {
-      if (!file->readable) { /* only its stamp is worth keeping */
-        eddi_free(file->buffer);
-        file->buffer = NULL;
-        file->text = NULL;
-        file->len = 0;
-      }
-      entry = (GrepCacheEntry){.rel = eddi_strdup(file->rel), .dev = file->st.st_dev,
-                               .ino = file->st.st_ino, .size = file->st.st_size,
-                               .mtime = file->st.st_mtim, .ctime = file->st.st_ctim,
-                               .buffer = file->buffer, .text = file->text, .len = file->len,
-                               .readable = file->readable};
+/* Put a retired file into the cache after this run (grep_cache.h): a text
+ * taken from the old cache moves over, one read from disk goes in while the
+ * cache has room. A file's text pointer stays valid as long as the new
+ * cache lives. Under the mutex; the walk reads only the old cache's names
+ * meanwhile, and never those of files already queued. */
+static void grep_cache__put(EddiGrep *self, GrepFile *file) {
+  GrepCacheEntry entry = {0};
+  if (file->cached) {
+    GrepCacheEntry *kept = eddi_grep_cache_find(self->cache, file->rel);
+    entry = *kept;
+    entry.rel = eddi_strdup(file->rel);
+    kept->buffer = NULL;
+    kept->moved = true;
+  } else if (file->cacheable && self->fresh->bytes + file->len <= GREP_CACHE_BYTES_MAX) {
+    if (!file->readable) { /* only its stamp is worth keeping */
+      eddi_free(file->buffer);
       file->buffer = NULL;
-    } else {
+      file->text = NULL;
+      file->len = 0;
+    }
+    entry = (GrepCacheEntry){.rel = eddi_strdup(file->rel), .dev = file->st.st_dev,
+                             .ino = file->st.st_ino, .size = file->st.st_size,
+                             .mtime = file->st.st_mtim, .ctime = file->st.st_ctim,
+                             .buffer = file->buffer, .text = file->text, .len = file->len,
+                             .readable = file->readable};
+    file->buffer = NULL;
+  } else {
+    return;
+  }
+  /* Read or checked after its folder was watched: events tell from now.
+   * (A walk reports each path once.) */
+  entry.watched = file->watched;
+  entry.changed = false;
+  eddi_grep_cache_put(self->fresh, &entry);
+}
+
+/* The run's end: when a glob narrowed the walk, the old entries it did not
+ * visit stay too; the new cache takes the old one's watches and replaces it. */
+static void grep_cache__finish(EddiGrep *self) {
+  EddiGrepCache *old = self->cache, *fresh = self->fresh;
+  for (size_t i = 0; self->glob && i < old->cap; i++) {
+    GrepCacheEntry *entry = &old->slots[i];
+    if (!entry->rel || entry->moved || eddi_grep_cache_find(fresh, entry->rel) ||
+        fresh->bytes + entry->len > GREP_CACHE_BYTES_MAX)
       continue;
-    }
-    /* Read or checked after its folder was watched: events tell from now.
-     * (A walk reports each path once.) */
-    entry.watched = file->watched;
-    entry.changed = false;
-    eddi_grep_cache_put(fresh, &entry);
+    GrepCacheEntry moved = *entry;
+    moved.rel = eddi_strdup(entry->rel);
+    entry->buffer = NULL;
+    entry->moved = true;
+    eddi_grep_cache_put(fresh, &moved);
   }
-  if (self->glob || self->truncated) {
-    for (size_t i = 0; i < old->cap; i++) {
-      GrepCacheEntry *entry = &old->slots[i];
-      if (!entry->rel || entry->moved || eddi_grep_cache_find(fresh, entry->rel) ||
-          fresh->bytes + entry->len > GREP_CACHE_BYTES_MAX)
-        continue;
-      GrepCacheEntry moved = *entry;
-      moved.rel = eddi_strdup(entry->rel);
-      entry->buffer = NULL;
-      entry->moved = true;
-      eddi_grep_cache_put(fresh, &moved);
-    }
-  }
+  eddi_grep_cache_hand_over(old, fresh);
   eddi_grep_cache_free(old);
   self->cache = fresh;
+  self->fresh = NULL;
 }
 
 /* ---------------------------------------------------------------- reading */
@@ -190,13 +224,6 @@ static void grep_cache__rebuild(EddiGrep *self) {
 static long long grep__ns(const struct timespec *t) {
   return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
 }
-
-/* A searcher's read buffer, reused from file to file: most files are read,
- * searched and dropped, and a fresh allocation each would grow the heap. */
-typedef struct {
-  char *data;
-  size_t cap;
-} GrepScratch;
 
 /* Read the file (open from its folder, O_NOFOLLOW: the walk checked the
  * folders) into scratch and decode it as Open does; a file that is not
@@ -343,47 +370,97 @@ static int grep__search(const EddiGrep *self, EddiPattern *pattern, GrepFile *fi
 
 /* ---------------------------------------------------------------- threads */
 
-/* A file is done: move the done prefix on, and once the files before one
- * hold a full page, the ones after it cannot be shown. Under the mutex. */
-static void grep__file_done(EddiGrep *self, GrepFile *file) {
-  file->done = true;
-  while (self->done_prefix < self->files.len && self->files.items[self->done_prefix]->done) {
-    self->done_hits += self->files.items[self->done_prefix++]->hits;
+/* Files queued so far: the index the next one gets. */
+static size_t grep__queued(const EddiGrep *self) { return self->base + self->files.len; }
+
+static void grep__file_free(GrepFile *file) {
+  eddi_free(file->rel);
+  eddi_free(file->buffer);
+  array_free(&file->kept);
+  eddi_free(file);
+}
+
+/* Every file before this one is done: count its hits and keep it when some
+ * are on the page; else it goes (its text into the cache, if it may). */
+static void grep__retire(EddiGrep *self, GrepFile *file) {
+  bool on_page = file->hits && file->first < self->offset + self->page &&
+                 file->first + file->hits > self->offset;
+  if (self->fresh) grep_cache__put(self, file);
+  if (on_page) array_push(&self->shown, file);
+  else grep__file_free(file);
+}
+
+/* Retire the done files at the head of the queue; once the files before
+ * one hold a full page, the ones after it cannot be shown. Under the mutex. */
+static void grep__advance(EddiGrep *self) {
+  while (self->done_prefix < grep__queued(self) &&
+         self->files.items[self->done_prefix - self->base]->done) {
+    GrepFile *file = self->files.items[self->done_prefix - self->base];
+    self->files.items[self->done_prefix - self->base] = NULL;
+    self->done_prefix++;
+    file->first = self->done_hits;
+    self->done_hits += file->hits;
     if (self->cutoff == SIZE_MAX && self->done_hits >= self->offset + self->page)
       self->cutoff = self->done_prefix - 1;
+    grep__retire(self, file);
   }
+  /* Drop the retired slots at the front: at most GREP_QUEUE_MAX pointers
+   * move for each GREP_QUEUE_MAX files retired. */
+  size_t retired = self->done_prefix - self->base;
+  if (retired >= GREP_QUEUE_MAX) {
+    memmove(self->files.items, self->files.items + retired,
+            (self->files.len - retired) * sizeof *self->files.items);
+    self->files.len -= retired;
+    self->base += retired;
+  }
+  if (self->walk_full) pthread_cond_signal(&self->room);
 }
 
 static bool grep__shown_possible(const EddiGrep *self, size_t index) {
   return self->cutoff == SIZE_MAX || index <= self->cutoff;
 }
 
-static void *grep__searcher(void *closure) {
-  EddiGrep *self = closure;
-  EddiPattern pattern;
-  EddiError err;
-  GrepScratch scratch = {0};
-  bool ok = eddi_pattern_compile(&pattern, self->regex, self->regex_len, true, self->flags,
-                                 &err) == 0;
+static void grep__searcher_init(const EddiGrep *self, GrepSearcher *searcher) {
+  memset(searcher, 0, sizeof *searcher);
+  searcher->ok = eddi_pattern_compile(&searcher->pattern, self->regex, self->regex_len, true,
+                                      self->flags, &searcher->err) == 0;
   eddi_pattern_deadline(self->timeout_ms);
+}
+
+static void grep__searcher_free(GrepSearcher *searcher) {
+  eddi_free(searcher->scratch.data);
+  if (searcher->ok) eddi_pattern_free(&searcher->pattern);
+  eddi_pattern_deadline(0);
+}
+
+/* Take the next queued file, read and search it. Under the mutex, which
+ * it lets go of meanwhile; there must be a next file. */
+static void grep__take(EddiGrep *self, GrepSearcher *searcher) {
+  size_t index = self->next++;
+  GrepFile *file = self->files.items[index - self->base];
+  bool failed = self->rc < 0;
+  pthread_mutex_unlock(&self->mutex);
+  GrepFolder *folder = file->folder;
+  if (folder && !failed) grep__read(self, file, &searcher->scratch);
+  int rc = searcher->ok && !failed ? grep__search(self, &searcher->pattern, file, &searcher->err)
+                                   : 0;
+  if (file->hits || file->cacheable) grep__keep(file, &searcher->scratch);
+  else if (file->text == searcher->scratch.data) file->text = NULL;
   pthread_mutex_lock(&self->mutex);
+  if (folder) grep__folder_release(self, folder);
+  file->folder = NULL;
+  if (rc < 0 && self->rc == 0) self->rc = rc, self->err = searcher->err;
+  file->done = true;
+  if (!grep__shown_possible(self, index) && !file->cacheable && !file->cached) grep__drop(file);
+  grep__advance(self); /* may free file */
+}
+
+/* Search queued files until the walk has ended and none is left. Under the
+ * mutex. */
+static void grep__search_all(EddiGrep *self, GrepSearcher *searcher) {
   for (;;) {
-    if (self->next < self->files.len) {
-      size_t index = self->next++;
-      GrepFile *file = self->files.items[index];
-      bool failed = self->rc < 0;
-      pthread_mutex_unlock(&self->mutex);
-      GrepFolder *folder = file->folder;
-      if (folder && !failed) grep__read(self, file, &scratch);
-      int rc = ok && !failed ? grep__search(self, &pattern, file, &err) : 0;
-      if (file->hits || file->cacheable) grep__keep(file, &scratch);
-      else if (file->text == scratch.data) file->text = NULL;
-      pthread_mutex_lock(&self->mutex);
-      if (folder) grep__folder_release(self, folder);
-      file->folder = NULL;
-      if (rc < 0 && self->rc == 0) self->rc = rc, self->err = err;
-      grep__file_done(self, file);
-      if (!grep__shown_possible(self, index) && !file->cacheable && !file->cached) grep__drop(file);
+    if (self->next < grep__queued(self)) {
+      grep__take(self, searcher);
       continue;
     }
     if (self->walk_done) break;
@@ -391,11 +468,34 @@ static void *grep__searcher(void *closure) {
     pthread_cond_wait(&self->more, &self->mutex);
     self->waiting--;
   }
+}
+
+static void *grep__searcher(void *closure) {
+  EddiGrep *self = closure;
+  GrepSearcher searcher;
+  grep__searcher_init(self, &searcher);
+  pthread_mutex_lock(&self->mutex);
+  grep__search_all(self, &searcher);
   pthread_mutex_unlock(&self->mutex);
-  eddi_free(scratch.data);
-  if (ok) eddi_pattern_free(&pattern);
-  eddi_pattern_deadline(0);
+  grep__searcher_free(&searcher);
   return NULL;
+}
+
+/* The walk must wait (for a folder to close or a file to retire): for the
+ * searchers, or, when no searcher thread started, by searching a file
+ * itself. False when nothing can change (no thread and no file left).
+ * Under the mutex. */
+static bool grep__walk_wait(EddiGrep *self) {
+  if (!self->helpers) {
+    if (self->next >= grep__queued(self)) return false;
+    grep__take(self, self->walker);
+    return true;
+  }
+  if (self->next < grep__queued(self)) pthread_cond_broadcast(&self->more);
+  self->walk_full = true;
+  pthread_cond_wait(&self->room, &self->mutex);
+  self->walk_full = false;
+  return true;
 }
 
 static const GrepDoc *grep__doc(const EddiGrep *self, const char *rel) {
@@ -413,11 +513,7 @@ static GrepFolder *grep__folder_of(EddiGrep *self, const EddiWalkEntry *entry) {
     return self->folder;
   if (self->folder) grep__folder_release(self, self->folder);
   self->folder = NULL;
-  while (self->open_folders >= GREP_OPEN_FOLDERS_MAX) {
-    self->walk_full = true;
-    pthread_cond_wait(&self->room, &self->mutex);
-    self->walk_full = false;
-  }
+  while (self->open_folders >= GREP_OPEN_FOLDERS_MAX && grep__walk_wait(self)) continue;
   int fd = fcntl(entry->dir_fd, F_DUPFD_CLOEXEC, 0);
   if (fd < 0) return NULL;
   self->folder = eddi_calloc(1, sizeof *self->folder);
@@ -471,9 +567,11 @@ static int grep__visit(void *context, const EddiWalkEntry *entry) {
   file->rel = eddi_strndup(entry->rel, entry->rel_len);
   file->name = file->rel + entry->rel_len - strlen(entry->name);
   pthread_mutex_lock(&self->mutex);
+  while (grep__queued(self) - self->done_prefix >= GREP_QUEUE_MAX && grep__walk_wait(self))
+    continue;
   if (from_disk && (file->folder = grep__folder_of(self, entry))) file->folder->refs++;
   array_push(&self->files, file);
-  if (self->waiting && self->files.len - self->next >= GREP_WAKE_BATCH)
+  if (self->waiting && grep__queued(self) - self->next >= GREP_WAKE_BATCH)
     pthread_cond_signal(&self->more);
   pthread_mutex_unlock(&self->mutex);
   return EDDI_WALK_CONTINUE;
@@ -491,26 +589,35 @@ void eddi_grep_run(EddiGrep *self) {
   size_t started = 0;
   for (; started < count; started++)
     if (pthread_create(&threads[started], NULL, grep__searcher, self) != 0) break;
+  GrepSearcher walker;
+  grep__searcher_init(self, &walker);
+  pthread_mutex_lock(&self->mutex);
+  self->helpers = started;
+  self->walker = &walker;
+  pthread_mutex_unlock(&self->mutex);
   EddiWalk *walk = eddi_walk_new(
-      self->root, &(EddiWalkOptions){.max_entries = self->max_entries, .types_only = true});
+      self->root, &(EddiWalkOptions){.max_entries = EDDI_WALK_ENTRIES_ALL, .types_only = true});
   if (self->use_cache) {
     if (!self->cache) self->cache = eddi_grep_cache_new();
     eddi_grep_cache_drain(self->cache);
     eddi_grep_cache_watch(self->cache, self->root, "", 0);
+    self->fresh = eddi_grep_cache_blank();
   }
   eddi_walk_run(walk, grep__visit, self);
+  eddi_walk_free(walk);
   pthread_mutex_lock(&self->mutex);
   if (self->folder) grep__folder_release(self, self->folder);
   self->folder = NULL;
-  self->truncated = eddi_walk_truncated(walk);
   self->walk_done = true;
   pthread_cond_broadcast(&self->more);
-  pthread_mutex_unlock(&self->mutex);
-  eddi_walk_free(walk);
   /* The walk's thread searches too (and alone when no thread started). */
-  grep__searcher(self);
+  grep__search_all(self, &walker);
+  self->walker = NULL;
+  pthread_mutex_unlock(&self->mutex);
+  grep__searcher_free(&walker);
   for (size_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
-  if (self->use_cache) grep_cache__rebuild(self);
+  EDDI_ASSERT(self->done_prefix == grep__queued(self));
+  if (self->use_cache) grep_cache__finish(self);
 }
 
 /* ---------------------------------------------------------------- the owner's steps */
@@ -540,8 +647,8 @@ int eddi_grep_prepare(EddiWorkspace *workspace, EddiSession *session, const Eddi
   eddi_grep_prefix(regex, len, flags, &self->prefix, &self->prefix_rare);
   self->glob = glob ? eddi_strdup(glob) : NULL;
   self->offset = offset;
-  self->page = EDDI_HASHLINE_PAGE;
-  self->max_entries = eddi_workspace_config(workspace)->max_walk_entries;
+  size_t page_size = eddi_workspace_config(workspace)->page_size;
+  self->page = page_size ? page_size : EDDI_HASHLINE_PAGE;
   self->max_bytes = eddi_workspace_config(workspace)->max_file_bytes;
   self->timeout_ms = eddi_workspace_config(workspace)->search_timeout_ms;
   self->cutoff = SIZE_MAX;
@@ -576,20 +683,16 @@ int eddi_grep_finish(EddiGrep *self, EddiWorkspace *workspace, EddiSession *sess
     return self->rc;
   }
   EddiEditState *state = eddi_edit_state_of(session);
-  size_t total = 0, shown = 0, offset = self->offset, page = self->page;
-  for (size_t f = 0; f < self->files.len; f++) {
-    GrepFile *file = self->files.items[f];
-    if (!file->hits) continue;
-    size_t first = total;
-    total += file->hits;
-    if (shown >= page || total <= offset) continue;
+  size_t total = self->done_hits, shown = 0, offset = self->offset, page = self->page;
+  for (size_t f = 0; f < self->shown.len && shown < page; f++) {
+    GrepFile *file = self->shown.items[f];
     char tag[5];
     eddi_hashline_tag(file->text, file->len, tag);
     eddi_strbuf_putc(out, '[');
     eddi_reply_name(out, file->rel); /* a name from the disk may hold a newline */
     eddi_strbuf_printf(out, "#%s]\n", tag);
-    for (size_t k = offset > first ? offset - first : 0; k < file->kept.len && shown < page;
-         k++, shown++) {
+    for (size_t k = offset > file->first ? offset - file->first : 0;
+         k < file->kept.len && shown < page; k++, shown++) {
       const GrepHit *hit = &file->kept.items[k];
       eddi_strbuf_printf(out, "%zu:", hit->line);
       eddi_strbuf_append(out, file->text + hit->start, hit->end - hit->start);
@@ -602,23 +705,21 @@ int eddi_grep_finish(EddiGrep *self, EddiWorkspace *workspace, EddiSession *sess
   else if (offset >= total)
     eddi_strbuf_printf(out, "No matches past offset %zu (%zu in all)\n", offset, total);
   else if (offset + shown < total)
-    eddi_strbuf_printf(out, "[Showing matches %zu-%zu of %zu. Grep again with offset %zu]\n",
-                       offset + 1, offset + shown, total, offset + shown);
-  /* As List says it: the files past the limit were not searched. */
-  if (self->truncated) eddi_strbuf_printf(out, "[Stopped after %zu entries]\n", self->max_entries);
+    eddi_strbuf_printf(out,
+                       "[Showing matches %zu-%zu of %zu (%zu a page). Grep again with offset %zu]\n",
+                       offset + 1, offset + shown, total, page, offset + shown);
   return 0;
 }
 
 void eddi_grep_free(EddiGrep *self) {
   if (!self) return;
-  for (size_t i = 0; i < self->files.len; i++) {
-    GrepFile *file = self->files.items[i];
-    eddi_free(file->rel);
-    eddi_free(file->buffer);
-    array_free(&file->kept);
-    eddi_free(file);
-  }
+  /* Files are all retired after a run; a Grep never run has none. */
+  for (size_t i = 0; i < self->files.len; i++)
+    if (self->files.items[i]) grep__file_free(self->files.items[i]);
   array_free(&self->files);
+  for (size_t i = 0; i < self->shown.len; i++) grep__file_free(self->shown.items[i]);
+  array_free(&self->shown);
+  eddi_grep_cache_free(self->fresh);
   for (size_t i = 0; i < self->docs.len; i++) {
     eddi_free(self->docs.items[i].rel);
     eddi_free(self->docs.items[i].text);

@@ -9,9 +9,13 @@
  *   sees the files List sees, .gitignore and all) and searches the files on
  *   one thread per core while the walk goes on;
  * - eddi_grep_finish, on the owner thread again: the reply (files in walk
- *   order, a page of hits from the offset, a note when the walk was cut
- *   short) and the snapshots of what it showed (edit/edit_state.h); gives
- *   the cache back.
+ *   order, a page of hits from the offset, where the next page starts) and
+ *   the snapshots of what it showed (edit/edit_state.h); gives the cache
+ *   back.
+ *
+ * The walk has no entry limit (EddiConfig.max_walk_entries is List's and the
+ * scripts'): every file is searched, and the memory a run holds does not
+ * grow with the number of files (grep.c says how).
  *
  * The reply is the same whatever the number of threads: each file's hits
  * are kept in its own slot and the reply is built in walk order. */
@@ -25,8 +29,8 @@ typedef struct EddiGrep EddiGrep;
 typedef struct EddiGrepCache EddiGrepCache;
 
 /* What a Grep looks for: regex (len bytes; flags as the lexer's REGEX_*)
- * in the files whose paths match glob (NULL: all), a page of hits from
- * the match offset. Borrowed. */
+ * in the files whose paths match glob (NULL: all), a page (EddiConfig.page_size)
+ * of hits from the match offset. Borrowed. */
 typedef struct {
   const char *regex;
   size_t len;

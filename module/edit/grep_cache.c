@@ -21,14 +21,19 @@ EddiGrepCache *eddi_grep_cache_new(void) {
   return self;
 }
 
-EddiGrepCache *eddi_grep_cache_successor(EddiGrepCache *self) {
-  EddiGrepCache *next = eddi_calloc(1, sizeof *next);
+EddiGrepCache *eddi_grep_cache_blank(void) {
+  EddiGrepCache *self = eddi_calloc(1, sizeof *self);
+  self->notify_fd = -1;
+  return self;
+}
+
+void eddi_grep_cache_hand_over(EddiGrepCache *self, EddiGrepCache *next) {
+  if (next->notify_fd >= 0) close(next->notify_fd);
   next->notify_fd = self->notify_fd;
   next->notify_lost = self->notify_lost;
   next->watches = self->watches;
   self->notify_fd = -1;
   memset(&self->watches, 0, sizeof self->watches);
-  return next;
 }
 
 GrepCacheEntry *eddi_grep_cache_find(EddiGrepCache *self, const char *rel) {

@@ -58,8 +58,11 @@ struct EddiGrepCache {
 
 /* An empty cache with its inotify instance (when the kernel gives one). */
 EddiGrepCache *eddi_grep_cache_new(void);
-/* The same with self's inotify and watches, moved out of self. */
-EddiGrepCache *eddi_grep_cache_successor(EddiGrepCache *self);
+/* An empty cache without inotify, to be filled and then given self's
+ * inotify and watches by eddi_grep_cache_hand_over. */
+EddiGrepCache *eddi_grep_cache_blank(void);
+/* Move self's inotify and watches to next (which has none). */
+void eddi_grep_cache_hand_over(EddiGrepCache *self, EddiGrepCache *next);
 
 GrepCacheEntry *eddi_grep_cache_find(EddiGrepCache *self, const char *rel);
 /* Put entry in (its rel not there yet); takes what it owns. */

@@ -60,9 +60,11 @@ typedef struct {
   size_t max_message_bytes;  /* a message larger than this is refused (1 MiB) */
   size_t max_file_bytes;     /* Open refuses larger files (64 MiB) */
   size_t max_open_files;     /* per session (256) */
-  size_t page_size;          /* entries per List / Find All page (200) */
+  size_t page_size;          /* entries per List / Find All / Grep page (200) */
   size_t undo_groups;        /* undo steps kept per file (10000) */
-  size_t max_walk_entries;   /* directory entries a walk (List, Grep) may visit (100000) */
+  size_t max_walk_entries;   /* directory entries List, a script's file set or a
+                                refactoring's index may visit; past it List says so
+                                and the others refuse (100000). Grep has no limit */
   size_t max_syntax_bytes;   /* larger files are not parsed: plain text (8 MiB) */
   /* eddi's own folder for this workspace: temporary files of formatters,
    * later the journal. NULL: $XDG_STATE_HOME/eddi/<workspace id>/ (or

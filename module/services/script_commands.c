@@ -395,8 +395,8 @@ static void script__check(ScriptJob *self) {
                          file->text.len, &lost);
   }
   EddiWordUsers users = {0};
-  EddiWordUsersQuery query = {self->run.files.root, self->run.files.max_entries,
-                              (const char *const *)lost.items, lost.len, script__wants_user, self};
+  EddiWordUsersQuery query = {self->run.files.root, (const char *const *)lost.items, lost.len,
+                              script__wants_user, self};
   if (files.len) eddi_word_users_find(&query, &users);
   for (size_t i = 0; i < users.len; i++) {
     const EddiWordUser *user = &users.items[i];

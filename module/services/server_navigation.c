@@ -42,7 +42,6 @@ typedef struct {
   size_t line, col;            /* the same, as replies give places */
   const char *lang;            /* eddi's name (static) */
   char *word;                  /* the name at offset, "" when none */
-  size_t max_walk_entries;
   EddiWordUsers users; /* files on disk holding word, shown then closed */
   int rc;
   EddiError err;
@@ -100,8 +99,7 @@ static void navigation_job__work(EddiJob *base) {
   if (self->rc == 0 && self->ask == ASK_REFERENCES && self->word[0] &&
       !eddi_lsp_server_indexes_workspace(self->server)) {
     const char *words[] = {self->word};
-    EddiWordUsersQuery query = {self->root, self->max_walk_entries, words, 1,
-                                navigation__wants_user, self};
+    EddiWordUsersQuery query = {self->root, words, 1, navigation__wants_user, self};
     eddi_word_users_find(&query, &self->users);
     for (size_t i = 0; i < self->users.len; i++) {
       EddiWordUser *user = &self->users.items[i];
@@ -300,7 +298,6 @@ static int navigation__ask(CommandContext *ctx, NavigationAsk ask) {
   while (n > 1 && job->root[n - 1] == '/') job->root[--n] = '\0';
   job->offset = offset;
   job->lang = lang;
-  job->max_walk_entries = eddi_workspace_config(ctx->workspace)->max_walk_entries;
   eddi_text_position_of(&doc->text, offset, &job->line, &job->col);
   /* The current document first, then the session's other open documents
    * of its language (by their names): a server that does not index the

@@ -41,7 +41,7 @@ static int word_users__visit(void *context, const EddiWalkEntry *entry) {
 void eddi_word_users_find(const EddiWordUsersQuery *query, EddiWordUsers *out) {
   if (!query->word_count || out->len >= EDDI_LSP_USERS_MAX) return;
   WordUsersWalk walk_state = {query, out};
-  EddiWalkOptions options = {.max_entries = query->max_entries, .types_only = true};
+  EddiWalkOptions options = {.max_entries = EDDI_WALK_ENTRIES_ALL, .types_only = true};
   EddiWalk *walk = eddi_walk_new(query->root, &options);
   eddi_walk_run(walk, word_users__visit, &walk_state);
   eddi_walk_free(walk);

@@ -5,7 +5,9 @@
  * A server that has not indexed the workspace sees only what it is shown:
  * to tell what a change breaks elsewhere (the second opinion), or where a
  * name is used (Show References), the files naming it are shown too, at
- * most EDDI_LSP_USERS_MAX of them, each at most EDDI_WORD_USER_BYTES_MAX. */
+ * most EDDI_LSP_USERS_MAX of them, each at most EDDI_WORD_USER_BYTES_MAX.
+ * The walk has no entry limit: a user past the 100,000th entry would be
+ * left out unsaid, and what is held is bounded by the number of users. */
 #ifndef EDDI_SERVICES_WORD_USERS_H
 #define EDDI_SERVICES_WORD_USERS_H
 
@@ -25,7 +27,6 @@ typedef Array(EddiWordUser) EddiWordUsers;
 
 typedef struct {
   const char *root; /* the workspace folder, canonical and absolute */
-  size_t max_entries; /* of the walk (EddiConfig.max_walk_entries) */
   const char *const *words; /* a file names any of them as a whole word */
   size_t word_count;
   /* Whether a file of lang at rel may be one (its language has the

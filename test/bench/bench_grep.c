@@ -9,7 +9,10 @@
  *   large: BENCH_GREP_FILES files, BENCH_GREP_LINES lines in all (about 37
  *          bytes a line; every BENCH_GREP_NEEDLE_EVERY-th holds needle_N);
  *   small: BENCH_GREP_SMALL_FILES files of three lines (under the engine's
- *          default walk limit of 100,000 entries).
+ *          default walk limit of 100,000 entries);
+ *   one folder: BENCH_GREP_FOLDER_FILES files of one line in a single
+ *          folder (more entries than that limit, which Grep no longer
+ *          has), BENCH_GREP_FOLDER_MATCHES of them holding a needle.
  * Figures, medians of BENCH_GREP_RUNS runs:
  *   - the match set: every page of Grep /needle_\d+/ in an engine against
  *     `rg -n`'s path:line pairs (they must be equal);
@@ -18,9 +21,11 @@
  *   - cold: the same after each file's pages were dropped
  *     (posix_fadvise DONTNEED after a sync: no root needed), one run each;
  *   - a running engine (with a waker, as eddi-server has), second Grep:
- *     eddi_exec in process, against rg's whole process.
+ *     eddi_exec in process, against rg's whole process;
+ *   - one folder: the match set as above, then the whole process against
+ *     `rg -c` (default threads), BENCH_GREP_FOLDER_RUNS runs interleaved.
  *
- * Usage: bench_grep [lines] [files] [small_files]
+ * Usage: bench_grep [lines] [files] [small_files] [one_folder_files]
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -42,6 +47,9 @@
 #define BENCH_GREP_FILES_PER_DIR 100
 #define BENCH_GREP_NEEDLE_EVERY 1000
 #define BENCH_GREP_PAGE 200
+#define BENCH_GREP_FOLDER_FILES 100100
+#define BENCH_GREP_FOLDER_MATCHES 120
+#define BENCH_GREP_FOLDER_RUNS 5
 #define BENCH_GREP_PATTERN "needle_\\d+"
 #define BENCH_GREP_RULES "*.log\n!keep.log\n/ignored/\n"
 
@@ -270,15 +278,51 @@ static void bench__workspace(const char *name, const char *root, bool engine_fig
   }
 }
 
+/* files files of one line in root itself, BENCH_GREP_FOLDER_MATCHES of
+ * them (spread evenly, the last past the 100,000th entry) holding a needle. */
+static void bench__make_folder(const char *root, size_t files) {
+  char path[PATH_MAX + 32], text[64];
+  size_t every = files / BENCH_GREP_FOLDER_MATCHES;
+  for (size_t f = 0; f < files; f++) {
+    bool needle = every && (f + 1) % every == 0 && (f + 1) / every <= BENCH_GREP_FOLDER_MATCHES;
+    int len = needle ? snprintf(text, sizeof text, "call(needle_%zu);\n", f)
+                     : snprintf(text, sizeof text, "x = %zu;\n", f);
+    snprintf(path, sizeof path, "%s/f%06zu.txt", root, f);
+    bench__write(path, text, (size_t)len);
+  }
+}
+
+static void bench__folder(const char *name, const char *root) {
+  char eddi_cmd[2 * PATH_MAX], rg_cmd[PATH_MAX + 128];
+  snprintf(eddi_cmd, sizeof eddi_cmd, "%s --root '%s' -c 'Start b' -c 'Grep /%s/' >/dev/null",
+           EDDI_CLI_PATH, root, BENCH_GREP_PATTERN);
+  snprintf(rg_cmd, sizeof rg_cmd, "cd '%s' && rg -c '%s' >/dev/null", root, BENCH_GREP_PATTERN);
+  printf("%s\n", name);
+  bench__compare(root);
+  bench__run(eddi_cmd), bench__run(rg_cmd); /* warm up */
+  double eddi_s[BENCH_GREP_FOLDER_RUNS], rg_s[BENCH_GREP_FOLDER_RUNS];
+  for (int i = 0; i < BENCH_GREP_FOLDER_RUNS; i++) {
+    eddi_s[i] = bench__run(eddi_cmd);
+    rg_s[i] = bench__run(rg_cmd);
+  }
+  double eddi = bench_median(eddi_s, BENCH_GREP_FOLDER_RUNS);
+  double rg = bench_median(rg_s, BENCH_GREP_FOLDER_RUNS);
+  printf("  warm, whole process: eddi %.1f ms, rg -c %.1f ms (x%.2f)\n", eddi, rg, eddi / rg);
+}
+
 int main(int argc, char **argv) {
   size_t lines = argc > 1 ? strtoul(argv[1], NULL, 10) : BENCH_GREP_LINES;
   size_t files = argc > 2 ? strtoul(argv[2], NULL, 10) : BENCH_GREP_FILES;
   size_t small = argc > 3 ? strtoul(argv[3], NULL, 10) : BENCH_GREP_SMALL_FILES;
+  size_t folder = argc > 4 ? strtoul(argv[4], NULL, 10) : BENCH_GREP_FOLDER_FILES;
   const char *tmp = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-  char large_root[PATH_MAX], small_root[PATH_MAX], command[2 * PATH_MAX + 32];
+  char large_root[PATH_MAX], small_root[PATH_MAX], folder_root[PATH_MAX];
+  char command[3 * PATH_MAX + 32];
   snprintf(large_root, sizeof large_root, "%s/eddi-bench-grep-XXXXXX", tmp);
   snprintf(small_root, sizeof small_root, "%s/eddi-bench-grep-small-XXXXXX", tmp);
-  if (!mkdtemp(large_root) || !mkdtemp(small_root)) return perror("mkdtemp"), 1;
+  snprintf(folder_root, sizeof folder_root, "%s/eddi-bench-grep-folder-XXXXXX", tmp);
+  if (!mkdtemp(large_root) || !mkdtemp(small_root) || !mkdtemp(folder_root))
+    return perror("mkdtemp"), 1;
   if (system("rg --version >/dev/null 2>&1") != 0) return fprintf(stderr, "rg is needed\n"), 1;
   bench__make_tree(large_root, files, lines);
   char title[128];
@@ -289,6 +333,12 @@ int main(int argc, char **argv) {
     snprintf(title, sizeof title, "%zu files of 3 lines", small);
     bench__workspace(title, small_root, false);
   }
-  snprintf(command, sizeof command, "rm -rf '%s' '%s'", large_root, small_root);
+  if (folder) {
+    bench__make_folder(folder_root, folder);
+    snprintf(title, sizeof title, "%zu files in one folder, %d matches", folder,
+             BENCH_GREP_FOLDER_MATCHES);
+    bench__folder(title, folder_root);
+  }
+  snprintf(command, sizeof command, "rm -rf '%s' '%s' '%s'", large_root, small_root, folder_root);
   return system(command) == 0 ? 0 : 1;
 }

@@ -8,17 +8,23 @@
  *   every page of a pattern with more hits than a page.
  * - .gitignore and .ignore as ripgrep applies them: a fixed answer, and the
  *   same file set as `rg -l` when rg is installed.
- * - A walk cut short says so after the page's footer.
+ * - The walk's entry limit (max_walk_entries) does not cut a Grep short:
+ *   a folder of 100,100 files is searched whole, a page at a time, every
+ *   match exactly once, while the Grep holds a bounded number of
+ *   allocations.
  * - An open document is searched as it is in the session.
  * - A running engine's cache (a waker is set) sees a file that changed. */
 #define _GNU_SOURCE
 #include "unit_support.h"
 
+#include <fcntl.h>
 #include <sys/time.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "core/common.h"
+#include "edit/edit_formats.h"
 #include "eddi.h"
 
 /* Grep's page, as edit/edit_formats.h has it. */
@@ -66,16 +72,21 @@ static char *exec_text(EddiEngine *engine, const char *text) {
   return eddi_exec(engine, "tester", text, strlen(text));
 }
 
-static EddiEngine *engine_started(const char *root, size_t max_walk_entries) {
+static EddiEngine *engine_paged(const char *root, size_t max_walk_entries, size_t page_size) {
   EddiConfig config;
   eddi_config_default(&config);
   if (max_walk_entries) config.max_walk_entries = max_walk_entries;
+  if (page_size) config.page_size = page_size;
   char error[256] = "";
   EddiEngine *engine = eddi_engine_new(root, &config, error, sizeof error);
   if (!engine) fail_msg("eddi_engine_new: %s", error);
   char *reply = exec_text(engine, "Start s\nSet response_format raw");
   eddi_string_free(reply);
   return engine;
+}
+
+static EddiEngine *engine_started(const char *root, size_t max_walk_entries) {
+  return engine_paged(root, max_walk_entries, 0);
 }
 
 /* Every page of Grep <pattern> as "path:line:text" rows. */
@@ -310,7 +321,9 @@ static void test_ignore_rules_as_ripgrep(void **state) {
 
 /* ---------------------------------------------------------------- the rest */
 
-static void test_truncated_after_footer(void **state) {
+/* A walk limit of 3 entries over 6 files: Grep searches all 6 (the limit
+ * is List's and the scripts', not Grep's), and the footer names the page. */
+static void test_whole_past_walk_limit(void **state) {
   const char *root = *state;
   char text[8192];
   size_t len = 0;
@@ -323,14 +336,117 @@ static void test_truncated_after_footer(void **state) {
   long live = unit_live();
   EddiEngine *engine = engine_started(root, 3);
   char *reply = exec_text(engine, "Set response_format escaped\nGrep \"hit\" 190");
-  const char *tail = "\\n[Showing matches 191-390 of 900. Grep again with offset 390]"
-                     "\\n[Stopped after 3 entries]";
-  assert_non_null(strstr(reply, "Ok: [f"));
-  assert_non_null(strstr(reply, tail));
+  const char *tail = "\\n[Showing matches 191-390 of 1800 (200 a page). Grep again with offset 390]";
+  assert_non_null(strstr(reply, "Ok\nOk: [f0.txt#"));
+  assert_non_null(strstr(reply, "\\n300:hit\\n[f1.txt#"));
+  assert_true(strlen(reply) > strlen(tail));
   assert_string_equal(reply + strlen(reply) - strlen(tail), tail);
+  eddi_string_free(reply);
+  reply = exec_text(engine, "Grep \"hit\" 1700");
+  assert_non_null(strstr(reply, "Ok: [f5.txt#"));
+  assert_string_equal(reply + strlen(reply) - strlen("\\n300:hit"), "\\n300:hit");
+  assert_null(strstr(reply, "Showing"));
   eddi_string_free(reply);
   eddi_engine_free(engine);
   unit_assert_no_leak(live);
+}
+
+/* ---------------------------------------------------------------- a large folder */
+
+/* One folder of more entries than the default walk limit (100,000). */
+#define LARGE_FOLDER_FILES 100100
+#define LARGE_FOLDER_MATCHES 120
+#define LARGE_FOLDER_PAGE 50
+/* Live allocations a Grep over it may hold at once: its queue of files
+ * (edit/grep.c) and the walk's folder, not one or two per file. */
+#define LARGE_FOLDER_ALLOCATIONS_MAX 20000
+
+/* The file holding match k, spread evenly up to the last file. */
+static size_t large_folder_match_file(size_t k) {
+  return k * LARGE_FOLDER_FILES / LARGE_FOLDER_MATCHES + LARGE_FOLDER_FILES / LARGE_FOLDER_MATCHES - 1;
+}
+
+/* Its scratch folder: in memory (/dev/shm) where there is one, as making
+ * and removing 100,100 files on a disk takes minutes; else the test's own. */
+static void large_folder_root(const char *fallback, char out[PATH_MAX]) {
+  struct stat st;
+  char pattern[PATH_MAX];
+  snprintf(pattern, sizeof pattern, "/dev/shm/eddi-unit-XXXXXX");
+  if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && mkdtemp(pattern) &&
+      realpath(pattern, out))
+    return;
+  snprintf(out, PATH_MAX, "%s", fallback);
+}
+
+static void test_large_folder_pages(void **state) {
+  char root[PATH_MAX], path[PATH_MAX + 32], text[64];
+  large_folder_root(*state, root);
+  size_t next_match = 0;
+  for (size_t i = 0; i < LARGE_FOLDER_FILES; i++) {
+    int len;
+    if (next_match < LARGE_FOLDER_MATCHES && i == large_folder_match_file(next_match)) {
+      /* On line 1, 2 or 3, after lines that do not match. */
+      len = snprintf(text, sizeof text, "%.*sneedle %03zu\n", (int)(next_match % 3) * 2, "x\nx\n",
+                     next_match);
+      next_match++;
+    } else {
+      len = snprintf(text, sizeof text, "needl %zu\n", i);
+    }
+    snprintf(path, sizeof path, "%s/f%06zu.txt", root, i);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, (size_t)len), len);
+    close(fd);
+  }
+  assert_int_equal(next_match, LARGE_FOLDER_MATCHES);
+  long live = unit_live();
+  EddiEngine *engine = engine_paged(root, 0, LARGE_FOLDER_PAGE);
+  size_t rows = 0; /* hit rows in the replies */
+  eddi_alloc_peak_reset();
+  long before = unit_live();
+  size_t pages = 0;
+  for (size_t offset = 0; offset < LARGE_FOLDER_MATCHES; offset += LARGE_FOLDER_PAGE, pages++) {
+    char command[64];
+    snprintf(command, sizeof command, "Grep /needle \\d+/ %zu", offset);
+    char *reply = exec_text(engine, command);
+    size_t end = EDDI_MIN(offset + LARGE_FOLDER_PAGE, (size_t)LARGE_FOLDER_MATCHES);
+    char footer[128] = "";
+    if (end < LARGE_FOLDER_MATCHES)
+      snprintf(footer, sizeof footer,
+               "[Showing matches %zu-%zu of %d (%d a page). Grep again with offset %zu]\n",
+               offset + 1, end, LARGE_FOLDER_MATCHES, LARGE_FOLDER_PAGE, end);
+    /* Each file's header and its hit, then the footer, and nothing else. */
+    StrBuf want = {0};
+    eddi_strbuf_puts(&want, "Ok\n"); /* raw: the payload on its own lines */
+    for (size_t k = offset; k < end; k++) {
+      snprintf(path, sizeof path, "%s/f%06zu.txt", root, large_folder_match_file(k));
+      size_t len = 0;
+      char *bytes = unit_read_file(path, &len);
+      char tag[5];
+      eddi_hashline_tag(bytes, len, tag);
+      free(bytes);
+      eddi_strbuf_printf(&want, "[f%06zu.txt#%s]\n%zu:needle %03zu\n", large_folder_match_file(k),
+                         tag, k % 3 + 1, k);
+    }
+    eddi_strbuf_puts(&want, footer);
+    want.data[--want.len] = '\0'; /* the reply's last newline is not sent */
+    for (const char *at = reply; (at = strstr(at, ":needle ")); at++) rows++;
+    assert_string_equal(reply, want.data);
+    eddi_strbuf_free(&want);
+    eddi_string_free(reply);
+  }
+  long peak = eddi_alloc_peak() - before;
+  if (peak > LARGE_FOLDER_ALLOCATIONS_MAX)
+    fail_msg("the Grep held %ld allocations at once, more than %d", peak,
+             LARGE_FOLDER_ALLOCATIONS_MAX);
+  assert_int_equal(pages, 3);
+  assert_int_equal(rows, LARGE_FOLDER_MATCHES);
+  char *reply = exec_text(engine, "Grep /needle \\d+/ 120");
+  assert_string_equal(reply, "Ok\nNo matches past offset 120 (120 in all)");
+  eddi_string_free(reply);
+  eddi_engine_free(engine);
+  unit_assert_no_leak(live);
+  if (strcmp(root, *state) != 0) unit_remove_tree(root);
 }
 
 static void test_open_document_wins(void **state) {
@@ -415,7 +531,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_pages, unit_folder_setup, unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_ignore_rules_as_ripgrep, unit_folder_setup,
                                       unit_folder_teardown),
-      cmocka_unit_test_setup_teardown(test_truncated_after_footer, unit_folder_setup,
+      cmocka_unit_test_setup_teardown(test_whole_past_walk_limit, unit_folder_setup,
+                                      unit_folder_teardown),
+      cmocka_unit_test_setup_teardown(test_large_folder_pages, unit_folder_setup,
                                       unit_folder_teardown),
       cmocka_unit_test_setup_teardown(test_open_document_wins, unit_folder_setup,
                                       unit_folder_teardown),
