@@ -4,7 +4,7 @@ check each result with the language's own tools.
 
     systematic_langs.py EDDI c|js|ts TREE [--limit N] [--seed S] [--run FILE]
                         [--exclude PATH]... [--setup CMD] [--cflags FLAGS] [--test CMD]
-                        [--tsc CMD] [--way Unsure|Leave]
+                        [--tsc CMD] [--way Unsure|Leave] [--eddi-arg ARG]...
 
 The tree is copied into a workspace. For each function (C: a function
 defined at file scope in a .c file, its name after its type or at the
@@ -31,7 +31,12 @@ compiler flags (-D, -I relative to the copy's root) and --test runs a
 shell command in each renamed copy (the project's own tests, built
 against the renamed sources) that must succeed as it does on the
 untouched tree. --limit N tries N definitions drawn with --seed S;
---way Unsure or Leave ends every rename with that word.
+--way Unsure or Leave ends every rename with that word. --eddi-arg passes
+ARG to every eddi run (repeatable): --eddi-arg=--no-lsp renames without
+the language's server; without it eddi uses the servers on PATH, and the
+summary counts the writes whose reply says "Checked by SERVER" (and lists
+those written unchecked when others were). Each command and eddi's reply
+go to standard error as they come.
 The tree is never written in place. Exit status 1 if any write was wrong.
 """
 import argparse
@@ -216,6 +221,8 @@ def main():
     parser.add_argument('--tsc', default=None,
                         help='TypeScript: the type check, a shell command run in the tree')
     parser.add_argument('--kinds', default=','.join(KINDS))
+    parser.add_argument('--eddi-arg', action='append', default=[],
+                        help='an argument for every eddi run (repeatable), e.g. --eddi-arg=--no-lsp')
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix='eddi-systematic-')
     base = os.path.join(work, 'base')
@@ -275,6 +282,8 @@ def main():
     tally = collections.defaultdict(collections.Counter)
     wrong, missed = [], []
     reasons = collections.Counter()
+    checkers = collections.Counter()
+    unchecked = []
     for kind, rel, target, name in cases:
         tree = os.path.join(work, 'tree')
         shutil.rmtree(tree, ignore_errors=True)
@@ -282,9 +291,11 @@ def main():
         qualified = target if re.search(r':\d+:\d+$', target) else '%s:%s' % (rel, target)
         command = 'Refactor RenameSymbol %s %s_x%s' % (qualified, name,
                                                      ' ' + args.way if args.way else '')
-        reply = subprocess.run([args.eddi, '--no-journal', '--root', tree, '-c', 'Start s', '-c', command],
+        reply = subprocess.run([args.eddi, '--no-journal', '--root', tree] + args.eddi_arg +
+                               ['-c', 'Start s', '-c', command],
                                capture_output=True, text=True).stdout.splitlines()
         answer = reply[-1] if reply else '(no reply)'
+        print('%s\n  %s' % (command, answer), file=sys.stderr, flush=True)
         tally[kind]['tried'] += 1
         if not answer.startswith('Ok'):
             tally[kind]['refused'] += 1
@@ -296,6 +307,11 @@ def main():
             reasons[' '.join(reason.split()[:7])] += 1
             continue
         tally[kind]['renamed'] += 1
+        checked = re.search(r'\bChecked by ([\w.-]+)', answer)
+        if checked:
+            checkers[checked.group(1)] += 1
+        else:
+            unchecked.append((command, answer))
         result, problem = check(tree)
         if not problem and result != baseline:
             problem = 'undefined symbols differ: %s' % sorted(result ^ baseline)[:3]
@@ -307,6 +323,10 @@ def main():
     print('definitions tried: %d, renamed: %d, refused: %d, wrong writes: %d, '
           'breaking misses listed as unsure: %d'
           % (len(cases), total['renamed'], total['refused'], len(wrong), len(missed)))
+    for checker, n in sorted(checkers.items()):
+        print('  written and checked by %s: %d of %d' % (checker, n, total['renamed']))
+    for command, answer in unchecked if checkers else ():
+        print('UNCHECKED %s\n  %s' % (command, answer))
     for kind in KINDS:
         if tally[kind]['tried']:
             t = tally[kind]
