@@ -1102,4 +1102,9 @@ void stdio_rpc_join(StdioRpc *self) {
   if (!self->running) return;
   pthread_join(self->thread, NULL);
   self->running = false;
+  /* The kept previews (eddi://preview/{n}) go with the connection. */
+  for (size_t i = 0; i < STDIO_PREVIEWS_KEPT; i++) {
+    free(self->previews[i]), free(self->preview_titles[i]);
+    self->previews[i] = self->preview_titles[i] = NULL;
+  }
 }
