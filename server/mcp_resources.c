@@ -131,14 +131,20 @@ char *mcp_reference_text(void) {
 
 /* ------------------------------------------------------------ resources */
 
-json_object *mcp_resource_entry(const char *uri, const char *name, const char *description,
-                                const char *mime_type) {
+/* A resource's or a template's entry: uri under key ("uri", "uriTemplate"). */
+static json_object *resources__entry(const char *key, const char *uri, const char *name,
+                                     const char *description, const char *mime_type) {
   json_object *entry = json_object_new_object();
-  json_object_object_add(entry, "uri", json_object_new_string(uri));
+  json_object_object_add(entry, key, json_object_new_string(uri));
   json_object_object_add(entry, "name", json_object_new_string(name));
   json_object_object_add(entry, "description", json_object_new_string(description));
   json_object_object_add(entry, "mimeType", json_object_new_string(mime_type));
   return entry;
+}
+
+json_object *mcp_resource_entry(const char *uri, const char *name, const char *description,
+                                const char *mime_type) {
+  return resources__entry("uri", uri, name, description, mime_type);
 }
 
 json_object *mcp_resources_fixed(void) {
@@ -152,12 +158,7 @@ json_object *mcp_resources_fixed(void) {
 
 static json_object *resources__template(const char *uri, const char *name,
                                         const char *description, const char *mime_type) {
-  json_object *entry = json_object_new_object();
-  json_object_object_add(entry, "uriTemplate", json_object_new_string(uri));
-  json_object_object_add(entry, "name", json_object_new_string(name));
-  json_object_object_add(entry, "description", json_object_new_string(description));
-  json_object_object_add(entry, "mimeType", json_object_new_string(mime_type));
-  return entry;
+  return resources__entry("uriTemplate", uri, name, description, mime_type);
 }
 
 json_object *mcp_resource_templates(void) {

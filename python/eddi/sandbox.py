@@ -29,7 +29,7 @@ from .client import RPC_COMMAND_FAILED, find_server
 from .errors import ProtocolError, Refused, ServerExited
 
 __all__ = ["SANDBOX_SENDER", "RELAYED", "SandboxRunner", "SandboxUnavailable", "find_sandbox",
-           "needed_paths", "interpreter"]
+           "needed_paths", "interpreter", "prepare"]
 
 SANDBOX_SENDER = "sandbox"
 # The server's methods a sandboxed script may call; eddi.exec as a
@@ -125,6 +125,25 @@ def interpreter():
                 "set $EDDI_SANDBOX_PYTHON to a python3 others may run")
         chosen = system
     return os.path.realpath(chosen)
+
+
+def prepare(base, script=None):
+    """In base (a new private folder), the sandbox's two folders: given,
+    which holds a copy of this package (and of script) that the sandbox's
+    user may read, and scratch, the one it may write.  (given, scratch)."""
+    os.chmod(base, 0o711)
+    given = os.path.join(base, "given")
+    shutil.copytree(_PACKAGE, os.path.join(given, "eddi"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    if script:
+        shutil.copyfile(script, os.path.join(given, os.path.basename(script)))
+    for folder, _, files in os.walk(given):
+        os.chmod(folder, 0o755)
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o644)
+    scratch = os.path.join(base, "scratch")
+    os.mkdir(scratch, 0o700)
+    return given, scratch
 
 
 def needed_paths(python, given):
@@ -225,18 +244,8 @@ class SandboxRunner:
         session = f"sandbox-{os.getpid()}-{next(self._runs)}"
         base = tempfile.mkdtemp(prefix="eddi-sandbox-")
         try:
-            os.chmod(base, 0o711)
-            given = os.path.join(base, "given")
-            shutil.copytree(_PACKAGE, os.path.join(given, "eddi"),
-                            ignore=shutil.ignore_patterns("__pycache__"))
+            given, scratch = prepare(base, path)
             script = os.path.join(given, os.path.basename(path))
-            shutil.copyfile(path, script)
-            for folder, dirs, files in os.walk(given):
-                os.chmod(folder, 0o755)
-                for name in files:
-                    os.chmod(os.path.join(folder, name), 0o644)
-            scratch = os.path.join(base, "scratch")
-            os.mkdir(scratch, 0o700)
             reads = needed_paths(python, given)
             to_child_r, to_child_w = os.pipe()
             from_child_r, from_child_w = os.pipe()

@@ -24,16 +24,7 @@ def main():
     python = sandbox.interpreter()
     base = tempfile.mkdtemp(prefix="eddi-sandbox-bench-")
     try:
-        os.chmod(base, 0o711)
-        given = os.path.join(base, "given")
-        shutil.copytree(os.path.dirname(sandbox.__file__), os.path.join(given, "eddi"),
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        for folder, _, files in os.walk(given):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(os.path.join(folder, name), 0o644)
-        scratch = os.path.join(base, "scratch")
-        os.mkdir(scratch)
+        given, scratch = sandbox.prepare(base)
         bare = [python, "-I", "-S", "-c", "pass"]
         confined = [program, "--scratch", scratch]
         for path in sandbox.needed_paths(python, given):

@@ -1,7 +1,7 @@
 // Shared by the integration tests: start real nats-server and eddi-server
 // processes on 127.0.0.1, wait for them, and clean up.
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,6 +22,22 @@ process.env.XDG_STATE_HOME = process.env.EDDI_TEST_STATE_HOME;
 export function tempWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), "eddi-it-"));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+// A workspace holding a package whose function compute_total is called
+// from files modules of usesPerFile calls each: a rename long enough to
+// cancel (pkg/core.py defines it, pkg/m0.py ... import it).
+export function callersWorkspace(files, usesPerFile) {
+  const workspace = tempWorkspace();
+  mkdirSync(join(workspace.dir, "pkg"));
+  writeFileSync(join(workspace.dir, "pkg/__init__.py"), "");
+  writeFileSync(join(workspace.dir, "pkg/core.py"), "def compute_total(x):\n    return x + 1\n");
+  for (let i = 0; i < files; i++) {
+    let text = "from pkg.core import compute_total\n\n";
+    for (let j = 0; j < usesPerFile; j++) text += `def f${j}(v):\n    return compute_total(v) + ${j}\n\n`;
+    writeFileSync(join(workspace.dir, `pkg/m${i}.py`), text);
+  }
+  return workspace;
 }
 
 // Resolve when a line of the stream matches re (returns the match).

@@ -4,12 +4,12 @@
 // nothing), and the errors a bad request gets.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { EDDI_SERVER, rawStdio, tempWorkspace } from "./helpers.mjs";
+import { EDDI_SERVER, callersWorkspace, rawStdio, tempWorkspace } from "./helpers.mjs";
 
 // The files of the cancelled rename: enough uses that the rename runs for
 // a while (about a second here), so that the cancel reaches it running.
@@ -277,20 +277,6 @@ test("long work sends progress notifications to a request that asked for them", 
     workspace.remove();
   }
 });
-
-// A package whose function compute_total is called from many modules.
-function callersWorkspace(files, usesPerFile) {
-  const workspace = tempWorkspace();
-  mkdirSync(join(workspace.dir, "pkg"));
-  writeFileSync(join(workspace.dir, "pkg/__init__.py"), "");
-  writeFileSync(join(workspace.dir, "pkg/core.py"), "def compute_total(x):\n    return x + 1\n");
-  for (let i = 0; i < files; i++) {
-    let text = "from pkg.core import compute_total\n\n";
-    for (let j = 0; j < usesPerFile; j++) text += `def f${j}(v):\n    return compute_total(v) + ${j}\n\n`;
-    writeFileSync(join(workspace.dir, `pkg/m${i}.py`), text);
-  }
-  return workspace;
-}
 
 // Call tool with arguments, cancel it at its first progress notification,
 // and wait for the work to end: the next call is answered after it (the

@@ -8,13 +8,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, GetPromptResultSchema, ReadResourceResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { EDDI_SERVER, readJsonLines, tempWorkspace } from "./helpers.mjs";
+import { EDDI_SERVER, callersWorkspace, readJsonLines } from "./helpers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const session = JSON.parse(readFileSync(join(here, "mcp_session.json"), "utf8"));
@@ -24,17 +24,9 @@ const PACKAGE_FILES = 400;
 const PACKAGE_USES = 120;
 
 function workspaceForSession() {
-  const workspace = tempWorkspace();
+  const workspace = callersWorkspace(PACKAGE_FILES, PACKAGE_USES);
   writeFileSync(join(workspace.dir, "a.py"), "def total(x):\n    return x\n\nprint(total(1))\n");
   writeFileSync(join(workspace.dir, "b.py"), "from a import total\n\nvalue = total(2)\n");
-  mkdirSync(join(workspace.dir, "pkg"));
-  writeFileSync(join(workspace.dir, "pkg/__init__.py"), "");
-  writeFileSync(join(workspace.dir, "pkg/core.py"), "def compute_total(x):\n    return x + 1\n");
-  for (let i = 0; i < PACKAGE_FILES; i++) {
-    let text = "from pkg.core import compute_total\n\n";
-    for (let j = 0; j < PACKAGE_USES; j++) text += `def f${j}(v):\n    return compute_total(v) + ${j}\n\n`;
-    writeFileSync(join(workspace.dir, `pkg/m${i}.py`), text);
-  }
   return workspace;
 }
 
