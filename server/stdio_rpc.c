@@ -159,6 +159,7 @@ typedef struct StdioJob {
   StdioJobKind kind;
   json_object *id;
   bool wants_session;
+  bool collect_only; /* eddi.exec's collect_only: reads and collected scripts only */
   char *sender;
   char *session;
   char *text;   /* EddiSpeak text, or NULL for an edit call */
@@ -419,7 +420,8 @@ static void stdio__job_run(WorkItem *item, void *context) {
     /* EddiSpeak text may meet long work: answered when it is done. */
     HostRequest request = {"stdio", {.sender = job->sender, .session = job->session,
                                      .text = job->text, .len = job->len,
-                                     .ticket = job->ticket}};
+                                     .ticket = job->ticket,
+                                     .collect_only = job->collect_only}};
     engine_host_exec_answer(host, &request, stdio__job_answer, job);
     return;
   }
@@ -440,6 +442,7 @@ typedef struct {
   const char *sender;
   const char *session;
   bool wants_session;
+  bool collect_only;
   char *text;
   size_t len;
   EditCall *call;
@@ -465,6 +468,7 @@ static void stdio__submit(StdioRpc *self, json_object *id, const StdioWork *work
   job->kind = work->kind;
   job->id = json_object_get(id);
   job->wants_session = work->wants_session;
+  job->collect_only = work->collect_only;
   job->text = text;
   job->len = work->len;
   job->call = call;
@@ -513,8 +517,9 @@ static const char *stdio__param_string(json_object *params, const char *key) {
 /* Queue EddiSpeak text for the engine, after the limits every transport
  * sets; answers at once when it is refused. */
 static void stdio__submit_text(StdioRpc *self, json_object *id, StdioJobKind kind,
-                               const char *sender, const char *session, const char *text,
-                               size_t len, const char *tool, json_object *progress_token) {
+                               const char *sender, const char *session, bool collect_only,
+                               const char *text, size_t len, const char *tool,
+                               json_object *progress_token) {
   char why[EDDI_LINK_FAIL_MAX];
   if (eddi_link_check_bytes(text, len, self->host->options->max_message_bytes, why,
                             sizeof why) != 0) {
@@ -528,7 +533,9 @@ static void stdio__submit_text(StdioRpc *self, json_object *id, StdioJobKind kin
   }
   memcpy(copy, text, len);
   copy[len] = '\0';
-  StdioWork work = {kind, sender, session, false, copy, len, NULL, tool, progress_token};
+  StdioWork work = {.kind = kind, .sender = sender, .session = session,
+                    .collect_only = collect_only, .text = copy, .len = len, .tool = tool,
+                    .progress_token = progress_token};
   stdio__submit(self, id, &work);
 }
 
@@ -580,7 +587,8 @@ static void stdio__edit_call(StdioRpc *self, json_object *id, StdioJobKind kind,
   }
   /* These calls work without a Start from the caller: the sender gets a
    * session named after it the first time. */
-  StdioWork work = {kind, sender, NULL, true, NULL, 0, call, tool, progress_token};
+  StdioWork work = {.kind = kind, .sender = sender, .wants_session = true, .call = call,
+                    .tool = tool, .progress_token = progress_token};
   stdio__submit(self, id, &work);
 }
 
@@ -613,7 +621,7 @@ static void stdio__tools_call(StdioRpc *self, json_object *id, json_object *para
     return;
   }
   /* `eddi` leaves sessions to the model. */
-  stdio__submit_text(self, id, STDIO_TOOL, STDIO_SENDER, NULL, text, len, tool->name,
+  stdio__submit_text(self, id, STDIO_TOOL, STDIO_SENDER, NULL, false, text, len, tool->name,
                      progress_token);
 }
 
@@ -624,12 +632,19 @@ static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
     stdio__error(self, id, RPC_INVALID_PARAMS, "params.text must be a string");
     return;
   }
+  json_object *collect_value = NULL;
+  if (json_object_object_get_ex(params, "collect_only", &collect_value) &&
+      !json_object_is_type(collect_value, json_type_boolean)) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "params.collect_only must be true or false");
+    return;
+  }
   const char *sender = stdio__param_string(params, "sender");
   const char *session = stdio__param_string(params, "session");
   size_t len = (size_t)json_object_get_string_len(text_value);
   const char *text = json_object_get_string(text_value);
-  stdio__submit_text(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session, text, len,
-                     NULL, stdio__progress_token(params));
+  stdio__submit_text(self, id, STDIO_EXEC, sender ? sender : STDIO_SENDER, session,
+                     collect_value && json_object_get_boolean(collect_value), text, len, NULL,
+                     stdio__progress_token(params));
 }
 
 /* The edit formats as JSON-RPC methods: params as the MCP tool's arguments,
@@ -832,8 +847,8 @@ static void stdio__submit_resources(StdioRpc *self, json_object *id, StdioJobKin
     stdio__error(self, id, RPC_INTERNAL_ERROR, "Out of memory");
     return;
   }
-  StdioWork work = {kind, STDIO_SENDER, NULL, false, copy, copy ? strlen(copy) : 0,
-                    NULL, NULL, NULL};
+  StdioWork work = {.kind = kind, .sender = STDIO_SENDER, .text = copy,
+                    .len = copy ? strlen(copy) : 0};
   stdio__submit(self, id, &work);
 }
 

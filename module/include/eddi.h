@@ -242,6 +242,10 @@ typedef struct {
   bool name_instance;   /* a Start's reply gains ", Instance <id>" (NATS) */
   const char *transport; /* "nats", "stdio", "emacs"...: for the audit log; may be NULL */
   uint64_t ticket;      /* the transport's handle, given back with a late reply */
+  /* The message may read, and run scripts whose changes are collected
+   * (their first statement `collect changes as "name"`), nothing more:
+   * what a sandboxed script's calls are limited to, its relay setting it. */
+  bool collect_only;
 } EddiRequest;
 
 /* Who may send, and who may only read. Lists are NULL-terminated and copied;

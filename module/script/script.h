@@ -206,6 +206,18 @@ bool eddi_script_needs_owner(const ScriptNode *node);
 bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands, char *word,
                         size_t word_size);
 
+/* Whether the script's changes are collected, whatever it does: its first
+ * statement is `collect changes as "<name>"` with the name written out, so
+ * that it runs before any other and no condition, failure let through or
+ * spent budget keeps it from deciding where the changes go. */
+bool eddi_script_collects(const Script *script);
+
+/* Whether the tree may change a file at once even when its changes are
+ * collected: a command a read-only sender may not run, or apply or
+ * rollback of a changeset (actions and refactorings are collected). */
+bool eddi_script_writes_at_once(const ScriptNode *node, const EddiCommandPorts *commands,
+                                char *word, size_t word_size);
+
 /* Refactor operation names a script may write as statements
  * (rename_class A B, extract_method(...)); the canonical name or NULL. */
 const char *eddi_script_refactor_operation(const char *word);

@@ -44,15 +44,21 @@ static const char *const parser__action_words[] = {
     [SA_ADD_IMPORT] = "add import", [SA_ADD_LINE] = "add line",
 };
 
-bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands, char *word,
-                        size_t word_size) {
+/* Whether node may change a file; with collected, only what changes one
+ * at once (actions and refactorings go into the script's collected
+ * changeset then). */
+static bool tree__writes(const ScriptNode *node, const EddiCommandPorts *commands, char *word,
+                         size_t word_size, bool collected) {
   if (!node) return false;
   switch (node->kind) {
   case SN_ACTION:
-    if (node->action == SA_FLAG || node->action == SA_SUGGEST) break;
+    if (collected || node->action == SA_FLAG || node->action == SA_SUGGEST) break;
     snprintf(word, word_size, "%s", parser__action_words[node->action]);
     return true;
-  case SN_REFACTOR: snprintf(word, word_size, "Refactor %s", node->text); return true;
+  case SN_REFACTOR:
+    if (collected) break;
+    snprintf(word, word_size, "Refactor %s", node->text);
+    return true;
   case SN_CHANGESET:
     if (strcmp(node->text, "preview") == 0) break;
     snprintf(word, word_size, "%s changeset", node->text);
@@ -66,12 +72,29 @@ bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands
   }
   default: break;
   }
-  if (eddi_script_writes(node->body, commands, word, word_size) ||
-      eddi_script_writes(node->else_body, commands, word, word_size))
+  if (tree__writes(node->body, commands, word, word_size, collected) ||
+      tree__writes(node->else_body, commands, word, word_size, collected))
     return true;
   for (size_t i = 0; i < node->children.len; i++)
-    if (eddi_script_writes(node->children.items[i], commands, word, word_size)) return true;
+    if (tree__writes(node->children.items[i], commands, word, word_size, collected)) return true;
   return false;
+}
+
+bool eddi_script_writes(const ScriptNode *node, const EddiCommandPorts *commands, char *word,
+                        size_t word_size) {
+  return tree__writes(node, commands, word, word_size, false);
+}
+
+bool eddi_script_collects(const Script *script) {
+  const ScriptNode *root = script->root;
+  if (!root || root->kind != SN_BLOCK || !root->children.len) return false;
+  const ScriptNode *first = root->children.items[0];
+  return first->kind == SN_COLLECT && first->value && first->value->kind == SE_STRING;
+}
+
+bool eddi_script_writes_at_once(const ScriptNode *node, const EddiCommandPorts *commands,
+                                char *word, size_t word_size) {
+  return tree__writes(node, commands, word, word_size, true);
 }
 
 bool eddi_script_needs_owner(const ScriptNode *node) {

@@ -799,13 +799,15 @@ static int script__run_command(CommandContext *ctx) {
 }
 
 bool eddi_script_line_reads_only(const EddiCommandPorts *commands, const EddiCommandLine *line,
-                                 char *word, size_t word_size) {
+                                 bool collecting, char *word, size_t word_size) {
   const char *end = line->takes_body ? line->body + line->body_len : line->line + line->len;
   Script script;
   EddiError ignored;
   if (eddi_script_parse(line->line, (size_t)(end - line->line), commands, &script, &ignored) < 0)
     return true;
-  bool writes = eddi_script_writes(script.root, commands, word, word_size);
+  bool writes = collecting && eddi_script_collects(&script)
+                    ? eddi_script_writes_at_once(script.root, commands, word, word_size)
+                    : eddi_script_writes(script.root, commands, word, word_size);
   eddi_script_free(&script);
   return !writes;
 }

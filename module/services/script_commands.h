@@ -20,10 +20,12 @@ int eddi_script_preview_changeset(CommandContext *ctx);
  * "Flagged: a.py:3:0 f: note; ...; and 150 more". Returns how many. */
 size_t eddi_script_session_flags(CommandContext *ctx);
 /* Whether the script line starts (its body included) only reads, its
- * commands judged through commands: a read-only sender may run it. word
- * receives the statement that writes. A script that does not parse reads
- * only: it fails before it runs. */
+ * commands judged through commands: a read-only sender may run it. With
+ * collecting, a script whose changes are collected (eddi_script_collects)
+ * counts as reading unless it writes at once. word receives the statement
+ * that writes. A script that does not parse reads only: it fails before it
+ * runs. */
 bool eddi_script_line_reads_only(const EddiCommandPorts *commands, const EddiCommandLine *line,
-                                 char *word, size_t word_size);
+                                 bool collecting, char *word, size_t word_size);
 
 #endif

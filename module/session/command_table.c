@@ -174,17 +174,27 @@ static bool command__is_open_create(const EddiCommandLine *line) {
          (left == create_len || isspace((unsigned char)rest[create_len]));
 }
 
-bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
+static bool command__line_reads_only(const EddiCommandLine *line, bool collecting, char *word,
+                                     size_t word_size) {
   snprintf(word, word_size, "%.*s", (int)line->verb_len, line->line);
   const CommandSpec *spec = command__line_spec(line);
   if ((spec && (spec->flags & CMD_SCRIPT)) || (line->len && line->line[0] == '{'))
-    return eddi_script_line_reads_only(eddi_command_table_ports(), line, word, word_size);
+    return eddi_script_line_reads_only(eddi_command_table_ports(), line, collecting, word,
+                                       word_size);
   if (!command__verb_reads_only(line)) return false;
   if (command__is_open_create(line)) {
     snprintf(word, word_size, "Open Create");
     return false;
   }
   return true;
+}
+
+bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size) {
+  return command__line_reads_only(line, false, word, word_size);
+}
+
+bool eddi_command_line_collects_only(const EddiCommandLine *line, char *word, size_t word_size) {
+  return command__line_reads_only(line, true, word, word_size);
 }
 
 /* ------------------------------------------------------------ ports */

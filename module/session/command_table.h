@@ -17,6 +17,9 @@ const char *eddi_command_suggest(const char *name);
  * it does not, word receives the command as the refusal names it ("Patch",
  * "Open Create"). */
 bool eddi_command_line_reads_only(const EddiCommandLine *line, char *word, size_t word_size);
+/* The same, except that a script whose changes are collected (its first
+ * statement `collect changes as "name"`) passes unless it writes at once. */
+bool eddi_command_line_collects_only(const EddiCommandLine *line, char *word, size_t word_size);
 
 /* Ports that look commands up in the table alone and run nothing (no
  * engine): for reading a script outside a command (the read-only check,

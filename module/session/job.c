@@ -57,6 +57,7 @@ typedef struct {
   char *text;
   size_t len;
   bool name_instance;
+  bool collect_only;
   char *transport; /* kept so that the audit line of a late finish names it */
   uint64_t ticket;
 } HeldRequest;
@@ -102,6 +103,7 @@ static HeldRequest job__hold_request(const EddiRequest *request) {
       .text = eddi_strndup(request->text, request->len),
       .len = request->len,
       .name_instance = request->name_instance,
+      .collect_only = request->collect_only,
       .transport = request->transport ? eddi_strdup(request->transport) : NULL,
       .ticket = request->ticket,
   };
@@ -110,7 +112,8 @@ static HeldRequest job__hold_request(const EddiRequest *request) {
 static EddiRequest job__request_of(const HeldRequest *held) {
   return (EddiRequest){.sender = held->sender, .session = held->session, .text = held->text,
                        .len = held->len, .name_instance = held->name_instance,
-                       .transport = held->transport, .ticket = held->ticket};
+                       .collect_only = held->collect_only, .transport = held->transport,
+                       .ticket = held->ticket};
 }
 
 static void job__request_free(HeldRequest *held) {

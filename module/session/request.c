@@ -274,20 +274,24 @@ static bool request__sender_shape(const char *sender) {
 
 typedef struct {
   bool allowed;
+  bool collecting; /* a collected script passes (a collect-only request) */
   char word[REQUEST_WORD_MAX]; /* the first command that is not */
 } ReadOnlyCheck;
 
 static bool request__reads_only(const EddiCommandLine *line, void *closure) {
   ReadOnlyCheck *check = closure;
-  check->allowed = eddi_command_line_reads_only(line, check->word, sizeof check->word);
+  check->allowed = check->collecting
+                       ? eddi_command_line_collects_only(line, check->word, sizeof check->word)
+                       : eddi_command_line_reads_only(line, check->word, sizeof check->word);
   return check->allowed;
 }
 
-/* The sender's shape, the allowlist, and for read-only senders every
- * command word of text (a script or a body command is refused); while the
- * audit log cannot be written, every sender reads only. */
-static int request__check_sender(EddiEngine *self, const char *sender, const char *text,
-                                 size_t len, EddiError *err) {
+/* The sender's shape, the allowlist, and for read-only senders and
+ * collect-only requests every command word of text (a script or a body
+ * command is refused); while the audit log cannot be written, every sender
+ * reads only. */
+static int request__check_sender(EddiEngine *self, const char *sender,
+                                 const EddiRequest *request, EddiError *err) {
   if (!request__sender_shape(sender))
     return eddi_error_set(err, EDDI_EINVAL, "Sender missing or invalid");
   if (!self->every_sender_allowed && !request__strings_have(&self->allowed_senders, sender))
@@ -295,16 +299,23 @@ static int request__check_sender(EddiEngine *self, const char *sender, const cha
   EddiError unaudited;
   eddi_error_clear(&unaudited);
   bool audit_refuses = eddi_audit_refuses_writes(self->audit, &unaudited);
-  if (!audit_refuses && !request__strings_have(&self->read_only_senders, sender)) return 0;
-  ReadOnlyCheck check = {.allowed = true};
-  eddi_each_command(text, len, request__reads_only, &check);
+  bool read_only = request__strings_have(&self->read_only_senders, sender);
+  if (!audit_refuses && !read_only && !request->collect_only) return 0;
+  ReadOnlyCheck check = {.allowed = true, .collecting = !audit_refuses && !read_only};
+  eddi_each_command(request->text, request->len, request__reads_only, &check);
   if (check.allowed) return 0;
   if (audit_refuses) {
     *err = unaudited;
     return err->code;
   }
-  return eddi_error_set(err, EDDI_EINVAL, "Sender %s may only read, not run %s", sender,
-                        check.word);
+  if (read_only)
+    return eddi_error_set(err, EDDI_EINVAL, "Sender %s may only read, not run %s", sender,
+                          check.word);
+  eddi_error_set(err, EDDI_EINVAL, "This message may only read and collect changes, not run %s",
+                 check.word);
+  eddi_error_hint(err, "A script's changes are collected when its first statement is "
+                              "collect changes as \"name\"");
+  return err->code;
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -364,7 +375,7 @@ static bool request__admit(EddiEngine *self, const EddiRequest *request, char *s
   sender[0] = '\0';
   if (self->audit) eddi_audit_begin(self->audit);
   if (request__route(self, request, sender, sender_size, &err) < 0 ||
-      request__check_sender(self, sender, request->text, request->len, &err) < 0) {
+      request__check_sender(self, sender, request, &err) < 0) {
     request__refuse(reply, &err);
     request__audit(self, request, sender[0] ? sender : NULL, reply, true);
     return false;

@@ -1,11 +1,12 @@
-"""python3 -m eddi shell DIR | run [--sandbox] SCRIPT DIR [ARG...]
+"""python3 -m eddi shell DIR | run [--sandbox [--apply]] SCRIPT DIR [ARG...]
 
 shell: an interactive Python with ``ws`` (the workspace of DIR) and
 ``eddi`` bound, tab completion from rlcompleter.  run: a script with the
 same names bound; its failure is printed with its own line numbers and the
 exit status is 1.  run --sandbox: a script one does not trust, confined by
-the kernel (eddi/sandbox.py), reading the workspace through eddi only;
-exit status 125 when the sandbox cannot be set up (nothing ran).
+the kernel (eddi/sandbox.py), reading the workspace through eddi only, its
+changesets collected: shown on stderr, written only with --apply; exit
+status 125 when the sandbox cannot be set up (nothing ran).
 """
 
 import argparse
@@ -27,9 +28,8 @@ def _options(parser):
                         help="run the server with --no-journal")
 
 
-def _open(args, server_args=()):
-    return eddi.open(args.root, server=args.server, journal=not args.no_journal,
-                     server_args=server_args)
+def _open(args):
+    return eddi.open(args.root, server=args.server, journal=not args.no_journal)
 
 
 def shell(args):
@@ -48,12 +48,31 @@ def shell(args):
     return 0
 
 
+def _shown(collected, apply):
+    """Each changeset the sandboxed script collected, on stderr (stdout is
+    the script's): its summary and diff; all of them applied with apply."""
+    for changeset in collected:
+        sys.stderr.write(f"eddi: the script collected {changeset.summary}\n{changeset.diff}")
+        if changeset.diff and not changeset.diff.endswith("\n"):
+            sys.stderr.write("\n")
+    if not apply:
+        sys.stderr.write("eddi: nothing was written; run again with --apply to write "
+                         f"{'it' if len(collected) == 1 else 'them'}\n")
+        return ()
+    return collected
+
+
 def run_sandboxed(args):
     try:
-        with _open(args, SandboxRunner.SERVER_ARGS) as ws:
+        with _open(args) as ws:
             runner = SandboxRunner(ws, sandbox=args.sandbox_program, server=args.server,
                                    cpu_seconds=args.cpu, timeout_seconds=args.timeout)
-            return runner.run(args.script, args.args)
+            status = runner.run(args.script, args.args,
+                                decide=lambda collected: _shown(collected, args.apply))
+            for changeset in runner.collected:
+                if changeset.applied:
+                    sys.stderr.write(f"eddi: {changeset.applied}\n")
+            return status
     except SandboxUnavailable as why:
         sys.stderr.write(f"eddi: the script was not run: {why}\n")
         return SANDBOX_FAILED
@@ -83,6 +102,9 @@ def main(argv=None):
     run_parser.add_argument("args", nargs="*", help="the script's sys.argv[1:]")
     run_parser.add_argument("--sandbox", action="store_true",
                             help="confine the script (for one you do not trust)")
+    run_parser.add_argument("--apply", action="store_true",
+                            help="with --sandbox: write the changesets the script collected "
+                                 "(by default they are shown, and dropped)")
     run_parser.add_argument("--sandbox-program", help="eddi-sandbox (default: $EDDI_SANDBOX, "
                             "beside eddi-server, PATH)")
     run_parser.add_argument("--cpu", type=int, help="the sandbox's CPU seconds (default 10)")

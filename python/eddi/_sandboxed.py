@@ -21,7 +21,9 @@ def main(read_fd, write_fd, script, argv):
     named it (argv[1]); the exit status."""
     session, name, argv = argv[0], argv[1], argv[2:]
     workspace = Workspace(Connection.over(read_fd, write_fd), None, sender="sandbox",
-                          session=session).start()
+                          session=session)
+    workspace.collect_only = True
+    workspace.start()
     try:
         LocalRunner(workspace).run(script, argv, name=name)
     except ScriptFailed as failure:

@@ -1,7 +1,7 @@
 """Changes collected, previewed, then written all at once.
 
 A changeset is the engine's own (doc/scripting.org, Changesets): its
-operations become one script that ends ``collect changes as "<name>"``.
+operations become one script that begins ``collect changes as "<name>"``.
 The engine plans every operation over its texts in memory, with each
 refactoring's checks, and keeps the result in the session (and its
 journal) as a named changeset; nothing is written then.  ``cs.diff()``
@@ -29,8 +29,9 @@ _SCRIPT_LINE = re.compile(r"Script line (\d+):\d+")
 # NUL is in no statement: the engine refuses one in any message).
 _SELECTION = "\0"
 _SELECTED = re.compile("\0(\\d+)\0")
-# The script's first line is "{"; operation i is on line i + FIRST_LINE.
-FIRST_LINE = 2
+# The script's first lines are "{" and its collect; operation i is on line
+# i + FIRST_LINE.
+FIRST_LINE = 3
 
 
 def _name_word(text, what):
@@ -276,10 +277,13 @@ class Changeset:
         return [what for what, _ in self._ops]
 
     def script(self, name):
-        """The EddiSpeak script that collects these operations as name."""
-        lines = ["{"] + [_SELECTED.sub(lambda m: self._decided[int(m.group(1))], statement)
-                         for _, statement in self._ops]
-        lines += [f"collect changes as {quote(name)}", "}"]
+        """The EddiSpeak script that collects these operations as name: the
+        collect comes first, which is what lets a collect-only caller (a
+        sandboxed script) run it."""
+        lines = ["{", f"collect changes as {quote(name)}"]
+        lines += [_SELECTED.sub(lambda m: self._decided[int(m.group(1))], statement)
+                  for _, statement in self._ops]
+        lines.append("}")
         return "\n".join(lines)
 
     def refusal(self, reply):

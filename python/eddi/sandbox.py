@@ -9,14 +9,19 @@ else), resource limits, no-new-privileges and a seccomp filter.
 
 The child's only channel to eddi is a pair of inherited pipes speaking the
 server's JSON-RPC, relayed here: every call is made as the sender
-``sandbox``, which the server was told may only read (``--read-only``), and
-only the methods in RELAYED pass at all.  The script gets ``ws`` as any
-script does; what it may do through it is read, query and preview.
+``sandbox``, only the methods in RELAYED pass at all, and every
+``eddi.exec`` goes with ``collect_only``, so that the engine itself lets
+the script read, query, preview and collect changes, never write.  The
+script gets ``ws`` as any script does; its ``with ws.changeset(...)``
+blocks end collected.  When it is done, the caller sees each collected
+changeset (its summary and diff) and decides which to apply; the rest are
+dropped with the run's session.
 """
 
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -27,15 +32,19 @@ import threading
 
 from .client import RPC_COMMAND_FAILED, find_server
 from .errors import ProtocolError, Refused, ServerExited
+from .script_text import quote
 
-__all__ = ["SANDBOX_SENDER", "RELAYED", "SandboxRunner", "SandboxUnavailable", "find_sandbox",
-           "needed_paths", "interpreter", "prepare"]
+__all__ = ["SANDBOX_SENDER", "RELAYED", "Collected", "SandboxRunner", "SandboxUnavailable",
+           "find_sandbox", "needed_paths", "interpreter", "prepare"]
 
 SANDBOX_SENDER = "sandbox"
-# The server's methods a sandboxed script may call; eddi.exec as a
-# read-only sender, so the engine refuses every command that writes.
+# The server's methods a sandboxed script may call; eddi.exec collect-only,
+# so the engine refuses every command that writes.
 RELAYED = frozenset({"ping", "eddi.exec", "edit.read", "edit.grep", "code.query",
                      "refactor.preview"})
+# The engine's reply to a script that collected (doc/scripting.org,
+# Replies): the changeset's name.
+_COLLECTED = re.compile(r"^Ok, Migration prepared: [^\n]*?, use 'apply changeset ([^'\n]+)'", re.M)
 # JSON-RPC's "method not found".
 RPC_METHOD_NOT_FOUND = -32601
 # What eddi-sandbox exits with when it could not confine (nothing ran).
@@ -172,14 +181,22 @@ def _error_of(exc):
     return {"code": -32000, "message": str(exc)}
 
 
+class Collected:
+    """A changeset a sandboxed script collected: its name, the engine's
+    summary (``Changeset n (collected): 1 file: a.py +1 -1``) and the
+    unified diff of every file; applied once the caller applied it."""
+
+    def __init__(self, name, summary, diff):
+        self.name, self.summary, self.diff = name, summary, diff
+        self.applied = None  # the engine's reply to apply changeset
+
+    def __repr__(self):
+        return f"<Collected {self.name}: {self.summary}>"
+
+
 class SandboxRunner:
-    """Runs a script confined, relaying its calls to the workspace's server.
-
-    The workspace must come from a server started with
-    ``--read-only sandbox`` (``eddi.open(root, server_args=SandboxRunner.SERVER_ARGS)``),
-    so that the engine itself refuses the sandbox's writes."""
-
-    SERVER_ARGS = ("--read-only", SANDBOX_SENDER)
+    """Runs a script confined, relaying its calls to the workspace's server
+    (``eddi.open(root)``); ``run`` tells what it collected."""
 
     # How long a script may run by the clock (its CPU limit does not bound
     # a script that waits: on eddi, or asleep).
@@ -193,6 +210,8 @@ class SandboxRunner:
         self.cpu_seconds = cpu_seconds
         self.memory_bytes = memory_bytes
         self.refused_methods = []
+        self.collected = []  # the last run's changesets (Collected), in order
+        self._collected_names = []
         self._runs = itertools.count(1)
 
     def _relay(self, requests, responses):
@@ -214,10 +233,14 @@ class SandboxRunner:
                                                "it may read, query and preview only"}}
             else:
                 params["sender"] = SANDBOX_SENDER
+                if method == "eddi.exec":
+                    params["collect_only"] = True
                 try:
                     answer = {"result": self.workspace._conn.call(method, params)}
                 except (Refused, ProtocolError, ServerExited) as exc:
                     answer = {"error": _error_of(exc)}
+                else:
+                    self._note_collected(method, answer["result"])
             if ident is None:
                 continue
             answer.update({"jsonrpc": "2.0", "id": ident})
@@ -227,6 +250,41 @@ class SandboxRunner:
             except OSError:
                 return
 
+    def _note_collected(self, method, result):
+        """Keep the names of the changesets an eddi.exec's replies say it
+        collected (a name collected again is the newer changeset)."""
+        if method != "eddi.exec" or not isinstance(result, dict):
+            return
+        for reply in result.get("replies") or ():
+            found = _COLLECTED.search(reply.get("text", "")) if isinstance(reply, dict) else None
+            if found and reply.get("ok"):
+                name = found.group(1)
+                if name in self._collected_names:
+                    self._collected_names.remove(name)
+                self._collected_names.append(name)
+
+    def _exec(self, session, text):
+        """Text as the run's sender in its session (not collect-only: this
+        side is the caller's); the first reply's text, Refused at a Fail."""
+        result = self.workspace._conn.call("eddi.exec", {"text": text, "sender": SANDBOX_SENDER,
+                                                         "session": session})
+        replies = result["replies"]
+        failed = next((r["text"] for r in replies if not r["ok"]), None)
+        if failed:
+            raise Refused(failed)
+        return replies[0]["text"]
+
+    def _previews(self, session):
+        """What the run collected, each changeset previewed by the engine."""
+        collected = []
+        for name in self._collected_names:
+            try:
+                preview = self._exec(session, f"Preview changeset {quote(name)}").partition("\n")
+            except Refused:  # collected in another session the script started: not this run's
+                continue
+            collected.append(Collected(name, preview[0], preview[2]))
+        return collected
+
     def _end(self, session):
         """End the run's session, if the script started it."""
         try:
@@ -235,13 +293,20 @@ class SandboxRunner:
         except (Refused, ProtocolError):
             pass
 
-    def run(self, path, argv=(), stdout=None, stderr=None):
+    def run(self, path, argv=(), stdout=None, stderr=None, decide=None):
         """Run the script at path confined; its exit status (1 for a
         failure it reported, 128 + N for signal N, such as SIGXCPU past the
-        CPU limit, and SIGKILL past timeout_seconds by the clock).  SandboxUnavailable when the sandbox could not start
-        (nothing ran)."""
+        CPU limit, and SIGKILL past timeout_seconds by the clock).
+        SandboxUnavailable when the sandbox could not start (nothing ran).
+
+        The changesets the script collected are in ``self.collected``
+        afterwards.  decide(collected) is called with them when the script
+        succeeded and collected any, and returns those to apply (each
+        through the engine's transaction, in order; a refusal raises
+        Refused and applies no later one); the others are dropped."""
         python = interpreter()
         session = f"sandbox-{os.getpid()}-{next(self._runs)}"
+        self.collected, self._collected_names = [], []
         base = tempfile.mkdtemp(prefix="eddi-sandbox-")
         try:
             given, scratch = prepare(base, path)
@@ -282,11 +347,16 @@ class SandboxRunner:
                     sys.stderr.write(
                         f"eddi: the script ran past {self.timeout_seconds} s and was stopped\n")
                 relay.join(5)
-            self._end(session)
             if status < 0:
                 status = 128 - status
             if status == SANDBOX_FAILED:
                 raise SandboxUnavailable(f"eddi-sandbox could not confine the script (exit {status})")
+            if self._collected_names:
+                self.collected = self._previews(session)
+            if status == 0 and self.collected and decide:
+                for chosen in decide(self.collected) or ():
+                    chosen.applied = self._exec(session, f"apply changeset {quote(chosen.name)}")
             return status
         finally:
+            self._end(session)
             shutil.rmtree(base, ignore_errors=True)

@@ -59,6 +59,10 @@ class _Base:
         self.session = session or self.sender
         self._names = itertools.count(1)
         self.history = []  # committed changesets, the newest last
+        # Changesets are collected, never applied, when a normal exit of the
+        # with block commits them: the sandboxed script's side, whose
+        # caller decides what to apply.
+        self.collect_only = False
 
     @property
     def server_pid(self):
@@ -232,6 +236,9 @@ class Workspace(_Base):
         if changeset.state != "open":
             raise EddiError(f"changeset {changeset.label} is {changeset.state}")
         self._collect(changeset)
+        if self.collect_only:
+            changeset.state = "collected"
+            return changeset
         if changeset._ops:
             replies = self.exec(f"apply changeset {quote(changeset.name)}", check=False)
             if replies.failed:
@@ -357,6 +364,9 @@ class AsyncWorkspace(_Base):
         if changeset.state != "open":
             raise EddiError(f"changeset {changeset.label} is {changeset.state}")
         await self._collect(changeset)
+        if self.collect_only:
+            changeset.state = "collected"
+            return changeset
         if changeset._ops:
             replies = await self.exec(f"apply changeset {quote(changeset.name)}", check=False)
             if replies.failed:

@@ -56,8 +56,8 @@ def test_a_refusal_raises_with_the_engines_words_and_writes_nothing(ws, tree):
             cs.rename("Cart.total", "grand_total", leave=True)
             cs.rename("Cart.missing", "anything")
     error = refused.value
-    assert error.reply == 'Fail "Script line 3:1: No definition of Cart.missing found"'
-    assert error.message == "Script line 3:1: No definition of Cart.missing found"
+    assert error.reply == 'Fail "Script line 4:1: No definition of Cart.missing found"'
+    assert error.message == "Script line 4:1: No definition of Cart.missing found"
     assert error.operation == "rename Cart.missing anything"
     assert snapshot(tree) == before
 
@@ -70,7 +70,7 @@ def test_an_unsure_reference_is_refused_with_its_place_and_what_to_do(ws, tree):
     error = refused.value
     # o.total() in other_total may or may not be a Cart's.
     assert error.message == (
-        "Script line 2:1: 1 reference to Cart.total cannot be resolved: use.py:11; nothing written")
+        "Script line 3:1: 1 reference to Cart.total cannot be resolved: use.py:11; nothing written")
     assert error.hint == "Add Unsure to change them too, or Leave to write without them"
     assert snapshot(tree) == before
 

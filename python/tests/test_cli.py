@@ -43,8 +43,8 @@ def test_run_reports_a_refusal_with_the_scripts_own_lines(tree, tmp_path, server
         f'  File "{script}", line 2, in <module>\n'
         "    with ws.changeset('bad') as cs:\n"
         "eddi.errors.Refused: rename no_such_function y: "
-        'Fail "Script line 2:1: No definition of no_such_function found"\n'
-        'eddi said: Fail "Script line 2:1: No definition of no_such_function found"\n'
+        'Fail "Script line 3:1: No definition of no_such_function found"\n'
+        'eddi said: Fail "Script line 3:1: No definition of no_such_function found"\n'
         "in the operation: rename no_such_function y\n")
     assert (tree / "shop.py").read_text() == SHOP
 

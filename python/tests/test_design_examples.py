@@ -124,7 +124,7 @@ def test_the_refactoring_workflow_rolls_back_and_flags(design, server, server_en
         flagged, preview = refactoring_workflow(ws)
     assert preview is None
     assert flagged == ["Update test: test_users.py:4:11",
-                       "Refactoring failed, manual intervention needed: Script line 2:91: Extract: "
+                       "Refactoring failed, manual intervention needed: Script line 3:91: Extract: "
                        "the lines return from other than their last statement at users.py:18:36"]
     assert snapshot(design) == before
 

@@ -130,11 +130,21 @@ CORPUS = [
     ("huge_file", 'f = open("big", "wb")\n    for _ in range(200):\n        f.write(b"x" * (1 << 20))',
      "OSError"),
     ("many_open_files", 'files = [open("f%d" % i, "w") for i in range(200)]', "OSError"),
-    # --- eddi itself: the script reads through ws, never writes
+    # --- eddi itself: the script reads and collects through ws, never writes
     ("ws_exec_replace_and_save", 'ws.exec("Open a.py\\nReplace \\"one\\" \\"two\\"\\nSave")',
      "Refused"),
-    ("ws_changeset_rename",
-     'with ws.changeset("r") as cs:\n        cs.rename("a.py:one", "two")', "Refused"),
+    ("ws_changeset_then_apply",
+     'with ws.changeset("r") as cs:\n        cs.rename("a.py:one", "two")\n'
+     '    ws.exec("apply changeset " + cs.name)', "Refused"),
+    ("ws_script_not_collected",
+     'ws.exec(\'{{ foreach file matching "a.py" {{ replace "one" with "two" }} }}\')', "Refused"),
+    ("ws_script_collected_last",
+     'ws.exec(\'{{ foreach file matching "a.py" {{ replace "one" with "two" }}\\n'
+     'collect changes as "x" }}\')', "Refused"),
+    ("ws_collect_only_turned_off",
+     'r = eddi.Replies(ws._conn.call("eddi.exec", {{"text": "Open a.py\\nReplace \\"one\\" '
+     '\\"two\\"\\nSave", "collect_only": False}}))\n'
+     '    if r.failed: raise eddi.Refused(r.failed)', "Refused"),
     ("ws_file_update", 'ws.update("a.py", "x = 1\\n")', "ProtocolError"),
     ("ws_apply_patch", 'ws.call("edit.apply_patch", patch="*** Begin Patch\\n*** End Patch")',
      "ProtocolError"),
@@ -173,18 +183,18 @@ def sandbox_setup(server, tmp_path_factory):
     # The journal stays where no other user can change it.
     env = dict(os.environ, XDG_STATE_HOME=str(tmp_path_factory.mktemp("state")))
     try:
-        with eddi.open(root, server=server, env=env, server_args=SandboxRunner.SERVER_ARGS) as ws:
+        with eddi.open(root, server=server, env=env) as ws:
             yield ws, root, canary, SandboxRunner(ws, server=server, cpu_seconds=3)
     finally:
         shutil.rmtree(base)
 
 
-def _run(runner, source, tmp_path):
+def _run(runner, source, tmp_path, decide=None):
     script = tmp_path / "script.py"
     script.write_text(source)
     out, err = tmp_path / "out", tmp_path / "err"
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
-        status = runner.run(str(script), stdout=stdout, stderr=stderr)
+        status = runner.run(str(script), stdout=stdout, stderr=stderr, decide=decide)
     return status, out.read_text(), err.read_text()
 
 
@@ -241,6 +251,59 @@ def test_script_reads_the_workspace_through_ws(sandbox_setup, tmp_path):
     assert (status, out) == (0, "['a.py']\nOk, At 0:0, Length 2\n1:def one():\n"), err
 
 
+RENAME_ONE = ('with ws.changeset("r") as cs:\n'
+              '    cs.rename("a.py:one", "uno")\n'
+              'print(cs.state, cs.name)\n')
+RENAME_ONE_DIFF = ("--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n-def one():\n+def uno():\n"
+                   "     return 1")
+
+
+def test_sandboxed_changeset_is_collected_not_written(sandbox_setup, tmp_path):
+    ws, root, canary, runner = sandbox_setup
+    before = snapshot(root)
+    offered = []
+    status, out, err = _run(runner, RENAME_ONE, tmp_path,
+                            decide=lambda collected: offered.extend(collected))
+    assert (status, out) == (0, "collected r-1\n"), err
+    assert [(c.name, c.summary, c.diff) for c in runner.collected] == [
+        ("r-1", "Ok, Changeset r-1 (collected): 1 file: a.py +1 -1", RENAME_ONE_DIFF)]
+    assert offered == runner.collected
+    assert runner.collected[0].applied is None
+    assert snapshot(root) == before
+
+
+def test_failed_script_applies_nothing_it_collected(sandbox_setup, tmp_path):
+    ws, root, canary, runner = sandbox_setup
+    before = snapshot(root)
+    status, out, err = _run(runner, RENAME_ONE + "raise ValueError('after')\n", tmp_path,
+                            decide=lambda collected: collected)
+    assert (status, out) == (1, "collected r-1\n"), err
+    assert err.endswith("ValueError: after\n")
+    assert [c.applied for c in runner.collected] == [None]
+    assert snapshot(root) == before
+
+
+def test_caller_applies_what_the_script_collected(server, server_env, tmp_path):
+    root = tmp_path / "ws"
+    write_tree(root, {"a.py": A_PY, "b.py": "from a import one\nprint(one())\n"})
+    with eddi.open(root, server=server, env=server_env) as ws:
+        runner = SandboxRunner(ws, server=server, cpu_seconds=3)
+        status, out, err = _run(runner, RENAME_ONE, tmp_path, decide=lambda collected: collected)
+    assert (status, out) == (0, "collected r-1\n"), err
+    assert [(c.summary, c.applied) for c in runner.collected] == [
+        ("Ok, Changeset r-1 (collected): 2 files: a.py +1 -1, b.py +2 -2",
+         "Ok, Applied changeset r-1: 2 files")]
+    assert (root / "a.py").read_text() == "def uno():\n    return 1\n"
+    assert (root / "b.py").read_text() == "from a import uno\nprint(uno())\n"
+
+
+def test_collect_only_must_be_a_boolean(ws):
+    with pytest.raises(eddi.ProtocolError) as refused:
+        ws._conn.call("eddi.exec", {"text": "Status", "collect_only": "yes"})
+    assert (refused.value.code, refused.value.message) == (
+        -32602, "params.collect_only must be true or false")
+
+
 def test_failure_shows_the_scripts_own_lines(sandbox_setup, tmp_path):
     ws, root, canary, runner = sandbox_setup
     status, out, err = _run(runner, "x = 1\n\nraise ValueError('no')\n", tmp_path)
@@ -261,6 +324,27 @@ def test_run_sandbox_from_the_command_line(server, tree, server_env, tmp_path):
     assert done.returncode == 1
     assert done.stdout == "Ok, At 0:0, Length 19\n"
     assert done.stderr.endswith("PermissionError: [Errno 13] Permission denied: '/etc/passwd'\n")
+
+
+def test_run_sandbox_shows_then_applies_with_apply(server, server_env, tmp_path):
+    root = tmp_path / "ws"
+    write_tree(root, {"a.py": A_PY})
+    script = tmp_path / "s.py"
+    script.write_text(RENAME_ONE)
+    here = pathlib.Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "eddi", "run", "--sandbox", "--server", server,
+               str(script), str(root)]
+    shown = subprocess.run(command, cwd=here, env=server_env, capture_output=True, text=True)
+    assert (shown.returncode, shown.stdout) == (0, "collected r-1\n"), shown.stderr
+    assert shown.stderr == ("eddi: the script collected Ok, Changeset r-1 (collected): 1 file: "
+                            f"a.py +1 -1\n{RENAME_ONE_DIFF}\n"
+                            "eddi: nothing was written; run again with --apply to write it\n")
+    assert (root / "a.py").read_text() == A_PY
+    applied = subprocess.run(command[:4] + ["--apply"] + command[4:], cwd=here, env=server_env,
+                             capture_output=True, text=True)
+    assert (applied.returncode, applied.stdout) == (0, "collected r-1\n"), applied.stderr
+    assert applied.stderr.endswith("eddi: Ok, Applied changeset r-1: 1 file\n")
+    assert (root / "a.py").read_text() == "def uno():\n    return 1\n"
 
 
 def test_sandbox_that_cannot_confine_runs_nothing(server, tmp_path):

@@ -37,12 +37,9 @@ static int fixture_teardown(void **state) {
 }
 
 /* The request's replies joined by '\n' equal expected. */
-static void request(EddiEngine *engine, const char *sender, const char *session,
-                    const char *text, bool name_instance, const char *expected) {
-  EddiRequest req = {.sender = sender, .session = session, .text = text, .len = strlen(text),
-                     .name_instance = name_instance};
+static void expect_replies(EddiEngine *engine, const EddiRequest *req, const char *expected) {
   EddiReply reply;
-  eddi_request_exec(engine, &req, &reply);
+  eddi_request_exec(engine, req, &reply);
   char joined[4096] = "";
   for (size_t i = 0; i < reply.count; i++) {
     if (i) strcat(joined, "\n");
@@ -51,6 +48,19 @@ static void request(EddiEngine *engine, const char *sender, const char *session,
   assert_false(reply.pending);
   assert_string_equal(joined, expected);
   eddi_reply_free(&reply);
+}
+
+static void request(EddiEngine *engine, const char *sender, const char *session,
+                    const char *text, bool name_instance, const char *expected) {
+  EddiRequest req = {.sender = sender, .session = session, .text = text, .len = strlen(text),
+                     .name_instance = name_instance};
+  expect_replies(engine, &req, expected);
+}
+
+/* A request that may only read and collect (a sandboxed script's). */
+static void collect_only(EddiEngine *engine, const char *text, const char *expected) {
+  EddiRequest req = {.sender = "box", .text = text, .len = strlen(text), .collect_only = true};
+  expect_replies(engine, &req, expected);
 }
 
 static void remote(EddiEngine *engine, EddiSessionChange change, const char *session,
@@ -185,6 +195,59 @@ static void test_sender_policy(void **state) {
   assert_int_equal(access(path, F_OK), -1);
   eddi_engine_set_policy(fx->engine, NULL);
   request(fx->engine, "mallory", NULL, "Start m", false, "Ok");
+}
+
+#define COLLECT_ONLY_FAIL(word)                                                          \
+  "Fail \"This message may only read and collect changes, not run " word "\", A script's " \
+  "changes are collected when its first statement is collect changes as \"name\""
+
+static void test_collect_only_requests(void **state) {
+  Fixture *fx = *state;
+  char path[PATH_MAX];
+  unit_path(path, fx->root, "notes.txt");
+  collect_only(fx->engine, "Start s\nOpen notes.txt\nGoto 1", "Ok\nOk, At 0:0, Length 2\nOk, At 1:0");
+  collect_only(fx->engine, "Insert Line \"x\"", COLLECT_ONLY_FAIL("Insert"));
+  /* A script whose changes would be written, or could be: its collect
+   * is not its first statement, or its name is not written out. */
+  collect_only(fx->engine, "{ foreach file matching \"notes.txt\" { replace \"one\" with \"uno\" } }",
+               COLLECT_ONLY_FAIL("replace"));
+  collect_only(fx->engine,
+               "{ foreach file matching \"notes.txt\" { replace \"one\" with \"uno\" }\n"
+               "collect changes as \"late\" }",
+               COLLECT_ONLY_FAIL("replace"));
+  collect_only(fx->engine,
+               "{ if file.path contains \"x\" { collect changes as \"maybe\" }\n"
+               "foreach file matching \"notes.txt\" { replace \"one\" with \"uno\" } }",
+               COLLECT_ONLY_FAIL("replace"));
+  collect_only(fx->engine,
+               "{ collect changes as $name\n"
+               "foreach file matching \"notes.txt\" { replace \"one\" with \"uno\" } }",
+               COLLECT_ONLY_FAIL("replace"));
+  /* Collected first, but something in it writes at once. */
+  collect_only(fx->engine, "{ collect changes as \"c\"\napply changeset \"c\" }",
+               COLLECT_ONLY_FAIL("apply changeset"));
+  collect_only(fx->engine, "{ collect changes as \"c\"\nInsert Line \"x\" }",
+               COLLECT_ONLY_FAIL("Insert"));
+  collect_only(fx->engine, "{ collect changes as \"c\"\nSave }", COLLECT_ONLY_FAIL("Save"));
+  size_t len = 0;
+  char *bytes = unit_read_file(path, &len);
+  assert_string_equal(bytes, "one\ntwo\n");
+  free(bytes);
+  /* Collected: kept in the session, nothing written; a preview reads. */
+  collect_only(fx->engine,
+               "{ collect changes as \"c\"\n"
+               "foreach file matching \"notes.txt\" { replace \"one\" with \"uno\" } }",
+               "Ok, Migration prepared: 1 file affected, use 'apply changeset c'");
+  collect_only(fx->engine, "Preview changeset c", "Ok, Changeset c (collected): 1 file: notes.txt +1 -1");
+  collect_only(fx->engine, "apply changeset c", COLLECT_ONLY_FAIL("apply"));
+  bytes = unit_read_file(path, &len);
+  assert_string_equal(bytes, "one\ntwo\n");
+  free(bytes);
+  /* The caller, not collect-only, applies it. */
+  request(fx->engine, "box", NULL, "apply changeset c", false, "Ok, Applied changeset c: 1 file");
+  bytes = unit_read_file(path, &len);
+  assert_string_equal(bytes, "uno\ntwo\n");
+  free(bytes);
 }
 
 /* ------------------------------------------------------------ calls */
@@ -467,6 +530,7 @@ int main(void) {
       FIXTURE_TEST(test_start_names_the_instance),
       FIXTURE_TEST(test_session_events),
       FIXTURE_TEST(test_sender_policy),
+      FIXTURE_TEST(test_collect_only_requests),
       FIXTURE_TEST(test_typed_calls),
       FIXTURE_TEST(test_refactor_calls),
       FIXTURE_TEST(test_refactor_call_unsure),
