@@ -25,6 +25,7 @@
 #include "log.h"
 #include "mcp_resources.h"
 #include "mcp_tools.h"
+#include "python_run.h"
 #include "server_error.h"
 
 /* JSON-RPC 2.0 error codes. */
@@ -647,6 +648,143 @@ static void stdio__exec(StdioRpc *self, json_object *id, json_object *params) {
                      stdio__progress_token(params));
 }
 
+/* ------------------------------------------------------------- python.run */
+
+/* A python.run call on its thread: its own copies of what it was asked. */
+typedef struct {
+  StdioRpc *rpc;
+  json_object *id;
+  PythonRunArgs args;
+  char *script;
+  char **argv; /* the script's arguments, NULL-terminated */
+} StdioPythonRun;
+
+static void stdio__python_run_free(StdioPythonRun *run) {
+  for (size_t i = 0; run->argv && run->argv[i]; i++) free(run->argv[i]);
+  free(run->argv);
+  free(run->script);
+  json_object_put(run->id);
+  free(run);
+}
+
+static void *stdio__python_run_main(void *arg) {
+  StdioPythonRun *run = arg;
+  StdioRpc *self = run->rpc;
+  PythonRunResult result;
+  char why[STDIO_WHY_MAX];
+  if (python_run(self->host, &run->args, &result, why, sizeof why) == SERVER_OK) {
+    json_object *answer = json_object_new_object();
+    json_object_object_add(answer, "exit", json_object_new_int(result.status));
+    json_object_object_add(answer, "stdout", json_object_new_string(result.out ? result.out : ""));
+    json_object_object_add(answer, "stderr", json_object_new_string(result.err ? result.err : ""));
+    stdio__result(self, run->id, answer);
+    python_run_result_free(&result);
+  } else {
+    stdio__error(self, run->id, RPC_INTERNAL_ERROR, why);
+  }
+  stdio__python_run_free(run);
+  pthread_mutex_lock(&self->state_mutex);
+  self->python_runs--;
+  pthread_cond_broadcast(&self->python_done);
+  pthread_mutex_unlock(&self->state_mutex);
+  return NULL;
+}
+
+/* params.args: absent, or an array of strings; copied NULL-terminated. */
+static bool stdio__python_args(json_object *params, char ***out) {
+  json_object *args = NULL;
+  *out = calloc(1, sizeof **out);
+  if (!*out) return false;
+  if (!json_object_object_get_ex(params, "args", &args)) return true;
+  if (!json_object_is_type(args, json_type_array)) return false;
+  size_t n = json_object_array_length(args);
+  char **copy = realloc(*out, (n + 1) * sizeof *copy);
+  if (!copy) return false;
+  *out = copy;
+  for (size_t i = 0; i <= n; i++) copy[i] = NULL;
+  for (size_t i = 0; i < n; i++) {
+    json_object *arg = json_object_array_get_idx(args, i);
+    if (!json_object_is_type(arg, json_type_string) || !(copy[i] = strdup(json_object_get_string(arg))))
+      return false;
+  }
+  return true;
+}
+
+/* python.run {script, args?, apply?, timeout?, sender?}: checked here,
+ * run on a thread of its own (python_run.h). */
+static void stdio__python_run(StdioRpc *self, json_object *id, json_object *params) {
+  static const char *const keys[] = {"script", "args", "apply", "timeout", "sender", NULL};
+  char why[STDIO_WHY_MAX];
+  json_object *script = NULL, *apply = NULL, *timeout = NULL;
+  if (!params || !json_object_object_get_ex(params, "script", &script) ||
+      !json_object_is_type(script, json_type_string)) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "params.script must be a string: the script's text");
+    return;
+  }
+  if (edit_call_known_keys(params, keys, why, sizeof why) != SERVER_OK) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, why);
+    return;
+  }
+  if (json_object_object_get_ex(params, "apply", &apply) &&
+      !json_object_is_type(apply, json_type_boolean)) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, "params.apply must be true or false");
+    return;
+  }
+  int seconds = PYTHON_RUN_TIMEOUT_DEFAULT;
+  if (json_object_object_get_ex(params, "timeout", &timeout)) {
+    seconds = json_object_is_type(timeout, json_type_int) ? json_object_get_int(timeout) : -1;
+    if (seconds < 1 || seconds > PYTHON_RUN_TIMEOUT_MAX) {
+      snprintf(why, sizeof why, "params.timeout must be whole seconds from 1 to %d",
+               PYTHON_RUN_TIMEOUT_MAX);
+      stdio__error(self, id, RPC_INVALID_PARAMS, why);
+      return;
+    }
+  }
+  size_t len = (size_t)json_object_get_string_len(script);
+  if (eddi_link_check_bytes(json_object_get_string(script), len,
+                            self->host->options->max_message_bytes, why, sizeof why) != 0) {
+    stdio__error(self, id, RPC_INVALID_PARAMS, why);
+    return;
+  }
+  /* The script's calls are the sandbox's own; who asked must be let do
+   * what the run does: run at all, and write when it applies. */
+  const char *sender = stdio__param_string(params, "sender");
+  if (!sender) sender = STDIO_SENDER;
+  bool applies = apply && json_object_get_boolean(apply);
+  if (!options_sender_allowed(self->host->options, sender) ||
+      (applies && options_sender_read_only(self->host->options, sender))) {
+    snprintf(why, sizeof why, "Fail \"Sender %.200s may %s run python.run%s\"", sender,
+             applies ? "only read, not" : "not", applies ? " with apply" : "");
+    stdio__error(self, id, RPC_COMMAND_FAILED, why);
+    return;
+  }
+  StdioPythonRun *run = calloc(1, sizeof *run);
+  if (!run || !(run->script = strndup(json_object_get_string(script), len)) ||
+      !stdio__python_args(params, &run->argv)) {
+    bool bad_args = run && run->script;
+    if (run) run->id = NULL, stdio__python_run_free(run);
+    stdio__error(self, id, bad_args ? RPC_INVALID_PARAMS : RPC_INTERNAL_ERROR,
+                 bad_args ? "params.args must be an array of strings" : "Out of memory");
+    return;
+  }
+  run->rpc = self;
+  run->id = json_object_get(id);
+  run->args = (PythonRunArgs){run->script, len, (const char *const *)run->argv, applies, seconds};
+  pthread_t thread;
+  pthread_mutex_lock(&self->state_mutex);
+  self->python_runs++;
+  pthread_mutex_unlock(&self->state_mutex);
+  if (pthread_create(&thread, NULL, stdio__python_run_main, run) != 0) {
+    pthread_mutex_lock(&self->state_mutex);
+    self->python_runs--;
+    pthread_mutex_unlock(&self->state_mutex);
+    stdio__python_run_free(run);
+    stdio__error(self, id, RPC_INTERNAL_ERROR, "cannot start a thread for the script");
+    return;
+  }
+  pthread_detach(thread);
+}
+
 /* The edit formats as JSON-RPC methods: params as the MCP tool's arguments,
  * plus an optional sender (doc/protocol.org, "Edit methods"). */
 static const struct {
@@ -1000,6 +1138,8 @@ static void stdio__dispatch(StdioRpc *self, json_object *message, const char *te
     stdio__set_level(self, id, params);
   else if (strcmp(method, "eddi.exec") == 0)
     stdio__exec(self, id, params);
+  else if (strcmp(method, "python.run") == 0)
+    stdio__python_run(self, id, params);
   else if (!stdio__edit_method(self, id, method, params)) {
     char why[STDIO_WHY_MAX];
     snprintf(why, sizeof why, "Method not found: %.200s", method);
@@ -1085,6 +1225,13 @@ static void *stdio__main(void *closure) {
   return NULL;
 }
 
+bool stdio_rpc_idle(StdioRpc *self) {
+  pthread_mutex_lock(&self->state_mutex);
+  bool idle = !self->in_flight && !self->python_runs;
+  pthread_mutex_unlock(&self->state_mutex);
+  return idle;
+}
+
 int stdio_rpc_start(StdioRpc *self, EngineHost *host, FILE *in, int out_fd, void (*on_end)(void)) {
   memset(self, 0, sizeof *self);
   self->host = host;
@@ -1094,7 +1241,7 @@ int stdio_rpc_start(StdioRpc *self, EngineHost *host, FILE *in, int out_fd, void
   self->log_level = 0; /* debug: everything, until logging/setLevel */
   if (pthread_mutex_init(&self->write_mutex, NULL) ||
       pthread_mutex_init(&self->state_mutex, NULL) ||
-      pthread_cond_init(&self->ticker_wake, NULL))
+      pthread_cond_init(&self->ticker_wake, NULL) || pthread_cond_init(&self->python_done, NULL))
     return SERVER_ENOMEM;
   if (pthread_create(&self->ticker, NULL, stdio__ticker_main, self)) return SERVER_EIO;
   self->ticker_running = true;
@@ -1117,6 +1264,9 @@ void stdio_rpc_join(StdioRpc *self) {
   if (!self->running) return;
   pthread_join(self->thread, NULL);
   self->running = false;
+  pthread_mutex_lock(&self->state_mutex);
+  while (self->python_runs) pthread_cond_wait(&self->python_done, &self->state_mutex);
+  pthread_mutex_unlock(&self->state_mutex);
   /* The kept previews (eddi://preview/{n}) go with the connection. */
   for (size_t i = 0; i < STDIO_PREVIEWS_KEPT; i++) {
     free(self->previews[i]), free(self->preview_titles[i]);

@@ -49,10 +49,18 @@ typedef struct {
   pthread_t ticker;
   pthread_cond_t ticker_wake;
   bool ticker_running, stopping;
+  /* python.run calls running on threads of their own (under state_mutex):
+   * the connection waits for them before it ends. */
+  size_t python_runs;
+  pthread_cond_t python_done;
 } StdioRpc;
 
 int stdio_rpc_start(StdioRpc *self, EngineHost *host, FILE *in, int out_fd, void (*on_end)(void));
-/* Wait for the reader (it stops at end of input). */
+/* Wait for the reader (it stops at end of input) and the python.run
+ * calls still running. */
 void stdio_rpc_join(StdioRpc *self);
+/* Whether every request taken was answered (after stdio_rpc_join: the
+ * connection may then be freed). */
+bool stdio_rpc_idle(StdioRpc *self);
 
 #endif

@@ -15,7 +15,7 @@ import sys
 
 import eddi
 from eddi.runner import LocalRunner, ScriptFailed
-from eddi.sandbox import SANDBOX_FAILED, SandboxRunner, SandboxUnavailable
+from eddi.sandbox import SANDBOX_FAILED, SANDBOX_SENDER, SandboxRunner, SandboxUnavailable
 
 BANNER = """eddi {version} on {root} (session {session}).
 ws is the workspace: ws.files("**/*.py").classes(), ws.changeset("name"), ws.undo().
@@ -29,7 +29,23 @@ def _options(parser):
 
 
 def _open(args):
+    if getattr(args, "attach", None):
+        # The server's python.run: everything this side does is the
+        # sandbox's (SandboxRunner's calls), in the session the script
+        # starts, so a server with --allow needs only sandbox allowed.
+        read_fd, write_fd = args.attach
+        return eddi.Workspace(eddi.Connection.over(read_fd, write_fd), args.root,
+                              sender=SANDBOX_SENDER)
     return eddi.open(args.root, server=args.server, journal=not args.no_journal)
+
+
+def _descriptors(text):
+    """--attach R,W: two inherited descriptors, read and write."""
+    try:
+        read_fd, write_fd = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--attach takes two descriptors, R,W: not {text!r}")
+    return read_fd, write_fd
 
 
 def shell(args):
@@ -105,6 +121,9 @@ def main(argv=None):
     run_parser.add_argument("--apply", action="store_true",
                             help="with --sandbox: write the changesets the script collected "
                                  "(by default they are shown, and dropped)")
+    run_parser.add_argument("--attach", type=_descriptors, metavar="R,W",
+                            help="talk to the server that started this over two inherited "
+                                 "descriptors instead of starting one (eddi-server's python.run)")
     run_parser.add_argument("--sandbox-program", help="eddi-sandbox (default: $EDDI_SANDBOX, "
                             "beside eddi-server, PATH)")
     run_parser.add_argument("--cpu", type=int, help="the sandbox's CPU seconds (default 10)")
