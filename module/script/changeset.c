@@ -339,7 +339,7 @@ void eddi_changeset_preview(const EddiChangeset *self, StrBuf *facts, StrBuf *un
     array_push(&changes, change);
   }
   StrBuf undefined = {0};
-  script_undefined_fact(changes.items, changes.len, &undefined);
+  script_problems_fact(changes.items, changes.len, &undefined);
   if (undefined.len) eddi_strbuf_printf(facts, ", %s", undefined.data);
   eddi_strbuf_free(&undefined);
   array_free(&changes);

@@ -1,6 +1,6 @@
-/* script_undefined.h - names a script's changes bring in that nothing
- * defines (script_undefined.c), for the script's reply and a changeset's
- * Preview. */
+/* script_undefined.h - what a script's changes break: names nothing
+ * defines, and syntax errors (script_undefined.c), for the script's reply
+ * and a changeset's Preview. */
 #ifndef EDDI_SCRIPT_UNDEFINED_H
 #define EDDI_SCRIPT_UNDEFINED_H
 
@@ -17,16 +17,22 @@ typedef struct {
   size_t after_len;
 } ScriptChangedText;
 
-/* Append to out ("; "-separated) at most max of the new references to
- * undefined names in change, each as "path:line name" (0-based line, each
- * name once); returns how many there are in all. */
-size_t script_undefined_names(const ScriptChangedText *change, StrBuf *out, size_t max);
+/* What changes bring in: new references to undefined names, each as
+ * "path:line name" (0-based line, each name once a file), and the lines of
+ * new syntax errors, "path:line"; the first SCRIPT_PROBLEMS_LISTED of
+ * each kind are listed, the rest counted. */
+typedef struct {
+  StrBuf undefined, syntax;
+  size_t undefined_count, syntax_count;
+} ScriptProblems;
 
-/* How many a reply lists; the rest are counted. */
-#define SCRIPT_UNDEFINED_LISTED 10
+#define SCRIPT_PROBLEMS_LISTED 10
 
-/* "Undefined: a.py:3 AccountManager; b.py:0 new_auth[ and 4 more]" for
- * changes[0, count) into out, nothing when there are none. */
-void script_undefined_fact(const ScriptChangedText *changes, size_t count, StrBuf *out);
+void script_problems_add(ScriptProblems *problems, const ScriptChangedText *change);
+
+/* "Undefined: a.py:3 AccountManager; b.py:0 new_auth[ and 4 more], Syntax
+ * errors: a.py:7[ and 2 more]" for changes[0, count) appended to out, each
+ * part only when there is one. */
+void script_problems_fact(const ScriptChangedText *changes, size_t count, StrBuf *out);
 
 #endif

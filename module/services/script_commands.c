@@ -502,7 +502,7 @@ static void script__undefined_fact(ScriptJob *self, CommandContext *ctx) {
     array_push(&changes, change);
   }
   StrBuf undefined = {0};
-  script_undefined_fact(changes.items, changes.len, &undefined);
+  script_problems_fact(changes.items, changes.len, &undefined);
   if (undefined.len) eddi_reply_builder_fact(ctx->reply, "%s", undefined.data);
   eddi_strbuf_free(&undefined);
   array_free(&changes);

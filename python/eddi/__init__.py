@@ -14,14 +14,14 @@ The package speaks JSON-RPC to ``eddi-server --stdio`` (the binary: the
 about code comes from the engine: doc/python.org.
 """
 
-from .changeset import Changeset
+from .changeset import Changeset, Check
 from .client import AsyncConnection, Connection, find_server
 from .errors import EddiError, ProtocolError, Refused, ServerExited
 from .model import Call, Class, Element, File, Function, Import, Line, Method, Query, Variable
 from .workspace import AsyncWorkspace, Replies, Workspace
 
 __all__ = [
-    "open", "aopen", "attach", "Workspace", "AsyncWorkspace", "Changeset", "Query", "Replies",
+    "open", "aopen", "attach", "Workspace", "AsyncWorkspace", "Changeset", "Check", "Query", "Replies",
     "Element", "File", "Class", "Function", "Method", "Call", "Import", "Variable", "Line",
     "EddiError", "Refused", "ProtocolError", "ServerExited", "Connection", "AsyncConnection",
     "find_server",

@@ -22,7 +22,7 @@ from .errors import Refused
 from .model import Call, Class, Element, Function, Import, Method, Query, Variable
 from .script_text import quote, where_clause
 
-__all__ = ["Changeset"]
+__all__ = ["Changeset", "Check"]
 
 _SCRIPT_LINE = re.compile(r"Script line (\d+):\d+")
 # Where a statement's element selection goes, decided when collected (a
@@ -79,6 +79,57 @@ def _in_file(path, body):
     keeps the one at path."""
     return (f"foreach file matching {quote(path)} where {where_clause({'path': path})} "
             f"{{ {body} }}")
+
+
+_MORE = re.compile(r" and (\d+) more$")
+
+
+def _fact_list(summary, label, separator):
+    """The items of the fact "label: a<separator>b[ and N more]" of a
+    Preview's summary, and how many more it did not list."""
+    start = summary.find(f", {label}: ")
+    if start < 0:
+        return [], 0
+    text = summary[start + len(label) + 4:]
+    for other in (", Undefined: ", ", Syntax errors: "):
+        end = text.find(other)
+        if end >= 0:
+            text = text[:end]
+    more = _MORE.search(text)
+    if more:
+        text = text[:more.start()]
+    return text.split(separator), int(more.group(1)) if more else 0
+
+
+class Check:
+    """What a changeset brings in that its files did not have (the engine's
+    Preview, doc/scripting.org): references to names nothing defines, as
+    (path, line, name), and syntax errors, as (path, line); lines 0-based.
+    The first ten of each are listed, ``more_undefined`` and
+    ``more_syntax_errors`` count the rest."""
+
+    def __init__(self, summary):
+        self.summary = summary
+        undefined, self.more_undefined = _fact_list(summary, "Undefined", "; ")
+        self.undefined = []
+        for item in undefined:
+            place, _, name = item.rpartition(" ")
+            path, _, line = place.rpartition(":")
+            self.undefined.append((path, int(line), name))
+        errors, self.more_syntax_errors = _fact_list(summary, "Syntax errors", ", ")
+        self.syntax_errors = [(path, int(line)) for path, _, line in
+                              (item.rpartition(":") for item in errors)]
+
+    @property
+    def ok(self):
+        """Nothing new is undefined, and no new syntax error."""
+        return not (self.undefined or self.syntax_errors)
+
+    def __bool__(self):
+        return self.ok
+
+    def __repr__(self):
+        return f"<Check {'ok' if self.ok else 'problems'}: {self.summary}>"
 
 
 class Changeset:
@@ -306,6 +357,12 @@ class Changeset:
         """The unified diff of every file it would change (nothing is
         written); awaitable on an async workspace."""
         return self._ws._changeset_diff(self)
+
+    def check(self):
+        """What it would break (nothing is written): a :class:`Check` of the
+        names it leaves undefined and the syntax errors it brings in;
+        awaitable on an async workspace."""
+        return self._ws._changeset_check(self)
 
     def commit(self):
         """Write it now (what a normal exit of the with block does)."""

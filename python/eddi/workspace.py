@@ -10,7 +10,7 @@ import itertools
 import os
 import secrets
 
-from .changeset import Changeset
+from .changeset import Changeset, Check
 from .errors import EddiError, Refused
 from .model import File, Query
 from .script_text import quote, where_clause
@@ -232,6 +232,12 @@ class Workspace(_Base):
         preview = self.say(f"Preview changeset {quote(changeset.name)}")
         return preview.partition("\n")[2]
 
+    def _changeset_check(self, changeset):
+        self._collect(changeset)
+        if not changeset._ops:
+            return Check("")
+        return Check(self.say(f"Preview changeset {quote(changeset.name)}").partition("\n")[0])
+
     def _changeset_commit(self, changeset):
         if changeset.state != "open":
             raise EddiError(f"changeset {changeset.label} is {changeset.state}")
@@ -359,6 +365,13 @@ class AsyncWorkspace(_Base):
             return ""
         preview = await self.say(f"Preview changeset {quote(changeset.name)}")
         return preview.partition("\n")[2]
+
+    async def _changeset_check(self, changeset):
+        await self._collect(changeset)
+        if not changeset._ops:
+            return Check("")
+        preview = await self.say(f"Preview changeset {quote(changeset.name)}")
+        return Check(preview.partition("\n")[0])
 
     async def _changeset_commit(self, changeset):
         if changeset.state != "open":

@@ -244,3 +244,37 @@ def test_text_edits_in_a_tree_with_binary_and_plain_files(ws, tree):
     with pytest.raises(eddi.Refused) as refused:
         ws.files("*").list()
     assert refused.value.message == "Binary file (NUL byte at offset 8)"
+
+
+def test_check_names_what_a_changeset_breaks_and_writes_nothing(ws, tree):
+    before = snapshot(tree)
+    undefined = ws.changeset("undefined")
+    undefined.replace_text("shop.py", "return x + 1", "return missing_name + 1")
+    undefined.replace_text("use.py", "return o.total()", "return other_missing(o)")
+    check = undefined.check()
+    assert check.undefined == [("shop.py", 18, "missing_name"), ("use.py", 11, "other_missing")]
+    assert (check.syntax_errors, check.more_undefined, check.more_syntax_errors) == ([], 0, 0)
+    assert not check.ok and not check
+    assert check.summary == ("Ok, Changeset undefined-1 (collected): 2 files: shop.py +1 -1, "
+                             "use.py +1 -1, Undefined: shop.py:18 missing_name; use.py:11 other_missing")
+    # A syntax error is what is said of its file (the names around it are
+    # misread by the parser's recovery).
+    broken = ws.changeset("broken")
+    broken.replace_text("shop.py", "return x + 1", "return missing_name + 1")
+    broken.replace_text("shop.py", "def helper(x):", "def helper(x:")
+    check = broken.check()
+    # The parser recovers past the unclosed parameter list on the next line.
+    assert (check.undefined, check.syntax_errors) == ([], [("shop.py", 17), ("shop.py", 18)])
+    assert check.summary == ("Ok, Changeset broken-2 (collected): 1 file: shop.py +2 -2, "
+                             "Syntax errors: shop.py:17, shop.py:18")
+    assert snapshot(tree) == before
+
+
+def test_check_of_a_sound_changeset_is_ok(ws, tree):
+    cs = ws.changeset("sound")
+    cs.rename("helper", "helper2")
+    check = cs.check()
+    assert (check.ok, check.undefined, check.syntax_errors) == (True, [], [])
+    assert check.summary == "Ok, Changeset sound-1 (collected): 1 file: shop.py +1 -1"
+    cs.commit()
+    assert "def helper2(x):" in (tree / "shop.py").read_text()
