@@ -16,7 +16,9 @@
  * eddi's state folder (EDDI_LINK_CLIENT_CREDENTIALS,
  * EDDI_LINK_INSTANCE_CREDENTIALS), naming the URL it is for; the config
  * file goes as soon as nats-server has read it, the credentials when
- * eddi-server stops. doc/security.org has the threat model.
+ * eddi-server stops. doc/security.org has the threat model. With --web
+ * the config also opens a WebSocket for the page's origin and has a user
+ * per web user (EmbeddedWeb below, doc/web.org).
  */
 #ifndef EDDI_SERVER_EMBEDDED_NATS_H
 #define EDDI_SERVER_EMBEDDED_NATS_H

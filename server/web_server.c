@@ -30,6 +30,9 @@
 #define WEB_LISTEN_BACKLOG 64
 #define WEB_HOST_MAX 64
 #define WEB_PORT_MAX 65535
+/* An idle connection is closed after this; at most this many at once. */
+#define WEB_CONNECTION_TIMEOUT_S 30
+#define WEB_CONNECTIONS_MAX 64
 
 /* ------------------------------------------------------------- address */
 
@@ -227,7 +230,9 @@ int web_server_start(WebServer *self, const char *websocket_url, const char *ins
   }
   self->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL,
                                   NULL, web__answer, self, MHD_OPTION_LISTEN_SOCKET,
-                                  self->listen_fd, MHD_OPTION_END);
+                                  self->listen_fd, MHD_OPTION_CONNECTION_TIMEOUT,
+                                  (unsigned)WEB_CONNECTION_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT,
+                                  (unsigned)WEB_CONNECTIONS_MAX, MHD_OPTION_END);
   if (!self->daemon) {
     snprintf(error, error_size, "--web: libmicrohttpd did not start");
     return SERVER_EIO;
