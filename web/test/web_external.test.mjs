@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { EDDI_SERVER, OUTPUT, WAIT_MS, exited, launchBrowser, liveText, tempDir, waitForLine } from "./web_helpers.mjs";
 
 let nats, eddi, browser, root, page, websocket;
+let eddiLog = "";
 const PASSWORDS = { eddi: "instances-secret", alice: "alice-secret", victor: "victor-secret" };
 
 // A port free now, for a listener named before it starts.
@@ -46,7 +47,7 @@ authorization { users = [
     "--nats", `nats://127.0.0.1:${port}`, "--user", "eddi", "--password", PASSWORDS.eddi,
     "--identity", "subject", "--web", `127.0.0.1:${pagePort}`, "--web-websocket", websocket],
   { stdio: ["ignore", "pipe", "pipe"] });
-  eddi.stderr.resume();
+  eddi.stderr.on("data", (chunk) => (eddiLog += chunk.toString()));
   await waitForLine(eddi.stdout, /eddi-server: web interface at http:\/\/127\.0\.0\.1:\d+\/\n/, "the page's URL");
   browser = await launchBrowser();
 });
@@ -55,6 +56,7 @@ after(async () => {
   await browser?.close();
   eddi?.kill("SIGTERM");
   if (eddi) assert.equal((await exited(eddi)).code, 0);
+  assert.doesNotMatch(eddiLog, /Sanitizer|runtime error/);
   nats?.kill("SIGTERM");
   if (nats) await exited(nats);
 });

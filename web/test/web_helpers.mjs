@@ -73,9 +73,12 @@ export async function startWebServer({ files = {}, editors = ["alice"], viewers 
     // A web user's credentials, as eddi-server left them for the person.
     credentials: (user) => JSON.parse(readFileSync(join(state, `web-${user}.json`), "utf8")),
     client: () => JSON.parse(readFileSync(clientCredentials, "utf8")),
+    // Stop it; it must exit 0 with no sanitizer's report (ASan builds).
     async stop() {
       child.kill("SIGTERM");
-      return exited(child);
+      const { code } = await exited(child);
+      if (code !== 0 || /Sanitizer|runtime error/.test(log))
+        throw new Error(`eddi-server exited ${code}: ${log.slice(-2000)}`);
     },
   };
 }
