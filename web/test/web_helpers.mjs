@@ -121,7 +121,8 @@ export async function startAgent(server, id) {
 export async function launchBrowser() {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"],
+    // As root (CI) Chromium needs --no-sandbox; small containers have a small /dev/shm.
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run", "--disable-extensions"],
   });
 }
 
