@@ -32,6 +32,14 @@
 #include "service_discovery.h"
 #include "mcp_config.h"
 #include "stdio_rpc.h"
+#include "web_server.h"
+#include "web_watch.h"
+
+/* The built page, where the build puts it (cmake --build BUILD --target
+ * web-assets); --web-assets names another folder. */
+#ifndef EDDI_WEB_ASSETS_DEFAULT
+#define EDDI_WEB_ASSETS_DEFAULT "web/dist"
+#endif
 
 /* Error messages from option parsing and engine creation. */
 #define SERVER_ERROR_MAX 512
@@ -55,6 +63,39 @@ static void server__make_id(char *id, size_t size) {
     n += snprintf(id + n, size - (size_t)n, "%02x", bytes[i]);
 }
 
+/* Read --web's address, check the assets and bind, or say why not. The
+ * embedded nats-server's WebSocket is on loopback, so its page is too. */
+static int server__web_listen(WebServer *web, const ServerOptions *options, char *error,
+                              size_t error_size) {
+  const char *assets = options->web_assets ? options->web_assets : EDDI_WEB_ASSETS_DEFAULT;
+  if (web_server_listen(web, options->web, assets, error, error_size) != SERVER_OK)
+    return SERVER_EINVAL;
+  if (!options->nats_url && !web->loopback) {
+    snprintf(error, error_size,
+             "--web '%s': the embedded nats-server's WebSocket is on loopback only, so the "
+             "page is too: give 127.0.0.1:PORT (doc/web.org: other hosts)",
+             options->web);
+    web_server_stop(web);
+    return SERVER_EINVAL;
+  }
+  return SERVER_OK;
+}
+
+/* Publish what the page shows and serve it. */
+static int server__web_start(WebServer *web, WebWatch *watch, EngineHost *host, NatsService *nats,
+                             const EmbeddedNats *embedded, const ServerOptions *options,
+                             const char *instance_id) {
+  char error[SERVER_ERROR_MAX];
+  const char *websocket = options->web_websocket ? options->web_websocket
+                                                 : embedded->websocket_url;
+  if (web_watch_start(watch, host, nats->link, instance_id) != SERVER_OK) return SERVER_EIO;
+  if (web_server_start(web, websocket, instance_id, error, sizeof error) != SERVER_OK) {
+    log_report(LOG_ERROR, "web", "%s", error);
+    return SERVER_EIO;
+  }
+  return SERVER_OK;
+}
+
 int main(int argc, char **argv) {
   ServerOptions options;
   char error[SERVER_ERROR_MAX] = "";
@@ -71,6 +112,8 @@ int main(int argc, char **argv) {
   ServiceDiscovery discovery;
   bool nats_started = false;
   EmbeddedNats embedded = {.pid = -1, .log_fd = -1};
+  WebServer web = {.listen_fd = -1};
+  WebWatch watch = {0};
 
   /* A subcommand, not a server: it prints (or writes) and exits. */
   if (argc > 1 && strcmp(argv[1], MCP_CONFIG_COMMAND) == 0)
@@ -83,6 +126,12 @@ int main(int argc, char **argv) {
   if (help_only) {
     options_free(&options);
     return EXIT_SUCCESS;
+  }
+  /* A bad --web stops here, before anything is made or started. */
+  if (options.web && server__web_listen(&web, &options, error, sizeof error) != SERVER_OK) {
+    fprintf(stderr, "eddi-server: %s\n", error);
+    options_free(&options);
+    return EXIT_FAILURE;
   }
   log_set_requests(!options.quiet);
   signal(SIGPIPE, SIG_IGN); /* a closed peer is an error return, not death */
@@ -119,7 +168,14 @@ int main(int argc, char **argv) {
       log_report(LOG_ERROR, "embedded", "%s", error);
       goto done;
     }
-    if (embedded_nats_start(&embedded, options.nats_server_bin, state) != SERVER_OK) goto done;
+    EmbeddedWeb embedded_web = {.origin = web.origin,
+                                .editors = options.web_editors.items,
+                                .editor_count = options.web_editors.count,
+                                .viewers = options.web_viewers.items,
+                                .viewer_count = options.web_viewers.count};
+    if (embedded_nats_start(&embedded, options.nats_server_bin, state,
+                            options.web ? &embedded_web : NULL) != SERVER_OK)
+      goto done;
     url = embedded.url;
     embedded_auth = (EddiLinkCredentials){.user = EMBEDDED_INSTANCE_USER,
                                           .password = embedded.instance_password};
@@ -143,6 +199,9 @@ int main(int argc, char **argv) {
             SERVER_OK)
       goto done;
     if (options.audit_subject) nats_service_publish_audit(&nats, options.audit_subject);
+    if (options.web && server__web_start(&web, &watch, &host, &nats, &embedded, &options,
+                                         instance_id) != SERVER_OK)
+      goto done;
     nats_service_announce(&nats);
     if (options.kv_bucket) {
       kv = session_kv_open(nats.link, &host, options.kv_bucket, error, sizeof error);
@@ -161,8 +220,9 @@ int main(int argc, char **argv) {
     if (embedded.pid > 0) {
       printf("eddi-server: NATS at %s\neddi-server: credentials in %s\n", url,
              embedded.client_credentials);
-      fflush(stdout);
     }
+    if (options.web) printf("eddi-server: web interface at %s/\n", web.origin);
+    fflush(stdout);
   }
   if (engine_host_start(&host) != SERVER_OK) {
     log_report(LOG_ERROR, "engine", "cannot start the engine thread");
@@ -192,9 +252,12 @@ int main(int argc, char **argv) {
   exit_code = EXIT_SUCCESS;
 
 done:
+  web_server_stop(&web);
+  web_watch_stop_timer(&watch);
   liveness_stop(&liveness);
   if (nats_started) nats_service_drain(&nats);
   if (host_ready) engine_host_stop(&host);
+  web_watch_destroy(&watch);
   /* The owner thread has answered all it took: the replies go out, and no
    * NATS callback runs once this returns. */
   if (nats_started) {

@@ -27,26 +27,47 @@
 #define EMBEDDED_LOG_LINE_MAX 1024
 /* Its log line: "... Listening for client connections on 127.0.0.1:4222". */
 #define EMBEDDED_LISTEN_MARK "Listening for client connections on "
+/* With a WebSocket listener, an earlier line: "... websocket clients on ws://127.0.0.1:8080". */
+#define EMBEDDED_WEBSOCKET_MARK "Listening for websocket clients on "
 /* The config nats-server reads at start, in the state folder. */
 #define EMBEDDED_CONFIG_NAME "nats-server.conf"
-#define EMBEDDED_CONFIG_MAX 2048
 #define EMBEDDED_WHY_MAX 512
 
 /* What the client user may do: send eddi its requests and read the
  * answers, nothing that would make it an instance (serve eddi.cmd, read
  * others' stream updates, announce sessions, answer a session sync). */
-static const char embedded__config_format[] =
-    "# eddi-server's embedded nats-server; removed once read.\n"
-    "authorization {\n"
-    "  users = [\n"
+static const char embedded__users_format[] =
     "    {user: \"" EMBEDDED_INSTANCE_USER "\", password: \"%s\"}\n"
     "    {user: \"" EMBEDDED_CLIENT_USER "\", password: \"%s\", permissions: {\n"
     "      publish: {allow: [\"" EDDI_LINK_CMD_SUBJECT "\", \"eddi.*.cmd\", \"" MIZUKI_CONNECT_SUBJECT
     "\", \"" MIZUKI_UPDATE_SUBJECT "\", \"$SRV.>\"]}\n"
     "      subscribe: {allow: [\"_INBOX.>\", \"" MIZUKI_OPEN_SUBJECT "\"]}\n"
-    "    }}\n"
-    "  ]\n"
+    "    }}\n";
+
+/* The browsers' door: loopback, a free port, only the page's origin. TLS
+ * is not needed on loopback (doc/web.org says how to put it in front). */
+static const char embedded__websocket_format[] =
+    "websocket {\n"
+    "  listen: \"127.0.0.1:-1\"\n"
+    "  no_tls: true\n"
+    "  allowed_origins: [\"%s\"]\n"
     "}\n";
+
+/* A viewer subscribes to what eddi shows and to its own inbox, and may
+ * publish nothing; an editor may also publish its own commands. */
+static const char embedded__viewer_format[] =
+    "    {user: \"%s\", password: \"%s\", permissions: {\n"
+    "      publish: {deny: [\">\"]}\n"
+    "      subscribe: {allow: [\"" EMBEDDED_WATCH_SUBJECTS "\", \"" EDDI_LINK_IDENTITY_INBOX_PREFIX
+    "%s.>\"]}\n"
+    "    }}\n";
+static const char embedded__editor_format[] =
+    "    {user: \"%s\", password: \"%s\", permissions: {\n"
+    "      publish: {allow: [\"" EDDI_LINK_IDENTITY_PREFIX "%s.cmd\", \"" EDDI_LINK_IDENTITY_PREFIX
+    "%s.*.cmd\"]}\n"
+    "      subscribe: {allow: [\"" EMBEDDED_WATCH_SUBJECTS "\", \"" EDDI_LINK_IDENTITY_INBOX_PREFIX
+    "%s.>\"]}\n"
+    "    }}\n";
 
 static int64_t embedded__now_ms(void) {
   struct timespec now;
@@ -102,6 +123,10 @@ static int embedded__wait_ready(EmbeddedNats *self) {
     char *end;
     while ((end = strchr(line, '\n'))) {
       *end = '\0';
+      char *websocket = strstr(line, EMBEDDED_WEBSOCKET_MARK);
+      if (websocket)
+        snprintf(self->websocket_url, sizeof self->websocket_url, "%s",
+                 websocket + strlen(EMBEDDED_WEBSOCKET_MARK));
       char *mark = strstr(line, EMBEDDED_LISTEN_MARK);
       if (mark) {
         const char *address = mark + strlen(EMBEDDED_LISTEN_MARK);
@@ -148,18 +173,84 @@ static int embedded__password(char out[EMBEDDED_PASSWORD_MAX]) {
   return SERVER_OK;
 }
 
+/* The web users, each with a password of its own. */
+static int embedded__web_users(EmbeddedNats *self, const EmbeddedWeb *web) {
+  size_t count = web->editor_count + web->viewer_count;
+  self->web_users = calloc(count ? count : 1, sizeof *self->web_users);
+  if (!self->web_users) return SERVER_ENOMEM;
+  for (size_t i = 0; i < count; i++) {
+    EmbeddedWebUser *user = &self->web_users[i];
+    bool editor = i < web->editor_count;
+    const char *name = editor ? web->editors[i] : web->viewers[i - web->editor_count];
+    snprintf(user->name, sizeof user->name, "%s", name);
+    user->editor = editor;
+    self->web_user_count = i + 1;
+    if (embedded__password(user->password) != SERVER_OK) return SERVER_EIO;
+  }
+  return SERVER_OK;
+}
+
+/* The config's text: a new string the caller frees, or NULL. */
+static char *embedded__config_text(const EmbeddedNats *self, const EmbeddedWeb *web,
+                                   size_t *len) {
+  char *text = NULL;
+  FILE *out = open_memstream(&text, len);
+  if (!out) return NULL;
+  fprintf(out, "# eddi-server's embedded nats-server; removed once read.\n");
+  if (web) fprintf(out, embedded__websocket_format, web->origin);
+  fprintf(out, "authorization {\n  users = [\n");
+  fprintf(out, embedded__users_format, self->instance_password, self->client_password);
+  for (size_t i = 0; i < self->web_user_count; i++) {
+    const EmbeddedWebUser *user = &self->web_users[i];
+    if (user->editor)
+      fprintf(out, embedded__editor_format, user->name, user->password, user->name, user->name,
+              user->name);
+    else
+      fprintf(out, embedded__viewer_format, user->name, user->password, user->name);
+  }
+  fprintf(out, "  ]\n}\n");
+  if (fclose(out) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
 /* The users' config, written where only we may read it. */
-static int embedded__write_config(EmbeddedNats *self, const char *path) {
-  char config[EMBEDDED_CONFIG_MAX], why[EMBEDDED_WHY_MAX];
+static int embedded__write_config(EmbeddedNats *self, const char *path, const EmbeddedWeb *web) {
+  char why[EMBEDDED_WHY_MAX] = "(out of memory)";
   int status = embedded__password(self->instance_password);
   if (status == SERVER_OK) status = embedded__password(self->client_password);
+  if (status == SERVER_OK && web) status = embedded__web_users(self, web);
   if (status != SERVER_OK) return status;
-  int len = snprintf(config, sizeof config, embedded__config_format, self->instance_password,
-                     self->client_password);
-  if (len < 0 || (size_t)len >= sizeof config ||
-      eddi_link_secret_file_write(path, config, (size_t)len, why, sizeof why) != 0) {
+  size_t len = 0;
+  char *config = embedded__config_text(self, web, &len);
+  if (!config || eddi_link_secret_file_write(path, config, len, why, sizeof why) != 0) {
     log_report(LOG_ERROR, "embedded", "cannot write the nats-server config %s", why);
+    free(config);
     return SERVER_EIO;
+  }
+  free(config);
+  return SERVER_OK;
+}
+
+/* A web user's credentials, naming the WebSocket URL, for the person to
+ * type into the page. */
+static int embedded__write_web_credentials(EmbeddedNats *self, const char *state_dir) {
+  for (size_t i = 0; i < self->web_user_count; i++) {
+    EmbeddedWebUser *user = &self->web_users[i];
+    snprintf(user->credentials, sizeof user->credentials, "%s/" EMBEDDED_WEB_CREDENTIALS_PREFIX
+             "%s.json", state_dir, user->name);
+    EddiLinkCredentials credentials = {.url = self->websocket_url,
+                                       .user = user->name,
+                                       .password = user->password,
+                                       .identity = "subject"};
+    char why[EMBEDDED_WHY_MAX];
+    if (eddi_link_credentials_write(user->credentials, &credentials, why, sizeof why) != 0) {
+      log_report(LOG_ERROR, "embedded", "cannot write credentials %s", why);
+      user->credentials[0] = '\0';
+      return SERVER_EIO;
+    }
   }
   return SERVER_OK;
 }
@@ -190,20 +281,25 @@ static int embedded__write_credentials(EmbeddedNats *self, const char *state_dir
   return SERVER_OK;
 }
 
-int embedded_nats_start(EmbeddedNats *self, const char *program, const char *state_dir) {
+int embedded_nats_start(EmbeddedNats *self, const char *program, const char *state_dir,
+                        const EmbeddedWeb *web) {
   memset(self, 0, sizeof *self);
   self->pid = -1;
   self->log_fd = -1;
   if (!program) program = EMBEDDED_DEFAULT_PROGRAM;
   char config[EMBEDDED_PATH_MAX];
   snprintf(config, sizeof config, "%s/%s", state_dir, EMBEDDED_CONFIG_NAME);
-  if (embedded__write_config(self, config) != SERVER_OK) return SERVER_EIO;
+  if (embedded__write_config(self, config, web) != SERVER_OK) {
+    embedded_nats_stop(self);
+    return SERVER_EIO;
+  }
   int pipe_fds[2];
   /* Close-on-exec on the read end: only the child's stderr keeps the write
    * end open once it has exec'd. No other thread runs yet, so no race. */
   if (pipe(pipe_fds) != 0 || fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC) != 0) {
     log_report(LOG_ERROR, "embedded", "pipe: %s", strerror(errno));
     unlink(config);
+    embedded_nats_stop(self);
     return SERVER_EIO;
   }
   pid_t parent = getpid();
@@ -213,6 +309,7 @@ int embedded_nats_start(EmbeddedNats *self, const char *program, const char *sta
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     unlink(config);
+    embedded_nats_stop(self);
     return SERVER_EIO;
   }
   if (pid == 0) {
@@ -225,7 +322,12 @@ int embedded_nats_start(EmbeddedNats *self, const char *program, const char *sta
   int status = embedded__wait_ready(self);
   /* nats-server has read its config once it listens (or never will). */
   unlink(config);
+  if (status == SERVER_OK && web && !self->websocket_url[0]) {
+    log_report(LOG_ERROR, "embedded", "nats-server did not say where its WebSocket listens");
+    status = SERVER_EIO;
+  }
   if (status == SERVER_OK) status = embedded__write_credentials(self, state_dir);
+  if (status == SERVER_OK) status = embedded__write_web_credentials(self, state_dir);
   if (status != SERVER_OK) {
     embedded_nats_stop(self);
     return status;
@@ -262,6 +364,11 @@ static void embedded__remove_if_ours(char *path, const char *password) {
 void embedded_nats_stop(EmbeddedNats *self) {
   embedded__remove_if_ours(self->client_credentials, self->client_password);
   embedded__remove_if_ours(self->instance_credentials, self->instance_password);
+  for (size_t i = 0; i < self->web_user_count; i++)
+    embedded__remove_if_ours(self->web_users[i].credentials, self->web_users[i].password);
+  free(self->web_users);
+  self->web_users = NULL;
+  self->web_user_count = 0;
   if (self->pid > 0) {
     kill(self->pid, SIGTERM);
     int64_t deadline = embedded__now_ms() + EMBEDDED_STOP_GRACE_MS;

@@ -53,9 +53,17 @@ static const char *host__log_sender(const EddiRequest *request) {
   return request->sender ? request->sender : EDDI_ANONYMOUS_SENDER;
 }
 
-static void host__log(const HostRequest *request, int64_t started_ns, const EddiReply *reply) {
+/* A request is answered: its log line, and the watcher's turn. */
+static void host__log(EngineHost *self, const HostRequest *request, int64_t started_ns,
+                      const EddiReply *reply) {
   log_request(request->transport, host__log_sender(&request->request), request->request.text,
               request->request.len, log_now_ns() - started_ns, engine_host_reply_ok(reply));
+  if (self->watcher) self->watcher(self->watcher_closure, request, reply);
+}
+
+void engine_host_watch(EngineHost *self, HostWatcher watcher, void *closure) {
+  self->watcher = watcher;
+  self->watcher_closure = closure;
 }
 
 /* ------------------------------------------------------------ running */
@@ -84,7 +92,7 @@ static void host__finished(void *closure, uint64_t ticket, const EddiReply *repl
   while (*link && (*link)->ticket != ticket) link = &(*link)->next;
   HostPending *pending = *link;
   if (!pending) return;
-  host__log(&pending->request, pending->started_ns, reply);
+  host__log(self, &pending->request, pending->started_ns, reply);
   if (!pending->answer) {
     /* A synchronous caller takes a copy. */
     pending->reply.items = calloc(reply->count ? reply->count : 1, sizeof *reply->items);
@@ -139,7 +147,7 @@ void engine_host_exec_answer(EngineHost *self, const HostRequest *request, HostA
     pending->job = job;
     return;
   }
-  host__log(request, started, &reply);
+  host__log(self, request, started, &reply);
   answer(job, &reply);
   eddi_reply_free(&reply);
 }
@@ -148,7 +156,7 @@ void engine_host_exec(EngineHost *self, const HostRequest *request, EddiReply *r
   int64_t started = log_now_ns();
   HostPending *pending = host__start(self, request, reply, started);
   if (!pending) {
-    host__log(request, started, reply);
+    host__log(self, request, started, reply);
     return;
   }
   /* A caller that cannot wait for a late answer: serve the finished work of
@@ -169,7 +177,7 @@ void engine_host_call(EngineHost *self, const HostRequest *request, const EddiCa
   int64_t started = log_now_ns();
   EddiRequest named = host__named(request);
   eddi_request_call(self->engine, &named, call, reply, outcome);
-  host__log(request, started, reply);
+  host__log(self, request, started, reply);
 }
 
 uint64_t engine_host_new_ticket(EngineHost *self) {

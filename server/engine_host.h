@@ -55,6 +55,10 @@ typedef struct HostPending {
   EddiReply reply;     /* filled for a synchronous caller */
 } HostPending;
 
+/* Told of every request once it is answered, on the owner thread, with
+ * its reply (borrowed for the call): the web interface's watch feed. */
+typedef void (*HostWatcher)(void *closure, const HostRequest *request, const EddiReply *reply);
+
 typedef struct {
   EddiEngine *engine;
   const ServerOptions *options;
@@ -63,6 +67,8 @@ typedef struct {
   WorkQueue queue;
   pthread_t thread;
   bool running;
+  HostWatcher watcher; /* every answered request also goes here, or NULL */
+  void *watcher_closure;
   EddiAuditSink audit_forward; /* each audit line also goes here, or NULL */
   void *audit_forward_closure;
   /* Long work: the engine answers later; its waker queues wake_item. */
@@ -86,6 +92,9 @@ int engine_host_start_audit(EngineHost *self, char *error, size_t error_size);
 /* Every audit line is also handed to forward, on the owner thread (the
  * NATS service publishes it). Before the owner thread starts. */
 void engine_host_forward_audit(EngineHost *self, EddiAuditSink forward, void *closure);
+/* Every answered request is also handed to watcher, on the owner thread
+ * (the web watch feed publishes it). Before the owner thread starts. */
+void engine_host_watch(EngineHost *self, HostWatcher watcher, void *closure);
 /* Start the owner thread. Before this the caller's thread owns the engine. */
 int engine_host_start(EngineHost *self);
 /* Queue work; SERVER_EBUSY when the queue is full, SERVER_ECLOSED when

@@ -112,10 +112,10 @@ static CommandJob *nats_service__command_job(NatsService *self, int endpoint, co
 /* With --identity subject, the sender is the user the subject names,
  * whatever the body says (a body's other sender is ignored, and logged):
  * nats-server let the message through only on its user's own subject. */
-static int nats_service__identify(NatsService *self, const EddiLinkMessage *message,
-                                  EddiLinkBody *body, char *user, size_t user_size, char *fail,
-                                  size_t fail_size) {
-  if (!self->identity_from_subject) return 0;
+static int nats_service__identify(const NatsCommandEndpoint *endpoint,
+                                  const EddiLinkMessage *message, EddiLinkBody *body, char *user,
+                                  size_t user_size, char *fail, size_t fail_size) {
+  if (!endpoint->identity) return 0;
   if (!eddi_link_identity_of(message->subject, user, user_size)) {
     eddi_fail_line(fail, fail_size, "No user in the subject %s", message->subject);
     return EDDI_LINK_EINVAL;
@@ -137,7 +137,8 @@ static void nats_service__on_command(void *closure, const EddiLinkMessage *messa
   int rc = eddi_link_body_read(message->data, message->len, &self->rules, &body, fail,
                                sizeof fail);
   if (rc == 0 &&
-      nats_service__identify(self, message, &body, user, sizeof user, fail, sizeof fail) != 0) {
+      nats_service__identify(endpoint, message, &body, user, sizeof user, fail, sizeof fail) !=
+          0) {
     eddi_link_body_free(&body);
     rc = EDDI_LINK_EINVAL;
   }
@@ -204,6 +205,22 @@ static int nats_service__connect(NatsService *self, const char *url,
   return SERVER_ENATS;
 }
 
+/* The web users send on eddi.u.<user>.cmd (doc/web.org): serve those
+ * subjects too, the sender taken from the subject. */
+static int nats_service__serve_web_users(NatsService *self, EndpointTable *endpoints) {
+  eddi_link_identity_subject(self->web_instance_subject, sizeof self->web_instance_subject, "*",
+                             self->instance_id);
+  const char *names[NATS_COMMAND_ENDPOINTS] = {"web_cmd", "web_instance_cmd"};
+  const char *subjects[NATS_COMMAND_ENDPOINTS] = {EDDI_LINK_IDENTITY_ANY_SUBJECT,
+                                                  self->web_instance_subject};
+  for (size_t i = 0; i < NATS_COMMAND_ENDPOINTS; i++) {
+    int id = endpoints_add(endpoints, names[i], subjects[i], EDDI_LINK_QUEUE_GROUP);
+    if (id < 0) return id;
+    self->commands[NATS_COMMAND_ENDPOINTS + i] = (NatsCommandEndpoint){self, id, true};
+  }
+  return SERVER_OK;
+}
+
 int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpoints,
                        const char *url, const char *instance_id,
                        const EddiLinkCredentials *auth) {
@@ -229,9 +246,11 @@ int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpo
   const char *subjects[NATS_COMMAND_ENDPOINTS] = {any_subject, self->instance_subject};
   for (size_t i = 0; i < NATS_COMMAND_ENDPOINTS && status == SERVER_OK; i++) {
     int id = endpoints_add(endpoints, names[i], subjects[i], EDDI_LINK_QUEUE_GROUP);
-    self->commands[i] = (NatsCommandEndpoint){self, id};
+    self->commands[i] = (NatsCommandEndpoint){self, id, self->identity_from_subject};
     if (id < 0) status = id;
   }
+  if (status == SERVER_OK && host->options->web && !self->identity_from_subject)
+    status = nats_service__serve_web_users(self, endpoints);
   eddi_engine_listen_sessions(host->engine, nats_service__session_event, self);
   if (status == SERVER_OK && eddi_link_share_sessions(self->link, host->engine, instance_id,
                                                       host->options->max_message_bytes) != 0)
@@ -240,6 +259,11 @@ int nats_service_start(NatsService *self, EngineHost *host, EndpointTable *endpo
       self->identity_from_subject ? eddi_link_serve_identity_commands : eddi_link_serve_commands;
   if (status == SERVER_OK && serve(self->link, instance_id, nats_service__on_command,
                                    &self->commands[0], &self->commands[1]) != 0)
+    status = SERVER_ENATS;
+  if (status == SERVER_OK && host->options->web && !self->identity_from_subject &&
+      eddi_link_serve_identity_commands(self->link, instance_id, nats_service__on_command,
+                                        &self->commands[NATS_COMMAND_ENDPOINTS],
+                                        &self->commands[NATS_COMMAND_ENDPOINTS + 1]) != 0)
     status = SERVER_ENATS;
   return status;
 }

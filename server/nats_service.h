@@ -28,10 +28,14 @@ struct NatsService;
 typedef struct {
   struct NatsService *service;
   int endpoint; /* its id in the endpoint table */
+  bool identity; /* the sender is the subject's user (eddi.u.<user>.cmd) */
 } NatsCommandEndpoint;
 
-/* eddi.cmd and eddi.<id>.cmd. */
+/* eddi.cmd and eddi.<id>.cmd, or their identity forms. */
 #define NATS_COMMAND_ENDPOINTS 2
+/* With --web and no --identity subject, the web users' identity forms
+ * beside them (doc/web.org). */
+#define NATS_COMMAND_ENDPOINTS_MAX 4
 
 typedef struct NatsService {
   EngineHost *host;
@@ -41,9 +45,10 @@ typedef struct NatsService {
   const char *instance_id;
   /* eddi.<id>.cmd, or with --identity subject eddi.u.*.<id>.cmd */
   char instance_subject[EDDI_LINK_SUBJECT_MAX];
+  char web_instance_subject[EDDI_LINK_SUBJECT_MAX]; /* with --web: eddi.u.*.<id>.cmd */
   bool identity_from_subject;   /* the sender is the subject's user */
   EddiLinkBodyRules rules;
-  NatsCommandEndpoint commands[NATS_COMMAND_ENDPOINTS];
+  NatsCommandEndpoint commands[NATS_COMMAND_ENDPOINTS_MAX];
   const char *audit_subject; /* --audit-subject, or NULL */
 } NatsService;
 

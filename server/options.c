@@ -77,6 +77,14 @@ static const OptionSpec options__specs[] = {
         "MS  how long a language server may take to answer (20000)"),
     OPT("lsp-trust-workspace", OPTION_FLAG, lsp_trust_workspace,
         "  run the servers the workspace's .eddi/lsp.conf names"),
+    OPT("web", OPTION_STRING, web,
+        "HOST:PORT  serve the web interface there (127.0.0.1:0 picks a free port)"),
+    OPT("web-assets", OPTION_STRING, web_assets, "DIR  the web interface's built files"),
+    OPT("web-websocket", OPTION_STRING, web_websocket,
+        "URL  with --nats: the nats-server WebSocket the browsers use"),
+    OPT("web-editor", OPTION_LIST, web_editors,
+        "USER  a web user who sends commands as itself (repeatable)"),
+    OPT("web-viewer", OPTION_LIST, web_viewers, "USER  a web user who only watches (repeatable)"),
     OPT("config", OPTION_CONFIG, root, "FILE   read `key value` lines (same keys as above)"),
 };
 
@@ -196,6 +204,79 @@ static int options__read_file(ServerOptions *self, const char *path, int depth, 
   return status;
 }
 
+/* A web user's name is part of its subjects (eddi.u.<user>.cmd): one
+ * subject token, as an instance id is. */
+static bool options__web_user_valid(const char *name) {
+  size_t n = strlen(name);
+  bool ok = n > 0 && n <= OPTIONS_NAME_MAX;
+  for (size_t i = 0; ok && i < n; i++) {
+    char c = name[i];
+    ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '-' || c == '_';
+  }
+  return ok;
+}
+
+static bool options__listed(const StringList *list, const char *name);
+
+/* The web settings go together (doc/web.org); the address itself is read
+ * by web_server_listen. */
+static int options__check_web(const ServerOptions *self, char *error, size_t error_size) {
+  const StringList *lists[] = {&self->web_editors, &self->web_viewers};
+  for (size_t l = 0; l < 2; l++)
+    for (size_t i = 0; i < lists[l]->count; i++) {
+      const char *user = lists[l]->items[i];
+      if (!options__web_user_valid(user)) {
+        snprintf(error, error_size, "--web-%s '%s': a user is 1-%d letters, digits, '-' or '_'",
+                 l ? "viewer" : "editor", user, OPTIONS_NAME_MAX);
+        return SERVER_EINVAL;
+      }
+      if (strcmp(user, "eddi") == 0 || strcmp(user, "client") == 0) {
+        snprintf(error, error_size, "--web-%s '%s': that name is the embedded server's own",
+                 l ? "viewer" : "editor", user);
+        return SERVER_EINVAL;
+      }
+      if (l == 0 && options__listed(&self->web_viewers, user)) {
+        snprintf(error, error_size, "'%s' is given as both --web-editor and --web-viewer", user);
+        return SERVER_EINVAL;
+      }
+    }
+  bool has_users = self->web_editors.count || self->web_viewers.count;
+  const char *stray = has_users           ? "--web-editor/--web-viewer"
+                      : self->web_assets    ? "--web-assets"
+                      : self->web_websocket ? "--web-websocket"
+                                            : NULL;
+  if (!self->web && stray) {
+    snprintf(error, error_size, "%s needs --web HOST:PORT", stray);
+    return SERVER_EINVAL;
+  }
+  if (!self->web) return SERVER_OK;
+  if (self->stdio && !self->nats_url) {
+    snprintf(error, error_size, "--web needs NATS (--nats, or the embedded default), not --stdio alone");
+    return SERVER_EINVAL;
+  }
+  if (self->nats_url && !self->web_websocket) {
+    snprintf(error, error_size,
+             "--web with --nats needs --web-websocket URL: the nats-server's WebSocket listener");
+    return SERVER_EINVAL;
+  }
+  if (self->nats_url && has_users) {
+    snprintf(error, error_size,
+             "--web-editor/--web-viewer are the embedded server's users; with --nats, give "
+             "the users in the nats-server's config");
+    return SERVER_EINVAL;
+  }
+  if (!self->nats_url && self->web_websocket) {
+    snprintf(error, error_size, "--web-websocket is for --nats; the embedded server makes its own");
+    return SERVER_EINVAL;
+  }
+  if (!self->nats_url && !has_users) {
+    snprintf(error, error_size, "--web needs at least one --web-editor or --web-viewer USER");
+    return SERVER_EINVAL;
+  }
+  return SERVER_OK;
+}
+
 static int options__check(const ServerOptions *self, char *error, size_t error_size) {
   int auth_kinds = !!self->creds_file + !!self->token + !!(self->user || self->password);
   if (auth_kinds > 1) {
@@ -231,6 +312,7 @@ static int options__check(const ServerOptions *self, char *error, size_t error_s
     snprintf(error, error_size, "--audit-subject needs NATS (--nats, or the embedded default)");
     return SERVER_EINVAL;
   }
+  if (options__check_web(self, error, error_size) != SERVER_OK) return SERVER_EINVAL;
   if (self->name) {
     size_t n = strlen(self->name);
     bool ok = n > 0 && n <= OPTIONS_NAME_MAX;
@@ -292,11 +374,14 @@ void options_free(ServerOptions *self) {
                       &self->token,     &self->user,     &self->password, &self->tls_ca,
                       &self->tls_cert,  &self->tls_key,  &self->nats_server_bin,
                       &self->state_dir, &self->audit,    &self->audit_subject,
-                      &self->audit_failure, &self->identity, &self->kv_bucket};
+                      &self->audit_failure, &self->identity, &self->kv_bucket,
+                      &self->web,       &self->web_assets, &self->web_websocket};
   for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) free(*strings[i]);
   options__free_list(&self->allow);
   options__free_list(&self->read_only);
   options__free_list(&self->lsp);
+  options__free_list(&self->web_editors);
+  options__free_list(&self->web_viewers);
   memset(self, 0, sizeof *self);
 }
 

@@ -60,6 +60,11 @@ typedef struct {
   StringList lsp;           /* LANG=COMMAND: the server of a language */
   size_t lsp_deadline_ms;   /* how long a language server may take; 0 = the engine's default */
   bool lsp_trust_workspace; /* the commands of the workspace's .eddi/lsp.conf may run */
+  char *web;                /* --web HOST:PORT: serve the web interface (doc/web.org), or NULL */
+  char *web_assets;         /* the page's built files; NULL = the build tree's */
+  char *web_websocket;      /* with --nats: the browsers' nats-server WebSocket URL */
+  StringList web_editors;   /* web users who may send commands as themselves */
+  StringList web_viewers;   /* web users who may only watch */
 } ServerOptions;
 
 /* --identity: the sender a JSON body names, or the NATS user of the

@@ -29,8 +29,10 @@
 /* A notice line is cut to this; URLs in notices too. */
 #define LINK_NOTICE_MAX 512
 #define LINK_URL_MAX 256
-/* The two command subjects: eddi.cmd and eddi.<id>.cmd. */
+/* The two command subjects: eddi.cmd and eddi.<id>.cmd (or their
+ * identity forms); a server may serve both pairs (eddi-server --web). */
 #define LINK_COMMAND_ENDPOINTS 2
+#define LINK_COMMAND_PAIRS_MAX 2
 
 typedef struct {
   struct EddiLink *link;
@@ -51,7 +53,8 @@ struct EddiLink {
   natsConnection *connection;
   LinkSlot slots[EDDI_LINK_SUBSCRIPTIONS_MAX];
   size_t slot_count;
-  LinkCommands commands[LINK_COMMAND_ENDPOINTS];
+  LinkCommands commands[LINK_COMMAND_PAIRS_MAX * LINK_COMMAND_ENDPOINTS];
+  size_t command_count;
   EddiLinkListener listener;
   void *closure;
   unsigned jitter_seed; /* the reconnect thread's own: nobody's rand() is touched */
@@ -265,11 +268,14 @@ static void link__on_command(void *closure, const EddiLinkMessage *message) {
 static int link__serve(EddiLink *self, const char *const subjects[LINK_COMMAND_ENDPOINTS],
                        EddiLinkHandler handler, void *any_closure, void *instance_closure) {
   void *closures[LINK_COMMAND_ENDPOINTS] = {any_closure, instance_closure};
+  if (self->command_count + LINK_COMMAND_ENDPOINTS > sizeof self->commands / sizeof self->commands[0])
+    return EDDI_LINK_EINVAL;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < LINK_COMMAND_ENDPOINTS; i++) {
-    self->commands[i] = (LinkCommands){self, handler, closures[i]};
+    LinkCommands *commands = &self->commands[self->command_count++];
+    *commands = (LinkCommands){self, handler, closures[i]};
     rc = eddi_link_subscribe(self, subjects[i], EDDI_LINK_QUEUE_GROUP, link__on_command,
-                             &self->commands[i]);
+                             commands);
   }
   return rc;
 }
